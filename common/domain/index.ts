@@ -1,0 +1,6 @@
+export * from './i18n-text';
+export * from './units';
+export * from './mobile';
+export * from './templates';
+export * from './codes';
+export * from './status';

@@ -1,0 +1,117 @@
+/**
+ * Call states and send outcomes.
+ *
+ * The spec does not show the provider's states (section 3), so the client normalises whatever the
+ * status reply carries to one set (architecture: "Decisions where the spec says not shown").
+ * A send's outcome is separate from the call state: it says what became of the send request itself.
+ */
+
+import type { LocalizedText } from './i18n-text';
+
+export const CALL_STATES = [
+  'pending',
+  'calling',
+  'answered',
+  'no_answer',
+  'busy',
+  'rejected',
+  'powered_off',
+  'unreachable',
+  'invalid_number',
+  'failed',
+  'unknown',
+] as const;
+export type CallState = (typeof CALL_STATES)[number];
+
+/** States after which the call will not change any more (polling can stop). */
+export const FINAL_STATES: ReadonlySet<CallState> = new Set<CallState>([
+  'answered',
+  'no_answer',
+  'busy',
+  'rejected',
+  'powered_off',
+  'unreachable',
+  'invalid_number',
+  'failed',
+]);
+
+export function isFinalState(s: CallState): boolean {
+  return FINAL_STATES.has(s);
+}
+
+export function isCallState(x: unknown): x is CallState {
+  return typeof x === 'string' && (CALL_STATES as readonly string[]).includes(x);
+}
+
+export const OUTCOMES = ['pending', 'accepted', 'rejected', 'unknown'] as const;
+export type Outcome = (typeof OUTCOMES)[number];
+
+export function isOutcome(x: unknown): x is Outcome {
+  return typeof x === 'string' && (OUTCOMES as readonly string[]).includes(x);
+}
+
+/** Case, spaces, dashes and underscores are ignored: 'No-Answer', 'no answer', 'NO_ANSWER' are one key. */
+export function callStateKey(raw: string): string {
+  return raw.trim().toLowerCase().replace(/[\s_-]+/g, '');
+}
+
+/** The words {@link normalizeCallState} recognises, per state (compared ignoring case, spaces, - and _). */
+export const CALL_STATE_SYNONYMS: Record<Exclude<CallState, 'unknown'>, readonly string[]> = {
+  pending: ['pending', 'queued', 'queue', 'submitted', 'sending', 'accepted', 'waiting', '等待', '等待中', '排队', '排队中', '已提交', '待呼叫'],
+  calling: [
+    'calling', 'dialing', 'dialling', 'ringing', 'redial', 'redialing', 'redialling', 'in_progress', 'in progress',
+    'initiated', '呼叫中', '正在呼叫', '振铃', '振铃中', '重呼', '重呼中', '拨号中',
+  ],
+  answered: ['answered', 'answer', 'success', 'succeeded', 'successful', 'delivrd', 'delivered', 'connected', '已接听', '接听', '接通', '已接通', '成功', '呼叫成功'],
+  no_answer: ['no_answer', 'noanswer', 'not answered', 'unanswered', 'timeout', 'timed out', '未接听', '无人接听', '无应答', '未接'],
+  busy: ['busy', 'user busy', 'line busy', '忙', '用户忙', '占线', '忙线'],
+  rejected: ['rejected', 'reject', 'refused', 'refuse', 'declined', 'decline', '拒接', '用户拒接', '拒绝接听'],
+  powered_off: ['powered_off', 'poweroff', 'power off', 'powered off', 'switched off', 'shutdown', 'shut down', '关机'],
+  unreachable: [
+    'unreachable', 'not reachable', 'out of service', 'out of coverage', 'suspended', '停机', '不在服务区', '无法接通', '暂时无法接通',
+  ],
+  invalid_number: ['invalid_number', 'invalid', 'invalid number', 'empty number', 'vacant', 'vacant number', 'not exist', '空号', '号码不存在'],
+  failed: ['failed', 'fail', 'failure', 'error', 'canceled', 'cancelled', '失败', '呼叫失败'],
+};
+
+const STATE_BY_KEY: ReadonlyMap<string, CallState> = (() => {
+  const map = new Map<string, CallState>();
+  for (const [state, words] of Object.entries(CALL_STATE_SYNONYMS) as Array<[CallState, readonly string[]]>) {
+    for (const w of words) map.set(callStateKey(w), state);
+  }
+  return map;
+})();
+
+/**
+ * Maps whatever a provider might send as a call state to our set. English words in any case (with
+ * spaces, dashes or underscores in any form) and common Chinese terms are recognised; anything else,
+ * including numbers, null and objects, is 'unknown' (never a guess).
+ */
+export function normalizeCallState(raw: unknown): CallState {
+  if (typeof raw !== 'string') return 'unknown';
+  return STATE_BY_KEY.get(callStateKey(raw)) ?? 'unknown';
+}
+
+export const CALL_STATE_LABELS: Record<CallState, LocalizedText> = {
+  pending: { 'zh-CN': '等待呼叫', en: 'Waiting to call' },
+  calling: { 'zh-CN': '呼叫中', en: 'Calling' },
+  answered: { 'zh-CN': '已接听', en: 'Answered' },
+  no_answer: { 'zh-CN': '未接听', en: 'No answer' },
+  busy: { 'zh-CN': '用户忙', en: 'Busy' },
+  rejected: { 'zh-CN': '拒接', en: 'Declined' },
+  powered_off: { 'zh-CN': '关机', en: 'Phone off' },
+  unreachable: { 'zh-CN': '无法接通', en: 'Unreachable' },
+  invalid_number: { 'zh-CN': '空号', en: 'Number does not exist' },
+  failed: { 'zh-CN': '呼叫失败', en: 'Failed' },
+  unknown: { 'zh-CN': '状态未知', en: 'Unknown' },
+};
+
+export const OUTCOME_LABELS: Record<Outcome, LocalizedText> = {
+  pending: { 'zh-CN': '发送中：等待服务商回复', en: "Sending — waiting for the provider's reply" },
+  accepted: { 'zh-CN': '服务商已受理', en: 'Accepted by the provider' },
+  rejected: { 'zh-CN': '服务商已拒绝（见结果码）', en: 'Rejected by the provider (see the result code)' },
+  unknown: {
+    'zh-CN': '结果未知：请求可能已到达服务商，再次发送前请先核实',
+    en: 'Unknown — the request may have reached the provider; check before sending again',
+  },
+};

@@ -1,0 +1,60 @@
+/**
+ * Content length and billing units (spec sections 1, 2.2 and 8).
+ *
+ * Length is counted in Unicode code points, not UTF-16 code units: an emoji is one character,
+ * and 【变量】 is four. One unit covers 70 characters; a unit is charged only when the call is answered.
+ */
+
+import type { LocalizedText } from './i18n-text';
+
+export const CONTENT_MIN = 1;
+export const CONTENT_MAX = 500;
+export const CHARS_PER_UNIT = 70;
+
+export type ContentCheck =
+  | { ok: true; length: number; units: number }
+  | { ok: false; error: 'empty' | 'too-long'; length: number; max: number };
+
+export type ContentError = Extract<ContentCheck, { ok: false }>['error'];
+
+/** What to tell the user when a text fails {@link checkContent}. */
+export const CONTENT_ERRORS: Record<ContentError, LocalizedText> = {
+  empty: {
+    'zh-CN': '内容不能为空：请输入 1 到 500 个字的内容。',
+    en: 'The text is empty: enter 1 to 500 characters.',
+  },
+  'too-long': {
+    'zh-CN': '内容过长：最多 500 个字（表情符号和标点各算 1 个字），请删减后再发送。',
+    en: 'The text is too long: at most 500 characters (an emoji or punctuation mark counts as 1). Shorten it before sending.',
+  },
+};
+
+/** Length in Unicode code points ('😀' is 1, '【变量】' is 4). A lone surrogate counts as 1. */
+export function textLength(s: string): number {
+  let n = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
+      const d = s.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) i++;
+    }
+    n++;
+  }
+  return n;
+}
+
+/** Units needed to send `s`: ceil(length / 70); 0 for ''. */
+export function unitsFor(s: string): number {
+  return Math.ceil(textLength(s) / CHARS_PER_UNIT);
+}
+
+/**
+ * Checks a voice text against the provider's 1..500 character rule.
+ * A text made only of whitespace counts as empty. The length reported is that of the text as given.
+ */
+export function checkContent(s: string): ContentCheck {
+  const length = textLength(s);
+  if (s.trim() === '') return { ok: false, error: 'empty', length, max: CONTENT_MAX };
+  if (length > CONTENT_MAX) return { ok: false, error: 'too-long', length, max: CONTENT_MAX };
+  return { ok: true, length, units: Math.ceil(length / CHARS_PER_UNIT) };
+}
