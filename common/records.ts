@@ -1,0 +1,80 @@
+// Records both sides of the app agree on: what a message, an event and an exchange look like.
+import type { CallState, Outcome } from './domain/status';
+
+export type Operation = 'send' | 'status' | 'balance' | 'raw';
+
+export interface MessageRecord {
+  id: number;
+  profile: string;
+  baseUrl: string;
+  apiId: string;
+  mobile: string;
+  content: string;
+  templateId: string | null;
+  units: number;
+  outcome: Outcome;
+  code: number | null;
+  providerMsg: string | null;
+  smsid: string | null;
+  billedUnits: number | null;
+  state: CallState;
+  duration: number | null;
+  errorKind: string | null;
+  errorMessage: string | null;
+  createdAt: number;
+  updatedAt: number;
+  endedAt: number | null;
+}
+
+export interface MessageEventRecord {
+  id: number;
+  messageId: number;
+  at: number;
+  kind: 'created' | 'submitted' | 'rejected' | 'unknown' | 'state' | 'error';
+  state: CallState | null;
+  detail: string | null;
+}
+
+export type Header = [name: string, value: string];
+
+export interface ExchangeTimings {
+  /** Milliseconds from the start of the exchange. */
+  dnsMs: number | null;
+  connectMs: number | null;
+  tlsMs: number | null;
+  firstByteMs: number | null;
+  totalMs: number;
+}
+
+export type TransportErrorKind =
+  | 'dns'
+  | 'refused'
+  | 'connect-timeout'
+  | 'tls'
+  | 'timeout'
+  | 'reset'
+  | 'aborted'
+  | 'too-large'
+  | 'network';
+
+/** One HTTP exchange as captured: secrets already redacted. */
+export interface Exchange {
+  operation: Operation;
+  method: string;
+  url: string;
+  requestHeaders: Header[];
+  requestBody: string | null;
+  status: number | null;
+  statusText: string | null;
+  responseHeaders: Header[] | null;
+  responseBody: string | null;
+  error: { kind: TransportErrorKind; message: string } | null;
+  startedAt: number;
+  timings: ExchangeTimings;
+}
+
+export interface ExchangeRecord extends Exchange {
+  id: number;
+  messageId: number | null;
+  profile: string | null;
+}

@@ -1,0 +1,68 @@
+import BetterSqlite3 from 'better-sqlite3';
+import type { Database } from 'better-sqlite3';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { MIGRATIONS, type Migration } from './migrations';
+
+export type { Database } from 'better-sqlite3';
+
+export class NewerDatabaseError extends Error {
+  readonly code = 'database-too-new';
+  constructor(
+    readonly file: string,
+    readonly found: number,
+    readonly supported: number,
+  ) {
+    super(
+      `The database ${file} was written by a newer version of Callout (schema ${found}; this version knows up to ${supported}). ` +
+        'It was left untouched: update Callout, or point CALLOUT_HOME at another folder.',
+    );
+  }
+}
+
+export interface OpenDatabaseOptions {
+  /** Path of a better-sqlite3 build for this runtime (Electron), see main/native-modules.ts. */
+  nativeBinding?: string;
+  migrations?: readonly Migration[];
+  /** Stop at this schema version (migration tests). */
+  targetVersion?: number;
+}
+
+export function schemaVersion(db: Database): number {
+  return db.pragma('user_version', { simple: true }) as number;
+}
+
+/**
+ * Brings the schema up to date, one transaction per migration. A database from a newer
+ * version is refused and left exactly as it was.
+ */
+export function migrate(db: Database, file: string, migrations: readonly Migration[] = MIGRATIONS, target?: number): void {
+  const latest = migrations.at(-1)?.version ?? 0;
+  const current = schemaVersion(db);
+  if (current > latest) throw new NewerDatabaseError(file, current, latest);
+  const goal = target ?? latest;
+  for (const m of migrations) {
+    if (m.version <= current || m.version > goal) continue;
+    db.transaction(() => {
+      m.up(db);
+      db.pragma(`user_version = ${m.version}`);
+    })();
+  }
+}
+
+export function openDatabase(file: string, options: OpenDatabaseOptions = {}): Database {
+  if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+  const db = new BetterSqlite3(file, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {});
+  try {
+    db.pragma('journal_mode = WAL');
+    db.pragma('foreign_keys = ON');
+    // A pending send must survive a crash or power loss before its request leaves.
+    db.pragma('synchronous = FULL');
+    db.pragma('busy_timeout = 5000');
+    migrate(db, file, options.migrations ?? MIGRATIONS, options.targetVersion);
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+  return db;
+}

@@ -1,0 +1,84 @@
+import type { Database } from 'better-sqlite3';
+import type { Exchange, ExchangeRecord } from '../../common/records';
+
+interface ExchangeRow {
+  id: number;
+  message_id: number | null;
+  operation: Exchange['operation'];
+  profile: string | null;
+  method: string;
+  url: string;
+  request_headers: string;
+  request_body: string | null;
+  status: number | null;
+  status_text: string | null;
+  response_headers: string | null;
+  response_body: string | null;
+  error_kind: string | null;
+  error_message: string | null;
+  started_at: number;
+  timings: string;
+}
+
+function toRecord(r: ExchangeRow): ExchangeRecord {
+  return {
+    id: r.id,
+    messageId: r.message_id,
+    profile: r.profile,
+    operation: r.operation,
+    method: r.method,
+    url: r.url,
+    requestHeaders: JSON.parse(r.request_headers),
+    requestBody: r.request_body,
+    status: r.status,
+    statusText: r.status_text,
+    responseHeaders: r.response_headers === null ? null : JSON.parse(r.response_headers),
+    responseBody: r.response_body,
+    error: r.error_kind ? { kind: r.error_kind as NonNullable<Exchange['error']>['kind'], message: r.error_message ?? '' } : null,
+    startedAt: r.started_at,
+    timings: JSON.parse(r.timings),
+  };
+}
+
+/** Stores exchanges exactly as captured. They arrive redacted: the transport redacts before anything else sees them. */
+export class ExchangeRepository {
+  private readonly insertStmt;
+
+  constructor(private readonly db: Database) {
+    this.insertStmt = db.prepare(`
+      INSERT INTO exchanges (message_id, operation, profile, method, url, request_headers, request_body, status, status_text,
+        response_headers, response_body, error_kind, error_message, started_at, timings)
+      VALUES (@messageId, @operation, @profile, @method, @url, @requestHeaders, @requestBody, @status, @statusText,
+        @responseHeaders, @responseBody, @errorKind, @errorMessage, @startedAt, @timings)`);
+  }
+
+  insert(e: Exchange, link: { messageId?: number | null; profile?: string | null } = {}): number {
+    const info = this.insertStmt.run({
+      messageId: link.messageId ?? null,
+      profile: link.profile ?? null,
+      operation: e.operation,
+      method: e.method,
+      url: e.url,
+      requestHeaders: JSON.stringify(e.requestHeaders),
+      requestBody: e.requestBody,
+      status: e.status,
+      statusText: e.statusText,
+      responseHeaders: e.responseHeaders === null ? null : JSON.stringify(e.responseHeaders),
+      responseBody: e.responseBody,
+      errorKind: e.error?.kind ?? null,
+      errorMessage: e.error?.message ?? null,
+      startedAt: e.startedAt,
+      timings: JSON.stringify(e.timings),
+    });
+    return Number(info.lastInsertRowid);
+  }
+
+  forMessage(messageId: number): ExchangeRecord[] {
+    return (this.db.prepare('SELECT * FROM exchanges WHERE message_id = ? ORDER BY started_at, id').all(messageId) as ExchangeRow[]).map(toRecord);
+  }
+
+  get(id: number): ExchangeRecord | undefined {
+    const row = this.db.prepare('SELECT * FROM exchanges WHERE id = ?').get(id) as ExchangeRow | undefined;
+    return row && toRecord(row);
+  }
+}

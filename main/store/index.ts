@@ -1,0 +1,27 @@
+import { openDatabase, type Database, type OpenDatabaseOptions } from './database';
+import { ExchangeRepository } from './exchange-repository';
+import { MessageRepository } from './message-repository';
+import { databasePath, dataDirectory } from './paths';
+import { TemplateRepository } from './template-repository';
+
+export interface Store {
+  dir: string;
+  db: Database;
+  messages: MessageRepository;
+  exchanges: ExchangeRepository;
+  templates: TemplateRepository;
+  close(): void;
+}
+
+/** Opens (creating and migrating as needed) the store in a data directory. */
+export function openStore(dir: string = dataDirectory(), options: OpenDatabaseOptions = {}): Store {
+  const db = openDatabase(databasePath(dir), options);
+  return {
+    dir,
+    db,
+    messages: new MessageRepository(db),
+    exchanges: new ExchangeRepository(db),
+    templates: new TemplateRepository(db),
+    close: () => db.close(),
+  };
+}

@@ -1,0 +1,248 @@
+import { hostname } from 'node:os';
+import type { Database } from 'better-sqlite3';
+import type { MessageEventRecord, MessageRecord } from '../../common/records';
+import type { CallState, Outcome } from '../../common/domain/status';
+
+interface MessageRow {
+  id: number;
+  profile: string;
+  base_url: string;
+  api_id: string;
+  mobile: string;
+  content: string;
+  template_id: string | null;
+  units: number;
+  outcome: Outcome;
+  code: number | null;
+  provider_msg: string | null;
+  smsid: string | null;
+  billed_units: number | null;
+  state: CallState;
+  duration: number | null;
+  error_kind: string | null;
+  error_message: string | null;
+  created_at: number;
+  updated_at: number;
+  ended_at: number | null;
+}
+
+function toRecord(r: MessageRow): MessageRecord {
+  return {
+    id: r.id,
+    profile: r.profile,
+    baseUrl: r.base_url,
+    apiId: r.api_id,
+    mobile: r.mobile,
+    content: r.content,
+    templateId: r.template_id,
+    units: r.units,
+    outcome: r.outcome,
+    code: r.code,
+    providerMsg: r.provider_msg,
+    smsid: r.smsid,
+    billedUnits: r.billed_units,
+    state: r.state,
+    duration: r.duration,
+    errorKind: r.error_kind,
+    errorMessage: r.error_message,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+    endedAt: r.ended_at,
+  };
+}
+
+export interface NewMessage {
+  profile: string;
+  baseUrl: string;
+  apiId: string;
+  mobile: string;
+  content: string;
+  templateId?: string | null;
+  units: number;
+}
+
+export interface MessageQuery {
+  limit?: number;
+  mobile?: string;
+  state?: CallState;
+  outcome?: Outcome;
+}
+
+/** Identifies this process, so that a later start can tell a crashed send from one still in flight. */
+export function processOwner(pid: number = process.pid): string {
+  return `${hostname()}:${pid}`;
+}
+
+function ownerIsAlive(owner: string | null): boolean {
+  if (!owner) return false;
+  const [host, pidText] = owner.split(':');
+  if (host !== hostname()) return true; // another machine sharing the folder: not ours to judge
+  const pid = Number(pidText);
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  if (pid === process.pid) return true;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+export class MessageRepository {
+  private readonly insertStmt;
+  private readonly eventStmt;
+  private readonly getStmt;
+
+  constructor(private readonly db: Database, private readonly now: () => number = Date.now) {
+    this.insertStmt = db.prepare(`
+      INSERT INTO messages (profile, base_url, api_id, mobile, content, template_id, units, outcome, state, owner, created_at, updated_at)
+      VALUES (@profile, @baseUrl, @apiId, @mobile, @content, @templateId, @units, 'pending', 'pending', @owner, @at, @at)`);
+    this.eventStmt = db.prepare(
+      'INSERT INTO message_events (message_id, at, kind, state, detail) VALUES (?, ?, ?, ?, ?)',
+    );
+    this.getStmt = db.prepare('SELECT * FROM messages WHERE id = ?');
+  }
+
+  /** Written and committed before the request leaves: if the process dies, the row says so. */
+  insertPending(m: NewMessage): MessageRecord {
+    const at = this.now();
+    const id = this.db.transaction(() => {
+      const info = this.insertStmt.run({ ...m, templateId: m.templateId ?? null, owner: processOwner(), at });
+      const newId = Number(info.lastInsertRowid);
+      this.eventStmt.run(newId, at, 'created', 'pending', null);
+      return newId;
+    })();
+    return this.require(id);
+  }
+
+  markAccepted(id: number, r: { code: number; msg: string | null; smsid: string | null; count: number | null }): MessageRecord {
+    const at = this.now();
+    this.db.transaction(() => {
+      this.db
+        .prepare(
+          `UPDATE messages SET outcome = 'accepted', code = ?, provider_msg = ?, smsid = ?, billed_units = ?, owner = NULL, updated_at = ? WHERE id = ?`,
+        )
+        .run(r.code, r.msg, r.smsid, r.count, at, id);
+      this.eventStmt.run(id, at, 'submitted', 'pending', r.msg);
+    })();
+    return this.require(id);
+  }
+
+  markRejected(id: number, r: { code: number | null; msg: string | null; errorKind?: string | null; errorMessage?: string | null }): MessageRecord {
+    const at = this.now();
+    this.db.transaction(() => {
+      this.db
+        .prepare(
+          `UPDATE messages SET outcome = 'rejected', state = 'failed', code = ?, provider_msg = ?, error_kind = ?, error_message = ?,
+             owner = NULL, updated_at = ?, ended_at = ? WHERE id = ?`,
+        )
+        .run(r.code, r.msg, r.errorKind ?? null, r.errorMessage ?? null, at, at, id);
+      this.eventStmt.run(id, at, 'rejected', 'failed', r.msg ?? r.errorMessage ?? null);
+    })();
+    return this.require(id);
+  }
+
+  /** The request may have reached the provider: never resent automatically. */
+  markUnknown(id: number, r: { errorKind: string; errorMessage: string; code?: number | null; msg?: string | null }): MessageRecord {
+    const at = this.now();
+    this.db.transaction(() => {
+      this.db
+        .prepare(
+          `UPDATE messages SET outcome = 'unknown', state = 'unknown', code = ?, provider_msg = ?, error_kind = ?, error_message = ?,
+             owner = NULL, updated_at = ? WHERE id = ?`,
+        )
+        .run(r.code ?? null, r.msg ?? null, r.errorKind, r.errorMessage, at, id);
+      this.eventStmt.run(id, at, 'unknown', 'unknown', r.errorMessage);
+    })();
+    return this.require(id);
+  }
+
+  /** Records a call state; an event is added only when something changed. */
+  updateState(id: number, state: CallState, opts: { duration?: number | null; final?: boolean; detail?: string | null } = {}): MessageRecord {
+    const current = this.require(id);
+    const duration = opts.duration ?? current.duration;
+    if (current.state === state && duration === current.duration) return current;
+    const at = this.now();
+    this.db.transaction(() => {
+      this.db
+        .prepare('UPDATE messages SET state = ?, duration = ?, updated_at = ?, ended_at = ? WHERE id = ?')
+        .run(state, duration, at, opts.final ? at : current.endedAt, id);
+      if (current.state !== state) this.eventStmt.run(id, at, 'state', state, opts.detail ?? null);
+    })();
+    return this.require(id);
+  }
+
+  addEvent(id: number, kind: MessageEventRecord['kind'], state: CallState | null, detail: string | null): void {
+    this.eventStmt.run(id, this.now(), kind, state, detail);
+  }
+
+  get(id: number): MessageRecord | undefined {
+    const row = this.getStmt.get(id) as MessageRow | undefined;
+    return row && toRecord(row);
+  }
+
+  require(id: number): MessageRecord {
+    const m = this.get(id);
+    if (!m) throw new Error(`Message ${id} does not exist.`);
+    return m;
+  }
+
+  findBySmsid(smsid: string): MessageRecord | undefined {
+    const row = this.db.prepare('SELECT * FROM messages WHERE smsid = ? ORDER BY id DESC LIMIT 1').get(smsid) as MessageRow | undefined;
+    return row && toRecord(row);
+  }
+
+  list(q: MessageQuery = {}): MessageRecord[] {
+    const where: string[] = [];
+    const params: unknown[] = [];
+    if (q.mobile) {
+      where.push("mobile LIKE ? ESCAPE '\\'");
+      params.push(`%${q.mobile.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+    }
+    if (q.state) {
+      where.push('state = ?');
+      params.push(q.state);
+    }
+    if (q.outcome) {
+      where.push('outcome = ?');
+      params.push(q.outcome);
+    }
+    const sql = `SELECT * FROM messages ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY created_at DESC, id DESC LIMIT ?`;
+    params.push(Math.max(1, Math.min(q.limit ?? 50, 10_000)));
+    return (this.db.prepare(sql).all(...params) as MessageRow[]).map(toRecord);
+  }
+
+  events(messageId: number): MessageEventRecord[] {
+    return this.db
+      .prepare('SELECT id, message_id AS messageId, at, kind, state, detail FROM message_events WHERE message_id = ? ORDER BY at, id')
+      .all(messageId) as MessageEventRecord[];
+  }
+
+  /** Accepted messages whose call has not reached a final state: tracking resumes these. */
+  openMessages(): MessageRecord[] {
+    return (
+      this.db
+        .prepare("SELECT * FROM messages WHERE ended_at IS NULL AND outcome = 'accepted' AND smsid IS NOT NULL ORDER BY created_at")
+        .all() as MessageRow[]
+    ).map(toRecord);
+  }
+
+  /**
+   * Sends left `pending` by a process that is no longer running were interrupted mid-flight:
+   * the request may have left, so they become `unknown` for a person to decide.
+   */
+  recoverInterrupted(): MessageRecord[] {
+    const rows = this.db.prepare("SELECT id, owner FROM messages WHERE outcome = 'pending'").all() as { id: number; owner: string | null }[];
+    const recovered: MessageRecord[] = [];
+    for (const row of rows) {
+      if (ownerIsAlive(row.owner)) continue;
+      recovered.push(
+        this.markUnknown(row.id, {
+          errorKind: 'interrupted',
+          errorMessage: 'Callout stopped while this send was in flight; the call may or may not have been placed.',
+        }),
+      );
+    }
+    return recovered;
+  }
+}

@@ -1,0 +1,8 @@
+import type { Migration } from './types';
+import { migration0001 } from './0001-messages-and-exchanges';
+import { migration0002 } from './0002-templates';
+
+export type { Migration } from './types';
+
+/** Every migration, in order. Append only: never edit one that has shipped. */
+export const MIGRATIONS: readonly Migration[] = [migration0001, migration0002];

@@ -1,0 +1,77 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { spawnSync } from 'node:child_process';
+import { openStore, type Store } from '../../../main/store';
+import { processOwner } from '../../../main/store/message-repository';
+import { tempHome } from '../../helpers/temp-home';
+
+const cleanups: Array<() => void> = [];
+afterEach(() => cleanups.splice(0).forEach((c) => c()));
+function store(): Store {
+  const h = tempHome();
+  const s = openStore(h.dir);
+  cleanups.push(() => {
+    s.close();
+    h.cleanup();
+  });
+  return s;
+}
+const base = { profile: 'p', baseUrl: 'http://127.0.0.1:1', apiId: 'id', mobile: '13800138000', content: '您好', units: 1 };
+
+describe('message repository', () => {
+  it('writes a send as pending with a created event, then accepted with the smsid', () => {
+    const s = store();
+    const m = s.messages.insertPending(base);
+    expect(m).toMatchObject({ outcome: 'pending', state: 'pending', smsid: null });
+    const a = s.messages.markAccepted(m.id, { code: 2, msg: 'ok', smsid: 'abc', count: 1 });
+    expect(a).toMatchObject({ outcome: 'accepted', code: 2, smsid: 'abc', billedUnits: 1 });
+    expect(s.messages.events(m.id).map((e) => e.kind)).toEqual(['created', 'submitted']);
+    expect(s.messages.findBySmsid('abc')?.id).toBe(m.id);
+  });
+
+  it('records a rejection with the provider code and ends the message', () => {
+    const s = store();
+    const m = s.messages.insertPending(base);
+    const r = s.messages.markRejected(m.id, { code: 403, msg: 'not approved', errorKind: 'provider-code' });
+    expect(r).toMatchObject({ outcome: 'rejected', code: 403, providerMsg: 'not approved' });
+    expect(r.endedAt).not.toBeNull();
+    expect(s.messages.openMessages()).toEqual([]);
+  });
+
+  it('adds a timeline event only when the state changes, and ends on a final state', () => {
+    const s = store();
+    const m = s.messages.insertPending(base);
+    s.messages.markAccepted(m.id, { code: 2, msg: null, smsid: 'x', count: 1 });
+    expect(s.messages.openMessages().map((o) => o.id)).toEqual([m.id]);
+    s.messages.updateState(m.id, 'calling');
+    s.messages.updateState(m.id, 'calling');
+    const done = s.messages.updateState(m.id, 'answered', { duration: 18, final: true });
+    expect(done).toMatchObject({ state: 'answered', duration: 18 });
+    expect(done.endedAt).not.toBeNull();
+    expect(s.messages.events(m.id).filter((e) => e.kind === 'state').map((e) => e.state)).toEqual(['calling', 'answered']);
+    expect(s.messages.openMessages()).toEqual([]);
+  });
+
+  it('filters history by any part of the number, by state and outcome, newest first', () => {
+    const s = store();
+    const a = s.messages.insertPending({ ...base, mobile: '13800138000' });
+    const b = s.messages.insertPending({ ...base, mobile: '13912345678' });
+    s.messages.markAccepted(b.id, { code: 2, msg: null, smsid: 'b', count: 1 });
+    expect(s.messages.list({ mobile: '2345' }).map((m) => m.id)).toEqual([b.id]);
+    expect(s.messages.list({ outcome: 'pending' }).map((m) => m.id)).toEqual([a.id]);
+    expect(s.messages.list().map((m) => m.id)).toEqual([b.id, a.id]);
+    expect(s.messages.list({ mobile: '%' })).toEqual([]);
+  });
+
+  it('marks a pending send of a dead process unknown, and leaves a live one alone', () => {
+    const s = store();
+    const mine = s.messages.insertPending(base);
+    const dead = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))']);
+    const deadPid = Number(dead.stdout.toString());
+    const orphan = s.messages.insertPending({ ...base, mobile: '13900000000' });
+    s.db.prepare('UPDATE messages SET owner = ? WHERE id = ?').run(processOwner(deadPid), orphan.id);
+    const recovered = s.messages.recoverInterrupted();
+    expect(recovered.map((m) => m.id)).toEqual([orphan.id]);
+    expect(s.messages.get(orphan.id)).toMatchObject({ outcome: 'unknown', errorKind: 'interrupted' });
+    expect(s.messages.get(mine.id)?.outcome).toBe('pending');
+  });
+});
