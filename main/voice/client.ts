@@ -1,0 +1,176 @@
+import type { Exchange, Header, Operation, TransportErrorKind } from '../../common/records';
+import { formatHttpDate, hostOf, signParts, type SignatureVariant } from '../signing';
+import { Redactor } from './redaction';
+import { isSignatureRejection } from '../../common/domain/codes';
+import {
+  balanceReply,
+  parseBody,
+  sendReply,
+  statusReply,
+  type BalanceReply,
+  type SendReply,
+  type StatusReply,
+} from './replies';
+import { httpExchange, type TransportResult } from './transport';
+
+export type ReplyFormat = 'json' | 'xml';
+
+/** Where and as whom to call the provider. The key lives here only in main's memory. */
+export interface ProviderEndpoint {
+  profile: string;
+  baseUrl: string;
+  apiId: string;
+  apiKey: string;
+  /** Add Host/Date/Authorization signature headers (spec 5.2) with this variant, or not at all. */
+  signing: SignatureVariant | null;
+  connectTimeoutMs: number;
+  totalTimeoutMs: number;
+  format: ReplyFormat;
+}
+
+export const DEFAULT_CONNECT_TIMEOUT_MS = 5_000;
+export const DEFAULT_TOTAL_TIMEOUT_MS = 15_000;
+
+export const VOICE_PATHS = { send: '/voice/vm', status: '/voice/status', balance: '/voice/balance' } as const;
+
+export type ClientFailure =
+  | { kind: 'transport'; transportKind: TransportErrorKind; outcome: 'not-sent' | 'unknown'; message: string }
+  | { kind: 'signature-rejected'; outcome: 'rejected'; message: string; httpStatus: number }
+  | { kind: 'unreadable-reply'; outcome: 'unknown'; message: string; httpStatus: number | null };
+
+export interface ClientResult<R> {
+  reply: R | null;
+  failure: ClientFailure | null;
+  /** Every attempt, redacted. More than one only when earlier attempts provably never left. */
+  exchanges: Exchange[];
+}
+
+/** Failures where the request provably never left this machine: the only ones retried. */
+const NEVER_LEFT: ReadonlySet<TransportErrorKind> = new Set(['dns', 'refused', 'connect-timeout']);
+
+export interface ClientOptions {
+  /** Extra attempts for requests that provably never left. */
+  retries?: number;
+  retryDelayMs?: (attempt: number) => number;
+  now?: () => Date;
+}
+
+export class VoiceClient {
+  private readonly redactor: Redactor;
+  private readonly retries: number;
+  private readonly retryDelayMs: (attempt: number) => number;
+  private readonly now: () => Date;
+
+  constructor(readonly endpoint: ProviderEndpoint, options: ClientOptions = {}) {
+    this.redactor = new Redactor([endpoint.apiKey]);
+    this.retries = options.retries ?? 2;
+    this.retryDelayMs = options.retryDelayMs ?? ((n) => 250 * 3 ** (n - 1));
+    this.now = options.now ?? (() => new Date());
+  }
+
+  send(input: { mobile: string; content: string }, signal?: AbortSignal): Promise<ClientResult<SendReply>> {
+    return this.call('send', VOICE_PATHS.send, { mobile: input.mobile, content: input.content }, sendReply, signal);
+  }
+
+  status(smsid: string, signal?: AbortSignal): Promise<ClientResult<StatusReply>> {
+    return this.call('status', VOICE_PATHS.status, { smsid }, statusReply, signal);
+  }
+
+  balance(signal?: AbortSignal): Promise<ClientResult<BalanceReply>> {
+    return this.call('balance', VOICE_PATHS.balance, {}, balanceReply, signal);
+  }
+
+  /** Any request to the profile's base URL; the credentials are filled in here, never by the caller. */
+  raw(path: string, fields: Record<string, string>, signal?: AbortSignal): Promise<ClientResult<Record<string, unknown>>> {
+    return this.call('raw', path, fields, (r) => r, signal);
+  }
+
+  /** The exact request that would be sent (headers and body), before redaction. Main-only. */
+  buildRequest(path: string, fields: Record<string, string>): { url: string; headers: Header[]; body: string } {
+    const { baseUrl, apiId, apiKey, format, signing } = this.endpoint;
+    // The base URL may carry a path prefix (a gateway route): keep it.
+    const url = new URL(`${baseUrl.replace(/\/+$/, '')}/${path.replace(/^\/+/, '')}`);
+    const body = JSON.stringify({ account: apiId, password: apiKey, ...fields, format: fields.format ?? format });
+    const headers: Header[] = [
+      ['Content-Type', 'application/json; charset=utf-8'],
+      ['Accept', format === 'xml' ? 'application/xml, application/json' : 'application/json'],
+    ];
+    if (signing) {
+      const host = hostOf(url);
+      const date = formatHttpDate(this.now());
+      const query = url.search.replace(/^\?/, '');
+      const { authorization } = signParts({ apiId, apiKey, method: 'POST', host, path: url.pathname, query, date, variant: signing });
+      headers.push(['Host', host], ['Date', date], ['Authorization', authorization]);
+    }
+    return { url: url.toString(), headers, body };
+  }
+
+  private async call<R>(
+    operation: Operation,
+    path: string,
+    fields: Record<string, string>,
+    parse: (raw: Record<string, unknown>) => R,
+    signal?: AbortSignal,
+  ): Promise<ClientResult<R>> {
+    const exchanges: Exchange[] = [];
+    for (let attempt = 0; ; attempt++) {
+      // Rebuilt per attempt: a fresh Date (and signature) each time.
+      const { url, headers, body } = this.buildRequest(path, fields);
+      const result: TransportResult = await httpExchange(
+        {
+          operation,
+          method: 'POST',
+          url,
+          headers,
+          body,
+          connectTimeoutMs: this.endpoint.connectTimeoutMs,
+          totalTimeoutMs: this.endpoint.totalTimeoutMs,
+          signal,
+        },
+        this.redactor,
+      );
+      exchanges.push(result.exchange);
+      const error = result.exchange.error;
+      if (error) {
+        const neverLeft = result.delivery === 'not-sent';
+        if (neverLeft && NEVER_LEFT.has(error.kind) && attempt < this.retries && !signal?.aborted) {
+          await new Promise((r) => setTimeout(r, this.retryDelayMs(attempt + 1)));
+          continue;
+        }
+        return {
+          reply: null,
+          failure: { kind: 'transport', transportKind: error.kind, outcome: neverLeft ? 'not-sent' : 'unknown', message: error.message },
+          exchanges,
+        };
+      }
+      return { ...interpret(result, parse), exchanges };
+    }
+  }
+}
+
+function interpret<R>(result: TransportResult, parse: (raw: Record<string, unknown>) => R): Pick<ClientResult<R>, 'reply' | 'failure'> {
+  const { status, responseBody } = result.exchange;
+  const raw = parseBody(responseBody);
+  if (status !== null && !(raw && 'code' in raw) && isSignatureRejection(status, raw)) {
+    return {
+      reply: null,
+      failure: {
+        kind: 'signature-rejected',
+        outcome: 'rejected',
+        httpStatus: status ?? 401,
+        message: 'The gateway rejected the request signature ("client request can\'t be validated"); the request did not reach the voice service.',
+      },
+    };
+  }
+  if (raw && 'code' in raw) return { reply: parse(raw), failure: null };
+  const type = result.exchange.responseHeaders?.find(([n]) => n.toLowerCase() === 'content-type')?.[1] ?? 'no content type';
+  return {
+    reply: null,
+    failure: {
+      kind: 'unreadable-reply',
+      outcome: 'unknown',
+      httpStatus: status,
+      message: `The reply could not be read (HTTP ${status ?? '?'}, ${type}); the request may have reached the provider.`,
+    },
+  };
+}

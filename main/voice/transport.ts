@@ -1,0 +1,167 @@
+import http from 'node:http';
+import https from 'node:https';
+import { performance } from 'node:perf_hooks';
+import type { Exchange, Header, Operation, TransportErrorKind } from '../../common/records';
+import type { Redactor } from './redaction';
+
+export interface HttpRequestSpec {
+  operation: Operation;
+  method: 'GET' | 'POST';
+  url: string;
+  headers: Header[];
+  body: string | null;
+  connectTimeoutMs: number;
+  totalTimeoutMs: number;
+  signal?: AbortSignal;
+}
+
+/**
+ * Whether the request may have reached the server:
+ * - `not-sent`: it provably never left (no connection was made);
+ * - `maybe`: a connection was made and the request may have been read;
+ * - `answered`: a complete response came back.
+ */
+export type Delivery = 'not-sent' | 'maybe' | 'answered';
+
+export interface TransportResult {
+  /** Already redacted. */
+  exchange: Exchange;
+  delivery: Delivery;
+}
+
+export const MAX_RESPONSE_BYTES = 1024 * 1024;
+
+class TransportError extends Error {
+  constructor(readonly kind: TransportErrorKind, message: string) {
+    super(message);
+  }
+}
+
+function classify(error: NodeJS.ErrnoException, connected: boolean): TransportError {
+  if (error instanceof TransportError) return error;
+  const code = error.code ?? '';
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EAI_NONAME') return new TransportError('dns', `The host name could not be resolved (${code}).`);
+  if (code === 'ECONNREFUSED') return new TransportError('refused', 'The connection was refused: nothing is listening at that address.');
+  if (code.startsWith('ERR_TLS') || code.includes('CERT') || code === 'EPROTO' || /SSL|TLS/.test(error.message)) {
+    return new TransportError('tls', `The secure connection failed (${code || error.message}).`);
+  }
+  if (code === 'ECONNRESET' || code === 'EPIPE' || code === 'ECONNABORTED') {
+    return new TransportError('reset', connected ? 'The connection was reset before a complete reply arrived.' : 'The connection was reset while connecting.');
+  }
+  if (code === 'ABORT_ERR' || error.name === 'AbortError') return new TransportError('aborted', 'The request was cancelled.');
+  return new TransportError('network', `Network error: ${error.message}`);
+}
+
+function headerList(raw: string[]): Header[] {
+  const out: Header[] = [];
+  for (let i = 0; i + 1 < raw.length; i += 2) out.push([raw[i]!, raw[i + 1]!]);
+  return out;
+}
+
+/**
+ * One HTTP exchange, captured whole (request, response, timings) and redacted before it is returned.
+ * Uses a fresh connection each time so that connect failures are attributable and timings honest.
+ */
+export function httpExchange(spec: HttpRequestSpec, redactor: Redactor): Promise<TransportResult> {
+  const url = new URL(spec.url);
+  const lib = url.protocol === 'https:' ? https : http;
+  const startedAt = Date.now();
+  const t0 = performance.now();
+  const since = () => Math.round((performance.now() - t0) * 100) / 100;
+  const timings = { dnsMs: null as number | null, connectMs: null as number | null, tlsMs: null as number | null, firstByteMs: null as number | null, totalMs: 0 };
+  const headers: Header[] = [...spec.headers];
+  if (spec.body !== null && !headers.some(([n]) => n.toLowerCase() === 'content-length')) {
+    headers.push(['Content-Length', String(Buffer.byteLength(spec.body))]);
+  }
+
+  return new Promise<TransportResult>((resolve) => {
+    let connected = false;
+    let settled = false;
+    let status: number | null = null;
+    let statusText: string | null = null;
+    let responseHeaders: Header[] | null = null;
+    const chunks: Buffer[] = [];
+    let size = 0;
+
+    const finish = (error: TransportError | null, delivery: Delivery) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(connectTimer);
+      clearTimeout(totalTimer);
+      spec.signal?.removeEventListener('abort', onAbort);
+      timings.totalMs = since();
+      const exchange: Exchange = {
+        operation: spec.operation,
+        method: spec.method,
+        url: spec.url,
+        requestHeaders: headers,
+        requestBody: spec.body,
+        status,
+        statusText,
+        responseHeaders,
+        responseBody: chunks.length || status !== null ? Buffer.concat(chunks).toString('utf8') : null,
+        error: error && { kind: error.kind, message: error.message },
+        startedAt,
+        timings,
+      };
+      resolve({ exchange: redactor.exchange(exchange), delivery });
+    };
+
+    const fail = (error: TransportError) => {
+      finish(error, connected ? 'maybe' : 'not-sent');
+      req.destroy();
+    };
+
+    const req = lib.request(url, {
+      method: spec.method,
+      headers: headers.reduce<Record<string, string>>((acc, [n, v]) => ((acc[n] = v), acc), {}),
+      agent: false,
+    });
+
+    const connectTimer = setTimeout(() => {
+      if (!connected) fail(new TransportError('connect-timeout', `No connection within ${spec.connectTimeoutMs} ms; the request was not sent.`));
+    }, spec.connectTimeoutMs);
+    const totalTimer = setTimeout(() => {
+      fail(
+        connected
+          ? new TransportError('timeout', `No complete reply within ${spec.totalTimeoutMs} ms; the request may have reached the provider.`)
+          : new TransportError('connect-timeout', `No connection within ${spec.totalTimeoutMs} ms; the request was not sent.`),
+      );
+    }, spec.totalTimeoutMs);
+    const onAbort = () => fail(new TransportError('aborted', 'The request was cancelled.'));
+    if (spec.signal?.aborted) onAbort();
+    spec.signal?.addEventListener('abort', onAbort, { once: true });
+
+    req.on('socket', (socket) => {
+      socket.once('lookup', () => (timings.dnsMs = since()));
+      socket.once('connect', () => {
+        timings.connectMs = since();
+        if (url.protocol !== 'https:') connected = true;
+      });
+      socket.once('secureConnect', () => {
+        timings.tlsMs = since();
+        connected = true;
+      });
+    });
+    req.on('response', (res) => {
+      timings.firstByteMs = since();
+      status = res.statusCode ?? null;
+      statusText = res.statusMessage ?? null;
+      responseHeaders = headerList(res.rawHeaders);
+      res.on('data', (chunk: Buffer) => {
+        size += chunk.length;
+        if (size > MAX_RESPONSE_BYTES) {
+          fail(new TransportError('too-large', `The reply was larger than ${MAX_RESPONSE_BYTES} bytes and was cut off.`));
+          return;
+        }
+        chunks.push(chunk);
+      });
+      res.on('end', () => finish(null, 'answered'));
+      res.on('aborted', () => fail(new TransportError('reset', 'The connection closed before the whole reply arrived.')));
+      res.on('error', (e) => fail(classify(e as NodeJS.ErrnoException, true)));
+    });
+    req.on('error', (e) => fail(classify(e as NodeJS.ErrnoException, connected)));
+    if (spec.body !== null) req.write(spec.body);
+    req.end();
+  });
+}
