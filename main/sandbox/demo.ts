@@ -1,0 +1,24 @@
+/** What a fresh sandbox holds: one demo account and the demo templates of every account. */
+
+/** The account a sandbox gets when no accounts are given (also `sandbox.demo`). Not a secret. */
+export const DEMO_ACCOUNT = Object.freeze({ apiId: 'sandbox-demo', apiKey: 'sandbox-demo-key' });
+
+/** Free debug units of a new registration (spec section 1). */
+export const FREE_DEBUG_UNITS = 10;
+
+/** Template review takes about 2 hours (spec section 3). */
+export const DEFAULT_REVIEW_DELAY_MS = 2 * 60 * 60 * 1000;
+
+export interface DemoTemplate {
+  name: string;
+  content: string;
+  /** False: registered but still under review (approved after the review delay). */
+  approved: boolean;
+}
+
+export const DEMO_TEMPLATES: readonly DemoTemplate[] = Object.freeze([
+  { name: '发货通知', content: '您好，【变量】，您的订单【变量】已发货，请注意查收。', approved: true },
+  { name: '告警通知', content: '【变量】告警：【变量】，请立即处理。', approved: true },
+  { name: '验证码', content: '您的验证码是【变量】，5分钟内有效。', approved: true },
+  { name: '预约提醒', content: '尊敬的【变量】，您预约的【变量】服务将于【变量】开始。', approved: false },
+]);

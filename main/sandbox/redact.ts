@@ -1,0 +1,46 @@
+/** Keeps API Keys out of everything the sandbox shows about the requests it received. */
+
+export const REDACTED = '[REDACTED]';
+
+/** Keys shorter than this are only redacted when a whole value equals them (else '1' would blank everything). */
+const MIN_SUBSTRING_KEY = 6;
+
+function scrubString(s: string, keys: readonly string[]): string {
+  let out = s;
+  for (const k of keys) {
+    if (k === '') continue;
+    if (out === k) return REDACTED;
+    if (k.length >= MIN_SUBSTRING_KEY && out.includes(k)) out = out.split(k).join(REDACTED);
+  }
+  return out;
+}
+
+function scrub(value: unknown, keys: readonly string[], depth: number): unknown {
+  if (typeof value === 'string') return scrubString(value, keys);
+  if (depth > 20 || typeof value !== 'object' || value === null) return value;
+  if (Array.isArray(value)) return value.map((v) => scrub(v, keys, depth + 1));
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
+    out[k] = k === 'password' ? REDACTED : scrub(v, keys, depth + 1);
+  }
+  return out;
+}
+
+/** A copy of the parameters with `password` (at any depth) and every known key replaced by '[REDACTED]'. */
+export function redactParams(params: Record<string, unknown>, keys: readonly string[]): Record<string, unknown> {
+  return scrub(params, keys, 0) as Record<string, unknown>;
+}
+
+/** The request path with a `password` query parameter and any known key redacted. */
+export function redactPath(path: string, keys: readonly string[]): string {
+  const q = path.indexOf('?');
+  if (q < 0) return scrubString(path, keys);
+  const out = new URLSearchParams();
+  for (const [k, v] of new URLSearchParams(path.slice(q + 1))) out.append(k, k === 'password' ? REDACTED : scrubString(v, keys));
+  return scrubString(path.slice(0, q), keys) + '?' + out.toString();
+}
+
+/** A deep copy of `value` with every known key replaced by '[REDACTED]' (and `password` fields blanked). */
+export function redactDeep<T>(value: T, keys: readonly string[]): T {
+  return scrub(value, keys, 0) as T;
+}

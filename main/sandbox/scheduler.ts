@@ -1,0 +1,44 @@
+/** Timers of one sandbox: all tracked, so that close() can clear every one of them. */
+
+export class Scheduler {
+  private readonly timers = new Set<NodeJS.Timeout>();
+  private stopped = false;
+
+  /** @param timeScale multiplies simulated durations (1 = real time, 0.001 = 1000x faster, 0 = at once). */
+  constructor(readonly timeScale: number) {}
+
+  /** Runs `fn` after `simMs` simulated milliseconds. */
+  afterSim(simMs: number, fn: () => void): void {
+    this.afterReal(simMs * this.timeScale, fn);
+  }
+
+  /** Runs `fn` after `ms` real milliseconds. */
+  afterReal(ms: number, fn: () => void): void {
+    if (this.stopped) return;
+    const t = setTimeout(() => {
+      this.timers.delete(t);
+      fn();
+    }, Math.max(0, ms));
+    this.timers.add(t);
+  }
+
+  /** Resolves after `ms` real milliseconds; never resolves once the scheduler is stopped. */
+  sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => this.afterReal(ms, resolve));
+  }
+
+  /** Real milliseconds → simulated milliseconds (0 when timeScale is 0). */
+  toSim(realMs: number): number {
+    return this.timeScale > 0 ? realMs / this.timeScale : 0;
+  }
+
+  get isStopped(): boolean {
+    return this.stopped;
+  }
+
+  stop(): void {
+    this.stopped = true;
+    for (const t of this.timers) clearTimeout(t);
+    this.timers.clear();
+  }
+}

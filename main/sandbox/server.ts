@@ -1,0 +1,436 @@
+/**
+ * The sandbox provider's HTTP server (node:http, 127.0.0.1 only).
+ *
+ * Choices where the spec says "not shown":
+ * - Provider result codes (2, 400, 401, 402, 403, 404, 500) are sent with HTTP 200; the code is in
+ *   the body. HTTP statuses other than 200 come only from outside the voice service: 401 from the
+ *   signature gateway, 413 (body over 64 KiB), 404 (unknown path), 405 (not POST), and the faults
+ *   http500 (HTTP 500 with {code: 500, msg}) and html (HTTP 502 page from a "proxy").
+ * - `format: 'xml'` gives `<?xml version="1.0" encoding="utf-8"?>` and a root element per operation
+ *   (SubmitResult, StatusResult, GetNumResult) holding the same fields as the JSON reply, in order;
+ *   null fields are empty elements. Any other format value gives JSON.
+ * - Status reply fields: smsid, state (our normalised CallState), status (Chinese label), duration
+ *   (whole seconds), attempts, submittedAt, calledAt, answeredAt, endedAt (ISO or null). A call stays
+ *   'calling' while the callee listens (status '通话中', answeredAt set) and becomes 'answered' when it
+ *   ends, so a final state always comes with its final duration.
+ * - Balance reply field: `num`.
+ * - Signature gateway failure: HTTP 401 `{"message":"client request can't be validated"}` (APISIX).
+ *
+ * Order of processing for /voice/*: body (413 over 64 KiB) → path (404) → method (405) → network
+ * faults (delay, reset, html) → signature gateway when on (401) → provider faults (timeout, http500,
+ * code) → the operation (malformed body → code 400).
+ */
+
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import { signatureFailureBody, SIGNATURE_FAILURE_STATUS, verifyRequest } from '../signing';
+import { DEFAULT_REVIEW_DELAY_MS, DEMO_ACCOUNT } from './demo';
+import { FaultBoard, parseFault } from './faults';
+import { MAX_BODY_BYTES, parseParams, PROXY_ERROR_PAGE, readBody, sendHtml, sendJson, sendXml, toXml, XML_ROOTS } from './http-io';
+import { redactDeep, redactParams, redactPath } from './redact';
+import { Scheduler } from './scheduler';
+import type {
+  ReceivedRequest,
+  Sandbox,
+  SandboxFault,
+  SandboxOp,
+  SandboxOptions,
+  SandboxSignatureMode,
+} from './types';
+import { MESSAGES, VoiceService, type ProviderReply } from './voice-service';
+
+const OP_BY_PATH: Readonly<Record<string, SandboxOp>> = {
+  '/voice/vm': 'send',
+  '/voice/status': 'status',
+  '/voice/balance': 'balance',
+};
+
+const SIGNATURE_MODES: readonly SandboxSignatureMode[] = ['off', 'spec', 'apisix', 'any'];
+
+/** The request log keeps the most recent entries only (a sandbox may run for days inside the app). */
+const MAX_LOGGED_REQUESTS = 10_000;
+
+const LOOPBACK_HOSTNAMES = new Set(['127.0.0.1', 'localhost', '[::1]']);
+
+function isSignatureMode(x: unknown): x is SandboxSignatureMode {
+  return typeof x === 'string' && (SIGNATURE_MODES as readonly string[]).includes(x);
+}
+
+function checkClockOffset(seconds: number): void {
+  if (typeof seconds !== 'number' || !Number.isFinite(seconds)) throw new RangeError('clock offset must be a finite number of seconds');
+}
+
+function isLoopbackAuthority(value: string | undefined, withScheme: boolean): boolean {
+  if (value === undefined) return false;
+  try {
+    return LOOPBACK_HOSTNAMES.has(new URL(withScheme ? value : `http://${value}`).hostname);
+  } catch {
+    return false;
+  }
+}
+
+export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> {
+  const timeScale = opts.timeScale ?? 1;
+  if (typeof timeScale !== 'number' || !Number.isFinite(timeScale) || timeScale < 0) {
+    throw new RangeError('timeScale must be a finite number >= 0');
+  }
+  const port = opts.port ?? 0;
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new RangeError('port must be an integer from 0 to 65535');
+  let signatureMode: SandboxSignatureMode = opts.signature ?? 'off';
+  if (!isSignatureMode(signatureMode)) throw new RangeError(`signature must be one of ${SIGNATURE_MODES.join(', ')}`);
+  let clockOffsetSeconds = opts.clockOffsetSeconds ?? 0;
+  checkClockOffset(clockOffsetSeconds);
+  const reviewDelayMs = opts.reviewDelayMs ?? DEFAULT_REVIEW_DELAY_MS;
+  if (typeof reviewDelayMs !== 'number' || !Number.isFinite(reviewDelayMs) || reviewDelayMs < 0) {
+    throw new RangeError('reviewDelayMs must be a finite number >= 0');
+  }
+
+  const scheduler = new Scheduler(timeScale);
+  const service = new VoiceService({
+    scheduler,
+    random: opts.random ?? Math.random,
+    reviewRealMs: reviewDelayMs * timeScale,
+    demoTemplates: opts.demoTemplates ?? true,
+  });
+  const accounts = opts.accounts && opts.accounts.length > 0 ? opts.accounts : [{ ...DEMO_ACCOUNT }];
+  for (const a of accounts) service.addAccount(a);
+  const first = accounts[0] ?? DEMO_ACCOUNT;
+  const demo = { apiId: first.apiId, apiKey: first.apiKey };
+
+  const faults = new FaultBoard();
+  const log: ReceivedRequest[] = [];
+  let requestSeq = 0;
+  const sockets = new Set<Socket>();
+  let closing: Promise<void> | null = null;
+  let baseUrl = '';
+  let boundPort = 0;
+
+  const setFault = (f: SandboxFault): void => {
+    const parsed = parseFault(f);
+    if (!parsed.ok) throw new TypeError(`invalid sandbox fault: ${parsed.error}`);
+    faults.add(parsed.fault);
+  };
+  const setSignatureMode = (m: SandboxSignatureMode): void => {
+    if (!isSignatureMode(m)) throw new RangeError(`signature mode must be one of ${SIGNATURE_MODES.join(', ')}`);
+    signatureMode = m;
+  };
+  const setClockOffset = (seconds: number): void => {
+    checkClockOffset(seconds);
+    clockOffsetSeconds = seconds;
+  };
+
+  function record(entry: ReceivedRequest): void {
+    log.push(entry);
+    if (log.length > MAX_LOGGED_REQUESTS) log.splice(0, log.length - MAX_LOGGED_REQUESTS);
+  }
+
+  function answer(res: ServerResponse, entry: ReceivedRequest, op: SandboxOp, reply: ProviderReply): void {
+    entry.response = { httpStatus: 200, code: reply.code };
+    if (typeof reply.smsid === 'string' && reply.code === 2 && op === 'send') entry.response.smsid = reply.smsid;
+    if (entry.format === 'xml') sendXml(res, 200, toXml(XML_ROOTS[op], reply));
+    else sendJson(res, 200, reply);
+  }
+
+  /** Everything a tester may want to see, minus the API Keys (also scrubbed from call texts). */
+  function adminState(): Record<string, unknown> {
+    return redactDeep({
+      baseUrl,
+      timeScale,
+      signatureMode,
+      clockOffsetSeconds,
+      reviewDelayMs,
+      faults: faults.list(),
+      accounts: service.accountSummaries(),
+      templates: service.allTemplates(),
+      calls: service.listCalls(),
+      stats: service.stats(),
+    }, service.allKeys());
+  }
+
+  async function handleVoice(req: IncomingMessage, res: ServerResponse, rawUrl: string, pathname: string): Promise<void> {
+    const op = OP_BY_PATH[pathname] ?? null;
+    const read = await readBody(req);
+    if (!read.ok && read.reason === 'aborted') return;
+    const keys = service.allKeys();
+    const contentType = req.headers['content-type'];
+    requestSeq += 1;
+    const entry: ReceivedRequest = {
+      seq: requestSeq,
+      time: new Date().toISOString(),
+      method: req.method ?? 'GET',
+      path: redactPath(rawUrl, keys),
+      op,
+      contentType: contentType ?? null,
+      format: 'json',
+      body: null,
+      mobile: null,
+    };
+    record(entry);
+
+    if (!read.ok) {
+      entry.bodyError = 'too-large';
+      entry.response = { httpStatus: 413, code: null };
+      sendJson(res, 413, { error: 'payload_too_large', message: `request body over ${MAX_BODY_BYTES} bytes` }, { Connection: 'close' });
+      return;
+    }
+    const parsed = parseParams(read.body, contentType);
+    let params: Record<string, unknown> = {};
+    if (parsed.ok) {
+      params = parsed.params;
+      entry.body = redactParams(params, keys);
+      const mobile = params.mobile;
+      if (typeof mobile === 'string' || typeof mobile === 'number') entry.mobile = String(mobile);
+      if (typeof params.format === 'string' && params.format.trim().toLowerCase() === 'xml') entry.format = 'xml';
+    } else {
+      entry.bodyError = 'malformed';
+    }
+
+    if (op === null) {
+      entry.response = { httpStatus: 404, code: null };
+      sendJson(res, 404, { error: 'not_found', message: `no such endpoint: ${entry.method} ${pathname}` });
+      return;
+    }
+    if (req.method !== 'POST') {
+      entry.response = { httpStatus: 405, code: null };
+      sendJson(res, 405, { error: 'method_not_allowed', message: 'use POST' }, { Allow: 'POST' });
+      return;
+    }
+
+    // Faults of the network in front of the provider (delay, reset, html) act before the signature
+    // gateway; the provider's own answers (http500, code) and the timeout act behind it, so a request
+    // the gateway rejects does not use them up.
+    const taken = faults.take(op);
+    const fault = taken?.fault ?? null;
+    if (fault) {
+      entry.fault = fault.kind;
+      switch (fault.kind) {
+        case 'delay':
+          await scheduler.sleep(fault.delayMs);
+          if (closing) return;
+          break;
+        case 'reset':
+          req.socket.destroy();
+          return;
+        case 'html':
+          entry.response = { httpStatus: 502, code: null };
+          sendHtml(res, 502, PROXY_ERROR_PAGE);
+          return;
+        default:
+          break;
+      }
+    }
+    const hang = fault?.kind === 'timeout';
+
+    if (signatureMode !== 'off') {
+      const headerText = (name: string): string | undefined => {
+        const v = req.headers[name];
+        return Array.isArray(v) ? v[0] : v;
+      };
+      let verdict: NonNullable<ReceivedRequest['signature']>;
+      if (!rawUrl.startsWith('/')) {
+        verdict = { valid: false, reason: 'bad-url', variant: null, keyId: null, skewSeconds: null };
+      } else {
+        try {
+          const v = verifyRequest({
+            method: req.method ?? 'POST',
+            url: baseUrl + rawUrl,
+            host: headerText('host'),
+            date: headerText('date'),
+            authorization: headerText('authorization'),
+            lookupKey: (keyId) => service.keyOf(keyId),
+            now: new Date(Date.now() + clockOffsetSeconds * 1000),
+            variant: signatureMode,
+          });
+          verdict = { valid: v.valid, reason: v.reason, variant: v.variant, keyId: v.keyId, skewSeconds: v.skewSeconds };
+        } catch {
+          verdict = { valid: false, reason: 'bad-url', variant: null, keyId: null, skewSeconds: null };
+        }
+      }
+      entry.signature = verdict;
+      if (!verdict.valid) {
+        // The gateway stops the request: it never reaches the voice service.
+        if (fault && (fault.kind === 'http500' || fault.kind === 'code' || fault.kind === 'timeout')) {
+          taken?.undo();
+          delete entry.fault;
+        }
+        entry.response = { httpStatus: SIGNATURE_FAILURE_STATUS, code: null };
+        sendJson(res, SIGNATURE_FAILURE_STATUS, signatureFailureBody());
+        return;
+      }
+    }
+
+    if (fault?.kind === 'http500') {
+      entry.response = { httpStatus: 500, code: 500 };
+      sendJson(res, 500, { code: 500, msg: MESSAGES[500] });
+      return;
+    }
+    if (fault?.kind === 'code') {
+      answer(res, entry, op, { code: fault.code, msg: MESSAGES[fault.code] });
+      return;
+    }
+
+    const reply: ProviderReply = parsed.ok ? service[op](params) : { code: 400, msg: `${MESSAGES[400]}：请求体无法解析` };
+    if (hang) {
+      // The request reached the provider (a valid send placed its call), but no answer ever leaves.
+      entry.withheld = { code: reply.code };
+      if (typeof reply.smsid === 'string' && reply.code === 2 && op === 'send') entry.withheld.smsid = reply.smsid;
+      return;
+    }
+    answer(res, entry, op, reply);
+  }
+
+  async function handleAdmin(req: IncomingMessage, res: ServerResponse, pathname: string): Promise<void> {
+    // No auth, loopback only: refuse requests that name another host (DNS rebinding) or come from a web page.
+    const origin = req.headers.origin;
+    if (!isLoopbackAuthority(req.headers.host, false) || (origin !== undefined && !isLoopbackAuthority(origin, true))) {
+      sendJson(res, 403, { error: 'forbidden', message: 'the sandbox admin endpoints answer loopback clients only' });
+      return;
+    }
+    const route = `${req.method ?? ''} ${pathname}`;
+    if (route === 'GET /__sandbox/state') return sendJson(res, 200, adminState());
+    if (route === 'GET /__sandbox/requests') return sendJson(res, 200, structuredClone(log));
+
+    const posts = ['/__sandbox/faults', '/__sandbox/templates', '/__sandbox/balance', '/__sandbox/settings'];
+    if (!posts.includes(pathname)) return sendJson(res, 404, { error: 'not_found', message: `no such admin endpoint: ${route}` });
+    if (req.method !== 'POST') return sendJson(res, 405, { error: 'method_not_allowed', message: 'use POST' }, { Allow: 'POST' });
+
+    const read = await readBody(req);
+    if (!read.ok) {
+      if (read.reason === 'too-large') sendJson(res, 413, { error: 'payload_too_large' }, { Connection: 'close' });
+      return;
+    }
+    let body: Record<string, unknown>;
+    try {
+      const v: unknown = JSON.parse(read.body.toString('utf8'));
+      if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new TypeError('not an object');
+      body = v as Record<string, unknown>;
+    } catch {
+      return sendJson(res, 400, { error: 'bad_request', message: 'the body must be a JSON object' });
+    }
+    const bad = (message: string): void => sendJson(res, 400, { error: 'bad_request', message });
+    const unknownAccount = (apiId: unknown): boolean => {
+      if (typeof apiId === 'string' && service.hasAccount(apiId)) return false;
+      sendJson(res, 404, { error: 'not_found', message: `no sandbox account ${String(apiId)}` });
+      return true;
+    };
+
+    switch (pathname) {
+      case '/__sandbox/faults': {
+        if (body.clear === true) {
+          faults.clear();
+          return sendJson(res, 200, { ok: true, faults: faults.list() });
+        }
+        const parsed = parseFault(body);
+        if (!parsed.ok) return bad(parsed.error);
+        faults.add(parsed.fault);
+        return sendJson(res, 200, { ok: true, faults: faults.list() });
+      }
+      case '/__sandbox/templates': {
+        if (unknownAccount(body.apiId)) return;
+        if (typeof body.content !== 'string') return bad('content must be a string');
+        if (body.approved !== undefined && typeof body.approved !== 'boolean') return bad('approved must be a boolean');
+        if (body.name !== undefined && typeof body.name !== 'string') return bad('name must be a string');
+        try {
+          const template = service.addTemplate(body.apiId as string, body.content, {
+            ...(body.approved !== undefined ? { approved: body.approved } : {}),
+            ...(body.name !== undefined ? { name: body.name } : {}),
+          });
+          return sendJson(res, 200, { ok: true, template });
+        } catch (e) {
+          return bad(e instanceof Error ? e.message : 'invalid template');
+        }
+      }
+      case '/__sandbox/balance': {
+        if (unknownAccount(body.apiId)) return;
+        if (typeof body.units !== 'number' || !Number.isInteger(body.units) || body.units < 0) {
+          return bad('units must be a non-negative integer');
+        }
+        service.setBalance(body.apiId as string, body.units);
+        return sendJson(res, 200, { ok: true, accounts: service.accountSummaries() });
+      }
+      default: {
+        // /__sandbox/settings
+        if (body.signature !== undefined && !isSignatureMode(body.signature)) {
+          return bad(`signature must be one of ${SIGNATURE_MODES.join(', ')}`);
+        }
+        if (body.clockOffsetSeconds !== undefined && (typeof body.clockOffsetSeconds !== 'number' || !Number.isFinite(body.clockOffsetSeconds))) {
+          return bad('clockOffsetSeconds must be a finite number');
+        }
+        if (body.signature !== undefined) signatureMode = body.signature;
+        if (body.clockOffsetSeconds !== undefined) clockOffsetSeconds = body.clockOffsetSeconds;
+        return sendJson(res, 200, { ok: true, signatureMode, clockOffsetSeconds });
+      }
+    }
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const rawUrl = req.url ?? '/';
+    let pathname: string;
+    try {
+      pathname = new URL(rawUrl, 'http://127.0.0.1').pathname;
+    } catch {
+      sendJson(res, 400, { error: 'bad_request', message: 'unreadable request target' });
+      return;
+    }
+    if (pathname === '/__sandbox' || pathname.startsWith('/__sandbox/')) return handleAdmin(req, res, pathname);
+    return handleVoice(req, res, rawUrl, pathname);
+  }
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch(() => {
+      // Never crash on bad input: an unexpected error is the provider's "internal error".
+      if (res.headersSent || res.destroyed) res.destroy();
+      else sendJson(res, 500, { code: 500, msg: MESSAGES[500] });
+    });
+  });
+  server.on('connection', (socket: Socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  server.on('clientError', (_err, socket) => {
+    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
+    else socket.destroy();
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    const onError = (err: Error): void => {
+      scheduler.stop();
+      reject(err);
+    };
+    server.once('error', onError);
+    server.listen(port, '127.0.0.1', () => {
+      server.off('error', onError);
+      resolve();
+    });
+  });
+  const address = server.address();
+  boundPort = typeof address === 'object' && address !== null ? address.port : port;
+  baseUrl = `http://127.0.0.1:${boundPort}`;
+
+  return {
+    baseUrl,
+    port: boundPort,
+    demo,
+    addAccount: (a) => service.addAccount(a),
+    setBalance: (apiId, units) => service.setBalance(apiId, units),
+    addTemplate: (apiId, content, o) => service.addTemplate(apiId, content, o),
+    templates: (apiId) => service.templates(apiId),
+    setFault,
+    clearFaults: () => faults.clear(),
+    setSignatureMode,
+    setClockOffset,
+    requests: () => structuredClone(log),
+    calls: () => service.listCalls(),
+    stats: () => service.stats(),
+    close: () => {
+      if (closing) return closing;
+      scheduler.stop();
+      closing = new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+        for (const s of sockets) s.destroy();
+      });
+      return closing;
+    },
+  };
+}
