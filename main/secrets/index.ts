@@ -1,0 +1,71 @@
+// Secret storage for API Keys: the OS keychain when reachable, else session-only memory.
+//
+// Importing this module loads no native code: keytar is loaded by openSecretStore() (through
+// keytar-store.ts, the one module allowed to load it).
+import { KeytarSecretStore, type KeytarStoreOptions } from './keytar-store';
+import { errorText, SecretStoreError, type SecretStore, type SecretStoreKind } from './secret-store';
+import { SessionSecretStore } from './session-store';
+
+export * from './api-key';
+export * from './secret-store';
+export { SessionSecretStore } from './session-store';
+export {
+  KeytarSecretStore,
+  loadKeytar,
+  keychainUnavailableHint,
+  KEYTAR_MODULE,
+  PROBE_ACCOUNT,
+  DEFAULT_PROBE_TIMEOUT_MS,
+  DEFAULT_OPERATION_TIMEOUT_MS,
+  type KeytarModule,
+  type KeytarStoreOptions,
+} from './keytar-store';
+
+export interface SecretStoreStatus {
+  kind: SecretStoreKind;
+  keychainAvailable: boolean;
+  /** Plain English, when the keychain is not used: why, and what to do about it. Null otherwise. */
+  reason: string | null;
+  /** The technical reason (for logs), when there is one. Never contains a secret. */
+  detail?: string;
+}
+
+export interface OpenSecretStoreOptions extends KeytarStoreOptions {
+  /** Use the session-only store without trying the keychain. */
+  readonly forceSession?: boolean;
+}
+
+export const FORCED_SESSION_REASON =
+  'Session-only storage was requested, so the system keychain is not used.';
+
+/**
+ * Opens the keychain store, or falls back to a SessionSecretStore when the keychain cannot be
+ * used. The status tells which, and why in plain words, so the UI can warn that a key kept in
+ * the session store is forgotten when the app quits. Never throws for an unreachable keychain.
+ */
+export async function openSecretStore(
+  options: OpenSecretStoreOptions = {},
+): Promise<{ store: SecretStore; status: SecretStoreStatus }> {
+  if (options.forceSession) {
+    return {
+      store: new SessionSecretStore(),
+      status: { kind: 'session', keychainAvailable: false, reason: FORCED_SESSION_REASON },
+    };
+  }
+  try {
+    const store = await KeytarSecretStore.open(options);
+    return { store, status: { kind: 'keychain', keychainAvailable: true, reason: null } };
+  } catch (error) {
+    const status: SecretStoreStatus =
+      error instanceof SecretStoreError
+        ? { kind: 'session', keychainAvailable: false, reason: error.message }
+        : {
+            kind: 'session',
+            keychainAvailable: false,
+            reason: 'The system keychain could not be opened, so Callout cannot store the API Key in it.',
+          };
+    const detail = error instanceof SecretStoreError ? error.detail : errorText(error);
+    if (detail) status.detail = detail;
+    return { store: new SessionSecretStore(), status };
+  }
+}

@@ -1,0 +1,211 @@
+// openSecretStore's fallback and KeytarSecretStore's failure paths, driven through the real
+// loading path (`modulePath`) with missing modules and fake keytar-shaped modules. No keychain
+// needed: these run everywhere.
+import { join } from 'node:path';
+import { inspect } from 'node:util';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import {
+  FORCED_SESSION_REASON,
+  KEYCHAIN_SERVICE,
+  KEYCHAIN_SERVICE_ENV,
+  KeytarSecretStore,
+  PROBE_ACCOUNT,
+  SecretStoreError,
+  SessionSecretStore,
+  keychainUnavailableHint,
+  loadKeytar,
+  openSecretStore,
+  resolveKeychainService,
+  type SecretStoreStatus,
+} from '../../../main/secrets';
+import { fakeKeytarModules } from './helpers';
+
+const fakes = fakeKeytarModules(PROBE_ACCOUNT);
+afterAll(() => fakes.cleanup());
+
+const savedServiceEnv = process.env[KEYCHAIN_SERVICE_ENV];
+afterEach(() => {
+  if (savedServiceEnv === undefined) delete process.env[KEYCHAIN_SERVICE_ENV];
+  else process.env[KEYCHAIN_SERVICE_ENV] = savedServiceEnv;
+});
+
+const MISSING_MODULE = join(fakes.dir, 'does-not-exist', 'keytar.node');
+const SECRET = 'sk-live-5e1f0c9a7d3b2468';
+
+/** A reason a person can read: a sentence or two, no stack, no module paths, no error class names. */
+function expectPlainReason(status: SecretStoreStatus): void {
+  expect(status.reason).toEqual(expect.any(String));
+  const reason = status.reason ?? '';
+  expect(reason).toMatch(/keychain/i);
+  expect(reason).not.toMatch(/\n|\bat .+:\d+|Error:|Cannot find module|does-not-exist|\.node\b|\.cjs\b/);
+  expect(reason.length).toBeLessThan(400);
+}
+
+/** Every way an error can reach a log or a screen. */
+function everyRendering(error: unknown): string[] {
+  const e = error as SecretStoreError;
+  return [e.message, String(e.detail), e.stack ?? '', String(e), inspect(e, { depth: 10, showHidden: true }), JSON.stringify(e)];
+}
+
+describe('openSecretStore fallback to the session store', () => {
+  it('falls back when the keychain module cannot be loaded, and says so plainly', async () => {
+    const { store, status } = await openSecretStore({ modulePath: MISSING_MODULE });
+    expect(store).toBeInstanceOf(SessionSecretStore);
+    expect(store.kind).toBe('session');
+    expect(status.kind).toBe('session');
+    expect(status.keychainAvailable).toBe(false);
+    expectPlainReason(status);
+    // The technical reason is kept apart, for logs.
+    expect(status.detail).toContain('does-not-exist');
+    // The fallback store works.
+    await store.set('p1', SECRET);
+    expect(await store.get('p1')).toBe(SECRET);
+  });
+
+  it('uses the session store without touching any keychain when forceSession is set', async () => {
+    const fake = fakes.path('healthy');
+    const { store, status } = await openSecretStore({ forceSession: true, modulePath: fake });
+    expect(store).toBeInstanceOf(SessionSecretStore);
+    expect(status).toEqual({ kind: 'session', keychainAvailable: false, reason: FORCED_SESSION_REASON });
+    expect(fakes.state(fake).calls).toEqual([]);
+  });
+
+  it('falls back when the module is not keytar-shaped', async () => {
+    const { store, status } = await openSecretStore({ modulePath: fakes.path('not-keytar') });
+    expect(store.kind).toBe('session');
+    expectPlainReason(status);
+  });
+
+  it('falls back within the probe timeout when the keychain never answers', async () => {
+    const started = Date.now();
+    const { store, status } = await openSecretStore({ modulePath: fakes.path('hanging'), probeTimeoutMs: 150 });
+    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(store.kind).toBe('session');
+    expectPlainReason(status);
+    expect(status.reason).toMatch(/did not answer within 0\.2 s/);
+  });
+
+  it('falls back when the keychain is locked (reads say "nothing stored", writes fail)', async () => {
+    const fake = fakes.path('locked');
+    const { store, status } = await openSecretStore({ modulePath: fake });
+    expect(store.kind).toBe('session');
+    expectPlainReason(status);
+    expect(status.reason).toMatch(/locked/);
+    expect(status.reason).toContain(keychainUnavailableHint());
+  });
+
+  it('uses the keychain when the probe succeeds, and leaves no probe entry behind', async () => {
+    const fake = fakes.path('healthy');
+    const { store, status } = await openSecretStore({ modulePath: fake, service: 'Svc-A' });
+    expect(status).toEqual({ kind: 'keychain', keychainAvailable: true, reason: null });
+    expect(store).toBeInstanceOf(KeytarSecretStore);
+    const state = fakes.state(fake);
+    expect(state.calls.map((c) => c.op)).toEqual(['set', 'get', 'delete']);
+    expect(state.calls.every((c) => c.service === 'Svc-A' && c.account === PROBE_ACCOUNT)).toBe(true);
+    expect(state.entries.size).toBe(0);
+  });
+
+  it('cleans up the probe entry even when the probe finishes after the timeout', async () => {
+    const fake = fakes.path('slow-probe');
+    const { store } = await openSecretStore({ modulePath: fake, probeTimeoutMs: 100 });
+    expect(store.kind).toBe('session');
+    const state = fakes.state(fake);
+    await expect.poll(() => state.calls.map((c) => c.op), { timeout: 5_000 }).toEqual(['set', 'get', 'delete']);
+    await expect.poll(() => state.entries.size, { timeout: 5_000 }).toBe(0);
+  });
+
+  it('gives Linux users the Secret Service hint', () => {
+    expect(keychainUnavailableHint('linux')).toMatch(/Secret Service/);
+    expect(keychainUnavailableHint('linux')).toMatch(/GNOME Keyring|KWallet/);
+    expect(keychainUnavailableHint('darwin')).toMatch(/Keychain/);
+    expect(keychainUnavailableHint('win32')).toMatch(/Credential Manager/);
+  });
+});
+
+describe('KeytarSecretStore.open', () => {
+  it('throws keychain-unavailable (not a crash) when the module cannot be loaded', async () => {
+    const error = await KeytarSecretStore.open({ modulePath: MISSING_MODULE }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(SecretStoreError);
+    expect((error as SecretStoreError).code).toBe('keychain-unavailable');
+  });
+
+  it('throws keychain-unavailable with a plain explanation when the keychain never answers', async () => {
+    const error = await KeytarSecretStore.open({ modulePath: fakes.path('hanging'), probeTimeoutMs: 100 }).catch(
+      (e: unknown) => e,
+    );
+    expect(error).toMatchObject({ code: 'keychain-unavailable' });
+    expect((error as SecretStoreError).message).toContain(keychainUnavailableHint());
+  });
+
+  it('loads a module once and reuses it', async () => {
+    const fake = fakes.path('healthy');
+    expect(await loadKeytar(fake)).toBe(await loadKeytar(fake));
+  });
+});
+
+describe('keychain service name', () => {
+  it('is "Callout" by default, overridden by CALLOUT_KEYCHAIN_SERVICE, overridden by the option', () => {
+    expect(KEYCHAIN_SERVICE).toBe('Callout');
+    expect(resolveKeychainService(undefined, {})).toBe('Callout');
+    expect(resolveKeychainService(undefined, { CALLOUT_KEYCHAIN_SERVICE: '  ' })).toBe('Callout');
+    expect(resolveKeychainService(undefined, { CALLOUT_KEYCHAIN_SERVICE: 'Callout-test' })).toBe('Callout-test');
+    expect(resolveKeychainService('Explicit', { CALLOUT_KEYCHAIN_SERVICE: 'Callout-test' })).toBe('Explicit');
+  });
+
+  it('is read from the environment when the store is opened', async () => {
+    process.env[KEYCHAIN_SERVICE_ENV] = 'Callout-env-test';
+    const fake = fakes.path('healthy');
+    const { store } = await openSecretStore({ modulePath: fake });
+    expect((store as KeytarSecretStore).service).toBe('Callout-env-test');
+    await store.set('p1', SECRET);
+    expect(fakes.state(fake).calls.at(-1)).toEqual({ op: 'set', service: 'Callout-env-test', account: 'p1' });
+  });
+});
+
+describe('error messages never contain the secret', () => {
+  it('when the keychain fails to save it, even if the native error repeats it', async () => {
+    const store = await KeytarSecretStore.open({ modulePath: fakes.path('echoing') });
+    const padded = `  ${SECRET}\n`; // stored trimmed: both forms must be hidden
+    const error = await store.set('p1', padded).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(SecretStoreError);
+    expect((error as SecretStoreError).code).toBe('keychain-failed');
+    expect((error as SecretStoreError).message).toBe('The system keychain could not save the API Key.');
+    // The native reason is kept for logs, with the secret cut out of it.
+    expect((error as SecretStoreError).detail).toContain('backend refused set of password "[redacted]"');
+    for (const text of everyRendering(error)) expect(text).not.toContain(SECRET);
+  });
+
+  it('when the keychain fails to read or delete', async () => {
+    const store = await KeytarSecretStore.open({ modulePath: fakes.path('echoing') });
+    await expect(store.get('p1')).rejects.toMatchObject({ code: 'keychain-failed' });
+    await expect(store.has('p1')).rejects.toMatchObject({ code: 'keychain-failed' });
+    await expect(store.delete('p1')).rejects.toMatchObject({ code: 'keychain-failed' });
+  });
+
+  it('when the backend throws synchronously instead of rejecting', async () => {
+    const store = await KeytarSecretStore.open({ modulePath: fakes.path('sync-throw') });
+    const error = await store.set('p1', SECRET).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'keychain-failed' });
+    for (const text of everyRendering(error)) expect(text).not.toContain(SECRET);
+  });
+
+  it('when the key is refused as invalid', async () => {
+    const store = await KeytarSecretStore.open({ modulePath: fakes.path('healthy') });
+    for (const bad of [`${SECRET}\u0000`, `${SECRET}\t${SECRET}`, SECRET.repeat(20)]) {
+      const error = await store.set('p1', bad).catch((e: unknown) => e);
+      expect(error).toMatchObject({ code: 'invalid-secret' });
+      for (const text of everyRendering(error)) expect(text).not.toContain(SECRET);
+    }
+  });
+
+  it('when a later call times out (an unlock prompt nobody answers)', async () => {
+    const fake = fakes.path('hang-after-probe');
+    const store = await KeytarSecretStore.open({ modulePath: fake, operationTimeoutMs: 100 });
+    const started = Date.now();
+    const error = await store.set('p1', SECRET).catch((e: unknown) => e);
+    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(error).toMatchObject({ code: 'keychain-failed' });
+    expect((error as SecretStoreError).message).toMatch(/did not answer within 0\.1 s when asked to save the API Key/);
+    for (const text of everyRendering(error)) expect(text).not.toContain(SECRET);
+  });
+});
