@@ -15,7 +15,8 @@ export default defineConfig({
     },
   },
   preload: {
-    plugins: [externalizeDepsPlugin()],
+    // A sandboxed preload cannot require() packages: bundle what it imports (the contract uses zod).
+    plugins: [externalizeDepsPlugin({ exclude: ['zod'] })],
     build: {
       outDir: 'out/preload',
       rollupOptions: { input: { index: resolve(__dirname, 'preload/index.ts') } },

@@ -1,2 +1,20 @@
-// The preload bridge. The typed window.callout API is built from the contract in the desktop-shell issue.
-export {};
+// The preload bridge: window.callout, built from the contract. One named method per operation and
+// subscriptions that return their unsubscribe function. Never ipcRenderer itself, never a generic invoke.
+import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
+import { buildCalloutApi } from '../common/api';
+import { CHANNELS, EVENT_CHANNELS } from '../common/contract';
+
+const api = buildCalloutApi(
+  CHANNELS,
+  EVENT_CHANNELS,
+  (channel, input) => ipcRenderer.invoke(channel, input),
+  (channel, listener) => {
+    const forward = (_event: IpcRendererEvent, payload: unknown) => listener(payload);
+    ipcRenderer.on(channel, forward);
+    return () => {
+      ipcRenderer.removeListener(channel, forward);
+    };
+  },
+);
+
+contextBridge.exposeInMainWorld('callout', api);

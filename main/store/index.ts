@@ -3,6 +3,7 @@ import { ExchangeRepository } from './exchange-repository';
 import { MessageRepository } from './message-repository';
 import { databasePath, dataDirectory } from './paths';
 import { TemplateRepository } from './template-repository';
+import { ProfileRepository } from './profile-repository';
 
 export interface Store {
   dir: string;
@@ -10,6 +11,7 @@ export interface Store {
   messages: MessageRepository;
   exchanges: ExchangeRepository;
   templates: TemplateRepository;
+  profiles: ProfileRepository;
   close(): void;
 }
 
@@ -22,6 +24,7 @@ export function openStore(dir: string = dataDirectory(), options: OpenDatabaseOp
     messages: new MessageRepository(db),
     exchanges: new ExchangeRepository(db),
     templates: new TemplateRepository(db),
+    profiles: new ProfileRepository(db),
     close: () => db.close(),
   };
 }

@@ -47,6 +47,8 @@ export interface MessageServiceDeps {
   messages: MessageRepository;
   exchanges: ExchangeRepository;
   clientFor?: (endpoint: ProviderEndpoint) => VoiceClient;
+  /** Told of every change to a message (push events to the renderer). */
+  onChange?: (message: MessageRecord) => void;
 }
 
 /** Checks a send locally. Throws ValidationError; returns the normalised mobile and the units. */
@@ -92,9 +94,12 @@ export class MessageService {
         templateId: input.templateId ?? null,
         units: checked.units,
       });
+      this.deps.onChange?.(pending);
       const result = await this.clientFor(endpoint).send({ mobile: checked.mobile, content: checked.content }, signal);
       for (const e of result.exchanges) exchanges.insert(e, { messageId: pending.id, profile: endpoint.profile });
-      return { message: this.recordSendOutcome(pending.id, result.reply, result.failure), reply: result.reply, failure: result.failure };
+      const message = this.recordSendOutcome(pending.id, result.reply, result.failure);
+      this.deps.onChange?.(message);
+      return { message, reply: result.reply, failure: result.failure };
     } finally {
       this.inFlight.delete(key);
     }
@@ -134,6 +139,7 @@ export class MessageService {
         final: FINAL_STATES.has(result.reply.state),
         detail: result.reply.rawState === null ? null : String(result.reply.rawState),
       });
+      if (message.updatedAt !== local.updatedAt) this.deps.onChange?.(message);
     }
     return { message, reply: result.reply, failure: result.failure };
   }

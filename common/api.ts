@@ -1,0 +1,33 @@
+import type { CalloutApi, Channel, EventName } from './contract';
+
+/**
+ * Builds the window.callout object from channel and event names. Self-contained on purpose (no
+ * imports, no outer references): the browser test bridge serialises it into an init script, so
+ * the object the renderer sees in tests is built by the very same code as in the preload.
+ */
+export function buildCalloutApi(
+  channels: readonly string[],
+  events: Readonly<Record<string, string>>,
+  invoke: (channel: string, input: unknown) => Promise<unknown>,
+  subscribe: (channel: string, listener: (payload: unknown) => void) => () => void,
+): unknown {
+  const api: Record<string, Record<string, unknown>> = { on: {} };
+  for (const channel of channels) {
+    const dot = channel.indexOf('.');
+    const group = channel.slice(0, dot);
+    const method = channel.slice(dot + 1);
+    api[group] ??= {};
+    api[group][method] = (input: unknown) => invoke(channel, input);
+  }
+  for (const name of Object.keys(events)) {
+    const channel = events[name] as string;
+    api.on![name] = (listener: (payload: unknown) => void) => {
+      if (typeof listener !== 'function') throw new TypeError(`callout.on.${name} expects a function`);
+      return subscribe(channel, listener);
+    };
+  }
+  for (const group of Object.values(api)) Object.freeze(group);
+  return Object.freeze(api);
+}
+
+export type { CalloutApi, Channel, EventName };

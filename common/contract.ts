@@ -1,0 +1,301 @@
+// The one IPC contract. Every operation the renderer may ask for is declared here once:
+// its dotted channel name, its input schema (zod) and its output type. Push events from main
+// are declared the same way. main (handler table, IPC), preload (window.callout), the browser
+// test bridge and the CLI all derive from this object; nothing else declares a channel.
+import { z } from 'zod';
+import { CALL_STATES, OUTCOMES } from './domain/status';
+import type { CallState } from './domain/status';
+import type { ExchangeRecord, MessageEventRecord, MessageRecord } from './records';
+import type { CodeInfo } from './domain/codes';
+
+/** Declares an operation: `op<Output>()(inputSchema)`. The schema checks input at the boundary; the output type is a phantom. */
+function op<O>() {
+  return <I extends z.ZodType>(input: I): { input: I; output: O } => ({ input, output: undefined as unknown as O });
+}
+
+function event<N extends `main:${string}`, P>(channel: N): { channel: N; payload: P } {
+  return { channel, payload: undefined as unknown as P };
+}
+
+const none = z.object({}).strict().optional();
+const id = z.string().trim().min(1, 'required').max(64);
+const messageId = z.number().int().positive();
+
+export const SIGNING_MODES = ['off', 'spec', 'apisix'] as const;
+export type SigningMode = (typeof SIGNING_MODES)[number];
+
+export const profileInput = z
+  .object({
+    id: id.optional(),
+    name: z.string().trim().min(1, 'name-required').max(60, 'name-too-long'),
+    baseUrl: z.url({ protocol: /^https?$/, error: 'base-url-invalid' }).max(2048),
+    apiId: z.string().trim().min(1, 'api-id-required').max(128, 'api-id-too-long'),
+    signing: z.enum(SIGNING_MODES).default('off'),
+    format: z.enum(['json', 'xml']).default('json'),
+    connectTimeoutMs: z.number().int().min(500).max(60_000).default(5_000),
+    totalTimeoutMs: z.number().int().min(1_000).max(300_000).default(15_000),
+    lowBalanceThreshold: z.number().int().min(0).max(10_000_000).nullable().default(null),
+  })
+  .strict();
+export type ProfileInput = z.input<typeof profileInput>;
+
+/** A profile as the renderer sees it: never the key, only whether one is set. */
+export interface ProfileView {
+  id: string;
+  name: string;
+  baseUrl: string;
+  apiId: string;
+  signing: SigningMode;
+  format: 'json' | 'xml';
+  connectTimeoutMs: number;
+  totalTimeoutMs: number;
+  lowBalanceThreshold: number | null;
+  builtin: boolean;
+  hasKey: boolean;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export interface SecretStoreView {
+  kind: 'keychain' | 'session';
+  keychainAvailable: boolean;
+  reason: string | null;
+}
+
+export interface AppInfo {
+  version: string;
+  dataDirectory: string;
+  secretStore: SecretStoreView;
+  sandboxBaseUrl: string | null;
+}
+
+export interface FailureView {
+  kind: string;
+  outcome: 'not-sent' | 'unknown' | 'rejected';
+  message: string;
+}
+
+export interface SendView {
+  message: MessageRecord;
+  code: CodeInfo | null;
+  failure: FailureView | null;
+}
+
+export interface BalanceView {
+  profileId: string;
+  units: number | null;
+  /** The provider's reply as parsed, for testers (the field carrying the units is not in the spec). */
+  raw: Record<string, unknown> | null;
+  code: CodeInfo | null;
+  failure: FailureView | null;
+  low: boolean;
+  checkedAt: number;
+}
+
+export interface StatusView {
+  smsid: string;
+  providerCode: number | null;
+  msg: string | null;
+  code: CodeInfo | null;
+  state: CallState;
+  duration: number | null;
+  raw: Record<string, unknown> | null;
+  /** The local message with that smsid, updated, if Callout sent it. */
+  message: MessageRecord | null;
+  failure: FailureView | null;
+}
+
+export interface MessageDetail {
+  message: MessageRecord;
+  events: MessageEventRecord[];
+  exchanges: ExchangeRecord[];
+}
+
+export interface TemplateView {
+  id: string;
+  name: string;
+  content: string;
+  approved: boolean;
+  markerNames: string[];
+  markerCount: number;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export interface SignStepsView {
+  variant: 'spec' | 'apisix';
+  method: string;
+  url: string;
+  host: string;
+  path: string;
+  query: string;
+  droppedQuery: boolean;
+  droppedFragment: boolean;
+  date: string;
+  lines: string[];
+  stringToSign: string;
+  stringToSignBytesHex: string;
+  hmacHex: string;
+  signature: string;
+  authorization: string;
+  headers: { Host: string; Date: string; Authorization: string };
+}
+
+export interface VerifyView {
+  valid: boolean;
+  reason: string | null;
+  skewSeconds: number | null;
+  variant: 'spec' | 'apisix' | null;
+}
+
+const signatureKey = z.union([
+  z.object({ profileId: id }).strict(),
+  z.object({ adHoc: z.string().min(1, 'key-required').max(256) }).strict(),
+]);
+
+export const contract = {
+  channels: {
+    'app.info': op<AppInfo>()(none),
+
+    'profiles.list': op<ProfileView[]>()(none),
+    'profiles.save': op<ProfileView>()(profileInput),
+    'profiles.remove': op<{ removed: boolean }>()(z.object({ id }).strict()),
+    /** Write-only: the key goes to the keychain (or the session store) and never comes back. */
+    'profiles.setKey': op<ProfileView>()(
+      z.object({ id, apiKey: z.string().min(1, 'key-required').max(256, 'key-too-long') }).strict(),
+    ),
+    'profiles.deleteKey': op<ProfileView>()(z.object({ id }).strict()),
+
+    'templates.list': op<TemplateView[]>()(none),
+    'templates.save': op<TemplateView>()(
+      z
+        .object({
+          id: id.optional(),
+          name: z.string().trim().max(60).optional(),
+          content: z.string().min(1, 'template-empty').max(2000),
+          approved: z.boolean().optional(),
+          markerNames: z.array(z.string().max(40)).max(100).optional(),
+        })
+        .strict(),
+    ),
+    'templates.remove': op<{ removed: boolean }>()(z.object({ id }).strict()),
+
+    'messages.send': op<SendView>()(
+      z
+        .object({
+          profileId: id,
+          mobile: z.string().max(64),
+          content: z.string().max(2000),
+          templateId: id.nullable().optional(),
+        })
+        .strict(),
+    ),
+    'messages.refreshStatus': op<MessageRecord>()(z.object({ id: messageId }).strict()),
+    /** Asks the provider about any smsid (also ones sent elsewhere). */
+    'messages.queryStatus': op<StatusView>()(z.object({ profileId: id, smsid: z.string().trim().min(1, 'smsid-required').max(128) }).strict()),
+    'messages.get': op<MessageDetail>()(z.object({ id: messageId }).strict()),
+
+    'history.query': op<MessageRecord[]>()(
+      z
+        .object({
+          limit: z.number().int().min(1).max(1000).optional(),
+          mobile: z.string().max(20).optional(),
+          state: z.enum(CALL_STATES).optional(),
+          outcome: z.enum(OUTCOMES).optional(),
+        })
+        .strict()
+        .optional(),
+    ),
+
+    'balance.query': op<BalanceView>()(z.object({ profileId: id }).strict()),
+
+    'signature.compute': op<SignStepsView>()(
+      z
+        .object({
+          apiId: z.string().min(1).max(128),
+          method: z.enum(['GET', 'POST']),
+          url: z.url({ protocol: /^https?$/ }).max(4096),
+          date: z.string().max(64).optional(),
+          variant: z.enum(['spec', 'apisix']).default('spec'),
+          key: signatureKey,
+        })
+        .strict(),
+    ),
+    'signature.verify': op<VerifyView>()(
+      z
+        .object({
+          method: z.enum(['GET', 'POST']),
+          url: z.url({ protocol: /^https?$/ }).max(4096),
+          host: z.string().max(300).optional(),
+          date: z.string().max(64).nullable().optional(),
+          authorization: z.string().max(4096).nullable().optional(),
+          now: z.string().max(64).optional(),
+          variant: z.enum(['spec', 'apisix', 'any']).default('spec'),
+          key: signatureKey,
+        })
+        .strict(),
+    ),
+  },
+  events: {
+    /** A message changed (outcome, call state, duration). Channel names say their direction. */
+    messageUpdated: event<'main:message-updated', MessageRecord>('main:message-updated'),
+  },
+} as const;
+
+export type Contract = typeof contract;
+export type Channel = keyof Contract['channels'];
+export type EventName = keyof Contract['events'];
+export type EventChannel = Contract['events'][EventName]['channel'];
+export type InputOf<C extends Channel> = z.input<Contract['channels'][C]['input']>;
+export type ParsedInputOf<C extends Channel> = z.output<Contract['channels'][C]['input']>;
+export type OutputOf<C extends Channel> = Contract['channels'][C]['output'];
+export type PayloadOf<E extends EventName> = Contract['events'][E]['payload'];
+
+export const CHANNELS = Object.keys(contract.channels) as Channel[];
+export const EVENTS = Object.keys(contract.events) as EventName[];
+/** Event name → the IPC channel main sends it on. */
+export const EVENT_CHANNELS = Object.fromEntries(EVENTS.map((e) => [e, contract.events[e].channel])) as { [E in EventName]: Contract['events'][E]['channel'] };
+
+/** Stable error codes: the renderer shows them in the user's language. */
+export type ErrorCode =
+  | 'invalid-input'
+  | 'unknown-channel'
+  | 'forbidden-sender'
+  | 'not-found'
+  | 'no-key'
+  | 'keychain-unavailable'
+  | 'invalid-mobile'
+  | 'invalid-content'
+  | 'invalid-template'
+  | 'send-in-flight'
+  | 'builtin-profile'
+  | 'database-too-new'
+  | 'internal';
+
+export interface IpcError {
+  code: ErrorCode;
+  message: string;
+  /** Field paths and their problems, for invalid input. */
+  issues?: { path: string; message: string }[];
+}
+
+export type IpcResult<T> = { ok: true; value: T } | { ok: false; error: IpcError };
+
+type GroupOf<C> = C extends `${infer G}.${string}` ? G : never;
+type ArgsOf<C extends Channel> = undefined extends InputOf<C> ? [input?: InputOf<C>] : [input: InputOf<C>];
+
+/**
+ * The typed API the preload exposes as window.callout: one named method per operation, grouped
+ * by the channel's first part (`callout.messages.send(...)`), and `callout.on.<event>(listener)`
+ * returning its unsubscribe function.
+ */
+export type CalloutApi = {
+  [G in GroupOf<Channel>]: {
+    [C in Channel as C extends `${G}.${infer M}` ? M : never]: (...args: ArgsOf<C>) => Promise<IpcResult<OutputOf<C>>>;
+  };
+} & {
+  on: { [E in EventName]: (listener: (payload: PayloadOf<E>) => void) => () => void };
+};
+
+/** Helper for a call state in events without importing the domain module. */
+export type { CallState };

@@ -1,0 +1,102 @@
+// The one handler table: channel → (parsed input) → output. Used by ipcMain (main/ipc.ts), the
+// browser test bridge (test/e2e) and the CLI (main/cli). Its keys equal the contract's channels.
+import type { BalanceView, Channel, FailureView, OutputOf, ParsedInputOf, SendView, StatusView, TemplateView } from '../common/contract';
+import { describeCode } from '../common/domain/codes';
+import { parseTemplate } from '../common/domain/templates';
+import { signRequest, verifyRequest, parseHttpDate } from './signing';
+import type { Services } from './services';
+import type { TemplateRecord } from './store/template-repository';
+import type { ClientFailure } from './voice/client';
+import { ProfileError } from './profiles/profile-service';
+
+export type Handlers = { [C in Channel]: (input: ParsedInputOf<C>) => Promise<OutputOf<C>> };
+
+function failureView(f: ClientFailure | null): FailureView | null {
+  if (!f) return null;
+  return { kind: f.kind === 'transport' ? f.transportKind : f.kind, outcome: f.outcome, message: f.message };
+}
+
+function templateView(t: TemplateRecord): TemplateView {
+  return { ...t, markerCount: parseTemplate(t.content).markerCount };
+}
+
+export function createHandlers(services: Services): Handlers {
+  const { profiles, messages, store } = services;
+
+  const keyFor = async (key: { profileId: string } | { adHoc: string }) => ('adHoc' in key ? key.adHoc : (await profiles.endpoint(key.profileId)).apiKey);
+
+  const message = (id: number) => {
+    const m = store.messages.get(id);
+    if (!m) throw new ProfileError('not-found', `There is no message #${id}.`);
+    return m;
+  };
+
+  return {
+    'app.info': async () => services.info(),
+
+    'profiles.list': () => profiles.list(),
+    'profiles.save': (input) => profiles.save(input),
+    'profiles.remove': async ({ id }) => ({ removed: await profiles.remove(id) }),
+    'profiles.setKey': ({ id, apiKey }) => profiles.setKey(id, apiKey),
+    'profiles.deleteKey': ({ id }) => profiles.deleteKey(id),
+
+    'templates.list': async () => store.templates.list().map(templateView),
+    'templates.save': async (input) => templateView(store.templates.save(input)),
+    'templates.remove': async ({ id }) => ({ removed: store.templates.remove(id) }),
+
+    'messages.send': async ({ profileId, mobile, content, templateId }): Promise<SendView> => {
+      const endpoint = await profiles.endpoint(profileId);
+      const r = await messages.send(endpoint, { mobile, content, templateId: templateId ?? null });
+      return { message: r.message, code: r.reply ? describeCode(r.reply.code) : null, failure: failureView(r.failure) };
+    },
+    'messages.refreshStatus': async ({ id }) => {
+      const m = message(id);
+      if (!m.smsid) return m;
+      const r = await messages.status(await profiles.endpoint(m.profile), m.smsid);
+      return r.message ?? m;
+    },
+    'messages.queryStatus': async ({ profileId, smsid }): Promise<StatusView> => {
+      const r = await messages.status(await profiles.endpoint(profileId), smsid);
+      return {
+        smsid: r.reply?.smsid ?? smsid,
+        providerCode: r.reply?.code ?? null,
+        msg: r.reply?.msg ?? null,
+        code: r.reply ? describeCode(r.reply.code) : null,
+        state: r.reply?.code === 2 ? r.reply.state : 'unknown',
+        duration: r.reply?.code === 2 ? r.reply.duration : null,
+        raw: r.reply?.raw ?? null,
+        message: r.message,
+        failure: failureView(r.failure),
+      };
+    },
+    'messages.get': async ({ id }) => ({ message: message(id), events: store.messages.events(id), exchanges: store.exchanges.forMessage(id) }),
+
+    'history.query': async (input) => store.messages.list(input ?? {}),
+
+    'balance.query': async ({ profileId }): Promise<BalanceView> => {
+      const r = await messages.balance(await profiles.endpoint(profileId));
+      const threshold = profiles.record(profileId).lowBalanceThreshold;
+      const units = r.reply?.code === 2 ? r.reply.units : null;
+      return {
+        profileId,
+        units,
+        raw: r.reply?.raw ?? null,
+        code: r.reply ? describeCode(r.reply.code) : null,
+        failure: failureView(r.failure),
+        low: units !== null && threshold !== null && units <= threshold,
+        checkedAt: Date.now(),
+      };
+    },
+
+    'signature.compute': async (i) => {
+      if (i.date !== undefined && !parseHttpDate(i.date)) throw new ProfileError('invalid-input', 'The date is not an HTTP date.', [{ path: 'date', message: 'date-invalid' }]);
+      return signRequest({ apiId: i.apiId, apiKey: await keyFor(i.key), method: i.method, url: i.url, date: i.date, variant: i.variant });
+    },
+    'signature.verify': async (i) => {
+      const now = i.now === undefined ? undefined : parseHttpDate(i.now);
+      if (now === null) throw new ProfileError('invalid-input', 'The comparison time is not an HTTP date.', [{ path: 'now', message: 'date-invalid' }]);
+      const r = verifyRequest({ method: i.method, url: i.url, host: i.host, date: i.date, authorization: i.authorization, apiKey: await keyFor(i.key), now, variant: i.variant });
+      return { valid: r.valid, reason: r.reason, skewSeconds: r.skewSeconds, variant: r.variant };
+    },
+  };
+}

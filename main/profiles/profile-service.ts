@@ -1,0 +1,132 @@
+import type { ProfileInput, ProfileView } from '../../common/contract';
+import { profileInput } from '../../common/contract';
+import type { SecretStore } from '../secrets/secret-store';
+import type { ProfileRecord, ProfileRepository } from '../store/profile-repository';
+import type { ProviderEndpoint } from '../voice/client';
+
+export const SANDBOX_PROFILE_ID = 'sandbox';
+export const SANDBOX_API_ID = 'sandbox-demo';
+/** Stored base URL of the built-in profile; resolved to the embedded sandbox's address at run time. */
+export const SANDBOX_BASE_URL = 'http://sandbox.callout.invalid';
+
+export class ProfileError extends Error {
+  constructor(readonly code: 'not-found' | 'no-key' | 'builtin-profile' | 'invalid-input', message: string, readonly issues?: { path: string; message: string }[]) {
+    super(message);
+  }
+}
+
+export const secretAccount = (profileId: string) => `profile:${profileId}`;
+
+/** Profiles (in SQLite, no secrets) and their keys (in the secret store). Keys leave only as endpoints, inside main. */
+export class ProfileService {
+  /** Profiles that live only in this process (the CLI's --base-url/--api-id), with their key. */
+  private readonly ephemeral = new Map<string, { record: ProfileRecord; apiKey: string }>();
+
+  constructor(
+    private readonly repo: ProfileRepository,
+    private readonly secrets: SecretStore,
+    private readonly sandboxBaseUrl: () => string | null,
+  ) {}
+
+  /** Makes sure the built-in Sandbox profile exists (first start). */
+  ensureSandboxProfile(): ProfileRecord {
+    return (
+      this.repo.get(SANDBOX_PROFILE_ID) ??
+      this.repo.save({
+        id: SANDBOX_PROFILE_ID,
+        name: 'Sandbox',
+        baseUrl: SANDBOX_BASE_URL,
+        apiId: SANDBOX_API_ID,
+        signing: 'off',
+        format: 'json',
+        connectTimeoutMs: 5_000,
+        totalTimeoutMs: 15_000,
+        lowBalanceThreshold: 3,
+        builtin: true,
+      })
+    );
+  }
+
+  registerEphemeral(record: Omit<ProfileRecord, 'createdAt' | 'updatedAt' | 'builtin'>, apiKey: string): void {
+    const at = Date.now();
+    this.ephemeral.set(record.id, { record: { ...record, builtin: false, createdAt: at, updatedAt: at }, apiKey });
+  }
+
+  record(id: string): ProfileRecord {
+    const r = this.ephemeral.get(id)?.record ?? this.repo.get(id);
+    if (!r) throw new ProfileError('not-found', `There is no profile "${id}".`);
+    return r;
+  }
+
+  findByName(name: string): ProfileRecord | undefined {
+    return this.repo.findByName(name);
+  }
+
+  async view(r: ProfileRecord): Promise<ProfileView> {
+    const hasKey = this.ephemeral.has(r.id) || (await this.secrets.has(secretAccount(r.id)));
+    return { ...r, baseUrl: r.builtin ? (this.sandboxBaseUrl() ?? r.baseUrl) : r.baseUrl, hasKey };
+  }
+
+  async list(): Promise<ProfileView[]> {
+    return Promise.all(this.repo.list().map((r) => this.view(r)));
+  }
+
+  async save(raw: ProfileInput): Promise<ProfileView> {
+    const parsed = profileInput.parse(raw);
+    const existing = parsed.id ? this.repo.get(parsed.id) : undefined;
+    if (parsed.id && !existing) throw new ProfileError('not-found', `There is no profile "${parsed.id}".`);
+    const clash = this.repo.findByName(parsed.name);
+    if (clash && clash.id !== parsed.id) {
+      throw new ProfileError('invalid-input', `A profile named "${parsed.name}" already exists.`, [{ path: 'name', message: 'name-taken' }]);
+    }
+    if (existing?.builtin && (parsed.baseUrl !== (this.sandboxBaseUrl() ?? existing.baseUrl) || parsed.apiId !== existing.apiId)) {
+      throw new ProfileError('builtin-profile', 'The built-in Sandbox profile always points at the embedded sandbox; create a new profile for another provider.');
+    }
+    if (parsed.totalTimeoutMs < parsed.connectTimeoutMs) {
+      throw new ProfileError('invalid-input', 'The total timeout must be at least the connect timeout.', [{ path: 'totalTimeoutMs', message: 'timeout-order' }]);
+    }
+    const saved = this.repo.save({ ...parsed, baseUrl: existing?.builtin ? existing.baseUrl : parsed.baseUrl, builtin: existing?.builtin ?? false });
+    return this.view(saved);
+  }
+
+  async remove(id: string): Promise<boolean> {
+    const r = this.record(id);
+    if (r.builtin) throw new ProfileError('builtin-profile', 'The built-in Sandbox profile cannot be removed.');
+    const removed = this.repo.remove(id);
+    await this.secrets.delete(secretAccount(id));
+    return removed;
+  }
+
+  async setKey(id: string, apiKey: string): Promise<ProfileView> {
+    const r = this.record(id);
+    const key = apiKey.trim();
+    if (!key) throw new ProfileError('invalid-input', 'The API Key is empty.', [{ path: 'apiKey', message: 'key-required' }]);
+    await this.secrets.set(secretAccount(id), key);
+    return this.view(r);
+  }
+
+  async deleteKey(id: string): Promise<ProfileView> {
+    const r = this.record(id);
+    await this.secrets.delete(secretAccount(id));
+    return this.view(r);
+  }
+
+  /** Main-only: the endpoint with its key, for the client. */
+  async endpoint(id: string): Promise<ProviderEndpoint> {
+    const r = this.record(id);
+    const apiKey = this.ephemeral.get(id)?.apiKey ?? (await this.secrets.get(secretAccount(id)));
+    if (!apiKey) throw new ProfileError('no-key', `Profile "${r.name}" has no API Key yet: set one in the profile first.`);
+    const baseUrl = r.builtin ? this.sandboxBaseUrl() : r.baseUrl;
+    if (!baseUrl) throw new ProfileError('not-found', 'The embedded sandbox is not running.');
+    return {
+      profile: r.name,
+      baseUrl,
+      apiId: r.apiId,
+      apiKey,
+      signing: r.signing === 'off' ? null : r.signing,
+      connectTimeoutMs: r.connectTimeoutMs,
+      totalTimeoutMs: r.totalTimeoutMs,
+      format: r.format,
+    };
+  }
+}

@@ -1,0 +1,95 @@
+// Builds the plain-Node services of Callout and the one handler table that IPC, the browser test
+// bridge and the CLI all call. No Electron here.
+import { randomBytes } from 'node:crypto';
+import type { AppInfo, EventName, PayloadOf } from '../common/contract';
+import { EVENT_CHANNELS } from '../common/contract';
+import { openSecretStore, type SecretStoreStatus } from './secrets';
+import type { SecretStore } from './secrets/secret-store';
+import { startSandbox, type Sandbox, type SandboxOptions } from './sandbox';
+import { openStore, type Store } from './store';
+import { dataDirectory } from './store/paths';
+import { ProfileService, SANDBOX_API_ID, SANDBOX_PROFILE_ID, secretAccount } from './profiles/profile-service';
+import { MessageService } from './voice/message-service';
+
+export interface ServicesOptions {
+  /** Data directory; default CALLOUT_HOME or the OS app-data folder. */
+  home?: string;
+  /** An already opened secret store (tests, or the CLI's session-only mode). */
+  secrets?: { store: SecretStore; status: SecretStoreStatus };
+  keytarModulePath?: string;
+  /** better-sqlite3 build for this runtime (Electron); see main/native-modules.ts. */
+  nativeBinding?: string;
+  /** The embedded sandbox provider behind the built-in profile; false to run without it. */
+  sandbox?: false | Omit<SandboxOptions, 'accounts'>;
+  version?: string;
+}
+
+type Listener = (channel: string, payload: unknown) => void;
+
+export interface Services {
+  store: Store;
+  secrets: SecretStore;
+  secretStatus: SecretStoreStatus;
+  profiles: ProfileService;
+  messages: MessageService;
+  sandbox: Sandbox | null;
+  version: string;
+  emit<E extends EventName>(event: E, payload: PayloadOf<E>): void;
+  /** Every push event, by IPC channel; returns the unsubscribe function. */
+  subscribe(listener: Listener): () => void;
+  info(): AppInfo;
+  close(): Promise<void>;
+}
+
+export async function createServices(options: ServicesOptions = {}): Promise<Services> {
+  const home = options.home ?? dataDirectory();
+  const store = openStore(home, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {});
+  let sandbox: Sandbox | null = null;
+  try {
+    const { store: secrets, status: secretStatus } = options.secrets ?? (await openSecretStore({ modulePath: options.keytarModulePath }));
+    const profiles = new ProfileService(store.profiles, secrets, () => sandbox?.baseUrl ?? null);
+    const listeners = new Set<Listener>();
+    const emit = <E extends EventName>(event: E, payload: PayloadOf<E>) => {
+      for (const l of listeners) l(EVENT_CHANNELS[event], payload);
+    };
+    const messages = new MessageService({ ...store, onChange: (m) => emit('messageUpdated', m) });
+
+    store.messages.recoverInterrupted();
+    profiles.ensureSandboxProfile();
+    if (options.sandbox !== false) {
+      // The sandbox account's key is generated once and kept like any other key.
+      const account = secretAccount(SANDBOX_PROFILE_ID);
+      let apiKey = await secrets.get(account);
+      if (!apiKey) {
+        apiKey = `sbx_${randomBytes(18).toString('base64url')}`;
+        await secrets.set(account, apiKey);
+      }
+      sandbox = await startSandbox({ ...options.sandbox, accounts: [{ apiId: SANDBOX_API_ID, apiKey }] });
+    }
+
+    return {
+      store,
+      secrets,
+      secretStatus,
+      profiles,
+      messages,
+      sandbox,
+      version: options.version ?? '0.1.0',
+      emit,
+      subscribe(listener) {
+        listeners.add(listener);
+        return () => listeners.delete(listener);
+      },
+      info: () => ({ version: options.version ?? '0.1.0', dataDirectory: home, secretStore: secretStatus, sandboxBaseUrl: sandbox?.baseUrl ?? null }),
+      async close() {
+        listeners.clear();
+        await sandbox?.close();
+        store.close();
+      },
+    };
+  } catch (error) {
+    await sandbox?.close();
+    store.close();
+    throw error;
+  }
+}

@@ -1,0 +1,87 @@
+import type { Database } from 'better-sqlite3';
+import { randomUUID } from 'node:crypto';
+import type { SigningMode } from '../../common/contract';
+
+export interface ProfileRecord {
+  id: string;
+  name: string;
+  baseUrl: string;
+  apiId: string;
+  signing: SigningMode;
+  format: 'json' | 'xml';
+  connectTimeoutMs: number;
+  totalTimeoutMs: number;
+  lowBalanceThreshold: number | null;
+  builtin: boolean;
+  createdAt: number;
+  updatedAt: number;
+}
+
+interface ProfileRow {
+  id: string;
+  name: string;
+  base_url: string;
+  api_id: string;
+  signing: SigningMode;
+  format: 'json' | 'xml';
+  connect_timeout_ms: number;
+  total_timeout_ms: number;
+  low_balance_threshold: number | null;
+  builtin: 0 | 1;
+  created_at: number;
+  updated_at: number;
+}
+
+const toRecord = (r: ProfileRow): ProfileRecord => ({
+  id: r.id,
+  name: r.name,
+  baseUrl: r.base_url,
+  apiId: r.api_id,
+  signing: r.signing,
+  format: r.format,
+  connectTimeoutMs: r.connect_timeout_ms,
+  totalTimeoutMs: r.total_timeout_ms,
+  lowBalanceThreshold: r.low_balance_threshold,
+  builtin: r.builtin === 1,
+  createdAt: r.created_at,
+  updatedAt: r.updated_at,
+});
+
+export type ProfileFields = Omit<ProfileRecord, 'id' | 'builtin' | 'createdAt' | 'updatedAt'> & { id?: string; builtin?: boolean };
+
+export class ProfileRepository {
+  constructor(private readonly db: Database, private readonly now: () => number = Date.now) {}
+
+  list(): ProfileRecord[] {
+    return (this.db.prepare('SELECT * FROM profiles ORDER BY builtin DESC, name COLLATE NOCASE').all() as ProfileRow[]).map(toRecord);
+  }
+
+  get(id: string): ProfileRecord | undefined {
+    const row = this.db.prepare('SELECT * FROM profiles WHERE id = ?').get(id) as ProfileRow | undefined;
+    return row && toRecord(row);
+  }
+
+  findByName(name: string): ProfileRecord | undefined {
+    const row = this.db.prepare('SELECT * FROM profiles WHERE name = ? COLLATE NOCASE').get(name) as ProfileRow | undefined;
+    return row && toRecord(row);
+  }
+
+  save(p: ProfileFields): ProfileRecord {
+    const id = p.id ?? randomUUID();
+    const at = this.now();
+    this.db
+      .prepare(
+        `INSERT INTO profiles (id, name, base_url, api_id, signing, format, connect_timeout_ms, total_timeout_ms, low_balance_threshold, builtin, created_at, updated_at)
+         VALUES (@id, @name, @baseUrl, @apiId, @signing, @format, @connectTimeoutMs, @totalTimeoutMs, @lowBalanceThreshold, @builtin, @at, @at)
+         ON CONFLICT (id) DO UPDATE SET name = excluded.name, base_url = excluded.base_url, api_id = excluded.api_id,
+           signing = excluded.signing, format = excluded.format, connect_timeout_ms = excluded.connect_timeout_ms,
+           total_timeout_ms = excluded.total_timeout_ms, low_balance_threshold = excluded.low_balance_threshold, updated_at = excluded.updated_at`,
+      )
+      .run({ ...p, id, builtin: p.builtin ? 1 : 0, at });
+    return this.get(id)!;
+  }
+
+  remove(id: string): boolean {
+    return this.db.prepare('DELETE FROM profiles WHERE id = ? AND builtin = 0').run(id).changes > 0;
+  }
+}
