@@ -1,1 +1,11 @@
-export {};
+// The `callout` command. Plain Node: no Electron here.
+import { runCli } from './program';
+
+void runCli(process.argv.slice(2), {
+  stdout: (s) => process.stdout.write(s),
+  stderr: (s) => process.stderr.write(s),
+  env: process.env,
+  isTTY: Boolean(process.stdout.isTTY),
+}).then((code) => {
+  process.exitCode = code;
+});

@@ -1,0 +1,233 @@
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { startSandbox, type Sandbox } from '../../../main/sandbox';
+import { tempHome } from '../../helpers/temp-home';
+import { cli } from './run-cli';
+
+const KEY = 'cli-test-key-Zq9!x';
+const APPROVED = '您的验证码是【变量】，5分钟内有效。';
+let sandbox: Sandbox;
+let home: { dir: string; cleanup: () => void };
+let env: NodeJS.ProcessEnv;
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ timeScale: 0.002, accounts: [{ apiId: 'cli-acct', apiKey: KEY, balance: 1000 }] });
+});
+afterAll(() => sandbox.close());
+beforeEach(() => {
+  home = tempHome();
+  sandbox.clearFaults();
+  env = { CALLOUT_HOME: home.dir, CALLOUT_BASE_URL: sandbox.baseUrl, CALLOUT_API_ID: 'cli-acct', CALLOUT_API_KEY: KEY };
+});
+afterEach(() => home.cleanup());
+
+const text = (code: string) => APPROVED.replace('【变量】', code);
+const sends = () => sandbox.requests().filter((r) => r.op === 'send').length;
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? filesUnder(join(dir, e.name)) : [join(dir, e.name)]));
+}
+
+describe('callout send / status / history against the sandbox', () => {
+  it('sends, follows the call to answered with a duration, and lists it in history', async () => {
+    const sent = await cli(['--json', 'send', '--to', '+86 138-0013-8008', '--content', text('123456')], env);
+    expect(sent.code).toBe(0);
+    expect(sent.json).toMatchObject({ code: 2, count: 1, mobile: '13800138008', outcome: 'accepted', units: 1 });
+    const { smsid } = sent.json as { smsid: string };
+    expect(smsid).toBeTruthy();
+
+    let status = await cli(['--json', 'status', smsid], env);
+    for (let i = 0; i < 100 && (status.json as { state: string }).state !== 'answered'; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      status = await cli(['--json', 'status', smsid], env);
+    }
+    expect(status.code).toBe(0);
+    expect(status.json).toMatchObject({ code: 2, smsid, state: 'answered' });
+    expect((status.json as { duration: number }).duration).toBeGreaterThanOrEqual(3);
+
+    const history = await cli(['--json', 'history', '--limit', '5'], env);
+    expect(history.code).toBe(0);
+    expect(history.json).toEqual([
+      expect.objectContaining({ mobile: '13800138008', content: text('123456'), smsid, code: 2, outcome: 'accepted', state: 'answered' }),
+    ]);
+    const human = await cli(['history'], env);
+    expect(human.stdout).toContain('13800138008');
+    expect(human.stdout).toContain('accepted/answered');
+  });
+
+  it('prints a human line without --json', async () => {
+    const r = await cli(['send', '--to', '13800138008', '--content', text('1')], env);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^Accepted: smsid \S+ · 13800138008 · 1 unit \(charged only if answered\)/);
+  });
+
+  it.each([
+    [400, 'Parameter error'],
+    [401, 'API ID or API Key'],
+    [402, 'balance'],
+    [403, 'not approved'],
+    [404, 'number'],
+  ])('provider code %i: exit 3, the code in the JSON, one clear line on stderr', async (code, words) => {
+    sandbox.setFault({ kind: 'code', code: code as 400, op: 'send', times: 1 });
+    const r = await cli(['--json', 'send', '--to', '13800138008', '--content', text('9')], env);
+    expect(r.code).toBe(3);
+    expect(r.json).toMatchObject({ code, outcome: 'rejected' });
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toMatch(new RegExp(words, 'i'));
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+    const [m] = (await cli(['--json', 'history'], env)).json as { outcome: string; code: number }[];
+    expect(m).toMatchObject({ outcome: 'rejected', code });
+  });
+
+  it('a real 401 (wrong key) and a real 403 (text matching no approved template)', async () => {
+    const wrong = await cli(['--json', 'send', '--to', '13800138008', '--content', text('9')], { ...env, CALLOUT_API_KEY: 'wrong' });
+    expect(wrong).toMatchObject({ code: 3, json: { code: 401 } });
+    const unapproved = await cli(['--json', 'send', '--to', '13800138008', '--content', '随便说点什么'], env);
+    expect(unapproved).toMatchObject({ code: 3, json: { code: 403 } });
+    expect(unapproved.stderr).toMatch(/template/i);
+  });
+
+  it('provider code 500: exit 4, outcome unknown, not resent', async () => {
+    sandbox.setFault({ kind: 'code', code: 500, op: 'send', times: 1 });
+    const before = sends();
+    const r = await cli(['--json', 'send', '--to', '13800138008', '--content', text('5')], env);
+    expect(r.code).toBe(4);
+    expect(r.json).toMatchObject({ code: 500, outcome: 'unknown' });
+    expect(sends() - before).toBe(1);
+  });
+
+  it.each([
+    ['timeout', 'timeout'],
+    ['reset', 'reset'],
+    ['html', 'unreadable-reply'],
+    ['http500', 'unknown'],
+  ] as const)('fault %s: exit 4, recorded once as unknown, sent once', async (kind, errorKind) => {
+    sandbox.setFault({ kind, op: 'send', times: 1 });
+    const before = sends();
+    const r = await cli(['--json', '--timeout', '0.5', 'send', '--to', '13800138008', '--content', text('7')], env);
+    expect(r.code).toBe(4);
+    const out = r.json as { error?: { kind: string; outcome: string }; outcome?: string };
+    expect(out.error?.outcome ?? out.outcome).toBe('unknown');
+    if (errorKind !== 'unknown') expect(out.error?.kind).toBe(errorKind);
+    expect(r.stderr).toMatch(/Not resent/);
+    expect(sends() - before).toBe(1);
+    const history = (await cli(['--json', 'history'], env)).json as { outcome: string }[];
+    expect(history).toHaveLength(1);
+    expect(history[0]!.outcome).toBe('unknown');
+  });
+
+  it('a delay within the timeout still succeeds', async () => {
+    sandbox.setFault({ kind: 'delay', delayMs: 150, op: 'send', times: 1 });
+    const r = await cli(['--json', 'send', '--to', '13800138008', '--content', text('8')], env);
+    expect(r.code).toBe(0);
+  });
+
+  it('connection refused: exit 4, outcome not-sent', async () => {
+    const r = await cli(['--json', 'send', '--to', '13800138008', '--content', text('8')], { ...env, CALLOUT_BASE_URL: 'http://127.0.0.1:9' });
+    expect(r.code).toBe(4);
+    expect(r.json).toMatchObject({ error: { kind: 'refused', outcome: 'not-sent' } });
+  });
+
+  it('checks the number and the text before anything is sent (exit 2)', async () => {
+    const before = sends();
+    const badMobile = await cli(['--json', 'send', '--to', '12345', '--content', text('1')], env);
+    expect(badMobile.code).toBe(2);
+    expect(badMobile.stderr).toMatch(/11-digit|11 digits/);
+    const tooLong = await cli(['send', '--to', '13800138008', '--content', 'x'.repeat(501)], env);
+    expect(tooLong.code).toBe(2);
+    expect(tooLong.stderr).toMatch(/500/);
+    const neither = await cli(['send', '--to', '13800138008'], env);
+    expect(neither.code).toBe(2);
+    const noKey = await cli(['send', '--to', '13800138008', '--content', 'x'], { ...env, CALLOUT_API_KEY: '' });
+    expect(noKey).toMatchObject({ code: 2 });
+    expect(noKey.stderr).toMatch(/CALLOUT_API_KEY/);
+    const unknownFlag = await cli(['send', '--bogus'], env);
+    expect(unknownFlag.code).toBe(2);
+    expect(sends()).toBe(before);
+  });
+
+  it('sends from a template with --var, by position or label', async () => {
+    const add = await cli(['--json', 'template', 'add', '--id', 'otp', '--content', APPROVED, '--approved', '--marker', 'code'], env);
+    expect(add).toMatchObject({ code: 0, json: { id: 'otp', approved: true, markerNames: ['code'] } });
+    const byLabel = await cli(['--json', 'send', '--to', '13800138008', '--template', 'otp', '--var', 'code=4321'], env);
+    expect(byLabel).toMatchObject({ code: 0, json: { outcome: 'accepted' } });
+    const missing = await cli(['send', '--to', '13800138008', '--template', 'otp'], env);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/Missing --var for: code/);
+    const [m] = (await cli(['--json', 'history'], env)).json as { content: string; templateId: string }[];
+    expect(m).toMatchObject({ content: text('4321'), templateId: 'otp' });
+  });
+
+  it('balance: units as a number, and the raw reply', async () => {
+    const r = await cli(['--json', 'balance'], env);
+    expect(r.code).toBe(0);
+    expect(r.json).toMatchObject({ code: 2, raw: { code: 2 } });
+    expect(typeof (r.json as { units: unknown }).units).toBe('number');
+  });
+
+  it('history filters by number and state', async () => {
+    await cli(['send', '--to', '13911112222', '--content', text('1')], env);
+    await cli(['send', '--to', '13800138008', '--content', text('2')], env);
+    const byMobile = (await cli(['--json', 'history', '--mobile', '1111'], env)).json as { mobile: string }[];
+    expect(byMobile.map((m) => m.mobile)).toEqual(['13911112222']);
+    const bad = await cli(['history', '--state', 'ringing'], env);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/--state must be one of/);
+  });
+
+  it('the API Key appears in no output and in no file under the data directory', async () => {
+    const outputs = [
+      await cli(['--json', 'send', '--to', '13800138008', '--content', text('1')], env),
+      await cli(['--json', 'send', '--to', '13800138008', '--content', text('2')], { ...env, CALLOUT_API_KEY: `${KEY}-wrong` }),
+      await cli(['--json', 'balance'], env),
+      await cli(['--json', 'history'], env),
+    ];
+    sandbox.setFault({ kind: 'reset', op: 'send', times: 1 });
+    outputs.push(await cli(['--json', 'send', '--to', '13800138008', '--content', text('3')], env));
+    for (const o of outputs) expect(o.stdout + o.stderr).not.toContain(KEY);
+    const files = filesUnder(home.dir);
+    expect(files.length).toBeGreaterThan(0);
+    for (const f of files) expect(readFileSync(f).includes(Buffer.from(KEY))).toBe(false);
+  });
+});
+
+describe('callout sign / verify', () => {
+  const signEnv = () => ({ CALLOUT_HOME: home.dir, CALLOUT_API_KEY: 'sign-key' });
+  const date = 'Sat, 21 Nov 2026 12:00:00 GMT';
+
+  it('signs, and verify accepts its own output (exit 0)', async () => {
+    const s = await cli(['--json', 'sign', '--api-id', 'AK1', '--method', 'POST', '--url', 'https://api.example.com/voice/vm?x=1', '--date', date], signEnv());
+    expect(s.code).toBe(0);
+    const out = s.json as { stringToSign: string; authorization: string; headers: Record<string, string>; signature: string };
+    expect(out.stringToSign).toBe(`AK1\nPOST /voice/vm\ndate: ${date}\nhost: api.example.com`);
+    expect(out.headers).toEqual({ Host: 'api.example.com', Date: date, Authorization: out.authorization });
+    const v = await cli(['--json', 'verify', '--method', 'POST', '--url', 'https://api.example.com/voice/vm', '--date', date, '--authorization', out.authorization, '--now', date], signEnv());
+    expect(v).toMatchObject({ code: 0, json: { valid: true, reason: null, skewSeconds: 0 } });
+  });
+
+  it('verify says why: tampered signature, 301 s skew, other variant (exit 1)', async () => {
+    const s = (await cli(['--json', 'sign', '--api-id', 'AK1', '--method', 'GET', '--url', 'http://127.0.0.1:8080/x', '--date', date], signEnv())).json as { authorization: string };
+    const base = ['--json', 'verify', '--method', 'GET', '--url', 'http://127.0.0.1:8080/x', '--date', date];
+    const tampered = await cli([...base, '--authorization', s.authorization.replace(/signature="./, 'signature="A'), '--now', date], signEnv());
+    expect(tampered).toMatchObject({ code: 1, json: { valid: false, reason: 'signature-mismatch' } });
+    const skewed = await cli([...base, '--authorization', s.authorization, '--now', 'Sat, 21 Nov 2026 12:05:01 GMT'], signEnv());
+    expect(skewed).toMatchObject({ code: 1, json: { valid: false, reason: 'clock-skew', skewSeconds: -301 } });
+    const inWindow = await cli([...base, '--authorization', s.authorization, '--now', 'Sat, 21 Nov 2026 12:05:00 GMT'], signEnv());
+    expect(inWindow).toMatchObject({ code: 0, json: { valid: true } });
+    const apisix = await cli([...base, '--authorization', s.authorization, '--now', date, '--variant', 'apisix'], signEnv());
+    expect(apisix).toMatchObject({ code: 1, json: { reason: 'signature-mismatch' } });
+  });
+
+  it('the apisix variant ends every line with a line break and signs the query', async () => {
+    const s = await cli(['--json', 'sign', '--api-id', 'AK1', '--method', 'GET', '--url', 'https://h.example/p?q=1', '--date', date, '--variant', 'apisix'], signEnv());
+    expect((s.json as { stringToSign: string }).stringToSign).toBe(`AK1\nGET /p?q=1\ndate: ${date}\nhost: h.example\n`);
+  });
+
+  it('rejects a bad date or method with exit 2', async () => {
+    expect((await cli(['sign', '--api-id', 'A', '--method', 'PUT', '--url', 'https://h/x'], signEnv())).code).toBe(2);
+    const d = await cli(['sign', '--api-id', 'A', '--method', 'GET', '--url', 'https://h/x', '--date', 'yesterday'], signEnv());
+    expect(d.code).toBe(2);
+    expect(d.stderr).toMatch(/HTTP date/);
+  });
+});

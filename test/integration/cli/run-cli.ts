@@ -1,0 +1,18 @@
+import { runCli } from '../../../main/cli/program';
+
+export interface CliRun {
+  code: number;
+  stdout: string;
+  stderr: string;
+  json: unknown;
+}
+
+/** Runs the CLI in-process with its own environment. */
+export async function cli(args: string[], env: NodeJS.ProcessEnv): Promise<CliRun> {
+  let stdout = '';
+  let stderr = '';
+  const code = await runCli(args, { stdout: (s) => (stdout += s), stderr: (s) => (stderr += s), env, isTTY: false });
+  let json: unknown = undefined;
+  if (args.includes('--json')) json = JSON.parse(stdout);
+  return { code, stdout, stderr, json };
+}
