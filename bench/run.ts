@@ -1,0 +1,35 @@
+// `npm run bench [-- --json] [--only GROUP]`: runs the benchmark groups and prints their figures.
+// With --json, the last line of output is one JSON object of named figures.
+import { core } from './groups/core';
+
+type Group = () => Promise<Record<string, number>>;
+const GROUPS: Record<string, Group> = { core };
+
+async function main(): Promise<number> {
+  const args = process.argv.slice(2);
+  const json = args.includes('--json');
+  const onlyAt = args.indexOf('--only');
+  const only = onlyAt >= 0 ? args[onlyAt + 1] : undefined;
+  if (onlyAt >= 0 && (!only || !(only in GROUPS))) {
+    process.stderr.write(`bench: --only takes one of ${Object.keys(GROUPS).join(', ')}\n`);
+    return 2;
+  }
+  const figures: Record<string, number> = {};
+  for (const [name, run] of Object.entries(GROUPS)) {
+    if (only && name !== only) continue;
+    process.stderr.write(`bench: ${name}…\n`);
+    const result = await run();
+    Object.assign(figures, result);
+    if (!json) for (const [k, v] of Object.entries(result)) process.stdout.write(`${name}.${k}: ${v}\n`);
+  }
+  if (json) process.stdout.write(`${JSON.stringify(figures)}\n`);
+  return 0;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error) => {
+    process.stderr.write(`bench: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(1);
+  },
+);
