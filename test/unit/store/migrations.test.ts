@@ -55,6 +55,22 @@ describe('migrations', () => {
     v2.close();
   });
 
+  it('0003 adds profiles (no key column) and keeps templates written at version 2', () => {
+    const file = dbFile();
+    const v2 = openDatabase(file, { targetVersion: 2 });
+    v2.prepare("INSERT INTO templates (id, name, content, created_at, updated_at) VALUES ('t', 'n', '您好【变量】', 1, 1)").run();
+    v2.close();
+    const v3 = openDatabase(file, { targetVersion: 3 });
+    expect(v3.prepare('SELECT id FROM templates').all()).toEqual([{ id: 't' }]);
+    const columns = (v3.prepare('PRAGMA table_info(profiles)').all() as { name: string }[]).map((c) => c.name);
+    expect(columns).toContain('api_id');
+    expect(columns.some((c) => /key|secret|password/i.test(c))).toBe(false);
+    v3.prepare("INSERT INTO profiles (id, name, base_url, api_id, created_at, updated_at) VALUES ('a', 'Ops', 'https://x', 'id', 1, 1)").run();
+    expect(() => v3.prepare("INSERT INTO profiles (id, name, base_url, api_id, created_at, updated_at) VALUES ('b', 'ops', 'https://x', 'id', 1, 1)").run()).toThrow(/UNIQUE/);
+    expect(() => v3.prepare("UPDATE profiles SET signing = 'md5'").run()).toThrow(/CHECK/);
+    v3.close();
+  });
+
   it('refuse a database from a newer version and leave it untouched', () => {
     const file = dbFile();
     openDatabase(file).close();
