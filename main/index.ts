@@ -1,20 +1,161 @@
-// Electron entry. Kept thin: the desktop shell (issue 3) wires the services here.
-import { app, BrowserWindow } from 'electron';
+// Electron entry. Kept thin: `startApp` takes the electron objects as parameters so the
+// unit tests drive it with a fake module; the bottom of the file hands it the real ones.
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { app, BrowserWindow, ipcMain, Menu, Notification, screen, session, shell } from 'electron';
+import type { App, BrowserWindow as BrowserWindowInstance } from 'electron';
+import { appUrlMatcher, DEFAULT_EXTERNAL_HOSTS, hardenApp, type SessionModuleLike, type ShellLike } from './app-security';
+import { installAppMenu, type MenuModuleLike } from './app-menu';
+import { dataDirectory } from './store/paths';
+import { startAppServices, type AppServices, type AppServicesOptions } from './app-services';
+import { createMainWindow, resolveRendererTarget, type BrowserWindowCtor, type ScreenLike } from './window';
 
-function createWindow(): void {
-  const win = new BrowserWindow({
-    width: 1280,
-    height: 800,
-    webPreferences: {
-      preload: join(__dirname, '../preload/index.js'),
-      contextIsolation: true,
-      sandbox: true,
-      nodeIntegration: false,
-    },
-  });
-  void win.loadFile(join(__dirname, '../renderer/index.html'));
+/** Chromium's session data (caches, storage) inside the data directory. */
+export const SESSION_DATA_FOLDER = 'chromium';
+
+export type AppModuleLike = Pick<
+  App,
+  'requestSingleInstanceLock' | 'quit' | 'setPath' | 'enableSandbox' | 'isReady' | 'whenReady' | 'on' | 'isPackaged'
+>;
+
+export interface ElectronModules {
+  app: AppModuleLike;
+  BrowserWindow: BrowserWindowCtor;
+  Menu: MenuModuleLike;
+  screen: ScreenLike;
+  session: SessionModuleLike;
+  shell: ShellLike;
 }
 
-void app.whenReady().then(createWindow);
-app.on('window-all-closed', () => app.quit());
+export interface StartOptions {
+  env: NodeJS.ProcessEnv;
+  platform: NodeJS.Platform;
+  /** Directory of the built main bundle (out/main). */
+  mainDir: string;
+  /** https hosts the renderer may open in the user's browser. */
+  externalHosts?: readonly string[];
+  log?: (message: string) => void;
+  /**
+   * Starts the services and registers IPC once the app is ready. The real entry passes
+   * startAppServices; the shell's unit tests leave it out.
+   */
+  services?: (o: Pick<AppServicesOptions, 'dataDir' | 'isAppUrl' | 'window' | 'log'>) => Promise<AppServices>;
+}
+
+export interface StartedApp {
+  /** False when another instance holds the lock: this one quits and does nothing else. */
+  readonly primary: boolean;
+  readonly dataDir: string;
+  /** Resolves with the main window once it is created (undefined if this instance quit). */
+  readonly ready: Promise<BrowserWindowInstance | undefined>;
+  mainWindow(): BrowserWindowInstance | undefined;
+}
+
+export function startApp(electron: ElectronModules, options: StartOptions): StartedApp {
+  const { app: electronApp } = electron;
+  const log = options.log ?? ((message: string) => console.warn(`[callout] ${message}`));
+
+  // userData first: the single-instance lock lives in the userData folder, so the app and
+  // every second launch must agree on it before asking for the lock.
+  const dataDir = dataDirectory(options.env);
+  mkdirSync(dataDir, { recursive: true });
+  electronApp.setPath('userData', dataDir);
+  // Chromium's own files (cache, local storage, GPU cache...) go to a subfolder, so the
+  // data directory the CLI shares stays readable.
+  electronApp.setPath('sessionData', join(dataDir, SESSION_DATA_FOLDER));
+
+  if (!electronApp.requestSingleInstanceLock()) {
+    electronApp.quit();
+    return { primary: false, dataDir, ready: Promise.resolve(undefined), mainWindow: () => undefined };
+  }
+
+  const isDev = !electronApp.isPackaged;
+  const renderer = resolveRendererTarget({ env: options.env, isPackaged: electronApp.isPackaged, mainDir: options.mainDir, log });
+  const isAppUrl = appUrlMatcher(renderer.kind === 'file' ? { rendererFile: renderer.file } : { devServerUrl: renderer.url });
+
+  // Before ready: sandbox every renderer, guard every webContents and session.
+  const hardened = hardenApp(electronApp, electron.session, electron.shell, {
+    isAppUrl,
+    externalHosts: options.externalHosts ?? DEFAULT_EXTERNAL_HOSTS,
+    log,
+  });
+
+  let mainWindow: BrowserWindowInstance | undefined;
+  let opened = false; // the first window is opened by the ready sequence below
+
+  const openMainWindow = (): BrowserWindowInstance => {
+    const win = createMainWindow({
+      BrowserWindow: electron.BrowserWindow,
+      screen: electron.screen,
+      mainDir: options.mainDir,
+      dataDir,
+      renderer,
+      log,
+    });
+    win.on('closed', () => {
+      if (mainWindow === win) mainWindow = undefined;
+    });
+    mainWindow = win;
+    opened = true;
+    return win;
+  };
+
+  // A second launch brings the existing window forward instead of starting another app.
+  electronApp.on('second-instance', () => {
+    const win = mainWindow;
+    if (!win || win.isDestroyed()) return;
+    if (win.isMinimized()) win.restore();
+    if (!win.isVisible()) win.show();
+    win.focus();
+  });
+
+  electronApp.on('window-all-closed', () => {
+    if (options.platform !== 'darwin') electronApp.quit();
+  });
+
+  // macOS: clicking the dock icon with no window open opens one again.
+  electronApp.on('activate', () => {
+    if (opened && mainWindow === undefined) openMainWindow();
+  });
+
+  const ready = (async (): Promise<BrowserWindowInstance | undefined> => {
+    await electronApp.whenReady();
+    await hardened;
+    installAppMenu(electron.Menu, { platform: options.platform, isDev });
+
+    // Services and IPC before the window: the renderer may call as soon as it loads.
+    if (options.services) {
+      const running = await options.services({ dataDir, isAppUrl, window: () => mainWindow, log });
+      let closing = false;
+      electronApp.on('will-quit', (event) => {
+        if (closing) return;
+        closing = true;
+        event.preventDefault();
+        void running.close().finally(() => electronApp.quit());
+      });
+    }
+
+    return openMainWindow();
+  })();
+
+  ready.catch((error: unknown) => {
+    log(`start-up failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    electronApp.quit();
+  });
+
+  return { primary: true, dataDir, ready, mainWindow: () => mainWindow };
+}
+
+// Only inside Electron: importing this module from a test (with `electron` mocked) has no
+// side effects.
+if (process.versions.electron) {
+  startApp(
+    { app, BrowserWindow, Menu, screen, session, shell },
+    {
+      env: process.env,
+      platform: process.platform,
+      mainDir: __dirname,
+      services: (o) => startAppServices({ ...o, ipcMain, Notification, version: app.getVersion() }),
+    },
+  );
+}

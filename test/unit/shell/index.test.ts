@@ -1,0 +1,163 @@
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createFakeElectron, FakeBrowserWindow, type FakeElectron } from '../../fixtures/fake-electron';
+
+// main/index.ts imports the real module names; inside Electron it starts itself. Here the
+// module is replaced and process.versions.electron is unset, so importing it does nothing
+// and the test drives startApp with the fakes.
+vi.mock('electron', () => ({ app: {}, BrowserWindow: class {}, Menu: {}, screen: {}, session: {}, shell: {} }));
+
+const { startApp } = await import('../../../main/index');
+
+const MAIN_DIR = resolve('/opt/callout/out/main');
+
+let home: string;
+let fake: FakeElectron;
+const log = vi.fn();
+
+beforeEach(() => {
+  home = mkdtempSync(join(tmpdir(), 'callout-index-'));
+  fake = createFakeElectron();
+  log.mockReset();
+});
+
+afterEach(() => {
+  rmSync(home, { recursive: true, force: true });
+});
+
+function start(platform: NodeJS.Platform = 'linux', env: NodeJS.ProcessEnv = { CALLOUT_HOME: home }) {
+  return startApp(fake.modules, { env, platform, mainDir: MAIN_DIR, log });
+}
+
+describe('startApp', () => {
+  it('does not start itself when imported outside Electron', () => {
+    expect(process.versions.electron).toBeUndefined();
+    expect(FakeBrowserWindow.instances).toHaveLength(0);
+  });
+
+  it('points userData at the data directory before taking the single-instance lock', () => {
+    const started = start();
+    expect(started.dataDir).toBe(home);
+    expect(fake.app.paths.get('userData')).toBe(home);
+    expect(fake.app.paths.get('sessionData')).toBe(join(home, 'chromium'));
+    expect(fake.app.calls.indexOf('setPath:userData')).toBeLessThan(fake.app.calls.indexOf('requestSingleInstanceLock'));
+    expect(statSync(home).isDirectory()).toBe(true);
+  });
+
+  it('uses the OS app-data folder when CALLOUT_HOME is not set', () => {
+    const started = start('linux', { XDG_CONFIG_HOME: join(home, 'xdg') });
+    expect(started.dataDir).toBe(join(home, 'xdg', 'Callout'));
+  });
+
+  it('quits at once when another instance holds the lock', async () => {
+    fake.app.gotLock = false;
+    const started = start();
+    expect(started.primary).toBe(false);
+    expect(fake.app.calls).toContain('quit');
+    expect(fake.app.sandboxEnabled).toBe(false);
+    expect(fake.app.listenerCount('second-instance')).toBe(0);
+    await fake.app.becomeReady();
+    await expect(started.ready).resolves.toBeUndefined();
+    expect(FakeBrowserWindow.instances).toHaveLength(0);
+  });
+
+  it('enables the sandbox and hardens webContents before ready', () => {
+    start();
+    expect(fake.app.sandboxEnabled).toBe(true);
+    expect(fake.app.isReady()).toBe(false); // the fake throws if enableSandbox comes after ready
+    expect(fake.app.listenerCount('web-contents-created')).toBe(1);
+    expect(FakeBrowserWindow.instances).toHaveLength(0); // nothing before ready
+  });
+
+  it('on ready: hardens the session, installs the menu, opens the window on the built renderer', async () => {
+    const started = start();
+    await fake.app.becomeReady();
+    const win = await started.ready;
+    expect(win).toBeDefined();
+    expect(FakeBrowserWindow.instances).toHaveLength(1);
+    expect(started.mainWindow()).toBe(win);
+    await expect(fake.session.defaultSession.requestPermission('media')).resolves.toBe(false);
+    expect(fake.Menu.applicationMenu).toBeDefined();
+    const fakeWin = FakeBrowserWindow.instances[0];
+    expect(fakeWin?.loadedFile).toBe(resolve('/opt/callout/out/renderer/index.html'));
+    expect(fakeWin?.options.webPreferences?.sandbox).toBe(true);
+  });
+
+  it('the window it opens refuses navigation away from the app (via web-contents-created)', async () => {
+    start();
+    await fake.app.becomeReady();
+    const contents = fake.app.createWebContents();
+    expect(contents.navigate('https://evil.example/')).toBe(true);
+    expect(contents.navigate('file:///opt/callout/out/renderer/index.html#/history')).toBe(false);
+  });
+
+  it('a second instance restores and focuses the existing window', async () => {
+    const started = start();
+    await fake.app.becomeReady();
+    await started.ready;
+    const win = FakeBrowserWindow.instances[0];
+    if (!win) throw new Error('no window');
+    win.minimize();
+    fake.app.emit('second-instance', {}, ['callout'], '/', {});
+    expect(win.calls).toEqual(expect.arrayContaining(['restore', 'focus']));
+    expect(win.minimized).toBe(false);
+    expect(win.focused).toBe(true);
+  });
+
+  it('a second instance before the window exists is harmless', () => {
+    start();
+    expect(() => fake.app.emit('second-instance', {}, [], '/', {})).not.toThrow();
+  });
+
+  it('quits when all windows are closed, except on macOS', async () => {
+    const linux = start('linux');
+    await fake.app.becomeReady();
+    await linux.ready;
+    fake.app.emit('window-all-closed');
+    expect(fake.app.calls.filter((call) => call === 'quit')).toHaveLength(1);
+
+    fake = createFakeElectron();
+    const mac = start('darwin');
+    await fake.app.becomeReady();
+    await mac.ready;
+    fake.app.emit('window-all-closed');
+    expect(fake.app.calls).not.toContain('quit');
+  });
+
+  it('macOS: activate before the first window exists opens nothing extra', async () => {
+    const started = start('darwin');
+    fake.app.emit('activate');
+    expect(FakeBrowserWindow.instances).toHaveLength(0);
+    await fake.app.becomeReady();
+    fake.app.emit('activate'); // ready fired, window not yet created
+    await started.ready;
+    expect(FakeBrowserWindow.instances).toHaveLength(1);
+  });
+
+  it('macOS: activate with no window opens a new one', async () => {
+    const started = start('darwin');
+    await fake.app.becomeReady();
+    await started.ready;
+    FakeBrowserWindow.instances[0]?.close();
+    expect(started.mainWindow()).toBeUndefined();
+    fake.app.emit('activate');
+    expect(FakeBrowserWindow.instances).toHaveLength(2);
+    expect(started.mainWindow()).toBe(FakeBrowserWindow.instances[1]);
+  });
+
+  it('packaged app: no reload/DevTools in the menu and ELECTRON_RENDERER_URL is ignored', async () => {
+    fake.app.isPackaged = true;
+    const started = startApp(fake.modules, {
+      env: { CALLOUT_HOME: home, ELECTRON_RENDERER_URL: 'http://localhost:5173' },
+      platform: 'linux',
+      mainDir: MAIN_DIR,
+      log,
+    });
+    await fake.app.becomeReady();
+    await started.ready;
+    expect(FakeBrowserWindow.instances[0]?.loadedUrl).toBeUndefined();
+    expect(JSON.stringify(fake.Menu.applicationMenu?.template)).not.toContain('toggleDevTools');
+  });
+});
