@@ -22,19 +22,6 @@ export function trustedSender(isAppUrl: (url: string) => boolean) {
   };
 }
 
-/** The app's page: the built renderer's index.html, or the dev server in development. */
-export function appUrlMatcher(rendererIndexFileUrl: string, devServerUrl?: string) {
-  return (url: string): boolean => {
-    if (url.split(/[?#]/)[0] === rendererIndexFileUrl) return true;
-    if (!devServerUrl) return false;
-    try {
-      return new URL(url).origin === new URL(devServerUrl).origin;
-    } catch {
-      return false;
-    }
-  };
-}
-
 export function registerIpcHandlers(
   ipcMain: IpcMainLike,
   handlers: Handlers,

@@ -1,0 +1,90 @@
+// The Electron side of the services: IPC registration, push events to the window, and desktop
+// notifications. Electron objects come in as parameters, so this is tested with fakes.
+import type { MessageRecord } from '../common/records';
+import { CALL_STATE_LABELS } from '../common/domain/status';
+import { maskMobile } from '../common/domain/mobile';
+import { createHandlers } from './handlers';
+import { registerIpcHandlers, trustedSender, type IpcMainLike } from './ipc';
+import { betterSqliteNativeBinding, keytarModulePath } from './native-modules';
+import { createServices, type Locale, type Services } from './services';
+
+export interface NotificationCtorLike {
+  new (options: { title: string; body: string; silent?: boolean }): { show(): void; on(event: 'click', listener: () => void): unknown };
+  isSupported(): boolean;
+}
+
+export interface WindowLike {
+  isDestroyed(): boolean;
+  webContents: { send(channel: string, payload: unknown): void };
+  show(): void;
+  focus(): void;
+}
+
+/** What a desktop notification says when a call ends, in the UI's language. */
+export function callEndedNotice(m: MessageRecord, locale: Locale): { title: string; body: string } {
+  const state = CALL_STATE_LABELS[m.state][locale];
+  const who = maskMobile(m.mobile);
+  if (locale === 'zh-CN') {
+    return {
+      title: `通话结束：${state}`,
+      body: m.state === 'answered' && m.duration !== null ? `${who} 已接听，通话 ${m.duration} 秒。` : `${who}：${state}`,
+    };
+  }
+  return {
+    title: `Call ended: ${state}`,
+    body: m.state === 'answered' && m.duration !== null ? `${who} answered; the call lasted ${m.duration} s.` : `${who}: ${state}`,
+  };
+}
+
+export interface AppServicesOptions {
+  ipcMain: IpcMainLike;
+  Notification: NotificationCtorLike;
+  dataDir: string;
+  isAppUrl: (url: string) => boolean;
+  window: () => WindowLike | undefined;
+  version: string;
+  log: (message: string) => void;
+  /** Test seam: defaults to the real services. */
+  create?: typeof createServices;
+}
+
+export interface AppServices {
+  services: Services;
+  close(): Promise<void>;
+}
+
+export async function startAppServices(o: AppServicesOptions): Promise<AppServices> {
+  const logError = (error: unknown) => o.log(error instanceof Error ? (error.stack ?? error.message) : String(error));
+  const services = await (o.create ?? createServices)({
+    home: o.dataDir,
+    nativeBinding: betterSqliteNativeBinding(),
+    keytarModulePath: keytarModulePath(),
+    version: o.version,
+    log: logError,
+    notify: (m, locale) => {
+      if (!o.Notification.isSupported()) return;
+      const n = new o.Notification({ ...callEndedNotice(m, locale), silent: false });
+      n.on('click', () => {
+        const w = o.window();
+        if (w && !w.isDestroyed()) {
+          w.show();
+          w.focus();
+        }
+      });
+      n.show();
+    },
+  });
+  const unregister = registerIpcHandlers(o.ipcMain, createHandlers(services), trustedSender(o.isAppUrl), logError);
+  const unsubscribe = services.subscribe((channel, payload) => {
+    const w = o.window();
+    if (w && !w.isDestroyed()) w.webContents.send(channel, payload);
+  });
+  return {
+    services,
+    async close() {
+      unsubscribe();
+      unregister();
+      await services.close();
+    },
+  };
+}
