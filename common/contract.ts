@@ -105,6 +105,18 @@ export interface StatusView {
   failure: FailureView | null;
 }
 
+export interface RecentsView {
+  /** Numbers called most recently, newest first. */
+  mobiles: string[];
+  /** The variable values last used with each template, by template id. */
+  lastValues: Record<string, string[]>;
+}
+
+export interface ImportResult {
+  saved: number;
+  errors: { index: number; message: string }[];
+}
+
 export interface MessageDetail {
   message: MessageRecord;
   events: MessageEventRecord[];
@@ -156,6 +168,8 @@ const signatureKey = z.union([
 export const contract = {
   channels: {
     'app.info': op<AppInfo>()(none),
+    /** The UI language, for what main says on its own (desktop notifications). */
+    'app.setLocale': op<{ locale: 'zh-CN' | 'en' }>()(z.object({ locale: z.enum(['zh-CN', 'en']) }).strict()),
 
     'profiles.list': op<ProfileView[]>()(none),
     'profiles.save': op<ProfileView>()(profileInput),
@@ -178,6 +192,26 @@ export const contract = {
         })
         .strict(),
     ),
+    /** Many templates at once (JSON/CSV import), each checked; the valid ones are saved in one transaction. */
+    'templates.import': op<ImportResult>()(
+      z
+        .object({
+          templates: z
+            .array(
+              z
+                .object({
+                  id: z.string().trim().max(64).optional(),
+                  name: z.string().trim().max(60).optional(),
+                  content: z.string().max(2000),
+                  approved: z.boolean().optional(),
+                })
+                .strict(),
+            )
+            .min(1, 'import-empty')
+            .max(5000, 'import-too-many'),
+        })
+        .strict(),
+    ),
     'templates.remove': op<{ removed: boolean }>()(z.object({ id }).strict()),
 
     'messages.send': op<SendView>()(
@@ -191,6 +225,12 @@ export const contract = {
         .strict(),
     ),
     'messages.refreshStatus': op<MessageRecord>()(z.object({ id: messageId }).strict()),
+    /**
+     * A deliberate new send of the same text to the same number, after a person confirmed it
+     * (the original's outcome was unknown, or its call failed). Never automatic.
+     */
+    'messages.sendAgain': op<SendView>()(z.object({ id: messageId, confirm: z.literal(true, { error: 'confirm-required' }) }).strict()),
+    'messages.recents': op<RecentsView>()(none),
     /** Asks the provider about any smsid (also ones sent elsewhere). */
     'messages.queryStatus': op<StatusView>()(z.object({ profileId: id, smsid: z.string().trim().min(1, 'smsid-required').max(128) }).strict()),
     'messages.get': op<MessageDetail>()(z.object({ id: messageId }).strict()),

@@ -24,13 +24,17 @@ export interface MessageRecord {
   createdAt: number;
   updatedAt: number;
   endedAt: number | null;
+  /** Dial attempts reported by the provider (redials included), when it says. */
+  attempts: number | null;
+  /** The message this one deliberately re-sent. */
+  resendOf: number | null;
 }
 
 export interface MessageEventRecord {
   id: number;
   messageId: number;
   at: number;
-  kind: 'created' | 'submitted' | 'rejected' | 'unknown' | 'state' | 'error';
+  kind: 'created' | 'submitted' | 'rejected' | 'unknown' | 'state' | 'redial' | 'error';
   state: CallState | null;
   detail: string | null;
 }

@@ -1,8 +1,9 @@
 // The one handler table: channel → (parsed input) → output. Used by ipcMain (main/ipc.ts), the
 // browser test bridge (test/e2e) and the CLI (main/cli). Its keys equal the contract's channels.
-import type { BalanceView, Channel, FailureView, OutputOf, ParsedInputOf, SendView, StatusView, TemplateView } from '../common/contract';
+import type { BalanceView, Channel, FailureView, ImportResult, OutputOf, ParsedInputOf, RecentsView, SendView, StatusView, TemplateView } from '../common/contract';
 import { describeCode } from '../common/domain/codes';
-import { parseTemplate } from '../common/domain/templates';
+import { matchTemplate, parseTemplate } from '../common/domain/templates';
+import type { MessageRecord } from '../common/records';
 import { signRequest, verifyRequest, parseHttpDate } from './signing';
 import type { Services } from './services';
 import type { TemplateRecord } from './store/template-repository';
@@ -31,8 +32,19 @@ export function createHandlers(services: Services): Handlers {
     return m;
   };
 
+  const send = async (profileId: string, input: { mobile: string; content: string; templateId: string | null; resendOf?: number }): Promise<SendView> => {
+    const endpoint = await profiles.endpoint(profileId);
+    const r = await messages.send(endpoint, input);
+    if (r.message.outcome === 'accepted') services.tracker?.track(r.message.id);
+    return { message: r.message, code: r.reply ? describeCode(r.reply.code) : null, failure: failureView(r.failure) };
+  };
+
   return {
     'app.info': async () => services.info(),
+    'app.setLocale': async ({ locale }) => {
+      services.setLocale(locale);
+      return { locale };
+    },
 
     'profiles.list': () => profiles.list(),
     'profiles.save': (input) => profiles.save(input),
@@ -42,12 +54,39 @@ export function createHandlers(services: Services): Handlers {
 
     'templates.list': async () => store.templates.list().map(templateView),
     'templates.save': async (input) => templateView(store.templates.save(input)),
+    'templates.import': async ({ templates }): Promise<ImportResult> => {
+      const errors: ImportResult['errors'] = [];
+      let saved = 0;
+      store.db.transaction(() => {
+        templates.forEach((t, index) => {
+          try {
+            store.templates.save({ ...t, id: t.id || undefined });
+            saved++;
+          } catch (error) {
+            errors.push({ index, message: error instanceof Error ? error.message : String(error) });
+          }
+        });
+      })();
+      return { saved, errors };
+    },
     'templates.remove': async ({ id }) => ({ removed: store.templates.remove(id) }),
 
-    'messages.send': async ({ profileId, mobile, content, templateId }): Promise<SendView> => {
-      const endpoint = await profiles.endpoint(profileId);
-      const r = await messages.send(endpoint, { mobile, content, templateId: templateId ?? null });
-      return { message: r.message, code: r.reply ? describeCode(r.reply.code) : null, failure: failureView(r.failure) };
+    'messages.send': ({ profileId, mobile, content, templateId }) => send(profileId, { mobile, content, templateId: templateId ?? null }),
+    'messages.sendAgain': async ({ id }) => {
+      const original: MessageRecord = message(id);
+      if (original.outcome === 'pending' || (original.outcome === 'accepted' && original.endedAt === null)) {
+        throw new ProfileError('invalid-input', `Message #${id} is still in progress; wait for its result before sending again.`, [{ path: 'id', message: 'still-in-progress' }]);
+      }
+      return send(original.profile, { mobile: original.mobile, content: original.content, templateId: original.templateId, resendOf: original.id });
+    },
+    'messages.recents': async (): Promise<RecentsView> => {
+      const lastValues: Record<string, string[]> = {};
+      for (const { templateId, content } of store.messages.latestPerTemplate()) {
+        const t = store.templates.get(templateId);
+        const values = t && matchTemplate(content, t.content);
+        if (values) lastValues[templateId] = values;
+      }
+      return { mobiles: store.messages.recentMobiles(10), lastValues };
     },
     'messages.refreshStatus': async ({ id }) => {
       const m = message(id);

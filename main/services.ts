@@ -10,6 +10,11 @@ import { openStore, type Store } from './store';
 import { dataDirectory } from './store/paths';
 import { ProfileService, SANDBOX_API_ID, SANDBOX_PROFILE_ID, secretAccount } from './profiles/profile-service';
 import { MessageService } from './voice/message-service';
+import { CallTracker } from './tracking/call-tracker';
+import type { MessageRecord } from '../common/records';
+import { ProfileError } from './profiles/profile-service';
+
+export type Locale = 'zh-CN' | 'en';
 
 export interface ServicesOptions {
   /** Data directory; default CALLOUT_HOME or the OS app-data folder. */
@@ -21,7 +26,12 @@ export interface ServicesOptions {
   nativeBinding?: string;
   /** The embedded sandbox provider behind the built-in profile; false to run without it. */
   sandbox?: false | Omit<SandboxOptions, 'accounts'>;
+  /** Following calls to their end; false for one-shot use (the CLI). */
+  tracking?: false | { delayScale?: number; backoffMs?: readonly number[] };
+  /** Desktop notification when a call ends (the Electron glue shows it). */
+  notify?: (message: MessageRecord, locale: Locale) => void;
   version?: string;
+  log?: (error: unknown) => void;
 }
 
 type Listener = (channel: string, payload: unknown) => void;
@@ -33,7 +43,10 @@ export interface Services {
   profiles: ProfileService;
   messages: MessageService;
   sandbox: Sandbox | null;
+  tracker: CallTracker | null;
   version: string;
+  locale: Locale;
+  setLocale(locale: Locale): void;
   emit<E extends EventName>(event: E, payload: PayloadOf<E>): void;
   /** Every push event, by IPC channel; returns the unsubscribe function. */
   subscribe(listener: Listener): () => void;
@@ -54,7 +67,39 @@ export async function createServices(options: ServicesOptions = {}): Promise<Ser
     };
     const messages = new MessageService({ ...store, onChange: (m) => emit('messageUpdated', m) });
 
-    store.messages.recoverInterrupted();
+    let locale: Locale = 'en';
+    const tracker =
+      options.tracking === false
+        ? null
+        : new CallTracker({
+            repo: store.messages,
+            ...options.tracking,
+            log: options.log,
+            poll: async (m) => {
+              let endpoint;
+              try {
+                endpoint = await profiles.endpoint(m.profile);
+              } catch (error) {
+                if (!(error instanceof ProfileError)) throw error;
+                emit('messageUpdated', store.messages.endTracking(m.id, `Stopped following this call: ${error.message}`));
+                return 'stop';
+              }
+              const r = await messages.status(endpoint, m.smsid!);
+              if (r.reply && (r.reply.code === 400 || r.reply.code === 401)) {
+                // Permanent: the provider does not know this smsid (any more), or refuses these credentials.
+                const why = r.reply.code === 400 ? 'the provider does not know this message' : 'the provider refused the credentials';
+                emit('messageUpdated', store.messages.endTracking(m.id, `Stopped following this call: ${why} (code ${r.reply.code}${r.reply.msg ? `, ${r.reply.msg}` : ''}).`));
+                return 'stop';
+              }
+              return r.message?.endedAt != null ? 'final' : 'open';
+            },
+            onFinal: (m) => {
+              emit('messageUpdated', m);
+              options.notify?.(m, locale);
+            },
+          });
+
+    for (const m of store.messages.recoverInterrupted()) emit('messageUpdated', m);
     profiles.ensureSandboxProfile();
     if (options.sandbox !== false) {
       // The sandbox account's key is generated once and kept like any other key.
@@ -66,6 +111,8 @@ export async function createServices(options: ServicesOptions = {}): Promise<Ser
       }
       sandbox = await startSandbox({ ...options.sandbox, accounts: [{ apiId: SANDBOX_API_ID, apiKey }] });
     }
+    // Calls still ringing when Callout last stopped are followed again.
+    tracker?.resumeOpen();
 
     return {
       store,
@@ -74,7 +121,14 @@ export async function createServices(options: ServicesOptions = {}): Promise<Ser
       profiles,
       messages,
       sandbox,
+      tracker,
       version: options.version ?? '0.1.0',
+      get locale() {
+        return locale;
+      },
+      setLocale(l) {
+        locale = l;
+      },
       emit,
       subscribe(listener) {
         listeners.add(listener);
@@ -82,6 +136,7 @@ export async function createServices(options: ServicesOptions = {}): Promise<Ser
       },
       info: () => ({ version: options.version ?? '0.1.0', dataDirectory: home, secretStore: secretStatus, sandboxBaseUrl: sandbox?.baseUrl ?? null }),
       async close() {
+        tracker?.stop();
         listeners.clear();
         await sandbox?.close();
         store.close();

@@ -119,7 +119,7 @@ export class ProfileService {
     const baseUrl = r.builtin ? this.sandboxBaseUrl() : r.baseUrl;
     if (!baseUrl) throw new ProfileError('not-found', 'The embedded sandbox is not running.');
     return {
-      profile: r.name,
+      profile: r.id,
       baseUrl,
       apiId: r.apiId,
       apiKey,

@@ -24,6 +24,8 @@ interface MessageRow {
   created_at: number;
   updated_at: number;
   ended_at: number | null;
+  attempts: number | null;
+  resend_of: number | null;
 }
 
 function toRecord(r: MessageRow): MessageRecord {
@@ -48,6 +50,8 @@ function toRecord(r: MessageRow): MessageRecord {
     createdAt: r.created_at,
     updatedAt: r.updated_at,
     endedAt: r.ended_at,
+    attempts: r.attempts,
+    resendOf: r.resend_of,
   };
 }
 
@@ -59,6 +63,7 @@ export interface NewMessage {
   content: string;
   templateId?: string | null;
   units: number;
+  resendOf?: number | null;
 }
 
 export interface MessageQuery {
@@ -95,8 +100,8 @@ export class MessageRepository {
 
   constructor(private readonly db: Database, private readonly now: () => number = Date.now) {
     this.insertStmt = db.prepare(`
-      INSERT INTO messages (profile, base_url, api_id, mobile, content, template_id, units, outcome, state, owner, created_at, updated_at)
-      VALUES (@profile, @baseUrl, @apiId, @mobile, @content, @templateId, @units, 'pending', 'pending', @owner, @at, @at)`);
+      INSERT INTO messages (profile, base_url, api_id, mobile, content, template_id, units, resend_of, outcome, state, owner, created_at, updated_at)
+      VALUES (@profile, @baseUrl, @apiId, @mobile, @content, @templateId, @units, @resendOf, 'pending', 'pending', @owner, @at, @at)`);
     this.eventStmt = db.prepare(
       'INSERT INTO message_events (message_id, at, kind, state, detail) VALUES (?, ?, ?, ?, ?)',
     );
@@ -107,7 +112,7 @@ export class MessageRepository {
   insertPending(m: NewMessage): MessageRecord {
     const at = this.now();
     const id = this.db.transaction(() => {
-      const info = this.insertStmt.run({ ...m, templateId: m.templateId ?? null, owner: processOwner(), at });
+      const info = this.insertStmt.run({ ...m, templateId: m.templateId ?? null, resendOf: m.resendOf ?? null, owner: processOwner(), at });
       const newId = Number(info.lastInsertRowid);
       this.eventStmt.run(newId, at, 'created', 'pending', null);
       return newId;
@@ -157,19 +162,54 @@ export class MessageRepository {
     return this.require(id);
   }
 
-  /** Records a call state; an event is added only when something changed. */
-  updateState(id: number, state: CallState, opts: { duration?: number | null; final?: boolean; detail?: string | null } = {}): MessageRecord {
+  /**
+   * Records a call state; an event is added only when something changed. A rise in the attempt
+   * count past the first is a redial, recorded as its own event.
+   */
+  updateState(
+    id: number,
+    state: CallState,
+    opts: { duration?: number | null; attempts?: number | null; final?: boolean; detail?: string | null } = {},
+  ): MessageRecord {
     const current = this.require(id);
     const duration = opts.duration ?? current.duration;
-    if (current.state === state && duration === current.duration) return current;
+    const attempts = opts.attempts ?? current.attempts;
+    const redial = attempts !== null && attempts > 1 && attempts > (current.attempts ?? 1);
+    if (current.state === state && duration === current.duration && attempts === current.attempts && !opts.final) return current;
     const at = this.now();
     this.db.transaction(() => {
       this.db
-        .prepare('UPDATE messages SET state = ?, duration = ?, updated_at = ?, ended_at = ? WHERE id = ?')
-        .run(state, duration, at, opts.final ? at : current.endedAt, id);
+        .prepare('UPDATE messages SET state = ?, duration = ?, attempts = ?, updated_at = ?, ended_at = ? WHERE id = ?')
+        .run(state, duration, attempts, at, opts.final ? (current.endedAt ?? at) : current.endedAt, id);
+      if (redial) this.eventStmt.run(id, at, 'redial', state, `attempt ${attempts}`);
       if (current.state !== state) this.eventStmt.run(id, at, 'state', state, opts.detail ?? null);
     })();
     return this.require(id);
+  }
+
+  /** Ends following a message without a final state (e.g. tracking gave up). */
+  endTracking(id: number, detail: string): MessageRecord {
+    const at = this.now();
+    this.db.transaction(() => {
+      this.db.prepare('UPDATE messages SET ended_at = ?, updated_at = ? WHERE id = ? AND ended_at IS NULL').run(at, at, id);
+      this.eventStmt.run(id, at, 'error', null, detail);
+    })();
+    return this.require(id);
+  }
+
+  /** Numbers called most recently, newest first, distinct. */
+  recentMobiles(limit = 10): string[] {
+    return (this.db.prepare('SELECT mobile FROM messages GROUP BY mobile ORDER BY max(created_at) DESC LIMIT ?').all(limit) as { mobile: string }[]).map((r) => r.mobile);
+  }
+
+  /** The text of the latest message sent from each template. */
+  latestPerTemplate(): { templateId: string; content: string }[] {
+    return this.db
+      .prepare(
+        `SELECT template_id AS templateId, content FROM messages m
+         WHERE template_id IS NOT NULL AND id = (SELECT max(id) FROM messages WHERE template_id = m.template_id)`,
+      )
+      .all() as { templateId: string; content: string }[];
   }
 
   addEvent(id: number, kind: MessageEventRecord['kind'], state: CallState | null, detail: string | null): void {

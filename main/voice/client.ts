@@ -17,6 +17,7 @@ export type ReplyFormat = 'json' | 'xml';
 
 /** Where and as whom to call the provider. The key lives here only in main's memory. */
 export interface ProviderEndpoint {
+  /** The profile's id, recorded on messages and exchanges. */
   profile: string;
   baseUrl: string;
   apiId: string;

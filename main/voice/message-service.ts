@@ -24,6 +24,8 @@ export interface SendInput {
   mobile: string;
   content: string;
   templateId?: string | null;
+  /** A deliberate re-send of this message (confirmed by a person). */
+  resendOf?: number | null;
 }
 
 export interface SendResult {
@@ -93,6 +95,7 @@ export class MessageService {
         content: checked.content,
         templateId: input.templateId ?? null,
         units: checked.units,
+        resendOf: input.resendOf ?? null,
       });
       this.deps.onChange?.(pending);
       const result = await this.clientFor(endpoint).send({ mobile: checked.mobile, content: checked.content }, signal);
@@ -136,6 +139,7 @@ export class MessageService {
     if (local && result.reply?.code === 2 && result.reply.state !== 'unknown') {
       message = messages.updateState(local.id, result.reply.state, {
         duration: result.reply.duration,
+        attempts: result.reply.attempts,
         final: FINAL_STATES.has(result.reply.state),
         detail: result.reply.rawState === null ? null : String(result.reply.rawState),
       });

@@ -68,6 +68,8 @@ export interface StatusReply extends CommonReply {
   state: CallState;
   rawState: unknown;
   duration: number | null;
+  /** Dial attempts including redials, when the provider says. */
+  attempts: number | null;
 }
 
 export interface BalanceReply extends CommonReply {
@@ -85,6 +87,7 @@ export function sendReply(raw: Record<string, unknown>): SendReply {
 
 export const STATE_FIELDS = ['state', 'status', 'call_state', 'callState', 'callstatus', 'result'] as const;
 export const DURATION_FIELDS = ['duration', 'call_duration', 'callDuration', 'seconds', 'time_len', 'timelen'] as const;
+export const ATTEMPT_FIELDS = ['attempts', 'attempt', 'calls', 'call_times', 'callTimes', 'redial_count'] as const;
 export const BALANCE_FIELDS = ['num', 'balance', 'units', 'remain', 'remaining', 'left', 'count'] as const;
 
 export function statusReply(raw: Record<string, unknown>): StatusReply {
@@ -99,6 +102,7 @@ export function statusReply(raw: Record<string, unknown>): StatusReply {
     state: normalizeCallState(rawState),
     rawState: rawState ?? null,
     duration: toInt(pick(rec, DURATION_FIELDS) ?? pick(raw, DURATION_FIELDS)),
+    attempts: toInt(pick(rec, ATTEMPT_FIELDS) ?? pick(raw, ATTEMPT_FIELDS)),
   };
 }
 

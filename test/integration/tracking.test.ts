@@ -1,0 +1,172 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { MessageRecord } from '../../common/records';
+import { dispatch } from '../../main/dispatch';
+import { createHandlers } from '../../main/handlers';
+import { startSandbox, type Sandbox } from '../../main/sandbox';
+import { SessionSecretStore } from '../../main/secrets';
+import { createServices, type Services, type ServicesOptions } from '../../main/services';
+import { tempHome } from '../helpers/temp-home';
+
+const cleanups: Array<() => Promise<void> | void> = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+const fast = { delayScale: 0.01 } as const;
+
+async function open(options: Partial<ServicesOptions> & { home: string; secrets: SessionSecretStore }) {
+  const services = await createServices({ ...options, secrets: { store: options.secrets, status: { kind: 'session', keychainAvailable: false, reason: 't' } } });
+  const handlers = createHandlers(services);
+  const call = async <T>(channel: string, input?: unknown): Promise<T> => {
+    const r = await dispatch(handlers, channel, input);
+    if (!r.ok) throw Object.assign(new Error(r.error.message), { code: r.error.code });
+    return r.value as T;
+  };
+  return { services, call };
+}
+
+function until(services: Services, pred: (m: MessageRecord) => boolean, ms = 8000): Promise<MessageRecord> {
+  return new Promise((resolve, reject) => {
+    const t = setTimeout(() => reject(new Error('timed out waiting for a message update')), ms);
+    const off = services.subscribe((_c, p) => {
+      const m = p as MessageRecord;
+      if (pred(m)) {
+        clearTimeout(t);
+        off();
+        resolve(m);
+      }
+    });
+  });
+}
+
+const OTP = (n: string) => `您的验证码是${n}，5分钟内有效。`;
+
+describe('live call tracking', () => {
+  it('follows a call through ringing to answered with its duration, pushes each change, and notifies once', async () => {
+    const home = tempHome();
+    const notified: [MessageRecord, string][] = [];
+    const { services, call } = await open({ home: home.dir, secrets: new SessionSecretStore(), sandbox: { timeScale: 0.005 }, tracking: fast, notify: (m, l) => notified.push([m, l]) });
+    cleanups.push(home.cleanup, () => services.close());
+    await call('app.setLocale', { locale: 'zh-CN' });
+    const states: string[] = [];
+    services.subscribe((_c, p) => states.push((p as MessageRecord).state));
+    const done = until(services, (m) => m.endedAt !== null);
+    const sent = await call<{ message: MessageRecord }>('messages.send', { profileId: 'sandbox', mobile: '13800138008', content: OTP('1') });
+    const final = await done;
+    expect(final).toMatchObject({ id: sent.message.id, state: 'answered', outcome: 'accepted' });
+    expect(final.duration).toBeGreaterThanOrEqual(3);
+    expect(states).toContain('calling');
+    expect(states.at(-1)).toBe('answered');
+    await new Promise((r) => setTimeout(r, 100));
+    expect(notified).toHaveLength(1);
+    expect(notified[0]![1]).toBe('zh-CN');
+    const detail = await call<{ events: { kind: string; state: string | null }[] }>('messages.get', { id: final.id });
+    expect(detail.events.map((e) => e.kind)).toEqual(['created', 'submitted', 'state', 'state']);
+    expect(services.tracker!.tracked()).toEqual([]);
+  });
+
+  it('records each redial in the timeline (a number that answers on the second attempt)', async () => {
+    const home = tempHome();
+    const { services, call } = await open({ home: home.dir, secrets: new SessionSecretStore(), sandbox: { timeScale: 0.003 }, tracking: fast });
+    cleanups.push(home.cleanup, () => services.close());
+    const done = until(services, (m) => m.endedAt !== null);
+    await call('messages.send', { profileId: 'sandbox', mobile: '13800138005', content: OTP('2') });
+    const final = await done;
+    expect(final).toMatchObject({ state: 'answered', attempts: 2 });
+    const { events } = await call<{ events: { kind: string; detail: string | null }[] }>('messages.get', { id: final.id });
+    expect(events.filter((e) => e.kind === 'redial')).toEqual([expect.objectContaining({ detail: 'attempt 2' })]);
+  });
+
+  it('ends a call nobody answers as no_answer after the redials', async () => {
+    const home = tempHome();
+    const { services, call } = await open({ home: home.dir, secrets: new SessionSecretStore(), sandbox: { timeScale: 0.002 }, tracking: fast });
+    cleanups.push(home.cleanup, () => services.close());
+    const done = until(services, (m) => m.endedAt !== null);
+    await call('messages.send', { profileId: 'sandbox', mobile: '13800138000', content: OTP('3') });
+    expect(await done).toMatchObject({ state: 'no_answer', attempts: 3 });
+  });
+
+  it('resumes following open calls after the services restart', async () => {
+    const sandbox: Sandbox = await startSandbox({ timeScale: 0.02, accounts: [{ apiId: 'acct', apiKey: 'k-restart', balance: 100 }] });
+    const home = tempHome();
+    const secrets = new SessionSecretStore();
+    cleanups.push(home.cleanup, () => sandbox.close());
+    const first = await open({ home: home.dir, secrets, sandbox: false, tracking: { delayScale: 100 } });
+    const profile = await first.call<{ id: string }>('profiles.save', { name: 'External', baseUrl: sandbox.baseUrl, apiId: 'acct' });
+    await first.call('profiles.setKey', { id: profile.id, apiKey: 'k-restart' });
+    const sent = await first.call<{ message: MessageRecord }>('messages.send', { profileId: profile.id, mobile: '13800138008', content: OTP('4') });
+    expect(sent.message.outcome).toBe('accepted');
+    await first.services.close();
+
+    const second = await open({ home: home.dir, secrets, sandbox: false, tracking: fast });
+    cleanups.push(() => second.services.close());
+    expect(second.services.tracker!.tracked()).toEqual([sent.message.id]);
+    const final = await until(second.services, (m) => m.id === sent.message.id && m.endedAt !== null, 15000);
+    expect(final.state).toBe('answered');
+  });
+
+  it('stops following a message the provider no longer knows, and says so', async () => {
+    const home = tempHome();
+    const secrets = new SessionSecretStore();
+    const first = await open({ home: home.dir, secrets, sandbox: { timeScale: 1 }, tracking: { delayScale: 100 } });
+    const sent = await first.call<{ message: MessageRecord }>('messages.send', { profileId: 'sandbox', mobile: '13800138008', content: OTP('5') });
+    await first.services.close();
+    // The embedded sandbox starts afresh: it has never heard of that smsid.
+    const second = await open({ home: home.dir, secrets, sandbox: { timeScale: 1 }, tracking: fast });
+    cleanups.push(home.cleanup, () => second.services.close());
+    const ended = await until(second.services, (m) => m.id === sent.message.id && m.endedAt !== null);
+    expect(ended.state).not.toBe('answered');
+    const { events } = await second.call<{ events: { kind: string; detail: string }[] }>('messages.get', { id: sent.message.id });
+    expect(events.at(-1)).toMatchObject({ kind: 'error', detail: expect.stringMatching(/does not know this message/) });
+  });
+});
+
+describe('sending again, recents and template import', () => {
+  it('re-sends only on a deliberate, confirmed request, linked to the original', async () => {
+    const home = tempHome();
+    const { services, call } = await open({ home: home.dir, secrets: new SessionSecretStore(), sandbox: { timeScale: 0.002 }, tracking: false });
+    cleanups.push(home.cleanup, () => services.close());
+    services.sandbox!.setFault({ kind: 'reset', op: 'send', times: 1 });
+    const first = await call<{ message: MessageRecord }>('messages.send', { profileId: 'sandbox', mobile: '13800138008', content: OTP('6') });
+    expect(first.message.outcome).toBe('unknown');
+    await expect(call('messages.sendAgain', { id: first.message.id })).rejects.toMatchObject({ code: 'invalid-input' });
+    await expect(call('messages.sendAgain', { id: first.message.id, confirm: false })).rejects.toMatchObject({ code: 'invalid-input' });
+    const again = await call<{ message: MessageRecord }>('messages.sendAgain', { id: first.message.id, confirm: true });
+    expect(again.message).toMatchObject({ outcome: 'accepted', resendOf: first.message.id, mobile: '13800138008', content: OTP('6') });
+    expect(services.sandbox!.requests().filter((r) => r.op === 'send')).toHaveLength(2);
+  });
+
+  it('double submission of the same send while in flight places one call', async () => {
+    const home = tempHome();
+    const { services, call } = await open({ home: home.dir, secrets: new SessionSecretStore(), sandbox: { timeScale: 0.002 }, tracking: false });
+    cleanups.push(home.cleanup, () => services.close());
+    services.sandbox!.setFault({ kind: 'delay', delayMs: 200, op: 'send', times: 1 });
+    const input = { profileId: 'sandbox', mobile: '13800138008', content: OTP('7') };
+    const results = await Promise.allSettled([call('messages.send', input), call('messages.send', input)]);
+    expect(results.map((r) => r.status).sort()).toEqual(['fulfilled', 'rejected']);
+    expect(results.find((r) => r.status === 'rejected')).toMatchObject({ reason: { code: 'send-in-flight' } });
+    expect(services.sandbox!.requests().filter((r) => r.op === 'send')).toHaveLength(1);
+  });
+
+  it('remembers recent numbers and the last values per template', async () => {
+    const home = tempHome();
+    const { services, call } = await open({ home: home.dir, secrets: new SessionSecretStore(), sandbox: { timeScale: 0.002 }, tracking: false });
+    cleanups.push(home.cleanup, () => services.close());
+    await call('templates.save', { id: 'otp', content: '您的验证码是【变量】，5分钟内有效。', approved: true });
+    await call('messages.send', { profileId: 'sandbox', mobile: '13911112228', content: OTP('111'), templateId: 'otp' });
+    await call('messages.send', { profileId: 'sandbox', mobile: '13800138008', content: OTP('222'), templateId: 'otp' });
+    expect(await call('messages.recents')).toEqual({ mobiles: ['13800138008', '13911112228'], lastValues: { otp: ['222'] } });
+  });
+
+  it('imports templates, saving the valid ones and naming the rows that are not', async () => {
+    const home = tempHome();
+    const { services, call } = await open({ home: home.dir, secrets: new SessionSecretStore(), sandbox: false, tracking: false });
+    cleanups.push(home.cleanup, () => services.close());
+    const r = await call<{ saved: number; errors: { index: number; message: string }[] }>('templates.import', {
+      templates: [{ content: '您好【变量】', approved: true }, { content: '' }, { content: 'x'.repeat(501) }, { name: 'Alert', content: '【变量】告警' }],
+    });
+    expect(r.saved).toBe(2);
+    expect(r.errors.map((e) => e.index)).toEqual([1, 2]);
+    expect((await call<unknown[]>('templates.list')).length).toBe(2);
+  });
+});
