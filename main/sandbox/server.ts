@@ -23,7 +23,7 @@
 
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import { signatureFailureBody, SIGNATURE_FAILURE_STATUS, verifyRequest } from '../signing';
+import { formatHttpDate, signatureFailureBody, SIGNATURE_FAILURE_STATUS, verifyRequest } from '../signing';
 import { DEFAULT_REVIEW_DELAY_MS, DEMO_ACCOUNT } from './demo';
 import { FaultBoard, parseFault } from './faults';
 import { MAX_BODY_BYTES, parseParams, PROXY_ERROR_PAGE, readBody, sendHtml, sendJson, sendXml, toXml, XML_ROOTS } from './http-io';
@@ -377,6 +377,8 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   }
 
   const server = createServer((req, res) => {
+    // The gateway's clock, offset included, is what its Date header says (clock probes read it).
+    res.setHeader('Date', formatHttpDate(new Date(Date.now() + clockOffsetSeconds * 1000)));
     handle(req, res).catch(() => {
       // Never crash on bad input: an unexpected error is the provider's "internal error".
       if (res.headersSent || res.destroyed) res.destroy();

@@ -25,3 +25,56 @@ export {
   isSignatureFailureReply,
   signatureFailureBody,
 } from './signature-failure';
+export {
+  MAX_CAPTURED_LENGTH,
+  capturedSignatureInput,
+  parseCapturedRequest,
+  type CapturedDefaults,
+  type CapturedFormat,
+  type CapturedParseError,
+  type CapturedRequest,
+  type ParseCapturedResult,
+} from './request-parse';
+export {
+  diagnoseSignature,
+  type CauseConfidence,
+  type DiagnoseInput,
+  type DiagnosedPart,
+  type Diagnosis,
+  type DiagnosisCause,
+  type DiagnosisPart,
+  type InferredChange,
+  type LikelyCause,
+  type PartStatus,
+  type VariantComputation,
+} from './diagnose';
+export {
+  MAX_VECTORS,
+  PROFILE_KEY_REF_PREFIX,
+  VECTOR_FILE_FORMAT,
+  VECTOR_FILE_VERSION,
+  checkVectors,
+  exportVector,
+  parseVectorFile,
+  serializeVectorFile,
+  vectorKeyRefs,
+  type ParseVectorFileResult,
+  type SignatureVector,
+  type SignatureVectorExpected,
+  type SignatureVectorFile,
+  type SignatureVectorInput,
+  type VectorCheck,
+  type VectorField,
+  type VectorFileError,
+  type VectorKeySource,
+} from './vectors';
+// probe.ts uses the voice client, which imports this index: a benign cycle (nothing is used at load time).
+export {
+  DEFAULT_PROBE_TIMEOUT_MS,
+  probeServerClock,
+  probeSignatureVariant,
+  type ClockProbe,
+  type ClockProbeOptions,
+  type VariantProbe,
+  type VariantProbeResult,
+} from './probe';

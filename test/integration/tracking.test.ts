@@ -14,8 +14,8 @@ afterEach(async () => {
 
 const fast = { delayScale: 0.01 } as const;
 
-async function open(options: Partial<ServicesOptions> & { home: string; secrets: SessionSecretStore }) {
-  const services = await createServices({ ...options, secrets: { store: options.secrets, status: { kind: 'session', keychainAvailable: false, reason: 't' } } });
+async function open({ secrets, ...options }: Omit<Partial<ServicesOptions>, 'secrets'> & { home: string; secrets: SessionSecretStore }) {
+  const services = await createServices({ ...options, secrets: { store: secrets, status: { kind: 'session', keychainAvailable: false, reason: 't' } } });
   const handlers = createHandlers(services);
   const call = async <T>(channel: string, input?: unknown): Promise<T> => {
     const r = await dispatch(handlers, channel, input);

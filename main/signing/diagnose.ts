@@ -1,0 +1,604 @@
+/**
+ * Why a signature fails: the workbench's "verify and diagnose" (issue 6) and `callout verify`.
+ *
+ * The verdict is `verifyRequest`'s. On top of it, the diagnosis recomputes candidate strings to
+ * sign with the usual mistakes applied (query string signed, trailing line break, another host or
+ * port, lower-case method, another path, another date) and compares their HMACs with the signature
+ * in the request. A candidate that matches names its mistakes with high confidence. Every string is
+ * built by the engine (`buildStringToSign`, `stringToSignLines`); only the method's letter case is
+ * changed on the engine's output, since the engine always upper-cases the method.
+ */
+import { createHmac } from 'node:crypto';
+import { parseAuthorization } from './authorization';
+import { CLOCK_WINDOW_SECONDS, clockSkewSeconds, withinWindow } from './clock';
+import { hostOf } from './host';
+import { formatHttpDate, parseHttpDate } from './http-date';
+import { SIGNATURE_ALGORITHM, SIGNED_HEADERS, type SignatureVariant } from './scheme';
+import { signParts } from './sign';
+import { buildStringToSign, upperMethod } from './string-to-sign';
+import { verifyRequest, type VerifyReason } from './verify';
+
+export type DiagnosedPart = 'keyId' | 'algorithm' | 'headers' | 'path' | 'host' | 'date' | 'signature';
+export type PartStatus = 'ok' | 'differs' | 'missing' | 'unknown';
+
+export type LikelyCause =
+  /** The query string is in line 2 although the gateway's variant leaves it out (or the reverse). */
+  | 'query-string-signed'
+  /** A line break after line 4 although the gateway's variant has none (or the reverse). */
+  | 'trailing-line-break'
+  /** Signed with another host name (localhost vs 127.0.0.1, the URL's host vs the Host header...). */
+  | 'wrong-host'
+  /** Signed with the port where the gateway has none, without it, or with another one. */
+  | 'wrong-port'
+  /** The Date is outside the ±window of the gateway's clock, or close to its edge. */
+  | 'clock-drift'
+  /** keyId is not the profile's API ID, or nothing matches with this key although the rest is consistent. */
+  | 'key-from-another-profile'
+  /** The method was signed in lower case (the scheme signs it upper-cased). */
+  | 'method-case'
+  /** The signed Date is not the one in the Date header (a candidate date matched). */
+  | 'date-mismatch'
+  /** Another path was signed: trailing slash, percent-encoding, a gateway route prefix. */
+  | 'path-mismatch';
+
+export type CauseConfidence = 'high' | 'medium' | 'low';
+
+export interface DiagnoseInput {
+  method: string;
+  /** The URL the request went to. */
+  url: string;
+  /** The Host header; default: the URL's host (hostOf). */
+  host?: string | null;
+  /** The Date header. */
+  date?: string | null;
+  /** The Authorization header. */
+  authorization?: string | null;
+  /** The key to check with (a profile's, resolved in main, or one typed for the session). */
+  apiKey: string;
+  /** The profile's API ID, to compare with keyId. */
+  expectedApiId?: string | null;
+  /** The variant the gateway checks; default 'spec' (the verdict uses it; 'any' accepts both). */
+  variant?: SignatureVariant | 'any';
+  /** The gateway's clock; default now. */
+  now?: Date;
+  /** Default 300. */
+  windowSeconds?: number;
+  /**
+   * Dates the signature may have been computed with instead of the Date header (e.g. another
+   * header, a log line). Dates one second either side of the Date header are always tried.
+   */
+  candidateDates?: string[];
+}
+
+export interface DiagnosisPart {
+  part: DiagnosedPart;
+  status: PartStatus;
+  /** What the request has, or (for an inferred difference) what the signature was computed with. */
+  got: string | null;
+  /** What the gateway uses. */
+  expected: string | null;
+  note?: string;
+}
+
+export interface DiagnosisCause {
+  id: LikelyCause;
+  confidence: CauseConfidence;
+  evidence: string;
+}
+
+export interface VariantComputation {
+  stringToSign: string;
+  signature: string;
+  /** True when the request's signature is this one. */
+  matches: boolean;
+}
+
+/** One change from the gateway's string to sign that made the signature match. */
+export interface InferredChange {
+  dimension: 'framing' | 'host' | 'path' | 'method' | 'date';
+  from: string;
+  to: string;
+}
+
+export interface Diagnosis {
+  /** Same as verifyRequest(...).valid with the same inputs. */
+  valid: boolean;
+  /** verifyRequest's reason; null when valid. */
+  verdict: VerifyReason | null;
+  /** verifyRequest's detail for malformed-header and unsupported-algorithm. */
+  detail?: string;
+  parts: DiagnosisPart[];
+  skew: { seconds: number | null; windowSeconds: number; within: boolean };
+  /** Most likely first. */
+  causes: DiagnosisCause[];
+  /** Both variants computed with keyId (or the expected API ID), the URL and the headers as given. */
+  variants: { spec: VariantComputation; apisix: VariantComputation };
+  /** The string to sign that reproduces the request's signature when the gateway's does not; null if none was found. */
+  inferred: { stringToSign: string; changes: InferredChange[] } | null;
+}
+
+/** A |skew| above this share of the window is reported as "close to the edge". */
+const NEAR_EDGE = 0.8;
+
+type Framing = { trailing: boolean; query: boolean };
+type Dim = 'framing' | 'host' | 'path' | 'method' | 'date';
+type Alt = { value: string; causes: LikelyCause[]; label: string };
+
+/** Scheme steps 2 and 3 over a candidate string (one the engine cannot build as a whole, e.g. a lower-case method). */
+function hmac(key: string, text: string): string {
+  return createHmac('sha256', Buffer.from(key, 'utf8')).update(Buffer.from(text, 'utf8')).digest('base64');
+}
+
+/** Split a Host value into name and port ('' when none); IPv6 literals keep their brackets. */
+function splitHost(host: string): { name: string; port: string } {
+  if (host.startsWith('[')) {
+    const end = host.indexOf(']');
+    if (end > 0) {
+      const rest = host.slice(end + 1);
+      return { name: host.slice(0, end + 1), port: rest.startsWith(':') ? rest.slice(1) : '' };
+    }
+    return { name: host, port: '' };
+  }
+  const colon = host.lastIndexOf(':');
+  if (colon > 0 && host.indexOf(':') === colon) return { name: host.slice(0, colon), port: host.slice(colon + 1) };
+  return { name: host, port: '' };
+}
+
+function joinHost(name: string, port: string): string {
+  return port === '' ? name : `${name}:${port}`;
+}
+
+const LOOPBACK = ['127.0.0.1', 'localhost', '[::1]'];
+
+function hostAlternatives(base: string, url: URL): Alt[] {
+  const { name, port } = splitHost(base);
+  const urlHost = hostOf(url);
+  const names = new Set<string>([name]);
+  const urlName = url.hostname;
+  names.add(urlName);
+  names.add(name.toLowerCase());
+  if (LOOPBACK.includes(name.toLowerCase()) || LOOPBACK.includes(urlName)) for (const l of LOOPBACK) names.add(l);
+  const defaultPort = url.protocol === 'http:' ? '80' : '443';
+  const ports = new Set<string>([port, '', defaultPort, url.port]);
+  const out: Alt[] = [];
+  const seen = new Set<string>([base]);
+  for (const n of names) {
+    for (const p of ports) {
+      const value = joinHost(n, p);
+      if (seen.has(value)) continue;
+      seen.add(value);
+      const causes: LikelyCause[] = [];
+      if (n !== name) causes.push('wrong-host');
+      if (p !== port) causes.push('wrong-port');
+      let label: string;
+      if (value === urlHost && base !== urlHost) label = `the URL's host ${value} instead of the Host header ${base}`;
+      else if (n === name && p === '') label = `without the port (${value} instead of ${base})`;
+      else if (n === name && port === '') label = `with port ${p} (${value} instead of ${base})`;
+      else if (n === name) label = `with port ${p} instead of ${port} (${value})`;
+      else label = `host ${value} instead of ${base}`;
+      out.push({ value, causes, label });
+    }
+  }
+  return out;
+}
+
+function pathAlternatives(path: string): Alt[] {
+  const out = new Map<string, string>();
+  const add = (p: string, label: string): void => {
+    if (p !== path && p !== '' && !out.has(p)) out.set(p, label);
+  };
+  if (path.length > 1 && path.endsWith('/')) add(path.replace(/\/+$/, '') || '/', 'without the trailing slash');
+  else add(path + '/', 'with a trailing slash');
+  try {
+    const decoded = decodeURIComponent(path);
+    add(decoded, 'percent-decoded');
+  } catch {
+    // not decodable: no alternative
+  }
+  if (/%[0-9a-fA-F]{2}/.test(path)) {
+    add(path.replace(/%[0-9a-fA-F]{2}/g, (m) => m.toLowerCase()), 'with lower-case percent-escapes');
+    add(path.replace(/%[0-9a-fA-F]{2}/g, (m) => m.toUpperCase()), 'with upper-case percent-escapes');
+  }
+  // A gateway route prefix: the client signed the path without the leading segments (or the reverse is
+  // not knowable). Up to three segments dropped.
+  const segments = path.split('/').filter((s) => s !== '');
+  for (let drop = 1; drop <= Math.min(3, segments.length - 1); drop++) {
+    add('/' + segments.slice(drop).join('/'), `without the prefix /${segments.slice(0, drop).join('/')}`);
+  }
+  return [...out].map(([value, label]) => ({ value, causes: ['path-mismatch'], label: `path ${value} (${label})` }));
+}
+
+function dateAlternatives(date: string, candidates: readonly string[], now: Date): Alt[] {
+  const out = new Map<string, string>();
+  const add = (d: string, label: string): void => {
+    if (d !== date && !/[\r\n]/.test(d) && !out.has(d)) out.set(d, label);
+  };
+  for (const c of candidates.slice(0, 20)) add(c.trim(), `the date ${c.trim()}`);
+  const parsed = parseHttpDate(date, now);
+  if (parsed) {
+    const t = parsed.getTime();
+    try {
+      add(formatHttpDate(parsed), 'the Date header rewritten as an IMF-fixdate');
+      add(formatHttpDate(new Date(t - 1000)), 'one second before the Date header');
+      add(formatHttpDate(new Date(t + 1000)), 'one second after the Date header');
+    } catch {
+      // a year that cannot be written: no alternative
+    }
+  }
+  return [...out].map(([value, label]) => ({ value, causes: ['date-mismatch'], label }));
+}
+
+function framingLabel(f: Framing): string {
+  if (f.trailing && f.query) return 'the apisix form (query in line 2, a line break after line 4)';
+  if (f.trailing) return 'a line break after line 4';
+  if (f.query) return 'the query string in line 2';
+  return 'the spec form (no query, no line break after line 4)';
+}
+
+function expectedFramings(variant: SignatureVariant | 'any', hasQuery: boolean): Framing[] {
+  const spec: Framing = { trailing: false, query: false };
+  const apisix: Framing = { trailing: true, query: hasQuery };
+  if (variant === 'spec') return [spec];
+  if (variant === 'apisix') return [apisix];
+  return [spec, apisix];
+}
+
+interface Candidate {
+  framing: Framing;
+  host: string;
+  path: string;
+  lowerMethod: boolean;
+  date: string;
+}
+
+/** The string to sign of a candidate, built by the engine. */
+function candidateString(apiId: string, method: string, query: string, c: Candidate): string {
+  const m = upperMethod(method);
+  let s: string;
+  if (c.framing.trailing || c.framing.query) {
+    // apisix builds "...path?query\n...host\n"; the framings in between are cut from it.
+    s = buildStringToSign({ apiId, method: m, host: c.host, path: c.path, query: c.framing.query ? query : '', date: c.date, variant: 'apisix' });
+    if (!c.framing.trailing) s = s.slice(0, -1);
+  } else {
+    s = buildStringToSign({ apiId, method: m, host: c.host, path: c.path, date: c.date, variant: 'spec' });
+  }
+  if (c.lowerMethod) {
+    const at = apiId.length + 1;
+    s = s.slice(0, at) + m.toLowerCase() + s.slice(at + m.length);
+  }
+  return s;
+}
+
+/**
+ * Diagnose a signed request against a key. Throws TypeError when `url` is not a URL (as
+ * verifyRequest does); every request-side problem is reported, never thrown.
+ */
+export function diagnoseSignature(input: DiagnoseInput): Diagnosis {
+  const url = new URL(input.url);
+  url.hash = '';
+  const now = input.now ?? new Date();
+  const windowSeconds = input.windowSeconds ?? CLOCK_WINDOW_SECONDS;
+  const variant = input.variant ?? 'spec';
+  const hostHeader = input.host === undefined || input.host === null || input.host.trim() === '' ? null : input.host.trim();
+  const date = input.date === undefined || input.date === null || input.date.trim() === '' ? null : input.date;
+  const authorization = input.authorization ?? null;
+  const expectedApiId = input.expectedApiId ?? null;
+
+  const verdict = verifyRequest({
+    method: input.method,
+    url: url.href,
+    ...(hostHeader !== null ? { host: hostHeader } : {}),
+    date,
+    authorization,
+    apiKey: input.apiKey,
+    now,
+    windowSeconds,
+    variant,
+  });
+
+  const parsed = authorization === null || authorization.trim() === '' ? null : parseAuthorization(authorization);
+  const auth = parsed?.ok ? parsed.value : null;
+  const keyId = auth?.keyId ?? null;
+  const apiId = keyId ?? expectedApiId ?? '';
+  const host = hostHeader ?? hostOf(url);
+  const path = url.pathname;
+  const query = url.search.slice(1);
+  const hasQuery = query !== '';
+  const signedDate = date ?? '';
+  const method = input.method;
+
+  // --- both variants, as the gateway would compute them
+  const sig = auth?.signature ?? null;
+  const variantOf = (v: SignatureVariant): VariantComputation => {
+    const parts = { apiId, method, host, path, query, date: signedDate, variant: v };
+    const { signature } = signParts({ ...parts, apiKey: input.apiKey });
+    return { stringToSign: buildStringToSign(parts), signature, matches: sig !== null && signature === sig };
+  };
+  const variants = { spec: variantOf('spec'), apisix: variantOf('apisix') };
+  const gatewayVariants: SignatureVariant[] = variant === 'any' ? ['spec', 'apisix'] : [variant];
+  const baseMatch = gatewayVariants.some((v) => variants[v].matches);
+
+  // --- search for the mistakes that reproduce the signature
+  let inferred: Diagnosis['inferred'] = null;
+  let matchCauses: Array<{ id: LikelyCause; evidence: string }> = [];
+  let matched: Candidate | null = null;
+  if (sig !== null && !baseMatch) {
+    const found = searchCandidates({ apiId, method, query, hasQuery, host, path, date: signedDate, url, now, variant, key: input.apiKey, sig, candidateDates: input.candidateDates ?? [] });
+    if (found) {
+      matched = found.candidate;
+      inferred = { stringToSign: found.stringToSign, changes: found.changes };
+      matchCauses = found.causes;
+    }
+  }
+
+  // --- clock
+  const skewSeconds = date === null ? null : clockSkewSeconds(date, now);
+  const within = withinWindow(skewSeconds, windowSeconds);
+
+  // --- causes
+  const causes: DiagnosisCause[] = [];
+  const addCause = (id: LikelyCause, confidence: CauseConfidence, evidence: string): void => {
+    const existing = causes.find((c) => c.id === id);
+    if (!existing) causes.push({ id, confidence, evidence });
+    else if (rank(confidence) > rank(existing.confidence)) Object.assign(existing, { confidence, evidence });
+  };
+  if (skewSeconds !== null && !within) {
+    addCause('clock-drift', 'high', `the Date is ${describeSkew(skewSeconds)}; the gateway accepts ±${windowSeconds} s`);
+  } else if (skewSeconds !== null && Math.abs(skewSeconds) > windowSeconds * NEAR_EDGE) {
+    addCause('clock-drift', 'medium', `the Date is ${describeSkew(skewSeconds)}, close to the ±${windowSeconds} s window`);
+  }
+  for (const c of matchCauses) addCause(c.id, 'high', c.evidence);
+  const keyIdDiffers = keyId !== null && expectedApiId !== null && keyId !== expectedApiId;
+  if (keyIdDiffers) {
+    addCause(
+      'key-from-another-profile',
+      'medium',
+      `the request is signed for keyId "${keyId}", the profile's API ID is "${expectedApiId}": the gateway will use ${keyId}'s key`,
+    );
+  }
+  const signatureMatchesSomewhere = baseMatch || matched !== null || variants.spec.matches || variants.apisix.matches;
+  if (sig !== null && !signatureMatchesSomewhere && !keyIdDiffers) {
+    // Nothing reproduces the signature with this key. If everything else is consistent, the key is the
+    // likeliest culprit; a tampered or truncated signature looks the same, hence low confidence.
+    const consistent =
+      auth !== null &&
+      auth.algorithm === SIGNATURE_ALGORITHM &&
+      auth.headers.join(' ') === SIGNED_HEADERS &&
+      skewSeconds !== null &&
+      (hostHeader === null || hostHeader === hostOf(url));
+    if (consistent) {
+      addCause(
+        'key-from-another-profile',
+        'low',
+        'no variation of the string to sign reproduces the signature with this key; it may have been signed with another key (or altered)',
+      );
+    }
+  }
+  causes.sort((a, b) => rank(b.confidence) - rank(a.confidence));
+
+  // --- parts
+  const expectedFraming = expectedFramings(variant, hasQuery)[0] as Framing;
+  const expectedTarget = expectedFraming.query && hasQuery ? `${path}?${query}` : path;
+  const expectedSignature = variants[gatewayVariants.find((v) => variants[v].matches) ?? (gatewayVariants[0] as SignatureVariant)].signature;
+  const parts: DiagnosisPart[] = [];
+
+  parts.push(
+    keyId === null
+      ? { part: 'keyId', status: 'missing', got: null, expected: expectedApiId, ...(parsed && !parsed.ok ? { note: parsed.detail } : {}) }
+      : expectedApiId === null
+        ? { part: 'keyId', status: baseMatch ? 'ok' : 'unknown', got: keyId, expected: null, note: 'no API ID to compare with' }
+        : { part: 'keyId', status: keyIdDiffers ? 'differs' : 'ok', got: keyId, expected: expectedApiId },
+  );
+  if (auth === null) {
+    parts.push({ part: 'algorithm', status: 'missing', got: null, expected: SIGNATURE_ALGORITHM });
+    parts.push({ part: 'headers', status: 'missing', got: null, expected: SIGNED_HEADERS });
+  } else {
+    parts.push({
+      part: 'algorithm',
+      status: auth.algorithm === '' ? 'missing' : auth.algorithm === SIGNATURE_ALGORITHM ? 'ok' : 'differs',
+      got: auth.algorithm === '' ? null : auth.algorithm,
+      expected: SIGNATURE_ALGORITHM,
+    });
+    const headersGot = auth.headers.join(' ');
+    parts.push({
+      part: 'headers',
+      status: headersGot === '' ? 'missing' : headersGot === SIGNED_HEADERS ? 'ok' : 'differs',
+      got: headersGot === '' ? null : headersGot,
+      expected: SIGNED_HEADERS,
+    });
+  }
+
+  // path (line 2's request target)
+  if (matched && (matched.path !== path || matched.framing.query !== expectedFraming.query)) {
+    const got = matched.framing.query && hasQuery ? `${matched.path}?${query}` : matched.path;
+    parts.push({ part: 'path', status: 'differs', got, expected: expectedTarget, note: 'inferred: the signature matches with this request target' });
+  } else {
+    const methodNote = matched?.lowerMethod ? `the method was signed in lower case (${upperMethod(method).toLowerCase()})` : undefined;
+    parts.push({
+      part: 'path',
+      status: baseMatch || matched ? 'ok' : 'unknown',
+      got: baseMatch || matched ? expectedTarget : null,
+      expected: expectedTarget,
+      ...(methodNote ? { note: methodNote } : {}),
+    });
+  }
+
+  // host
+  if (matched && matched.host !== host) {
+    parts.push({ part: 'host', status: 'differs', got: matched.host, expected: host, note: 'inferred: the signature matches with this host' });
+  } else {
+    const notes: string[] = [];
+    if (hostHeader === null) notes.push(`no Host header: the URL's host ${hostOf(url)} is used`);
+    else if (hostHeader !== hostOf(url)) notes.push(`the Host header ${hostHeader} is not the URL's host ${hostOf(url)}`);
+    parts.push({
+      part: 'host',
+      status: baseMatch || matched ? 'ok' : hostHeader !== null && hostHeader !== hostOf(url) ? 'differs' : 'unknown',
+      got: baseMatch || matched ? host : hostHeader,
+      expected: baseMatch || matched ? host : hostOf(url),
+      ...(notes.length > 0 ? { note: notes.join('; ') } : {}),
+    });
+  }
+
+  // date
+  if (date === null) {
+    parts.push({ part: 'date', status: 'missing', got: null, expected: formatHttpDate(now), note: 'no Date header' });
+  } else if (skewSeconds === null) {
+    parts.push({ part: 'date', status: 'differs', got: date, expected: formatHttpDate(now), note: 'the Date header is not an HTTP-date' });
+  } else if (matched && matched.date !== date) {
+    parts.push({ part: 'date', status: 'differs', got: matched.date, expected: date, note: 'inferred: the signature was computed with this date, not the Date header' });
+  } else if (!within) {
+    parts.push({ part: 'date', status: 'differs', got: date, expected: formatHttpDate(now), note: `${describeSkew(skewSeconds)}; the window is ±${windowSeconds} s` });
+  } else {
+    parts.push({ part: 'date', status: 'ok', got: date, expected: date, note: describeSkew(skewSeconds) });
+  }
+
+  // signature
+  parts.push(
+    sig === null
+      ? { part: 'signature', status: 'missing', got: null, expected: expectedSignature }
+      : { part: 'signature', status: baseMatch ? 'ok' : 'differs', got: sig, expected: expectedSignature },
+  );
+
+  return {
+    valid: verdict.valid,
+    verdict: verdict.reason,
+    ...(verdict.detail !== undefined ? { detail: verdict.detail } : {}),
+    parts,
+    skew: { seconds: skewSeconds, windowSeconds, within },
+    causes,
+    variants,
+    inferred,
+  };
+}
+
+function rank(c: CauseConfidence): number {
+  return c === 'high' ? 3 : c === 'medium' ? 2 : 1;
+}
+
+function describeSkew(skew: number): string {
+  if (skew === 0) return 'in step with the clock';
+  return `${Math.abs(skew)} s ${skew > 0 ? 'ahead of' : 'behind'} the clock`;
+}
+
+interface SearchInput {
+  apiId: string;
+  method: string;
+  query: string;
+  hasQuery: boolean;
+  host: string;
+  path: string;
+  date: string;
+  url: URL;
+  now: Date;
+  variant: SignatureVariant | 'any';
+  key: string;
+  sig: string;
+  candidateDates: readonly string[];
+}
+
+/**
+ * Try candidates with up to two kinds of change (framing, host, path, method case, date) from the
+ * gateway's string to sign; the first match with the fewest changes wins. A few hundred HMACs.
+ */
+function searchCandidates(s: SearchInput): { candidate: Candidate; stringToSign: string; changes: InferredChange[]; causes: Array<{ id: LikelyCause; evidence: string }> } | null {
+  const base = expectedFramings(s.variant, s.hasQuery);
+  const allFramings: Framing[] = s.hasQuery
+    ? [{ trailing: false, query: false }, { trailing: true, query: false }, { trailing: false, query: true }, { trailing: true, query: true }]
+    : [{ trailing: false, query: false }, { trailing: true, query: false }];
+  const framingAlts = allFramings.filter((f) => !base.some((b) => b.trailing === f.trailing && b.query === f.query));
+  const lowerMethod = upperMethod(s.method).toLowerCase() !== upperMethod(s.method);
+  const alts: Record<Exclude<Dim, 'framing'>, Alt[]> = {
+    host: hostAlternatives(s.host, s.url),
+    path: pathAlternatives(s.path),
+    method: lowerMethod ? [{ value: 'lower', causes: ['method-case'], label: `the method in lower case (${upperMethod(s.method).toLowerCase()})` }] : [],
+    date: s.date === '' ? [] : dateAlternatives(s.date, s.candidateDates, s.now),
+  };
+  const dims: Dim[] = ['framing', 'host', 'path', 'method', 'date'];
+  const seen = new Set<string>();
+
+  const tryOne = (framing: Framing, changed: Partial<Record<Exclude<Dim, 'framing'>, Alt>>) => {
+    const c: Candidate = {
+      framing,
+      host: changed.host?.value ?? s.host,
+      path: changed.path?.value ?? s.path,
+      lowerMethod: changed.method !== undefined,
+      date: changed.date?.value ?? s.date,
+    };
+    const text = candidateString(s.apiId, s.method, s.query, c);
+    if (seen.has(text)) return null;
+    seen.add(text);
+    if (hmac(s.key, text) !== s.sig) return null;
+    return { c, text };
+  };
+
+  const describe = (framing: Framing | null, changed: Partial<Record<Exclude<Dim, 'framing'>, Alt>>, c: Candidate, text: string) => {
+    const changes: InferredChange[] = [];
+    const causes: Array<{ id: LikelyCause; evidence: string }> = [];
+    const ref = base[0] as Framing;
+    if (framing) {
+      // Compare with the nearest expected framing.
+      const near = base.find((b) => b.query === framing.query) ?? base.find((b) => b.trailing === framing.trailing) ?? ref;
+      changes.push({ dimension: 'framing', from: framingLabel(near), to: framingLabel(framing) });
+      const gw = s.variant === 'any' ? 'spec or apisix' : s.variant;
+      if (framing.trailing !== near.trailing) {
+        causes.push({
+          id: 'trailing-line-break',
+          evidence: framing.trailing
+            ? `the signature matches the string to sign with a line break after line 4 (the apisix variant's form); the gateway checks ${gw}`
+            : `the signature matches the string to sign without a line break after line 4 (the spec variant's form); the gateway checks ${gw}`,
+        });
+      }
+      if (framing.query !== near.query) {
+        causes.push({
+          id: 'query-string-signed',
+          evidence: framing.query
+            ? `the signature matches when line 2 includes the query string (?${s.query}); the gateway (${gw}) signs the path only`
+            : `the signature matches when line 2 leaves out the query string; the gateway (${gw}) signs it (?${s.query})`,
+        });
+      }
+    }
+    for (const d of ['host', 'path', 'method', 'date'] as const) {
+      const alt = changed[d];
+      if (!alt) continue;
+      const from = d === 'host' ? s.host : d === 'path' ? s.path : d === 'date' ? s.date : upperMethod(s.method);
+      const to = d === 'method' ? upperMethod(s.method).toLowerCase() : alt.value;
+      changes.push({ dimension: d, from, to });
+      for (const id of alt.causes) causes.push({ id, evidence: `the signature matches when signed with ${alt.label}` });
+    }
+    return { candidate: c, stringToSign: text, changes, causes };
+  };
+
+  type Option = { framing: Framing | null; changed: Partial<Record<Exclude<Dim, 'framing'>, Alt>> };
+  const optionsFor = (dim: Dim): Option[] =>
+    dim === 'framing'
+      ? framingAlts.map((f) => ({ framing: f, changed: {} }))
+      : alts[dim].map((a) => ({ framing: null, changed: { [dim]: a } }));
+
+  const attempt = (o: Option) => {
+    for (const f of o.framing ? [o.framing] : base) {
+      const hit = tryOne(f, o.changed);
+      if (hit) return describe(o.framing, o.changed, hit.c, hit.text);
+    }
+    return null;
+  };
+
+  // One change.
+  for (const d of dims) {
+    for (const o of optionsFor(d)) {
+      const r = attempt(o);
+      if (r) return r;
+    }
+  }
+  // Two changes.
+  for (let i = 0; i < dims.length; i++) {
+    for (let j = i + 1; j < dims.length; j++) {
+      for (const a of optionsFor(dims[i] as Dim)) {
+        for (const b of optionsFor(dims[j] as Dim)) {
+          const r = attempt({ framing: a.framing ?? b.framing, changed: { ...a.changed, ...b.changed } });
+          if (r) return r;
+        }
+      }
+    }
+  }
+  return null;
+}

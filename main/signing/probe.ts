@@ -1,0 +1,164 @@
+/**
+ * Probes for the signature workbench:
+ * - the server's clock, read from the `Date` header of a harmless HEAD request;
+ * - which signature variant the gateway accepts, asked with a harmless balance query per variant.
+ */
+import http from 'node:http';
+import https from 'node:https';
+import { performance } from 'node:perf_hooks';
+import type { Exchange } from '../../common/records';
+import { VoiceClient, type ProviderEndpoint } from '../voice/client';
+import { parseHttpDate } from './http-date';
+import { SIGNATURE_VARIANTS, type SignatureVariant } from './scheme';
+
+export interface ClockProbe {
+  /** The `Date` response header as received; null when there was none (or no reply). */
+  serverDate: string | null;
+  /** serverDate in epoch ms; null when absent or not an HTTP-date. */
+  serverTime: number | null;
+  /** Local epoch ms at the midpoint of the round trip (the moment the server most likely wrote its Date). */
+  localTime: number;
+  roundTripMs: number;
+  /**
+   * server − local midpoint in seconds, one decimal; positive when the server is ahead. The Date
+   * header has whole seconds (truncated), so a server in step reads between −1 and 0.
+   */
+  skewSeconds: number | null;
+  /** HTTP status of the reply (any status is fine for the probe); null without a reply. */
+  httpStatus: number | null;
+  /** Why there is no reading (connection refused, timeout, no Date header...); null on success. */
+  error: string | null;
+}
+
+export interface ClockProbeOptions {
+  /** Whole probe, connect included. Default 5000. */
+  timeoutMs?: number;
+  /** Default HEAD; GET for servers that mishandle HEAD. */
+  method?: 'HEAD' | 'GET';
+  signal?: AbortSignal;
+}
+
+export const DEFAULT_PROBE_TIMEOUT_MS = 5_000;
+
+/**
+ * Read the server's clock from the `Date` header of one request to `baseUrl` (no credentials, no
+ * redirects followed; the body, if any, is discarded). Never throws for network problems: they
+ * come back in `error`. Throws TypeError for a URL that is not http(s).
+ */
+export function probeServerClock(baseUrl: string, options: ClockProbeOptions = {}): Promise<ClockProbe> {
+  const url = new URL(baseUrl);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new TypeError(`probeServerClock: the URL must be http or https, got ${url.protocol}`);
+  url.hash = '';
+  const timeoutMs = options.timeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS;
+  const lib = url.protocol === 'https:' ? https : http;
+  const startWall = Date.now();
+  const t0 = performance.now();
+
+  return new Promise<ClockProbe>((resolve) => {
+    let settled = false;
+    const finish = (r: { serverDate: string | null; httpStatus: number | null; error: string | null }): void => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      options.signal?.removeEventListener('abort', onAbort);
+      const roundTripMs = Math.round((performance.now() - t0) * 10) / 10;
+      const localTime = Math.round(startWall + roundTripMs / 2);
+      const parsed = r.serverDate === null ? null : parseHttpDate(r.serverDate);
+      const serverTime = parsed ? parsed.getTime() : null;
+      const skewSeconds = serverTime === null ? null : Math.round((serverTime - localTime) / 100) / 10;
+      let error = r.error;
+      if (error === null && r.serverDate === null) error = 'the reply has no Date header';
+      else if (error === null && serverTime === null) error = `the Date header is not an HTTP-date: ${JSON.stringify(r.serverDate)}`;
+      resolve({ serverDate: r.serverDate, serverTime, localTime, roundTripMs, skewSeconds, httpStatus: r.httpStatus, error });
+    };
+
+    const req = lib.request(url, {
+      method: options.method ?? 'HEAD',
+      agent: false,
+      headers: { Accept: '*/*', 'User-Agent': 'Callout clock probe' },
+    });
+    const timer = setTimeout(() => {
+      req.destroy();
+      finish({ serverDate: null, httpStatus: null, error: `no reply within ${timeoutMs} ms` });
+    }, timeoutMs);
+    const onAbort = (): void => {
+      req.destroy();
+      finish({ serverDate: null, httpStatus: null, error: 'the probe was cancelled' });
+    };
+    if (options.signal?.aborted) {
+      onAbort();
+      return;
+    }
+    options.signal?.addEventListener('abort', onAbort, { once: true });
+    req.on('response', (res) => {
+      const date = res.headers.date ?? null;
+      // The Date header is what we came for: settle on the headers, then drain and drop the body.
+      finish({ serverDate: date, httpStatus: res.statusCode ?? null, error: null });
+      res.resume();
+      res.on('error', () => undefined);
+    });
+    req.on('error', (e: NodeJS.ErrnoException) => {
+      const code = e.code ?? '';
+      const message =
+        code === 'ECONNREFUSED'
+          ? 'the connection was refused: nothing is listening at that address'
+          : code === 'ENOTFOUND' || code === 'EAI_AGAIN'
+            ? `the host name could not be resolved (${code})`
+            : `the request failed: ${e.message}`;
+      finish({ serverDate: null, httpStatus: null, error: message });
+    });
+    req.end();
+  });
+}
+
+export interface VariantProbeResult {
+  variant: SignatureVariant;
+  httpStatus: number | null;
+  /** True when the gateway answered HTTP 401 `{"message":"client request can't be validated"}`. */
+  gatewayRejected: boolean;
+  /** The voice service's result code when its reply came through (e.g. 2 = OK, 401 = bad credentials). */
+  providerCode: number | null;
+  /**
+   * accepted: the request went past the gateway and the voice service answered; rejected: the
+   * gateway refused the signature; undetermined: no readable answer (network error, 5xx page...).
+   */
+  outcome: 'accepted' | 'rejected' | 'undetermined';
+  /** Why the outcome is undetermined, in plain words; null otherwise. */
+  message: string | null;
+  /** The redacted exchange (the client redacts the key). */
+  exchange: Exchange | null;
+}
+
+export interface VariantProbe {
+  /** The variants the gateway let through. Both when there is no gateway (or it accepts both). */
+  accepted: SignatureVariant[];
+  results: VariantProbeResult[];
+}
+
+/**
+ * Ask the gateway which variant it accepts: one balance query (harmless: it places no call and
+ * costs nothing) signed with each variant, one after the other, no retries. `endpoint.signing` is
+ * ignored (each variant is tried).
+ */
+export async function probeSignatureVariant(endpoint: ProviderEndpoint, options: { signal?: AbortSignal } = {}): Promise<VariantProbe> {
+  const results: VariantProbeResult[] = [];
+  for (const variant of SIGNATURE_VARIANTS) {
+    const client = new VoiceClient({ ...endpoint, signing: variant }, { retries: 0 });
+    const r = await client.balance(options.signal);
+    const exchange = r.exchanges.at(-1) ?? null;
+    const httpStatus = exchange?.status ?? null;
+    const gatewayRejected = r.failure?.kind === 'signature-rejected';
+    const providerCode = r.reply?.code ?? null;
+    const outcome: VariantProbeResult['outcome'] = gatewayRejected ? 'rejected' : r.reply !== null ? 'accepted' : 'undetermined';
+    results.push({
+      variant,
+      httpStatus,
+      gatewayRejected,
+      providerCode,
+      outcome,
+      message: outcome === 'undetermined' ? (r.failure?.message ?? 'no readable reply') : null,
+      exchange,
+    });
+  }
+  return { accepted: results.filter((r) => r.outcome === 'accepted').map((r) => r.variant), results };
+}

@@ -1,0 +1,308 @@
+/**
+ * Signature test vectors: export the workbench's current case, import a file and check every
+ * vector. The file format is documented in docs/signature-test-vectors.md.
+ *
+ * Keys in vector files are test keys by nature. A case whose key came from a profile is exported
+ * WITHOUT the key (`"apiKey": null, "keyRef": "profile:<name>"`); such a vector is checked only when
+ * the caller supplies that key (resolveKey).
+ */
+import { parseAuthorization } from './authorization';
+import { parseHttpDate } from './http-date';
+import { isSignatureVariant, type SignatureVariant } from './scheme';
+import { signRequest, type SignInput, type SignSteps } from './sign';
+
+export const VECTOR_FILE_FORMAT = 'callout-signature-vectors';
+export const VECTOR_FILE_VERSION = 1;
+/** More than this many vectors in one file is refused (a vector file, not a data dump). */
+export const MAX_VECTORS = 10_000;
+
+export interface SignatureVectorInput {
+  apiId: string;
+  /** The HMAC key; null when the vector refers to a profile's key instead (keyRef). */
+  apiKey: string | null;
+  /** `profile:<name>`; present exactly when apiKey is null. */
+  keyRef?: string;
+  method: string;
+  url: string;
+  date: string;
+}
+
+export interface SignatureVectorExpected {
+  stringToSign?: string;
+  signature: string;
+  authorization?: string;
+}
+
+export interface SignatureVector {
+  name: string;
+  description?: string;
+  variant: SignatureVariant;
+  input: SignatureVectorInput;
+  expected: SignatureVectorExpected;
+}
+
+export interface SignatureVectorFile {
+  format: typeof VECTOR_FILE_FORMAT;
+  version: typeof VECTOR_FILE_VERSION;
+  description?: string;
+  vectors: SignatureVector[];
+}
+
+/** Where the key of an exported case came from. */
+export type VectorKeySource = { kind: 'adhoc' } | { kind: 'profile'; profile: string };
+
+export const PROFILE_KEY_REF_PREFIX = 'profile:';
+
+/**
+ * The current case as a vector. `input` is what was signed (as given to signRequest); `steps` its
+ * result. With a profile's key the vector carries `"apiKey": null` and `"keyRef": "profile:<name>"`:
+ * the profile's key is never written. Throws TypeError when `steps` was not computed from `input`
+ * (recomputed here to be sure) or when the profile name is empty.
+ */
+export function exportVector(
+  steps: SignSteps,
+  input: Pick<SignInput, 'apiId' | 'apiKey' | 'method' | 'url'> & { date?: string; name?: string; description?: string },
+  keySource: VectorKeySource,
+): SignatureVector {
+  if (keySource.kind === 'profile' && (typeof keySource.profile !== 'string' || keySource.profile.trim() === '')) {
+    throw new TypeError('exportVector: the profile name is empty');
+  }
+  if (input.date !== undefined && input.date !== steps.date) throw new TypeError('exportVector: the steps were signed with another date');
+  const again = signRequest({ apiId: input.apiId, apiKey: input.apiKey, method: input.method, url: input.url, date: steps.date, variant: steps.variant });
+  if (again.signature !== steps.signature || again.stringToSign !== steps.stringToSign) {
+    throw new TypeError('exportVector: the steps were not computed from this input');
+  }
+  const vectorInput: SignatureVectorInput =
+    keySource.kind === 'profile'
+      ? { apiId: input.apiId, apiKey: null, keyRef: PROFILE_KEY_REF_PREFIX + keySource.profile, method: input.method, url: input.url, date: steps.date }
+      : { apiId: input.apiId, apiKey: input.apiKey, method: input.method, url: input.url, date: steps.date };
+  return {
+    name: input.name?.trim() || defaultName(steps),
+    ...(input.description ? { description: input.description } : {}),
+    variant: steps.variant,
+    input: vectorInput,
+    expected: { stringToSign: steps.stringToSign, signature: steps.signature, authorization: steps.authorization },
+  };
+}
+
+function defaultName(steps: SignSteps): string {
+  return `${steps.variant}, ${steps.method} ${steps.host}${steps.path}`;
+}
+
+/** A vector file's text (pretty-printed JSON, trailing newline). */
+export function serializeVectorFile(vectors: SignatureVector[], description?: string): string {
+  const file: SignatureVectorFile = {
+    format: VECTOR_FILE_FORMAT,
+    version: VECTOR_FILE_VERSION,
+    ...(description ? { description } : {}),
+    vectors,
+  };
+  return JSON.stringify(file, null, 2) + '\n';
+}
+
+export type VectorFileError = 'invalid-json' | 'wrong-format' | 'unsupported-version' | 'invalid-vector' | 'too-many';
+
+export type ParseVectorFileResult =
+  | { ok: true; vectors: SignatureVector[]; description?: string }
+  /** `detail` is the first problem; `problems` lists them all (at most 50), each naming the place, e.g. `vectors[2].input.date`. */
+  | { ok: false; error: VectorFileError; detail: string; problems: string[] };
+
+const METHOD_TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+const SIGNATURE_BASE64 = /^[A-Za-z0-9+/]{43}=$/; // 32 bytes
+const MAX_PROBLEMS = 50;
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function typeName(v: unknown): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'an array';
+  return typeof v === 'object' ? 'an object' : `a ${typeof v}`;
+}
+
+/** Parse and validate a vector file. Unknown fields are refused (they are usually typos). */
+export function parseVectorFile(text: string): ParseVectorFileResult {
+  const problems: string[] = [];
+  const bad = (error: VectorFileError, detail: string): ParseVectorFileResult => ({ ok: false, error, detail, problems: [detail] });
+  let data: unknown;
+  try {
+    data = JSON.parse(typeof text === 'string' ? text.replace(/^\uFEFF/, '') : String(text));
+  } catch (e) {
+    return bad('invalid-json', `the file is not JSON: ${e instanceof Error ? e.message : String(e)}`);
+  }
+  if (!isRecord(data)) return bad('wrong-format', `the file must hold a JSON object, not ${typeName(data)}`);
+  if (data.format !== VECTOR_FILE_FORMAT) {
+    return bad('wrong-format', `"format" must be "${VECTOR_FILE_FORMAT}"${data.format === undefined ? ' (it is missing)' : `, not ${JSON.stringify(data.format)}`}`);
+  }
+  if (data.version !== VECTOR_FILE_VERSION) {
+    return bad('unsupported-version', `"version" ${JSON.stringify(data.version ?? null)} is not supported; this version of Callout reads version ${VECTOR_FILE_VERSION}`);
+  }
+  for (const k of Object.keys(data)) {
+    if (!['format', 'version', 'description', 'vectors'].includes(k)) problems.push(`unknown top-level field "${k}"`);
+  }
+  if (data.description !== undefined && typeof data.description !== 'string') problems.push('"description" must be a string');
+  if (!Array.isArray(data.vectors)) {
+    problems.push(`"vectors" must be an array, not ${typeName(data.vectors)}`);
+    return { ok: false, error: 'invalid-vector', detail: problems[0] as string, problems };
+  }
+  if (data.vectors.length > MAX_VECTORS) return bad('too-many', `the file holds ${data.vectors.length} vectors; at most ${MAX_VECTORS} are read`);
+
+  const vectors: SignatureVector[] = [];
+  data.vectors.forEach((raw: unknown, index: number) => {
+    const v = validateVector(raw, `vectors[${index}]`, problems);
+    if (v) vectors.push(v);
+  });
+  if (problems.length > 0) {
+    const list = problems.slice(0, MAX_PROBLEMS);
+    if (problems.length > MAX_PROBLEMS) list.push(`… and ${problems.length - MAX_PROBLEMS} more problems`);
+    return { ok: false, error: 'invalid-vector', detail: list[0] as string, problems: list };
+  }
+  return { ok: true, vectors, ...(typeof data.description === 'string' ? { description: data.description } : {}) };
+}
+
+function validateVector(raw: unknown, at: string, problems: string[]): SignatureVector | null {
+  const start = problems.length;
+  if (!isRecord(raw)) {
+    problems.push(`${at} must be an object, not ${typeName(raw)}`);
+    return null;
+  }
+  const label = typeof raw.name === 'string' && raw.name.trim() !== '' ? `${at} ("${raw.name}")` : at;
+  const p = (field: string, msg: string): void => {
+    problems.push(`${label}.${field}: ${msg}`);
+  };
+  for (const k of Object.keys(raw)) if (!['name', 'description', 'variant', 'input', 'expected'].includes(k)) p(k, 'unknown field');
+  if (typeof raw.name !== 'string' || raw.name.trim() === '') p('name', 'must be a non-empty string');
+  if (raw.description !== undefined && typeof raw.description !== 'string') p('description', 'must be a string');
+  if (!isSignatureVariant(raw.variant)) p('variant', `must be "spec" or "apisix", not ${JSON.stringify(raw.variant ?? null)}`);
+
+  const input = raw.input;
+  if (!isRecord(input)) p('input', `must be an object, not ${typeName(input)}`);
+  else {
+    for (const k of Object.keys(input)) {
+      if (!['apiId', 'apiKey', 'keyRef', 'method', 'url', 'date'].includes(k)) p(`input.${k}`, 'unknown field');
+    }
+    if (typeof input.apiId !== 'string' || input.apiId === '') p('input.apiId', 'must be a non-empty string');
+    else if (/[\r\n"]/.test(input.apiId)) p('input.apiId', 'must not contain a double quote or a line break');
+    if (input.apiKey === null) {
+      if (typeof input.keyRef !== 'string' || !input.keyRef.startsWith(PROFILE_KEY_REF_PREFIX) || input.keyRef.length === PROFILE_KEY_REF_PREFIX.length) {
+        p('input.keyRef', `must be "${PROFILE_KEY_REF_PREFIX}<name>" when apiKey is null`);
+      }
+    } else if (typeof input.apiKey === 'string') {
+      if (input.apiKey === '') p('input.apiKey', 'must not be empty (use null and a keyRef for a profile key)');
+      if (input.keyRef !== undefined) p('input.keyRef', 'must be absent when apiKey is given');
+    } else {
+      p('input.apiKey', `must be a string, or null with a keyRef; not ${typeName(input.apiKey)}`);
+    }
+    if (typeof input.method !== 'string' || !METHOD_TOKEN.test(input.method)) p('input.method', `must be an HTTP method, not ${JSON.stringify(input.method ?? null)}`);
+    if (typeof input.url !== 'string') p('input.url', 'must be a string');
+    else {
+      let ok = false;
+      try {
+        const u = new URL(input.url);
+        ok = u.protocol === 'http:' || u.protocol === 'https:';
+      } catch {
+        ok = false;
+      }
+      if (!ok) p('input.url', `must be an absolute http(s) URL, not ${JSON.stringify(input.url)}`);
+    }
+    if (typeof input.date !== 'string') p('input.date', 'must be a string (an HTTP-date)');
+    else if (parseHttpDate(input.date) === null) p('input.date', `is not an HTTP-date (e.g. "Sat, 21 Nov 2026 22:36:54 GMT"): ${JSON.stringify(input.date)}`);
+  }
+
+  const expected = raw.expected;
+  if (!isRecord(expected)) p('expected', `must be an object, not ${typeName(expected)}`);
+  else {
+    for (const k of Object.keys(expected)) {
+      if (!['stringToSign', 'signature', 'authorization'].includes(k)) p(`expected.${k}`, 'unknown field');
+    }
+    if (typeof expected.signature !== 'string' || !SIGNATURE_BASE64.test(expected.signature)) {
+      p('expected.signature', 'must be the Base64 of a 32-byte HMAC-SHA256 digest (44 characters ending in "=")');
+    }
+    if (expected.stringToSign !== undefined && typeof expected.stringToSign !== 'string') p('expected.stringToSign', 'must be a string');
+    if (expected.authorization !== undefined) {
+      if (typeof expected.authorization !== 'string') p('expected.authorization', 'must be a string');
+      else {
+        const a = parseAuthorization(expected.authorization);
+        if (!a.ok) p('expected.authorization', `is not a Signature header: ${a.detail}`);
+      }
+    }
+  }
+  if (problems.length > start) return null;
+  const i = input as Record<string, unknown>;
+  const e = expected as Record<string, unknown>;
+  return {
+    name: raw.name as string,
+    ...(typeof raw.description === 'string' ? { description: raw.description } : {}),
+    variant: raw.variant as SignatureVariant,
+    input: {
+      apiId: i.apiId as string,
+      apiKey: i.apiKey as string | null,
+      ...(typeof i.keyRef === 'string' ? { keyRef: i.keyRef } : {}),
+      method: i.method as string,
+      url: i.url as string,
+      date: i.date as string,
+    },
+    expected: {
+      ...(typeof e.stringToSign === 'string' ? { stringToSign: e.stringToSign } : {}),
+      signature: e.signature as string,
+      ...(typeof e.authorization === 'string' ? { authorization: e.authorization } : {}),
+    },
+  };
+}
+
+export type VectorField = 'stringToSign' | 'signature' | 'authorization';
+
+export interface VectorCheck {
+  index: number;
+  name: string;
+  variant: SignatureVariant;
+  pass: boolean;
+  /** The expected fields that differ from what Callout computes (only fields the vector has). */
+  mismatches: VectorField[];
+  /** What Callout computes; null when it could not (no key, an error). */
+  actual: { stringToSign: string; signature: string; authorization: string } | null;
+  /** Set when the vector could not be checked. */
+  error?: string;
+  /** The keyRef whose key is needed (and was not supplied). */
+  needsKey?: string;
+}
+
+/** The keyRefs a set of vectors needs, each once (to resolve profile keys before checkVectors). */
+export function vectorKeyRefs(vectors: readonly SignatureVector[]): string[] {
+  return [...new Set(vectors.flatMap((v) => (v.input.apiKey === null && v.input.keyRef ? [v.input.keyRef] : [])))];
+}
+
+/**
+ * Check every vector with the signing engine. A vector whose key is a keyRef is checked only when
+ * `resolveKey` returns its key; otherwise it fails with `needsKey`. Never throws for a bad vector.
+ */
+export function checkVectors(
+  vectors: readonly SignatureVector[],
+  resolveKey?: (keyRef: string, vector: SignatureVector) => string | undefined | null,
+): VectorCheck[] {
+  return vectors.map((v, index) => {
+    const head = { index, name: v.name, variant: v.variant };
+    let key = v.input.apiKey;
+    if (key === null) {
+      const ref = v.input.keyRef ?? '';
+      const resolved = resolveKey?.(ref, v);
+      if (typeof resolved !== 'string' || resolved === '') {
+        return { ...head, pass: false, mismatches: [], actual: null, error: `the vector uses the key of ${ref || 'a profile'}, which was not supplied`, needsKey: ref };
+      }
+      key = resolved;
+    }
+    let steps: SignSteps;
+    try {
+      steps = signRequest({ apiId: v.input.apiId, apiKey: key, method: v.input.method, url: v.input.url, date: v.input.date, variant: v.variant });
+    } catch (e) {
+      return { ...head, pass: false, mismatches: [], actual: null, error: e instanceof Error ? e.message : String(e) };
+    }
+    const actual = { stringToSign: steps.stringToSign, signature: steps.signature, authorization: steps.authorization };
+    const mismatches: VectorField[] = [];
+    if (v.expected.stringToSign !== undefined && v.expected.stringToSign !== actual.stringToSign) mismatches.push('stringToSign');
+    if (v.expected.signature !== actual.signature) mismatches.push('signature');
+    if (v.expected.authorization !== undefined && v.expected.authorization !== actual.authorization) mismatches.push('authorization');
+    return { ...head, pass: mismatches.length === 0, mismatches, actual };
+  });
+}
