@@ -7,6 +7,7 @@ import { CALL_STATES, OUTCOMES } from './domain/status';
 import type { CallState } from './domain/status';
 import type { ExchangeRecord, MessageEventRecord, MessageRecord } from './records';
 import type { CodeInfo } from './domain/codes';
+import type { ClockProbe, Diagnosis, ParseCapturedResult, SignSteps, VariantProbe, VariantProbeResult, VectorCheck, VerifyReason } from './signature-types';
 
 /** Declares an operation: `op<Output>()(inputSchema)`. The schema checks input at the boundary; the output type is a phantom. */
 function op<O>() {
@@ -134,28 +135,11 @@ export interface TemplateView {
   updatedAt: number;
 }
 
-export interface SignStepsView {
-  variant: 'spec' | 'apisix';
-  method: string;
-  url: string;
-  host: string;
-  path: string;
-  query: string;
-  droppedQuery: boolean;
-  droppedFragment: boolean;
-  date: string;
-  lines: string[];
-  stringToSign: string;
-  stringToSignBytesHex: string;
-  hmacHex: string;
-  signature: string;
-  authorization: string;
-  headers: { Host: string; Date: string; Authorization: string };
-}
+export type SignStepsView = SignSteps;
 
 export interface VerifyView {
   valid: boolean;
-  reason: string | null;
+  reason: VerifyReason | null;
   skewSeconds: number | null;
   variant: 'spec' | 'apisix' | null;
 }
@@ -164,6 +148,26 @@ const signatureKey = z.union([
   z.object({ profileId: id }).strict(),
   z.object({ adHoc: z.string().min(1, 'key-required').max(256) }).strict(),
 ]);
+
+/** A variant probe without its exchanges (they are stored, and shown in the inspector). */
+export interface VariantProbeView {
+  accepted: VariantProbe['accepted'];
+  results: Omit<VariantProbeResult, 'exchange'>[];
+}
+
+export interface VectorCheckView {
+  results: VectorCheck[];
+  /** Vectors that name a key (`keyRef`) no profile supplies. */
+  missingKeys: string[];
+}
+
+const signatureInputs = {
+  method: z.string().trim().min(1).max(16),
+  url: z.url({ protocol: /^https?$/, error: 'url-invalid' }).max(4096),
+  host: z.string().max(300).optional(),
+  date: z.string().max(64).nullable().optional(),
+  authorization: z.string().max(4096).nullable().optional(),
+};
 
 export const contract = {
   channels: {
@@ -275,6 +279,41 @@ export const contract = {
         })
         .strict(),
     ),
+    'signature.diagnose': op<Diagnosis>()(
+      z
+        .object({
+          ...signatureInputs,
+          key: signatureKey,
+          expectedApiId: z.string().max(128).optional(),
+          variant: z.enum(['spec', 'apisix', 'any']).default('spec'),
+          now: z.string().max(64).optional(),
+        })
+        .strict(),
+    ),
+    /** Reads a pasted request: raw HTTP, a cURL command, or just its headers. */
+    'signature.parseRequest': op<ParseCapturedResult>()(
+      z.object({ text: z.string().max(200_000), defaults: z.object({ url: z.string().max(4096).optional(), method: z.string().max(16).optional() }).strict().optional() }).strict(),
+    ),
+    /** The current case as a test vector file (a profile's key is never written: it becomes a keyRef). */
+    'signature.exportVector': op<{ json: string }>()(
+      z
+        .object({
+          name: z.string().trim().min(1).max(120),
+          apiId: z.string().min(1).max(128),
+          method: z.enum(['GET', 'POST']),
+          url: z.url({ protocol: /^https?$/ }).max(4096),
+          date: z.string().max(64),
+          variant: z.enum(['spec', 'apisix']),
+          key: signatureKey,
+        })
+        .strict(),
+    ),
+    /** Checks every vector of a file; vectors that name a profile key are checked with that profile's key, in main. */
+    'signature.checkVectors': op<VectorCheckView>()(z.object({ text: z.string().max(5_000_000) }).strict()),
+    /** The local clock against a server's Date header (a profile's base URL or the sandbox). */
+    'signature.probeClock': op<ClockProbe>()(z.object({ profileId: id }).strict()),
+    /** Asks the profile's gateway, with a harmless balance query, which string-to-sign variant it accepts. */
+    'signature.probeVariant': op<VariantProbeView>()(z.object({ profileId: id }).strict()),
   },
   events: {
     /** A message changed (outcome, call state, duration). Channel names say their direction. */

@@ -4,7 +4,20 @@ import type { BalanceView, Channel, FailureView, ImportResult, OutputOf, ParsedI
 import { describeCode } from '../common/domain/codes';
 import { matchTemplate, parseTemplate } from '../common/domain/templates';
 import type { MessageRecord } from '../common/records';
-import { signRequest, verifyRequest, parseHttpDate } from './signing';
+import {
+  checkVectors,
+  diagnoseSignature,
+  exportVector,
+  parseCapturedRequest,
+  parseHttpDate,
+  parseVectorFile,
+  probeServerClock,
+  probeSignatureVariant,
+  serializeVectorFile,
+  signRequest,
+  vectorKeyRefs,
+  verifyRequest,
+} from './signing';
 import type { Services } from './services';
 import type { TemplateRecord } from './store/template-repository';
 import type { ClientFailure } from './voice/client';
@@ -25,6 +38,13 @@ export function createHandlers(services: Services): Handlers {
   const { profiles, messages, store } = services;
 
   const keyFor = async (key: { profileId: string } | { adHoc: string }) => ('adHoc' in key ? key.adHoc : (await profiles.endpoint(key.profileId)).apiKey);
+
+  const parseNow = (now: string | undefined, path = 'now'): Date | undefined => {
+    if (now === undefined) return undefined;
+    const d = parseHttpDate(now);
+    if (!d) throw new ProfileError('invalid-input', 'The comparison time is not an HTTP date.', [{ path, message: 'date-invalid' }]);
+    return d;
+  };
 
   const message = (id: number) => {
     const m = store.messages.get(id);
@@ -131,9 +151,56 @@ export function createHandlers(services: Services): Handlers {
       if (i.date !== undefined && !parseHttpDate(i.date)) throw new ProfileError('invalid-input', 'The date is not an HTTP date.', [{ path: 'date', message: 'date-invalid' }]);
       return signRequest({ apiId: i.apiId, apiKey: await keyFor(i.key), method: i.method, url: i.url, date: i.date, variant: i.variant });
     },
+    'signature.diagnose': async (i) => {
+      const expectedApiId = i.expectedApiId ?? ('profileId' in i.key ? profiles.record(i.key.profileId).apiId : undefined);
+      return diagnoseSignature({
+        method: i.method,
+        url: i.url,
+        host: i.host,
+        date: i.date ?? undefined,
+        authorization: i.authorization ?? undefined,
+        apiKey: await keyFor(i.key),
+        expectedApiId,
+        variant: i.variant,
+        now: parseNow(i.now),
+      });
+    },
+    'signature.parseRequest': async ({ text, defaults }) => parseCapturedRequest(text, defaults),
+    'signature.exportVector': async (i) => {
+      if (!parseHttpDate(i.date)) throw new ProfileError('invalid-input', 'The date is not an HTTP date.', [{ path: 'date', message: 'date-invalid' }]);
+      const apiKey = await keyFor(i.key);
+      const steps = signRequest({ apiId: i.apiId, apiKey, method: i.method, url: i.url, date: i.date, variant: i.variant });
+      const source = 'profileId' in i.key ? ({ kind: 'profile', profile: profiles.record(i.key.profileId).name } as const) : ({ kind: 'adhoc' } as const);
+      return { json: serializeVectorFile([exportVector(steps, { apiId: i.apiId, apiKey, method: i.method, url: i.url, date: i.date, name: i.name }, source)]) };
+    },
+    'signature.checkVectors': async ({ text }) => {
+      const parsed = parseVectorFile(text);
+      if (!parsed.ok) {
+        throw new ProfileError('invalid-input', [parsed.detail, ...parsed.problems.slice(0, 10)].join(' '), [{ path: 'text', message: parsed.error }]);
+      }
+      // Keys named by reference ("profile:<name>") come from that profile, inside main.
+      const keys = new Map<string, string>();
+      const missingKeys: string[] = [];
+      for (const ref of vectorKeyRefs(parsed.vectors)) {
+        const profile = ref.startsWith('profile:') ? profiles.findByName(ref.slice('profile:'.length)) : undefined;
+        const key = profile ? await profiles.endpoint(profile.id).then((e) => e.apiKey, () => null) : null;
+        if (key) keys.set(ref, key);
+        else missingKeys.push(ref);
+      }
+      return { results: checkVectors(parsed.vectors, (ref) => keys.get(ref)), missingKeys };
+    },
+    'signature.probeClock': async ({ profileId }) => {
+      const record = profiles.record(profileId);
+      const { baseUrl } = await profiles.view(record);
+      return probeServerClock(baseUrl, { timeoutMs: record.totalTimeoutMs });
+    },
+    'signature.probeVariant': async ({ profileId }) => {
+      const probe = await probeSignatureVariant(await profiles.endpoint(profileId));
+      for (const r of probe.results) if (r.exchange) store.exchanges.insert(r.exchange, { profile: profileId });
+      return { accepted: probe.accepted, results: probe.results.map(({ exchange: _exchange, ...rest }) => rest) };
+    },
     'signature.verify': async (i) => {
-      const now = i.now === undefined ? undefined : parseHttpDate(i.now);
-      if (now === null) throw new ProfileError('invalid-input', 'The comparison time is not an HTTP date.', [{ path: 'now', message: 'date-invalid' }]);
+      const now = parseNow(i.now);
       const r = verifyRequest({ method: i.method, url: i.url, host: i.host, date: i.date, authorization: i.authorization, apiKey: await keyFor(i.key), now, variant: i.variant });
       return { valid: r.valid, reason: r.reason, skewSeconds: r.skewSeconds, variant: r.variant };
     },

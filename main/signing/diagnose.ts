@@ -16,32 +16,12 @@ import { formatHttpDate, parseHttpDate } from './http-date';
 import { SIGNATURE_ALGORITHM, SIGNED_HEADERS, type SignatureVariant } from './scheme';
 import { signParts } from './sign';
 import { buildStringToSign, upperMethod } from './string-to-sign';
-import { verifyRequest, type VerifyReason } from './verify';
+import { verifyRequest } from './verify';
+import type { LikelyCause, CauseConfidence, DiagnosisPart, DiagnosisCause, VariantComputation, InferredChange, Diagnosis } from '../../common/signature-types';
+export type { DiagnosedPart, PartStatus, LikelyCause, CauseConfidence, DiagnosisPart, DiagnosisCause, VariantComputation, InferredChange, Diagnosis } from '../../common/signature-types';
 
-export type DiagnosedPart = 'keyId' | 'algorithm' | 'headers' | 'path' | 'host' | 'date' | 'signature';
-export type PartStatus = 'ok' | 'differs' | 'missing' | 'unknown';
 
-export type LikelyCause =
-  /** The query string is in line 2 although the gateway's variant leaves it out (or the reverse). */
-  | 'query-string-signed'
-  /** A line break after line 4 although the gateway's variant has none (or the reverse). */
-  | 'trailing-line-break'
-  /** Signed with another host name (localhost vs 127.0.0.1, the URL's host vs the Host header...). */
-  | 'wrong-host'
-  /** Signed with the port where the gateway has none, without it, or with another one. */
-  | 'wrong-port'
-  /** The Date is outside the ±window of the gateway's clock, or close to its edge. */
-  | 'clock-drift'
-  /** keyId is not the profile's API ID, or nothing matches with this key although the rest is consistent. */
-  | 'key-from-another-profile'
-  /** The method was signed in lower case (the scheme signs it upper-cased). */
-  | 'method-case'
-  /** The signed Date is not the one in the Date header (a candidate date matched). */
-  | 'date-mismatch'
-  /** Another path was signed: trailing slash, percent-encoding, a gateway route prefix. */
-  | 'path-mismatch';
 
-export type CauseConfidence = 'high' | 'medium' | 'low';
 
 export interface DiagnoseInput {
   method: string;
@@ -70,52 +50,10 @@ export interface DiagnoseInput {
   candidateDates?: string[];
 }
 
-export interface DiagnosisPart {
-  part: DiagnosedPart;
-  status: PartStatus;
-  /** What the request has, or (for an inferred difference) what the signature was computed with. */
-  got: string | null;
-  /** What the gateway uses. */
-  expected: string | null;
-  note?: string;
-}
 
-export interface DiagnosisCause {
-  id: LikelyCause;
-  confidence: CauseConfidence;
-  evidence: string;
-}
 
-export interface VariantComputation {
-  stringToSign: string;
-  signature: string;
-  /** True when the request's signature is this one. */
-  matches: boolean;
-}
 
-/** One change from the gateway's string to sign that made the signature match. */
-export interface InferredChange {
-  dimension: 'framing' | 'host' | 'path' | 'method' | 'date';
-  from: string;
-  to: string;
-}
 
-export interface Diagnosis {
-  /** Same as verifyRequest(...).valid with the same inputs. */
-  valid: boolean;
-  /** verifyRequest's reason; null when valid. */
-  verdict: VerifyReason | null;
-  /** verifyRequest's detail for malformed-header and unsupported-algorithm. */
-  detail?: string;
-  parts: DiagnosisPart[];
-  skew: { seconds: number | null; windowSeconds: number; within: boolean };
-  /** Most likely first. */
-  causes: DiagnosisCause[];
-  /** Both variants computed with keyId (or the expected API ID), the URL and the headers as given. */
-  variants: { spec: VariantComputation; apisix: VariantComputation };
-  /** The string to sign that reproduces the request's signature when the gateway's does not; null if none was found. */
-  inferred: { stringToSign: string; changes: InferredChange[] } | null;
-}
 
 /** A |skew| above this share of the window is reported as "close to the edge". */
 const NEAR_EDGE = 0.8;

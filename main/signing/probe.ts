@@ -6,29 +6,12 @@
 import http from 'node:http';
 import https from 'node:https';
 import { performance } from 'node:perf_hooks';
-import type { Exchange } from '../../common/records';
 import { VoiceClient, type ProviderEndpoint } from '../voice/client';
 import { parseHttpDate } from './http-date';
-import { SIGNATURE_VARIANTS, type SignatureVariant } from './scheme';
+import { SIGNATURE_VARIANTS } from './scheme';
+import type { ClockProbe, VariantProbeResult, VariantProbe } from '../../common/signature-types';
+export type { ClockProbe, VariantProbeResult, VariantProbe } from '../../common/signature-types';
 
-export interface ClockProbe {
-  /** The `Date` response header as received; null when there was none (or no reply). */
-  serverDate: string | null;
-  /** serverDate in epoch ms; null when absent or not an HTTP-date. */
-  serverTime: number | null;
-  /** Local epoch ms at the midpoint of the round trip (the moment the server most likely wrote its Date). */
-  localTime: number;
-  roundTripMs: number;
-  /**
-   * server − local midpoint in seconds, one decimal; positive when the server is ahead. The Date
-   * header has whole seconds (truncated), so a server in step reads between −1 and 0.
-   */
-  skewSeconds: number | null;
-  /** HTTP status of the reply (any status is fine for the probe); null without a reply. */
-  httpStatus: number | null;
-  /** Why there is no reading (connection refused, timeout, no Date header...); null on success. */
-  error: string | null;
-}
 
 export interface ClockProbeOptions {
   /** Whole probe, connect included. Default 5000. */
@@ -111,29 +94,7 @@ export function probeServerClock(baseUrl: string, options: ClockProbeOptions = {
   });
 }
 
-export interface VariantProbeResult {
-  variant: SignatureVariant;
-  httpStatus: number | null;
-  /** True when the gateway answered HTTP 401 `{"message":"client request can't be validated"}`. */
-  gatewayRejected: boolean;
-  /** The voice service's result code when its reply came through (e.g. 2 = OK, 401 = bad credentials). */
-  providerCode: number | null;
-  /**
-   * accepted: the request went past the gateway and the voice service answered; rejected: the
-   * gateway refused the signature; undetermined: no readable answer (network error, 5xx page...).
-   */
-  outcome: 'accepted' | 'rejected' | 'undetermined';
-  /** Why the outcome is undetermined, in plain words; null otherwise. */
-  message: string | null;
-  /** The redacted exchange (the client redacts the key). */
-  exchange: Exchange | null;
-}
 
-export interface VariantProbe {
-  /** The variants the gateway let through. Both when there is no gateway (or it accepts both). */
-  accepted: SignatureVariant[];
-  results: VariantProbeResult[];
-}
 
 /**
  * Ask the gateway which variant it accepts: one balance query (harmless: it places no call and

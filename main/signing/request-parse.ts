@@ -6,43 +6,12 @@
  * Nothing here touches the network or the file system; `@file` bodies are not read.
  */
 
-export type CapturedFormat = 'http' | 'curl' | 'headers';
 
-export interface CapturedRequest {
-  /** As captured (case preserved; HTTP methods are case-sensitive). */
-  method: string;
-  /** Absolute http(s) URL, WHATWG-normalised, fragment removed. */
-  url: string;
-  /** Lower-case header name → value (trimmed). Only headers present in the capture; nothing synthesised. */
-  headers: Record<string, string>;
-  body: string | null;
-  format: CapturedFormat;
-  /** Things that were assumed or ignored, in plain words (e.g. "method not given: assumed POST"). */
-  warnings: string[];
-}
 
-export type CapturedParseError =
-  /** Nothing but white space. */
-  | 'empty'
-  /** Not raw HTTP, not a cURL command, not header lines. */
-  | 'unrecognised'
-  /** Looks like an HTTP request line but is not a valid one. */
-  | 'bad-request-line'
-  /** A header line that is not `Name: value`. */
-  | 'bad-header'
-  /** A cURL command that cannot be read (unterminated quote, missing option argument, cmd.exe syntax...). */
-  | 'bad-curl'
-  /** No URL in the capture and none in the defaults. */
-  | 'no-url'
-  /** A URL that is not an absolute http(s) URL. */
-  | 'bad-url'
-  /** Origin-form request target without a Host header and no default URL to take the host from. */
-  | 'no-host';
 
-export type ParseCapturedResult =
-  | { ok: true; value: CapturedRequest }
-  | { ok: false; error: CapturedParseError; detail: string };
 
+import type { CapturedRequest, CapturedParseError, ParseCapturedResult } from '../../common/signature-types';
+export type { CapturedFormat, CapturedRequest, CapturedParseError, ParseCapturedResult } from '../../common/signature-types';
 export interface CapturedDefaults {
   /**
    * The URL for header-only captures; for raw HTTP its scheme (default https) and, without a Host

@@ -6,14 +6,9 @@
  * named variants exist; see ARCHITECTURE.md, "Decisions where the spec says not shown".
  */
 
-/**
- * - `spec`: the spec's reading. Four lines joined by "\n", nothing after the last line;
- *   line 2 is the method and the path WITHOUT the query string.
- * - `apisix`: what APISIX's hmac-auth builds. A "\n" after every line including the last;
- *   line 2 is the method and the request target WITH the query string.
- */
-export type SignatureVariant = 'spec' | 'apisix';
 
+import type { SignatureVariant } from '../../common/signature-types';
+export type { SignatureVariant } from '../../common/signature-types';
 export const SIGNATURE_VARIANTS: readonly SignatureVariant[] = Object.freeze(['spec', 'apisix'] as const);
 
 export const DEFAULT_SIGNATURE_VARIANT: SignatureVariant = 'spec';

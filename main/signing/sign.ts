@@ -4,6 +4,8 @@ import { formatHttpDate } from './http-date';
 import { hostOf } from './host';
 import { DEFAULT_SIGNATURE_VARIANT, type SignatureVariant } from './scheme';
 import { buildStringToSign, stringToSignLines, type StringToSignParts } from './string-to-sign';
+import type { SignSteps } from '../../common/signature-types';
+export type { SignSteps } from '../../common/signature-types';
 
 // The last API Key used, prepared once as a KeyObject when it is used twice in a row. Saves
 // re-encoding the key on every signature (about a tenth of the cost of one). Keys that change
@@ -46,31 +48,6 @@ export interface SignInput {
   variant?: SignatureVariant;
 }
 
-export interface SignSteps {
-  variant: SignatureVariant;
-  /** Upper-cased. */
-  method: string;
-  /** The URL the request goes to: normalised (WHATWG), without the fragment. */
-  url: string;
-  host: string;
-  path: string;
-  /** The URL's query string without '?', whether or not it was signed. */
-  query: string;
-  /** True when the URL has a non-empty query string that the string to sign leaves out (spec variant). */
-  droppedQuery: boolean;
-  /** True when the URL had a fragment ('#...'); fragments are never sent nor signed. */
-  droppedFragment: boolean;
-  date: string;
-  lines: string[];
-  stringToSign: string;
-  /** The UTF-8 bytes of the string to sign, as lowercase hex. */
-  stringToSignBytesHex: string;
-  /** The raw HMAC-SHA256 digest as lowercase hex; `signature` is the base64 of the same 32 bytes. */
-  hmacHex: string;
-  signature: string;
-  authorization: string;
-  headers: { Host: string; Date: string; Authorization: string };
-}
 
 const METHOD_TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 // Characters that would split a line of the string to sign or break a header.

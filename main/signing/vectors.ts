@@ -10,46 +10,18 @@ import { parseAuthorization } from './authorization';
 import { parseHttpDate } from './http-date';
 import { isSignatureVariant, type SignatureVariant } from './scheme';
 import { signRequest, type SignInput, type SignSteps } from './sign';
+import type { SignatureVectorInput, SignatureVector, SignatureVectorFile, VectorKeySource, VectorFileError, ParseVectorFileResult, VectorField, VectorCheck } from '../../common/signature-types';
+export type { SignatureVectorInput, SignatureVectorExpected, SignatureVector, SignatureVectorFile, VectorKeySource, VectorFileError, ParseVectorFileResult, VectorField, VectorCheck } from '../../common/signature-types';
 
-export const VECTOR_FILE_FORMAT = 'callout-signature-vectors';
-export const VECTOR_FILE_VERSION = 1;
+import { VECTOR_FILE_FORMAT, VECTOR_FILE_VERSION } from '../../common/signature-types';
+export { VECTOR_FILE_FORMAT, VECTOR_FILE_VERSION };
 /** More than this many vectors in one file is refused (a vector file, not a data dump). */
 export const MAX_VECTORS = 10_000;
 
-export interface SignatureVectorInput {
-  apiId: string;
-  /** The HMAC key; null when the vector refers to a profile's key instead (keyRef). */
-  apiKey: string | null;
-  /** `profile:<name>`; present exactly when apiKey is null. */
-  keyRef?: string;
-  method: string;
-  url: string;
-  date: string;
-}
 
-export interface SignatureVectorExpected {
-  stringToSign?: string;
-  signature: string;
-  authorization?: string;
-}
 
-export interface SignatureVector {
-  name: string;
-  description?: string;
-  variant: SignatureVariant;
-  input: SignatureVectorInput;
-  expected: SignatureVectorExpected;
-}
 
-export interface SignatureVectorFile {
-  format: typeof VECTOR_FILE_FORMAT;
-  version: typeof VECTOR_FILE_VERSION;
-  description?: string;
-  vectors: SignatureVector[];
-}
 
-/** Where the key of an exported case came from. */
-export type VectorKeySource = { kind: 'adhoc' } | { kind: 'profile'; profile: string };
 
 export const PROFILE_KEY_REF_PREFIX = 'profile:';
 
@@ -100,12 +72,7 @@ export function serializeVectorFile(vectors: SignatureVector[], description?: st
   return JSON.stringify(file, null, 2) + '\n';
 }
 
-export type VectorFileError = 'invalid-json' | 'wrong-format' | 'unsupported-version' | 'invalid-vector' | 'too-many';
 
-export type ParseVectorFileResult =
-  | { ok: true; vectors: SignatureVector[]; description?: string }
-  /** `detail` is the first problem; `problems` lists them all (at most 50), each naming the place, e.g. `vectors[2].input.date`. */
-  | { ok: false; error: VectorFileError; detail: string; problems: string[] };
 
 const METHOD_TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const SIGNATURE_BASE64 = /^[A-Za-z0-9+/]{43}=$/; // 32 bytes
@@ -251,22 +218,7 @@ function validateVector(raw: unknown, at: string, problems: string[]): Signature
   };
 }
 
-export type VectorField = 'stringToSign' | 'signature' | 'authorization';
 
-export interface VectorCheck {
-  index: number;
-  name: string;
-  variant: SignatureVariant;
-  pass: boolean;
-  /** The expected fields that differ from what Callout computes (only fields the vector has). */
-  mismatches: VectorField[];
-  /** What Callout computes; null when it could not (no key, an error). */
-  actual: { stringToSign: string; signature: string; authorization: string } | null;
-  /** Set when the vector could not be checked. */
-  error?: string;
-  /** The keyRef whose key is needed (and was not supplied). */
-  needsKey?: string;
-}
 
 /** The keyRefs a set of vectors needs, each once (to resolve profile keys before checkVectors). */
 export function vectorKeyRefs(vectors: readonly SignatureVector[]): string[] {

@@ -4,15 +4,9 @@ import { CLOCK_WINDOW_SECONDS, clockSkewSeconds, withinWindow } from './clock';
 import { hostOf } from './host';
 import { HMAC_ALGORITHM_PREFIX, SIGNATURE_VARIANTS, SIGNED_HEADERS, type SignatureVariant } from './scheme';
 import { buildStringToSign } from './string-to-sign';
+import type { VerifyReason } from '../../common/signature-types';
+export type { VerifyReason } from '../../common/signature-types';
 
-export type VerifyReason =
-  | 'signature-mismatch'
-  | 'clock-skew'
-  | 'malformed-header'
-  | 'missing-date'
-  | 'unknown-key'
-  | 'unsupported-algorithm'
-  | 'missing-authorization';
 
 export interface VerifyInput {
   method: string;

@@ -1,0 +1,74 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dispatch } from '../../main/dispatch';
+import { createHandlers } from '../../main/handlers';
+import { SessionSecretStore } from '../../main/secrets';
+import { createServices, type Services } from '../../main/services';
+import { tempHome } from '../helpers/temp-home';
+
+let services: Services;
+let sandboxKey: string;
+const home = tempHome();
+const call = async <T>(channel: string, input?: unknown): Promise<T> => {
+  const r = await dispatch(createHandlers(services), channel, input);
+  if (!r.ok) throw Object.assign(new Error(r.error.message), { code: r.error.code });
+  return r.value as T;
+};
+
+beforeAll(async () => {
+  const store = new SessionSecretStore();
+  services = await createServices({ home: home.dir, secrets: { store, status: { kind: 'session', keychainAvailable: false, reason: 't' } }, sandbox: { timeScale: 0.01, signature: 'apisix' }, tracking: false });
+  sandboxKey = (await store.get('profile:sandbox'))!;
+});
+afterAll(async () => {
+  await services.close();
+  home.cleanup();
+});
+
+describe('signature channels', () => {
+  const date = 'Sat, 21 Nov 2026 12:00:00 GMT';
+
+  it('diagnose with a profile key names the trailing line break of an apisix signature checked as spec', async () => {
+    const signed = await call<{ authorization: string }>('signature.compute', { apiId: 'sandbox-demo', method: 'POST', url: 'http://127.0.0.1:8080/voice/vm', date, variant: 'apisix', key: { profileId: 'sandbox' } });
+    const d = await call<{ valid: boolean; verdict: string; causes: { id: string; confidence: string }[] }>('signature.diagnose', {
+      method: 'POST', url: 'http://127.0.0.1:8080/voice/vm', date, authorization: signed.authorization, key: { profileId: 'sandbox' }, variant: 'spec', now: date,
+    });
+    expect(d).toMatchObject({ valid: false, verdict: 'signature-mismatch' });
+    expect(d.causes[0]).toMatchObject({ id: 'trailing-line-break', confidence: 'high' });
+    expect(JSON.stringify(d)).not.toContain(sandboxKey);
+  });
+
+  it('exports a profile-keyed vector without the key, and checks it back with the profile key', async () => {
+    const { json } = await call<{ json: string }>('signature.exportVector', { name: 'balance', apiId: 'sandbox-demo', method: 'POST', url: 'http://127.0.0.1:1/voice/balance', date, variant: 'spec', key: { profileId: 'sandbox' } });
+    expect(json).not.toContain(sandboxKey);
+    expect(JSON.parse(json).vectors[0].input).toMatchObject({ apiKey: null, keyRef: 'profile:Sandbox' });
+    const check = await call<{ results: { pass: boolean }[]; missingKeys: string[] }>('signature.checkVectors', { text: json });
+    expect(check).toEqual({ results: [expect.objectContaining({ pass: true })], missingKeys: [] });
+    const tampered = json.replace(/"signature": "([A-Za-z0-9+/])/, (_m, c: string) => `"signature": "${c === 'A' ? 'B' : 'A'}`);
+    const bad = await call<{ results: { pass: boolean; mismatches: string[] }[] }>('signature.checkVectors', { text: tampered });
+    expect(bad.results[0]).toMatchObject({ pass: false, mismatches: expect.arrayContaining(['signature']) });
+    await expect(call('signature.checkVectors', { text: '{"nope": 1}' })).rejects.toMatchObject({ code: 'invalid-input' });
+  });
+
+  it('probes which variant the gateway accepts, storing the exchanges redacted', async () => {
+    await call('profiles.save', { id: 'sandbox', name: 'Sandbox', baseUrl: services.sandbox!.baseUrl, apiId: 'sandbox-demo', signing: 'apisix' });
+    const probe = await call<{ accepted: string[] }>('signature.probeVariant', { profileId: 'sandbox' });
+    expect(probe.accepted).toEqual(['apisix']);
+    const stored = services.store.db.prepare("SELECT request_body, request_headers FROM exchanges WHERE operation = 'balance'").all() as { request_body: string; request_headers: string }[];
+    expect(stored).toHaveLength(2);
+    for (const row of stored) expect(JSON.stringify(row)).not.toContain(sandboxKey);
+  });
+
+  it('reads the clock of the profile\'s server', async () => {
+    services.sandbox!.setClockOffset(-60);
+    const clock = await call<{ skewSeconds: number }>('signature.probeClock', { profileId: 'sandbox' });
+    expect(clock.skewSeconds).toBeLessThan(-58);
+    expect(clock.skewSeconds).toBeGreaterThan(-62);
+  });
+
+  it('parses a pasted cURL command', async () => {
+    const r = await call<{ ok: boolean; value: { method: string; url: string; headers: Record<string, string> } }>('signature.parseRequest', {
+      text: `curl -X POST 'http://127.0.0.1:8080/voice/vm' -H 'Date: ${date}' -H 'Authorization: Signature keyId="a"'`,
+    });
+    expect(r).toMatchObject({ ok: true, value: { method: 'POST', url: 'http://127.0.0.1:8080/voice/vm', headers: { date } } });
+  });
+});
