@@ -1,8 +1,17 @@
+import './app/zod-config';
+import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+import { startI18n } from './i18n';
+import { App } from './app/App';
+import './app/app.css';
 
-function App() {
-  return <h1>Callout</h1>;
-}
+startI18n();
 
 const root = document.getElementById('root');
-if (root) createRoot(root).render(<App />);
+if (root) {
+  createRoot(root).render(
+    <StrictMode>
+      <App />
+    </StrictMode>,
+  );
+}

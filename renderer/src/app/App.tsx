@@ -1,0 +1,136 @@
+// The app shell: antd's ConfigProvider (locale and theme follow the language), a header with the
+// app name and the language switch, the left navigation built from SCREENS, and the current screen.
+import { useEffect, useMemo, useState } from 'react';
+import { App as AntApp, ConfigProvider, Layout, Menu, Segmented, Typography, theme as antTheme } from 'antd';
+import { GlobalOutlined, PhoneFilled } from '@ant-design/icons';
+import enUS from 'antd/locale/en_US';
+import zhCN from 'antd/locale/zh_CN';
+import { useTranslation } from 'react-i18next';
+import { currentLanguage, LANGUAGE_NAMES, LANGUAGES, setLanguage, type Language } from '../i18n';
+import { AppInfoProvider } from './app-info';
+import { SecretStoreBanner } from './SecretStoreBanner';
+import { DEFAULT_SCREEN, isScreenKey, SCREENS, type ScreenKey } from './screens';
+
+export const APP_NAME = 'Callout';
+
+const ANTD_LOCALES = { 'zh-CN': zhCN, en: enUS } as const;
+
+// Latin text in a Latin face for English (so “quotes” and punctuation are not full-width);
+// a CJK face first for Chinese. Each list ends in fonts found on Windows, macOS and Linux.
+const LATIN_FONTS = "-apple-system, BlinkMacSystemFont, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, 'Noto Sans', 'Liberation Sans'";
+const CJK_FONTS = "'PingFang SC', 'Hiragino Sans GB', 'Microsoft YaHei', 'Noto Sans CJK SC', 'Source Han Sans SC', 'WenQuanYi Micro Hei'";
+const FONTS: Record<Language, string> = {
+  en: `${LATIN_FONTS}, ${CJK_FONTS}, sans-serif`,
+  'zh-CN': `-apple-system, BlinkMacSystemFont, 'Segoe UI', ${CJK_FONTS}, 'Helvetica Neue', Arial, sans-serif`,
+};
+
+function themeFor(lang: Language) {
+  return { token: { colorPrimary: '#1677ff', fontFamily: FONTS[lang] } };
+}
+
+function screenFromHash(): ScreenKey {
+  const key = window.location.hash.replace(/^#\/?/, '');
+  return isScreenKey(key) ? key : DEFAULT_SCREEN;
+}
+
+function useCurrentScreen(): [ScreenKey, (key: ScreenKey) => void] {
+  const [screen, setScreen] = useState<ScreenKey>(screenFromHash);
+  useEffect(() => {
+    const onHash = () => setScreen(screenFromHash());
+    window.addEventListener('hashchange', onHash);
+    return () => window.removeEventListener('hashchange', onHash);
+  }, []);
+  const go = (key: ScreenKey) => {
+    setScreen(key);
+    if (window.location.hash !== `#/${key}`) window.location.hash = `/${key}`;
+  };
+  return [screen, go];
+}
+
+function LanguageSwitch() {
+  const { t, i18n } = useTranslation();
+  const lang = currentLanguage(i18n.language);
+  return (
+    <span className="callout-language">
+      <GlobalOutlined aria-hidden style={{ color: 'rgba(0,0,0,0.45)' }} />
+      <Segmented<Language>
+        aria-label={t('app.language')}
+        value={lang}
+        onChange={(value) => void setLanguage(value)}
+        options={LANGUAGES.map((l) => ({ value: l, label: <span lang={l}>{LANGUAGE_NAMES[l]}</span> }))}
+      />
+    </span>
+  );
+}
+
+function Shell() {
+  const { t } = useTranslation();
+  const { token } = antTheme.useToken();
+  const [screen, go] = useCurrentScreen();
+  const Current = (SCREENS.find((s) => s.key === screen) ?? SCREENS[0])?.Component;
+
+  useEffect(() => {
+    document.title = `${t(`nav.${screen}`)} · ${APP_NAME}`;
+  }, [t, screen]);
+
+  return (
+    <Layout style={{ minHeight: '100vh' }}>
+      <Layout.Header
+        style={{
+          display: 'flex',
+          alignItems: 'center',
+          gap: 16,
+          background: token.colorBgContainer,
+          borderBottom: `1px solid ${token.colorBorderSecondary}`,
+          paddingInline: 24,
+          height: 56,
+          lineHeight: '56px',
+        }}
+      >
+        <span className="callout-brand">
+          <PhoneFilled aria-hidden style={{ color: token.colorPrimary, fontSize: 20 }} />
+          <Typography.Text strong style={{ fontSize: 18 }}>
+            {APP_NAME}
+          </Typography.Text>
+          <Typography.Text type="secondary">{t('app.tagline')}</Typography.Text>
+        </span>
+        <span style={{ flex: 1 }} />
+        <LanguageSwitch />
+      </Layout.Header>
+      <Layout>
+        <Layout.Sider width={200} theme="light" style={{ borderRight: `1px solid ${token.colorBorderSecondary}` }}>
+          <nav aria-label={t('app.navigation')}>
+            <Menu
+              mode="inline"
+              selectedKeys={[screen]}
+              style={{ borderInlineEnd: 'none', paddingTop: 8 }}
+              onClick={({ key }) => isScreenKey(key) && go(key)}
+              items={SCREENS.map((s) => ({ key: s.key, icon: s.icon, label: t(`nav.${s.key}`) }))}
+            />
+          </nav>
+        </Layout.Sider>
+        <Layout.Content style={{ padding: 24, minWidth: 0 }}>
+          <main>
+            <SecretStoreBanner />
+            {Current ? <Current /> : null}
+          </main>
+        </Layout.Content>
+      </Layout>
+    </Layout>
+  );
+}
+
+export function App() {
+  const { i18n } = useTranslation();
+  const lang = currentLanguage(i18n.language);
+  const theme = useMemo(() => themeFor(lang), [lang]);
+  return (
+    <ConfigProvider locale={ANTD_LOCALES[lang]} theme={theme}>
+      <AntApp>
+        <AppInfoProvider>
+          <Shell />
+        </AppInfoProvider>
+      </AntApp>
+    </ConfigProvider>
+  );
+}

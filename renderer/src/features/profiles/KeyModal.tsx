@@ -1,0 +1,177 @@
+// The write-only API Key form. The renderer can never read a key back: it only knows whether one
+// is set. A typed key leaves the form the moment it is submitted (the field is cleared before the
+// call), goes to main, and is kept in the OS keychain (or, without one, in memory until quit).
+import { useEffect, useState } from 'react';
+import { Alert, App, Button, Form, Input, Modal, Space, Typography } from 'antd';
+import { DeleteOutlined, LockOutlined, SwapOutlined, WalletOutlined } from '@ant-design/icons';
+import { useTranslation } from 'react-i18next';
+import { contract, type ProfileView } from '../../../../common/contract';
+import { call, describeError, describeIssue, type IpcError } from '../../app/api';
+import { useAppInfo } from '../../app/app-info';
+import { BalanceResult, useBalanceCheck } from './balance';
+
+export interface KeyModalProps {
+  /** The profile whose key is managed; null when closed. Always the latest view from the list. */
+  profile: ProfileView | null;
+  /** 'new': opened right after the profile was created, to offer setting its key at once. */
+  intro: 'new' | null;
+  onClose: () => void;
+  onChanged: (profile: ProfileView) => void;
+}
+
+const apiKeySchema = contract.channels['profiles.setKey'].input.shape.apiKey;
+
+interface KeyFormValues {
+  apiKey?: string;
+}
+
+export function KeyModal({ profile, intro, onClose, onChanged }: KeyModalProps) {
+  const { t } = useTranslation();
+  const { message, modal } = App.useApp();
+  const { info } = useAppInfo();
+  const [form] = Form.useForm<KeyFormValues>();
+  const [replacing, setReplacing] = useState(false);
+  const [busy, setBusy] = useState<'save' | 'delete' | null>(null);
+  const [error, setError] = useState<{ op: 'save' | 'delete'; error: IpcError } | null>(null);
+  const { check, run: runCheck, reset: resetCheck } = useBalanceCheck(profile?.id ?? null);
+  const profileId = profile?.id ?? null;
+
+  useEffect(() => {
+    setReplacing(false);
+    setError(null);
+    form.resetFields();
+  }, [profileId, form]);
+
+  if (!profile) return null;
+  const builtin = profile.builtin;
+  const editing = !builtin && (!profile.hasKey || replacing);
+  const session = info?.secretStore.kind === 'session';
+
+  const save = async () => {
+    setError(null);
+    // Take the key out of the form at once: from here on it lives only in this call.
+    const typed = form.getFieldValue('apiKey') as unknown;
+    form.resetFields();
+    const apiKey = typeof typed === 'string' ? typed.trim() : '';
+    const checked = apiKeySchema.safeParse(apiKey);
+    if (!checked.success) {
+      form.setFields([{ name: 'apiKey', errors: [describeIssue(t, { path: 'apiKey', message: checked.error.issues[0]?.message ?? '' })] }]);
+      return;
+    }
+    setBusy('save');
+    resetCheck();
+    const result = await call((api) => api.profiles.setKey({ id: profile.id, apiKey }));
+    setBusy(null);
+    if (!result.ok) {
+      const issue = result.error.issues?.find((i) => i.path === 'apiKey');
+      if (issue) form.setFields([{ name: 'apiKey', errors: [describeIssue(t, issue)] }]);
+      else setError({ op: 'save', error: result.error });
+      return;
+    }
+    setReplacing(false);
+    onChanged(result.value); // the dialog now says "A key is set": no toast on top of it
+    await runCheck();
+  };
+
+  const confirmDelete = () => {
+    modal.confirm({
+      title: t('key.confirmDelete.title', { name: profile.name }),
+      content: t('key.confirmDelete.body'),
+      okText: t('key.confirmDelete.ok'),
+      okButtonProps: { danger: true },
+      cancelText: t('common.cancel'),
+      onOk: async () => {
+        setBusy('delete');
+        setError(null);
+        resetCheck();
+        const result = await call((api) => api.profiles.deleteKey({ id: profile.id }));
+        setBusy(null);
+        if (!result.ok) {
+          setError({ op: 'delete', error: result.error });
+          return;
+        }
+        onChanged(result.value); // the dialog now says "No key is set"
+        void message.success(t('key.deleted'));
+      },
+    });
+  };
+
+  const closeLabel = intro === 'new' && !profile.hasKey ? t('common.later') : t('common.close');
+
+  return (
+    <Modal
+      open
+      onCancel={onClose}
+      title={intro === 'new' && !profile.hasKey ? t('key.newProfileTitle', { name: profile.name }) : t('key.title', { name: profile.name })}
+      width={560}
+      footer={<Button onClick={onClose}>{closeLabel}</Button>}
+      data-testid="key-modal"
+    >
+      <div data-testid="key-modal-body">
+        {intro === 'new' && !profile.hasKey ? <Typography.Paragraph>{t('key.newProfileIntro')}</Typography.Paragraph> : null}
+
+        {profile.hasKey ? (
+          <Alert type="success" showIcon title={t('key.isSet')} description={builtin ? t('key.builtinNote') : t('key.isSetHint')} data-testid="key-state" data-has-key="true" />
+        ) : (
+          <Alert type="warning" showIcon title={t('key.notSet')} description={builtin ? t('key.builtinMissing') : t('key.notSetHint')} data-testid="key-state" data-has-key="false" />
+        )}
+
+        {error ? <Alert
+            type="error"
+            showIcon
+            title={error.op === 'save' ? t('key.saveFailed') : t('key.deleteFailed')}
+            description={describeError(t, error.error)}
+            style={{ marginTop: 12 }}
+          /> : null}
+
+        {editing ? (
+          <Form<KeyFormValues> form={form} layout="vertical" style={{ marginTop: 16 }} onFinish={() => void save()} requiredMark={false}>
+            <Form.Item name="apiKey" label={t('key.label')} style={{ marginBottom: 12 }}>
+              <Input.Password
+                autoFocus
+                placeholder={t('key.placeholder')}
+                autoComplete="new-password"
+                spellCheck={false}
+                data-testid="api-key-input"
+                onChange={() => form.getFieldError('apiKey').length && form.setFields([{ name: 'apiKey', errors: [] }])}
+              />
+            </Form.Item>
+            <Space wrap>
+              <Button type="primary" htmlType="submit" loading={busy === 'save'} icon={<LockOutlined />} data-testid="api-key-save">
+                {t('key.save')}
+              </Button>
+              {profile.hasKey ? <Button onClick={() => (form.resetFields(), setReplacing(false))}>{t('key.keepCurrent')}</Button> : null}
+            </Space>
+          </Form>
+        ) : (
+          <Space wrap style={{ marginTop: 16 }}>
+            {builtin ? null : (
+              <>
+                <Button icon={<SwapOutlined />} onClick={() => setReplacing(true)} data-testid="api-key-replace">
+                  {t('key.replace')}
+                </Button>
+                <Button danger icon={<DeleteOutlined />} loading={busy === 'delete'} onClick={confirmDelete} data-testid="api-key-delete">
+                  {t('key.delete')}
+                </Button>
+              </>
+            )}
+            {profile.hasKey ? (
+              <Button icon={<WalletOutlined />} onClick={() => void runCheck()} loading={check.state === 'checking'} data-testid="api-key-check">
+                {check.state === 'done' ? t('balance.checkAgain') : t('balance.check')}
+              </Button>
+            ) : null}
+          </Space>
+        )}
+
+        <div style={{ marginTop: check.state === 'idle' ? 0 : 16 }}>
+          <BalanceResult check={check} profile={profile} />
+        </div>
+
+        <Typography.Paragraph type="secondary" style={{ marginTop: 16, marginBottom: 0, fontSize: 13 }} data-testid="key-storage">
+          <LockOutlined aria-hidden style={{ marginInlineEnd: 6 }} />
+          {session ? t('key.storedSession') : t('key.storedKeychain')}
+        </Typography.Paragraph>
+      </div>
+    </Modal>
+  );
+}

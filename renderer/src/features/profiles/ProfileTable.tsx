@@ -1,0 +1,127 @@
+import { Button, Empty, Table, Tag, Tooltip, Typography } from 'antd';
+import type { TableColumnsType } from 'antd';
+import { CheckCircleFilled, DeleteOutlined, EditOutlined, KeyOutlined, MinusCircleOutlined } from '@ant-design/icons';
+import type { HTMLAttributes } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { ProfileView } from '../../../../common/contract';
+
+export interface ProfileTableProps {
+  profiles: ProfileView[];
+  loading: boolean;
+  onAdd: () => void;
+  onEdit: (p: ProfileView) => void;
+  onKey: (p: ProfileView) => void;
+  onDelete: (p: ProfileView) => void;
+}
+
+export function KeyStatusTag({ hasKey }: { hasKey: boolean }) {
+  const { t } = useTranslation();
+  return hasKey ? (
+    <Tag color="success" icon={<CheckCircleFilled />} data-testid="key-status" data-has-key="true">
+      {t('profiles.keyStatus.set')}
+    </Tag>
+  ) : (
+    <Tag color="warning" icon={<MinusCircleOutlined />} data-testid="key-status" data-has-key="false">
+      {t('profiles.keyStatus.missing')}
+    </Tag>
+  );
+}
+
+export function ProfileTable({ profiles, loading, onAdd, onEdit, onKey, onDelete }: ProfileTableProps) {
+  const { t } = useTranslation();
+
+  const columns: TableColumnsType<ProfileView> = [
+    {
+      key: 'name',
+      title: t('profiles.column.name'),
+      dataIndex: 'name',
+      width: 180,
+      render: (_: unknown, p) => (
+        <span style={{ display: 'inline-flex', alignItems: 'center', gap: 6, flexWrap: 'wrap' }}>
+          <Typography.Text strong>{p.name}</Typography.Text>
+          {p.builtin ? (
+            <Tag color="blue" data-testid="builtin-tag" style={{ marginInlineEnd: 0 }}>
+              {t('profiles.builtin')}
+            </Tag>
+          ) : null}
+        </span>
+      ),
+    },
+    {
+      key: 'baseUrl',
+      title: t('profiles.column.baseUrl'),
+      dataIndex: 'baseUrl',
+      ellipsis: { showTitle: false },
+      render: (url: string) => (
+        <Tooltip title={url} placement="topLeft">
+          <span>{url}</span>
+        </Tooltip>
+      ),
+    },
+    { key: 'apiId', title: t('profiles.column.apiId'), dataIndex: 'apiId', width: 130, ellipsis: true },
+    {
+      key: 'signing',
+      title: t('profiles.column.signing'),
+      dataIndex: 'signing',
+      width: 130,
+      render: (_: unknown, p) => t(`profiles.signing.${p.signing}`),
+    },
+    {
+      key: 'key',
+      title: t('profiles.column.key'),
+      dataIndex: 'hasKey',
+      width: 130,
+      render: (_: unknown, p) => <KeyStatusTag hasKey={p.hasKey} />,
+    },
+    {
+      key: 'actions',
+      title: t('profiles.column.actions'),
+      width: 290,
+      render: (_: unknown, p) => (
+        <span className="profile-actions">
+          <Button size="small" type="link" icon={<EditOutlined />} aria-label={t('profiles.actionLabel.edit', { name: p.name })} onClick={() => onEdit(p)}>
+            {t('profiles.action.edit')}
+          </Button>
+          <Button
+            size="small"
+            type="link"
+            icon={<KeyOutlined />}
+            data-testid="key-action"
+            aria-label={p.hasKey ? t('profiles.actionLabel.manageKey', { name: p.name }) : t('profiles.actionLabel.setKey', { name: p.name })}
+            onClick={() => onKey(p)}
+          >
+            {p.hasKey ? t('profiles.action.manageKey') : t('profiles.action.setKey')}
+          </Button>
+          {p.builtin ? null : (
+            <Button size="small" type="link" danger icon={<DeleteOutlined />} aria-label={t('profiles.actionLabel.delete', { name: p.name })} onClick={() => onDelete(p)}>
+              {t('profiles.action.delete')}
+            </Button>
+          )}
+        </span>
+      ),
+    },
+  ];
+
+  return (
+    <Table<ProfileView>
+      aria-label={t('profiles.tableLabel')}
+      rowKey="id"
+      size="middle"
+      columns={columns}
+      dataSource={profiles}
+      loading={loading}
+      pagination={false}
+      tableLayout="fixed"
+      onRow={(p) => ({ 'data-profile-id': p.id, 'data-testid': 'profile-row' }) as HTMLAttributes<HTMLElement>}
+      locale={{
+        emptyText: (
+          <Empty description={t('profiles.empty')}>
+            <Button type="primary" onClick={onAdd}>
+              {t('profiles.add')}
+            </Button>
+          </Empty>
+        ),
+      }}
+    />
+  );
+}

@@ -1,0 +1,116 @@
+// The renderer's two dictionaries must say the same things: the same keys (deep), no empty text,
+// the same interpolation variables, and Chinese text where the English has words.
+import { describe, expect, it } from 'vitest';
+import type { ErrorCode } from '../../../common/contract';
+import en from '../../../renderer/src/i18n/en.json';
+import zhCN from '../../../renderer/src/i18n/zh-CN.json';
+
+type Tree = { [key: string]: string | Tree };
+
+/** Every leaf as [dotted path, value]; a non-string, non-object leaf is reported as a problem. */
+function leaves(tree: Tree, prefix = ''): [string, unknown][] {
+  return Object.entries(tree).flatMap(([key, value]): [string, unknown][] => {
+    const path = prefix ? `${prefix}.${key}` : key;
+    return value !== null && typeof value === 'object' && !Array.isArray(value) ? leaves(value, path) : [[path, value]];
+  });
+}
+
+/** Keys that are objects in one dictionary must be objects in the other (not only same leaves). */
+function branches(tree: Tree, prefix = ''): string[] {
+  return Object.entries(tree).flatMap(([key, value]) => {
+    const path = prefix ? `${prefix}.${key}` : key;
+    return value !== null && typeof value === 'object' ? [path, ...branches(value, path)] : [];
+  });
+}
+
+const variables = (text: string) => [...text.matchAll(/\{\{\s*([\w.]+)\s*(?:,[^}]*)?\}\}/g)].map((m) => m[1]).sort();
+
+const CJK = /[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]/;
+const LETTERS = /[A-Za-z]{2,}/;
+
+/**
+ * Texts that are the same product and protocol names in both languages (the provider's console
+ * says "API ID" and "API Key" in Chinese too). Nothing else may be left untranslated.
+ */
+const SAME_IN_BOTH = new Set(['profiles.column.apiId', 'profiles.column.key', 'profiles.form.apiId', 'key.label']);
+
+const dictionaries = { en: en as Tree, 'zh-CN': zhCN as Tree };
+const enLeaves = new Map(leaves(dictionaries.en));
+const zhLeaves = new Map(leaves(dictionaries['zh-CN']));
+
+describe('renderer dictionaries (en, zh-CN)', () => {
+  it('have exactly the same keys, deep', () => {
+    expect([...zhLeaves.keys()].sort()).toEqual([...enLeaves.keys()].sort());
+    expect(branches(dictionaries['zh-CN']).sort()).toEqual(branches(dictionaries.en).sort());
+  });
+
+  it.each(Object.entries(dictionaries))('%s: every value is a non-empty string', (_lang, dict) => {
+    for (const [path, value] of leaves(dict)) {
+      expect(typeof value, path).toBe('string');
+      expect((value as string).trim(), path).not.toBe('');
+    }
+  });
+
+  it('use the same interpolation variables in both languages', () => {
+    for (const [path, text] of enLeaves) {
+      expect(variables(String(zhLeaves.get(path) ?? '')), path).toEqual(variables(String(text)));
+    }
+  });
+
+  it('zh-CN is Chinese wherever en has words', () => {
+    const untranslated: string[] = [];
+    for (const [path, text] of enLeaves) {
+      const zh = String(zhLeaves.get(path) ?? '');
+      // Ignore what is not prose: variables and example addresses.
+      const prose = String(text).replace(/\{\{[^}]*\}\}/g, '').replace(/https?:\/\/\S+/g, '');
+      if (LETTERS.test(prose) && !CJK.test(zh) && !SAME_IN_BOTH.has(path)) untranslated.push(`${path}: ${zh}`);
+    }
+    expect(untranslated).toEqual([]);
+  });
+
+  it('en has no Chinese text', () => {
+    const chinese = [...enLeaves].filter(([, text]) => CJK.test(String(text))).map(([path]) => path);
+    expect(chinese).toEqual([]);
+  });
+
+  it('the exemptions are still in use and still identical', () => {
+    for (const path of SAME_IN_BOTH) {
+      expect(enLeaves.has(path), path).toBe(true);
+      expect(zhLeaves.get(path), path).toBe(enLeaves.get(path));
+    }
+  });
+
+  it('translate every error code of the contract', () => {
+    const codes = {
+      'invalid-input': true,
+      'unknown-channel': true,
+      'forbidden-sender': true,
+      'not-found': true,
+      'no-key': true,
+      'keychain-unavailable': true,
+      'invalid-mobile': true,
+      'invalid-content': true,
+      'invalid-template': true,
+      'send-in-flight': true,
+      'builtin-profile': true,
+      'database-too-new': true,
+      internal: true,
+    } satisfies Record<ErrorCode, true>;
+    for (const code of Object.keys(codes)) {
+      expect(enLeaves.has(`errors.code.${code}`), code).toBe(true);
+      expect(zhLeaves.has(`errors.code.${code}`), code).toBe(true);
+    }
+  });
+
+  it("translate every profile field problem the contract's schemas and main report", () => {
+    const issueKeys = ['name-required', 'name-too-long', 'name-taken', 'base-url-invalid', 'api-id-required', 'api-id-too-long', 'timeout-order', 'key-required', 'key-too-long'];
+    for (const key of issueKeys) expect(enLeaves.has(`errors.issue.${key}`), key).toBe(true);
+  });
+
+  it('have plural forms for unit counts in both languages', () => {
+    for (const form of ['balance.units_one', 'balance.units_other']) {
+      expect(enLeaves.has(form), form).toBe(true);
+      expect(zhLeaves.has(form), form).toBe(true);
+    }
+  });
+});
