@@ -26,7 +26,16 @@ export default defineConfig({
     root: resolve(__dirname, 'renderer'),
     build: {
       outDir: resolve(__dirname, 'out/renderer'),
-      rollupOptions: { input: { index: resolve(__dirname, 'renderer/index.html') } },
+      minify: 'esbuild',
+      chunkSizeWarningLimit: 4096,
+      rollupOptions: {
+        input: { index: resolve(__dirname, 'renderer/index.html') },
+        onwarn(warning, warn) {
+          // Ant Design marks its modules "use client" (for React Server Components): meaningless here.
+          if (warning.code === 'MODULE_LEVEL_DIRECTIVE') return;
+          warn(warning);
+        },
+      },
     },
   },
 });

@@ -33,9 +33,9 @@ export const profileInput = z
     apiId: z.string().trim().min(1, 'api-id-required').max(128, 'api-id-too-long'),
     signing: z.enum(SIGNING_MODES).default('off'),
     format: z.enum(['json', 'xml']).default('json'),
-    connectTimeoutMs: z.number().int().min(500).max(60_000).default(5_000),
-    totalTimeoutMs: z.number().int().min(1_000).max(300_000).default(15_000),
-    lowBalanceThreshold: z.number().int().min(0).max(10_000_000).nullable().default(null),
+    connectTimeoutMs: z.number({ error: 'connect-timeout-range' }).int('connect-timeout-range').min(500, 'connect-timeout-range').max(60_000, 'connect-timeout-range').default(5_000),
+    totalTimeoutMs: z.number({ error: 'total-timeout-range' }).int('total-timeout-range').min(1_000, 'total-timeout-range').max(300_000, 'total-timeout-range').default(15_000),
+    lowBalanceThreshold: z.number({ error: 'threshold-range' }).int('threshold-range').min(0, 'threshold-range').max(10_000_000, 'threshold-range').nullable().default(null),
   })
   .strict();
 export type ProfileInput = z.input<typeof profileInput>;
@@ -60,7 +60,10 @@ export interface ProfileView {
 export interface SecretStoreView {
   kind: 'keychain' | 'session';
   keychainAvailable: boolean;
+  /** Plain English, for logs and the technical detail line. */
   reason: string | null;
+  /** Why the keychain is unavailable, for the UI to say in the user's language. */
+  reasonCode?: 'forced' | 'component-missing' | 'timeout' | 'unavailable' | null;
 }
 
 export interface AppInfo {

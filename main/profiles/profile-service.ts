@@ -79,13 +79,16 @@ export class ProfileService {
     if (clash && clash.id !== parsed.id) {
       throw new ProfileError('invalid-input', `A profile named "${parsed.name}" already exists.`, [{ path: 'name', message: 'name-taken' }]);
     }
-    if (existing?.builtin && (parsed.baseUrl !== (this.sandboxBaseUrl() ?? existing.baseUrl) || parsed.apiId !== existing.apiId)) {
-      throw new ProfileError('builtin-profile', 'The built-in Sandbox profile always points at the embedded sandbox; create a new profile for another provider.');
-    }
+    // The built-in profile always points at the embedded sandbox: its address and API ID are not the user's to change.
     if (parsed.totalTimeoutMs < parsed.connectTimeoutMs) {
       throw new ProfileError('invalid-input', 'The total timeout must be at least the connect timeout.', [{ path: 'totalTimeoutMs', message: 'timeout-order' }]);
     }
-    const saved = this.repo.save({ ...parsed, baseUrl: existing?.builtin ? existing.baseUrl : parsed.baseUrl, builtin: existing?.builtin ?? false });
+    const saved = this.repo.save({
+      ...parsed,
+      baseUrl: existing?.builtin ? existing.baseUrl : parsed.baseUrl,
+      apiId: existing?.builtin ? existing.apiId : parsed.apiId,
+      builtin: existing?.builtin ?? false,
+    });
     return this.view(saved);
   }
 
@@ -99,6 +102,7 @@ export class ProfileService {
 
   async setKey(id: string, apiKey: string): Promise<ProfileView> {
     const r = this.record(id);
+    if (r.builtin) throw new ProfileError('builtin-profile', "The Sandbox profile's key belongs to the embedded sandbox and cannot be replaced.");
     const key = apiKey.trim();
     if (!key) throw new ProfileError('invalid-input', 'The API Key is empty.', [{ path: 'apiKey', message: 'key-required' }]);
     await this.secrets.set(secretAccount(id), key);
@@ -107,6 +111,7 @@ export class ProfileService {
 
   async deleteKey(id: string): Promise<ProfileView> {
     const r = this.record(id);
+    if (r.builtin) throw new ProfileError('builtin-profile', "The Sandbox profile's key belongs to the embedded sandbox and cannot be deleted.");
     await this.secrets.delete(secretAccount(id));
     return this.view(r);
   }

@@ -8,6 +8,7 @@ import { SessionSecretStore } from './session-store';
 
 export * from './api-key';
 export * from './secret-store';
+import type { KeychainUnavailableReason } from './secret-store';
 export { SessionSecretStore } from './session-store';
 export {
   KeytarSecretStore,
@@ -26,6 +27,8 @@ export interface SecretStoreStatus {
   keychainAvailable: boolean;
   /** Plain English, when the keychain is not used: why, and what to do about it. Null otherwise. */
   reason: string | null;
+  /** The reason as a stable code, for the UI to say in the user's language. */
+  reasonCode?: KeychainUnavailableReason | null;
   /** The technical reason (for logs), when there is one. Never contains a secret. */
   detail?: string;
 }
@@ -49,20 +52,21 @@ export async function openSecretStore(
   if (options.forceSession) {
     return {
       store: new SessionSecretStore(),
-      status: { kind: 'session', keychainAvailable: false, reason: FORCED_SESSION_REASON },
+      status: { kind: 'session', keychainAvailable: false, reason: FORCED_SESSION_REASON, reasonCode: 'forced' },
     };
   }
   try {
     const store = await KeytarSecretStore.open(options);
-    return { store, status: { kind: 'keychain', keychainAvailable: true, reason: null } };
+    return { store, status: { kind: 'keychain', keychainAvailable: true, reason: null, reasonCode: null } };
   } catch (error) {
     const status: SecretStoreStatus =
       error instanceof SecretStoreError
-        ? { kind: 'session', keychainAvailable: false, reason: error.message }
+        ? { kind: 'session', keychainAvailable: false, reason: error.message, reasonCode: error.reasonCode ?? 'unavailable' }
         : {
             kind: 'session',
             keychainAvailable: false,
             reason: 'The system keychain could not be opened, so Callout cannot store the API Key in it.',
+            reasonCode: 'unavailable',
           };
     const detail = error instanceof SecretStoreError ? error.detail : errorText(error);
     if (detail) status.detail = detail;

@@ -86,7 +86,7 @@ export async function loadKeytar(modulePath?: string): Promise<KeytarModule> {
     throw new SecretStoreError(
       'keychain-unavailable',
       "Callout's keychain component could not be loaded (it may be missing, or built for another version of the app), so the system keychain cannot be used.",
-      { detail: `loading ${id}: ${firstLine(errorText(error))}` },
+      { reasonCode: 'component-missing', detail: `loading ${id}: ${firstLine(errorText(error))}` },
     );
   }
   const api = asKeytarModule(candidate);
@@ -94,7 +94,7 @@ export async function loadKeytar(modulePath?: string): Promise<KeytarModule> {
     throw new SecretStoreError(
       'keychain-unavailable',
       "Callout's keychain component could not be loaded (it is not the expected module), so the system keychain cannot be used.",
-      { detail: `${id} does not export getPassword, setPassword and deletePassword` },
+      { reasonCode: 'component-missing', detail: `${id} does not export getPassword, setPassword and deletePassword` },
     );
   }
   loaded.set(id, api);
@@ -177,7 +177,7 @@ export class KeytarSecretStore implements SecretStore {
     const timedOut = new SecretStoreError(
       'keychain-unavailable',
       `The system keychain did not answer within ${seconds(probeTimeoutMs)} (it may be locked or not running). ${keychainUnavailableHint()}`,
-      { detail: `probe of service "${service}" timed out after ${probeTimeoutMs} ms` },
+      { reasonCode: 'timeout', detail: `probe of service "${service}" timed out after ${probeTimeoutMs} ms` },
     );
     try {
       await withTimeout(
@@ -192,6 +192,7 @@ export class KeytarSecretStore implements SecretStore {
         ? 'The system keychain is locked, so Callout cannot store the API Key in it.'
         : 'No usable system keychain was found, so Callout cannot store the API Key in it.';
       throw new SecretStoreError('keychain-unavailable', `${what} ${keychainUnavailableHint()}`, {
+        reasonCode: 'unavailable',
         detail: `probe of service "${service}": ${detail}`,
       });
     }

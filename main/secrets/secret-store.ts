@@ -58,6 +58,7 @@ export interface SecretStoreErrorOptions {
    * Redacted like the message.
    */
   readonly detail?: string | null;
+  readonly reasonCode?: KeychainUnavailableReason;
   /** Secrets known at the failure site: removed from message and detail before they are kept. */
   readonly redact?: readonly (string | null | undefined)[];
 }
@@ -67,16 +68,21 @@ export interface SecretStoreErrorOptions {
  * technical reason, if any. Neither ever contains a secret, and the original error is not
  * kept as `cause` (its text could).
  */
+/** Why the keychain is unavailable, as a stable code the UI translates. */
+export type KeychainUnavailableReason = 'forced' | 'component-missing' | 'timeout' | 'unavailable';
+
 export class SecretStoreError extends Error {
   override readonly name = 'SecretStoreError';
   readonly code: SecretStoreErrorCode;
   readonly detail: string | null;
+  readonly reasonCode: KeychainUnavailableReason | null;
 
   constructor(code: SecretStoreErrorCode, message: string, options: SecretStoreErrorOptions = {}) {
     const redact = options.redact ?? [];
     super(redactSecrets(message, redact));
     this.code = code;
     this.detail = options.detail == null ? null : redactSecrets(options.detail, redact);
+    this.reasonCode = options.reasonCode ?? null;
   }
 }
 

@@ -71,8 +71,11 @@ describe('services on first start', () => {
   it('protect the built-in profile and refuse duplicate names', async () => {
     const { call, services } = await start();
     await expect(call('profiles.remove', { id: 'sandbox' })).rejects.toMatchObject({ code: 'builtin-profile' });
-    await expect(call('profiles.save', { id: 'sandbox', name: 'Sandbox', baseUrl: 'https://elsewhere.example', apiId: 'sandbox-demo' })).rejects.toMatchObject({ code: 'builtin-profile' });
-    await call('profiles.save', { id: 'sandbox', name: 'Sandbox', baseUrl: services.sandbox!.baseUrl, apiId: 'sandbox-demo', lowBalanceThreshold: 5 });
+    // Its address and API ID stay the embedded sandbox's, whatever is sent; other settings are saved.
+    const saved = (await call('profiles.save', { id: 'sandbox', name: 'Sandbox', baseUrl: 'https://elsewhere.example', apiId: 'other', lowBalanceThreshold: 5 })) as { baseUrl: string; apiId: string; lowBalanceThreshold: number };
+    expect(saved).toMatchObject({ baseUrl: services.sandbox!.baseUrl, apiId: 'sandbox-demo', lowBalanceThreshold: 5 });
+    await expect(call('profiles.setKey', { id: 'sandbox', apiKey: 'mine' })).rejects.toMatchObject({ code: 'builtin-profile' });
+    await expect(call('profiles.deleteKey', { id: 'sandbox' })).rejects.toMatchObject({ code: 'builtin-profile' });
     await call('profiles.save', { name: 'Ops', baseUrl: 'https://api.example.com', apiId: 'x' });
     await expect(call('profiles.save', { name: 'ops', baseUrl: 'https://api.example.com', apiId: 'y' })).rejects.toMatchObject({ code: 'invalid-input' });
   });

@@ -7,7 +7,7 @@ export function SecretStoreBanner() {
   const { t } = useTranslation();
   const { info } = useAppInfo();
   if (info?.secretStore.kind !== 'session') return null;
-  const { reason } = info.secretStore;
+  const { reason, reasonCode } = info.secretStore;
   return (
     <Alert
       type="warning"
@@ -18,7 +18,8 @@ export function SecretStoreBanner() {
       description={
         <>
           <div>{t('secretStore.sessionBody')}</div>
-          {reason ? <div className="callout-banner-reason">{t('secretStore.reason', { reason })}</div> : null}
+          <div>{t(`secretStore.reasons.${reasonCode ?? 'unavailable'}`)}</div>
+          {reason ? <div className="callout-banner-reason">{t('secretStore.technical', { reason })}</div> : null}
         </>
       }
       style={{ marginBottom: 16 }}

@@ -2,15 +2,14 @@
 // or the OS languages, switchable at run time (the choice is saved in localStorage).
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
-import en from './en.json';
-import zhCN from './zh-CN.json';
+import { EN, ZH_CN } from './dictionaries';
 import { HTML_LANG, initialLanguage, isLanguage, LANGUAGE_STORAGE_KEY, type Language } from './language';
 
 export * from './language';
 
 export const resources = {
-  'zh-CN': { translation: zhCN },
-  en: { translation: en },
+  'zh-CN': { translation: ZH_CN },
+  en: { translation: EN },
 } as const;
 
 function savedLanguage(): string | null {

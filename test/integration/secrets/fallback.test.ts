@@ -66,7 +66,7 @@ describe('openSecretStore fallback to the session store', () => {
     const fake = fakes.path('healthy');
     const { store, status } = await openSecretStore({ forceSession: true, modulePath: fake });
     expect(store).toBeInstanceOf(SessionSecretStore);
-    expect(status).toEqual({ kind: 'session', keychainAvailable: false, reason: FORCED_SESSION_REASON });
+    expect(status).toEqual({ kind: 'session', keychainAvailable: false, reason: FORCED_SESSION_REASON, reasonCode: 'forced' });
     expect(fakes.state(fake).calls).toEqual([]);
   });
 
@@ -97,7 +97,7 @@ describe('openSecretStore fallback to the session store', () => {
   it('uses the keychain when the probe succeeds, and leaves no probe entry behind', async () => {
     const fake = fakes.path('healthy');
     const { store, status } = await openSecretStore({ modulePath: fake, service: 'Svc-A' });
-    expect(status).toEqual({ kind: 'keychain', keychainAvailable: true, reason: null });
+    expect(status).toEqual({ kind: 'keychain', keychainAvailable: true, reason: null, reasonCode: null });
     expect(store).toBeInstanceOf(KeytarSecretStore);
     const state = fakes.state(fake);
     expect(state.calls.map((c) => c.op)).toEqual(['set', 'get', 'delete']);

@@ -2,8 +2,7 @@
 // the same interpolation variables, and Chinese text where the English has words.
 import { describe, expect, it } from 'vitest';
 import type { ErrorCode } from '../../../common/contract';
-import en from '../../../renderer/src/i18n/en.json';
-import zhCN from '../../../renderer/src/i18n/zh-CN.json';
+import { EN as en, ZH_CN as zhCN } from '../../../renderer/src/i18n/dictionaries';
 
 type Tree = { [key: string]: string | Tree };
 
@@ -103,7 +102,7 @@ describe('renderer dictionaries (en, zh-CN)', () => {
   });
 
   it("translate every profile field problem the contract's schemas and main report", () => {
-    const issueKeys = ['name-required', 'name-too-long', 'name-taken', 'base-url-invalid', 'api-id-required', 'api-id-too-long', 'timeout-order', 'key-required', 'key-too-long'];
+    const issueKeys = ['name-required', 'name-too-long', 'name-taken', 'base-url-invalid', 'api-id-required', 'api-id-too-long', 'timeout-order', 'key-required', 'key-too-long', 'connect-timeout-range', 'total-timeout-range', 'threshold-range'];
     for (const key of issueKeys) expect(enLeaves.has(`errors.issue.${key}`), key).toBe(true);
   });
 
