@@ -6,6 +6,8 @@ import { NewerDatabaseError } from './store/database';
 import { TemplateError } from './store/template-repository';
 import { ValidationError } from './voice/message-service';
 import { SecretStoreError } from './secrets/secret-store';
+import { HistoryError } from './store/history-repository';
+import { RetentionError } from './store/retention';
 
 const isChannel = (c: unknown): c is Channel => typeof c === 'string' && Object.prototype.hasOwnProperty.call(contract.channels, c);
 
@@ -25,6 +27,7 @@ export function toIpcError(error: unknown): IpcError {
   }
   if (error instanceof TemplateError) return { code: error.code === 'unknown-template' ? 'not-found' : 'invalid-template', message: error.message };
   if (error instanceof SecretStoreError) return { code: error.code === 'invalid-secret' ? 'invalid-input' : 'keychain-unavailable', message: error.message };
+  if (error instanceof HistoryError || error instanceof RetentionError) return { code: 'invalid-input', message: error.message };
   if (error instanceof NewerDatabaseError) return { code: 'database-too-new', message: error.message };
   return { code: 'internal', message: 'Something went wrong inside Callout; the details are in the log.' };
 }

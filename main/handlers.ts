@@ -1,6 +1,8 @@
 // The one handler table: channel → (parsed input) → output. Used by ipcMain (main/ipc.ts), the
 // browser test bridge (test/e2e) and the CLI (main/cli). Its keys equal the contract's channels.
-import type { BalanceView, Channel, FailureView, ImportResult, OutputOf, ParsedInputOf, RecentsView, SendView, StatusView, TemplateView } from '../common/contract';
+import type { BalanceView, Channel, ConsoleResult, FailureView, ImportResult, OutputOf, ParsedInputOf, RecentsView, SendView, StatusView, TemplateView } from '../common/contract';
+import { toCsv, toCurl, toHar } from './export';
+import { VoiceClient } from './voice/client';
 import { describeCode } from '../common/domain/codes';
 import { matchTemplate, parseTemplate } from '../common/domain/templates';
 import type { MessageRecord } from '../common/records';
@@ -44,6 +46,12 @@ export function createHandlers(services: Services): Handlers {
     const d = parseHttpDate(now);
     if (!d) throw new ProfileError('invalid-input', 'The comparison time is not an HTTP date.', [{ path, message: 'date-invalid' }]);
     return d;
+  };
+
+  const exchange = (id: number) => {
+    const e = store.history.exchange(id);
+    if (!e) throw new ProfileError('not-found', `There is no exchange #${id}.`);
+    return e;
   };
 
   const message = (id: number) => {
@@ -131,6 +139,52 @@ export function createHandlers(services: Services): Handlers {
     'messages.get': async ({ id }) => ({ message: message(id), events: store.messages.events(id), exchanges: store.exchanges.forMessage(id) }),
 
     'history.query': async (input) => store.messages.list(input ?? {}),
+
+    'history.page': async ({ filter, ...page }) => store.history.page(filter, page),
+    'history.overview': async (input) => store.history.overview(input),
+    'history.exportCsv': async ({ filter, lang, utcOffsetMinutes, limit = 100_000 }) => {
+      const rows: MessageRecord[] = [];
+      let cursor: string | null = null;
+      do {
+        const page = store.history.page(filter, { limit: Math.min(1000, limit - rows.length), cursor });
+        rows.push(...page.rows);
+        cursor = page.nextCursor;
+      } while (cursor && rows.length < limit);
+      const profileNames = Object.fromEntries(store.profiles.list().map((p) => [p.id, p.name]));
+      const templateNames = Object.fromEntries(store.templates.list().map((t) => [t.id, t.name]));
+      return { csv: toCsv(rows, lang, { utcOffsetMinutes, profileNames, templateNames }), rows: rows.length, capped: cursor !== null };
+    },
+
+    'exchanges.list': async (query) => store.history.listExchanges(query),
+    'exchanges.get': async ({ id }) => exchange(id),
+    'exchanges.curl': async ({ id }) => ({ command: toCurl(exchange(id)) }),
+    'exchanges.copyCurlWithKey': async ({ id }) => {
+      const e = exchange(id);
+      if (!services.clipboard) throw new ProfileError('invalid-input', 'There is no clipboard here.');
+      if (!e.profile) throw new ProfileError('not-found', 'This exchange belongs to no profile, so there is no key to put in it.');
+      const endpoint = await profiles.endpoint(e.profile);
+      // The key goes from main straight to the clipboard; only "copied" goes back.
+      services.clipboard.writeText(toCurl(e, { apiKey: endpoint.apiKey, signing: endpoint.signing ?? undefined }));
+      return { copied: true as const };
+    },
+    'exchanges.exportHar': async ({ ids }) => {
+      const list = ids.map(exchange);
+      return { json: JSON.stringify(toHar(list, { name: 'Callout', version: services.version }), null, 2), entries: list.length };
+    },
+
+    'console.send': async ({ profileId, path, fields, format, signing }): Promise<ConsoleResult> => {
+      const base = await profiles.endpoint(profileId);
+      const endpoint = { ...base, format, signing: signing === 'profile' ? base.signing : signing === 'off' ? null : signing };
+      const r = await new VoiceClient(endpoint).raw(path, fields);
+      let last = null;
+      for (const e of r.exchanges) last = store.exchanges.insert(e, { profile: profileId });
+      return { exchange: exchange(last!), reply: r.reply, failure: failureView(r.failure) };
+    },
+
+    'store.status': async () => ({ retention: store.retention.settings(), usage: store.retention.usage(), recovered: store.recovered }),
+    'store.setRetention': async (settings) => store.retention.setSettings(settings),
+    'store.applyRetention': async () => store.retention.apply(),
+    'store.vacuum': async () => store.retention.vacuum(),
 
     'balance.query': async ({ profileId }): Promise<BalanceView> => {
       const r = await messages.balance(await profiles.endpoint(profileId));

@@ -32,6 +32,8 @@ export interface ServicesOptions {
   notify?: (message: MessageRecord, locale: Locale) => void;
   version?: string;
   log?: (error: unknown) => void;
+  /** Where "copy as cURL with the key" writes, from main (Electron's clipboard; a recorder in tests). */
+  clipboard?: { writeText(text: string): void };
 }
 
 type Listener = (channel: string, payload: unknown) => void;
@@ -46,6 +48,7 @@ export interface Services {
   tracker: CallTracker | null;
   version: string;
   locale: Locale;
+  clipboard: { writeText(text: string): void } | null;
   setLocale(locale: Locale): void;
   emit<E extends EventName>(event: E, payload: PayloadOf<E>): void;
   /** Every push event, by IPC channel; returns the unsubscribe function. */
@@ -134,7 +137,14 @@ export async function createServices(options: ServicesOptions = {}): Promise<Ser
         listeners.add(listener);
         return () => listeners.delete(listener);
       },
-      info: () => ({ version: options.version ?? '0.1.0', dataDirectory: home, secretStore: secretStatus, sandboxBaseUrl: sandbox?.baseUrl ?? null }),
+      clipboard: options.clipboard ?? null,
+      info: () => ({
+        version: options.version ?? '0.1.0',
+        dataDirectory: home,
+        secretStore: secretStatus,
+        sandboxBaseUrl: sandbox?.baseUrl ?? null,
+        databaseRecovered: store.recovered,
+      }),
       async close() {
         tracker?.stop();
         listeners.clear();

@@ -3,8 +3,10 @@ import { migration0001 } from './0001-messages-and-exchanges';
 import { migration0002 } from './0002-templates';
 import { migration0003 } from './0003-profiles';
 import { migration0004 } from './0004-call-attempts-and-resends';
+import { migration0005 } from './0005-history-search-and-retention';
+import { migration0006 } from './0006-bulk-and-contacts';
 
 export type { Migration } from './types';
 
 /** Every migration, in order. Append only: never edit one that has shipped. */
-export const MIGRATIONS: readonly Migration[] = [migration0001, migration0002, migration0003, migration0004];
+export const MIGRATIONS: readonly Migration[] = [migration0001, migration0002, migration0003, migration0004, migration0005, migration0006];

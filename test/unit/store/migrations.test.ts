@@ -71,6 +71,95 @@ describe('migrations', () => {
     v3.close();
   });
 
+  it('0005 makes messages written at version 4 searchable and counted, sizes their exchanges, and keeps all three in step', () => {
+    const file = dbFile();
+    const v4 = openDatabase(file, { targetVersion: 4 });
+    const hour = 490_000; // whole UTC hours since the epoch
+    const insert = v4.prepare(
+      `INSERT INTO messages (id, profile, base_url, api_id, mobile, content, units, outcome, state, billed_units, created_at, updated_at)
+       VALUES (?, 'p', 'http://x', 'id', ?, ?, 1, ?, ?, ?, ?, ?)`,
+    );
+    insert.run(1, '13800138000', '您的验证码是123456，5分钟内有效。', 'accepted', 'answered', 1, hour * 3_600_000 + 5, hour * 3_600_000 + 5);
+    insert.run(2, '13912345678', '华东机房告警：磁盘空间不足，请立即处理。', 'unknown', 'unknown', null, hour * 3_600_000 + 9, hour * 3_600_000 + 9);
+    const body = JSON.stringify({ account: 'id', password: '[REDACTED]', content: '验证码' });
+    v4.prepare(
+      `INSERT INTO exchanges (message_id, operation, method, url, request_headers, request_body, status, response_headers, response_body, started_at, timings)
+       VALUES (1, 'send', 'POST', 'http://x/voice/vm', '[["Content-Type","application/json"]]', ?, 200, '[]', '{"code":2}', 5, '{}')`,
+    ).run(body);
+    v4.close();
+
+    const v5 = openDatabase(file, { targetVersion: 5 });
+    expect(schemaVersion(v5)).toBe(5);
+    const found = (q: string) => (v5.prepare('SELECT rowid AS id FROM messages_fts WHERE messages_fts MATCH ? ORDER BY rowid').all(q) as { id: number }[]).map((r) => r.id);
+    // Rows written before the upgrade are found by any 3+ character part of their text or number.
+    expect(found('"验证码"')).toEqual([1]);
+    expect(found('"磁盘空间"')).toEqual([2]);
+    expect(found('"0013"')).toEqual([1]);
+    expect(found('"91234"')).toEqual([2]);
+    // Counted per hour for the overview, and sized for retention (bytes, not characters).
+    expect(v5.prepare('SELECT hour, outcome, state, n, units FROM message_stats ORDER BY outcome').all()).toEqual([
+      { hour, outcome: 'accepted', state: 'answered', n: 1, units: 1 },
+      { hour, outcome: 'unknown', state: 'unknown', n: 1, units: 0 },
+    ]);
+    const size = Buffer.byteLength('[["Content-Type","application/json"]]') + Buffer.byteLength(body) + Buffer.byteLength('[]') + Buffer.byteLength('{"code":2}');
+    expect(v5.prepare('SELECT size_bytes FROM exchanges').get()).toEqual({ size_bytes: size });
+
+    // Later writes keep the index, the counts and the sizes in step.
+    v5.prepare("UPDATE messages SET content = '您好，您的订单已发货。' WHERE id = 1").run();
+    expect(found('"验证码"')).toEqual([]);
+    expect(found('"已发货"')).toEqual([1]);
+    v5.prepare("UPDATE messages SET outcome = 'accepted', state = 'busy' WHERE id = 2").run();
+    v5.prepare('DELETE FROM messages WHERE id = 1').run();
+    expect(found('"已发货"')).toEqual([]);
+    expect(found('"0013"')).toEqual([]);
+    expect(v5.prepare('SELECT outcome, state, n FROM message_stats').all()).toEqual([{ outcome: 'accepted', state: 'busy', n: 1 }]);
+    v5.prepare(
+      `INSERT INTO exchanges (operation, method, url, request_headers, request_body, started_at, timings) VALUES ('raw', 'POST', 'http://x', '[]', '中文', 6, '{}')`,
+    ).run();
+    expect(v5.prepare('SELECT size_bytes FROM exchanges WHERE started_at = 6').get()).toEqual({ size_bytes: 2 + 6 });
+
+    // The settings table keeps one value per key.
+    v5.prepare("INSERT INTO settings (key, value) VALUES ('k', 'a') ON CONFLICT (key) DO UPDATE SET value = excluded.value").run();
+    v5.prepare("INSERT INTO settings (key, value) VALUES ('k', 'b') ON CONFLICT (key) DO UPDATE SET value = excluded.value").run();
+    expect(v5.prepare('SELECT key, value FROM settings').all()).toEqual([{ key: 'k', value: 'b' }]);
+    v5.close();
+  });
+
+  it('0006 adds batches, contacts, dial limits and profile lines, keeping profiles and messages written at version 5', () => {
+    const file = dbFile();
+    const v5 = openDatabase(file, { targetVersion: 5 });
+    v5.prepare("INSERT INTO profiles (id, name, base_url, api_id, created_at, updated_at) VALUES ('p', 'Ops', 'https://x', 'id', 1, 1)").run();
+    v5.prepare("INSERT INTO messages (id, profile, base_url, api_id, mobile, content, units, created_at, updated_at) VALUES (7, 'p', 'http://x', 'id', '13800138000', 'hi', 1, 1, 1)").run();
+    v5.close();
+    const v6 = openDatabase(file, { targetVersion: 6 });
+    expect(schemaVersion(v6)).toBe(6);
+    // Existing profiles get one line; lines must be positive.
+    expect(v6.prepare('SELECT lines FROM profiles').get()).toEqual({ lines: 1 });
+    expect(() => v6.prepare("UPDATE profiles SET lines = 0 WHERE id = 'p'").run()).toThrow(/CHECK/);
+    // The default per-number limits and quiet hours exist.
+    expect(v6.prepare("SELECT per_minute, per_hour, per_day, quiet_start, quiet_end FROM dial_settings WHERE scope = '*'").get()).toEqual({ per_minute: 1, per_hour: 5, per_day: 20, quiet_start: '22:00', quiet_end: '08:00' });
+    v6.prepare("INSERT INTO batches (id, profile, name, created_at, updated_at) VALUES (1, 'p', 'list.csv', 1, 1)").run();
+    v6.prepare("INSERT INTO batch_items (batch_id, row_number, mobile, content, message_id, updated_at) VALUES (1, 2, '13800138000', 'hi', 7, 1)").run();
+    expect(() => v6.prepare("UPDATE batch_items SET status = 'sent'").run()).toThrow(/CHECK/);
+    expect(() => v6.prepare("UPDATE batches SET status = 'stopped'").run()).toThrow(/CHECK/);
+    // The next queued item of a batch is read from the index, without a sort.
+    const plan = v6.prepare("EXPLAIN QUERY PLAN SELECT * FROM batch_items WHERE batch_id = 1 AND status = 'queued' AND id > 0 ORDER BY id LIMIT 200").all() as { detail: string }[];
+    expect(plan.map((p) => p.detail).join('\n')).toMatch(/USING INDEX batch_items_next/);
+    expect(plan.map((p) => p.detail).join('\n')).not.toMatch(/TEMP B-TREE/);
+    // Deleting a message keeps the item (unlinked); deleting a batch deletes its items.
+    v6.prepare('DELETE FROM messages WHERE id = 7').run();
+    expect(v6.prepare('SELECT message_id FROM batch_items').get()).toEqual({ message_id: null });
+    v6.prepare('DELETE FROM batches WHERE id = 1').run();
+    expect(v6.prepare('SELECT count(*) AS n FROM batch_items').get()).toEqual({ n: 0 });
+    // Group members go with their contact; the order in a group is kept.
+    v6.prepare("INSERT INTO contacts (id, name, mobile, created_at, updated_at) VALUES (1, '张三', '13800138000', 1, 1), (2, 'Li', '13900139000', 1, 1)").run();
+    v6.prepare("INSERT INTO contact_groups (id, name, created_at, updated_at) VALUES (1, 'On call', 1, 1)").run();
+    v6.prepare('INSERT INTO contact_group_members (group_id, contact_id, position) VALUES (1, 2, 0), (1, 1, 1)').run();
+    v6.prepare('DELETE FROM contacts WHERE id = 2').run();
+    expect(v6.prepare('SELECT contact_id FROM contact_group_members').all()).toEqual([{ contact_id: 1 }]);
+    v6.close();
+  });
+
   it('refuse a database from a newer version and leave it untouched', () => {
     const file = dbFile();
     openDatabase(file).close();

@@ -1,0 +1,324 @@
+// The `history` group: a store of 1,000,000 messages (each with one timeline event and one
+// captured exchange), then the history screen's hot queries against it.
+//
+// The store is generated at schema version 4 and then opened normally, so migration 0005 (the
+// full-text backfill and the history indexes) runs on a million rows as an upgrade would. It is
+// cached under os.tmpdir(), keyed by a generator version and a hash of the schema the migrations
+// build, so a rerun reuses it and any schema change regenerates it.
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
+import { migrate, openDatabase } from '../../main/store/database';
+import { openDatabaseSafely } from '../../main/store/integrity';
+import { HistoryRepository, type HistoryFilter } from '../../main/store/history-repository';
+import type { CallState, Outcome } from '../../common/domain/status';
+
+/** Bump when the generated data changes shape. */
+const GENERATOR_VERSION = 'history-gen-1';
+export const HISTORY_ROWS = 1_000_000;
+const DAY = 86_400_000;
+/** The generated history ends here (fixed, so reruns and figures are comparable). */
+export const HISTORY_END = Date.UTC(2026, 10, 1);
+export const HISTORY_START = HISTORY_END - 730 * DAY;
+
+/** mulberry32: small, fast, seeded. */
+export function seededRandom(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const PREFIXES = ['130', '131', '132', '133', '135', '136', '137', '138', '139', '150', '151', '152', '153', '155', '156', '157', '158', '159', '166', '177', '180', '181', '182', '183', '185', '186', '187', '188', '189', '191', '198', '199'];
+const SURNAMES = '王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘于蒋蔡余杜叶程苏魏吕丁任沈姚卢姜崔钟谭陆汪范金石廖贾夏韦付方白邹孟熊秦邱江尹薛闫段雷侯龙史陶黎贺顾毛郝龚邵万钱严覃武戴莫孔向汤';
+const GIVEN = '伟芳娜秀英敏静丽强磊军洋勇艳杰娟涛明超秀兰霞平刚桂英华建国建华志强文婷玉兰红梅海燕国庆晓东小红春梅子涵浩然欣怡宇轩梓萱俊杰思远雨桐';
+const ALARMS = ['数据库主库CPU使用率超过90%', '支付网关响应超时', '磁盘空间不足', '订单服务不可用', '机房温度过高', '核心交换机端口中断', '证书即将过期', 'Redis 内存使用率过高', '消息队列积压', 'API 错误率升高'];
+const SERVICES = ['体检', '维修', '家政保洁', '牙科复诊', '车辆保养', '宽带安装', '理疗', '面试'];
+
+export interface GeneratedTemplate {
+  id: string;
+  content: (r: () => number) => string;
+  weight: number;
+}
+
+function pick<T>(r: () => number, list: readonly T[]): T {
+  return list[Math.floor(r() * list.length)]!;
+}
+function digits(r: () => number, n: number): string {
+  let s = '';
+  for (let i = 0; i < n; i++) s += Math.floor(r() * 10);
+  return s;
+}
+function personName(r: () => number): string {
+  const g = GIVEN.length / 1;
+  const first = GIVEN[Math.floor(r() * g)]!;
+  return pick(r, [...SURNAMES]) + (r() < 0.6 ? first + GIVEN[Math.floor(r() * g)]! : first);
+}
+
+export const TEMPLATES: readonly GeneratedTemplate[] = [
+  { id: 'tpl-shipping', weight: 30, content: (r) => `您好，${personName(r)}，您的订单${digits(r, 12)}已发货，请注意查收。` },
+  { id: 'tpl-alarm', weight: 20, content: (r) => `${pick(r, ['生产环境', '测试环境', '华东机房', '华北机房'])}告警：${pick(r, ALARMS)}，请立即处理。` },
+  { id: 'tpl-code', weight: 30, content: (r) => `您的验证码是${digits(r, 6)}，5分钟内有效。` },
+  { id: 'tpl-appointment', weight: 12, content: (r) => `尊敬的${personName(r)}，您预约的${pick(r, SERVICES)}服务将于${1 + Math.floor(r() * 12)}月${1 + Math.floor(r() * 28)}日${8 + Math.floor(r() * 10)}点开始。` },
+  { id: '', weight: 8, content: (r) => `${personName(r)}您好，您的快递已到${pick(r, ['东门', '南门', '3号楼', '物业前台'])}驿站，取件码${digits(r, 4)}。` },
+];
+
+const PROFILES = [
+  { id: 'prod-main', weight: 70 },
+  { id: 'prod-backup', weight: 25 },
+  { id: 'sandbox', weight: 5 },
+];
+
+/** (state, outcome) and their shares, roughly what a voice-notification account sees. */
+const RESULTS: ReadonlyArray<{ state: CallState; outcome: Outcome; weight: number }> = [
+  { outcome: 'accepted', state: 'answered', weight: 620 },
+  { outcome: 'accepted', state: 'no_answer', weight: 140 },
+  { outcome: 'accepted', state: 'busy', weight: 50 },
+  { outcome: 'accepted', state: 'rejected', weight: 30 },
+  { outcome: 'accepted', state: 'powered_off', weight: 30 },
+  { outcome: 'accepted', state: 'unreachable', weight: 20 },
+  { outcome: 'accepted', state: 'invalid_number', weight: 10 },
+  { outcome: 'accepted', state: 'failed', weight: 10 },
+  { outcome: 'rejected', state: 'failed', weight: 40 },
+  { outcome: 'unknown', state: 'unknown', weight: 15 },
+];
+
+function weighted<T extends { weight: number }>(list: readonly T[]): (r: () => number) => T {
+  const total = list.reduce((s, x) => s + x.weight, 0);
+  return (r) => {
+    let x = r() * total;
+    for (const item of list) if ((x -= item.weight) < 0) return item;
+    return list.at(-1)!;
+  };
+}
+
+/**
+ * Message times: more on weekdays and in working hours, growing over the two years; ascending
+ * with the id, as the app writes them.
+ */
+function timesFor(rows: number, r: () => number): Float64Array {
+  const days = Math.round((HISTORY_END - HISTORY_START) / DAY);
+  const dayWeight = Array.from({ length: days }, (_, d) => {
+    const weekday = new Date(HISTORY_START + d * DAY).getUTCDay();
+    return (weekday === 0 || weekday === 6 ? 0.4 : 1) * (0.5 + d / days);
+  });
+  const sum = dayWeight.reduce((a, b) => a + b, 0);
+  const out = new Float64Array(rows);
+  let i = 0;
+  for (let d = 0; d < days; d++) {
+    const n = d === days - 1 ? rows - i : Math.round((dayWeight[d]! / sum) * rows);
+    const day: number[] = [];
+    for (let k = 0; k < n && i + day.length < rows; k++) {
+      // 08:00–20:00 Beijing time (00:00–12:00 UTC), a few at night.
+      const hour = r() < 0.93 ? r() * 12 : 12 + r() * 12;
+      day.push(HISTORY_START + d * DAY + Math.floor(hour * 3_600_000));
+    }
+    day.sort((a, b) => a - b);
+    for (const t of day) out[i++] = t;
+  }
+  return out.subarray(0, i);
+}
+
+/** Fills an empty database at schema version 4 with `rows` messages, events and exchanges. */
+export function generateHistory(db: BetterSqlite3.Database, rows: number, seed = 20261101): number {
+  const r = seededRandom(seed);
+  const template = weighted(TEMPLATES);
+  const profile = weighted(PROFILES);
+  const result = weighted(RESULTS);
+  const regulars = Array.from({ length: Math.max(10, Math.floor(rows / 10)) }, () => pick(r, PREFIXES) + digits(r, 8));
+  const times = timesFor(rows, r);
+  const insertMessage = db.prepare(`
+    INSERT INTO messages (id, profile, base_url, api_id, mobile, content, template_id, units, outcome, code, provider_msg, smsid,
+      billed_units, state, duration, error_kind, error_message, owner, created_at, updated_at, ended_at, attempts)
+    VALUES (?, ?, 'https://api.example.com', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?, ?)`);
+  const insertEvent = db.prepare('INSERT INTO message_events (message_id, at, kind, state, detail) VALUES (?, ?, ?, ?, ?)');
+  const insertExchange = db.prepare(`
+    INSERT INTO exchanges (message_id, operation, profile, method, url, request_headers, request_body, status, status_text,
+      response_headers, response_body, error_kind, error_message, started_at, timings)
+    VALUES (?, 'send', ?, 'POST', 'https://api.example.com/voice/vm', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+  const requestHeaders = JSON.stringify([
+    ['Content-Type', 'application/json; charset=utf-8'],
+    ['Accept', 'application/json'],
+    ['Content-Length', '160'],
+  ]);
+  db.transaction(() => {
+    for (let i = 0; i < times.length; i++) {
+      const id = i + 1;
+      const at = times[i]!;
+      const t = template(r);
+      const p = profile(r).id;
+      const res = result(r);
+      const mobile = r() < 0.7 ? pick(r, regulars) : pick(r, PREFIXES) + digits(r, 8);
+      const content = t.content(r);
+      const units = Math.ceil([...content].length / 70);
+      const accepted = res.outcome === 'accepted';
+      const smsid = accepted ? `V${id.toString(36).toUpperCase().padStart(8, '0')}` : null;
+      const code = accepted ? 2 : res.outcome === 'rejected' ? pick(r, [402, 403, 404]) : null;
+      const answered = res.state === 'answered';
+      const ended = res.outcome === 'unknown' ? null : at + (answered ? 20_000 + Math.floor(r() * 60_000) : 45_000 + Math.floor(r() * 90_000));
+      insertMessage.run(
+        id, p, `${p}-api`, mobile, content, t.id || null, units, res.outcome, code,
+        accepted ? '提交成功' : res.outcome === 'rejected' ? '内容未审核：没有匹配的已审核模板' : null,
+        smsid, accepted ? units : null, res.state, answered ? 5 + Math.floor(r() * 55) : accepted ? 0 : null,
+        res.outcome === 'unknown' ? 'timeout' : null, res.outcome === 'unknown' ? 'No complete reply within 15000 ms; the request may have reached the provider.' : null,
+        at, ended ?? at, ended, accepted ? (res.state === 'no_answer' ? 3 : 1) : null,
+      );
+      insertEvent.run(id, ended ?? at, res.outcome === 'accepted' ? 'state' : res.outcome, res.state, null);
+      const wait = 40 + r() * 200;
+      const requestBody = JSON.stringify({ account: `${p}-api`, password: '[REDACTED]', mobile, content, format: 'json' });
+      const responseBody = res.outcome === 'unknown' ? null : JSON.stringify(accepted ? { code: 2, msg: '提交成功', smsid, count: units } : { code, msg: '内容未审核：没有匹配的已审核模板' });
+      insertExchange.run(
+        id, p, requestHeaders, requestBody,
+        responseBody === null ? null : 200, responseBody === null ? null : 'OK',
+        responseBody === null ? null : JSON.stringify([['Content-Type', 'application/json; charset=utf-8'], ['Date', new Date(at).toUTCString()], ['Content-Length', String(Buffer.byteLength(responseBody))], ['Connection', 'close']]),
+        responseBody,
+        responseBody === null ? 'timeout' : null, responseBody === null ? 'No complete reply within 15000 ms; the request may have reached the provider.' : null,
+        at,
+        JSON.stringify(responseBody === null ? { dnsMs: 3.1, connectMs: 21.4, tlsMs: 48.2, firstByteMs: null, totalMs: 15000 } : { dnsMs: 3.1, connectMs: 21.4, tlsMs: 48.2, firstByteMs: Math.round(48 + wait), totalMs: Math.round(50 + wait) }),
+      );
+    }
+  })();
+  return times.length;
+}
+
+/** A hash of the schema the migrations build: a change regenerates the cached store. */
+function schemaKey(): string {
+  const db = new BetterSqlite3(':memory:');
+  try {
+    migrate(db, ':memory:');
+    const sql = (db.prepare("SELECT type, name, sql FROM sqlite_master ORDER BY type, name").all() as unknown[]).map((x) => JSON.stringify(x)).join('\n');
+    return createHash('sha256').update(`${GENERATOR_VERSION}\n${HISTORY_ROWS}\n${sql}`).digest('hex').slice(0, 16);
+  } finally {
+    db.close();
+  }
+}
+
+export interface PreparedHistory {
+  file: string;
+  generated: boolean;
+  /** Measured when the cached store was generated (kept beside it). */
+  generateSec: number;
+  migrateSec: number;
+}
+
+/** The cached million-row store, generated (at version 4, then migrated) when missing. */
+export function prepareHistoryStore(rows = HISTORY_ROWS): PreparedHistory {
+  const dir = join(tmpdir(), `callout-bench-history-${schemaKey()}${rows === HISTORY_ROWS ? '' : `-${rows}`}`);
+  const file = join(dir, 'callout.db');
+  const meta = join(dir, 'generated.json');
+  if (existsSync(file) && existsSync(meta)) {
+    const m = JSON.parse(readFileSync(meta, 'utf8')) as { generateSec: number; migrateSec: number };
+    return { file, generated: false, generateSec: m.generateSec, migrateSec: m.migrateSec };
+  }
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  const partial = join(dir, 'partial.db');
+  const t0 = performance.now();
+  const v4 = openDatabase(partial, { targetVersion: 4 });
+  v4.pragma('journal_mode = OFF');
+  v4.pragma('synchronous = OFF');
+  v4.pragma('cache_size = -262144');
+  generateHistory(v4, rows);
+  v4.pragma('journal_mode = WAL');
+  v4.close();
+  const t1 = performance.now();
+  const db = openDatabase(partial);
+  db.pragma('wal_checkpoint(TRUNCATE)');
+  db.close();
+  const t2 = performance.now();
+  renameSync(partial, file);
+  const figures = { generateSec: round((t1 - t0) / 1000, 1), migrateSec: round((t2 - t1) / 1000, 1) };
+  writeFileSync(meta, JSON.stringify(figures));
+  return { file, generated: true, ...figures };
+}
+
+function round(x: number, digits = 2): number {
+  const f = 10 ** digits;
+  return Math.round(x * f) / f;
+}
+
+function p95(samples: number[]): number {
+  const s = [...samples].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.ceil(s.length * 0.95) - 1)]!;
+}
+
+function timed(fn: () => unknown): number {
+  const t = performance.now();
+  fn();
+  return performance.now() - t;
+}
+
+const PAGE_STATES: CallState[] = ['answered', 'no_answer', 'busy', 'unknown', 'failed', 'powered_off'];
+/** 2–4 Chinese characters or a word: template words (common), names and places (rarer). */
+const TEXT_QUERIES = ['验证码', '已发货', '告警', '磁盘空间', '王伟', '体检', '取件码', '牙科复诊', 'Redis', '华东机房', '李娜', '张秀英', '东门驿站', '证书'];
+
+export async function history(): Promise<Record<string, number>> {
+  const prepared = prepareHistoryStore();
+  process.stderr.write(
+    prepared.generated
+      ? `bench: history store generated in ${prepared.generateSec} s, migrated in ${prepared.migrateSec} s\n`
+      : `bench: history store reused (${prepared.file}; delete it to regenerate)\n`,
+  );
+  const t0 = performance.now();
+  const { db, recovered } = openDatabaseSafely(prepared.file);
+  const openCheckMs = performance.now() - t0;
+  if (recovered) throw new Error(`bench: the cached history store failed its check (${recovered.reason})`);
+  try {
+    const repo = new HistoryRepository(db);
+    const r = seededRandom(7);
+    const rows = (db.prepare('SELECT count(*) AS n FROM messages').get() as { n: number }).n;
+    const span = HISTORY_END - HISTORY_START;
+
+    const pageFilter = (): HistoryFilter => {
+      const days = pick(r, [1, 7, 30, 90, 365]);
+      const to = HISTORY_START + Math.floor(r() * span);
+      return { states: [pick(r, PAGE_STATES)], from: to - days * DAY, to };
+    };
+    for (let i = 0; i < 20; i++) repo.page(pageFilter(), { limit: 100 }); // warm-up
+    const pageMs: number[] = [];
+    for (let i = 0; i < 200; i++) {
+      const f = pageFilter();
+      pageMs.push(timed(() => repo.page(f, { limit: 100, order: 'newest' })));
+    }
+
+    const mobiles = (db.prepare('SELECT mobile FROM messages WHERE id IN (?, ?, ?, ?, ?, ?, ?, ?)').all(...Array.from({ length: 8 }, () => 1 + Math.floor(r() * rows))) as { mobile: string }[]).map((m) => m.mobile);
+    const searchFilter = (i: number): HistoryFilter => {
+      if (i % 2 === 0) {
+        const m = pick(r, mobiles);
+        const len = 4 + Math.floor(r() * 3);
+        const start = Math.floor(r() * (m.length - len + 1));
+        return { search: m.slice(start, start + len) };
+      }
+      return { search: pick(r, TEXT_QUERIES) };
+    };
+    for (let i = 0; i < 20; i++) repo.page(searchFilter(i), { limit: 100 });
+    const searchMs: number[] = [];
+    for (let i = 0; i < 200; i++) {
+      const f = searchFilter(i);
+      searchMs.push(timed(() => repo.page(f, { limit: 100, order: 'newest' })));
+    }
+    const overviewMs: number[] = [];
+    for (let i = 0; i < 20; i++) {
+      const to = HISTORY_END - Math.floor(r() * 300) * DAY;
+      overviewMs.push(timed(() => repo.overview({ from: to - 365 * DAY, to, utcOffsetMinutes: 480 })));
+    }
+    return {
+      historyRows: rows,
+      historyPageP95Ms: round(p95(pageMs)),
+      historySearchP95Ms: round(p95(searchMs)),
+      historyOverviewYearP95Ms: round(p95(overviewMs)),
+      historyGenerateSec: prepared.generateSec,
+      historyMigrateSec: prepared.migrateSec,
+      historyOpenCheckMs: round(openCheckMs),
+      historyDbMB: Math.round(statSync(prepared.file).size / 1e6),
+    };
+  } finally {
+    db.close();
+  }
+}

@@ -1,0 +1,136 @@
+// Types of history, the overview chart, the exchange list and retention: shared by main and the renderer.
+import type { CallState, Outcome } from './domain/status';
+import type { ExchangeRecord, MessageRecord, Operation } from './records';
+
+export interface HistoryFilter {
+  states?: CallState[];
+  outcomes?: Outcome[];
+  /** created_at ≥ from (ms since the epoch). */
+  from?: number;
+  /** created_at < to (ms since the epoch): the range is half-open. */
+  to?: number;
+  /** Profile ids. */
+  profiles?: string[];
+  /** Template ids. */
+  templates?: string[];
+  /**
+   * Text or number: words separated by spaces must all appear (in the number or the text), in any
+   * order, ignoring ASCII case. A query that looks like a phone number ("138 0013-8000",
+   * "+86 138…") is one run of digits, matched inside the number or the text.
+   */
+  search?: string;
+  /** Part of the mobile number only (digits; spaces, dashes and a +86 prefix are ignored). */
+  mobile?: string;
+}
+
+export type HistoryOrder = 'newest' | 'oldest';
+
+export interface HistoryPageRequest {
+  /** 1–1000, default 100. */
+  limit?: number;
+  /** From the previous page's `nextCursor`, with the same filter and order. */
+  cursor?: string | null;
+  order?: HistoryOrder;
+  /** Also count the filter's rows (see count()). */
+  withTotal?: boolean;
+}
+
+export interface HistoryPage {
+  rows: MessageRecord[];
+  /** null at the end. */
+  nextCursor: string | null;
+  total?: number;
+  /** `total` is a lower bound: counting stopped at a cap. */
+  totalCapped?: boolean;
+  /**
+   * Set when this page stopped at its scan window before filling up: rows were checked down to
+   * (newest first; up to, oldest first) this created_at. Continue with `nextCursor`.
+   */
+  searchedTo?: number;
+}
+
+export interface HistoryCount {
+  count: number;
+  /** The count stopped at a cap: there are at least `count`. */
+  capped: boolean;
+}
+
+/** Chart buckets of the overview. */
+export interface OverviewCounts {
+  answered: number;
+  noAnswer: number;
+  busy: number;
+  /** Declined by the callee, phone off, unreachable, number does not exist, failed. */
+  otherFailures: number;
+  /** Outcome unknown (the request may have reached the provider), or a state the provider did not say. */
+  unknown: number;
+  /** Refused by the provider (result code) or never sent. */
+  rejected: number;
+  /** Sending, or accepted and not ended yet. */
+  inProgress: number;
+  total: number;
+  /** Units billed for answered calls. */
+  units: number;
+}
+
+export interface OverviewDay extends OverviewCounts {
+  /** Local date, YYYY-MM-DD. */
+  day: string;
+  /** The local midnight that starts the day, in ms since the epoch. */
+  start: number;
+}
+
+export interface OverviewRequest {
+  /** Widened to the start of its local day. */
+  from: number;
+  /** Exclusive; widened to the end of its local day. */
+  to: number;
+  profileId?: string | null;
+  /** Minutes east of UTC: +480 for China (that is -new Date().getTimezoneOffset()). */
+  utcOffsetMinutes: number;
+}
+
+export interface Overview {
+  days: OverviewDay[];
+  totals: OverviewCounts;
+}
+
+export interface ExchangeQuery {
+  messageId?: number;
+  operation?: Operation;
+  /** started_at ≥ from. */
+  from?: number;
+  /** started_at < to. */
+  to?: number;
+  limit?: number;
+  cursor?: string | null;
+  order?: HistoryOrder;
+}
+
+export interface ExchangePage {
+  rows: ExchangeRecord[];
+  nextCursor: string | null;
+}
+
+export interface RetentionSettings {
+  /** Delete exchanges that started more than this many days ago; null keeps them. */
+  exchangeDays: number | null;
+  /** Delete the oldest exchanges until their headers and bodies add up to at most this many bytes; null: no cap. */
+  exchangeMaxBytes: number | null;
+}
+
+export interface RetentionResult {
+  /** Exchanges deleted because they were older than exchangeDays. */
+  deletedByAge: number;
+  /** Exchanges deleted (oldest first) to bring the total under exchangeMaxBytes. */
+  deletedBySize: number;
+  /** Bytes of headers and bodies left. */
+  remainingBytes: number;
+  remainingExchanges: number;
+}
+
+export interface VacuumResult {
+  bytesBefore: number;
+  bytesAfter: number;
+  ms: number;
+}

@@ -1,0 +1,407 @@
+import { hostname } from 'node:os';
+import type { Database } from 'better-sqlite3';
+import type { CallState } from '../../common/domain/status';
+import { processOwner } from './message-repository';
+
+export const BATCH_STATUSES = ['draft', 'running', 'paused', 'cancelled', 'done'] as const;
+export type BatchStatus = (typeof BATCH_STATUSES)[number];
+
+export const ITEM_STATUSES = ['queued', 'in_flight', 'accepted', 'rejected', 'unknown', 'skipped', 'cancelled'] as const;
+export type ItemStatus = (typeof ITEM_STATUSES)[number];
+
+/** Why a batch stopped running (paused or cancelled). Stable strings: the UI shows them translated. */
+export type StopReason =
+  | 'user'
+  | 'interrupted'
+  | 'closed'
+  | 'insufficient-balance'
+  | 'content-not-approved'
+  | 'credentials'
+  | 'provider-unreachable'
+  | 'too-many-unknown'
+  | 'profile';
+
+export interface BatchRecord {
+  id: number;
+  profile: string;
+  templateId: string | null;
+  name: string;
+  status: BatchStatus;
+  pausedReason: StopReason | null;
+  statusMessage: string | null;
+  total: number;
+  owner: string | null;
+  createdAt: number;
+  startedAt: number | null;
+  endedAt: number | null;
+  updatedAt: number;
+}
+
+export interface BatchItemRecord {
+  id: number;
+  batchId: number;
+  rowNumber: number;
+  mobile: string;
+  content: string;
+  units: number;
+  status: ItemStatus;
+  messageId: number | null;
+  code: number | null;
+  errorKind: string | null;
+  error: string | null;
+  updatedAt: number;
+}
+
+/** An item with what became of its call (from the linked message). */
+export interface BatchItemView extends BatchItemRecord {
+  smsid: string | null;
+  state: CallState | null;
+  duration: number | null;
+  sentAt: number | null;
+  endedAt: number | null;
+}
+
+export interface NewBatchItem {
+  rowNumber: number;
+  mobile: string;
+  content: string;
+  units: number;
+  /** 'queued' to send, or 'skipped' (invalid row, duplicate) with the reason. */
+  status: 'queued' | 'skipped';
+  errorKind?: string | null;
+  error?: string | null;
+}
+
+/** Item counts by status, plus the calls of accepted items by how they ended. */
+export interface BatchCounts {
+  total: number;
+  queued: number;
+  inFlight: number;
+  accepted: number;
+  rejected: number;
+  unknown: number;
+  skipped: number;
+  cancelled: number;
+  /** Accepted items whose call was answered. */
+  answered: number;
+  /** Accepted items whose call ended without an answer (no answer, busy, off, ...). */
+  notAnswered: number;
+  /** Accepted items whose call has not ended yet. */
+  calling: number;
+  /** Units of the items still to send (queued + in flight). */
+  unitsRemaining: number;
+}
+
+interface BatchRow {
+  id: number;
+  profile: string;
+  template_id: string | null;
+  name: string;
+  status: BatchStatus;
+  paused_reason: StopReason | null;
+  status_message: string | null;
+  total: number;
+  owner: string | null;
+  created_at: number;
+  started_at: number | null;
+  ended_at: number | null;
+  updated_at: number;
+}
+
+interface ItemRow {
+  id: number;
+  batch_id: number;
+  row_number: number;
+  mobile: string;
+  content: string;
+  units: number;
+  status: ItemStatus;
+  message_id: number | null;
+  code: number | null;
+  error_kind: string | null;
+  error: string | null;
+  updated_at: number;
+}
+
+const toBatch = (r: BatchRow): BatchRecord => ({
+  id: r.id,
+  profile: r.profile,
+  templateId: r.template_id,
+  name: r.name,
+  status: r.status,
+  pausedReason: r.paused_reason,
+  statusMessage: r.status_message,
+  total: r.total,
+  owner: r.owner,
+  createdAt: r.created_at,
+  startedAt: r.started_at,
+  endedAt: r.ended_at,
+  updatedAt: r.updated_at,
+});
+
+const toItem = (r: ItemRow): BatchItemRecord => ({
+  id: r.id,
+  batchId: r.batch_id,
+  rowNumber: r.row_number,
+  mobile: r.mobile,
+  content: r.content,
+  units: r.units,
+  status: r.status,
+  messageId: r.message_id,
+  code: r.code,
+  errorKind: r.error_kind,
+  error: r.error,
+  updatedAt: r.updated_at,
+});
+
+/** True when the process that wrote `owner` (host:pid) may still be running. */
+export function ownerAlive(owner: string | null): boolean {
+  if (!owner) return false;
+  const [host, pidText] = owner.split(':');
+  if (host !== hostname()) return true; // another machine sharing the folder: not ours to judge
+  const pid = Number(pidText);
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  if (pid === process.pid) return true;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Batches and their items. Every state change is its own committed write. */
+export class BatchRepository {
+  private readonly getStmt;
+  private readonly itemStmt;
+  private readonly nextStmt;
+  private readonly inFlightStmt;
+  private readonly outcomeStmt;
+
+  constructor(private readonly db: Database, private readonly now: () => number = Date.now) {
+    this.getStmt = db.prepare('SELECT * FROM batches WHERE id = ?');
+    this.itemStmt = db.prepare('SELECT * FROM batch_items WHERE id = ?');
+    this.nextStmt = db.prepare("SELECT * FROM batch_items WHERE batch_id = ? AND status = 'queued' AND id > ? ORDER BY id LIMIT ?");
+    this.inFlightStmt = db.prepare("UPDATE batch_items SET status = 'in_flight', updated_at = ? WHERE id = ? AND status = 'queued'");
+    this.outcomeStmt = db.prepare(
+      "UPDATE batch_items SET status = ?, message_id = coalesce(?, message_id), code = ?, error_kind = ?, error = ?, updated_at = ? WHERE id = ? AND status = 'in_flight'",
+    );
+  }
+
+  /** A draft batch with all its rows, in one transaction. */
+  create(b: { profile: string; templateId: string | null; name: string }, items: readonly NewBatchItem[]): BatchRecord {
+    const at = this.now();
+    const id = this.db.transaction(() => {
+      const info = this.db
+        .prepare("INSERT INTO batches (profile, template_id, name, status, total, created_at, updated_at) VALUES (?, ?, ?, 'draft', ?, ?, ?)")
+        .run(b.profile, b.templateId, b.name, items.length, at, at);
+      const batchId = Number(info.lastInsertRowid);
+      const insert = this.db.prepare(
+        'INSERT INTO batch_items (batch_id, row_number, mobile, content, units, status, error_kind, error, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      );
+      for (const it of items) insert.run(batchId, it.rowNumber, it.mobile, it.content, it.units, it.status, it.errorKind ?? null, it.error ?? null, at);
+      return batchId;
+    })();
+    return this.require(id);
+  }
+
+  get(id: number): BatchRecord | undefined {
+    const r = this.getStmt.get(id) as BatchRow | undefined;
+    return r && toBatch(r);
+  }
+
+  require(id: number): BatchRecord {
+    const b = this.get(id);
+    if (!b) throw new Error(`Batch ${id} does not exist.`);
+    return b;
+  }
+
+  list(limit = 100): BatchRecord[] {
+    return (this.db.prepare('SELECT * FROM batches ORDER BY created_at DESC, id DESC LIMIT ?').all(limit) as BatchRow[]).map(toBatch);
+  }
+
+  remove(id: number): boolean {
+    return this.db.prepare("DELETE FROM batches WHERE id = ? AND status IN ('draft', 'done', 'cancelled')").run(id).changes > 0;
+  }
+
+  /** Marks the batch running in this process. */
+  markRunning(id: number): BatchRecord {
+    const at = this.now();
+    this.db
+      .prepare("UPDATE batches SET status = 'running', paused_reason = NULL, status_message = NULL, owner = ?, started_at = coalesce(started_at, ?), ended_at = NULL, updated_at = ? WHERE id = ?")
+      .run(processOwner(), at, at, id);
+    return this.require(id);
+  }
+
+  setStatus(id: number, status: Exclude<BatchStatus, 'running' | 'draft'>, reason: StopReason | null, message: string | null): BatchRecord {
+    const at = this.now();
+    const ended = status === 'done' || status === 'cancelled' ? at : null;
+    // The owner stays until the runner has stopped (its last sends may still be returning): see releaseOwner.
+    this.db
+      .prepare('UPDATE batches SET status = ?, paused_reason = ?, status_message = ?, ended_at = ?, updated_at = ? WHERE id = ?')
+      .run(status, reason, message, ended, at, id);
+    return this.require(id);
+  }
+
+  /** The runner in this process has stopped: no send of this batch is in flight any more. */
+  releaseOwner(id: number): void {
+    this.db.prepare('UPDATE batches SET owner = NULL WHERE id = ?').run(id);
+  }
+
+  /** The next queued items after `afterId`, in row order. Served by batch_items_next. */
+  nextQueued(batchId: number, afterId = 0, limit = 200): BatchItemRecord[] {
+    return (this.nextStmt.all(batchId, afterId, limit) as ItemRow[]).map(toItem);
+  }
+
+  getItem(id: number): BatchItemRecord | undefined {
+    const r = this.itemStmt.get(id) as ItemRow | undefined;
+    return r && toItem(r);
+  }
+
+  /** Committed before the send starts. False when the item was no longer queued (skipped or cancelled meanwhile). */
+  markInFlight(itemId: number): boolean {
+    return this.inFlightStmt.run(this.now(), itemId).changes === 1;
+  }
+
+  /** Records what became of an in-flight item. */
+  recordOutcome(
+    itemId: number,
+    status: 'accepted' | 'rejected' | 'unknown',
+    r: { messageId: number | null; code: number | null; errorKind?: string | null; error?: string | null },
+  ): void {
+    this.outcomeStmt.run(status, r.messageId, r.code, r.errorKind ?? null, r.error ?? null, this.now(), itemId);
+  }
+
+  /** Puts an in-flight item back in the queue: the provider provably did not place its call (e.g. 402). */
+  returnToQueue(itemId: number, r: { code: number | null; errorKind: string; error: string }): void {
+    this.db
+      .prepare("UPDATE batch_items SET status = 'queued', code = ?, error_kind = ?, error = ?, updated_at = ? WHERE id = ? AND status = 'in_flight'")
+      .run(r.code, r.errorKind, r.error, this.now(), itemId);
+  }
+
+  /** Queued items of a cancelled batch. */
+  cancelQueued(batchId: number): number {
+    return this.db.prepare("UPDATE batch_items SET status = 'cancelled', updated_at = ? WHERE batch_id = ? AND status = 'queued'").run(this.now(), batchId).changes;
+  }
+
+  /** A person chose to send these unknown (or cancelled / rejected) items again. */
+  requeue(batchId: number, itemIds: readonly number[], from: readonly ItemStatus[] = ['unknown']): number {
+    const at = this.now();
+    const placeholders = from.map(() => '?').join(', ');
+    const stmt = this.db.prepare(
+      `UPDATE batch_items SET status = 'queued', error_kind = 'requeued', error = coalesce(error, '') || CASE WHEN error IS NULL THEN '' ELSE ' · ' END || 'queued again by a person', updated_at = ?
+       WHERE id = ? AND batch_id = ? AND status IN (${placeholders})`,
+    );
+    return this.db.transaction(() => itemIds.reduce((n, id) => n + stmt.run(at, id, batchId, ...from).changes, 0))();
+  }
+
+  /** A person chose not to send these items (unknown or still queued). */
+  skip(batchId: number, itemIds: readonly number[]): number {
+    const at = this.now();
+    const stmt = this.db.prepare(
+      "UPDATE batch_items SET status = 'skipped', error_kind = coalesce(error_kind, 'skipped-by-person'), updated_at = ? WHERE id = ? AND batch_id = ? AND status IN ('unknown', 'queued')",
+    );
+    return this.db.transaction(() => itemIds.reduce((n, id) => n + stmt.run(at, id, batchId).changes, 0))();
+  }
+
+  counts(batchId: number): BatchCounts {
+    const c: BatchCounts = { total: 0, queued: 0, inFlight: 0, accepted: 0, rejected: 0, unknown: 0, skipped: 0, cancelled: 0, answered: 0, notAnswered: 0, calling: 0, unitsRemaining: 0 };
+    const rows = this.db
+      .prepare("SELECT status, count(*) AS n, sum(units) AS units FROM batch_items WHERE batch_id = ? GROUP BY status")
+      .all(batchId) as { status: ItemStatus; n: number; units: number }[];
+    for (const r of rows) {
+      c.total += r.n;
+      if (r.status === 'in_flight') c.inFlight = r.n;
+      else c[r.status] = r.n;
+      if (r.status === 'queued' || r.status === 'in_flight') c.unitsRemaining += r.units;
+    }
+    const calls = this.db
+      .prepare(
+        `SELECT sum(m.ended_at IS NOT NULL AND m.state = 'answered') AS answered,
+                sum(m.ended_at IS NOT NULL AND m.state <> 'answered') AS notAnswered,
+                sum(m.ended_at IS NULL) AS calling
+         FROM batch_items i JOIN messages m ON m.id = i.message_id
+         WHERE i.batch_id = ? AND i.status = 'accepted'`,
+      )
+      .get(batchId) as { answered: number | null; notAnswered: number | null; calling: number | null };
+    c.answered = calls.answered ?? 0;
+    c.notAnswered = calls.notAnswered ?? 0;
+    c.calling = calls.calling ?? 0;
+    return c;
+  }
+
+  /** Items with their call, in row order; optionally one status; paged. */
+  items(batchId: number, q: { status?: ItemStatus; offset?: number; limit?: number } = {}): BatchItemView[] {
+    const where = ['i.batch_id = ?'];
+    const params: unknown[] = [batchId];
+    if (q.status) {
+      where.push('i.status = ?');
+      params.push(q.status);
+    }
+    params.push(Math.max(1, Math.min(q.limit ?? 500, 200_000)), Math.max(0, q.offset ?? 0));
+    const rows = this.db
+      .prepare(
+        `SELECT i.*, m.smsid AS smsid, m.state AS state, m.duration AS duration, m.created_at AS sent_at, m.ended_at AS call_ended_at
+         FROM batch_items i LEFT JOIN messages m ON m.id = i.message_id
+         WHERE ${where.join(' AND ')} ORDER BY i.id LIMIT ? OFFSET ?`,
+      )
+      .all(...params) as (ItemRow & { smsid: string | null; state: CallState | null; duration: number | null; sent_at: number | null; call_ended_at: number | null })[];
+    return rows.map((r) => ({ ...toItem(r), smsid: r.smsid, state: r.state, duration: r.duration, sentAt: r.sent_at, endedAt: r.call_ended_at }));
+  }
+
+  /** Accepted items whose call has not ended (they still hold a line). */
+  openCalls(batchId: number): { itemId: number; messageId: number }[] {
+    return this.db
+      .prepare(
+        `SELECT i.id AS itemId, i.message_id AS messageId FROM batch_items i JOIN messages m ON m.id = i.message_id
+         WHERE i.batch_id = ? AND i.status = 'accepted' AND m.ended_at IS NULL`,
+      )
+      .all(batchId) as { itemId: number; messageId: number }[];
+  }
+
+  /**
+   * After a crash: every batch left `running` by a process that is gone reopens `paused`
+   * (interrupted), and every item left `in_flight` by such a process becomes `unknown`: its request
+   * may have reached the provider. The message the send wrote (pending, committed before the request
+   * left) is linked when there is one. Returns the batches reopened and the items marked.
+   */
+  recoverInterrupted(): { batches: BatchRecord[]; items: BatchItemRecord[] } {
+    const at = this.now();
+    return this.db.transaction(() => {
+      const stale = (this.db.prepare("SELECT id, owner FROM batches WHERE status = 'running' OR owner IS NOT NULL").all() as { id: number; owner: string | null }[]).filter(
+        (b) => !ownerAlive(b.owner),
+      );
+      const staleIds = new Set(stale.map((b) => b.id));
+      // In-flight items of batches no live process owns (a paused batch's last sends included).
+      const inFlight = (this.db.prepare("SELECT i.*, b.owner AS batch_owner FROM batch_items i JOIN batches b ON b.id = i.batch_id WHERE i.status = 'in_flight'").all() as (ItemRow & {
+        batch_owner: string | null;
+      })[]).filter((r) => staleIds.has(r.batch_id) || !ownerAlive(r.batch_owner));
+      const findMessage = this.db.prepare('SELECT id FROM messages WHERE mobile = ? AND content = ? AND created_at >= ? ORDER BY id LIMIT 1');
+      const mark = this.db.prepare(
+        "UPDATE batch_items SET status = 'unknown', message_id = coalesce(?, message_id), error_kind = 'interrupted', error = ?, updated_at = ? WHERE id = ? AND status = 'in_flight'",
+      );
+      const items: BatchItemRecord[] = [];
+      for (const r of inFlight) {
+        const m = findMessage.get(r.mobile, r.content, r.updated_at) as { id: number } | undefined;
+        const why = m
+          ? 'Callout stopped while this item was being sent; the call may or may not have been placed. Check the message, then send it again or skip it.'
+          : 'Callout stopped while this item was being sent; no request was recorded for it, so it very likely did not leave. Send it again or skip it.';
+        mark.run(m?.id ?? null, why, at, r.id);
+        items.push(this.getItem(r.id)!);
+      }
+      const batches: BatchRecord[] = [];
+      for (const b of stale) {
+        const current = this.require(b.id);
+        if (current.status === 'running') {
+          this.db
+            .prepare("UPDATE batches SET status = 'paused', paused_reason = 'interrupted', status_message = ?, owner = NULL, updated_at = ? WHERE id = ?")
+            .run('Callout stopped while this batch was running. Items that were being sent are marked unknown: decide for each, then resume.', at, b.id);
+          batches.push(this.require(b.id));
+        } else {
+          this.db.prepare('UPDATE batches SET owner = NULL WHERE id = ?').run(b.id);
+        }
+      }
+      return { batches, items };
+    })();
+  }
+}

@@ -1,0 +1,96 @@
+import type { Database } from 'better-sqlite3';
+
+/** The scope of the settings every profile uses unless it has its own. */
+export const GLOBAL_SCOPE = '*';
+
+export interface DialSettingsRecord {
+  /** '*' (all profiles) or a profile id. */
+  scope: string;
+  /** Calls to one number at most per rolling minute / hour / day; null = no limit. */
+  perMinute: number | null;
+  perHour: number | null;
+  perDay: number | null;
+  /** Local time 'HH:MM'; both null = no quiet hours. */
+  quietStart: string | null;
+  quietEnd: string | null;
+  updatedAt: number;
+}
+
+interface Row {
+  scope: string;
+  per_minute: number | null;
+  per_hour: number | null;
+  per_day: number | null;
+  quiet_start: string | null;
+  quiet_end: string | null;
+  updated_at: number;
+}
+
+const toRecord = (r: Row): DialSettingsRecord => ({
+  scope: r.scope,
+  perMinute: r.per_minute,
+  perHour: r.per_hour,
+  perDay: r.per_day,
+  quietStart: r.quiet_start,
+  quietEnd: r.quiet_end,
+  updatedAt: r.updated_at,
+});
+
+/**
+ * Per-number dial limits and quiet hours (global, or per profile), the calls already placed to a
+ * number (from messages), and the number of lines of each profile.
+ */
+export class DialSettingsRepository {
+  private readonly callTimesStmt;
+
+  constructor(private readonly db: Database, private readonly now: () => number = Date.now) {
+    // Served by messages_mobile (mobile, created_at). Sends the provider provably refused placed no call.
+    this.callTimesStmt = db.prepare("SELECT created_at AS at FROM messages WHERE mobile = ? AND created_at > ? AND outcome IN ('pending', 'accepted', 'unknown') ORDER BY created_at");
+  }
+
+  /** The settings for a profile: its own row, else the global one. */
+  effective(profileId?: string | null): DialSettingsRecord {
+    const own = profileId ? (this.db.prepare('SELECT * FROM dial_settings WHERE scope = ?').get(profileId) as Row | undefined) : undefined;
+    const global = this.db.prepare('SELECT * FROM dial_settings WHERE scope = ?').get(GLOBAL_SCOPE) as Row | undefined;
+    const r = own ?? global;
+    if (!r) return { scope: GLOBAL_SCOPE, perMinute: null, perHour: null, perDay: null, quietStart: null, quietEnd: null, updatedAt: 0 };
+    return toRecord(r);
+  }
+
+  list(): DialSettingsRecord[] {
+    return (this.db.prepare('SELECT * FROM dial_settings ORDER BY scope').all() as Row[]).map(toRecord);
+  }
+
+  save(s: Omit<DialSettingsRecord, 'updatedAt'>): DialSettingsRecord {
+    this.db
+      .prepare(
+        `INSERT INTO dial_settings (scope, per_minute, per_hour, per_day, quiet_start, quiet_end, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)
+         ON CONFLICT (scope) DO UPDATE SET per_minute = excluded.per_minute, per_hour = excluded.per_hour, per_day = excluded.per_day,
+           quiet_start = excluded.quiet_start, quiet_end = excluded.quiet_end, updated_at = excluded.updated_at`,
+      )
+      .run(s.scope, s.perMinute, s.perHour, s.perDay, s.quietStart, s.quietEnd, this.now());
+    return this.effective(s.scope === GLOBAL_SCOPE ? null : s.scope);
+  }
+
+  /** Removes a profile's own settings (it falls back to the global ones). The global row stays. */
+  removeScope(scope: string): boolean {
+    if (scope === GLOBAL_SCOPE) return false;
+    return this.db.prepare('DELETE FROM dial_settings WHERE scope = ?').run(scope).changes > 0;
+  }
+
+  /** When calls to this number were sent since `since` (ms), oldest first. */
+  callTimes(mobile: string, since: number): number[] {
+    return (this.callTimesStmt.all(mobile, since) as { at: number }[]).map((r) => r.at);
+  }
+
+  /** Lines of a profile (1 when the profile is unknown, e.g. one that lives only in the CLI's memory). */
+  profileLines(profileId: string): number {
+    const r = this.db.prepare('SELECT lines FROM profiles WHERE id = ?').get(profileId) as { lines: number } | undefined;
+    return r?.lines ?? 1;
+  }
+
+  setProfileLines(profileId: string, lines: number): boolean {
+    if (!Number.isInteger(lines) || lines < 1 || lines > 1000) throw new RangeError('lines must be a whole number from 1 to 1000');
+    return this.db.prepare('UPDATE profiles SET lines = ? WHERE id = ?').run(lines, profileId).changes > 0;
+  }
+}

@@ -1,0 +1,559 @@
+import type { Database, Statement } from 'better-sqlite3';
+import type { CallState, Outcome } from '../../common/domain/status';
+import type { ExchangeRecord, MessageEventRecord, MessageRecord } from '../../common/records';
+import { ExchangeRepository } from './exchange-repository';
+import { MessageRepository } from './message-repository';
+import type { HistoryFilter, HistoryOrder, HistoryPageRequest, HistoryPage, HistoryCount, OverviewCounts, OverviewDay, OverviewRequest, Overview, ExchangeQuery, ExchangePage } from '../../common/history-types';
+export type { HistoryFilter, HistoryOrder, HistoryPageRequest, HistoryPage, HistoryCount, OverviewCounts, OverviewDay, OverviewRequest, Overview, ExchangeQuery, ExchangePage } from '../../common/history-types';
+
+/**
+ * The history screen's queries over `messages` (and the inspector's over `exchanges`), built for a
+ * million rows. Every list is keyset-paginated on (created_at, id) — never OFFSET — and each shape
+ * of query is shaped so SQLite walks an index in the page's order (plans asserted in
+ * test/unit/store/history-plans.test.ts):
+ *
+ * - Filters without text: one index walk per value of the most selective filter (state, outcome,
+ *   profile or template; (filter, created_at) indexes, see migration 0005), merged by SQLite
+ *   (MERGE UNION ALL) in time order; the other filters are checked on the rows walked.
+ * - Text and number search: the FTS5 trigram index finds any substring of 3+ characters. When the
+ *   words match fewer than {@link RARE_MATCHES} messages, the page is read from those matches
+ *   (sorted by time: at most that many rows). When they match more, walking the time index and
+ *   keeping the rows that contain the words finds a page sooner. Words of 1–2 characters cannot use
+ *   a trigram index: they are checked on the rows walked the same way.
+ * - A walk that checks rows (search, or filters on two or more columns) reads at most
+ *   {@link SCAN_WINDOW} rows per page. A page can then hold fewer rows than asked while
+ *   `nextCursor` is still set: `searchedTo` says how far back (or forward) it looked, and the next
+ *   page goes on from there. This bounds every page's time, whatever the filter.
+ */
+
+/** Below this many full-text matches, a search page is read from the matches themselves. */
+export const RARE_MATCHES = 3000;
+/** Most rows a page walks when it has to check rows (see the class comment). */
+export const SCAN_WINDOW = 10_000;
+export const DEFAULT_PAGE_SIZE = 100;
+export const MAX_PAGE_SIZE = 1000;
+/** count() stops at this many (it then says `capped`): ~10 ms on an index. */
+export const COUNT_CAP = 100_000;
+/** count() of a text search stops here: each match is one row read. */
+export const SEARCH_COUNT_CAP = 10_000;
+/** Longest range the overview charts, in days. */
+export const MAX_OVERVIEW_DAYS = 3700;
+/** More values than this in one filter are checked per row rather than walked one index range each. */
+const MAX_ARMS = 16;
+const DAY_MS = 86_400_000;
+const HOUR_MS = 3_600_000;
+
+/** The thresholds above, for tests (small numbers exercise every path on small data). */
+export interface HistoryTuning {
+  rareMatches?: number;
+  scanWindow?: number;
+  countCap?: number;
+  searchCountCap?: number;
+}
+
+
+
+
+
+
+export class HistoryError extends Error {
+  constructor(
+    readonly code: 'bad-cursor' | 'bad-filter' | 'bad-range',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+
+
+
+
+
+
+export interface MessageDetail {
+  message: MessageRecord;
+  events: MessageEventRecord[];
+  exchanges: ExchangeRecord[];
+}
+
+// ——— cursors ———
+
+function encodeCursor(at: number, id: number): string {
+  return Buffer.from(JSON.stringify([at, id])).toString('base64url');
+}
+
+function decodeCursor(cursor: string): [number, number] {
+  try {
+    const v: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    if (Array.isArray(v) && v.length === 2 && v.every((x) => Number.isSafeInteger(x))) return [v[0] as number, v[1] as number];
+  } catch {
+    // fall through
+  }
+  throw new HistoryError('bad-cursor', 'The page cursor is not one this store gave out.');
+}
+
+function pageSize(limit: number | undefined): number {
+  if (limit === undefined) return DEFAULT_PAGE_SIZE;
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE_SIZE) {
+    throw new HistoryError('bad-filter', `A page holds 1 to ${MAX_PAGE_SIZE} rows.`);
+  }
+  return limit;
+}
+
+// ——— search terms ———
+
+/** Digits of something typed as a phone number, without a +86 / 0086 country prefix. */
+export function numberDigits(raw: string): string | null {
+  const t = raw.trim().replace(/[\uff10-\uff19]/g, (c) => String.fromCharCode(c.charCodeAt(0) - 0xfee0));
+  if (!/^[\d\s\-–—().（）+＋]+$/.test(t)) return null;
+  let digits = t.replace(/\D/g, '');
+  if (/^[(（]?[+＋]\s*8\s*6/.test(t)) digits = digits.slice(2);
+  else if (/^0086/.test(t) && digits.length > 11) digits = digits.slice(4);
+  else if (digits.length === 13 && digits.startsWith('86')) digits = digits.slice(2);
+  return digits || null;
+}
+
+/**
+ * The digits of a search typed as a phone number: plain digits, or digits with spaces, dashes or
+ * parentheses that start with + or hold 7 digits or more ("138 0013 8000", "+86 138…"). Other text
+ * ("2024-03", "A-1") is searched as typed.
+ */
+export function searchNumber(raw: string): string | null {
+  const s = raw.trim();
+  const d = numberDigits(s);
+  if (d === null) return null;
+  return /^\d+$/.test(s) || /^[(（]?[+＋]/.test(s) || d.length >= 7 ? d : null;
+}
+
+interface Term {
+  text: string;
+  /** Only the number column. */
+  mobileOnly: boolean;
+}
+
+function termsOf(f: HistoryFilter): Term[] {
+  const terms: Term[] = [];
+  if (f.mobile !== undefined && f.mobile.trim()) {
+    const d = numberDigits(f.mobile);
+    if (d === null) throw new HistoryError('bad-filter', 'A number filter takes digits only.');
+    terms.push({ text: d, mobileOnly: true });
+  }
+  const s = f.search?.trim();
+  if (s) {
+    const d = searchNumber(s);
+    if (d !== null) terms.push({ text: d, mobileOnly: false });
+    else for (const w of s.split(/\s+/).slice(0, 8)) terms.push({ text: w, mobileOnly: false });
+  }
+  return terms;
+}
+
+const codePoints = (s: string) => [...s].length;
+const ftsPhrase = (s: string) => `"${s.replace(/"/g, '""')}"`;
+const likePattern = (s: string) => `%${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+// ——— SQL building ———
+
+type Param = string | number | bigint | null;
+
+interface Clause {
+  sql: string;
+  params: Param[];
+}
+
+const DIMENSIONS = [
+  { key: 'states', column: 'state' },
+  { key: 'outcomes', column: 'outcome' },
+  { key: 'profiles', column: 'profile' },
+  { key: 'templates', column: 'template_id' },
+] as const;
+type Dimension = (typeof DIMENSIONS)[number];
+
+function inList(column: string, values: readonly string[], noIndex: boolean): Clause {
+  const col = noIndex ? `+${column}` : column;
+  return { sql: `${col} IN (${values.map(() => '?').join(', ')})`, params: [...values] };
+}
+
+function uniq<T>(xs: readonly T[] | undefined): T[] {
+  return xs ? [...new Set(xs)] : [];
+}
+
+/**
+ * History and inspector queries. Read-only: writes go through MessageRepository and
+ * ExchangeRepository (and the triggers of migration 0005 keep the search index and the overview
+ * counts in step).
+ */
+export class HistoryRepository {
+  private readonly messages: MessageRepository;
+  private readonly exchanges: ExchangeRepository;
+  private readonly statements = new Map<string, Statement>();
+  private readonly rareMatches: number;
+  private readonly scanWindow: number;
+  private readonly countCap: number;
+  private readonly searchCountCap: number;
+
+  constructor(
+    private readonly db: Database,
+    tuning: HistoryTuning = {},
+  ) {
+    this.messages = new MessageRepository(db);
+    this.exchanges = new ExchangeRepository(db);
+    this.rareMatches = tuning.rareMatches ?? RARE_MATCHES;
+    this.scanWindow = tuning.scanWindow ?? SCAN_WINDOW;
+    this.countCap = tuning.countCap ?? COUNT_CAP;
+    this.searchCountCap = tuning.searchCountCap ?? SEARCH_COUNT_CAP;
+    for (const [k, v] of Object.entries(tuning)) {
+      if (v !== undefined && (!Number.isSafeInteger(v) || v < 1)) throw new RangeError(`HistoryRepository: ${k} must be a positive integer.`);
+    }
+  }
+
+  private stmt(sql: string): Statement {
+    let s = this.statements.get(sql);
+    if (!s) {
+      s = this.db.prepare(sql);
+      // One entry per query shape (filters used, number of values): stays small.
+      if (this.statements.size > 500) this.statements.clear();
+      this.statements.set(sql, s);
+    }
+    return s;
+  }
+
+  // ——— messages ———
+
+  /** One page of messages matching `filter`, newest (default) or oldest first. */
+  page(filter: HistoryFilter = {}, request: HistoryPageRequest = {}): HistoryPage {
+    const limit = pageSize(request.limit);
+    const order = request.order ?? 'newest';
+    const cursor = request.cursor ? decodeCursor(request.cursor) : null;
+    const plan = this.plan(filter);
+    const result = plan.kind === 'matches' ? this.pageFromMatches(plan, cursor, order, limit) : this.pageFromWalk(plan, cursor, order, limit);
+    const page: HistoryPage = {
+      rows: result.ids.map((id) => this.messages.get(id)).filter((m): m is MessageRecord => m !== undefined),
+      nextCursor: result.next,
+    };
+    if (result.searchedTo !== undefined) page.searchedTo = result.searchedTo;
+    if (request.withTotal) {
+      const c = this.countPlan(plan);
+      page.total = c.count;
+      page.totalCapped = c.capped;
+    }
+    return page;
+  }
+
+  /**
+   * How many messages match `filter`. Exact up to a cap, then `capped` (at least that many):
+   * {@link COUNT_CAP} for filters, {@link SEARCH_COUNT_CAP} for text found through the index; a
+   * search on 1–2 character words counts within the most recent {@link COUNT_CAP} rows of the
+   * other filters. Costs at most ~10–50 ms at a million rows.
+   */
+  count(filter: HistoryFilter = {}): HistoryCount {
+    return this.countPlan(this.plan(filter));
+  }
+
+  /** A message with its state timeline and every exchange that belongs to it. */
+  messageDetail(id: number): MessageDetail | undefined {
+    const message = this.messages.get(id);
+    if (!message) return undefined;
+    return { message, events: this.messages.events(id), exchanges: this.exchanges.forMessage(id) };
+  }
+
+  /**
+   * Calls per local day by outcome, and units billed for answered calls, for a chart. Whole-hour
+   * UTC offsets read the hourly counts of `message_stats` (a year in a few ms); other offsets
+   * (e.g. +05:30) count the messages themselves from the created_at index (slower: ~0.5 s per
+   * year at the bench's density).
+   */
+  overview(req: OverviewRequest): Overview {
+    const off = Math.round(req.utcOffsetMinutes) * 60_000;
+    if (!Number.isFinite(req.from) || !Number.isFinite(req.to) || req.to <= req.from) {
+      throw new HistoryError('bad-range', 'The overview needs a range whose end is after its start.');
+    }
+    if (Math.abs(req.utcOffsetMinutes) > 14 * 60) throw new HistoryError('bad-range', 'A UTC offset is within ±14 hours.');
+    const firstDay = Math.floor((req.from + off) / DAY_MS);
+    const lastDay = Math.floor((req.to - 1 + off) / DAY_MS);
+    if (lastDay - firstDay + 1 > MAX_OVERVIEW_DAYS) throw new HistoryError('bad-range', `The overview covers at most ${MAX_OVERVIEW_DAYS} days.`);
+    const start = firstDay * DAY_MS - off;
+    const end = (lastDay + 1) * DAY_MS - off;
+    const profile = req.profileId ?? null;
+    let rows: Array<{ day: number; outcome: Outcome; state: CallState; n: number; units: number }>;
+    if (off % HOUR_MS === 0) {
+      rows = this.stmt(
+        `SELECT (hour + CAST(? AS INTEGER)) / 24 AS day, outcome, state, sum(n) AS n, sum(units) AS units
+         FROM message_stats WHERE hour >= ? AND hour < ?${profile === null ? '' : ' AND profile = ?'}
+         GROUP BY day, outcome, state`,
+      ).all(off / HOUR_MS, start / HOUR_MS, end / HOUR_MS, ...(profile === null ? [] : [profile])) as typeof rows;
+    } else {
+      rows = this.stmt(
+        `SELECT (created_at + CAST(? AS INTEGER)) / ${DAY_MS} AS day, outcome, state, count(*) AS n, coalesce(sum(billed_units), 0) AS units
+         FROM messages WHERE created_at >= ? AND created_at < ?${profile === null ? '' : ' AND +profile = ?'}
+         GROUP BY day, outcome, state`,
+      ).all(off, start, end, ...(profile === null ? [] : [profile])) as typeof rows;
+    }
+    const empty = (): OverviewCounts => ({ answered: 0, noAnswer: 0, busy: 0, otherFailures: 0, unknown: 0, rejected: 0, inProgress: 0, total: 0, units: 0 });
+    const days: OverviewDay[] = [];
+    for (let d = firstDay; d <= lastDay; d++) days.push({ day: new Date(d * DAY_MS).toISOString().slice(0, 10), start: d * DAY_MS - off, ...empty() });
+    const totals = empty();
+    for (const r of rows) {
+      const day = days[r.day - firstDay];
+      if (!day) continue;
+      const bucket = overviewBucket(r.outcome, r.state);
+      for (const c of [day, totals]) {
+        c[bucket] += r.n;
+        c.total += r.n;
+        if (bucket === 'answered') c.units += r.units;
+      }
+    }
+    return { days, totals };
+  }
+
+  // ——— exchanges (the inspector) ———
+
+  /** Every exchange of a message, oldest first. */
+  exchangesForMessage(messageId: number): ExchangeRecord[] {
+    return this.exchanges.forMessage(messageId);
+  }
+
+  exchange(id: number): ExchangeRecord | undefined {
+    return this.exchanges.get(id);
+  }
+
+  /** Exchanges newest (default) or oldest first, keyset-paginated on (started_at, id). */
+  listExchanges(q: ExchangeQuery = {}): ExchangePage {
+    const limit = pageSize(q.limit);
+    const desc = (q.order ?? 'newest') === 'newest';
+    const where: string[] = [];
+    const params: Param[] = [];
+    if (q.messageId !== undefined) {
+      where.push('message_id = ?');
+      params.push(q.messageId);
+    }
+    if (q.operation !== undefined) {
+      // With a message, its own index is narrower: check the operation on its rows.
+      where.push(q.messageId !== undefined ? '+operation = ?' : 'operation = ?');
+      params.push(q.operation);
+    }
+    if (q.from !== undefined) {
+      where.push('started_at >= ?');
+      params.push(q.from);
+    }
+    if (q.to !== undefined) {
+      where.push('started_at < ?');
+      params.push(q.to);
+    }
+    if (q.cursor) {
+      const [at, id] = decodeCursor(q.cursor);
+      where.push(`(started_at, id) ${desc ? '<' : '>'} (?, ?)`);
+      params.push(at, id);
+    }
+    const dir = desc ? 'DESC' : 'ASC';
+    const rows = this.stmt(
+      `SELECT id, started_at AS at FROM exchanges ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
+       ORDER BY started_at ${dir}, id ${dir} LIMIT ?`,
+    ).all(...params, limit + 1) as Array<{ id: number; at: number }>;
+    const more = rows.length > limit;
+    const page = rows.slice(0, limit);
+    const last = page.at(-1);
+    return {
+      rows: page.map((r) => this.exchanges.get(r.id)).filter((e): e is ExchangeRecord => e !== undefined),
+      nextCursor: more && last ? encodeCursor(last.at, last.id) : null,
+    };
+  }
+
+  // ——— planning ———
+
+  private plan(f: HistoryFilter): Plan {
+    for (const x of [f.from, f.to]) {
+      if (x !== undefined && !Number.isFinite(x)) throw new HistoryError('bad-range', 'Dates are milliseconds since the epoch.');
+    }
+    const values = new Map<Dimension, string[]>();
+    for (const d of DIMENSIONS) {
+      const v = uniq(f[d.key] as string[] | undefined);
+      if (v.length) values.set(d, v);
+    }
+    const terms = termsOf(f);
+    const range = { from: f.from, to: f.to };
+    const indexed = terms.filter((t) => codePoints(t.text) >= 3);
+    if (indexed.length) {
+      const match = indexed.map((t) => (t.mobileOnly ? `mobile : ${ftsPhrase(t.text)}` : ftsPhrase(t.text))).join(' AND ');
+      const short = terms.filter((t) => codePoints(t.text) < 3);
+      const found = (this.stmt(`SELECT count(*) AS n FROM (SELECT 1 FROM messages_fts WHERE messages_fts MATCH ? LIMIT ${this.rareMatches})`).get(match) as { n: number }).n;
+      if (found < this.rareMatches) return { kind: 'matches', match, values, range, likes: short };
+    }
+    // Walk an index in time order: the most selective filter column drives.
+    let drive: Dimension | null = null;
+    if (values.size === 1) drive = [...values.keys()][0]!;
+    else if (values.size > 1) {
+      let best = Infinity;
+      for (const [d, v] of values) {
+        const n = this.cappedCount(d, v, range, 5000);
+        if (n < best) [best, drive] = [n, d];
+      }
+    }
+    if (drive && values.get(drive)!.length > MAX_ARMS) drive = null;
+    return { kind: 'walk', drive, values, range, likes: terms };
+  }
+
+  private cappedCount(d: Dimension, v: string[], range: Range, cap: number): number {
+    const where = [inList(d.column, v, false), ...rangeClauses(range, '')];
+    return (
+      this.stmt(`SELECT count(*) AS n FROM (SELECT 1 FROM messages WHERE ${where.map((c) => c.sql).join(' AND ')} LIMIT ${cap})`).get(
+        ...where.flatMap((c) => c.params),
+      ) as { n: number }
+    ).n;
+  }
+
+  /** Read the page from the full-text matches (fewer than RARE_MATCHES), sorted by time. */
+  private pageFromMatches(plan: MatchPlan, cursor: [number, number] | null, order: HistoryOrder, limit: number): PageResult {
+    const desc = order === 'newest';
+    const where = [...residualClauses(plan.values, null, 'm.'), ...rangeClauses(plan.range, 'm.', true), ...likeClauses(plan.likes, 'm.')];
+    if (cursor) where.push({ sql: `(+m.created_at, +m.id) ${desc ? '<' : '>'} (?, ?)`, params: cursor });
+    const dir = desc ? 'DESC' : 'ASC';
+    const rows = this.stmt(
+      `SELECT m.id, m.created_at FROM messages m
+       WHERE m.id IN (SELECT rowid FROM messages_fts WHERE messages_fts MATCH ?)${where.map((c) => ` AND ${c.sql}`).join('')}
+       ORDER BY m.created_at ${dir}, m.id ${dir} LIMIT ?`,
+    ).all(plan.match, ...where.flatMap((c) => c.params), limit + 1) as Row[];
+    return finish(rows, limit);
+  }
+
+  /** Walk the driving index in time order, checking the other filters on each row, within SCAN_WINDOW rows. */
+  private pageFromWalk(plan: WalkPlan, cursor: [number, number] | null, order: HistoryOrder, limit: number): PageResult {
+    const residual = [...residualClauses(plan.values, plan.drive, ''), ...likeClauses(plan.likes, '')];
+    const dir = order === 'newest' ? 'DESC' : 'ASC';
+    const keys = this.walkSql(plan, cursor, order, 'id, created_at');
+    if (residual.length === 0) {
+      const rows = this.stmt(`${keys.sql} ORDER BY created_at ${dir}, id ${dir} LIMIT ?`).all(...keys.params, limit + 1) as Row[];
+      return finish(rows, limit);
+    }
+    const walk = this.walkSql(plan, cursor, order, '*');
+    const rows = this.stmt(
+      `SELECT id, created_at FROM (${walk.sql} ORDER BY created_at ${dir}, id ${dir} LIMIT ${this.scanWindow})
+       WHERE ${residual.map((c) => c.sql).join(' AND ')} LIMIT ?`,
+    ).all(...walk.params, ...residual.flatMap((c) => c.params), limit + 1) as Row[];
+    if (rows.length > limit) return finish(rows, limit);
+    // Fewer than a page: either the walk ran out of rows (the end), or it stopped at the window.
+    // The window's last row (an index-only walk) says where the next page goes on.
+    const edge = this.stmt(`${keys.sql} ORDER BY created_at ${dir}, id ${dir} LIMIT 1 OFFSET ${this.scanWindow - 1}`).get(...keys.params) as Row | undefined;
+    if (!edge) return { ids: rows.map((r) => r.id), next: null };
+    return { ids: rows.map((r) => r.id), next: encodeCursor(edge.created_at, edge.id), searchedTo: edge.created_at };
+  }
+
+  /** The driving walk: one index range per value of the driving column, merged in time order. */
+  private walkSql(plan: WalkPlan, cursor: [number, number] | null, order: HistoryOrder, columns: string): Clause {
+    const common = rangeClauses(plan.range, '');
+    if (cursor) common.push({ sql: `(created_at, id) ${order === 'newest' ? '<' : '>'} (?, ?)`, params: cursor });
+    const arm = (head: Clause | null): Clause => {
+      const where = head ? [head, ...common] : common;
+      return {
+        sql: `SELECT ${columns} FROM messages${where.length ? ` WHERE ${where.map((c) => c.sql).join(' AND ')}` : ''}`,
+        params: where.flatMap((c) => c.params),
+      };
+    };
+    const arms = plan.drive ? plan.values.get(plan.drive)!.map((v) => arm({ sql: `${plan.drive!.column} = ?`, params: [v] })) : [arm(null)];
+    return { sql: arms.map((a) => a.sql).join(' UNION ALL '), params: arms.flatMap((a) => a.params) };
+  }
+
+  private countPlan(plan: Plan): HistoryCount {
+    if (plan.kind === 'matches') {
+      const where = [...residualClauses(plan.values, null, 'm.'), ...rangeClauses(plan.range, 'm.', true), ...likeClauses(plan.likes, 'm.')];
+      const n = (
+        this.stmt(
+          `SELECT count(*) AS n FROM (SELECT 1 FROM messages m
+           WHERE m.id IN (SELECT rowid FROM messages_fts WHERE messages_fts MATCH ?)${where.map((c) => ` AND ${c.sql}`).join('')} LIMIT ${this.searchCountCap + 1})`,
+        ).get(plan.match, ...where.flatMap((c) => c.params)) as { n: number }
+      ).n;
+      return n > this.searchCountCap ? { count: this.searchCountCap, capped: true } : { count: n, capped: false };
+    }
+    if (plan.likes.length === 0) {
+      const where = [...residualClauses(plan.values, null, ''), ...rangeClauses(plan.range, '')];
+      const n = (
+        this.stmt(`SELECT count(*) AS n FROM (SELECT 1 FROM messages${where.length ? ` WHERE ${where.map((c) => c.sql).join(' AND ')}` : ''} LIMIT ${this.countCap + 1})`).get(
+          ...where.flatMap((c) => c.params),
+        ) as { n: number }
+      ).n;
+      return n > this.countCap ? { count: this.countCap, capped: true } : { count: n, capped: false };
+    }
+    // Words the index cannot serve: count within the most recent COUNT_CAP rows of the walk.
+    const walk = this.walkSql(plan, null, 'newest', '*');
+    const residual = [...residualClauses(plan.values, plan.drive, ''), ...likeClauses(plan.likes, '')];
+    const r = this.stmt(
+      `SELECT count(*) AS walked, coalesce(sum(${residual.map((c) => `(${c.sql})`).join(' AND ')}), 0) AS n
+       FROM (${walk.sql} ORDER BY created_at DESC, id DESC LIMIT ${this.countCap})`,
+    ).get(...residual.flatMap((c) => c.params), ...walk.params) as { walked: number; n: number };
+    return { count: r.n, capped: r.walked >= this.countCap };
+  }
+}
+
+type Range = { from?: number; to?: number };
+type Row = { id: number; created_at: number };
+interface MatchPlan {
+  kind: 'matches';
+  match: string;
+  values: Map<Dimension, string[]>;
+  range: Range;
+  likes: Term[];
+}
+interface WalkPlan {
+  kind: 'walk';
+  drive: Dimension | null;
+  values: Map<Dimension, string[]>;
+  range: Range;
+  likes: Term[];
+}
+type Plan = MatchPlan | WalkPlan;
+interface PageResult {
+  ids: number[];
+  next: string | null;
+  searchedTo?: number;
+}
+
+function finish(rows: Row[], limit: number): PageResult {
+  const page = rows.slice(0, limit);
+  const last = page.at(-1);
+  return { ids: page.map((r) => r.id), next: rows.length > limit && last ? encodeCursor(last.created_at, last.id) : null };
+}
+
+/** Filters other than the driving column; `+` keeps SQLite from walking their indexes instead. */
+function residualClauses(values: Map<Dimension, string[]>, drive: Dimension | null, prefix: string): Clause[] {
+  const out: Clause[] = [];
+  // In a walk the filters apply to a subquery's rows: no index to avoid there.
+  for (const [d, v] of values) if (d !== drive) out.push(inList(`${prefix}${d.column}`, v, prefix !== ''));
+  return out;
+}
+
+function rangeClauses(range: Range, prefix: string, noIndex = false): Clause[] {
+  const col = `${noIndex ? '+' : ''}${prefix}created_at`;
+  const out: Clause[] = [];
+  if (range.from !== undefined) out.push({ sql: `${col} >= ?`, params: [range.from] });
+  if (range.to !== undefined) out.push({ sql: `${col} < ?`, params: [range.to] });
+  return out;
+}
+
+function likeClauses(terms: Term[], prefix: string): Clause[] {
+  return terms.map((t) =>
+    t.mobileOnly
+      ? { sql: `${prefix}mobile LIKE ? ESCAPE '\\'`, params: [likePattern(t.text)] }
+      : { sql: `(${prefix}mobile LIKE ? ESCAPE '\\' OR ${prefix}content LIKE ? ESCAPE '\\')`, params: [likePattern(t.text), likePattern(t.text)] },
+  );
+}
+
+export function overviewBucket(outcome: Outcome, state: CallState): Exclude<keyof OverviewCounts, 'total' | 'units'> {
+  if (outcome === 'rejected') return 'rejected';
+  if (outcome === 'unknown') return 'unknown';
+  if (outcome === 'pending') return 'inProgress';
+  switch (state) {
+    case 'answered':
+      return 'answered';
+    case 'no_answer':
+      return 'noAnswer';
+    case 'busy':
+      return 'busy';
+    case 'pending':
+    case 'calling':
+      return 'inProgress';
+    case 'unknown':
+      return 'unknown';
+    default:
+      return 'otherFailures';
+  }
+}

@@ -1,0 +1,189 @@
+// EXPLAIN QUERY PLAN of every hot history query, as the repository actually issues them (the SQL
+// and parameters are recorded from its statements), on a store of 20,000 generated messages,
+// before and after ANALYZE (statistics must not lead SQLite to a slower plan).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import type { Database } from 'better-sqlite3';
+import { openDatabase } from '../../../main/store/database';
+import { HistoryRepository, type HistoryFilter, type HistoryTuning } from '../../../main/store/history-repository';
+import { applyRetention } from '../../../main/store/retention';
+import { generateHistory, HISTORY_END } from '../../../bench/groups/history';
+import { tempHome } from '../../helpers/temp-home';
+
+const DAY = 86_400_000;
+let home: ReturnType<typeof tempHome>;
+let db: Database;
+
+beforeAll(() => {
+  home = tempHome();
+  const file = join(home.dir, 'callout.db');
+  const v4 = openDatabase(file, { targetVersion: 4 });
+  generateHistory(v4, 20_000);
+  v4.close();
+  db = openDatabase(file);
+});
+afterAll(() => {
+  db.close();
+  home.cleanup();
+});
+
+interface Call {
+  sql: string;
+  params: unknown[];
+}
+
+/** The database as the repository sees it, recording every statement it runs. */
+function recording(target: Database): { db: Database; calls: Call[] } {
+  const calls: Call[] = [];
+  const wrap = (sql: string) => {
+    const stmt = target.prepare(sql);
+    return new Proxy(stmt, {
+      get(t, p) {
+        const v = Reflect.get(t, p, t) as unknown;
+        if (typeof v !== 'function') return v;
+        if (p === 'all' || p === 'get' || p === 'iterate' || p === 'run') {
+          return (...args: unknown[]) => {
+            calls.push({ sql, params: args });
+            return (v as (...a: unknown[]) => unknown).apply(t, args);
+          };
+        }
+        return (v as (...a: unknown[]) => unknown).bind(t);
+      },
+    });
+  };
+  const proxy = new Proxy(target, {
+    get(t, p) {
+      if (p === 'prepare') return wrap;
+      const v = Reflect.get(t, p, t) as unknown;
+      return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(t) : v;
+    },
+  });
+  return { db: proxy, calls };
+}
+
+function plan(call: Call): string {
+  return (db.prepare(`EXPLAIN QUERY PLAN ${call.sql}`).all(...call.params) as { detail: string }[]).map((r) => r.detail).join('\n');
+}
+
+/** The plans of the statements one history call ran (message lookups by id left out). */
+function plansOf(run: (repo: HistoryRepository) => unknown, tuning: HistoryTuning = {}): { all: string; page: string } {
+  const r = recording(db);
+  const repo = new HistoryRepository(r.db, tuning);
+  r.calls.length = 0; // statements the constructor prepared are not part of the call
+  run(repo);
+  const calls = r.calls.filter((c) => !/^SELECT \* FROM (messages|exchanges) WHERE id = \?$/.test(c.sql.trim()));
+  const page = calls.find((c) => /ORDER BY (m\.)?created_at|ORDER BY started_at/.test(c.sql) && /LIMIT \?/.test(c.sql));
+  return { all: calls.map(plan).join('\n---\n'), page: page ? plan(page) : '' };
+}
+
+/** A full read of the messages table (as opposed to a walk of one of its indexes). */
+const FULL_SCAN = /\bSCAN (messages|m)\b(?! USING)/;
+const SORT = /USE TEMP B-TREE FOR (LAST TERM OF )?ORDER BY/;
+
+function pageQueries(): Array<[string, HistoryFilter, RegExp]> {
+  const to = HISTORY_END - 40 * DAY;
+  return [
+    ['state + date range', { states: ['busy'], from: to - 30 * DAY, to }, /SEARCH messages USING (COVERING )?INDEX messages_state_time \(state=\? AND created_at>\? AND created_at<\?/],
+    ['several states + date range', { states: ['busy', 'no_answer'], from: to - 30 * DAY, to }, /MERGE \(UNION ALL\)[\s\S]*messages_state_time[\s\S]*messages_state_time/],
+    ['outcome', { outcomes: ['unknown'] }, /SEARCH messages USING (COVERING )?INDEX messages_outcome_time \(outcome=\?/],
+    ['profile', { profiles: ['sandbox'], from: to - 90 * DAY }, /SEARCH messages USING (COVERING )?INDEX messages_profile_time \(profile=\?/],
+    ['template', { templates: ['tpl-alarm'] }, /SEARCH messages USING (COVERING )?INDEX messages_template \(template_id=\?/],
+    ['state + profile', { states: ['unknown'], profiles: ['prod-main'], from: to - 365 * DAY, to }, /SEARCH messages USING INDEX messages_(state|profile)_time/],
+  ];
+}
+
+for (const analyzed of [false, true]) {
+  describe(`history query plans${analyzed ? ' after ANALYZE' : ''}`, () => {
+    beforeAll(() => {
+      if (analyzed) db.exec('ANALYZE');
+    });
+
+    for (const [name, filter, index] of pageQueries()) {
+      it(`${name}: a page walks its index in page order, never the whole table, never a sort`, () => {
+        for (const order of ['newest', 'oldest'] as const) {
+          const first = plansOf((repo) => repo.page(filter, { order }));
+          expect(first.page, name).toMatch(index);
+          expect(first.all).not.toMatch(FULL_SCAN);
+          expect(first.all).not.toMatch(SORT);
+          // The next page (keyset cursor) too.
+          const probe = new HistoryRepository(db).page(filter, { order, limit: 20 });
+          expect(probe.nextCursor).not.toBeNull();
+          const next = plansOf((repo) => repo.page(filter, { order, cursor: probe.nextCursor }));
+          expect(next.page).toMatch(index);
+          expect(next.all).not.toMatch(FULL_SCAN);
+          expect(next.all).not.toMatch(SORT);
+        }
+      });
+    }
+
+    it('no filter: the newest page walks the time index', () => {
+      const p = plansOf((repo) => repo.page({}));
+      expect(p.page).toMatch(/SCAN messages USING (COVERING )?INDEX messages_created/);
+      expect(p.all).not.toMatch(FULL_SCAN);
+      expect(p.all).not.toMatch(SORT);
+    });
+
+    it('search by part of a number reads the full-text index, then the matching rows by id', () => {
+      const p = plansOf((repo) => repo.page({ search: '3800' }));
+      expect(p.page).toMatch(/SCAN messages_fts VIRTUAL TABLE/);
+      expect(p.page).toMatch(/SEARCH m USING INTEGER PRIMARY KEY \(rowid=\?\)/);
+      expect(p.all).not.toMatch(FULL_SCAN);
+      const mobileOnly = plansOf((repo) => repo.page({ mobile: '13800', states: ['answered'] }));
+      expect(mobileOnly.page).toMatch(/SCAN messages_fts VIRTUAL TABLE/);
+      expect(mobileOnly.all).not.toMatch(FULL_SCAN);
+    });
+
+    it('search by text reads the full-text index, also with filters', () => {
+      const p = plansOf((repo) => repo.page({ search: '牙科复诊', states: ['answered'], from: HISTORY_END - 200 * DAY }));
+      expect(p.page).toMatch(/SCAN messages_fts VIRTUAL TABLE/);
+      expect(p.page).toMatch(/SEARCH m USING INTEGER PRIMARY KEY/);
+      expect(p.all).not.toMatch(FULL_SCAN);
+    });
+
+    it('search by a common or a 1–2 character word walks the time index in a bounded window', () => {
+      for (const filter of [{ search: '验证码' }, { search: '王' }, { search: '取件码', states: ['answered' as const] }]) {
+        const p = plansOf((repo) => repo.page(filter), { rareMatches: 10 });
+        expect(p.all, JSON.stringify(filter)).toMatch(/SEARCH messages USING (COVERING )?INDEX messages_(created|state_time)|SCAN messages USING (COVERING )?INDEX messages_created/);
+        expect(p.all).not.toMatch(FULL_SCAN);
+        expect(p.all).not.toMatch(SORT);
+      }
+    });
+
+    it('overview: whole-hour offsets read the hourly counts, never the messages', () => {
+      const p = plansOf((repo) => repo.overview({ from: HISTORY_END - 365 * DAY, to: HISTORY_END, utcOffsetMinutes: 480 }));
+      expect(p.all).toMatch(/SEARCH message_stats USING PRIMARY KEY \(hour>\? AND hour<\?\)/);
+      expect(p.all).not.toMatch(/\bmessages\b(?!_)/);
+      const one = plansOf((repo) => repo.overview({ from: HISTORY_END - 30 * DAY, to: HISTORY_END, utcOffsetMinutes: 480, profileId: 'sandbox' }));
+      expect(one.all).toMatch(/SEARCH message_stats USING PRIMARY KEY/);
+      const half = plansOf((repo) => repo.overview({ from: HISTORY_END - 30 * DAY, to: HISTORY_END, utcOffsetMinutes: 330 }));
+      expect(half.all).toMatch(/SEARCH messages USING (COVERING )?INDEX messages_created \(created_at>\? AND created_at<\?\)/);
+    });
+
+    it('inspector: exchanges by message, by operation and by time walk their indexes without a sort', () => {
+      const cases: Array<[Parameters<HistoryRepository['listExchanges']>[0], RegExp]> = [
+        [{ messageId: 42 }, /SEARCH exchanges USING (COVERING )?INDEX exchanges_message_time \(message_id=\?\)/],
+        [{ operation: 'send', from: HISTORY_END - 30 * DAY }, /SEARCH exchanges USING (COVERING )?INDEX exchanges_operation_time \(operation=\? AND started_at>\?\)/],
+        [{ from: HISTORY_END - 30 * DAY, to: HISTORY_END }, /SEARCH exchanges USING (COVERING )?INDEX exchanges_time_size \(started_at>\? AND started_at<\?\)/],
+      ];
+      for (const [q, index] of cases) {
+        const p = plansOf((repo) => repo.listExchanges(q));
+        expect(p.page, JSON.stringify(q)).toMatch(index);
+        expect(p.all).not.toMatch(SORT);
+        expect(p.all).not.toMatch(/\bSCAN exchanges\b(?! USING)/);
+      }
+    });
+
+    it('retention sums and walks sizes from an index, without reading bodies', () => {
+      const r = recording(db);
+      db.exec('SAVEPOINT plan_check');
+      try {
+        applyRetention(r.db, { exchangeDays: null, exchangeMaxBytes: 1 }, HISTORY_END);
+      } finally {
+        db.exec('ROLLBACK TO plan_check; RELEASE plan_check');
+      }
+      const reads = r.calls.filter((c) => /size_bytes/.test(c.sql) && /^\s*SELECT/.test(c.sql));
+      expect(reads.length).toBeGreaterThan(0);
+      for (const c of reads) expect(plan(c)).toMatch(/SCAN exchanges USING COVERING INDEX exchanges_time_size/);
+    });
+  });
+}

@@ -1,0 +1,119 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { openStore, type Store } from '../../../main/store';
+import { applyRetention, getSetting, RetentionError, setSetting, vacuum } from '../../../main/store/retention';
+import type { Exchange } from '../../../common/records';
+import { tempHome } from '../../helpers/temp-home';
+
+const cleanups: Array<() => void> = [];
+afterEach(() => cleanups.splice(0).forEach((c) => c()));
+function home(): string {
+  const h = tempHome();
+  cleanups.push(h.cleanup);
+  return h.dir;
+}
+function store(dir = home()): Store {
+  const s = openStore(dir);
+  cleanups.unshift(() => s.close());
+  return s;
+}
+
+const DAY = 86_400_000;
+const NOW = Date.UTC(2026, 10, 21);
+
+function exchange(startedAt: number, body: string): Exchange {
+  return {
+    operation: 'send',
+    method: 'POST',
+    url: 'http://127.0.0.1/voice/vm',
+    requestHeaders: [['Content-Type', 'application/json; charset=utf-8']],
+    requestBody: body,
+    status: 200,
+    statusText: 'OK',
+    responseHeaders: [['Content-Type', 'application/json']],
+    responseBody: '{"code":2,"msg":"提交成功"}',
+    error: null,
+    startedAt,
+    timings: { dnsMs: null, connectMs: 1, tlsMs: null, firstByteMs: 2, totalMs: 3 },
+  };
+}
+
+/** One message per day for `days` days, each with a send exchange; returns the message ids, oldest first. */
+function history(s: Store, days: number, bodyChars = 100): number[] {
+  const ids: number[] = [];
+  s.db.transaction(() => {
+    for (let d = days; d >= 1; d--) {
+      const m = s.messages.insertPending({ profile: 'p', baseUrl: 'http://x', apiId: 'id', mobile: '13800138000', content: `第${d}天`, units: 1 });
+      s.db.prepare('UPDATE messages SET created_at = ? WHERE id = ?').run(NOW - d * DAY, m.id);
+      s.exchanges.insert(exchange(NOW - d * DAY, JSON.stringify({ password: '[REDACTED]', content: '中'.repeat(bodyChars) })), { messageId: m.id });
+      ids.push(m.id);
+    }
+  })();
+  return ids;
+}
+
+describe('exchange retention', () => {
+  it('by age: deletes exchanges older than N days and keeps every message and its timeline', () => {
+    const s = store();
+    const ids = history(s, 10);
+    const r = applyRetention(s.db, { exchangeDays: 3, exchangeMaxBytes: null }, NOW);
+    expect(r.deletedByAge).toBe(7);
+    expect(r.deletedBySize).toBe(0);
+    expect(r.remainingExchanges).toBe(3);
+    expect(s.history.count({})).toEqual({ count: 10, capped: false });
+    expect(s.history.exchangesForMessage(ids[0]!)).toEqual([]);
+    expect(s.history.messageDetail(ids[0]!)!.events).toHaveLength(1);
+    expect(s.history.exchangesForMessage(ids[9]!)).toHaveLength(1);
+    // Applying it again deletes nothing more.
+    expect(applyRetention(s.db, { exchangeDays: 3, exchangeMaxBytes: null }, NOW)).toMatchObject({ deletedByAge: 0, remainingExchanges: 3 });
+  });
+
+  it('by size: deletes the oldest first until headers and bodies (in bytes) fit under the cap', () => {
+    const s = store();
+    const ids = history(s, 10);
+    const one = s.history.exchange(s.history.exchangesForMessage(ids[0]!)[0]!.id)!;
+    const bytes = (x: string | null) => (x === null ? 0 : Buffer.byteLength(x));
+    const size =
+      bytes(JSON.stringify(one.requestHeaders)) + bytes(one.requestBody) + bytes(JSON.stringify(one.responseHeaders)) + bytes(one.responseBody);
+    expect(s.retention.usage()).toEqual({ bytes: 10 * size, exchanges: 10 });
+    const r = applyRetention(s.db, { exchangeDays: null, exchangeMaxBytes: 4 * size + size / 2 }, NOW);
+    expect(r).toEqual({ deletedByAge: 0, deletedBySize: 6, remainingBytes: 4 * size, remainingExchanges: 4 });
+    const kept = ids.filter((id) => s.history.exchangesForMessage(id).length > 0);
+    expect(kept).toEqual(ids.slice(6));
+    expect(s.history.count({})).toEqual({ count: 10, capped: false });
+    expect(applyRetention(s.db, { exchangeDays: null, exchangeMaxBytes: 0 }, NOW)).toMatchObject({ deletedBySize: 4, remainingBytes: 0 });
+  });
+
+  it('settings are saved, survive a restart, and nonsense is refused', () => {
+    const dir = home();
+    const s = openStore(dir);
+    expect(s.retention.settings()).toEqual({ exchangeDays: null, exchangeMaxBytes: null });
+    s.retention.setSettings({ exchangeDays: 30, exchangeMaxBytes: 50_000_000 });
+    expect(() => s.retention.setSettings({ exchangeDays: 0, exchangeMaxBytes: null })).toThrow(RetentionError);
+    expect(() => s.retention.setSettings({ exchangeDays: 1.5, exchangeMaxBytes: null })).toThrow(/whole number/);
+    expect(() => s.retention.setSettings({ exchangeDays: null, exchangeMaxBytes: -1 })).toThrow(RetentionError);
+    s.close();
+    const again = openStore(dir);
+    expect(again.retention.settings()).toEqual({ exchangeDays: 30, exchangeMaxBytes: 50_000_000 });
+    setSetting(again.db, 'theme', 'dark');
+    expect(getSetting(again.db, 'theme')).toBe('dark');
+    expect(getSetting(again.db, 'missing')).toBeNull();
+    again.close();
+  });
+
+  it('the saved settings are what the store applies', () => {
+    const s = store();
+    history(s, 5);
+    s.retention.setSettings({ exchangeDays: 2, exchangeMaxBytes: null });
+    expect(s.retention.apply(NOW)).toMatchObject({ deletedByAge: 3, remainingExchanges: 2 });
+  });
+
+  it('vacuum gives the space of deleted exchanges back to the disk', () => {
+    const s = store();
+    history(s, 400, 2000);
+    applyRetention(s.db, { exchangeDays: null, exchangeMaxBytes: 0 }, NOW);
+    const v = vacuum(s.db);
+    expect(v.bytesBefore).toBeGreaterThan(2_000_000);
+    expect(v.bytesAfter).toBeLessThan(v.bytesBefore / 4);
+    expect(s.history.count({})).toEqual({ count: 400, capped: false });
+  });
+});
