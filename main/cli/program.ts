@@ -6,6 +6,8 @@ import type { MessageRecord } from '../../common/records';
 import { formatHttpDate, parseHttpDate, SIGNATURE_VARIANTS, type SignatureVariant } from '../signing';
 import { NewerDatabaseError } from '../store/database';
 import { CliFailure, EXIT, type CliIo } from './io';
+import { registerBulkCommand } from './bulk-command';
+import { registerDialCommand } from './dial-command';
 import { runSandboxCommand } from './sandbox-command';
 import { CliSession, type ProviderFlags } from './session';
 import { fillFromVars, VarError } from './template-vars';
@@ -243,6 +245,10 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     .action(async (opts: { port?: number; timeScale: number; signature: 'off' | 'spec' | 'apisix' | 'any' }) => {
       await runSandboxCommand(opts, io, json);
     });
+
+  const context = { io, session, flags, json: () => json };
+  registerBulkCommand(program, context);
+  registerDialCommand(program, context);
 
   try {
     await program.parseAsync(argv as string[], { from: 'user' });

@@ -1,0 +1,147 @@
+// The import step of a bulk send, for the screens: open a file once, try mappings, read the report,
+// then turn it into a draft batch. Parsed files are kept in memory by id until used or discarded.
+import { randomUUID } from 'node:crypto';
+import { basename } from 'node:path';
+import type { TemplateRecord } from '../store/template-repository';
+import { BulkError, type BulkQueue } from './queue';
+import {
+  ImportError,
+  prepareRows,
+  readSpreadsheet,
+  readSpreadsheetBytes,
+  resolveMapping,
+  suggestMapping,
+  type DuplicatePolicy,
+  type IssueKind,
+  type MappingSpec,
+  type PreparedImport,
+  type RowIssue,
+  type Sheet,
+  type ValidationReport,
+} from './import';
+import type { BatchRecord } from '../store/batch-repository';
+
+export interface ImportView {
+  importId: string;
+  fileName: string;
+  format: Sheet['format'];
+  encoding: Sheet['encoding'];
+  columns: string[];
+  /** The first rows as read, for the mapping screen. */
+  sample: string[][];
+  /** What Callout guessed; `mapping` is what the report used. */
+  suggested: MappingSpec;
+  mapping: MappingSpec;
+  templateId: string;
+  report: ValidationReport;
+}
+
+interface Draft {
+  id: string;
+  fileName: string;
+  sheet: Sheet;
+  template: TemplateRecord;
+  mapping: MappingSpec;
+  prepared: PreparedImport;
+  at: number;
+}
+
+export interface BulkServiceOptions {
+  queue: BulkQueue;
+  templates: { get(id: string): TemplateRecord | undefined };
+  /** Imports kept at once (the oldest is dropped). Default 4. */
+  maxDrafts?: number;
+}
+
+export class BulkService {
+  private readonly drafts = new Map<string, Draft>();
+
+  constructor(private readonly o: BulkServiceOptions) {}
+
+  get queue(): BulkQueue {
+    return this.o.queue;
+  }
+
+  /** Reads a file (by path, or bytes from a file picker), maps it (given or suggested) and validates it. */
+  async open(
+    source: { path: string } | { name: string; bytes: Uint8Array },
+    templateId: string,
+    mapping?: MappingSpec,
+    options: { previewCount?: number; maxIssues?: number; balance?: number | null } = {},
+  ): Promise<ImportView> {
+    const template = this.template(templateId);
+    const sheet = 'path' in source ? await readSpreadsheet(source.path) : await readSpreadsheetBytes(source.name, source.bytes);
+    const fileName = basename('path' in source ? source.path : source.name);
+    const spec = mapping && Object.keys(mapping).length ? mapping : suggestMapping(sheet, template);
+    const prepared = prepareRows(sheet, template, resolveMapping(sheet.columns, template, spec), options);
+    const draft: Draft = { id: randomUUID(), fileName, sheet, template, mapping: spec, prepared, at: Date.now() };
+    this.keep(draft);
+    return this.view(draft, suggestMapping(sheet, template));
+  }
+
+  /** Another mapping (or template) for a file already read. */
+  remap(importId: string, mapping: MappingSpec, templateId?: string, options: { previewCount?: number; maxIssues?: number; balance?: number | null } = {}): ImportView {
+    const d = this.draft(importId);
+    const template = templateId ? this.template(templateId) : d.template;
+    d.prepared = prepareRows(d.sheet, template, resolveMapping(d.sheet.columns, template, mapping), options);
+    d.template = template;
+    d.mapping = mapping;
+    return this.view(d, suggestMapping(d.sheet, template));
+  }
+
+  /** Every issue of one kind (or all), paged: the report carries only the first ones. */
+  issues(importId: string, q: { kind?: IssueKind; offset?: number; limit?: number } = {}): RowIssue[] {
+    const d = this.draft(importId);
+    const all = prepareRows(d.sheet, d.template, resolveMapping(d.sheet.columns, d.template, d.mapping), { maxIssues: Number.MAX_SAFE_INTEGER, previewCount: 0 }).report.issues;
+    const filtered = q.kind ? all.filter((i) => i.kind === q.kind) : all;
+    const offset = Math.max(0, q.offset ?? 0);
+    return filtered.slice(offset, offset + Math.max(1, Math.min(q.limit ?? 500, 10_000)));
+  }
+
+  /** Turns an import into a draft batch (nothing is sent until the batch is started). */
+  createBatch(importId: string, input: { profileId: string; duplicates: DuplicatePolicy; name?: string }): BatchRecord {
+    const d = this.draft(importId);
+    const sendable = d.prepared.rows.filter((r) => r.valid).length;
+    if (sendable === 0) throw new BulkError('nothing-to-send', 'No row of this file can be sent: see the validation report.');
+    const batch = this.o.queue.create({ profileId: input.profileId, templateId: d.template.id, name: input.name?.trim() || d.fileName, rows: d.prepared.rows, duplicates: input.duplicates });
+    this.drafts.delete(importId);
+    return batch;
+  }
+
+  discard(importId: string): boolean {
+    return this.drafts.delete(importId);
+  }
+
+  private template(id: string): TemplateRecord {
+    const t = this.o.templates.get(id);
+    if (!t) throw new ImportError('bad-mapping', `There is no template "${id}".`, [{ path: 'templateId', message: 'not-found' }]);
+    return t;
+  }
+
+  private draft(id: string): Draft {
+    const d = this.drafts.get(id);
+    if (!d) throw new BulkError('not-found', 'This import is no longer open: choose the file again.');
+    return d;
+  }
+
+  private keep(d: Draft): void {
+    this.drafts.set(d.id, d);
+    const max = this.o.maxDrafts ?? 4;
+    while (this.drafts.size > max) this.drafts.delete(this.drafts.keys().next().value!);
+  }
+
+  private view(d: Draft, suggested: MappingSpec): ImportView {
+    return {
+      importId: d.id,
+      fileName: d.fileName,
+      format: d.sheet.format,
+      encoding: d.sheet.encoding,
+      columns: d.sheet.columns,
+      sample: d.sheet.rows.slice(0, 5),
+      suggested,
+      mapping: d.mapping,
+      templateId: d.template.id,
+      report: d.prepared.report,
+    };
+  }
+}

@@ -1,0 +1,669 @@
+// The bulk queue: runs batches of sends under the profile's governor, crash-safe.
+//
+// Per item: it is marked `in_flight` in SQLite (committed) BEFORE its send starts, then its outcome is
+// recorded. Nothing is ever re-sent automatically: an outcome that may have placed a call (500,
+// timeout, reset, unreadable reply, a crash mid-send) is `unknown`, listed for a person to decide,
+// and only `requeue` (an explicit decision) sends it again. Only what provably placed no call goes back
+// to the queue by itself (402 insufficient balance, 403 content not approved, a request that never
+// left): the batch pauses and "resume" sends it.
+import { setMaxListeners } from 'node:events';
+import type { MessageRecord } from '../../common/records';
+import { ProfileError } from '../profiles/profile-service';
+import { ownerAlive, type BatchCounts, type BatchItemRecord, type BatchItemView, type BatchRecord, type BatchRepository, type ItemStatus, type StopReason } from '../store/batch-repository';
+import { ValidationError } from '../voice/message-service';
+import { resultsCsv } from './export';
+import type { GovernorRegistry, Slot } from './governor';
+import { invalidReason, skippedAsDuplicate, type DuplicatePolicy, type PreparedRow } from './import';
+
+export interface SendInput {
+  mobile: string;
+  content: string;
+  templateId: string | null;
+  /** A deliberate re-send of an item whose outcome was unknown (a person queued it again). */
+  resendOf?: number | null;
+}
+
+/** What a send returns: the shape of the `messages.send` channel's SendView. */
+export interface SendLike {
+  message: MessageRecord;
+  failure: { kind: string; outcome: 'not-sent' | 'unknown' | 'rejected'; message: string } | null;
+}
+
+/** Sends one message for a profile (validates, writes pending, POSTs, records; starts following an accepted call). */
+export type SendFn = (profileId: string, input: SendInput) => Promise<SendLike>;
+/** Resolves when the message's call reached its final state (or the message places no call). */
+export type AwaitFinal = (messageId: number, signal?: AbortSignal) => Promise<MessageRecord>;
+
+export class BulkError extends Error {
+  constructor(
+    readonly code: 'not-found' | 'invalid-state' | 'confirm-required' | 'running-elsewhere' | 'nothing-to-send',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface BatchProgress {
+  batchId: number;
+  status: BatchRecord['status'];
+  pausedReason: StopReason | null;
+  statusMessage: string | null;
+  total: number;
+  /** Items whose request went out (accepted + rejected + unknown). */
+  sent: number;
+  accepted: number;
+  /** Accepted items whose call was answered / ended unanswered / has not ended. */
+  answered: number;
+  notAnswered: number;
+  calling: number;
+  rejected: number;
+  /** Rejected by the provider plus calls that ended without an answer. */
+  failed: number;
+  unknown: number;
+  skipped: number;
+  cancelled: number;
+  queued: number;
+  inFlight: number;
+  /** Still to send: queued + in flight. */
+  remaining: number;
+  unitsRemaining: number;
+  /** Sends started in the last minute (real time). */
+  ratePerMinute: number;
+  /** Time left at that rate (ms), null when nothing is being sent. */
+  etaMs: number | null;
+  /** The profile's governor: limit and calls holding a line now. */
+  governor: { limit: number; inUse: number; perHour: number; startsInWindow: number };
+  at: number;
+}
+
+export interface CreateBatchInput {
+  profileId: string;
+  templateId: string | null;
+  name: string;
+  rows: readonly PreparedRow[];
+  /** Which repeated rows to leave out (the first occurrence is always kept). */
+  duplicates: DuplicatePolicy;
+}
+
+export interface BulkQueueOptions {
+  batches: BatchRepository;
+  send: SendFn;
+  awaitFinal: AwaitFinal;
+  governors: GovernorRegistry;
+  /** Progress of a batch: at most every progressIntervalMs, and at once when its status changes. */
+  onProgress?: (p: BatchProgress) => void;
+  progressIntervalMs?: number;
+  /** Multiplies the hold times below (tests and benchmarks against a sped-up sandbox). Default 1. */
+  timeScale?: number;
+  /** How long a send with an unknown outcome holds its line (its call may be ringing). Default 60 s. */
+  unknownHoldMs?: number;
+  /** A line is given back after this long even if the call's end was never reported. Default 10 min. */
+  maxHoldMs?: number;
+  /** Pause after this many unknown outcomes in a row (the provider is failing). Default 10; 0 = never. */
+  unknownStreakLimit?: number;
+  now?: () => number;
+  log?: (error: unknown) => void;
+}
+
+const key = (i: { mobile: string; content: string }) => `${i.mobile}\n${i.content}`;
+
+/** Error codes thrown before a request could leave (ProfileError, local validation). */
+function notSentError(error: unknown): { kind: 'profile' | 'in-flight' | 'invalid'; message: string } | null {
+  if (error instanceof ProfileError) return { kind: 'profile', message: error.message };
+  if (error instanceof ValidationError) return { kind: error.code === 'send-in-flight' ? 'in-flight' : 'invalid', message: error.message };
+  return null;
+}
+
+const STOP_TEXT: Record<StopReason, string> = {
+  user: 'Paused by a person.',
+  interrupted: 'Callout stopped while this batch was running.',
+  closed: 'Callout was closed while this batch was running; resume it to continue.',
+  'insufficient-balance': 'Insufficient balance (code 402): recharge the account in the provider console, then resume. The item that was refused is queued again.',
+  'content-not-approved': 'Content not approved (code 403): the template is not approved by the provider yet. Resume once it is approved.',
+  credentials: 'Authentication failed (code 401): the API ID or API Key is wrong. The batch was stopped; fix the profile and import again.',
+  'provider-unreachable': 'The provider could not be reached; nothing was sent for the item concerned. Resume when the connection is back.',
+  'too-many-unknown': 'Several sends in a row had an unknown outcome (the provider may be failing). Check the unknown items before resuming.',
+  profile: 'The profile cannot be used',
+};
+
+/** What one batch is doing in this process: its counts, its runner, the calls it holds lines for. */
+class BatchState {
+  counts: BatchCounts;
+  launches: number[] = [];
+  runner: Runner | null = null;
+  readonly heldMessages = new Set<number>();
+  readonly holdAbort = new AbortController();
+  progressTimer: NodeJS.Timeout | null = null;
+  lastEmit = 0;
+  constructor(counts: BatchCounts) {
+    this.counts = counts;
+    // One listener per call holding a line (up to the concurrency limit).
+    setMaxListeners(0, this.holdAbort.signal);
+  }
+}
+
+class Runner {
+  stopping = false;
+  readonly abort = new AbortController();
+  readonly sending = new Set<Promise<void>>();
+  readonly inFlightKeys = new Set<string>();
+  buffer: BatchItemRecord[] = [];
+  deferred: BatchItemRecord[] = [];
+  lastId = 0;
+  unknownStreak = 0;
+  done: Promise<void> = Promise.resolve();
+}
+
+export class BulkQueue {
+  private readonly states = new Map<number, BatchState>();
+  private readonly o: Required<Pick<BulkQueueOptions, 'progressIntervalMs' | 'timeScale' | 'unknownHoldMs' | 'maxHoldMs' | 'unknownStreakLimit' | 'now'>> & BulkQueueOptions;
+
+  constructor(options: BulkQueueOptions) {
+    this.o = {
+      progressIntervalMs: 250,
+      timeScale: 1,
+      unknownHoldMs: 60_000,
+      maxHoldMs: 10 * 60_000,
+      unknownStreakLimit: 10,
+      now: Date.now,
+      ...options,
+    };
+  }
+
+  private get repo(): BatchRepository {
+    return this.o.batches;
+  }
+
+  // ------------------------------------------------------------ batches
+
+  /** A draft batch from prepared rows: valid rows queued, invalid and (by choice) duplicate rows skipped with the reason. */
+  create(input: CreateBatchInput): BatchRecord {
+    const items = input.rows.map((r) => {
+      if (!r.valid) return { rowNumber: r.row, mobile: r.mobile, content: r.content, units: r.units, status: 'skipped' as const, errorKind: 'invalid-row', error: invalidReason(r) };
+      if (skippedAsDuplicate(r, input.duplicates)) {
+        const reason = input.duplicates === 'same-text' ? `duplicate of row ${r.duplicateOf}` : `same number as row ${r.sameMobileAs}`;
+        return { rowNumber: r.row, mobile: r.mobile, content: r.content, units: r.units, status: 'skipped' as const, errorKind: 'duplicate', error: reason };
+      }
+      return { rowNumber: r.row, mobile: r.mobile, content: r.content, units: r.units, status: 'queued' as const };
+    });
+    return this.repo.create({ profile: input.profileId, templateId: input.templateId, name: input.name }, items);
+  }
+
+  list(limit?: number): BatchRecord[] {
+    return this.repo.list(limit);
+  }
+
+  get(batchId: number): BatchRecord {
+    const b = this.repo.get(batchId);
+    if (!b) throw new BulkError('not-found', `There is no batch #${batchId}.`);
+    return b;
+  }
+
+  items(batchId: number, q: { status?: ItemStatus; offset?: number; limit?: number } = {}): BatchItemView[] {
+    this.get(batchId);
+    return this.repo.items(batchId, q);
+  }
+
+  /** Items whose outcome is unknown (interrupted sends, 500s, timeouts), for a person to decide. */
+  unknownItems(batchId: number): BatchItemView[] {
+    return this.items(batchId, { status: 'unknown', limit: 200_000 });
+  }
+
+  /** Results as CSV (UTF-8 with BOM, formula-safe). */
+  exportCsv(batchId: number): string {
+    this.get(batchId);
+    const all: BatchItemView[] = [];
+    for (let offset = 0; ; offset += 50_000) {
+      const page = this.repo.items(batchId, { offset, limit: 50_000 });
+      all.push(...page);
+      if (page.length < 50_000) break;
+    }
+    return resultsCsv(all);
+  }
+
+  /**
+   * After a crash: batches left running reopen paused (interrupted); their in-flight items become
+   * unknown. Call once at start, before starting anything.
+   */
+  recover(): { batches: BatchRecord[]; items: BatchItemRecord[] } {
+    const r = this.repo.recoverInterrupted();
+    for (const b of r.batches) {
+      this.states.delete(b.id);
+      this.emitNow(b.id);
+    }
+    return r;
+  }
+
+  /** Starts a draft batch or resumes a paused one. Returns at once; see whenStopped. */
+  start(batchId: number): BatchProgress {
+    let batch = this.get(batchId);
+    const current = this.states.get(batchId)?.runner;
+    if (current && !current.stopping) return this.progress(batchId);
+    if (!current && batch.status === 'running' && !ownerAlive(batch.owner)) {
+      // Left running by a process that is gone and not recovered yet: recover it first (it reopens paused).
+      this.recover();
+      batch = this.get(batchId);
+    }
+    const state = this.state(batchId);
+    if (batch.status === 'running') throw new BulkError('running-elsewhere', `Batch #${batchId} is being run by another Callout process.`);
+    if (batch.status !== 'draft' && batch.status !== 'paused') throw new BulkError('invalid-state', `Batch #${batchId} is ${batch.status}; only a draft or a paused batch can be started.`);
+    if (state.runner) throw new BulkError('invalid-state', `Batch #${batchId} is still stopping; try again in a moment.`);
+    this.repo.markRunning(batchId);
+    state.counts = this.repo.counts(batchId);
+    const runner = new Runner();
+    state.runner = runner;
+    runner.done = this.run(batchId, state, runner).catch((error) => {
+      this.o.log?.(error);
+      if (!runner.stopping) this.stop(batchId, runner, 'paused', 'interrupted', `The batch stopped on an internal error: ${error instanceof Error ? error.message : String(error)}`);
+    });
+    this.emitNow(batchId);
+    return this.progress(batchId);
+  }
+
+  resume(batchId: number): BatchProgress {
+    return this.start(batchId);
+  }
+
+  /** Stops starting new sends; sends already in flight finish and are recorded. */
+  pause(batchId: number): BatchProgress {
+    const batch = this.get(batchId);
+    const runner = this.states.get(batchId)?.runner;
+    if (runner && !runner.stopping) this.stop(batchId, runner, 'paused', 'user', STOP_TEXT.user);
+    else if (batch.status === 'draft') throw new BulkError('invalid-state', `Batch #${batchId} has not started.`);
+    else if (batch.status === 'running' && !runner) throw new BulkError('running-elsewhere', `Batch #${batchId} is being run by another Callout process.`);
+    return this.progress(batchId);
+  }
+
+  /** Stops the batch for good: queued items become cancelled. Sends in flight finish and are recorded. */
+  cancel(batchId: number): BatchProgress {
+    const batch = this.get(batchId);
+    const runner = this.states.get(batchId)?.runner;
+    if (runner && !runner.stopping) this.stop(batchId, runner, 'cancelled', 'user', 'Cancelled by a person.');
+    else if (batch.status === 'running' && !runner) throw new BulkError('running-elsewhere', `Batch #${batchId} is being run by another Callout process.`);
+    else if (batch.status === 'done') throw new BulkError('invalid-state', `Batch #${batchId} is already done.`);
+    else {
+      this.repo.cancelQueued(batchId);
+      if (batch.status !== 'cancelled') this.repo.setStatus(batchId, 'cancelled', 'user', 'Cancelled by a person.');
+      this.refresh(batchId);
+      this.emitNow(batchId);
+    }
+    return this.progress(batchId);
+  }
+
+  /**
+   * A person decided to send these items again (unknown ones by default: the call may already have
+   * been placed, hence the explicit confirmation). A finished batch reopens paused: resume sends them.
+   */
+  requeue(batchId: number, itemIds: readonly number[], opts: { confirm: true; from?: readonly ItemStatus[] }): number {
+    if (opts?.confirm !== true) throw new BulkError('confirm-required', 'Sending an item again may call the person twice: confirm it explicitly.');
+    const batch = this.get(batchId);
+    const n = this.repo.requeue(batchId, itemIds, opts.from ?? ['unknown']);
+    if (n > 0 && (batch.status === 'done' || batch.status === 'cancelled')) {
+      this.repo.setStatus(batchId, 'paused', 'user', `${n} item${n === 1 ? ' was' : 's were'} queued again by a person; resume to send ${n === 1 ? 'it' : 'them'}.`);
+      this.repo.releaseOwner(batchId);
+    }
+    this.refresh(batchId);
+    this.emitNow(batchId);
+    return n;
+  }
+
+  /** A person decided not to send these items (unknown or still queued). */
+  skip(batchId: number, itemIds: readonly number[]): number {
+    this.get(batchId);
+    const n = this.repo.skip(batchId, itemIds);
+    this.refresh(batchId);
+    this.emitNow(batchId);
+    return n;
+  }
+
+  remove(batchId: number): boolean {
+    if (this.states.get(batchId)?.runner) throw new BulkError('invalid-state', `Batch #${batchId} is running.`);
+    this.states.delete(batchId);
+    return this.repo.remove(batchId);
+  }
+
+  progress(batchId: number): BatchProgress {
+    const batch = this.get(batchId);
+    const state = this.state(batchId);
+    const c = state.counts;
+    const now = this.o.now();
+    const recent = state.launches.filter((t) => t > now - 60_000);
+    state.launches = recent;
+    const running = batch.status === 'running' && !!state.runner && !state.runner.stopping;
+    const rate = running ? recent.length : 0;
+    const remaining = c.queued + c.inFlight;
+    const g = this.o.governors.for(batch.profile).snapshot();
+    return {
+      batchId,
+      status: batch.status,
+      pausedReason: batch.pausedReason,
+      statusMessage: batch.statusMessage,
+      total: c.total,
+      sent: c.accepted + c.rejected + c.unknown,
+      accepted: c.accepted,
+      answered: c.answered,
+      notAnswered: c.notAnswered,
+      calling: c.calling,
+      rejected: c.rejected,
+      failed: c.rejected + c.notAnswered,
+      unknown: c.unknown,
+      skipped: c.skipped,
+      cancelled: c.cancelled,
+      queued: c.queued,
+      inFlight: c.inFlight,
+      remaining,
+      unitsRemaining: c.unitsRemaining,
+      ratePerMinute: rate,
+      etaMs: rate > 0 ? Math.round((remaining / rate) * 60_000) : null,
+      governor: { limit: g.limits.concurrency, inUse: g.inUse, perHour: g.limits.perHour, startsInWindow: g.startsInWindow },
+      at: now,
+    };
+  }
+
+  /** Resolves when the batch's runner in this process has stopped (done, paused or cancelled). */
+  async whenStopped(batchId: number): Promise<BatchProgress> {
+    const runner = this.states.get(batchId)?.runner;
+    if (runner) await runner.done;
+    return this.progress(batchId);
+  }
+
+  /** Resolves when every call of the batch this process follows has ended (answered counts are final). */
+  async whenCallsEnded(batchId: number, pollMs = 50): Promise<BatchProgress> {
+    await this.whenStopped(batchId);
+    const state = this.states.get(batchId);
+    while (state && state.heldMessages.size > 0) await new Promise((r) => setTimeout(r, pollMs));
+    this.refresh(batchId);
+    return this.progress(batchId);
+  }
+
+  /** Pauses every batch running here (reason: closed) and waits for their sends in flight. */
+  async close(): Promise<void> {
+    const waits: Promise<void>[] = [];
+    for (const [id, s] of this.states) {
+      if (s.runner && !s.runner.stopping) this.stop(id, s.runner, 'paused', 'closed', STOP_TEXT.closed);
+      if (s.runner) waits.push(s.runner.done);
+    }
+    await Promise.all(waits);
+    for (const s of this.states.values()) {
+      s.holdAbort.abort();
+      if (s.progressTimer) clearTimeout(s.progressTimer);
+    }
+    this.states.clear();
+  }
+
+  // ------------------------------------------------------------ the runner
+
+  private state(batchId: number): BatchState {
+    let s = this.states.get(batchId);
+    if (!s) {
+      s = new BatchState(this.repo.counts(batchId));
+      this.states.set(batchId, s);
+    }
+    return s;
+  }
+
+  /** Counts again from SQLite (the truth: every transition is committed before it is counted in memory). */
+  private refresh(batchId: number): void {
+    const s = this.states.get(batchId);
+    if (s) s.counts = this.repo.counts(batchId);
+  }
+
+  private async run(batchId: number, state: BatchState, runner: Runner): Promise<void> {
+    const batch = this.repo.require(batchId);
+    const governor = this.o.governors.for(batch.profile);
+    // Calls of this batch still ringing (from before a restart) hold lines: count them.
+    for (const open of this.repo.openCalls(batchId)) {
+      if (state.heldMessages.has(open.messageId)) continue;
+      this.holdUntilEnded(batchId, state, governor.adopt(), open.messageId);
+    }
+    try {
+      while (!runner.stopping) {
+        const item = this.next(batchId, runner);
+        if (!item) {
+          if (runner.sending.size > 0) {
+            await Promise.race(runner.sending);
+            continue;
+          }
+          // Final sweep: anything queued again behind us (a person's requeue, a send that found its twin in flight).
+          const more = this.repo.nextQueued(batchId, 0, 200);
+          if (more.length === 0) break;
+          // Items whose twin (same number, same text) was being sent by someone else: give it a moment.
+          if (more.every((i) => i.errorKind === 'send-in-flight')) await new Promise((r) => setTimeout(r, 200));
+          runner.buffer = more;
+          runner.lastId = more.at(-1)!.id;
+          continue;
+        }
+        let slot: Slot;
+        try {
+          slot = await governor.acquire({ signal: runner.abort.signal });
+        } catch {
+          break; // stopping
+        }
+        if (runner.stopping) {
+          slot.release({ refund: true });
+          break;
+        }
+        this.launch(batchId, state, runner, item, slot, batch.profile, batch.templateId);
+      }
+      await Promise.all(runner.sending);
+    } finally {
+      await Promise.allSettled(runner.sending);
+      const current = this.repo.require(batchId);
+      // A refusal that arrived after a cancel put its item back: a cancelled batch keeps nothing queued.
+      if (current.status === 'cancelled') this.repo.cancelQueued(batchId);
+      if (!runner.stopping) {
+        runner.stopping = true;
+        const c = this.repo.counts(batchId);
+        if (c.queued === 0 && c.inFlight === 0) this.repo.setStatus(batchId, 'done', null, null);
+        else this.repo.setStatus(batchId, 'paused', 'interrupted', 'The batch stopped with items still queued.');
+      }
+      this.repo.releaseOwner(batchId);
+      state.counts = this.repo.counts(batchId);
+      state.runner = null;
+      this.emitNow(batchId);
+    }
+  }
+
+  private next(batchId: number, runner: Runner): BatchItemRecord | null {
+    for (;;) {
+      if (runner.buffer.length === 0) {
+        const fetched = this.repo.nextQueued(batchId, runner.lastId, 200);
+        if (fetched.length === 0) return null;
+        runner.buffer = fetched;
+        runner.lastId = fetched.at(-1)!.id;
+      }
+      const item = runner.buffer.shift()!;
+      if (runner.inFlightKeys.has(key(item))) {
+        // The same text to the same number is being sent right now: send this one after it.
+        runner.deferred.push(item);
+        continue;
+      }
+      return item;
+    }
+  }
+
+  private launch(batchId: number, state: BatchState, runner: Runner, item: BatchItemRecord, slot: Slot, profile: string, templateId: string | null): void {
+    if (!this.repo.markInFlight(item.id)) {
+      slot.release({ refund: true }); // skipped or cancelled meanwhile
+      return;
+    }
+    const c = state.counts;
+    c.queued--;
+    c.inFlight++;
+    const k = key(item);
+    runner.inFlightKeys.add(k);
+    state.launches.push(this.o.now());
+    const p = (async () => {
+      let result: SendLike | undefined;
+      let thrown: unknown;
+      try {
+        result = await this.o.send(profile, { mobile: item.mobile, content: item.content, templateId, resendOf: item.errorKind === 'requeued' ? item.messageId : null });
+      } catch (error) {
+        thrown = error;
+      }
+      runner.inFlightKeys.delete(k);
+      const twin = runner.deferred.findIndex((d) => key(d) === k);
+      if (twin >= 0) runner.buffer.unshift(runner.deferred.splice(twin, 1)[0]!);
+      c.inFlight--;
+      try {
+        this.settle(batchId, state, runner, item, slot, result, thrown);
+      } catch (error) {
+        slot.release();
+        throw error;
+      }
+      this.scheduleProgress(batchId);
+    })();
+    runner.sending.add(p);
+    void p.catch((e) => this.o.log?.(e)).finally(() => runner.sending.delete(p));
+  }
+
+  private settle(batchId: number, state: BatchState, runner: Runner, item: BatchItemRecord, slot: Slot, result: SendLike | undefined, thrown: unknown): void {
+    const c = state.counts;
+    const repo = this.repo;
+    // Any outcome recorded below ends the item's wait; a return to the queue adds its units back.
+    c.unitsRemaining -= item.units;
+    const requeued = () => {
+      c.queued++;
+      c.unitsRemaining += item.units;
+    };
+    if (!result) {
+      const local = notSentError(thrown);
+      slot.release({ refund: local !== null });
+      if (local?.kind === 'in-flight') {
+        repo.returnToQueue(item.id, { code: null, errorKind: 'send-in-flight', error: local.message });
+        requeued();
+      } else if (local?.kind === 'invalid') {
+        repo.recordOutcome(item.id, 'rejected', { messageId: null, code: null, errorKind: 'invalid', error: local.message });
+        c.rejected++;
+      } else if (local?.kind === 'profile') {
+        repo.returnToQueue(item.id, { code: null, errorKind: 'profile', error: local.message });
+        requeued();
+        this.stop(batchId, runner, 'paused', 'profile', `${STOP_TEXT.profile}: ${local.message}`);
+      } else {
+        const message = thrown instanceof Error ? thrown.message : String(thrown);
+        repo.recordOutcome(item.id, 'unknown', { messageId: null, code: null, errorKind: 'internal', error: `The send failed inside Callout (${message}); it may or may not have left.` });
+        c.unknown++;
+        this.countUnknown(batchId, runner);
+      }
+      return;
+    }
+    const m = result.message;
+    const failure = result.failure;
+    if (m.outcome === 'accepted') {
+      repo.recordOutcome(item.id, 'accepted', { messageId: m.id, code: m.code });
+      c.accepted++;
+      c.calling++;
+      runner.unknownStreak = 0;
+      this.holdUntilEnded(batchId, state, slot, m.id);
+      return;
+    }
+    if (m.outcome === 'rejected') {
+      slot.release({ refund: failure?.outcome === 'not-sent' });
+      if (failure?.outcome === 'not-sent') {
+        repo.returnToQueue(item.id, { code: null, errorKind: 'not-sent', error: failure.message });
+        requeued();
+        this.stop(batchId, runner, 'paused', 'provider-unreachable', `${STOP_TEXT['provider-unreachable']} (${failure.message})`);
+      } else if (m.code === 402) {
+        repo.returnToQueue(item.id, { code: 402, errorKind: 'insufficient-balance', error: m.providerMsg ?? 'Insufficient balance' });
+        requeued();
+        this.stop(batchId, runner, 'paused', 'insufficient-balance', STOP_TEXT['insufficient-balance']);
+      } else if (m.code === 403) {
+        repo.returnToQueue(item.id, { code: 403, errorKind: 'content-not-approved', error: m.providerMsg ?? 'Content not approved' });
+        requeued();
+        this.stop(batchId, runner, 'paused', 'content-not-approved', STOP_TEXT['content-not-approved']);
+      } else if (m.code === 401 || failure?.kind === 'signature-rejected') {
+        repo.recordOutcome(item.id, 'rejected', { messageId: m.id, code: m.code, errorKind: failure?.kind ?? 'credentials', error: failure?.message ?? m.providerMsg });
+        c.rejected++;
+        this.stop(batchId, runner, 'cancelled', 'credentials', failure?.kind === 'signature-rejected' ? `The gateway rejected the request signature: ${failure.message} The batch was stopped.` : STOP_TEXT.credentials);
+      } else {
+        repo.recordOutcome(item.id, 'rejected', { messageId: m.id, code: m.code, errorKind: failure?.kind ?? 'provider-code', error: failure?.message ?? m.providerMsg ?? m.errorMessage });
+        c.rejected++;
+        runner.unknownStreak = 0;
+      }
+      return;
+    }
+    // unknown (or, defensively, still pending): the call may have been placed. Never resent.
+    repo.recordOutcome(item.id, 'unknown', { messageId: m.id, code: m.code, errorKind: m.errorKind ?? failure?.kind ?? 'unknown', error: m.errorMessage ?? failure?.message ?? null });
+    c.unknown++;
+    // It may be ringing: keep its line for a while.
+    const abort = () => {
+      clearTimeout(hold);
+      slot.release();
+    };
+    const hold = setTimeout(() => {
+      state.holdAbort.signal.removeEventListener('abort', abort);
+      slot.release();
+    }, this.o.unknownHoldMs * this.o.timeScale);
+    state.holdAbort.signal.addEventListener('abort', abort, { once: true });
+    this.countUnknown(batchId, runner);
+  }
+
+  private countUnknown(batchId: number, runner: Runner): void {
+    runner.unknownStreak++;
+    if (this.o.unknownStreakLimit > 0 && runner.unknownStreak >= this.o.unknownStreakLimit) {
+      this.stop(batchId, runner, 'paused', 'too-many-unknown', STOP_TEXT['too-many-unknown']);
+    }
+  }
+
+  /** Keeps the call's line until its call ends (or maxHoldMs), then updates the answered counts. */
+  private holdUntilEnded(batchId: number, state: BatchState, slot: Slot, messageId: number): void {
+    state.heldMessages.add(messageId);
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<null>((resolve) => {
+      timer = setTimeout(() => resolve(null), this.o.maxHoldMs * this.o.timeScale);
+      timer.unref?.();
+    });
+    void Promise.race([this.o.awaitFinal(messageId, state.holdAbort.signal).catch(() => null), timeout])
+      .then((m) => {
+        if (m && m.endedAt !== null) {
+          state.counts.calling = Math.max(0, state.counts.calling - 1);
+          if (m.state === 'answered') state.counts.answered++;
+          else state.counts.notAnswered++;
+        }
+      })
+      .finally(() => {
+        clearTimeout(timer);
+        state.heldMessages.delete(messageId);
+        slot.release();
+        this.scheduleProgress(batchId);
+      });
+  }
+
+  private stop(batchId: number, runner: Runner, status: 'paused' | 'cancelled', reason: StopReason, message: string): void {
+    if (runner.stopping) return;
+    runner.stopping = true;
+    runner.abort.abort();
+    if (status === 'cancelled') this.repo.cancelQueued(batchId);
+    this.repo.setStatus(batchId, status, reason, message);
+    if (status === 'cancelled') this.refresh(batchId);
+    this.emitNow(batchId);
+  }
+
+  // ------------------------------------------------------------ progress events
+
+  private emitNow(batchId: number): void {
+    const s = this.states.get(batchId);
+    if (s?.progressTimer) {
+      clearTimeout(s.progressTimer);
+      s.progressTimer = null;
+    }
+    if (s) s.lastEmit = this.o.now();
+    if (!this.o.onProgress) return;
+    try {
+      this.o.onProgress(this.progress(batchId));
+    } catch (error) {
+      this.o.log?.(error);
+    }
+  }
+
+  private scheduleProgress(batchId: number): void {
+    const s = this.states.get(batchId);
+    if (!s || s.progressTimer || !this.o.onProgress) return;
+    const wait = Math.max(0, s.lastEmit + this.o.progressIntervalMs - this.o.now());
+    s.progressTimer = setTimeout(() => {
+      s.progressTimer = null;
+      this.emitNow(batchId);
+    }, wait);
+    s.progressTimer.unref?.();
+  }
+}

@@ -1,0 +1,184 @@
+// Contacts for quick dial: favourites, ordered groups (escalation lists), and the palette's search.
+import { MOBILE_ERRORS, normalizeMobile } from '../../common/domain/mobile';
+import type { ContactGroupRecord, ContactRecord, ContactRepository } from '../store/contact-repository';
+
+export class ContactError extends Error {
+  constructor(
+    readonly code: 'invalid-input' | 'not-found' | 'ambiguous',
+    message: string,
+    readonly issues: { path: string; message: string }[] = [],
+    readonly candidates: ContactRecord[] = [],
+  ) {
+    super(message);
+  }
+}
+
+export interface ContactInput {
+  id?: number;
+  name: string;
+  mobile: string;
+  favourite?: boolean;
+  note?: string;
+}
+
+export interface ContactMatch {
+  contact: ContactRecord;
+  /** Higher is a better match of the text (the list is ordered favourites first, then recent, then this). */
+  score: number;
+  matched: 'all' | 'name' | 'initials' | 'mobile' | 'note';
+}
+
+const fold = (s: string) => s.normalize('NFKC').toLowerCase();
+
+/** Latin word initials ("Zhang San" → "zs"); Chinese names match by substring. */
+function initials(name: string): string {
+  return fold(name)
+    .split(/[\s._-]+/)
+    .filter(Boolean)
+    .map((w) => w[0])
+    .join('');
+}
+
+/** True when every character of `q` appears in `s` in order. */
+function subsequence(q: string, s: string): boolean {
+  let i = 0;
+  for (const ch of s) if (ch === q[i]) i++;
+  return i >= q.length;
+}
+
+function score(c: ContactRecord, query: string): ContactMatch | null {
+  const q = fold(query.trim());
+  if (q === '') return { contact: c, score: 0, matched: 'all' };
+  const name = fold(c.name);
+  const digits = q.replace(/[\s\-+()]/g, '');
+  if (name === q) return { contact: c, score: 100, matched: 'name' };
+  if (name.startsWith(q)) return { contact: c, score: 80, matched: 'name' };
+  if (initials(c.name).startsWith(q)) return { contact: c, score: 70, matched: 'initials' };
+  if (name.includes(q)) return { contact: c, score: 60, matched: 'name' };
+  if (/^\d+$/.test(digits) && c.mobile.includes(digits)) return { contact: c, score: c.mobile.endsWith(digits) ? 55 : 50, matched: 'mobile' };
+  if (c.note && fold(c.note).includes(q)) return { contact: c, score: 30, matched: 'note' };
+  if (q.length >= 2 && subsequence(q, name)) return { contact: c, score: 20, matched: 'name' };
+  return null;
+}
+
+export class ContactService {
+  constructor(private readonly repo: ContactRepository) {}
+
+  list(): ContactRecord[] {
+    return this.repo.list();
+  }
+
+  get(id: number): ContactRecord {
+    const c = this.repo.get(id);
+    if (!c) throw new ContactError('not-found', `There is no contact #${id}.`);
+    return c;
+  }
+
+  save(input: ContactInput): ContactRecord {
+    const issues: { path: string; message: string }[] = [];
+    const name = input.name.trim();
+    if (!name) issues.push({ path: 'name', message: 'name-required' });
+    if (name.length > 60) issues.push({ path: 'name', message: 'name-too-long' });
+    const mobile = normalizeMobile(input.mobile);
+    if (!mobile.ok) issues.push({ path: 'mobile', message: mobile.error });
+    const note = (input.note ?? '').trim();
+    if (note.length > 500) issues.push({ path: 'note', message: 'note-too-long' });
+    if (issues.length || !mobile.ok) {
+      const why = !mobile.ok ? MOBILE_ERRORS[mobile.error].en : 'A contact needs a name (at most 60 characters) and a note of at most 500.';
+      throw new ContactError('invalid-input', why, issues);
+    }
+    if (input.id !== undefined) this.get(input.id);
+    return this.repo.save({ id: input.id, name, mobile: mobile.mobile, favourite: input.favourite ?? false, note });
+  }
+
+  setFavourite(id: number, favourite: boolean): ContactRecord {
+    this.get(id);
+    return this.repo.setFavourite(id, favourite)!;
+  }
+
+  remove(id: number): boolean {
+    return this.repo.remove(id);
+  }
+
+  /**
+   * The quick-dial palette: contacts whose name, name initials, number or note match `query`;
+   * favourites first, then the most recently called, then the best match. Empty query: everyone.
+   */
+  search(query: string, limit = 20): ContactMatch[] {
+    const matches: ContactMatch[] = [];
+    for (const c of this.repo.list()) {
+      const m = score(c, query);
+      if (m) matches.push(m);
+    }
+    matches.sort(
+      (a, b) =>
+        Number(b.contact.favourite) - Number(a.contact.favourite) ||
+        (b.contact.lastCalledAt ?? 0) - (a.contact.lastCalledAt ?? 0) ||
+        b.score - a.score ||
+        a.contact.name.localeCompare(b.contact.name, 'zh-CN'),
+    );
+    return matches.slice(0, Math.max(1, limit));
+  }
+
+  /**
+   * A contact from what a person typed (CLI): "#12" or "12" (id), an exact name, or a search with a
+   * single best result. Throws not-found or ambiguous (with the candidates).
+   */
+  resolve(ref: string): ContactRecord {
+    const t = ref.trim();
+    const id = /^#?(\d{1,9})$/.exec(t);
+    if (id) {
+      const c = this.repo.get(Number(id[1]));
+      if (c) return c;
+    }
+    const all = this.repo.list();
+    const exact = all.filter((c) => fold(c.name) === fold(t));
+    if (exact.length === 1) return exact[0]!;
+    const mobile = normalizeMobile(t);
+    if (mobile.ok) {
+      const byMobile = all.filter((c) => c.mobile === mobile.mobile);
+      if (byMobile.length === 1) return byMobile[0]!;
+    }
+    const found = exact.length > 1 ? exact.map((contact) => ({ contact, score: 100 })) : all.map((c) => score(c, t)).filter((m): m is ContactMatch => m !== null && m.score > 0);
+    if (found.length === 0) throw new ContactError('not-found', `No contact matches "${t}".`);
+    const best = Math.max(...found.map((m) => m.score));
+    const top = found.filter((m) => m.score === best);
+    if (top.length === 1) return top[0]!.contact;
+    throw new ContactError(
+      'ambiguous',
+      `"${t}" matches ${top.length} contacts: ${top.slice(0, 5).map((m) => `#${m.contact.id} ${m.contact.name}`).join(', ')}${top.length > 5 ? ', ...' : ''}. Be more specific or use #ID.`,
+      [],
+      top.map((m) => m.contact),
+    );
+  }
+
+  listGroups(): ContactGroupRecord[] {
+    return this.repo.listGroups();
+  }
+
+  getGroup(id: number): ContactGroupRecord {
+    const g = this.repo.getGroup(id);
+    if (!g) throw new ContactError('not-found', `There is no group #${id}.`);
+    return g;
+  }
+
+  /** Creates or updates a group; `memberIds` in calling order (an escalation list). */
+  saveGroup(input: { id?: number; name: string; memberIds: readonly number[] }): ContactGroupRecord {
+    const name = input.name.trim();
+    if (!name || name.length > 60) throw new ContactError('invalid-input', 'A group needs a name of 1 to 60 characters.', [{ path: 'name', message: 'name-required' }]);
+    const clash = this.repo.findGroupByName(name);
+    if (clash && clash.id !== input.id) throw new ContactError('invalid-input', `A group named "${name}" already exists.`, [{ path: 'name', message: 'name-taken' }]);
+    for (const id of input.memberIds) this.get(id);
+    if (input.id !== undefined) this.getGroup(input.id);
+    return this.repo.saveGroup({ id: input.id, name, memberIds: [...new Set(input.memberIds)] });
+  }
+
+  removeGroup(id: number): boolean {
+    return this.repo.removeGroup(id);
+  }
+
+  /** Remembers the template and values last used for this contact (the palette prefills them). */
+  rememberTemplate(id: number, templateId: string | null, values: readonly string[] | null): void {
+    this.repo.touch(id, templateId, values);
+  }
+}

@@ -1,0 +1,388 @@
+// On-call quick dial: call a person, "until answered" (repeat with a pause, up to N attempts, stop at
+// the first answer), and escalation lists (call A; if A does not answer after their own attempts,
+// call B, ...). Per-number limits and quiet hours are checked before every call; an explicit
+// override (a person confirmed it) skips them.
+//
+// A send whose outcome is unknown (the call may have been placed and answered) ends the run: it is
+// not followed by another call automatically (see ARCHITECTURE: non-idempotent sends).
+import { randomUUID } from 'node:crypto';
+import { normalizeMobile } from '../../common/domain/mobile';
+import { fillTemplate, TemplateFillError } from '../../common/domain/templates';
+import type { MessageRecord } from '../../common/records';
+import type { GovernorRegistry, Slot } from '../bulk/governor';
+import type { AwaitFinal, SendFn, SendLike } from '../bulk/queue';
+import { ProfileError } from '../profiles/profile-service';
+import type { ContactRecord } from '../store/contact-repository';
+import type { DialSettingsRepository } from '../store/dial-settings-repository';
+import { ValidationError } from '../voice/message-service';
+import type { ContactService } from './contacts';
+import { checkDial, checkPlan, policyFrom, type DialRefusal } from './limits';
+
+export const MAX_ATTEMPTS = 10;
+export const DEFAULT_PAUSE_SECONDS = 60;
+
+export interface DialRequest {
+  profileId: string;
+  /** Who to call, in order: contacts or bare numbers. With more than one, an escalation list. */
+  targets?: ({ contactId: number } | { mobile: string })[];
+  /** Or a contact group, called in its order. */
+  groupId?: number;
+  templateId?: string | null;
+  /** Values for the template's markers; default: the first contact's last values for this template. */
+  values?: string[];
+  /** Or the exact text (no template filling). */
+  content?: string;
+  /** Calls per target until one is answered (1 = call once). Default 1, at most 10. */
+  attempts?: number;
+  /** Seconds between the end of one call and the next attempt. Default 60. */
+  pauseSeconds?: number;
+  /** A person confirmed calling despite per-number limits and quiet hours. */
+  override?: boolean;
+}
+
+export interface DialTarget {
+  contactId: number | null;
+  name: string | null;
+  mobile: string;
+}
+
+export type DialPhase = 'calling' | 'ended' | 'waiting' | 'refused' | 'next-target' | 'done';
+
+export interface DialAttempt {
+  targetIndex: number;
+  attempt: number;
+  mobile: string;
+  messageId: number | null;
+  outcome: MessageRecord['outcome'] | 'not-sent';
+  state: MessageRecord['state'] | null;
+  code: number | null;
+  error: string | null;
+  startedAt: number;
+  endedAt: number | null;
+}
+
+export type DialStatus = 'answered' | 'not-answered' | 'refused' | 'unknown' | 'failed' | 'cancelled';
+
+export interface DialResult {
+  runId: string;
+  status: DialStatus;
+  /** Who answered. */
+  answered: (DialTarget & { targetIndex: number; messageId: number }) | null;
+  targets: DialTarget[];
+  attempts: DialAttempt[];
+  refusals: DialRefusal[];
+  message: string;
+}
+
+export interface DialProgress {
+  runId: string;
+  phase: DialPhase;
+  targetIndex: number;
+  target: DialTarget;
+  targets: number;
+  attempt: number;
+  maxAttempts: number;
+  messageId: number | null;
+  state: MessageRecord['state'] | null;
+  /** While waiting: when the next attempt starts (epoch ms). */
+  nextAttemptAt: number | null;
+  refusals: DialRefusal[];
+  result: DialResult | null;
+}
+
+/** Before calling: what would be called, the text, and what the limits say. */
+export interface DialPlan {
+  targets: DialTarget[];
+  content: string;
+  templateId: string | null;
+  values: string[] | null;
+  attempts: number;
+  pauseSeconds: number;
+  refusals: DialRefusal[];
+}
+
+export type DialStart = { started: true; runId: string; plan: DialPlan } | { started: false; plan: DialPlan };
+
+export class DialError extends Error {
+  constructor(
+    readonly code: 'invalid-input' | 'not-found',
+    message: string,
+    readonly issues: { path: string; message: string }[] = [],
+  ) {
+    super(message);
+  }
+}
+
+export interface DialerOptions {
+  contacts: ContactService;
+  settings: DialSettingsRepository;
+  templates: { get(id: string): { content: string } | undefined };
+  send: SendFn;
+  awaitFinal: AwaitFinal;
+  /** Per-profile governors (shared with bulk sends); a dial takes the next free line before queued batch items. */
+  governors?: GovernorRegistry;
+  onProgress?: (p: DialProgress) => void;
+  now?: () => number;
+  /** Multiplies pauses and limit waits (tests). Default 1. */
+  timeScale?: number;
+  log?: (error: unknown) => void;
+}
+
+interface Run {
+  id: string;
+  abort: AbortController;
+  plan: DialPlan;
+  last: DialProgress | null;
+  done: Promise<DialResult>;
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    const t = setTimeout(done, Math.max(0, ms));
+    function done() {
+      clearTimeout(t);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+    signal.addEventListener('abort', done, { once: true });
+  });
+}
+
+export class Dialer {
+  private readonly runs = new Map<string, Run>();
+  private readonly now: () => number;
+  private readonly timeScale: number;
+
+  constructor(private readonly o: DialerOptions) {
+    this.now = o.now ?? Date.now;
+    this.timeScale = o.timeScale ?? 1;
+  }
+
+  /** Resolves targets and text and checks the limits, without calling anyone. */
+  plan(req: DialRequest): DialPlan {
+    const attempts = req.attempts ?? 1;
+    const pauseSeconds = req.pauseSeconds ?? DEFAULT_PAUSE_SECONDS;
+    if (!Number.isInteger(attempts) || attempts < 1 || attempts > MAX_ATTEMPTS) throw new DialError('invalid-input', `Attempts must be a whole number from 1 to ${MAX_ATTEMPTS}.`, [{ path: 'attempts', message: 'attempts-range' }]);
+    if (!Number.isFinite(pauseSeconds) || pauseSeconds < 0 || pauseSeconds > 3600) throw new DialError('invalid-input', 'The pause must be 0 to 3600 seconds.', [{ path: 'pauseSeconds', message: 'pause-range' }]);
+    const targets = this.targets(req);
+    const { content, values, templateId } = this.text(req, targets);
+    const refusals: DialRefusal[] = [];
+    if (!req.override) {
+      const policy = policyFrom(this.o.settings.effective(req.profileId));
+      const now = this.now();
+      const seen = new Set<string>();
+      for (const t of targets) {
+        if (seen.has(t.mobile)) continue;
+        seen.add(t.mobile);
+        refusals.push(...checkPlan(policy, t.mobile, this.o.settings.callTimes(t.mobile, now - 86_400_000), now, attempts, pauseSeconds * 1000));
+      }
+    }
+    return { targets, content, templateId, values, attempts, pauseSeconds, refusals };
+  }
+
+  /**
+   * Starts a run unless a limit refuses it (then nothing is called: show the refusals, and start
+   * again with override: true once a person confirmed). Progress arrives through onProgress.
+   */
+  start(req: DialRequest): DialStart {
+    const plan = this.plan(req);
+    if (plan.refusals.length > 0) return { started: false, plan };
+    const id = randomUUID();
+    const run: Run = { id, abort: new AbortController(), plan, last: null, done: Promise.resolve(null as unknown as DialResult) };
+    this.runs.set(id, run);
+    run.done = this.execute(run, req).finally(() => this.runs.delete(id));
+    return { started: true, runId: id, plan };
+  }
+
+  /** Starts and waits for the result (the CLI). A refused plan resolves with status 'refused'. */
+  async run(req: DialRequest): Promise<DialResult> {
+    const s = this.start(req);
+    if (!s.started) {
+      return { runId: '', status: 'refused', answered: null, targets: s.plan.targets, attempts: [], refusals: s.plan.refusals, message: s.plan.refusals.map((r) => r.message).join(' ') };
+    }
+    return this.result(s.runId)!;
+  }
+
+  result(runId: string): Promise<DialResult> | null {
+    return this.runs.get(runId)?.done ?? null;
+  }
+
+  /** Stops a run: no further call starts; a call ringing now is not recalled (it cannot be). */
+  cancel(runId: string): boolean {
+    const run = this.runs.get(runId);
+    if (!run) return false;
+    run.abort.abort();
+    return true;
+  }
+
+  /** The last progress of every run in progress. */
+  active(): DialProgress[] {
+    return [...this.runs.values()].flatMap((r) => (r.last ? [r.last] : []));
+  }
+
+  async close(): Promise<void> {
+    const done = [...this.runs.values()].map((r) => {
+      r.abort.abort();
+      return r.done.catch(() => undefined);
+    });
+    await Promise.all(done);
+  }
+
+  // ------------------------------------------------------------ internals
+
+  private targets(req: DialRequest): DialTarget[] {
+    const out: DialTarget[] = [];
+    const fromContact = (c: ContactRecord): DialTarget => ({ contactId: c.id, name: c.name, mobile: c.mobile });
+    if (req.groupId !== undefined) {
+      const g = this.o.contacts.getGroup(req.groupId);
+      for (const id of g.memberIds) out.push(fromContact(this.o.contacts.get(id)));
+    }
+    for (const t of req.targets ?? []) {
+      if ('contactId' in t) {
+        out.push(fromContact(this.o.contacts.get(t.contactId)));
+        continue;
+      }
+      const n = normalizeMobile(t.mobile);
+      if (!n.ok) throw new DialError('invalid-input', `"${t.mobile}" is not a mainland mobile number.`, [{ path: 'targets', message: n.error }]);
+      // A number that belongs to exactly one contact is that contact (its template is remembered).
+      const owners = this.o.contacts.list().filter((c) => c.mobile === n.mobile);
+      out.push(owners.length === 1 ? fromContact(owners[0]!) : { contactId: null, name: null, mobile: n.mobile });
+    }
+    if (out.length === 0) throw new DialError('invalid-input', 'Nobody to call: give a contact, a number or a group.', [{ path: 'targets', message: 'targets-required' }]);
+    return out;
+  }
+
+  private text(req: DialRequest, targets: DialTarget[]): { content: string; values: string[] | null; templateId: string | null } {
+    const templateId = req.templateId ?? null;
+    if (req.content !== undefined) return { content: req.content, values: null, templateId };
+    if (templateId === null) throw new DialError('invalid-input', 'Choose a template (or give the exact text).', [{ path: 'templateId', message: 'template-required' }]);
+    const template = this.o.templates.get(templateId);
+    if (!template) throw new DialError('not-found', `There is no template "${templateId}".`, [{ path: 'templateId', message: 'not-found' }]);
+    let values = req.values;
+    if (!values) {
+      const first = targets[0]?.contactId != null ? this.o.contacts.get(targets[0].contactId) : null;
+      if (first && first.lastTemplateId === templateId && first.lastValues) values = first.lastValues;
+    }
+    try {
+      return { content: fillTemplate(template.content, values ?? []), values: values ?? [], templateId };
+    } catch (error) {
+      if (error instanceof TemplateFillError) throw new DialError('invalid-input', error.message, error.missing.map((i) => ({ path: `values.${i}`, message: 'value-required' })));
+      throw error;
+    }
+  }
+
+  private async execute(run: Run, req: DialRequest): Promise<DialResult> {
+    const { plan } = run;
+    const signal = run.abort.signal;
+    const attempts: DialAttempt[] = [];
+    const refusals: DialRefusal[] = [];
+    const result = (status: DialStatus, message: string, answered: DialResult['answered'] = null): DialResult => ({ runId: run.id, status, answered, targets: plan.targets, attempts, refusals, message });
+    const emit = (p: Omit<DialProgress, 'runId' | 'targets' | 'maxAttempts' | 'result'> & { result?: DialResult | null }) => {
+      const progress: DialProgress = { runId: run.id, targets: plan.targets.length, maxAttempts: plan.attempts, result: null, ...p };
+      run.last = progress;
+      try {
+        this.o.onProgress?.(progress);
+      } catch (error) {
+        this.o.log?.(error);
+      }
+    };
+    const finish = (r: DialResult, targetIndex: number): DialResult => {
+      const target = plan.targets[Math.min(targetIndex, plan.targets.length - 1)]!;
+      emit({ phase: 'done', targetIndex, target, attempt: 0, messageId: r.answered?.messageId ?? null, state: null, nextAttemptAt: null, refusals: r.refusals, result: r });
+      return r;
+    };
+    const policy = policyFrom(this.o.settings.effective(req.profileId));
+    let refusedTargets = 0;
+
+    for (let ti = 0; ti < plan.targets.length; ti++) {
+      const target = plan.targets[ti]!;
+      if (target.contactId !== null) this.o.contacts.rememberTemplate(target.contactId, plan.templateId, plan.values);
+      if (ti > 0) emit({ phase: 'next-target', targetIndex: ti, target, attempt: 0, messageId: null, state: null, nextAttemptAt: null, refusals: [] });
+      let refused = false;
+      for (let attempt = 1; attempt <= plan.attempts; attempt++) {
+        if (signal.aborted) return finish(result('cancelled', 'Stopped by a person.'), ti);
+        // Limits, before every call (unless a person overrode them).
+        if (!req.override) {
+          let r = checkDial(policy, target.mobile, this.o.settings.callTimes(target.mobile, this.now() - 86_400_000), this.now());
+          const minuteOnly = r.length === 1 && r[0]!.limit === 'per-minute' && r[0]!.freesAt - this.now() <= 60_000;
+          if (minuteOnly && attempt > 1) {
+            const until = r[0]!.freesAt + 50;
+            emit({ phase: 'waiting', targetIndex: ti, target, attempt, messageId: null, state: null, nextAttemptAt: until, refusals: r });
+            await sleep((until - this.now()) * this.timeScale, signal);
+            if (signal.aborted) return finish(result('cancelled', 'Stopped by a person.'), ti);
+            r = checkDial(policy, target.mobile, this.o.settings.callTimes(target.mobile, this.now() - 86_400_000), this.now());
+          }
+          if (r.length > 0) {
+            refusals.push(...r);
+            emit({ phase: 'refused', targetIndex: ti, target, attempt, messageId: null, state: null, nextAttemptAt: null, refusals: r });
+            refused = true;
+            break;
+          }
+        }
+        const startedAt = this.now();
+        emit({ phase: 'calling', targetIndex: ti, target, attempt, messageId: null, state: null, nextAttemptAt: null, refusals: [] });
+        const slot: Slot | null = this.o.governors ? await this.o.governors.for(req.profileId).acquire({ priority: true, signal }).catch(() => null) : null;
+        if (this.o.governors && !slot) return finish(result('cancelled', 'Stopped by a person.'), ti);
+        let sent: SendLike;
+        try {
+          sent = await this.o.send(req.profileId, { mobile: target.mobile, content: plan.content, templateId: plan.templateId });
+        } catch (error) {
+          slot?.release({ refund: error instanceof ProfileError || error instanceof ValidationError });
+          const message = error instanceof Error ? error.message : String(error);
+          attempts.push({ targetIndex: ti, attempt, mobile: target.mobile, messageId: null, outcome: 'not-sent', state: null, code: null, error: message, startedAt, endedAt: this.now() });
+          if (error instanceof ProfileError || (error instanceof ValidationError && error.code !== 'send-in-flight')) return finish(result('failed', `Nothing was sent: ${message}`), ti);
+          if (error instanceof ValidationError) return finish(result('failed', message), ti);
+          return finish(result('unknown', `The send failed inside Callout (${message}); it may or may not have left. Not calling again automatically.`), ti);
+        }
+        const m = sent.message;
+        const record: DialAttempt = { targetIndex: ti, attempt, mobile: target.mobile, messageId: m.id, outcome: m.outcome, state: m.state, code: m.code, error: sent.failure?.message ?? m.errorMessage, startedAt, endedAt: null };
+        attempts.push(record);
+        if (m.outcome === 'rejected') {
+          slot?.release({ refund: sent.failure?.outcome === 'not-sent' });
+          record.endedAt = this.now();
+          emit({ phase: 'ended', targetIndex: ti, target, attempt, messageId: m.id, state: m.state, nextAttemptAt: null, refusals: [] });
+          // Refusals that concern the account, not this number: nobody else can be called either.
+          if (m.code === 401 || m.code === 402 || m.code === 403 || sent.failure?.kind === 'signature-rejected' || sent.failure?.outcome === 'not-sent') {
+            return finish(result('failed', `The provider refused the call${m.code ? ` (code ${m.code})` : ''}: ${sent.failure?.message ?? m.providerMsg ?? m.errorMessage ?? ''}`.trim()), ti);
+          }
+          break; // this number cannot be called (e.g. 404): next target
+        }
+        if (m.outcome !== 'accepted') {
+          const s = slot;
+          if (s) setTimeout(() => s.release(), 60_000 * this.timeScale).unref?.();
+          record.endedAt = this.now();
+          emit({ phase: 'ended', targetIndex: ti, target, attempt, messageId: m.id, state: m.state, nextAttemptAt: null, refusals: [] });
+          return finish(result('unknown', `The outcome of the call to ${target.mobile} is unknown (${m.errorMessage ?? 'no reply'}); it may have been placed and answered. Not calling again automatically: check it, then call again if needed.`), ti);
+        }
+        emit({ phase: 'calling', targetIndex: ti, target, attempt, messageId: m.id, state: m.state, nextAttemptAt: null, refusals: [] });
+        let final: MessageRecord | null;
+        try {
+          final = await this.o.awaitFinal(m.id, signal);
+        } catch {
+          final = null;
+        } finally {
+          slot?.release();
+        }
+        if (!final) return finish(result('cancelled', 'Stopped by a person while a call was ringing; that call was not recalled.'), ti);
+        record.state = final.state;
+        record.endedAt = final.endedAt ?? this.now();
+        emit({ phase: 'ended', targetIndex: ti, target, attempt, messageId: m.id, state: final.state, nextAttemptAt: null, refusals: [] });
+        if (final.state === 'answered') {
+          const who = target.name ? `${target.name} (${target.mobile})` : target.mobile;
+          return finish(result('answered', `${who} answered${attempt > 1 ? ` on attempt ${attempt}` : ''}.`, { ...target, targetIndex: ti, messageId: m.id }), ti);
+        }
+        if (attempt < plan.attempts) {
+          const nextAt = this.now() + plan.pauseSeconds * 1000;
+          emit({ phase: 'waiting', targetIndex: ti, target, attempt: attempt + 1, messageId: null, state: null, nextAttemptAt: nextAt, refusals: [] });
+          await sleep(plan.pauseSeconds * 1000 * this.timeScale, signal);
+        }
+      }
+      if (refused) refusedTargets++;
+    }
+    const last = plan.targets.length - 1;
+    if (refusedTargets === plan.targets.length) return finish(result('refused', refusals.map((r) => r.message).join(' ')), last);
+    const who = plan.targets.map((t) => t.name ?? t.mobile).join(', ');
+    return finish(result('not-answered', `Nobody answered (${who}; ${attempts.length} call${attempts.length === 1 ? '' : 's'}).`), last);
+  }
+}

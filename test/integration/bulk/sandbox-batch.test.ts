@@ -1,0 +1,136 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { runtimeForServices } from '../../../main/bulk/runtime';
+import { startSandbox, type Sandbox } from '../../../main/sandbox';
+import { SessionSecretStore } from '../../../main/secrets';
+import { createServices } from '../../../main/services';
+import { tempHome } from '../../helpers/temp-home';
+import { acceptedPerItem, receivedPerItem, rowsFor, servicesFor } from './helpers';
+
+const cleanups: Array<() => unknown> = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+const SCALE = 0.004;
+
+async function setup(account: { balance?: number; lines?: number } = {}, opts: { totalTimeoutMs?: number; apiKey?: string; timeScale?: number } = {}) {
+  const timeScale = opts.timeScale ?? SCALE;
+  const sandbox: Sandbox = await startSandbox({ timeScale, accounts: [{ apiId: 'bulk', apiKey: 'bulk-key', balance: account.balance ?? 100_000, lines: account.lines ?? 1 }] });
+  const home = tempHome();
+  const s = await servicesFor(home.dir, sandbox, 'bulk', opts.apiKey ?? 'bulk-key', { timeScale, totalTimeoutMs: opts.totalTimeoutMs });
+  cleanups.push(home.cleanup, () => sandbox.close(), () => s.services.close(), () => s.runtime.close());
+  return { sandbox, ...s };
+}
+
+const mobiles = (n: number, lastDigit: (i: number) => number) => Array.from({ length: n }, (_, i) => `1380${String(i).padStart(6, '0')}${lastDigit(i)}`);
+
+describe('bulk batch against the sandbox provider', () => {
+  it('sends every row once, never more than 20 calls at once on one line, and counts answers as the calls end', async () => {
+    const { sandbox, runtime } = await setup();
+    const list = mobiles(70, (i) => [7, 8, 9, 0, 1, 5, 4][i % 7]!);
+    const batch = runtime.queue.create({ profileId: 'ext', templateId: 'ship', name: 'list.csv', duplicates: 'none', rows: rowsFor(list) });
+    runtime.queue.start(batch.id);
+    const sent = await runtime.queue.whenStopped(batch.id);
+    expect(sent).toMatchObject({ status: 'done', accepted: 70, remaining: 0 });
+    const p = await runtime.queue.whenCallsEnded(batch.id);
+    // 7, 8, 9 answer; 5 answers on the provider's own redial; 0, 1, 4 do not.
+    expect(p).toMatchObject({ answered: 40, notAnswered: 30, calling: 0, failed: 30 });
+    // Lines in use at the provider never exceed the limit; Callout itself counted up to the limit
+    // (a call holds its line from its send until its end is seen, redial waits included).
+    expect(sandbox.stats().peakConcurrency).toBeLessThanOrEqual(20);
+    expect(runtime.governors.for('ext').snapshot().peak).toBe(20);
+    const received = [...receivedPerItem(sandbox).values()];
+    expect(received).toHaveLength(70);
+    expect(received.every((n) => n === 1)).toBe(true);
+    const items = runtime.queue.items(batch.id);
+    expect(items.filter((i) => i.state === 'answered').map((i) => i.mobile.slice(-1)).sort()).toEqual(list.filter((m) => /[5789]$/.test(m)).map((m) => m.slice(-1)).sort());
+  });
+
+  it('pauses on insufficient balance, and after a recharge resumes to the end, each call placed once', async () => {
+    const { sandbox, runtime } = await setup({ balance: 6 });
+    const list = mobiles(30, () => 8);
+    const batch = runtime.queue.create({ profileId: 'ext', templateId: 'ship', name: 'x', duplicates: 'none', rows: rowsFor(list) });
+    runtime.queue.start(batch.id);
+    const paused = await runtime.queue.whenStopped(batch.id);
+    expect(paused).toMatchObject({ status: 'paused', pausedReason: 'insufficient-balance' });
+    expect(paused.accepted).toBeGreaterThanOrEqual(6);
+    expect(paused.queued).toBeGreaterThan(0);
+    sandbox.setBalance('bulk', 1000);
+    runtime.queue.resume(batch.id);
+    const done = await runtime.queue.whenStopped(batch.id);
+    expect(done).toMatchObject({ status: 'done', accepted: 30, rejected: 0, unknown: 0 });
+    expect([...acceptedPerItem(sandbox).values()].every((n) => n === 1)).toBe(true);
+    expect(acceptedPerItem(sandbox).size).toBe(30);
+  });
+
+  it('stops the batch when the credentials are refused (401)', async () => {
+    const { sandbox, runtime } = await setup({}, { apiKey: 'wrong-key' });
+    const batch = runtime.queue.create({ profileId: 'ext', templateId: 'ship', name: 'x', duplicates: 'none', rows: rowsFor(mobiles(50, () => 8)) });
+    runtime.queue.start(batch.id);
+    const p = await runtime.queue.whenStopped(batch.id);
+    expect(p).toMatchObject({ status: 'cancelled', pausedReason: 'credentials', accepted: 0, queued: 0 });
+    expect(p.rejected + p.cancelled).toBe(50);
+    expect(sandbox.requests().filter((r) => r.op === 'send').length).toBe(p.rejected);
+  });
+
+  it('marks provider errors and lost replies unknown and goes on; the sandbox placed those calls once, never twice', async () => {
+    const { sandbox, runtime } = await setup({}, { totalTimeoutMs: 2000 });
+    sandbox.setFault({ kind: 'http500', op: 'send', times: 2 });
+    const batch = runtime.queue.create({ profileId: 'ext', templateId: 'ship', name: 'x', duplicates: 'none', rows: rowsFor(mobiles(12, () => 9)) });
+    const first = runtime.queue.items(batch.id)[0]!;
+    runtime.queue.start(batch.id);
+    await new Promise((r) => setTimeout(r, 0));
+    const p = await runtime.queue.whenStopped(batch.id);
+    expect(p).toMatchObject({ status: 'done', unknown: 2, accepted: 10 });
+    const unknown = runtime.queue.unknownItems(batch.id);
+    expect(unknown).toHaveLength(2);
+    expect(unknown.some((u) => u.id === first.id)).toBe(true);
+    expect([...receivedPerItem(sandbox).values()].every((n) => n === 1)).toBe(true);
+
+    // A reply that never comes: the provider placed the call, the item is unknown, and it is not sent again.
+    sandbox.clearFaults();
+    sandbox.setFault({ kind: 'timeout', op: 'send', times: 1 });
+    const second = runtime.queue.create({ profileId: 'ext', templateId: 'ship', name: 'y', duplicates: 'none', rows: rowsFor(mobiles(3, () => 7)).map((r) => ({ ...r, content: r.content.replace('SO', 'PO') })) });
+    runtime.queue.start(second.id);
+    const q = await runtime.queue.whenStopped(second.id);
+    expect(q).toMatchObject({ status: 'done', unknown: 1, accepted: 2 });
+    const [lost] = runtime.queue.unknownItems(second.id);
+    expect(sandbox.calls().filter((c) => c.mobile === lost!.mobile && c.content === lost!.content)).toHaveLength(1);
+    expect(receivedPerItem(sandbox).get(`${lost!.mobile}\n${lost!.content}`)).toBe(1);
+  });
+
+  it('follows the calls itself when the services have no tracker (one-shot use)', async () => {
+    const sandbox: Sandbox = await startSandbox({ timeScale: SCALE, accounts: [{ apiId: 'bulk', apiKey: 'bulk-key', balance: 1000 }] });
+    const home = tempHome();
+    const services = await createServices({
+      home: home.dir,
+      secrets: { store: new SessionSecretStore(), status: { kind: 'session', keychainAvailable: false, reason: 'test' } },
+      sandbox: false,
+      tracking: false,
+    });
+    services.profiles.registerEphemeral({ id: 'ext', name: 'E', baseUrl: sandbox.baseUrl, apiId: 'bulk', signing: 'off', format: 'json', connectTimeoutMs: 2000, totalTimeoutMs: 5000, lowBalanceThreshold: null }, 'bulk-key');
+    const runtime = runtimeForServices(services, { timeScale: SCALE, watcherPollMs: 20 });
+    cleanups.push(home.cleanup, () => sandbox.close(), () => services.close(), () => runtime.close());
+    expect(runtime.tracker).not.toBeNull();
+    const batch = runtime.queue.create({ profileId: 'ext', templateId: null, name: 'x', duplicates: 'none', rows: rowsFor(mobiles(25, (i) => (i % 2 ? 8 : 0))) });
+    runtime.queue.start(batch.id);
+    const p = await runtime.queue.whenCallsEnded(batch.id);
+    expect(p).toMatchObject({ status: 'done', accepted: 25, answered: 12, notAnswered: 13, calling: 0 });
+  });
+
+  it('uses more lines when the profile has them', async () => {
+    const { sandbox, runtime, services, progress } = await setup({ lines: 2 }, { timeScale: 0.02 });
+    // An ephemeral profile has no row; save a real one with 2 lines.
+    const saved = services.store.profiles.save({ name: 'Two lines', baseUrl: sandbox.baseUrl, apiId: 'bulk', signing: 'off', format: 'json', connectTimeoutMs: 2000, totalTimeoutMs: 5000, lowBalanceThreshold: null });
+    services.store.dialSettings.setProfileLines(saved.id, 2);
+    await services.profiles.setKey(saved.id, 'bulk-key');
+    const batch = runtime.queue.create({ profileId: saved.id, templateId: 'ship', name: 'x', duplicates: 'none', rows: rowsFor(mobiles(60, () => 8)) });
+    runtime.queue.start(batch.id);
+    await runtime.queue.whenCallsEnded(batch.id);
+    expect(runtime.governors.for(saved.id).snapshot()).toMatchObject({ limits: { concurrency: 40, perHour: 4000 }, peak: 40 });
+    // More than one line's worth of calls were open at once, and never more than two lines' worth.
+    expect(Math.max(...progress.map((p) => p.calling + p.inFlight))).toBeGreaterThan(20);
+    expect(Math.max(...progress.map((p) => p.calling + p.inFlight))).toBeLessThanOrEqual(40);
+    expect(sandbox.stats().peakConcurrency).toBeLessThanOrEqual(40);
+  });
+});

@@ -1,0 +1,136 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { Governor, GovernorRegistry, HOUR_MS, limitsForLines, type Slot } from '../../../main/bulk/governor';
+
+beforeEach(() => {
+  vi.useFakeTimers();
+  vi.setSystemTime(new Date('2026-11-21T10:00:00Z'));
+});
+afterEach(() => vi.useRealTimers());
+
+/** Lets granted acquires settle. */
+const flush = () => vi.advanceTimersByTimeAsync(0);
+
+describe('governor', () => {
+  it('derives its limits from the lines: 20 calls at once and 2,000 an hour per line', () => {
+    expect(limitsForLines(1)).toEqual({ concurrency: 20, perHour: 2000 });
+    expect(limitsForLines(3)).toEqual({ concurrency: 60, perHour: 6000 });
+    expect(limitsForLines(0)).toEqual({ concurrency: 20, perHour: 2000 });
+  });
+
+  it('never hands out more slots than the concurrency limit, and gives a freed slot to the next waiter at once', async () => {
+    const g = new Governor({ limits: { concurrency: 3, perHour: 1000 } });
+    const granted: Slot[] = [];
+    for (let i = 0; i < 5; i++) void g.acquire().then((s) => granted.push(s));
+    await flush();
+    expect(granted).toHaveLength(3);
+    expect(g.snapshot()).toMatchObject({ inUse: 3, waiting: 2 });
+    granted[0]!.release();
+    granted[0]!.release(); // twice is once
+    await Promise.resolve();
+    expect(granted).toHaveLength(4);
+    expect(g.snapshot()).toMatchObject({ inUse: 3, waiting: 1, peak: 3 });
+  });
+
+  it('holds starts to the hourly limit over a sliding window, then lets the next one go when the oldest leaves it', async () => {
+    const g = new Governor({ limits: { concurrency: 10, perHour: 3 }, timeScale: 0.001 }); // the hour is 3.6 s
+    const granted: number[] = [];
+    for (let i = 0; i < 4; i++) {
+      void g.acquire().then((s) => {
+        granted.push(Date.now());
+        s.release(); // the call ends at once: only the rate limits
+      });
+      await vi.advanceTimersByTimeAsync(100);
+    }
+    expect(granted).toHaveLength(3);
+    expect(g.snapshot().startsInWindow).toBe(3);
+    // now 400 ms after the first start; it leaves the window at 3,600 ms
+    await vi.advanceTimersByTimeAsync(HOUR_MS * 0.001 - 400 - 10);
+    expect(granted).toHaveLength(3);
+    await vi.advanceTimersByTimeAsync(20);
+    expect(granted).toHaveLength(4);
+    // The 4th start came one window after the 1st.
+    expect(granted[3]! - granted[0]!).toBeGreaterThanOrEqual(3600);
+    expect(g.snapshot().rateLimitedMs).toBeGreaterThan(3000);
+  });
+
+  it('refunds the hourly count only for a request that provably never left', async () => {
+    const g = new Governor({ limits: { concurrency: 5, perHour: 2 } });
+    const a = await g.acquire();
+    a.release({ refund: true });
+    const b = await g.acquire();
+    b.release();
+    expect(g.snapshot().startsInWindow).toBe(1);
+  });
+
+  it('serves a person dialling before queued batch items', async () => {
+    const g = new Governor({ limits: { concurrency: 1, perHour: 100 } });
+    const first = await g.acquire();
+    const order: string[] = [];
+    void g.acquire().then((s) => {
+      order.push('batch');
+      s.release();
+    });
+    void g.acquire({ priority: true }).then((s) => {
+      order.push('dial');
+      s.release();
+    });
+    first.release();
+    await flush();
+    expect(order).toEqual(['dial', 'batch']);
+  });
+
+  it('drops a waiter whose wait is aborted (a paused batch) without losing the slot', async () => {
+    const g = new Governor({ limits: { concurrency: 1, perHour: 100 } });
+    const held = await g.acquire();
+    const abort = new AbortController();
+    const waiting = g.acquire({ signal: abort.signal });
+    abort.abort();
+    await expect(waiting).rejects.toThrow(/cancelled/);
+    expect(g.snapshot().waiting).toBe(0);
+    held.release();
+    expect(g.tryAcquire()).not.toBeNull();
+  });
+
+  it('measures utilization while someone waits: full when every slot is busy, half when half are', async () => {
+    const full = new Governor({ limits: { concurrency: 2, perHour: 100 } });
+    const a = await full.acquire();
+    const b = await full.acquire();
+    const c = full.acquire();
+    await vi.advanceTimersByTimeAsync(1000);
+    a.release();
+    await c;
+    expect(full.snapshot().utilization).toBeCloseTo(1, 5);
+    b.release();
+
+    const half = new Governor({ limits: { concurrency: 2, perHour: 1 } });
+    const x = await half.acquire();
+    x.release(); // the hour's single start is used: the next waiter is rate-limited, not measured
+    const y = half.acquire();
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(half.snapshot().utilization).toBeNull();
+    expect(half.snapshot().rateLimitedMs).toBe(1000);
+    half.close();
+    await expect(y).rejects.toThrow();
+
+    const adopted = new Governor({ limits: { concurrency: 2, perHour: 100 } });
+    const ringing = adopted.adopt(); // a call from before a restart holds a line
+    const one = await adopted.acquire();
+    const w = adopted.acquire();
+    await vi.advanceTimersByTimeAsync(500);
+    ringing.release();
+    await w;
+    one.release();
+    expect(adopted.snapshot().utilization).toBeCloseTo(1, 5);
+  });
+
+  it('keeps one governor per profile and follows a change of lines', () => {
+    let lines = 1;
+    const reg = new GovernorRegistry(() => lines);
+    const g = reg.for('p');
+    expect(reg.for('p')).toBe(g);
+    expect(g.limits.concurrency).toBe(20);
+    lines = 2;
+    expect(reg.for('p').limits).toEqual({ concurrency: 40, perHour: 4000 });
+    expect(reg.for('q')).not.toBe(g);
+  });
+});
