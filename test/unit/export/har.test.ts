@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ValidateFunction } from 'ajv';
 import { harValidator } from '../../helpers/har-validator';
 import { startSandbox, type Sandbox } from '../../../main/sandbox';
 import { openStore, type Store } from '../../../main/store';
