@@ -7,6 +7,21 @@ import { CALL_STATES, OUTCOMES } from './domain/status';
 import type { CallState } from './domain/status';
 import type { ExchangeRecord, MessageEventRecord, MessageRecord } from './records';
 import type { ExchangePage, HistoryPage, Overview, RetentionResult, RetentionSettings, VacuumResult } from './history-types';
+import type {
+  BatchItemView,
+  BatchProgress,
+  BatchRecord,
+  ContactGroupRecord,
+  ContactMatch,
+  ContactRecord,
+  DialPlan,
+  DialProgress,
+  DialSettingsRecord,
+  DialStart,
+  ImportView,
+  RowIssue,
+} from './bulk-types';
+import { ISSUE_KINDS, ITEM_STATUSES } from './bulk-types';
 import type { CodeInfo } from './domain/codes';
 import type { ClockProbe, Diagnosis, ParseCapturedResult, SignSteps, VariantProbe, VariantProbeResult, VectorCheck, VerifyReason } from './signature-types';
 
@@ -196,6 +211,25 @@ const historyFilter = z
 
 const utcOffsetMinutes = z.number().int().min(-840).max(840);
 
+const batchId = z.number().int().positive();
+const mapping = z.record(z.string().max(200), z.string().max(100)).refine((m) => Object.keys(m).length <= 200, 'too-many-columns');
+const contactId = z.number().int().positive();
+const hhmm = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'time-invalid');
+
+const dialRequest = z
+  .object({
+    profileId: id,
+    targets: z.array(z.union([z.object({ contactId }).strict(), z.object({ mobile: z.string().max(40) }).strict()])).max(20).optional(),
+    groupId: z.number().int().positive().optional(),
+    templateId: id.nullable().optional(),
+    values: z.array(z.string().max(500)).max(50).optional(),
+    content: z.string().max(2000).optional(),
+    attempts: z.number().int().min(1, 'attempts-range').max(10, 'attempts-range').optional(),
+    pauseSeconds: z.number().int().min(0, 'pause-range').max(3600, 'pause-range').optional(),
+    override: z.boolean().optional(),
+  })
+  .strict();
+
 const signatureInputs = {
   method: z.string().trim().min(1).max(16),
   url: z.url({ protocol: /^https?$/, error: 'url-invalid' }).max(4096),
@@ -362,6 +396,85 @@ export const contract = {
     'store.applyRetention': op<RetentionResult>()(none),
     'store.vacuum': op<VacuumResult>()(none),
 
+    /** Reads a spreadsheet (CSV or XLSX, sent as base64), maps its columns and validates every row. */
+    'bulk.open': op<ImportView>()(
+      z
+        .object({
+          templateId: id,
+          file: z.object({ name: z.string().trim().min(1).max(255), base64: z.string().max(40_000_000, 'file-too-large') }).strict(),
+          mapping: mapping.optional(),
+          profileId: id.optional(),
+        })
+        .strict(),
+    ),
+    'bulk.remap': op<ImportView>()(z.object({ importId: z.string().max(64), mapping, templateId: id.optional() }).strict()),
+    'bulk.issues': op<RowIssue[]>()(
+      z.object({ importId: z.string().max(64), kind: z.enum(ISSUE_KINDS).optional(), offset: z.number().int().min(0).optional(), limit: z.number().int().min(1).max(1000).optional() }).strict(),
+    ),
+    'bulk.create': op<BatchRecord>()(
+      z.object({ importId: z.string().max(64), profileId: id, duplicates: z.enum(['none', 'same-text', 'same-mobile']), name: z.string().trim().max(100).optional() }).strict(),
+    ),
+    'bulk.discard': op<{ discarded: boolean }>()(z.object({ importId: z.string().max(64) }).strict()),
+    'bulk.list': op<BatchRecord[]>()(z.object({ limit: z.number().int().min(1).max(500).optional() }).strict().optional()),
+    'bulk.progress': op<BatchProgress>()(z.object({ batchId }).strict()),
+    'bulk.start': op<BatchProgress>()(z.object({ batchId }).strict()),
+    'bulk.pause': op<BatchProgress>()(z.object({ batchId }).strict()),
+    'bulk.resume': op<BatchProgress>()(z.object({ batchId }).strict()),
+    'bulk.cancel': op<BatchProgress>()(z.object({ batchId }).strict()),
+    'bulk.items': op<BatchItemView[]>()(
+      z.object({ batchId, status: z.enum(ITEM_STATUSES).optional(), offset: z.number().int().min(0).optional(), limit: z.number().int().min(1).max(1000).optional() }).strict(),
+    ),
+    /** Items whose outcome is unknown (in flight when Callout stopped, or a timeout): for a person to decide. */
+    'bulk.unknown': op<BatchItemView[]>()(z.object({ batchId }).strict()),
+    /** Sends chosen unknown items again: only with a person's confirmation. */
+    'bulk.requeue': op<{ requeued: number }>()(z.object({ batchId, itemIds: z.array(z.number().int().positive()).min(1).max(100_000), confirm: z.literal(true, { error: 'confirm-required' }) }).strict()),
+    'bulk.skip': op<{ skipped: number }>()(z.object({ batchId, itemIds: z.array(z.number().int().positive()).min(1).max(100_000) }).strict()),
+    'bulk.export': op<{ fileName: string; csv: string }>()(z.object({ batchId }).strict()),
+    'bulk.remove': op<{ removed: boolean }>()(z.object({ batchId }).strict()),
+    /** Lines bought from the provider: each allows 20 concurrent calls and about 2,000 an hour. */
+    'profiles.setLines': op<{ lines: number }>()(z.object({ id, lines: z.number().int().min(1, 'lines-range').max(100, 'lines-range') }).strict()),
+
+    'contacts.list': op<ContactRecord[]>()(none),
+    'contacts.search': op<ContactMatch[]>()(z.object({ query: z.string().max(100), limit: z.number().int().min(1).max(100).optional() }).strict()),
+    'contacts.save': op<ContactRecord>()(
+      z
+        .object({
+          id: contactId.optional(),
+          name: z.string().trim().min(1, 'name-required').max(60, 'name-too-long'),
+          mobile: z.string().max(40),
+          favourite: z.boolean().optional(),
+          note: z.string().max(500).optional(),
+        })
+        .strict(),
+    ),
+    'contacts.remove': op<{ removed: boolean }>()(z.object({ id: contactId }).strict()),
+    'contacts.setFavourite': op<ContactRecord>()(z.object({ id: contactId, favourite: z.boolean() }).strict()),
+    'contacts.groups': op<ContactGroupRecord[]>()(none),
+    /** A group's members in calling order (an escalation list: call A, if no answer call B...). */
+    'contacts.saveGroup': op<ContactGroupRecord>()(
+      z.object({ id: z.number().int().positive().optional(), name: z.string().trim().min(1, 'name-required').max(60), memberIds: z.array(contactId).max(50) }).strict(),
+    ),
+    'contacts.removeGroup': op<{ removed: boolean }>()(z.object({ id: z.number().int().positive() }).strict()),
+
+    /** What a dial would do, with any per-number limit or quiet hours that refuse it (nothing is sent). */
+    'dial.plan': op<DialPlan>()(dialRequest),
+    'dial.start': op<DialStart>()(dialRequest),
+    'dial.cancel': op<{ cancelled: boolean }>()(z.object({ runId: z.string().max(64) }).strict()),
+    'dial.active': op<DialProgress[]>()(none),
+    'dial.settings': op<DialSettingsRecord>()(z.object({ profileId: id.nullable().optional() }).strict().optional()),
+    'dial.saveSettings': op<DialSettingsRecord>()(
+      z
+        .object({
+          scope: z.union([z.literal('*'), id]),
+          perMinute: z.number().int().min(1).max(100).nullable(),
+          perHour: z.number().int().min(1).max(1000).nullable(),
+          perDay: z.number().int().min(1).max(10_000).nullable(),
+          quietStart: hhmm.nullable(),
+          quietEnd: hhmm.nullable(),
+        })
+        .strict(),
+    ),
+
     'balance.query': op<BalanceView>()(z.object({ profileId: id }).strict()),
 
     'signature.compute': op<SignStepsView>()(
@@ -429,6 +542,10 @@ export const contract = {
   events: {
     /** A message changed (outcome, call state, duration). Channel names say their direction. */
     messageUpdated: event<'main:message-updated', MessageRecord>('main:message-updated'),
+    /** A batch's progress (at most a few times a second, and at once when its status changes). */
+    bulkProgress: event<'main:bulk-progress', BatchProgress>('main:bulk-progress'),
+    /** A quick dial's progress: calling, ended, waiting for the next attempt, next person, done. */
+    dialProgress: event<'main:dial-progress', DialProgress>('main:dial-progress'),
   },
 } as const;
 

@@ -8,6 +8,10 @@ import { ValidationError } from './voice/message-service';
 import { SecretStoreError } from './secrets/secret-store';
 import { HistoryError } from './store/history-repository';
 import { RetentionError } from './store/retention';
+import { ImportError } from './bulk/import';
+import { BulkError } from './bulk/queue';
+import { ContactError } from './dial/contacts';
+import { DialError } from './dial/dialer';
 
 const isChannel = (c: unknown): c is Channel => typeof c === 'string' && Object.prototype.hasOwnProperty.call(contract.channels, c);
 
@@ -27,6 +31,10 @@ export function toIpcError(error: unknown): IpcError {
   }
   if (error instanceof TemplateError) return { code: error.code === 'unknown-template' ? 'not-found' : 'invalid-template', message: error.message };
   if (error instanceof SecretStoreError) return { code: error.code === 'invalid-secret' ? 'invalid-input' : 'keychain-unavailable', message: error.message };
+  if (error instanceof ImportError || error instanceof ContactError || error instanceof DialError) {
+    return { code: error.code === 'not-found' ? 'not-found' : 'invalid-input', message: error.message, ...(error.issues.length ? { issues: error.issues } : {}) };
+  }
+  if (error instanceof BulkError) return { code: error.code === 'not-found' ? 'not-found' : 'invalid-input', message: error.message };
   if (error instanceof HistoryError || error instanceof RetentionError) return { code: 'invalid-input', message: error.message };
   if (error instanceof NewerDatabaseError) return { code: 'database-too-new', message: error.message };
   return { code: 'internal', message: 'Something went wrong inside Callout; the details are in the log.' };

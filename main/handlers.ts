@@ -48,6 +48,11 @@ export function createHandlers(services: Services): Handlers {
     return d;
   };
 
+  const calls = () => {
+    if (!services.calls) throw new ProfileError('invalid-input', 'Bulk sends and quick dial are not available here.');
+    return services.calls;
+  };
+
   const exchange = (id: number) => {
     const e = store.history.exchange(id);
     if (!e) throw new ProfileError('not-found', `There is no exchange #${id}.`);
@@ -185,6 +190,57 @@ export function createHandlers(services: Services): Handlers {
     'store.setRetention': async (settings) => store.retention.setSettings(settings),
     'store.applyRetention': async () => store.retention.apply(),
     'store.vacuum': async () => store.retention.vacuum(),
+
+    'bulk.open': async ({ templateId, file, mapping, profileId }) => {
+      // The estimate is checked against the balance when a profile is named and its balance can be read.
+      let balance: number | null = null;
+      if (profileId) {
+        const r = await messages.balance(await profiles.endpoint(profileId)).catch(() => null);
+        balance = r?.reply?.code === 2 ? r.reply.units : null;
+      }
+      return calls().bulk.open({ name: file.name, bytes: Buffer.from(file.base64, 'base64') }, templateId, mapping, { balance });
+    },
+    'bulk.remap': async ({ importId, mapping, templateId }) => calls().bulk.remap(importId, mapping, templateId),
+    'bulk.issues': async ({ importId, ...q }) => calls().bulk.issues(importId, q),
+    'bulk.create': async ({ importId, ...input }) => calls().bulk.createBatch(importId, input),
+    'bulk.discard': async ({ importId }) => ({ discarded: calls().bulk.discard(importId) }),
+    'bulk.list': async (input) => calls().queue.list(input?.limit),
+    'bulk.progress': async ({ batchId }) => calls().queue.progress(batchId),
+    'bulk.start': async ({ batchId }) => calls().queue.start(batchId),
+    'bulk.pause': async ({ batchId }) => calls().queue.pause(batchId),
+    'bulk.resume': async ({ batchId }) => calls().queue.resume(batchId),
+    'bulk.cancel': async ({ batchId }) => calls().queue.cancel(batchId),
+    'bulk.items': async ({ batchId, ...q }) => calls().queue.items(batchId, q),
+    'bulk.unknown': async ({ batchId }) => calls().queue.unknownItems(batchId),
+    'bulk.requeue': async ({ batchId, itemIds }) => ({ requeued: calls().queue.requeue(batchId, itemIds, { confirm: true }) }),
+    'bulk.skip': async ({ batchId, itemIds }) => ({ skipped: calls().queue.skip(batchId, itemIds) }),
+    'bulk.export': async ({ batchId }) => {
+      const batch = calls().queue.get(batchId);
+      return { fileName: `callout-batch-${batch.id}.csv`, csv: calls().queue.exportCsv(batchId) };
+    },
+    'bulk.remove': async ({ batchId }) => ({ removed: calls().queue.remove(batchId) }),
+    'profiles.setLines': async ({ id, lines }) => {
+      profiles.record(id);
+      store.dialSettings.setProfileLines(id, lines);
+      calls().governors.for(id);
+      return { lines: store.dialSettings.profileLines(id) };
+    },
+
+    'contacts.list': async () => calls().contacts.list(),
+    'contacts.search': async ({ query, limit }) => calls().contacts.search(query, limit),
+    'contacts.save': async (input) => calls().contacts.save(input),
+    'contacts.remove': async ({ id }) => ({ removed: calls().contacts.remove(id) }),
+    'contacts.setFavourite': async ({ id, favourite }) => calls().contacts.setFavourite(id, favourite),
+    'contacts.groups': async () => calls().contacts.listGroups(),
+    'contacts.saveGroup': async (input) => calls().contacts.saveGroup(input),
+    'contacts.removeGroup': async ({ id }) => ({ removed: calls().contacts.removeGroup(id) }),
+
+    'dial.plan': async (req) => calls().dialer.plan(req),
+    'dial.start': async (req) => calls().dialer.start(req),
+    'dial.cancel': async ({ runId }) => ({ cancelled: calls().dialer.cancel(runId) }),
+    'dial.active': async () => calls().dialer.active(),
+    'dial.settings': async (input) => store.dialSettings.effective(input?.profileId ?? null),
+    'dial.saveSettings': async (settings) => store.dialSettings.save(settings),
 
     'balance.query': async ({ profileId }): Promise<BalanceView> => {
       const r = await messages.balance(await profiles.endpoint(profileId));

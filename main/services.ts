@@ -13,6 +13,7 @@ import { MessageService } from './voice/message-service';
 import { CallTracker } from './tracking/call-tracker';
 import type { MessageRecord } from '../common/records';
 import { ProfileError } from './profiles/profile-service';
+import { runtimeForServices, type CallRuntime } from './bulk/runtime';
 
 export type Locale = 'zh-CN' | 'en';
 
@@ -34,6 +35,8 @@ export interface ServicesOptions {
   log?: (error: unknown) => void;
   /** Where "copy as cURL with the key" writes, from main (Electron's clipboard; a recorder in tests). */
   clipboard?: { writeText(text: string): void };
+  /** Bulk queue, contacts and quick dial; false for one-shot use (the CLI builds its own). */
+  calls?: false | { timeScale?: number };
 }
 
 type Listener = (channel: string, payload: unknown) => void;
@@ -49,6 +52,8 @@ export interface Services {
   version: string;
   locale: Locale;
   clipboard: { writeText(text: string): void } | null;
+  /** Bulk queue, contacts and quick dial (null when created with calls: false). */
+  calls: CallRuntime | null;
   setLocale(locale: Locale): void;
   emit<E extends EventName>(event: E, payload: PayloadOf<E>): void;
   /** Every push event, by IPC channel; returns the unsubscribe function. */
@@ -117,7 +122,7 @@ export async function createServices(options: ServicesOptions = {}): Promise<Ser
     // Calls still ringing when Callout last stopped are followed again.
     tracker?.resumeOpen();
 
-    return {
+    const services: Services = {
       store,
       secrets,
       secretStatus,
@@ -145,13 +150,26 @@ export async function createServices(options: ServicesOptions = {}): Promise<Ser
         sandboxBaseUrl: sandbox?.baseUrl ?? null,
         databaseRecovered: store.recovered,
       }),
+      calls: null,
       async close() {
+        await services.calls?.close();
         tracker?.stop();
         listeners.clear();
         await sandbox?.close();
         store.close();
       },
     };
+    if (options.calls !== false) {
+      services.calls = runtimeForServices(services, {
+        timeScale: options.calls?.timeScale,
+        onBulkProgress: (p) => emit('bulkProgress', p),
+        onDialProgress: (p) => emit('dialProgress', p),
+        log: options.log,
+      });
+      // Batches that were running when Callout last stopped reopen paused; their in-flight items become unknown.
+      services.calls.queue.recover();
+    }
+    return services;
   } catch (error) {
     await sandbox?.close();
     store.close();

@@ -17,24 +17,11 @@ import {
   type PreparedImport,
   type RowIssue,
   type Sheet,
-  type ValidationReport,
 } from './import';
 import type { BatchRecord } from '../store/batch-repository';
+import type { ImportView } from '../../common/bulk-types';
+export type { ImportView } from '../../common/bulk-types';
 
-export interface ImportView {
-  importId: string;
-  fileName: string;
-  format: Sheet['format'];
-  encoding: Sheet['encoding'];
-  columns: string[];
-  /** The first rows as read, for the mapping screen. */
-  sample: string[][];
-  /** What Callout guessed; `mapping` is what the report used. */
-  suggested: MappingSpec;
-  mapping: MappingSpec;
-  templateId: string;
-  report: ValidationReport;
-}
 
 interface Draft {
   id: string;

@@ -6,6 +6,10 @@ import Papa from 'papaparse';
 import { MOBILE_ERRORS, normalizeMobile, type MobileError } from '../../common/domain/mobile';
 import { parseTemplate } from '../../common/domain/templates';
 import { CONTENT_MAX, textLength, CHARS_PER_UNIT } from '../../common/domain/units';
+import type { MappingSpec, ColumnMapping, IssueKind, RowIssue, DuplicatePolicy, ValidationTotals, ValidationReport } from '../../common/bulk-types';
+export type { MappingSpec, ColumnMapping, IssueKind, RowIssue, DuplicatePolicy, ValidationTotals, ValidationReport } from '../../common/bulk-types';
+import { ISSUE_KINDS } from '../../common/bulk-types';
+export { ISSUE_KINDS } from '../../common/bulk-types';
 
 /** A spreadsheet as rows of text: the header row's names, then one array per data row. */
 export interface Sheet {
@@ -152,14 +156,7 @@ export async function readSpreadsheet(path: string): Promise<Sheet> {
 
 // ---------------------------------------------------------------- mapping
 
-/** Column (by header name, or 1-based column number) → 'mobile', a marker label, or a marker position (1-based). */
-export type MappingSpec = Record<string, string>;
 
-/** Column indexes: the mobile column, and the column that fills each marker, in marker order. */
-export interface ColumnMapping {
-  mobile: number;
-  markers: number[];
-}
 
 const MOBILE_HEADER = /^(mobile|phone|cell|tel|telephone|number|手机|手机号|手机号码|电话|电话号码|号码|联系电话|联系方式)$/i;
 
@@ -277,21 +274,9 @@ export function resolveMapping(columns: readonly string[], template: ImportTempl
 
 // ---------------------------------------------------------------- validation
 
-export const ISSUE_KINDS = ['missing-mobile', 'bad-mobile', 'missing-value', 'empty-text', 'too-long', 'duplicate', 'same-mobile'] as const;
-export type IssueKind = (typeof ISSUE_KINDS)[number];
 /** Kinds that make a row unsendable (duplicates are sendable: the person chooses). */
 const BLOCKING: ReadonlySet<IssueKind> = new Set(['missing-mobile', 'bad-mobile', 'missing-value', 'empty-text', 'too-long']);
 
-export interface RowIssue {
-  /** Row number in the file (the header is row 1). */
-  row: number;
-  kind: IssueKind;
-  message: string;
-  /** The column concerned, when there is one. */
-  column?: string;
-  /** For bad-mobile: why (empty, wrong-length, ...). For duplicates: the earlier row. For too-long: the length. */
-  detail?: string | number;
-}
 
 export interface PreparedRow {
   row: number;
@@ -309,35 +294,8 @@ export interface PreparedRow {
   sameMobileAs: number | null;
 }
 
-export type DuplicatePolicy = 'none' | 'same-text' | 'same-mobile';
 
-export interface ValidationTotals {
-  rows: number;
-  valid: number;
-  invalid: number;
-  /** Valid rows repeating an earlier row's number AND text. */
-  duplicates: number;
-  /** Valid rows repeating an earlier row's number (whatever the text; duplicates included). */
-  sameMobile: number;
-  /** Rows that would be sent, and their units (upper bound: a unit is charged only when answered), per duplicate policy. */
-  toSend: Record<DuplicatePolicy, number>;
-  units: Record<DuplicatePolicy, number>;
-}
 
-export interface ValidationReport {
-  templateId: string;
-  columns: string[];
-  mapping: { mobile: string; markers: string[] };
-  totals: ValidationTotals;
-  issueCounts: Record<IssueKind, number>;
-  /** The first `maxIssues` issues in row order; `issuesOmitted` says how many more there are. */
-  issues: RowIssue[];
-  issuesOmitted: number;
-  /** The first filled texts, as they would be sent. */
-  preview: { row: number; mobile: string; content: string; length: number; units: number }[];
-  /** Set when a balance was given: would the units of the rows to send (no duplicates skipped) exceed it? */
-  balance?: { units: number; enough: Record<DuplicatePolicy, boolean> };
-}
 
 export interface PrepareOptions {
   previewCount?: number;

@@ -14,6 +14,8 @@ import { ValidationError } from '../voice/message-service';
 import { resultsCsv } from './export';
 import type { GovernorRegistry, Slot } from './governor';
 import { invalidReason, skippedAsDuplicate, type DuplicatePolicy, type PreparedRow } from './import';
+import type { BatchProgress } from '../../common/bulk-types';
+export type { BatchProgress } from '../../common/bulk-types';
 
 export interface SendInput {
   mobile: string;
@@ -43,38 +45,6 @@ export class BulkError extends Error {
   }
 }
 
-export interface BatchProgress {
-  batchId: number;
-  status: BatchRecord['status'];
-  pausedReason: StopReason | null;
-  statusMessage: string | null;
-  total: number;
-  /** Items whose request went out (accepted + rejected + unknown). */
-  sent: number;
-  accepted: number;
-  /** Accepted items whose call was answered / ended unanswered / has not ended. */
-  answered: number;
-  notAnswered: number;
-  calling: number;
-  rejected: number;
-  /** Rejected by the provider plus calls that ended without an answer. */
-  failed: number;
-  unknown: number;
-  skipped: number;
-  cancelled: number;
-  queued: number;
-  inFlight: number;
-  /** Still to send: queued + in flight. */
-  remaining: number;
-  unitsRemaining: number;
-  /** Sends started in the last minute (real time). */
-  ratePerMinute: number;
-  /** Time left at that rate (ms), null when nothing is being sent. */
-  etaMs: number | null;
-  /** The profile's governor: limit and calls holding a line now. */
-  governor: { limit: number; inUse: number; perHour: number; startsInWindow: number };
-  at: number;
-}
 
 export interface CreateBatchInput {
   profileId: string;

@@ -43,7 +43,7 @@ export class CliSession {
   private async open(withKeychain: boolean): Promise<Handlers> {
     if (!this.handlers) {
       const secrets = withKeychain ? await openSecretStore() : { store: new SessionSecretStore(), status: { kind: 'session' as const, keychainAvailable: false, reason: 'The CLI was given its key in CALLOUT_API_KEY.' } };
-      this.services = await createServices({ home: dataDirectory(this.env), secrets, sandbox: false, tracking: false });
+      this.services = await createServices({ home: dataDirectory(this.env), secrets, sandbox: false, tracking: false, calls: false });
       this.handlers = createHandlers(this.services);
     }
     return this.handlers;

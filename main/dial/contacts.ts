@@ -1,6 +1,8 @@
 // Contacts for quick dial: favourites, ordered groups (escalation lists), and the palette's search.
 import { MOBILE_ERRORS, normalizeMobile } from '../../common/domain/mobile';
 import type { ContactGroupRecord, ContactRecord, ContactRepository } from '../store/contact-repository';
+import type { ContactInput, ContactMatch } from '../../common/bulk-types';
+export type { ContactInput, ContactMatch } from '../../common/bulk-types';
 
 export class ContactError extends Error {
   constructor(
@@ -13,20 +15,7 @@ export class ContactError extends Error {
   }
 }
 
-export interface ContactInput {
-  id?: number;
-  name: string;
-  mobile: string;
-  favourite?: boolean;
-  note?: string;
-}
 
-export interface ContactMatch {
-  contact: ContactRecord;
-  /** Higher is a better match of the text (the list is ordered favourites first, then recent, then this). */
-  score: number;
-  matched: 'all' | 'name' | 'initials' | 'mobile' | 'note';
-}
 
 const fold = (s: string) => s.normalize('NFKC').toLowerCase();
 

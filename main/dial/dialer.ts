@@ -17,91 +17,20 @@ import type { DialSettingsRepository } from '../store/dial-settings-repository';
 import { ValidationError } from '../voice/message-service';
 import type { ContactService } from './contacts';
 import { checkDial, checkPlan, policyFrom, type DialRefusal } from './limits';
+import type { DialRequest, DialTarget, DialAttempt, DialStatus, DialResult, DialProgress, DialPlan, DialStart } from '../../common/bulk-types';
+export type { DialRequest, DialTarget, DialPhase, DialAttempt, DialStatus, DialResult, DialProgress, DialPlan, DialStart } from '../../common/bulk-types';
 
 export const MAX_ATTEMPTS = 10;
 export const DEFAULT_PAUSE_SECONDS = 60;
 
-export interface DialRequest {
-  profileId: string;
-  /** Who to call, in order: contacts or bare numbers. With more than one, an escalation list. */
-  targets?: ({ contactId: number } | { mobile: string })[];
-  /** Or a contact group, called in its order. */
-  groupId?: number;
-  templateId?: string | null;
-  /** Values for the template's markers; default: the first contact's last values for this template. */
-  values?: string[];
-  /** Or the exact text (no template filling). */
-  content?: string;
-  /** Calls per target until one is answered (1 = call once). Default 1, at most 10. */
-  attempts?: number;
-  /** Seconds between the end of one call and the next attempt. Default 60. */
-  pauseSeconds?: number;
-  /** A person confirmed calling despite per-number limits and quiet hours. */
-  override?: boolean;
-}
 
-export interface DialTarget {
-  contactId: number | null;
-  name: string | null;
-  mobile: string;
-}
 
-export type DialPhase = 'calling' | 'ended' | 'waiting' | 'refused' | 'next-target' | 'done';
 
-export interface DialAttempt {
-  targetIndex: number;
-  attempt: number;
-  mobile: string;
-  messageId: number | null;
-  outcome: MessageRecord['outcome'] | 'not-sent';
-  state: MessageRecord['state'] | null;
-  code: number | null;
-  error: string | null;
-  startedAt: number;
-  endedAt: number | null;
-}
 
-export type DialStatus = 'answered' | 'not-answered' | 'refused' | 'unknown' | 'failed' | 'cancelled';
 
-export interface DialResult {
-  runId: string;
-  status: DialStatus;
-  /** Who answered. */
-  answered: (DialTarget & { targetIndex: number; messageId: number }) | null;
-  targets: DialTarget[];
-  attempts: DialAttempt[];
-  refusals: DialRefusal[];
-  message: string;
-}
 
-export interface DialProgress {
-  runId: string;
-  phase: DialPhase;
-  targetIndex: number;
-  target: DialTarget;
-  targets: number;
-  attempt: number;
-  maxAttempts: number;
-  messageId: number | null;
-  state: MessageRecord['state'] | null;
-  /** While waiting: when the next attempt starts (epoch ms). */
-  nextAttemptAt: number | null;
-  refusals: DialRefusal[];
-  result: DialResult | null;
-}
 
-/** Before calling: what would be called, the text, and what the limits say. */
-export interface DialPlan {
-  targets: DialTarget[];
-  content: string;
-  templateId: string | null;
-  values: string[] | null;
-  attempts: number;
-  pauseSeconds: number;
-  refusals: DialRefusal[];
-}
 
-export type DialStart = { started: true; runId: string; plan: DialPlan } | { started: false; plan: DialPlan };
 
 export class DialError extends Error {
   constructor(

@@ -3,30 +3,13 @@
 // unknown), over rolling windows: the last minute, the last hour, the last 24 hours. Quiet hours
 // are local wall-clock time. Each refusal says which limit, and when it frees up.
 import type { DialSettingsRecord } from '../store/dial-settings-repository';
+import type { LimitKind, DialPolicy, DialRefusal } from '../../common/bulk-types';
+export type { LimitKind, DialPolicy, DialRefusal } from '../../common/bulk-types';
 
-export type LimitKind = 'per-minute' | 'per-hour' | 'per-day' | 'quiet-hours';
 
-export interface DialPolicy {
-  perMinute: number | null;
-  perHour: number | null;
-  perDay: number | null;
-  /** Local 'HH:MM'; start after end means overnight (22:00–08:00). */
-  quietHours: { start: string; end: string } | null;
-}
 
 export const DEFAULT_DIAL_POLICY: DialPolicy = { perMinute: 1, perHour: 5, perDay: 20, quietHours: { start: '22:00', end: '08:00' } };
 
-export interface DialRefusal {
-  limit: LimitKind;
-  mobile: string;
-  /** Calls already counted in the window, and the limit (null for quiet hours). */
-  count: number | null;
-  max: number | null;
-  /** When the limit frees up (epoch ms). */
-  freesAt: number;
-  /** One sentence for a person (English; the UI builds its own from the fields). */
-  message: string;
-}
 
 const WINDOWS: { limit: Exclude<LimitKind, 'quiet-hours'>; ms: number; key: 'perMinute' | 'perHour' | 'perDay'; label: string }[] = [
   { limit: 'per-minute', ms: 60_000, key: 'perMinute', label: 'a minute' },

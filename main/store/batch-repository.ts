@@ -2,64 +2,15 @@ import { hostname } from 'node:os';
 import type { Database } from 'better-sqlite3';
 import type { CallState } from '../../common/domain/status';
 import { processOwner } from './message-repository';
+import type { BatchStatus, ItemStatus, StopReason, BatchRecord, BatchItemRecord, BatchItemView, BatchCounts } from '../../common/bulk-types';
+export type { BatchStatus, ItemStatus, StopReason, BatchRecord, BatchItemRecord, BatchItemView, BatchCounts } from '../../common/bulk-types';
+export { BATCH_STATUSES, ITEM_STATUSES } from '../../common/bulk-types';
 
-export const BATCH_STATUSES = ['draft', 'running', 'paused', 'cancelled', 'done'] as const;
-export type BatchStatus = (typeof BATCH_STATUSES)[number];
 
-export const ITEM_STATUSES = ['queued', 'in_flight', 'accepted', 'rejected', 'unknown', 'skipped', 'cancelled'] as const;
-export type ItemStatus = (typeof ITEM_STATUSES)[number];
 
-/** Why a batch stopped running (paused or cancelled). Stable strings: the UI shows them translated. */
-export type StopReason =
-  | 'user'
-  | 'interrupted'
-  | 'closed'
-  | 'insufficient-balance'
-  | 'content-not-approved'
-  | 'credentials'
-  | 'provider-unreachable'
-  | 'too-many-unknown'
-  | 'profile';
 
-export interface BatchRecord {
-  id: number;
-  profile: string;
-  templateId: string | null;
-  name: string;
-  status: BatchStatus;
-  pausedReason: StopReason | null;
-  statusMessage: string | null;
-  total: number;
-  owner: string | null;
-  createdAt: number;
-  startedAt: number | null;
-  endedAt: number | null;
-  updatedAt: number;
-}
 
-export interface BatchItemRecord {
-  id: number;
-  batchId: number;
-  rowNumber: number;
-  mobile: string;
-  content: string;
-  units: number;
-  status: ItemStatus;
-  messageId: number | null;
-  code: number | null;
-  errorKind: string | null;
-  error: string | null;
-  updatedAt: number;
-}
 
-/** An item with what became of its call (from the linked message). */
-export interface BatchItemView extends BatchItemRecord {
-  smsid: string | null;
-  state: CallState | null;
-  duration: number | null;
-  sentAt: number | null;
-  endedAt: number | null;
-}
 
 export interface NewBatchItem {
   rowNumber: number;
@@ -72,25 +23,6 @@ export interface NewBatchItem {
   error?: string | null;
 }
 
-/** Item counts by status, plus the calls of accepted items by how they ended. */
-export interface BatchCounts {
-  total: number;
-  queued: number;
-  inFlight: number;
-  accepted: number;
-  rejected: number;
-  unknown: number;
-  skipped: number;
-  cancelled: number;
-  /** Accepted items whose call was answered. */
-  answered: number;
-  /** Accepted items whose call ended without an answer (no answer, busy, off, ...). */
-  notAnswered: number;
-  /** Accepted items whose call has not ended yet. */
-  calling: number;
-  /** Units of the items still to send (queued + in flight). */
-  unitsRemaining: number;
-}
 
 interface BatchRow {
   id: number;

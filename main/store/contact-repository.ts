@@ -1,30 +1,8 @@
 import type { Database } from 'better-sqlite3';
+import type { ContactRecord, ContactGroupRecord, ContactFields } from '../../common/bulk-types';
+export type { ContactRecord, ContactGroupRecord, ContactFields } from '../../common/bulk-types';
 
-export interface ContactRecord {
-  id: number;
-  name: string;
-  /** Normalised 11-digit mainland mobile. */
-  mobile: string;
-  favourite: boolean;
-  note: string;
-  /** The template last used to call this contact, and the values it was filled with. */
-  lastTemplateId: string | null;
-  lastValues: string[] | null;
-  lastCalledAt: number | null;
-  createdAt: number;
-  updatedAt: number;
-  /** Groups this contact belongs to (ids). */
-  groupIds: number[];
-}
 
-export interface ContactGroupRecord {
-  id: number;
-  name: string;
-  /** Members in order (an escalation list calls them in this order). */
-  memberIds: number[];
-  createdAt: number;
-  updatedAt: number;
-}
 
 interface ContactRow {
   id: number;
@@ -56,13 +34,6 @@ const toContact = (r: ContactRow): ContactRecord => ({
 
 const CONTACT_SELECT = `SELECT c.*, (SELECT group_concat(group_id) FROM contact_group_members g WHERE g.contact_id = c.id) AS group_ids FROM contacts c`;
 
-export interface ContactFields {
-  id?: number;
-  name: string;
-  mobile: string;
-  favourite?: boolean;
-  note?: string;
-}
 
 /** Contacts and contact groups. The mobile is stored normalised; callers validate it. */
 export class ContactRepository {

@@ -1,20 +1,10 @@
 import type { Database } from 'better-sqlite3';
+import type { DialSettingsRecord } from '../../common/bulk-types';
+export type { DialSettingsRecord } from '../../common/bulk-types';
 
 /** The scope of the settings every profile uses unless it has its own. */
 export const GLOBAL_SCOPE = '*';
 
-export interface DialSettingsRecord {
-  /** '*' (all profiles) or a profile id. */
-  scope: string;
-  /** Calls to one number at most per rolling minute / hour / day; null = no limit. */
-  perMinute: number | null;
-  perHour: number | null;
-  perDay: number | null;
-  /** Local time 'HH:MM'; both null = no quiet hours. */
-  quietStart: string | null;
-  quietEnd: string | null;
-  updatedAt: number;
-}
 
 interface Row {
   scope: string;

@@ -38,17 +38,16 @@ describe('services on first start', () => {
     const { services, call } = await start();
     const profiles = (await call('profiles.list')) as { id: string; name: string; builtin: boolean; hasKey: boolean; baseUrl: string }[];
     expect(profiles).toEqual([expect.objectContaining({ id: 'sandbox', name: 'Sandbox', builtin: true, hasKey: true, baseUrl: services.sandbox!.baseUrl })]);
+    expect(((await call('balance.query', { profileId: 'sandbox' })) as { units: number }).units).toBe(10);
     const pushed: { channel: string; payload: { outcome: string } }[] = [];
     services.subscribe((channel, payload) => pushed.push({ channel, payload: payload as { outcome: string } }));
     const sent = (await call('messages.send', { profileId: 'sandbox', mobile: '138 0013 8008', content: '您的验证码是4321，5分钟内有效。' })) as { message: { outcome: string; mobile: string }; code: { code: number; meaning: { en: string } } };
     expect(sent.message).toMatchObject({ outcome: 'accepted', mobile: '13800138008' });
     expect(sent.code).toMatchObject({ code: 2 });
-    expect(pushed.map((p) => [p.channel, p.payload.outcome])).toEqual([
+    expect(pushed.slice(0, 2).map((p) => [p.channel, p.payload.outcome])).toEqual([
       ['main:message-updated', 'pending'],
       ['main:message-updated', 'accepted'],
     ]);
-    const balance = (await call('balance.query', { profileId: 'sandbox' })) as { units: number; low: boolean };
-    expect(balance.units).toBe(10);
   });
 
   it('keep profile keys write-only: never in results, never in SQLite', async () => {

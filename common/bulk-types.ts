@@ -1,0 +1,352 @@
+// Types of bulk sends, contacts and quick dial that main and the renderer share.
+import type { CallState } from './domain/status';
+import type { MessageRecord } from './records';
+
+export const BATCH_STATUSES = ['draft', 'running', 'paused', 'cancelled', 'done'] as const;
+
+export const ITEM_STATUSES = ['queued', 'in_flight', 'accepted', 'rejected', 'unknown', 'skipped', 'cancelled'] as const;
+
+export type BatchStatus = (typeof BATCH_STATUSES)[number];
+
+export type ItemStatus = (typeof ITEM_STATUSES)[number];
+
+/** Why a batch stopped running (paused or cancelled). Stable strings: the UI shows them translated. */
+export type StopReason =
+  | 'user'
+  | 'interrupted'
+  | 'closed'
+  | 'insufficient-balance'
+  | 'content-not-approved'
+  | 'credentials'
+  | 'provider-unreachable'
+  | 'too-many-unknown'
+  | 'profile';
+
+export interface BatchRecord {
+  id: number;
+  profile: string;
+  templateId: string | null;
+  name: string;
+  status: BatchStatus;
+  pausedReason: StopReason | null;
+  statusMessage: string | null;
+  total: number;
+  owner: string | null;
+  createdAt: number;
+  startedAt: number | null;
+  endedAt: number | null;
+  updatedAt: number;
+}
+
+export interface BatchItemRecord {
+  id: number;
+  batchId: number;
+  rowNumber: number;
+  mobile: string;
+  content: string;
+  units: number;
+  status: ItemStatus;
+  messageId: number | null;
+  code: number | null;
+  errorKind: string | null;
+  error: string | null;
+  updatedAt: number;
+}
+
+/** An item with what became of its call (from the linked message). */
+export interface BatchItemView extends BatchItemRecord {
+  smsid: string | null;
+  state: CallState | null;
+  duration: number | null;
+  sentAt: number | null;
+  endedAt: number | null;
+}
+
+/** Item counts by status, plus the calls of accepted items by how they ended. */
+export interface BatchCounts {
+  total: number;
+  queued: number;
+  inFlight: number;
+  accepted: number;
+  rejected: number;
+  unknown: number;
+  skipped: number;
+  cancelled: number;
+  /** Accepted items whose call was answered. */
+  answered: number;
+  /** Accepted items whose call ended without an answer (no answer, busy, off, ...). */
+  notAnswered: number;
+  /** Accepted items whose call has not ended yet. */
+  calling: number;
+  /** Units of the items still to send (queued + in flight). */
+  unitsRemaining: number;
+}
+
+export interface ContactRecord {
+  id: number;
+  name: string;
+  /** Normalised 11-digit mainland mobile. */
+  mobile: string;
+  favourite: boolean;
+  note: string;
+  /** The template last used to call this contact, and the values it was filled with. */
+  lastTemplateId: string | null;
+  lastValues: string[] | null;
+  lastCalledAt: number | null;
+  createdAt: number;
+  updatedAt: number;
+  /** Groups this contact belongs to (ids). */
+  groupIds: number[];
+}
+
+export interface ContactGroupRecord {
+  id: number;
+  name: string;
+  /** Members in order (an escalation list calls them in this order). */
+  memberIds: number[];
+  createdAt: number;
+  updatedAt: number;
+}
+
+export interface ContactFields {
+  id?: number;
+  name: string;
+  mobile: string;
+  favourite?: boolean;
+  note?: string;
+}
+
+export interface DialSettingsRecord {
+  /** '*' (all profiles) or a profile id. */
+  scope: string;
+  /** Calls to one number at most per rolling minute / hour / day; null = no limit. */
+  perMinute: number | null;
+  perHour: number | null;
+  perDay: number | null;
+  /** Local time 'HH:MM'; both null = no quiet hours. */
+  quietStart: string | null;
+  quietEnd: string | null;
+  updatedAt: number;
+}
+
+/** Column (by header name, or 1-based column number) → 'mobile', a marker label, or a marker position (1-based). */
+export type MappingSpec = Record<string, string>;
+
+/** Column indexes: the mobile column, and the column that fills each marker, in marker order. */
+export interface ColumnMapping {
+  mobile: number;
+  markers: number[];
+}
+
+export const ISSUE_KINDS = ['missing-mobile', 'bad-mobile', 'missing-value', 'empty-text', 'too-long', 'duplicate', 'same-mobile'] as const;
+
+export type IssueKind = (typeof ISSUE_KINDS)[number];
+
+export interface RowIssue {
+  /** Row number in the file (the header is row 1). */
+  row: number;
+  kind: IssueKind;
+  message: string;
+  /** The column concerned, when there is one. */
+  column?: string;
+  /** For bad-mobile: why (empty, wrong-length, ...). For duplicates: the earlier row. For too-long: the length. */
+  detail?: string | number;
+}
+
+export type DuplicatePolicy = 'none' | 'same-text' | 'same-mobile';
+
+export interface ValidationTotals {
+  rows: number;
+  valid: number;
+  invalid: number;
+  /** Valid rows repeating an earlier row's number AND text. */
+  duplicates: number;
+  /** Valid rows repeating an earlier row's number (whatever the text; duplicates included). */
+  sameMobile: number;
+  /** Rows that would be sent, and their units (upper bound: a unit is charged only when answered), per duplicate policy. */
+  toSend: Record<DuplicatePolicy, number>;
+  units: Record<DuplicatePolicy, number>;
+}
+
+export interface ValidationReport {
+  templateId: string;
+  columns: string[];
+  mapping: { mobile: string; markers: string[] };
+  totals: ValidationTotals;
+  issueCounts: Record<IssueKind, number>;
+  /** The first `maxIssues` issues in row order; `issuesOmitted` says how many more there are. */
+  issues: RowIssue[];
+  issuesOmitted: number;
+  /** The first filled texts, as they would be sent. */
+  preview: { row: number; mobile: string; content: string; length: number; units: number }[];
+  /** Set when a balance was given: would the units of the rows to send (no duplicates skipped) exceed it? */
+  balance?: { units: number; enough: Record<DuplicatePolicy, boolean> };
+}
+
+export interface ImportView {
+  importId: string;
+  fileName: string;
+  format: 'csv' | 'xlsx';
+  /** How a CSV was decoded; null for XLSX. */
+  encoding: 'utf-8' | 'utf-16le' | 'utf-16be' | 'gb18030' | null;
+  columns: string[];
+  /** The first rows as read, for the mapping screen. */
+  sample: string[][];
+  /** What Callout guessed; `mapping` is what the report used. */
+  suggested: MappingSpec;
+  mapping: MappingSpec;
+  templateId: string;
+  report: ValidationReport;
+}
+
+export interface BatchProgress {
+  batchId: number;
+  status: BatchRecord['status'];
+  pausedReason: StopReason | null;
+  statusMessage: string | null;
+  total: number;
+  /** Items whose request went out (accepted + rejected + unknown). */
+  sent: number;
+  accepted: number;
+  /** Accepted items whose call was answered / ended unanswered / has not ended. */
+  answered: number;
+  notAnswered: number;
+  calling: number;
+  rejected: number;
+  /** Rejected by the provider plus calls that ended without an answer. */
+  failed: number;
+  unknown: number;
+  skipped: number;
+  cancelled: number;
+  queued: number;
+  inFlight: number;
+  /** Still to send: queued + in flight. */
+  remaining: number;
+  unitsRemaining: number;
+  /** Sends started in the last minute (real time). */
+  ratePerMinute: number;
+  /** Time left at that rate (ms), null when nothing is being sent. */
+  etaMs: number | null;
+  /** The profile's governor: limit and calls holding a line now. */
+  governor: { limit: number; inUse: number; perHour: number; startsInWindow: number };
+  at: number;
+}
+
+export type LimitKind = 'per-minute' | 'per-hour' | 'per-day' | 'quiet-hours';
+
+export interface DialPolicy {
+  perMinute: number | null;
+  perHour: number | null;
+  perDay: number | null;
+  /** Local 'HH:MM'; start after end means overnight (22:00–08:00). */
+  quietHours: { start: string; end: string } | null;
+}
+
+export interface DialRefusal {
+  limit: LimitKind;
+  mobile: string;
+  /** Calls already counted in the window, and the limit (null for quiet hours). */
+  count: number | null;
+  max: number | null;
+  /** When the limit frees up (epoch ms). */
+  freesAt: number;
+  /** One sentence for a person (English; the UI builds its own from the fields). */
+  message: string;
+}
+
+export interface ContactInput {
+  id?: number;
+  name: string;
+  mobile: string;
+  favourite?: boolean;
+  note?: string;
+}
+
+export interface ContactMatch {
+  contact: ContactRecord;
+  /** Higher is a better match of the text (the list is ordered favourites first, then recent, then this). */
+  score: number;
+  matched: 'all' | 'name' | 'initials' | 'mobile' | 'note';
+}
+
+export interface DialRequest {
+  profileId: string;
+  /** Who to call, in order: contacts or bare numbers. With more than one, an escalation list. */
+  targets?: ({ contactId: number } | { mobile: string })[];
+  /** Or a contact group, called in its order. */
+  groupId?: number;
+  templateId?: string | null;
+  /** Values for the template's markers; default: the first contact's last values for this template. */
+  values?: string[];
+  /** Or the exact text (no template filling). */
+  content?: string;
+  /** Calls per target until one is answered (1 = call once). Default 1, at most 10. */
+  attempts?: number;
+  /** Seconds between the end of one call and the next attempt. Default 60. */
+  pauseSeconds?: number;
+  /** A person confirmed calling despite per-number limits and quiet hours. */
+  override?: boolean;
+}
+
+export interface DialTarget {
+  contactId: number | null;
+  name: string | null;
+  mobile: string;
+}
+
+export type DialPhase = 'calling' | 'ended' | 'waiting' | 'refused' | 'next-target' | 'done';
+
+export interface DialAttempt {
+  targetIndex: number;
+  attempt: number;
+  mobile: string;
+  messageId: number | null;
+  outcome: MessageRecord['outcome'] | 'not-sent';
+  state: MessageRecord['state'] | null;
+  code: number | null;
+  error: string | null;
+  startedAt: number;
+  endedAt: number | null;
+}
+
+export type DialStatus = 'answered' | 'not-answered' | 'refused' | 'unknown' | 'failed' | 'cancelled';
+
+export interface DialResult {
+  runId: string;
+  status: DialStatus;
+  /** Who answered. */
+  answered: (DialTarget & { targetIndex: number; messageId: number }) | null;
+  targets: DialTarget[];
+  attempts: DialAttempt[];
+  refusals: DialRefusal[];
+  message: string;
+}
+
+export interface DialProgress {
+  runId: string;
+  phase: DialPhase;
+  targetIndex: number;
+  target: DialTarget;
+  targets: number;
+  attempt: number;
+  maxAttempts: number;
+  messageId: number | null;
+  state: MessageRecord['state'] | null;
+  /** While waiting: when the next attempt starts (epoch ms). */
+  nextAttemptAt: number | null;
+  refusals: DialRefusal[];
+  result: DialResult | null;
+}
+
+/** Before calling: what would be called, the text, and what the limits say. */
+export interface DialPlan {
+  targets: DialTarget[];
+  content: string;
+  templateId: string | null;
+  values: string[] | null;
+  attempts: number;
+  pauseSeconds: number;
+  refusals: DialRefusal[];
+}
+
+export type DialStart = { started: true; runId: string; plan: DialPlan } | { started: false; plan: DialPlan };
