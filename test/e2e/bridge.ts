@@ -93,6 +93,8 @@ export interface AppUnderTest {
   home: string;
   /** Every call the page made through window.callout: channel and input. */
   calls: { channel: string; input: unknown }[];
+  /** What main put on the clipboard (e.g. "copy as cURL with the key"), in order. */
+  clipboard: string[];
   screenshot(name: string): Promise<string>;
   close(): Promise<void>;
 }
@@ -104,7 +106,16 @@ export async function startApp(options: AppOptions = {}): Promise<AppUnderTest> 
   // A keychain service of its own, so tests never touch a user's entries.
   const service = process.env.CALLOUT_KEYCHAIN_SERVICE ?? `Callout-test-${randomUUID()}`;
   const secrets = await openSecretStore({ service });
-  const services = await createServices({ home, secrets, sandbox: { timeScale: 0.01, ...options.sandbox } });
+  const clipboard: string[] = [];
+  const services = await createServices({
+    home,
+    secrets,
+    sandbox: { timeScale: 0.01, ...options.sandbox },
+    // Main follows calls and paces bulk/dial work at the sandbox's pace.
+    tracking: { delayScale: 0.02 },
+    calls: { timeScale: 0.01 },
+    clipboard: { writeText: (text) => void clipboard.push(text) },
+  });
   const handlers = createHandlers(services);
   const server = await serveRenderer();
   const ownBrowser = !options.browser;
@@ -132,6 +143,7 @@ export async function startApp(options: AppOptions = {}): Promise<AppUnderTest> 
     handlers,
     home,
     calls,
+    clipboard,
     async screenshot(name) {
       mkdirSync(SCREENS_DIR, { recursive: true });
       const file = join(SCREENS_DIR, `${name}.png`);
