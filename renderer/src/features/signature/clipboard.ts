@@ -1,0 +1,53 @@
+// Copying text. The app denies every permission request (main/app-security.ts), so the async
+// Clipboard API may be refused: then a hidden textarea and document.execCommand('copy') (which
+// needs only the click that started it), and as a last resort the shown text is selected for Ctrl+C.
+
+export type CopyOutcome = 'clipboard' | 'command' | 'failed';
+
+function copyWithCommand(text: string): boolean {
+  const previous = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+  const area = document.createElement('textarea');
+  area.value = text;
+  area.setAttribute('readonly', '');
+  area.setAttribute('aria-hidden', 'true');
+  area.style.position = 'fixed';
+  area.style.insetBlockStart = '0';
+  area.style.insetInlineStart = '0';
+  area.style.opacity = '0';
+  area.style.pointerEvents = 'none';
+  document.body.appendChild(area);
+  area.select();
+  let ok = false;
+  try {
+    ok = document.execCommand('copy');
+  } catch {
+    ok = false;
+  }
+  area.remove();
+  previous?.focus({ preventScroll: true });
+  return ok;
+}
+
+/** Copies `text`; says which way worked, or 'failed'. */
+export async function copyText(text: string): Promise<CopyOutcome> {
+  try {
+    if (navigator.clipboard && typeof navigator.clipboard.writeText === 'function') {
+      await navigator.clipboard.writeText(text);
+      return 'clipboard';
+    }
+  } catch {
+    // Refused (permission policy, no focus): fall back below.
+  }
+  return copyWithCommand(text) ? 'command' : 'failed';
+}
+
+/** Selects the text of an element, so that the user can copy it with Ctrl+C. */
+export function selectContents(element: HTMLElement | null): void {
+  if (!element) return;
+  const selection = window.getSelection();
+  if (!selection) return;
+  const range = document.createRange();
+  range.selectNodeContents(element);
+  selection.removeAllRanges();
+  selection.addRange(range);
+}
