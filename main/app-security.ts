@@ -151,10 +151,17 @@ export function hardenWebContents(contents: WebContentsLike, shell: ShellLike, o
   });
 }
 
-/** Denies every permission request and check (camera, notifications, clipboard read, ...). */
-export function hardenSession(ses: SessionLike): void {
-  ses.setPermissionRequestHandler((_webContents, _permission, callback) => callback(false));
-  ses.setPermissionCheckHandler(() => false);
+/** The one permission the app's own page gets: writing (never reading) the clipboard, for its copy buttons. */
+export const APP_PAGE_PERMISSIONS: ReadonlySet<string> = new Set(['clipboard-sanitized-write']);
+
+/**
+ * Denies every permission request and check (camera, notifications, clipboard read, ...), except
+ * clipboard writes asked for by the app's own page.
+ */
+export function hardenSession(ses: SessionLike, isAppUrl: (url: string) => boolean = () => false): void {
+  const allowed = (permission: string, url: string | undefined) => APP_PAGE_PERMISSIONS.has(permission) && url !== undefined && isAppUrl(url);
+  ses.setPermissionRequestHandler((_webContents, permission, callback, details) => callback(allowed(permission, details?.requestingUrl)));
+  ses.setPermissionCheckHandler((_webContents, permission, _origin, details) => allowed(permission, details?.requestingUrl));
 }
 
 export interface SessionModuleLike {
@@ -172,6 +179,6 @@ export function hardenApp(app: AppLike, session: SessionModuleLike, shell: Shell
   if (!app.isReady()) app.enableSandbox();
   else options.log?.('hardenApp called after ready: app.enableSandbox() skipped (windows still set sandbox: true)');
   app.on('web-contents-created', (_event, contents) => hardenWebContents(contents, shell, options));
-  app.on('session-created', (ses) => hardenSession(ses));
-  return app.whenReady().then(() => hardenSession(session.defaultSession));
+  app.on('session-created', (ses) => hardenSession(ses, options.isAppUrl));
+  return app.whenReady().then(() => hardenSession(session.defaultSession, options.isAppUrl));
 }

@@ -120,11 +120,24 @@ describe('hardenWebContents', () => {
 });
 
 describe('hardenSession', () => {
-  it.each(['media', 'geolocation', 'notifications', 'clipboard-read', 'openExternal', 'fullscreen', 'unknown'])('denies the %s permission request', async (permission) => {
+  const appPage = 'file:///app/index.html';
+  const isAppUrl = (url: string) => url === appPage;
+
+  it.each(['media', 'geolocation', 'notifications', 'clipboard-read', 'openExternal', 'fullscreen', 'unknown'])('denies the %s permission request, even to the app page', async (permission) => {
     const ses = new FakeSession();
-    hardenSession(ses as never);
-    await expect(ses.requestPermission(permission)).resolves.toBe(false);
-    expect(ses.checkPermission(permission)).toBe(false);
+    hardenSession(ses as never, isAppUrl);
+    await expect(ses.requestPermission(permission, undefined, appPage)).resolves.toBe(false);
+    expect(ses.checkPermission(permission, appPage)).toBe(false);
+  });
+
+  it('lets only the app page write (not read) the clipboard, for its copy buttons', async () => {
+    const ses = new FakeSession();
+    hardenSession(ses as never, isAppUrl);
+    await expect(ses.requestPermission('clipboard-sanitized-write', undefined, appPage)).resolves.toBe(true);
+    expect(ses.checkPermission('clipboard-sanitized-write', appPage)).toBe(true);
+    await expect(ses.requestPermission('clipboard-sanitized-write', undefined, 'https://evil.example/')).resolves.toBe(false);
+    expect(ses.checkPermission('clipboard-sanitized-write', 'https://evil.example/')).toBe(false);
+    await expect(ses.requestPermission('clipboard-read', undefined, appPage)).resolves.toBe(false);
   });
 });
 
