@@ -179,7 +179,7 @@ describe.skipIf(skip)(`KeytarSecretStore on the real keychain${skipNote}`, () =>
     process.env[KEYCHAIN_SERVICE_ENV] = SERVICE;
     try {
       const { store: opened, status } = await openSecretStore({ probeTimeoutMs: 5_000 });
-      expect(status).toEqual({ kind: 'keychain', keychainAvailable: true, reason: null });
+      expect(status).toEqual({ kind: 'keychain', keychainAvailable: true, reason: null, reasonCode: null });
       expect(opened).toBeInstanceOf(KeytarSecretStore);
       expect((opened as KeytarSecretStore).service).toBe(SERVICE);
       await put(opened as KeytarSecretStore, 'profile-env', 'sk-live-env-0005');
