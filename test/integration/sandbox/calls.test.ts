@@ -152,15 +152,17 @@ describe('sandbox concurrency: 20 calls per line', () => {
     await waitFor(() => sb.stats().activeCalls === 20, 3000, '20 active calls');
     const during = sb.stats();
     expect(during).toMatchObject({ activeCalls: 20, queuedCalls: 5, sendsAccepted: 25 });
-    expect(sb.calls().filter((c) => c.state === 'pending' && c.attempts === 0)).toHaveLength(5);
-    const queuedId = sb.calls().find((c) => c.state === 'pending')?.smsid as string;
-    expect((await status(sb, queuedId)).state).toBe('pending');
+    const queued = sb.calls().filter((c) => c.state === 'pending' && c.attempts === 0).map((c) => c.smsid);
+    expect(queued).toHaveLength(5);
+    expect((await status(sb, queued[0]!)).state).toBe('pending');
 
     await waitFor(() => sb.calls().every((c) => c.state === 'answered'), 8000, 'all answered');
-    // The 5 that waited were dialled only when the first calls hung up (≥ 5 s ring + 60 s speech later).
-    const waitedSeconds = sb.calls().map((c) => seconds(c.timeline[0]?.at, c.timeline[1]?.at));
-    expect(waitedSeconds.filter((s) => s > 60)).toHaveLength(5);
-    expect(waitedSeconds.filter((s) => s < 2)).toHaveLength(20);
+    // The 5 that waited were dialled later, once lines were free, and were answered like the others.
+    // (How long they waited depends on when their sends arrived, so it is not asserted.)
+    for (const smsid of queued) {
+      const call = sb.calls().find((c) => c.smsid === smsid)!;
+      expect(call.timeline.map((e) => e.event)).toEqual(['submitted', 'dialing', 'answered', 'hung_up']);
+    }
     const after = sb.stats();
     expect(after).toMatchObject({ peakConcurrency: 20, activeCalls: 0, queuedCalls: 0 });
     expect(await balance(sb)).toBe(1000 - 25 * 3);
