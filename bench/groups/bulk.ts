@@ -36,6 +36,7 @@ async function governor(items = 2000, timeScale = 0.01): Promise<Record<string, 
   const sandbox = await startSandbox({ timeScale, accounts: [{ apiId: 'bench', apiKey: 'bench-key', balance: 10_000_000, lines: 1 }] });
   sandbox.addTemplate('bench', '您好，【变量】，您的订单【变量】已发货，【变量】', { approved: true });
   const services = await createServices({
+    calls: false, // builds its own runtime below, with its own options
     home: home.dir,
     secrets: { store: new SessionSecretStore(), status: { kind: 'session', keychainAvailable: false, reason: 'bench' } },
     sandbox: false,

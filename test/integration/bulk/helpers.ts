@@ -12,6 +12,7 @@ export const fill = (name: string, order: string) => TEMPLATE.replace('【变量
 /** Services on a temp home with no embedded sandbox, calls followed fast, and a profile pointing at `sandbox`. */
 export async function servicesFor(home: string, sandbox: Sandbox, apiId: string, apiKey: string, opts: { timeScale: number; totalTimeoutMs?: number }) {
   const services = await createServices({
+    calls: false, // builds its own runtime below, with its own options
     home,
     secrets: { store: new SessionSecretStore(), status: { kind: 'session', keychainAvailable: false, reason: 'test' } },
     sandbox: false,

@@ -103,6 +103,7 @@ describe('bulk batch against the sandbox provider', () => {
     const sandbox: Sandbox = await startSandbox({ timeScale: SCALE, accounts: [{ apiId: 'bulk', apiKey: 'bulk-key', balance: 1000 }] });
     const home = tempHome();
     const services = await createServices({
+      calls: false, // builds its own runtime below, with its own options
       home: home.dir,
       secrets: { store: new SessionSecretStore(), status: { kind: 'session', keychainAvailable: false, reason: 'test' } },
       sandbox: false,
