@@ -1,0 +1,285 @@
+// Pure rules of the Send screen: what the text will be, how long it is and what it costs, and what
+// became of a message, in words. No React, no window.callout: everything here is derived from the
+// contract's records and the shared domain modules.
+import type { TFunction } from 'i18next';
+import type { TemplateView } from '../../../../common/contract';
+import type { MessageEventRecord, MessageRecord } from '../../../../common/records';
+import { describeCode, RESULT_CODES, SIGNATURE_REJECTED } from '../../../../common/domain/codes';
+import { CALL_STATE_LABELS, FINAL_STATES, type CallState } from '../../../../common/domain/status';
+import { findMatchingTemplates, parseTemplate } from '../../../../common/domain/templates';
+import { CHARS_PER_UNIT, CONTENT_MAX, textLength } from '../../../../common/domain/units';
+import type { Language } from '../../i18n';
+
+/** A piece of the preview: literal template text, or a value typed for a marker. */
+export type PreviewPart = { kind: 'literal'; text: string } | { kind: 'value'; index: number; text: string; filled: boolean };
+
+/** The label of the i-th marker: the template's own name for it, else "Variable N" in the user's language. */
+export function markerLabel(t: TFunction, template: Pick<TemplateView, 'markerNames'>, index: number): string {
+  const name = template.markerNames[index]?.trim();
+  return name ? name : t('send.field.variable', { n: index + 1 });
+}
+
+/** The template with each marker replaced by its value as typed (blank values stay blank). */
+export function composeText(content: string, values: readonly (string | undefined)[]): string {
+  const { literals, markerCount } = parseTemplate(content);
+  let out = literals[0] ?? '';
+  for (let i = 0; i < markerCount; i++) out += (values[i] ?? '') + (literals[i + 1] ?? '');
+  return out;
+}
+
+/** The preview's parts, in order: literals and the values that fill the markers. */
+export function previewParts(content: string, values: readonly (string | undefined)[]): PreviewPart[] {
+  const { literals, markerCount } = parseTemplate(content);
+  const parts: PreviewPart[] = [];
+  for (let i = 0; i <= markerCount; i++) {
+    const literal = literals[i] ?? '';
+    if (literal) parts.push({ kind: 'literal', text: literal });
+    if (i < markerCount) {
+      const value = values[i] ?? '';
+      parts.push({ kind: 'value', index: i, text: value, filled: value.trim() !== '' });
+    }
+  }
+  return parts;
+}
+
+export interface Measure {
+  length: number;
+  units: number;
+  tooLong: boolean;
+}
+
+/** Length in characters (code points) and billing units: ceil(length / 70). */
+export function measure(text: string): Measure {
+  const length = textLength(text);
+  return { length, units: Math.ceil(length / CHARS_PER_UNIT), tooLong: length > CONTENT_MAX };
+}
+
+export type FreeTextMatch =
+  | { kind: 'empty' }
+  | { kind: 'approved'; template: TemplateView; others: number }
+  | { kind: 'pending'; template: TemplateView }
+  | { kind: 'none' };
+
+/** Whether a free text is consistent with an approved template of the library (and which), or only with a pending one. */
+export function matchFreeText(text: string, templates: readonly TemplateView[]): FreeTextMatch {
+  if (text.trim() === '') return { kind: 'empty' };
+  const approved = findMatchingTemplates(
+    text,
+    templates.filter((t) => t.approved),
+  );
+  if (approved[0]) return { kind: 'approved', template: approved[0].template, others: approved.length - 1 };
+  const pending = findMatchingTemplates(
+    text,
+    templates.filter((t) => !t.approved),
+  );
+  if (pending[0]) return { kind: 'pending', template: pending[0].template };
+  return { kind: 'none' };
+}
+
+/** Whole seconds as "1 min 5 s" / "1 分 5 秒". */
+export function formatDuration(t: TFunction, seconds: number): string {
+  const s = Math.max(0, Math.round(seconds));
+  const minutes = Math.floor(s / 60);
+  const rest = s % 60;
+  if (minutes === 0) return t('send.duration.seconds', { count: rest });
+  if (rest === 0) return t('send.duration.minutes', { count: minutes });
+  return t('send.duration.minutesSeconds', { minutes, seconds: rest });
+}
+
+export function formatTime(lang: Language, at: number): string {
+  return new Intl.DateTimeFormat(lang, { timeStyle: 'medium' }).format(new Date(at));
+}
+
+/** Where a message stands, for its card and its row in the recent list. */
+export type Phase = 'sending' | 'waiting' | 'calling' | 'answered' | 'ended' | 'rejected' | 'unknown' | 'untracked';
+
+export function phaseOf(m: MessageRecord): Phase {
+  switch (m.outcome) {
+    case 'pending':
+      return 'sending';
+    case 'rejected':
+      return 'rejected';
+    case 'unknown':
+      return 'unknown';
+    case 'accepted':
+      if (m.state === 'answered') return 'answered';
+      if (FINAL_STATES.has(m.state)) return 'ended';
+      if (m.endedAt !== null) return 'untracked';
+      return m.state === 'calling' ? 'calling' : 'waiting';
+  }
+}
+
+/** A call that could be placed again deliberately: its outcome is unknown, or its call ended unanswered. */
+export function canSendAgain(m: MessageRecord): boolean {
+  const phase = phaseOf(m);
+  return phase === 'unknown' || phase === 'ended' || phase === 'untracked';
+}
+
+const TRANSPORT_KINDS = ['dns', 'refused', 'connect-timeout', 'tls', 'timeout', 'reset', 'aborted', 'too-large', 'network'] as const;
+type TransportKind = (typeof TRANSPORT_KINDS)[number];
+const isTransportKind = (k: string): k is TransportKind => (TRANSPORT_KINDS as readonly string[]).includes(k);
+
+const UNKNOWN_KINDS = ['timeout', 'reset', 'aborted', 'too-large', 'network', 'tls', 'unreadable-reply', 'interrupted'] as const;
+type UnknownKind = (typeof UNKNOWN_KINDS)[number];
+const isUnknownKind = (k: string): k is UnknownKind => (UNKNOWN_KINDS as readonly string[]).includes(k);
+
+const ENDED_STATES = ['no_answer', 'busy', 'rejected', 'powered_off', 'unreachable', 'invalid_number', 'failed'] as const;
+type EndedState = (typeof ENDED_STATES)[number];
+const isEndedState = (s: CallState): s is EndedState => (ENDED_STATES as readonly string[]).includes(s);
+
+export interface OutcomeText {
+  type: 'info' | 'success' | 'warning' | 'error';
+  title: string;
+  body: string[];
+}
+
+/** What became of a message, in words: what happened, and what to do next. */
+export function describeOutcome(t: TFunction, lang: Language, m: MessageRecord): OutcomeText {
+  const phase = phaseOf(m);
+  switch (phase) {
+    case 'sending':
+      return { type: 'info', title: t('send.outcome.sendingTitle'), body: [t('send.outcome.sendingBody')] };
+    case 'waiting':
+      return { type: 'info', title: t('send.outcome.acceptedTitle'), body: [t('send.outcome.acceptedBody')] };
+    case 'calling':
+      return {
+        type: 'info',
+        title: t('send.outcome.callingTitle', { mobile: m.mobile }),
+        body: [m.attempts && m.attempts > 1 ? t('send.outcome.callingRedialBody', { attempt: m.attempts }) : t('send.outcome.callingBody')],
+      };
+    case 'answered': {
+      const duration = m.duration !== null ? formatDuration(t, m.duration) : null;
+      const charged = t('send.units', { count: m.billedUnits ?? m.units });
+      return {
+        type: 'success',
+        title: duration ? t('send.outcome.answeredTitle', { duration }) : t('send.outcome.answeredNoDurationTitle'),
+        body: [t('send.outcome.answeredBody', { units: charged })],
+      };
+    }
+    case 'ended': {
+      const label = CALL_STATE_LABELS[m.state][lang];
+      const why = isEndedState(m.state) ? t(`send.ended.${m.state}`) : t('send.ended.failed');
+      return { type: 'warning', title: t('send.outcome.endedTitle', { state: label }), body: [why, t('send.outcome.notCharged')] };
+    }
+    case 'untracked':
+      return { type: 'warning', title: t('send.outcome.untrackedTitle'), body: [t('send.outcome.untrackedBody')] };
+    case 'rejected': {
+      if (m.code !== null) {
+        const info = describeCode(m.code);
+        return { type: 'error', title: info.meaning[lang], body: [info.action[lang], t('send.outcome.rejectedNothingPlaced')] };
+      }
+      if (m.errorKind === SIGNATURE_REJECTED.id) {
+        return { type: 'error', title: SIGNATURE_REJECTED.meaning[lang], body: [SIGNATURE_REJECTED.action[lang], t('send.outcome.rejectedNothingPlaced')] };
+      }
+      const kind = m.errorKind?.startsWith('not-sent:') ? m.errorKind.slice('not-sent:'.length) : '';
+      return {
+        type: 'error',
+        title: t('send.outcome.notSentTitle'),
+        body: [isTransportKind(kind) ? t(`send.transport.${kind}`) : t('send.transport.other'), t('send.outcome.notSentBody')],
+      };
+    }
+    case 'unknown': {
+      if (m.code !== null) {
+        const info = m.code === 500 ? RESULT_CODES[500] : describeCode(m.code);
+        return { type: 'warning', title: info.meaning[lang], body: [info.action[lang], t('send.outcome.unknownNext')] };
+      }
+      const kind = m.errorKind ?? '';
+      return {
+        type: 'warning',
+        title: isUnknownKind(kind) ? t(`send.unknown.${kind}`) : t('send.unknown.other'),
+        body: [t('send.outcome.unknownBody'), t('send.outcome.unknownNext')],
+      };
+    }
+  }
+}
+
+/** A short label for a message's phase (tags, the recent list). */
+export function phaseLabel(t: TFunction, lang: Language, m: MessageRecord): string {
+  const phase = phaseOf(m);
+  if (phase === 'answered' && m.duration !== null) return t('send.phase.answeredFor', { duration: formatDuration(t, m.duration) });
+  if (phase === 'ended') return CALL_STATE_LABELS[m.state][lang];
+  return t(`send.phase.${phase}`);
+}
+
+export const PHASE_COLORS: Record<Phase, string> = {
+  sending: 'processing',
+  waiting: 'processing',
+  calling: 'processing',
+  answered: 'success',
+  ended: 'warning',
+  untracked: 'default',
+  rejected: 'error',
+  unknown: 'warning',
+};
+
+export interface TimelineEntry {
+  key: string;
+  at: number;
+  color: 'blue' | 'green' | 'red' | 'gray' | 'orange';
+  title: string;
+  detail: string | null;
+}
+
+/** The message's events as timeline entries, in words. */
+export function timelineEntries(t: TFunction, lang: Language, m: MessageRecord, events: readonly MessageEventRecord[]): TimelineEntry[] {
+  return events.map((e): TimelineEntry => {
+    const base = { key: String(e.id), at: e.at };
+    switch (e.kind) {
+      case 'created':
+        return { ...base, color: 'gray', title: t('send.timeline.created'), detail: null };
+      case 'submitted':
+        return { ...base, color: 'blue', title: t('send.timeline.submitted'), detail: m.smsid ? t('send.timeline.smsid', { smsid: m.smsid }) : null };
+      case 'redial': {
+        const attempt = Number(/\d+/.exec(e.detail ?? '')?.[0] ?? NaN);
+        return { ...base, color: 'orange', title: Number.isFinite(attempt) ? t('send.timeline.redial', { attempt }) : t('send.timeline.redialPlain'), detail: null };
+      }
+      case 'state': {
+        const state = e.state ?? 'unknown';
+        if (state === 'answered') {
+          const duration = m.state === 'answered' && m.duration !== null ? formatDuration(t, m.duration) : null;
+          return { ...base, color: 'green', title: duration ? t('send.timeline.answered', { duration }) : CALL_STATE_LABELS.answered[lang], detail: null };
+        }
+        if (state === 'calling') return { ...base, color: 'blue', title: t('send.timeline.calling'), detail: null };
+        if (state === 'pending') return { ...base, color: 'gray', title: t('send.timeline.waiting'), detail: null };
+        return { ...base, color: FINAL_STATES.has(state) ? 'red' : 'gray', title: CALL_STATE_LABELS[state][lang], detail: isEndedState(state) ? t(`send.ended.${state}`) : null };
+      }
+      case 'rejected': {
+        const info = m.code !== null ? describeCode(m.code) : null;
+        return { ...base, color: 'red', title: t('send.timeline.rejected'), detail: info ? info.meaning[lang] : null };
+      }
+      case 'unknown':
+        return { ...base, color: 'orange', title: t('send.timeline.unknown'), detail: null };
+      case 'error':
+        return { ...base, color: 'gray', title: t('send.timeline.stopped'), detail: null };
+    }
+  });
+}
+
+/** The three steps of a placed call: submitted, calling, and how it ended (none for a send that was rejected or is unknown). */
+export function stepsOf(
+  t: TFunction,
+  lang: Language,
+  m: MessageRecord,
+): { current: number; status: 'wait' | 'process' | 'finish' | 'error'; items: { title: string; content?: string }[] } | null {
+  const phase = phaseOf(m);
+  if (phase === 'rejected' || phase === 'unknown') return null;
+  const end = (() => {
+    if (phase === 'answered') return { title: CALL_STATE_LABELS.answered[lang], content: m.duration !== null ? formatDuration(t, m.duration) : undefined };
+    if (phase === 'ended') return { title: CALL_STATE_LABELS[m.state][lang] };
+    return { title: t('send.steps.result') };
+  })();
+  const items = [{ title: t('send.steps.submitted') }, { title: t('send.steps.calling') }, end];
+  switch (phase) {
+    case 'sending':
+      return { current: 0, status: 'process', items };
+    case 'waiting':
+    case 'untracked':
+      return { current: 1, status: 'wait', items };
+    case 'calling':
+      return { current: 1, status: 'process', items };
+    case 'answered':
+      return { current: 2, status: 'finish', items };
+    case 'ended':
+      return { current: 2, status: 'error', items };
+  }
+}
