@@ -1,0 +1,89 @@
+// The getting-started guide's state, shared by the header button and the panel: whether it is
+// shown, on which step, and a revision that goes up when the guide changed data that the screen
+// below it shows (a profile, templates), so the shell can load that screen again.
+import { useSyncExternalStore } from 'react';
+import { call } from '../../app/api';
+
+/** Set once the user skipped or finished the guide: it then never opens by itself again. Holds only "1". */
+export const ONBOARDING_DISMISSED_KEY = 'callout.onboarding.dismissed';
+
+export const GUIDE_STEPS = ['sandbox', 'provider', 'templates', 'send'] as const;
+export type GuideStep = (typeof GUIDE_STEPS)[number];
+
+export interface GuideState {
+  visible: boolean;
+  step: number;
+  /** Goes up when the guide changed profiles or templates. */
+  revision: number;
+  /** Goes up when the user asks for the guide (the panel then takes the focus). */
+  focusRequest: number;
+}
+
+let state: GuideState = { visible: false, step: 0, revision: 0, focusRequest: 0 };
+const listeners = new Set<() => void>();
+
+function update(next: Partial<GuideState>): void {
+  state = { ...state, ...next };
+  for (const listener of [...listeners]) listener();
+}
+
+function subscribe(listener: () => void): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+export function useGuide(): GuideState {
+  return useSyncExternalStore(subscribe, () => state);
+}
+
+/** The revision for the shell: the current screen is mounted again when it changes. */
+export function useGuideRevision(): number {
+  return useGuide().revision;
+}
+
+export function isGuideDismissed(): boolean {
+  try {
+    return window.localStorage.getItem(ONBOARDING_DISMISSED_KEY) === '1';
+  } catch {
+    return false;
+  }
+}
+
+export function openGuide(): void {
+  update({ visible: true, focusRequest: state.focusRequest + 1 });
+}
+
+/** Hides the guide and remembers it, so it does not open by itself again. */
+export function dismissGuide(): void {
+  try {
+    window.localStorage.setItem(ONBOARDING_DISMISSED_KEY, '1');
+  } catch {
+    // Without storage the guide may open again on the next start; nothing else depends on it.
+  }
+  update({ visible: false });
+}
+
+export function setGuideStep(step: number): void {
+  update({ step: Math.max(0, Math.min(GUIDE_STEPS.length - 1, step)) });
+}
+
+export function bumpGuideRevision(): void {
+  update({ revision: state.revision + 1 });
+}
+
+let firstStartCheck: Promise<void> | null = null;
+
+/**
+ * On the first start (no template, no message sent, guide never dismissed) the guide opens by
+ * itself. Checked once per app start; if main can't answer, the guide simply stays closed.
+ */
+export function checkFirstStart(): Promise<void> {
+  firstStartCheck ??= (async () => {
+    if (isGuideDismissed()) return;
+    const [templates, messages] = await Promise.all([call((api) => api.templates.list()), call((api) => api.history.query({ limit: 1 }))]);
+    if (templates.ok && messages.ok && templates.value.length === 0 && messages.value.length === 0 && !isGuideDismissed()) {
+      update({ visible: true });
+    }
+  })();
+  return firstStartCheck;
+}
