@@ -1,0 +1,238 @@
+// One batch, live: its progress bar and figures (from main:bulk-progress), pause / resume / cancel,
+// why it stopped (insufficient balance: recharge then resume; credentials: stopped), the items whose
+// outcome is unknown for a person to decide, every item's result, and the results as CSV.
+import { useEffect, useState } from 'react';
+import { Alert, App, Button, Card, Flex, Progress, Skeleton, Statistic, Tag, Tooltip, Typography } from 'antd';
+import { CaretRightOutlined, CloseCircleOutlined, DownloadOutlined, PauseOutlined, ReloadOutlined } from '@ant-design/icons';
+import { useTranslation } from 'react-i18next';
+import type { ProfileView } from '../../../../common/contract';
+import type { BatchProgress, BatchRecord } from '../../../../common/bulk-types';
+import { call, describeError } from '../../app/api';
+import { currentLanguage } from '../../i18n';
+import { formatDateTime, formatDuration, formatNumber, handledPercent, STATUS_COLORS, stopSeverity } from './bulk-model';
+import { downloadText } from './download';
+import { ItemsTable } from './ItemsTable';
+import { learnLines } from './lines';
+import { UnknownItems } from './UnknownItems';
+import { useBatchProgress } from './use-bulk-data';
+
+export interface BatchViewProps {
+  batch: BatchRecord;
+  profiles: ProfileView[];
+}
+
+type Action = 'start' | 'pause' | 'resume' | 'cancel';
+
+export function BatchView({ batch, profiles }: BatchViewProps) {
+  const { t, i18n } = useTranslation();
+  const lang = currentLanguage(i18n.language);
+  const { modal, message } = App.useApp();
+  const { progress, error, set, refetch } = useBatchProgress(batch.id);
+  const [busy, setBusy] = useState<Action | 'export' | null>(null);
+  const [balance, setBalance] = useState<number | null>(null);
+  const profile = profiles.find((p) => p.id === batch.profile) ?? null;
+
+  useEffect(() => {
+    if (progress) learnLines(batch.profile, progress);
+  }, [progress, batch.profile]);
+
+  const act = async (action: Action) => {
+    setBusy(action);
+    const r = await call((api) => api.bulk[action]({ batchId: batch.id }));
+    setBusy(null);
+    if (r.ok) set(r.value);
+    else {
+      void message.error(describeError(t, r.error));
+      refetch();
+    }
+  };
+
+  const confirmCancel = () => {
+    modal.confirm({
+      title: t('bulk.confirmCancel.title', { name: batch.name }),
+      content: <span data-testid="confirm-cancel-body">{t('bulk.confirmCancel.body', { count: progress?.queued ?? 0 })}</span>,
+      okText: t('bulk.confirmCancel.ok'),
+      okButtonProps: { danger: true },
+      cancelText: t('bulk.confirmCancel.keep'),
+      onOk: () => act('cancel'),
+    });
+  };
+
+  const exportCsv = async () => {
+    setBusy('export');
+    const r = await call((api) => api.bulk.export({ batchId: batch.id }));
+    setBusy(null);
+    if (!r.ok) return void message.error(describeError(t, r.error));
+    downloadText(r.value.fileName, r.value.csv, 'text/csv;charset=utf-8');
+    void message.success(t('bulk.exported', { name: r.value.fileName }));
+  };
+
+  const checkBalance = async () => {
+    const r = await call((api) => api.balance.query({ profileId: batch.profile }));
+    if (r.ok && r.value.units !== null) setBalance(r.value.units);
+    else void message.warning(t('bulk.report.balanceUnknown'));
+  };
+
+  if (!progress) {
+    return (
+      <Card data-testid="batch-view" data-batch-id={batch.id}>
+        {error ? (
+          <Alert type="error" showIcon title={t('bulk.batch.loadFailed')} description={describeError(t, error)} action={<Button onClick={refetch}>{t('common.retry')}</Button>} />
+        ) : (
+          <Skeleton active />
+        )}
+      </Card>
+    );
+  }
+
+  const p = progress;
+  const status = p.status;
+  const running = status === 'running';
+
+  return (
+    <Card
+      data-testid="batch-view"
+      data-batch-id={batch.id}
+      data-status={status}
+      data-reason={p.pausedReason ?? ''}
+      title={
+        <Flex align="center" gap={8} style={{ minWidth: 0 }}>
+          <Typography.Text strong ellipsis style={{ maxWidth: 360 }} title={batch.name}>
+            {batch.name}
+          </Typography.Text>
+          <Tag color={STATUS_COLORS[status]} data-testid="batch-status">
+            {t(`bulk.status.${status}`)}
+          </Tag>
+        </Flex>
+      }
+      extra={
+        <Flex gap={8} wrap>
+          {status === 'draft' ? (
+            <Button type="primary" icon={<CaretRightOutlined />} onClick={() => void act('start')} loading={busy === 'start'} data-testid="batch-start">
+              {t('bulk.action.start')}
+            </Button>
+          ) : null}
+          {running ? (
+            <Button icon={<PauseOutlined />} onClick={() => void act('pause')} loading={busy === 'pause'} data-testid="batch-pause">
+              {t('bulk.action.pause')}
+            </Button>
+          ) : null}
+          {status === 'paused' ? (
+            <Button type="primary" icon={<CaretRightOutlined />} onClick={() => void act('resume')} loading={busy === 'resume'} data-testid="batch-resume">
+              {t('bulk.action.resume')}
+            </Button>
+          ) : null}
+          {status === 'draft' || running || status === 'paused' ? (
+            <Button danger icon={<CloseCircleOutlined />} onClick={confirmCancel} loading={busy === 'cancel'} data-testid="batch-cancel">
+              {t('bulk.action.cancel')}
+            </Button>
+          ) : null}
+          <Button icon={<DownloadOutlined />} onClick={() => void exportCsv()} loading={busy === 'export'} data-testid="batch-export">
+            {t('bulk.action.export')}
+          </Button>
+        </Flex>
+      }
+    >
+      <Typography.Paragraph type="secondary" style={{ marginBottom: 12 }}>
+        {t('bulk.batch.meta', { profile: profile?.name ?? batch.profile, created: formatDateTime(lang, batch.createdAt), total: formatNumber(lang, p.total) })}
+      </Typography.Paragraph>
+
+      {status === 'paused' || status === 'cancelled' ? <StopBanner progress={p} balance={balance} onCheckBalance={() => void checkBalance()} onResume={() => void act('resume')} /> : null}
+
+      <div className="bulk-progress" data-testid="batch-progress" data-percent={handledPercent(p)}>
+        <Progress
+          percent={handledPercent(p)}
+          success={{ percent: p.total ? Math.floor((p.answered / p.total) * 1000) / 10 : 0 }}
+          status={running ? 'active' : status === 'cancelled' ? 'exception' : status === 'done' ? 'success' : 'normal'}
+          aria-label={t('bulk.figures.progressLabel')}
+        />
+        <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+          {t('bulk.figures.progressLegend', { handled: formatNumber(lang, p.total - p.remaining), total: formatNumber(lang, p.total), answered: formatNumber(lang, p.answered) })}
+        </Typography.Text>
+      </div>
+
+      <div className="bulk-figure-grid" data-testid="batch-figures">
+        <Figure name="sent" value={p.sent} title={t('bulk.figures.sent')} />
+        <Figure name="accepted" value={p.accepted} title={t('bulk.figures.accepted')} />
+        <Figure name="answered" value={p.answered} title={t('bulk.figures.answered')} color="#389e0d" />
+        <Figure name="failed" value={p.failed} title={t('bulk.figures.failed')} color={p.failed ? '#cf1322' : undefined} hint={t('bulk.figures.failedHint')} />
+        <Figure name="unknown" value={p.unknown} title={t('bulk.figures.unknown')} color={p.unknown ? '#d46b08' : undefined} hint={t('bulk.figures.unknownHint')} />
+        <Figure name="remaining" value={p.remaining} title={t('bulk.figures.remaining')} />
+        <Figure name="rate" value={p.ratePerMinute} title={t('bulk.figures.rate')} />
+        <Figure name="eta" value={p.etaMs === null ? '—' : formatDuration(t, p.etaMs)} title={t('bulk.figures.eta')} />
+      </div>
+      <Typography.Paragraph type="secondary" className="bulk-figure-line" data-testid="batch-figure-line">
+        {t('bulk.figures.line', {
+          calling: formatNumber(lang, p.calling),
+          skipped: formatNumber(lang, p.skipped),
+          cancelled: formatNumber(lang, p.cancelled),
+          inUse: formatNumber(lang, p.governor.inUse),
+          limit: formatNumber(lang, p.governor.limit),
+          perHour: formatNumber(lang, p.governor.perHour),
+        })}
+      </Typography.Paragraph>
+
+      {p.unknown > 0 ? <UnknownItems batchId={batch.id} progress={p} onProgress={set} onRefetch={refetch} /> : null}
+
+      <ItemsTable batchId={batch.id} progress={p} />
+    </Card>
+  );
+}
+
+function Figure({ name, title, value, color, hint }: { name: string; title: string; value: number | string; color?: string; hint?: string }) {
+  const label = hint ? (
+    <Tooltip title={hint}>
+      <span className="bulk-figure-hint">{title}</span>
+    </Tooltip>
+  ) : (
+    title
+  );
+  return (
+    <div className="bulk-figure" data-testid={`figure-${name}`} data-value={value}>
+      <Statistic title={label} value={value} styles={color ? { content: { color } } : undefined} />
+    </div>
+  );
+}
+
+/** Why the batch stopped, in the user's language, with what to do next. */
+function StopBanner({ progress, balance, onCheckBalance, onResume }: { progress: BatchProgress; balance: number | null; onCheckBalance: () => void; onResume: () => void }) {
+  const { t, i18n } = useTranslation();
+  const lang = currentLanguage(i18n.language);
+  const reason = progress.pausedReason;
+  const key = reason ?? 'user';
+  const title = progress.status === 'cancelled' ? t(`bulk.stop.cancelled.${key === 'credentials' ? 'credentials' : 'other'}`) : t(`bulk.stop.title.${key}`);
+  const body = t(`bulk.stop.body.${key}`);
+  const action =
+    reason === 'insufficient-balance' ? (
+      <Flex vertical gap={6} align="flex-end">
+        <Button size="small" icon={<ReloadOutlined />} onClick={onCheckBalance} data-testid="stop-check-balance">
+          {t('bulk.stop.checkBalance')}
+        </Button>
+        {progress.status === 'paused' ? (
+          <Button size="small" type="primary" onClick={onResume}>
+            {t('bulk.action.resume')}
+          </Button>
+        ) : null}
+      </Flex>
+    ) : undefined;
+  return (
+    <Alert
+      type={progress.status === 'cancelled' && reason !== 'credentials' ? 'info' : stopSeverity(reason)}
+      showIcon
+      role="status"
+      data-testid="stop-banner"
+      data-reason={key}
+      title={title}
+      description={
+        <>
+          <div>{body}</div>
+          {reason === 'insufficient-balance' && balance !== null ? (
+            <div data-testid="stop-balance">{t('bulk.stop.balanceNow', { units: formatNumber(lang, balance), needed: formatNumber(lang, progress.unitsRemaining) })}</div>
+          ) : null}
+        </>
+      }
+      action={action}
+      style={{ marginBottom: 16 }}
+    />
+  );
+}

@@ -1,0 +1,294 @@
+// A new bulk send, in three steps: choose the profile, the template and the file; map the file's
+// columns to the mobile number and the template's markers (with sample rows and the first texts);
+// read the validation report, choose what to do with duplicates, check the units against the
+// balance, then create and start the batch. Nothing is sent before the last step's confirmation.
+import { useEffect, useRef, useState } from 'react';
+import { Alert, App, Button, Card, Flex, Form, Select, Steps, Tag, Typography, Upload } from 'antd';
+import { InboxOutlined } from '@ant-design/icons';
+import { useTranslation } from 'react-i18next';
+import type { TemplateView } from '../../../../common/contract';
+import type { BatchRecord, DuplicatePolicy, ImportView } from '../../../../common/bulk-types';
+import { call, describeError, type IpcError } from '../../app/api';
+import { fileToBase64, missingTargets, specFromTargets, targetsFromSpec, type ColumnTargets } from './bulk-model';
+import { LinesEditor } from './lines';
+import { MappingStep } from './MappingStep';
+import { ReportStep } from './ReportStep';
+import type { BulkData } from './use-bulk-data';
+
+type Step = 'file' | 'mapping' | 'report';
+const STEPS: Step[] = ['file', 'mapping', 'report'];
+
+/** 30 MB: main accepts 40 million base64 characters. */
+const MAX_FILE_BYTES = 30 * 1024 * 1024;
+
+export interface ImportWizardProps {
+  data: BulkData;
+  /** A batch was created and started: show it. */
+  onStarted: (batch: BatchRecord) => void;
+}
+
+interface Problem {
+  title: string;
+  error: IpcError | null;
+}
+
+export function ImportWizard({ data, onStarted }: ImportWizardProps) {
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  const approved = data.templates.filter((x) => x.approved);
+  const firstProfile = data.profiles.find((p) => p.builtin && p.hasKey) ?? data.profiles.find((p) => p.hasKey) ?? data.profiles[0];
+  const [profileId, setProfileId] = useState<string | undefined>(firstProfile?.id);
+  const [templateId, setTemplateId] = useState<string | undefined>(approved.length === 1 ? approved[0]!.id : undefined);
+  const [step, setStep] = useState<Step>('file');
+  const [file, setFile] = useState<File | null>(null);
+  const [view, setView] = useState<ImportView | null>(null);
+  const [targets, setTargets] = useState<ColumnTargets>({});
+  const [opening, setOpening] = useState(false);
+  const [remapping, setRemapping] = useState(false);
+  const [problem, setProblem] = useState<Problem | null>(null);
+  const [balanceUnits, setBalanceUnits] = useState<number | null>(null);
+  const [policy, setPolicy] = useState<DuplicatePolicy>('same-text');
+  const [name, setName] = useState('');
+  const remapSeq = useRef(0);
+  const importIdRef = useRef<string | null>(null);
+
+  const template: TemplateView | null = data.templates.find((x) => x.id === (view?.templateId ?? templateId)) ?? null;
+  const profile = data.profiles.find((p) => p.id === profileId) ?? null;
+
+  // An import left open when the screen goes away is discarded in main (it holds the parsed file).
+  useEffect(
+    () => () => {
+      const id = importIdRef.current;
+      if (id) void call((api) => api.bulk.discard({ importId: id }));
+    },
+    [],
+  );
+
+  const discardCurrent = () => {
+    const id = importIdRef.current;
+    importIdRef.current = null;
+    if (id) void call((api) => api.bulk.discard({ importId: id }));
+  };
+
+  const open = async (chosen: File, forTemplate = templateId) => {
+    if (!forTemplate) return;
+    if (chosen.size > MAX_FILE_BYTES) {
+      setProblem({ title: t('bulk.file.tooLarge', { mb: 30 }), error: null });
+      return;
+    }
+    setOpening(true);
+    setProblem(null);
+    const base64 = await fileToBase64(chosen).catch(() => null);
+    if (base64 === null) {
+      setOpening(false);
+      setProblem({ title: t('bulk.file.unreadable'), error: null });
+      return;
+    }
+    const r = await call((api) => api.bulk.open({ templateId: forTemplate, file: { name: chosen.name, base64 }, ...(profileId ? { profileId } : {}) }));
+    setOpening(false);
+    if (!r.ok) {
+      setProblem({ title: t('bulk.file.openFailed', { name: chosen.name }), error: r.error });
+      return;
+    }
+    discardCurrent();
+    importIdRef.current = r.value.importId;
+    const tpl = data.templates.find((x) => x.id === r.value.templateId) ?? null;
+    setFile(chosen);
+    setView(r.value);
+    setTargets(tpl ? targetsFromSpec(r.value.columns, tpl, r.value.mapping) : {});
+    setBalanceUnits(r.value.report.balance?.units ?? null);
+    setName(chosen.name.replace(/\.(csv|xlsx|txt|tsv)$/i, ''));
+    setPolicy('same-text');
+    setStep('mapping');
+  };
+
+  const changeTemplate = (id: string) => {
+    setTemplateId(id);
+    // The file is read again for the new template: its markers decide the mapping.
+    if (file) void open(file, id);
+  };
+
+  const changeTargets = async (next: ColumnTargets) => {
+    setTargets(next);
+    if (!view || !template) return;
+    const missing = missingTargets(next, template.markerCount);
+    if (missing.mobile || missing.markers.length) return;
+    const seq = ++remapSeq.current;
+    setRemapping(true);
+    const r = await call((api) => api.bulk.remap({ importId: view.importId, mapping: specFromTargets(next) }));
+    if (seq !== remapSeq.current) return;
+    setRemapping(false);
+    if (r.ok) {
+      setView(r.value);
+      setProblem(null);
+    } else setProblem({ title: t('bulk.mapping.remapFailed'), error: r.error });
+  };
+
+  const refreshBalance = async () => {
+    if (!profileId) return;
+    const r = await call((api) => api.balance.query({ profileId }));
+    if (r.ok && r.value.units !== null) setBalanceUnits(r.value.units);
+    else void message.warning(t('bulk.report.balanceUnknown'));
+  };
+
+  const reset = () => {
+    discardCurrent();
+    setView(null);
+    setFile(null);
+    setTargets({});
+    setProblem(null);
+    setStep('file');
+  };
+
+  const stepIndex = STEPS.indexOf(step);
+  const mappingComplete = !!template && !!view && (() => {
+    const m = missingTargets(targets, template.markerCount);
+    return !m.mobile && m.markers.length === 0;
+  })();
+
+  return (
+    <Card data-testid="import-wizard" data-step={step}>
+      <Steps
+        size="small"
+        current={stepIndex}
+        style={{ marginBottom: 20 }}
+        items={STEPS.map((s) => ({ title: t(`bulk.step.${s}`) }))}
+      />
+
+      {problem ? (
+        <Alert
+          type="error"
+          showIcon
+          role="alert"
+          data-testid="import-problem"
+          title={problem.title}
+          description={
+            problem.error ? (
+              <>
+                <div>{describeError(t, problem.error)}</div>
+                {problem.error.message ? (
+                  <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+                    {t('bulk.technical', { detail: problem.error.message })}
+                  </Typography.Text>
+                ) : null}
+              </>
+            ) : undefined
+          }
+          closable={{ onClose: () => setProblem(null) }}
+          style={{ marginBottom: 16 }}
+        />
+      ) : null}
+
+      {step === 'file' ? (
+        <Form layout="vertical" className="bulk-file-form" requiredMark={false}>
+          <Flex gap={24} wrap>
+            <Form.Item label={t('bulk.field.profile')} htmlFor="bulk-profile" style={{ flex: '1 1 280px' }} extra={profile && !profile.hasKey ? t('bulk.field.profileNoKey') : undefined}>
+              <Select
+                id="bulk-profile"
+                value={profileId}
+                onChange={setProfileId}
+                options={data.profiles.map((p) => ({ value: p.id, label: p.name, disabled: !p.hasKey }))}
+                data-testid="bulk-profile"
+              />
+            </Form.Item>
+            <Form.Item label={t('bulk.field.template')} htmlFor="bulk-template" style={{ flex: '2 1 420px' }}>
+              <Select
+                id="bulk-template"
+                value={templateId}
+                onChange={changeTemplate}
+                placeholder={t('bulk.field.templatePlaceholder')}
+                showSearch={{ optionFilterProp: 'label' }}
+                notFoundContent={t('bulk.field.noTemplates')}
+                options={data.templates.map((x) => ({
+                  value: x.id,
+                  label: `${x.name} · ${x.content}`,
+                  disabled: !x.approved,
+                  title: x.content,
+                }))}
+                optionRender={(o) => {
+                  const x = data.templates.find((tp) => tp.id === o.value);
+                  return (
+                    <Flex vertical>
+                      <span>
+                        {x?.name} {x && !x.approved ? <Tag color="orange">{t('bulk.field.pending')}</Tag> : null}
+                      </span>
+                      <Typography.Text type="secondary" ellipsis style={{ fontSize: 12 }}>
+                        {x?.content}
+                      </Typography.Text>
+                    </Flex>
+                  );
+                }}
+                data-testid="bulk-template"
+              />
+            </Form.Item>
+          </Flex>
+          <Form.Item label={t('bulk.lines.title')} extra={t('bulk.lines.help')}>
+            <LinesEditor profileId={profileId ?? null} />
+          </Form.Item>
+          <Form.Item label={t('bulk.field.file')}>
+            <Upload.Dragger
+              accept=".csv,.xlsx,.txt,.tsv"
+              multiple={false}
+              showUploadList={false}
+              disabled={!templateId || !profileId || opening}
+              beforeUpload={(f) => {
+                void open(f);
+                return false;
+              }}
+              data-testid="bulk-file"
+            >
+              <p className="ant-upload-drag-icon">
+                <InboxOutlined aria-hidden />
+              </p>
+              <p className="ant-upload-text">{opening ? t('bulk.file.reading') : templateId ? t('bulk.file.choose') : t('bulk.file.templateFirst')}</p>
+              <p className="ant-upload-hint">{t('bulk.file.hint')}</p>
+            </Upload.Dragger>
+          </Form.Item>
+          {view && file ? (
+            <Flex justify="space-between" align="center">
+              <Typography.Text type="secondary">{t('bulk.file.current', { name: file.name, rows: view.report.totals.rows })}</Typography.Text>
+              <Button type="primary" onClick={() => setStep('mapping')}>
+                {t('bulk.next')}
+              </Button>
+            </Flex>
+          ) : null}
+        </Form>
+      ) : null}
+
+      {step === 'mapping' && view && template ? (
+        <MappingStep
+          view={view}
+          template={template}
+          targets={targets}
+          busy={remapping}
+          onChange={(next) => void changeTargets(next)}
+          onBack={() => setStep('file')}
+          onNext={() => setStep('report')}
+          canContinue={mappingComplete && !remapping}
+        />
+      ) : null}
+
+      {step === 'report' && view && template && profile ? (
+        <ReportStep
+          view={view}
+          template={template}
+          targets={targets}
+          profile={profile}
+          balanceUnits={balanceUnits}
+          onRefreshBalance={() => void refreshBalance()}
+          policy={policy}
+          onPolicy={setPolicy}
+          name={name}
+          onName={setName}
+          onBack={() => setStep('mapping')}
+          onDiscard={reset}
+          onStarted={(batch) => {
+            importIdRef.current = null; // main dropped it when the batch was created
+            reset();
+            onStarted(batch);
+          }}
+        />
+      ) : null}
+    </Card>
+  );
+}

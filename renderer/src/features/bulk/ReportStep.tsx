@@ -1,0 +1,237 @@
+// Step 3: the validation report before anything is sent. Counts per kind of problem, every problem
+// with its row number (paged from main), the choice for repeated rows, and the rows and units to send
+// against the balance. "Create and start" asks once more, then creates the batch and starts it.
+import { useEffect, useState, type HTMLAttributes } from 'react';
+import { Alert, App, Button, Card, Flex, Input, Radio, Statistic, Table, Tag, Typography } from 'antd';
+import { WarningOutlined } from '@ant-design/icons';
+import { useTranslation } from 'react-i18next';
+import type { ProfileView, TemplateView } from '../../../../common/contract';
+import { ISSUE_KINDS, type BatchRecord, type DuplicatePolicy, type ImportView, type IssueKind, type RowIssue } from '../../../../common/bulk-types';
+import { call, describeError } from '../../app/api';
+import { currentLanguage } from '../../i18n';
+import { BLOCKING_KINDS, DUPLICATE_POLICIES, formatNumber, issueText, markerLabel, type ColumnTargets } from './bulk-model';
+
+export interface ReportStepProps {
+  view: ImportView;
+  template: TemplateView;
+  targets: ColumnTargets;
+  profile: ProfileView;
+  balanceUnits: number | null;
+  onRefreshBalance: () => void;
+  policy: DuplicatePolicy;
+  onPolicy: (p: DuplicatePolicy) => void;
+  name: string;
+  onName: (name: string) => void;
+  onBack: () => void;
+  onDiscard: () => void;
+  onStarted: (batch: BatchRecord) => void;
+}
+
+type KindFilter = 'all' | IssueKind;
+const PAGE_SIZE = 10;
+
+export function ReportStep(props: ReportStepProps) {
+  const { view, template, targets, profile, balanceUnits, policy, name } = props;
+  const { t, i18n } = useTranslation();
+  const lang = currentLanguage(i18n.language);
+  const { modal, message } = App.useApp();
+  const report = view.report;
+  const totals = report.totals;
+  const [kind, setKind] = useState<KindFilter>('all');
+  const [page, setPage] = useState(1);
+  const [issues, setIssues] = useState<RowIssue[] | null>(null);
+  const [issuesError, setIssuesError] = useState<string | null>(null);
+  const [starting, setStarting] = useState(false);
+
+  const totalIssues = kind === 'all' ? ISSUE_KINDS.reduce((n, k) => n + report.issueCounts[k], 0) : report.issueCounts[kind];
+
+  useEffect(() => {
+    let live = true;
+    setIssues(null);
+    const offset = (page - 1) * PAGE_SIZE;
+    void call((api) => api.bulk.issues({ importId: view.importId, ...(kind === 'all' ? {} : { kind }), offset, limit: PAGE_SIZE })).then((r) => {
+      if (!live) return;
+      if (r.ok) {
+        setIssues(r.value);
+        setIssuesError(null);
+      } else setIssuesError(describeError(t, r.error));
+    });
+    return () => {
+      live = false;
+    };
+  }, [view.importId, view, kind, page, t]);
+
+  const markerOfColumn = (column: string) => {
+    const target = targets[column];
+    return target?.kind === 'marker' ? markerLabel(t, template, target.index) : null;
+  };
+
+  const toSend = totals.toSend[policy];
+  const units = totals.units[policy];
+  const enough = balanceUnits === null ? null : units <= balanceUnits;
+
+  const start = () => {
+    modal.confirm({
+      title: t('bulk.confirmStart.title', { count: toSend }),
+      content: (
+        <Flex vertical gap={4} data-testid="confirm-start-body">
+          <span>{t('bulk.confirmStart.body', { profile: profile.name, template: template.name })}</span>
+          <span>{t('bulk.confirmStart.units', { units: formatNumber(lang, units) })}</span>
+          <span>{t('bulk.confirmStart.control')}</span>
+        </Flex>
+      ),
+      okText: t('bulk.confirmStart.ok'),
+      cancelText: t('common.cancel'),
+      onOk: async () => {
+        setStarting(true);
+        const created = await call((api) => api.bulk.create({ importId: view.importId, profileId: profile.id, duplicates: policy, ...(name.trim() ? { name: name.trim() } : {}) }));
+        if (!created.ok) {
+          setStarting(false);
+          void message.error(describeError(t, created.error));
+          return;
+        }
+        const started = await call((api) => api.bulk.start({ batchId: created.value.id }));
+        setStarting(false);
+        if (!started.ok) void message.error(t('bulk.startFailed', { error: describeError(t, started.error) }));
+        props.onStarted(created.value);
+      },
+    });
+  };
+
+  const kindOptions: { value: KindFilter; label: string; count: number }[] = [
+    { value: 'all', label: t('bulk.issue.all'), count: ISSUE_KINDS.reduce((n, k) => n + report.issueCounts[k], 0) },
+    ...ISSUE_KINDS.filter((k) => report.issueCounts[k] > 0).map((k) => ({ value: k, label: t(`bulk.issue.kind.${k}`), count: report.issueCounts[k] })),
+  ];
+
+  return (
+    <div data-testid="report-step">
+      <Flex gap={16} wrap className="bulk-figures" data-testid="report-totals">
+        <Stat id="total-rows" title={t('bulk.report.rows')} value={totals.rows} />
+        <Stat id="total-valid" title={t('bulk.report.valid')} value={totals.valid} />
+        <Stat id="total-invalid" title={t('bulk.report.invalid')} value={totals.invalid} color={totals.invalid ? '#cf1322' : undefined} />
+        <Stat id="total-duplicates" title={t('bulk.report.duplicates')} value={totals.duplicates} />
+        <Stat id="total-same-mobile" title={t('bulk.report.sameMobile')} value={totals.sameMobile - totals.duplicates} />
+      </Flex>
+
+      <Card size="small" title={t('bulk.report.issuesTitle')} style={{ marginTop: 16 }} data-testid="issues-card">
+        {kindOptions[0]!.count === 0 ? (
+          <Alert type="success" showIcon title={t('bulk.report.noIssues')} data-testid="no-issues" />
+        ) : (
+          <>
+            <Radio.Group
+              value={kind}
+              onChange={(e) => {
+                setKind(e.target.value as KindFilter);
+                setPage(1);
+              }}
+              optionType="button"
+              buttonStyle="solid"
+              size="small"
+              aria-label={t('bulk.report.filterLabel')}
+              options={kindOptions.map((o) => ({ value: o.value, label: `${o.label} (${formatNumber(lang, o.count)})` }))}
+              data-testid="issue-filter"
+              style={{ marginBottom: 12 }}
+            />
+            {issuesError ? <Alert type="error" showIcon title={issuesError} style={{ marginBottom: 12 }} /> : null}
+            <Table<RowIssue>
+              size="small"
+              rowKey={(i) => `${i.row}-${i.kind}-${i.column ?? ''}`}
+              loading={issues === null && !issuesError}
+              dataSource={issues ?? []}
+              onRow={(i) => ({ 'data-testid': 'issue-row', 'data-row': i.row, 'data-kind': i.kind }) as HTMLAttributes<HTMLTableRowElement>}
+              pagination={{ current: page, pageSize: PAGE_SIZE, total: totalIssues, onChange: setPage, showSizeChanger: false, size: 'small' }}
+              columns={[
+                { key: 'row', title: t('bulk.report.col.row'), dataIndex: 'row', width: 80 },
+                {
+                  key: 'kind',
+                  title: t('bulk.report.col.kind'),
+                  width: 200,
+                  render: (_, i) => <Tag color={BLOCKING_KINDS.has(i.kind) ? 'red' : 'gold'}>{t(`bulk.issue.kind.${i.kind}`)}</Tag>,
+                },
+                { key: 'text', title: t('bulk.report.col.detail'), render: (_, i) => issueText(t, lang, i, markerOfColumn) },
+              ]}
+            />
+          </>
+        )}
+      </Card>
+
+      <Flex gap={16} wrap style={{ marginTop: 16 }} align="stretch">
+        <Card size="small" title={t('bulk.report.duplicatesTitle')} style={{ flex: '1 1 420px' }} data-testid="duplicates-card">
+          <Radio.Group value={policy} onChange={(e) => props.onPolicy(e.target.value as DuplicatePolicy)} aria-label={t('bulk.report.duplicatesTitle')} data-testid="duplicate-policy">
+            <Flex vertical gap={8}>
+              {DUPLICATE_POLICIES.map((p) => (
+                <Radio key={p} value={p} data-policy={p}>
+                  <span>{t(`bulk.policy.${p}`)}</span>
+                  <Typography.Text type="secondary" style={{ display: 'block', fontSize: 12 }}>
+                    {t('bulk.policy.effect', { rows: formatNumber(lang, totals.toSend[p]), units: formatNumber(lang, totals.units[p]) })}
+                  </Typography.Text>
+                </Radio>
+              ))}
+            </Flex>
+          </Radio.Group>
+        </Card>
+
+        <Card size="small" title={t('bulk.report.sendTitle')} style={{ flex: '1 1 420px' }} data-testid="send-summary" data-to-send={toSend} data-units={units} data-enough={enough === null ? 'unknown' : String(enough)}>
+          <Flex gap={24} wrap>
+            <Stat id="to-send" title={t('bulk.report.toSend')} value={toSend} />
+            <Stat id="units" title={t('bulk.report.units')} value={units} />
+            <Stat id="balance" title={t('bulk.report.balance')} value={balanceUnits ?? '—'} />
+          </Flex>
+          <Typography.Paragraph type="secondary" style={{ margin: '8px 0' }}>
+            {t('bulk.report.unitsRule')}
+          </Typography.Paragraph>
+          {enough === false ? (
+            <Alert
+              type="warning"
+              showIcon
+              icon={<WarningOutlined />}
+              data-testid="balance-warning"
+              title={t('bulk.report.notEnoughTitle')}
+              description={t('bulk.report.notEnoughBody', { balance: formatNumber(lang, balanceUnits ?? 0), units: formatNumber(lang, units) })}
+              action={
+                <Button size="small" onClick={props.onRefreshBalance}>
+                  {t('bulk.report.checkBalance')}
+                </Button>
+              }
+            />
+          ) : enough === null ? (
+            <Alert
+              type="info"
+              showIcon
+              title={t('bulk.report.balanceUnknown')}
+              action={
+                <Button size="small" onClick={props.onRefreshBalance}>
+                  {t('bulk.report.checkBalance')}
+                </Button>
+              }
+            />
+          ) : null}
+        </Card>
+      </Flex>
+
+      <Flex gap={16} align="flex-end" wrap style={{ marginTop: 16 }}>
+        <label className="bulk-name" htmlFor="bulk-name">
+          <span>{t('bulk.report.name')}</span>
+          <Input id="bulk-name" value={name} maxLength={100} onChange={(e) => props.onName(e.target.value)} placeholder={view.fileName} style={{ width: 320 }} />
+        </label>
+        <span style={{ flex: 1 }} />
+        <Button onClick={props.onBack}>{t('bulk.back')}</Button>
+        <Button onClick={props.onDiscard} data-testid="discard-import">
+          {t('bulk.report.discard')}
+        </Button>
+        <Button type="primary" onClick={start} disabled={toSend === 0} loading={starting} data-testid="create-start">
+          {t('bulk.report.createStart', { count: toSend })}
+        </Button>
+      </Flex>
+      {toSend === 0 ? <Alert type="error" showIcon title={t('bulk.report.nothingToSend')} style={{ marginTop: 12 }} /> : null}
+    </div>
+  );
+}
+
+function Stat({ id, title, value, color }: { id: string; title: string; value: number | string; color?: string }) {
+  return (
+    <div data-testid={id} data-value={value}>
+      <Statistic title={title} value={value} styles={color ? { content: { color } } : undefined} />
+    </div>
+  );
+}

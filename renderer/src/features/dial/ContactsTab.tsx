@@ -1,0 +1,263 @@
+// Contacts for quick dial: name, mobile, favourite star (favourites come first in the palette), a
+// note, the escalation lists they are in. Add, edit, delete; "Call" opens the palette on them.
+import { useEffect, useState, type HTMLAttributes } from 'react';
+import { App, Button, Checkbox, Empty, Flex, Form, Input, Modal, Table, Tag, Tooltip, Typography } from 'antd';
+import { DeleteOutlined, EditOutlined, PhoneOutlined, PlusOutlined, SearchOutlined, StarFilled, StarOutlined } from '@ant-design/icons';
+import { useTranslation } from 'react-i18next';
+import type { ContactGroupRecord, ContactRecord } from '../../../../common/bulk-types';
+import { MOBILE_ERRORS, normalizeMobile, type MobileError } from '../../../../common/domain/mobile';
+import { call, describeError } from '../../app/api';
+import { currentLanguage } from '../../i18n';
+import { formatClock } from './dial-model';
+import { requestPalette } from './dial-store';
+import type { DialData } from './use-dial-data';
+
+export interface ContactsTabProps {
+  data: DialData;
+  onChanged: () => void;
+}
+
+export function ContactsTab({ data, onChanged }: ContactsTabProps) {
+  const { t, i18n } = useTranslation();
+  const lang = currentLanguage(i18n.language);
+  const { modal, message } = App.useApp();
+  const [query, setQuery] = useState('');
+  const [editing, setEditing] = useState<{ contact: ContactRecord | null } | null>(null);
+  const groupsOf = (c: ContactRecord): ContactGroupRecord[] => data.groups.filter((g) => g.memberIds.includes(c.id));
+  const needle = query.trim().toLowerCase();
+  const shown = data.contacts
+    .filter((c) => !needle || c.name.toLowerCase().includes(needle) || c.mobile.includes(needle) || c.note.toLowerCase().includes(needle))
+    .sort((a, b) => Number(b.favourite) - Number(a.favourite) || a.name.localeCompare(b.name, lang));
+
+  const toggleFavourite = async (c: ContactRecord) => {
+    const r = await call((api) => api.contacts.setFavourite({ id: c.id, favourite: !c.favourite }));
+    if (r.ok) onChanged();
+    else void message.error(describeError(t, r.error));
+  };
+
+  const remove = (c: ContactRecord) => {
+    modal.confirm({
+      title: t('dial.contacts.confirmDelete', { name: c.name }),
+      content: groupsOf(c).length ? t('dial.contacts.confirmDeleteGroups', { groups: groupsOf(c).map((g) => g.name).join(', ') }) : undefined,
+      okText: t('dial.contacts.delete'),
+      okButtonProps: { danger: true },
+      cancelText: t('common.cancel'),
+      onOk: async () => {
+        const r = await call((api) => api.contacts.remove({ id: c.id }));
+        if (r.ok) {
+          void message.success(t('dial.contacts.deleted', { name: c.name }));
+          onChanged();
+        } else void message.error(describeError(t, r.error));
+      },
+    });
+  };
+
+  return (
+    <div data-testid="contacts-tab">
+      <Flex gap={12} justify="space-between" style={{ marginBottom: 12 }}>
+        <Input
+          prefix={<SearchOutlined aria-hidden />}
+          allowClear
+          value={query}
+          onChange={(e) => setQuery(e.target.value)}
+          placeholder={t('dial.contacts.filter')}
+          aria-label={t('dial.contacts.filter')}
+          style={{ maxWidth: 320 }}
+        />
+        <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing({ contact: null })} data-testid="add-contact">
+          {t('dial.contacts.add')}
+        </Button>
+      </Flex>
+      <Table<ContactRecord>
+        size="middle"
+        rowKey="id"
+        dataSource={shown}
+        pagination={{ pageSize: 8, hideOnSinglePage: true, showSizeChanger: false }}
+        locale={{
+          emptyText: (
+            <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={data.contacts.length ? t('dial.contacts.noMatch') : t('dial.contacts.empty')}>
+              {data.contacts.length ? null : (
+                <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing({ contact: null })}>
+                  {t('dial.contacts.add')}
+                </Button>
+              )}
+            </Empty>
+          ),
+        }}
+        onRow={(c) => ({ 'data-testid': 'contact-row', 'data-contact-id': c.id, 'data-favourite': c.favourite }) as HTMLAttributes<HTMLTableRowElement>}
+        columns={[
+          {
+            key: 'favourite',
+            width: 48,
+            title: <span className="visually-hidden">{t('dial.contacts.favourite')}</span>,
+            render: (_, c) => (
+              <Tooltip title={c.favourite ? t('dial.contacts.unfavourite') : t('dial.contacts.makeFavourite')}>
+                <Button
+                  type="text"
+                  size="small"
+                  icon={c.favourite ? <StarFilled style={{ color: '#faad14' }} /> : <StarOutlined />}
+                  aria-pressed={c.favourite}
+                  aria-label={t('dial.contacts.favouriteLabel', { name: c.name })}
+                  onClick={() => void toggleFavourite(c)}
+                  data-testid="favourite-toggle"
+                />
+              </Tooltip>
+            ),
+          },
+          { key: 'name', title: t('dial.contacts.col.name'), dataIndex: 'name', width: 160, ellipsis: true },
+          { key: 'mobile', title: t('dial.contacts.col.mobile'), dataIndex: 'mobile', width: 130 },
+          { key: 'note', title: t('dial.contacts.col.note'), dataIndex: 'note', ellipsis: true },
+          {
+            key: 'groups',
+            title: t('dial.contacts.col.groups'),
+            width: 160,
+            render: (_, c) => (
+              <Flex gap={4} wrap>
+                {groupsOf(c).map((g) => (
+                  <Tag key={g.id} style={{ marginInlineEnd: 0 }}>
+                    {g.name}
+                  </Tag>
+                ))}
+              </Flex>
+            ),
+          },
+          {
+            key: 'last',
+            title: t('dial.contacts.col.last'),
+            width: 170,
+            render: (_, c) => {
+              const tpl = c.lastTemplateId ? data.templates.find((x) => x.id === c.lastTemplateId) : null;
+              return c.lastCalledAt ? (
+                <Flex vertical>
+                  <span>{formatClock(lang, c.lastCalledAt)}</span>
+                  {tpl ? (
+                    <Typography.Text type="secondary" ellipsis style={{ fontSize: 12 }}>
+                      {tpl.name}
+                    </Typography.Text>
+                  ) : null}
+                </Flex>
+              ) : (
+                <Typography.Text type="secondary">{t('dial.contacts.never')}</Typography.Text>
+              );
+            },
+          },
+          {
+            key: 'actions',
+            title: t('dial.contacts.col.actions'),
+            width: 170,
+            render: (_, c) => (
+              <Flex gap={4}>
+                <Button size="small" icon={<PhoneOutlined />} onClick={() => requestPalette({ kind: 'contact', contactId: c.id })} aria-label={t('dial.contacts.callLabel', { name: c.name })}>
+                  {t('dial.contacts.call')}
+                </Button>
+                <Button size="small" type="text" icon={<EditOutlined />} onClick={() => setEditing({ contact: c })} aria-label={t('dial.contacts.editLabel', { name: c.name })} />
+                <Button size="small" type="text" danger icon={<DeleteOutlined />} onClick={() => remove(c)} aria-label={t('dial.contacts.deleteLabel', { name: c.name })} />
+              </Flex>
+            ),
+          },
+        ]}
+      />
+      <ContactFormModal
+        editing={editing}
+        onClose={() => setEditing(null)}
+        onSaved={(c, created) => {
+          setEditing(null);
+          void message.success(created ? t('dial.contacts.added', { name: c.name }) : t('dial.contacts.saved', { name: c.name }));
+          onChanged();
+        }}
+      />
+    </div>
+  );
+}
+
+interface ContactFormValues {
+  name: string;
+  mobile: string;
+  favourite: boolean;
+  note: string;
+}
+
+function ContactFormModal({ editing, onClose, onSaved }: { editing: { contact: ContactRecord | null } | null; onClose: () => void; onSaved: (c: ContactRecord, created: boolean) => void }) {
+  const { t, i18n } = useTranslation();
+  const lang = currentLanguage(i18n.language);
+  const [form] = Form.useForm<ContactFormValues>();
+  const [saving, setSaving] = useState(false);
+  const [problem, setProblem] = useState<string | null>(null);
+  const contact = editing?.contact ?? null;
+
+  useEffect(() => {
+    if (!editing) return;
+    setProblem(null);
+    form.resetFields();
+    form.setFieldsValue({ name: contact?.name ?? '', mobile: contact?.mobile ?? '', favourite: contact?.favourite ?? false, note: contact?.note ?? '' });
+  }, [editing, contact, form]);
+
+  const save = async () => {
+    const values = await form.validateFields().catch(() => null);
+    if (!values) return;
+    setSaving(true);
+    const r = await call((api) => api.contacts.save({ ...(contact ? { id: contact.id } : {}), name: values.name.trim(), mobile: values.mobile, favourite: values.favourite, note: values.note?.trim() ?? '' }));
+    setSaving(false);
+    if (r.ok) return onSaved(r.value, !contact);
+    const fields = (r.error.issues ?? []).flatMap((i): { name: keyof ContactFormValues; errors: string[] }[] => {
+      if (i.path === 'mobile' && i.message in MOBILE_ERRORS) return [{ name: 'mobile', errors: [MOBILE_ERRORS[i.message as MobileError][lang]] }];
+      if (i.path === 'name') return [{ name: 'name', errors: [t(i.message === 'name-too-long' ? 'dial.contacts.form.nameTooLong' : 'dial.contacts.form.nameRequired')] }];
+      return [];
+    });
+    if (fields.length) form.setFields(fields);
+    else setProblem(describeError(t, r.error));
+  };
+
+  return (
+    <Modal
+      open={editing !== null}
+      title={contact ? t('dial.contacts.form.editTitle', { name: contact.name }) : t('dial.contacts.form.addTitle')}
+      onCancel={onClose}
+      onOk={() => void save()}
+      okText={t('common.save')}
+      cancelText={t('common.cancel')}
+      confirmLoading={saving}
+      forceRender
+    >
+      {problem ? <Typography.Paragraph type="danger">{problem}</Typography.Paragraph> : null}
+      <Form
+        form={form}
+        layout="vertical"
+        requiredMark={false}
+        name="contact"
+        className="callout-form"
+        data-testid="contact-form"
+        onKeyDown={(e) => {
+          if (e.key === 'Enter' && !(e.target as HTMLElement).closest('textarea') && !e.nativeEvent.isComposing) {
+            e.preventDefault();
+            void save();
+          }
+        }}
+      >
+        <Form.Item name="name" label={t('dial.contacts.form.name')} rules={[{ required: true, whitespace: true, message: t('dial.contacts.form.nameRequired') }, { max: 60, message: t('dial.contacts.form.nameTooLong') }]}>
+          <Input autoFocus maxLength={60} />
+        </Form.Item>
+        <Form.Item
+          name="mobile"
+          label={t('dial.contacts.form.mobile')}
+          rules={[
+            {
+              validator: (_, value: string) => {
+                const n = normalizeMobile(value ?? '');
+                return n.ok ? Promise.resolve() : Promise.reject(new Error(MOBILE_ERRORS[n.error][lang]));
+              },
+            },
+          ]}
+        >
+          <Input placeholder={t('dial.contacts.form.mobilePlaceholder')} inputMode="tel" />
+        </Form.Item>
+        <Form.Item name="note" label={t('dial.contacts.form.note')}>
+          <Input.TextArea autoSize={{ minRows: 2, maxRows: 4 }} maxLength={500} placeholder={t('dial.contacts.form.notePlaceholder')} />
+        </Form.Item>
+        <Form.Item name="favourite" valuePropName="checked" style={{ marginBottom: 0 }}>
+          <Checkbox>{t('dial.contacts.form.favourite')}</Checkbox>
+        </Form.Item>
+      </Form>
+    </Modal>
+  );
+}

@@ -1,0 +1,182 @@
+// One quick-dial run, live: who is being called (the escalation order when there are several),
+// which attempt, the call ringing and how it ended, the countdown to the next attempt, and the
+// result. A run in progress can be cancelled (a call already ringing cannot be recalled).
+import { useEffect, useState } from 'react';
+import { Alert, App, Button, Card, Flex, Steps, Tag, Typography } from 'antd';
+import { CloseOutlined, PhoneOutlined, StopOutlined } from '@ant-design/icons';
+import type { TFunction } from 'i18next';
+import { useTranslation } from 'react-i18next';
+import type { DialResult } from '../../../../common/bulk-types';
+import { call, describeError } from '../../app/api';
+import { currentLanguage } from '../../i18n';
+import { formatClock, formatIn, refusalText, RESULT_TYPES, STATE_COLORS } from './dial-model';
+import { dialRuns, type AttemptView, type RunView } from './dial-store';
+
+function useNow(active: boolean): number {
+  const [now, setNow] = useState(Date.now());
+  useEffect(() => {
+    if (!active) return;
+    const timer = window.setInterval(() => setNow(Date.now()), 250);
+    return () => window.clearInterval(timer);
+  }, [active]);
+  return now;
+}
+
+export function RunCard({ run }: { run: RunView }) {
+  const { t, i18n } = useTranslation();
+  const lang = currentLanguage(i18n.language);
+  const { message } = App.useApp();
+  const [cancelling, setCancelling] = useState(false);
+  const p = run.progress;
+  const phase = p?.phase ?? 'calling';
+  const done = phase === 'done';
+  const now = useNow(phase === 'waiting');
+  const targets = run.targets.length ? run.targets : p ? [p.target] : [];
+  const current = p?.targetIndex ?? 0;
+  const target = targets[current] ?? p?.target ?? null;
+  const whoOf = (x: { name: string | null; mobile: string } | null | undefined) => (x ? (x.name ? `${x.name} · ${x.mobile}` : x.mobile) : '');
+  const attemptNow = run.attempts.filter((a) => a.targetIndex === current).at(-1);
+  /** A person before the current one did not answer (else the run would have stopped there). */
+  const targetStatus = (i: number): 'wait' | 'process' | 'finish' | 'error' => {
+    if (done && p?.result?.answered) return i === p.result.answered.targetIndex ? 'finish' : i < p.result.answered.targetIndex ? 'error' : 'wait';
+    if (done) return i <= current ? 'error' : 'wait';
+    return i < current ? 'error' : i === current ? 'process' : 'wait';
+  };
+
+  const cancel = async () => {
+    setCancelling(true);
+    const r = await call((api) => api.dial.cancel({ runId: run.runId }));
+    setCancelling(false);
+    if (!r.ok) void message.error(describeError(t, r.error));
+  };
+
+  const titleText = targets.length > 1 ? t('dial.run.escalationTitle', { names: targets.map((x) => x.name ?? x.mobile).join(' → ') }) : t('dial.run.title', { who: whoOf(target) });
+
+  let line: string;
+  if (!p) line = t('dial.run.starting');
+  else if (phase === 'calling') line = attemptNow?.messageId ? (attemptNow.state === 'calling' ? t('dial.run.ringing', { who: whoOf(p.target) }) : t('dial.run.placed', { who: whoOf(p.target) })) : t('dial.run.dialling', { who: whoOf(p.target) });
+  else if (phase === 'ended') line = t('dial.run.ended', { who: whoOf(p.target), state: p.state ? t(`dial.state.${p.state}`) : t('dial.state.unknown') });
+  else if (phase === 'waiting') line = p.nextAttemptAt ? t('dial.run.waiting', { in: formatIn(t, p.nextAttemptAt - now), time: formatClock(lang, p.nextAttemptAt, now) }) : t('dial.run.waitingShort');
+  else if (phase === 'next-target') line = t('dial.run.nextTarget', { who: whoOf(p.target) });
+  else if (phase === 'refused') line = t('dial.run.refusedNow', { who: whoOf(p.target) });
+  else line = '';
+
+  return (
+    <Card
+      size="small"
+      className="dial-run"
+      data-testid="run-card"
+      data-run-id={run.runId}
+      data-phase={phase}
+      data-attempt={p?.attempt ?? 0}
+      data-max-attempts={run.maxAttempts}
+      data-attempts={run.attempts.length}
+      data-status={p?.result?.status ?? ''}
+      title={
+        <Flex align="center" gap={8} style={{ minWidth: 0 }}>
+          <PhoneOutlined aria-hidden className={!done ? 'dial-ringing' : undefined} />
+          <Typography.Text strong ellipsis>
+            {titleText}
+          </Typography.Text>
+        </Flex>
+      }
+      extra={
+        <Flex gap={8} align="center">
+          <Tag color={done ? (p?.result?.status === 'answered' ? 'success' : 'default') : 'processing'} data-testid="run-phase">
+            {done && p?.result ? t(`dial.result.tag.${p.result.status}`) : t(`dial.phase.${phase}`)}
+          </Tag>
+          {done ? (
+            <Button size="small" type="text" icon={<CloseOutlined />} aria-label={t('dial.run.dismiss')} onClick={() => dialRuns.dismiss(run.runId)} data-testid="run-dismiss" />
+          ) : (
+            <Button size="small" danger icon={<StopOutlined />} loading={cancelling} onClick={() => void cancel()} data-testid="run-cancel">
+              {t('dial.run.cancel')}
+            </Button>
+          )}
+        </Flex>
+      }
+    >
+      {targets.length > 1 ? (
+        <Steps
+          size="small"
+          current={current}
+          style={{ marginBottom: 12 }}
+          items={targets.map((x, i) => ({ title: x.name ?? x.mobile, content: x.name ? x.mobile : undefined, status: targetStatus(i) }))}
+        />
+      ) : null}
+
+      {!done ? (
+        <div role="status" aria-live="polite" className="dial-run-line" data-testid="run-line">
+          <Typography.Text strong>{t('dial.run.attempt', { attempt: Math.max(1, p?.attempt ?? 1), max: run.maxAttempts })}</Typography.Text>
+          <span> · {line}</span>
+        </div>
+      ) : null}
+
+      {phase === 'refused' && p?.refusals.length ? (
+        <ul className="dial-refusals">
+          {p.refusals.map((r, i) => {
+            const text = refusalText(t, lang, r);
+            return (
+              <li key={i}>
+                {text.title} <Typography.Text type="secondary">{text.frees}</Typography.Text>
+              </li>
+            );
+          })}
+        </ul>
+      ) : null}
+
+      {done && p?.result ? <ResultBanner result={p.result} /> : null}
+
+      {run.attempts.length ? (
+        <ol className="dial-attempts" aria-label={t('dial.run.attemptsLabel')} data-testid="run-attempts">
+          {run.attempts.map((a) => (
+            <AttemptRow key={`${a.targetIndex}-${a.attempt}`} attempt={a} showWho={targets.length > 1} />
+          ))}
+        </ol>
+      ) : null}
+    </Card>
+  );
+}
+
+function AttemptRow({ attempt, showWho }: { attempt: AttemptView; showWho: boolean }) {
+  const { t, i18n } = useTranslation();
+  const lang = currentLanguage(i18n.language);
+  const state = attempt.state;
+  const label = state === null ? t('dial.state.sending') : t(`dial.state.${state}`);
+  return (
+    <li data-testid="run-attempt" data-attempt={attempt.attempt} data-target={attempt.targetIndex} data-state={state ?? ''} data-ended={attempt.ended}>
+      <Typography.Text type="secondary" className="dial-attempt-time">
+        {formatClock(lang, attempt.startedAt)}
+      </Typography.Text>
+      <span>{t('dial.run.attemptShort', { attempt: attempt.attempt })}</span>
+      {showWho ? <span className="dial-attempt-who">{attempt.name ?? attempt.mobile}</span> : null}
+      <Tag color={state ? STATE_COLORS[state] : 'processing'} style={{ marginInlineEnd: 0 }}>
+        {label}
+      </Tag>
+    </li>
+  );
+}
+
+function ResultBanner({ result }: { result: DialResult }) {
+  const { t } = useTranslation();
+  const who = result.answered ? (result.answered.name ? `${result.answered.name} (${result.answered.mobile})` : result.answered.mobile) : '';
+  const answeredAttempt = result.answered ? result.attempts.filter((a) => a.targetIndex === result.answered!.targetIndex).length : 0;
+  const body =
+    result.status === 'answered'
+      ? t('dial.result.answered', { who, attempt: answeredAttempt })
+      : result.status === 'not-answered'
+        ? t('dial.result.not-answered', { count: result.attempts.length })
+        : result.status === 'failed'
+          ? failedText(t, result)
+          : t(`dial.result.${result.status}`);
+  return (
+    <Alert type={RESULT_TYPES[result.status]} showIcon title={body} data-testid="run-result" data-status={result.status} style={{ marginBottom: 8 }} role="status" />
+  );
+}
+
+/** Why the provider refused, from the code of the last attempt (402 balance, 403 template, 401 credentials). */
+function failedText(t: TFunction, result: DialResult): string {
+  const code = result.attempts.at(-1)?.code ?? null;
+  if (code === 401 || code === 402 || code === 403) return t(`dial.result.failedCode.${code}`);
+  if (code !== null) return t('dial.result.failedCode.other', { code });
+  return t('dial.result.failed');
+}

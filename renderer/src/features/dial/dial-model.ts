@@ -1,0 +1,80 @@
+// Pure helpers of the Quick dial screens: refusal texts built from their fields (never main's English
+// sentence), times for people, and the colours of call states and results.
+import type { TFunction } from 'i18next';
+import type { TemplateView } from '../../../../common/contract';
+import type { ContactRecord, DialRefusal, DialStatus } from '../../../../common/bulk-types';
+import type { CallState } from '../../../../common/domain/status';
+import type { Language } from '../../i18n';
+
+/** Local wall-clock time, with the date when it is not today. */
+export function formatClock(lang: Language, ms: number, now = Date.now()): string {
+  const locale = lang === 'zh-CN' ? 'zh-CN' : 'en-GB';
+  const d = new Date(ms);
+  const today = new Date(now);
+  const sameDay = d.getFullYear() === today.getFullYear() && d.getMonth() === today.getMonth() && d.getDate() === today.getDate();
+  const time = new Intl.DateTimeFormat(locale, { hour: '2-digit', minute: '2-digit', second: '2-digit', hour12: false }).format(d);
+  if (sameDay) return time;
+  return `${new Intl.DateTimeFormat(locale, { month: '2-digit', day: '2-digit' }).format(d)} ${time}`;
+}
+
+/** "in 45 s", "in 12 min", "in 3 h 5 min". */
+export function formatIn(t: TFunction, ms: number): string {
+  const s = Math.max(0, Math.ceil(ms / 1000));
+  if (s < 90) return t('dial.time.inSeconds', { count: s });
+  const m = Math.round(s / 60);
+  if (m < 60) return t('dial.time.inMinutes', { count: m });
+  return t('dial.time.inHours', { h: Math.floor(m / 60), m: m % 60 });
+}
+
+/** One refusal in the user's language: which limit, how many calls, when it frees up. */
+export function refusalText(t: TFunction, lang: Language, r: DialRefusal, now = Date.now()): { title: string; frees: string } {
+  const when = Number.isFinite(r.freesAt) ? formatClock(lang, r.freesAt, now) : null;
+  const frees = when ? t('dial.refusal.frees', { time: when, in: formatIn(t, r.freesAt - now) }) : t('dial.refusal.never');
+  if (r.limit === 'quiet-hours') return { title: t('dial.refusal.quiet', { mobile: r.mobile }), frees };
+  return { title: t(`dial.refusal.${r.limit}`, { mobile: r.mobile, count: r.count ?? 0, max: r.max ?? 0 }), frees };
+}
+
+export const STATE_COLORS: Record<CallState, string> = {
+  pending: 'processing',
+  calling: 'processing',
+  answered: 'success',
+  no_answer: 'warning',
+  busy: 'warning',
+  rejected: 'warning',
+  powered_off: 'warning',
+  unreachable: 'warning',
+  invalid_number: 'error',
+  failed: 'error',
+  unknown: 'default',
+};
+
+export const RESULT_TYPES: Record<DialStatus, 'success' | 'warning' | 'error' | 'info'> = {
+  answered: 'success',
+  'not-answered': 'warning',
+  refused: 'warning',
+  unknown: 'warning',
+  failed: 'error',
+  cancelled: 'info',
+};
+
+/** The template a contact should be called with: the last one used, if it is still approved. */
+export function defaultTemplate(templates: readonly TemplateView[], contact: ContactRecord | null, remembered: string | null): TemplateView | null {
+  const approved = templates.filter((x) => x.approved);
+  const byId = (id: string | null | undefined) => (id ? (approved.find((x) => x.id === id) ?? null) : null);
+  return byId(contact?.lastTemplateId) ?? byId(remembered) ?? approved[0] ?? null;
+}
+
+export function markerLabel(t: TFunction, template: Pick<TemplateView, 'markerNames'>, index: number): string {
+  return template.markerNames[index]?.trim() || t('dial.palette.variable', { n: index + 1 });
+}
+
+/** The text as it will be read out, markers filled (an empty value shows its label in brackets). */
+export function fillPreview(t: TFunction, template: TemplateView, values: readonly string[]): string {
+  let i = 0;
+  return template.content.replace(/【变量】/g, () => {
+    const v = values[i]?.trim();
+    const label = markerLabel(t, template, i);
+    i++;
+    return v ? v : `［${label}］`;
+  });
+}

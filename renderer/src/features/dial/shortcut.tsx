@@ -1,0 +1,39 @@
+// The app-wide quick-dial shortcut: Ctrl+K (⌘K on macOS) on any screen opens the Quick dial screen on
+// its palette. It lives in the navigation icon of Quick dial, the one part of this feature that is
+// always on screen; an OS-wide shortcut (window in the background) needs Electron's globalShortcut in
+// main, which would push an event that calls requestPalette() the same way.
+import { useEffect } from 'react';
+import { ThunderboltOutlined } from '@ant-design/icons';
+import { requestPalette } from './dial-store';
+
+export const IS_MAC = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform || navigator.userAgent);
+
+/** The shortcut as shown to people. */
+export const SHORTCUT_KEYS: readonly string[] = IS_MAC ? ['⌘', 'K'] : ['Ctrl', 'K'];
+
+export function isQuickDialShortcut(e: Pick<KeyboardEvent, 'key' | 'ctrlKey' | 'metaKey' | 'altKey' | 'shiftKey' | 'isComposing'>): boolean {
+  if (e.isComposing || e.altKey || e.shiftKey) return false;
+  const modifier = IS_MAC ? e.metaKey && !e.ctrlKey : e.ctrlKey && !e.metaKey;
+  return modifier && e.key.toLowerCase() === 'k';
+}
+
+export function useQuickDialShortcut(): void {
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (!isQuickDialShortcut(e)) return;
+      e.preventDefault();
+      requestPalette();
+      if (window.location.hash !== '#/dial') window.location.hash = '/dial';
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, []);
+}
+
+/** The Quick dial icon in the navigation; it also carries the shortcut (see above). */
+function DialNavIcon({ className }: { className?: string }) {
+  useQuickDialShortcut();
+  return <ThunderboltOutlined className={className} aria-hidden />;
+}
+
+export const DIAL_ICON = <DialNavIcon />;

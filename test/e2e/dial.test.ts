@@ -1,0 +1,351 @@
+// End to end, through the browser test bridge: Quick dial in Chromium, its window.callout routed to
+// the real handlers (real SQLite, the dialer, the embedded sandbox over HTTP, main following calls).
+// Run after `npx electron-vite build`. Both languages; screenshots under test-results/screens/.
+// Dial limits and quiet hours are set explicitly, so that results never depend on the clock.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { MOBILE_ERRORS } from '../../common/domain/mobile';
+import { EN, ZH_CN } from '../../renderer/src/i18n/dictionaries';
+import { launchChromium, startApp, type AppUnderTest } from './bridge';
+
+type Dict = typeof EN;
+
+const TIMEOUT = 90_000;
+const CJK = /[\u3400-\u9fff]/;
+/** A dictionary key that leaked onto the screen instead of its text. */
+const RAW_KEY = /\b(common|errors|dial)\.[a-z][\w-]*(\.[\w-]+)*\b/;
+/** The on-call template (registered and approved at the sandbox's provider). */
+const ALERT = '【变量】告警：【变量】，请立即处理。';
+const VALUES = { en: ['DB', 'disk full'], 'zh-CN': ['数据库', '磁盘已满'] } as const;
+
+/** Last digit scripts the sandbox: 0 never answers (after the provider's redials), 8 answers, 5 answers on the provider's redial. */
+const PEOPLE = {
+  en: { never: { name: 'Zhang Wei', mobile: '13900000000', typed: 'zh' }, answers: { name: 'Li Na', mobile: '13900000008', typed: 'li' }, redial: { name: 'Wang Fang', mobile: '13900000005', typed: 'wf' } },
+  'zh-CN': { never: { name: '张伟', mobile: '13700000000', typed: '张' }, answers: { name: '李娜', mobile: '13700000008', typed: '李' }, redial: { name: '王芳', mobile: '13700000005', typed: '王芳' } },
+} as const;
+
+const LOCALES = [
+  { locale: 'en-US', lang: 'en', dict: EN, suffix: 'en', full: true },
+  { locale: 'zh-CN', lang: 'zh-CN', dict: ZH_CN as Dict, suffix: 'zh-CN', full: false },
+] as const;
+
+/** The dictionary text at `path`, interpolated and pluralised like i18next does (en: one/other; zh: other). */
+function tr(dict: Dict, lang: string, path: string, vars: Record<string, string | number> = {}): string {
+  const lookup = (p: string) => {
+    let node: unknown = dict;
+    for (const part of p.split('.')) node = (node as Record<string, unknown> | undefined)?.[part];
+    return typeof node === 'string' ? node : null;
+  };
+  const count = vars.count;
+  const text = (typeof count === 'number' ? lookup(`${path}_${lang === 'en' && count === 1 ? 'one' : 'other'}`) : null) ?? lookup(path);
+  if (text === null) throw new Error(`no text at ${path}`);
+  return text.replace(/\{\{(\w+)\}\}/g, (_, name: string) => String(vars[name] ?? `{{${name}}}`));
+}
+
+interface PageGlobals {
+  location: { hash: string };
+  document: {
+    body: { innerText: string };
+    activeElement: { getAttribute(name: string): string | null; tagName: string } | null;
+    getAnimations(): { playState: string; effect: { getComputedTiming(): { iterations: number } } | null }[];
+  };
+}
+
+async function bodyText(page: Page): Promise<string> {
+  return page.evaluate(() => (globalThis as unknown as PageGlobals).document.body.innerText);
+}
+
+async function settled(page: Page): Promise<void> {
+  await page
+    .waitForFunction(
+      () =>
+        (globalThis as unknown as PageGlobals).document
+          .getAnimations()
+          .every((a) => a.playState !== 'running' || a.effect?.getComputedTiming().iterations === Infinity),
+      undefined,
+      { timeout: 3_000 },
+    )
+    .catch(() => undefined);
+}
+
+/** The test id of the focused element (or its tag). */
+async function focused(page: Page): Promise<string | null> {
+  return page.evaluate(() => {
+    const el = (globalThis as unknown as PageGlobals).document.activeElement;
+    return el ? (el.getAttribute('data-testid') ?? el.tagName.toLowerCase()) : null;
+  });
+}
+
+describe.each(LOCALES)('Quick dial ($suffix)', ({ locale, lang, dict, suffix, full }) => {
+  let browser: Browser;
+  let app: AppUnderTest;
+  let page: Page;
+  const problems: string[] = [];
+  const people = PEOPLE[lang];
+  const t = (path: string, vars?: Record<string, string | number>) => tr(dict, lang, path, vars);
+  const sendsTo = (mobile: string) => app.services.sandbox!.requests().filter((r) => r.op === 'send' && r.body?.mobile === mobile);
+  const palette = () => page.getByTestId('palette-body');
+  const stage = () => palette().getAttribute('data-stage', { timeout: 2_000 }).catch(() => null);
+  const card = () => page.getByTestId('run-card').first();
+  const snap = async (name: string, top: string | null = '#dial-title') => {
+    await page.locator('.ant-message-notice').first().waitFor({ state: 'detached', timeout: 5_000 }).catch(() => undefined);
+    if (top) await page.locator(top).first().evaluate((el) => (el as unknown as { scrollIntoView(o: object): void }).scrollIntoView({ block: 'start' }));
+    await settled(page);
+    await app.screenshot(name);
+  };
+  const setLimits = (perMinute: number | null) =>
+    app.handlers['dial.saveSettings']({ scope: '*', perMinute, perHour: 100, perDay: 500, quietStart: null, quietEnd: null });
+
+  /**
+   * Ctrl+K, a few letters, Enter (the person), Enter (call): the keyboard only. The very first call
+   * with the template needs its values (typed, Tab between them); later ones are prefilled.
+   */
+  const quickDial = async (typed: string, expectedTarget: string, values?: readonly string[], screenshot?: string) => {
+    await page.keyboard.press('Control+k');
+    await expect.poll(stage).toBe('search');
+    await expect.poll(() => focused(page)).toBe('palette-search');
+    await page.keyboard.type(typed);
+    await expect.poll(() => palette().getByTestId('palette-options').getAttribute('data-fresh')).toBe('true');
+    await expect.poll(() => palette().getByTestId('palette-option').first().innerText()).toContain(expectedTarget);
+    await page.keyboard.press('Enter');
+    await expect.poll(stage).toBe('confirm');
+    expect(await palette().getByTestId('palette-target').innerText()).toContain(expectedTarget);
+    if (values) {
+      await expect.poll(() => focused(page)).toBe('palette-value');
+      for (const [i, v] of values.entries()) {
+        if (i > 0) await page.keyboard.press('Tab');
+        await page.keyboard.type(v);
+      }
+    } else await expect.poll(() => focused(page)).toBe('palette-call');
+    if (screenshot) await snap(screenshot, null);
+    await page.keyboard.press('Enter');
+  };
+
+  beforeAll(async () => {
+    browser = await launchChromium();
+    app = await startApp({ locale, browser });
+    page = app.page;
+    page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+    page.on('console', (m) => {
+      if (m.text().includes("'frame-ancestors' is ignored when delivered via a <meta> element")) return;
+      if (m.type() === 'error' || m.type() === 'warning') problems.push(`${m.type()}: ${m.text()}`);
+    });
+    app.services.sandbox!.setBalance('sandbox-demo', 1_000);
+    // Limits set explicitly: the default quiet hours (22:00–08:00 local) would make the results depend on the clock.
+    await setLimits(10);
+    await app.handlers['templates.save']({ name: '告警通知', content: ALERT, approved: true, markerNames: lang === 'en' ? ['System', 'Problem'] : ['系统', '问题'] });
+    await page.goto(page.url().replace(/#.*$/, '') + '#/dial');
+    await page.reload();
+  }, TIMEOUT);
+
+  afterAll(async () => {
+    await app?.close();
+    await browser?.close();
+  }, TIMEOUT);
+
+  it(
+    'adds contacts: the number is checked and normalised, favourites come first',
+    async () => {
+      await page.getByRole('heading', { name: t('dial.title') }).waitFor();
+      await page.getByTestId('dial-runs-empty').waitFor();
+      expect(await page.getByTestId('contacts-tab').innerText()).toContain(t('dial.contacts.empty'));
+
+      await page.getByTestId('add-contact').first().click();
+      const form = page.getByTestId('contact-form');
+      await form.waitFor();
+      await settled(page);
+      await page.locator('#contact_name').fill(people.never.name);
+      await page.locator('#contact_mobile').fill('139 0000');
+      await page.locator('#contact_note').fill(lang === 'en' ? 'Database on-call' : '数据库值班');
+      await page.locator('#contact_favourite').check();
+      await page.keyboard.press('Enter');
+      await expect.poll(() => page.locator('.ant-form-item:has(#contact_mobile) .ant-form-item-explain-error').allInnerTexts()).toEqual([MOBILE_ERRORS['wrong-length'][lang]]);
+      await page.locator('#contact_mobile').fill(`+86 ${people.never.mobile.slice(0, 3)}-${people.never.mobile.slice(3, 7)}-${people.never.mobile.slice(7)}`);
+      await page.keyboard.press('Enter');
+      const row = page.getByTestId('contact-row');
+      await expect.poll(() => row.count()).toBe(1);
+      expect(await row.first().innerText()).toContain(people.never.mobile);
+      expect(await row.first().getAttribute('data-favourite')).toBe('true');
+
+      // The others through main, as if added on another day; the screen shows them after a reload.
+      const answers = await app.handlers['contacts.save']({ name: people.answers.name, mobile: people.answers.mobile, note: lang === 'en' ? 'Network, second line' : '网络二线' });
+      await app.handlers['contacts.save']({ name: people.redial.name, mobile: people.redial.mobile });
+      const never = (await app.handlers['contacts.list']()).find((c) => c.mobile === people.never.mobile)!;
+      await app.handlers['contacts.saveGroup']({ name: lang === 'en' ? 'Database escalation' : '数据库升级', memberIds: [never.id, answers.id] });
+      await page.reload();
+      await expect.poll(() => row.count()).toBe(3);
+      expect(await row.first().innerText()).toContain(people.never.name); // favourite first
+      expect(await bodyText(page)).not.toMatch(RAW_KEY);
+      if (lang === 'zh-CN') expect(await bodyText(page)).toMatch(CJK);
+      if (full) await snap(`dial-contacts-${suffix}`);
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'opens the palette with the keyboard shortcut from another screen; a few letters find the person, favourites first',
+    async () => {
+      await page.goto(page.url().replace(/#.*$/, '') + '#/send');
+      await page.locator('main h3').first().waitFor();
+      await page.keyboard.press('Control+k');
+      await expect.poll(() => page.evaluate(() => (globalThis as unknown as PageGlobals).location.hash)).toBe('#/dial');
+      await expect.poll(stage).toBe('search');
+      await expect.poll(() => focused(page)).toBe('palette-search');
+      // Every contact (favourites first), then the escalation list.
+      const options = palette().getByTestId('palette-option');
+      await expect.poll(() => options.count()).toBe(4);
+      expect(await options.first().innerText()).toContain(people.never.name);
+      expect(await options.last().getAttribute('data-kind')).toBe('group');
+      await page.keyboard.type(people.never.typed);
+      await expect.poll(() => options.first().innerText()).toContain(people.never.name);
+      expect(await options.first().getAttribute('aria-selected')).toBe('true');
+      expect(await bodyText(page)).not.toMatch(RAW_KEY);
+      await snap(`dial-palette-${suffix}`, null);
+      // Escape closes it without calling anyone.
+      await page.keyboard.press('Escape');
+      await expect.poll(() => palette().count()).toBe(0);
+    },
+    TIMEOUT,
+  );
+
+  it.runIf(full)(
+    '"call until answered" with 3 attempts to a number that never answers: attempts progress, with a wait between them, and stop at the maximum',
+    async () => {
+      await quickDial(people.never.typed, people.never.name, VALUES[lang], `dial-palette-confirm-${suffix}`);
+      await expect.poll(() => palette().count()).toBe(0);
+      await card().waitFor();
+      expect(await card().getAttribute('data-max-attempts')).toBe('3');
+      const seen = new Set<string>();
+      let snapped = false;
+      const deadline = Date.now() + 40_000;
+      while (Date.now() < deadline) {
+        const phase = await card().getAttribute('data-phase');
+        const attempt = await card().getAttribute('data-attempt');
+        seen.add(`${phase}:${attempt}`);
+        if (phase === 'waiting' && !snapped && attempt === '2') {
+          snapped = true;
+          expect(await page.getByTestId('run-line').innerText()).toContain(t('dial.run.attempt', { attempt: 2, max: 3 }));
+          await snap(`dial-progress-${suffix}`);
+        }
+        if (phase === 'done') break;
+        await new Promise((r) => setTimeout(r, 40));
+      }
+      expect(await card().getAttribute('data-status')).toBe('not-answered');
+      expect([...seen]).toEqual(expect.arrayContaining(['waiting:2', 'calling:2', 'waiting:3', 'calling:3', 'done:0']));
+      const attempts = card().getByTestId('run-attempt');
+      expect(await attempts.count()).toBe(3);
+      expect(await attempts.evaluateAll((els) => els.map((e) => e.getAttribute('data-state')))).toEqual(['no_answer', 'no_answer', 'no_answer']);
+      expect(await card().getByTestId('run-result').innerText()).toContain(t('dial.result.not-answered', { count: 3 }));
+      expect(sendsTo(people.never.mobile)).toHaveLength(3);
+      expect(sendsTo(people.never.mobile).every((r) => r.body?.content === `${VALUES[lang][0]}告警：${VALUES[lang][1]}，请立即处理。`)).toBe(true);
+      const start = app.calls.find((c) => c.channel === 'dial.start')!.input as Record<string, unknown>;
+      expect(start).toMatchObject({ attempts: 3, pauseSeconds: 60, targets: [{ contactId: expect.any(Number) }] });
+      expect(start.override).toBeUndefined();
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'calls until answered, and stops at the first answer (8: answers; 5: answers on the provider\'s redial)',
+    async () => {
+      for (const person of full ? [people.answers, people.redial] : [people.answers]) {
+        const before = sendsTo(person.mobile).length;
+        // The values typed for the first call are prefilled (in the short run this is the first call).
+        await quickDial(person.typed, person.name, full ? undefined : VALUES[lang]);
+        await expect.poll(() => palette().count()).toBe(0);
+        const run = page.getByTestId('run-card').filter({ hasText: person.name }).first();
+        await expect.poll(() => run.getAttribute('data-status'), { timeout: 30_000 }).toBe('answered');
+        expect(await run.getByTestId('run-attempt').count()).toBe(1);
+        expect(await run.getByTestId('run-result').innerText()).toContain(t('dial.result.answered', { who: `${person.name} (${person.mobile})`, attempt: 1 }));
+        expect(sendsTo(person.mobile).length - before).toBe(1);
+        expect(sendsTo(person.mobile).at(-1)!.body?.content).toBe(`${VALUES[lang][0]}告警：${VALUES[lang][1]}，请立即处理。`);
+      }
+      expect(await bodyText(page)).not.toMatch(RAW_KEY);
+      if (lang === 'zh-CN') expect(await bodyText(page)).toMatch(CJK);
+      // The contact remembers the template it was called with.
+      const answered = (await app.handlers['contacts.list']()).find((c) => c.mobile === people.answers.mobile)!;
+      expect(answered.lastTemplateId).not.toBeNull();
+    },
+    TIMEOUT,
+  );
+
+  it.runIf(full)(
+    'an escalation list calls the next person when nobody answers',
+    async () => {
+      await page.keyboard.press('Control+k');
+      await expect.poll(stage).toBe('search');
+      await expect.poll(() => focused(page)).toBe('palette-search');
+      await page.keyboard.type(lang === 'en' ? 'escalation' : '升级');
+      await expect.poll(() => palette().getByTestId('palette-options').getAttribute('data-fresh')).toBe('true');
+      await expect.poll(() => palette().getByTestId('palette-option').first().getAttribute('data-kind')).toBe('group');
+      await page.keyboard.press('Enter');
+      await expect.poll(stage).toBe('confirm');
+      await palette().getByTestId('palette-until-answered').click(); // one call each
+      await palette().getByTestId('palette-call').click();
+      await expect.poll(() => palette().count()).toBe(0);
+      const run = card();
+      await expect.poll(() => run.getAttribute('data-status'), { timeout: 40_000 }).toBe('answered');
+      const states = await run.getByTestId('run-attempt').evaluateAll((els) => els.map((e) => [e.getAttribute('data-target'), e.getAttribute('data-state')]));
+      expect(states).toEqual([
+        ['0', 'no_answer'],
+        ['1', 'answered'],
+      ]);
+      expect(await run.getByTestId('run-result').innerText()).toContain(people.answers.name);
+    },
+    TIMEOUT,
+  );
+
+  it.runIf(full)(
+    'a second immediate call to the same number is refused by the per-minute limit, and goes only after the override confirmation',
+    async () => {
+      // One call a minute per number, set on the limits tab.
+      await page.getByRole('tab', { name: t('dial.tabs.settings') }).click();
+      const perMinute = page.getByTestId('settings-perMinute');
+      await perMinute.waitFor();
+      await expect.poll(() => perMinute.inputValue()).toBe('10');
+      await perMinute.fill('1');
+      await page.getByTestId('settings-save').click();
+      await expect.poll(async () => (await app.handlers['dial.settings']()).perMinute).toBe(1);
+      await page.getByRole('tab', { name: t('dial.tabs.contacts', { count: 3 }) }).click();
+
+      // Called once a moment ago (the previous test).
+      const person = people.redial;
+      const before = sendsTo(person.mobile).length;
+      expect(before).toBe(1);
+      await quickDial(person.typed, person.name);
+      await expect.poll(stage).toBe('refused');
+      const refusal = palette().getByTestId('refusal');
+      expect(await refusal.count()).toBe(1);
+      expect(await refusal.getAttribute('data-limit')).toBe('per-minute');
+      const text = await refusal.innerText();
+      expect(text).toContain(t('dial.refusal.per-minute', { mobile: person.mobile, count: 1, max: 1 }));
+      expect(text).toMatch(/\d{2}:\d{2}:\d{2}/); // when it frees up, as a local time
+      await snap(`dial-refusal-${suffix}`, null);
+      const freesAt = Number(await refusal.getAttribute('data-frees-at'));
+      expect(freesAt).toBeGreaterThan(Date.now());
+      expect(freesAt).toBeLessThanOrEqual(Date.now() + 60_000);
+      // Nothing left; the override needs the explicit confirmation (keyboard: Space on the box, then Tab to the button).
+      expect(sendsTo(person.mobile).length).toBe(before);
+      const call = palette().getByTestId('override-call');
+      expect(await call.isDisabled()).toBe(true);
+      await expect.poll(() => focused(page)).toBe('override-check');
+      await page.keyboard.press('Space');
+      await expect.poll(() => call.isDisabled()).toBe(false);
+      await page.keyboard.press('Tab');
+      await page.keyboard.press('Tab');
+      await expect.poll(() => focused(page)).toBe('override-call');
+      await page.keyboard.press('Enter');
+      await expect.poll(() => palette().count()).toBe(0);
+      const run = page.getByTestId('run-card').filter({ hasText: person.name }).first();
+      await expect.poll(() => run.getAttribute('data-status'), { timeout: 30_000 }).toBe('answered');
+      expect(sendsTo(person.mobile).length).toBe(before + 1);
+      const overridden = app.calls.filter((c) => c.channel === 'dial.start').at(-1)!.input as Record<string, unknown>;
+      expect(overridden.override).toBe(true);
+    },
+    TIMEOUT,
+  );
+
+  it('shows no console error or page error', () => {
+    expect(problems).toEqual([]);
+  });
+});
