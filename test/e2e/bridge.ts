@@ -83,6 +83,10 @@ export interface AppOptions {
   /** Reuse a data directory (restart tests); default a fresh temp one. */
   home?: string;
   browser?: Browser;
+  /** Open this screen (its key in the navigation) instead of the default one. */
+  screen?: string;
+  /** false: start with the first-start guide already dismissed, as for a returning user. */
+  onboarding?: boolean;
 }
 
 export interface AppUnderTest {
@@ -127,6 +131,10 @@ export async function startApp(options: AppOptions = {}): Promise<AppUnderTest> 
     return dispatch(handlers, channel, input);
   });
   await context.addInitScript({ content: bridgeInitScript() });
+  if (options.onboarding === false) {
+    // The key is the onboarding feature's ONBOARDING_DISMISSED_KEY.
+    await context.addInitScript({ content: "try { localStorage.setItem('callout.onboarding.dismissed', '1'); } catch {}" });
+  }
   const page = await context.newPage();
   const unsubscribe = services.subscribe((channel, payload) => {
     for (const p of context.pages()) {
@@ -134,7 +142,7 @@ export async function startApp(options: AppOptions = {}): Promise<AppUnderTest> 
       p.evaluate(([c, pl]) => (globalThis as unknown as { __calloutEmit?: (c: string, p: unknown) => void }).__calloutEmit?.(c, pl), [channel, payload] as const).catch(() => undefined);
     }
   });
-  await page.goto(`${server.url}/index.html`);
+  await page.goto(`${server.url}/index.html${options.screen ? `#/${options.screen}` : ''}`);
 
   return {
     page,

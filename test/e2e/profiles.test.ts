@@ -118,12 +118,10 @@ describe.each(LOCALES)('Profiles screen ($suffix)', ({ locale, lang, htmlLang, d
 
   beforeAll(async () => {
     browser = await launchChromium();
-    app = await startApp({ locale, browser });
+    app = await startApp({ locale, browser, screen: 'profiles', onboarding: false });
     page = app.page;
     page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
     page.on('console', (m) => {
-      // Chromium notes that frame-ancestors has no effect in a <meta> CSP; the directive is the lead's to keep or move.
-      if (m.text().includes("'frame-ancestors' is ignored when delivered via a <meta> element")) return;
       if (m.type() === 'error' || m.type() === 'warning') problems.push(`${m.type()}: ${m.text()}`);
     });
     // Load again with the listeners attached, so problems during start-up are caught too.

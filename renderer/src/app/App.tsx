@@ -8,7 +8,9 @@ import zhCN from 'antd/locale/zh_CN';
 import { useTranslation } from 'react-i18next';
 import { currentLanguage, LANGUAGE_NAMES, LANGUAGES, setLanguage, type Language } from '../i18n';
 import { AppInfoProvider } from './app-info';
+import { call } from './api';
 import { SecretStoreBanner } from './SecretStoreBanner';
+import { GuideButton, GuidePanel, useGuideRevision } from '../features/onboarding/Guide';
 import { DEFAULT_SCREEN, isScreenKey, SCREENS, type ScreenKey } from './screens';
 
 export const APP_NAME = 'Callout';
@@ -64,10 +66,17 @@ function LanguageSwitch() {
 }
 
 function Shell() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const { token } = antTheme.useToken();
   const [screen, go] = useCurrentScreen();
   const Current = (SCREENS.find((s) => s.key === screen) ?? SCREENS[0])?.Component;
+  const guideRevision = useGuideRevision(); // the guide changed profiles/templates: load the screen again
+  const lang = currentLanguage(i18n.language);
+
+  // Main speaks on its own (desktop notifications when a call ends): in the UI's language.
+  useEffect(() => {
+    void call((api) => api.app.setLocale({ locale: lang }));
+  }, [lang]);
 
   useEffect(() => {
     document.title = `${t(`nav.${screen}`)} · ${APP_NAME}`;
@@ -95,6 +104,7 @@ function Shell() {
           <Typography.Text type="secondary">{t('app.tagline')}</Typography.Text>
         </span>
         <span style={{ flex: 1 }} />
+        <GuideButton />
         <LanguageSwitch />
       </Layout.Header>
       <Layout>
@@ -112,7 +122,8 @@ function Shell() {
         <Layout.Content style={{ padding: 24, minWidth: 0 }}>
           <main>
             <SecretStoreBanner />
-            {Current ? <Current /> : null}
+            <GuidePanel />
+            {Current ? <Current key={guideRevision} /> : null}
           </main>
         </Layout.Content>
       </Layout>

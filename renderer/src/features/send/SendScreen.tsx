@@ -20,7 +20,7 @@ import { phaseOf } from './send-model';
 import type { SendFormValues, SendRequest } from './send-request';
 import { sessionCalls, useLiveCalls, useSessionCalls } from './session-calls';
 import { useBalance } from './use-balance';
-import { useMainLocale, useSendData } from './use-send-data';
+import { useSendData } from './use-send-data';
 import './send.css';
 
 const go = (screen: string) => {
@@ -31,7 +31,6 @@ export function SendScreen() {
   const { t, i18n } = useTranslation();
   const lang = currentLanguage(i18n.language);
   const { modal, message } = App.useApp();
-  useMainLocale();
   const { data, loading, error, reload, reloadRecents } = useSendData();
   const [form] = Form.useForm<SendFormValues>();
   const profileId = Form.useWatch('profileId', form) as string | undefined;

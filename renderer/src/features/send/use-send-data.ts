@@ -1,10 +1,8 @@
 // What the Send screen needs from main before the user can start: the profiles, the template
 // library, the recent numbers and per-template last values, and which profile was used last.
 import { useCallback, useEffect, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import type { ProfileView, RecentsView, TemplateView } from '../../../../common/contract';
 import { call, type IpcError } from '../../app/api';
-import { currentLanguage } from '../../i18n';
 
 export interface SendData {
   profiles: ProfileView[];
@@ -70,14 +68,3 @@ export function useSendData(): SendDataState {
   return { data, loading, error, reload, reloadRecents };
 }
 
-/**
- * Tells main the UI language, so that what main says on its own (the desktop notification when a
- * call ends) speaks it too. Runs on mount and on every language switch.
- */
-export function useMainLocale(): void {
-  const { i18n } = useTranslation();
-  const lang = currentLanguage(i18n.language);
-  useEffect(() => {
-    void call((api) => api.app.setLocale({ locale: lang }));
-  }, [lang]);
-}
