@@ -546,6 +546,8 @@ export const contract = {
     bulkProgress: event<'main:bulk-progress', BatchProgress>('main:bulk-progress'),
     /** A quick dial's progress: calling, ended, waiting for the next attempt, next person, done. */
     dialProgress: event<'main:dial-progress', DialProgress>('main:dial-progress'),
+    /** The OS-wide quick-dial shortcut was pressed: open the palette. */
+    quickDial: event<'main:quick-dial', Record<string, never>>('main:quick-dial'),
   },
 } as const;
 

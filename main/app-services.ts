@@ -36,14 +36,25 @@ export function callEndedNotice(m: MessageRecord, locale: Locale): { title: stri
   };
 }
 
+/** The OS-wide shortcut that brings Callout forward on its quick-dial palette. */
+export const QUICK_DIAL_ACCELERATOR = 'CommandOrControl+Shift+K';
+
+export interface GlobalShortcutLike {
+  register(accelerator: string, callback: () => void): boolean;
+  unregister(accelerator: string): void;
+}
+
 export interface AppServicesOptions {
   ipcMain: IpcMainLike;
+  globalShortcut?: GlobalShortcutLike;
   Notification: NotificationCtorLike;
   dataDir: string;
   isAppUrl: (url: string) => boolean;
   window: () => WindowLike | undefined;
   version: string;
   log: (message: string) => void;
+  /** Where "copy as cURL with the key" writes (Electron's clipboard). */
+  clipboard?: { writeText(text: string): void };
   /** Test seam: defaults to the real services. */
   create?: typeof createServices;
 }
@@ -61,6 +72,7 @@ export async function startAppServices(o: AppServicesOptions): Promise<AppServic
     keytarModulePath: keytarModulePath(),
     version: o.version,
     log: logError,
+    clipboard: o.clipboard,
     notify: (m, locale) => {
       if (!o.Notification.isSupported()) return;
       const n = new o.Notification({ ...callEndedNotice(m, locale), silent: false });
@@ -79,9 +91,20 @@ export async function startAppServices(o: AppServicesOptions): Promise<AppServic
     const w = o.window();
     if (w && !w.isDestroyed()) w.webContents.send(channel, payload);
   });
+  // Another app may hold the shortcut: then the in-app Ctrl+K still works, and we say so in the log.
+  const shortcut = o.globalShortcut?.register(QUICK_DIAL_ACCELERATOR, () => {
+    const w = o.window();
+    if (w && !w.isDestroyed()) {
+      w.show();
+      w.focus();
+    }
+    services.emit('quickDial', {});
+  });
+  if (o.globalShortcut && !shortcut) o.log(`the quick-dial shortcut ${QUICK_DIAL_ACCELERATOR} is taken by another application`);
   return {
     services,
     async close() {
+      if (shortcut) o.globalShortcut?.unregister(QUICK_DIAL_ACCELERATOR);
       unsubscribe();
       unregister();
       await services.close();

@@ -2,7 +2,7 @@
 // unit tests drive it with a fake module; the bottom of the file hands it the real ones.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { app, BrowserWindow, ipcMain, Menu, Notification, screen, session, shell } from 'electron';
+import { app, BrowserWindow, clipboard, globalShortcut, ipcMain, Menu, Notification, screen, session, shell } from 'electron';
 import type { App, BrowserWindow as BrowserWindowInstance } from 'electron';
 import { appUrlMatcher, DEFAULT_EXTERNAL_HOSTS, hardenApp, type SessionModuleLike, type ShellLike } from './app-security';
 import { installAppMenu, type MenuModuleLike } from './app-menu';
@@ -155,7 +155,7 @@ if (process.versions.electron) {
       env: process.env,
       platform: process.platform,
       mainDir: __dirname,
-      services: (o) => startAppServices({ ...o, ipcMain, Notification, version: app.getVersion() }),
+      services: (o) => startAppServices({ ...o, ipcMain, Notification, globalShortcut, clipboard, version: app.getVersion() }),
     },
   );
 }

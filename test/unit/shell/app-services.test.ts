@@ -47,7 +47,9 @@ describe('startAppServices', () => {
       }
     }
     const win = { isDestroyed: () => false, webContents: { send: (c: string, p: unknown) => void sent.push([c, p]) }, show() {}, focus() {} };
+    const shortcuts = new Map<string, () => void>();
     running = await startAppServices({
+      globalShortcut: { register: (a, cb) => (shortcuts.set(a, cb), true), unregister: (a) => void shortcuts.delete(a) },
       ipcMain: { handle: (c, l) => void handlers.set(c, l as never), removeHandler: (c) => void handlers.delete(c) },
       Notification: FakeNotification,
       dataDir: home.dir,
@@ -67,8 +69,15 @@ describe('startAppServices', () => {
     expect(shown).toEqual([{ title: 'Call ended: Answered', body: expect.stringContaining('138****8008 answered') }]);
     expect(sent.every(([c]) => c === 'main:message-updated')).toBe(true);
     expect(sent.length).toBeGreaterThanOrEqual(3);
+    // The OS-wide quick-dial shortcut brings the window forward on the palette.
+    let raised = 0;
+    win.show = () => void raised++;
+    shortcuts.get('CommandOrControl+Shift+K')!();
+    expect(raised).toBe(1);
+    expect(sent.at(-1)).toEqual(['main:quick-dial', {}]);
     await running.close();
     running = undefined;
     expect(handlers.size).toBe(0);
+    expect(shortcuts.size).toBe(0);
   });
 });

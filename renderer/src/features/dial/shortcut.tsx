@@ -1,7 +1,7 @@
-// The app-wide quick-dial shortcut: Ctrl+K (⌘K on macOS) on any screen opens the Quick dial screen on
-// its palette. It lives in the navigation icon of Quick dial, the one part of this feature that is
-// always on screen; an OS-wide shortcut (window in the background) needs Electron's globalShortcut in
-// main, which would push an event that calls requestPalette() the same way.
+// The quick-dial shortcuts: Ctrl+K (⌘K on macOS) on any screen, and the OS-wide Ctrl+Shift+K
+// (⌘⇧K) that main registers even when Callout is in the background (it brings the window forward and
+// pushes `quickDial`). Both open the Quick dial screen on its palette. They live in the navigation
+// icon of Quick dial, the one part of this feature that is always on screen.
 import { useEffect } from 'react';
 import { ThunderboltOutlined } from '@ant-design/icons';
 import { requestPalette } from './dial-store';
@@ -17,16 +17,24 @@ export function isQuickDialShortcut(e: Pick<KeyboardEvent, 'key' | 'ctrlKey' | '
   return modifier && e.key.toLowerCase() === 'k';
 }
 
+function openPalette(): void {
+  requestPalette();
+  if (window.location.hash !== '#/dial') window.location.hash = '/dial';
+}
+
 export function useQuickDialShortcut(): void {
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (!isQuickDialShortcut(e)) return;
       e.preventDefault();
-      requestPalette();
-      if (window.location.hash !== '#/dial') window.location.hash = '/dial';
+      openPalette();
     };
     window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
+    const offGlobal = window.callout.on.quickDial(openPalette);
+    return () => {
+      window.removeEventListener('keydown', onKey);
+      offGlobal();
+    };
   }, []);
 }
 
