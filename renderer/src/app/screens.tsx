@@ -1,9 +1,15 @@
 // The screens in the left navigation, in order. Adding a screen is one entry here (and its
 // `nav.<key>` title in both dictionaries).
 import type { ComponentType, ReactNode } from 'react';
-import { ApiOutlined } from '@ant-design/icons';
+import { ApiOutlined, PhoneOutlined } from '@ant-design/icons';
 import type en from '../i18n/en.json';
 import { ProfilesScreen } from '../features/profiles/ProfilesScreen';
+import { SendScreen } from '../features/send/SendScreen';
+import { TEMPLATES_ICON, TemplatesScreen } from '../features/templates/TemplatesScreen';
+import { HISTORY_ICON, HistoryScreen } from '../features/history/HistoryScreen';
+import { BULK_ICON, BulkScreen } from '../features/bulk/BulkScreen';
+import { DIAL_ICON, DialScreen } from '../features/dial/DialScreen';
+import { SIGNATURE_ICON, SignatureScreen } from '../features/signature/SignatureScreen';
 
 export type ScreenKey = keyof (typeof en)['nav'];
 
@@ -13,9 +19,17 @@ export interface Screen {
   Component: ComponentType;
 }
 
-export const SCREENS: readonly Screen[] = [{ key: 'profiles', icon: <ApiOutlined />, Component: ProfilesScreen }];
+export const SCREENS: readonly Screen[] = [
+  { key: 'send', icon: <PhoneOutlined />, Component: SendScreen },
+  { key: 'templates', icon: TEMPLATES_ICON, Component: TemplatesScreen },
+  { key: 'history', icon: HISTORY_ICON, Component: HistoryScreen },
+  { key: 'bulk', icon: BULK_ICON, Component: BulkScreen },
+  { key: 'dial', icon: DIAL_ICON, Component: DialScreen },
+  { key: 'profiles', icon: <ApiOutlined />, Component: ProfilesScreen },
+  { key: 'signature', icon: SIGNATURE_ICON, Component: SignatureScreen },
+];
 
-export const DEFAULT_SCREEN: ScreenKey = 'profiles';
+export const DEFAULT_SCREEN: ScreenKey = 'send';
 
 export function isScreenKey(value: string): value is ScreenKey {
   return SCREENS.some((s) => s.key === value);

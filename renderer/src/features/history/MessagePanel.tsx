@@ -1,0 +1,173 @@
+// The side panel of one message: its details, its state timeline and every exchange that belongs to
+// it (opening one shows the inspector). A deliberate "Send again" always asks first: it places a new
+// real call, and after an unknown outcome the first one may have been placed too.
+import { useEffect, useState } from 'react';
+import { Alert, App, Button, Descriptions, Drawer, Skeleton, Space, Tag, Tooltip, Typography } from 'antd';
+import { ReloadOutlined, RedoOutlined } from '@ant-design/icons';
+import { useTranslation } from 'react-i18next';
+import type { ExchangeRecord, MessageRecord } from '../../../../common/records';
+import { describeCode } from '../../../../common/domain/codes';
+import { call, describeError } from '../../app/api';
+import { currentLanguage } from '../../i18n';
+import { ExchangeList } from './ExchangeList';
+import { canSendAgain, formatDuration, formatTime, isSettled, OUTCOME_COLORS, outcomeExplanation, outcomeLabel, STATE_COLORS, stateLabel } from './history-model';
+import { MessageTimeline } from './MessageTimeline';
+import { useMessageDetail } from './use-message-detail';
+import type { Lookups } from './use-lookups';
+
+export interface MessagePanelProps {
+  id: number | null;
+  open: boolean;
+  onClose: () => void;
+  lookups: Lookups;
+  onOpenExchange: (exchange: ExchangeRecord) => void;
+  /** Show another message (the one this re-sent, or the new send). */
+  onShowMessage: (id: number) => void;
+}
+
+export function MessagePanel({ id, open, onClose, lookups, onOpenExchange, onShowMessage }: MessagePanelProps) {
+  const { t, i18n } = useTranslation();
+  const lang = currentLanguage(i18n.language);
+  const { message, modal } = App.useApp();
+  const { detail, loading, error, reload } = useMessageDetail(open ? id : null);
+  const [selected, setSelected] = useState<Set<number>>(new Set());
+  const [busy, setBusy] = useState<'refresh' | 'again' | null>(null);
+  const m = detail?.message ?? null;
+  useEffect(() => setSelected(new Set()), [id]);
+
+  const refresh = async (target: MessageRecord) => {
+    setBusy('refresh');
+    const r = await call((api) => api.messages.refreshStatus({ id: target.id }));
+    setBusy(null);
+    if (!r.ok) void message.error(describeError(t, r.error));
+    reload();
+  };
+
+  const sendAgain = (target: MessageRecord) => {
+    modal.confirm({
+      title: t('history.again.title', { mobile: target.mobile }),
+      content: (
+        <div data-testid="send-again-confirm">
+          <p>{target.outcome === 'unknown' ? t('history.again.bodyUnknown') : t('history.again.bodyFailed')}</p>
+          <Typography.Paragraph type="secondary" ellipsis={{ rows: 3 }} style={{ marginBottom: 0 }}>
+            {target.content}
+          </Typography.Paragraph>
+        </div>
+      ),
+      okText: t('history.again.ok'),
+      cancelText: t('common.cancel'),
+      onOk: async () => {
+        setBusy('again');
+        const r = await call((api) => api.messages.sendAgain({ id: target.id, confirm: true }));
+        setBusy(null);
+        if (!r.ok) {
+          void message.error(describeError(t, r.error));
+          return;
+        }
+        void message.success(t('history.again.sent', { mobile: r.value.message.mobile }));
+        onShowMessage(r.value.message.id);
+      },
+    });
+  };
+
+  let body;
+  if (error && !detail) {
+    body = <Alert type="error" showIcon title={t('history.detail.loadFailed')} description={describeError(t, error)} action={<Button onClick={reload}>{t('common.retry')}</Button>} />;
+  } else if (!m || !detail) {
+    body = <Skeleton active paragraph={{ rows: 8 }} />;
+  } else {
+    const code = m.code !== null ? describeCode(m.code) : null;
+    const again = canSendAgain(m) && m.outcome !== 'unknown';
+    body = (
+      <div data-testid="message-panel" data-message-id={m.id} data-outcome={m.outcome} data-state={m.state}>
+        <Space wrap size={[8, 8]} style={{ marginBottom: 12 }}>
+          <Tooltip title={outcomeExplanation(lang, m.outcome)}>
+            <Tag color={OUTCOME_COLORS[m.outcome]} data-testid="panel-outcome">
+              {outcomeLabel(t, m.outcome)}
+            </Tag>
+          </Tooltip>
+          <Tag color={STATE_COLORS[m.state]} data-testid="panel-state">
+            {stateLabel(lang, m.state)}
+          </Tag>
+          {m.smsid && !isSettled(m) ? (
+            <Button size="small" icon={<ReloadOutlined />} loading={busy === 'refresh'} onClick={() => void refresh(m)} data-testid="refresh-status">
+              {t('history.detail.refresh')}
+            </Button>
+          ) : null}
+          {again ? (
+            <Button size="small" icon={<RedoOutlined />} loading={busy === 'again'} onClick={() => sendAgain(m)} data-testid="send-again">
+              {t('history.again.button')}
+            </Button>
+          ) : null}
+        </Space>
+        {m.outcome === 'unknown' ? <Alert type="warning" showIcon title={outcomeExplanation(lang, 'unknown')} style={{ marginBottom: 12 }} /> : null}
+        <div className="history-panel-summary">
+          <Typography.Text strong copyable className="history-mobile" style={{ fontSize: 16 }}>
+            {m.mobile}
+          </Typography.Text>
+          <div data-testid="panel-text">{m.content}</div>
+        </div>
+        <Typography.Title level={5} style={{ marginTop: 16 }}>
+          {t('history.detail.timeline')}
+        </Typography.Title>
+        <MessageTimeline message={m} events={detail.events} onSendAgain={() => sendAgain(m)} sendingAgain={busy === 'again'} />
+        <Typography.Title level={5} style={{ marginTop: 4 }}>
+          {t('history.detail.details')}
+        </Typography.Title>
+        <Descriptions
+          size="small"
+          column={1}
+          bordered
+          styles={{ label: { width: 128 } }}
+          items={[
+            { key: 'template', label: t('history.column.template'), children: lookups.templateName(m.templateId) ?? t('history.detail.noTemplate') },
+            { key: 'profile', label: t('history.column.profile'), children: lookups.profileName(m.profile) },
+            {
+              key: 'units',
+              label: t('history.column.units'),
+              children: m.billedUnits !== null ? t('history.detail.unitsBilled', { units: m.units, billed: m.billedUnits }) : String(m.units),
+            },
+            ...(code
+              ? [{ key: 'code', label: t('history.detail.code'), children: `${m.code} · ${code.meaning[lang]}${m.providerMsg ? ` (${m.providerMsg})` : ''}` }]
+              : []),
+            ...(m.smsid ? [{ key: 'smsid', label: 'smsid', children: <Typography.Text copyable code>{m.smsid}</Typography.Text> }] : []),
+            { key: 'duration', label: t('history.column.duration'), children: formatDuration(t, m.duration) },
+            ...(m.attempts !== null ? [{ key: 'attempts', label: t('history.detail.attempts'), children: String(m.attempts) }] : []),
+            { key: 'created', label: t('history.column.created'), children: formatTime(lang, m.createdAt, true) },
+            ...(m.endedAt !== null ? [{ key: 'ended', label: t('history.detail.ended'), children: formatTime(lang, m.endedAt, true) }] : []),
+            ...(m.resendOf !== null
+              ? [
+                  {
+                    key: 'resend',
+                    label: t('history.detail.resendOf'),
+                    children: (
+                      <Button type="link" size="small" style={{ padding: 0 }} onClick={() => onShowMessage(m.resendOf!)}>
+                        #{m.resendOf}
+                      </Button>
+                    ),
+                  },
+                ]
+              : []),
+          ]}
+        />
+        <Typography.Title level={5} style={{ marginTop: 20 }}>
+          {t('history.detail.exchanges', { count: detail.exchanges.length })}
+        </Typography.Title>
+        <ExchangeList exchanges={detail.exchanges} selected={selected} onSelectedChange={setSelected} onOpen={onOpenExchange} />
+      </div>
+    );
+  }
+
+  return (
+    <Drawer
+      open={open}
+      onClose={onClose}
+      size={560}
+      mask={false}
+      title={m ? t('history.detail.title', { mobile: m.mobile, id: m.id }) : t('history.detail.loading')}
+      extra={loading ? <Typography.Text type="secondary">{t('history.detail.loading')}</Typography.Text> : null}
+    >
+      {body}
+    </Drawer>
+  );
+}

@@ -1,0 +1,186 @@
+// Storage of History: how much the captured exchanges take, how long to keep them (days, or a size
+// cap: the oldest go first), applying that now, and compacting the database file (vacuum) with its
+// size before and after. Messages themselves are never deleted here.
+import { useCallback, useEffect, useState } from 'react';
+import { Alert, App, Button, Checkbox, Descriptions, Drawer, InputNumber, Space, Spin, Typography } from 'antd';
+import { ClearOutlined, CompressOutlined, SaveOutlined } from '@ant-design/icons';
+import { useTranslation } from 'react-i18next';
+import type { StoreStatus } from '../../../../common/contract';
+import type { RetentionResult, VacuumResult } from '../../../../common/history-types';
+import { call, describeError, type IpcError } from '../../app/api';
+import { currentLanguage } from '../../i18n';
+import { DatabaseNotice } from './DatabaseNotice';
+import { formatBytes, formatCount } from './history-model';
+
+const MB = 1024 * 1024;
+
+export function StoreDrawer({ open, onClose }: { open: boolean; onClose: () => void }) {
+  const { t, i18n } = useTranslation();
+  const lang = currentLanguage(i18n.language);
+  const { message } = App.useApp();
+  const [status, setStatus] = useState<StoreStatus | null>(null);
+  const [error, setError] = useState<IpcError | null>(null);
+  const [keepDays, setKeepDays] = useState(false);
+  const [days, setDays] = useState<number | null>(90);
+  const [capSize, setCapSize] = useState(false);
+  const [sizeMb, setSizeMb] = useState<number | null>(500);
+  const [busy, setBusy] = useState<'save' | 'apply' | 'vacuum' | null>(null);
+  const [applied, setApplied] = useState<RetentionResult | null>(null);
+  const [vacuumed, setVacuumed] = useState<VacuumResult | null>(null);
+
+  const load = useCallback(async () => {
+    const r = await call((api) => api.store.status());
+    if (!r.ok) {
+      setError(r.error);
+      return;
+    }
+    setError(null);
+    setStatus(r.value);
+    const { exchangeDays, exchangeMaxBytes } = r.value.retention;
+    setKeepDays(exchangeDays !== null);
+    if (exchangeDays !== null) setDays(exchangeDays);
+    setCapSize(exchangeMaxBytes !== null);
+    if (exchangeMaxBytes !== null) setSizeMb(Math.max(1, Math.round(exchangeMaxBytes / MB)));
+  }, []);
+
+  useEffect(() => {
+    if (open) {
+      setApplied(null);
+      setVacuumed(null);
+      void load();
+    }
+  }, [open, load]);
+
+  const save = async () => {
+    setBusy('save');
+    const r = await call((api) =>
+      api.store.setRetention({ exchangeDays: keepDays ? (days ?? 90) : null, exchangeMaxBytes: capSize ? Math.round((sizeMb ?? 500) * MB) : null }),
+    );
+    setBusy(null);
+    if (r.ok) {
+      void message.success(t('history.store.saved'));
+      void load();
+    } else void message.error(describeError(t, r.error));
+  };
+
+  const apply = async () => {
+    setBusy('apply');
+    const r = await call((api) => api.store.applyRetention());
+    setBusy(null);
+    if (r.ok) {
+      setApplied(r.value);
+      void load();
+    } else void message.error(describeError(t, r.error));
+  };
+
+  const vacuum = async () => {
+    setBusy('vacuum');
+    setVacuumed(null);
+    const r = await call((api) => api.store.vacuum());
+    setBusy(null);
+    if (r.ok) setVacuumed(r.value);
+    else void message.error(describeError(t, r.error));
+  };
+
+  const dirty =
+    status !== null &&
+    ((keepDays ? (days ?? 90) : null) !== status.retention.exchangeDays ||
+      (capSize ? Math.round((sizeMb ?? 500) * MB) : null) !== status.retention.exchangeMaxBytes);
+
+  return (
+    <Drawer open={open} onClose={onClose} size={520} title={t('history.store.title')}>
+      <div data-testid="store-drawer">
+        {status?.recovered ? <DatabaseNotice recovered={status.recovered} /> : null}
+        {error ? <Alert type="error" showIcon title={describeError(t, error)} style={{ marginBottom: 12 }} /> : null}
+        {!status && !error ? <Spin /> : null}
+        {status ? (
+          <>
+            <Typography.Title level={5} style={{ marginTop: 0 }}>
+              {t('history.store.usage')}
+            </Typography.Title>
+            <Descriptions
+              size="small"
+              column={1}
+              bordered
+              items={[
+                { key: 'count', label: t('history.store.exchanges'), children: <span data-testid="store-count">{formatCount(lang, status.usage.exchanges)}</span> },
+                { key: 'bytes', label: t('history.store.bytes'), children: <span data-testid="store-bytes">{formatBytes(status.usage.bytes)}</span> },
+              ]}
+            />
+            <Typography.Title level={5}>{t('history.store.retention')}</Typography.Title>
+            <Typography.Paragraph type="secondary">{t('history.store.retentionHelp')}</Typography.Paragraph>
+            <Space orientation="vertical" size={12} style={{ width: '100%' }}>
+              <Space wrap>
+                <Checkbox checked={keepDays} onChange={(e) => setKeepDays(e.target.checked)} data-testid="retention-days-on">
+                  {t('history.store.byAge')}
+                </Checkbox>
+                <InputNumber
+                  min={1}
+                  max={36500}
+                  precision={0}
+                  value={days}
+                  disabled={!keepDays}
+                  onChange={(v) => setDays(v)}
+                  suffix={t('history.store.daysUnit')}
+                  aria-label={t('history.store.byAge')}
+                  style={{ width: 140 }}
+                  data-testid="retention-days"
+                />
+              </Space>
+              <Space wrap>
+                <Checkbox checked={capSize} onChange={(e) => setCapSize(e.target.checked)} data-testid="retention-size-on">
+                  {t('history.store.bySize')}
+                </Checkbox>
+                <InputNumber
+                  min={1}
+                  max={1024 * 1024}
+                  precision={0}
+                  value={sizeMb}
+                  disabled={!capSize}
+                  onChange={(v) => setSizeMb(v)}
+                  suffix="MB"
+                  aria-label={t('history.store.bySize')}
+                  style={{ width: 140 }}
+                  data-testid="retention-size"
+                />
+              </Space>
+              <Space wrap>
+                <Button type="primary" icon={<SaveOutlined />} onClick={() => void save()} loading={busy === 'save'} disabled={!dirty} data-testid="retention-save">
+                  {t('history.store.save')}
+                </Button>
+                <Button icon={<ClearOutlined />} onClick={() => void apply()} loading={busy === 'apply'} disabled={dirty} data-testid="retention-apply">
+                  {t('history.store.apply')}
+                </Button>
+              </Space>
+              {applied ? (
+                <Alert
+                  type="success"
+                  showIcon
+                  data-testid="retention-result"
+                  title={t('history.store.applied', { age: formatCount(lang, applied.deletedByAge), size: formatCount(lang, applied.deletedBySize) })}
+                  description={t('history.store.left', { count: applied.remainingExchanges, n: formatCount(lang, applied.remainingExchanges), bytes: formatBytes(applied.remainingBytes) })}
+                />
+              ) : null}
+            </Space>
+            <Typography.Title level={5}>{t('history.store.vacuumTitle')}</Typography.Title>
+            <Typography.Paragraph type="secondary">{t('history.store.vacuumHelp')}</Typography.Paragraph>
+            <Space orientation="vertical" size={12} style={{ width: '100%' }}>
+              <Button icon={<CompressOutlined />} onClick={() => void vacuum()} loading={busy === 'vacuum'} data-testid="vacuum">
+                {busy === 'vacuum' ? t('history.store.vacuuming') : t('history.store.vacuum')}
+              </Button>
+              {vacuumed ? (
+                <Alert
+                  type="success"
+                  showIcon
+                  data-testid="vacuum-result"
+                  title={t('history.store.vacuumed', { before: formatBytes(vacuumed.bytesBefore), after: formatBytes(vacuumed.bytesAfter) })}
+                  description={t('history.store.vacuumTime', { ms: Math.round(vacuumed.ms) })}
+                />
+              ) : null}
+            </Space>
+          </>
+        ) : null}
+      </div>
+    </Drawer>
+  );
+}
