@@ -10,7 +10,7 @@ import type { BatchProgress, BatchRecord } from '../../../../common/bulk-types';
 import { call, describeError } from '../../app/api';
 import { currentLanguage } from '../../i18n';
 import { formatDateTime, formatDuration, formatNumber, handledPercent, STATUS_COLORS, stopSeverity } from './bulk-model';
-import { downloadText } from './download';
+import { downloadText } from '../../app/browser-io';
 import { ItemsTable } from './ItemsTable';
 import { learnLines } from './lines';
 import { UnknownItems } from './UnknownItems';

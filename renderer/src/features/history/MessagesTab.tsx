@@ -8,7 +8,7 @@ import type { HistoryOrder } from '../../../../common/history-types';
 import type { ExchangeRecord } from '../../../../common/records';
 import { call, describeError } from '../../app/api';
 import { currentLanguage } from '../../i18n';
-import { downloadText } from './browser-io';
+import { downloadText } from '../../app/browser-io';
 import { cleanFilter, fileStamp, formatCount, isFiltered, utcOffsetMinutes } from './history-model';
 import { HistoryFilters, NO_FILTERS, rangeToTimes, type FilterValues } from './HistoryFilters';
 import { InspectorDrawer } from './Inspector';

@@ -8,7 +8,7 @@ import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import type { ExchangeRecord } from '../../../../common/records';
 import { call, describeError } from '../../app/api';
-import { copyText, downloadText } from './browser-io';
+import { copyText, downloadText } from '../../app/browser-io';
 import { fileStamp } from './history-model';
 
 /** "200 OK", or the transport error ("timeout") when no reply came. */
@@ -69,7 +69,7 @@ export function CopyCurlButtons({ exchange }: { exchange: ExchangeRecord }) {
       void message.error(describeError(t, r.error));
       return;
     }
-    if (await copyText(r.value.command)) void message.success(t('history.curl.copied'));
+    if ((await copyText(r.value.command)) !== 'failed') void message.success(t('history.curl.copied'));
     else void message.warning(t('history.curl.copyFailed'));
   };
 

@@ -4,7 +4,7 @@ import { useState, type RefObject } from 'react';
 import { App, Button, Tooltip } from 'antd';
 import { CheckOutlined, CopyOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import { copyText, selectContents } from './clipboard';
+import { copyText, selectContents } from '../../app/browser-io';
 
 export interface CopyButtonProps {
   text: string;

@@ -8,7 +8,7 @@ import { useTranslation } from 'react-i18next';
 import type { TemplateView } from '../../../../common/contract';
 import { call, describeError } from '../../app/api';
 import { addDemoTemplates } from './demo-templates';
-import { downloadText } from './download';
+import { downloadText } from '../../app/browser-io';
 import { ImportDialog, type ImportMode } from './ImportDialog';
 import { TemplateFormDrawer } from './TemplateFormDrawer';
 import { TemplateTable } from './TemplateTable';

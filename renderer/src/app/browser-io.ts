@@ -1,6 +1,25 @@
-// Copying text. The app denies every permission request (main/app-security.ts), so the async
-// Clipboard API may be refused: then a hidden textarea and document.execCommand('copy') (which
-// needs only the click that started it), and as a last resort the shown text is selected for Ctrl+C.
+// Files and the clipboard, from the renderer, for every screen.
+//
+// A download is a Blob behind a temporary <a download> link: downloads are not governed by the
+// page's CSP (no script, style or connection is involved), so it stays as strict as it is.
+//
+// Copying: the app lets only its own page write the clipboard (main/app-security.ts), so the async
+// Clipboard API is tried first, then a hidden textarea with document.execCommand('copy') (which needs
+// only the click that started it), and as a last resort the shown text is selected for Ctrl+C.
+
+export function downloadText(fileName: string, text: string, mime: string): void {
+  const url = URL.createObjectURL(new Blob([text], { type: mime }));
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = fileName;
+  link.rel = 'noopener';
+  link.style.display = 'none';
+  document.body.appendChild(link);
+  link.click();
+  link.remove();
+  // Give the browser time to start reading the Blob before it is released.
+  window.setTimeout(() => URL.revokeObjectURL(url), 30_000);
+}
 
 export type CopyOutcome = 'clipboard' | 'command' | 'failed';
 
