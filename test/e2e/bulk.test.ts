@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { EN, ZH_CN } from '../../renderer/src/i18n/dictionaries';
 import { launchChromium, startApp, type AppUnderTest } from './bridge';
+import { bodyText, settled } from './page-helpers';
 
 type Dict = typeof EN;
 
@@ -37,26 +38,8 @@ function tr(dict: Dict, lang: string, path: string, vars: Record<string, string 
   return text.replace(/\{\{(\w+)\}\}/g, (_, name: string) => String(vars[name] ?? `{{${name}}}`));
 }
 
-interface PageGlobals {
-  document: { body: { innerText: string }; getAnimations(): { playState: string; effect: { getComputedTiming(): { iterations: number } } | null }[] };
-}
 
-async function bodyText(page: Page): Promise<string> {
-  return page.evaluate(() => (globalThis as unknown as PageGlobals).document.body.innerText);
-}
 
-async function settled(page: Page): Promise<void> {
-  await page
-    .waitForFunction(
-      () =>
-        (globalThis as unknown as PageGlobals).document
-          .getAnimations()
-          .every((a) => a.playState !== 'running' || a.effect?.getComputedTiming().iterations === Infinity),
-      undefined,
-      { timeout: 3_000 },
-    )
-    .catch(() => undefined);
-}
 
 interface Row {
   mobile: string;

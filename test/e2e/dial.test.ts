@@ -7,6 +7,7 @@ import type { Browser, Page } from 'playwright-core';
 import { MOBILE_ERRORS } from '../../common/domain/mobile';
 import { EN, ZH_CN } from '../../renderer/src/i18n/dictionaries';
 import { launchChromium, startApp, type AppUnderTest } from './bridge';
+import { bodyText, settled } from './page-helpers';
 
 type Dict = typeof EN;
 
@@ -51,22 +52,7 @@ interface PageGlobals {
   };
 }
 
-async function bodyText(page: Page): Promise<string> {
-  return page.evaluate(() => (globalThis as unknown as PageGlobals).document.body.innerText);
-}
 
-async function settled(page: Page): Promise<void> {
-  await page
-    .waitForFunction(
-      () =>
-        (globalThis as unknown as PageGlobals).document
-          .getAnimations()
-          .every((a) => a.playState !== 'running' || a.effect?.getComputedTiming().iterations === Infinity),
-      undefined,
-      { timeout: 3_000 },
-    )
-    .catch(() => undefined);
-}
 
 /** The test id of the focused element (or its tag). */
 async function focused(page: Page): Promise<string | null> {

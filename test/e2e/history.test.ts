@@ -15,6 +15,7 @@ import { CALL_STATE_LABELS, type CallState, type Outcome } from '../../common/do
 import { EN, ZH_CN } from '../../renderer/src/i18n/dictionaries';
 import { harValidator } from '../helpers/har-validator';
 import { launchChromium, ROOT, startApp, type AppUnderTest } from './bridge';
+import { bodyText, settled } from './page-helpers';
 
 type Dict = typeof EN;
 
@@ -68,23 +69,7 @@ interface PageGlobals {
   location: { hash: string };
 }
 
-async function bodyText(page: Page): Promise<string> {
-  return page.evaluate(() => (globalThis as unknown as PageGlobals).document.body.innerText);
-}
 
-/** Waits until antd's open/close animations have finished (at most 3 s), so a screenshot shows a settled screen. */
-async function settled(page: Page): Promise<void> {
-  await page
-    .waitForFunction(
-      () =>
-        (globalThis as unknown as PageGlobals).document
-          .getAnimations()
-          .every((a) => a.playState !== 'running' || a.effect?.getComputedTiming().iterations === Infinity),
-      undefined,
-      { timeout: 3_000 },
-    )
-    .catch(() => undefined);
-}
 
 /** Where the secret might show up in the page; every entry must be false. */
 async function whereSecretAppears(page: Page, secret: string) {

@@ -8,6 +8,7 @@ import type { ProfileView, TemplateView } from '../../common/contract';
 import { RESULT_CODES } from '../../common/domain/codes';
 import { EN, ZH_CN } from '../../renderer/src/i18n/dictionaries';
 import { launchChromium, startApp, type AppUnderTest } from './bridge';
+import { settled } from './page-helpers';
 
 type Dict = typeof EN;
 
@@ -47,19 +48,6 @@ interface PageGlobals {
   localStorage: { getItem(k: string): string | null; removeItem(k: string): void };
 }
 
-/** Waits until antd's open/close animations have finished (at most 3 s), so a screenshot shows a settled screen. */
-async function settled(page: Page): Promise<void> {
-  await page
-    .waitForFunction(
-      () =>
-        (globalThis as unknown as PageGlobals).document
-          .getAnimations()
-          .every((a) => a.playState !== 'running' || a.effect?.getComputedTiming().iterations === Infinity),
-      undefined,
-      { timeout: 3_000 },
-    )
-    .catch(() => undefined);
-}
 
 describe.each(LOCALES)('First-start guide ($suffix)', ({ locale, lang, dict, suffix, profileName }) => {
   let browser: Browser;

@@ -9,6 +9,7 @@ import { RESULT_CODES } from '../../common/domain/codes';
 import en from '../../renderer/src/i18n/en.json';
 import zhCN from '../../renderer/src/i18n/zh-CN.json';
 import { launchChromium, startApp, type AppUnderTest } from './bridge';
+import { bodyText, settled } from './page-helpers';
 
 type Dict = typeof en;
 
@@ -76,23 +77,7 @@ async function whereSecretAppears(page: Page, secret: string) {
 
 const NOWHERE = { bodyText: false, html: false, inputs: false, profilesList: false, localStorage: false, sessionStorage: false };
 
-async function bodyText(page: Page): Promise<string> {
-  return page.evaluate(() => (globalThis as unknown as PageGlobals).document.body.innerText);
-}
 
-/** Waits until antd's open/close animations have finished (at most 3 s), so a screenshot shows a settled screen. */
-async function settled(page: Page): Promise<void> {
-  await page
-    .waitForFunction(
-      () =>
-        (globalThis as unknown as PageGlobals).document
-          .getAnimations()
-          .every((a) => a.playState !== 'running' || a.effect?.getComputedTiming().iterations === Infinity),
-      undefined,
-      { timeout: 3_000 },
-    )
-    .catch(() => undefined);
-}
 
 /** The error text antd shows under the form item that holds the field with this id. */
 function fieldError(page: Page, id: string): Locator {

@@ -11,6 +11,7 @@ import { MOBILE_ERRORS } from '../../common/domain/mobile';
 import { CONTENT_ERRORS } from '../../common/domain/units';
 import { EN, ZH_CN } from '../../renderer/src/i18n/dictionaries';
 import { launchChromium, SCREENS_DIR, startApp, type AppUnderTest } from './bridge';
+import { bodyText, settled } from './page-helpers';
 
 type Dict = typeof EN;
 
@@ -47,23 +48,7 @@ interface PageGlobals {
   document: { body: { innerText: string }; documentElement: { lang: string }; activeElement: { id: string; getAttribute(name: string): string | null } | null; getAnimations(): { playState: string; effect: { getComputedTiming(): { iterations: number } } | null }[] };
 }
 
-async function bodyText(page: Page): Promise<string> {
-  return page.evaluate(() => (globalThis as unknown as PageGlobals).document.body.innerText);
-}
 
-/** Waits until antd's open/close animations have finished (at most 3 s), so a screenshot shows a settled screen. */
-async function settled(page: Page): Promise<void> {
-  await page
-    .waitForFunction(
-      () =>
-        (globalThis as unknown as PageGlobals).document
-          .getAnimations()
-          .every((a) => a.playState !== 'running' || a.effect?.getComputedTiming().iterations === Infinity),
-      undefined,
-      { timeout: 3_000 },
-    )
-    .catch(() => undefined);
-}
 
 /** The error text antd shows under the form item that holds the field with this id. */
 function fieldError(page: Page, id: string): Locator {

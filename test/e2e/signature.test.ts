@@ -15,6 +15,7 @@ import zhCN from '../../renderer/src/i18n/zh-CN.json';
 import sigEn from '../../renderer/src/features/signature/locales/en.json';
 import sigZh from '../../renderer/src/features/signature/locales/zh-CN.json';
 import { launchChromium, ROOT, SCREENS_DIR, startApp, type AppUnderTest } from './bridge';
+import { bodyText, settled } from './page-helpers';
 
 const DICT_EN = { ...en, signature: sigEn };
 type Dict = typeof DICT_EN;
@@ -97,22 +98,7 @@ async function whereSecretAppears(page: Page, secret: string) {
 }
 const NOWHERE = { bodyText: false, html: false, inputs: false, localStorage: false, sessionStorage: false };
 
-async function bodyText(page: Page): Promise<string> {
-  return page.evaluate(() => (globalThis as unknown as PageGlobals).document.body.innerText);
-}
 
-async function settled(page: Page): Promise<void> {
-  await page
-    .waitForFunction(
-      () =>
-        (globalThis as unknown as PageGlobals).document
-          .getAnimations()
-          .every((a) => a.playState !== 'running' || a.effect?.getComputedTiming().iterations === Infinity),
-      undefined,
-      { timeout: 3_000 },
-    )
-    .catch(() => undefined);
-}
 
 describe.each(LOCALES)('Signature workbench ($suffix)', ({ locale, dict, suffix }) => {
   let browser: Browser;
