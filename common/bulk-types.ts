@@ -1,6 +1,9 @@
 // Types of bulk sends, contacts and quick dial that main and the renderer share.
 import type { CallState } from './domain/status';
 import type { MessageRecord } from './records';
+import type { Reason } from './reasons';
+import type { IssueKind, StopReason } from './vocabulary';
+export { ISSUE_KINDS, type IssueKind, type StopReason } from './vocabulary';
 
 export const BATCH_STATUSES = ['draft', 'running', 'paused', 'cancelled', 'done'] as const;
 
@@ -10,17 +13,6 @@ export type BatchStatus = (typeof BATCH_STATUSES)[number];
 
 export type ItemStatus = (typeof ITEM_STATUSES)[number];
 
-/** Why a batch stopped running (paused or cancelled). Stable strings: the UI shows them translated. */
-export type StopReason =
-  | 'user'
-  | 'interrupted'
-  | 'closed'
-  | 'insufficient-balance'
-  | 'content-not-approved'
-  | 'credentials'
-  | 'provider-unreachable'
-  | 'too-many-unknown'
-  | 'profile';
 
 export interface BatchRecord {
   id: number;
@@ -29,7 +21,8 @@ export interface BatchRecord {
   name: string;
   status: BatchStatus;
   pausedReason: StopReason | null;
-  statusMessage: string | null;
+  /** Why it stopped, in full (rendered in the reader's language). */
+  statusReason: Reason | null;
   total: number;
   owner: string | null;
   createdAt: number;
@@ -49,7 +42,8 @@ export interface BatchItemRecord {
   messageId: number | null;
   code: number | null;
   errorKind: string | null;
-  error: string | null;
+  /** Why it was skipped, refused or is unknown (rendered in the reader's language). */
+  reason: Reason | null;
   updatedAt: number;
 }
 
@@ -138,17 +132,15 @@ export interface ColumnMapping {
   markers: number[];
 }
 
-export const ISSUE_KINDS = ['missing-mobile', 'bad-mobile', 'missing-value', 'empty-text', 'too-long', 'duplicate', 'same-mobile'] as const;
-
-export type IssueKind = (typeof ISSUE_KINDS)[number];
 
 export interface RowIssue {
   /** Row number in the file (the header is row 1). */
   row: number;
   kind: IssueKind;
-  message: string;
   /** The column concerned, when there is one. */
   column?: string;
+  /** For bad-mobile: the number as written. For missing-value: the variable's label. */
+  value?: string;
   /** For bad-mobile: why (empty, wrong-length, ...). For duplicates: the earlier row. For too-long: the length. */
   detail?: string | number;
 }
@@ -203,7 +195,8 @@ export interface BatchProgress {
   batchId: number;
   status: BatchRecord['status'];
   pausedReason: StopReason | null;
-  statusMessage: string | null;
+  /** Why it stopped, in full (rendered in the reader's language). */
+  statusReason: Reason | null;
   total: number;
   /** Items whose request went out (accepted + rejected + unknown). */
   sent: number;
@@ -250,8 +243,8 @@ export interface DialRefusal {
   max: number | null;
   /** When the limit frees up (epoch ms). */
   freesAt: number;
-  /** One sentence for a person (English; the UI builds its own from the fields). */
-  message: string;
+  /** For a "call until answered" plan: this limit would be broken by call `call` of `attempts`. */
+  plan?: { attempts: number; call: number };
 }
 
 export interface ContactInput {
@@ -304,7 +297,8 @@ export interface DialAttempt {
   outcome: MessageRecord['outcome'] | 'not-sent';
   state: MessageRecord['state'] | null;
   code: number | null;
-  error: string | null;
+  /** Why it failed or is unknown (rendered in the reader's language). */
+  reason: Reason | null;
   startedAt: number;
   endedAt: number | null;
 }
@@ -319,7 +313,6 @@ export interface DialResult {
   targets: DialTarget[];
   attempts: DialAttempt[];
   refusals: DialRefusal[];
-  message: string;
 }
 
 export interface DialProgress {

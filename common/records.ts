@@ -1,5 +1,8 @@
 // Records both sides of the app agree on: what a message, an event and an exchange look like.
 import type { CallState, Outcome } from './domain/status';
+import type { Reason } from './reasons';
+import type { TransportErrorKind } from './vocabulary';
+export type { TransportErrorKind } from './vocabulary';
 
 export type Operation = 'send' | 'status' | 'balance' | 'raw';
 
@@ -19,8 +22,10 @@ export interface MessageRecord {
   billedUnits: number | null;
   state: CallState;
   duration: number | null;
+  /** How the send failed or why following it stopped, as a category (transport kind, provider-code, interrupted, ...). */
   errorKind: string | null;
-  errorMessage: string | null;
+  /** Why, in full: a code with parameters, rendered in the reader's language. */
+  reason: Reason | null;
   createdAt: number;
   updatedAt: number;
   endedAt: number | null;
@@ -36,7 +41,10 @@ export interface MessageEventRecord {
   at: number;
   kind: 'created' | 'submitted' | 'rejected' | 'unknown' | 'state' | 'redial' | 'error';
   state: CallState | null;
+  /** What the provider said (its msg, or the raw state value), verbatim. */
   detail: string | null;
+  /** Why, when Callout says something about it (a redial's attempt number, why following stopped). */
+  reason: Reason | null;
 }
 
 export type Header = [name: string, value: string];
@@ -50,16 +58,6 @@ export interface ExchangeTimings {
   totalMs: number;
 }
 
-export type TransportErrorKind =
-  | 'dns'
-  | 'refused'
-  | 'connect-timeout'
-  | 'tls'
-  | 'timeout'
-  | 'reset'
-  | 'aborted'
-  | 'too-large'
-  | 'network';
 
 /** One HTTP exchange as captured: secrets already redacted. */
 export interface Exchange {
@@ -72,7 +70,8 @@ export interface Exchange {
   statusText: string | null;
   responseHeaders: Header[] | null;
   responseBody: string | null;
-  error: { kind: TransportErrorKind; message: string } | null;
+  /** A failure in transit: its kind (words in the catalog: transport.<kind>), the technical text (for exports), the timeout in ms. */
+  error: { kind: TransportErrorKind; message: string; ms?: number } | null;
   startedAt: number;
   timings: ExchangeTimings;
 }

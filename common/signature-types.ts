@@ -1,6 +1,23 @@
 // Types of the signature scheme that main and the renderer share: the steps of a signature,
 // verification reasons, the diagnosis, test vectors, captured requests and probes.
-import type { Exchange } from './records';
+//
+// Every text a person reads (a diagnosis' evidence and notes, why a paste or a vector file cannot
+// be read, why the clock has no reading) is a code with parameters, never a sentence: its words are
+// in the message catalog (common/messages, the section named at each type), rendered in the
+// reader's language. Parameters are protocol tokens and values (header names, hosts, dates,
+// numbers), never words. `kind`, where a code has one, picks the variant of its text.
+import type { Exchange, TransportErrorKind } from './records';
+import type { Reason } from './reasons';
+
+/** A text as a code and its parameters, one family `P` of codes (code → parameters). */
+export type CodedText<P, C extends keyof P = keyof P> = { [K in C]: { code: K; params: P[K] } }[C];
+
+/** Builds the texts of one family, typed by code: `const note = coder<PartNoteParams>(); note('no-api-id', {})`. */
+export function coder<P>(): <C extends keyof P>(code: C, params: P[C]) => CodedText<P, C> {
+  return (code, params) => ({ code, params }) as never;
+}
+
+type NoParams = Record<string, never>;
 
 export const VECTOR_FILE_FORMAT = 'callout-signature-vectors';
 export const VECTOR_FILE_VERSION = 1;
@@ -31,6 +48,84 @@ export type LikelyCause =
 
 export type CauseConfidence = 'high' | 'medium' | 'low';
 
+// ---------------------------------------------------------------- diagnosis texts (catalog: diagnosis.<code>)
+
+/** Why an Authorization header cannot be read. */
+export interface AuthorizationProblemParams {
+  'authorization-empty': NoParams;
+  /** Another scheme than Signature (Basic, Bearer...). */
+  'authorization-scheme': { scheme: string };
+  /** The parameter list cannot be read; `name` is the parameter concerned ('' before the first), `position` where reading stopped. */
+  'authorization-syntax': {
+    kind: 'name-expected' | 'equals-expected' | 'unquoted' | 'backslash' | 'unterminated' | 'duplicate' | 'comma-expected';
+    name: string;
+    position: number;
+  };
+  'authorization-no-key-id': NoParams;
+  'authorization-no-signature': NoParams;
+  'authorization-signature-not-base64': NoParams;
+}
+export type AuthorizationProblem = CodedText<AuthorizationProblemParams>;
+
+/** verifyRequest's detail for malformed-header, unsupported-algorithm and missing-date. */
+export interface VerifyDetailParams extends AuthorizationProblemParams {
+  'no-algorithm': NoParams;
+  'algorithm-unsupported': { algorithm: string };
+  'headers-list': { got: string; expected: string };
+  'date-not-http-date': NoParams;
+}
+export type VerifyDetail = CodedText<VerifyDetailParams>;
+
+/** Which way a Date is off: `ahead` when the Date is later than the gateway's clock. */
+export type SkewDirection = 'ahead' | 'behind';
+
+/** Why a cause is named: what was found. `seconds` are absolute; `kind` says which way. */
+export interface EvidenceParams {
+  /** The Date is outside the ±window. */
+  'clock-outside': { kind: SkewDirection; seconds: number; window: number };
+  /** The Date is inside the window, close to its edge. */
+  'clock-near-edge': { kind: SkewDirection; seconds: number; window: number };
+  /** The signature matches with (added) or without (missing) a line break after line 4, against the gateway's form. */
+  'trailing-line-break': { kind: 'added' | 'missing' };
+  /** The signature matches with the query string in line 2 (added) or without it (missing), against the gateway's form. */
+  'query-string': { kind: 'added' | 'missing'; query: string };
+  /** The signature matches with another Host line: `host` instead of `base`. */
+  'signed-host': { kind: 'url-host' | 'without-port' | 'port' | 'other-host'; host: string; base: string; port: string };
+  /** The signature matches with another path; `prefix` is the gateway route prefix left out ('' for the other kinds). */
+  'signed-path': { kind: 'without-slash' | 'with-slash' | 'decoded' | 'escapes-lower' | 'escapes-upper' | 'without-prefix'; path: string; prefix: string };
+  /** The signature matches with the method in lower case. */
+  'signed-method': { method: string };
+  /** The signature matches with another date than the Date header. */
+  'signed-date': { kind: 'candidate' | 'imf-fixdate' | 'second-before' | 'second-after'; date: string };
+  /** keyId is not the profile's API ID. */
+  'key-id-differs': { keyId: string; apiId: string };
+  /** Nothing reproduces the signature with this key. */
+  'no-variation': NoParams;
+}
+export type Evidence = CodedText<EvidenceParams>;
+
+/** A note on one part of the diagnosis (besides an Authorization problem on keyId). */
+export interface PartNoteParams {
+  'no-api-id': NoParams;
+  'inferred-target': NoParams;
+  'inferred-host': NoParams;
+  'inferred-date': NoParams;
+  'method-lower-case': { method: string };
+  'no-host-header': { host: string };
+  'host-header-differs': { header: string; url: string };
+  'no-date-header': NoParams;
+  'date-not-http-date': NoParams;
+  /** Within the window: how far the Date is from the gateway's clock. */
+  'date-skew': { kind: SkewDirection | 'in-step'; seconds: number };
+  'date-outside': { kind: SkewDirection; seconds: number; window: number };
+}
+export type PartNote = CodedText<PartNoteParams & AuthorizationProblemParams>;
+
+/** Every text of a diagnosis, one code space: the catalog's `diagnosis.<code>`. */
+export interface DiagnosisTextParams extends VerifyDetailParams, EvidenceParams, PartNoteParams {}
+export type DiagnosisText = CodedText<DiagnosisTextParams>;
+export type DiagnosisTextCode = keyof DiagnosisTextParams;
+
 export interface DiagnosisPart {
   part: DiagnosedPart;
   status: PartStatus;
@@ -38,13 +133,13 @@ export interface DiagnosisPart {
   got: string | null;
   /** What the gateway uses. */
   expected: string | null;
-  note?: string;
+  note?: PartNote;
 }
 
 export interface DiagnosisCause {
   id: LikelyCause;
   confidence: CauseConfidence;
-  evidence: string;
+  evidence: Evidence;
 }
 
 export interface VariantComputation {
@@ -54,20 +149,24 @@ export interface VariantComputation {
   matches: boolean;
 }
 
-/** One change from the gateway's string to sign that made the signature match. */
-export interface InferredChange {
-  dimension: 'framing' | 'host' | 'path' | 'method' | 'date';
-  from: string;
-  to: string;
-}
+/**
+ * The form of a string to sign: `spec` (path only, no line break after line 4), `apisix` (query in
+ * line 2, a line break after line 4), or one of the two in between.
+ */
+export type StringToSignForm = 'spec' | 'apisix' | 'trailing' | 'query';
+
+/** One change from the gateway's string to sign that made the signature match: the form, or a value (a host, a path, the method, a date). */
+export type InferredChange =
+  | { dimension: 'framing'; from: StringToSignForm; to: StringToSignForm }
+  | { dimension: 'host' | 'path' | 'method' | 'date'; from: string; to: string };
 
 export interface Diagnosis {
   /** Same as verifyRequest(...).valid with the same inputs. */
   valid: boolean;
   /** verifyRequest's reason; null when valid. */
   verdict: VerifyReason | null;
-  /** verifyRequest's detail for malformed-header and unsupported-algorithm. */
-  detail?: string;
+  /** verifyRequest's detail for malformed-header, unsupported-algorithm and missing-date. */
+  detail?: VerifyDetail;
   parts: DiagnosisPart[];
   skew: { seconds: number | null; windowSeconds: number; within: boolean };
   /** Most likely first. */
@@ -115,10 +214,56 @@ export type VectorKeySource = { kind: 'adhoc' } | { kind: 'profile'; profile: st
 
 export type VectorFileError = 'invalid-json' | 'wrong-format' | 'unsupported-version' | 'invalid-vector' | 'too-many';
 
+/** What is wrong at one place of a vector file (catalog: vectors.problem.<code>). */
+export type VectorProblemCode =
+  | 'invalid-json'
+  | 'not-an-object'
+  | 'format'
+  | 'version'
+  | 'unknown-field'
+  | 'description'
+  | 'vectors-not-array'
+  | 'too-many'
+  | 'vector-not-object'
+  | 'name'
+  | 'variant'
+  | 'input-not-object'
+  | 'api-id'
+  | 'api-id-characters'
+  | 'key-ref'
+  | 'key-ref-with-key'
+  | 'api-key-empty'
+  | 'api-key-type'
+  | 'method'
+  | 'url-type'
+  | 'url'
+  | 'date-type'
+  | 'date'
+  | 'expected-not-object'
+  | 'signature'
+  | 'string-to-sign-type'
+  | 'authorization-type'
+  | 'authorization';
+
+export interface VectorProblem {
+  /** The place, as a path into the file (`vectors[2].input.date`); null for the file as a whole. */
+  where: string | null;
+  code: VectorProblemCode;
+}
+
 export type ParseVectorFileResult =
   | { ok: true; vectors: SignatureVector[]; description?: string }
-  /** `detail` is the first problem; `problems` lists them all (at most 50), each naming the place, e.g. `vectors[2].input.date`. */
-  | { ok: false; error: VectorFileError; detail: string; problems: string[] };
+  /** `problems` lists them all in file order (at most 50; `more` says how many were left out); the first is the main one. */
+  | { ok: false; error: VectorFileError; problems: VectorProblem[]; more: number };
+
+/** Why a vector could not be checked (catalog: vectors.check.<code>). */
+export interface VectorCheckErrorParams {
+  /** The vector names a profile's key (`keyRef`) that was not supplied. */
+  'key-missing': { ref: string };
+  /** The engine refused the input (a vector not validated by parseVectorFile). */
+  'cannot-sign': NoParams;
+}
+export type VectorCheckError = CodedText<VectorCheckErrorParams>;
 
 export type VectorField = 'stringToSign' | 'signature' | 'authorization';
 
@@ -132,10 +277,20 @@ export interface VectorCheck {
   /** What Callout computes; null when it could not (no key, an error). */
   actual: { stringToSign: string; signature: string; authorization: string } | null;
   /** Set when the vector could not be checked. */
-  error?: string;
+  error?: VectorCheckError;
   /** The keyRef whose key is needed (and was not supplied). */
   needsKey?: string;
 }
+
+/** Why a clock probe has no reading (catalog: clock.<code>; `transport` has a variant per kind). */
+export interface ClockProbeErrorParams {
+  'no-date-header': NoParams;
+  /** The Date header as received (a value the server sent). */
+  'bad-date-header': { value: string };
+  'timeout': { ms: number };
+  'transport': { kind: TransportErrorKind };
+}
+export type ClockProbeError = CodedText<ClockProbeErrorParams>;
 
 export interface ClockProbe {
   /** The `Date` response header as received; null when there was none (or no reply). */
@@ -153,7 +308,7 @@ export interface ClockProbe {
   /** HTTP status of the reply (any status is fine for the probe); null without a reply. */
   httpStatus: number | null;
   /** Why there is no reading (connection refused, timeout, no Date header...); null on success. */
-  error: string | null;
+  error: ClockProbeError | null;
 }
 
 export interface VariantProbeResult {
@@ -168,8 +323,8 @@ export interface VariantProbeResult {
    * gateway refused the signature; undetermined: no readable answer (network error, 5xx page...).
    */
   outcome: 'accepted' | 'rejected' | 'undetermined';
-  /** Why the outcome is undetermined, in plain words; null otherwise. */
-  message: string | null;
+  /** Why the outcome is undetermined; null otherwise. */
+  reason: Reason | null;
   /** The redacted exchange (the client redacts the key). */
   exchange: Exchange | null;
 }
@@ -191,9 +346,68 @@ export interface CapturedRequest {
   headers: Record<string, string>;
   body: string | null;
   format: CapturedFormat;
-  /** Things that were assumed or ignored, in plain words (e.g. "method not given: assumed POST"). */
-  warnings: string[];
+  /** Things that were assumed or ignored (e.g. the method was not given: POST assumed). */
+  warnings: ParseWarning[];
 }
+
+/** What was assumed or ignored while reading a captured request (catalog: parse.warning.<code>). */
+export interface ParseWarningParams {
+  'duplicate-header': { name: string };
+  'no-http-version': NoParams;
+  'host-from-authority': NoParams;
+  'host-from-url': { origin: string };
+  'scheme-assumed': NoParams;
+  'method-assumed': NoParams;
+  'text-after-curl': NoParams;
+  'cookie-file': { option: string; file: string };
+  'basic-auth': { option: string };
+  'unknown-options': { options: string };
+  'joined-lines': NoParams;
+  'curl-default-url': NoParams;
+  'several-urls': { count: number };
+  /** A URL without a scheme: `kind` is the one assumed (http as cURL does, or the given URL's). */
+  'url-scheme-assumed': { kind: 'http' | 'https' };
+  'header-removed': { name: string };
+  /** The body is not in the capture; `file` is where cURL would read it from ('' for a form). */
+  'body-unavailable': { kind: 'file' | 'stdin' | 'json-file' | 'urlencode-file' | 'form' | 'upload'; file: string };
+}
+export type ParseWarning = CodedText<ParseWarningParams>;
+
+/** Why a captured request cannot be read, in detail (catalog: parse.problem.<code>). Values quoted from the paste are clipped. */
+export interface ParseProblemParams {
+  'not-text': NoParams;
+  'too-long': { length: number; max: number };
+  'empty': NoParams;
+  /** Neither raw HTTP, nor cURL, nor header lines: the first line that is not a header. */
+  'not-a-request': { line: number; text: string };
+  'not-a-header': { line: number; text: string };
+  'header-name': { line: number; name: string };
+  'method': { method: string };
+  'http-version': { version: string };
+  /** A request target that is neither a path nor an absolute URL. */
+  'target': { target: string };
+  'target-asterisk': NoParams;
+  'not-http-url': { url: string };
+  'scheme': { scheme: string };
+  'host-name': { host: string };
+  'url-from-host': { host: string; target: string };
+  'default-url': { url: string };
+  /** A path as request target, and no Host header nor URL to take the host from. */
+  'no-host': NoParams;
+  /** A :path pseudo-header, and no :authority, Host header nor URL. */
+  'no-authority': NoParams;
+  /** Only header lines, and no URL. */
+  'headers-only': NoParams;
+  'curl-cmd-exe': NoParams;
+  'curl-quote': { kind: 'single' | 'double' | 'ansi-c' };
+  'curl-backslash': NoParams;
+  'curl-escape': { escape: string; position: number };
+  'curl-control-escape': NoParams;
+  'curl-option-value': { option: string };
+  'curl-no-url': NoParams;
+  'curl-header': { header: string };
+}
+export type ParseProblem = CodedText<ParseProblemParams>;
 
 export type CapturedParseError =
   /** Nothing but white space. */
@@ -215,7 +429,7 @@ export type CapturedParseError =
 
 export type ParseCapturedResult =
   | { ok: true; value: CapturedRequest }
-  | { ok: false; error: CapturedParseError; detail: string };
+  | { ok: false; error: CapturedParseError; detail: ParseProblem };
 
 export type VerifyReason =
   | 'signature-mismatch'

@@ -4,3 +4,4 @@ export * from './mobile';
 export * from './templates';
 export * from './codes';
 export * from './status';
+export * from './outcomes';

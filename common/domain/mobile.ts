@@ -9,39 +9,12 @@
  * parentheses (ASCII and full-width).
  */
 
-import type { LocalizedText } from './i18n-text';
-
 export type MobileError = 'empty' | 'invalid-characters' | 'wrong-length' | 'not-mainland-mobile';
 
 export type MobileResult = { ok: true; mobile: string } | { ok: false; error: MobileError };
 
 /** The shape of a normalised mainland mobile number. */
 export const MAINLAND_MOBILE_RE = /^1[3-9]\d{9}$/;
-
-export const MOBILE_ERRORS: Record<MobileError, LocalizedText> = {
-  empty: {
-    'zh-CN': '请输入手机号码：以 13–19 开头的 11 位中国大陆手机号，可带 +86、空格或短横线。',
-    en: 'Enter a mobile number: 11 digits starting with 13–19 (mainland China); +86, spaces and dashes are fine.',
-  },
-  'invalid-characters': {
-    'zh-CN': '号码中有无效字符：请只填写以 13–19 开头的 11 位手机号数字，可带 +86 前缀、空格、短横线、点或括号。',
-    en: 'The number contains characters that are not allowed: enter only the 11 digits of a mainland mobile number starting with 13–19; a +86 prefix, spaces, dashes, dots and parentheses are fine.',
-  },
-  'wrong-length': {
-    'zh-CN': '号码位数不对：中国大陆手机号为 11 位数字（以 13–19 开头），可带 +86 前缀。',
-    en: 'Wrong number of digits: a mainland mobile number has 11 digits starting with 13–19, optionally after +86.',
-  },
-  'not-mainland-mobile': {
-    'zh-CN': '这不是中国大陆手机号：只能呼叫以 13–19 开头的 11 位手机号，不支持座机和境外号码。',
-    en: 'Not a mainland China mobile number: only 11-digit numbers starting with 13–19 can be called; landlines and foreign numbers are not supported.',
-  },
-};
-
-/** Hint shown next to a number field. */
-export const MOBILE_HINT: LocalizedText = {
-  'zh-CN': '请输入以 13–19 开头的 11 位中国大陆手机号，可带 +86、空格或短横线。',
-  en: 'Enter an 11-digit mainland mobile number starting with 13–19; +86, spaces and dashes are fine.',
-};
 
 const SEPARATORS = /[\s\-\u2010\u2011\u2012\u2013\u2014\u2212\uff0d.\uff0e()\uff08\uff09]/g;
 
@@ -59,30 +32,44 @@ function foldFullWidth(input: string): string {
  */
 export function normalizeMobile(input: string): MobileResult {
   if (input.trim() === '') return { ok: false, error: 'empty' };
-  const compact = foldFullWidth(input).replace(SEPARATORS, '');
+  const compact = compactNumber(input);
   if (compact === '') return { ok: false, error: 'empty' };
   if (!/^\+?\d+$/.test(compact)) return { ok: false, error: 'invalid-characters' };
-
-  let national: string;
-  if (compact.startsWith('+')) {
-    if (!compact.startsWith('+86')) return { ok: false, error: 'not-mainland-mobile' };
-    national = compact.slice(3);
-  } else if (compact.length === 15 && compact.startsWith('0086')) {
-    national = compact.slice(4);
-  } else if (compact.length === 13 && compact.startsWith('861')) {
-    national = compact.slice(2);
-  } else {
-    national = compact;
-  }
-
+  const national = nationalPart(compact, false);
+  if (national === null) return { ok: false, error: 'not-mainland-mobile' };
   if (national.length !== 11) return { ok: false, error: 'wrong-length' };
   if (!MAINLAND_MOBILE_RE.test(national)) return { ok: false, error: 'not-mainland-mobile' };
   return { ok: true, mobile: national };
 }
 
-/** True when `input` normalises to a valid mainland mobile number. */
-export function isValidMobile(input: string): boolean {
-  return normalizeMobile(input).ok;
+/** Full-width digits and plus folded, separators removed. */
+function compactNumber(input: string): string {
+  return foldFullWidth(input).replace(SEPARATORS, '');
+}
+
+/**
+ * The one rule for a country prefix, on a compact number (digits, optionally a leading +): `+86`
+ * (a `+` followed by anything else is a foreign number: null); `0086` followed by the national
+ * digits (exactly 11 of them for a whole number; any for a partial one typed in a search); `86`
+ * when the whole is 13 digits and a 1 follows.
+ */
+function nationalPart(compact: string, partial: boolean): string | null {
+  if (compact.startsWith('+')) return compact.startsWith('+86') ? compact.slice(3) : null;
+  if (compact.startsWith('0086') && (partial ? compact.length > 4 : compact.length === 15)) return compact.slice(4);
+  if (compact.length === 13 && compact.startsWith('861')) return compact.slice(2);
+  return compact;
+}
+
+/**
+ * The national digits of something typed as (part of) a phone number, for searching: separators
+ * and a country prefix removed by the same rule as {@link normalizeMobile}. Null when it is not a
+ * number (letters, a foreign + prefix).
+ */
+export function mobileDigits(input: string): string | null {
+  const compact = compactNumber(input.trim());
+  if (!/^\+?\d+$/.test(compact)) return null;
+  const national = nationalPart(compact, true);
+  return national || null;
 }
 
 /**

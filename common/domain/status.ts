@@ -6,8 +6,6 @@
  * A send's outcome is separate from the call state: it says what became of the send request itself.
  */
 
-import type { LocalizedText } from './i18n-text';
-
 export const CALL_STATES = [
   'pending',
   'calling',
@@ -92,26 +90,22 @@ export function normalizeCallState(raw: unknown): CallState {
   return STATE_BY_KEY.get(callStateKey(raw)) ?? 'unknown';
 }
 
-export const CALL_STATE_LABELS: Record<CallState, LocalizedText> = {
-  pending: { 'zh-CN': '等待呼叫', en: 'Waiting to call' },
-  calling: { 'zh-CN': '呼叫中', en: 'Calling' },
-  answered: { 'zh-CN': '已接听', en: 'Answered' },
-  no_answer: { 'zh-CN': '未接听', en: 'No answer' },
-  busy: { 'zh-CN': '用户忙', en: 'Busy' },
-  rejected: { 'zh-CN': '拒接', en: 'Declined' },
-  powered_off: { 'zh-CN': '关机', en: 'Phone off' },
-  unreachable: { 'zh-CN': '无法接通', en: 'Unreachable' },
-  invalid_number: { 'zh-CN': '空号', en: 'Number does not exist' },
-  failed: { 'zh-CN': '呼叫失败', en: 'Failed' },
-  unknown: { 'zh-CN': '状态未知', en: 'Unknown' },
-};
+/** The parts of a message the rules below read. */
+type MessageFacts = { outcome: Outcome; endedAt: number | null };
 
-export const OUTCOME_LABELS: Record<Outcome, LocalizedText> = {
-  pending: { 'zh-CN': '发送中：等待服务商回复', en: "Sending — waiting for the provider's reply" },
-  accepted: { 'zh-CN': '服务商已受理', en: 'Accepted by the provider' },
-  rejected: { 'zh-CN': '服务商已拒绝（见结果码）', en: 'Rejected by the provider (see the result code)' },
-  unknown: {
-    'zh-CN': '结果未知：请求可能已到达服务商，再次发送前请先核实',
-    en: 'Unknown — the request may have reached the provider; check before sending again',
-  },
-};
+/**
+ * True when nothing more will happen to a message: its call ended (answered, failed, or Callout
+ * stopped following it), or its send placed no call to follow (rejected) or may have and cannot
+ * be followed (unknown).
+ */
+export function isSettled(m: MessageFacts): boolean {
+  return m.endedAt !== null || m.outcome === 'rejected' || m.outcome === 'unknown';
+}
+
+/**
+ * May a person send this message again (a deliberate new call, after confirming)? Not while its
+ * send is in flight, nor while its call may still be ringing; any settled message, yes.
+ */
+export function maySendAgain(m: MessageFacts): boolean {
+  return isSettled(m);
+}

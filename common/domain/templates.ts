@@ -29,37 +29,25 @@ export function countMarkers(content: string): number {
   return content.split(MARKER).length - 1;
 }
 
-/** Thrown by {@link fillTemplate} when some markers have no (non-blank) value. */
-export class TemplateFillError extends Error {
-  /** Zero-based indexes of the markers whose value is missing or blank. */
-  readonly missing: number[];
-  readonly markerCount: number;
-
-  constructor(missing: number[], markerCount: number) {
-    super(
-      `Template value${missing.length === 1 ? '' : 's'} missing for marker${missing.length === 1 ? '' : 's'} ` +
-        `${missing.map((i) => `#${i + 1}`).join(', ')} of ${markerCount}`,
-    );
-    this.name = 'TemplateFillError';
-    this.missing = missing;
-    this.markerCount = markerCount;
-  }
-}
-
-/**
- * Replaces the i-th marker with `values[i]`, verbatim (no `$&` or other replacement patterns are
- * interpreted, and a value that itself contains 【变量】 is inserted as is).
- * Throws {@link TemplateFillError} listing every marker whose value is missing or blank after trim.
- * Values beyond the number of markers are ignored.
- */
-export function fillTemplate(content: string, values: readonly string[]): string {
-  const { literals, markerCount } = parseTemplate(content);
+/** Zero-based indexes of the markers whose value is missing or blank after trim. */
+export function missingValues(content: string, values: readonly string[]): number[] {
+  const { markerCount } = parseTemplate(content);
   const missing: number[] = [];
   for (let i = 0; i < markerCount; i++) {
     const v = values[i];
     if (v === undefined || v.trim() === '') missing.push(i);
   }
-  if (missing.length > 0) throw new TemplateFillError(missing, markerCount);
+  return missing;
+}
+
+/**
+ * Replaces the i-th marker with `values[i]`, verbatim (no `$&` or other replacement patterns are
+ * interpreted, and a value that itself contains 【变量】 is inserted as is). Values beyond the
+ * number of markers are ignored; callers check {@link missingValues} first (a missing value is
+ * filled as empty text).
+ */
+export function fillTemplate(content: string, values: readonly string[]): string {
+  const { literals, markerCount } = parseTemplate(content);
   let out = literals[0] ?? '';
   for (let i = 0; i < markerCount; i++) out += (values[i] ?? '') + (literals[i + 1] ?? '');
   return out;

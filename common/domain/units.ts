@@ -5,8 +5,6 @@
  * and 【变量】 is four. One unit covers 70 characters; a unit is charged only when the call is answered.
  */
 
-import type { LocalizedText } from './i18n-text';
-
 export const CONTENT_MIN = 1;
 export const CONTENT_MAX = 500;
 export const CHARS_PER_UNIT = 70;
@@ -16,18 +14,6 @@ export type ContentCheck =
   | { ok: false; error: 'empty' | 'too-long'; length: number; max: number };
 
 export type ContentError = Extract<ContentCheck, { ok: false }>['error'];
-
-/** What to tell the user when a text fails {@link checkContent}. */
-export const CONTENT_ERRORS: Record<ContentError, LocalizedText> = {
-  empty: {
-    'zh-CN': '内容不能为空：请输入 1 到 500 个字的内容。',
-    en: 'The text is empty: enter 1 to 500 characters.',
-  },
-  'too-long': {
-    'zh-CN': '内容过长：最多 500 个字（表情符号和标点各算 1 个字），请删减后再发送。',
-    en: 'The text is too long: at most 500 characters (an emoji or punctuation mark counts as 1). Shorten it before sending.',
-  },
-};
 
 /** Length in Unicode code points ('😀' is 1, '【变量】' is 4). A lone surrogate counts as 1. */
 export function textLength(s: string): number {

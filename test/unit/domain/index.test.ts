@@ -5,10 +5,10 @@ describe('common/domain index', () => {
   it('re-exports the agreed API', () => {
     const names = [
       'CONTENT_MIN', 'CONTENT_MAX', 'CHARS_PER_UNIT', 'textLength', 'unitsFor', 'checkContent',
-      'normalizeMobile', 'MOBILE_ERRORS', 'maskMobile',
-      'MARKER', 'parseTemplate', 'fillTemplate', 'TemplateFillError', 'validateTemplate', 'matchTemplate', 'findMatchingTemplates',
-      'RESULT_CODES', 'describeCode', 'SIGNATURE_REJECTED',
-      'CALL_STATES', 'FINAL_STATES', 'isFinalState', 'OUTCOMES', 'normalizeCallState', 'CALL_STATE_LABELS', 'OUTCOME_LABELS',
+      'normalizeMobile', 'mobileDigits', 'maskMobile',
+      'MARKER', 'parseTemplate', 'fillTemplate', 'missingValues', 'validateTemplate', 'matchTemplate', 'findMatchingTemplates',
+      'RESULT_CODE_LIST', 'isResultCode', 'isSignatureRejection',
+      'CALL_STATES', 'FINAL_STATES', 'isFinalState', 'OUTCOMES', 'normalizeCallState', 'isSettled', 'maySendAgain', 'nextCall', 'stopsFollowing',
     ];
     for (const name of names) expect(domain, name).toHaveProperty(name);
   });

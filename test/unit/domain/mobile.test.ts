@@ -1,9 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { catalogSection, catalogText } from '../../helpers/catalog';
 import {
-  MOBILE_ERRORS,
-  MOBILE_HINT,
   type MobileError,
-  isValidMobile,
   maskMobile,
   normalizeMobile,
 } from '../../../common/domain/mobile';
@@ -42,7 +40,7 @@ describe('normalizeMobile accepts mainland mobiles in common forms', () => {
     ['86-13912345678', '13912345678'],
   ])('%j → %s', (input, mobile) => {
     expect(normalizeMobile(input)).toEqual({ ok: true, mobile });
-    expect(isValidMobile(input)).toBe(true);
+    expect(normalizeMobile(input).ok).toBe(true);
   });
 
   it.each(['13', '14', '15', '16', '17', '18', '19'])('accepts the %s prefix', (p) => {
@@ -83,17 +81,21 @@ describe('normalizeMobile says what is wrong', () => {
     ['008601012345678', 'not-mainland-mobile'],
   ])('%j → %s', (input, error) => {
     expect(normalizeMobile(input)).toEqual({ ok: false, error });
-    expect(isValidMobile(input)).toBe(false);
+    expect(normalizeMobile(input).ok).toBe(false);
   });
 });
 
-describe('MOBILE_ERRORS', () => {
+const MOBILE_ERRORS = catalogSection('mobile') as Record<string, { en: string; 'zh-CN': string }>;
+delete MOBILE_ERRORS.hint;
+const MOBILE_HINT = catalogText('mobile.hint');
+
+describe('mobile texts in the catalog', () => {
   it('has a message in Chinese and English for every error', () => {
     const errors: MobileError[] = ['empty', 'invalid-characters', 'wrong-length', 'not-mainland-mobile'];
     expect(Object.keys(MOBILE_ERRORS).sort()).toEqual([...errors].sort());
     for (const e of errors) {
-      expect(MOBILE_ERRORS[e]['zh-CN']).toMatch(CJK);
-      expect(MOBILE_ERRORS[e].en).toMatch(/[a-z]/);
+      expect(MOBILE_ERRORS[e]!['zh-CN']).toMatch(CJK);
+      expect(MOBILE_ERRORS[e]!.en).toMatch(/[a-z]/);
     }
   });
 
@@ -103,7 +105,7 @@ describe('MOBILE_ERRORS', () => {
       expect(text['zh-CN']).toMatch(/11/);
       expect(text.en).toMatch(/13–19/);
     }
-    expect(MOBILE_ERRORS['wrong-length'].en).toMatch(/\+86/);
+    expect(MOBILE_ERRORS['wrong-length']!.en).toMatch(/\+86/);
     expect(MOBILE_HINT.en).toBe('Enter an 11-digit mainland mobile number starting with 13–19; +86, spaces and dashes are fine.');
   });
 

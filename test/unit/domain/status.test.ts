@@ -1,18 +1,20 @@
 import { describe, expect, it } from 'vitest';
+import { catalogSection } from '../../helpers/catalog';
 import {
   CALL_STATES,
-  CALL_STATE_LABELS,
   CALL_STATE_SYNONYMS,
   type CallState,
   FINAL_STATES,
   OUTCOMES,
-  OUTCOME_LABELS,
   callStateKey,
   isCallState,
   isFinalState,
   isOutcome,
   normalizeCallState,
 } from '../../../common/domain/status';
+
+const CALL_STATE_LABELS = catalogSection('state');
+const OUTCOME_LABELS = catalogSection('outcome');
 
 const CJK = /[\u4e00-\u9fff]/;
 
@@ -61,13 +63,13 @@ describe('outcomes', () => {
 
 describe('labels', () => {
   it.each([...CALL_STATES])('call state %s has both labels', (s) => {
-    expect(CALL_STATE_LABELS[s]['zh-CN']).toMatch(CJK);
-    expect(CALL_STATE_LABELS[s].en).toMatch(/^[A-Z]/);
+    expect(CALL_STATE_LABELS[s]!['zh-CN']).toMatch(CJK);
+    expect(CALL_STATE_LABELS[s]!.en).toMatch(/^[A-Z]/);
   });
 
   it.each([...OUTCOMES])('outcome %s has both labels', (o) => {
-    expect(OUTCOME_LABELS[o]['zh-CN']).toMatch(CJK);
-    expect(OUTCOME_LABELS[o].en).toMatch(/^[A-Z]/);
+    expect(OUTCOME_LABELS[o]!['zh-CN']).toMatch(CJK);
+    expect(OUTCOME_LABELS[o]!.en).toMatch(/^[A-Z]/);
   });
 
   it('labels have no extra keys and are distinct', () => {
@@ -78,8 +80,8 @@ describe('labels', () => {
   });
 
   it('the unknown outcome warns before sending again', () => {
-    expect(OUTCOME_LABELS.unknown.en).toBe('Unknown — the request may have reached the provider; check before sending again');
-    expect(OUTCOME_LABELS.unknown['zh-CN']).toMatch(/可能已到达服务商/);
+    expect(OUTCOME_LABELS.unknown!.en).toBe('Unknown — the request may have reached the provider; check before sending again');
+    expect(OUTCOME_LABELS.unknown!['zh-CN']).toMatch(/可能已到达服务商/);
   });
 });
 

@@ -1,13 +1,15 @@
 import { describe, expect, it } from 'vitest';
+import { catalogSection } from '../../helpers/catalog';
 import {
   CHARS_PER_UNIT,
-  CONTENT_ERRORS,
   CONTENT_MAX,
   CONTENT_MIN,
   checkContent,
   textLength,
   unitsFor,
 } from '../../../common/domain/units';
+
+const CONTENT_ERRORS = catalogSection('content');
 
 const CJK = /[\u4e00-\u9fff]/;
 

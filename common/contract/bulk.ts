@@ -1,0 +1,52 @@
+// Bulk sends from a spreadsheet: import, validate, create a batch, run it under the provider's limits.
+import { z } from 'zod';
+import type { BatchItemView, BatchProgress, BatchRecord, ImportView, RowIssue } from '../bulk-types';
+import { ISSUE_KINDS, ITEM_STATUSES } from '../bulk-types';
+import { event, id, op } from './define';
+import { EVENT_CHANNELS } from './channels';
+
+const batchId = z.number().int().positive();
+const mapping = z.record(z.string().max(200), z.string().max(100)).refine((m) => Object.keys(m).length <= 200, 'too-many-columns');
+
+export const bulkOps = {
+  /** Reads a spreadsheet (CSV or XLSX, sent as base64), maps its columns and validates every row. */
+  'bulk.open': op<ImportView>()(
+    z
+      .object({
+        templateId: id,
+        file: z.object({ name: z.string().trim().min(1).max(255), base64: z.string().max(40_000_000, 'file-too-large') }).strict(),
+        mapping: mapping.optional(),
+        profileId: id.optional(),
+      })
+      .strict(),
+  ),
+  'bulk.remap': op<ImportView>()(z.object({ importId: z.string().max(64), mapping, templateId: id.optional() }).strict()),
+  'bulk.issues': op<RowIssue[]>()(
+    z.object({ importId: z.string().max(64), kind: z.enum(ISSUE_KINDS).optional(), offset: z.number().int().min(0).optional(), limit: z.number().int().min(1).max(1000).optional() }).strict(),
+  ),
+  'bulk.create': op<BatchRecord>()(
+    z.object({ importId: z.string().max(64), profileId: id, duplicates: z.enum(['none', 'same-text', 'same-mobile']), name: z.string().trim().max(100).optional() }).strict(),
+  ),
+  'bulk.discard': op<{ discarded: boolean }>()(z.object({ importId: z.string().max(64) }).strict()),
+  'bulk.list': op<BatchRecord[]>()(z.object({ limit: z.number().int().min(1).max(500).optional() }).strict().optional()),
+  'bulk.progress': op<BatchProgress>()(z.object({ batchId }).strict()),
+  'bulk.start': op<BatchProgress>()(z.object({ batchId }).strict()),
+  'bulk.pause': op<BatchProgress>()(z.object({ batchId }).strict()),
+  'bulk.resume': op<BatchProgress>()(z.object({ batchId }).strict()),
+  'bulk.cancel': op<BatchProgress>()(z.object({ batchId }).strict()),
+  'bulk.items': op<BatchItemView[]>()(
+    z.object({ batchId, status: z.enum(ITEM_STATUSES).optional(), offset: z.number().int().min(0).optional(), limit: z.number().int().min(1).max(1000).optional() }).strict(),
+  ),
+  /** Items whose outcome is unknown (in flight when Callout stopped, or a timeout): for a person to decide. */
+  'bulk.unknown': op<BatchItemView[]>()(z.object({ batchId }).strict()),
+  /** Sends chosen unknown items again: only with a person's confirmation. */
+  'bulk.requeue': op<{ requeued: number }>()(z.object({ batchId, itemIds: z.array(z.number().int().positive()).min(1).max(100_000), confirm: z.literal(true, { error: 'confirm-required' }) }).strict()),
+  'bulk.skip': op<{ skipped: number }>()(z.object({ batchId, itemIds: z.array(z.number().int().positive()).min(1).max(100_000) }).strict()),
+  'bulk.export': op<{ fileName: string; csv: string }>()(z.object({ batchId }).strict()),
+  'bulk.remove': op<{ removed: boolean }>()(z.object({ batchId }).strict()),
+};
+
+export const bulkEvents = {
+  /** A batch's progress (at most a few times a second, and at once when its status changes). */
+  bulkProgress: event<BatchProgress>()(EVENT_CHANNELS.bulkProgress),
+};

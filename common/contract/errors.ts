@@ -1,0 +1,72 @@
+// The one error model. Every failure main reports carries a stable code from this list and typed
+// parameters; its words live in the message catalog (common/messages), rendered in the user's
+// language by the renderer's i18n and by the CLI. `kind`, where a code has one, picks the variant
+// of its text (an i18next context: error.not-found_batch, error.not-found_profile, ...).
+import type { ContentError } from '../domain/units';
+import type { MobileError } from '../domain/mobile';
+
+export type NotFoundKind = 'profile' | 'message' | 'exchange' | 'template' | 'batch' | 'contact' | 'group' | 'import' | 'sandbox';
+
+export type ImportProblem =
+  | 'no-rows'
+  | 'no-data-rows'
+  | 'unreadable-csv'
+  | 'unreadable-xlsx'
+  | 'xls-unsupported'
+  | 'zip-not-spreadsheet'
+  | 'not-xlsx'
+  | 'cannot-read';
+
+export type HistoryProblem = 'cursor' | 'page-size' | 'mobile-digits' | 'range' | 'utc-offset' | 'days' | 'dates';
+
+export type KeychainReason = 'forced' | 'component-missing' | 'timeout' | 'unavailable';
+
+export type VectorFileProblem = 'invalid-json' | 'wrong-format' | 'unsupported-version' | 'invalid-vector' | 'too-many';
+
+/** Each error code with the parameters its text uses. */
+export interface ErrorParams {
+  /** Field problems are in `issues` (each a path and an issue code). */
+  'invalid-input': Record<string, never>;
+  'unknown-channel': Record<string, never>;
+  'forbidden-sender': Record<string, never>;
+  'not-found': { kind: NotFoundKind; id?: string | number };
+  'no-key': { profile: string };
+  'keychain-unavailable': { kind: KeychainReason };
+  'keychain-failed': Record<string, never>;
+  'invalid-key': { kind: 'empty' | 'too-long' | 'control-characters'; max?: number };
+  'invalid-mobile': { kind: MobileError };
+  'invalid-content': { kind: ContentError; length: number };
+  'invalid-template': { kind: 'empty' | 'too-long' | 'marker-names'; length?: number; markers?: number; names?: number };
+  'send-in-flight': Record<string, never>;
+  'still-in-progress': { id: number };
+  'builtin-profile': { kind: 'remove' | 'set-key' | 'delete-key' };
+  'database-too-new': { version: number; supported: number };
+  'unavailable': { kind: 'clipboard' | 'calls' };
+  'exchange-without-profile': Record<string, never>;
+  'vector-file-invalid': { kind: VectorFileProblem; where: string | null };
+  'import-failed': { kind: ImportProblem; name?: string; detail?: string; row?: number };
+  'bad-mapping': Record<string, never>;
+  'batch-state': { id: number; kind: 'not-startable' | 'stopping' | 'not-started' | 'done' | 'running'; state?: string };
+  'running-elsewhere': { id: number };
+  'confirm-required': Record<string, never>;
+  'nothing-to-send': Record<string, never>;
+  'contact-ambiguous': { query: string; count: number; names: string };
+  'history-invalid': { kind: HistoryProblem; max?: number };
+  'retention-invalid': { field: string; min: number };
+  internal: Record<string, never>;
+}
+
+export type ErrorCode = keyof ErrorParams;
+
+/** A field's problem: where (a dotted path into the input) and what (an issue code with its own text). */
+export interface Issue {
+  path: string;
+  message: string;
+}
+
+/** An error as it crosses IPC, the browser transport and the CLI: code, typed parameters, field issues. */
+export type IpcError = {
+  [C in ErrorCode]: { code: C; params: ErrorParams[C]; issues?: Issue[] };
+}[ErrorCode];
+
+export type IpcResult<T> = { ok: true; value: T } | { ok: false; error: IpcError };

@@ -1,0 +1,67 @@
+// The one IPC contract, assembled from one module per feature. Every operation the renderer may ask
+// for is declared once: its dotted channel name, its input schema (zod) and its output type. Push
+// events from main are declared the same way. main (handler table, IPC, browser transport, CLI),
+// the preload and the renderer all derive from this object; nothing else declares a channel.
+import type { z } from 'zod';
+import { appEvents, appOps } from './app';
+import { bulkEvents, bulkOps } from './bulk';
+import { CHANNEL_NAMES, EVENT_CHANNELS, type ChannelName } from './channels';
+import { dialEvents, dialOps } from './dial';
+import type { IpcResult } from './errors';
+import { historyOps } from './history';
+import { profilesOps } from './profiles';
+import { sendEvents, sendOps } from './send';
+import { signatureOps } from './signature';
+import { templatesOps } from './templates';
+
+export const contract = {
+  channels: { ...appOps, ...profilesOps, ...templatesOps, ...sendOps, ...historyOps, ...bulkOps, ...dialOps, ...signatureOps },
+  events: { ...sendEvents, ...bulkEvents, ...dialEvents, ...appEvents },
+} as const;
+
+export type Contract = typeof contract;
+export type Channel = keyof Contract['channels'];
+export type EventName = keyof Contract['events'];
+export type EventChannel = Contract['events'][EventName]['channel'];
+export type InputOf<C extends Channel> = z.input<Contract['channels'][C]['input']>;
+export type ParsedInputOf<C extends Channel> = z.output<Contract['channels'][C]['input']>;
+export type OutputOf<C extends Channel> = Contract['channels'][C]['output'];
+export type PayloadOf<E extends EventName> = Contract['events'][E]['payload'];
+
+// The zod-free name lists (channels.ts) and the declarations above name the same operations and
+// events: a difference either way fails the type check here.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const namesMatch: Same<Channel, ChannelName> = true;
+const eventsMatch: Same<{ [E in EventName]: Contract['events'][E]['channel'] }, typeof EVENT_CHANNELS> = true;
+void namesMatch;
+void eventsMatch;
+
+export const CHANNELS: readonly Channel[] = CHANNEL_NAMES;
+export const EVENTS = Object.keys(EVENT_CHANNELS) as EventName[];
+export { CHANNEL_NAMES, EVENT_CHANNELS };
+
+type GroupOf<C> = C extends `${infer G}.${string}` ? G : never;
+type ArgsOf<C extends Channel> = undefined extends InputOf<C> ? [input?: InputOf<C>] : [input: InputOf<C>];
+
+/**
+ * The typed API the preload and the browser transport expose as window.callout: one named method
+ * per operation, grouped by the channel's first part (`callout.messages.send(...)`), and
+ * `callout.on.<event>(listener)` returning its unsubscribe function.
+ */
+export type CalloutApi = {
+  [G in GroupOf<Channel>]: {
+    [C in Channel as C extends `${G}.${infer M}` ? M : never]: (...args: ArgsOf<C>) => Promise<IpcResult<OutputOf<C>>>;
+  };
+} & {
+  on: { [E in EventName]: (listener: (payload: PayloadOf<E>) => void) => () => void };
+};
+
+export * from './define';
+export * from './errors';
+export type { AppInfo, SecretStoreView } from './app';
+export { profileInput, type ProfileInput, type ProfileView } from './profiles';
+export type { ImportResult, TemplateView } from './templates';
+export type { BalanceView, FailureView, MessageDetail, RecentsView, SendView, StatusView } from './send';
+export { historyFilter, type ConsoleResult, type StoreStatus } from './history';
+export type { SignStepsView, VariantProbeView, VectorCheckView, VerifyView } from './signature';
+export type { CallState } from '../domain/status';

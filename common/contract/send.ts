@@ -1,0 +1,88 @@
+// Sending and following calls: one send, a deliberate send-again, status of any smsid, balance.
+import { z } from 'zod';
+import type { CallState } from '../domain/status';
+import type { ExchangeRecord, MessageEventRecord, MessageRecord } from '../records';
+import type { Reason } from '../reasons';
+import { id, messageId, none, op } from './define';
+import { event } from './define';
+import { EVENT_CHANNELS } from './channels';
+
+/** Why a request failed before a usable reply came back, and whether it may have reached the provider. */
+export interface FailureView {
+  kind: string;
+  outcome: 'not-sent' | 'unknown' | 'rejected';
+  reason: Reason;
+}
+
+export interface SendView {
+  message: MessageRecord;
+  /** The provider's result code, when it sent one (its meaning is in the catalog: provider.<code>). */
+  providerCode: number | null;
+  failure: FailureView | null;
+}
+
+export interface BalanceView {
+  profileId: string;
+  units: number | null;
+  /** The provider's reply as parsed, for testers (the field carrying the units is not in the spec). */
+  raw: Record<string, unknown> | null;
+  providerCode: number | null;
+  failure: FailureView | null;
+  low: boolean;
+  checkedAt: number;
+}
+
+export interface StatusView {
+  smsid: string;
+  providerCode: number | null;
+  msg: string | null;
+  state: CallState;
+  duration: number | null;
+  raw: Record<string, unknown> | null;
+  /** The local message with that smsid, updated, if Callout sent it. */
+  message: MessageRecord | null;
+  failure: FailureView | null;
+}
+
+export interface RecentsView {
+  /** Numbers called most recently, newest first. */
+  mobiles: string[];
+  /** The variable values last used with each template, by template id. */
+  lastValues: Record<string, string[]>;
+}
+
+/** A message with its call timeline and every exchange that concerned it. */
+export interface MessageDetail {
+  message: MessageRecord;
+  events: MessageEventRecord[];
+  exchanges: ExchangeRecord[];
+}
+
+export const sendOps = {
+  'messages.send': op<SendView>()(
+    z
+      .object({
+        profileId: id,
+        mobile: z.string().max(64),
+        content: z.string().max(2000),
+        templateId: id.nullable().optional(),
+      })
+      .strict(),
+  ),
+  'messages.refreshStatus': op<MessageRecord>()(z.object({ id: messageId }).strict()),
+  /**
+   * A deliberate new send of the same text to the same number, after a person confirmed it
+   * (the original's outcome was unknown, or its call failed). Never automatic.
+   */
+  'messages.sendAgain': op<SendView>()(z.object({ id: messageId, confirm: z.literal(true, { error: 'confirm-required' }) }).strict()),
+  'messages.recents': op<RecentsView>()(none),
+  /** Asks the provider about any smsid (also ones sent elsewhere). */
+  'messages.queryStatus': op<StatusView>()(z.object({ profileId: id, smsid: z.string().trim().min(1, 'smsid-required').max(128) }).strict()),
+  'messages.get': op<MessageDetail>()(z.object({ id: messageId }).strict()),
+  'balance.query': op<BalanceView>()(z.object({ profileId: id }).strict()),
+};
+
+export const sendEvents = {
+  /** A message changed (outcome, call state, duration). */
+  messageUpdated: event<MessageRecord>()(EVENT_CHANNELS.messageUpdated),
+};

@@ -1,0 +1,46 @@
+/**
+ * What a send's outcome means for the next call: one rule for the bulk queue and the dialer.
+ *
+ * - `accepted`: the call is placed; follow it to its end.
+ * - `not-sent`: the request provably never left (nothing was placed): the same call may be tried
+ *   again later, but the provider is unreachable now.
+ * - `account`: the provider refused it for a reason that concerns the account, not this number
+ *   (no balance 402, content not approved 403, credentials 401, a rejected signature): no other
+ *   call can succeed either. `retryLater` when it can succeed after a person acts (402, 403).
+ * - `number`: the provider refused this call only (a malformed number, a parameter error):
+ *   the next one may go ahead.
+ * - `unknown`: the call may have been placed: never placed again automatically.
+ */
+import type { Outcome } from './status';
+
+export type NextCall =
+  | { kind: 'accepted' }
+  | { kind: 'not-sent' }
+  | { kind: 'account'; cause: 'insufficient-balance' | 'content-not-approved' | 'credentials' | 'signature'; retryLater: boolean }
+  | { kind: 'number' }
+  | { kind: 'unknown' };
+
+/** The facts of a send that decide it: its outcome, the provider's code, and how it failed. */
+export interface SendFacts {
+  outcome: Outcome;
+  code: number | null;
+  failure: { kind: string; outcome: 'not-sent' | 'unknown' | 'rejected' } | null;
+}
+
+export function nextCall(s: SendFacts): NextCall {
+  if (s.outcome === 'accepted') return { kind: 'accepted' };
+  if (s.outcome !== 'rejected') return { kind: 'unknown' };
+  if (s.failure?.outcome === 'not-sent') return { kind: 'not-sent' };
+  if (s.failure?.kind === 'signature-rejected') return { kind: 'account', cause: 'signature', retryLater: false };
+  if (s.code === 401) return { kind: 'account', cause: 'credentials', retryLater: false };
+  if (s.code === 402) return { kind: 'account', cause: 'insufficient-balance', retryLater: true };
+  if (s.code === 403) return { kind: 'account', cause: 'content-not-approved', retryLater: true };
+  return { kind: 'number' };
+}
+
+/** Provider codes on a status query that mean the call can no longer be followed (400: unknown message; 401: credentials). */
+export function stopsFollowing(code: number | null): 'tracking-unknown-message' | 'tracking-credentials' | null {
+  if (code === 400) return 'tracking-unknown-message';
+  if (code === 401) return 'tracking-credentials';
+  return null;
+}

@@ -1,0 +1,82 @@
+// Why something happened, as a code with parameters: why a send's outcome is unknown or rejected,
+// why following a call stopped, why a batch item was skipped or a batch paused. Stored with the
+// record (never as a sentence) and rendered in the reader's language from the message catalog
+// (common/messages: reason.<code>, with `kind` picking a variant).
+import type { ErrorCode } from './contract/errors';
+import type { IssueKind, StopReason, TransportErrorKind } from './vocabulary';
+
+/** Why a batch stopped, in full: the stored pause reason, or a finer cause of it. */
+export type StopKind = StopReason | 'cancelled' | 'internal' | 'queued' | 'signature';
+
+/** Each reason code with its parameters. */
+export interface ReasonParams {
+  /** Callout stopped while the send was in flight (a batch item: whether a request was recorded for it). */
+  interrupted: { kind?: 'item' | 'item-unrecorded' };
+  /** The request failed in transit (never left, or may have reached the provider: see the outcome). */
+  transport: { kind: TransportErrorKind; ms?: number; detail?: string };
+  'unreadable-reply': { status: number | null; type: string };
+  'signature-rejected': { status: number };
+  /** Provider code 500, or a reply without a code: the call may or may not have been placed. */
+  'provider-error': { code: number | null; msg: string | null };
+  /** The provider refused the send with this code. */
+  'provider-code': { code: number; msg: string | null };
+  /** Following the call stopped: the provider does not know the message (400). */
+  'tracking-unknown-message': { code: number; msg: string | null };
+  /** Following the call stopped: the provider refuses the credentials (401). */
+  'tracking-credentials': { code: number; msg: string | null };
+  /** Following the call stopped: no final state was reported in time. */
+  'tracking-timeout': Record<string, never>;
+  /** Following the call stopped: the profile can no longer be used (removed, key deleted...). */
+  'tracking-profile': { error: ErrorCode };
+  /** A bulk row that cannot be sent (its first problem). */
+  'invalid-row': { kind: IssueKind };
+  /** A bulk row left out as a repeat of an earlier row. */
+  duplicate: { row: number };
+  'same-mobile': { row: number };
+  /** The same text to the same number was being sent at that moment: queued after it. */
+  'send-in-flight': Record<string, never>;
+  /** Nothing was sent: a local check refused it. */
+  refused: { error: ErrorCode };
+  /** A batch stopped (paused or cancelled): why. */
+  stop: { kind: StopKind; error?: ErrorCode; transport?: TransportErrorKind };
+  /** A person queued an unknown item again. */
+  requeued: Record<string, never>;
+  /** A person queued items of a finished batch again: it reopened paused. */
+  'batch-requeued': { count: number };
+  /** Something failed inside Callout; the send may or may not have left. */
+  internal: Record<string, never>;
+}
+
+export type ReasonCode = keyof ReasonParams;
+
+/** Every reason code (checked against ReasonParams at compile time, both ways). */
+export const REASON_CODES = [
+  'interrupted',
+  'transport',
+  'unreadable-reply',
+  'signature-rejected',
+  'provider-error',
+  'provider-code',
+  'tracking-unknown-message',
+  'tracking-credentials',
+  'tracking-timeout',
+  'tracking-profile',
+  'invalid-row',
+  'duplicate',
+  'same-mobile',
+  'send-in-flight',
+  'refused',
+  'stop',
+  'requeued',
+  'batch-requeued',
+  'internal',
+] as const satisfies readonly ReasonCode[];
+const reasonCodesComplete: Exclude<ReasonCode, (typeof REASON_CODES)[number]> extends never ? true : false = true;
+void reasonCodesComplete;
+
+export type Reason = { [C in ReasonCode]: { code: C; params: ReasonParams[C] } }[ReasonCode];
+
+/** Builds a reason, typed by its code. */
+export function reason<C extends ReasonCode>(code: C, params: ReasonParams[C]): Extract<Reason, { code: C }> {
+  return { code, params } as Extract<Reason, { code: C }>;
+}
