@@ -1,4 +1,5 @@
 import { SIGNATURE_ALGORITHM, SIGNED_HEADERS } from './scheme';
+import { coder, type AuthorizationProblem, type AuthorizationProblemParams } from '../../common/signature-types';
 
 /**
  * `Signature keyId="<apiId>", algorithm="hmac-sha256", headers="@request-target date host", signature="<sig>"`
@@ -22,13 +23,21 @@ export type ParsedAuthorization = { keyId: string; algorithm: string; headers: s
 
 export type ParseAuthorizationResult =
   | { ok: true; value: ParsedAuthorization }
-  | { ok: false; reason: 'malformed-header'; detail: string };
+  | { ok: false; reason: 'malformed-header'; detail: AuthorizationProblem };
 
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 const PARAM_NAME = /[A-Za-z0-9_-]/;
 
-function fail(detail: string): ParseAuthorizationResult {
+const problem = coder<AuthorizationProblemParams>();
+
+function fail(detail: AuthorizationProblem): ParseAuthorizationResult {
   return { ok: false, reason: 'malformed-header', detail };
+}
+
+type SyntaxKind = AuthorizationProblemParams['authorization-syntax']['kind'];
+
+function syntax(kind: SyntaxKind, name: string, position: number): ParseAuthorizationResult {
+  return fail(problem('authorization-syntax', { kind, name: name.length > 40 ? name.slice(0, 40) + '…' : name, position }));
 }
 
 function isWs(c: string | undefined): boolean {
@@ -45,15 +54,15 @@ function isWs(c: string | undefined): boolean {
  * A missing `algorithm` gives '' and a missing `headers` gives [] (verification then fails on them).
  */
 export function parseAuthorization(value: string): ParseAuthorizationResult {
-  if (typeof value !== 'string') return fail('the header value is not a string');
+  if (typeof value !== 'string') return fail(problem('authorization-empty', {}));
   let s = value.trim();
-  if (s === '') return fail('the header value is empty');
+  if (s === '') return fail(problem('authorization-empty', {}));
   const prefix = /^signature[ \t]+/i.exec(s);
   if (prefix) s = s.slice(prefix[0].length);
   else if (/^[A-Za-z][A-Za-z0-9!#$%&'*+.^_`|~-]*[ \t]+[^=\s]/.test(s)) {
     // Some other scheme ("Basic xyz", "Bearer xyz"): a word followed by something that is not '='.
     const scheme = s.split(/[ \t]/, 1)[0] ?? '';
-    return fail(`unexpected authorization scheme "${scheme}"; expected "Signature"`);
+    return fail(problem('authorization-scheme', { scheme: scheme.slice(0, 40) }));
   }
 
   const params = new Map<string, string>();
@@ -64,36 +73,36 @@ export function parseAuthorization(value: string): ParseAuthorizationResult {
     const nameStart = i;
     while (i < n && PARAM_NAME.test(s[i] as string)) i++;
     const name = s.slice(nameStart, i);
-    if (name === '') return fail(`expected a parameter name at position ${nameStart}`);
+    if (name === '') return syntax('name-expected', '', nameStart);
     while (isWs(s[i])) i++;
-    if (s[i] !== '=') return fail(`expected '=' after parameter "${name}"`);
+    if (s[i] !== '=') return syntax('equals-expected', name, i);
     i++;
     while (isWs(s[i])) i++;
-    if (s[i] !== '"') return fail(`the value of parameter "${name}" must be a quoted string`);
+    if (s[i] !== '"') return syntax('unquoted', name, i);
     i++;
     const valueStart = i;
     while (i < n && s[i] !== '"') {
-      if (s[i] === '\\') return fail(`the value of parameter "${name}" contains a backslash escape`);
+      if (s[i] === '\\') return syntax('backslash', name, i);
       i++;
     }
-    if (i >= n) return fail(`unterminated quoted value for parameter "${name}"`);
+    if (i >= n) return syntax('unterminated', name, valueStart - 1);
     const paramValue = s.slice(valueStart, i);
     i++;
-    if (params.has(name)) return fail(`parameter "${name}" appears more than once`);
+    if (params.has(name)) return syntax('duplicate', name, nameStart);
     params.set(name, paramValue);
     while (isWs(s[i])) i++;
     if (i >= n) break;
-    if (s[i] !== ',') return fail(`expected ',' after parameter "${name}"`);
+    if (s[i] !== ',') return syntax('comma-expected', name, i);
     i++;
     while (isWs(s[i])) i++;
     if (i >= n) break; // tolerate a trailing comma
   }
 
   const keyId = params.get('keyId');
-  if (keyId === undefined || keyId === '') return fail('missing keyId');
+  if (keyId === undefined || keyId === '') return fail(problem('authorization-no-key-id', {}));
   const signature = params.get('signature');
-  if (signature === undefined || signature === '') return fail('missing signature');
-  if (!BASE64.test(signature)) return fail('signature is not base64');
+  if (signature === undefined || signature === '') return fail(problem('authorization-no-signature', {}));
+  if (!BASE64.test(signature)) return fail(problem('authorization-signature-not-base64', {}));
   const algorithm = params.get('algorithm') ?? '';
   const headersParam = params.get('headers');
   const headers = headersParam === undefined ? [] : headersParam.split(/[ \t]+/).filter((h) => h !== '').map((h) => h.toLowerCase());

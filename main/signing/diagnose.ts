@@ -17,12 +17,38 @@ import { SIGNATURE_ALGORITHM, SIGNED_HEADERS, type SignatureVariant } from './sc
 import { signParts } from './sign';
 import { buildStringToSign, upperMethod } from './string-to-sign';
 import { verifyRequest } from './verify';
-import type { LikelyCause, CauseConfidence, DiagnosisPart, DiagnosisCause, VariantComputation, InferredChange, Diagnosis } from '../../common/signature-types';
-export type { DiagnosedPart, PartStatus, LikelyCause, CauseConfidence, DiagnosisPart, DiagnosisCause, VariantComputation, InferredChange, Diagnosis } from '../../common/signature-types';
+import {
+  coder,
+  type LikelyCause,
+  type CauseConfidence,
+  type DiagnosisPart,
+  type DiagnosisCause,
+  type VariantComputation,
+  type InferredChange,
+  type Diagnosis,
+  type Evidence,
+  type EvidenceParams,
+  type PartNoteParams,
+  type SkewDirection,
+  type StringToSignForm,
+} from '../../common/signature-types';
+export type {
+  DiagnosedPart,
+  PartStatus,
+  LikelyCause,
+  CauseConfidence,
+  DiagnosisPart,
+  DiagnosisCause,
+  VariantComputation,
+  InferredChange,
+  Diagnosis,
+  DiagnosisText,
+  Evidence,
+  PartNote,
+} from '../../common/signature-types';
 
-
-
-
+const evidence = coder<EvidenceParams>();
+const note = coder<PartNoteParams>();
 export interface DiagnoseInput {
   method: string;
   /** The URL the request went to. */
@@ -60,7 +86,7 @@ const NEAR_EDGE = 0.8;
 
 type Framing = { trailing: boolean; query: boolean };
 type Dim = 'framing' | 'host' | 'path' | 'method' | 'date';
-type Alt = { value: string; causes: LikelyCause[]; label: string };
+type Alt = { value: string; causes: LikelyCause[]; evidence: Evidence };
 
 /** Scheme steps 2 and 3 over a candidate string (one the engine cannot build as a whole, e.g. a lower-case method). */
 function hmac(key: string, text: string): string {
@@ -108,69 +134,67 @@ function hostAlternatives(base: string, url: URL): Alt[] {
       const causes: LikelyCause[] = [];
       if (n !== name) causes.push('wrong-host');
       if (p !== port) causes.push('wrong-port');
-      let label: string;
-      if (value === urlHost && base !== urlHost) label = `the URL's host ${value} instead of the Host header ${base}`;
-      else if (n === name && p === '') label = `without the port (${value} instead of ${base})`;
-      else if (n === name && port === '') label = `with port ${p} (${value} instead of ${base})`;
-      else if (n === name) label = `with port ${p} instead of ${port} (${value})`;
-      else label = `host ${value} instead of ${base}`;
-      out.push({ value, causes, label });
+      const kind = value === urlHost && base !== urlHost ? 'url-host' : n !== name ? 'other-host' : p === '' ? 'without-port' : 'port';
+      out.push({ value, causes, evidence: evidence('signed-host', { kind, host: value, base, port: p }) });
     }
   }
   return out;
 }
 
+type PathKind = EvidenceParams['signed-path']['kind'];
+
 function pathAlternatives(path: string): Alt[] {
-  const out = new Map<string, string>();
-  const add = (p: string, label: string): void => {
-    if (p !== path && p !== '' && !out.has(p)) out.set(p, label);
+  const out = new Map<string, { kind: PathKind; prefix: string }>();
+  const add = (p: string, kind: PathKind, prefix = ''): void => {
+    if (p !== path && p !== '' && !out.has(p)) out.set(p, { kind, prefix });
   };
-  if (path.length > 1 && path.endsWith('/')) add(path.replace(/\/+$/, '') || '/', 'without the trailing slash');
-  else add(path + '/', 'with a trailing slash');
+  if (path.length > 1 && path.endsWith('/')) add(path.replace(/\/+$/, '') || '/', 'without-slash');
+  else add(path + '/', 'with-slash');
   try {
     const decoded = decodeURIComponent(path);
-    add(decoded, 'percent-decoded');
+    add(decoded, 'decoded');
   } catch {
     // not decodable: no alternative
   }
   if (/%[0-9a-fA-F]{2}/.test(path)) {
-    add(path.replace(/%[0-9a-fA-F]{2}/g, (m) => m.toLowerCase()), 'with lower-case percent-escapes');
-    add(path.replace(/%[0-9a-fA-F]{2}/g, (m) => m.toUpperCase()), 'with upper-case percent-escapes');
+    add(path.replace(/%[0-9a-fA-F]{2}/g, (m) => m.toLowerCase()), 'escapes-lower');
+    add(path.replace(/%[0-9a-fA-F]{2}/g, (m) => m.toUpperCase()), 'escapes-upper');
   }
   // A gateway route prefix: the client signed the path without the leading segments (or the reverse is
   // not knowable). Up to three segments dropped.
   const segments = path.split('/').filter((s) => s !== '');
   for (let drop = 1; drop <= Math.min(3, segments.length - 1); drop++) {
-    add('/' + segments.slice(drop).join('/'), `without the prefix /${segments.slice(0, drop).join('/')}`);
+    add('/' + segments.slice(drop).join('/'), 'without-prefix', `/${segments.slice(0, drop).join('/')}`);
   }
-  return [...out].map(([value, label]) => ({ value, causes: ['path-mismatch'], label: `path ${value} (${label})` }));
+  return [...out].map(([value, { kind, prefix }]) => ({ value, causes: ['path-mismatch'], evidence: evidence('signed-path', { kind, path: value, prefix }) }));
 }
 
+type DateKind = EvidenceParams['signed-date']['kind'];
+
 function dateAlternatives(date: string, candidates: readonly string[], now: Date): Alt[] {
-  const out = new Map<string, string>();
-  const add = (d: string, label: string): void => {
-    if (d !== date && !/[\r\n]/.test(d) && !out.has(d)) out.set(d, label);
+  const out = new Map<string, DateKind>();
+  const add = (d: string, kind: DateKind): void => {
+    if (d !== date && !/[\r\n]/.test(d) && !out.has(d)) out.set(d, kind);
   };
-  for (const c of candidates.slice(0, 20)) add(c.trim(), `the date ${c.trim()}`);
+  for (const c of candidates.slice(0, 20)) add(c.trim(), 'candidate');
   const parsed = parseHttpDate(date, now);
   if (parsed) {
     const t = parsed.getTime();
     try {
-      add(formatHttpDate(parsed), 'the Date header rewritten as an IMF-fixdate');
-      add(formatHttpDate(new Date(t - 1000)), 'one second before the Date header');
-      add(formatHttpDate(new Date(t + 1000)), 'one second after the Date header');
+      add(formatHttpDate(parsed), 'imf-fixdate');
+      add(formatHttpDate(new Date(t - 1000)), 'second-before');
+      add(formatHttpDate(new Date(t + 1000)), 'second-after');
     } catch {
       // a year that cannot be written: no alternative
     }
   }
-  return [...out].map(([value, label]) => ({ value, causes: ['date-mismatch'], label }));
+  return [...out].map(([value, kind]) => ({ value, causes: ['date-mismatch'], evidence: evidence('signed-date', { kind, date: value }) }));
 }
 
-function framingLabel(f: Framing): string {
-  if (f.trailing && f.query) return 'the apisix form (query in line 2, a line break after line 4)';
-  if (f.trailing) return 'a line break after line 4';
-  if (f.query) return 'the query string in line 2';
-  return 'the spec form (no query, no line break after line 4)';
+/** The form of a framing; without a query string, a line break after line 4 is simply the apisix form. */
+function formOf(f: Framing, hasQuery: boolean): StringToSignForm {
+  if (!hasQuery) return f.trailing ? 'apisix' : 'spec';
+  return f.trailing ? (f.query ? 'apisix' : 'trailing') : f.query ? 'query' : 'spec';
 }
 
 function expectedFramings(variant: SignatureVariant | 'any', hasQuery: boolean): Framing[] {
@@ -258,7 +282,7 @@ export function diagnoseSignature(input: DiagnoseInput): Diagnosis {
 
   // --- search for the mistakes that reproduce the signature
   let inferred: Diagnosis['inferred'] = null;
-  let matchCauses: Array<{ id: LikelyCause; evidence: string }> = [];
+  let matchCauses: Array<{ id: LikelyCause; evidence: Evidence }> = [];
   let matched: Candidate | null = null;
   if (sig !== null && !baseMatch) {
     const found = searchCandidates({ apiId, method, query, hasQuery, host, path, date: signedDate, url, now, variant, key: input.apiKey, sig, candidateDates: input.candidateDates ?? [] });
@@ -275,24 +299,20 @@ export function diagnoseSignature(input: DiagnoseInput): Diagnosis {
 
   // --- causes
   const causes: DiagnosisCause[] = [];
-  const addCause = (id: LikelyCause, confidence: CauseConfidence, evidence: string): void => {
+  const addCause = (id: LikelyCause, confidence: CauseConfidence, why: Evidence): void => {
     const existing = causes.find((c) => c.id === id);
-    if (!existing) causes.push({ id, confidence, evidence });
-    else if (rank(confidence) > rank(existing.confidence)) Object.assign(existing, { confidence, evidence });
+    if (!existing) causes.push({ id, confidence, evidence: why });
+    else if (rank(confidence) > rank(existing.confidence)) Object.assign(existing, { confidence, evidence: why });
   };
   if (skewSeconds !== null && !within) {
-    addCause('clock-drift', 'high', `the Date is ${describeSkew(skewSeconds)}; the gateway accepts ±${windowSeconds} s`);
+    addCause('clock-drift', 'high', evidence('clock-outside', { kind: direction(skewSeconds), seconds: Math.abs(skewSeconds), window: windowSeconds }));
   } else if (skewSeconds !== null && Math.abs(skewSeconds) > windowSeconds * NEAR_EDGE) {
-    addCause('clock-drift', 'medium', `the Date is ${describeSkew(skewSeconds)}, close to the ±${windowSeconds} s window`);
+    addCause('clock-drift', 'medium', evidence('clock-near-edge', { kind: direction(skewSeconds), seconds: Math.abs(skewSeconds), window: windowSeconds }));
   }
   for (const c of matchCauses) addCause(c.id, 'high', c.evidence);
   const keyIdDiffers = keyId !== null && expectedApiId !== null && keyId !== expectedApiId;
   if (keyIdDiffers) {
-    addCause(
-      'key-from-another-profile',
-      'medium',
-      `the request is signed for keyId "${keyId}", the profile's API ID is "${expectedApiId}": the gateway will use ${keyId}'s key`,
-    );
+    addCause('key-from-another-profile', 'medium', evidence('key-id-differs', { keyId, apiId: expectedApiId }));
   }
   const signatureMatchesSomewhere = baseMatch || matched !== null || variants.spec.matches || variants.apisix.matches;
   if (sig !== null && !signatureMatchesSomewhere && !keyIdDiffers) {
@@ -305,11 +325,7 @@ export function diagnoseSignature(input: DiagnoseInput): Diagnosis {
       skewSeconds !== null &&
       (hostHeader === null || hostHeader === hostOf(url));
     if (consistent) {
-      addCause(
-        'key-from-another-profile',
-        'low',
-        'no variation of the string to sign reproduces the signature with this key; it may have been signed with another key (or altered)',
-      );
+      addCause('key-from-another-profile', 'low', evidence('no-variation', {}));
     }
   }
   causes.sort((a, b) => rank(b.confidence) - rank(a.confidence));
@@ -324,7 +340,7 @@ export function diagnoseSignature(input: DiagnoseInput): Diagnosis {
     keyId === null
       ? { part: 'keyId', status: 'missing', got: null, expected: expectedApiId, ...(parsed && !parsed.ok ? { note: parsed.detail } : {}) }
       : expectedApiId === null
-        ? { part: 'keyId', status: baseMatch ? 'ok' : 'unknown', got: keyId, expected: null, note: 'no API ID to compare with' }
+        ? { part: 'keyId', status: baseMatch ? 'ok' : 'unknown', got: keyId, expected: null, note: note('no-api-id', {}) }
         : { part: 'keyId', status: keyIdDiffers ? 'differs' : 'ok', got: keyId, expected: expectedApiId },
   );
   if (auth === null) {
@@ -349,9 +365,9 @@ export function diagnoseSignature(input: DiagnoseInput): Diagnosis {
   // path (line 2's request target)
   if (matched && (matched.path !== path || matched.framing.query !== expectedFraming.query)) {
     const got = matched.framing.query && hasQuery ? `${matched.path}?${query}` : matched.path;
-    parts.push({ part: 'path', status: 'differs', got, expected: expectedTarget, note: 'inferred: the signature matches with this request target' });
+    parts.push({ part: 'path', status: 'differs', got, expected: expectedTarget, note: note('inferred-target', {}) });
   } else {
-    const methodNote = matched?.lowerMethod ? `the method was signed in lower case (${upperMethod(method).toLowerCase()})` : undefined;
+    const methodNote = matched?.lowerMethod ? note('method-lower-case', { method: upperMethod(method).toLowerCase() }) : undefined;
     parts.push({
       part: 'path',
       status: baseMatch || matched ? 'ok' : 'unknown',
@@ -363,31 +379,34 @@ export function diagnoseSignature(input: DiagnoseInput): Diagnosis {
 
   // host
   if (matched && matched.host !== host) {
-    parts.push({ part: 'host', status: 'differs', got: matched.host, expected: host, note: 'inferred: the signature matches with this host' });
+    parts.push({ part: 'host', status: 'differs', got: matched.host, expected: host, note: note('inferred-host', {}) });
   } else {
-    const notes: string[] = [];
-    if (hostHeader === null) notes.push(`no Host header: the URL's host ${hostOf(url)} is used`);
-    else if (hostHeader !== hostOf(url)) notes.push(`the Host header ${hostHeader} is not the URL's host ${hostOf(url)}`);
+    const hostNote =
+      hostHeader === null
+        ? note('no-host-header', { host: hostOf(url) })
+        : hostHeader !== hostOf(url)
+          ? note('host-header-differs', { header: hostHeader, url: hostOf(url) })
+          : undefined;
     parts.push({
       part: 'host',
       status: baseMatch || matched ? 'ok' : hostHeader !== null && hostHeader !== hostOf(url) ? 'differs' : 'unknown',
       got: baseMatch || matched ? host : hostHeader,
       expected: baseMatch || matched ? host : hostOf(url),
-      ...(notes.length > 0 ? { note: notes.join('; ') } : {}),
+      ...(hostNote ? { note: hostNote } : {}),
     });
   }
 
   // date
   if (date === null) {
-    parts.push({ part: 'date', status: 'missing', got: null, expected: formatHttpDate(now), note: 'no Date header' });
+    parts.push({ part: 'date', status: 'missing', got: null, expected: formatHttpDate(now), note: note('no-date-header', {}) });
   } else if (skewSeconds === null) {
-    parts.push({ part: 'date', status: 'differs', got: date, expected: formatHttpDate(now), note: 'the Date header is not an HTTP-date' });
+    parts.push({ part: 'date', status: 'differs', got: date, expected: formatHttpDate(now), note: note('date-not-http-date', {}) });
   } else if (matched && matched.date !== date) {
-    parts.push({ part: 'date', status: 'differs', got: matched.date, expected: date, note: 'inferred: the signature was computed with this date, not the Date header' });
+    parts.push({ part: 'date', status: 'differs', got: matched.date, expected: date, note: note('inferred-date', {}) });
   } else if (!within) {
-    parts.push({ part: 'date', status: 'differs', got: date, expected: formatHttpDate(now), note: `${describeSkew(skewSeconds)}; the window is ±${windowSeconds} s` });
+    parts.push({ part: 'date', status: 'differs', got: date, expected: formatHttpDate(now), note: note('date-outside', { kind: direction(skewSeconds), seconds: Math.abs(skewSeconds), window: windowSeconds }) });
   } else {
-    parts.push({ part: 'date', status: 'ok', got: date, expected: date, note: describeSkew(skewSeconds) });
+    parts.push({ part: 'date', status: 'ok', got: date, expected: date, note: note('date-skew', { kind: skewSeconds === 0 ? 'in-step' : direction(skewSeconds), seconds: Math.abs(skewSeconds) }) });
   }
 
   // signature
@@ -413,9 +432,9 @@ function rank(c: CauseConfidence): number {
   return c === 'high' ? 3 : c === 'medium' ? 2 : 1;
 }
 
-function describeSkew(skew: number): string {
-  if (skew === 0) return 'in step with the clock';
-  return `${Math.abs(skew)} s ${skew > 0 ? 'ahead of' : 'behind'} the clock`;
+/** Which way a Date is off the gateway's clock (skew = Date − clock). */
+function direction(skew: number): SkewDirection {
+  return skew > 0 ? 'ahead' : 'behind';
 }
 
 interface SearchInput {
@@ -438,7 +457,7 @@ interface SearchInput {
  * Try candidates with up to two kinds of change (framing, host, path, method case, date) from the
  * gateway's string to sign; the first match with the fewest changes wins. A few hundred HMACs.
  */
-function searchCandidates(s: SearchInput): { candidate: Candidate; stringToSign: string; changes: InferredChange[]; causes: Array<{ id: LikelyCause; evidence: string }> } | null {
+function searchCandidates(s: SearchInput): { candidate: Candidate; stringToSign: string; changes: InferredChange[]; causes: Array<{ id: LikelyCause; evidence: Evidence }> } | null {
   const base = expectedFramings(s.variant, s.hasQuery);
   const allFramings: Framing[] = s.hasQuery
     ? [{ trailing: false, query: false }, { trailing: true, query: false }, { trailing: false, query: true }, { trailing: true, query: true }]
@@ -448,7 +467,7 @@ function searchCandidates(s: SearchInput): { candidate: Candidate; stringToSign:
   const alts: Record<Exclude<Dim, 'framing'>, Alt[]> = {
     host: hostAlternatives(s.host, s.url),
     path: pathAlternatives(s.path),
-    method: lowerMethod ? [{ value: 'lower', causes: ['method-case'], label: `the method in lower case (${upperMethod(s.method).toLowerCase()})` }] : [],
+    method: lowerMethod ? [{ value: 'lower', causes: ['method-case'], evidence: evidence('signed-method', { method: upperMethod(s.method).toLowerCase() }) }] : [],
     date: s.date === '' ? [] : dateAlternatives(s.date, s.candidateDates, s.now),
   };
   const dims: Dim[] = ['framing', 'host', 'path', 'method', 'date'];
@@ -471,28 +490,17 @@ function searchCandidates(s: SearchInput): { candidate: Candidate; stringToSign:
 
   const describe = (framing: Framing | null, changed: Partial<Record<Exclude<Dim, 'framing'>, Alt>>, c: Candidate, text: string) => {
     const changes: InferredChange[] = [];
-    const causes: Array<{ id: LikelyCause; evidence: string }> = [];
+    const causes: Array<{ id: LikelyCause; evidence: Evidence }> = [];
     const ref = base[0] as Framing;
     if (framing) {
       // Compare with the nearest expected framing.
       const near = base.find((b) => b.query === framing.query) ?? base.find((b) => b.trailing === framing.trailing) ?? ref;
-      changes.push({ dimension: 'framing', from: framingLabel(near), to: framingLabel(framing) });
-      const gw = s.variant === 'any' ? 'spec or apisix' : s.variant;
+      changes.push({ dimension: 'framing', from: formOf(near, s.hasQuery), to: formOf(framing, s.hasQuery) });
       if (framing.trailing !== near.trailing) {
-        causes.push({
-          id: 'trailing-line-break',
-          evidence: framing.trailing
-            ? `the signature matches the string to sign with a line break after line 4 (the apisix variant's form); the gateway checks ${gw}`
-            : `the signature matches the string to sign without a line break after line 4 (the spec variant's form); the gateway checks ${gw}`,
-        });
+        causes.push({ id: 'trailing-line-break', evidence: evidence('trailing-line-break', { kind: framing.trailing ? 'added' : 'missing' }) });
       }
       if (framing.query !== near.query) {
-        causes.push({
-          id: 'query-string-signed',
-          evidence: framing.query
-            ? `the signature matches when line 2 includes the query string (?${s.query}); the gateway (${gw}) signs the path only`
-            : `the signature matches when line 2 leaves out the query string; the gateway (${gw}) signs it (?${s.query})`,
-        });
+        causes.push({ id: 'query-string-signed', evidence: evidence('query-string', { kind: framing.query ? 'added' : 'missing', query: `?${s.query}` }) });
       }
     }
     for (const d of ['host', 'path', 'method', 'date'] as const) {
@@ -501,7 +509,7 @@ function searchCandidates(s: SearchInput): { candidate: Candidate; stringToSign:
       const from = d === 'host' ? s.host : d === 'path' ? s.path : d === 'date' ? s.date : upperMethod(s.method);
       const to = d === 'method' ? upperMethod(s.method).toLowerCase() : alt.value;
       changes.push({ dimension: d, from, to });
-      for (const id of alt.causes) causes.push({ id, evidence: `the signature matches when signed with ${alt.label}` });
+      for (const id of alt.causes) causes.push({ id, evidence: alt.evidence });
     }
     return { candidate: c, stringToSign: text, changes, causes };
   };

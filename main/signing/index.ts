@@ -68,13 +68,3 @@ export {
   type VectorFileError,
   type VectorKeySource,
 } from './vectors';
-// probe.ts uses the voice client, which imports this index: a benign cycle (nothing is used at load time).
-export {
-  DEFAULT_PROBE_TIMEOUT_MS,
-  probeServerClock,
-  probeSignatureVariant,
-  type ClockProbe,
-  type ClockProbeOptions,
-  type VariantProbe,
-  type VariantProbeResult,
-} from './probe';

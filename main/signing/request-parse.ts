@@ -5,13 +5,21 @@
  *
  * Nothing here touches the network or the file system; `@file` bodies are not read.
  */
+import {
+  coder,
+  type CapturedRequest,
+  type CapturedParseError,
+  type ParseCapturedResult,
+  type ParseProblem,
+  type ParseProblemParams,
+  type ParseWarning,
+  type ParseWarningParams,
+} from '../../common/signature-types';
+export type { CapturedFormat, CapturedRequest, CapturedParseError, ParseCapturedResult, ParseProblem, ParseWarning } from '../../common/signature-types';
 
+const problem = coder<ParseProblemParams>();
+const warning = coder<ParseWarningParams>();
 
-
-
-
-import type { CapturedRequest, CapturedParseError, ParseCapturedResult } from '../../common/signature-types';
-export type { CapturedFormat, CapturedRequest, CapturedParseError, ParseCapturedResult } from '../../common/signature-types';
 export interface CapturedDefaults {
   /**
    * The URL for header-only captures; for raw HTTP its scheme (default https) and, without a Host
@@ -31,7 +39,7 @@ const HTTP_VERSION = /^HTTP\/\d(?:\.\d)?$/;
 const COMMON_METHODS = /^(GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS|TRACE|CONNECT)$/i;
 const SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:\/\//;
 
-function fail(error: CapturedParseError, detail: string): ParseCapturedResult {
+function fail(error: CapturedParseError, detail: ParseProblem): ParseCapturedResult {
   return { ok: false, error, detail };
 }
 
@@ -42,12 +50,10 @@ function fail(error: CapturedParseError, detail: string): ParseCapturedResult {
  * dev tools show them) are understood in raw HTTP and header captures.
  */
 export function parseCapturedRequest(text: string, defaults: CapturedDefaults = {}): ParseCapturedResult {
-  if (typeof text !== 'string') return fail('unrecognised', 'the captured request must be text');
-  if (text.length > MAX_CAPTURED_LENGTH) {
-    return fail('unrecognised', `the text is ${text.length} characters long; a captured request is expected (at most ${MAX_CAPTURED_LENGTH})`);
-  }
+  if (typeof text !== 'string') return fail('unrecognised', problem('not-text', {}));
+  if (text.length > MAX_CAPTURED_LENGTH) return fail('unrecognised', problem('too-long', { length: text.length, max: MAX_CAPTURED_LENGTH }));
   const s = text.replace(/^\uFEFF/, '');
-  if (s.trim() === '') return fail('empty', 'nothing was pasted');
+  if (s.trim() === '') return fail('empty', problem('empty', {}));
   const lead = s.replace(/^\s+/, '');
   if (/^(?:\$[ \t]+)?(?:\S*[/\\])?curl(?:\.exe)?(?:\s|$)/i.test(lead)) return parseCurl(lead.replace(/^\$[ \t]+/, ''), defaults);
 
@@ -71,15 +77,17 @@ function isRequestLineLike(m: RegExpExecArray): boolean {
 interface HeaderBlock {
   headers: Record<string, string>;
   pseudo: Record<string, string>;
-  warnings: string[];
+  warnings: ParseWarning[];
 }
 
+type HeaderLineProblem = { line: number; text: string; badName: boolean };
+
 /** Parse `Name: value` lines (obs-fold continuation lines are joined). Line numbers are 1-based in `offset` terms. */
-function parseHeaderLines(lines: string[], offset: number): { ok: true; block: HeaderBlock } | { ok: false; line: number; detail: string } {
+function parseHeaderLines(lines: string[], offset: number): { ok: true; block: HeaderBlock } | { ok: false; problem: HeaderLineProblem } {
   const headers: Record<string, string> = {};
   const pseudo: Record<string, string> = {};
   const counts = new Map<string, number>();
-  const warnings: string[] = [];
+  const warnings: ParseWarning[] = [];
   let lastName: string | null = null;
   let lastPseudo = false;
   for (let i = 0; i < lines.length; i++) {
@@ -92,14 +100,10 @@ function parseHeaderLines(lines: string[], offset: number): { ok: true; block: H
       continue;
     }
     const colon = raw.startsWith(':') ? raw.indexOf(':', 1) : raw.indexOf(':');
-    if (colon <= 0) {
-      return { ok: false, line: lineNo, detail: `line ${lineNo} is not a header "Name: value": ${JSON.stringify(clip(raw))}` };
-    }
+    if (colon <= 0) return { ok: false, problem: { line: lineNo, text: clip(raw), badName: false } };
     const isPseudo = raw.startsWith(':');
     const name = raw.slice(isPseudo ? 1 : 0, colon).toLowerCase();
-    if (!TOKEN.test(name)) {
-      return { ok: false, line: lineNo, detail: `line ${lineNo}: "${clip(raw.slice(0, colon))}" is not a valid header name` };
-    }
+    if (!TOKEN.test(name)) return { ok: false, problem: { line: lineNo, text: clip(raw.slice(0, colon)), badName: true } };
     const value = raw.slice(colon + 1).trim();
     const key = isPseudo ? ':' + name : name;
     const seen = (counts.get(key) ?? 0) + 1;
@@ -108,7 +112,7 @@ function parseHeaderLines(lines: string[], offset: number): { ok: true; block: H
       if (isPseudo) pseudo[name] = value;
       else headers[name] = value;
     } else if (seen === 2) {
-      warnings.push(`the header ${isPseudo ? ':' : ''}${name} appears more than once; the first value is used`);
+      warnings.push(warning('duplicate-header', { name: `${isPseudo ? ':' : ''}${name}` }));
     }
     lastName = name;
     lastPseudo = isPseudo;
@@ -120,10 +124,14 @@ function clip(s: string, n = 60): string {
   return s.length > n ? s.slice(0, n) + '…' : s;
 }
 
+function headerProblem(p: HeaderLineProblem): ParseProblem {
+  return p.badName ? problem('header-name', { line: p.line, name: p.text }) : problem('not-a-header', { line: p.line, text: p.text });
+}
+
 function defaultUrl(defaults: CapturedDefaults): { ok: true; url: URL | null } | { ok: false; result: ParseCapturedResult } {
   if (defaults.url === undefined || defaults.url.trim() === '') return { ok: true, url: null };
   const u = absoluteHttpUrl(defaults.url.trim());
-  if (!u) return { ok: false, result: fail('bad-url', `the default URL ${JSON.stringify(defaults.url)} is not an absolute http(s) URL`) };
+  if (!u) return { ok: false, result: fail('bad-url', problem('default-url', { url: clip(defaults.url.trim()) })) };
   return { ok: true, url: u };
 }
 
@@ -140,12 +148,12 @@ function absoluteHttpUrl(s: string): URL | null {
 }
 
 /** scheme://authority + origin-form target, validated. */
-function urlFrom(scheme: string, authority: string, target: string, what: string): { ok: true; url: URL } | { ok: false; result: ParseCapturedResult } {
+function urlFrom(scheme: string, authority: string, target: string): { ok: true; url: URL } | { ok: false; result: ParseCapturedResult } {
   if (/[\s/?#@]/.test(authority) || authority === '') {
-    return { ok: false, result: fail('bad-url', `${what} ${JSON.stringify(authority)} is not a host name`) };
+    return { ok: false, result: fail('bad-url', problem('host-name', { host: clip(authority) })) };
   }
   const u = absoluteHttpUrl(`${scheme}//${authority}${target}`);
-  if (!u) return { ok: false, result: fail('bad-url', `cannot build a URL from ${what} ${JSON.stringify(authority)} and ${JSON.stringify(target)}`) };
+  if (!u) return { ok: false, result: fail('bad-url', problem('url-from-host', { host: clip(authority), target: clip(target) })) };
   return { ok: true, url: u };
 }
 
@@ -159,43 +167,39 @@ function parseHttp(lines: string[], defaults: CapturedDefaults): ParseCapturedRe
   const first = (lines[0] ?? '').trim();
   const m = REQUEST_LINE.exec(first);
   const [, method = '', target = '', version] = m ?? [];
-  if (!TOKEN.test(method)) return fail('bad-request-line', `"${clip(method)}" is not an HTTP method`);
-  if (version !== undefined && !HTTP_VERSION.test(version)) {
-    return fail('bad-request-line', `"${clip(version)}" is not an HTTP version (expected e.g. HTTP/1.1)`);
-  }
+  if (!TOKEN.test(method)) return fail('bad-request-line', problem('method', { method: clip(method) }));
+  if (version !== undefined && !HTTP_VERSION.test(version)) return fail('bad-request-line', problem('http-version', { version: clip(version) }));
   const blank = lines.findIndex((l, i) => i > 0 && l.trim() === '');
   const headerLines = lines.slice(1, blank < 0 ? undefined : blank);
   const parsed = parseHeaderLines(headerLines, 1);
-  if (!parsed.ok) return fail('bad-header', parsed.detail);
+  if (!parsed.ok) return fail('bad-header', headerProblem(parsed.problem));
   const { headers, pseudo, warnings } = parsed.block;
   const bodyText = blank < 0 ? '' : lines.slice(blank + 1).join('\n');
   const body = bodyText.trim() === '' ? null : bodyText.replace(/\n+$/, '');
-  if (version === undefined) warnings.push('the request line has no HTTP version; HTTP/1.1 assumed');
+  if (version === undefined) warnings.push(warning('no-http-version', {}));
 
   const dflt = defaultUrl(defaults);
   if (!dflt.ok) return dflt.result;
   let url: URL;
   if (SCHEME.test(target)) {
     const u = absoluteHttpUrl(target);
-    if (!u) return fail('bad-url', `the request target ${JSON.stringify(clip(target))} is not an absolute http(s) URL`);
+    if (!u) return fail('bad-url', problem('not-http-url', { url: clip(target) }));
     url = u;
   } else if (target.startsWith('/') || target === '*') {
-    if (target === '*') return fail('bad-request-line', 'the request target "*" (OPTIONS to the server) has no path to sign');
+    if (target === '*') return fail('bad-request-line', problem('target-asterisk', {}));
     const scheme = pseudo.scheme ? pseudo.scheme.toLowerCase() + ':' : (dflt.url?.protocol ?? 'https:');
-    if (scheme !== 'http:' && scheme !== 'https:') return fail('bad-url', `the scheme "${pseudo.scheme}" is not http or https`);
+    if (scheme !== 'http:' && scheme !== 'https:') return fail('bad-url', problem('scheme', { scheme: clip(pseudo.scheme ?? '') }));
     const authority = headers.host ?? pseudo.authority ?? dflt.url?.host;
-    if (authority === undefined) {
-      return fail('no-host', 'the request target is a path and there is no Host header; add the Host header or give the URL');
-    }
+    if (authority === undefined) return fail('no-host', problem('no-host', {}));
     if (headers.host === undefined) {
-      warnings.push(pseudo.authority !== undefined ? 'no Host header: the :authority pseudo-header is used' : `no Host header: the host of ${dflt.url?.origin} is used`);
+      warnings.push(pseudo.authority !== undefined ? warning('host-from-authority', {}) : warning('host-from-url', { origin: dflt.url?.origin ?? '' }));
     }
-    const built = urlFrom(scheme, authority, target, 'the host');
+    const built = urlFrom(scheme, authority, target);
     if (!built.ok) return built.result;
     url = built.url;
-    if (!pseudo.scheme && !dflt.url) warnings.push('the scheme is not in the capture: https assumed');
+    if (!pseudo.scheme && !dflt.url) warnings.push(warning('scheme-assumed', {}));
   } else {
-    return fail('bad-request-line', `the request target ${JSON.stringify(clip(target))} is neither a path ("/...") nor an absolute URL`);
+    return fail('bad-request-line', problem('target', { target: clip(target) }));
   }
   return finish({ method, url, headers, body, format: 'http', warnings });
 }
@@ -209,12 +213,7 @@ function parseHeaderOnly(lines: string[], defaults: CapturedDefaults): ParseCapt
   const blank = lines.slice(0, end).findIndex((l) => l.trim() === '');
   const headerLines = lines.slice(0, blank < 0 ? end : blank);
   const parsed = parseHeaderLines(headerLines, 0);
-  if (!parsed.ok) {
-    return fail(
-      'unrecognised',
-      `not raw HTTP (a first line like "POST /voice/vm HTTP/1.1"), not a cURL command and not header lines: ${parsed.detail}`,
-    );
-  }
+  if (!parsed.ok) return fail('unrecognised', problem('not-a-request', { line: parsed.problem.line, text: parsed.problem.text }));
   const { headers, pseudo, warnings } = parsed.block;
   const bodyText = blank < 0 ? '' : lines.slice(blank + 1, end).join('\n');
   const body = bodyText.trim() === '' ? null : bodyText;
@@ -224,16 +223,16 @@ function parseHeaderOnly(lines: string[], defaults: CapturedDefaults): ParseCapt
   let url: URL;
   if (pseudo.path !== undefined && pseudo.path.startsWith('/')) {
     const scheme = pseudo.scheme ? pseudo.scheme.toLowerCase() + ':' : (dflt.url?.protocol ?? 'https:');
-    if (scheme !== 'http:' && scheme !== 'https:') return fail('bad-url', `the scheme "${pseudo.scheme}" is not http or https`);
+    if (scheme !== 'http:' && scheme !== 'https:') return fail('bad-url', problem('scheme', { scheme: clip(pseudo.scheme ?? '') }));
     const authority = pseudo.authority ?? headers.host ?? dflt.url?.host;
-    if (authority === undefined) return fail('no-host', 'there is a :path but no :authority, Host header or URL to take the host from');
-    const built = urlFrom(scheme, authority, pseudo.path, 'the host');
+    if (authority === undefined) return fail('no-host', problem('no-authority', {}));
+    const built = urlFrom(scheme, authority, pseudo.path);
     if (!built.ok) return built.result;
     url = built.url;
   } else if (dflt.url) {
     url = dflt.url;
   } else {
-    return fail('no-url', 'only headers were pasted: give the request URL (and method) as well');
+    return fail('no-url', problem('headers-only', {}));
   }
 
   let method = pseudo.method;
@@ -241,10 +240,10 @@ function parseHeaderOnly(lines: string[], defaults: CapturedDefaults): ParseCapt
     if (defaults.method !== undefined && defaults.method.trim() !== '') method = defaults.method.trim();
     else {
       method = 'POST';
-      warnings.push('the method is not in the capture: POST assumed (the voice endpoints use POST)');
+      warnings.push(warning('method-assumed', {}));
     }
   }
-  if (!TOKEN.test(method)) return fail('bad-request-line', `"${clip(method)}" is not an HTTP method`);
+  if (!TOKEN.test(method)) return fail('bad-request-line', problem('method', { method: clip(method) }));
   return finish({ method, url, headers, body, format: 'headers', warnings });
 }
 
@@ -258,7 +257,7 @@ type Word = { text: string };
  * An unquoted | ; & or a newline ends the command (a pipe into jq, a second command), except a
  * newline followed by an option ("-..."), which is read as a forgotten continuation backslash.
  */
-function shellWords(s: string): { ok: true; words: Word[]; rest: string; joinedLines: boolean } | { ok: false; detail: string } {
+function shellWords(s: string): { ok: true; words: Word[]; rest: string; joinedLines: boolean } | { ok: false; detail: ParseProblem } {
   const words: Word[] = [];
   let joinedLines = false;
   let i = 0;
@@ -297,7 +296,7 @@ function shellWords(s: string): { ok: true; words: Word[]; rest: string; joinedL
     }
     if (c === "'") {
       const end = s.indexOf("'", i + 1);
-      if (end < 0) return { ok: false, detail: 'a single quote is not closed' };
+      if (end < 0) return { ok: false, detail: problem('curl-quote', { kind: 'single' }) };
       cur = (cur ?? '') + s.slice(i + 1, end);
       i = end + 1;
       continue;
@@ -313,7 +312,7 @@ function shellWords(s: string): { ok: true; words: Word[]; rest: string; joinedL
       let out = '';
       let j = i + 1;
       for (;;) {
-        if (j >= n) return { ok: false, detail: 'a double quote is not closed' };
+        if (j >= n) return { ok: false, detail: problem('curl-quote', { kind: 'double' }) };
         const d = s[j] as string;
         if (d === '"') break;
         if (d === '\\') {
@@ -339,7 +338,7 @@ function shellWords(s: string): { ok: true; words: Word[]; rest: string; joinedL
       continue;
     }
     if (c === '\\') {
-      if (i + 1 >= n) return { ok: false, detail: 'the command ends with a lone backslash' };
+      if (i + 1 >= n) return { ok: false, detail: problem('curl-backslash', {}) };
       cur = (cur ?? '') + (s[i + 1] as string);
       i += 2;
       continue;
@@ -368,7 +367,7 @@ const ANSI_SIMPLE: Record<string, string> = {
 };
 
 /** $'...' (bash ANSI-C quoting), starting after the opening quote. */
-function ansiC(s: string, start: number): { ok: true; text: string; end: number } | { ok: false; detail: string } {
+function ansiC(s: string, start: number): { ok: true; text: string; end: number } | { ok: false; detail: ParseProblem } {
   // Escapes produce bytes (\xHH, octal) or code points (\u, \U); bytes are collected and decoded as UTF-8.
   const bytes: number[] = [];
   const addText = (t: string): void => {
@@ -395,7 +394,7 @@ function ansiC(s: string, start: number): { ok: true; text: string; end: number 
     }
     if (e === 'x') {
       const m = /^[0-9A-Fa-f]{1,2}/.exec(s.slice(i + 2, i + 4));
-      if (!m) return { ok: false, detail: `an invalid \\x escape in $'...' at position ${i}` };
+      if (!m) return { ok: false, detail: problem('curl-escape', { escape: '\\x', position: i }) };
       bytes.push(parseInt(m[0], 16));
       i += 2 + m[0].length;
       continue;
@@ -403,7 +402,7 @@ function ansiC(s: string, start: number): { ok: true; text: string; end: number 
     if (e === 'u' || e === 'U') {
       const m = (e === 'u' ? /^[0-9A-Fa-f]{1,4}/ : /^[0-9A-Fa-f]{1,8}/).exec(s.slice(i + 2, i + (e === 'u' ? 6 : 10)));
       const cp = m ? parseInt(m[0], 16) : NaN;
-      if (!m || cp > 0x10ffff) return { ok: false, detail: `an invalid \\${e} escape in $'...' at position ${i}` };
+      if (!m || cp > 0x10ffff) return { ok: false, detail: problem('curl-escape', { escape: `\\${e}`, position: i }) };
       addText(String.fromCodePoint(cp));
       i += 2 + m[0].length;
       continue;
@@ -414,11 +413,11 @@ function ansiC(s: string, start: number): { ok: true; text: string; end: number 
       i += 1 + m[0].length;
       continue;
     }
-    if (e === 'c') return { ok: false, detail: "control-character escapes (\\c) in $'...' are not supported" };
+    if (e === 'c') return { ok: false, detail: problem('curl-control-escape', {}) };
     addText('\\' + e); // unknown escapes stay as written, like bash
     i += 2;
   }
-  return { ok: false, detail: "a $'...' quote is not closed" };
+  return { ok: false, detail: problem('curl-quote', { kind: 'ansi-c' }) };
 }
 
 /** Options that take an argument and map onto the request. */
@@ -520,12 +519,12 @@ const HARMLESS_FLAGS = new Set([
 
 function parseCurl(command: string, defaults: CapturedDefaults): ParseCapturedResult {
   if (/\^\s*\r?\n/.test(command) || /\^"/.test(command)) {
-    return fail('bad-curl', 'this looks like a Windows cmd.exe cURL command (^ escapes); use "Copy as cURL (bash)" instead');
+    return fail('bad-curl', problem('curl-cmd-exe', {}));
   }
   const split = shellWords(command);
   if (!split.ok) return fail('bad-curl', split.detail);
-  const warnings: string[] = [];
-  if (split.rest.replace(/^[\s|;&]+/, '').trim() !== '') warnings.push('text after the cURL command (a pipe or another command) was ignored');
+  const warnings: ParseWarning[] = [];
+  if (split.rest.replace(/^[\s|;&]+/, '').trim() !== '') warnings.push(warning('text-after-curl', {}));
   const words = split.words.map((w) => w.text);
   words.shift(); // curl
 
@@ -536,7 +535,7 @@ function parseCurl(command: string, defaults: CapturedDefaults): ParseCapturedRe
   let get = false;
   let head = false;
   let json = false;
-  let bodyUnknown: string | null = null;
+  let bodyUnknown: ParseWarning | null = null;
   let upload = false;
   const ignored = new Set<string>();
 
@@ -552,7 +551,7 @@ function parseCurl(command: string, defaults: CapturedDefaults): ParseCapturedRe
         headerLines.push(arg);
         break;
       case 'data':
-        if (arg.startsWith('@')) bodyUnknown = `the body is read from ${arg.slice(1) === '-' ? 'standard input' : `the file ${arg.slice(1)}`}, which is not available here`;
+        if (arg.startsWith('@')) bodyUnknown = arg === '@-' ? warning('body-unavailable', { kind: 'stdin', file: '' }) : warning('body-unavailable', { kind: 'file', file: clip(arg.slice(1)) });
         else data.push(arg);
         break;
       case 'data-raw':
@@ -560,13 +559,13 @@ function parseCurl(command: string, defaults: CapturedDefaults): ParseCapturedRe
         break;
       case 'json':
         json = true;
-        if (arg.startsWith('@')) bodyUnknown = `the JSON body is read from ${arg.slice(1)}, which is not available here`;
+        if (arg.startsWith('@')) bodyUnknown = warning('body-unavailable', { kind: 'json-file', file: clip(arg.slice(1)) });
         else data.push(arg);
         break;
       case 'data-urlencode': {
         const eq = arg.indexOf('=');
         if (arg.startsWith('@') || (eq >= 0 && arg[eq + 1] === '@') || (eq < 0 && arg.includes('@'))) {
-          bodyUnknown = 'part of the body is read from a file, which is not available here';
+          bodyUnknown = warning('body-unavailable', { kind: 'urlencode-file', file: '' });
         } else if (eq < 0) data.push(encodeURIComponent(arg));
         else data.push(arg.slice(0, eq + 1) + encodeURIComponent(arg.slice(eq + 1)));
         break;
@@ -579,17 +578,17 @@ function parseCurl(command: string, defaults: CapturedDefaults): ParseCapturedRe
         break;
       case 'cookie':
         if (arg.includes('=')) headerLines.push('Cookie: ' + arg);
-        else warnings.push(`${name} ${arg}: cookies from a file were ignored`);
+        else warnings.push(warning('cookie-file', { option: name, file: clip(arg) }));
         break;
       case 'user':
-        warnings.push(`${name} (basic authentication) was ignored: it would replace the Signature Authorization header`);
+        warnings.push(warning('basic-auth', { option: name }));
         break;
       case 'form':
-        bodyUnknown = 'the body is a multipart form (-F), which is not reconstructed';
+        bodyUnknown = warning('body-unavailable', { kind: 'form', file: '' });
         break;
       case 'upload':
         upload = true;
-        bodyUnknown = `the body is uploaded from ${arg}, which is not available here`;
+        bodyUnknown = warning('body-unavailable', { kind: 'upload', file: clip(arg) });
         break;
       case 'ignore':
         break;
@@ -608,7 +607,7 @@ function parseCurl(command: string, defaults: CapturedDefaults): ParseCapturedRe
       const action = LONG_WITH_ARG[name.slice(2)];
       if (action !== undefined) {
         const arg = words[++i];
-        if (arg === undefined) return fail('bad-curl', `the option ${name} has no value`);
+        if (arg === undefined) return fail('bad-curl', problem('curl-option-value', { option: clip(name) }));
         apply(action, arg, name);
       } else if (name === '--get') get = true;
       else if (name === '--head') head = true;
@@ -623,7 +622,7 @@ function parseCurl(command: string, defaults: CapturedDefaults): ParseCapturedRe
         if (action !== undefined) {
           let arg: string | undefined = w.slice(j + 1);
           if (arg === '') arg = words[++i];
-          if (arg === undefined) return fail('bad-curl', `the option -${c} has no value`);
+          if (arg === undefined) return fail('bad-curl', problem('curl-option-value', { option: '-' + c }));
           apply(action, arg, '-' + c);
           break;
         }
@@ -637,27 +636,27 @@ function parseCurl(command: string, defaults: CapturedDefaults): ParseCapturedRe
   }
 
   if (ignored.size > 0) {
-    warnings.push(`unknown options were ignored: ${[...ignored].join(', ')} (if one of them takes a value, check the URL below)`);
+    warnings.push(warning('unknown-options', { options: clip([...ignored].join(', '), 120) }));
   }
-  if (split.joinedLines) warnings.push('lines without a continuation backslash were read as one command');
+  if (split.joinedLines) warnings.push(warning('joined-lines', {}));
   if (urls.length === 0) {
-    if (!defaults.url) return fail('no-url', 'the cURL command has no URL');
+    if (!defaults.url) return fail('no-url', problem('curl-no-url', {}));
     urls.push(defaults.url);
-    warnings.push('the cURL command has no URL: the given URL is used');
+    warnings.push(warning('curl-default-url', {}));
   }
-  if (urls.length > 1) warnings.push(`the command names ${urls.length} URLs; the first is used`);
+  if (urls.length > 1) warnings.push(warning('several-urls', { count: urls.length }));
   let urlText = (urls[0] as string).trim();
   if (!SCHEME.test(urlText)) {
     if (/^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(urlText) || /^[a-z]+:[^\d]/i.test(urlText)) {
-      return fail('bad-url', `${JSON.stringify(clip(urlText))} is not an http(s) URL`);
+      return fail('bad-url', problem('not-http-url', { url: clip(urlText) }));
     }
     const dflt = defaultUrl(defaults);
     const scheme = dflt.ok && dflt.url ? dflt.url.protocol : 'http:';
-    warnings.push(`the URL has no scheme: ${scheme.slice(0, -1)} assumed${scheme === 'http:' ? ' (as cURL does)' : ''}`);
+    warnings.push(warning('url-scheme-assumed', { kind: scheme === 'https:' ? 'https' : 'http' }));
     urlText = `${scheme}//${urlText}`;
   }
   const url = absoluteHttpUrl(urlText);
-  if (!url) return fail('bad-url', `${JSON.stringify(clip(urlText))} is not an absolute http(s) URL`);
+  if (!url) return fail('bad-url', problem('not-http-url', { url: clip(urlText) }));
 
   const headers: Record<string, string> = {};
   for (const h of headerLines) {
@@ -669,15 +668,15 @@ function parseCurl(command: string, defaults: CapturedDefaults): ParseCapturedRe
     }
     const colon = h.indexOf(':');
     const name = colon > 0 ? h.slice(0, colon).trim() : '';
-    if (!TOKEN.test(name)) return fail('bad-header', `the header ${JSON.stringify(clip(h))} given to -H is not "Name: value"`);
+    if (!TOKEN.test(name)) return fail('bad-header', problem('curl-header', { header: clip(h) }));
     const value = h.slice(colon + 1).trim();
     const key = name.toLowerCase();
     if (value === '') {
-      warnings.push(`-H "${name}:" removes that header in cURL; it was left out`);
+      warnings.push(warning('header-removed', { name: clip(name) }));
       continue;
     }
     if (key in headers) {
-      warnings.push(`the header ${key} appears more than once; the first value is used`);
+      warnings.push(warning('duplicate-header', { name: clip(key) }));
       continue;
     }
     headers[key] = value;
@@ -697,7 +696,7 @@ function parseCurl(command: string, defaults: CapturedDefaults): ParseCapturedRe
     body = null;
   }
   const finalMethod: string = method ?? (head ? 'HEAD' : get ? 'GET' : upload ? 'PUT' : data.length > 0 || bodyUnknown !== null ? 'POST' : 'GET');
-  if (!TOKEN.test(finalMethod)) return fail('bad-curl', `"${clip(finalMethod)}" is not an HTTP method`);
+  if (!TOKEN.test(finalMethod)) return fail('bad-curl', problem('method', { method: clip(finalMethod) }));
   return finish({ method: finalMethod, url, headers, body, format: 'curl', warnings });
 }
 

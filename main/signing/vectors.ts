@@ -10,18 +10,37 @@ import { parseAuthorization } from './authorization';
 import { parseHttpDate } from './http-date';
 import { isSignatureVariant, type SignatureVariant } from './scheme';
 import { signRequest, type SignInput, type SignSteps } from './sign';
-import type { SignatureVectorInput, SignatureVector, SignatureVectorFile, VectorKeySource, VectorFileError, ParseVectorFileResult, VectorField, VectorCheck } from '../../common/signature-types';
-export type { SignatureVectorInput, SignatureVectorExpected, SignatureVector, SignatureVectorFile, VectorKeySource, VectorFileError, ParseVectorFileResult, VectorField, VectorCheck } from '../../common/signature-types';
+import type {
+  SignatureVectorInput,
+  SignatureVector,
+  SignatureVectorFile,
+  VectorKeySource,
+  VectorFileError,
+  ParseVectorFileResult,
+  VectorField,
+  VectorCheck,
+  VectorProblem,
+  VectorProblemCode,
+} from '../../common/signature-types';
+export type {
+  SignatureVectorInput,
+  SignatureVectorExpected,
+  SignatureVector,
+  SignatureVectorFile,
+  VectorKeySource,
+  VectorFileError,
+  ParseVectorFileResult,
+  VectorField,
+  VectorCheck,
+  VectorCheckError,
+  VectorProblem,
+  VectorProblemCode,
+} from '../../common/signature-types';
 
 import { VECTOR_FILE_FORMAT, VECTOR_FILE_VERSION } from '../../common/signature-types';
 export { VECTOR_FILE_FORMAT, VECTOR_FILE_VERSION };
 /** More than this many vectors in one file is refused (a vector file, not a data dump). */
 export const MAX_VECTORS = 10_000;
-
-
-
-
-
 
 export const PROFILE_KEY_REF_PREFIX = 'profile:';
 
@@ -82,38 +101,34 @@ function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-function typeName(v: unknown): string {
-  if (v === null) return 'null';
-  if (Array.isArray(v)) return 'an array';
-  return typeof v === 'object' ? 'an object' : `a ${typeof v}`;
+/** A path into the file for a field name: `vectors[2].input.date`, `vectors[0]["odd key"]`. */
+function fieldPath(at: string, name: string): string {
+  if (/^[A-Za-z_$][\w$]*$/.test(name)) return at === '' ? name : `${at}.${name}`;
+  return `${at}[${JSON.stringify(name.length > 40 ? name.slice(0, 40) + '…' : name)}]`;
 }
 
 /** Parse and validate a vector file. Unknown fields are refused (they are usually typos). */
 export function parseVectorFile(text: string): ParseVectorFileResult {
-  const problems: string[] = [];
-  const bad = (error: VectorFileError, detail: string): ParseVectorFileResult => ({ ok: false, error, detail, problems: [detail] });
+  const problems: VectorProblem[] = [];
+  const bad = (error: VectorFileError, code: VectorProblemCode, where: string | null): ParseVectorFileResult => ({ ok: false, error, problems: [{ where, code }], more: 0 });
   let data: unknown;
   try {
     data = JSON.parse(typeof text === 'string' ? text.replace(/^\uFEFF/, '') : String(text));
-  } catch (e) {
-    return bad('invalid-json', `the file is not JSON: ${e instanceof Error ? e.message : String(e)}`);
+  } catch {
+    return bad('invalid-json', 'invalid-json', null);
   }
-  if (!isRecord(data)) return bad('wrong-format', `the file must hold a JSON object, not ${typeName(data)}`);
-  if (data.format !== VECTOR_FILE_FORMAT) {
-    return bad('wrong-format', `"format" must be "${VECTOR_FILE_FORMAT}"${data.format === undefined ? ' (it is missing)' : `, not ${JSON.stringify(data.format)}`}`);
-  }
-  if (data.version !== VECTOR_FILE_VERSION) {
-    return bad('unsupported-version', `"version" ${JSON.stringify(data.version ?? null)} is not supported; this version of Callout reads version ${VECTOR_FILE_VERSION}`);
-  }
+  if (!isRecord(data)) return bad('wrong-format', 'not-an-object', null);
+  if (data.format !== VECTOR_FILE_FORMAT) return bad('wrong-format', 'format', 'format');
+  if (data.version !== VECTOR_FILE_VERSION) return bad('unsupported-version', 'version', 'version');
   for (const k of Object.keys(data)) {
-    if (!['format', 'version', 'description', 'vectors'].includes(k)) problems.push(`unknown top-level field "${k}"`);
+    if (!['format', 'version', 'description', 'vectors'].includes(k)) problems.push({ where: fieldPath('', k), code: 'unknown-field' });
   }
-  if (data.description !== undefined && typeof data.description !== 'string') problems.push('"description" must be a string');
+  if (data.description !== undefined && typeof data.description !== 'string') problems.push({ where: 'description', code: 'description' });
   if (!Array.isArray(data.vectors)) {
-    problems.push(`"vectors" must be an array, not ${typeName(data.vectors)}`);
-    return { ok: false, error: 'invalid-vector', detail: problems[0] as string, problems };
+    problems.push({ where: 'vectors', code: 'vectors-not-array' });
+    return { ok: false, error: 'invalid-vector', problems, more: 0 };
   }
-  if (data.vectors.length > MAX_VECTORS) return bad('too-many', `the file holds ${data.vectors.length} vectors; at most ${MAX_VECTORS} are read`);
+  if (data.vectors.length > MAX_VECTORS) return bad('too-many', 'too-many', 'vectors');
 
   const vectors: SignatureVector[] = [];
   data.vectors.forEach((raw: unknown, index: number) => {
@@ -121,48 +136,45 @@ export function parseVectorFile(text: string): ParseVectorFileResult {
     if (v) vectors.push(v);
   });
   if (problems.length > 0) {
-    const list = problems.slice(0, MAX_PROBLEMS);
-    if (problems.length > MAX_PROBLEMS) list.push(`… and ${problems.length - MAX_PROBLEMS} more problems`);
-    return { ok: false, error: 'invalid-vector', detail: list[0] as string, problems: list };
+    return { ok: false, error: 'invalid-vector', problems: problems.slice(0, MAX_PROBLEMS), more: Math.max(0, problems.length - MAX_PROBLEMS) };
   }
   return { ok: true, vectors, ...(typeof data.description === 'string' ? { description: data.description } : {}) };
 }
 
-function validateVector(raw: unknown, at: string, problems: string[]): SignatureVector | null {
+function validateVector(raw: unknown, at: string, problems: VectorProblem[]): SignatureVector | null {
   const start = problems.length;
   if (!isRecord(raw)) {
-    problems.push(`${at} must be an object, not ${typeName(raw)}`);
+    problems.push({ where: at, code: 'vector-not-object' });
     return null;
   }
-  const label = typeof raw.name === 'string' && raw.name.trim() !== '' ? `${at} ("${raw.name}")` : at;
-  const p = (field: string, msg: string): void => {
-    problems.push(`${label}.${field}: ${msg}`);
+  const p = (field: string, code: VectorProblemCode): void => {
+    problems.push({ where: `${at}.${field}`, code });
   };
-  for (const k of Object.keys(raw)) if (!['name', 'description', 'variant', 'input', 'expected'].includes(k)) p(k, 'unknown field');
-  if (typeof raw.name !== 'string' || raw.name.trim() === '') p('name', 'must be a non-empty string');
-  if (raw.description !== undefined && typeof raw.description !== 'string') p('description', 'must be a string');
-  if (!isSignatureVariant(raw.variant)) p('variant', `must be "spec" or "apisix", not ${JSON.stringify(raw.variant ?? null)}`);
+  for (const k of Object.keys(raw)) if (!['name', 'description', 'variant', 'input', 'expected'].includes(k)) problems.push({ where: fieldPath(at, k), code: 'unknown-field' });
+  if (typeof raw.name !== 'string' || raw.name.trim() === '') p('name', 'name');
+  if (raw.description !== undefined && typeof raw.description !== 'string') p('description', 'description');
+  if (!isSignatureVariant(raw.variant)) p('variant', 'variant');
 
   const input = raw.input;
-  if (!isRecord(input)) p('input', `must be an object, not ${typeName(input)}`);
+  if (!isRecord(input)) p('input', 'input-not-object');
   else {
     for (const k of Object.keys(input)) {
-      if (!['apiId', 'apiKey', 'keyRef', 'method', 'url', 'date'].includes(k)) p(`input.${k}`, 'unknown field');
+      if (!['apiId', 'apiKey', 'keyRef', 'method', 'url', 'date'].includes(k)) problems.push({ where: fieldPath(`${at}.input`, k), code: 'unknown-field' });
     }
-    if (typeof input.apiId !== 'string' || input.apiId === '') p('input.apiId', 'must be a non-empty string');
-    else if (/[\r\n"]/.test(input.apiId)) p('input.apiId', 'must not contain a double quote or a line break');
+    if (typeof input.apiId !== 'string' || input.apiId === '') p('input.apiId', 'api-id');
+    else if (/[\r\n"]/.test(input.apiId)) p('input.apiId', 'api-id-characters');
     if (input.apiKey === null) {
       if (typeof input.keyRef !== 'string' || !input.keyRef.startsWith(PROFILE_KEY_REF_PREFIX) || input.keyRef.length === PROFILE_KEY_REF_PREFIX.length) {
-        p('input.keyRef', `must be "${PROFILE_KEY_REF_PREFIX}<name>" when apiKey is null`);
+        p('input.keyRef', 'key-ref');
       }
     } else if (typeof input.apiKey === 'string') {
-      if (input.apiKey === '') p('input.apiKey', 'must not be empty (use null and a keyRef for a profile key)');
-      if (input.keyRef !== undefined) p('input.keyRef', 'must be absent when apiKey is given');
+      if (input.apiKey === '') p('input.apiKey', 'api-key-empty');
+      if (input.keyRef !== undefined) p('input.keyRef', 'key-ref-with-key');
     } else {
-      p('input.apiKey', `must be a string, or null with a keyRef; not ${typeName(input.apiKey)}`);
+      p('input.apiKey', 'api-key-type');
     }
-    if (typeof input.method !== 'string' || !METHOD_TOKEN.test(input.method)) p('input.method', `must be an HTTP method, not ${JSON.stringify(input.method ?? null)}`);
-    if (typeof input.url !== 'string') p('input.url', 'must be a string');
+    if (typeof input.method !== 'string' || !METHOD_TOKEN.test(input.method)) p('input.method', 'method');
+    if (typeof input.url !== 'string') p('input.url', 'url-type');
     else {
       let ok = false;
       try {
@@ -171,28 +183,23 @@ function validateVector(raw: unknown, at: string, problems: string[]): Signature
       } catch {
         ok = false;
       }
-      if (!ok) p('input.url', `must be an absolute http(s) URL, not ${JSON.stringify(input.url)}`);
+      if (!ok) p('input.url', 'url');
     }
-    if (typeof input.date !== 'string') p('input.date', 'must be a string (an HTTP-date)');
-    else if (parseHttpDate(input.date) === null) p('input.date', `is not an HTTP-date (e.g. "Sat, 21 Nov 2026 22:36:54 GMT"): ${JSON.stringify(input.date)}`);
+    if (typeof input.date !== 'string') p('input.date', 'date-type');
+    else if (parseHttpDate(input.date) === null) p('input.date', 'date');
   }
 
   const expected = raw.expected;
-  if (!isRecord(expected)) p('expected', `must be an object, not ${typeName(expected)}`);
+  if (!isRecord(expected)) p('expected', 'expected-not-object');
   else {
     for (const k of Object.keys(expected)) {
-      if (!['stringToSign', 'signature', 'authorization'].includes(k)) p(`expected.${k}`, 'unknown field');
+      if (!['stringToSign', 'signature', 'authorization'].includes(k)) problems.push({ where: fieldPath(`${at}.expected`, k), code: 'unknown-field' });
     }
-    if (typeof expected.signature !== 'string' || !SIGNATURE_BASE64.test(expected.signature)) {
-      p('expected.signature', 'must be the Base64 of a 32-byte HMAC-SHA256 digest (44 characters ending in "=")');
-    }
-    if (expected.stringToSign !== undefined && typeof expected.stringToSign !== 'string') p('expected.stringToSign', 'must be a string');
+    if (typeof expected.signature !== 'string' || !SIGNATURE_BASE64.test(expected.signature)) p('expected.signature', 'signature');
+    if (expected.stringToSign !== undefined && typeof expected.stringToSign !== 'string') p('expected.stringToSign', 'string-to-sign-type');
     if (expected.authorization !== undefined) {
-      if (typeof expected.authorization !== 'string') p('expected.authorization', 'must be a string');
-      else {
-        const a = parseAuthorization(expected.authorization);
-        if (!a.ok) p('expected.authorization', `is not a Signature header: ${a.detail}`);
-      }
+      if (typeof expected.authorization !== 'string') p('expected.authorization', 'authorization-type');
+      else if (!parseAuthorization(expected.authorization).ok) p('expected.authorization', 'authorization');
     }
   }
   if (problems.length > start) return null;
@@ -233,22 +240,22 @@ export function checkVectors(
   vectors: readonly SignatureVector[],
   resolveKey?: (keyRef: string, vector: SignatureVector) => string | undefined | null,
 ): VectorCheck[] {
-  return vectors.map((v, index) => {
+  return vectors.map((v, index): VectorCheck => {
     const head = { index, name: v.name, variant: v.variant };
     let key = v.input.apiKey;
     if (key === null) {
       const ref = v.input.keyRef ?? '';
       const resolved = resolveKey?.(ref, v);
       if (typeof resolved !== 'string' || resolved === '') {
-        return { ...head, pass: false, mismatches: [], actual: null, error: `the vector uses the key of ${ref || 'a profile'}, which was not supplied`, needsKey: ref };
+        return { ...head, pass: false, mismatches: [], actual: null, error: { code: 'key-missing', params: { ref } }, needsKey: ref };
       }
       key = resolved;
     }
     let steps: SignSteps;
     try {
       steps = signRequest({ apiId: v.input.apiId, apiKey: key, method: v.input.method, url: v.input.url, date: v.input.date, variant: v.variant });
-    } catch (e) {
-      return { ...head, pass: false, mismatches: [], actual: null, error: e instanceof Error ? e.message : String(e) };
+    } catch {
+      return { ...head, pass: false, mismatches: [], actual: null, error: { code: 'cannot-sign', params: {} } };
     }
     const actual = { stringToSign: steps.stringToSign, signature: steps.signature, authorization: steps.authorization };
     const mismatches: VectorField[] = [];

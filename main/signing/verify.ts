@@ -4,8 +4,10 @@ import { CLOCK_WINDOW_SECONDS, clockSkewSeconds, withinWindow } from './clock';
 import { hostOf } from './host';
 import { HMAC_ALGORITHM_PREFIX, SIGNATURE_VARIANTS, SIGNED_HEADERS, type SignatureVariant } from './scheme';
 import { buildStringToSign } from './string-to-sign';
-import type { VerifyReason } from '../../common/signature-types';
-export type { VerifyReason } from '../../common/signature-types';
+import { coder, type VerifyDetail, type VerifyDetailParams, type VerifyReason } from '../../common/signature-types';
+export type { VerifyDetail, VerifyReason } from '../../common/signature-types';
+
+const detail = coder<VerifyDetailParams>();
 
 
 export interface VerifyInput {
@@ -43,8 +45,8 @@ export interface VerifyResult {
    * For variant 'any' without a match, this is the first variant's (spec) expectation.
    */
   expected?: { stringToSign: string; signature: string; variant: SignatureVariant };
-  /** Human-readable detail for malformed-header and unsupported-algorithm. */
-  detail?: string;
+  /** What exactly is wrong, for malformed-header, unsupported-algorithm and a Date that is not an HTTP-date. */
+  detail?: VerifyDetail;
 }
 
 function result(
@@ -86,13 +88,13 @@ export function verifyRequest(input: VerifyInput): VerifyResult {
   if (hash !== 'sha256') {
     return result('unsupported-algorithm', {
       keyId,
-      detail: algorithm === '' ? 'no algorithm given' : `algorithm "${algorithm}" is not supported; only hmac-sha256`,
+      detail: algorithm === '' ? detail('no-algorithm', {}) : detail('algorithm-unsupported', { algorithm: algorithm.slice(0, 40) }),
     });
   }
   if (headers.join(' ') !== SIGNED_HEADERS) {
     return result('malformed-header', {
       keyId,
-      detail: `headers must be "${SIGNED_HEADERS}", got "${headers.join(' ')}"`,
+      detail: detail('headers-list', { got: headers.join(' ').slice(0, 100), expected: SIGNED_HEADERS }),
     });
   }
 
@@ -100,7 +102,7 @@ export function verifyRequest(input: VerifyInput): VerifyResult {
   if (date === undefined || date === null || date.trim() === '') return result('missing-date', { keyId });
   const now = input.now ?? new Date();
   const skewSeconds = clockSkewSeconds(date, now);
-  if (skewSeconds === null) return result('missing-date', { keyId, detail: 'the Date header is not an HTTP-date' });
+  if (skewSeconds === null) return result('missing-date', { keyId, detail: detail('date-not-http-date', {}) });
 
   const apiKey = input.lookupKey ? input.lookupKey(keyId) : input.apiKey;
   if (apiKey === undefined) return result('unknown-key', { keyId, skewSeconds });

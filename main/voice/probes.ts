@@ -6,11 +6,13 @@
 import http from 'node:http';
 import https from 'node:https';
 import { performance } from 'node:perf_hooks';
-import { VoiceClient, type ProviderEndpoint } from '../voice/client';
-import { parseHttpDate } from './http-date';
-import { SIGNATURE_VARIANTS } from './scheme';
-import type { ClockProbe, VariantProbeResult, VariantProbe } from '../../common/signature-types';
-export type { ClockProbe, VariantProbeResult, VariantProbe } from '../../common/signature-types';
+import { VoiceClient, type ProviderEndpoint } from './client';
+import { transportErrorKind } from './transport';
+import { parseHttpDate, SIGNATURE_VARIANTS } from '../signing';
+import { coder, type ClockProbe, type ClockProbeError, type ClockProbeErrorParams, type VariantProbeResult, type VariantProbe } from '../../common/signature-types';
+export type { ClockProbe, ClockProbeError, VariantProbeResult, VariantProbe } from '../../common/signature-types';
+
+const clockError = coder<ClockProbeErrorParams>();
 
 
 export interface ClockProbeOptions {
@@ -39,7 +41,7 @@ export function probeServerClock(baseUrl: string, options: ClockProbeOptions = {
 
   return new Promise<ClockProbe>((resolve) => {
     let settled = false;
-    const finish = (r: { serverDate: string | null; httpStatus: number | null; error: string | null }): void => {
+    const finish = (r: { serverDate: string | null; httpStatus: number | null; error: ClockProbeError | null }): void => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
@@ -50,8 +52,8 @@ export function probeServerClock(baseUrl: string, options: ClockProbeOptions = {
       const serverTime = parsed ? parsed.getTime() : null;
       const skewSeconds = serverTime === null ? null : Math.round((serverTime - localTime) / 100) / 10;
       let error = r.error;
-      if (error === null && r.serverDate === null) error = 'the reply has no Date header';
-      else if (error === null && serverTime === null) error = `the Date header is not an HTTP-date: ${JSON.stringify(r.serverDate)}`;
+      if (error === null && r.serverDate === null) error = clockError('no-date-header', {});
+      else if (error === null && serverTime === null) error = clockError('bad-date-header', { value: (r.serverDate ?? '').slice(0, 100) });
       resolve({ serverDate: r.serverDate, serverTime, localTime, roundTripMs, skewSeconds, httpStatus: r.httpStatus, error });
     };
 
@@ -60,13 +62,17 @@ export function probeServerClock(baseUrl: string, options: ClockProbeOptions = {
       agent: false,
       headers: { Accept: '*/*', 'User-Agent': 'Callout clock probe' },
     });
+    // Listening first: destroying the request (timeout, cancel) emits an error, reported once by finish.
+    req.on('error', (e: NodeJS.ErrnoException) => {
+      finish({ serverDate: null, httpStatus: null, error: clockError('transport', { kind: transportErrorKind(e) }) });
+    });
     const timer = setTimeout(() => {
       req.destroy();
-      finish({ serverDate: null, httpStatus: null, error: `no reply within ${timeoutMs} ms` });
+      finish({ serverDate: null, httpStatus: null, error: clockError('timeout', { ms: timeoutMs }) });
     }, timeoutMs);
     const onAbort = (): void => {
       req.destroy();
-      finish({ serverDate: null, httpStatus: null, error: 'the probe was cancelled' });
+      finish({ serverDate: null, httpStatus: null, error: clockError('transport', { kind: 'aborted' }) });
     };
     if (options.signal?.aborted) {
       onAbort();
@@ -79,16 +85,6 @@ export function probeServerClock(baseUrl: string, options: ClockProbeOptions = {
       finish({ serverDate: date, httpStatus: res.statusCode ?? null, error: null });
       res.resume();
       res.on('error', () => undefined);
-    });
-    req.on('error', (e: NodeJS.ErrnoException) => {
-      const code = e.code ?? '';
-      const message =
-        code === 'ECONNREFUSED'
-          ? 'the connection was refused: nothing is listening at that address'
-          : code === 'ENOTFOUND' || code === 'EAI_AGAIN'
-            ? `the host name could not be resolved (${code})`
-            : `the request failed: ${e.message}`;
-      finish({ serverDate: null, httpStatus: null, error: message });
     });
     req.end();
   });
@@ -117,7 +113,7 @@ export async function probeSignatureVariant(endpoint: ProviderEndpoint, options:
       gatewayRejected,
       providerCode,
       outcome,
-      message: outcome === 'undetermined' ? (r.failure?.message ?? 'no readable reply') : null,
+      reason: outcome === 'undetermined' ? (r.failure?.reason ?? null) : null,
       exchange,
     });
   }

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import type { CalloutApi } from '../../common/contract';
+import { MESSAGES } from '../../common/messages';
 import type { SignatureVectorFile } from '../../common/signature-types';
 import { formatHttpDate, parseHttpDate, signRequest } from '../../main/signing';
 import en from '../../renderer/src/i18n/en.json';
@@ -22,14 +23,16 @@ type Dict = typeof DICT_EN;
 const DICT_ZH = { ...(zhCN as typeof en), signature: sigZh as typeof sigEn } as Dict;
 
 const LOCALES = [
-  { locale: 'en-US', dict: DICT_EN, suffix: 'en' },
-  { locale: 'zh-CN', dict: DICT_ZH, suffix: 'zh-CN' },
+  { locale: 'en-US', dict: DICT_EN, msg: MESSAGES.en, suffix: 'en' },
+  { locale: 'zh-CN', dict: DICT_ZH, msg: MESSAGES['zh-CN'], suffix: 'zh-CN' },
 ] as const;
 
 const TIMEOUT = 90_000;
 const CJK = /[\u3400-\u9fff]/;
 /** A dictionary key of this screen that leaked onto the screen instead of its text. */
-const RAW_KEY = /\b(signature|nav|common|errors)\.[a-z][\w-]*(\.[\w-]+)+\b/;
+const RAW_KEY = /\b(signature|nav|common|errors)\.[a-z][\w-]*(\.[\w-]+)+\b|\b(diagnosis|parse\.(problem|warning)|vectors\.(problem|check)|clock|error|reason)\.[a-z][\w-]*\b/;
+/** Three English words in a row: a sentence where the Chinese UI should have Chinese. */
+const ENGLISH_SENTENCE = /\b[a-z]{2,}\s+[a-z]{2,}\s+[a-z]{2,}\b/i;
 
 const VECTORS = JSON.parse(readFileSync(join(ROOT, 'test/fixtures/signature-vectors.json'), 'utf8')) as SignatureVectorFile;
 /** "spec, POST send, https on the default port": C80604386 with a test key. */
@@ -38,7 +41,7 @@ const V1 = VECTORS.vectors[0]!;
 const V_PORT = VECTORS.vectors[3]!;
 const DATE = V1.input.date;
 
-function tr(dict: Dict, path: string, vars: Record<string, string | number> = {}): string {
+function tr(dict: object, path: string, vars: Record<string, string | number> = {}): string {
   let node: unknown = dict;
   for (const part of path.split('.')) node = (node as Record<string, unknown> | undefined)?.[part];
   if (typeof node !== 'string') throw new Error(`no text at ${path}`);
@@ -100,12 +103,14 @@ const NOWHERE = { bodyText: false, html: false, inputs: false, localStorage: fal
 
 
 
-describe.each(LOCALES)('Signature workbench ($suffix)', ({ locale, dict, suffix }) => {
+describe.each(LOCALES)('Signature workbench ($suffix)', ({ locale, dict, msg, suffix }) => {
   let browser: Browser;
   let app: AppUnderTest;
   let page: Page;
   const problems: string[] = [];
   const t = (path: string, vars?: Record<string, string | number>) => tr(dict, path, vars);
+  /** A text of the shared message catalog (what main reports as codes), in this language. */
+  const tm = (path: string, vars?: Record<string, string | number>) => tr(msg, path, vars);
   // Checks that need one language only are defined in that language only (not reported as skipped in the other).
   const enOnly: typeof it = suffix === 'en' ? it : ((() => undefined) as unknown as typeof it);
   const zhOnly: typeof it = suffix === 'zh-CN' ? it : ((() => undefined) as unknown as typeof it);
@@ -305,6 +310,11 @@ describe.each(LOCALES)('Signature workbench ($suffix)', ({ locale, dict, suffix 
       expect(await page.getByTestId('verify-gauge').getAttribute('data-seconds')).toBe('-301');
       expect(await page.getByTestId('verify-gauge').getAttribute('data-within')).toBe('false');
       expect(await page.getByTestId('sig-skew-text').innerText()).toContain(t('signature.skew.behind', { seconds: '301' }));
+      // The evidence and the date part's note, with the numbers main measured.
+      expect(await page.locator('[data-cause="clock-drift"] [data-testid="cause-evidence"]').innerText()).toContain(
+        tm('diagnosis.clock-outside_behind', { seconds: 301, window: 300 }),
+      );
+      expect(await page.locator('tr[data-part="date"] [data-testid="part-note"]').innerText()).toBe(tm('diagnosis.date-outside_behind', { seconds: 301, window: 300 }));
       await snap('signature-verify-skew-en');
       // ...and a request signed now − 301 s, compared with now.
       const old = signRequest({ apiId: V1.input.apiId, apiKey: V1.input.apiKey!, method: 'POST', url: V1.input.url, date: formatHttpDate(new Date(Date.now() - 301_000)) });
@@ -340,6 +350,10 @@ describe.each(LOCALES)('Signature workbench ($suffix)', ({ locale, dict, suffix 
       expect(await hostRow.getAttribute('data-status')).toBe('differs');
       expect(await hostRow.innerText()).toContain('localhost:8080');
       expect(await hostRow.innerText()).toContain('127.0.0.1:8080');
+      expect(await page.locator('[data-cause="wrong-host"] [data-testid="cause-evidence"]').innerText()).toContain(
+        tm('diagnosis.signed-host_other-host', { host: 'localhost:8080', base: '127.0.0.1:8080' }),
+      );
+      expect(await hostRow.locator('[data-testid="part-note"]').innerText()).toBe(tm('diagnosis.inferred-host'));
       await snap('signature-verify-host-en');
 
       // A paste that is not a request is said so, by its kind.
@@ -348,6 +362,7 @@ describe.each(LOCALES)('Signature workbench ($suffix)', ({ locale, dict, suffix 
       await page.getByTestId('sig-diagnose').click();
       await page.getByTestId('sig-parse-error').waitFor();
       expect(await page.getByTestId('sig-parse-error').getAttribute('data-error')).toBe('unrecognised');
+      expect(await page.getByTestId('sig-parse-error').innerText()).toContain(tm('parse.problem.not-a-request', { line: 1, text: 'hello there' }));
       expect(await bodyText(page)).not.toMatch(RAW_KEY);
     },
     TIMEOUT,
@@ -367,12 +382,42 @@ describe.each(LOCALES)('Signature workbench ($suffix)', ({ locale, dict, suffix 
       expect(r.title).toMatch(CJK);
       expect(r.causes[0]).toBe('query-string-signed');
       expect(await page.locator('[data-cause="query-string-signed"] [data-testid="cause-name"]').innerText()).toBe(t('signature.cause.query-string-signed.name'));
-      // The engine's fixed notes and the inferred form are said in Chinese too.
-      expect(await page.locator('tr[data-part="path"]').innerText()).toContain(t('signature.parts.notes.inferredPath'));
-      expect(await page.locator('tr[data-part="date"]').innerText()).toContain(t('signature.parts.notes.dateInStep'));
-      expect(await page.getByTestId('sig-inferred').innerText()).toContain(t('signature.inferred.framingChange', { to: t('signature.inferred.form.query') }));
+      // What main found (the evidence, the notes on the parts, the inferred form) is said in Chinese too;
+      // only protocol tokens and the values of the request stay as they are.
+      const evidence = await page.locator('[data-cause="query-string-signed"] [data-testid="cause-evidence"]').innerText();
+      expect(evidence).toContain(tm('diagnosis.query-string_added', { query: '?smsid=16330654361&format=json' }));
+      expect(await page.locator('tr[data-part="path"] [data-testid="part-note"]').innerText()).toBe(tm('diagnosis.inferred-target'));
+      expect(await page.locator('tr[data-part="date"] [data-testid="part-note"]').innerText()).toBe(tm('diagnosis.date-skew_in-step'));
+      expect(await page.getByTestId('sig-inferred').innerText()).toContain(
+        t('signature.inferred.change', { from: t('signature.inferred.form.spec'), to: t('signature.inferred.form.query') }),
+      );
+      // Every sentence of the answer (the request's own values, in the parts table and the strings to sign, are left aside).
+      const sentences = [
+        await page.getByTestId('verdict').innerText(),
+        ...(await page.getByTestId('cause').allInnerTexts()),
+        ...(await page.getByTestId('part-note').allInnerTexts()),
+        ...(await page.getByTestId('inferred-change').allInnerTexts()),
+      ];
+      expect(sentences.length).toBeGreaterThan(5);
+      for (const text of sentences) {
+        expect(text).toMatch(CJK);
+        expect(text).not.toMatch(ENGLISH_SENTENCE);
+      }
       expect(await bodyText(page)).not.toMatch(RAW_KEY);
       await snap('signature-verify-zh-CN');
+
+      // What was assumed while reading the paste, and why a paste cannot be read: in Chinese.
+      await diagnose(['POST /voice/vm', 'Host: api.example.com', `Date: ${DATE}`, `Date: ${DATE}`, `Authorization: ${V1.expected.authorization!}`].join('\n'), DATE);
+      const warnings = await page.getByTestId('understood-warnings').innerText();
+      expect(warnings).toContain(tm('parse.warning.no-http-version'));
+      expect(warnings).toContain(tm('parse.warning.duplicate-header', { name: 'date' }));
+      await snap('signature-verify-warnings-zh-CN');
+      await page.getByTestId('sig-captured').fill(`curl 'https://api.example.com/voice/vm`);
+      await page.getByTestId('sig-diagnose').click();
+      await page.getByTestId('sig-parse-error').waitFor();
+      expect(await page.getByTestId('sig-parse-error').innerText()).toContain(tm('parse.problem.curl-quote_single'));
+      expect(await page.getByTestId('sig-parse-error').innerText()).not.toMatch(ENGLISH_SENTENCE);
+      await snap('signature-verify-parse-zh-CN');
     },
     TIMEOUT,
   );
@@ -419,7 +464,25 @@ describe.each(LOCALES)('Signature workbench ($suffix)', ({ locale, dict, suffix 
       await page.getByTestId('vector-text').fill('{"format": "something-else"}');
       await page.getByTestId('vector-check').click();
       await page.getByTestId('vector-file-error').waitFor();
-      expect(await page.getByTestId('vector-file-error').innerText()).toContain(t('signature.vectors.badFile'));
+      const fileError = page.getByTestId('vector-file-error');
+      expect(await fileError.innerText()).toContain(t('signature.vectors.badFile'));
+      expect(await fileError.getAttribute('data-error')).toBe('wrong-format');
+      expect(await fileError.innerText()).toContain(tm('vectors.problem.format'));
+
+      // A vector file with mistakes: every one at its place, in the user's language.
+      const broken = structuredClone(VECTORS) as unknown as { vectors: Array<{ variant: string; input: Record<string, unknown> }> };
+      broken.vectors[2]!.input.date = '2026-11-21T22:36:54Z';
+      broken.vectors[4]!.variant = 'draft';
+      await page.getByTestId('vector-text').fill(JSON.stringify(broken, null, 2));
+      await page.getByTestId('vector-check').click();
+      await expect.poll(() => page.getByTestId('vector-problems').locator('li').count()).toBe(2);
+      const problems = page.getByTestId('vector-problems').locator('li');
+      expect(await problems.nth(0).getAttribute('data-where')).toBe('vectors[2].input.date');
+      expect(await problems.nth(0).innerText()).toContain(tm('vectors.problem.date'));
+      expect(await problems.nth(1).getAttribute('data-where')).toBe('vectors[4].variant');
+      expect(await fileError.innerText()).toContain(tm('error.vector-file-invalid_invalid-vector', { where: 'vectors[2].input.date' }));
+      if (suffix === 'zh-CN') expect((await fileError.innerText()).replace(/Sat, .*GMT/g, '')).not.toMatch(ENGLISH_SENTENCE);
+      await snap(`signature-vectors-problems-${suffix}`);
     },
     TIMEOUT,
   );

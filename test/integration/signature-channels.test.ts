@@ -10,13 +10,13 @@ let sandboxKey: string;
 const home = tempHome();
 const call = async <T>(channel: string, input?: unknown): Promise<T> => {
   const r = await dispatch(createHandlers(services), channel, input);
-  if (!r.ok) throw Object.assign(new Error(r.error.message), { code: r.error.code });
+  if (!r.ok) throw Object.assign(new Error(r.error.code), r.error);
   return r.value as T;
 };
 
 beforeAll(async () => {
   const store = new SessionSecretStore();
-  services = await createServices({ home: home.dir, secrets: { store, status: { kind: 'session', keychainAvailable: false, reason: 't' } }, sandbox: { timeScale: 0.01, signature: 'apisix' }, tracking: false });
+  services = await createServices({ home: home.dir, secrets: { store, status: { kind: 'session', keychainAvailable: false, reason: 't' } }, sandbox: { timeScale: 0.01, signature: 'apisix' } });
   sandboxKey = (await store.get('profile:sandbox'))!;
 });
 afterAll(async () => {
@@ -46,7 +46,23 @@ describe('signature channels', () => {
     const tampered = json.replace(/"signature": "([A-Za-z0-9+/])/, (_m, c: string) => `"signature": "${c === 'A' ? 'B' : 'A'}`);
     const bad = await call<{ results: { pass: boolean; mismatches: string[] }[] }>('signature.checkVectors', { text: tampered });
     expect(bad.results[0]).toMatchObject({ pass: false, mismatches: expect.arrayContaining(['signature']) });
-    await expect(call('signature.checkVectors', { text: '{"nope": 1}' })).rejects.toMatchObject({ code: 'invalid-input' });
+    await expect(call('signature.checkVectors', { text: '{"nope": 1}' })).rejects.toMatchObject({
+      code: 'vector-file-invalid',
+      params: { kind: 'wrong-format', where: 'format' },
+    });
+    // A vector file with problems: the first one's place in the error, every one as an issue at its place.
+    const broken = JSON.parse(json) as { vectors: Array<{ input: Record<string, unknown>; variant: string }> };
+    broken.vectors[0]!.input.date = 'yesterday';
+    broken.vectors[0]!.variant = 'draft';
+    await expect(call('signature.checkVectors', { text: JSON.stringify(broken) })).rejects.toMatchObject({
+      code: 'vector-file-invalid',
+      params: { kind: 'invalid-vector', where: 'vectors[0].variant' },
+      issues: [
+        { path: 'vectors[0].variant', message: 'variant' },
+        { path: 'vectors[0].input.date', message: 'date' },
+      ],
+    });
+    await expect(call('signature.checkVectors', { text: '{' })).rejects.toMatchObject({ code: 'vector-file-invalid', params: { kind: 'invalid-json', where: null } });
   });
 
   it('probes which variant the gateway accepts, storing the exchanges redacted', async () => {
@@ -60,7 +76,8 @@ describe('signature channels', () => {
 
   it('reads the clock of the profile\'s server', async () => {
     services.sandbox!.setClockOffset(-60);
-    const clock = await call<{ skewSeconds: number }>('signature.probeClock', { profileId: 'sandbox' });
+    const clock = await call<{ skewSeconds: number; error: unknown }>('signature.probeClock', { profileId: 'sandbox' });
+    expect(clock).toMatchObject({ error: null });
     expect(clock.skewSeconds).toBeLessThan(-58);
     expect(clock.skewSeconds).toBeGreaterThan(-62);
   });
@@ -69,6 +86,8 @@ describe('signature channels', () => {
     const r = await call<{ ok: boolean; value: { method: string; url: string; headers: Record<string, string> } }>('signature.parseRequest', {
       text: `curl -X POST 'http://127.0.0.1:8080/voice/vm' -H 'Date: ${date}' -H 'Authorization: Signature keyId="a"'`,
     });
-    expect(r).toMatchObject({ ok: true, value: { method: 'POST', url: 'http://127.0.0.1:8080/voice/vm', headers: { date } } });
+    expect(r).toMatchObject({ ok: true, value: { method: 'POST', url: 'http://127.0.0.1:8080/voice/vm', headers: { date }, warnings: [] } });
+    // What cannot be read is said as a code with its parameters.
+    expect(await call('signature.parseRequest', { text: `curl -H 'Date: ${date}'` })).toEqual({ ok: false, error: 'no-url', detail: { code: 'curl-no-url', params: {} } });
   });
 });

@@ -2,7 +2,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../../main/sandbox';
-import { formatHttpDate, probeServerClock, probeSignatureVariant } from '../../../main/signing';
+import { formatHttpDate } from '../../../main/signing';
+import { probeServerClock, probeSignatureVariant } from '../../../main/voice/probes';
 import { VoiceClient, type ProviderEndpoint } from '../../../main/voice/client';
 import { closedPort } from '../../helpers/scripted-server';
 
@@ -104,15 +105,24 @@ describe('probeServerClock', () => {
 
   it('reports, never throws: no Date header, a bad one, refused, timeout', async () => {
     const none = await dateServer(() => null);
-    expect(await probeServerClock(none.baseUrl)).toMatchObject({ serverDate: null, skewSeconds: null, httpStatus: 405, error: 'the reply has no Date header' });
+    expect(await probeServerClock(none.baseUrl)).toMatchObject({ serverDate: null, skewSeconds: null, httpStatus: 405, error: { code: 'no-date-header', params: {} } });
     const bad = await dateServer(() => 'yesterday');
-    expect(await probeServerClock(bad.baseUrl)).toMatchObject({ serverDate: 'yesterday', serverTime: null, skewSeconds: null, error: expect.stringMatching(/not an HTTP-date/) });
+    expect(await probeServerClock(bad.baseUrl)).toMatchObject({
+      serverDate: 'yesterday',
+      serverTime: null,
+      skewSeconds: null,
+      error: { code: 'bad-date-header', params: { value: 'yesterday' } },
+    });
     const port = await closedPort();
-    expect(await probeServerClock(`http://127.0.0.1:${port}`)).toMatchObject({ httpStatus: null, skewSeconds: null, error: expect.stringMatching(/refused/) });
+    expect(await probeServerClock(`http://127.0.0.1:${port}`)).toMatchObject({ httpStatus: null, skewSeconds: null, error: { code: 'transport', params: { kind: 'refused' } } });
+    expect(await probeServerClock('http://host.invalid/')).toMatchObject({ httpStatus: null, error: { code: 'transport', params: { kind: 'dns' } } });
+    const cancelled = new AbortController();
+    cancelled.abort();
+    expect(await probeServerClock(`http://127.0.0.1:${port}`, { signal: cancelled.signal })).toMatchObject({ error: { code: 'transport', params: { kind: 'aborted' } } });
     const hung = await dateServer(() => formatHttpDate(new Date()), { delayMs: 1000 });
     // HEAD replies are sent when the handler ends; the server above delays it by 1 s.
     const t = await probeServerClock(hung.baseUrl, { timeoutMs: 150 });
-    expect(t).toMatchObject({ skewSeconds: null, error: 'no reply within 150 ms' });
+    expect(t).toMatchObject({ skewSeconds: null, error: { code: 'timeout', params: { ms: 150 } } });
     expect(() => probeServerClock('ftp://127.0.0.1/')).toThrow(TypeError);
   });
 });
@@ -131,8 +141,8 @@ describe('probeSignatureVariant against the sandbox gateway', () => {
       const ok = (accepted as readonly string[]).includes(r.variant);
       expect(r, r.variant).toMatchObject(
         ok
-          ? { outcome: 'accepted', httpStatus: 200, gatewayRejected: false, providerCode: 2, message: null }
-          : { outcome: 'rejected', httpStatus: 401, gatewayRejected: true, providerCode: null },
+          ? { outcome: 'accepted', httpStatus: 200, gatewayRejected: false, providerCode: 2, reason: null }
+          : { outcome: 'rejected', httpStatus: 401, gatewayRejected: true, providerCode: null, reason: null },
       );
       expect(r.exchange?.operation).toBe('balance');
       expect(r.exchange?.requestHeaders.some(([n]) => n === 'Authorization')).toBe(true);
@@ -173,6 +183,8 @@ describe('probeSignatureVariant against the sandbox gateway', () => {
     const port = await closedPort();
     const p = await probeSignatureVariant({ profile: 'x', baseUrl: `http://127.0.0.1:${port}`, apiId: 'a', apiKey: 'k', signing: null, connectTimeoutMs: 500, totalTimeoutMs: 1000, format: 'json' });
     expect(p.accepted).toEqual([]);
-    for (const r of p.results) expect(r).toMatchObject({ outcome: 'undetermined', httpStatus: null, gatewayRejected: false, message: expect.stringMatching(/refused/) });
+    for (const r of p.results) {
+      expect(r).toMatchObject({ outcome: 'undetermined', httpStatus: null, gatewayRejected: false, reason: { code: 'transport', params: { kind: 'refused' } } });
+    }
   });
 });

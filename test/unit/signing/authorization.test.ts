@@ -35,29 +35,27 @@ describe('parseAuthorization', () => {
     });
   });
 
+  const syntax = (kind: string, name: string, position: number) => ({ code: 'authorization-syntax', params: { kind, name, position } });
   it.each([
-    ['empty', ''],
-    ['scheme only', 'Signature'],
-    ['another scheme', 'Basic dXNlcjpwYXNz'],
-    ['bearer', 'Bearer abc.def.ghi'],
-    ['missing keyId', `Signature algorithm="hmac-sha256", headers="@request-target date host", signature="${SIG}"`],
-    ['empty keyId', `Signature keyId="", algorithm="hmac-sha256", signature="${SIG}"`],
-    ['missing signature', 'Signature keyId="C1", algorithm="hmac-sha256", headers="@request-target date host"'],
-    ['unquoted keyId', `Signature keyId=C1, algorithm="hmac-sha256", signature="${SIG}"`],
-    ['unquoted signature', `Signature keyId="C1", signature=${SIG}`],
-    ['non-base64 signature', 'Signature keyId="C1", signature="not base64!"'],
-    ['base64url signature', 'Signature keyId="C1", signature="ab-_cd=="'],
-    ['bad padding', 'Signature keyId="C1", signature="abc"'],
-    ['unterminated quote', 'Signature keyId="C1, signature="abcd"'],
-    ['duplicate parameter', `Signature keyId="C1", keyId="C2", signature="${SIG}"`],
-    ['missing comma', `Signature keyId="C1" signature="${SIG}"`],
-    ['garbage', '!!!'],
-  ])('rejects %s as malformed-header', (_name, value) => {
-    const r = parseAuthorization(value);
-    expect(r.ok).toBe(false);
-    if (!r.ok) {
-      expect(r.reason).toBe('malformed-header');
-      expect(r.detail).not.toBe('');
-    }
+    ['empty', '', { code: 'authorization-empty', params: {} }],
+    ['scheme only', 'Signature', syntax('equals-expected', 'Signature', 9)],
+    ['another scheme', 'Basic dXNlcjpwYXNz', { code: 'authorization-scheme', params: { scheme: 'Basic' } }],
+    ['bearer', 'Bearer abc.def.ghi', { code: 'authorization-scheme', params: { scheme: 'Bearer' } }],
+    ['missing keyId', `Signature algorithm="hmac-sha256", headers="@request-target date host", signature="${SIG}"`, { code: 'authorization-no-key-id', params: {} }],
+    ['empty keyId', `Signature keyId="", algorithm="hmac-sha256", signature="${SIG}"`, { code: 'authorization-no-key-id', params: {} }],
+    ['missing signature', 'Signature keyId="C1", algorithm="hmac-sha256", headers="@request-target date host"', { code: 'authorization-no-signature', params: {} }],
+    ['unquoted keyId', `Signature keyId=C1, algorithm="hmac-sha256", signature="${SIG}"`, syntax('unquoted', 'keyId', 6)],
+    ['unquoted signature', `Signature keyId="C1", signature=${SIG}`, syntax('unquoted', 'signature', 22)],
+    ['non-base64 signature', 'Signature keyId="C1", signature="not base64!"', { code: 'authorization-signature-not-base64', params: {} }],
+    ['base64url signature', 'Signature keyId="C1", signature="ab-_cd=="', { code: 'authorization-signature-not-base64', params: {} }],
+    ['bad padding', 'Signature keyId="C1", signature="abc"', { code: 'authorization-signature-not-base64', params: {} }],
+    ['a quote closed too late', 'Signature keyId="C1, signature="abcd"', syntax('comma-expected', 'keyId', 22)],
+    ['unterminated quote', 'Signature keyId="C1', syntax('unterminated', 'keyId', 6)],
+    ['backslash escape', 'Signature keyId="C\\1", signature="abcd"', syntax('backslash', 'keyId', 8)],
+    ['duplicate parameter', `Signature keyId="C1", keyId="C2", signature="${SIG}"`, syntax('duplicate', 'keyId', 12)],
+    ['missing comma', `Signature keyId="C1" signature="${SIG}"`, syntax('comma-expected', 'keyId', 11)],
+    ['garbage', '!!!', syntax('name-expected', '', 0)],
+  ])('rejects %s as malformed-header, saying why', (_name, value, detail) => {
+    expect(parseAuthorization(value)).toEqual({ ok: false, reason: 'malformed-header', detail });
   });
 });

@@ -89,8 +89,16 @@ describe('diagnoseSignature', () => {
     const d = diagnose({ date, authorization: signed({ date }).authorization });
     expect(d).toMatchObject({ valid: false, verdict: 'clock-skew' });
     expect(d.skew).toEqual({ seconds: offset, windowSeconds: 300, within: false });
-    expect(cause(d, 'clock-drift')).toMatchObject({ confidence: 'high', evidence: expect.stringContaining('301 s') });
-    expect(part(d, 'date')).toMatchObject({ status: 'differs', got: date, expected: DATE });
+    expect(cause(d, 'clock-drift')).toMatchObject({
+      confidence: 'high',
+      evidence: { code: 'clock-outside', params: { kind: offset > 0 ? 'ahead' : 'behind', seconds: 301, window: 300 } },
+    });
+    expect(part(d, 'date')).toMatchObject({
+      status: 'differs',
+      got: date,
+      expected: DATE,
+      note: { code: 'date-outside', params: { kind: offset > 0 ? 'ahead' : 'behind', seconds: 301, window: 300 } },
+    });
     // The signature itself is fine: it was computed over this date.
     expect(part(d, 'signature').status).toBe('ok');
     expect(d.causes).toHaveLength(1);
@@ -102,7 +110,8 @@ describe('diagnoseSignature', () => {
     const at250 = formatHttpDate(new Date(NOW.getTime() - 250_000));
     const d = diagnose({ date: at250, authorization: signed({ date: at250 }).authorization });
     expect(d.valid).toBe(true);
-    expect(cause(d, 'clock-drift')).toMatchObject({ confidence: 'medium' });
+    expect(cause(d, 'clock-drift')).toMatchObject({ confidence: 'medium', evidence: { code: 'clock-near-edge', params: { kind: 'behind', seconds: 250, window: 300 } } });
+    expect(part(d, 'date').note).toEqual({ code: 'date-skew', params: { kind: 'behind', seconds: 250 } });
   });
 
   it('the query string signed in line 2 (spec gateway): query-string-signed, high; the path part shows it', () => {
@@ -110,10 +119,16 @@ describe('diagnoseSignature', () => {
     const sts = `${API_ID}\nPOST /voice/status?smsid=16330654361&format=json\ndate: ${DATE}\nhost: ${HOST}`;
     const d = diagnose({ url, authorization: authorizationHeader(API_ID, hmacOf(KEY, sts)) });
     expect(d).toMatchObject({ valid: false, verdict: 'signature-mismatch' });
-    expect(cause(d, 'query-string-signed')).toMatchObject({ confidence: 'high' });
+    expect(cause(d, 'query-string-signed')).toMatchObject({ confidence: 'high', evidence: { code: 'query-string', params: { kind: 'added', query: '?smsid=16330654361&format=json' } } });
     expect(cause(d, 'trailing-line-break')).toBeUndefined();
-    expect(part(d, 'path')).toMatchObject({ status: 'differs', got: '/voice/status?smsid=16330654361&format=json', expected: '/voice/status' });
+    expect(part(d, 'path')).toMatchObject({
+      status: 'differs',
+      got: '/voice/status?smsid=16330654361&format=json',
+      expected: '/voice/status',
+      note: { code: 'inferred-target', params: {} },
+    });
     expect(d.inferred?.stringToSign).toBe(sts);
+    expect(d.inferred?.changes).toEqual([{ dimension: 'framing', from: 'spec', to: 'query' }]);
     expect(d.causes[0]?.id).toBe('query-string-signed');
   });
 
@@ -122,8 +137,18 @@ describe('diagnoseSignature', () => {
     const d = diagnose({ url, authorization: signed({ url, variant: 'apisix' }).authorization });
     expect(d.variants.apisix.matches).toBe(true);
     expect(d.variants.spec.matches).toBe(false);
-    expect(cause(d, 'trailing-line-break')).toMatchObject({ confidence: 'high' });
-    expect(cause(d, 'query-string-signed')).toMatchObject({ confidence: 'high' });
+    expect(cause(d, 'trailing-line-break')).toMatchObject({ confidence: 'high', evidence: { code: 'trailing-line-break', params: { kind: 'added' } } });
+    expect(cause(d, 'query-string-signed')).toMatchObject({ confidence: 'high', evidence: { code: 'query-string', params: { kind: 'added', query: '?smsid=1' } } });
+    expect(d.inferred?.changes).toEqual([{ dimension: 'framing', from: 'spec', to: 'apisix' }]);
+  });
+
+  it('checked as apisix, a request signed with the query string but no trailing line break: the missing line break is named', () => {
+    const url = 'http://127.0.0.1:8080/voice/status?smsid=1';
+    const sts = `${API_ID}\nPOST /voice/status?smsid=1\ndate: ${DATE}\nhost: ${HOST}`;
+    const d = diagnose({ url, variant: 'apisix', authorization: authorizationHeader(API_ID, hmacOf(KEY, sts)) });
+    expect(cause(d, 'trailing-line-break')).toMatchObject({ confidence: 'high', evidence: { code: 'trailing-line-break', params: { kind: 'missing' } } });
+    expect(cause(d, 'query-string-signed')).toBeUndefined();
+    expect(d.inferred?.changes).toEqual([{ dimension: 'framing', from: 'apisix', to: 'query' }]);
   });
 
   it('signed as apisix but checked as spec (no query): trailing-line-break high and variants.apisix.matches', () => {
@@ -131,7 +156,7 @@ describe('diagnoseSignature', () => {
     expect(d).toMatchObject({ valid: false, verdict: 'signature-mismatch' });
     expect(d.variants.apisix.matches).toBe(true);
     expect(d.variants.spec.matches).toBe(false);
-    expect(cause(d, 'trailing-line-break')).toMatchObject({ confidence: 'high', evidence: expect.stringMatching(/line break after line 4/) });
+    expect(cause(d, 'trailing-line-break')).toMatchObject({ confidence: 'high', evidence: { code: 'trailing-line-break', params: { kind: 'added' } } });
     expect(cause(d, 'query-string-signed')).toBeUndefined();
     // Checked as apisix (or either), the same request is valid.
     expect(diagnose({ authorization: signed({ variant: 'apisix' }).authorization, variant: 'apisix' })).toMatchObject({ valid: true, causes: [] });
@@ -142,21 +167,28 @@ describe('diagnoseSignature', () => {
     const d = diagnose({ authorization: signed().authorization, variant: 'apisix' });
     expect(d.verdict).toBe('signature-mismatch');
     expect(d.variants.spec.matches).toBe(true);
-    expect(cause(d, 'trailing-line-break')).toMatchObject({ confidence: 'high', evidence: expect.stringMatching(/without a line break/) });
+    expect(cause(d, 'trailing-line-break')).toMatchObject({ confidence: 'high', evidence: { code: 'trailing-line-break', params: { kind: 'missing' } } });
+    expect(d.inferred?.changes).toEqual([{ dimension: 'framing', from: 'apisix', to: 'spec' }]);
   });
 
   it('signed with host localhost:8080 but sent to 127.0.0.1:8080: wrong-host, high; the host part shows both', () => {
     const d = diagnose({ authorization: signed({ url: 'http://localhost:8080/voice/vm' }).authorization });
     expect(d.verdict).toBe('signature-mismatch');
-    expect(cause(d, 'wrong-host')).toMatchObject({ confidence: 'high' });
+    expect(cause(d, 'wrong-host')).toMatchObject({
+      confidence: 'high',
+      evidence: { code: 'signed-host', params: { kind: 'other-host', host: 'localhost:8080', base: HOST, port: '8080' } },
+    });
     expect(cause(d, 'wrong-port')).toBeUndefined();
-    expect(part(d, 'host')).toMatchObject({ status: 'differs', got: 'localhost:8080', expected: HOST });
+    expect(part(d, 'host')).toMatchObject({ status: 'differs', got: 'localhost:8080', expected: HOST, note: { code: 'inferred-host', params: {} } });
     expect(d.inferred?.changes).toEqual([{ dimension: 'host', from: HOST, to: 'localhost:8080' }]);
   });
 
   it('signed without the port while the URL has :8080: wrong-port, high (not wrong-host)', () => {
     const d = diagnose({ authorization: signed({ url: 'http://127.0.0.1/voice/vm' }).authorization });
-    expect(cause(d, 'wrong-port')).toMatchObject({ confidence: 'high' });
+    expect(cause(d, 'wrong-port')).toMatchObject({
+      confidence: 'high',
+      evidence: { code: 'signed-host', params: { kind: 'without-port', host: '127.0.0.1', base: HOST, port: '' } },
+    });
     expect(cause(d, 'wrong-host')).toBeUndefined();
     expect(part(d, 'host')).toMatchObject({ status: 'differs', got: '127.0.0.1', expected: HOST });
   });
@@ -165,13 +197,19 @@ describe('diagnoseSignature', () => {
     const url = 'https://api.example.com/voice/vm';
     const sts = `${API_ID}\nPOST /voice/vm\ndate: ${DATE}\nhost: api.example.com:443`;
     const d = diagnose({ url, host: 'api.example.com', authorization: authorizationHeader(API_ID, hmacOf(KEY, sts)) });
-    expect(cause(d, 'wrong-port')).toMatchObject({ confidence: 'high' });
+    expect(cause(d, 'wrong-port')).toMatchObject({
+      confidence: 'high',
+      evidence: { code: 'signed-host', params: { kind: 'port', host: 'api.example.com:443', base: 'api.example.com', port: '443' } },
+    });
   });
 
   it('the Host header differs from the URL, the signature was made with the URL\'s host: wrong-host', () => {
     const d = diagnose({ host: 'voice.internal:8080', authorization: signed().authorization });
     expect(d.verdict).toBe('signature-mismatch');
-    expect(cause(d, 'wrong-host')).toMatchObject({ confidence: 'high', evidence: expect.stringMatching(/the URL's host 127\.0\.0\.1:8080 instead of the Host header/) });
+    expect(cause(d, 'wrong-host')).toMatchObject({
+      confidence: 'high',
+      evidence: { code: 'signed-host', params: { kind: 'url-host', host: '127.0.0.1:8080', base: 'voice.internal:8080' } },
+    });
   });
 
   it('two mistakes at once (apisix form and localhost) are both found', () => {
@@ -185,7 +223,7 @@ describe('diagnoseSignature', () => {
     const d = diagnose({ authorization: auth });
     expect(part(d, 'keyId')).toMatchObject({ status: 'differs', got: 'C99999999', expected: API_ID });
     expect(part(d, 'signature').status).toBe('differs');
-    expect(cause(d, 'key-from-another-profile')).toMatchObject({ confidence: 'medium', evidence: expect.stringContaining('C99999999') });
+    expect(cause(d, 'key-from-another-profile')).toMatchObject({ confidence: 'medium', evidence: { code: 'key-id-differs', params: { keyId: 'C99999999', apiId: API_ID } } });
   });
 
   it('a key from another profile (same API ID): the signature differs; key-from-another-profile, low; nothing else', () => {
@@ -193,7 +231,7 @@ describe('diagnoseSignature', () => {
     expect(d).toMatchObject({ valid: false, verdict: 'signature-mismatch' });
     expect(part(d, 'keyId').status).toBe('ok');
     expect(part(d, 'signature').status).toBe('differs');
-    expect(d.causes).toEqual([{ id: 'key-from-another-profile', confidence: 'low', evidence: expect.any(String) }]);
+    expect(d.causes).toEqual([{ id: 'key-from-another-profile', confidence: 'low', evidence: { code: 'no-variation', params: {} } }]);
     // With the right key the same request verifies.
     expect(diagnose({ authorization: signed({ apiKey: OTHER_KEY }).authorization, apiKey: OTHER_KEY }).valid).toBe(true);
   });
@@ -201,28 +239,36 @@ describe('diagnoseSignature', () => {
   it('a lower-case method in the string to sign: method-case', () => {
     const sts = `${API_ID}\npost /voice/vm\ndate: ${DATE}\nhost: ${HOST}`;
     const d = diagnose({ authorization: authorizationHeader(API_ID, hmacOf(KEY, sts)) });
-    expect(cause(d, 'method-case')).toMatchObject({ confidence: 'high' });
+    expect(cause(d, 'method-case')).toMatchObject({ confidence: 'high', evidence: { code: 'signed-method', params: { method: 'post' } } });
+    expect(part(d, 'path').note).toEqual({ code: 'method-lower-case', params: { method: 'post' } });
     expect(d.inferred?.stringToSign).toBe(sts);
+    expect(d.inferred?.changes).toEqual([{ dimension: 'method', from: 'POST', to: 'post' }]);
   });
 
   it('signed one second later than the Date header: date-mismatch; a given candidate date is tried too', () => {
     const later = formatHttpDate(new Date(NOW.getTime() + 1000));
     const d = diagnose({ authorization: signed({ date: later }).authorization });
-    expect(cause(d, 'date-mismatch')).toMatchObject({ confidence: 'high' });
-    expect(part(d, 'date')).toMatchObject({ status: 'differs', got: later, expected: DATE });
+    expect(cause(d, 'date-mismatch')).toMatchObject({ confidence: 'high', evidence: { code: 'signed-date', params: { kind: 'second-after', date: later } } });
+    expect(part(d, 'date')).toMatchObject({ status: 'differs', got: later, expected: DATE, note: { code: 'inferred-date', params: {} } });
 
     const much = formatHttpDate(new Date(NOW.getTime() - 42_000));
     const auth = signed({ date: much }).authorization;
     expect(cause(diagnose({ authorization: auth }), 'date-mismatch')).toBeUndefined();
-    expect(cause(diagnose({ authorization: auth, candidateDates: [much] }), 'date-mismatch')).toMatchObject({ confidence: 'high' });
+    expect(cause(diagnose({ authorization: auth, candidateDates: [much] }), 'date-mismatch')).toMatchObject({
+      confidence: 'high',
+      evidence: { code: 'signed-date', params: { kind: 'candidate', date: much } },
+    });
   });
 
   it('another path (trailing slash, gateway route prefix): path-mismatch', () => {
     const slash = diagnose({ authorization: signed({ url: 'http://127.0.0.1:8080/voice/vm/' }).authorization });
-    expect(cause(slash, 'path-mismatch')).toMatchObject({ confidence: 'high' });
+    expect(cause(slash, 'path-mismatch')).toMatchObject({ confidence: 'high', evidence: { code: 'signed-path', params: { kind: 'with-slash', path: '/voice/vm/' } } });
     expect(part(slash, 'path')).toMatchObject({ status: 'differs', got: '/voice/vm/', expected: '/voice/vm' });
     const prefixed = diagnose({ url: 'http://127.0.0.1:8080/gw/voice/vm', authorization: signed().authorization });
-    expect(cause(prefixed, 'path-mismatch')).toMatchObject({ confidence: 'high', evidence: expect.stringContaining('/gw') });
+    expect(cause(prefixed, 'path-mismatch')).toMatchObject({
+      confidence: 'high',
+      evidence: { code: 'signed-path', params: { kind: 'without-prefix', path: '/voice/vm', prefix: '/gw' } },
+    });
   });
 
   it('a missing Authorization header: missing parts, verdict missing-authorization, no causes', () => {
@@ -238,12 +284,16 @@ describe('diagnoseSignature', () => {
   it('a wrong algorithm or headers list: those parts differ, the verdict and detail are verifyRequest\'s', () => {
     const sig = signed().signature;
     const algo = diagnose({ authorization: `Signature keyId="${API_ID}", algorithm="hmac-sha1", headers="@request-target date host", signature="${sig}"` });
-    expect(algo).toMatchObject({ verdict: 'unsupported-algorithm', detail: expect.stringContaining('hmac-sha1') });
+    expect(algo).toMatchObject({ verdict: 'unsupported-algorithm', detail: { code: 'algorithm-unsupported', params: { algorithm: 'hmac-sha1' } } });
     expect(part(algo, 'algorithm')).toMatchObject({ status: 'differs', got: 'hmac-sha1', expected: 'hmac-sha256' });
     expect(part(algo, 'signature').status).toBe('ok');
     const headers = diagnose({ authorization: `Signature keyId="${API_ID}", algorithm="hmac-sha256", headers="date host", signature="${sig}"` });
-    expect(headers.verdict).toBe('malformed-header');
+    expect(headers).toMatchObject({ verdict: 'malformed-header', detail: { code: 'headers-list', params: { got: 'date host', expected: '@request-target date host' } } });
     expect(part(headers, 'headers')).toMatchObject({ status: 'differs', got: 'date host' });
+    // An Authorization header that cannot be read: the keyId part says why.
+    const basic = diagnose({ authorization: 'Basic dXNlcjpwYXNz' });
+    expect(basic).toMatchObject({ verdict: 'malformed-header', detail: { code: 'authorization-scheme', params: { scheme: 'Basic' } } });
+    expect(part(basic, 'keyId')).toMatchObject({ status: 'missing', note: { code: 'authorization-scheme', params: { scheme: 'Basic' } } });
   });
 
   it('the verdict is always verifyRequest\'s', () => {
@@ -268,8 +318,21 @@ describe('diagnoseSignature', () => {
     }
   });
 
+  it('notes on the Host and Date parts: no Host header, a Host header that is not the URL\'s, no Date, a Date that is not an HTTP date', () => {
+    expect(part(diagnose({ host: null, authorization: signed().authorization }), 'host').note).toEqual({ code: 'no-host-header', params: { host: HOST } });
+    expect(part(diagnose({ host: 'voice.internal', authorization: signed({ apiKey: OTHER_KEY }).authorization }), 'host')).toMatchObject({
+      status: 'differs',
+      note: { code: 'host-header-differs', params: { header: 'voice.internal', url: HOST } },
+    });
+    expect(part(diagnose({ date: null, authorization: signed().authorization }), 'date')).toMatchObject({ status: 'missing', note: { code: 'no-date-header', params: {} } });
+    const yesterday = diagnose({ date: 'yesterday', authorization: signed().authorization });
+    expect(yesterday).toMatchObject({ verdict: 'missing-date', detail: { code: 'date-not-http-date', params: {} } });
+    expect(part(yesterday, 'date')).toMatchObject({ status: 'differs', note: { code: 'date-not-http-date', params: {} } });
+    expect(part(diagnose({ authorization: signed().authorization }), 'date').note).toEqual({ code: 'date-skew', params: { kind: 'in-step', seconds: 0 } });
+  });
+
   it('without an expected API ID, keyId is ok when the signature matches and unknown otherwise', () => {
-    expect(part(diagnose({ authorization: signed().authorization, expectedApiId: null }), 'keyId')).toMatchObject({ status: 'ok', expected: null });
+    expect(part(diagnose({ authorization: signed().authorization, expectedApiId: null }), 'keyId')).toMatchObject({ status: 'ok', expected: null, note: { code: 'no-api-id', params: {} } });
     expect(part(diagnose({ authorization: signed({ apiKey: OTHER_KEY }).authorization, expectedApiId: null }), 'keyId').status).toBe('unknown');
   });
 

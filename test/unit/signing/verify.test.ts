@@ -102,14 +102,15 @@ describe('verifyRequest', () => {
     });
   });
 
-  it.each(['garbage', 'Basic dXNlcjpwYXNz', 'Signature keyId=C1, signature=abc', 'Signature keyId="C1", signature="%%%"'])(
-    'a garbage header (%s) is malformed-header',
-    (authorization) => {
-      const r = verifyRequest({ ...signed(), authorization, apiKey: API_KEY, now: NOW });
-      expect(r).toMatchObject({ valid: false, reason: 'malformed-header', keyId: null });
-      expect(r.detail).toBeTruthy();
-    },
-  );
+  it.each([
+    ['garbage', 'authorization-syntax'],
+    ['Basic dXNlcjpwYXNz', 'authorization-scheme'],
+    ['Signature keyId=C1, signature=abc', 'authorization-syntax'],
+    ['Signature keyId="C1", signature="%%%"', 'authorization-signature-not-base64'],
+  ])('a garbage header (%s) is malformed-header, and says why (%s)', (authorization, code) => {
+    const r = verifyRequest({ ...signed(), authorization, apiKey: API_KEY, now: NOW });
+    expect(r).toMatchObject({ valid: false, reason: 'malformed-header', keyId: null, detail: { code } });
+  });
 
   it('a different headers list is malformed-header', () => {
     const req = signed();

@@ -1,15 +1,17 @@
 // Clock: this computer's clock against the profile's server (its Date header), read every 5 s
 // while the tab is shown, with the ±300 s window drawn. And the variant probe: which string to
 // sign does this gateway accept?
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useState } from 'react';
 import { Alert, Button, Card, Descriptions, Empty, Flex, Switch, Table, Tag, Typography } from 'antd';
 import type { TableColumnsType } from 'antd';
 import { QuestionCircleOutlined, ReloadOutlined } from '@ant-design/icons';
+import { useMutation, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { ProfileView, VariantProbeView } from '../../../../common/contract';
-import type { ClockProbe } from '../../../../common/signature-types';
-import { call, describeError, type IpcError } from '../../app/api';
+import { describeError, describeReason } from '../../app/api';
+import { ask } from '../../app/query';
 import { currentLanguage } from '../../i18n';
+import { sayClockError } from './messages';
 import { formatAbsSeconds, SkewGauge } from './SkewGauge';
 
 export const CLOCK_REFRESH_MS = 5_000;
@@ -22,47 +24,27 @@ export interface ClockTabProps {
   active: boolean;
 }
 
-type Reading = { probe: ClockProbe; at: number } | { error: IpcError; at: number };
-
 export function ClockTab({ profile, active }: ClockTabProps) {
   const { t, i18n } = useTranslation();
   const lang = currentLanguage(i18n.language);
   const [live, setLive] = useState(true);
-  const [reading, setReading] = useState<Reading | null>(null);
-  const [busy, setBusy] = useState(false);
   const profileId = profile?.id ?? null;
-  const current = useRef(profileId);
-  current.current = profileId;
-
-  const probe = useCallback(async () => {
-    if (!profileId) return;
-    setBusy(true);
-    const r = await call((api) => api.signature.probeClock({ profileId }));
-    setBusy(false);
-    if (current.current !== profileId) return;
-    setReading(r.ok ? { probe: r.value, at: Date.now() } : { error: r.error, at: Date.now() });
-  }, [profileId]);
-
-  useEffect(() => setReading(null), [profileId]);
-
-  useEffect(() => {
-    if (!active || !profileId) return;
-    void probe();
-    if (!live) return;
-    const timer = window.setInterval(() => {
-      if (document.visibilityState === 'visible') void probe();
-    }, CLOCK_REFRESH_MS);
-    const onVisible = () => document.visibilityState === 'visible' && void probe();
-    document.addEventListener('visibilitychange', onVisible);
-    return () => {
-      window.clearInterval(timer);
-      document.removeEventListener('visibilitychange', onVisible);
-    };
-  }, [active, live, profileId, probe]);
+  // Read when the tab is shown, then every 5 s while live and the window is visible (and again when it
+  // becomes visible). Each profile has its own reading.
+  const reading = useQuery({
+    queryKey: ['signature.probeClock', profileId],
+    queryFn: () => ask((api) => api.signature.probeClock({ profileId: profileId! })),
+    enabled: active && profileId !== null,
+    refetchInterval: live ? CLOCK_REFRESH_MS : false,
+    refetchIntervalInBackground: false,
+    refetchOnWindowFocus: live ? 'always' : false,
+    refetchOnMount: 'always',
+    staleTime: 0,
+  });
 
   if (!profile) return <Empty description={t('signature.key.problem.no-profile')} />;
 
-  const p = reading && 'probe' in reading ? reading.probe : null;
+  const p = reading.data ?? null;
   const skew = p?.skewSeconds ?? null;
   const abs = skew === null ? 0 : Math.abs(skew);
   const time = (ms: number) => new Intl.DateTimeFormat(lang, { timeStyle: 'medium' }).format(new Date(ms));
@@ -81,17 +63,17 @@ export function ClockTab({ profile, active }: ClockTabProps) {
               <Switch size="small" checked={live} onChange={setLive} data-testid="clock-live" />
               <span>{t('signature.clock.live', { seconds: CLOCK_REFRESH_MS / 1000 })}</span>
             </label>
-            <Button size="small" icon={<ReloadOutlined />} loading={busy} onClick={() => void probe()} data-testid="clock-refresh">
+            <Button size="small" icon={<ReloadOutlined />} loading={reading.isFetching} onClick={() => void reading.refetch()} data-testid="clock-refresh">
               {t('signature.clock.refresh')}
             </Button>
           </Flex>
         }
       >
         <Typography.Paragraph type="secondary">{t('signature.clock.intro')}</Typography.Paragraph>
-        {reading && 'error' in reading ? (
-          <Alert type="error" showIcon title={t('signature.clock.failed')} description={describeError(t, reading.error)} />
+        {reading.error ? <Alert type="error" showIcon title={t('signature.clock.failed')} description={describeError(t, reading.error)} /> : null}
+        {p?.error ? (
+          <Alert type="warning" showIcon title={t('signature.clock.noReading')} description={sayClockError(t, p.error)} style={{ marginBottom: 12 }} data-testid="clock-error" data-error={p.error.code} />
         ) : null}
-        {p?.error ? <Alert type="warning" showIcon title={t('signature.clock.noReading')} description={<span className="sig-detail">{p.error}</span>} style={{ marginBottom: 12 }} data-testid="clock-error" /> : null}
         {p ? (
           <Flex vertical gap={12}>
             <div data-testid="clock-skew" data-skew={skew ?? ''}>
@@ -123,7 +105,7 @@ export function ClockTab({ profile, active }: ClockTabProps) {
                 { key: 'local', label: t('signature.clock.localDate'), children: <code>{new Date(p.localTime).toUTCString()}</code> },
                 { key: 'rtt', label: t('signature.clock.roundTrip'), children: t('signature.clock.ms', { ms: p.roundTripMs }) },
                 { key: 'status', label: t('signature.clock.httpStatus'), children: p.httpStatus ?? t('signature.verify.none') },
-                { key: 'at', label: t('signature.clock.checkedAt'), children: time(reading!.at) },
+                { key: 'at', label: t('signature.clock.checkedAt'), children: time(reading.dataUpdatedAt) },
                 { key: 'url', label: t('signature.clock.server'), children: <code className="sig-break">{profile.baseUrl}</code> },
               ]}
             />
@@ -131,27 +113,20 @@ export function ClockTab({ profile, active }: ClockTabProps) {
               {t('signature.clock.precision')}
             </Typography.Text>
           </Flex>
-        ) : !reading ? (
+        ) : reading.isPending ? (
           <Typography.Text type="secondary">{t('signature.clock.reading')}</Typography.Text>
         ) : null}
       </Card>
-      <VariantProbe profile={profile} />
+      {/* Keyed by profile: another profile starts without an answer. */}
+      <VariantProbe key={profile.id} profile={profile} />
     </Flex>
   );
 }
 
 function VariantProbe({ profile }: { profile: ProfileView }) {
   const { t } = useTranslation();
-  const [busy, setBusy] = useState(false);
-  const [result, setResult] = useState<{ value: VariantProbeView } | { error: IpcError } | null>(null);
-  useEffect(() => setResult(null), [profile.id]);
-
-  const run = async () => {
-    setBusy(true);
-    const r = await call((api) => api.signature.probeVariant({ profileId: profile.id }));
-    setBusy(false);
-    setResult(r.ok ? { value: r.value } : { error: r.error });
-  };
+  // An action, not a reading: each run asks the gateway again and stores its exchanges.
+  const probe = useMutation({ mutationFn: () => ask((api) => api.signature.probeVariant({ profileId: profile.id })) });
 
   type Row = VariantProbeView['results'][number];
   const columns: TableColumnsType<Row> = [
@@ -167,33 +142,43 @@ function VariantProbe({ profile }: { profile: ProfileView }) {
     },
     { key: 'http', title: t('signature.clock.httpStatus'), render: (_: unknown, r) => r.httpStatus ?? '—' },
     { key: 'code', title: t('signature.probe.providerCode'), render: (_: unknown, r) => r.providerCode ?? '—' },
-    { key: 'message', title: t('signature.parts.note'), render: (_: unknown, r) => (r.gatewayRejected ? t('signature.probe.gatewayRejected') : r.message ? <span className="sig-detail">{r.message}</span> : null) },
+    {
+      key: 'reason',
+      title: t('signature.parts.note'),
+      render: (_: unknown, r) => (r.gatewayRejected ? t('signature.probe.gatewayRejected') : r.reason ? <span data-testid="probe-reason">{describeReason(t, r.reason)}</span> : null),
+    },
   ];
 
   return (
     <Card size="small" title={t('signature.probe.title')} data-testid="sig-probe">
       <Typography.Paragraph type="secondary">{t('signature.probe.intro')}</Typography.Paragraph>
-      <Button icon={<QuestionCircleOutlined />} loading={busy} onClick={() => void run()} data-testid="probe-run">
+      <Button icon={<QuestionCircleOutlined />} loading={probe.isPending} onClick={() => probe.mutate()} data-testid="probe-run">
         {t('signature.probe.run')}
       </Button>
-      {result && 'error' in result ? <Alert type="error" showIcon title={t('signature.probe.failed')} description={describeError(t, result.error)} style={{ marginTop: 12 }} /> : null}
-      {result && 'value' in result ? (
-        <div style={{ marginTop: 12 }} data-testid="probe-result" data-accepted={result.value.accepted.join(' ')}>
-          <Alert
-            type={result.value.accepted.length > 0 ? 'success' : 'warning'}
-            showIcon
-            title={
-              result.value.accepted.length === 0
-                ? t('signature.probe.none')
-                : result.value.accepted.length === 2
-                  ? t('signature.probe.both')
-                  : t('signature.probe.accepts', { variant: t(`signature.variant.${result.value.accepted[0]!}`) })
-            }
-            style={{ marginBottom: 12 }}
-          />
-          <Table<Row> size="small" rowKey="variant" pagination={false} columns={columns} dataSource={result.value.results} />
-        </div>
-      ) : null}
+      {probe.error ? <Alert type="error" showIcon title={t('signature.probe.failed')} description={describeError(t, probe.error)} style={{ marginTop: 12 }} /> : null}
+      {probe.data ? <ProbeAnswer answer={probe.data} columns={columns} /> : null}
     </Card>
+  );
+}
+
+function ProbeAnswer({ answer, columns }: { answer: VariantProbeView; columns: TableColumnsType<VariantProbeView['results'][number]> }) {
+  const { t } = useTranslation();
+  const accepted = answer.accepted;
+  return (
+    <div style={{ marginTop: 12 }} data-testid="probe-result" data-accepted={accepted.join(' ')}>
+      <Alert
+        type={accepted.length > 0 ? 'success' : 'warning'}
+        showIcon
+        title={
+          accepted.length === 0
+            ? t('signature.probe.none')
+            : accepted.length === 2
+              ? t('signature.probe.both')
+              : t('signature.probe.accepts', { variant: t(`signature.variant.${accepted[0]!}`) })
+        }
+        style={{ marginBottom: 12 }}
+      />
+      <Table size="small" rowKey="variant" pagination={false} columns={columns} dataSource={answer.results} />
+    </div>
   );
 }

@@ -5,9 +5,10 @@
 import { useEffect, useMemo, useState } from 'react';
 import { Alert, Button, Tabs, Typography } from 'antd';
 import { ReloadOutlined, SafetyCertificateOutlined } from '@ant-design/icons';
+import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { describeError } from '../../app/api';
-import { useProfiles } from '../profiles/use-profiles';
+import { profilesQuery } from '../../app/query';
 import { BuildTab } from './BuildTab';
 import { ClockTab } from './ClockTab';
 import { KeyBar, type KeyState } from './KeyBar';
@@ -23,7 +24,7 @@ export type SignatureTab = 'build' | 'verify' | 'clock' | 'vectors';
 
 export function SignatureScreen() {
   const { t } = useTranslation();
-  const { profiles, loading, error, reload } = useProfiles();
+  const { data: profiles, isPending: loading, error, refetch } = useQuery(profilesQuery);
   const [keyState, setKeyState] = useState<KeyState>({ profileId: null, source: 'profile', adHoc: '' });
   const [tab, setTab] = useState<SignatureTab>('build');
 
@@ -52,7 +53,7 @@ export function SignatureScreen() {
           title={t('signature.profilesFailed')}
           description={describeError(t, error)}
           action={
-            <Button icon={<ReloadOutlined />} onClick={reload}>
+            <Button icon={<ReloadOutlined />} onClick={() => void refetch()}>
               {t('common.retry')}
             </Button>
           }

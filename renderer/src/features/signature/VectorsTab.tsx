@@ -4,12 +4,15 @@ import { useRef, useState, type HTMLAttributes } from 'react';
 import { Alert, Button, Card, Col, Flex, Form, Input, Row, Space, Table, Tag, Typography } from 'antd';
 import type { TableColumnsType } from 'antd';
 import { DownloadOutlined, ExperimentOutlined, FolderOpenOutlined } from '@ant-design/icons';
+import { useMutation } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import type { ProfileView, VectorCheckView } from '../../../../common/contract';
+import type { InputOf, IpcError, ProfileView, VectorCheckView } from '../../../../common/contract';
 import type { VectorCheck, VectorField } from '../../../../common/signature-types';
-import { call, describeError, type IpcError } from '../../app/api';
+import { describeError } from '../../app/api';
+import { ask } from '../../app/query';
 import { CopyButton } from './CopyButton';
 import { keyFor, type KeyState } from './KeyBar';
+import { sayVectorCheck, sayVectorProblem } from './messages';
 import { vectorFileName } from './request-text';
 import { StringToSignView } from './StringToSignView';
 import type { BuildState } from './use-build';
@@ -49,30 +52,24 @@ export function VectorsTab({ build, keyState, profile }: VectorsTabProps) {
 function ExportCard({ build, keyState, profile }: VectorsTabProps) {
   const { t } = useTranslation();
   const [name, setName] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [exported, setExported] = useState<{ json: string; fileName: string } | null>(null);
-  const [error, setError] = useState<IpcError | null>(null);
   const steps = build.steps;
   const key = keyFor(keyState, profile);
   const suggested = steps ? `${t(`signature.variant.${steps.variant}`)}, ${steps.method} ${steps.path} (${steps.host})` : '';
   const previewRef = useRef<HTMLPreElement>(null);
 
-  const run = async () => {
+  const exportCase = useMutation({
+    mutationFn: async (input: InputOf<'signature.exportVector'>) => {
+      const { json } = await ask((api) => api.signature.exportVector(input));
+      return { json, fileName: vectorFileName(input.name) };
+    },
+    onSuccess: ({ json, fileName }) => download(json, fileName),
+  });
+  const exported = exportCase.data ?? null;
+
+  const run = () => {
     if (!steps || !key.ok) return;
-    setBusy(true);
-    setError(null);
     const vectorName = name.trim() || suggested;
-    const r = await call((api) =>
-      api.signature.exportVector({ name: vectorName, apiId: build.inputs.apiId.trim(), method: build.inputs.method, url: steps.url, date: steps.date, variant: steps.variant, key: key.key }),
-    );
-    setBusy(false);
-    if (!r.ok) {
-      setError(r.error);
-      return;
-    }
-    const fileName = vectorFileName(vectorName);
-    setExported({ json: r.value.json, fileName });
-    download(r.value.json, fileName);
+    exportCase.mutate({ name: vectorName, apiId: build.inputs.apiId.trim(), method: build.inputs.method, url: steps.url, date: steps.date, variant: steps.variant, key: key.key });
   };
 
   return (
@@ -92,17 +89,17 @@ function ExportCard({ build, keyState, profile }: VectorsTabProps) {
       ) : (
         <Alert type="info" showIcon title={t('signature.vectors.noCase')} style={{ marginBottom: 12 }} />
       )}
-      <Form layout="vertical" requiredMark={false} onFinish={() => void run()}>
+      <Form layout="vertical" requiredMark={false} onFinish={run}>
         <Form.Item label={t('signature.vectors.name')} htmlFor="sig-vector-name" style={{ marginBottom: 12 }}>
           <Input id="sig-vector-name" value={name} placeholder={suggested} onChange={(e) => setName(e.target.value)} maxLength={120} data-testid="vector-name" />
         </Form.Item>
         {key.ok && 'adHoc' in key.key ? <Alert type="warning" showIcon title={t('signature.vectors.typedKeyWritten')} style={{ marginBottom: 12 }} /> : null}
         {key.ok && 'profileId' in key.key && profile ? <Alert type="info" showIcon title={t('signature.vectors.profileKeyRef', { ref: `profile:${profile.name}` })} style={{ marginBottom: 12 }} /> : null}
-        <Button type="primary" htmlType="submit" icon={<DownloadOutlined />} loading={busy} disabled={!steps || !key.ok} data-testid="vector-export">
+        <Button type="primary" htmlType="submit" icon={<DownloadOutlined />} loading={exportCase.isPending} disabled={!steps || !key.ok} data-testid="vector-export">
           {t('signature.vectors.export')}
         </Button>
       </Form>
-      {error ? <Alert type="error" showIcon title={t('signature.vectors.exportFailed')} description={describeError(t, error)} style={{ marginTop: 12 }} /> : null}
+      {exportCase.error ? <Alert type="error" showIcon title={t('signature.vectors.exportFailed')} description={describeError(t, exportCase.error)} style={{ marginTop: 12 }} /> : null}
       {exported ? (
         <div style={{ marginTop: 12 }} data-testid="vector-exported">
           <Flex align="center" justify="space-between" gap={8}>
@@ -143,16 +140,13 @@ function ImportCard() {
   const { t } = useTranslation();
   const [text, setText] = useState('');
   const [fileName, setFileName] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [result, setResult] = useState<{ value: VectorCheckView; expected: ExpectedOf[] } | { error: IpcError } | null>(null);
   const fileInput = useRef<HTMLInputElement>(null);
+  const checking = useMutation({
+    mutationFn: async (source: string) => ({ value: await ask((api) => api.signature.checkVectors({ text: source })), expected: expectedValues(source) }),
+  });
 
-  const check = async (source: string) => {
-    if (source.trim() === '') return;
-    setBusy(true);
-    const r = await call((api) => api.signature.checkVectors({ text: source }));
-    setBusy(false);
-    setResult(r.ok ? { value: r.value, expected: expectedValues(source) } : { error: r.error });
+  const check = (source: string) => {
+    if (source.trim() !== '') checking.mutate(source);
   };
 
   const onFile = async (file: File | undefined) => {
@@ -160,7 +154,7 @@ function ImportCard() {
     const content = await file.text();
     setFileName(file.name);
     setText(content);
-    await check(content);
+    check(content);
   };
 
   return (
@@ -193,21 +187,46 @@ function ImportCard() {
         spellCheck={false}
         data-testid="vector-text"
       />
-      <Button type="primary" icon={<ExperimentOutlined />} style={{ marginTop: 12 }} loading={busy} disabled={text.trim() === ''} onClick={() => void check(text)} data-testid="vector-check">
+      <Button type="primary" icon={<ExperimentOutlined />} style={{ marginTop: 12 }} loading={checking.isPending} disabled={text.trim() === ''} onClick={() => check(text)} data-testid="vector-check">
         {t('signature.vectors.check')}
       </Button>
-      {result && 'error' in result ? (
-        <Alert
-          type="error"
-          showIcon
-          style={{ marginTop: 12 }}
-          title={result.error.code === 'invalid-input' ? t('signature.vectors.badFile') : t('signature.vectors.checkFailed')}
-          description={result.error.code === 'invalid-input' ? <span className="sig-detail">{result.error.message}</span> : describeError(t, result.error)}
-          data-testid="vector-file-error"
-        />
-      ) : null}
-      {result && 'value' in result ? <VectorResults view={result.value} expected={result.expected} /> : null}
+      {checking.error ? <CheckError error={checking.error} /> : null}
+      {checking.data ? <VectorResults view={checking.data.value} expected={checking.data.expected} /> : null}
     </Card>
+  );
+}
+
+/** Why the file could not be checked: for a file that is not a valid vector file, each problem at its place. */
+function CheckError({ error }: { error: IpcError }) {
+  const { t } = useTranslation();
+  const badFile = error.code === 'vector-file-invalid';
+  // Each issue is a problem at a place in the file (`vectors[2].input.date`); `text` is the file as a whole.
+  const problems = badFile ? (error.issues ?? []) : [];
+  return (
+    <Alert
+      type="error"
+      showIcon
+      style={{ marginTop: 12 }}
+      title={badFile ? t('signature.vectors.badFile') : t('signature.vectors.checkFailed')}
+      description={
+        <>
+          <div>{describeError(t, error)}</div>
+          {problems.length > 0 ? (
+            <ul className="sig-list" data-testid="vector-problems">
+              {problems.map((p, i) => (
+                <li key={i} data-where={p.path} data-problem={p.message}>
+                  {p.path !== 'text' ? <code className="sig-break">{p.path}</code> : null}
+                  {p.path !== 'text' ? t('signature.labelSeparator') : null}
+                  {sayVectorProblem(t, p.message)}
+                </li>
+              ))}
+            </ul>
+          ) : null}
+        </>
+      }
+      data-testid="vector-file-error"
+      data-error={badFile ? error.params.kind : error.code}
+    />
   );
 }
 
@@ -242,7 +261,7 @@ function VectorResults({ view, expected }: { view: VectorCheckView; expected: Ex
         r.needsKey ? (
           <span>{t('signature.vectors.needsKeyCell', { ref: r.needsKey })}</span>
         ) : r.error ? (
-          <span className="sig-detail">{r.error}</span>
+          <span data-testid="vector-error">{sayVectorCheck(t, r.error)}</span>
         ) : r.mismatches.length > 0 ? (
           <span data-testid="vector-mismatches">{r.mismatches.map((f) => t(`signature.vectors.field.${f}`)).join(t('signature.vectors.listSeparator'))}</span>
         ) : (

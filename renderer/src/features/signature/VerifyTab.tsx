@@ -6,14 +6,16 @@ import { useEffect, useState, type HTMLAttributes, type ReactNode } from 'react'
 import { Alert, Button, Card, Col, Descriptions, Empty, Flex, Form, Input, Row, Segmented, Space, Table, Tag, Typography } from 'antd';
 import type { TableColumnsType } from 'antd';
 import { CheckCircleFilled, CloseCircleFilled, ImportOutlined, SafetyCertificateOutlined } from '@ant-design/icons';
-import type { TFunction } from 'i18next';
+import { useMutation } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { ProfileView } from '../../../../common/contract';
-import type { CapturedRequest, Diagnosis, DiagnosisCause, DiagnosisPart, PartStatus, SignatureVariant } from '../../../../common/signature-types';
-import { call, describeError, type IpcError } from '../../app/api';
+import type { CapturedParseError, CapturedRequest, Diagnosis, DiagnosisCause, DiagnosisPart, ParseProblem, PartStatus, SignatureVariant } from '../../../../common/signature-types';
+import { describeError } from '../../app/api';
+import { ask } from '../../app/query';
 import { currentLanguage } from '../../i18n';
 import { keyFor, type KeyState } from './KeyBar';
-import { httpDateNow, rawHttpRequest, splitStringToSign } from './request-text';
+import { sayDiagnosis, sayParseProblem, sayParseWarning } from './messages';
+import { httpDateNow, rawHttpRequest } from './request-text';
 import { formatAbsSeconds, SkewGauge } from './SkewGauge';
 import { StringToSignView } from './StringToSignView';
 import type { BuildState } from './use-build';
@@ -21,19 +23,37 @@ import type { BuildState } from './use-build';
 type GatewayVariant = SignatureVariant | 'any';
 
 type Outcome =
-  | { kind: 'parse-error'; error: string; detail: string }
-  | { kind: 'call-error'; error: IpcError }
+  | { kind: 'parse-error'; error: CapturedParseError; detail: ParseProblem }
   | { kind: 'diagnosed'; request: CapturedRequest; diagnosis: Diagnosis; comparedWith: string; variant: GatewayVariant };
+
+type DiagnoseInput = { text: string; defaultUrl: string; variant: GatewayVariant; now: string; key: { profileId: string } | { adHoc: string } };
+
+/** Reads the paste (signature.parseRequest), then checks it with the key (signature.diagnose). */
+async function readAndDiagnose({ text, defaultUrl, variant, now, key }: DiagnoseInput): Promise<Outcome> {
+  const parsed = await ask((api) => api.signature.parseRequest({ text, ...(defaultUrl ? { defaults: { url: defaultUrl } } : {}) }));
+  if (!parsed.ok) return { kind: 'parse-error', error: parsed.error, detail: parsed.detail };
+  const request = parsed.value;
+  const h = request.headers;
+  const diagnosis = await ask((api) =>
+    api.signature.diagnose({
+      method: request.method,
+      url: request.url,
+      ...(h.host ? { host: h.host } : {}),
+      date: h.date ?? null,
+      authorization: h.authorization ?? null,
+      key,
+      variant,
+      now,
+    }),
+  );
+  return { kind: 'diagnosed', request, diagnosis, comparedWith: now, variant };
+}
 
 export interface VerifyTabProps {
   keyState: KeyState;
   profile: ProfileView | null;
   build: BuildState;
 }
-
-const PARSE_ERRORS = ['empty', 'unrecognised', 'bad-request-line', 'bad-header', 'bad-curl', 'no-url', 'bad-url', 'no-host'] as const;
-type ParseErrorCode = (typeof PARSE_ERRORS)[number];
-const isParseError = (e: string): e is ParseErrorCode => (PARSE_ERRORS as readonly string[]).includes(e);
 
 export function VerifyTab({ keyState, profile, build }: VerifyTabProps) {
   const { t } = useTranslation();
@@ -42,8 +62,9 @@ export function VerifyTab({ keyState, profile, build }: VerifyTabProps) {
   const [variant, setVariant] = useState<GatewayVariant>(profile?.signing === 'apisix' ? 'apisix' : 'spec');
   const [compareMode, setCompareMode] = useState<'now' | 'fixed'>('now');
   const [compareTime, setCompareTime] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [outcome, setOutcome] = useState<Outcome | null>(null);
+  // An action on what was pasted: the answer stays until the next one (or Clear).
+  const diagnosis = useMutation({ mutationFn: readAndDiagnose });
+  const outcome = diagnosis.data ?? null;
   const key = keyFor(keyState, profile);
   // The gateway of a profile that signs with APISIX checks APISIX: start from the profile's variant.
   const profileSigning = profile?.signing ?? null;
@@ -51,38 +72,10 @@ export function VerifyTab({ keyState, profile, build }: VerifyTabProps) {
     if (profileSigning === 'spec' || profileSigning === 'apisix') setVariant(profileSigning);
   }, [profileSigning]);
 
-  const diagnose = async () => {
-    if (!key.ok || text.trim() === '') return;
-    setBusy(true);
-    const fallbackUrl = defaultUrl.trim() || build.inputs.url.trim();
-    const parsed = await call((api) => api.signature.parseRequest({ text, ...(fallbackUrl ? { defaults: { url: fallbackUrl } } : {}) }));
-    if (!parsed.ok) {
-      setBusy(false);
-      setOutcome({ kind: 'call-error', error: parsed.error });
-      return;
-    }
-    if (!parsed.value.ok) {
-      setBusy(false);
-      setOutcome({ kind: 'parse-error', error: parsed.value.error, detail: parsed.value.detail });
-      return;
-    }
-    const request = parsed.value.value;
+  const diagnose = () => {
+    if (!key.ok || text.trim() === '' || diagnosis.isPending) return;
     const now = compareMode === 'fixed' && compareTime.trim() !== '' ? compareTime.trim() : httpDateNow();
-    const h = request.headers;
-    const r = await call((api) =>
-      api.signature.diagnose({
-        method: request.method,
-        url: request.url,
-        ...(h.host ? { host: h.host } : {}),
-        date: h.date ?? null,
-        authorization: h.authorization ?? null,
-        key: key.key,
-        variant,
-        now,
-      }),
-    );
-    setBusy(false);
-    setOutcome(r.ok ? { kind: 'diagnosed', request, diagnosis: r.value, comparedWith: now, variant } : { kind: 'call-error', error: r.error });
+    diagnosis.mutate({ text, defaultUrl: defaultUrl.trim() || build.inputs.url.trim(), variant, now, key: key.key });
   };
 
   const compareInvalid = compareMode === 'fixed' && compareTime.trim() !== '' && Number.isNaN(Date.parse(compareTime));
@@ -91,7 +84,7 @@ export function VerifyTab({ keyState, profile, build }: VerifyTabProps) {
     <Flex vertical gap={16}>
       <Row gutter={[24, 16]}>
         <Col xs={24} xl={10}>
-          <Form layout="vertical" className="callout-form" requiredMark={false} onFinish={() => void diagnose()}>
+          <Form layout="vertical" className="callout-form" requiredMark={false} onFinish={diagnose}>
             <Form.Item label={t('signature.verify.captured')} htmlFor="sig-captured" extra={t('signature.verify.capturedHint')} style={{ marginBottom: 12 }}>
               <Input.TextArea
                 id="sig-captured"
@@ -101,7 +94,7 @@ export function VerifyTab({ keyState, profile, build }: VerifyTabProps) {
                 onKeyDown={(e) => {
                   if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) {
                     e.preventDefault();
-                    void diagnose();
+                    diagnose();
                   }
                 }}
                 autoSize={{ minRows: 7, maxRows: 14 }}
@@ -168,13 +161,20 @@ export function VerifyTab({ keyState, profile, build }: VerifyTabProps) {
             </Form.Item>
             {!key.ok ? <Alert type="info" showIcon title={t(`signature.key.problem.${key.reason}`)} style={{ marginBottom: 12 }} /> : null}
             <Space wrap>
-              <Button type="primary" htmlType="submit" icon={<SafetyCertificateOutlined />} loading={busy} disabled={!key.ok || text.trim() === '' || compareInvalid} data-testid="sig-diagnose">
+              <Button type="primary" htmlType="submit" icon={<SafetyCertificateOutlined />} loading={diagnosis.isPending} disabled={!key.ok || text.trim() === '' || compareInvalid} data-testid="sig-diagnose">
                 {t('signature.verify.diagnose')}
               </Button>
               <Button icon={<ImportOutlined />} disabled={!build.steps} onClick={() => build.steps && setText(rawHttpRequest(build.steps))} data-testid="sig-use-build">
                 {t('signature.verify.useBuild')}
               </Button>
-              <Button onClick={() => (setText(''), setOutcome(null))}>{t('signature.verify.clear')}</Button>
+              <Button
+                onClick={() => {
+                  setText('');
+                  diagnosis.reset();
+                }}
+              >
+                {t('signature.verify.clear')}
+              </Button>
             </Space>
             <Typography.Paragraph type="secondary" style={{ fontSize: 12, marginTop: 8, marginBottom: 0 }}>
               {t('signature.verify.shortcut')}
@@ -184,19 +184,20 @@ export function VerifyTab({ keyState, profile, build }: VerifyTabProps) {
         </Col>
         <Col xs={24} xl={14}>
           <div aria-live="polite" data-testid="sig-verify-result">
-            {outcome === null ? (
+            {diagnosis.error ? (
+              <Alert type="error" showIcon title={t('signature.verify.failed')} description={describeError(t, diagnosis.error)} data-testid="sig-verify-error" />
+            ) : outcome === null ? (
               <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('signature.verify.empty')} />
             ) : outcome.kind === 'parse-error' ? (
               <Alert
                 type="error"
                 showIcon
-                title={isParseError(outcome.error) ? t(`signature.parse.${outcome.error}`) : t('signature.parse.unrecognised')}
-                description={<span className="sig-detail">{outcome.detail}</span>}
+                title={t(`signature.parse.${outcome.error}`)}
+                description={sayParseProblem(t, outcome.detail)}
                 data-testid="sig-parse-error"
                 data-error={outcome.error}
+                data-detail={outcome.detail.code}
               />
-            ) : outcome.kind === 'call-error' ? (
-              <Alert type="error" showIcon title={t('signature.verify.failed')} description={describeError(t, outcome.error)} data-testid="sig-verify-error" />
             ) : (
               <DiagnosisSummary diagnosis={outcome.diagnosis} comparedWith={outcome.comparedWith} />
             )}
@@ -235,9 +236,9 @@ function Understood({ request }: { request: CapturedRequest }) {
           title={t('signature.verify.warnings')}
           description={
             <ul className="sig-list">
-              {request.warnings.map((w) => (
-                <li key={w} className="sig-detail">
-                  {w}
+              {request.warnings.map((w, i) => (
+                <li key={i} data-warning={w.code}>
+                  {sayParseWarning(t, w)}
                 </li>
               ))}
             </ul>
@@ -288,7 +289,11 @@ function DiagnosisSummary({ diagnosis: d, comparedWith }: { diagnosis: Diagnosis
                 <Typography.Text strong>{t('signature.verdict.mostLikely', { cause: t(`signature.cause.${top.id}.name`) })}</Typography.Text>
               </div>
             ) : null}
-            {d.detail ? <div className="sig-detail" style={{ marginTop: 4 }}>{d.detail}</div> : null}
+            {d.detail ? (
+              <div style={{ marginTop: 4 }} data-testid="verdict-detail" data-detail={d.detail.code}>
+                {sayDiagnosis(t, d.detail)}
+              </div>
+            ) : null}
           </>
         }
       />
@@ -335,51 +340,11 @@ function CauseItem({ cause }: { cause: DiagnosisCause }) {
         <Tag color={CONFIDENCE_COLOR[cause.confidence]}>{t(`signature.cause.confidence.${cause.confidence}`)}</Tag>
       </Flex>
       <div>{t(`signature.cause.${cause.id}.explain`)}</div>
-      <div className="sig-evidence">
-        <Typography.Text type="secondary">{t('signature.cause.evidence')}</Typography.Text> <span className="sig-detail">{cause.evidence}</span>
+      <div className="sig-evidence" data-testid="cause-evidence" data-evidence={cause.evidence.code}>
+        <Typography.Text type="secondary">{t('signature.cause.evidence')}</Typography.Text> {sayDiagnosis(t, cause.evidence)}
       </div>
     </div>
   );
-}
-
-/**
- * The engine's note on a part, in the user's language when it is one of the engine's fixed
- * phrasings (the diagnosis carries notes as English text); any other note is shown as written.
- */
-function partNote(t: TFunction, lang: string, p: DiagnosisPart, d: Diagnosis): string | null {
-  const note = p.note;
-  if (!note) return null;
-  const fixed: Record<string, string> = {
-    'no API ID to compare with': t('signature.parts.notes.noApiId'),
-    'inferred: the signature matches with this request target': t('signature.parts.notes.inferredPath'),
-    'inferred: the signature matches with this host': t('signature.parts.notes.inferredHost'),
-    'inferred: the signature was computed with this date, not the Date header': t('signature.parts.notes.inferredDate'),
-    'no Date header': t('signature.parts.notes.noDate'),
-    'the Date header is not an HTTP-date': t('signature.parts.notes.badDate'),
-  };
-  if (fixed[note]) return fixed[note];
-  const seconds = d.skew.seconds;
-  if (p.part === 'date' && seconds !== null && /^(in step with the clock|\d+ s (ahead of|behind) the clock)/.test(note)) {
-    const skew =
-      seconds === 0
-        ? t('signature.parts.notes.dateInStep')
-        : t(seconds > 0 ? 'signature.parts.notes.dateAhead' : 'signature.parts.notes.dateBehind', { seconds: formatAbsSeconds(lang, seconds) });
-    return d.skew.within ? skew : `${skew}${t('signature.vectors.listSeparator')}${t('signature.parts.notes.window', { seconds: d.skew.windowSeconds })}`;
-  }
-  let m = /^no Host header: the URL's host (\S+) is used$/.exec(note);
-  if (m) return t('signature.parts.notes.noHostHeader', { host: m[1] });
-  m = /^the Host header (\S+) is not the URL's host (\S+)$/.exec(note);
-  if (m) return t('signature.parts.notes.hostDiffers', { header: m[1], url: m[2] });
-  m = /^the method was signed in lower case \((\S+)\)$/.exec(note);
-  if (m) return t('signature.parts.notes.methodLower', { method: m[1] });
-  return note;
-}
-
-/** The form of a string to sign: a line break after line 4, and the query string in line 2. */
-function formOf(text: string): 'spec' | 'apisix' | 'trailing' | 'query' {
-  const { lines, trailing } = splitStringToSign(text);
-  const query = (lines[1] ?? '').includes('?');
-  return trailing ? (query ? 'apisix' : 'trailing') : query ? 'query' : 'spec';
 }
 
 const STATUS_TAG: Record<PartStatus, { color: string; icon?: ReactNode }> = {
@@ -391,8 +356,7 @@ const STATUS_TAG: Record<PartStatus, { color: string; icon?: ReactNode }> = {
 
 /** The parts table, the inferred string to sign, and both variants side by side. */
 function DiagnosisDetail({ diagnosis: d, variant }: { diagnosis: Diagnosis; variant: GatewayVariant }) {
-  const { t, i18n } = useTranslation();
-  const lang = currentLanguage(i18n.language);
+  const { t } = useTranslation();
   const value = (v: string | null) => (v === null ? <Typography.Text type="secondary">{t('signature.verify.none')}</Typography.Text> : <code className="sig-break">{v}</code>);
   const columns: TableColumnsType<DiagnosisPart> = [
     { key: 'part', title: t('signature.parts.part'), width: 150, render: (_: unknown, p) => <Typography.Text strong>{t(`signature.parts.name.${p.part}`)}</Typography.Text> },
@@ -408,7 +372,12 @@ function DiagnosisDetail({ diagnosis: d, variant }: { diagnosis: Diagnosis; vari
     },
     { key: 'got', title: t('signature.parts.got'), render: (_: unknown, p) => value(p.got) },
     { key: 'expected', title: t('signature.parts.expected'), render: (_: unknown, p) => value(p.expected) },
-    { key: 'note', title: t('signature.parts.note'), width: 220, render: (_: unknown, p) => (p.note ? <span className="sig-detail">{partNote(t, lang, p, d)}</span> : null) },
+    {
+      key: 'note',
+      title: t('signature.parts.note'),
+      width: 240,
+      render: (_: unknown, p) => (p.note ? <span data-testid="part-note" data-note={p.note.code}>{sayDiagnosis(t, p.note)}</span> : null),
+    },
   ];
   const gatewayChecks = (v: SignatureVariant) => variant === 'any' || variant === v;
 
@@ -430,11 +399,11 @@ function DiagnosisDetail({ diagnosis: d, variant }: { diagnosis: Diagnosis; vari
         <Card size="small" title={t('signature.inferred.title')} data-testid="sig-inferred">
           <ul className="sig-list">
             {d.inferred.changes.map((c, i) => (
-              <li key={i}>
+              <li key={i} data-testid="inferred-change" data-dimension={c.dimension}>
                 <Typography.Text strong>{t(`signature.inferred.dimension.${c.dimension}`)}</Typography.Text>
-                {': '}
-                {c.dimension === 'framing' && d.inferred
-                  ? t('signature.inferred.framingChange', { to: t(`signature.inferred.form.${formOf(d.inferred.stringToSign)}`) })
+                {t('signature.labelSeparator')}
+                {c.dimension === 'framing'
+                  ? t('signature.inferred.change', { from: t(`signature.inferred.form.${c.from}`), to: t(`signature.inferred.form.${c.to}`) })
                   : t('signature.inferred.change', { from: c.from, to: c.to })}
               </li>
             ))}

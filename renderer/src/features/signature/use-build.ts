@@ -1,10 +1,13 @@
-// The Build case: its inputs, and the steps main computes from them (signature.compute). The
-// key never comes here: a profile's key is named by the profile's id and used in main; a typed
-// key is passed through for this session's calls only.
-import { useCallback, useEffect, useRef, useState } from 'react';
-import type { ProfileView } from '../../../../common/contract';
+// The Build case: its inputs, and the steps main computes from them (signature.compute, a query
+// per set of inputs). The key never comes here: a profile's key is named by the profile's id and
+// used in main; a typed key is passed through for this session's calls only, and never becomes part
+// of a query key (a number stands for it), nor outlives the screen (the queries are dropped as soon
+// as nothing shows them).
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import type { IpcError, ProfileView } from '../../../../common/contract';
 import type { SignSteps, SignatureVariant } from '../../../../common/signature-types';
-import { call, type IpcError } from '../../app/api';
+import { ask } from '../../app/query';
 import { keyFor, type KeyState } from './KeyBar';
 import { httpDateNow, httpUrl, PRESETS, presetUrl, type PresetId } from './request-text';
 
@@ -44,19 +47,29 @@ function fieldOf(path: string): BuildField | null {
   return null;
 }
 
+/** Waits this long after the last change of the inputs before asking main (typing a URL is many changes). */
+const SETTLE_MS = 150;
+
+/** `value` once its `id` has stayed the same for `ms`; the first value at once. */
+function useSettled<T>(value: T, id: string, ms: number): { value: T; id: string } {
+  const [settled, setSettled] = useState({ value, id });
+  useEffect(() => {
+    if (id === settled.id) return;
+    const timer = window.setTimeout(() => setSettled({ value, id }), ms);
+    return () => window.clearTimeout(timer);
+  }, [id]);
+  return settled;
+}
+
+type ComputeInput = { apiId: string; method: 'POST' | 'GET'; url: string; date: string; variant: SignatureVariant; key: { profileId: string } | { adHoc: string } };
+
 /**
  * The Build case. `active`: the Build tab is shown (a live date is re-signed every second only
  * then, and only while the window is visible).
  */
 export function useBuild(keyState: KeyState, profile: ProfileView | null, active: boolean): BuildState {
   const [inputs, setInputs] = useState<BuildInputs>(INITIAL);
-  const [steps, setSteps] = useState<SignSteps | null>(null);
-  const [fields, setFields] = useState<BuildState['fields']>({});
-  const [keyProblem, setKeyProblem] = useState<BuildState['keyProblem']>(null);
-  const [error, setError] = useState<IpcError | null>(null);
-  const [computing, setComputing] = useState(false);
   const [tick, setTick] = useState(0);
-  const generation = useRef(0);
 
   const update = useCallback((patch: Partial<BuildInputs>) => setInputs((i) => ({ ...i, ...patch })), []);
 
@@ -102,52 +115,74 @@ export function useBuild(keyState: KeyState, profile: ProfileView | null, active
   }, [inputs.dateMode, active]);
 
   const key = keyFor(keyState, profile);
-  const keyId = key.ok ? ('profileId' in key.key ? `p:${key.key.profileId}` : `a:${key.key.adHoc}`) : `x:${key.reason}`;
+  // A number for each typed key (the query key names it by that number, never by the key itself).
+  const typed = key.ok && 'adHoc' in key.key ? key.key.adHoc : null;
+  const typedSerial = useRef({ key: null as string | null, n: 0 });
+  if (typed !== typedSerial.current.key) typedSerial.current = { key: typed, n: typedSerial.current.n + 1 };
+  const keyId = key.ok ? ('profileId' in key.key ? `profile:${key.key.profileId}` : `typed:${typedSerial.current.n}`) : null;
 
-  useEffect(() => {
-    const mine = ++generation.current;
+  // What can be said without main: the fields' own problems.
+  const local = useMemo(() => {
     const problems: BuildState['fields'] = {};
     if (!httpUrl(inputs.url)) problems.url = 'url-invalid';
     const apiId = inputs.apiId.trim();
     if (apiId === '') problems.apiId = 'api-id-required';
     else if (/["\r\n]/.test(apiId)) problems.apiId = 'api-id-chars';
     if (inputs.dateMode === 'fixed' && inputs.fixedDate.trim() === '') problems.date = 'date-required';
-    setFields(problems);
-    setKeyProblem(key.ok ? null : key.reason);
-    if (Object.keys(problems).length > 0 || !key.ok) {
-      setSteps(null);
-      setError(null);
-      setComputing(false);
-      return;
-    }
-    const date = inputs.dateMode === 'fixed' ? inputs.fixedDate.trim() : httpDateNow();
-    const input = { apiId, method: inputs.method, url: inputs.url.trim(), date, variant: inputs.variant, key: key.key };
-    setComputing(true);
-    const timer = window.setTimeout(() => {
-      void call((api) => api.signature.compute(input)).then((r) => {
-        if (mine !== generation.current) return;
-        setComputing(false);
-        if (r.ok) {
-          setSteps(r.value);
-          setError(null);
-          return;
-        }
-        setSteps(null);
-        const fieldProblems: BuildState['fields'] = {};
-        for (const issue of r.error.issues ?? []) {
-          const f = fieldOf(issue.path);
-          if (f === 'date') fieldProblems.date = 'date-invalid';
-          else if (f === 'url') fieldProblems.url = 'url-invalid';
-          else if (f === 'apiId') fieldProblems.apiId = 'api-id-chars';
-        }
-        if (Object.keys(fieldProblems).length > 0) {
-          setFields(fieldProblems);
-          setError(null);
-        } else setError(r.error);
-      });
-    }, 150);
-    return () => window.clearTimeout(timer);
-  }, [inputs.url, inputs.method, inputs.dateMode, inputs.fixedDate, inputs.apiId, inputs.variant, keyId, tick]);
+    return problems;
+  }, [inputs.url, inputs.apiId, inputs.dateMode, inputs.fixedDate]);
 
-  return { inputs, update, applyPreset, steps, fields, keyProblem, error, computing };
+  // The live date, renewed every `tick`.
+  const liveDate = useMemo(() => httpDateNow(), [tick, inputs.dateMode]);
+  const request: ComputeInput | null =
+    Object.keys(local).length > 0 || !key.ok
+      ? null
+      : {
+          apiId: inputs.apiId.trim(),
+          method: inputs.method,
+          url: inputs.url.trim(),
+          date: inputs.dateMode === 'fixed' ? inputs.fixedDate.trim() : liveDate,
+          variant: inputs.variant,
+          key: key.key,
+        };
+  const requestId = request ? JSON.stringify([request.apiId, request.method, request.url, request.date, request.variant, keyId]) : '';
+  const settled = useSettled(request, requestId, SETTLE_MS);
+
+  const query = useQuery({
+    queryKey: ['signature.compute', settled.id],
+    queryFn: () => ask((api) => api.signature.compute(settled.value as ComputeInput)),
+    enabled: settled.value !== null,
+    // The steps of the last inputs stay on screen while the next ones are computed.
+    placeholderData: keepPreviousData,
+    // Same inputs, same steps; and nothing of a typed key is kept once the screen is left.
+    staleTime: Infinity,
+    gcTime: 0,
+  });
+
+  if (request === null) {
+    return { inputs, update, applyPreset, steps: null, fields: local, keyProblem: key.ok ? null : key.reason, error: null, computing: false };
+  }
+  const fields = fieldsOf(query.error);
+  return {
+    inputs,
+    update,
+    applyPreset,
+    steps: query.data ?? null,
+    fields,
+    keyProblem: null,
+    error: query.error && Object.keys(fields).length === 0 ? query.error : null,
+    computing: settled.id !== requestId || query.isFetching,
+  };
+}
+
+/** Main's field issues, on the fields of the form. */
+function fieldsOf(error: IpcError | null): BuildState['fields'] {
+  const fields: BuildState['fields'] = {};
+  for (const issue of error?.issues ?? []) {
+    const f = fieldOf(issue.path);
+    if (f === 'date') fields.date = 'date-invalid';
+    else if (f === 'url') fields.url = 'url-invalid';
+    else if (f === 'apiId') fields.apiId = 'api-id-chars';
+  }
+  return fields;
 }
