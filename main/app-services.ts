@@ -1,8 +1,8 @@
 // The Electron side of the services: IPC registration, push events to the window, and desktop
 // notifications. Electron objects come in as parameters, so this is tested with fakes.
 import type { MessageRecord } from '../common/records';
-import { CALL_STATE_LABELS } from '../common/domain/status';
 import { maskMobile } from '../common/domain/mobile';
+import { translator } from './i18n';
 import { createHandlers } from './handlers';
 import { registerIpcHandlers, trustedSender, type IpcMainLike } from './ipc';
 import { betterSqliteNativeBinding, keytarModulePath } from './native-modules';
@@ -22,17 +22,12 @@ export interface WindowLike {
 
 /** What a desktop notification says when a call ends, in the UI's language. */
 export function callEndedNotice(m: MessageRecord, locale: Locale): { title: string; body: string } {
-  const state = CALL_STATE_LABELS[m.state][locale];
+  const t = translator(locale);
+  const state = t(`state.${m.state}`);
   const who = maskMobile(m.mobile);
-  if (locale === 'zh-CN') {
-    return {
-      title: `通话结束：${state}`,
-      body: m.state === 'answered' && m.duration !== null ? `${who} 已接听，通话 ${m.duration} 秒。` : `${who}：${state}`,
-    };
-  }
   return {
-    title: `Call ended: ${state}`,
-    body: m.state === 'answered' && m.duration !== null ? `${who} answered; the call lasted ${m.duration} s.` : `${who}: ${state}`,
+    title: t('notice.ended.title', { state }),
+    body: m.state === 'answered' && m.duration !== null ? t('notice.ended.answered', { who, duration: m.duration }) : t('notice.ended.other', { who, state }),
   };
 }
 

@@ -1,11 +1,12 @@
 // The one handler table: channel → (parsed input) → output. Used by ipcMain (main/ipc.ts), the
-// browser test bridge (test/e2e) and the CLI (main/cli). Its keys equal the contract's channels.
-import type { BalanceView, Channel, ConsoleResult, FailureView, ImportResult, OutputOf, ParsedInputOf, RecentsView, SendView, StatusView, TemplateView } from '../common/contract';
-import { toCsv, toCurl, toHar } from './export';
-import { VoiceClient } from './voice/client';
-import { describeCode } from '../common/domain/codes';
+// browser transport and the CLI. Its keys equal the contract's channels. Each entry only adapts:
+// the work is done by the services built in services.ts.
+import type { BalanceView, Channel, ConsoleResult, ImportResult, OutputOf, ParsedInputOf, RecentsView, SendView, StatusView, TemplateView } from '../common/contract';
 import { matchTemplate, parseTemplate } from '../common/domain/templates';
 import type { MessageRecord } from '../common/records';
+import { CalloutError, fail, invalid, toIpcError } from './errors';
+import { toCsv, toCurl, toHar } from './export';
+import type { Services } from './services';
 import {
   checkVectors,
   diagnoseSignature,
@@ -13,67 +14,52 @@ import {
   parseCapturedRequest,
   parseHttpDate,
   parseVectorFile,
-  probeServerClock,
-  probeSignatureVariant,
   serializeVectorFile,
   signRequest,
   vectorKeyRefs,
   verifyRequest,
 } from './signing';
-import type { Services } from './services';
 import type { TemplateRecord } from './store/template-repository';
-import type { ClientFailure } from './voice/client';
-import { ProfileError } from './profiles/profile-service';
+import { VoiceClient } from './voice/client';
+import { probeServerClock, probeSignatureVariant } from './voice/probes';
+import type { SendOutcome } from './calls/call-service';
 
 export type Handlers = { [C in Channel]: (input: ParsedInputOf<C>) => Promise<OutputOf<C>> };
-
-function failureView(f: ClientFailure | null): FailureView | null {
-  if (!f) return null;
-  return { kind: f.kind === 'transport' ? f.transportKind : f.kind, outcome: f.outcome, message: f.message };
-}
 
 function templateView(t: TemplateRecord): TemplateView {
   return { ...t, markerCount: parseTemplate(t.content).markerCount };
 }
 
+function sendView(r: SendOutcome): SendView {
+  return { message: r.message, providerCode: r.reply?.code ?? null, failure: r.failure };
+}
+
 export function createHandlers(services: Services): Handlers {
-  const { profiles, messages, store } = services;
+  const { profiles, calls, store } = services;
 
   const keyFor = async (key: { profileId: string } | { adHoc: string }) => ('adHoc' in key ? key.adHoc : (await profiles.endpoint(key.profileId)).apiKey);
 
-  const parseNow = (now: string | undefined, path = 'now'): Date | undefined => {
-    if (now === undefined) return undefined;
-    const d = parseHttpDate(now);
-    if (!d) throw new ProfileError('invalid-input', 'The comparison time is not an HTTP date.', [{ path, message: 'date-invalid' }]);
+  const httpDate = (value: string | undefined, path: string): Date | undefined => {
+    if (value === undefined) return undefined;
+    const d = parseHttpDate(value);
+    if (!d) throw invalid([path, 'date-invalid']);
     return d;
-  };
-
-  const calls = () => {
-    if (!services.calls) throw new ProfileError('invalid-input', 'Bulk sends and quick dial are not available here.');
-    return services.calls;
   };
 
   const exchange = (id: number) => {
     const e = store.history.exchange(id);
-    if (!e) throw new ProfileError('not-found', `There is no exchange #${id}.`);
+    if (!e) throw fail('not-found', { kind: 'exchange', id });
     return e;
   };
 
-  const message = (id: number) => {
+  const message = (id: number): MessageRecord => {
     const m = store.messages.get(id);
-    if (!m) throw new ProfileError('not-found', `There is no message #${id}.`);
+    if (!m) throw fail('not-found', { kind: 'message', id });
     return m;
   };
 
-  const send = async (profileId: string, input: { mobile: string; content: string; templateId: string | null; resendOf?: number }): Promise<SendView> => {
-    const endpoint = await profiles.endpoint(profileId);
-    const r = await messages.send(endpoint, input);
-    if (r.message.outcome === 'accepted') services.tracker?.track(r.message.id);
-    return { message: r.message, code: r.reply ? describeCode(r.reply.code) : null, failure: failureView(r.failure) };
-  };
-
   return {
-    'app.info': async () => services.info(),
+    'app.info': () => services.info(),
     'app.setLocale': async ({ locale }) => {
       services.setLocale(locale);
       return { locale };
@@ -84,6 +70,12 @@ export function createHandlers(services: Services): Handlers {
     'profiles.remove': async ({ id }) => ({ removed: await profiles.remove(id) }),
     'profiles.setKey': ({ id, apiKey }) => profiles.setKey(id, apiKey),
     'profiles.deleteKey': ({ id }) => profiles.deleteKey(id),
+    'profiles.setLines': async ({ id, lines }) => {
+      profiles.record(id);
+      store.dialSettings.setProfileLines(id, lines);
+      services.governors.for(id);
+      return { lines: store.dialSettings.profileLines(id) };
+    },
 
     'templates.list': async () => store.templates.list().map(templateView),
     'templates.save': async (input) => templateView(store.templates.save(input)),
@@ -96,7 +88,8 @@ export function createHandlers(services: Services): Handlers {
             store.templates.save({ ...t, id: t.id || undefined });
             saved++;
           } catch (error) {
-            errors.push({ index, message: error instanceof Error ? error.message : String(error) });
+            if (!(error instanceof CalloutError)) throw error;
+            errors.push({ index, error: toIpcError(error) });
           }
         });
       })();
@@ -104,14 +97,8 @@ export function createHandlers(services: Services): Handlers {
     },
     'templates.remove': async ({ id }) => ({ removed: store.templates.remove(id) }),
 
-    'messages.send': ({ profileId, mobile, content, templateId }) => send(profileId, { mobile, content, templateId: templateId ?? null }),
-    'messages.sendAgain': async ({ id }) => {
-      const original: MessageRecord = message(id);
-      if (original.outcome === 'pending' || (original.outcome === 'accepted' && original.endedAt === null)) {
-        throw new ProfileError('invalid-input', `Message #${id} is still in progress; wait for its result before sending again.`, [{ path: 'id', message: 'still-in-progress' }]);
-      }
-      return send(original.profile, { mobile: original.mobile, content: original.content, templateId: original.templateId, resendOf: original.id });
-    },
+    'messages.send': async ({ profileId, mobile, content, templateId }) => sendView(await calls.send(profileId, { mobile, content, templateId: templateId ?? null })),
+    'messages.sendAgain': async ({ id }) => sendView(await calls.sendAgain(id)),
     'messages.recents': async (): Promise<RecentsView> => {
       const lastValues: Record<string, string[]> = {};
       for (const { templateId, content } of store.messages.latestPerTemplate()) {
@@ -121,29 +108,36 @@ export function createHandlers(services: Services): Handlers {
       }
       return { mobiles: store.messages.recentMobiles(10), lastValues };
     },
-    'messages.refreshStatus': async ({ id }) => {
-      const m = message(id);
-      if (!m.smsid) return m;
-      const r = await messages.status(await profiles.endpoint(m.profile), m.smsid);
-      return r.message ?? m;
-    },
+    'messages.refreshStatus': ({ id }) => calls.refresh(id),
     'messages.queryStatus': async ({ profileId, smsid }): Promise<StatusView> => {
-      const r = await messages.status(await profiles.endpoint(profileId), smsid);
+      const r = await calls.status(profileId, smsid);
+      const ok = r.reply?.code === 2;
       return {
         smsid: r.reply?.smsid ?? smsid,
         providerCode: r.reply?.code ?? null,
         msg: r.reply?.msg ?? null,
-        code: r.reply ? describeCode(r.reply.code) : null,
-        state: r.reply?.code === 2 ? r.reply.state : 'unknown',
-        duration: r.reply?.code === 2 ? r.reply.duration : null,
+        state: ok ? r.reply!.state : 'unknown',
+        duration: ok ? r.reply!.duration : null,
         raw: r.reply?.raw ?? null,
         message: r.message,
-        failure: failureView(r.failure),
+        failure: r.failure,
       };
     },
     'messages.get': async ({ id }) => ({ message: message(id), events: store.messages.events(id), exchanges: store.exchanges.forMessage(id) }),
-
-    'history.query': async (input) => store.messages.list(input ?? {}),
+    'balance.query': async ({ profileId }): Promise<BalanceView> => {
+      const r = await calls.balance(profileId);
+      const threshold = profiles.record(profileId).lowBalanceThreshold;
+      const units = r.reply?.code === 2 ? r.reply.units : null;
+      return {
+        profileId,
+        units,
+        raw: r.reply?.raw ?? null,
+        providerCode: r.reply?.code ?? null,
+        failure: r.failure,
+        low: units !== null && threshold !== null && units <= threshold,
+        checkedAt: Date.now(),
+      };
+    },
 
     'history.page': async ({ filter, ...page }) => store.history.page(filter, page),
     'history.overview': async (input) => store.history.overview(input),
@@ -165,8 +159,8 @@ export function createHandlers(services: Services): Handlers {
     'exchanges.curl': async ({ id }) => ({ command: toCurl(exchange(id)) }),
     'exchanges.copyCurlWithKey': async ({ id }) => {
       const e = exchange(id);
-      if (!services.clipboard) throw new ProfileError('invalid-input', 'There is no clipboard here.');
-      if (!e.profile) throw new ProfileError('not-found', 'This exchange belongs to no profile, so there is no key to put in it.');
+      if (!services.clipboard) throw fail('unavailable', { kind: 'clipboard' });
+      if (!e.profile) throw fail('exchange-without-profile');
       const endpoint = await profiles.endpoint(e.profile);
       // The key goes from main straight to the clipboard; only "copied" goes back.
       services.clipboard.writeText(toCurl(e, { apiKey: endpoint.apiKey, signing: endpoint.signing ?? undefined }));
@@ -183,7 +177,7 @@ export function createHandlers(services: Services): Handlers {
       const r = await new VoiceClient(endpoint).raw(path, fields);
       let last = null;
       for (const e of r.exchanges) last = store.exchanges.insert(e, { profile: profileId });
-      return { exchange: exchange(last!), reply: r.reply, failure: failureView(r.failure) };
+      return { exchange: exchange(last!), reply: r.reply, failure: r.failure };
     },
 
     'store.status': async () => ({ retention: store.retention.settings(), usage: store.retention.usage(), recovered: store.recovered }),
@@ -195,70 +189,50 @@ export function createHandlers(services: Services): Handlers {
       // The estimate is checked against the balance when a profile is named and its balance can be read.
       let balance: number | null = null;
       if (profileId) {
-        const r = await messages.balance(await profiles.endpoint(profileId)).catch(() => null);
+        const r = await calls.balance(profileId).catch(() => null);
         balance = r?.reply?.code === 2 ? r.reply.units : null;
       }
-      return calls().bulk.open({ name: file.name, bytes: Buffer.from(file.base64, 'base64') }, templateId, mapping, { balance });
+      return services.bulk.open({ name: file.name, bytes: Buffer.from(file.base64, 'base64') }, templateId, mapping, { balance });
     },
-    'bulk.remap': async ({ importId, mapping, templateId }) => calls().bulk.remap(importId, mapping, templateId),
-    'bulk.issues': async ({ importId, ...q }) => calls().bulk.issues(importId, q),
-    'bulk.create': async ({ importId, ...input }) => calls().bulk.createBatch(importId, input),
-    'bulk.discard': async ({ importId }) => ({ discarded: calls().bulk.discard(importId) }),
-    'bulk.list': async (input) => calls().queue.list(input?.limit),
-    'bulk.progress': async ({ batchId }) => calls().queue.progress(batchId),
-    'bulk.start': async ({ batchId }) => calls().queue.start(batchId),
-    'bulk.pause': async ({ batchId }) => calls().queue.pause(batchId),
-    'bulk.resume': async ({ batchId }) => calls().queue.resume(batchId),
-    'bulk.cancel': async ({ batchId }) => calls().queue.cancel(batchId),
-    'bulk.items': async ({ batchId, ...q }) => calls().queue.items(batchId, q),
-    'bulk.unknown': async ({ batchId }) => calls().queue.unknownItems(batchId),
-    'bulk.requeue': async ({ batchId, itemIds }) => ({ requeued: calls().queue.requeue(batchId, itemIds, { confirm: true }) }),
-    'bulk.skip': async ({ batchId, itemIds }) => ({ skipped: calls().queue.skip(batchId, itemIds) }),
+    'bulk.remap': async ({ importId, mapping, templateId }) => services.bulk.remap(importId, mapping, templateId),
+    'bulk.issues': async ({ importId, ...q }) => services.bulk.issues(importId, q),
+    'bulk.create': async ({ importId, ...input }) => services.bulk.createBatch(importId, input),
+    'bulk.discard': async ({ importId }) => ({ discarded: services.bulk.discard(importId) }),
+    'bulk.list': async (input) => services.queue.list(input?.limit),
+    'bulk.progress': async ({ batchId }) => services.queue.progress(batchId),
+    'bulk.start': async ({ batchId }) => services.queue.start(batchId),
+    'bulk.pause': async ({ batchId }) => services.queue.pause(batchId),
+    'bulk.resume': async ({ batchId }) => services.queue.resume(batchId),
+    'bulk.cancel': async ({ batchId }) => services.queue.cancel(batchId),
+    'bulk.items': async ({ batchId, ...q }) => services.queue.items(batchId, q),
+    'bulk.unknown': async ({ batchId }) => services.queue.unknownItems(batchId),
+    'bulk.requeue': async ({ batchId, itemIds }) => ({ requeued: services.queue.requeue(batchId, itemIds, { confirm: true }) }),
+    'bulk.skip': async ({ batchId, itemIds }) => ({ skipped: services.queue.skip(batchId, itemIds) }),
     'bulk.export': async ({ batchId }) => {
-      const batch = calls().queue.get(batchId);
-      return { fileName: `callout-batch-${batch.id}.csv`, csv: calls().queue.exportCsv(batchId) };
+      const batch = services.queue.get(batchId);
+      return { fileName: `callout-batch-${batch.id}.csv`, csv: services.queue.exportCsv(batchId) };
     },
-    'bulk.remove': async ({ batchId }) => ({ removed: calls().queue.remove(batchId) }),
-    'profiles.setLines': async ({ id, lines }) => {
-      profiles.record(id);
-      store.dialSettings.setProfileLines(id, lines);
-      calls().governors.for(id);
-      return { lines: store.dialSettings.profileLines(id) };
-    },
+    'bulk.remove': async ({ batchId }) => ({ removed: services.queue.remove(batchId) }),
 
-    'contacts.list': async () => calls().contacts.list(),
-    'contacts.search': async ({ query, limit }) => calls().contacts.search(query, limit),
-    'contacts.save': async (input) => calls().contacts.save(input),
-    'contacts.remove': async ({ id }) => ({ removed: calls().contacts.remove(id) }),
-    'contacts.setFavourite': async ({ id, favourite }) => calls().contacts.setFavourite(id, favourite),
-    'contacts.groups': async () => calls().contacts.listGroups(),
-    'contacts.saveGroup': async (input) => calls().contacts.saveGroup(input),
-    'contacts.removeGroup': async ({ id }) => ({ removed: calls().contacts.removeGroup(id) }),
+    'contacts.list': async () => services.contacts.list(),
+    'contacts.resolve': async ({ query }) => services.contacts.resolve(query),
+    'contacts.search': async ({ query, limit }) => services.contacts.search(query, limit),
+    'contacts.save': async (input) => services.contacts.save(input),
+    'contacts.remove': async ({ id }) => ({ removed: services.contacts.remove(id) }),
+    'contacts.setFavourite': async ({ id, favourite }) => services.contacts.setFavourite(id, favourite),
+    'contacts.groups': async () => services.contacts.listGroups(),
+    'contacts.saveGroup': async (input) => services.contacts.saveGroup(input),
+    'contacts.removeGroup': async ({ id }) => ({ removed: services.contacts.removeGroup(id) }),
 
-    'dial.plan': async (req) => calls().dialer.plan(req),
-    'dial.start': async (req) => calls().dialer.start(req),
-    'dial.cancel': async ({ runId }) => ({ cancelled: calls().dialer.cancel(runId) }),
-    'dial.active': async () => calls().dialer.active(),
+    'dial.plan': async (req) => services.dialer.plan(req),
+    'dial.start': async (req) => services.dialer.start(req),
+    'dial.cancel': async ({ runId }) => ({ cancelled: services.dialer.cancel(runId) }),
+    'dial.active': async () => services.dialer.active(),
     'dial.settings': async (input) => store.dialSettings.effective(input?.profileId ?? null),
     'dial.saveSettings': async (settings) => store.dialSettings.save(settings),
 
-    'balance.query': async ({ profileId }): Promise<BalanceView> => {
-      const r = await messages.balance(await profiles.endpoint(profileId));
-      const threshold = profiles.record(profileId).lowBalanceThreshold;
-      const units = r.reply?.code === 2 ? r.reply.units : null;
-      return {
-        profileId,
-        units,
-        raw: r.reply?.raw ?? null,
-        code: r.reply ? describeCode(r.reply.code) : null,
-        failure: failureView(r.failure),
-        low: units !== null && threshold !== null && units <= threshold,
-        checkedAt: Date.now(),
-      };
-    },
-
     'signature.compute': async (i) => {
-      if (i.date !== undefined && !parseHttpDate(i.date)) throw new ProfileError('invalid-input', 'The date is not an HTTP date.', [{ path: 'date', message: 'date-invalid' }]);
+      httpDate(i.date, 'date');
       return signRequest({ apiId: i.apiId, apiKey: await keyFor(i.key), method: i.method, url: i.url, date: i.date, variant: i.variant });
     },
     'signature.diagnose': async (i) => {
@@ -272,12 +246,12 @@ export function createHandlers(services: Services): Handlers {
         apiKey: await keyFor(i.key),
         expectedApiId,
         variant: i.variant,
-        now: parseNow(i.now),
+        now: httpDate(i.now, 'now'),
       });
     },
     'signature.parseRequest': async ({ text, defaults }) => parseCapturedRequest(text, defaults),
     'signature.exportVector': async (i) => {
-      if (!parseHttpDate(i.date)) throw new ProfileError('invalid-input', 'The date is not an HTTP date.', [{ path: 'date', message: 'date-invalid' }]);
+      if (!parseHttpDate(i.date)) throw invalid(['date', 'date-invalid']);
       const apiKey = await keyFor(i.key);
       const steps = signRequest({ apiId: i.apiId, apiKey, method: i.method, url: i.url, date: i.date, variant: i.variant });
       const source = 'profileId' in i.key ? ({ kind: 'profile', profile: profiles.record(i.key.profileId).name } as const) : ({ kind: 'adhoc' } as const);
@@ -286,7 +260,9 @@ export function createHandlers(services: Services): Handlers {
     'signature.checkVectors': async ({ text }) => {
       const parsed = parseVectorFile(text);
       if (!parsed.ok) {
-        throw new ProfileError('invalid-input', [parsed.detail, ...parsed.problems.slice(0, 10)].join(' '), [{ path: 'text', message: parsed.error }]);
+        // Every problem, each at its place in the file (`vectors[2].input.date`); its words are the catalog's vectors.problem.<code>.
+        const issues = parsed.problems.map((p) => ({ path: p.where ?? 'text', message: p.code }));
+        throw fail('vector-file-invalid', { kind: parsed.error, where: parsed.problems[0]?.where ?? null }, issues);
       }
       // Keys named by reference ("profile:<name>") come from that profile, inside main.
       const keys = new Map<string, string>();
@@ -310,8 +286,7 @@ export function createHandlers(services: Services): Handlers {
       return { accepted: probe.accepted, results: probe.results.map(({ exchange: _exchange, ...rest }) => rest) };
     },
     'signature.verify': async (i) => {
-      const now = parseNow(i.now);
-      const r = verifyRequest({ method: i.method, url: i.url, host: i.host, date: i.date, authorization: i.authorization, apiKey: await keyFor(i.key), now, variant: i.variant });
+      const r = verifyRequest({ method: i.method, url: i.url, host: i.host, date: i.date, authorization: i.authorization, apiKey: await keyFor(i.key), now: httpDate(i.now, 'now'), variant: i.variant });
       return { valid: r.valid, reason: r.reason, skewSeconds: r.skewSeconds, variant: r.variant };
     },
   };

@@ -31,7 +31,7 @@ export function registerIpcHandlers(
   for (const channel of CHANNELS) {
     ipcMain.handle(channel, async (event, input): Promise<IpcResult<unknown>> => {
       if (!isTrusted(event)) {
-        return { ok: false, error: { code: 'forbidden-sender', message: 'This page is not allowed to use Callout.' } };
+        return { ok: false, error: { code: 'forbidden-sender', params: {} } };
       }
       return dispatch(handlers, channel, input, log);
     });

@@ -1,113 +1,147 @@
-// Builds the plain-Node services of Callout and the one handler table that IPC, the browser test
-// bridge and the CLI all call. No Electron here.
+// The composition root: every long-lived object of Callout is built here, once — the store, the
+// secrets, profiles, the embedded sandbox, the send-and-follow service, the bulk queue and import,
+// contacts and the dialer — and the push events they emit. The handler table (handlers.ts), the
+// Electron glue, `callout ui`, the CLI and the tests all take them from here. No Electron here.
 import { randomBytes } from 'node:crypto';
 import type { AppInfo, EventName, PayloadOf } from '../common/contract';
 import { EVENT_CHANNELS } from '../common/contract';
+import type { Lang } from '../common/domain/i18n-text';
+import type { BatchItemRecord, BatchRecord } from '../common/bulk-types';
+import type { MessageRecord } from '../common/records';
+import { BulkService } from './bulk/bulk-service';
+import { GovernorRegistry } from './bulk/governor';
+import { BulkQueue, type BulkQueueOptions } from './bulk/queue';
+import { CallService } from './calls/call-service';
+import { ContactService } from './dial/contacts';
+import { Dialer } from './dial/dialer';
+import { ProfileService, SANDBOX_API_ID, SANDBOX_PROFILE_ID, secretAccount } from './profiles/profile-service';
+import { startSandbox, type Sandbox, type SandboxOptions } from './sandbox';
 import { openSecretStore, type SecretStoreStatus } from './secrets';
 import type { SecretStore } from './secrets/secret-store';
-import { startSandbox, type Sandbox, type SandboxOptions } from './sandbox';
 import { openStore, type Store } from './store';
 import { dataDirectory } from './store/paths';
-import { ProfileService, SANDBOX_API_ID, SANDBOX_PROFILE_ID, secretAccount } from './profiles/profile-service';
-import { MessageService } from './voice/message-service';
-import { CallTracker } from './tracking/call-tracker';
-import type { MessageRecord } from '../common/records';
-import { ProfileError } from './profiles/profile-service';
-import { runtimeForServices, type CallRuntime } from './bulk/runtime';
 
-export type Locale = 'zh-CN' | 'en';
+export type Locale = Lang;
 
 export interface ServicesOptions {
   /** Data directory; default CALLOUT_HOME or the OS app-data folder. */
   home?: string;
-  /** An already opened secret store (tests, or the CLI's session-only mode). */
-  secrets?: { store: SecretStore; status: SecretStoreStatus };
+  /**
+   * The secret store: an opened one (tests, the CLI with CALLOUT_API_KEY), or how to open the OS
+   * keychain. `lazy` opens it only when a key is first needed (the CLI: local commands never touch it).
+   */
+  secrets?: { store: SecretStore; status: SecretStoreStatus } | { lazy: true };
   keytarModulePath?: string;
   /** better-sqlite3 build for this runtime (Electron); see main/native-modules.ts. */
   nativeBinding?: string;
   /** The embedded sandbox provider behind the built-in profile; false to run without it. */
   sandbox?: false | Omit<SandboxOptions, 'accounts'>;
-  /** Following calls to their end; false for one-shot use (the CLI). */
-  tracking?: false | { delayScale?: number; backoffMs?: readonly number[] };
+  /**
+   * Following calls to their end. `resume`: at start, follow again the calls still going on in the
+   * database (the app: yes; the CLI follows only the calls it places itself).
+   */
+  follow?: { delayScale?: number; backoffMs?: readonly number[]; maxAgeMs?: number; resume?: boolean };
+  /** Speeds up the governors' hour, hold times and dial pauses (tests, a sped-up sandbox). Default 1. */
+  timeScale?: number;
+  /** How often messages someone waits for are re-read from the store. Default 1000 ms. */
+  watcherPollMs?: number;
+  queue?: Pick<BulkQueueOptions, 'unknownHoldMs' | 'maxHoldMs' | 'unknownStreakLimit' | 'progressIntervalMs'>;
   /** Desktop notification when a call ends (the Electron glue shows it). */
   notify?: (message: MessageRecord, locale: Locale) => void;
   version?: string;
   log?: (error: unknown) => void;
   /** Where "copy as cURL with the key" writes, from main (Electron's clipboard; a recorder in tests). */
   clipboard?: { writeText(text: string): void };
-  /** Bulk queue, contacts and quick dial; false for one-shot use (the CLI builds its own). */
-  calls?: false | { timeScale?: number };
 }
 
 type Listener = (channel: string, payload: unknown) => void;
 
 export interface Services {
+  home: string;
   store: Store;
   secrets: SecretStore;
-  secretStatus: SecretStoreStatus;
   profiles: ProfileService;
-  messages: MessageService;
+  calls: CallService;
+  governors: GovernorRegistry;
+  queue: BulkQueue;
+  bulk: BulkService;
+  contacts: ContactService;
+  dialer: Dialer;
   sandbox: Sandbox | null;
-  tracker: CallTracker | null;
+  /** What start-up found left over by a process that is gone: sends marked unknown, batches reopened paused, their in-flight items marked unknown. */
+  recovery: { messages: MessageRecord[]; batches: BatchRecord[]; items: BatchItemRecord[] };
   version: string;
-  locale: Locale;
+  readonly locale: Locale;
   clipboard: { writeText(text: string): void } | null;
-  /** Bulk queue, contacts and quick dial (null when created with calls: false). */
-  calls: CallRuntime | null;
   setLocale(locale: Locale): void;
+  /** The secret store's state (opening the keychain first if it is opened lazily). */
+  secretStatus(): Promise<SecretStoreStatus>;
   emit<E extends EventName>(event: E, payload: PayloadOf<E>): void;
-  /** Every push event, by IPC channel; returns the unsubscribe function. */
+  /** Every push event, by channel; returns the unsubscribe function. */
   subscribe(listener: Listener): () => void;
-  info(): AppInfo;
+  info(): Promise<AppInfo>;
   close(): Promise<void>;
+}
+
+/** A secret store that opens the OS keychain on first use. */
+function lazyKeychain(modulePath: string | undefined): { store: SecretStore; status: () => Promise<SecretStoreStatus> } {
+  let opened: Promise<{ store: SecretStore; status: SecretStoreStatus }> | null = null;
+  const open = () => (opened ??= openSecretStore({ modulePath }));
+  const store: SecretStore = {
+    get kind() {
+      return 'keychain' as const;
+    },
+    get: async (account) => (await open()).store.get(account),
+    set: async (account, secret) => (await open()).store.set(account, secret),
+    delete: async (account) => (await open()).store.delete(account),
+    has: async (account) => (await open()).store.has(account),
+  };
+  return { store, status: async () => (await open()).status };
 }
 
 export async function createServices(options: ServicesOptions = {}): Promise<Services> {
   const home = options.home ?? dataDirectory();
   const store = openStore(home, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {});
+  const timeScale = options.timeScale ?? 1;
   let sandbox: Sandbox | null = null;
   try {
-    const { store: secrets, status: secretStatus } = options.secrets ?? (await openSecretStore({ modulePath: options.keytarModulePath }));
-    const profiles = new ProfileService(store.profiles, secrets, () => sandbox?.baseUrl ?? null);
+    let secrets: SecretStore;
+    let secretStatus: () => Promise<SecretStoreStatus>;
+    if (options.secrets && 'lazy' in options.secrets) {
+      ({ store: secrets, status: secretStatus } = lazyKeychain(options.keytarModulePath));
+    } else {
+      const opened = options.secrets ?? (await openSecretStore({ modulePath: options.keytarModulePath }));
+      secrets = opened.store;
+      secretStatus = async () => opened.status;
+    }
+
     const listeners = new Set<Listener>();
     const emit = <E extends EventName>(event: E, payload: PayloadOf<E>) => {
       for (const l of listeners) l(EVENT_CHANNELS[event], payload);
     };
-    const messages = new MessageService({ ...store, onChange: (m) => emit('messageUpdated', m) });
-
     let locale: Locale = 'en';
-    const tracker =
-      options.tracking === false
-        ? null
-        : new CallTracker({
-            repo: store.messages,
-            ...options.tracking,
-            log: options.log,
-            poll: async (m) => {
-              let endpoint;
-              try {
-                endpoint = await profiles.endpoint(m.profile);
-              } catch (error) {
-                if (!(error instanceof ProfileError)) throw error;
-                emit('messageUpdated', store.messages.endTracking(m.id, `Stopped following this call: ${error.message}`));
-                return 'stop';
-              }
-              const r = await messages.status(endpoint, m.smsid!);
-              if (r.reply && (r.reply.code === 400 || r.reply.code === 401)) {
-                // Permanent: the provider does not know this smsid (any more), or refuses these credentials.
-                const why = r.reply.code === 400 ? 'the provider does not know this message' : 'the provider refused the credentials';
-                emit('messageUpdated', store.messages.endTracking(m.id, `Stopped following this call: ${why} (code ${r.reply.code}${r.reply.msg ? `, ${r.reply.msg}` : ''}).`));
-                return 'stop';
-              }
-              return r.message?.endedAt != null ? 'final' : 'open';
-            },
-            onFinal: (m) => {
-              emit('messageUpdated', m);
-              options.notify?.(m, locale);
-            },
-          });
 
-    for (const m of store.messages.recoverInterrupted()) emit('messageUpdated', m);
+    const profiles = new ProfileService(store.profiles, secrets, () => sandbox?.baseUrl ?? null);
+    const calls = new CallService({
+      messages: store.messages,
+      exchanges: store.exchanges,
+      endpoint: (id) => profiles.endpoint(id),
+      onChange: (m) => emit('messageUpdated', m),
+      onCallEnded: (m) => options.notify?.(m, locale),
+      follow: options.follow,
+      watcherPollMs: options.watcherPollMs,
+      log: options.log,
+    });
+    const governors = new GovernorRegistry((id) => store.dialSettings.profileLines(id), { timeScale });
+    const send = calls.send.bind(calls);
+    const awaitEnd = calls.awaitEnd.bind(calls);
+    const queue = new BulkQueue({ batches: store.batches, send, awaitEnd, governors, onProgress: (p) => emit('bulkProgress', p), timeScale, log: options.log, ...options.queue });
+    const bulk = new BulkService({ queue, templates: store.templates });
+    const contacts = new ContactService(store.contacts);
+    const dialer = new Dialer({ contacts, settings: store.dialSettings, templates: store.templates, send, awaitEnd, governors, onProgress: (p) => emit('dialProgress', p), timeScale, log: options.log });
+
+    // Sends left in flight by a process that is gone become unknown; calls still going on are followed again.
+    const interrupted = calls.recover({ resume: options.follow?.resume ?? true });
     profiles.ensureSandboxProfile();
     if (options.sandbox !== false) {
       // The sandbox account's key is generated once and kept like any other key.
@@ -119,56 +153,54 @@ export async function createServices(options: ServicesOptions = {}): Promise<Ser
       }
       sandbox = await startSandbox({ ...options.sandbox, accounts: [{ apiId: SANDBOX_API_ID, apiKey }] });
     }
-    // Calls still ringing when Callout last stopped are followed again.
-    tracker?.resumeOpen();
+    // Batches that were running when Callout last stopped reopen paused; their in-flight items become unknown.
+    const recovered = queue.recover();
 
+    const version = options.version ?? '0.1.0';
     const services: Services = {
+      home,
       store,
       secrets,
-      secretStatus,
       profiles,
-      messages,
+      calls,
+      governors,
+      queue,
+      bulk,
+      contacts,
+      dialer,
       sandbox,
-      tracker,
-      version: options.version ?? '0.1.0',
+      recovery: { messages: interrupted, ...recovered },
+      version,
       get locale() {
         return locale;
       },
       setLocale(l) {
         locale = l;
       },
+      secretStatus,
       emit,
       subscribe(listener) {
         listeners.add(listener);
         return () => listeners.delete(listener);
       },
       clipboard: options.clipboard ?? null,
-      info: () => ({
-        version: options.version ?? '0.1.0',
+      info: async () => ({
+        version,
         dataDirectory: home,
-        secretStore: secretStatus,
+        secretStore: await secretStatus(),
         sandboxBaseUrl: sandbox?.baseUrl ?? null,
         databaseRecovered: store.recovered,
       }),
-      calls: null,
       async close() {
-        await services.calls?.close();
-        tracker?.stop();
+        await dialer.close();
+        await queue.close();
+        calls.close();
+        governors.close();
         listeners.clear();
         await sandbox?.close();
         store.close();
       },
     };
-    if (options.calls !== false) {
-      services.calls = runtimeForServices(services, {
-        timeScale: options.calls?.timeScale,
-        onBulkProgress: (p) => emit('bulkProgress', p),
-        onDialProgress: (p) => emit('dialProgress', p),
-        log: options.log,
-      });
-      // Batches that were running when Callout last stopped reopen paused; their in-flight items become unknown.
-      services.calls.queue.recover();
-    }
     return services;
   } catch (error) {
     await sandbox?.close();

@@ -1,7 +1,6 @@
 // `npm run bench -- --json --only bulk`: the bulk queue under the governor against the sandbox with
 // time sped up, and the spreadsheet import at 100,000 rows.
 import { parseCsv, prepareRows, resolveMapping, type PreparedRow } from '../../main/bulk/import';
-import { runtimeForServices } from '../../main/bulk/runtime';
 import { startSandbox } from '../../main/sandbox';
 import { SessionSecretStore } from '../../main/secrets';
 import { createServices } from '../../main/services';
@@ -36,17 +35,17 @@ async function governor(items = 2000, timeScale = 0.01): Promise<Record<string, 
   const sandbox = await startSandbox({ timeScale, accounts: [{ apiId: 'bench', apiKey: 'bench-key', balance: 10_000_000, lines: 1 }] });
   sandbox.addTemplate('bench', '您好，【变量】，您的订单【变量】已发货，【变量】', { approved: true });
   const services = await createServices({
-    calls: false, // builds its own runtime below, with its own options
     home: home.dir,
     secrets: { store: new SessionSecretStore(), status: { kind: 'session', keychainAvailable: false, reason: 'bench' } },
     sandbox: false,
-    tracking: { delayScale: timeScale },
+    follow: { delayScale: timeScale },
+    timeScale,
+    watcherPollMs: 50,
   });
   services.profiles.registerEphemeral(
     { id: 'bench', name: 'bench', baseUrl: sandbox.baseUrl, apiId: 'bench', signing: 'off', format: 'json', connectTimeoutMs: 5000, totalTimeoutMs: 15_000, lowBalanceThreshold: null },
     'bench-key',
   );
-  const runtime = runtimeForServices(services, { timeScale, watcherPollMs: 50 });
   try {
     // About 120 characters: a call rings ~6 s and talks ~35 s (simulated), so the concurrency limit,
     // not the hourly one, is what binds. Outcomes mixed by the last digit (answered, redialled, no answer, busy).
@@ -55,7 +54,7 @@ async function governor(items = 2000, timeScale = 0.01): Promise<Record<string, 
       const content = `您好，客户${i}，您的订单SO-${String(i).padStart(6, '0')}已发货，${'请注意查收，如有疑问请联系客服。'.repeat(6)}`;
       return { row: i + 2, mobile: `139${String(i).padStart(7, '0')}${digits[i % digits.length]}`, content, length: content.length, units: 2, valid: true, issues: [], duplicateOf: null, sameMobileAs: null };
     });
-    const { queue, governors } = runtime;
+    const { queue, governors } = services;
     const batch = queue.create({ profileId: 'bench', templateId: null, name: 'bench', duplicates: 'none', rows });
     const gov = governors.for('bench');
     gov.resetStats();
@@ -76,7 +75,7 @@ async function governor(items = 2000, timeScale = 0.01): Promise<Record<string, 
     const seconds = (performance.now() - started) / 1000;
     clearInterval(sampler);
     const snap = gov.snapshot();
-    if (done.status !== 'done' || done.accepted !== items) throw new Error(`bench: batch ended ${done.status} with ${done.accepted}/${items} accepted: ${done.pausedReason} ${done.statusMessage}`);
+    if (done.status !== 'done' || done.accepted !== items) throw new Error(`bench: batch ended ${done.status} with ${done.accepted}/${items} accepted: ${done.pausedReason} ${JSON.stringify(done.statusReason)}`);
     const sent = new Map<string, number>();
     for (const r of sandbox.requests()) if (r.op === 'send') sent.set(`${String(r.body?.mobile)}\n${String(r.body?.content)}`, (sent.get(`${String(r.body?.mobile)}\n${String(r.body?.content)}`) ?? 0) + 1);
     if (Math.max(...sent.values()) > 1) throw new Error('bench: an item was sent twice');
@@ -92,7 +91,6 @@ async function governor(items = 2000, timeScale = 0.01): Promise<Record<string, 
       bulkItemsPerSimulatedHour: Math.round((items / seconds) * 3600 * timeScale),
     };
   } finally {
-    await runtime.close();
     await services.close();
     await sandbox.close();
     home.cleanup();

@@ -3,9 +3,9 @@
 import { randomUUID } from 'node:crypto';
 import { basename } from 'node:path';
 import type { TemplateRecord } from '../store/template-repository';
-import { BulkError, type BulkQueue } from './queue';
+import { fail } from '../errors';
+import type { BulkQueue } from './queue';
 import {
-  ImportError,
   prepareRows,
   readSpreadsheet,
   readSpreadsheetBytes,
@@ -89,7 +89,7 @@ export class BulkService {
   createBatch(importId: string, input: { profileId: string; duplicates: DuplicatePolicy; name?: string }): BatchRecord {
     const d = this.draft(importId);
     const sendable = d.prepared.rows.filter((r) => r.valid).length;
-    if (sendable === 0) throw new BulkError('nothing-to-send', 'No row of this file can be sent: see the validation report.');
+    if (sendable === 0) throw fail('nothing-to-send');
     const batch = this.o.queue.create({ profileId: input.profileId, templateId: d.template.id, name: input.name?.trim() || d.fileName, rows: d.prepared.rows, duplicates: input.duplicates });
     this.drafts.delete(importId);
     return batch;
@@ -101,13 +101,13 @@ export class BulkService {
 
   private template(id: string): TemplateRecord {
     const t = this.o.templates.get(id);
-    if (!t) throw new ImportError('bad-mapping', `There is no template "${id}".`, [{ path: 'templateId', message: 'not-found' }]);
+    if (!t) throw fail('not-found', { kind: 'template', id }, [{ path: 'templateId', message: 'not-found' }]);
     return t;
   }
 
   private draft(id: string): Draft {
     const d = this.drafts.get(id);
-    if (!d) throw new BulkError('not-found', 'This import is no longer open: choose the file again.');
+    if (!d) throw fail('not-found', { kind: 'import' });
     return d;
   }
 

@@ -2,6 +2,8 @@
 // every cell that a spreadsheet would run as a formula (= + - @ tab CR at the start) prefixed with '.
 import Papa from 'papaparse';
 import type { BatchItemView } from '../store/batch-repository';
+import { reasonArgs } from '../../common/messages';
+import { translator } from '../i18n';
 
 export const RESULT_COLUMNS = ['row', 'mobile', 'content', 'status', 'call_state', 'duration_s', 'code', 'error', 'message_id', 'smsid', 'sent_at', 'call_ended_at'] as const;
 
@@ -16,7 +18,7 @@ export function resultsCsv(items: readonly BatchItemView[]): string {
     i.state ?? '',
     i.duration === null ? '' : String(i.duration),
     i.code === null ? '' : String(i.code),
-    i.error ?? '',
+    i.reason ? (translator('en')(...reasonArgs(i.reason)) as string) : '',
     i.messageId === null ? '' : String(i.messageId),
     i.smsid ?? '',
     iso(i.sentAt),

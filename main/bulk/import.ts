@@ -3,7 +3,9 @@
 import { readFile } from 'node:fs/promises';
 import { extname } from 'node:path';
 import Papa from 'papaparse';
-import { MOBILE_ERRORS, normalizeMobile, type MobileError } from '../../common/domain/mobile';
+import { normalizeMobile } from '../../common/domain/mobile';
+import { reason, type Reason } from '../../common/reasons';
+import { fail } from '../errors';
 import { parseTemplate } from '../../common/domain/templates';
 import { CONTENT_MAX, textLength, CHARS_PER_UNIT } from '../../common/domain/units';
 import type { MappingSpec, ColumnMapping, IssueKind, RowIssue, DuplicatePolicy, ValidationTotals, ValidationReport } from '../../common/bulk-types';
@@ -24,18 +26,6 @@ export interface Sheet {
 
 export type TextEncodingName = 'utf-8' | 'utf-16le' | 'utf-16be' | 'gb18030';
 
-export type ImportErrorCode = 'unreadable-file' | 'empty-file' | 'unsupported-format' | 'bad-mapping';
-
-/** The file or the mapping cannot be used; nothing was imported. */
-export class ImportError extends Error {
-  constructor(
-    readonly code: ImportErrorCode,
-    message: string,
-    readonly issues: { path: string; message: string }[] = [],
-  ) {
-    super(message);
-  }
-}
 
 /** What a template brings to an import: its markers and their optional labels. */
 export interface ImportTemplate {
@@ -74,7 +64,7 @@ function headerNames(raw: readonly string[]): string[] {
 
 function toSheet(records: readonly (readonly string[])[], format: Sheet['format'], encoding: TextEncodingName | null): Sheet {
   let headerAt = records.findIndex((r) => r.some((c) => c.trim() !== ''));
-  if (headerAt < 0) throw new ImportError('empty-file', 'The file has no rows: it needs a header row and at least one data row.');
+  if (headerAt < 0) throw fail('import-failed', { kind: 'no-rows' });
   const header = records[headerAt]!;
   const columns = headerNames(header);
   const rows: string[][] = [];
@@ -92,7 +82,7 @@ function toSheet(records: readonly (readonly string[])[], format: Sheet['format'
     rows.push(r as string[]);
     rowNumbers.push(i + 1);
   }
-  if (rows.length === 0) throw new ImportError('empty-file', 'The file has a header row but no data rows.');
+  if (rows.length === 0) throw fail('import-failed', { kind: 'no-data-rows' });
   // Columns beyond the header (ragged rows) get a name too, so nothing is silently dropped.
   const widest = rows.reduce((w, r) => Math.max(w, r.length), columns.length);
   for (let i = columns.length; i < widest; i++) columns.push(`Column ${i + 1}`);
@@ -104,7 +94,7 @@ export function parseCsv(input: string | Uint8Array): Sheet {
   const { text, encoding } = typeof input === 'string' ? { text: input.replace(/^\ufeff/, ''), encoding: 'utf-8' as const } : decodeText(input);
   const result = Papa.parse<string[]>(text, { header: false, skipEmptyLines: false, delimitersToGuess: [',', '\t', ';', '|'] });
   const fatal = result.errors.find((e) => e.type === 'Quotes' && e.code === 'MissingQuotes');
-  if (fatal && result.data.length <= 1) throw new ImportError('unreadable-file', `The CSV could not be read: ${fatal.message} (row ${fatal.row ?? '?'}).`);
+  if (fatal && result.data.length <= 1) throw fail('import-failed', { kind: 'unreadable-csv', row: (fatal.row ?? 0) + 1, detail: fatal.message });
   return toSheet(result.data, 'csv', encoding);
 }
 
@@ -126,7 +116,7 @@ export async function parseXlsx(input: Uint8Array | string): Promise<Sheet> {
   try {
     data = (await readSheet(typeof input === 'string' ? input : Buffer.from(input.buffer, input.byteOffset, input.byteLength), { parseNumber: (s: string) => s, trim: false })) as unknown[][];
   } catch (error) {
-    throw new ImportError('unreadable-file', `The XLSX workbook could not be read: ${error instanceof Error ? error.message : String(error)}`);
+    throw fail('import-failed', { kind: 'unreadable-xlsx', detail: error instanceof Error ? error.message : String(error) });
   }
   return toSheet(data.map((r) => r.map(cellText)), 'xlsx', null);
 }
@@ -135,12 +125,12 @@ export async function parseXlsx(input: Uint8Array | string): Promise<Sheet> {
 export async function readSpreadsheetBytes(name: string, bytes: Uint8Array): Promise<Sheet> {
   const ext = extname(name).toLowerCase();
   const zip = bytes[0] === 0x50 && bytes[1] === 0x4b;
-  if (ext === '.xls') throw new ImportError('unsupported-format', 'Old Excel .xls files are not supported: save the sheet as .xlsx or CSV.');
+  if (ext === '.xls') throw fail('import-failed', { kind: 'xls-unsupported', name });
   if (zip) {
-    if (ext && ext !== '.xlsx') throw new ImportError('unsupported-format', `"${name}" is a ZIP archive, not a spreadsheet Callout can read (CSV or XLSX).`);
+    if (ext && ext !== '.xlsx') throw fail('import-failed', { kind: 'zip-not-spreadsheet', name });
     return parseXlsx(bytes);
   }
-  if (ext === '.xlsx') throw new ImportError('unreadable-file', `"${name}" is not a valid XLSX workbook.`);
+  if (ext === '.xlsx') throw fail('import-failed', { kind: 'not-xlsx', name });
   return parseCsv(bytes);
 }
 
@@ -149,7 +139,7 @@ export async function readSpreadsheet(path: string): Promise<Sheet> {
   try {
     bytes = await readFile(path);
   } catch (error) {
-    throw new ImportError('unreadable-file', `Cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+    throw fail('import-failed', { kind: 'cannot-read', name: path, detail: (error as NodeJS.ErrnoException).code ?? String(error) });
   }
   return readSpreadsheetBytes(path, bytes);
 }
@@ -238,7 +228,7 @@ export function suggestMapping(sheet: Pick<Sheet, 'columns' | 'rows'>, template:
   return spec;
 }
 
-/** Turns a mapping spec into column indexes. Throws ImportError('bad-mapping') saying what is missing or wrong. */
+/** Turns a mapping spec into column indexes. Throws bad-mapping with an issue per problem (path: the column, `mobile`, or `marker:N`). */
 export function resolveMapping(columns: readonly string[], template: ImportTemplate, spec: MappingSpec): ColumnMapping {
   const count = parseTemplate(template.content).markerCount;
   const issues: { path: string; message: string }[] = [];
@@ -247,28 +237,27 @@ export function resolveMapping(columns: readonly string[], template: ImportTempl
   for (const [columnRef, target] of Object.entries(spec)) {
     const c = findColumn(columns, columnRef);
     if (c < 0) {
-      issues.push({ path: columnRef, message: `There is no column "${columnRef}" (columns: ${columns.join(', ')}).` });
+      issues.push({ path: columnRef, message: 'mapping-column' });
       continue;
     }
     if (target.trim().toLowerCase() === 'mobile') {
-      if (mobile >= 0 && mobile !== c) issues.push({ path: columnRef, message: `Two columns are mapped to the mobile number: "${columns[mobile]}" and "${columns[c]}".` });
+      if (mobile >= 0 && mobile !== c) issues.push({ path: columnRef, message: 'mapping-mobile-twice' });
       mobile = c;
       continue;
     }
     const m = findMarker(template, count, target);
     if (m < 0) {
-      const known = Array.from({ length: count }, (_, i) => markerLabel(template, i)).join(', ');
-      issues.push({ path: columnRef, message: `The template has no variable "${target}"; its variables are: ${known || '(none)'}, or "mobile".` });
+      issues.push({ path: columnRef, message: 'mapping-target' });
       continue;
     }
-    if (markers[m]! >= 0 && markers[m] !== c) issues.push({ path: columnRef, message: `Variable ${markerLabel(template, m)} is mapped twice ("${columns[markers[m]!]}" and "${columns[c]}").` });
+    if (markers[m]! >= 0 && markers[m] !== c) issues.push({ path: columnRef, message: 'mapping-marker-twice' });
     markers[m] = c;
   }
-  if (mobile < 0) issues.push({ path: 'mobile', message: 'No column is mapped to the mobile number.' });
+  if (mobile < 0) issues.push({ path: 'mobile', message: 'mapping-mobile' });
   markers.forEach((c, m) => {
-    if (c < 0) issues.push({ path: `marker:${m + 1}`, message: `No column fills variable ${markerLabel(template, m)}.` });
+    if (c < 0) issues.push({ path: `marker:${m + 1}`, message: 'mapping-marker' });
   });
-  if (issues.length) throw new ImportError('bad-mapping', issues.map((i) => i.message).join(' '), issues);
+  if (issues.length) throw fail('bad-mapping', {}, issues);
   return { mobile, markers };
 }
 
@@ -308,13 +297,6 @@ export interface PreparedImport {
   report: ValidationReport;
 }
 
-const MOBILE_TEXT: Record<MobileError, string> = {
-  empty: MOBILE_ERRORS.empty.en,
-  'invalid-characters': MOBILE_ERRORS['invalid-characters'].en,
-  'wrong-length': MOBILE_ERRORS['wrong-length'].en,
-  'not-mainland-mobile': MOBILE_ERRORS['not-mainland-mobile'].en,
-};
-
 /** Maps, fills and validates every row. Linear in the number of rows (100,000 rows: well under a second). */
 export function prepareRows(sheet: Sheet, template: ImportTemplate, mapping: ColumnMapping, options: PrepareOptions = {}): PreparedImport {
   const { literals, markerCount } = parseTemplate(template.content);
@@ -351,13 +333,13 @@ export function prepareRows(sheet: Sheet, template: ImportTemplate, mapping: Col
     let mobile = rawMobile;
     if (rawMobile === '') {
       kinds.push('missing-mobile');
-      addIssue({ row, kind: 'missing-mobile', column: mobileColumn, message: 'The mobile number is missing.' });
+      addIssue({ row, kind: 'missing-mobile', column: mobileColumn });
     } else {
       const n = normalizeMobile(rawMobile);
       if (n.ok) mobile = n.mobile;
       else {
         kinds.push('bad-mobile');
-        addIssue({ row, kind: 'bad-mobile', column: mobileColumn, message: `"${rawMobile}": ${MOBILE_TEXT[n.error]}`, detail: n.error });
+        addIssue({ row, kind: 'bad-mobile', column: mobileColumn, value: rawMobile, detail: n.error });
       }
     }
     let content = literals[0] ?? '';
@@ -367,7 +349,7 @@ export function prepareRows(sheet: Sheet, template: ImportTemplate, mapping: Col
       const value = cells[column] ?? '';
       if (value.trim() === '') {
         missing = true;
-        addIssue({ row, kind: 'missing-value', column: sheet.columns[column], message: `No value for variable ${markerLabel(template, m)} (column "${sheet.columns[column]}").` });
+        addIssue({ row, kind: 'missing-value', column: sheet.columns[column], value: markerLabel(template, m) });
       }
       content += value + (literals[m + 1] ?? '');
     }
@@ -379,10 +361,10 @@ export function prepareRows(sheet: Sheet, template: ImportTemplate, mapping: Col
     if (!missing) {
       if (content.trim() === '') {
         kinds.push('empty-text');
-        addIssue({ row, kind: 'empty-text', message: 'The text is empty.' });
+        addIssue({ row, kind: 'empty-text' });
       } else if (length > CONTENT_MAX) {
         kinds.push('too-long');
-        addIssue({ row, kind: 'too-long', message: `The text has ${length} characters; at most ${CONTENT_MAX} are allowed.`, detail: length });
+        addIssue({ row, kind: 'too-long', detail: length });
       }
     }
     const units = Math.ceil(length / CHARS_PER_UNIT);
@@ -401,7 +383,7 @@ export function prepareRows(sheet: Sheet, template: ImportTemplate, mapping: Col
       if (duplicateOf !== null) {
         kinds.push('duplicate');
         totals.duplicates++;
-        addIssue({ row, kind: 'duplicate', message: `Same number and same text as row ${duplicateOf}.`, detail: duplicateOf });
+        addIssue({ row, kind: 'duplicate', detail: duplicateOf });
       } else {
         totals.toSend['same-text']++;
         totals.units['same-text'] += units;
@@ -410,7 +392,7 @@ export function prepareRows(sheet: Sheet, template: ImportTemplate, mapping: Col
         totals.sameMobile++;
         if (duplicateOf === null) {
           kinds.push('same-mobile');
-          addIssue({ row, kind: 'same-mobile', message: `Same number as row ${sameMobileAs} (with a different text).`, detail: sameMobileAs });
+          addIssue({ row, kind: 'same-mobile', detail: sameMobileAs });
         }
       } else {
         totals.toSend['same-mobile']++;
@@ -446,15 +428,6 @@ export function skippedAsDuplicate(row: PreparedRow, policy: DuplicatePolicy): b
 }
 
 /** A one-line reason for an invalid row, from its issues. */
-export function invalidReason(row: PreparedRow): string {
-  const names: Record<IssueKind, string> = {
-    'missing-mobile': 'mobile number missing',
-    'bad-mobile': `bad mobile number "${row.mobile}"`,
-    'missing-value': 'a variable has no value',
-    'empty-text': 'empty text',
-    'too-long': `text too long (${row.length} characters, at most ${CONTENT_MAX})`,
-    duplicate: `duplicate of row ${row.duplicateOf}`,
-    'same-mobile': `same number as row ${row.sameMobileAs}`,
-  };
-  return row.issues.map((k) => names[k]).join('; ');
+export function invalidReason(row: PreparedRow): Reason {
+  return reason('invalid-row', { kind: row.issues[0] ?? 'empty-text' });
 }

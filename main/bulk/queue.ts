@@ -7,10 +7,13 @@
 // to the queue by itself (402 insufficient balance, 403 content not approved, a request that never
 // left): the batch pauses and "resume" sends it.
 import { setMaxListeners } from 'node:events';
-import type { MessageRecord } from '../../common/records';
-import { ProfileError } from '../profiles/profile-service';
-import { ownerAlive, type BatchCounts, type BatchItemRecord, type BatchItemView, type BatchRecord, type BatchRepository, type ItemStatus, type StopReason } from '../store/batch-repository';
-import { ValidationError } from '../voice/message-service';
+import { nextCall } from '../../common/domain/outcomes';
+import type { FailureView } from '../../common/contract/send';
+import type { MessageRecord, TransportErrorKind } from '../../common/records';
+import { reason, type Reason, type StopKind } from '../../common/reasons';
+import { CalloutError, fail } from '../errors';
+import { type BatchCounts, type BatchItemRecord, type BatchItemView, type BatchRecord, type BatchRepository, type ItemStatus, type StopReason } from '../store/batch-repository';
+import { ownerAlive } from '../store/process-owner';
 import { resultsCsv } from './export';
 import type { GovernorRegistry, Slot } from './governor';
 import { invalidReason, skippedAsDuplicate, type DuplicatePolicy, type PreparedRow } from './import';
@@ -25,25 +28,16 @@ export interface SendInput {
   resendOf?: number | null;
 }
 
-/** What a send returns: the shape of the `messages.send` channel's SendView. */
+/** What a send returns (the call service's SendOutcome, as far as the queue and the dialer read it). */
 export interface SendLike {
   message: MessageRecord;
-  failure: { kind: string; outcome: 'not-sent' | 'unknown' | 'rejected'; message: string } | null;
+  failure: FailureView | null;
 }
 
-/** Sends one message for a profile (validates, writes pending, POSTs, records; starts following an accepted call). */
+/** Sends one message for a profile: the call service's send (validates, writes pending, POSTs, records, follows). */
 export type SendFn = (profileId: string, input: SendInput) => Promise<SendLike>;
-/** Resolves when the message's call reached its final state (or the message places no call). */
-export type AwaitFinal = (messageId: number, signal?: AbortSignal) => Promise<MessageRecord>;
-
-export class BulkError extends Error {
-  constructor(
-    readonly code: 'not-found' | 'invalid-state' | 'confirm-required' | 'running-elsewhere' | 'nothing-to-send',
-    message: string,
-  ) {
-    super(message);
-  }
-}
+/** Resolves when nothing more will happen to the message (its call ended, or it places no call). */
+export type AwaitEnd = (messageId: number, signal?: AbortSignal) => Promise<MessageRecord>;
 
 
 export interface CreateBatchInput {
@@ -58,7 +52,7 @@ export interface CreateBatchInput {
 export interface BulkQueueOptions {
   batches: BatchRepository;
   send: SendFn;
-  awaitFinal: AwaitFinal;
+  awaitEnd: AwaitEnd;
   governors: GovernorRegistry;
   /** Progress of a batch: at most every progressIntervalMs, and at once when its status changes. */
   onProgress?: (p: BatchProgress) => void;
@@ -77,24 +71,15 @@ export interface BulkQueueOptions {
 
 const key = (i: { mobile: string; content: string }) => `${i.mobile}\n${i.content}`;
 
-/** Error codes thrown before a request could leave (ProfileError, local validation). */
-function notSentError(error: unknown): { kind: 'profile' | 'in-flight' | 'invalid'; message: string } | null {
-  if (error instanceof ProfileError) return { kind: 'profile', message: error.message };
-  if (error instanceof ValidationError) return { kind: error.code === 'send-in-flight' ? 'in-flight' : 'invalid', message: error.message };
-  return null;
+/** A send refused before its request could leave (a local check, or a profile that cannot be used): what became of it. */
+function notSent(error: unknown): { kind: 'in-flight' | 'invalid' | 'profile'; code: CalloutError['code'] } | null {
+  if (!(error instanceof CalloutError)) return null;
+  if (error.code === 'send-in-flight') return { kind: 'in-flight', code: error.code };
+  if (error.code === 'invalid-mobile' || error.code === 'invalid-content') return { kind: 'invalid', code: error.code };
+  return { kind: 'profile', code: error.code };
 }
 
-const STOP_TEXT: Record<StopReason, string> = {
-  user: 'Paused by a person.',
-  interrupted: 'Callout stopped while this batch was running.',
-  closed: 'Callout was closed while this batch was running; resume it to continue.',
-  'insufficient-balance': 'Insufficient balance (code 402): recharge the account in the provider console, then resume. The item that was refused is queued again.',
-  'content-not-approved': 'Content not approved (code 403): the template is not approved by the provider yet. Resume once it is approved.',
-  credentials: 'Authentication failed (code 401): the API ID or API Key is wrong. The batch was stopped; fix the profile and import again.',
-  'provider-unreachable': 'The provider could not be reached; nothing was sent for the item concerned. Resume when the connection is back.',
-  'too-many-unknown': 'Several sends in a row had an unknown outcome (the provider may be failing). Check the unknown items before resuming.',
-  profile: 'The profile cannot be used',
-};
+const stopped = (kind: StopKind, extra: Omit<Extract<Reason, { code: 'stop' }>['params'], 'kind'> = {}): Reason => reason('stop', { kind, ...extra });
 
 /** What one batch is doing in this process: its counts, its runner, the calls it holds lines for. */
 class BatchState {
@@ -149,10 +134,10 @@ export class BulkQueue {
   /** A draft batch from prepared rows: valid rows queued, invalid and (by choice) duplicate rows skipped with the reason. */
   create(input: CreateBatchInput): BatchRecord {
     const items = input.rows.map((r) => {
-      if (!r.valid) return { rowNumber: r.row, mobile: r.mobile, content: r.content, units: r.units, status: 'skipped' as const, errorKind: 'invalid-row', error: invalidReason(r) };
+      if (!r.valid) return { rowNumber: r.row, mobile: r.mobile, content: r.content, units: r.units, status: 'skipped' as const, errorKind: 'invalid-row', reason: invalidReason(r) };
       if (skippedAsDuplicate(r, input.duplicates)) {
-        const reason = input.duplicates === 'same-text' ? `duplicate of row ${r.duplicateOf}` : `same number as row ${r.sameMobileAs}`;
-        return { rowNumber: r.row, mobile: r.mobile, content: r.content, units: r.units, status: 'skipped' as const, errorKind: 'duplicate', error: reason };
+        const why = input.duplicates === 'same-text' ? reason('duplicate', { row: r.duplicateOf! }) : reason('same-mobile', { row: r.sameMobileAs! });
+        return { rowNumber: r.row, mobile: r.mobile, content: r.content, units: r.units, status: 'skipped' as const, errorKind: 'duplicate', reason: why };
       }
       return { rowNumber: r.row, mobile: r.mobile, content: r.content, units: r.units, status: 'queued' as const };
     });
@@ -165,7 +150,7 @@ export class BulkQueue {
 
   get(batchId: number): BatchRecord {
     const b = this.repo.get(batchId);
-    if (!b) throw new BulkError('not-found', `There is no batch #${batchId}.`);
+    if (!b) throw fail('not-found', { kind: 'batch', id: batchId });
     return b;
   }
 
@@ -215,16 +200,16 @@ export class BulkQueue {
       batch = this.get(batchId);
     }
     const state = this.state(batchId);
-    if (batch.status === 'running') throw new BulkError('running-elsewhere', `Batch #${batchId} is being run by another Callout process.`);
-    if (batch.status !== 'draft' && batch.status !== 'paused') throw new BulkError('invalid-state', `Batch #${batchId} is ${batch.status}; only a draft or a paused batch can be started.`);
-    if (state.runner) throw new BulkError('invalid-state', `Batch #${batchId} is still stopping; try again in a moment.`);
+    if (batch.status === 'running') throw fail('running-elsewhere', { id: batchId });
+    if (batch.status !== 'draft' && batch.status !== 'paused') throw fail('batch-state', { id: batchId, kind: 'not-startable', state: batch.status });
+    if (state.runner) throw fail('batch-state', { id: batchId, kind: 'stopping' });
     this.repo.markRunning(batchId);
     state.counts = this.repo.counts(batchId);
     const runner = new Runner();
     state.runner = runner;
     runner.done = this.run(batchId, state, runner).catch((error) => {
       this.o.log?.(error);
-      if (!runner.stopping) this.stop(batchId, runner, 'paused', 'interrupted', `The batch stopped on an internal error: ${error instanceof Error ? error.message : String(error)}`);
+      if (!runner.stopping) this.stop(batchId, runner, 'paused', 'interrupted', stopped('internal'));
     });
     this.emitNow(batchId);
     return this.progress(batchId);
@@ -238,9 +223,9 @@ export class BulkQueue {
   pause(batchId: number): BatchProgress {
     const batch = this.get(batchId);
     const runner = this.states.get(batchId)?.runner;
-    if (runner && !runner.stopping) this.stop(batchId, runner, 'paused', 'user', STOP_TEXT.user);
-    else if (batch.status === 'draft') throw new BulkError('invalid-state', `Batch #${batchId} has not started.`);
-    else if (batch.status === 'running' && !runner) throw new BulkError('running-elsewhere', `Batch #${batchId} is being run by another Callout process.`);
+    if (runner && !runner.stopping) this.stop(batchId, runner, 'paused', 'user', stopped('user'));
+    else if (batch.status === 'draft') throw fail('batch-state', { id: batchId, kind: 'not-started' });
+    else if (batch.status === 'running' && !runner) throw fail('running-elsewhere', { id: batchId });
     return this.progress(batchId);
   }
 
@@ -248,12 +233,12 @@ export class BulkQueue {
   cancel(batchId: number): BatchProgress {
     const batch = this.get(batchId);
     const runner = this.states.get(batchId)?.runner;
-    if (runner && !runner.stopping) this.stop(batchId, runner, 'cancelled', 'user', 'Cancelled by a person.');
-    else if (batch.status === 'running' && !runner) throw new BulkError('running-elsewhere', `Batch #${batchId} is being run by another Callout process.`);
-    else if (batch.status === 'done') throw new BulkError('invalid-state', `Batch #${batchId} is already done.`);
+    if (runner && !runner.stopping) this.stop(batchId, runner, 'cancelled', 'user', stopped('cancelled'));
+    else if (batch.status === 'running' && !runner) throw fail('running-elsewhere', { id: batchId });
+    else if (batch.status === 'done') throw fail('batch-state', { id: batchId, kind: 'done' });
     else {
       this.repo.cancelQueued(batchId);
-      if (batch.status !== 'cancelled') this.repo.setStatus(batchId, 'cancelled', 'user', 'Cancelled by a person.');
+      if (batch.status !== 'cancelled') this.repo.setStatus(batchId, 'cancelled', 'user', stopped('cancelled'));
       this.refresh(batchId);
       this.emitNow(batchId);
     }
@@ -265,11 +250,11 @@ export class BulkQueue {
    * been placed, hence the explicit confirmation). A finished batch reopens paused: resume sends them.
    */
   requeue(batchId: number, itemIds: readonly number[], opts: { confirm: true; from?: readonly ItemStatus[] }): number {
-    if (opts?.confirm !== true) throw new BulkError('confirm-required', 'Sending an item again may call the person twice: confirm it explicitly.');
+    if (opts?.confirm !== true) throw fail('confirm-required');
     const batch = this.get(batchId);
     const n = this.repo.requeue(batchId, itemIds, opts.from ?? ['unknown']);
     if (n > 0 && (batch.status === 'done' || batch.status === 'cancelled')) {
-      this.repo.setStatus(batchId, 'paused', 'user', `${n} item${n === 1 ? ' was' : 's were'} queued again by a person; resume to send ${n === 1 ? 'it' : 'them'}.`);
+      this.repo.setStatus(batchId, 'paused', 'user', reason('batch-requeued', { count: n }));
       this.repo.releaseOwner(batchId);
     }
     this.refresh(batchId);
@@ -287,7 +272,7 @@ export class BulkQueue {
   }
 
   remove(batchId: number): boolean {
-    if (this.states.get(batchId)?.runner) throw new BulkError('invalid-state', `Batch #${batchId} is running.`);
+    if (this.states.get(batchId)?.runner) throw fail('batch-state', { id: batchId, kind: 'running' });
     this.states.delete(batchId);
     return this.repo.remove(batchId);
   }
@@ -307,7 +292,7 @@ export class BulkQueue {
       batchId,
       status: batch.status,
       pausedReason: batch.pausedReason,
-      statusMessage: batch.statusMessage,
+      statusReason: batch.statusReason,
       total: c.total,
       sent: c.accepted + c.rejected + c.unknown,
       accepted: c.accepted,
@@ -350,7 +335,7 @@ export class BulkQueue {
   async close(): Promise<void> {
     const waits: Promise<void>[] = [];
     for (const [id, s] of this.states) {
-      if (s.runner && !s.runner.stopping) this.stop(id, s.runner, 'paused', 'closed', STOP_TEXT.closed);
+      if (s.runner && !s.runner.stopping) this.stop(id, s.runner, 'paused', 'closed', stopped('closed'));
       if (s.runner) waits.push(s.runner.done);
     }
     await Promise.all(waits);
@@ -425,7 +410,7 @@ export class BulkQueue {
         runner.stopping = true;
         const c = this.repo.counts(batchId);
         if (c.queued === 0 && c.inFlight === 0) this.repo.setStatus(batchId, 'done', null, null);
-        else this.repo.setStatus(batchId, 'paused', 'interrupted', 'The batch stopped with items still queued.');
+        else this.repo.setStatus(batchId, 'paused', 'interrupted', stopped('queued'));
       }
       this.repo.releaseOwner(batchId);
       state.counts = this.repo.counts(batchId);
@@ -497,21 +482,21 @@ export class BulkQueue {
       c.unitsRemaining += item.units;
     };
     if (!result) {
-      const local = notSentError(thrown);
+      const local = notSent(thrown);
       slot.release({ refund: local !== null });
       if (local?.kind === 'in-flight') {
-        repo.returnToQueue(item.id, { code: null, errorKind: 'send-in-flight', error: local.message });
+        repo.returnToQueue(item.id, { code: null, errorKind: 'send-in-flight', reason: reason('send-in-flight', {}) });
         requeued();
       } else if (local?.kind === 'invalid') {
-        repo.recordOutcome(item.id, 'rejected', { messageId: null, code: null, errorKind: 'invalid', error: local.message });
+        repo.recordOutcome(item.id, 'rejected', { messageId: null, code: null, errorKind: 'invalid', reason: reason('refused', { error: local.code }) });
         c.rejected++;
       } else if (local?.kind === 'profile') {
-        repo.returnToQueue(item.id, { code: null, errorKind: 'profile', error: local.message });
+        repo.returnToQueue(item.id, { code: null, errorKind: 'profile', reason: reason('refused', { error: local.code }) });
         requeued();
-        this.stop(batchId, runner, 'paused', 'profile', `${STOP_TEXT.profile}: ${local.message}`);
+        this.stop(batchId, runner, 'paused', 'profile', stopped('profile', { error: local.code }));
       } else {
-        const message = thrown instanceof Error ? thrown.message : String(thrown);
-        repo.recordOutcome(item.id, 'unknown', { messageId: null, code: null, errorKind: 'internal', error: `The send failed inside Callout (${message}); it may or may not have left.` });
+        this.o.log?.(thrown);
+        repo.recordOutcome(item.id, 'unknown', { messageId: null, code: null, errorKind: 'internal', reason: reason('internal', {}) });
         c.unknown++;
         this.countUnknown(batchId, runner);
       }
@@ -519,41 +504,46 @@ export class BulkQueue {
     }
     const m = result.message;
     const failure = result.failure;
-    if (m.outcome === 'accepted') {
-      repo.recordOutcome(item.id, 'accepted', { messageId: m.id, code: m.code });
-      c.accepted++;
-      c.calling++;
-      runner.unknownStreak = 0;
-      this.holdUntilEnded(batchId, state, slot, m.id);
-      return;
-    }
-    if (m.outcome === 'rejected') {
-      slot.release({ refund: failure?.outcome === 'not-sent' });
-      if (failure?.outcome === 'not-sent') {
-        repo.returnToQueue(item.id, { code: null, errorKind: 'not-sent', error: failure.message });
+    const next = nextCall({ outcome: m.outcome, code: m.code, failure });
+    switch (next.kind) {
+      case 'accepted':
+        repo.recordOutcome(item.id, 'accepted', { messageId: m.id, code: m.code });
+        c.accepted++;
+        c.calling++;
+        runner.unknownStreak = 0;
+        this.holdUntilEnded(batchId, state, slot, m.id);
+        return;
+      case 'not-sent':
+        // Nothing was placed: the item waits in the queue until the provider can be reached.
+        slot.release({ refund: true });
+        repo.returnToQueue(item.id, { code: null, errorKind: 'not-sent', reason: failure!.reason });
         requeued();
-        this.stop(batchId, runner, 'paused', 'provider-unreachable', `${STOP_TEXT['provider-unreachable']} (${failure.message})`);
-      } else if (m.code === 402) {
-        repo.returnToQueue(item.id, { code: 402, errorKind: 'insufficient-balance', error: m.providerMsg ?? 'Insufficient balance' });
-        requeued();
-        this.stop(batchId, runner, 'paused', 'insufficient-balance', STOP_TEXT['insufficient-balance']);
-      } else if (m.code === 403) {
-        repo.returnToQueue(item.id, { code: 403, errorKind: 'content-not-approved', error: m.providerMsg ?? 'Content not approved' });
-        requeued();
-        this.stop(batchId, runner, 'paused', 'content-not-approved', STOP_TEXT['content-not-approved']);
-      } else if (m.code === 401 || failure?.kind === 'signature-rejected') {
-        repo.recordOutcome(item.id, 'rejected', { messageId: m.id, code: m.code, errorKind: failure?.kind ?? 'credentials', error: failure?.message ?? m.providerMsg });
-        c.rejected++;
-        this.stop(batchId, runner, 'cancelled', 'credentials', failure?.kind === 'signature-rejected' ? `The gateway rejected the request signature: ${failure.message} The batch was stopped.` : STOP_TEXT.credentials);
-      } else {
-        repo.recordOutcome(item.id, 'rejected', { messageId: m.id, code: m.code, errorKind: failure?.kind ?? 'provider-code', error: failure?.message ?? m.providerMsg ?? m.errorMessage });
+        this.stop(batchId, runner, 'paused', 'provider-unreachable', stopped('provider-unreachable', { transport: failure!.kind as TransportErrorKind }));
+        return;
+      case 'account':
+        slot.release();
+        if (next.retryLater) {
+          // 402 / 403: no call was placed; the item waits for a person to recharge or for the approval.
+          repo.returnToQueue(item.id, { code: m.code, errorKind: next.cause, reason: m.reason ?? reason('provider-code', { code: m.code!, msg: m.providerMsg }) });
+          requeued();
+          this.stop(batchId, runner, 'paused', next.cause as StopReason, stopped(next.cause as StopReason));
+        } else {
+          repo.recordOutcome(item.id, 'rejected', { messageId: m.id, code: m.code, errorKind: failure?.kind ?? 'credentials', reason: m.reason });
+          c.rejected++;
+          this.stop(batchId, runner, 'cancelled', 'credentials', stopped(next.cause === 'signature' ? 'signature' : 'credentials'));
+        }
+        return;
+      case 'number':
+        slot.release();
+        repo.recordOutcome(item.id, 'rejected', { messageId: m.id, code: m.code, errorKind: failure?.kind ?? 'provider-code', reason: m.reason });
         c.rejected++;
         runner.unknownStreak = 0;
-      }
-      return;
+        return;
+      case 'unknown':
+        break;
     }
     // unknown (or, defensively, still pending): the call may have been placed. Never resent.
-    repo.recordOutcome(item.id, 'unknown', { messageId: m.id, code: m.code, errorKind: m.errorKind ?? failure?.kind ?? 'unknown', error: m.errorMessage ?? failure?.message ?? null });
+    repo.recordOutcome(item.id, 'unknown', { messageId: m.id, code: m.code, errorKind: m.errorKind ?? failure?.kind ?? 'unknown', reason: m.reason ?? failure?.reason ?? null });
     c.unknown++;
     // It may be ringing: keep its line for a while.
     const abort = () => {
@@ -571,7 +561,7 @@ export class BulkQueue {
   private countUnknown(batchId: number, runner: Runner): void {
     runner.unknownStreak++;
     if (this.o.unknownStreakLimit > 0 && runner.unknownStreak >= this.o.unknownStreakLimit) {
-      this.stop(batchId, runner, 'paused', 'too-many-unknown', STOP_TEXT['too-many-unknown']);
+      this.stop(batchId, runner, 'paused', 'too-many-unknown', stopped('too-many-unknown'));
     }
   }
 
@@ -583,7 +573,7 @@ export class BulkQueue {
       timer = setTimeout(() => resolve(null), this.o.maxHoldMs * this.o.timeScale);
       timer.unref?.();
     });
-    void Promise.race([this.o.awaitFinal(messageId, state.holdAbort.signal).catch(() => null), timeout])
+    void Promise.race([this.o.awaitEnd(messageId, state.holdAbort.signal).catch(() => null), timeout])
       .then((m) => {
         if (m && m.endedAt !== null) {
           state.counts.calling = Math.max(0, state.counts.calling - 1);
@@ -599,12 +589,12 @@ export class BulkQueue {
       });
   }
 
-  private stop(batchId: number, runner: Runner, status: 'paused' | 'cancelled', reason: StopReason, message: string): void {
+  private stop(batchId: number, runner: Runner, status: 'paused' | 'cancelled', stop: StopReason, why: Reason): void {
     if (runner.stopping) return;
     runner.stopping = true;
     runner.abort.abort();
     if (status === 'cancelled') this.repo.cancelQueued(batchId);
-    this.repo.setStatus(batchId, status, reason, message);
+    this.repo.setStatus(batchId, status, stop, why);
     if (status === 'cancelled') this.refresh(batchId);
     this.emitNow(batchId);
   }

@@ -1,24 +1,23 @@
-import { CONTENT_ERRORS, checkContent, unitsFor } from '../../common/domain/units';
-import { MOBILE_ERRORS, normalizeMobile } from '../../common/domain/mobile';
-import { FINAL_STATES } from '../../common/domain/status';
+// Send and follow: the one path every call takes, whoever asks for it (the Send screen, quick dial,
+// the bulk queue, the CLI). validate → write `pending` → send → record the outcome → follow the
+// call to its end → tell everyone (every change is emitted). The rules for what ends following a
+// call (provider 400/401, a profile that can no longer be used, no final state in time) live here.
+//
+// A send is never repeated here: a request that may have reached the provider is recorded
+// `unknown`, for a person to decide.
+import { checkContent, unitsFor } from '../../common/domain/units';
+import { normalizeMobile } from '../../common/domain/mobile';
+import { FINAL_STATES, maySendAgain, stopsFollowing } from '../../common/domain';
+import type { FailureView } from '../../common/contract/send';
 import type { MessageRecord } from '../../common/records';
+import { reason } from '../../common/reasons';
+import { CalloutError, fail } from '../errors';
 import type { ExchangeRepository } from '../store/exchange-repository';
 import type { MessageRepository } from '../store/message-repository';
-import { VoiceClient, type ClientFailure, type ProviderEndpoint } from './client';
-import type { BalanceReply, SendReply, StatusReply } from './replies';
-
-export type ValidationCode = 'invalid-mobile' | 'invalid-content' | 'send-in-flight' | 'unknown-message' | 'not-accepted';
-
-/** Local validation failed: nothing was sent. */
-export class ValidationError extends Error {
-  constructor(
-    readonly code: ValidationCode,
-    message: string,
-    readonly detail?: string,
-  ) {
-    super(message);
-  }
-}
+import { VoiceClient, type ProviderEndpoint } from '../voice/client';
+import type { BalanceReply, SendReply, StatusReply } from '../voice/replies';
+import { EndWatcher } from './end-watcher';
+import { Follower, type LookResult } from './follower';
 
 export interface SendInput {
   mobile: string;
@@ -28,66 +27,81 @@ export interface SendInput {
   resendOf?: number | null;
 }
 
-export interface SendResult {
+export interface SendOutcome {
   message: MessageRecord;
   reply: SendReply | null;
-  failure: ClientFailure | null;
+  failure: FailureView | null;
 }
 
-export interface StatusResult {
+export interface StatusOutcome {
+  /** The local message with that smsid, updated, if Callout sent it. */
   message: MessageRecord | null;
   reply: StatusReply | null;
-  failure: ClientFailure | null;
+  failure: FailureView | null;
 }
 
-export interface BalanceResult {
+export interface BalanceOutcome {
   reply: BalanceReply | null;
-  failure: ClientFailure | null;
+  failure: FailureView | null;
 }
 
-export interface MessageServiceDeps {
+export interface CallServiceOptions {
   messages: MessageRepository;
   exchanges: ExchangeRepository;
+  /** The profile's endpoint with its key (main only); throws a CalloutError when it cannot be used. */
+  endpoint: (profileId: string) => Promise<ProviderEndpoint>;
   clientFor?: (endpoint: ProviderEndpoint) => VoiceClient;
-  /** Told of every change to a message (push events to the renderer). */
+  /** Every change to a message (the main:message-updated push). */
   onChange?: (message: MessageRecord) => void;
+  /** A followed call reached its final state (the desktop notification). */
+  onCallEnded?: (message: MessageRecord) => void;
+  /** Following calls: waits between looks, and how long a call is followed at most. */
+  follow?: { delayScale?: number; backoffMs?: readonly number[]; maxAgeMs?: number };
+  /** How often messages someone waits for are re-read from the store (a change by another process). Default 1000 ms. */
+  watcherPollMs?: number;
+  log?: (error: unknown) => void;
 }
 
-/** Checks a send locally. Throws ValidationError; returns the normalised mobile and the units. */
-export function validateSend(input: SendInput): { mobile: string; content: string; units: number } {
+/** Checks a send locally: the normalised number, the text, its units. Throws invalid-mobile / invalid-content. */
+export function validateSend(input: Pick<SendInput, 'mobile' | 'content'>): { mobile: string; content: string; units: number } {
   const mobile = normalizeMobile(input.mobile);
-  if (!mobile.ok) throw new ValidationError('invalid-mobile', MOBILE_ERRORS[mobile.error].en, mobile.error);
+  if (!mobile.ok) throw fail('invalid-mobile', { kind: mobile.error }, [{ path: 'mobile', message: mobile.error }]);
   const content = checkContent(input.content);
-  if (!content.ok) {
-    const detail = content.error === 'too-long' ? ` (it has ${content.length})` : '';
-    throw new ValidationError('invalid-content', CONTENT_ERRORS[content.error].en + detail, content.error);
-  }
+  if (!content.ok) throw fail('invalid-content', { kind: content.error, length: content.length }, [{ path: 'content', message: `content-${content.error}` }]);
   return { mobile: mobile.mobile, content: input.content, units: unitsFor(input.content) };
 }
 
-/**
- * Sends, follows and records messages. A send is written `pending` before its request leaves and
- * ends `accepted`, `rejected` or `unknown`. It is never repeated here: a request that may have
- * reached the provider is recorded `unknown` for a person to decide.
- */
-export class MessageService {
+export class CallService {
   private readonly inFlight = new Set<string>();
   private readonly clientFor: (endpoint: ProviderEndpoint) => VoiceClient;
+  private readonly follower: Follower;
+  private readonly watcher: EndWatcher;
 
-  constructor(private readonly deps: MessageServiceDeps) {
-    this.clientFor = deps.clientFor ?? ((e) => new VoiceClient(e));
+  constructor(private readonly o: CallServiceOptions) {
+    this.clientFor = o.clientFor ?? ((e) => new VoiceClient(e));
+    this.watcher = new EndWatcher({ get: (id) => o.messages.get(id), pollMs: o.watcherPollMs });
+    this.follower = new Follower({
+      get: (id) => o.messages.get(id),
+      look: (m) => this.look(m),
+      expire: (m) => this.changed(o.messages.endTracking(m.id, reason('tracking-timeout', {}))),
+      onFinal: (id) => {
+        const m = o.messages.get(id);
+        if (m) o.onCallEnded?.(m);
+      },
+      ...o.follow,
+      log: o.log,
+    });
   }
 
-  async send(endpoint: ProviderEndpoint, input: SendInput, signal?: AbortSignal): Promise<SendResult> {
+  /** Sends one call and, once accepted, follows it to its end. */
+  async send(profileId: string, input: SendInput, signal?: AbortSignal): Promise<SendOutcome> {
     const checked = validateSend(input);
+    const endpoint = await this.o.endpoint(profileId);
     const key = `${endpoint.profile}\n${endpoint.baseUrl}\n${checked.mobile}\n${checked.content}`;
-    if (this.inFlight.has(key)) {
-      throw new ValidationError('send-in-flight', 'The same text to the same number is already being sent; wait for its result.');
-    }
+    if (this.inFlight.has(key)) throw fail('send-in-flight');
     this.inFlight.add(key);
     try {
-      const { messages, exchanges } = this.deps;
-      const pending = messages.insertPending({
+      const pending = this.o.messages.insertPending({
         profile: endpoint.profile,
         baseUrl: endpoint.baseUrl,
         apiId: endpoint.apiId,
@@ -97,44 +111,88 @@ export class MessageService {
         units: checked.units,
         resendOf: input.resendOf ?? null,
       });
-      this.deps.onChange?.(pending);
+      this.changed(pending);
       const result = await this.clientFor(endpoint).send({ mobile: checked.mobile, content: checked.content }, signal);
-      for (const e of result.exchanges) exchanges.insert(e, { messageId: pending.id, profile: endpoint.profile });
-      const message = this.recordSendOutcome(pending.id, result.reply, result.failure);
-      this.deps.onChange?.(message);
+      for (const e of result.exchanges) this.o.exchanges.insert(e, { messageId: pending.id, profile: endpoint.profile });
+      const message = this.recordSend(pending.id, result.reply, result.failure);
+      this.changed(message);
+      if (message.outcome === 'accepted') this.follower.follow(message.id);
       return { message, reply: result.reply, failure: result.failure };
     } finally {
       this.inFlight.delete(key);
     }
   }
 
-  private recordSendOutcome(id: number, reply: SendReply | null, failure: ClientFailure | null): MessageRecord {
-    const { messages } = this.deps;
-    if (failure) {
-      if (failure.outcome === 'unknown') return messages.markUnknown(id, { errorKind: failure.kind === 'transport' ? failure.transportKind : failure.kind, errorMessage: failure.message });
-      const errorKind = failure.kind === 'transport' ? `not-sent:${failure.transportKind}` : failure.kind;
-      return messages.markRejected(id, { code: null, msg: null, errorKind, errorMessage: failure.message });
-    }
-    const r = reply!;
-    if (r.code === 2) return messages.markAccepted(id, { code: 2, msg: r.msg, smsid: r.smsid, count: r.count });
-    if (r.code === 500 || r.code === null) {
-      // "Internal server error": the provider may or may not have placed the call.
-      return messages.markUnknown(id, {
-        errorKind: 'provider-error',
-        errorMessage: `The provider answered code ${r.code ?? '(none)'}${r.msg ? ` (${r.msg})` : ''}; the call may or may not have been placed.`,
-        code: r.code,
-        msg: r.msg,
-      });
-    }
-    return messages.markRejected(id, { code: r.code, msg: r.msg, errorKind: 'provider-code' });
+  /** A deliberate new send of a settled message's text to its number (a person confirmed it). */
+  async sendAgain(id: number): Promise<SendOutcome> {
+    const original = this.message(id);
+    if (!maySendAgain(original)) throw fail('still-in-progress', { id }, [{ path: 'id', message: 'still-in-progress' }]);
+    return this.send(original.profile, { mobile: original.mobile, content: original.content, templateId: original.templateId, resendOf: original.id });
   }
 
-  /** Asks the provider for a message's call state and records it on the local message, if there is one. */
-  async status(endpoint: ProviderEndpoint, smsid: string, signal?: AbortSignal): Promise<StatusResult> {
-    const { messages, exchanges } = this.deps;
+  /** Asks the provider for any smsid's call state; records it on the local message, if there is one. */
+  async status(profileId: string, smsid: string, signal?: AbortSignal): Promise<StatusOutcome> {
+    return this.statusAt(await this.o.endpoint(profileId), smsid, signal);
+  }
+
+  /** Asks the provider again about one of our messages. */
+  async refresh(id: number): Promise<MessageRecord> {
+    const m = this.message(id);
+    if (!m.smsid) return m;
+    return (await this.status(m.profile, m.smsid)).message ?? m;
+  }
+
+  async balance(profileId: string, signal?: AbortSignal): Promise<BalanceOutcome> {
+    const endpoint = await this.o.endpoint(profileId);
+    const result = await this.clientFor(endpoint).balance(signal);
+    for (const e of result.exchanges) this.o.exchanges.insert(e, { profile: endpoint.profile });
+    return { reply: result.reply, failure: result.failure };
+  }
+
+  /** Resolves with the message once nothing more will happen to it (its call ended, or there is no call to follow). */
+  awaitEnd(id: number, signal?: AbortSignal): Promise<MessageRecord> {
+    return this.watcher.awaitEnd(id, signal);
+  }
+
+  /**
+   * After a restart: sends left `pending` by a process that is gone become `unknown` (they may have
+   * reached the provider), and, with `resume`, calls still going on are followed again.
+   */
+  recover(opts: { resume: boolean }): MessageRecord[] {
+    const interrupted = this.o.messages.recoverInterrupted();
+    for (const m of interrupted) this.changed(m);
+    if (opts.resume) for (const m of this.o.messages.openMessages()) this.follower.follow(m.id);
+    return interrupted;
+  }
+
+  /** Messages being followed now. */
+  following(): number[] {
+    return this.follower.following();
+  }
+
+  close(): void {
+    this.follower.stop();
+    this.watcher.close();
+  }
+
+  // ------------------------------------------------------------ internals
+
+  private message(id: number): MessageRecord {
+    const m = this.o.messages.get(id);
+    if (!m) throw fail('not-found', { kind: 'message', id });
+    return m;
+  }
+
+  private changed(m: MessageRecord): void {
+    this.watcher.notify(m);
+    this.o.onChange?.(m);
+  }
+
+  private async statusAt(endpoint: ProviderEndpoint, smsid: string, signal?: AbortSignal): Promise<StatusOutcome> {
+    const { messages } = this.o;
     const local = messages.findBySmsid(smsid) ?? null;
     const result = await this.clientFor(endpoint).status(smsid, signal);
-    for (const e of result.exchanges) exchanges.insert(e, { messageId: local?.id ?? null, profile: endpoint.profile });
+    for (const e of result.exchanges) this.o.exchanges.insert(e, { messageId: local?.id ?? null, profile: endpoint.profile });
     let message = local;
     if (local && result.reply?.code === 2 && result.reply.state !== 'unknown') {
       message = messages.updateState(local.id, result.reply.state, {
@@ -143,14 +201,44 @@ export class MessageService {
         final: FINAL_STATES.has(result.reply.state),
         detail: result.reply.rawState === null ? null : String(result.reply.rawState),
       });
-      if (message.updatedAt !== local.updatedAt) this.deps.onChange?.(message);
+      if (message.updatedAt !== local.updatedAt) this.changed(message);
     }
     return { message, reply: result.reply, failure: result.failure };
   }
 
-  async balance(endpoint: ProviderEndpoint, signal?: AbortSignal): Promise<BalanceResult> {
-    const result = await this.clientFor(endpoint).balance(signal);
-    for (const e of result.exchanges) this.deps.exchanges.insert(e, { profile: endpoint.profile });
-    return { reply: result.reply, failure: result.failure };
+  /** One look at a followed call: what ends following it is decided here, once for every caller. */
+  private async look(m: MessageRecord): Promise<LookResult> {
+    let endpoint: ProviderEndpoint;
+    try {
+      endpoint = await this.o.endpoint(m.profile);
+    } catch (error) {
+      if (!(error instanceof CalloutError)) throw error;
+      this.changed(this.o.messages.endTracking(m.id, reason('tracking-profile', { error: error.code })));
+      return 'stop';
+    }
+    const r = await this.statusAt(endpoint, m.smsid!);
+    const code = r.reply?.code ?? null;
+    const stop = stopsFollowing(code);
+    if (stop) {
+      this.changed(this.o.messages.endTracking(m.id, reason(stop, { code: code!, msg: r.reply?.msg ?? null })));
+      return 'stop';
+    }
+    return r.message?.endedAt != null ? 'final' : 'open';
+  }
+
+  private recordSend(id: number, reply: SendReply | null, failure: FailureView | null): MessageRecord {
+    const { messages } = this.o;
+    if (failure) {
+      if (failure.outcome === 'unknown') return messages.markUnknown(id, { errorKind: failure.kind, reason: failure.reason });
+      const errorKind = failure.outcome === 'not-sent' ? `not-sent:${failure.kind}` : failure.kind;
+      return messages.markRejected(id, { code: null, msg: null, errorKind, reason: failure.reason });
+    }
+    const r = reply!;
+    if (r.code === 2) return messages.markAccepted(id, { code: 2, msg: r.msg, smsid: r.smsid, count: r.count });
+    if (r.code === 500 || r.code === null) {
+      // "Internal server error": the provider may or may not have placed the call.
+      return messages.markUnknown(id, { errorKind: 'provider-error', reason: reason('provider-error', { code: r.code, msg: r.msg }), code: r.code, msg: r.msg });
+    }
+    return messages.markRejected(id, { code: r.code, msg: r.msg, errorKind: 'provider-code', reason: reason('provider-code', { code: r.code, msg: r.msg }) });
   }
 }

@@ -1,14 +1,11 @@
-// Waits for messages to reach their end: the call's final state (answered, no answer, busy, ...), or
-// an outcome that places no call to follow (rejected, unknown). Fed by the message updates the
-// tracker pushes (notify), with a periodic look at the store as a safety net for a missed update.
+// Waits for messages to settle: the call's final state (answered, no answer, busy, ...), an end of
+// following, or an outcome that places no call to follow (rejected, unknown). Fed by every message
+// change (notify), with a periodic look at the store as a safety net for a change made by another
+// process (the app and the CLI share the database).
+import { isSettled } from '../../common/domain/status';
 import type { MessageRecord } from '../../common/records';
 
-/** True when nothing more will happen to this message's call (or there is no call to follow). */
-export function isSettled(m: MessageRecord): boolean {
-  return m.endedAt !== null || m.outcome === 'rejected' || m.outcome === 'unknown';
-}
-
-export interface FinalWatcherOptions {
+export interface EndWatcherOptions {
   /** Reads a message from the store. */
   get: (id: number) => MessageRecord | undefined;
   /** How often the store is checked for watched messages (real ms). Default 1000. */
@@ -21,15 +18,15 @@ interface Watch {
   detach?: () => void;
 }
 
-export class FinalWatcher {
+export class EndWatcher {
   private readonly watches = new Map<number, Watch[]>();
   private timer: NodeJS.Timeout | null = null;
   private closed = false;
 
-  constructor(private readonly o: FinalWatcherOptions) {}
+  constructor(private readonly o: EndWatcherOptions) {}
 
   /** Resolves with the message once it is settled (see isSettled). */
-  awaitFinal(id: number, signal?: AbortSignal): Promise<MessageRecord> {
+  awaitEnd(id: number, signal?: AbortSignal): Promise<MessageRecord> {
     if (this.closed) return Promise.reject(new Error('The watcher is closed.'));
     const now = this.o.get(id);
     if (!now) return Promise.reject(new Error(`Message ${id} does not exist.`));

@@ -1,89 +1,89 @@
-// Follows accepted messages to the end of their call. A desktop has no address the provider could
-// push to, so it polls /voice/status with backoff until a final state. Status queries are safe to
-// repeat (they place no call), so transport failures are simply retried later.
+// When to look again at a call that is still going on. A desktop has no address the provider could
+// push to, so calls are followed by polling: quick while the phone rings, slower while a call goes
+// on, until a final state. What one look does (query the provider, record what it said, decide)
+// is the call service's: this only keeps the timers. Status queries place no call, so a look that
+// failed in transit is simply tried again later.
 import type { MessageRecord } from '../../common/records';
-import type { MessageRepository } from '../store/message-repository';
 
-/** What one poll found. */
-export type PollResult = 'final' | 'open' | 'stop';
+/** What one look found: the call ended, is still going on, or can no longer be followed. */
+export type LookResult = 'final' | 'open' | 'stop';
 
-/** Seconds between polls: quick while the phone rings, slower while a call goes on. */
+/** Waits between looks: quick while the phone rings, slower while a call goes on. */
 export const DEFAULT_BACKOFF_MS: readonly number[] = [2_000, 3_000, 4_000, 5_000, 5_000, 8_000, 10_000, 15_000, 20_000, 30_000];
 /** A call not final after this long is no longer followed (the provider redials for minutes, not hours). */
 export const DEFAULT_MAX_AGE_MS = 2 * 60 * 60 * 1000;
 
-export interface TrackerOptions {
-  repo: MessageRepository;
-  /** Queries the provider once for this message and records what it said. */
-  poll: (message: MessageRecord) => Promise<PollResult>;
-  /** Told when a message reaches its final state (desktop notification). */
-  onFinal?: (message: MessageRecord) => void;
+export interface FollowerOptions {
+  /** Reads the message as stored. */
+  get: (id: number) => MessageRecord | undefined;
+  /** Looks once at this message's call (the call service queries the provider and records it). */
+  look: (message: MessageRecord) => Promise<LookResult>;
+  /** The call was not final after maxAgeMs: stop following it, saying why. */
+  expire: (message: MessageRecord) => void;
+  /** Told when a followed call reached its final state. */
+  onFinal?: (id: number) => void;
   backoffMs?: readonly number[];
-  /** Multiplies every delay (tests, and the sandbox's time scale). */
+  /** Multiplies every wait (tests, and the sandbox's time scale). */
   delayScale?: number;
   maxAgeMs?: number;
   now?: () => number;
   log?: (error: unknown) => void;
 }
 
-export class CallTracker {
-  private readonly timers = new Map<number, { attempt: number; timer: NodeJS.Timeout | null }>();
+interface Entry {
+  attempt: number;
+  timer: NodeJS.Timeout | null;
+}
+
+export class Follower {
+  private readonly entries = new Map<number, Entry>();
   private stopped = false;
 
-  constructor(private readonly o: TrackerOptions) {}
+  constructor(private readonly o: FollowerOptions) {}
 
   /** Starts following a message (idempotent). */
-  track(id: number): void {
-    if (this.stopped || this.timers.has(id)) return;
-    const entry = { attempt: 0, timer: null as NodeJS.Timeout | null };
-    this.timers.set(id, entry);
+  follow(id: number): void {
+    if (this.stopped || this.entries.has(id)) return;
+    const entry: Entry = { attempt: 0, timer: null };
+    this.entries.set(id, entry);
     this.schedule(id, entry);
   }
 
-  /** Resumes every accepted message whose call had not ended (after a restart). */
-  resumeOpen(): number[] {
-    const ids = this.o.repo.openMessages().map((m) => m.id);
-    ids.forEach((id) => this.track(id));
-    return ids;
-  }
-
-  tracked(): number[] {
-    return [...this.timers.keys()];
+  following(): number[] {
+    return [...this.entries.keys()];
   }
 
   stop(): void {
     this.stopped = true;
-    for (const { timer } of this.timers.values()) if (timer) clearTimeout(timer);
-    this.timers.clear();
+    for (const { timer } of this.entries.values()) if (timer) clearTimeout(timer);
+    this.entries.clear();
   }
 
-  private schedule(id: number, entry: { attempt: number; timer: NodeJS.Timeout | null }): void {
+  private schedule(id: number, entry: Entry): void {
     const backoff = this.o.backoffMs ?? DEFAULT_BACKOFF_MS;
     const delay = (backoff[Math.min(entry.attempt, backoff.length - 1)] ?? 30_000) * (this.o.delayScale ?? 1);
     entry.timer = setTimeout(() => void this.tick(id, entry), delay);
     entry.timer.unref?.();
   }
 
-  private async tick(id: number, entry: { attempt: number; timer: NodeJS.Timeout | null }): Promise<void> {
+  private async tick(id: number, entry: Entry): Promise<void> {
     entry.timer = null;
     if (this.stopped) return;
-    const message = this.o.repo.get(id);
-    const now = (this.o.now ?? Date.now)();
+    const message = this.o.get(id);
     if (!message || message.endedAt !== null || message.outcome !== 'accepted' || !message.smsid) {
-      this.timers.delete(id);
+      this.entries.delete(id);
       return;
     }
-    if (now - message.createdAt > (this.o.maxAgeMs ?? DEFAULT_MAX_AGE_MS)) {
-      this.timers.delete(id);
-      this.o.onFinal?.(this.o.repo.endTracking(id, 'Stopped following this call: no final state was reported in time.'));
+    if ((this.o.now ?? Date.now)() - message.createdAt > (this.o.maxAgeMs ?? DEFAULT_MAX_AGE_MS)) {
+      this.entries.delete(id);
+      this.o.expire(message);
       return;
     }
-    let result: PollResult = 'open';
+    let result: LookResult = 'open';
     try {
-      result = await this.o.poll(message);
+      result = await this.o.look(message);
     } catch (error) {
       this.o.log?.(error);
-      result = 'open';
     }
     if (this.stopped) return;
     if (result === 'open') {
@@ -91,7 +91,7 @@ export class CallTracker {
       this.schedule(id, entry);
       return;
     }
-    this.timers.delete(id);
-    if (result === 'final') this.o.onFinal?.(this.o.repo.require(id));
+    this.entries.delete(id);
+    if (result === 'final') this.o.onFinal?.(id);
   }
 }

@@ -1,157 +1,163 @@
 // `callout dial CONTACT... [--template ID --var NAME=VALUE ...] [--until-answered N --pause S] [--override]`
 // Calls a contact (or a number); with several, an escalation list: the next is called only when the
-// previous did not answer.
+// previous did not answer. Through the handler table (dial.start) and the dialProgress push.
 import { Command, Option } from 'commander';
+import type { DialProgress, DialRefusal, DialRequest, DialResult } from '../../common/bulk-types';
 import { maskMobile } from '../../common/domain/mobile';
-import { parseTemplate } from '../../common/domain/templates';
-import { ContactError } from '../dial/contacts';
-import { DialError, MAX_ATTEMPTS, type DialProgress, type DialRequest, type DialResult } from '../dial/dialer';
-import { openCliRuntime, printAndFail, progressLine, type CommandContext } from './bulk-command';
-import { CliFailure, EXIT } from './io';
-import { fillFromVars, VarError } from './template-vars';
+import { formatClock } from '../dial/limits';
+import { progressLine } from './bulk-command';
+import { CliFailure, EXIT, usage } from './io';
+import type { CommandContext } from './context';
+import { valuesFromVars } from './template-vars';
+import type { CliWords } from './text';
 
+const MAX_ATTEMPTS = 10;
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
-function wholeNumber(name: string, min: number, max: number) {
-  return (value: string): number => {
-    const n = Number(value);
-    if (!Number.isInteger(n) || n < min || n > max) throw new CliFailure(EXIT.usage, 'usage', `${name} must be a whole number from ${min} to ${max}, got "${value}".`);
-    return n;
-  };
+/** A per-number limit or quiet hours, said from the catalog (refusal.*). */
+export function refusalText(words: CliWords, r: DialRefusal, now = Date.now()): string {
+  const { t } = words;
+  const rule = r.limit === 'quiet-hours' ? t('refusal.quiet', { mobile: r.mobile }) : r.max === 0 ? t('refusal.never') : t(`refusal.${r.limit}`, { max: r.max, mobile: r.mobile, count: r.count ?? 0 });
+  const plan = r.plan ? t('refusal.plan', { mobile: r.mobile, attempts: r.plan.attempts, call: r.plan.call }) : '';
+  const frees = Number.isFinite(r.freesAt) ? t('refusal.frees', { time: formatClock(r.freesAt, now), in: t('cli:dial.inMinutes', { count: Math.max(1, Math.ceil((r.freesAt - now) / 60_000)) }) }) : '';
+  return words.sentences(rule, plan, frees);
 }
 
-function seconds(name: string) {
-  return (value: string): number => {
-    const n = Number(value);
-    if (!Number.isFinite(n) || n < 0 || n > 3600) throw new CliFailure(EXIT.usage, 'usage', `${name} must be 0 to 3600 seconds, got "${value}".`);
-    return n;
-  };
+function who(target: { name: string | null; mobile: string }): string {
+  return target.name ? `${target.name} (${maskMobile(target.mobile)})` : maskMobile(target.mobile);
 }
 
-function progressText(p: DialProgress): string {
-  const who = p.target.name ? `${p.target.name} (${maskMobile(p.target.mobile)})` : maskMobile(p.target.mobile);
-  const of = p.maxAttempts > 1 ? ` attempt ${p.attempt}/${p.maxAttempts}` : '';
+/** The result in words, from the catalog (dialResult.*). */
+export function resultText(words: CliWords, r: DialResult): string {
+  const { t } = words;
+  if (r.status === 'answered' && r.answered) {
+    const attempt = r.attempts.filter((a) => a.targetIndex === r.answered!.targetIndex).length;
+    return t('dialResult.answered', { who: who(r.answered), attempt });
+  }
+  if (r.status === 'not-answered') return t('dialResult.not-answered', { count: r.attempts.length });
+  if (r.status === 'refused') return words.sentences(t('dialResult.refused'), ...r.refusals.map((x) => refusalText(words, x)));
+  if (r.status === 'failed') {
+    const last = r.attempts.at(-1);
+    const code = last?.code ?? null;
+    if (code === 401 || code === 402 || code === 403) return t(`dialResult.failedCode.${code}`);
+    const why = last?.reason ? words.reason(last.reason) : '';
+    return words.sentences(code !== null ? t('dialResult.failedCode.other', { code }) : t('dialResult.failed'), why);
+  }
+  return t(`dialResult.${r.status}`);
+}
+
+function progressText(words: CliWords, p: DialProgress): string {
+  const { t } = words;
+  const of = p.maxAttempts > 1 ? ` ${t('cli:dial.attemptOf', { attempt: p.attempt, max: p.maxAttempts })}` : '';
   switch (p.phase) {
     case 'calling':
-      return `Calling ${who}${of}${p.state ? ` · ${p.state}` : ''}…`;
+      return t('cli:dial.calling', { who: who(p.target), of, state: p.state ? ` · ${t(`state.${p.state}`)}` : '' });
     case 'ended':
-      return `${who}: ${p.state ?? 'ended'}`;
+      return `${who(p.target)}: ${p.state ? t(`state.${p.state}`) : t('cli:dial.ended')}`;
     case 'waiting':
-      return `${who}: next attempt at ${p.nextAttemptAt ? new Date(p.nextAttemptAt).toLocaleTimeString() : '?'}`;
+      return t('cli:dial.waiting', { who: who(p.target), time: p.nextAttemptAt ? new Date(p.nextAttemptAt).toLocaleTimeString() : '?' });
     case 'refused':
-      return `${who}: ${p.refusals.map((r) => r.message).join(' ')}`;
+      return `${who(p.target)}: ${words.sentences(...p.refusals.map((r) => refusalText(words, r)))}`;
     case 'next-target':
-      return `No answer; calling the next person: ${who}`;
+      return t('cli:dial.next', { who: who(p.target) });
     default:
-      return p.result?.message ?? '';
+      return p.result ? resultText(words, p.result) : '';
   }
 }
 
-function resultJson(r: DialResult) {
+function resultJson(words: CliWords, r: DialResult) {
   return {
     status: r.status,
-    message: r.message,
+    message: resultText(words, r),
     answered: r.answered && { name: r.answered.name, mobile: r.answered.mobile, contactId: r.answered.contactId, messageId: r.answered.messageId },
     attempts: r.attempts.map((a) => ({ target: a.targetIndex, attempt: a.attempt, mobile: a.mobile, messageId: a.messageId, outcome: a.outcome, state: a.state, code: a.code })),
-    refusals: r.refusals.map((x) => ({ limit: x.limit, mobile: x.mobile, count: x.count, max: x.max, freesAt: new Date(x.freesAt).toISOString(), message: x.message })),
+    refusals: r.refusals.map((x) => ({ limit: x.limit, mobile: x.mobile, count: x.count, max: x.max, freesAt: new Date(x.freesAt).toISOString(), message: refusalText(words, x) })),
   };
 }
 
 export function registerDialCommand(program: Command, ctx: CommandContext): void {
+  const { t } = ctx.words;
   program
     .command('dial')
-    .description('call a contact (name, #id or number); several = an escalation list, called in order until someone answers')
-    .argument('<contact...>', 'contact name, #id, or a mainland mobile number')
-    .option('--template <id>', "the template (default: the contact's last used one)")
-    .option('--var <name=value>', 'a template variable by label or position; repeatable (default: the last values used for this contact)', collect, [])
-    .option('--content <text>', 'the exact text instead of a template')
-    .addOption(new Option('--until-answered <n>', `call each person up to N times until one call is answered (1 to ${MAX_ATTEMPTS})`).argParser(wholeNumber('--until-answered', 1, MAX_ATTEMPTS)))
-    .addOption(new Option('--pause <seconds>', 'wait between the end of one call and the next attempt (default 60)').argParser(seconds('--pause')))
-    .option('--override', 'call even if a per-number limit or quiet hours say not to (you confirm it)')
+    .description(t('cli:help.dial'))
+    .argument('<contact...>', t('cli:help.contact'))
+    .option('--template <id>', t('cli:help.dialTemplate'))
+    .option('--var <name=value>', t('cli:help.dialVar'), collect, [])
+    .option('--content <text>', t('cli:help.content'))
+    .addOption(new Option('--until-answered <n>', t('cli:help.untilAnswered', { max: MAX_ATTEMPTS })).argParser(ctx.parse.int('--until-answered', 1, MAX_ATTEMPTS)))
+    .addOption(new Option('--pause <seconds>', t('cli:help.pause')).argParser(ctx.parse.int('--pause', 0, 3600)))
+    .option('--override', t('cli:help.override'))
     .action(async (refs: string[], opts: { template?: string; var: string[]; content?: string; untilAnswered?: number; pause?: number; override?: boolean }) => {
-      if (opts.content !== undefined && (opts.template !== undefined || opts.var.length)) throw new CliFailure(EXIT.usage, 'usage', 'Give either --content TEXT or --template ID (with --var), not both.');
-      const profileId = await ctx.session.providerProfile(ctx.flags());
-      const line = progressLine(ctx);
-      const { runtime, close } = openCliRuntime(ctx, { onDialProgress: (p) => line.update(progressText(p)) });
-      try {
-        const { contacts, dialer } = runtime;
-        const targets: NonNullable<DialRequest['targets']> = [];
-        for (const ref of refs) {
-          try {
-            targets.push({ contactId: contacts.resolve(ref).id });
-          } catch (error) {
-            if (!(error instanceof ContactError)) throw error;
-            if (/^[+\d\s()-]{7,}$/.test(ref.trim())) targets.push({ mobile: ref });
-            else throw new CliFailure(EXIT.usage, error.code === 'ambiguous' ? 'ambiguous-contact' : 'not-found', error.message);
-          }
-        }
-        const first = 'contactId' in targets[0]! ? contacts.get(targets[0].contactId) : null;
-        const templateId = opts.content !== undefined ? null : (opts.template ?? first?.lastTemplateId ?? null);
-        if (opts.content === undefined && !templateId) throw new CliFailure(EXIT.usage, 'usage', 'Give the template to use: --template ID (this contact has none remembered yet).');
-        let values: string[] | undefined;
-        if (templateId && opts.var.length) {
-          const template = (await ctx.session.call('templates.list', undefined)).find((t) => t.id === templateId);
-          if (!template) throw new CliFailure(EXIT.usage, 'usage', `No template "${templateId}" in the local library.`);
-          try {
-            fillFromVars(template, opts.var); // checks labels and that every variable has a value
-            values = valuesFromVars(template, opts.var);
-          } catch (error) {
-            if (error instanceof VarError) throw new CliFailure(EXIT.usage, 'invalid-var', error.message);
-            throw error;
-          }
-        }
-        const req: DialRequest = {
-          profileId,
-          targets,
-          templateId,
-          values,
-          content: opts.content,
-          attempts: opts.untilAnswered ?? 1,
-          pauseSeconds: opts.pause ?? 60,
-          override: opts.override ?? false,
-        };
-        let result: DialResult;
+      const { session, words } = ctx;
+      if (opts.content !== undefined && (opts.template !== undefined || opts.var.length)) throw usage('contentOrTemplate');
+      const profileId = await session.providerProfile(ctx.flags());
+      const targets: NonNullable<DialRequest['targets']> = [];
+      let firstContact: { lastTemplateId: string | null } | null = null;
+      for (const ref of refs) {
         try {
-          result = await dialer.run(req);
+          const c = await session.call('contacts.resolve', { query: ref });
+          targets.push({ contactId: c.id });
+          firstContact ??= c;
         } catch (error) {
-          if (error instanceof DialError || error instanceof ContactError) throw new CliFailure(EXIT.usage, error.code, error.message);
-          throw error;
+          // Not a contact: a number is called as it is.
+          if (!(error instanceof CliFailure) || error.kind !== 'not-found' || !/^[+\d\s()-]{7,}$/.test(ref.trim())) throw error;
+          targets.push({ mobile: ref });
         }
-        line.end();
-        const value = resultJson(result);
-        const human = [
-          result.message,
-          ...result.attempts.map((a) => `  ${maskMobile(a.mobile)} attempt ${a.attempt}: ${a.outcome}${a.state ? `/${a.state}` : ''}${a.messageId ? ` · message #${a.messageId}` : ''}`),
-        ].join('\n');
-        if (result.status === 'answered') {
-          if (ctx.json()) ctx.io.stdout(`${JSON.stringify(value)}\n`);
-          else ctx.io.stdout(`${human}\n`);
-          return;
-        }
-        const failures: Record<Exclude<DialResult['status'], 'answered'>, CliFailure> = {
-          'not-answered': new CliFailure(EXIT.invalid, 'not-answered', result.message),
-          refused: new CliFailure(EXIT.usage, 'dial-limited', `${result.message} Nothing was sent; add --override to call anyway.`),
-          failed: new CliFailure(EXIT.rejected, 'failed', result.message),
-          unknown: new CliFailure(EXIT.transport, 'unknown', result.message),
-          cancelled: new CliFailure(1, 'cancelled', result.message),
-        };
-        printAndFail(ctx, value, human, failures[result.status]);
-      } finally {
-        line.end();
-        await close();
       }
-    });
-}
+      const templateId = opts.content !== undefined ? null : (opts.template ?? firstContact?.lastTemplateId ?? null);
+      if (opts.content === undefined && !templateId) throw usage('dialNeedsTemplate');
+      let values: string[] | undefined;
+      if (templateId && opts.var.length) {
+        const template = (await session.call('templates.list', undefined)).find((x) => x.id === templateId);
+        if (!template) throw usage('noTemplate', { id: templateId });
+        values = valuesFromVars(template, opts.var);
+      }
+      const req: DialRequest = { profileId, targets, templateId, values, content: opts.content, attempts: opts.untilAnswered ?? 1, pauseSeconds: opts.pause ?? 60, override: opts.override ?? false };
 
-/** The marker values from NAME=VALUE pairs, by label or position (already checked by fillFromVars). */
-function valuesFromVars(template: { content: string; markerNames: string[] }, pairs: readonly string[]): string[] {
-  const values = new Array<string>(parseTemplate(template.content).markerCount).fill('');
-  for (const pair of pairs) {
-    const eq = pair.indexOf('=');
-    const name = pair.slice(0, eq).trim();
-    let index = template.markerNames.indexOf(name);
-    if (index < 0) index = Number(name) - 1;
-    values[index] = pair.slice(eq + 1);
-  }
-  return values;
+      const line = progressLine(ctx);
+      let runId = '';
+      let resolveDone: (r: DialResult) => void = () => undefined;
+      const done = new Promise<DialResult>((resolve) => (resolveDone = resolve));
+      const off = await session.on('dialProgress', (p) => {
+        if (runId && p.runId !== runId) return;
+        line.update(progressText(words, p));
+        if (p.phase === 'done' && p.result) resolveDone(p.result);
+      });
+      const stopOnSignal = () => {
+        if (runId) void session.call('dial.cancel', { runId }).catch(() => undefined);
+      };
+      process.once('SIGINT', stopOnSignal);
+      let result: DialResult;
+      try {
+        const started = await session.call('dial.start', req);
+        if (!started.started) {
+          result = { runId: '', status: 'refused', answered: null, targets: started.plan.targets, attempts: [], refusals: started.plan.refusals };
+        } else {
+          runId = started.runId;
+          result = await done;
+        }
+      } finally {
+        off();
+        process.removeListener('SIGINT', stopOnSignal);
+        line.end();
+      }
+      const value = resultJson(words, result);
+      const human = () =>
+        [
+          resultText(words, result),
+          ...result.attempts.map((a) => `  ${t('cli:dial.attemptLine', { mobile: maskMobile(a.mobile), attempt: a.attempt, outcome: a.outcome === 'not-sent' ? t('cli:dial.notSent') : t(`csv.outcome.${a.outcome}`), state: a.state ? `/${t(`state.${a.state}`)}` : '', message: a.messageId ? ` · ${t('cli:messageRef', { id: a.messageId })}` : '' })}`),
+        ].join('\n');
+      if (result.status === 'answered') {
+        ctx.emit(value, human);
+        return;
+      }
+      const failures: Record<Exclude<DialResult['status'], 'answered'>, CliFailure> = {
+        'not-answered': new CliFailure(EXIT.invalid, 'not-answered', { key: 'cli:plain', params: { text: resultText(words, result) } }),
+        refused: new CliFailure(EXIT.usage, 'dial-limited', { key: 'cli:dial.limited', params: { text: resultText(words, result) } }),
+        failed: new CliFailure(EXIT.rejected, 'failed', { key: 'cli:plain', params: { text: resultText(words, result) } }),
+        unknown: new CliFailure(EXIT.transport, 'unknown', { key: 'cli:plain', params: { text: resultText(words, result) } }),
+        cancelled: new CliFailure(1, 'cancelled', { key: 'cli:plain', params: { text: resultText(words, result) } }),
+      };
+      ctx.printAndFail(value, human, failures[result.status]);
+    });
 }

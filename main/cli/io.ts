@@ -1,3 +1,5 @@
+import type { ErrorCode, IpcError } from '../../common/contract/errors';
+
 /** Where the CLI writes, and what it reads from its surroundings: injectable for tests. */
 export interface CliIo {
   stdout: (text: string) => void;
@@ -8,7 +10,7 @@ export interface CliIo {
 
 export const EXIT = {
   ok: 0,
-  /** `callout verify`: the signature is not valid. */
+  /** `callout verify`: the signature is not valid; `callout dial`: nobody answered. */
   invalid: 1,
   /** Usage or local validation error: nothing was sent. */
   usage: 2,
@@ -18,14 +20,65 @@ export const EXIT = {
   transport: 4,
 } as const;
 
+export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
+
+/**
+ * The exit status of every error code main can report: the one table. Errors that stop a command
+ * before anything is sent are usage errors (2); an internal failure is 1.
+ */
+export const EXIT_FOR_ERROR: Record<ErrorCode, ExitCode> = {
+  'invalid-input': EXIT.usage,
+  'unknown-channel': EXIT.usage,
+  'forbidden-sender': EXIT.usage,
+  'not-found': EXIT.usage,
+  'no-key': EXIT.usage,
+  'keychain-unavailable': EXIT.usage,
+  'keychain-failed': EXIT.usage,
+  'invalid-key': EXIT.usage,
+  'invalid-mobile': EXIT.usage,
+  'invalid-content': EXIT.usage,
+  'invalid-template': EXIT.usage,
+  'send-in-flight': EXIT.usage,
+  'still-in-progress': EXIT.usage,
+  'builtin-profile': EXIT.usage,
+  'database-too-new': EXIT.usage,
+  unavailable: EXIT.usage,
+  'exchange-without-profile': EXIT.usage,
+  'vector-file-invalid': EXIT.usage,
+  'import-failed': EXIT.usage,
+  'bad-mapping': EXIT.usage,
+  'batch-state': EXIT.usage,
+  'running-elsewhere': EXIT.usage,
+  'confirm-required': EXIT.usage,
+  'nothing-to-send': EXIT.usage,
+  'contact-ambiguous': EXIT.usage,
+  'history-invalid': EXIT.usage,
+  'retention-invalid': EXIT.usage,
+  internal: EXIT.invalid,
+};
+
+/** What a failure says: a catalog key with its parameters (or an error of main's, rendered from its code). */
+export type CliText = { key: string; params?: Record<string, unknown> } | { error: IpcError };
+
 /** A failure the CLI reports as one line on stderr (and, with --json, as {"error": ...} on stdout). */
-export class CliFailure extends Error {
+export class CliFailure {
   constructor(
     readonly exitCode: number,
     readonly kind: string,
-    message: string,
+    readonly text: CliText,
     readonly extra: Record<string, unknown> = {},
-  ) {
-    super(message);
-  }
+  ) {}
+
+  /** The value was already printed on stdout (a provider's reply that scripts read). */
+  printed = false;
+}
+
+/** A usage error (exit 2, nothing sent), said by a key of the CLI's dictionary. */
+export function usage(key: string, params?: Record<string, unknown>, kind = 'usage'): CliFailure {
+  return new CliFailure(EXIT.usage, kind, { key: `cli:usage.${key}`, params });
+}
+
+/** One of main's errors, with its exit status from the table. */
+export function failureFromIpc(error: IpcError, extra: Record<string, unknown> = {}): CliFailure {
+  return new CliFailure(EXIT_FOR_ERROR[error.code], error.code, { error }, extra);
 }

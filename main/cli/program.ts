@@ -1,183 +1,151 @@
 import { Command, CommanderError, Option } from 'commander';
-import type { FailureView } from '../../common/contract';
-import { describeCode, type CodeInfo } from '../../common/domain/codes';
 import { CALL_STATES, OUTCOMES, type CallState, type Outcome } from '../../common/domain/status';
 import type { MessageRecord } from '../../common/records';
 import { formatHttpDate, parseHttpDate, SIGNATURE_VARIANTS, type SignatureVariant } from '../signing';
-import { NewerDatabaseError } from '../store/database';
-import { CliFailure, EXIT, type CliIo } from './io';
+import { CliFailure, EXIT, usage, type CliIo } from './io';
+import { failureOfView, parsers, providerRejection, type CommandContext } from './context';
 import { registerBulkCommand } from './bulk-command';
 import { registerDialCommand } from './dial-command';
 import { runSandboxCommand } from './sandbox-command';
 import { CliSession, type ProviderFlags } from './session';
-import { fillFromVars, VarError } from './template-vars';
+import { fillFromVars } from './template-vars';
+import { cliLanguage, cliWords, type CliWords } from './text';
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
-
-function positiveSeconds(name: string) {
-  return (value: string): number => {
-    const n = Number(value);
-    if (!Number.isFinite(n) || n <= 0 || n > 3600) throw new CliFailure(EXIT.usage, 'usage', `${name} must be a number of seconds between 0 and 3600, got "${value}".`);
-    return n;
-  };
-}
-
-function positiveInt(name: string, max: number) {
-  return (value: string): number => {
-    const n = Number(value);
-    if (!Number.isInteger(n) || n < 1 || n > max) throw new CliFailure(EXIT.usage, 'usage', `${name} must be a whole number from 1 to ${max}, got "${value}".`);
-    return n;
-  };
-}
-
-function oneOf<T extends string>(name: string, allowed: readonly T[]) {
-  return (value: string): T => {
-    if (!(allowed as readonly string[]).includes(value)) throw new CliFailure(EXIT.usage, 'usage', `${name} must be one of ${allowed.join(', ')}; got "${value}".`);
-    return value as T;
-  };
-}
 
 /** Runs one CLI invocation. Returns the exit code; never throws. */
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
   let json = argv.includes('--json');
   let exitCode: number = EXIT.ok;
+  const words = cliWords(cliLanguage(argv, io.env));
+  const { t } = words;
+  const parse = parsers(words);
   const session = new CliSession(io.env);
 
-  const emit = (value: unknown, human: () => string) => {
-    if (json) io.stdout(`${JSON.stringify(value)}\n`);
-    else io.stdout(`${human()}\n`);
-  };
-  /** Prints the JSON value of a failed provider call (scripts read it), then fails with one line on stderr. */
-  const fail = (value: unknown, failure: CliFailure): never => {
-    if (json) io.stdout(`${JSON.stringify(value)}\n`);
-    throw Object.assign(failure, { extra: { ...failure.extra, printed: true } });
-  };
-
   const program = new Command('callout')
-    .description('Callout: place and follow text-to-speech notification calls, sign and verify requests, run a local sandbox provider.')
-    .option('--json', 'print exactly one JSON value on stdout')
-    .option('--profile <name>', 'a saved profile (its API Key comes from the OS keychain)')
-    .option('--base-url <url>', 'provider base URL (or CALLOUT_BASE_URL)')
-    .option('--api-id <id>', 'API ID (or CALLOUT_API_ID); the API Key is read from CALLOUT_API_KEY, never from a flag')
-    .addOption(new Option('--sign <variant>', 'add signature headers (Host, Date, Authorization)').argParser(oneOf('--sign', SIGNATURE_VARIANTS)))
-    .addOption(new Option('--format <format>', 'reply format to ask for (default json)').argParser(oneOf('--format', ['json', 'xml'] as const)))
-    .addOption(new Option('--timeout <seconds>', 'total timeout per request').argParser(positiveSeconds('--timeout')))
-    .addOption(new Option('--connect-timeout <seconds>', 'connect timeout per request').argParser(positiveSeconds('--connect-timeout')))
+    .description(t('cli:help.program'))
+    .option('--json', t('cli:help.json'))
+    .addOption(new Option('--lang <lang>', t('cli:help.lang')).argParser(parse.oneOf('--lang', ['zh-CN', 'en'] as const)))
+    .option('--profile <name>', t('cli:help.profile'))
+    .option('--base-url <url>', t('cli:help.baseUrl'))
+    .option('--api-id <id>', t('cli:help.apiId'))
+    .addOption(new Option('--sign <variant>', t('cli:help.sign')).argParser(parse.oneOf('--sign', SIGNATURE_VARIANTS)))
+    .addOption(new Option('--format <format>', t('cli:help.format')).argParser(parse.oneOf('--format', ['json', 'xml'] as const)))
+    .addOption(new Option('--timeout <seconds>', t('cli:help.timeout')).argParser(parse.seconds('--timeout')))
+    .addOption(new Option('--connect-timeout <seconds>', t('cli:help.connectTimeout')).argParser(parse.seconds('--connect-timeout')))
     .showHelpAfterError(false)
     .configureOutput({ writeOut: (s) => io.stdout(s), writeErr: () => undefined })
     .exitOverride();
 
-  const flags = (): ProviderFlags => program.opts<ProviderFlags>();
-
-  const failureFromView = (failure: FailureView, extra: Record<string, unknown> = {}): CliFailure => {
-    const exit = failure.kind === 'signature-rejected' ? EXIT.rejected : EXIT.transport;
-    const note = failure.outcome === 'unknown' ? ' Not resent: check `callout status` or the history before sending again.' : '';
-    return new CliFailure(exit, failure.kind, failure.message + note, { ...extra, outcome: failure.outcome });
+  const ctx: CommandContext = {
+    io,
+    session,
+    flags: () => program.opts<ProviderFlags>(),
+    json: () => json,
+    words,
+    parse,
+    emit(value, human) {
+      io.stdout(`${json ? JSON.stringify(value) : human()}\n`);
+    },
+    printAndFail(value, human, failure) {
+      if (json) io.stdout(`${JSON.stringify(value)}\n`);
+      else if (human) io.stdout(`${human()}\n`);
+      failure.printed = true;
+      throw failure;
+    },
   };
-
-  const providerRejection = (code: number | null, info: CodeInfo | null, extra: Record<string, unknown>): CliFailure => {
-    const i = info ?? describeCode(code);
-    return new CliFailure(EXIT.rejected, 'provider', `The provider answered ${code ?? '(no code)'}: ${i.meaning.en} ${i.action.en}`, { code, ...extra });
-  };
+  const { emit, printAndFail, flags } = ctx;
 
   program
     .command('send')
-    .description('place a call that reads a text to a mainland mobile number')
-    .requiredOption('--to <mobile>', 'mainland mobile number (+86, spaces and dashes are fine)')
-    .option('--content <text>', 'the exact text to read (must match an approved template)')
-    .option('--template <id>', 'a template from the local library (see `callout template list`)')
-    .option('--var <name=value>', 'a template variable by label or position (1, 2, ...); repeatable', collect, [])
-    .addOption(new Option('--timeout <seconds>', 'total timeout for this request').argParser(positiveSeconds('--timeout')))
+    .description(t('cli:help.send'))
+    .requiredOption('--to <mobile>', t('cli:help.to'))
+    .option('--content <text>', t('cli:help.content'))
+    .option('--template <id>', t('cli:help.template'))
+    .option('--var <name=value>', t('cli:help.var'), collect, [])
+    .addOption(new Option('--timeout <seconds>', t('cli:help.timeoutOne')).argParser(parse.seconds('--timeout')))
     .action(async (opts: { to: string; content?: string; template?: string; var: string[]; timeout?: number }) => {
-      if ((opts.content === undefined) === (opts.template === undefined)) {
-        throw new CliFailure(EXIT.usage, 'usage', 'Give either --content TEXT or --template ID (with --var NAME=VALUE), not both and not neither.');
-      }
-      if (opts.content !== undefined && opts.var.length) throw new CliFailure(EXIT.usage, 'usage', '--var is used with --template, not with --content.');
+      if ((opts.content === undefined) === (opts.template === undefined)) throw usage('contentOrTemplate');
+      if (opts.content !== undefined && opts.var.length) throw usage('varWithContent');
       let content = opts.content ?? '';
       if (opts.template !== undefined) {
-        const template = (await session.call('templates.list', undefined)).find((t) => t.id === opts.template);
-        if (!template) throw new CliFailure(EXIT.usage, 'usage', `No template "${opts.template}" in the local library; add it with \`callout template add\`.`);
+        const template = (await session.call('templates.list', undefined)).find((x) => x.id === opts.template);
+        if (!template) throw usage('noTemplate', { id: opts.template });
         content = fillFromVars(template, opts.var);
       }
       const profileId = await session.providerProfile(flags(), opts.timeout);
       const result = await session.call('messages.send', { profileId, mobile: opts.to, content, templateId: opts.template ?? null });
       const m = result.message;
       const base = { messageId: m.id, mobile: m.mobile, units: m.units, outcome: m.outcome };
-      if (result.failure) throw failureFromView(result.failure, base);
-      const r = { code: m.code, msg: m.providerMsg, smsid: m.smsid, count: m.billedUnits };
-      const value = { ...r, ...base };
+      if (result.failure) throw failureOfView(words, result.failure, base);
+      const value = { code: m.code, msg: m.providerMsg, smsid: m.smsid, count: m.billedUnits, ...base };
       if (m.outcome === 'accepted') {
-        emit(value, () =>
-          [
-            `Accepted: smsid ${r.smsid} · ${m.mobile} · ${m.units} unit${m.units === 1 ? '' : 's'} (charged only if answered) · message #${m.id}`,
-            `Follow it: callout status ${r.smsid}`,
-          ].join('\n'),
-        );
+        emit(value, () => [t('cli:send.accepted', { smsid: m.smsid, mobile: m.mobile, count: m.units, id: m.id }), t('cli:send.follow', { smsid: m.smsid })].join('\n'));
         return;
       }
-      if (m.outcome === 'unknown') fail(value, new CliFailure(EXIT.transport, 'provider-error', `${m.errorMessage} Not resent: check \`callout history\` before sending again.`));
-      fail(value, providerRejection(r.code, result.code, {}));
+      if (m.outcome === 'unknown') printAndFail(value, null, new CliFailure(EXIT.transport, 'provider-error', { key: 'cli:notResent', params: { text: words.reason(m.reason) } }));
+      printAndFail(value, null, providerRejection(words, m.code));
     });
 
   program
     .command('status')
-    .description("ask the provider for a message's call state and duration")
-    .argument('<smsid>', 'the smsid returned by send')
+    .description(t('cli:help.status'))
+    .argument('<smsid>', t('cli:help.smsid'))
     .action(async (smsid: string) => {
       const profileId = await session.providerProfile(flags());
       const r = await session.call('messages.queryStatus', { profileId, smsid });
-      if (r.failure) throw failureFromView(r.failure, { smsid });
+      if (r.failure) throw failureOfView(words, r.failure, { smsid });
       const value = { code: r.providerCode, msg: r.msg, smsid: r.smsid, state: r.state, duration: r.duration, messageId: r.message?.id ?? null, raw: r.raw };
-      if (r.providerCode !== 2) fail(value, providerRejection(r.providerCode, r.code, {}));
-      const result = r;
-      emit(value, () => `${smsid}: ${r.state}${r.duration ? ` · ${r.duration} s` : ''}${result.message ? ` · message #${result.message.id}` : ''}`);
+      if (r.providerCode !== 2) printAndFail(value, null, providerRejection(words, r.providerCode));
+      emit(value, () => t('cli:status.line', { smsid, state: t(`state.${r.state}`), duration: r.duration ? t('cli:seconds', { n: r.duration }) : '', message: r.message ? t('cli:messageRef', { id: r.message.id }) : '' }));
     });
 
   program
     .command('balance')
-    .description('remaining notification units')
+    .description(t('cli:help.balance'))
     .action(async () => {
       const r = await session.call('balance.query', { profileId: await session.providerProfile(flags()) });
-      if (r.failure) throw failureFromView(r.failure);
-      const providerCode = r.code?.code ?? null;
-      const value = { code: providerCode, msg: typeof r.raw?.msg === 'string' ? r.raw.msg : null, units: r.units, raw: r.raw };
-      if (providerCode !== 2) fail(value, providerRejection(providerCode, r.code, {}));
-      emit(value, () => (r.units === null ? 'Balance: unknown (the reply has no field Callout recognises; see --json raw)' : `Balance: ${r.units} unit${r.units === 1 ? '' : 's'}`));
+      if (r.failure) throw failureOfView(words, r.failure);
+      const value = { code: r.providerCode, msg: typeof r.raw?.msg === 'string' ? r.raw.msg : null, units: r.units, raw: r.raw };
+      if (r.providerCode !== 2) printAndFail(value, null, providerRejection(words, r.providerCode));
+      emit(value, () => (r.units === null ? t('cli:balance.unknown') : t('cli:balance.units', { count: r.units })));
     });
 
   program
     .command('history')
-    .description('messages sent from this data directory, newest first')
-    .addOption(new Option('--limit <n>', 'how many').argParser(positiveInt('--limit', 10_000)).default(20))
-    .option('--mobile <digits>', 'only numbers containing these digits')
-    .addOption(new Option('--state <state>', 'only this call state').argParser(oneOf('--state', CALL_STATES)))
-    .addOption(new Option('--outcome <outcome>', 'only this outcome').argParser(oneOf('--outcome', OUTCOMES)))
+    .description(t('cli:help.history'))
+    .addOption(new Option('--limit <n>', t('cli:help.limit')).argParser(parse.int('--limit', 1, 1000)).default(20))
+    .option('--mobile <digits>', t('cli:help.mobileFilter'))
+    .addOption(new Option('--state <state>', t('cli:help.state')).argParser(parse.oneOf('--state', CALL_STATES)))
+    .addOption(new Option('--outcome <outcome>', t('cli:help.outcome')).argParser(parse.oneOf('--outcome', OUTCOMES)))
     .action(async (opts: { limit: number; mobile?: string; state?: CallState; outcome?: Outcome }) => {
-      const rows = await session.call('history.query', opts);
-      const value = rows.map(historyJson);
-      emit(value, () => (rows.length ? rows.map(historyLine).join('\n') : 'No messages yet.'));
+      const page = await session.call('history.page', {
+        filter: { ...(opts.mobile ? { mobile: opts.mobile } : {}), ...(opts.state ? { states: [opts.state] } : {}), ...(opts.outcome ? { outcomes: [opts.outcome] } : {}) },
+        limit: opts.limit,
+      });
+      emit(page.rows.map(historyJson), () => (page.rows.length ? page.rows.map((m) => historyLine(words, m)).join('\n') : t('cli:history.none')));
     });
 
   program
     .command('sign')
-    .description('build the signature headers for a request (spec section 5.2): --api-id ID, key from CALLOUT_API_KEY')
-    .requiredOption('--method <method>', 'GET or POST')
-    .requiredOption('--url <url>', 'request URL (query is not signed in the spec variant)')
-    .option('--date <http-date>', 'Date value to sign (default: now)')
-    .addOption(new Option('--variant <variant>', 'string-to-sign variant').argParser(oneOf('--variant', SIGNATURE_VARIANTS)).default('spec'))
+    .description(t('cli:help.signCmd'))
+    .requiredOption('--method <method>', t('cli:help.method'))
+    .requiredOption('--url <url>', t('cli:help.url'))
+    .option('--date <http-date>', t('cli:help.date'))
+    .addOption(new Option('--variant <variant>', t('cli:help.variant')).argParser(parse.oneOf('--variant', SIGNATURE_VARIANTS)).default('spec'))
     .action(async (opts: { method: string; url: string; date?: string; variant: SignatureVariant }) => {
       const apiId = flags().apiId ?? io.env.CALLOUT_API_ID;
-      if (!apiId) throw new CliFailure(EXIT.usage, 'usage', 'No API ID to sign with: pass --api-id ID (or set CALLOUT_API_ID).');
+      if (!apiId) throw usage('noApiIdToSign');
       const apiKey = io.env.CALLOUT_API_KEY;
-      if (!apiKey) throw new CliFailure(EXIT.usage, 'usage', 'No API Key: set the environment variable CALLOUT_API_KEY (it is never taken from a flag).');
+      if (!apiKey) throw usage('noApiKey');
       const method = checkMethod(opts.method);
       checkUrl(opts.url);
-      if (opts.date !== undefined && !parseHttpDate(opts.date)) throw new CliFailure(EXIT.usage, 'usage', `--date must be an HTTP date like "${formatHttpDate(new Date())}", got "${opts.date}".`);
+      if (opts.date !== undefined && !parseHttpDate(opts.date)) throw usage('badDate', { flag: '--date', example: formatHttpDate(new Date()), value: opts.date });
       const steps = await session.call('signature.compute', { apiId, method, url: opts.url, date: opts.date, variant: opts.variant, key: { adHoc: apiKey } });
       const value = { stringToSign: steps.stringToSign, signature: steps.signature, authorization: steps.authorization, headers: steps.headers, variant: steps.variant };
       emit(value, () =>
         [
-          `String to sign (${steps.variant}):`,
+          t('cli:sign.stringToSign', { variant: steps.variant }),
           ...steps.stringToSign.split('\n').map((l, i, all) => `  ${l}${i < all.length - 1 ? '⏎' : ''}`),
           `Host: ${steps.headers.Host}`,
           `Date: ${steps.headers.Date}`,
@@ -188,76 +156,77 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
 
   program
     .command('verify')
-    .description('check a signed request; exits 0 when valid, 1 when not')
-    .requiredOption('--method <method>', 'GET or POST')
-    .requiredOption('--url <url>', 'request URL')
-    .requiredOption('--date <http-date>', 'the Date header as sent')
-    .requiredOption('--authorization <value>', 'the Authorization header as sent')
-    .option('--host <host>', 'the Host header as sent (default: from the URL)')
-    .option('--now <http-date>', 'compare the date against this time instead of now')
-    .addOption(new Option('--variant <variant>', 'string-to-sign variant').argParser(oneOf('--variant', SIGNATURE_VARIANTS)).default('spec'))
+    .description(t('cli:help.verify'))
+    .requiredOption('--method <method>', t('cli:help.method'))
+    .requiredOption('--url <url>', t('cli:help.url'))
+    .requiredOption('--date <http-date>', t('cli:help.dateSent'))
+    .requiredOption('--authorization <value>', t('cli:help.authorization'))
+    .option('--host <host>', t('cli:help.host'))
+    .option('--now <http-date>', t('cli:help.now'))
+    .addOption(new Option('--variant <variant>', t('cli:help.variant')).argParser(parse.oneOf('--variant', SIGNATURE_VARIANTS)).default('spec'))
     .action(async (opts: { method: string; url: string; date: string; authorization: string; host?: string; now?: string; variant: SignatureVariant }) => {
       const apiKey = io.env.CALLOUT_API_KEY;
-      if (!apiKey) throw new CliFailure(EXIT.usage, 'usage', 'No API Key: set the environment variable CALLOUT_API_KEY (it is never taken from a flag).');
+      if (!apiKey) throw usage('noApiKey');
       checkUrl(opts.url);
-      if (opts.now !== undefined && !parseHttpDate(opts.now)) throw new CliFailure(EXIT.usage, 'usage', `--now must be an HTTP date, got "${opts.now}".`);
+      if (opts.now !== undefined && !parseHttpDate(opts.now)) throw usage('badDate', { flag: '--now', example: formatHttpDate(new Date()), value: opts.now });
       const r = await session.call('signature.verify', { method: checkMethod(opts.method), url: opts.url, host: opts.host, date: opts.date, authorization: opts.authorization, now: opts.now, variant: opts.variant, key: { adHoc: apiKey } });
       const value = { valid: r.valid, reason: r.reason, skewSeconds: r.skewSeconds };
-      emit(value, () => (r.valid ? `valid (clock skew ${r.skewSeconds ?? 0} s)` : `invalid: ${r.reason}${r.skewSeconds !== null ? ` (clock skew ${r.skewSeconds} s; the window is ±300 s)` : ''}`));
+      emit(value, () => (r.valid ? t('cli:verify.valid', { skew: r.skewSeconds ?? 0 }) : t('cli:verify.invalid', { reason: r.reason, skew: r.skewSeconds === null ? '' : t('cli:verify.skew', { skew: r.skewSeconds }) })));
       if (!r.valid) exitCode = EXIT.invalid;
     });
 
-  const template = program.command('template').description('the local template library (templates are registered in the provider console)');
+  const template = program.command('template').description(t('cli:help.templateGroup'));
   template
     .command('add')
-    .description('add or replace a template')
-    .requiredOption('--content <text>', 'the template text, with 【变量】 markers')
-    .option('--id <id>', 'an id of your choice (default: generated)')
-    .option('--name <name>', 'a name to show')
-    .option('--approved', 'mark it approved by the provider')
-    .option('--marker <label>', 'a label for the next 【变量】 marker; repeatable', collect, [])
+    .description(t('cli:help.templateAdd'))
+    .requiredOption('--content <text>', t('cli:help.templateContent'))
+    .option('--id <id>', t('cli:help.templateId'))
+    .option('--name <name>', t('cli:help.templateName'))
+    .option('--approved', t('cli:help.approved'))
+    .option('--marker <label>', t('cli:help.marker'), collect, [])
     .action(async (opts: { content: string; id?: string; name?: string; approved?: boolean; marker: string[] }) => {
-      const t = await session.call('templates.save', { id: opts.id, name: opts.name, content: opts.content, approved: opts.approved ?? false, markerNames: opts.marker });
-      emit(t, () => `Saved template ${t.id}${t.approved ? ' (approved)' : ' (not yet approved)'}.`);
+      const saved = await session.call('templates.save', { id: opts.id, name: opts.name, content: opts.content, approved: opts.approved ?? false, markerNames: opts.marker });
+      emit(saved, () => t(saved.approved ? 'cli:template.savedApproved' : 'cli:template.savedPending', { id: saved.id }));
     });
   template
     .command('list')
-    .description('list templates')
+    .description(t('cli:help.templateList'))
     .action(async () => {
       const list = await session.call('templates.list', undefined);
-      emit(list, () => (list.length ? list.map((t) => `${t.id}\t${t.approved ? 'approved' : 'pending '}\t${t.content}`).join('\n') : 'No templates yet.'));
+      emit(list, () => (list.length ? list.map((x) => `${x.id}\t${t(x.approved ? 'cli:template.approved' : 'cli:template.pending')}\t${x.content}`).join('\n') : t('cli:template.none')));
     });
   template
     .command('remove')
     .argument('<id>')
-    .description('remove a template')
+    .description(t('cli:help.templateRemove'))
     .action(async (id: string) => {
-      if (!(await session.call('templates.remove', { id })).removed) throw new CliFailure(EXIT.usage, 'usage', `No template "${id}".`);
-      emit({ removed: id }, () => `Removed template ${id}.`);
+      if (!(await session.call('templates.remove', { id })).removed) throw usage('noTemplate', { id });
+      emit({ removed: id }, () => t('cli:template.removed', { id }));
     });
 
   program
     .command('sandbox')
-    .description('run the local sandbox provider until interrupted; prints its base URL and demo credentials')
-    .addOption(new Option('--port <n>', 'port on 127.0.0.1 (default: random)').argParser(positiveInt('--port', 65535)))
-    .addOption(new Option('--time-scale <x>', 'speed of simulated calls (0.1 = ten times faster)').argParser(positiveSeconds('--time-scale')).default(1))
-    .addOption(new Option('--signature <mode>', 'require signed requests').argParser(oneOf('--signature', ['off', 'spec', 'apisix', 'any'] as const)).default('off'))
+    .description(t('cli:help.sandbox'))
+    .addOption(new Option('--port <n>', t('cli:help.port')).argParser(parse.int('--port', 1, 65535)))
+    .addOption(new Option('--time-scale <x>', t('cli:help.timeScale')).argParser(parse.seconds('--time-scale')).default(1))
+    .addOption(new Option('--signature <mode>', t('cli:help.signature')).argParser(parse.oneOf('--signature', ['off', 'spec', 'apisix', 'any'] as const)).default('off'))
     .action(async (opts: { port?: number; timeScale: number; signature: 'off' | 'spec' | 'apisix' | 'any' }) => {
-      await runSandboxCommand(opts, io, json);
+      await runSandboxCommand(opts, io, json, words);
     });
 
-  const context = { io, session, flags, json: () => json };
-  registerBulkCommand(program, context);
-  registerDialCommand(program, context);
+  registerBulkCommand(program, ctx);
+  registerDialCommand(program, ctx);
 
   try {
     await program.parseAsync(argv as string[], { from: 'user' });
     return exitCode;
   } catch (error) {
     json = json || globalsSafe(program).json === true;
-    return report(error, io, json);
+    return report(error, io, json, words);
   } finally {
+    const recovered = await session.databaseRecovered().catch(() => null);
     await session.close();
+    if (recovered && !json) io.stderr(`callout: ${t('cli:databaseRecovered', { movedTo: recovered.movedTo })}\n`);
   }
 }
 
@@ -271,7 +240,7 @@ function globalsSafe(program: Command): { json?: boolean } {
 
 function checkMethod(method: string): 'GET' | 'POST' {
   const m = method.toUpperCase();
-  if (m !== 'GET' && m !== 'POST') throw new CliFailure(EXIT.usage, 'usage', `--method must be GET or POST, got "${method}".`);
+  if (m !== 'GET' && m !== 'POST') throw usage('badMethod', { value: method });
   return m;
 }
 
@@ -280,7 +249,7 @@ function checkUrl(url: string): void {
     const u = new URL(url);
     if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error();
   } catch {
-    throw new CliFailure(EXIT.usage, 'usage', `--url must be an http(s) URL, got "${url}".`);
+    throw usage('badUrl', { value: url });
   }
 }
 
@@ -303,23 +272,22 @@ export function historyJson(m: MessageRecord) {
   };
 }
 
-function historyLine(m: MessageRecord): string {
+function historyLine(words: CliWords, m: MessageRecord): string {
   const when = new Date(m.createdAt).toISOString().replace('T', ' ').slice(0, 19);
   const text = m.content.length > 40 ? `${m.content.slice(0, 39)}…` : m.content;
-  return `#${m.id}\t${when}\t${m.mobile}\t${m.outcome}/${m.state}${m.duration ? ` ${m.duration}s` : ''}\t${m.code ?? ''}\t${text}`;
+  const { t } = words;
+  return `#${m.id}\t${when}\t${m.mobile}\t${t(`csv.outcome.${m.outcome}`)}/${t(`state.${m.state}`)}${m.duration ? ` ${t('cli:seconds', { n: m.duration })}` : ''}\t${m.code ?? ''}\t${text}`;
 }
 
-function report(error: unknown, io: CliIo, json: boolean): number {
+function report(error: unknown, io: CliIo, json: boolean, words: CliWords): number {
   let failure: CliFailure;
   if (error instanceof CliFailure) failure = error;
   else if (error instanceof CommanderError) {
     if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help') return EXIT.ok;
-    failure = new CliFailure(EXIT.usage, 'usage', `${error.message.replace(/^error: /, '')} (see callout --help)`);
-  } else if (error instanceof VarError) failure = new CliFailure(EXIT.usage, 'invalid-var', error.message);
-  else if (error instanceof NewerDatabaseError) failure = new CliFailure(EXIT.usage, error.code, error.message);
-  else failure = new CliFailure(1, 'internal', `Unexpected error: ${error instanceof Error ? error.message : String(error)}`);
-  const { printed, ...extra } = failure.extra;
-  if (json && !printed) io.stdout(`${JSON.stringify({ error: { kind: failure.kind, message: failure.message, ...extra } })}\n`);
-  io.stderr(`callout: ${failure.message.replace(/\s*\n\s*/g, ' ')}\n`);
+    failure = new CliFailure(EXIT.usage, 'usage', { key: 'cli:commander', params: { text: error.message.replace(/^error: /, '') } });
+  } else failure = new CliFailure(1, 'internal', { error: { code: 'internal', params: {} } });
+  const message = words.text(failure.text).replace(/\s*\n\s*/g, ' ');
+  if (json && !failure.printed) io.stdout(`${JSON.stringify({ error: { kind: failure.kind, message, ...failure.extra } })}\n`);
+  io.stderr(`callout: ${message}\n`);
   return failure.exitCode;
 }

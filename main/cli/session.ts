@@ -1,12 +1,17 @@
-import type { Channel, InputOf, IpcError, OutputOf } from '../../common/contract';
+// One CLI invocation's view of Callout: the same services (createServices) and the same handler
+// table as the app, opened once and only when a command needs them (so `--help` or a usage error
+// touches nothing). The OS keychain is opened only when a profile's key is first needed, whatever
+// ran before. The CLI goes through the handler table and the push events, like the app's window.
+import type { Channel, EventName, InputOf, OutputOf, PayloadOf } from '../../common/contract';
+import { EVENT_CHANNELS } from '../../common/contract';
 import { dispatch } from '../dispatch';
 import { createHandlers, type Handlers } from '../handlers';
-import { openSecretStore, SessionSecretStore } from '../secrets';
+import { CalloutError } from '../errors';
 import { createServices, type Services } from '../services';
-import { dataDirectory } from '../store/paths';
 import type { SignatureVariant } from '../signing';
+import { dataDirectory } from '../store/paths';
 import { DEFAULT_CONNECT_TIMEOUT_MS, DEFAULT_TOTAL_TIMEOUT_MS, type ReplyFormat } from '../voice/client';
-import { CliFailure, EXIT } from './io';
+import { failureFromIpc, usage } from './io';
 
 /** The id of the in-memory profile built from --base-url/--api-id and CALLOUT_API_KEY. */
 export const CLI_PROFILE_ID = 'cli';
@@ -21,61 +26,81 @@ export interface ProviderFlags {
   connectTimeout?: number;
 }
 
-const USAGE_CODES = new Set(['invalid-input', 'invalid-mobile', 'invalid-content', 'invalid-template', 'not-found', 'no-key', 'builtin-profile', 'database-too-new', 'keychain-unavailable', 'send-in-flight']);
-
-export function failureFromIpc(error: IpcError): CliFailure {
-  const exit = USAGE_CODES.has(error.code) ? EXIT.usage : 1;
-  return new CliFailure(exit, error.code, error.message);
+/**
+ * Speeds up following calls, the governor's hour and dial pauses when talking to a sped-up sandbox
+ * (`callout sandbox --time-scale 0.01`). Not for real providers.
+ */
+export function cliTimeScale(env: NodeJS.ProcessEnv): number {
+  const n = Number(env.CALLOUT_TIME_SCALE);
+  return Number.isFinite(n) && n > 0 && n <= 1 ? n : 1;
 }
 
-/**
- * One CLI invocation's view of Callout: the same services and the same handler table as the app.
- * Opened lazily, so that `--help` or a usage error touches nothing.
- */
 export class CliSession {
-  private services?: Services;
-  private handlers?: Handlers;
+  private opened?: Promise<{ services: Services; handlers: Handlers }>;
   private profileId?: string;
 
   constructor(private readonly env: NodeJS.ProcessEnv) {}
 
-  /** Services for local work (history, templates, signing): no keychain, no sandbox. */
-  private async open(withKeychain: boolean): Promise<Handlers> {
-    if (!this.handlers) {
-      const secrets = withKeychain ? await openSecretStore() : { store: new SessionSecretStore(), status: { kind: 'session' as const, keychainAvailable: false, reason: 'The CLI was given its key in CALLOUT_API_KEY.' } };
-      this.services = await createServices({ home: dataDirectory(this.env), secrets, sandbox: false, tracking: false, calls: false });
-      this.handlers = createHandlers(this.services);
-    }
-    return this.handlers;
+  private open(): Promise<{ services: Services; handlers: Handlers }> {
+    this.opened ??= (async () => {
+      const scale = cliTimeScale(this.env);
+      const services = await createServices({
+        home: dataDirectory(this.env),
+        secrets: { lazy: true },
+        sandbox: false,
+        // The CLI follows the calls it places itself (not every open call of the app).
+        follow: { delayScale: scale, maxAgeMs: 30 * 60_000, resume: false },
+        timeScale: scale,
+        watcherPollMs: Math.max(20, 1000 * scale),
+      });
+      return { services, handlers: createHandlers(services) };
+    })();
+    return this.opened;
   }
 
+  /** Calls one operation of the handler table; a failure becomes a CliFailure with its exit status. */
   async call<C extends Channel>(channel: C, input: InputOf<C>): Promise<OutputOf<C>> {
-    const handlers = await this.open(false);
-    return this.unwrap(await dispatch(handlers, channel, input));
+    const { handlers } = await this.open();
+    const r = await dispatch(handlers, channel, input, () => undefined);
+    if (!r.ok) throw failureFromIpc(r.error);
+    return r.value as OutputOf<C>;
   }
 
-  private unwrap<T>(r: { ok: true; value: unknown } | { ok: false; error: IpcError }): T {
-    if (!r.ok) throw failureFromIpc(r.error);
-    return r.value as T;
+  /** Listens to one push event (as the app's window does); returns the unsubscribe function. */
+  async on<E extends EventName>(event: E, listener: (payload: PayloadOf<E>) => void): Promise<() => void> {
+    const { services } = await this.open();
+    const channel: string = EVENT_CHANNELS[event];
+    return services.subscribe((c, payload) => {
+      if (c === channel) listener(payload as PayloadOf<E>);
+    });
+  }
+
+  /** Set aside at open because it was damaged: where it went (scripts are told in --json, people on stderr). */
+  async databaseRecovered(): Promise<{ movedTo: string; reason: string } | null> {
+    if (!this.opened) return null;
+    return (await this.opened).services.store.recovered;
   }
 
   /** The profile to call the provider with: --profile NAME (keychain), or --base-url/--api-id with CALLOUT_API_KEY. */
   async providerProfile(flags: ProviderFlags, timeoutOverride?: number): Promise<string> {
     if (this.profileId) return this.profileId;
     if (flags.profile !== undefined) {
-      if (flags.baseUrl || flags.apiId) throw new CliFailure(EXIT.usage, 'usage', 'Use either --profile NAME or --base-url/--api-id, not both.');
-      await this.open(true);
-      const p = this.services!.profiles.findByName(flags.profile) ?? (await this.services!.profiles.list()).find((x) => x.id === flags.profile);
-      if (!p) {
-        const names = (await this.services!.profiles.list()).map((x) => x.name).join(', ');
-        throw new CliFailure(EXIT.usage, 'not-found', `No profile named "${flags.profile}"${names ? ` (profiles: ${names})` : ''}.`);
-      }
+      if (flags.baseUrl || flags.apiId) throw usage('profileAndUrl');
+      const list = await this.call('profiles.list', undefined);
+      const p = list.find((x) => x.name === flags.profile) ?? list.find((x) => x.id === flags.profile);
+      if (!p) throw usage('noProfile', { name: flags.profile, names: list.map((x) => x.name).join(', ') || '—' }, 'not-found');
       const seconds = timeoutOverride ?? flags.timeout;
       if (seconds !== undefined || flags.connectTimeout !== undefined || flags.sign || flags.format) {
         // Flags override the stored profile for this invocation only.
-        const record = this.services!.profiles.record(p.id);
-        const { apiKey } = await this.services!.profiles.endpoint(p.id);
-        this.services!.profiles.registerEphemeral(
+        const { services } = await this.open();
+        const record = services.profiles.record(p.id);
+        const apiKey = await services.profiles.endpoint(p.id).then(
+          (e) => e.apiKey,
+          (error: unknown) => {
+            throw error instanceof CalloutError ? failureFromIpc(error.toIpc()) : error;
+          },
+        );
+        services.profiles.registerEphemeral(
           {
             ...record,
             totalTimeoutMs: seconds !== undefined ? seconds * 1000 : record.totalTimeoutMs,
@@ -91,20 +116,20 @@ export class CliSession {
     const baseUrl = flags.baseUrl ?? this.env.CALLOUT_BASE_URL;
     const apiId = flags.apiId ?? this.env.CALLOUT_API_ID;
     const apiKey = this.env.CALLOUT_API_KEY;
-    if (!baseUrl) throw new CliFailure(EXIT.usage, 'usage', 'No provider address: pass --profile NAME, or --base-url URL (or set CALLOUT_BASE_URL).');
+    if (!baseUrl) throw usage('noBaseUrl');
     let parsed: URL;
     try {
       parsed = new URL(baseUrl);
     } catch {
-      throw new CliFailure(EXIT.usage, 'usage', `--base-url is not a valid URL: "${baseUrl}".`);
+      throw usage('badBaseUrl', { value: baseUrl });
     }
-    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new CliFailure(EXIT.usage, 'usage', `--base-url must start with http:// or https://, got "${baseUrl}".`);
-    if (!apiId) throw new CliFailure(EXIT.usage, 'usage', 'No API ID: pass --api-id ID (or set CALLOUT_API_ID).');
-    if (!apiKey) throw new CliFailure(EXIT.usage, 'usage', 'No API Key: set the environment variable CALLOUT_API_KEY (it is never taken from a flag).');
-    await this.open(false);
+    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw usage('badBaseUrl', { value: baseUrl });
+    if (!apiId) throw usage('noApiId');
+    if (!apiKey) throw usage('noApiKey');
+    const { services } = await this.open();
     const total = (timeoutOverride ?? flags.timeout) !== undefined ? (timeoutOverride ?? flags.timeout)! * 1000 : DEFAULT_TOTAL_TIMEOUT_MS;
     const connect = flags.connectTimeout !== undefined ? flags.connectTimeout * 1000 : Math.min(DEFAULT_CONNECT_TIMEOUT_MS, total);
-    this.services!.profiles.registerEphemeral(
+    services.profiles.registerEphemeral(
       { id: CLI_PROFILE_ID, name: 'cli', baseUrl, apiId, signing: flags.sign ?? 'off', format: flags.format ?? 'json', connectTimeoutMs: connect, totalTimeoutMs: total, lowBalanceThreshold: null },
       apiKey,
     );
@@ -112,6 +137,6 @@ export class CliSession {
   }
 
   async close(): Promise<void> {
-    await this.services?.close();
+    if (this.opened) await (await this.opened).services.close();
   }
 }

@@ -1,19 +1,9 @@
 // Contacts for quick dial: favourites, ordered groups (escalation lists), and the palette's search.
-import { MOBILE_ERRORS, normalizeMobile } from '../../common/domain/mobile';
+import { normalizeMobile } from '../../common/domain/mobile';
+import { fail } from '../errors';
 import type { ContactGroupRecord, ContactRecord, ContactRepository } from '../store/contact-repository';
 import type { ContactInput, ContactMatch } from '../../common/bulk-types';
 export type { ContactInput, ContactMatch } from '../../common/bulk-types';
-
-export class ContactError extends Error {
-  constructor(
-    readonly code: 'invalid-input' | 'not-found' | 'ambiguous',
-    message: string,
-    readonly issues: { path: string; message: string }[] = [],
-    readonly candidates: ContactRecord[] = [],
-  ) {
-    super(message);
-  }
-}
 
 
 
@@ -59,7 +49,7 @@ export class ContactService {
 
   get(id: number): ContactRecord {
     const c = this.repo.get(id);
-    if (!c) throw new ContactError('not-found', `There is no contact #${id}.`);
+    if (!c) throw fail('not-found', { kind: 'contact', id: `#${id}` });
     return c;
   }
 
@@ -73,8 +63,7 @@ export class ContactService {
     const note = (input.note ?? '').trim();
     if (note.length > 500) issues.push({ path: 'note', message: 'note-too-long' });
     if (issues.length || !mobile.ok) {
-      const why = !mobile.ok ? MOBILE_ERRORS[mobile.error].en : 'A contact needs a name (at most 60 characters) and a note of at most 500.';
-      throw new ContactError('invalid-input', why, issues);
+      throw fail('invalid-input', {}, issues);
     }
     if (input.id !== undefined) this.get(input.id);
     return this.repo.save({ id: input.id, name, mobile: mobile.mobile, favourite: input.favourite ?? false, note });
@@ -129,16 +118,11 @@ export class ContactService {
       if (byMobile.length === 1) return byMobile[0]!;
     }
     const found = exact.length > 1 ? exact.map((contact) => ({ contact, score: 100 })) : all.map((c) => score(c, t)).filter((m): m is ContactMatch => m !== null && m.score > 0);
-    if (found.length === 0) throw new ContactError('not-found', `No contact matches "${t}".`);
+    if (found.length === 0) throw fail('not-found', { kind: 'contact', id: t });
     const best = Math.max(...found.map((m) => m.score));
     const top = found.filter((m) => m.score === best);
     if (top.length === 1) return top[0]!.contact;
-    throw new ContactError(
-      'ambiguous',
-      `"${t}" matches ${top.length} contacts: ${top.slice(0, 5).map((m) => `#${m.contact.id} ${m.contact.name}`).join(', ')}${top.length > 5 ? ', ...' : ''}. Be more specific or use #ID.`,
-      [],
-      top.map((m) => m.contact),
-    );
+    throw fail('contact-ambiguous', { query: t, count: top.length, names: top.slice(0, 5).map((m) => `#${m.contact.id} ${m.contact.name}`).join(', ') + (top.length > 5 ? ', …' : '') });
   }
 
   listGroups(): ContactGroupRecord[] {
@@ -147,16 +131,16 @@ export class ContactService {
 
   getGroup(id: number): ContactGroupRecord {
     const g = this.repo.getGroup(id);
-    if (!g) throw new ContactError('not-found', `There is no group #${id}.`);
+    if (!g) throw fail('not-found', { kind: 'group', id });
     return g;
   }
 
   /** Creates or updates a group; `memberIds` in calling order (an escalation list). */
   saveGroup(input: { id?: number; name: string; memberIds: readonly number[] }): ContactGroupRecord {
     const name = input.name.trim();
-    if (!name || name.length > 60) throw new ContactError('invalid-input', 'A group needs a name of 1 to 60 characters.', [{ path: 'name', message: 'name-required' }]);
+    if (!name || name.length > 60) throw fail('invalid-input', {}, [{ path: 'name', message: 'name-required' }]);
     const clash = this.repo.findGroupByName(name);
-    if (clash && clash.id !== input.id) throw new ContactError('invalid-input', `A group named "${name}" already exists.`, [{ path: 'name', message: 'name-taken' }]);
+    if (clash && clash.id !== input.id) throw fail('invalid-input', {}, [{ path: 'name', message: 'name-taken' }]);
     for (const id of input.memberIds) this.get(id);
     if (input.id !== undefined) this.getGroup(input.id);
     return this.repo.saveGroup({ id: input.id, name, memberIds: [...new Set(input.memberIds)] });

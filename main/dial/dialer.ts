@@ -7,14 +7,15 @@
 // not followed by another call automatically (see ARCHITECTURE: non-idempotent sends).
 import { randomUUID } from 'node:crypto';
 import { normalizeMobile } from '../../common/domain/mobile';
-import { fillTemplate, TemplateFillError } from '../../common/domain/templates';
+import { nextCall } from '../../common/domain/outcomes';
+import { missingValues, fillTemplate } from '../../common/domain/templates';
 import type { MessageRecord } from '../../common/records';
+import { reason } from '../../common/reasons';
 import type { GovernorRegistry, Slot } from '../bulk/governor';
-import type { AwaitFinal, SendFn, SendLike } from '../bulk/queue';
-import { ProfileError } from '../profiles/profile-service';
+import type { AwaitEnd, SendFn, SendLike } from '../bulk/queue';
+import { CalloutError, fail, invalid } from '../errors';
 import type { ContactRecord } from '../store/contact-repository';
 import type { DialSettingsRepository } from '../store/dial-settings-repository';
-import { ValidationError } from '../voice/message-service';
 import type { ContactService } from './contacts';
 import { checkDial, checkPlan, policyFrom, type DialRefusal } from './limits';
 import type { DialRequest, DialTarget, DialAttempt, DialStatus, DialResult, DialProgress, DialPlan, DialStart } from '../../common/bulk-types';
@@ -23,31 +24,12 @@ export type { DialRequest, DialTarget, DialPhase, DialAttempt, DialStatus, DialR
 export const MAX_ATTEMPTS = 10;
 export const DEFAULT_PAUSE_SECONDS = 60;
 
-
-
-
-
-
-
-
-
-
-export class DialError extends Error {
-  constructor(
-    readonly code: 'invalid-input' | 'not-found',
-    message: string,
-    readonly issues: { path: string; message: string }[] = [],
-  ) {
-    super(message);
-  }
-}
-
 export interface DialerOptions {
   contacts: ContactService;
   settings: DialSettingsRepository;
   templates: { get(id: string): { content: string } | undefined };
   send: SendFn;
-  awaitFinal: AwaitFinal;
+  awaitEnd: AwaitEnd;
   /** Per-profile governors (shared with bulk sends); a dial takes the next free line before queued batch items. */
   governors?: GovernorRegistry;
   onProgress?: (p: DialProgress) => void;
@@ -92,8 +74,8 @@ export class Dialer {
   plan(req: DialRequest): DialPlan {
     const attempts = req.attempts ?? 1;
     const pauseSeconds = req.pauseSeconds ?? DEFAULT_PAUSE_SECONDS;
-    if (!Number.isInteger(attempts) || attempts < 1 || attempts > MAX_ATTEMPTS) throw new DialError('invalid-input', `Attempts must be a whole number from 1 to ${MAX_ATTEMPTS}.`, [{ path: 'attempts', message: 'attempts-range' }]);
-    if (!Number.isFinite(pauseSeconds) || pauseSeconds < 0 || pauseSeconds > 3600) throw new DialError('invalid-input', 'The pause must be 0 to 3600 seconds.', [{ path: 'pauseSeconds', message: 'pause-range' }]);
+    if (!Number.isInteger(attempts) || attempts < 1 || attempts > MAX_ATTEMPTS) throw invalid(['attempts', 'attempts-range']);
+    if (!Number.isFinite(pauseSeconds) || pauseSeconds < 0 || pauseSeconds > 3600) throw invalid(['pauseSeconds', 'pause-range']);
     const targets = this.targets(req);
     const { content, values, templateId } = this.text(req, targets);
     const refusals: DialRefusal[] = [];
@@ -128,7 +110,7 @@ export class Dialer {
   async run(req: DialRequest): Promise<DialResult> {
     const s = this.start(req);
     if (!s.started) {
-      return { runId: '', status: 'refused', answered: null, targets: s.plan.targets, attempts: [], refusals: s.plan.refusals, message: s.plan.refusals.map((r) => r.message).join(' ') };
+      return { runId: '', status: 'refused', answered: null, targets: s.plan.targets, attempts: [], refusals: s.plan.refusals };
     }
     return this.result(s.runId)!;
   }
@@ -173,32 +155,29 @@ export class Dialer {
         continue;
       }
       const n = normalizeMobile(t.mobile);
-      if (!n.ok) throw new DialError('invalid-input', `"${t.mobile}" is not a mainland mobile number.`, [{ path: 'targets', message: n.error }]);
+      if (!n.ok) throw fail('invalid-mobile', { kind: n.error }, [{ path: 'targets', message: n.error }]);
       // A number that belongs to exactly one contact is that contact (its template is remembered).
       const owners = this.o.contacts.list().filter((c) => c.mobile === n.mobile);
       out.push(owners.length === 1 ? fromContact(owners[0]!) : { contactId: null, name: null, mobile: n.mobile });
     }
-    if (out.length === 0) throw new DialError('invalid-input', 'Nobody to call: give a contact, a number or a group.', [{ path: 'targets', message: 'targets-required' }]);
+    if (out.length === 0) throw invalid(['targets', 'targets-required']);
     return out;
   }
 
   private text(req: DialRequest, targets: DialTarget[]): { content: string; values: string[] | null; templateId: string | null } {
     const templateId = req.templateId ?? null;
     if (req.content !== undefined) return { content: req.content, values: null, templateId };
-    if (templateId === null) throw new DialError('invalid-input', 'Choose a template (or give the exact text).', [{ path: 'templateId', message: 'template-required' }]);
+    if (templateId === null) throw invalid(['templateId', 'template-required']);
     const template = this.o.templates.get(templateId);
-    if (!template) throw new DialError('not-found', `There is no template "${templateId}".`, [{ path: 'templateId', message: 'not-found' }]);
+    if (!template) throw fail('not-found', { kind: 'template', id: templateId }, [{ path: 'templateId', message: 'not-found' }]);
     let values = req.values;
     if (!values) {
       const first = targets[0]?.contactId != null ? this.o.contacts.get(targets[0].contactId) : null;
       if (first && first.lastTemplateId === templateId && first.lastValues) values = first.lastValues;
     }
-    try {
-      return { content: fillTemplate(template.content, values ?? []), values: values ?? [], templateId };
-    } catch (error) {
-      if (error instanceof TemplateFillError) throw new DialError('invalid-input', error.message, error.missing.map((i) => ({ path: `values.${i}`, message: 'value-required' })));
-      throw error;
-    }
+    const missing = missingValues(template.content, values ?? []);
+    if (missing.length) throw invalid(...missing.map((i): [string, string] => [`values.${i}`, 'value-required']));
+    return { content: fillTemplate(template.content, values ?? []), values: values ?? [], templateId };
   }
 
   private async execute(run: Run, req: DialRequest): Promise<DialResult> {
@@ -206,7 +185,7 @@ export class Dialer {
     const signal = run.abort.signal;
     const attempts: DialAttempt[] = [];
     const refusals: DialRefusal[] = [];
-    const result = (status: DialStatus, message: string, answered: DialResult['answered'] = null): DialResult => ({ runId: run.id, status, answered, targets: plan.targets, attempts, refusals, message });
+    const result = (status: DialStatus, answered: DialResult['answered'] = null): DialResult => ({ runId: run.id, status, answered, targets: plan.targets, attempts, refusals });
     const emit = (p: Omit<DialProgress, 'runId' | 'targets' | 'maxAttempts' | 'result'> & { result?: DialResult | null }) => {
       const progress: DialProgress = { runId: run.id, targets: plan.targets.length, maxAttempts: plan.attempts, result: null, ...p };
       run.last = progress;
@@ -230,7 +209,7 @@ export class Dialer {
       if (ti > 0) emit({ phase: 'next-target', targetIndex: ti, target, attempt: 0, messageId: null, state: null, nextAttemptAt: null, refusals: [] });
       let refused = false;
       for (let attempt = 1; attempt <= plan.attempts; attempt++) {
-        if (signal.aborted) return finish(result('cancelled', 'Stopped by a person.'), ti);
+        if (signal.aborted) return finish(result('cancelled'), ti);
         // Limits, before every call (unless a person overrode them).
         if (!req.override) {
           let r = checkDial(policy, target.mobile, this.o.settings.callTimes(target.mobile, this.now() - 86_400_000), this.now());
@@ -239,7 +218,7 @@ export class Dialer {
             const until = r[0]!.freesAt + 50;
             emit({ phase: 'waiting', targetIndex: ti, target, attempt, messageId: null, state: null, nextAttemptAt: until, refusals: r });
             await sleep((until - this.now()) * this.timeScale, signal);
-            if (signal.aborted) return finish(result('cancelled', 'Stopped by a person.'), ti);
+            if (signal.aborted) return finish(result('cancelled'), ti);
             r = checkDial(policy, target.mobile, this.o.settings.callTimes(target.mobile, this.now() - 86_400_000), this.now());
           }
           if (r.length > 0) {
@@ -252,55 +231,51 @@ export class Dialer {
         const startedAt = this.now();
         emit({ phase: 'calling', targetIndex: ti, target, attempt, messageId: null, state: null, nextAttemptAt: null, refusals: [] });
         const slot: Slot | null = this.o.governors ? await this.o.governors.for(req.profileId).acquire({ priority: true, signal }).catch(() => null) : null;
-        if (this.o.governors && !slot) return finish(result('cancelled', 'Stopped by a person.'), ti);
+        if (this.o.governors && !slot) return finish(result('cancelled'), ti);
         let sent: SendLike;
         try {
           sent = await this.o.send(req.profileId, { mobile: target.mobile, content: plan.content, templateId: plan.templateId });
         } catch (error) {
-          slot?.release({ refund: error instanceof ProfileError || error instanceof ValidationError });
-          const message = error instanceof Error ? error.message : String(error);
-          attempts.push({ targetIndex: ti, attempt, mobile: target.mobile, messageId: null, outcome: 'not-sent', state: null, code: null, error: message, startedAt, endedAt: this.now() });
-          if (error instanceof ProfileError || (error instanceof ValidationError && error.code !== 'send-in-flight')) return finish(result('failed', `Nothing was sent: ${message}`), ti);
-          if (error instanceof ValidationError) return finish(result('failed', message), ti);
-          return finish(result('unknown', `The send failed inside Callout (${message}); it may or may not have left. Not calling again automatically.`), ti);
+          // Refused before it could leave (a local check, a profile that cannot be used): nothing was placed.
+          const local = error instanceof CalloutError;
+          slot?.release({ refund: local });
+          if (!local) this.o.log?.(error);
+          attempts.push({ targetIndex: ti, attempt, mobile: target.mobile, messageId: null, outcome: 'not-sent', state: null, code: null, reason: local ? reason('refused', { error: error.code }) : reason('internal', {}), startedAt, endedAt: this.now() });
+          return finish(result(local ? 'failed' : 'unknown'), ti);
         }
         const m = sent.message;
-        const record: DialAttempt = { targetIndex: ti, attempt, mobile: target.mobile, messageId: m.id, outcome: m.outcome, state: m.state, code: m.code, error: sent.failure?.message ?? m.errorMessage, startedAt, endedAt: null };
+        const record: DialAttempt = { targetIndex: ti, attempt, mobile: target.mobile, messageId: m.id, outcome: m.outcome, state: m.state, code: m.code, reason: m.reason ?? sent.failure?.reason ?? null, startedAt, endedAt: null };
         attempts.push(record);
-        if (m.outcome === 'rejected') {
-          slot?.release({ refund: sent.failure?.outcome === 'not-sent' });
+        const next = nextCall({ outcome: m.outcome, code: m.code, failure: sent.failure });
+        if (next.kind === 'not-sent' || next.kind === 'account' || next.kind === 'number') {
+          slot?.release({ refund: next.kind === 'not-sent' });
           record.endedAt = this.now();
           emit({ phase: 'ended', targetIndex: ti, target, attempt, messageId: m.id, state: m.state, nextAttemptAt: null, refusals: [] });
-          // Refusals that concern the account, not this number: nobody else can be called either.
-          if (m.code === 401 || m.code === 402 || m.code === 403 || sent.failure?.kind === 'signature-rejected' || sent.failure?.outcome === 'not-sent') {
-            return finish(result('failed', `The provider refused the call${m.code ? ` (code ${m.code})` : ''}: ${sent.failure?.message ?? m.providerMsg ?? m.errorMessage ?? ''}`.trim()), ti);
-          }
+          // Refusals that concern the account (or a provider out of reach): nobody else can be called either.
+          if (next.kind !== 'number') return finish(result('failed'), ti);
           break; // this number cannot be called (e.g. 404): next target
         }
-        if (m.outcome !== 'accepted') {
+        if (next.kind === 'unknown') {
           const s = slot;
           if (s) setTimeout(() => s.release(), 60_000 * this.timeScale).unref?.();
           record.endedAt = this.now();
           emit({ phase: 'ended', targetIndex: ti, target, attempt, messageId: m.id, state: m.state, nextAttemptAt: null, refusals: [] });
-          return finish(result('unknown', `The outcome of the call to ${target.mobile} is unknown (${m.errorMessage ?? 'no reply'}); it may have been placed and answered. Not calling again automatically: check it, then call again if needed.`), ti);
+          return finish(result('unknown'), ti);
         }
         emit({ phase: 'calling', targetIndex: ti, target, attempt, messageId: m.id, state: m.state, nextAttemptAt: null, refusals: [] });
         let final: MessageRecord | null;
         try {
-          final = await this.o.awaitFinal(m.id, signal);
+          final = await this.o.awaitEnd(m.id, signal);
         } catch {
           final = null;
         } finally {
           slot?.release();
         }
-        if (!final) return finish(result('cancelled', 'Stopped by a person while a call was ringing; that call was not recalled.'), ti);
+        if (!final) return finish(result('cancelled'), ti);
         record.state = final.state;
         record.endedAt = final.endedAt ?? this.now();
         emit({ phase: 'ended', targetIndex: ti, target, attempt, messageId: m.id, state: final.state, nextAttemptAt: null, refusals: [] });
-        if (final.state === 'answered') {
-          const who = target.name ? `${target.name} (${target.mobile})` : target.mobile;
-          return finish(result('answered', `${who} answered${attempt > 1 ? ` on attempt ${attempt}` : ''}.`, { ...target, targetIndex: ti, messageId: m.id }), ti);
-        }
+        if (final.state === 'answered') return finish(result('answered', { ...target, targetIndex: ti, messageId: m.id }), ti);
         if (attempt < plan.attempts) {
           const nextAt = this.now() + plan.pauseSeconds * 1000;
           emit({ phase: 'waiting', targetIndex: ti, target, attempt: attempt + 1, messageId: null, state: null, nextAttemptAt: nextAt, refusals: [] });
@@ -310,8 +285,7 @@ export class Dialer {
       if (refused) refusedTargets++;
     }
     const last = plan.targets.length - 1;
-    if (refusedTargets === plan.targets.length) return finish(result('refused', refusals.map((r) => r.message).join(' ')), last);
-    const who = plan.targets.map((t) => t.name ?? t.mobile).join(', ');
-    return finish(result('not-answered', `Nobody answered (${who}; ${attempts.length} call${attempts.length === 1 ? '' : 's'}).`), last);
+    if (refusedTargets === plan.targets.length) return finish(result('refused'), last);
+    return finish(result('not-answered'), last);
   }
 }

@@ -11,10 +11,10 @@ export type { LimitKind, DialPolicy, DialRefusal } from '../../common/bulk-types
 export const DEFAULT_DIAL_POLICY: DialPolicy = { perMinute: 1, perHour: 5, perDay: 20, quietHours: { start: '22:00', end: '08:00' } };
 
 
-const WINDOWS: { limit: Exclude<LimitKind, 'quiet-hours'>; ms: number; key: 'perMinute' | 'perHour' | 'perDay'; label: string }[] = [
-  { limit: 'per-minute', ms: 60_000, key: 'perMinute', label: 'a minute' },
-  { limit: 'per-hour', ms: 3_600_000, key: 'perHour', label: 'an hour' },
-  { limit: 'per-day', ms: 86_400_000, key: 'perDay', label: 'a day (24 hours)' },
+const WINDOWS: { limit: Exclude<LimitKind, 'quiet-hours'>; ms: number; key: 'perMinute' | 'perHour' | 'perDay' }[] = [
+  { limit: 'per-minute', ms: 60_000, key: 'perMinute' },
+  { limit: 'per-hour', ms: 3_600_000, key: 'perHour' },
+  { limit: 'per-day', ms: 86_400_000, key: 'perDay' },
 ];
 
 export function policyFrom(r: DialSettingsRecord): DialPolicy {
@@ -64,7 +64,6 @@ export function checkDial(policy: DialPolicy, mobile: string, callTimes: readonl
       count: null,
       max: null,
       freesAt: quiet,
-      message: `Quiet hours (${policy.quietHours!.start}–${policy.quietHours!.end}): no calls until ${formatClock(quiet, now)}.`,
     });
   }
   const sorted = [...callTimes].sort((a, b) => a - b);
@@ -81,10 +80,6 @@ export function checkDial(policy: DialPolicy, mobile: string, callTimes: readonl
       count: inWindow.length,
       max,
       freesAt,
-      message:
-        max === 0
-          ? `Calls to ${mobile} are not allowed (limit 0 ${w.label}).`
-          : `${mobile} was called ${inWindow.length} time${inWindow.length === 1 ? '' : 's'} in the last ${w.label.replace(/^an? /, '')} (limit ${max} ${w.label}); free again at ${formatClock(freesAt, now)}.`,
     });
   }
   return refusals;
@@ -112,11 +107,7 @@ export function checkPlan(policy: DialPolicy, mobile: string, callTimes: readonl
     }
     const hard = refusals.filter((r) => r.limit !== 'per-minute');
     if (hard.length) {
-      return hard.map((r) => ({
-        ...r,
-        count: r.count,
-        message: `This run may call ${mobile} up to ${attempts} times; call ${k + 1} would break the limit of ${r.max} ${WINDOWS.find((w) => w.limit === r.limit)!.label}. Allow fewer attempts, a longer pause, or override.`,
-      }));
+      return hard.map((r) => ({ ...r, plan: { attempts, call: k + 1 } }));
     }
     times.push(t);
   }

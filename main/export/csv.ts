@@ -1,6 +1,6 @@
 import Papa from 'papaparse';
 import type { Lang } from '../../common/domain/i18n-text';
-import { CALL_STATE_LABELS, type Outcome } from '../../common/domain/status';
+import { translator } from '../i18n';
 import type { MessageRecord } from '../../common/records';
 
 /**
@@ -16,41 +16,6 @@ import type { MessageRecord } from '../../common/records';
 export const CSV_COLUMNS = ['id', 'created', 'mobile', 'content', 'template', 'profile', 'units', 'outcome', 'code', 'state', 'duration', 'ended'] as const;
 export type CsvColumn = (typeof CSV_COLUMNS)[number];
 
-export const CSV_HEADERS: Record<Lang, Record<CsvColumn, string>> = {
-  'zh-CN': {
-    id: '编号',
-    created: '发送时间',
-    mobile: '手机号码',
-    content: '内容',
-    template: '模板',
-    profile: '配置',
-    units: '计费条数',
-    outcome: '发送结果',
-    code: '结果码',
-    state: '呼叫状态',
-    duration: '通话时长（秒）',
-    ended: '结束时间',
-  },
-  en: {
-    id: 'ID',
-    created: 'Created',
-    mobile: 'Mobile',
-    content: 'Content',
-    template: 'Template',
-    profile: 'Profile',
-    units: 'Units',
-    outcome: 'Outcome',
-    code: 'Code',
-    state: 'State',
-    duration: 'Duration (s)',
-    ended: 'Ended',
-  },
-};
-
-export const CSV_OUTCOMES: Record<Lang, Record<Outcome, string>> = {
-  'zh-CN': { pending: '发送中', accepted: '已受理', rejected: '已拒绝', unknown: '结果未知' },
-  en: { pending: 'Sending', accepted: 'Accepted', rejected: 'Rejected', unknown: 'Unknown' },
-};
 
 const FORMULA_START = /^[=+\-@\t\r\uFF1D\uFF0B\uFF0D\uFF20]/;
 export const BOM = '\ufeff';
@@ -76,7 +41,7 @@ export function localTime(ms: number, utcOffsetMinutes?: number): string {
 
 /** The messages as CSV text, BOM first, headers in `lang`. */
 export function toCsv(messages: readonly MessageRecord[], lang: Lang, options: CsvOptions = {}): string {
-  const headers = CSV_HEADERS[lang];
+  const t = translator(lang);
   const rows = messages.map((m) => [
     m.id,
     localTime(m.createdAt, options.utcOffsetMinutes),
@@ -85,11 +50,11 @@ export function toCsv(messages: readonly MessageRecord[], lang: Lang, options: C
     m.templateId === null ? '' : (options.templateNames?.[m.templateId] ?? m.templateId),
     options.profileNames?.[m.profile] ?? m.profile,
     m.units,
-    CSV_OUTCOMES[lang][m.outcome],
+    t(`csv.outcome.${m.outcome}`),
     m.code ?? '',
-    CALL_STATE_LABELS[m.state][lang],
+    t(`state.${m.state}`),
     m.duration ?? '',
     m.endedAt === null ? '' : localTime(m.endedAt, options.utcOffsetMinutes),
   ]);
-  return BOM + Papa.unparse({ fields: CSV_COLUMNS.map((c) => headers[c]), data: rows }, { escapeFormulae: FORMULA_START, newline: '\r\n' });
+  return BOM + Papa.unparse({ fields: CSV_COLUMNS.map((c) => t(`csv.column.${c}`)), data: rows }, { escapeFormulae: FORMULA_START, newline: '\r\n' });
 }

@@ -1,4 +1,4 @@
 // Exports of history and exchanges: HAR 1.2, cURL, CSV.
 export { toHar, harEntry, harRequest, harTimings, type Har, type HarCreator, type HarEntry } from './har';
 export { toCurl, type CurlOptions } from './curl';
-export { toCsv, localTime, BOM, CSV_COLUMNS, CSV_HEADERS, type CsvOptions } from './csv';
+export { toCsv, localTime, BOM, CSV_COLUMNS, type CsvOptions } from './csv';

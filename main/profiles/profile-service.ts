@@ -3,17 +3,13 @@ import { profileInput } from '../../common/contract';
 import type { SecretStore } from '../secrets/secret-store';
 import type { ProfileRecord, ProfileRepository } from '../store/profile-repository';
 import type { ProviderEndpoint } from '../voice/client';
+import { fail, invalid } from '../errors';
 
 export const SANDBOX_PROFILE_ID = 'sandbox';
 export const SANDBOX_API_ID = 'sandbox-demo';
 /** Stored base URL of the built-in profile; resolved to the embedded sandbox's address at run time. */
 export const SANDBOX_BASE_URL = 'http://sandbox.callout.invalid';
 
-export class ProfileError extends Error {
-  constructor(readonly code: 'not-found' | 'no-key' | 'builtin-profile' | 'invalid-input', message: string, readonly issues?: { path: string; message: string }[]) {
-    super(message);
-  }
-}
 
 export const secretAccount = (profileId: string) => `profile:${profileId}`;
 
@@ -54,7 +50,7 @@ export class ProfileService {
 
   record(id: string): ProfileRecord {
     const r = this.ephemeral.get(id)?.record ?? this.repo.get(id);
-    if (!r) throw new ProfileError('not-found', `There is no profile "${id}".`);
+    if (!r) throw fail('not-found', { kind: 'profile', id });
     return r;
   }
 
@@ -74,14 +70,14 @@ export class ProfileService {
   async save(raw: ProfileInput): Promise<ProfileView> {
     const parsed = profileInput.parse(raw);
     const existing = parsed.id ? this.repo.get(parsed.id) : undefined;
-    if (parsed.id && !existing) throw new ProfileError('not-found', `There is no profile "${parsed.id}".`);
+    if (parsed.id && !existing) throw fail('not-found', { kind: 'profile', id: parsed.id });
     const clash = this.repo.findByName(parsed.name);
     if (clash && clash.id !== parsed.id) {
-      throw new ProfileError('invalid-input', `A profile named "${parsed.name}" already exists.`, [{ path: 'name', message: 'name-taken' }]);
+      throw invalid(['name', 'name-taken']);
     }
     // The built-in profile always points at the embedded sandbox: its address and API ID are not the user's to change.
     if (parsed.totalTimeoutMs < parsed.connectTimeoutMs) {
-      throw new ProfileError('invalid-input', 'The total timeout must be at least the connect timeout.', [{ path: 'totalTimeoutMs', message: 'timeout-order' }]);
+      throw invalid(['totalTimeoutMs', 'timeout-order']);
     }
     const saved = this.repo.save({
       ...parsed,
@@ -94,7 +90,7 @@ export class ProfileService {
 
   async remove(id: string): Promise<boolean> {
     const r = this.record(id);
-    if (r.builtin) throw new ProfileError('builtin-profile', 'The built-in Sandbox profile cannot be removed.');
+    if (r.builtin) throw fail('builtin-profile', { kind: 'remove' });
     const removed = this.repo.remove(id);
     await this.secrets.delete(secretAccount(id));
     return removed;
@@ -102,16 +98,16 @@ export class ProfileService {
 
   async setKey(id: string, apiKey: string): Promise<ProfileView> {
     const r = this.record(id);
-    if (r.builtin) throw new ProfileError('builtin-profile', "The Sandbox profile's key belongs to the embedded sandbox and cannot be replaced.");
+    if (r.builtin) throw fail('builtin-profile', { kind: 'set-key' });
     const key = apiKey.trim();
-    if (!key) throw new ProfileError('invalid-input', 'The API Key is empty.', [{ path: 'apiKey', message: 'key-required' }]);
+    if (!key) throw invalid(['apiKey', 'key-required']);
     await this.secrets.set(secretAccount(id), key);
     return this.view(r);
   }
 
   async deleteKey(id: string): Promise<ProfileView> {
     const r = this.record(id);
-    if (r.builtin) throw new ProfileError('builtin-profile', "The Sandbox profile's key belongs to the embedded sandbox and cannot be deleted.");
+    if (r.builtin) throw fail('builtin-profile', { kind: 'delete-key' });
     await this.secrets.delete(secretAccount(id));
     return this.view(r);
   }
@@ -120,9 +116,9 @@ export class ProfileService {
   async endpoint(id: string): Promise<ProviderEndpoint> {
     const r = this.record(id);
     const apiKey = this.ephemeral.get(id)?.apiKey ?? (await this.secrets.get(secretAccount(id)));
-    if (!apiKey) throw new ProfileError('no-key', `Profile "${r.name}" has no API Key yet: set one in the profile first.`);
+    if (!apiKey) throw fail('no-key', { profile: r.name });
     const baseUrl = r.builtin ? this.sandboxBaseUrl() : r.baseUrl;
-    if (!baseUrl) throw new ProfileError('not-found', 'The embedded sandbox is not running.');
+    if (!baseUrl) throw fail('not-found', { kind: 'sandbox' });
     return {
       profile: r.id,
       baseUrl,

@@ -8,7 +8,7 @@
 
 import { timingSafeEqual } from 'node:crypto';
 import { MAINLAND_MOBILE_RE } from '../../common/domain/mobile';
-import { CALL_STATE_LABELS, type CallState } from '../../common/domain/status';
+import type { CallState } from '../../common/domain/status';
 import { findMatchingTemplates, validateTemplate } from '../../common/domain/templates';
 import { checkContent, textLength } from '../../common/domain/units';
 import { ringSecondsFor, scriptFor, SIMULATION, talkSecondsFor, type AttemptOutcome, type CallScript } from './call-script';
@@ -36,6 +36,21 @@ export const MESSAGES = Object.freeze({
 
 /** '通话中': the status label while the callee is listening (state stays 'calling' until hang-up). */
 export const TALKING_LABEL = '通话中';
+
+/** How the sandbox describes each state in its replies, as a Chinese provider would (provider text, not ours). */
+const STATE_TEXT: Record<CallState, string> = {
+  pending: '等待呼叫',
+  calling: '呼叫中',
+  answered: '已接听',
+  no_answer: '未接听',
+  busy: '用户忙',
+  rejected: '拒接',
+  powered_off: '关机',
+  unreachable: '无法接通',
+  invalid_number: '空号',
+  failed: '呼叫失败',
+  unknown: '状态未知',
+};
 
 interface Account {
   apiId: string;
@@ -387,7 +402,7 @@ export class VoiceService {
       units: c.units,
       script: c.script.name,
       state: c.state,
-      status: c.phase === 'talking' ? TALKING_LABEL : CALL_STATE_LABELS[c.state]['zh-CN'],
+      status: c.phase === 'talking' ? TALKING_LABEL : STATE_TEXT[c.state],
       attempts: c.attempts,
       duration,
       billed: c.billed,

@@ -18,7 +18,7 @@
 //   probeTimeoutMs (3 s by default) and every later call by operationTimeoutMs.
 import { randomBytes } from 'node:crypto';
 import { createRequire } from 'node:module';
-import { describeApiKeyError, validateApiKey } from './api-key';
+import { API_KEY_MAX_LENGTH, describeApiKeyError, validateApiKey } from './api-key';
 import { assertAccount, errorText, SecretStoreError, resolveKeychainService, type SecretStore } from './secret-store';
 
 /** The package loaded when no modulePath is given. */
@@ -85,6 +85,7 @@ export async function loadKeytar(modulePath?: string): Promise<KeytarModule> {
   } catch (error) {
     throw new SecretStoreError(
       'keychain-unavailable',
+      { kind: 'component-missing' },
       "Callout's keychain component could not be loaded (it may be missing, or built for another version of the app), so the system keychain cannot be used.",
       { reasonCode: 'component-missing', detail: `loading ${id}: ${firstLine(errorText(error))}` },
     );
@@ -93,6 +94,7 @@ export async function loadKeytar(modulePath?: string): Promise<KeytarModule> {
   if (!api) {
     throw new SecretStoreError(
       'keychain-unavailable',
+      { kind: 'component-missing' },
       "Callout's keychain component could not be loaded (it is not the expected module), so the system keychain cannot be used.",
       { reasonCode: 'component-missing', detail: `${id} does not export getPassword, setPassword and deletePassword` },
     );
@@ -176,6 +178,7 @@ export class KeytarSecretStore implements SecretStore {
     const keytar = await loadKeytar(options.modulePath);
     const timedOut = new SecretStoreError(
       'keychain-unavailable',
+      { kind: 'timeout' },
       `The system keychain did not answer within ${seconds(probeTimeoutMs)} (it may be locked or not running). ${keychainUnavailableHint()}`,
       { reasonCode: 'timeout', detail: `probe of service "${service}" timed out after ${probeTimeoutMs} ms` },
     );
@@ -191,7 +194,7 @@ export class KeytarSecretStore implements SecretStore {
       const what = isLockedText(detail)
         ? 'The system keychain is locked, so Callout cannot store the API Key in it.'
         : 'No usable system keychain was found, so Callout cannot store the API Key in it.';
-      throw new SecretStoreError('keychain-unavailable', `${what} ${keychainUnavailableHint()}`, {
+      throw new SecretStoreError('keychain-unavailable', { kind: 'unavailable' }, `${what} ${keychainUnavailableHint()}`, {
         reasonCode: 'unavailable',
         detail: `probe of service "${service}": ${detail}`,
       });
@@ -209,7 +212,7 @@ export class KeytarSecretStore implements SecretStore {
     assertAccount(account);
     const checked = validateApiKey(secret);
     if (!checked.ok) {
-      throw new SecretStoreError('invalid-secret', describeApiKeyError(checked.error), { redact: [secret] });
+      throw new SecretStoreError('invalid-key', { kind: checked.error, max: API_KEY_MAX_LENGTH }, describeApiKeyError(checked.error), { redact: [secret] });
     }
     await this.#call('save the API Key', () => this.#keytar.setPassword(this.service, account, checked.value), [
       secret,
@@ -230,6 +233,7 @@ export class KeytarSecretStore implements SecretStore {
   async #call<T>(what: string, operation: () => Promise<T>, redact: readonly string[]): Promise<T> {
     const timedOut = new SecretStoreError(
       'keychain-failed',
+      {},
       `The system keychain did not answer within ${seconds(this.#operationTimeoutMs)} when asked to ${what}.`,
     );
     try {
@@ -244,7 +248,7 @@ export class KeytarSecretStore implements SecretStore {
       const message = isLockedText(detail)
         ? `The system keychain is locked, so Callout could not ${what}. Unlock it and try again.`
         : `The system keychain could not ${what}.`;
-      throw new SecretStoreError('keychain-failed', message, { detail, redact });
+      throw new SecretStoreError('keychain-failed', {}, message, { detail, redact });
     }
   }
 }

@@ -7,6 +7,9 @@
 // Plain Node: no electron import, no keytar import (see keytar-store.ts for the one place
 // that loads keytar).
 
+import type { ErrorParams, KeychainReason } from '../../common/contract/errors';
+import { CalloutError } from '../errors';
+
 export type SecretStoreKind = 'keychain' | 'session';
 
 export interface SecretStore {
@@ -37,7 +40,7 @@ export function resolveKeychainService(service?: string, env: NodeJS.ProcessEnv 
   return fromEnv ? fromEnv : KEYCHAIN_SERVICE;
 }
 
-export type SecretStoreErrorCode = 'keychain-unavailable' | 'keychain-failed' | 'invalid-secret';
+export type SecretStoreErrorCode = 'keychain-unavailable' | 'keychain-failed' | 'invalid-key';
 
 export const REDACTED = '[redacted]';
 
@@ -63,24 +66,22 @@ export interface SecretStoreErrorOptions {
   readonly redact?: readonly (string | null | undefined)[];
 }
 
-/**
- * A failure of a secret store. `message` is plain English for people; `detail` is the
- * technical reason, if any. Neither ever contains a secret, and the original error is not
- * kept as `cause` (its text could).
- */
 /** Why the keychain is unavailable, as a stable code the UI translates. */
-export type KeychainUnavailableReason = 'forced' | 'component-missing' | 'timeout' | 'unavailable';
+export type KeychainUnavailableReason = KeychainReason;
 
-export class SecretStoreError extends Error {
-  override readonly name = 'SecretStoreError';
-  readonly code: SecretStoreErrorCode;
+/**
+ * A failure of a secret store: one of main's coded errors (what a person sees is rendered from the
+ * code), with a plain English `message` and a technical `detail` for logs. Neither ever contains
+ * a secret, and the original error is not kept as `cause` (its text could).
+ */
+export class SecretStoreError<C extends SecretStoreErrorCode = SecretStoreErrorCode> extends CalloutError<C> {
   readonly detail: string | null;
   readonly reasonCode: KeychainUnavailableReason | null;
 
-  constructor(code: SecretStoreErrorCode, message: string, options: SecretStoreErrorOptions = {}) {
+  constructor(code: C, params: ErrorParams[C], logText: string, options: SecretStoreErrorOptions = {}) {
+    super(code, params);
     const redact = options.redact ?? [];
-    super(redactSecrets(message, redact));
-    this.code = code;
+    this.message = redactSecrets(logText, redact);
     this.detail = options.detail == null ? null : redactSecrets(options.detail, redact);
     this.reasonCode = options.reasonCode ?? null;
   }

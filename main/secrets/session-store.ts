@@ -1,6 +1,6 @@
 // Session-only storage: used when no keychain is reachable. The API Key lives in this
 // process's memory until clear() (call it when the app quits) and is never written anywhere.
-import { describeApiKeyError, validateApiKey } from './api-key';
+import { API_KEY_MAX_LENGTH, describeApiKeyError, validateApiKey } from './api-key';
 import { assertAccount, SecretStoreError, type SecretStore } from './secret-store';
 
 export class SessionSecretStore implements SecretStore {
@@ -17,7 +17,7 @@ export class SessionSecretStore implements SecretStore {
     assertAccount(account);
     const checked = validateApiKey(secret);
     if (!checked.ok) {
-      throw new SecretStoreError('invalid-secret', describeApiKeyError(checked.error), { redact: [secret] });
+      throw new SecretStoreError('invalid-key', { kind: checked.error, max: API_KEY_MAX_LENGTH }, describeApiKeyError(checked.error), { redact: [secret] });
     }
     this.#secrets.set(account, checked.value);
   }

@@ -1,7 +1,8 @@
-import { hostname } from 'node:os';
 import type { Database } from 'better-sqlite3';
 import type { CallState } from '../../common/domain/status';
-import { processOwner } from './message-repository';
+import { parseReason } from './message-repository';
+import { ownerAlive, processOwner } from './process-owner';
+import { reason, type Reason } from '../../common/reasons';
 import type { BatchStatus, ItemStatus, StopReason, BatchRecord, BatchItemRecord, BatchItemView, BatchCounts } from '../../common/bulk-types';
 export type { BatchStatus, ItemStatus, StopReason, BatchRecord, BatchItemRecord, BatchItemView, BatchCounts } from '../../common/bulk-types';
 export { BATCH_STATUSES, ITEM_STATUSES } from '../../common/bulk-types';
@@ -20,7 +21,7 @@ export interface NewBatchItem {
   /** 'queued' to send, or 'skipped' (invalid row, duplicate) with the reason. */
   status: 'queued' | 'skipped';
   errorKind?: string | null;
-  error?: string | null;
+  reason?: Reason | null;
 }
 
 
@@ -31,7 +32,7 @@ interface BatchRow {
   name: string;
   status: BatchStatus;
   paused_reason: StopReason | null;
-  status_message: string | null;
+  status_reason: string | null;
   total: number;
   owner: string | null;
   created_at: number;
@@ -51,7 +52,7 @@ interface ItemRow {
   message_id: number | null;
   code: number | null;
   error_kind: string | null;
-  error: string | null;
+  reason: string | null;
   updated_at: number;
 }
 
@@ -62,7 +63,7 @@ const toBatch = (r: BatchRow): BatchRecord => ({
   name: r.name,
   status: r.status,
   pausedReason: r.paused_reason,
-  statusMessage: r.status_message,
+  statusReason: parseReason(r.status_reason),
   total: r.total,
   owner: r.owner,
   createdAt: r.created_at,
@@ -82,25 +83,12 @@ const toItem = (r: ItemRow): BatchItemRecord => ({
   messageId: r.message_id,
   code: r.code,
   errorKind: r.error_kind,
-  error: r.error,
+  reason: parseReason(r.reason),
   updatedAt: r.updated_at,
 });
 
-/** True when the process that wrote `owner` (host:pid) may still be running. */
-export function ownerAlive(owner: string | null): boolean {
-  if (!owner) return false;
-  const [host, pidText] = owner.split(':');
-  if (host !== hostname()) return true; // another machine sharing the folder: not ours to judge
-  const pid = Number(pidText);
-  if (!Number.isInteger(pid) || pid <= 0) return false;
-  if (pid === process.pid) return true;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
+
+const json = (r: Reason | null | undefined): string | null => (r ? JSON.stringify(r) : null);
 
 /** Batches and their items. Every state change is its own committed write. */
 export class BatchRepository {
@@ -116,7 +104,7 @@ export class BatchRepository {
     this.nextStmt = db.prepare("SELECT * FROM batch_items WHERE batch_id = ? AND status = 'queued' AND id > ? ORDER BY id LIMIT ?");
     this.inFlightStmt = db.prepare("UPDATE batch_items SET status = 'in_flight', updated_at = ? WHERE id = ? AND status = 'queued'");
     this.outcomeStmt = db.prepare(
-      "UPDATE batch_items SET status = ?, message_id = coalesce(?, message_id), code = ?, error_kind = ?, error = ?, updated_at = ? WHERE id = ? AND status = 'in_flight'",
+      "UPDATE batch_items SET status = ?, message_id = coalesce(?, message_id), code = ?, error_kind = ?, reason = ?, updated_at = ? WHERE id = ? AND status = 'in_flight'",
     );
   }
 
@@ -129,9 +117,9 @@ export class BatchRepository {
         .run(b.profile, b.templateId, b.name, items.length, at, at);
       const batchId = Number(info.lastInsertRowid);
       const insert = this.db.prepare(
-        'INSERT INTO batch_items (batch_id, row_number, mobile, content, units, status, error_kind, error, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+        'INSERT INTO batch_items (batch_id, row_number, mobile, content, units, status, error_kind, reason, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
       );
-      for (const it of items) insert.run(batchId, it.rowNumber, it.mobile, it.content, it.units, it.status, it.errorKind ?? null, it.error ?? null, at);
+      for (const it of items) insert.run(batchId, it.rowNumber, it.mobile, it.content, it.units, it.status, it.errorKind ?? null, json(it.reason), at);
       return batchId;
     })();
     return this.require(id);
@@ -160,18 +148,18 @@ export class BatchRepository {
   markRunning(id: number): BatchRecord {
     const at = this.now();
     this.db
-      .prepare("UPDATE batches SET status = 'running', paused_reason = NULL, status_message = NULL, owner = ?, started_at = coalesce(started_at, ?), ended_at = NULL, updated_at = ? WHERE id = ?")
+      .prepare("UPDATE batches SET status = 'running', paused_reason = NULL, status_reason = NULL, owner = ?, started_at = coalesce(started_at, ?), ended_at = NULL, updated_at = ? WHERE id = ?")
       .run(processOwner(), at, at, id);
     return this.require(id);
   }
 
-  setStatus(id: number, status: Exclude<BatchStatus, 'running' | 'draft'>, reason: StopReason | null, message: string | null): BatchRecord {
+  setStatus(id: number, status: Exclude<BatchStatus, 'running' | 'draft'>, stop: StopReason | null, why: Reason | null): BatchRecord {
     const at = this.now();
     const ended = status === 'done' || status === 'cancelled' ? at : null;
     // The owner stays until the runner has stopped (its last sends may still be returning): see releaseOwner.
     this.db
-      .prepare('UPDATE batches SET status = ?, paused_reason = ?, status_message = ?, ended_at = ?, updated_at = ? WHERE id = ?')
-      .run(status, reason, message, ended, at, id);
+      .prepare('UPDATE batches SET status = ?, paused_reason = ?, status_reason = ?, ended_at = ?, updated_at = ? WHERE id = ?')
+      .run(status, stop, json(why), ended, at, id);
     return this.require(id);
   }
 
@@ -199,16 +187,16 @@ export class BatchRepository {
   recordOutcome(
     itemId: number,
     status: 'accepted' | 'rejected' | 'unknown',
-    r: { messageId: number | null; code: number | null; errorKind?: string | null; error?: string | null },
+    r: { messageId: number | null; code: number | null; errorKind?: string | null; reason?: Reason | null },
   ): void {
-    this.outcomeStmt.run(status, r.messageId, r.code, r.errorKind ?? null, r.error ?? null, this.now(), itemId);
+    this.outcomeStmt.run(status, r.messageId, r.code, r.errorKind ?? null, json(r.reason), this.now(), itemId);
   }
 
   /** Puts an in-flight item back in the queue: the provider provably did not place its call (e.g. 402). */
-  returnToQueue(itemId: number, r: { code: number | null; errorKind: string; error: string }): void {
+  returnToQueue(itemId: number, r: { code: number | null; errorKind: string; reason: Reason }): void {
     this.db
-      .prepare("UPDATE batch_items SET status = 'queued', code = ?, error_kind = ?, error = ?, updated_at = ? WHERE id = ? AND status = 'in_flight'")
-      .run(r.code, r.errorKind, r.error, this.now(), itemId);
+      .prepare("UPDATE batch_items SET status = 'queued', code = ?, error_kind = ?, reason = ?, updated_at = ? WHERE id = ? AND status = 'in_flight'")
+      .run(r.code, r.errorKind, json(r.reason), this.now(), itemId);
   }
 
   /** Queued items of a cancelled batch. */
@@ -221,7 +209,7 @@ export class BatchRepository {
     const at = this.now();
     const placeholders = from.map(() => '?').join(', ');
     const stmt = this.db.prepare(
-      `UPDATE batch_items SET status = 'queued', error_kind = 'requeued', error = coalesce(error, '') || CASE WHEN error IS NULL THEN '' ELSE ' · ' END || 'queued again by a person', updated_at = ?
+      `UPDATE batch_items SET status = 'queued', error_kind = 'requeued', reason = '${JSON.stringify(reason('requeued', {}))}', updated_at = ?
        WHERE id = ? AND batch_id = ? AND status IN (${placeholders})`,
     );
     return this.db.transaction(() => itemIds.reduce((n, id) => n + stmt.run(at, id, batchId, ...from).changes, 0))();
@@ -310,15 +298,12 @@ export class BatchRepository {
       })[]).filter((r) => staleIds.has(r.batch_id) || !ownerAlive(r.batch_owner));
       const findMessage = this.db.prepare('SELECT id FROM messages WHERE mobile = ? AND content = ? AND created_at >= ? ORDER BY id LIMIT 1');
       const mark = this.db.prepare(
-        "UPDATE batch_items SET status = 'unknown', message_id = coalesce(?, message_id), error_kind = 'interrupted', error = ?, updated_at = ? WHERE id = ? AND status = 'in_flight'",
+        "UPDATE batch_items SET status = 'unknown', message_id = coalesce(?, message_id), error_kind = 'interrupted', reason = ?, updated_at = ? WHERE id = ? AND status = 'in_flight'",
       );
       const items: BatchItemRecord[] = [];
       for (const r of inFlight) {
         const m = findMessage.get(r.mobile, r.content, r.updated_at) as { id: number } | undefined;
-        const why = m
-          ? 'Callout stopped while this item was being sent; the call may or may not have been placed. Check the message, then send it again or skip it.'
-          : 'Callout stopped while this item was being sent; no request was recorded for it, so it very likely did not leave. Send it again or skip it.';
-        mark.run(m?.id ?? null, why, at, r.id);
+        mark.run(m?.id ?? null, json(reason('interrupted', { kind: m ? 'item' : 'item-unrecorded' })), at, r.id);
         items.push(this.getItem(r.id)!);
       }
       const batches: BatchRecord[] = [];
@@ -326,8 +311,8 @@ export class BatchRepository {
         const current = this.require(b.id);
         if (current.status === 'running') {
           this.db
-            .prepare("UPDATE batches SET status = 'paused', paused_reason = 'interrupted', status_message = ?, owner = NULL, updated_at = ? WHERE id = ?")
-            .run('Callout stopped while this batch was running. Items that were being sent are marked unknown: decide for each, then resume.', at, b.id);
+            .prepare("UPDATE batches SET status = 'paused', paused_reason = 'interrupted', status_reason = ?, owner = NULL, updated_at = ? WHERE id = ?")
+            .run(json(reason('stop', { kind: 'interrupted' })), at, b.id);
           batches.push(this.require(b.id));
         } else {
           this.db.prepare('UPDATE batches SET owner = NULL WHERE id = ?').run(b.id);

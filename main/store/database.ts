@@ -3,22 +3,10 @@ import type { Database } from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { MIGRATIONS, type Migration } from './migrations';
+import { fail } from '../errors';
 
 export type { Database } from 'better-sqlite3';
 
-export class NewerDatabaseError extends Error {
-  readonly code = 'database-too-new';
-  constructor(
-    readonly file: string,
-    readonly found: number,
-    readonly supported: number,
-  ) {
-    super(
-      `The database ${file} was written by a newer version of Callout (schema ${found}; this version knows up to ${supported}). ` +
-        'It was left untouched: update Callout, or point CALLOUT_HOME at another folder.',
-    );
-  }
-}
 
 export interface OpenDatabaseOptions {
   /** Path of a better-sqlite3 build for this runtime (Electron), see main/native-modules.ts. */
@@ -39,7 +27,7 @@ export function schemaVersion(db: Database): number {
 export function migrate(db: Database, file: string, migrations: readonly Migration[] = MIGRATIONS, target?: number): void {
   const latest = migrations.at(-1)?.version ?? 0;
   const current = schemaVersion(db);
-  if (current > latest) throw new NewerDatabaseError(file, current, latest);
+  if (current > latest) throw fail('database-too-new', { version: current, supported: latest });
   const goal = target ?? latest;
   for (const m of migrations) {
     if (m.version <= current || m.version > goal) continue;

@@ -16,6 +16,7 @@ interface ExchangeRow {
   response_body: string | null;
   error_kind: string | null;
   error_message: string | null;
+  error_ms: number | null;
   started_at: number;
   timings: string;
 }
@@ -34,7 +35,7 @@ function toRecord(r: ExchangeRow): ExchangeRecord {
     statusText: r.status_text,
     responseHeaders: r.response_headers === null ? null : JSON.parse(r.response_headers),
     responseBody: r.response_body,
-    error: r.error_kind ? { kind: r.error_kind as NonNullable<Exchange['error']>['kind'], message: r.error_message ?? '' } : null,
+    error: r.error_kind ? { kind: r.error_kind as NonNullable<Exchange['error']>['kind'], message: r.error_message ?? '', ...(r.error_ms !== null ? { ms: r.error_ms } : {}) } : null,
     startedAt: r.started_at,
     timings: JSON.parse(r.timings),
   };
@@ -47,9 +48,9 @@ export class ExchangeRepository {
   constructor(private readonly db: Database) {
     this.insertStmt = db.prepare(`
       INSERT INTO exchanges (message_id, operation, profile, method, url, request_headers, request_body, status, status_text,
-        response_headers, response_body, error_kind, error_message, started_at, timings)
+        response_headers, response_body, error_kind, error_message, error_ms, started_at, timings)
       VALUES (@messageId, @operation, @profile, @method, @url, @requestHeaders, @requestBody, @status, @statusText,
-        @responseHeaders, @responseBody, @errorKind, @errorMessage, @startedAt, @timings)`);
+        @responseHeaders, @responseBody, @errorKind, @errorMessage, @errorMs, @startedAt, @timings)`);
   }
 
   insert(e: Exchange, link: { messageId?: number | null; profile?: string | null } = {}): number {
@@ -67,6 +68,7 @@ export class ExchangeRepository {
       responseBody: e.responseBody,
       errorKind: e.error?.kind ?? null,
       errorMessage: e.error?.message ?? null,
+      errorMs: e.error?.ms ?? null,
       startedAt: e.startedAt,
       timings: JSON.stringify(e.timings),
     });

@@ -1,6 +1,8 @@
 import type { Database, Statement } from 'better-sqlite3';
 import type { CallState, Outcome } from '../../common/domain/status';
-import type { ExchangeRecord, MessageEventRecord, MessageRecord } from '../../common/records';
+import type { ExchangeRecord, MessageRecord } from '../../common/records';
+import { mobileDigits } from '../../common/domain/mobile';
+import { fail } from '../errors';
 import { ExchangeRepository } from './exchange-repository';
 import { MessageRepository } from './message-repository';
 import type { HistoryFilter, HistoryOrder, HistoryPageRequest, HistoryPage, HistoryCount, OverviewCounts, OverviewDay, OverviewRequest, Overview, ExchangeQuery, ExchangePage } from '../../common/history-types';
@@ -51,32 +53,6 @@ export interface HistoryTuning {
   searchCountCap?: number;
 }
 
-
-
-
-
-
-export class HistoryError extends Error {
-  constructor(
-    readonly code: 'bad-cursor' | 'bad-filter' | 'bad-range',
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
-
-
-
-
-
-
-export interface MessageDetail {
-  message: MessageRecord;
-  events: MessageEventRecord[];
-  exchanges: ExchangeRecord[];
-}
-
 // ——— cursors ———
 
 function encodeCursor(at: number, id: number): string {
@@ -90,29 +66,18 @@ function decodeCursor(cursor: string): [number, number] {
   } catch {
     // fall through
   }
-  throw new HistoryError('bad-cursor', 'The page cursor is not one this store gave out.');
+  throw fail('history-invalid', { kind: 'cursor' });
 }
 
 function pageSize(limit: number | undefined): number {
   if (limit === undefined) return DEFAULT_PAGE_SIZE;
   if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE_SIZE) {
-    throw new HistoryError('bad-filter', `A page holds 1 to ${MAX_PAGE_SIZE} rows.`);
+    throw fail('history-invalid', { kind: 'page-size', max: MAX_PAGE_SIZE });
   }
   return limit;
 }
 
 // ——— search terms ———
-
-/** Digits of something typed as a phone number, without a +86 / 0086 country prefix. */
-export function numberDigits(raw: string): string | null {
-  const t = raw.trim().replace(/[\uff10-\uff19]/g, (c) => String.fromCharCode(c.charCodeAt(0) - 0xfee0));
-  if (!/^[\d\s\-–—().（）+＋]+$/.test(t)) return null;
-  let digits = t.replace(/\D/g, '');
-  if (/^[(（]?[+＋]\s*8\s*6/.test(t)) digits = digits.slice(2);
-  else if (/^0086/.test(t) && digits.length > 11) digits = digits.slice(4);
-  else if (digits.length === 13 && digits.startsWith('86')) digits = digits.slice(2);
-  return digits || null;
-}
 
 /**
  * The digits of a search typed as a phone number: plain digits, or digits with spaces, dashes or
@@ -121,7 +86,7 @@ export function numberDigits(raw: string): string | null {
  */
 export function searchNumber(raw: string): string | null {
   const s = raw.trim();
-  const d = numberDigits(s);
+  const d = mobileDigits(s);
   if (d === null) return null;
   return /^\d+$/.test(s) || /^[(（]?[+＋]/.test(s) || d.length >= 7 ? d : null;
 }
@@ -135,8 +100,8 @@ interface Term {
 function termsOf(f: HistoryFilter): Term[] {
   const terms: Term[] = [];
   if (f.mobile !== undefined && f.mobile.trim()) {
-    const d = numberDigits(f.mobile);
-    if (d === null) throw new HistoryError('bad-filter', 'A number filter takes digits only.');
+    const d = mobileDigits(f.mobile);
+    if (d === null) throw fail('history-invalid', { kind: 'mobile-digits' });
     terms.push({ text: d, mobileOnly: true });
   }
   const s = f.search?.trim();
@@ -250,12 +215,6 @@ export class HistoryRepository {
     return this.countPlan(this.plan(filter));
   }
 
-  /** A message with its state timeline and every exchange that belongs to it. */
-  messageDetail(id: number): MessageDetail | undefined {
-    const message = this.messages.get(id);
-    if (!message) return undefined;
-    return { message, events: this.messages.events(id), exchanges: this.exchanges.forMessage(id) };
-  }
 
   /**
    * Calls per local day by outcome, and units billed for answered calls, for a chart. Whole-hour
@@ -266,12 +225,12 @@ export class HistoryRepository {
   overview(req: OverviewRequest): Overview {
     const off = Math.round(req.utcOffsetMinutes) * 60_000;
     if (!Number.isFinite(req.from) || !Number.isFinite(req.to) || req.to <= req.from) {
-      throw new HistoryError('bad-range', 'The overview needs a range whose end is after its start.');
+      throw fail('history-invalid', { kind: 'range' });
     }
-    if (Math.abs(req.utcOffsetMinutes) > 14 * 60) throw new HistoryError('bad-range', 'A UTC offset is within ±14 hours.');
+    if (Math.abs(req.utcOffsetMinutes) > 14 * 60) throw fail('history-invalid', { kind: 'utc-offset' });
     const firstDay = Math.floor((req.from + off) / DAY_MS);
     const lastDay = Math.floor((req.to - 1 + off) / DAY_MS);
-    if (lastDay - firstDay + 1 > MAX_OVERVIEW_DAYS) throw new HistoryError('bad-range', `The overview covers at most ${MAX_OVERVIEW_DAYS} days.`);
+    if (lastDay - firstDay + 1 > MAX_OVERVIEW_DAYS) throw fail('history-invalid', { kind: 'days', max: MAX_OVERVIEW_DAYS });
     const start = firstDay * DAY_MS - off;
     const end = (lastDay + 1) * DAY_MS - off;
     const profile = req.profileId ?? null;
@@ -308,10 +267,6 @@ export class HistoryRepository {
 
   // ——— exchanges (the inspector) ———
 
-  /** Every exchange of a message, oldest first. */
-  exchangesForMessage(messageId: number): ExchangeRecord[] {
-    return this.exchanges.forMessage(messageId);
-  }
 
   exchange(id: number): ExchangeRecord | undefined {
     return this.exchanges.get(id);
@@ -363,7 +318,7 @@ export class HistoryRepository {
 
   private plan(f: HistoryFilter): Plan {
     for (const x of [f.from, f.to]) {
-      if (x !== undefined && !Number.isFinite(x)) throw new HistoryError('bad-range', 'Dates are milliseconds since the epoch.');
+      if (x !== undefined && !Number.isFinite(x)) throw fail('history-invalid', { kind: 'dates' });
     }
     const values = new Map<Dimension, string[]>();
     for (const d of DIMENSIONS) {

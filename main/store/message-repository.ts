@@ -1,7 +1,8 @@
-import { hostname } from 'node:os';
 import type { Database } from 'better-sqlite3';
 import type { MessageEventRecord, MessageRecord } from '../../common/records';
 import type { CallState, Outcome } from '../../common/domain/status';
+import { reason as makeReason, type Reason } from '../../common/reasons';
+import { ownerAlive, processOwner } from './process-owner';
 
 interface MessageRow {
   id: number;
@@ -20,13 +21,26 @@ interface MessageRow {
   state: CallState;
   duration: number | null;
   error_kind: string | null;
-  error_message: string | null;
+  reason: string | null;
   created_at: number;
   updated_at: number;
   ended_at: number | null;
   attempts: number | null;
   resend_of: number | null;
 }
+
+/** A stored reason (JSON), or null for none (or for a row written before reasons were codes). */
+export function parseReason(json: string | null): Reason | null {
+  if (!json) return null;
+  try {
+    const v = JSON.parse(json) as Reason;
+    return v && typeof v.code === 'string' ? { code: v.code, params: v.params ?? {} } as Reason : null;
+  } catch {
+    return null;
+  }
+}
+
+const reasonJson = (r: Reason | null | undefined): string | null => (r ? JSON.stringify(r) : null);
 
 function toRecord(r: MessageRow): MessageRecord {
   return {
@@ -46,7 +60,7 @@ function toRecord(r: MessageRow): MessageRecord {
     state: r.state,
     duration: r.duration,
     errorKind: r.error_kind,
-    errorMessage: r.error_message,
+    reason: parseReason(r.reason),
     createdAt: r.created_at,
     updatedAt: r.updated_at,
     endedAt: r.ended_at,
@@ -66,33 +80,6 @@ export interface NewMessage {
   resendOf?: number | null;
 }
 
-export interface MessageQuery {
-  limit?: number;
-  mobile?: string;
-  state?: CallState;
-  outcome?: Outcome;
-}
-
-/** Identifies this process, so that a later start can tell a crashed send from one still in flight. */
-export function processOwner(pid: number = process.pid): string {
-  return `${hostname()}:${pid}`;
-}
-
-function ownerIsAlive(owner: string | null): boolean {
-  if (!owner) return false;
-  const [host, pidText] = owner.split(':');
-  if (host !== hostname()) return true; // another machine sharing the folder: not ours to judge
-  const pid = Number(pidText);
-  if (!Number.isInteger(pid) || pid <= 0) return false;
-  if (pid === process.pid) return true;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 export class MessageRepository {
   private readonly insertStmt;
   private readonly eventStmt;
@@ -103,7 +90,7 @@ export class MessageRepository {
       INSERT INTO messages (profile, base_url, api_id, mobile, content, template_id, units, resend_of, outcome, state, owner, created_at, updated_at)
       VALUES (@profile, @baseUrl, @apiId, @mobile, @content, @templateId, @units, @resendOf, 'pending', 'pending', @owner, @at, @at)`);
     this.eventStmt = db.prepare(
-      'INSERT INTO message_events (message_id, at, kind, state, detail) VALUES (?, ?, ?, ?, ?)',
+      'INSERT INTO message_events (message_id, at, kind, state, detail, reason) VALUES (?, ?, ?, ?, ?, ?)',
     );
     this.getStmt = db.prepare('SELECT * FROM messages WHERE id = ?');
   }
@@ -114,7 +101,7 @@ export class MessageRepository {
     const id = this.db.transaction(() => {
       const info = this.insertStmt.run({ ...m, templateId: m.templateId ?? null, resendOf: m.resendOf ?? null, owner: processOwner(), at });
       const newId = Number(info.lastInsertRowid);
-      this.eventStmt.run(newId, at, 'created', 'pending', null);
+      this.eventStmt.run(newId, at, 'created', 'pending', null, null);
       return newId;
     })();
     return this.require(id);
@@ -128,36 +115,36 @@ export class MessageRepository {
           `UPDATE messages SET outcome = 'accepted', code = ?, provider_msg = ?, smsid = ?, billed_units = ?, owner = NULL, updated_at = ? WHERE id = ?`,
         )
         .run(r.code, r.msg, r.smsid, r.count, at, id);
-      this.eventStmt.run(id, at, 'submitted', 'pending', r.msg);
+      this.eventStmt.run(id, at, 'submitted', 'pending', r.msg, null);
     })();
     return this.require(id);
   }
 
-  markRejected(id: number, r: { code: number | null; msg: string | null; errorKind?: string | null; errorMessage?: string | null }): MessageRecord {
+  markRejected(id: number, r: { code: number | null; msg: string | null; errorKind?: string | null; reason?: Reason | null }): MessageRecord {
     const at = this.now();
     this.db.transaction(() => {
       this.db
         .prepare(
-          `UPDATE messages SET outcome = 'rejected', state = 'failed', code = ?, provider_msg = ?, error_kind = ?, error_message = ?,
+          `UPDATE messages SET outcome = 'rejected', state = 'failed', code = ?, provider_msg = ?, error_kind = ?, reason = ?,
              owner = NULL, updated_at = ?, ended_at = ? WHERE id = ?`,
         )
-        .run(r.code, r.msg, r.errorKind ?? null, r.errorMessage ?? null, at, at, id);
-      this.eventStmt.run(id, at, 'rejected', 'failed', r.msg ?? r.errorMessage ?? null);
+        .run(r.code, r.msg, r.errorKind ?? null, reasonJson(r.reason), at, at, id);
+      this.eventStmt.run(id, at, 'rejected', 'failed', r.msg, reasonJson(r.reason));
     })();
     return this.require(id);
   }
 
   /** The request may have reached the provider: never resent automatically. */
-  markUnknown(id: number, r: { errorKind: string; errorMessage: string; code?: number | null; msg?: string | null }): MessageRecord {
+  markUnknown(id: number, r: { errorKind: string; reason: Reason; code?: number | null; msg?: string | null }): MessageRecord {
     const at = this.now();
     this.db.transaction(() => {
       this.db
         .prepare(
-          `UPDATE messages SET outcome = 'unknown', state = 'unknown', code = ?, provider_msg = ?, error_kind = ?, error_message = ?,
+          `UPDATE messages SET outcome = 'unknown', state = 'unknown', code = ?, provider_msg = ?, error_kind = ?, reason = ?,
              owner = NULL, updated_at = ? WHERE id = ?`,
         )
-        .run(r.code ?? null, r.msg ?? null, r.errorKind, r.errorMessage, at, id);
-      this.eventStmt.run(id, at, 'unknown', 'unknown', r.errorMessage);
+        .run(r.code ?? null, r.msg ?? null, r.errorKind, reasonJson(r.reason), at, id);
+      this.eventStmt.run(id, at, 'unknown', 'unknown', r.msg ?? null, reasonJson(r.reason));
     })();
     return this.require(id);
   }
@@ -181,18 +168,18 @@ export class MessageRepository {
       this.db
         .prepare('UPDATE messages SET state = ?, duration = ?, attempts = ?, updated_at = ?, ended_at = ? WHERE id = ?')
         .run(state, duration, attempts, at, opts.final ? (current.endedAt ?? at) : current.endedAt, id);
-      if (redial) this.eventStmt.run(id, at, 'redial', state, `attempt ${attempts}`);
-      if (current.state !== state) this.eventStmt.run(id, at, 'state', state, opts.detail ?? null);
+      if (redial) this.eventStmt.run(id, at, 'redial', state, String(attempts), null);
+      if (current.state !== state) this.eventStmt.run(id, at, 'state', state, opts.detail ?? null, null);
     })();
     return this.require(id);
   }
 
-  /** Ends following a message without a final state (e.g. tracking gave up). */
-  endTracking(id: number, detail: string): MessageRecord {
+  /** Ends following a message without a final state (the provider no longer knows it, tracking gave up...), saying why. */
+  endTracking(id: number, why: Reason): MessageRecord {
     const at = this.now();
     this.db.transaction(() => {
-      this.db.prepare('UPDATE messages SET ended_at = ?, updated_at = ? WHERE id = ? AND ended_at IS NULL').run(at, at, id);
-      this.eventStmt.run(id, at, 'error', null, detail);
+      this.db.prepare('UPDATE messages SET ended_at = ?, updated_at = ?, reason = coalesce(reason, ?) WHERE id = ? AND ended_at IS NULL').run(at, at, reasonJson(why), id);
+      this.eventStmt.run(id, at, 'error', null, null, reasonJson(why));
     })();
     return this.require(id);
   }
@@ -212,8 +199,8 @@ export class MessageRepository {
       .all() as { templateId: string; content: string }[];
   }
 
-  addEvent(id: number, kind: MessageEventRecord['kind'], state: CallState | null, detail: string | null): void {
-    this.eventStmt.run(id, this.now(), kind, state, detail);
+  addEvent(id: number, kind: MessageEventRecord['kind'], state: CallState | null, detail: string | null, why: Reason | null = null): void {
+    this.eventStmt.run(id, this.now(), kind, state, detail, reasonJson(why));
   }
 
   get(id: number): MessageRecord | undefined {
@@ -232,30 +219,11 @@ export class MessageRepository {
     return row && toRecord(row);
   }
 
-  list(q: MessageQuery = {}): MessageRecord[] {
-    const where: string[] = [];
-    const params: unknown[] = [];
-    if (q.mobile) {
-      where.push("mobile LIKE ? ESCAPE '\\'");
-      params.push(`%${q.mobile.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
-    }
-    if (q.state) {
-      where.push('state = ?');
-      params.push(q.state);
-    }
-    if (q.outcome) {
-      where.push('outcome = ?');
-      params.push(q.outcome);
-    }
-    const sql = `SELECT * FROM messages ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY created_at DESC, id DESC LIMIT ?`;
-    params.push(Math.max(1, Math.min(q.limit ?? 50, 10_000)));
-    return (this.db.prepare(sql).all(...params) as MessageRow[]).map(toRecord);
-  }
-
   events(messageId: number): MessageEventRecord[] {
-    return this.db
-      .prepare('SELECT id, message_id AS messageId, at, kind, state, detail FROM message_events WHERE message_id = ? ORDER BY at, id')
-      .all(messageId) as MessageEventRecord[];
+    const rows = this.db
+      .prepare('SELECT id, message_id AS messageId, at, kind, state, detail, reason FROM message_events WHERE message_id = ? ORDER BY at, id')
+      .all(messageId) as (Omit<MessageEventRecord, 'reason'> & { reason: string | null })[];
+    return rows.map((r) => ({ ...r, reason: parseReason(r.reason) }));
   }
 
   /** Accepted messages whose call has not reached a final state: tracking resumes these. */
@@ -275,13 +243,8 @@ export class MessageRepository {
     const rows = this.db.prepare("SELECT id, owner FROM messages WHERE outcome = 'pending'").all() as { id: number; owner: string | null }[];
     const recovered: MessageRecord[] = [];
     for (const row of rows) {
-      if (ownerIsAlive(row.owner)) continue;
-      recovered.push(
-        this.markUnknown(row.id, {
-          errorKind: 'interrupted',
-          errorMessage: 'Callout stopped while this send was in flight; the call may or may not have been placed.',
-        }),
-      );
+      if (ownerAlive(row.owner)) continue;
+      recovered.push(this.markUnknown(row.id, { errorKind: 'interrupted', reason: makeReason('interrupted', {}) }));
     }
     return recovered;
   }

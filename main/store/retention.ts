@@ -1,6 +1,7 @@
 import { statSync } from 'node:fs';
 import type { Database } from 'better-sqlite3';
 import type { RetentionSettings, RetentionResult, VacuumResult } from '../../common/history-types';
+import { fail } from '../errors';
 export type { RetentionSettings, RetentionResult, VacuumResult } from '../../common/history-types';
 
 /**
@@ -17,9 +18,6 @@ export const DEFAULT_RETENTION: RetentionSettings = Object.freeze({ exchangeDays
 
 
 
-export class RetentionError extends Error {
-  readonly code = 'bad-retention-settings';
-}
 
 const RETENTION_KEY = 'retention';
 const DAY_MS = 86_400_000;
@@ -42,12 +40,12 @@ export function deleteSetting(db: Database, key: string): void {
 function checkLimit(name: string, v: unknown, min: number): number | null {
   if (v === null || v === undefined) return null;
   if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < min) {
-    throw new RetentionError(`${name} is a whole number of at least ${min}, or null for no limit.`);
+    throw fail('retention-invalid', { field: name, min });
   }
   return v;
 }
 
-/** Validates settings (whole days ≥ 1, bytes ≥ 0, or null). Throws RetentionError. */
+/** Validates settings (whole days ≥ 1, bytes ≥ 0, or null). Throws retention-invalid. */
 export function validateRetention(s: Partial<RetentionSettings>): RetentionSettings {
   return { exchangeDays: checkLimit('exchangeDays', s.exchangeDays, 1), exchangeMaxBytes: checkLimit('exchangeMaxBytes', s.exchangeMaxBytes, 0) };
 }

@@ -1,6 +1,7 @@
 import type { Database } from 'better-sqlite3';
 import { randomUUID } from 'node:crypto';
 import { parseTemplate, validateTemplate } from '../../common/domain/templates';
+import { fail } from '../errors';
 
 export interface TemplateRecord {
   id: string;
@@ -21,12 +22,6 @@ interface TemplateRow {
   marker_names: string;
   created_at: number;
   updated_at: number;
-}
-
-export class TemplateError extends Error {
-  constructor(readonly code: 'invalid-template' | 'template-exists' | 'unknown-template', message: string) {
-    super(message);
-  }
 }
 
 const toRecord = (r: TemplateRow): TemplateRecord => ({
@@ -62,11 +57,11 @@ export class TemplateRepository {
   save(input: TemplateInput): TemplateRecord {
     const check = validateTemplate(input.content);
     if (!check.ok) {
-      throw new TemplateError('invalid-template', check.error === 'empty' ? 'A template needs 1 to 500 characters.' : `A template has at most 500 characters (this one has ${check.length}).`);
+      throw fail('invalid-template', { kind: check.error, length: check.length });
     }
     const markers = parseTemplate(input.content).markerCount;
     const markerNames = (input.markerNames ?? []).map((n) => n.trim());
-    if (markerNames.length > markers) throw new TemplateError('invalid-template', `The template has ${markers} 【变量】 markers but ${markerNames.length} names were given.`);
+    if (markerNames.length > markers) throw fail('invalid-template', { kind: 'marker-names', markers, names: markerNames.length });
     const at = this.now();
     const id = input.id?.trim() || randomUUID();
     const existing = this.get(id);

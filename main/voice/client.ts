@@ -1,4 +1,6 @@
+import type { FailureView } from '../../common/contract/send';
 import type { Exchange, Header, Operation, TransportErrorKind } from '../../common/records';
+import { reason } from '../../common/reasons';
 import { formatHttpDate, hostOf, signParts, type SignatureVariant } from '../signing';
 import { Redactor } from './redaction';
 import { isSignatureRejection } from '../../common/domain/codes';
@@ -34,10 +36,12 @@ export const DEFAULT_TOTAL_TIMEOUT_MS = 15_000;
 
 export const VOICE_PATHS = { send: '/voice/vm', status: '/voice/status', balance: '/voice/balance' } as const;
 
-export type ClientFailure =
-  | { kind: 'transport'; transportKind: TransportErrorKind; outcome: 'not-sent' | 'unknown'; message: string }
-  | { kind: 'signature-rejected'; outcome: 'rejected'; message: string; httpStatus: number }
-  | { kind: 'unreadable-reply'; outcome: 'unknown'; message: string; httpStatus: number | null };
+/**
+ * Why a request got no usable reply, and whether it may have reached the provider. `kind` is the
+ * transport failure's kind (dns, refused, timeout, reset, ...), `signature-rejected` or
+ * `unreadable-reply`; `reason` says it in full.
+ */
+export type ClientFailure = FailureView;
 
 export interface ClientResult<R> {
   reply: R | null;
@@ -140,7 +144,7 @@ export class VoiceClient {
         }
         return {
           reply: null,
-          failure: { kind: 'transport', transportKind: error.kind, outcome: neverLeft ? 'not-sent' : 'unknown', message: error.message },
+          failure: { kind: error.kind, outcome: neverLeft ? 'not-sent' : 'unknown', reason: reason('transport', { kind: error.kind, ...(error.ms !== undefined ? { ms: error.ms } : {}) }) },
           exchanges,
         };
       }
@@ -155,23 +159,13 @@ function interpret<R>(result: TransportResult, parse: (raw: Record<string, unkno
   if (status !== null && !(raw && 'code' in raw) && isSignatureRejection(status, raw)) {
     return {
       reply: null,
-      failure: {
-        kind: 'signature-rejected',
-        outcome: 'rejected',
-        httpStatus: status ?? 401,
-        message: 'The gateway rejected the request signature ("client request can\'t be validated"); the request did not reach the voice service.',
-      },
+      failure: { kind: 'signature-rejected', outcome: 'rejected', reason: reason('signature-rejected', { status }) },
     };
   }
   if (raw && 'code' in raw) return { reply: parse(raw), failure: null };
   const type = result.exchange.responseHeaders?.find(([n]) => n.toLowerCase() === 'content-type')?.[1] ?? 'no content type';
   return {
     reply: null,
-    failure: {
-      kind: 'unreadable-reply',
-      outcome: 'unknown',
-      httpStatus: status,
-      message: `The reply could not be read (HTTP ${status ?? '?'}, ${type}); the request may have reached the provider.`,
-    },
+    failure: { kind: 'unreadable-reply', outcome: 'unknown', reason: reason('unreadable-reply', { status, type }) },
   };
 }

@@ -31,14 +31,16 @@ export interface TransportResult {
 
 export const MAX_RESPONSE_BYTES = 1024 * 1024;
 
-class TransportError extends Error {
-  constructor(readonly kind: TransportErrorKind, message: string) {
-    super(message);
-  }
+/** A failure in transit, with its kind (its words are the catalog's transport.<kind>) and the technical text kept with the exchange. */
+class TransportError {
+  constructor(
+    readonly kind: TransportErrorKind,
+    readonly message: string,
+    readonly ms?: number,
+  ) {}
 }
 
 function classify(error: NodeJS.ErrnoException, connected: boolean): TransportError {
-  if (error instanceof TransportError) return error;
   const code = error.code ?? '';
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EAI_NONAME') return new TransportError('dns', `The host name could not be resolved (${code}).`);
   if (code === 'ECONNREFUSED') return new TransportError('refused', 'The connection was refused: nothing is listening at that address.');
@@ -50,6 +52,11 @@ function classify(error: NodeJS.ErrnoException, connected: boolean): TransportEr
   }
   if (code === 'ABORT_ERR' || error.name === 'AbortError') return new TransportError('aborted', 'The request was cancelled.');
   return new TransportError('network', `Network error: ${error.message}`);
+}
+
+/** The kind of a Node network error: the one rule for every request Callout makes, probes included. */
+export function transportErrorKind(error: NodeJS.ErrnoException, connected = false): TransportErrorKind {
+  return classify(error, connected).kind;
 }
 
 function headerList(raw: string[]): Header[] {
@@ -100,7 +107,7 @@ export function httpExchange(spec: HttpRequestSpec, redactor: Redactor): Promise
         statusText,
         responseHeaders,
         responseBody: chunks.length || status !== null ? Buffer.concat(chunks).toString('utf8') : null,
-        error: error && { kind: error.kind, message: error.message },
+        error: error && { kind: error.kind, message: error.message, ...(error.ms !== undefined ? { ms: error.ms } : {}) },
         startedAt,
         timings,
       };
@@ -119,13 +126,13 @@ export function httpExchange(spec: HttpRequestSpec, redactor: Redactor): Promise
     });
 
     const connectTimer = setTimeout(() => {
-      if (!connected) fail(new TransportError('connect-timeout', `No connection within ${spec.connectTimeoutMs} ms; the request was not sent.`));
+      if (!connected) fail(new TransportError('connect-timeout', `No connection within ${spec.connectTimeoutMs} ms; the request was not sent.`, spec.connectTimeoutMs));
     }, spec.connectTimeoutMs);
     const totalTimer = setTimeout(() => {
       fail(
         connected
-          ? new TransportError('timeout', `No complete reply within ${spec.totalTimeoutMs} ms; the request may have reached the provider.`)
-          : new TransportError('connect-timeout', `No connection within ${spec.totalTimeoutMs} ms; the request was not sent.`),
+          ? new TransportError('timeout', `No complete reply within ${spec.totalTimeoutMs} ms; the request may have reached the provider.`, spec.totalTimeoutMs)
+          : new TransportError('connect-timeout', `No connection within ${spec.totalTimeoutMs} ms; the request was not sent.`, spec.totalTimeoutMs),
       );
     }, spec.totalTimeoutMs);
     const onAbort = () => fail(new TransportError('aborted', 'The request was cancelled.'));

@@ -10,7 +10,7 @@ let services: Services;
 const home = tempHome();
 const call = async <T>(channel: string, input?: unknown): Promise<T> => {
   const r = await dispatch(createHandlers(services), channel, input);
-  if (!r.ok) throw Object.assign(new Error(r.error.message), { code: r.error.code, issues: r.error.issues });
+  if (!r.ok) throw Object.assign(new Error(r.error.code), { code: r.error.code, params: r.error.params, issues: r.error.issues });
   return r.value as T;
 };
 const events: { channel: string; payload: unknown }[] = [];
@@ -20,8 +20,8 @@ beforeAll(async () => {
     home: home.dir,
     secrets: { store: new SessionSecretStore(), status: { kind: 'session', keychainAvailable: false, reason: 't' } },
     sandbox: { timeScale: 0.002 },
-    tracking: { delayScale: 0.005 },
-    calls: { timeScale: 0.01 },
+    follow: { delayScale: 0.005 },
+    timeScale: 0.01,
   });
   services.subscribe((channel, payload) => events.push({ channel, payload }));
   services.sandbox!.setBalance('sandbox-demo', 1000);

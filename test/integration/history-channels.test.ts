@@ -15,7 +15,7 @@ const clipboard: string[] = [];
 const home = tempHome();
 const call = async <T>(channel: string, input?: unknown): Promise<T> => {
   const r = await dispatch(createHandlers(services), channel, input);
-  if (!r.ok) throw Object.assign(new Error(r.error.message), { code: r.error.code });
+  if (!r.ok) throw Object.assign(new Error(r.error.code), { code: r.error.code, params: r.error.params });
   return r.value as T;
 };
 const OTP = (n: string) => `您的验证码是${n}，5分钟内有效。`;
@@ -26,7 +26,6 @@ beforeAll(async () => {
     home: home.dir,
     secrets: { store, status: { kind: 'session', keychainAvailable: false, reason: 't' } },
     sandbox: { timeScale: 0.002 },
-    tracking: false,
     clipboard: { writeText: (t) => void clipboard.push(t) },
   });
   key = (await store.get('profile:sandbox'))!;
@@ -52,7 +51,7 @@ describe('history channels', () => {
     expect((await call<{ rows: MessageRecord[] }>('history.page', { filter: { outcomes: ['unknown'] } })).rows).toHaveLength(1);
     expect((await call<{ rows: MessageRecord[] }>('history.page', { filter: { search: '2345' } })).rows.map((m) => m.mobile)).toEqual(['13912345678']);
     expect((await call<{ rows: MessageRecord[] }>('history.page', { filter: { search: '3333' } })).rows.map((m) => m.mobile)).toEqual(['13700001111']);
-    await expect(call('history.page', { cursor: 'garbage' })).rejects.toMatchObject({ code: 'invalid-input' });
+    await expect(call('history.page', { cursor: 'garbage' })).rejects.toMatchObject({ code: 'history-invalid', params: { kind: 'cursor' } });
   });
 
   it('charts the day by outcome', async () => {

@@ -23,7 +23,7 @@ async function start() {
   const handlers = createHandlers(services);
   const call = async (channel: string, input?: unknown) => {
     const r = await dispatch(handlers, channel, input);
-    if (!r.ok) throw Object.assign(new Error(r.error.message), { code: r.error.code });
+    if (!r.ok) throw Object.assign(new Error(r.error.code), { code: r.error.code, params: r.error.params });
     return r.value as never;
   };
   return { services, store, home: home.dir, call };
@@ -41,9 +41,9 @@ describe('services on first start', () => {
     expect(((await call('balance.query', { profileId: 'sandbox' })) as { units: number }).units).toBe(10);
     const pushed: { channel: string; payload: { outcome: string } }[] = [];
     services.subscribe((channel, payload) => pushed.push({ channel, payload: payload as { outcome: string } }));
-    const sent = (await call('messages.send', { profileId: 'sandbox', mobile: '138 0013 8008', content: '您的验证码是4321，5分钟内有效。' })) as { message: { outcome: string; mobile: string }; code: { code: number; meaning: { en: string } } };
+    const sent = (await call('messages.send', { profileId: 'sandbox', mobile: '138 0013 8008', content: '您的验证码是4321，5分钟内有效。' })) as { message: { outcome: string; mobile: string }; providerCode: number };
     expect(sent.message).toMatchObject({ outcome: 'accepted', mobile: '13800138008' });
-    expect(sent.code).toMatchObject({ code: 2 });
+    expect(sent.providerCode).toBe(2);
     expect(pushed.slice(0, 2).map((p) => [p.channel, p.payload.outcome])).toEqual([
       ['main:message-updated', 'pending'],
       ['main:message-updated', 'accepted'],
@@ -59,7 +59,7 @@ describe('services on first start', () => {
     expect(afterSet).toMatchObject({ hasKey: true });
     const results = [afterSet, await call('profiles.list'), await call('app.info')];
     await call('messages.send', { profileId: p.id, mobile: '13800138008', content: '您的验证码是1，5分钟内有效。' });
-    results.push(await call('history.query', {}));
+    results.push(await call('history.page', {}));
     for (const r of results) expect(JSON.stringify(r)).not.toContain(key);
     expect(await call('profiles.deleteKey', { id: p.id })).toMatchObject({ hasKey: false });
     await expect(call('balance.query', { profileId: p.id })).rejects.toMatchObject({ code: 'no-key' });

@@ -19,7 +19,7 @@ async function open({ secrets, ...options }: Omit<Partial<ServicesOptions>, 'sec
   const handlers = createHandlers(services);
   const call = async <T>(channel: string, input?: unknown): Promise<T> => {
     const r = await dispatch(handlers, channel, input);
-    if (!r.ok) throw Object.assign(new Error(r.error.message), { code: r.error.code });
+    if (!r.ok) throw Object.assign(new Error(r.error.code), { code: r.error.code, params: r.error.params });
     return r.value as T;
   };
   return { services, call };
@@ -45,7 +45,7 @@ describe('live call tracking', () => {
   it('follows a call through ringing to answered with its duration, pushes each change, and notifies once', async () => {
     const home = tempHome();
     const notified: [MessageRecord, string][] = [];
-    const { services, call } = await open({ home: home.dir, secrets: new SessionSecretStore(), sandbox: { timeScale: 0.005 }, tracking: fast, notify: (m, l) => notified.push([m, l]) });
+    const { services, call } = await open({ home: home.dir, secrets: new SessionSecretStore(), sandbox: { timeScale: 0.005 }, follow: fast, notify: (m, l) => notified.push([m, l]) });
     cleanups.push(home.cleanup, () => services.close());
     await call('app.setLocale', { locale: 'zh-CN' });
     const states: string[] = [];
@@ -62,24 +62,24 @@ describe('live call tracking', () => {
     expect(notified[0]![1]).toBe('zh-CN');
     const detail = await call<{ events: { kind: string; state: string | null }[] }>('messages.get', { id: final.id });
     expect(detail.events.map((e) => e.kind)).toEqual(['created', 'submitted', 'state', 'state']);
-    expect(services.tracker!.tracked()).toEqual([]);
+    expect(services.calls.following()).toEqual([]);
   });
 
   it('records each redial in the timeline (a number that answers on the second attempt)', async () => {
     const home = tempHome();
-    const { services, call } = await open({ home: home.dir, secrets: new SessionSecretStore(), sandbox: { timeScale: 0.003 }, tracking: fast });
+    const { services, call } = await open({ home: home.dir, secrets: new SessionSecretStore(), sandbox: { timeScale: 0.003 }, follow: fast });
     cleanups.push(home.cleanup, () => services.close());
     const done = until(services, (m) => m.endedAt !== null);
     await call('messages.send', { profileId: 'sandbox', mobile: '13800138005', content: OTP('2') });
     const final = await done;
     expect(final).toMatchObject({ state: 'answered', attempts: 2 });
     const { events } = await call<{ events: { kind: string; detail: string | null }[] }>('messages.get', { id: final.id });
-    expect(events.filter((e) => e.kind === 'redial')).toEqual([expect.objectContaining({ detail: 'attempt 2' })]);
+    expect(events.filter((e) => e.kind === 'redial')).toEqual([expect.objectContaining({ detail: '2' })]);
   });
 
   it('ends a call nobody answers as no_answer after the redials', async () => {
     const home = tempHome();
-    const { services, call } = await open({ home: home.dir, secrets: new SessionSecretStore(), sandbox: { timeScale: 0.002 }, tracking: fast });
+    const { services, call } = await open({ home: home.dir, secrets: new SessionSecretStore(), sandbox: { timeScale: 0.002 }, follow: fast });
     cleanups.push(home.cleanup, () => services.close());
     const done = until(services, (m) => m.endedAt !== null);
     await call('messages.send', { profileId: 'sandbox', mobile: '13800138000', content: OTP('3') });
@@ -91,16 +91,16 @@ describe('live call tracking', () => {
     const home = tempHome();
     const secrets = new SessionSecretStore();
     cleanups.push(home.cleanup, () => sandbox.close());
-    const first = await open({ home: home.dir, secrets, sandbox: false, tracking: { delayScale: 100 } });
+    const first = await open({ home: home.dir, secrets, sandbox: false, follow: { delayScale: 100 } });
     const profile = await first.call<{ id: string }>('profiles.save', { name: 'External', baseUrl: sandbox.baseUrl, apiId: 'acct' });
     await first.call('profiles.setKey', { id: profile.id, apiKey: 'k-restart' });
     const sent = await first.call<{ message: MessageRecord }>('messages.send', { profileId: profile.id, mobile: '13800138008', content: OTP('4') });
     expect(sent.message.outcome).toBe('accepted');
     await first.services.close();
 
-    const second = await open({ home: home.dir, secrets, sandbox: false, tracking: fast });
+    const second = await open({ home: home.dir, secrets, sandbox: false, follow: fast });
     cleanups.push(() => second.services.close());
-    expect(second.services.tracker!.tracked()).toEqual([sent.message.id]);
+    expect(second.services.calls.following()).toEqual([sent.message.id]);
     const final = await until(second.services, (m) => m.id === sent.message.id && m.endedAt !== null, 15000);
     expect(final.state).toBe('answered');
   });
@@ -108,23 +108,24 @@ describe('live call tracking', () => {
   it('stops following a message the provider no longer knows, and says so', async () => {
     const home = tempHome();
     const secrets = new SessionSecretStore();
-    const first = await open({ home: home.dir, secrets, sandbox: { timeScale: 1 }, tracking: { delayScale: 100 } });
+    const first = await open({ home: home.dir, secrets, sandbox: { timeScale: 1 }, follow: { delayScale: 100 } });
     const sent = await first.call<{ message: MessageRecord }>('messages.send', { profileId: 'sandbox', mobile: '13800138008', content: OTP('5') });
     await first.services.close();
     // The embedded sandbox starts afresh: it has never heard of that smsid.
-    const second = await open({ home: home.dir, secrets, sandbox: { timeScale: 1 }, tracking: fast });
+    const second = await open({ home: home.dir, secrets, sandbox: { timeScale: 1 }, follow: fast });
     cleanups.push(home.cleanup, () => second.services.close());
     const ended = await until(second.services, (m) => m.id === sent.message.id && m.endedAt !== null);
     expect(ended.state).not.toBe('answered');
-    const { events } = await second.call<{ events: { kind: string; detail: string }[] }>('messages.get', { id: sent.message.id });
-    expect(events.at(-1)).toMatchObject({ kind: 'error', detail: expect.stringMatching(/does not know this message/) });
+    const { events } = await second.call<{ events: { kind: string; reason: unknown }[] }>('messages.get', { id: sent.message.id });
+    expect(events.at(-1)).toMatchObject({ kind: 'error', reason: { code: 'tracking-unknown-message', params: { code: 400 } } });
+    expect(ended.reason).toMatchObject({ code: 'tracking-unknown-message' });
   });
 });
 
 describe('sending again, recents and template import', () => {
   it('re-sends only on a deliberate, confirmed request, linked to the original', async () => {
     const home = tempHome();
-    const { services, call } = await open({ home: home.dir, secrets: new SessionSecretStore(), sandbox: { timeScale: 0.002 }, tracking: false });
+    const { services, call } = await open({ home: home.dir, secrets: new SessionSecretStore(), sandbox: { timeScale: 0.002 } });
     cleanups.push(home.cleanup, () => services.close());
     services.sandbox!.setFault({ kind: 'reset', op: 'send', times: 1 });
     const first = await call<{ message: MessageRecord }>('messages.send', { profileId: 'sandbox', mobile: '13800138008', content: OTP('6') });
@@ -138,7 +139,7 @@ describe('sending again, recents and template import', () => {
 
   it('double submission of the same send while in flight places one call', async () => {
     const home = tempHome();
-    const { services, call } = await open({ home: home.dir, secrets: new SessionSecretStore(), sandbox: { timeScale: 0.002 }, tracking: false });
+    const { services, call } = await open({ home: home.dir, secrets: new SessionSecretStore(), sandbox: { timeScale: 0.002 } });
     cleanups.push(home.cleanup, () => services.close());
     services.sandbox!.setFault({ kind: 'delay', delayMs: 200, op: 'send', times: 1 });
     const input = { profileId: 'sandbox', mobile: '13800138008', content: OTP('7') };
@@ -150,7 +151,7 @@ describe('sending again, recents and template import', () => {
 
   it('remembers recent numbers and the last values per template', async () => {
     const home = tempHome();
-    const { services, call } = await open({ home: home.dir, secrets: new SessionSecretStore(), sandbox: { timeScale: 0.002 }, tracking: false });
+    const { services, call } = await open({ home: home.dir, secrets: new SessionSecretStore(), sandbox: { timeScale: 0.002 } });
     cleanups.push(home.cleanup, () => services.close());
     await call('templates.save', { id: 'otp', content: '您的验证码是【变量】，5分钟内有效。', approved: true });
     await call('messages.send', { profileId: 'sandbox', mobile: '13911112228', content: OTP('111'), templateId: 'otp' });
@@ -160,13 +161,16 @@ describe('sending again, recents and template import', () => {
 
   it('imports templates, saving the valid ones and naming the rows that are not', async () => {
     const home = tempHome();
-    const { services, call } = await open({ home: home.dir, secrets: new SessionSecretStore(), sandbox: false, tracking: false });
+    const { services, call } = await open({ home: home.dir, secrets: new SessionSecretStore(), sandbox: false });
     cleanups.push(home.cleanup, () => services.close());
-    const r = await call<{ saved: number; errors: { index: number; message: string }[] }>('templates.import', {
+    const r = await call<{ saved: number; errors: { index: number; error: { code: string; params: unknown } }[] }>('templates.import', {
       templates: [{ content: '您好【变量】', approved: true }, { content: '' }, { content: 'x'.repeat(501) }, { name: 'Alert', content: '【变量】告警' }],
     });
     expect(r.saved).toBe(2);
-    expect(r.errors.map((e) => e.index)).toEqual([1, 2]);
+    expect(r.errors.map((e) => [e.index, e.error])).toEqual([
+      [1, { code: 'invalid-template', params: { kind: 'empty', length: 0 } }],
+      [2, { code: 'invalid-template', params: { kind: 'too-long', length: 501 } }],
+    ]);
     expect((await call<unknown[]>('templates.list')).length).toBe(2);
   });
 });

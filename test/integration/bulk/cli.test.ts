@@ -53,7 +53,7 @@ describe('callout bulk', () => {
     const human = await cli(['bulk', file, '--template', 'ship', '--dry-run', '--skip-duplicates'], env);
     expect(human.code).toBe(0);
     expect(human.stdout).toMatch(/To send \(duplicates skipped\): 1 rows/);
-    expect(human.stdout).toMatch(/row 4: bad-mobile/);
+    expect(human.stdout).toMatch(/row 4: “12345”: Wrong number of digits/);
   });
 
   it('sends a file with --map and --skip-duplicates; --json prints exactly the batch result', async () => {
@@ -115,7 +115,7 @@ describe('callout bulk', () => {
     expect(noTemplate.json).toEqual({ error: expect.objectContaining({ kind: 'usage' }) });
     const badMap = await cli(['--json', 'bulk', file, '--template', 'ship', '--map', 'nope=mobile'], env);
     expect(badMap.code).toBe(2);
-    expect(badMap.json).toEqual({ error: expect.objectContaining({ kind: 'bad-mapping', message: expect.stringMatching(/no column "nope"/) }) });
+    expect(badMap.json).toEqual({ error: expect.objectContaining({ kind: 'bad-mapping', message: expect.stringMatching(/nope: That column is not in the file/) }) });
     const nothing = await cli(['--json', 'bulk', csv('bad.csv', ['手机,姓名,订单号', 'bad,x,1']), '--template', 'ship'], env);
     expect(nothing.code).toBe(2);
     expect(nothing.json).toMatchObject({ totals: { valid: 0 } });

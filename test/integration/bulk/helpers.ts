@@ -1,10 +1,10 @@
 import type { PreparedRow } from '../../../main/bulk/import';
-import { runtimeForServices } from '../../../main/bulk/runtime';
 import type { BatchProgress } from '../../../main/bulk/queue';
 import type { DialProgress } from '../../../main/dial/dialer';
 import type { Sandbox } from '../../../main/sandbox';
 import { SessionSecretStore } from '../../../main/secrets';
 import { createServices } from '../../../main/services';
+import { EVENT_CHANNELS } from '../../../common/contract';
 
 export const TEMPLATE = '您好，【变量】，您的订单【变量】已发货，请注意查收。';
 export const fill = (name: string, order: string) => TEMPLATE.replace('【变量】', name).replace('【变量】', order);
@@ -12,11 +12,12 @@ export const fill = (name: string, order: string) => TEMPLATE.replace('【变量
 /** Services on a temp home with no embedded sandbox, calls followed fast, and a profile pointing at `sandbox`. */
 export async function servicesFor(home: string, sandbox: Sandbox, apiId: string, apiKey: string, opts: { timeScale: number; totalTimeoutMs?: number }) {
   const services = await createServices({
-    calls: false, // builds its own runtime below, with its own options
     home,
     secrets: { store: new SessionSecretStore(), status: { kind: 'session', keychainAvailable: false, reason: 'test' } },
     sandbox: false,
-    tracking: { delayScale: opts.timeScale },
+    follow: { delayScale: opts.timeScale },
+    timeScale: opts.timeScale,
+    watcherPollMs: 20,
   });
   services.profiles.registerEphemeral(
     { id: 'ext', name: 'External', baseUrl: sandbox.baseUrl, apiId, signing: 'off', format: 'json', connectTimeoutMs: 2000, totalTimeoutMs: opts.totalTimeoutMs ?? 5000, lowBalanceThreshold: null },
@@ -24,8 +25,12 @@ export async function servicesFor(home: string, sandbox: Sandbox, apiId: string,
   );
   const progress: BatchProgress[] = [];
   const dialProgress: DialProgress[] = [];
-  const runtime = runtimeForServices(services, { timeScale: opts.timeScale, watcherPollMs: 20, onBulkProgress: (p) => progress.push(p), onDialProgress: (p) => dialProgress.push(p) });
-  return { services, runtime, progress, dialProgress };
+  services.subscribe((channel, payload) => {
+    if (channel === EVENT_CHANNELS.bulkProgress) progress.push(payload as BatchProgress);
+    if (channel === EVENT_CHANNELS.dialProgress) dialProgress.push(payload as DialProgress);
+  });
+  // The queue, governors, dialer and contacts are the services' own (one composition root).
+  return { services, runtime: services, progress, dialProgress };
 }
 
 /** Prepared rows for mobiles `1380013xxxx` (the last digit picks the sandbox's outcome). */

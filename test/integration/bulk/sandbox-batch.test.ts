@@ -1,8 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { runtimeForServices } from '../../../main/bulk/runtime';
 import { startSandbox, type Sandbox } from '../../../main/sandbox';
-import { SessionSecretStore } from '../../../main/secrets';
-import { createServices } from '../../../main/services';
 import { tempHome } from '../../helpers/temp-home';
 import { acceptedPerItem, receivedPerItem, rowsFor, servicesFor } from './helpers';
 
@@ -18,7 +15,7 @@ async function setup(account: { balance?: number; lines?: number } = {}, opts: {
   const sandbox: Sandbox = await startSandbox({ timeScale, accounts: [{ apiId: 'bulk', apiKey: 'bulk-key', balance: account.balance ?? 100_000, lines: account.lines ?? 1 }] });
   const home = tempHome();
   const s = await servicesFor(home.dir, sandbox, 'bulk', opts.apiKey ?? 'bulk-key', { timeScale, totalTimeoutMs: opts.totalTimeoutMs });
-  cleanups.push(home.cleanup, () => sandbox.close(), () => s.services.close(), () => s.runtime.close());
+  cleanups.push(home.cleanup, () => sandbox.close(), () => s.services.close());
   return { sandbox, ...s };
 }
 
@@ -97,26 +94,6 @@ describe('bulk batch against the sandbox provider', () => {
     const [lost] = runtime.queue.unknownItems(second.id);
     expect(sandbox.calls().filter((c) => c.mobile === lost!.mobile && c.content === lost!.content)).toHaveLength(1);
     expect(receivedPerItem(sandbox).get(`${lost!.mobile}\n${lost!.content}`)).toBe(1);
-  });
-
-  it('follows the calls itself when the services have no tracker (one-shot use)', async () => {
-    const sandbox: Sandbox = await startSandbox({ timeScale: SCALE, accounts: [{ apiId: 'bulk', apiKey: 'bulk-key', balance: 1000 }] });
-    const home = tempHome();
-    const services = await createServices({
-      calls: false, // builds its own runtime below, with its own options
-      home: home.dir,
-      secrets: { store: new SessionSecretStore(), status: { kind: 'session', keychainAvailable: false, reason: 'test' } },
-      sandbox: false,
-      tracking: false,
-    });
-    services.profiles.registerEphemeral({ id: 'ext', name: 'E', baseUrl: sandbox.baseUrl, apiId: 'bulk', signing: 'off', format: 'json', connectTimeoutMs: 2000, totalTimeoutMs: 5000, lowBalanceThreshold: null }, 'bulk-key');
-    const runtime = runtimeForServices(services, { timeScale: SCALE, watcherPollMs: 20 });
-    cleanups.push(home.cleanup, () => sandbox.close(), () => services.close(), () => runtime.close());
-    expect(runtime.tracker).not.toBeNull();
-    const batch = runtime.queue.create({ profileId: 'ext', templateId: null, name: 'x', duplicates: 'none', rows: rowsFor(mobiles(25, (i) => (i % 2 ? 8 : 0))) });
-    runtime.queue.start(batch.id);
-    const p = await runtime.queue.whenCallsEnded(batch.id);
-    expect(p).toMatchObject({ status: 'done', accepted: 25, answered: 12, notAnswered: 13, calling: 0 });
   });
 
   it('uses more lines when the profile has them', async () => {

@@ -53,7 +53,7 @@ describe('callout send / status / history against the sandbox', () => {
     ]);
     const human = await cli(['history'], env);
     expect(human.stdout).toContain('13800138008');
-    expect(human.stdout).toContain('accepted/answered');
+    expect(human.stdout).toContain('Accepted/Answered');
   });
 
   it('prints a human line without --json', async () => {
@@ -229,5 +229,34 @@ describe('callout sign / verify', () => {
     const d = await cli(['sign', '--api-id', 'A', '--method', 'GET', '--url', 'https://h/x', '--date', 'yesterday'], signEnv());
     expect(d.code).toBe(2);
     expect(d.stderr).toMatch(/HTTP date/);
+  });
+});
+
+describe('the CLI speaks the language of the environment, or --lang', () => {
+  /** Three Latin words in a row, outside the protocol tokens a Chinese sentence keeps. */
+  const englishSentence = (s: string) => /\b[A-Za-z]+\s+[A-Za-z]+\s+[A-Za-z]+\b/.test(s.replace(/callout [a-z-]+( --[a-z-]+)*|CALLOUT_[A-Z_]+|API (ID|Key)|--[a-z-]+/g, ''));
+
+  it('says usage errors, provider refusals and results in Chinese under a Chinese locale', async () => {
+    const zh = { ...env, LANG: 'zh_CN.UTF-8' };
+    const usage = await cli(['send', '--to', '13800138008'], zh);
+    expect(usage.code).toBe(2);
+    expect(usage.stderr).toMatch(/^callout: 请给出 --content/);
+    const bad = await cli(['send', '--to', '12345', '--content', text('1')], zh);
+    expect(bad.stderr).toMatch(/号码位数不对/);
+    sandbox.setFault({ kind: 'code', code: 403, op: 'send', times: 1 });
+    const refused = await cli(['send', '--to', '13800138008', '--content', text('2')], zh);
+    expect(refused.code).toBe(3);
+    expect(refused.stderr).toMatch(/服务商返回 403：内容未审核/);
+    const ok = await cli(['send', '--to', '13800138008', '--content', text('3')], zh);
+    expect(ok.stdout).toMatch(/^已受理：smsid \S+ · 13800138008 · 1 条/);
+    const history = await cli(['history'], zh);
+    for (const r of [usage, bad, refused, ok, history]) expect(englishSentence(r.stdout + r.stderr), r.stdout + r.stderr).toBe(false);
+  });
+
+  it('--lang overrides the environment', async () => {
+    const en = await cli(['--lang', 'en', 'send', '--to', '13800138008'], { ...env, LANG: 'zh_CN.UTF-8' });
+    expect(en.stderr).toMatch(/^callout: Give either --content TEXT/);
+    const zh = await cli(['--lang', 'zh-CN', 'history'], { ...env, LANG: 'en_US.UTF-8' });
+    expect(zh.stdout).toBe('还没有消息。\n');
   });
 });

@@ -25,7 +25,7 @@ describe('quick dial through the app services', () => {
     const home = tempHome();
     const s = await servicesFor(home.dir, sandbox, 'dial', 'dial-key', { timeScale: SCALE });
     s.services.store.dialSettings.save({ scope: '*', perMinute: 1, perHour: 5, perDay: 20, quietStart: null, quietEnd: null });
-    cleanups.push(home.cleanup, () => s.services.close(), () => s.runtime.close());
+    cleanups.push(home.cleanup, () => s.services.close());
     return { runtime: s.runtime, progress: s.dialProgress };
   }
 
@@ -85,7 +85,7 @@ describe('callout dial', () => {
     const refused = await cli(['--json', 'dial', '张三'], env);
     expect(refused.code).toBe(2);
     expect(refused.json).toMatchObject({ status: 'refused', refusals: [{ limit: 'per-minute', mobile: '13833330008' }] });
-    expect(refused.stderr).toMatch(/limit 1 a minute.*--override/);
+    expect(refused.stderr).toMatch(/At most 1 call a minute to 13833330008.*--override/);
     // With --override it calls, with the remembered template and values.
     const forced = await cli(['--json', 'dial', '张三', '--override'], env);
     expect(forced.code).toBe(0);

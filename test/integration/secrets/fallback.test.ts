@@ -193,7 +193,7 @@ describe('error messages never contain the secret', () => {
     const store = await KeytarSecretStore.open({ modulePath: fakes.path('healthy') });
     for (const bad of [`${SECRET}\u0000`, `${SECRET}\t${SECRET}`, SECRET.repeat(20)]) {
       const error = await store.set('p1', bad).catch((e: unknown) => e);
-      expect(error).toMatchObject({ code: 'invalid-secret' });
+      expect(error).toMatchObject({ code: 'invalid-key' });
       for (const text of everyRendering(error)) expect(text).not.toContain(SECRET);
     }
   });

@@ -156,7 +156,7 @@ describe.skipIf(skip)(`KeytarSecretStore on the real keychain${skipNote}`, () =>
     for (const bad of [`${secret}\n${secret}`, `${secret}\u0000`, secret.repeat(20), '   ']) {
       const error = await store.set(account, bad).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(SecretStoreError);
-      expect((error as SecretStoreError).code).toBe('invalid-secret');
+      expect((error as SecretStoreError).code).toBe('invalid-key');
       const e = error as SecretStoreError;
       for (const text of [e.message, String(e.detail), e.stack ?? '', inspect(e), JSON.stringify(e)]) {
         expect(text).not.toContain(secret);

@@ -76,13 +76,13 @@ describe('SessionSecretStore', () => {
     const error = await store.set('p1', bad).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(SecretStoreError);
     const e = error as SecretStoreError;
-    expect(e.code).toBe('invalid-secret');
+    expect(e.code).toBe('invalid-key');
     for (const text of [e.message, String(e.detail), e.stack ?? '', inspect(e), JSON.stringify(e)]) {
       expect(text).not.toContain(SECRET);
     }
     expect(await store.get('p1')).toBe(SECRET);
-    await expect(store.set('p1', '   ')).rejects.toMatchObject({ code: 'invalid-secret' });
-    await expect(store.set('p1', 'x'.repeat(257))).rejects.toMatchObject({ code: 'invalid-secret' });
+    await expect(store.set('p1', '   ')).rejects.toMatchObject({ code: 'invalid-key' });
+    await expect(store.set('p1', 'x'.repeat(257))).rejects.toMatchObject({ code: 'invalid-key' });
   });
 
   it('never shows its keys when logged or serialised', async () => {

@@ -40,14 +40,14 @@ describe('voice client over real HTTP', () => {
   it('retries a request that provably never left (connection refused), and says not-sent', async () => {
     const port = await closedPort();
     const r = await new VoiceClient(endpoint(`http://127.0.0.1:${port}`), fastRetry).send({ mobile: '13800138000', content: 'x' });
-    expect(r.failure).toMatchObject({ kind: 'transport', transportKind: 'refused', outcome: 'not-sent' });
+    expect(r.failure).toMatchObject({ kind: 'refused', outcome: 'not-sent', reason: { code: 'transport', params: { kind: 'refused' } } });
     expect(r.exchanges).toHaveLength(3);
   });
 
   it('never resends after a timeout: one request, outcome unknown', async () => {
     const s = await server(() => undefined);
     const r = await new VoiceClient(endpoint(s.baseUrl), fastRetry).send({ mobile: '13800138000', content: 'x' });
-    expect(r.failure).toMatchObject({ kind: 'transport', transportKind: 'timeout', outcome: 'unknown' });
+    expect(r.failure).toMatchObject({ kind: 'timeout', outcome: 'unknown', reason: { code: 'transport', params: { kind: 'timeout' } } });
     expect(s.received).toHaveLength(1);
     expect(r.exchanges).toHaveLength(1);
   });
@@ -55,7 +55,7 @@ describe('voice client over real HTTP', () => {
   it('never resends after a connection reset: outcome unknown', async () => {
     const s = await server((req) => req.socket.destroy());
     const r = await new VoiceClient(endpoint(s.baseUrl), fastRetry).send({ mobile: '13800138000', content: 'x' });
-    expect(r.failure).toMatchObject({ transportKind: 'reset', outcome: 'unknown' });
+    expect(r.failure).toMatchObject({ kind: 'reset', outcome: 'unknown' });
     expect(s.received).toHaveLength(1);
   });
 
@@ -65,7 +65,7 @@ describe('voice client over real HTTP', () => {
       res.end('<html><body><h1>502 Bad Gateway</h1></body></html>');
     });
     const r = await new VoiceClient(endpoint(s.baseUrl)).send({ mobile: '13800138000', content: 'x' });
-    expect(r.failure).toMatchObject({ kind: 'unreadable-reply', outcome: 'unknown', httpStatus: 502 });
+    expect(r.failure).toMatchObject({ kind: 'unreadable-reply', outcome: 'unknown', reason: { code: 'unreadable-reply', params: { status: 502 } } });
     expect(r.exchanges[0]!.responseBody).toContain('502 Bad Gateway');
   });
 
@@ -98,6 +98,6 @@ describe('voice client over real HTTP', () => {
       res.end(`{"code":2,"pad":"${'x'.repeat(1_100_000)}"}`);
     });
     const r = await new VoiceClient(endpoint(s.baseUrl, { totalTimeoutMs: 5000 })).balance();
-    expect(r.failure).toMatchObject({ transportKind: 'too-large', outcome: 'unknown' });
+    expect(r.failure).toMatchObject({ kind: 'too-large', outcome: 'unknown' });
   });
 });

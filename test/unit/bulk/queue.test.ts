@@ -2,11 +2,12 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { hostname } from 'node:os';
 import type { CallState } from '../../../common/domain/status';
 import type { MessageRecord } from '../../../common/records';
-import { FinalWatcher } from '../../../main/bulk/final-watcher';
+import { EndWatcher } from '../../../main/calls/end-watcher';
 import { GovernorRegistry } from '../../../main/bulk/governor';
 import type { PreparedRow } from '../../../main/bulk/import';
 import { BulkQueue, type BatchProgress, type SendInput, type SendLike } from '../../../main/bulk/queue';
-import { ValidationError } from '../../../main/voice/message-service';
+import { fail } from '../../../main/errors';
+import { reason } from '../../../common/reasons';
 import { openStore } from '../../../main/store';
 import { tempHome } from '../../helpers/temp-home';
 
@@ -21,7 +22,7 @@ type Behaviour = (input: SendInput, n: number) => 'accept' | 'unknown' | 'throw'
 function setup(opts: { behaviour?: Behaviour; sendDelayMs?: number; lines?: number; unknownStreakLimit?: number; progressIntervalMs?: number } = {}) {
   const home = tempHome();
   const store = openStore(home.dir);
-  const watcher = new FinalWatcher({ get: (id) => store.messages.get(id), pollMs: 20 });
+  const watcher = new EndWatcher({ get: (id) => store.messages.get(id), pollMs: 20 });
   const governors = new GovernorRegistry((id) => store.dialSettings.profileLines(id));
   const sends: (SendInput & { itemStatusAtSend: string | undefined })[] = [];
   const progress: BatchProgress[] = [];
@@ -38,20 +39,24 @@ function setup(opts: { behaviour?: Behaviour; sendDelayMs?: number; lines?: numb
     if (opts.sendDelayMs) await new Promise((r) => setTimeout(r, opts.sendDelayMs));
     const what = (opts.behaviour ?? (() => 'accept'))(input, n);
     if (what === 'throw') throw new Error('socket hang up inside');
-    if (what === 'invalid') throw new ValidationError('invalid-mobile', 'bad number');
+    if (what === 'invalid') throw fail('invalid-mobile', { kind: 'wrong-length' });
     const pending = store.messages.insertPending({ profile: 'p', baseUrl: 'http://x', apiId: 'a', mobile: input.mobile, content: input.content, templateId: input.templateId, units: 1, resendOf: input.resendOf ?? null });
     if (what === 'accept') return { message: store.messages.markAccepted(pending.id, { code: 2, msg: 'ok', smsid: `S${pending.id}`, count: 1 }), failure: null };
-    if (what === 'unknown') return { message: store.messages.markUnknown(pending.id, { errorKind: 'timeout', errorMessage: 'timed out' }), failure: { kind: 'timeout', outcome: 'unknown', message: 'timed out' } };
-    if (what === 'not-sent') {
-      return { message: store.messages.markRejected(pending.id, { code: null, msg: null, errorKind: 'not-sent:refused', errorMessage: 'refused' }), failure: { kind: 'refused', outcome: 'not-sent', message: 'connection refused' } };
+    if (what === 'unknown') {
+      const why = reason('transport', { kind: 'timeout', ms: 1000 });
+      return { message: store.messages.markUnknown(pending.id, { errorKind: 'timeout', reason: why }), failure: { kind: 'timeout', outcome: 'unknown', reason: why } };
     }
-    if (what === 500) return { message: store.messages.markUnknown(pending.id, { errorKind: 'provider-error', errorMessage: 'code 500', code: 500 }), failure: null };
+    if (what === 'not-sent') {
+      const why = reason('transport', { kind: 'refused' });
+      return { message: store.messages.markRejected(pending.id, { code: null, msg: null, errorKind: 'not-sent:refused', reason: why }), failure: { kind: 'refused', outcome: 'not-sent', reason: why } };
+    }
+    if (what === 500) return { message: store.messages.markUnknown(pending.id, { errorKind: 'provider-error', reason: reason('provider-error', { code: 500, msg: null }), code: 500 }), failure: null };
     return { message: store.messages.markRejected(pending.id, { code: what, msg: `code ${what}`, errorKind: 'provider-code' }), failure: null };
   };
   const queue = new BulkQueue({
     batches: store.batches,
     send,
-    awaitFinal: (id, signal) => watcher.awaitFinal(id, signal),
+    awaitEnd: (id, signal) => watcher.awaitEnd(id, signal),
     governors,
     onProgress: (p) => progress.push(p),
     progressIntervalMs: opts.progressIntervalMs ?? 250,
@@ -103,11 +108,11 @@ describe('bulk queue', () => {
     });
     expect(b).toMatchObject({ status: 'draft', total: 4, name: 'list.csv' });
     const items = store.batches.items(b.id);
-    expect(items.map((i) => [i.rowNumber, i.status, i.error])).toEqual([
+    expect(items.map((i) => [i.rowNumber, i.status, i.reason])).toEqual([
       [2, 'queued', null],
-      [3, 'skipped', 'bad mobile number "123"'],
+      [3, 'skipped', { code: 'invalid-row', params: { kind: 'bad-mobile' } }],
       [4, 'queued', null],
-      [5, 'skipped', 'duplicate of row 2'],
+      [5, 'skipped', { code: 'duplicate', params: { row: 2 } }],
     ]);
   });
 
@@ -165,7 +170,7 @@ describe('bulk queue', () => {
     queue.start(b.id);
     const paused = await queue.whenStopped(b.id);
     expect(paused).toMatchObject({ status: 'paused', pausedReason: 'insufficient-balance' });
-    expect(paused.statusMessage).toMatch(/recharge/i);
+    expect(paused.statusReason).toEqual({ code: 'stop', params: { kind: 'insufficient-balance' } });
     const refused = sends[2]!;
     const item = store.batches.items(b.id).find((i) => i.mobile === refused.mobile)!;
     expect(item).toMatchObject({ status: 'queued', code: 402 });
@@ -189,7 +194,7 @@ describe('bulk queue', () => {
     queue.start(b.id);
     const p = await queue.whenStopped(b.id);
     expect(p).toMatchObject({ status: 'cancelled', pausedReason: 'credentials', rejected: 1, queued: 0 });
-    expect(p.statusMessage).toMatch(/API ID or API Key/);
+    expect(p.statusReason).toEqual({ code: 'stop', params: { kind: 'credentials' } });
     expect(p.cancelled).toBe(40 - sends.length);
     const n = sends.length;
     expect(() => queue.start(b.id)).toThrow(/cancelled/);
@@ -354,7 +359,7 @@ describe('bulk queue', () => {
       [first!.id, 'unknown', 'interrupted', pending.id],
       [second!.id, 'unknown', 'interrupted', null],
     ]);
-    expect(r.items[1]!.error).toMatch(/very likely did not leave/);
+    expect(r.items.map((i) => i.reason)).toEqual([{ code: 'interrupted', params: { kind: 'item' } }, { code: 'interrupted', params: { kind: 'item-unrecorded' } }]);
     expect(queue.unknownItems(b.id).map((i) => i.id)).toEqual([first!.id, second!.id]);
     expect(queue.progress(b.id)).toMatchObject({ status: 'paused', unknown: 2, queued: 1, inFlight: 0 });
   });

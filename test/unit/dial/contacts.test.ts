@@ -24,7 +24,7 @@ describe('contacts', () => {
     expect(c).toMatchObject({ name: '张三', mobile: '13800138000', favourite: false, note: 'DBA', groupIds: [] });
     expect(() => contacts.save({ name: '', mobile: '13800138000' })).toThrow(expect.objectContaining({ code: 'invalid-input', issues: [{ path: 'name', message: 'name-required' }] }));
     expect(() => contacts.save({ name: 'x', mobile: '010-1234567' })).toThrow(expect.objectContaining({ code: 'invalid-input', issues: [{ path: 'mobile', message: 'wrong-length' }] }));
-    expect(() => contacts.save({ id: 999, name: 'x', mobile: '13800138000' })).toThrow(/no contact #999/);
+    expect(() => contacts.save({ id: 999, name: 'x', mobile: '13800138000' })).toThrow(expect.objectContaining({ code: 'not-found', params: { kind: 'contact', id: '#999' } }));
     expect(contacts.setFavourite(c.id, true).favourite).toBe(true);
     expect(contacts.remove(c.id)).toBe(true);
     expect(contacts.list()).toEqual([]);
@@ -67,7 +67,7 @@ describe('contacts', () => {
     expect(contacts.resolve('alan chu').id).toBe(b.id);
     expect(contacts.resolve('138 0013 8002').id).toBe(b.id);
     expect(contacts.resolve('Alic').id).toBe(a.id);
-    expect(() => contacts.resolve('Al')).toThrow(expect.objectContaining({ code: 'ambiguous' }));
+    expect(() => contacts.resolve('Al')).toThrow(expect.objectContaining({ code: 'contact-ambiguous', params: expect.objectContaining({ query: 'Al', count: 2 }) }));
     expect(() => contacts.resolve('Zed')).toThrow(expect.objectContaining({ code: 'not-found' }));
   });
 
@@ -79,8 +79,8 @@ describe('contacts', () => {
     const g = contacts.saveGroup({ name: 'DB on-call', memberIds: [c.id, a.id, b.id] });
     expect(g.memberIds).toEqual([c.id, a.id, b.id]);
     expect(contacts.get(a.id).groupIds).toEqual([g.id]);
-    expect(() => contacts.saveGroup({ name: 'db ON-CALL', memberIds: [] })).toThrow(/already exists/);
-    expect(() => contacts.saveGroup({ name: 'x', memberIds: [999] })).toThrow(/no contact #999/);
+    expect(() => contacts.saveGroup({ name: 'db ON-CALL', memberIds: [] })).toThrow(expect.objectContaining({ code: 'invalid-input', issues: [{ path: 'name', message: 'name-taken' }] }));
+    expect(() => contacts.saveGroup({ name: 'x', memberIds: [999] })).toThrow(expect.objectContaining({ code: 'not-found', params: { kind: 'contact', id: '#999' } }));
     contacts.remove(a.id);
     expect(contacts.getGroup(g.id).memberIds).toEqual([c.id, b.id]);
     expect(contacts.saveGroup({ id: g.id, name: 'Renamed', memberIds: [b.id, c.id] })).toMatchObject({ name: 'Renamed', memberIds: [b.id, c.id] });

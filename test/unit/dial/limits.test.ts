@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { refusalText } from '../../../main/cli/dial-command';
+import { cliWords } from '../../../main/cli/text';
 import { checkDial, checkPlan, DEFAULT_DIAL_POLICY, policyFrom, quietUntil, type DialPolicy } from '../../../main/dial/limits';
 
 const M = '13800138000';
@@ -12,7 +14,7 @@ describe('per-number limits', () => {
     const [r, ...rest] = checkDial(NO_QUIET, M, [at(11, 59, 30)], at(12));
     expect(rest).toEqual([]);
     expect(r).toMatchObject({ limit: 'per-minute', count: 1, max: 1, freesAt: at(12, 0, 30) });
-    expect(r!.message).toMatch(/called 1 time in the last minute \(limit 1 a minute\); free again at 12:00:30/);
+    expect(refusalText(cliWords('en'), r!, at(12))).toBe('At most 1 call a minute to 13800138000 (1 counted). Allowed again at 12:00:30 (in 1 minute).');
     expect(checkDial(NO_QUIET, M, [at(11, 59)], at(12))).toEqual([]);
   });
 
@@ -37,7 +39,7 @@ describe('quiet hours', () => {
   it('refuse calls overnight (22:00–08:00 local) until the morning', () => {
     const r = checkDial(DEFAULT_DIAL_POLICY, M, [], at(23, 30));
     expect(r).toEqual([expect.objectContaining({ limit: 'quiet-hours', freesAt: at(8, 0, 0, 11) })]);
-    expect(r[0]!.message).toMatch(/Quiet hours \(22:00–08:00\): no calls until 2026-11-11 08:00:00/);
+    expect(refusalText(cliWords('zh-CN'), r[0]!, at(23, 30))).toBe('免打扰时段：此时不呼叫 13800138000。2026-11-11 08:00:00 起可再次呼叫（510 分钟后）。');
     expect(quietUntil(DEFAULT_DIAL_POLICY.quietHours, at(7, 59))).toBe(at(8));
     expect(quietUntil(DEFAULT_DIAL_POLICY.quietHours, at(8, 0))).toBeNull();
     expect(quietUntil(DEFAULT_DIAL_POLICY.quietHours, at(21, 59))).toBeNull();
@@ -56,7 +58,8 @@ describe('call-until-answered plans', () => {
     expect(checkPlan(NO_QUIET, M, [], at(12), 5, 30_000)).toEqual([]);
     const six = checkPlan(NO_QUIET, M, [], at(12), 6, 60_000);
     expect(six.map((r) => r.limit)).toEqual(['per-hour']);
-    expect(six[0]!.message).toMatch(/up to 6 times; call 6 would break the limit of 5 an hour/);
+    expect(six[0]).toMatchObject({ max: 5, plan: { attempts: 6, call: 6 } });
+    expect(refusalText(cliWords('en'), six[0]!, at(12))).toMatch(/up to 6 times; call 6 would break this limit/);
     expect(checkPlan(NO_QUIET, M, [at(11, 30)], at(12), 5, 60_000).map((r) => r.limit)).toEqual(['per-hour']);
     // A long pause lets older calls leave the hour.
     expect(checkPlan(NO_QUIET, M, [], at(12), 6, 15 * 60_000)).toEqual([]);

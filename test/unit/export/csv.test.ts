@@ -21,7 +21,7 @@ function message(over: Partial<MessageRecord> = {}): MessageRecord {
     state: 'answered',
     duration: 18,
     errorKind: null,
-    errorMessage: null,
+    reason: null,
     createdAt: Date.UTC(2026, 2, 1, 1, 2, 3),
     updatedAt: Date.UTC(2026, 2, 1, 1, 2, 3),
     endedAt: Date.UTC(2026, 2, 1, 1, 3, 0),

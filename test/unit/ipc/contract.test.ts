@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { errorArgs } from '../../../common/messages';
+import { translator } from '../../../main/i18n';
 import { CHANNELS, EVENT_CHANNELS, contract } from '../../../common/contract';
 import { buildCalloutApi } from '../../../common/api';
 import { dispatch } from '../../../main/dispatch';
@@ -102,9 +104,14 @@ describe('the IPC boundary under fuzzing', () => {
         expect(result, `${channel} ${JSON.stringify(payload)?.slice(0, 200)}`).toHaveProperty('ok');
         if (!result.ok) {
           expect(result.error.code).toMatch(/^[a-z-]+$/);
-          expect(result.error.message.length).toBeGreaterThan(5);
-          expect(result.error.message).not.toMatch(/\n\s+at /);
-          expect(result.error.code, `${channel} ${JSON.stringify(payload)?.slice(0, 200)}: ${result.error.message}`).not.toBe('internal');
+          expect(typeof result.error.params).toBe('object');
+          // Said in words from the catalog, in both languages, every placeholder filled.
+          for (const lang of ['en', 'zh-CN'] as const) {
+            const text = translator(lang)(...errorArgs(result.error)) as string;
+            expect(text.length).toBeGreaterThan(3);
+            expect(text).not.toMatch(/\{\{|\n\s+at /);
+          }
+          expect(result.error.code, `${channel} ${JSON.stringify(payload)?.slice(0, 200)}: ${JSON.stringify(result.error)}`).not.toBe('internal');
         }
       }
     }
@@ -136,7 +143,8 @@ describe('the IPC boundary under fuzzing', () => {
     const handlers = { ...createHandlers(services), 'app.info': async () => { throw new Error('secret internal detail'); } };
     const logged: unknown[] = [];
     const r = await dispatch(handlers, 'app.info', undefined, (e) => logged.push(e));
-    expect(r).toEqual({ ok: false, error: { code: 'internal', message: expect.not.stringContaining('secret internal detail') } });
+    expect(r).toEqual({ ok: false, error: { code: 'internal', params: {} } });
+    expect(JSON.stringify(r)).not.toContain('secret internal detail');
     expect(logged).toHaveLength(1);
   });
 });

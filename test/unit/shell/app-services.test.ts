@@ -9,7 +9,7 @@ import { tempHome } from '../../helpers/temp-home';
 const message = (over: Partial<MessageRecord>): MessageRecord => ({
   id: 1, profile: 'sandbox', baseUrl: 'http://x', apiId: 'a', mobile: '13800138008', content: 'c', templateId: null, units: 1,
   outcome: 'accepted', code: 2, providerMsg: null, smsid: 's', billedUnits: 1, state: 'answered', duration: 18, errorKind: null,
-  errorMessage: null, createdAt: 0, updatedAt: 0, endedAt: 1, attempts: 1, resendOf: null, ...over,
+  reason: null, createdAt: 0, updatedAt: 0, endedAt: 1, attempts: 1, resendOf: null, ...over,
 });
 
 describe('call-ended notification text', () => {
@@ -57,7 +57,7 @@ describe('startAppServices', () => {
       window: () => win,
       version: '9.9.9',
       log: () => undefined,
-      create: (o) => createServices({ ...o, secrets: { store: new SessionSecretStore(), status: { kind: 'session', keychainAvailable: false, reason: 't' } }, sandbox: { timeScale: 0.002 }, tracking: { delayScale: 0.01 } }),
+      create: (o) => createServices({ ...o, secrets: { store: new SessionSecretStore(), status: { kind: 'session', keychainAvailable: false, reason: 't' } }, sandbox: { timeScale: 0.002 }, follow: { delayScale: 0.01 } }),
     });
     expect([...handlers.keys()].sort()).toEqual([...CHANNELS].sort());
     const frame = { senderFrame: { url: 'file:///app/index.html', parent: null } };

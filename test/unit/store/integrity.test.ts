@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { openStore } from '../../../main/store';
-import { NewerDatabaseError, openDatabase } from '../../../main/store/database';
+import { openDatabase } from '../../../main/store/database';
 import { checkIntegrity, fullIntegrityCheck, markDamaged, moveAside, openDatabaseSafely } from '../../../main/store/integrity';
 import { MIGRATIONS } from '../../../main/store/migrations';
 import { tempHome } from '../../helpers/temp-home';
@@ -137,7 +137,7 @@ describe('a damaged database at start', () => {
     const raw = new BetterSqlite3(file);
     raw.pragma(`user_version = ${MIGRATIONS.length + 1}`);
     raw.close();
-    expect(() => openStore(dir)).toThrow(NewerDatabaseError);
+    expect(() => openStore(dir)).toThrow(expect.objectContaining({ code: 'database-too-new' }));
     expect(readdirSync(dir).filter((f) => f.includes('corrupt'))).toEqual([]);
   });
 

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import { openStore, type Store } from '../../../main/store';
-import { processOwner } from '../../../main/store/message-repository';
+import { processOwner } from '../../../main/store/process-owner';
 import { tempHome } from '../../helpers/temp-home';
 
 const cleanups: Array<() => void> = [];
@@ -49,17 +49,6 @@ describe('message repository', () => {
     expect(done.endedAt).not.toBeNull();
     expect(s.messages.events(m.id).filter((e) => e.kind === 'state').map((e) => e.state)).toEqual(['calling', 'answered']);
     expect(s.messages.openMessages()).toEqual([]);
-  });
-
-  it('filters history by any part of the number, by state and outcome, newest first', () => {
-    const s = store();
-    const a = s.messages.insertPending({ ...base, mobile: '13800138000' });
-    const b = s.messages.insertPending({ ...base, mobile: '13912345678' });
-    s.messages.markAccepted(b.id, { code: 2, msg: null, smsid: 'b', count: 1 });
-    expect(s.messages.list({ mobile: '2345' }).map((m) => m.id)).toEqual([b.id]);
-    expect(s.messages.list({ outcome: 'pending' }).map((m) => m.id)).toEqual([a.id]);
-    expect(s.messages.list().map((m) => m.id)).toEqual([b.id, a.id]);
-    expect(s.messages.list({ mobile: '%' })).toEqual([]);
   });
 
   it('marks a pending send of a dead process unknown, and leaves a live one alone', () => {

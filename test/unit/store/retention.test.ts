@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { openStore, type Store } from '../../../main/store';
-import { applyRetention, getSetting, RetentionError, setSetting, vacuum } from '../../../main/store/retention';
+import { applyRetention, getSetting, setSetting, vacuum } from '../../../main/store/retention';
+import { CalloutError } from '../../../main/errors';
 import type { Exchange } from '../../../common/records';
 import { tempHome } from '../../helpers/temp-home';
 
@@ -60,9 +61,9 @@ describe('exchange retention', () => {
     expect(r.deletedBySize).toBe(0);
     expect(r.remainingExchanges).toBe(3);
     expect(s.history.count({})).toEqual({ count: 10, capped: false });
-    expect(s.history.exchangesForMessage(ids[0]!)).toEqual([]);
-    expect(s.history.messageDetail(ids[0]!)!.events).toHaveLength(1);
-    expect(s.history.exchangesForMessage(ids[9]!)).toHaveLength(1);
+    expect(s.exchanges.forMessage(ids[0]!)).toEqual([]);
+    expect(s.messages.events(ids[0]!)).toHaveLength(1);
+    expect(s.exchanges.forMessage(ids[9]!)).toHaveLength(1);
     // Applying it again deletes nothing more.
     expect(applyRetention(s.db, { exchangeDays: 3, exchangeMaxBytes: null }, NOW)).toMatchObject({ deletedByAge: 0, remainingExchanges: 3 });
   });
@@ -70,14 +71,14 @@ describe('exchange retention', () => {
   it('by size: deletes the oldest first until headers and bodies (in bytes) fit under the cap', () => {
     const s = store();
     const ids = history(s, 10);
-    const one = s.history.exchange(s.history.exchangesForMessage(ids[0]!)[0]!.id)!;
+    const one = s.history.exchange(s.exchanges.forMessage(ids[0]!)[0]!.id)!;
     const bytes = (x: string | null) => (x === null ? 0 : Buffer.byteLength(x));
     const size =
       bytes(JSON.stringify(one.requestHeaders)) + bytes(one.requestBody) + bytes(JSON.stringify(one.responseHeaders)) + bytes(one.responseBody);
     expect(s.retention.usage()).toEqual({ bytes: 10 * size, exchanges: 10 });
     const r = applyRetention(s.db, { exchangeDays: null, exchangeMaxBytes: 4 * size + size / 2 }, NOW);
     expect(r).toEqual({ deletedByAge: 0, deletedBySize: 6, remainingBytes: 4 * size, remainingExchanges: 4 });
-    const kept = ids.filter((id) => s.history.exchangesForMessage(id).length > 0);
+    const kept = ids.filter((id) => s.exchanges.forMessage(id).length > 0);
     expect(kept).toEqual(ids.slice(6));
     expect(s.history.count({})).toEqual({ count: 10, capped: false });
     expect(applyRetention(s.db, { exchangeDays: null, exchangeMaxBytes: 0 }, NOW)).toMatchObject({ deletedBySize: 4, remainingBytes: 0 });
@@ -88,9 +89,9 @@ describe('exchange retention', () => {
     const s = openStore(dir);
     expect(s.retention.settings()).toEqual({ exchangeDays: null, exchangeMaxBytes: null });
     s.retention.setSettings({ exchangeDays: 30, exchangeMaxBytes: 50_000_000 });
-    expect(() => s.retention.setSettings({ exchangeDays: 0, exchangeMaxBytes: null })).toThrow(RetentionError);
+    expect(() => s.retention.setSettings({ exchangeDays: 0, exchangeMaxBytes: null })).toThrow(CalloutError);
     expect(() => s.retention.setSettings({ exchangeDays: 1.5, exchangeMaxBytes: null })).toThrow(/whole number/);
-    expect(() => s.retention.setSettings({ exchangeDays: null, exchangeMaxBytes: -1 })).toThrow(RetentionError);
+    expect(() => s.retention.setSettings({ exchangeDays: null, exchangeMaxBytes: -1 })).toThrow(CalloutError);
     s.close();
     const again = openStore(dir);
     expect(again.retention.settings()).toEqual({ exchangeDays: 30, exchangeMaxBytes: 50_000_000 });

@@ -1,0 +1,53 @@
+// Shared by the migration tests: a database file in a throwaway folder, opened at an exact schema
+// version. Everything opened here is closed, and the folder removed, when the test ends.
+import { expect, onTestFinished } from 'vitest';
+import { join } from 'node:path';
+import type { Database } from 'better-sqlite3';
+import { openDatabase, schemaVersion } from '../../../../main/store/database';
+import { tempHome } from '../../../helpers/temp-home';
+
+const opened = new Map<string, Database[]>();
+
+/** A path for a new database, in a temporary folder removed (after its databases are closed) when the test ends. */
+export function tempDbFile(): string {
+  const home = tempHome('callout-migration-');
+  const file = join(home.dir, 'callout.db');
+  const dbs: Database[] = [];
+  opened.set(file, dbs);
+  onTestFinished(() => {
+    for (const db of dbs) if (db.open) db.close();
+    opened.delete(file);
+    home.cleanup();
+  });
+  return file;
+}
+
+/** Opens `file` migrated up to exactly `version` (0: no migration at all), and checks it got there. */
+export function openAt(file: string, version: number): Database {
+  const db = openDatabase(file, { targetVersion: version });
+  opened.get(file)?.push(db);
+  expect(schemaVersion(db)).toBe(version);
+  return db;
+}
+
+/**
+ * The shape of every migration test: a database at version N − 1, `seed` writes rows as that
+ * version knew them, it is closed, and it is opened again at version N (returned).
+ */
+export function upgradeTo(version: number, seed: (db: Database) => void): Database {
+  const file = tempDbFile();
+  const before = openAt(file, version - 1);
+  seed(before);
+  before.close();
+  return openAt(file, version);
+}
+
+/** The lines of `EXPLAIN QUERY PLAN` for a query, joined: what SQLite will do to answer it. */
+export function queryPlan(db: Database, sql: string, ...params: unknown[]): string {
+  return (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as { detail: string }[]).map((p) => p.detail).join('\n');
+}
+
+/** The column names of a table. */
+export function columns(db: Database, table: string): string[] {
+  return (db.prepare(`PRAGMA table_info(${table})`).all() as { name: string }[]).map((c) => c.name);
+}
