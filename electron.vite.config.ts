@@ -15,8 +15,8 @@ export default defineConfig({
     },
   },
   preload: {
-    // A sandboxed preload cannot require() packages: bundle what it imports (the contract uses zod).
-    plugins: [externalizeDepsPlugin({ exclude: ['zod'] })],
+    // A sandboxed preload cannot require() packages: it imports only the zod-free channel names
+    // (common/contract/channels.ts) and the API builder, and bundles them.
     build: {
       outDir: 'out/preload',
       rollupOptions: { input: { index: resolve(__dirname, 'preload/index.ts') } },

@@ -2,10 +2,10 @@
 // subscriptions that return their unsubscribe function. Never ipcRenderer itself, never a generic invoke.
 import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
 import { buildCalloutApi } from '../common/api';
-import { CHANNELS, EVENT_CHANNELS } from '../common/contract';
+import { CHANNEL_NAMES, EVENT_CHANNELS } from '../common/contract/channels';
 
 const api = buildCalloutApi(
-  CHANNELS,
+  CHANNEL_NAMES,
   EVENT_CHANNELS,
   (channel, input) => ipcRenderer.invoke(channel, input),
   (channel, listener) => {
