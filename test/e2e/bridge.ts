@@ -116,8 +116,8 @@ export async function startApp(options: AppOptions = {}): Promise<AppUnderTest> 
     secrets,
     sandbox: { timeScale: 0.01, ...options.sandbox },
     // Main follows calls and paces bulk/dial work at the sandbox's pace.
-    tracking: { delayScale: 0.02 },
-    calls: { timeScale: 0.01 },
+    follow: { delayScale: 0.02 },
+    timeScale: 0.01,
     clipboard: { writeText: (text) => void clipboard.push(text) },
   });
   const handlers = createHandlers(services);

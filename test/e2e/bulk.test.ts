@@ -7,39 +7,21 @@ import { join } from 'node:path';
 import Papa from 'papaparse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Locator, Page } from 'playwright-core';
-import { EN, ZH_CN } from '../../renderer/src/i18n/dictionaries';
+import { reasonArgs } from '../../common/messages';
 import { launchChromium, startApp, type AppUnderTest } from './bridge';
-import { bodyText, settled } from './page-helpers';
-
-type Dict = typeof EN;
+import { bodyText, catalogText, settled, translator } from './page-helpers';
 
 const TIMEOUT = 90_000;
 const CJK = /[\u3400-\u9fff]/;
-/** A dictionary key that leaked onto the screen instead of its text. */
-const RAW_KEY = /\b(common|errors|bulk)\.[a-z][\w-]*(\.[\w-]+)*\b/;
+/** A dictionary key (the screen's, or the message catalog's) that leaked onto the screen instead of its text. */
+const RAW_KEY = /\b(common|errors|bulk)\.[a-z][\w-]*(\.[\w-]+)*\b|\b(importIssue|reason|state)\.[a-z][\w-]*\b/;
 const SHIPPING = '您好，【变量】，您的订单【变量】已发货，请注意查收。';
 const fill = (customer: string, order: string) => `您好，${customer}，您的订单${order}已发货，请注意查收。`;
 
 const LOCALES = [
-  { locale: 'en-US', lang: 'en', dict: EN, suffix: 'en', markers: ['Customer', 'Order number'], mobileHeader: 'Mobile', prefix: '139', full: true },
-  { locale: 'zh-CN', lang: 'zh-CN', dict: ZH_CN as Dict, suffix: 'zh-CN', markers: ['客户称呼', '订单号'], mobileHeader: '手机号', prefix: '138', full: false },
+  { locale: 'en-US', lang: 'en', suffix: 'en', markers: ['Customer', 'Order number'], mobileHeader: 'Mobile', prefix: '139', full: true },
+  { locale: 'zh-CN', lang: 'zh-CN', suffix: 'zh-CN', markers: ['客户称呼', '订单号'], mobileHeader: '手机号', prefix: '138', full: false },
 ] as const;
-
-/** The dictionary text at `path`, interpolated and pluralised like i18next does (en: one/other; zh: other). */
-function tr(dict: Dict, lang: string, path: string, vars: Record<string, string | number> = {}): string {
-  const lookup = (p: string) => {
-    let node: unknown = dict;
-    for (const part of p.split('.')) node = (node as Record<string, unknown> | undefined)?.[part];
-    return typeof node === 'string' ? node : null;
-  };
-  const count = vars.count;
-  const text = (typeof count === 'number' ? lookup(`${path}_${lang === 'en' && count === 1 ? 'one' : 'other'}`) : null) ?? lookup(path);
-  if (text === null) throw new Error(`no text at ${path}`);
-  return text.replace(/\{\{(\w+)\}\}/g, (_, name: string) => String(vars[name] ?? `{{${name}}}`));
-}
-
-
-
 
 interface Row {
   mobile: string;
@@ -80,13 +62,13 @@ function csv(header: readonly string[], rows: readonly Row[]): string {
   return Papa.unparse({ fields: [...header], data: rows.map((r) => [r.mobile, r.customer, r.order]) }, { newline: '\r\n' });
 }
 
-describe.each(LOCALES)('Bulk send ($suffix)', ({ locale, lang, dict, suffix, markers, mobileHeader, prefix, full }) => {
+describe.each(LOCALES)('Bulk send ($suffix)', ({ locale, lang, suffix, markers, mobileHeader, prefix, full }) => {
   let browser: Browser;
   let app: AppUnderTest;
   let page: Page;
   let dir: string;
   const problems: string[] = [];
-  const t = (path: string, vars?: Record<string, string | number>) => tr(dict, lang, path, vars);
+  const t = translator(lang);
   const sends = () => app.services.sandbox!.requests().filter((r) => r.op === 'send');
   const batchView = () => page.getByTestId('batch-view');
   const status = () => batchView().getAttribute('data-status');
@@ -204,9 +186,9 @@ describe.each(LOCALES)('Bulk send ($suffix)', ({ locale, lang, dict, suffix, mar
         [n.sameMobile, 'same-mobile'],
       ]);
       const table = await page.getByTestId('issues-card').innerText();
-      expect(table).toContain(t('bulk.issue.text.duplicate', { row: 2 }));
-      expect(table).toContain(t('bulk.issue.text.too-long', { length: [...fill('赵先生', 'X'.repeat(520))].length, max: 500 }));
-      expect(table).toContain(t('bulk.issue.text.missing-value', { label: markers[0], column: markers[0] }));
+      expect(table).toContain(t('msg:importIssue.duplicate', { detail: 2 }));
+      expect(table).toContain(t('msg:importIssue.too-long', { detail: [...fill('赵先生', 'X'.repeat(520))].length }));
+      expect(table).toContain(t('msg:importIssue.missing-value', { value: markers[0], column: markers[0] }));
       // Filtering one kind asks main for that kind only.
       await page.getByTestId('issue-filter').getByText(`${t('bulk.issue.kind.bad-mobile')} (1)`).click();
       await expect.poll(() => issueRows.count()).toBe(1);
@@ -338,7 +320,9 @@ describe.each(LOCALES)('Bulk send ($suffix)', ({ locale, lang, dict, suffix, mar
       expect(await status()).toBe('paused');
       const banner = page.getByTestId('stop-banner');
       expect(await banner.innerText()).toContain(t('bulk.stop.title.insufficient-balance'));
-      expect(await banner.innerText()).toContain(t('bulk.stop.body.insufficient-balance'));
+      const { statusReason } = await progress();
+      expect(statusReason).toMatchObject({ code: 'stop', params: { kind: 'insufficient-balance' } });
+      expect(await banner.innerText()).toContain(catalogText(t, reasonArgs(statusReason!)));
       await expect.poll(async () => (await progress()).inFlight, { timeout: 10_000 }).toBe(0);
       const placedBefore = app.services.sandbox!.calls().length - callsBefore;
       await snap(`bulk-paused-balance-${suffix}`);

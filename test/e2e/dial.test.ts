@@ -4,17 +4,13 @@
 // Dial limits and quiet hours are set explicitly, so that results never depend on the clock.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { MOBILE_ERRORS } from '../../common/domain/mobile';
-import { EN, ZH_CN } from '../../renderer/src/i18n/dictionaries';
 import { launchChromium, startApp, type AppUnderTest } from './bridge';
-import { bodyText, settled } from './page-helpers';
-
-type Dict = typeof EN;
+import { bodyText, settled, translator } from './page-helpers';
 
 const TIMEOUT = 90_000;
 const CJK = /[\u3400-\u9fff]/;
-/** A dictionary key that leaked onto the screen instead of its text. */
-const RAW_KEY = /\b(common|errors|dial)\.[a-z][\w-]*(\.[\w-]+)*\b/;
+/** A dictionary key (the screen's, or the message catalog's) that leaked onto the screen instead of its text. */
+const RAW_KEY = /\b(common|errors|dial|dialResult|refusal|state)\.[a-z][\w-]*(\.[\w-]+)*\b/;
 /** The on-call template (registered and approved at the sandbox's provider). */
 const ALERT = '【变量】告警：【变量】，请立即处理。';
 const VALUES = { en: ['DB', 'disk full'], 'zh-CN': ['数据库', '磁盘已满'] } as const;
@@ -26,22 +22,9 @@ const PEOPLE = {
 } as const;
 
 const LOCALES = [
-  { locale: 'en-US', lang: 'en', dict: EN, suffix: 'en', full: true },
-  { locale: 'zh-CN', lang: 'zh-CN', dict: ZH_CN as Dict, suffix: 'zh-CN', full: false },
+  { locale: 'en-US', lang: 'en', suffix: 'en', full: true },
+  { locale: 'zh-CN', lang: 'zh-CN', suffix: 'zh-CN', full: false },
 ] as const;
-
-/** The dictionary text at `path`, interpolated and pluralised like i18next does (en: one/other; zh: other). */
-function tr(dict: Dict, lang: string, path: string, vars: Record<string, string | number> = {}): string {
-  const lookup = (p: string) => {
-    let node: unknown = dict;
-    for (const part of p.split('.')) node = (node as Record<string, unknown> | undefined)?.[part];
-    return typeof node === 'string' ? node : null;
-  };
-  const count = vars.count;
-  const text = (typeof count === 'number' ? lookup(`${path}_${lang === 'en' && count === 1 ? 'one' : 'other'}`) : null) ?? lookup(path);
-  if (text === null) throw new Error(`no text at ${path}`);
-  return text.replace(/\{\{(\w+)\}\}/g, (_, name: string) => String(vars[name] ?? `{{${name}}}`));
-}
 
 interface PageGlobals {
   location: { hash: string };
@@ -62,13 +45,13 @@ async function focused(page: Page): Promise<string | null> {
   });
 }
 
-describe.each(LOCALES)('Quick dial ($suffix)', ({ locale, lang, dict, suffix, full }) => {
+describe.each(LOCALES)('Quick dial ($suffix)', ({ locale, lang, suffix, full }) => {
   let browser: Browser;
   let app: AppUnderTest;
   let page: Page;
   const problems: string[] = [];
   const people = PEOPLE[lang];
-  const t = (path: string, vars?: Record<string, string | number>) => tr(dict, lang, path, vars);
+  const t = translator(lang);
   const sendsTo = (mobile: string) => app.services.sandbox!.requests().filter((r) => r.op === 'send' && r.body?.mobile === mobile);
   const palette = () => page.getByTestId('palette-body');
   const stage = () => palette().getAttribute('data-stage', { timeout: 2_000 }).catch(() => null);
@@ -145,7 +128,7 @@ describe.each(LOCALES)('Quick dial ($suffix)', ({ locale, lang, dict, suffix, fu
       await page.locator('#contact_note').fill(lang === 'en' ? 'Database on-call' : '数据库值班');
       await page.locator('#contact_favourite').check();
       await page.keyboard.press('Enter');
-      await expect.poll(() => page.locator('.ant-form-item:has(#contact_mobile) .ant-form-item-explain-error').allInnerTexts()).toEqual([MOBILE_ERRORS['wrong-length'][lang]]);
+      await expect.poll(() => page.locator('.ant-form-item:has(#contact_mobile) .ant-form-item-explain-error').allInnerTexts()).toEqual([t('msg:mobile.wrong-length')]);
       await page.locator('#contact_mobile').fill(`+86 ${people.never.mobile.slice(0, 3)}-${people.never.mobile.slice(3, 7)}-${people.never.mobile.slice(7)}`);
       await page.keyboard.press('Enter');
       const row = page.getByTestId('contact-row');
@@ -221,7 +204,7 @@ describe.each(LOCALES)('Quick dial ($suffix)', ({ locale, lang, dict, suffix, fu
       const attempts = card().getByTestId('run-attempt');
       expect(await attempts.count()).toBe(3);
       expect(await attempts.evaluateAll((els) => els.map((e) => e.getAttribute('data-state')))).toEqual(['no_answer', 'no_answer', 'no_answer']);
-      expect(await card().getByTestId('run-result').innerText()).toContain(t('dial.result.not-answered', { count: 3 }));
+      expect(await card().getByTestId('run-result').innerText()).toContain(t('msg:dialResult.not-answered', { count: 3 }));
       expect(sendsTo(people.never.mobile)).toHaveLength(3);
       expect(sendsTo(people.never.mobile).every((r) => r.body?.content === `${VALUES[lang][0]}告警：${VALUES[lang][1]}，请立即处理。`)).toBe(true);
       const start = app.calls.find((c) => c.channel === 'dial.start')!.input as Record<string, unknown>;
@@ -242,7 +225,7 @@ describe.each(LOCALES)('Quick dial ($suffix)', ({ locale, lang, dict, suffix, fu
         const run = page.getByTestId('run-card').filter({ hasText: person.name }).first();
         await expect.poll(() => run.getAttribute('data-status'), { timeout: 30_000 }).toBe('answered');
         expect(await run.getByTestId('run-attempt').count()).toBe(1);
-        expect(await run.getByTestId('run-result').innerText()).toContain(t('dial.result.answered', { who: `${person.name} (${person.mobile})`, attempt: 1 }));
+        expect(await run.getByTestId('run-result').innerText()).toContain(t('msg:dialResult.answered', { who: `${person.name} (${person.mobile})`, attempt: 1 }));
         expect(sendsTo(person.mobile).length - before).toBe(1);
         expect(sendsTo(person.mobile).at(-1)!.body?.content).toBe(`${VALUES[lang][0]}告警：${VALUES[lang][1]}，请立即处理。`);
       }
@@ -304,7 +287,7 @@ describe.each(LOCALES)('Quick dial ($suffix)', ({ locale, lang, dict, suffix, fu
       expect(await refusal.count()).toBe(1);
       expect(await refusal.getAttribute('data-limit')).toBe('per-minute');
       const text = await refusal.innerText();
-      expect(text).toContain(t('dial.refusal.per-minute', { mobile: person.mobile, count: 1, max: 1 }));
+      expect(text).toContain(t('msg:refusal.per-minute', { mobile: person.mobile, count: 1, max: 1 }));
       expect(text).toMatch(/\d{2}:\d{2}:\d{2}/); // when it frees up, as a local time
       await snap(`dial-refusal-${suffix}`, null);
       const freesAt = Number(await refusal.getAttribute('data-frees-at'));

@@ -10,23 +10,21 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Download, Locator, Page } from 'playwright-core';
 import type { ProfileView } from '../../common/contract';
-import { RESULT_CODES } from '../../common/domain/codes';
-import { CALL_STATE_LABELS, type CallState, type Outcome } from '../../common/domain/status';
-import { EN, ZH_CN } from '../../renderer/src/i18n/dictionaries';
+import type { CallState, Outcome } from '../../common/domain/status';
+import { reasonArgs } from '../../common/messages';
+import type { MessageRecord } from '../../common/records';
 import { harValidator } from '../helpers/har-validator';
 import { launchChromium, ROOT, startApp, type AppUnderTest } from './bridge';
-import { bodyText, settled } from './page-helpers';
-
-type Dict = typeof EN;
+import { bodyText, catalogText, settled, translator } from './page-helpers';
 
 const TIMEOUT = 60_000;
 const CJK = /[\u3400-\u9fff]/;
-/** A dictionary key that leaked onto the screen instead of its text. */
-const RAW_KEY = /\bhistory\.[a-z][\w-]*\.[\w-]+\b/;
+/** A dictionary key (the screen's, or the message catalog's) that leaked onto the screen instead of its text. */
+const RAW_KEY = /\bhistory\.[a-z][\w-]*\.[\w-]+\b|\b(reason|transport|state|outcome|provider)\.[a-z][\w-]*\b/;
 
 const LOCALES = [
-  { locale: 'en-US', lang: 'en', dict: EN, suffix: 'en' },
-  { locale: 'zh-CN', lang: 'zh-CN', dict: ZH_CN as Dict, suffix: 'zh-CN' },
+  { locale: 'en-US', lang: 'en', suffix: 'en' },
+  { locale: 'zh-CN', lang: 'zh-CN', suffix: 'zh-CN' },
 ] as const;
 
 /** The sandbox's approved demo templates. */
@@ -35,19 +33,6 @@ const SHIPPING = (name: string, order: string) => `您好，${name}，您的订�
 
 /** Numbers: the sandbox scripts a call by the last digit (5: no answer, answered on the redial). */
 const NUMBERS = { answered: '13800138005', auth: '13911112227', timeout: '13722223338', html: '13633334449' } as const;
-
-/** The dictionary text at `path`, interpolated and pluralised like i18next does (en: one/other; zh: other). */
-function tr(dict: Dict, lang: string, path: string, vars: Record<string, string | number> = {}): string {
-  const lookup = (p: string) => {
-    let node: unknown = dict;
-    for (const part of p.split('.')) node = (node as Record<string, unknown> | undefined)?.[part];
-    return typeof node === 'string' ? node : null;
-  };
-  const count = vars.count;
-  const text = typeof count === 'number' ? lookup(`${path}_${lang === 'en' && count === 1 ? 'one' : 'other'}`) : lookup(path);
-  if (text === null) throw new Error(`no text at ${path}`);
-  return text.replace(/\{\{(\w+)\}\}/g, (_, name: string) => String(vars[name] ?? `{{${name}}}`));
-}
 
 /** A button's name as antd renders it: two Chinese characters get a space between them ("取 消"). */
 function buttonName(text: string): RegExp {
@@ -90,22 +75,26 @@ async function downloaded(page: Page, click: () => Promise<void>): Promise<{ nam
   return { name: download.suggestedFilename(), text: readFileSync(path, 'utf8') };
 }
 
-describe.each(LOCALES)('History screen ($suffix)', ({ locale, lang, dict, suffix }) => {
+describe.each(LOCALES)('History screen ($suffix)', ({ locale, lang, suffix }) => {
   let browser: Browser;
   let app: AppUnderTest;
   let page: Page;
   let apiKey = '';
   const problems: string[] = [];
   const ids: Record<keyof typeof NUMBERS, number> = { answered: 0, auth: 0, timeout: 0, html: 0 };
-  const t = (path: string, vars?: Record<string, string | number>) => tr(dict, lang, path, vars);
+  const t = translator(lang);
   /** A timeline title without its time ("Redial (attempt 2)"). */
   const titled = (path: string, vars: Record<string, string | number> = {}) => t(path, { ...vars, time: '' }).replace(/\s*·\s*$/, '');
   const rows = () => page.getByTestId('history-row');
+  /** The list's pages asked of main (the Send screen and the guide ask for the newest message too). */
+  const listPages = () => app.calls.filter((c) => c.channel === 'history.page' && 'order' in (c.input as object));
   const row = (id: number) => page.locator(`[data-testid="history-row"][data-message-id="${id}"]`);
   const shownIds = async () => (await rows().evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-message-id'))))).sort((a, b) => a - b);
   const panel = () => page.getByTestId('message-panel');
   const inspector = () => page.getByTestId('inspector');
-  const stateText = (s: CallState) => CALL_STATE_LABELS[s][lang];
+  const stateText = (s: CallState) => t(`msg:state.${s}`);
+  /** Why a message's outcome is what it is, as main recorded it, in words. */
+  const reasonText = (m: MessageRecord) => catalogText(t, reasonArgs(m.reason!));
   const outcomeText = (o: Outcome) => t(`history.outcome.${o}`);
   const snap = async (name: string) => {
     // Let earlier toasts go so each screenshot shows its own screen.
@@ -194,7 +183,7 @@ describe.each(LOCALES)('History screen ($suffix)', ({ locale, lang, dict, suffix
 
       // The rows arrived through main's pushes, without reloading the list.
       await expect.poll(() => rows().count(), { timeout: 10_000 }).toBe(4);
-      expect(app.calls.filter((c) => c.channel === 'history.page')).toHaveLength(1);
+      expect(listPages()).toHaveLength(1);
       // Main follows the answered call to its end; the row follows.
       await expect.poll(async () => (await app.handlers['messages.get']({ id: ids.answered })).message.state, { timeout: 15_000 }).toBe('answered');
       await expect.poll(() => row(ids.answered).getAttribute('data-state'), { timeout: 10_000 }).toBe('answered');
@@ -236,7 +225,7 @@ describe.each(LOCALES)('History screen ($suffix)', ({ locale, lang, dict, suffix
     async () => {
       await pickOption(page.getByTestId('history-filter-outcome'), outcomeText('unknown'));
       await expect.poll(shownIds).toEqual([ids.timeout, ids.html].sort((a, b) => a - b));
-      const outcomeCall = app.calls.filter((c) => c.channel === 'history.page').at(-1)!.input as { filter: Record<string, unknown> };
+      const outcomeCall = listPages().at(-1)!.input as { filter: Record<string, unknown> };
       expect(outcomeCall.filter).toEqual({ outcomes: ['unknown'] });
       await page.getByTestId('history-clear-filters').click();
       await expect.poll(() => rows().count()).toBe(4);
@@ -255,11 +244,11 @@ describe.each(LOCALES)('History screen ($suffix)', ({ locale, lang, dict, suffix
       await search('李女士');
       await expect.poll(shownIds).toEqual([ids.html]);
       // Typing settles before the list asks main (debounced): one request for the whole word.
-      const before = app.calls.filter((c) => c.channel === 'history.page').length;
+      const before = listPages().length;
       await field('history-search').fill('');
       await field('history-search').pressSequentially('13911', { delay: 30 });
       await expect.poll(shownIds).toEqual([ids.auth]);
-      const searches = app.calls.filter((c) => c.channel === 'history.page').slice(before);
+      const searches = listPages().slice(before);
       expect(searches.length).toBeLessThanOrEqual(2);
       expect((searches.at(-1)!.input as { filter: { search?: string } }).filter.search).toBe('13911');
       // Nothing matches: an empty state that offers to clear the filters.
@@ -300,15 +289,19 @@ describe.each(LOCALES)('History screen ($suffix)', ({ locale, lang, dict, suffix
       await page.getByTestId('history-list').focus();
       await page.keyboard.press('ArrowUp');
       await expect.poll(() => panel().getAttribute('data-message-id').catch(() => null)).toBe(String(ids.auth));
-      await expect.poll(() => panel().getByTestId('message-timeline').innerText()).toContain(RESULT_CODES[401].meaning[lang]);
+      await expect.poll(() => panel().getByTestId('message-timeline').innerText()).toContain(t('msg:provider.401.meaning'));
 
       // The timeout: why it is unknown, and a "Send again" that asks first.
       await openMessage(ids.timeout);
       const unknown = panel().getByTestId('timeline-unknown');
       await unknown.waitFor();
-      expect(await unknown.innerText()).toContain(t('history.unknownWhy.timeout'));
+      const timedOut = (await app.handlers['messages.get']({ id: ids.timeout })).message;
+      expect(timedOut.reason).toMatchObject({ code: 'transport', params: { kind: 'timeout' } });
+      expect(await unknown.innerText()).toContain(reasonText(timedOut));
       await openMessage(ids.html);
-      await expect.poll(() => panel().getByTestId('timeline-unknown').innerText()).toContain(t('history.unknownWhy.unreadable-reply'));
+      const unreadable = (await app.handlers['messages.get']({ id: ids.html })).message;
+      expect(unreadable.reason).toMatchObject({ code: 'unreadable-reply' });
+      await expect.poll(() => panel().getByTestId('timeline-unknown').innerText()).toContain(reasonText(unreadable));
       const sendsBefore = app.services.sandbox!.requests().filter((r) => r.op === 'send').length;
       await panel().getByTestId('send-again').click();
       const confirm = page.getByTestId('send-again-confirm');
@@ -643,7 +636,7 @@ describe('History at 100,000 rows (Chromium through the bridge)', () => {
       expect(generationMs).toBeLessThan(10_000);
       // Open the app afresh once the store is written (the test process, which runs main, was busy).
       await page.reload();
-      await page.getByRole('menuitem', { name: EN.nav.history }).waitFor();
+      await page.getByRole('menuitem', { name: translator('en')('nav.history') }).waitFor();
       await new Promise((r) => setTimeout(r, 1_000));
 
       // The first page: from the click on History to the first row on screen, timed in the page
@@ -663,7 +656,7 @@ describe('History at 100,000 rows (Chromium through the bridge)', () => {
         w.__marks.click = w.performance.now();
       });
       const t0 = Date.now();
-      await page.getByRole('menuitem', { name: EN.nav.history }).click();
+      await page.getByRole('menuitem', { name: translator('en')('nav.history') }).click();
       await page.getByTestId('history-row').first().waitFor();
       const waitedMs = Date.now() - t0;
       const marks = await page.evaluate(() => (globalThis as unknown as { __marks: Record<string, number> }).__marks);
@@ -748,10 +741,12 @@ describe('History after a damaged database', () => {
       try {
         const recovered = (await app.handlers['app.info'](undefined)).databaseRecovered;
         expect(recovered).not.toBeNull();
-        await app.page.getByRole('menuitem', { name: EN.nav.history }).click();
+        await app.page.getByRole('menuitem', { name: translator('en')('nav.history') }).click();
         const notice = app.page.getByTestId('database-recovered').first();
         await notice.waitFor();
-        expect(await notice.innerText()).toContain(EN.history.recovered.title);
+        expect(await notice.innerText()).toContain(translator('en')('history.recovered.title'));
+        // Main's own words about the damage are for its log, not for the screen.
+        expect(await notice.innerText()).not.toContain(recovered!.reason);
         expect(await notice.getByTestId('database-recovered-path').innerText()).toBe(recovered!.movedTo);
         expect(readFileSync(recovered!.movedTo, 'utf8')).toContain('this is not a database');
         await app.page.mouse.move(600, 28);

@@ -5,12 +5,8 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Locator, Page } from 'playwright-core';
 import type { ProfileView, TemplateView } from '../../common/contract';
-import { RESULT_CODES } from '../../common/domain/codes';
-import { EN, ZH_CN } from '../../renderer/src/i18n/dictionaries';
 import { launchChromium, startApp, type AppUnderTest } from './bridge';
-import { settled } from './page-helpers';
-
-type Dict = typeof EN;
+import { settled, translator } from './page-helpers';
 
 const TIMEOUT = 60_000;
 const CJK = /[\u3400-\u9fff]/;
@@ -22,22 +18,9 @@ const ONBOARDING_DISMISSED_KEY = 'callout.onboarding.dismissed';
 const DEMO = ['您好，【变量】，您的订单【变量】已发货，请注意查收。', '【变量】告警：【变量】，请立即处理。', '您的验证码是【变量】，5分钟内有效。'];
 
 const LOCALES = [
-  { locale: 'en-US', lang: 'en', dict: EN, suffix: 'en', profileName: 'My provider' },
-  { locale: 'zh-CN', lang: 'zh-CN', dict: ZH_CN as Dict, suffix: 'zh-CN', profileName: '正式环境' },
+  { locale: 'en-US', lang: 'en', suffix: 'en', profileName: 'My provider' },
+  { locale: 'zh-CN', lang: 'zh-CN', suffix: 'zh-CN', profileName: '正式环境' },
 ] as const;
-
-/** The dictionary text at `path`, interpolated and pluralised like i18next does (en: one/other; zh: other). */
-function tr(dict: Dict, lang: string, path: string, vars: Record<string, string | number> = {}): string {
-  const lookup = (p: string) => {
-    let node: unknown = dict;
-    for (const part of p.split('.')) node = (node as Record<string, unknown> | undefined)?.[part];
-    return typeof node === 'string' ? node : null;
-  };
-  const count = vars.count;
-  const text = (typeof count === 'number' ? lookup(`${path}_${lang === 'en' && count === 1 ? 'one' : 'other'}`) : null) ?? lookup(path);
-  if (text === null) throw new Error(`no text at ${path}`);
-  return text.replace(/\{\{(\w+)\}\}/g, (_, name: string) => String(vars[name] ?? `{{${name}}}`));
-}
 
 interface PageGlobals {
   document: {
@@ -49,13 +32,13 @@ interface PageGlobals {
 }
 
 
-describe.each(LOCALES)('First-start guide ($suffix)', ({ locale, lang, dict, suffix, profileName }) => {
+describe.each(LOCALES)('First-start guide ($suffix)', ({ locale, lang, suffix, profileName }) => {
   let browser: Browser;
   let app: AppUnderTest;
   let page: Page;
   const problems: string[] = [];
   let profileId = '';
-  const t = (path: string, vars?: Record<string, string | number>) => tr(dict, lang, path, vars);
+  const t = translator(lang);
   const guide = () => page.getByTestId('onboarding');
   const keyModal = () => page.getByRole('dialog').filter({ has: page.getByTestId('key-modal-body') });
   const dismissed = () => page.evaluate((k) => (globalThis as unknown as PageGlobals).localStorage.getItem(k), ONBOARDING_DISMISSED_KEY);
@@ -151,8 +134,8 @@ describe.each(LOCALES)('First-start guide ($suffix)', ({ locale, lang, dict, suf
       await page.getByTestId('api-key-save').click();
       await expect.poll(() => modal.getByTestId('balance-result').getAttribute('data-outcome')).toBe('error');
       const failed = await modal.getByTestId('balance-result').innerText();
-      expect(failed).toContain(RESULT_CODES[401].meaning[lang]);
-      expect(failed).toContain(RESULT_CODES[401].action[lang]);
+      expect(failed).toContain(t('msg:provider.401.meaning'));
+      expect(failed).toContain(t('msg:provider.401.action'));
       expect(failed).not.toMatch(/\b401\b/);
       expect(await app.services.secrets.get(`profile:${profileId}`)).toBe(wrong);
       await snap(`onboarding-profile-wrong-key-${suffix}`);
@@ -237,7 +220,7 @@ describe.each(LOCALES)('First-start guide ($suffix)', ({ locale, lang, dict, suf
     'does not open by itself once there are templates, even if never dismissed',
     async () => {
       await page.evaluate((k) => (globalThis as unknown as PageGlobals).localStorage.removeItem(k), ONBOARDING_DISMISSED_KEY);
-      const firstStartChecks = () => app.calls.filter((c) => c.channel === 'history.query' && JSON.stringify(c.input) === '{"limit":1}').length;
+      const firstStartChecks = () => app.calls.filter((c) => c.channel === 'history.page' && JSON.stringify(c.input) === '{"limit":1}').length;
       const before = firstStartChecks();
       await page.reload();
       await page.getByTestId('onboarding-open').waitFor();

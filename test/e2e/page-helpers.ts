@@ -1,5 +1,9 @@
-// Page helpers shared by the end-to-end tests.
+// Page helpers shared by the end-to-end tests, and the texts they expect on the page.
+import i18next from 'i18next';
 import type { Page } from 'playwright-core';
+import { MESSAGES_NS, type MessageArgs } from '../../common/messages';
+import { resources } from '../../renderer/src/i18n/dictionaries';
+import type { Language } from '../../renderer/src/i18n/language';
 
 interface PageDocument {
   document: {
@@ -25,4 +29,25 @@ export async function settled(page: Page): Promise<void> {
       { timeout: 3_000 },
     )
     .catch(() => undefined);
+}
+
+/**
+ * The renderer's texts in `lang`, said by i18next with the renderer's own resources and options
+ * (plurals, contexts, nesting): t('send.title'), and the shared message catalog under 'msg:'
+ * (t('msg:state.answered'), t('msg:reason.transport', { kind: 'timeout', context: 'timeout', ms })).
+ * A key without a text throws.
+ */
+export function translator(lang: Language): (key: string, vars?: Record<string, unknown>) => string {
+  const i18n = i18next.createInstance();
+  void i18n.init({ resources, lng: lang, fallbackLng: false, initAsync: false, returnNull: false, returnEmptyString: false, interpolation: { escapeValue: false } });
+  return (key, vars = {}) => {
+    const [ns, path] = key.startsWith(`${MESSAGES_NS}:`) ? [MESSAGES_NS, key.slice(MESSAGES_NS.length + 1)] : ['translation', key];
+    if (!i18n.exists(path, { ...vars, ns })) throw new Error(`no text at ${key}`);
+    return i18n.t(path, { ...vars, ns }) as string;
+  };
+}
+
+/** A text of the message catalog from its arguments (errorArgs, reasonArgs, ...), as the renderer says it. */
+export function catalogText(t: ReturnType<typeof translator>, [key, options]: MessageArgs): string {
+  return t(`${MESSAGES_NS}:${key}`, options);
 }

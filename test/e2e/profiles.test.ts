@@ -5,31 +5,18 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Locator, Page } from 'playwright-core';
 import type { CalloutApi, ProfileView } from '../../common/contract';
-import { RESULT_CODES } from '../../common/domain/codes';
-import en from '../../renderer/src/i18n/en.json';
-import zhCN from '../../renderer/src/i18n/zh-CN.json';
 import { launchChromium, startApp, type AppUnderTest } from './bridge';
-import { bodyText, settled } from './page-helpers';
-
-type Dict = typeof en;
+import { bodyText, settled, translator } from './page-helpers';
 
 const LOCALES = [
-  { locale: 'en-US', lang: 'en', htmlLang: 'en', dict: en, suffix: 'en', profileName: 'Staging' },
-  { locale: 'zh-CN', lang: 'zh-CN', htmlLang: 'zh-CN', dict: zhCN as Dict, suffix: 'zh-CN', profileName: '测试环境' },
+  { locale: 'en-US', lang: 'en', htmlLang: 'en', suffix: 'en', profileName: 'Staging' },
+  { locale: 'zh-CN', lang: 'zh-CN', htmlLang: 'zh-CN', suffix: 'zh-CN', profileName: '测试环境' },
 ] as const;
 
 const TIMEOUT = 60_000;
 const CJK = /[\u3400-\u9fff]/;
 /** A dictionary key that leaked onto the screen instead of its text. */
-const RAW_KEY = /\b(app|nav|common|secretStore|errors|profiles|key|balance)\.[a-z][\w-]*(\.[\w-]+)*\b/;
-
-/** The dictionary text at `path`, interpolated like i18next does. */
-function tr(dict: Dict, path: string, vars: Record<string, string | number> = {}): string {
-  let node: unknown = dict;
-  for (const part of path.split('.')) node = (node as Record<string, unknown> | undefined)?.[part];
-  if (typeof node !== 'string') throw new Error(`no text at ${path}`);
-  return node.replace(/\{\{(\w+)\}\}/g, (_, name: string) => String(vars[name] ?? `{{${name}}}`));
-}
+const RAW_KEY = /\b(app|nav|common|secretStore|errors|profiles|key|balance|issue|error|provider|reason)\.[a-z][\w-]*(\.[\w-]+)*\b/;
 
 /** The DOM as seen from page.evaluate (the Node-side type config has no DOM library). */
 interface PageGlobals {
@@ -84,13 +71,13 @@ function fieldError(page: Page, id: string): Locator {
   return page.locator(`.ant-form-item:has(#${id}) .ant-form-item-explain-error`);
 }
 
-describe.each(LOCALES)('Profiles screen ($suffix)', ({ locale, lang, htmlLang, dict, suffix, profileName }) => {
+describe.each(LOCALES)('Profiles screen ($suffix)', ({ locale, lang, htmlLang, suffix, profileName }) => {
   let browser: Browser;
   let app: AppUnderTest;
   let page: Page;
   const problems: string[] = [];
   let createdId = '';
-  const t = (path: string, vars?: Record<string, string | number>) => tr(dict, path, vars);
+  const t = translator(lang);
   const snap = async (name: string) => {
     // Let earlier toasts go (they last 3 s) so each screenshot shows its own screen.
     await page.locator('.ant-message-notice').first().waitFor({ state: 'detached', timeout: 5_000 }).catch(() => undefined);
@@ -139,7 +126,7 @@ describe.each(LOCALES)('Profiles screen ($suffix)', ({ locale, lang, htmlLang, d
       else expect(text.replace('中文', '')).not.toMatch(CJK); // the switch names each language in itself
 
       const banner = page.getByTestId('secret-store-banner');
-      if (app.services.secretStatus.kind === 'session') {
+      if ((await app.services.secretStatus()).kind === 'session') {
         await banner.waitFor();
         expect(await banner.innerText()).toContain(t('secretStore.sessionTitle'));
         if (suffix === 'en') await snap('profiles-session-store-en');
@@ -185,9 +172,9 @@ describe.each(LOCALES)('Profiles screen ($suffix)', ({ locale, lang, htmlLang, d
       await page.locator('#profile_baseUrl').fill('not a url');
       await page.getByTestId('profile-save').click();
       await fieldError(page, 'profile_name').waitFor();
-      expect(await fieldError(page, 'profile_name').innerText()).toBe(t('errors.issue.name-required'));
+      expect(await fieldError(page, 'profile_name').innerText()).toBe(t('msg:issue.name-required'));
       await fieldError(page, 'profile_baseUrl').waitFor();
-      expect(await fieldError(page, 'profile_baseUrl').innerText()).toBe(t('errors.issue.base-url-invalid'));
+      expect(await fieldError(page, 'profile_baseUrl').innerText()).toBe(t('msg:issue.base-url-invalid'));
       expect(saves()).toBe(savesBefore); // stopped in the client
       await snap(`profiles-form-error-${suffix}`);
 
@@ -196,7 +183,7 @@ describe.each(LOCALES)('Profiles screen ($suffix)', ({ locale, lang, htmlLang, d
       await page.locator('#profile_baseUrl').fill(app.services.sandbox!.baseUrl);
       await page.locator('#profile_apiId').fill('sandbox-demo');
       await page.getByTestId('profile-save').click();
-      await expect.poll(() => fieldError(page, 'profile_name').allInnerTexts()).toEqual([t('errors.issue.name-taken')]);
+      await expect.poll(() => fieldError(page, 'profile_name').allInnerTexts()).toEqual([t('msg:issue.name-taken')]);
       expect(saves()).toBe(savesBefore + 1);
       await expect.poll(() => fieldError(page, 'profile_baseUrl').count()).toBe(0); // (after antd's fade-out)
 
@@ -208,7 +195,7 @@ describe.each(LOCALES)('Profiles screen ($suffix)', ({ locale, lang, htmlLang, d
       await page.locator('#profile_connectTimeoutSeconds').fill('20');
       await page.locator('#profile_totalTimeoutSeconds').fill('10');
       await page.locator('#profile_totalTimeoutSeconds').blur();
-      await expect.poll(() => fieldError(page, 'profile_totalTimeoutSeconds').allInnerTexts()).toEqual([t('errors.issue.timeout-order')]);
+      await expect.poll(() => fieldError(page, 'profile_totalTimeoutSeconds').allInnerTexts()).toEqual([t('msg:issue.timeout-order')]);
       await page.locator('#profile_totalTimeoutSeconds').fill('30');
       await page.locator('#profile_totalTimeoutSeconds').blur();
       await expect.poll(() => fieldError(page, 'profile_totalTimeoutSeconds').count()).toBe(0);
@@ -234,7 +221,7 @@ describe.each(LOCALES)('Profiles screen ($suffix)', ({ locale, lang, htmlLang, d
       expect(await row(createdId).getByTestId('key-status').innerText()).toBe(t('profiles.keyStatus.missing'));
 
       // Where the key is kept is explained.
-      const storage = app.services.secretStatus.kind === 'session' ? t('key.storedSession') : t('key.storedKeychain');
+      const storage = (await app.services.secretStatus()).kind === 'session' ? t('key.storedSession') : t('key.storedKeychain');
       expect(await modal.getByTestId('key-storage').innerText()).toContain(storage);
       await snap(`profiles-key-new-${suffix}`);
 
@@ -273,8 +260,8 @@ describe.each(LOCALES)('Profiles screen ($suffix)', ({ locale, lang, htmlLang, d
       await page.getByTestId('api-key-save').click();
       await expect.poll(() => modal.getByTestId('balance-result').getAttribute('data-outcome')).toBe('error');
       const text = await modal.getByTestId('balance-result').innerText();
-      expect(text).toContain(RESULT_CODES[401].meaning[lang]);
-      expect(text).toContain(RESULT_CODES[401].action[lang]);
+      expect(text).toContain(t('msg:provider.401.meaning'));
+      expect(text).toContain(t('msg:provider.401.action'));
       expect(text).not.toMatch(/\b401\b/);
       expect(await whereSecretAppears(page, wrong)).toEqual(NOWHERE);
       expect(await whereSecretAppears(page, app.services.sandbox!.demo.apiKey)).toEqual(NOWHERE);
@@ -325,7 +312,7 @@ describe.each(LOCALES)('Profiles screen ($suffix)', ({ locale, lang, htmlLang, d
       'switches language at run time and remembers the choice',
       async () => {
         await page.getByText('中文', { exact: true }).click();
-        await expect.poll(() => page.getByRole('heading', { name: zhCN.profiles.title }).count()).toBe(1);
+        await expect.poll(() => page.getByRole('heading', { name: translator('zh-CN')('profiles.title') }).count()).toBe(1);
         const state = () =>
           page.evaluate(() => {
             const g = globalThis as unknown as PageGlobals;
@@ -333,11 +320,11 @@ describe.each(LOCALES)('Profiles screen ($suffix)', ({ locale, lang, htmlLang, d
           });
         expect(await state()).toEqual({ lang: 'zh-CN', saved: 'zh-CN' });
         // antd's own texts follow (the empty filter/pagination texts are not on screen; the table header is ours).
-        expect(await bodyText(page)).toContain(zhCN.profiles.column.name);
+        expect(await bodyText(page)).toContain(translator('zh-CN')('profiles.column.name'));
         await page.reload();
-        await page.getByRole('heading', { name: zhCN.profiles.title }).waitFor();
+        await page.getByRole('heading', { name: translator('zh-CN')('profiles.title') }).waitFor();
         await page.getByText('English', { exact: true }).click();
-        await page.getByRole('heading', { name: en.profiles.title }).waitFor();
+        await page.getByRole('heading', { name: translator('en')('profiles.title') }).waitFor();
         expect(await state()).toEqual({ lang: 'en', saved: 'en' });
       },
       TIMEOUT,

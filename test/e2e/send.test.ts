@@ -6,14 +6,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Locator, Page } from 'playwright-core';
 import type { ProfileView } from '../../common/contract';
-import { RESULT_CODES } from '../../common/domain/codes';
-import { MOBILE_ERRORS } from '../../common/domain/mobile';
-import { CONTENT_ERRORS } from '../../common/domain/units';
-import { EN, ZH_CN } from '../../renderer/src/i18n/dictionaries';
+import { reasonArgs } from '../../common/messages';
 import { launchChromium, SCREENS_DIR, startApp, type AppUnderTest } from './bridge';
-import { bodyText, settled } from './page-helpers';
-
-type Dict = typeof EN;
+import { bodyText, catalogText, settled, translator } from './page-helpers';
 
 const TIMEOUT = 60_000;
 const CJK = /[\u3400-\u9fff]/;
@@ -21,8 +16,8 @@ const CJK = /[\u3400-\u9fff]/;
 const RAW_KEY = /\b(app|nav|common|errors|profiles|balance|send)\.[a-z][\w-]*(\.[\w-]+)*\b/;
 
 const LOCALES = [
-  { locale: 'en-US', lang: 'en', dict: EN, suffix: 'en', markers: { shipping: ['Customer', 'Order number'] } },
-  { locale: 'zh-CN', lang: 'zh-CN', dict: ZH_CN as Dict, suffix: 'zh-CN', markers: { shipping: ['客户称呼', '订单号'] } },
+  { locale: 'en-US', lang: 'en', suffix: 'en', markers: { shipping: ['Customer', 'Order number'] } },
+  { locale: 'zh-CN', lang: 'zh-CN', suffix: 'zh-CN', markers: { shipping: ['客户称呼', '订单号'] } },
 ] as const;
 
 /** The provider's templates (the sandbox's demo account has them registered: three approved, one pending). */
@@ -30,19 +25,6 @@ const SHIPPING = '您好，【变量】，您的订单【变量】已发货，�
 const ALERT = '【变量】告警：【变量】，请立即处理。';
 const CODE = '您的验证码是【变量】，5分钟内有效。';
 const BOOKING = '尊敬的【变量】，您预约的【变量】服务将于【变量】开始。';
-
-/** The dictionary text at `path`, interpolated and pluralised like i18next does (en: one/other; zh: other). */
-function tr(dict: Dict, lang: string, path: string, vars: Record<string, string | number> = {}): string {
-  const lookup = (p: string) => {
-    let node: unknown = dict;
-    for (const part of p.split('.')) node = (node as Record<string, unknown> | undefined)?.[part];
-    return typeof node === 'string' ? node : null;
-  };
-  const count = vars.count;
-  const text = typeof count === 'number' ? lookup(`${path}_${lang === 'en' && count === 1 ? 'one' : 'other'}`) : lookup(path);
-  if (text === null) throw new Error(`no text at ${path}`);
-  return text.replace(/\{\{(\w+)\}\}/g, (_, name: string) => String(vars[name] ?? `{{${name}}}`));
-}
 
 interface PageGlobals {
   document: { body: { innerText: string }; documentElement: { lang: string }; activeElement: { id: string; getAttribute(name: string): string | null } | null; getAnimations(): { playState: string; effect: { getComputedTiming(): { iterations: number } } | null }[] };
@@ -55,13 +37,13 @@ function fieldError(page: Page, id: string): Locator {
   return page.locator(`.ant-form-item:has(#${id}) .ant-form-item-explain-error`);
 }
 
-describe.each(LOCALES)('Send screen ($suffix)', ({ locale, lang, dict, suffix, markers }) => {
+describe.each(LOCALES)('Send screen ($suffix)', ({ locale, lang, suffix, markers }) => {
   let browser: Browser;
   let app: AppUnderTest;
   let page: Page;
   const problems: string[] = [];
   const ids: Record<'shipping' | 'alert' | 'code' | 'booking', string> = { shipping: '', alert: '', code: '', booking: '' };
-  const t = (path: string, vars?: Record<string, string | number>) => tr(dict, lang, path, vars);
+  const t = translator(lang);
   const sends = () => app.services.sandbox!.requests().filter((r) => r.op === 'send');
   const card = () => page.getByTestId('call-card');
   /** An attribute of the call card, or null while there is none (never waits for it). */
@@ -267,7 +249,7 @@ describe.each(LOCALES)('Send screen ($suffix)', ({ locale, lang, dict, suffix, m
       await fillMobile('138 1234');
       await page.getByTestId('send-button').click();
       await expect.poll(() => fieldError(page, 'send_values_1').allInnerTexts()).toEqual([t('send.errors.valueRequired', { label: markers.shipping[1] })]);
-      await expect.poll(() => fieldError(page, 'send_mobile').allInnerTexts()).toEqual([MOBILE_ERRORS['wrong-length'][lang]]);
+      await expect.poll(() => fieldError(page, 'send_mobile').allInnerTexts()).toEqual([t('msg:mobile.wrong-length')]);
       expect(await confirmBody().count()).toBe(0);
       // The unfilled marker is shown by its label in the preview.
       expect(await page.getByTestId('preview').innerText()).toContain(markers.shipping[1]);
@@ -278,9 +260,9 @@ describe.each(LOCALES)('Send screen ($suffix)', ({ locale, lang, dict, suffix, m
       await page.getByLabel(markers.shipping[1], { exact: true }).fill('B2048');
       await expect.poll(() => fieldError(page, 'send_values_1').count()).toBe(0);
       await fillMobile('+1 415 555 0100');
-      await expect.poll(() => fieldError(page, 'send_mobile').allInnerTexts()).toEqual([MOBILE_ERRORS['not-mainland-mobile'][lang]]);
+      await expect.poll(() => fieldError(page, 'send_mobile').allInnerTexts()).toEqual([t('msg:mobile.not-mainland-mobile')]);
       await fillMobile('138x1234x5678');
-      await expect.poll(() => fieldError(page, 'send_mobile').allInnerTexts()).toEqual([MOBILE_ERRORS['invalid-characters'][lang]]);
+      await expect.poll(() => fieldError(page, 'send_mobile').allInnerTexts()).toEqual([t('msg:mobile.invalid-characters')]);
       await fillMobile('13812345679');
       await expect.poll(() => fieldError(page, 'send_mobile').count()).toBe(0);
 
@@ -315,7 +297,7 @@ describe.each(LOCALES)('Send screen ($suffix)', ({ locale, lang, dict, suffix, m
       expect(await match.innerText()).toContain(t('send.match.pending', { name: '预约提醒' }));
       await text.fill('长'.repeat(501));
       await text.blur();
-      await expect.poll(() => fieldError(page, 'send_freeText').allInnerTexts()).toEqual([CONTENT_ERRORS['too-long'][lang]]);
+      await expect.poll(() => fieldError(page, 'send_freeText').allInnerTexts()).toEqual([t('msg:content.too-long')]);
       await text.fill('');
       await page.getByTestId('send-mode').getByText(t('send.mode.template'), { exact: true }).click();
       await chooseTemplate('验证码');
@@ -336,8 +318,8 @@ describe.each(LOCALES)('Send screen ($suffix)', ({ locale, lang, dict, suffix, m
         const outcome = code === 500 ? 'unknown' : 'rejected';
         await expect.poll(() => cardAttr('data-outcome')).toBe(outcome);
         const text = await card().getByTestId('call-outcome').innerText();
-        expect(text, `code ${code}`).toContain(RESULT_CODES[code].meaning[lang]);
-        expect(text, `code ${code}`).toContain(RESULT_CODES[code].action[lang]);
+        expect(text, `code ${code}`).toContain(t(`msg:provider.${code}.meaning`));
+        expect(text, `code ${code}`).toContain(t(`msg:provider.${code}.action`));
         if (code === 500) {
           // The call may have been placed: no automatic resend, a deliberate one is offered.
           expect(await card().getByTestId('send-again').count()).toBe(1);
@@ -371,7 +353,10 @@ describe.each(LOCALES)('Send screen ($suffix)', ({ locale, lang, dict, suffix, m
         expect(Date.now() - started).toBeLessThan(10_000);
         await expect.poll(() => cardAttr('data-outcome')).toBe('unknown');
         const text = await card().getByTestId('call-outcome').innerText();
-        expect(text).toContain(t('send.unknown.timeout'));
+        const { message } = await app.handlers['messages.get']({ id });
+        expect(message.reason).toMatchObject({ code: 'transport', params: { kind: 'timeout' } });
+        expect(text).toContain(t('send.outcome.unknownTitle'));
+        expect(text).toContain(catalogText(t, reasonArgs(message.reason!)));
         expect(text).toContain(t('send.outcome.unknownBody'));
         expect(text).toContain(t('send.outcome.unknownNext'));
         expect(sends().length).toBe(before + 1);
@@ -475,7 +460,7 @@ describe.each(LOCALES)('Send screen ($suffix)', ({ locale, lang, dict, suffix, m
       const low = page.getByTestId('balance-low');
       await low.waitFor();
       expect(await low.innerText()).toContain(t('send.balance.low', { threshold: t('send.units', { count: 3 }) }));
-      expect(await low.innerText()).toContain(RESULT_CODES[402].action[lang]); // how to recharge
+      expect(await low.innerText()).toContain(t('msg:provider.402.action')); // how to recharge
       const queries = app.calls.filter((c) => c.channel === 'balance.query');
       expect(queries.at(-1)!.input).toEqual({ profileId: 'sandbox' });
     },
@@ -487,11 +472,11 @@ describe.each(LOCALES)('Send screen ($suffix)', ({ locale, lang, dict, suffix, m
       "follows a language switch, and tells main so that its notifications speak the user's language",
       async () => {
         await page.getByText('中文', { exact: true }).click();
-        await page.getByRole('heading', { name: ZH_CN.send.title }).waitFor();
+        await page.getByRole('heading', { name: translator('zh-CN')('send.title') }).waitFor();
         await expect.poll(() => app.services.locale).toBe('zh-CN');
         expect(await page.getByTestId('balance-units').innerText()).toBe('2 条');
         await page.getByText('English', { exact: true }).click();
-        await page.getByRole('heading', { name: EN.send.title }).waitFor();
+        await page.getByRole('heading', { name: translator('en')('send.title') }).waitFor();
         await expect.poll(() => app.services.locale).toBe('en');
       },
       TIMEOUT,

@@ -7,11 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Download, Locator, Page } from 'playwright-core';
 import type { TemplateView } from '../../common/contract';
 import { textLength } from '../../common/domain/units';
-import { EN, ZH_CN } from '../../renderer/src/i18n/dictionaries';
 import { launchChromium, startApp, type AppUnderTest } from './bridge';
-import { bodyText, settled } from './page-helpers';
-
-type Dict = typeof EN;
+import { bodyText, settled, translator } from './page-helpers';
 
 const TIMEOUT = 60_000;
 const MARKER = '【变量】';
@@ -24,7 +21,6 @@ const LOCALES = [
   {
     locale: 'en-US',
     lang: 'en',
-    dict: EN,
     suffix: 'en',
     name: 'Parcel arrived',
     renamed: 'Parcel waiting',
@@ -34,7 +30,6 @@ const LOCALES = [
   {
     locale: 'zh-CN',
     lang: 'zh-CN',
-    dict: ZH_CN as Dict,
     suffix: 'zh-CN',
     name: '快递到达',
     renamed: '快递待取',
@@ -46,19 +41,6 @@ const LOCALES = [
 
 const CONTENT = `尊敬的${MARKER}，您的快递${MARKER}已到达，请及时领取。`;
 const LENGTH = textLength(CONTENT); // each marker counts as its 4 characters
-
-/** The dictionary text at `path`, interpolated and pluralised like i18next does (en: one/other; zh: other). */
-function tr(dict: Dict, lang: string, path: string, vars: Record<string, string | number> = {}): string {
-  const lookup = (p: string) => {
-    let node: unknown = dict;
-    for (const part of p.split('.')) node = (node as Record<string, unknown> | undefined)?.[part];
-    return typeof node === 'string' ? node : null;
-  };
-  const count = vars.count;
-  const text = (typeof count === 'number' ? lookup(`${path}_${lang === 'en' && count === 1 ? 'one' : 'other'}`) : null) ?? lookup(path);
-  if (text === null) throw new Error(`no text at ${path}`);
-  return text.replace(/\{\{(\w+)\}\}/g, (_, name: string) => String(vars[name] ?? `{{${name}}}`));
-}
 
 interface PageGlobals {
   document: {
@@ -80,13 +62,13 @@ async function downloadedText(download: Download): Promise<string> {
   return readFileSync(await download.path()).toString('utf8');
 }
 
-describe.each(LOCALES)('Template library ($suffix)', ({ locale, lang, dict, suffix, name, renamed, labels, csvHeader }) => {
+describe.each(LOCALES)('Template library ($suffix)', ({ locale, lang, suffix, name, renamed, labels, csvHeader }) => {
   let browser: Browser;
   let app: AppUnderTest;
   let page: Page;
   const problems: string[] = [];
   let templateId = '';
-  const t = (path: string, vars?: Record<string, string | number>) => tr(dict, lang, path, vars);
+  const t = translator(lang);
   const list = async () => (await app.handlers['templates.list'](undefined)) as TemplateView[];
   const row = (id: string) => page.locator(`tr[data-template-id="${id}"]`);
   const rows = () => page.getByTestId('template-row');

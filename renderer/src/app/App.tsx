@@ -1,17 +1,17 @@
 // The app shell: antd's ConfigProvider (locale and theme follow the language), a header with the
 // app name and the language switch, the left navigation built from SCREENS, and the current screen.
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo } from 'react';
 import { App as AntApp, ConfigProvider, Layout, Menu, Segmented, Typography, theme as antTheme } from 'antd';
 import { GlobalOutlined, PhoneFilled } from '@ant-design/icons';
 import enUS from 'antd/locale/en_US';
 import zhCN from 'antd/locale/zh_CN';
 import { useTranslation } from 'react-i18next';
 import { currentLanguage, LANGUAGE_NAMES, LANGUAGES, setLanguage, type Language } from '../i18n';
-import { AppInfoProvider } from './app-info';
 import { call } from './api';
+import { navigate, useScreen, type ScreenKey } from './navigation';
 import { SecretStoreBanner } from './SecretStoreBanner';
-import { GuideButton, GuidePanel, useGuideRevision } from '../features/onboarding/Guide';
-import { DEFAULT_SCREEN, isScreenKey, SCREENS, type ScreenKey } from './screens';
+import { GuideButton, GuidePanel } from '../features/onboarding/Guide';
+import { SCREENS } from './screens';
 
 export const APP_NAME = 'Callout';
 
@@ -28,25 +28,6 @@ const FONTS: Record<Language, string> = {
 
 function themeFor(lang: Language) {
   return { token: { colorPrimary: '#1677ff', fontFamily: FONTS[lang] } };
-}
-
-function screenFromHash(): ScreenKey {
-  const key = window.location.hash.replace(/^#\/?/, '');
-  return isScreenKey(key) ? key : DEFAULT_SCREEN;
-}
-
-function useCurrentScreen(): [ScreenKey, (key: ScreenKey) => void] {
-  const [screen, setScreen] = useState<ScreenKey>(screenFromHash);
-  useEffect(() => {
-    const onHash = () => setScreen(screenFromHash());
-    window.addEventListener('hashchange', onHash);
-    return () => window.removeEventListener('hashchange', onHash);
-  }, []);
-  const go = (key: ScreenKey) => {
-    setScreen(key);
-    if (window.location.hash !== `#/${key}`) window.location.hash = `/${key}`;
-  };
-  return [screen, go];
 }
 
 function LanguageSwitch() {
@@ -68,9 +49,9 @@ function LanguageSwitch() {
 function Shell() {
   const { t, i18n } = useTranslation();
   const { token } = antTheme.useToken();
-  const [screen, go] = useCurrentScreen();
-  const Current = (SCREENS.find((s) => s.key === screen) ?? SCREENS[0])?.Component;
-  const guideRevision = useGuideRevision(); // the guide changed profiles/templates: load the screen again
+  const address = useScreen();
+  const current = SCREENS.find((s) => s.key === address) ?? SCREENS[0]!;
+  const screen = current.key;
   const lang = currentLanguage(i18n.language);
 
   // Main speaks on its own (desktop notifications when a call ends): in the UI's language.
@@ -114,7 +95,7 @@ function Shell() {
               mode="inline"
               selectedKeys={[screen]}
               style={{ borderInlineEnd: 'none', paddingTop: 8 }}
-              onClick={({ key }) => isScreenKey(key) && go(key)}
+              onClick={({ key }) => navigate(key as ScreenKey)}
               items={SCREENS.map((s) => ({ key: s.key, icon: s.icon, label: t(`nav.${s.key}`) }))}
             />
           </nav>
@@ -123,7 +104,7 @@ function Shell() {
           <main>
             <SecretStoreBanner />
             <GuidePanel />
-            {Current ? <Current key={guideRevision} /> : null}
+            <current.Component />
           </main>
         </Layout.Content>
       </Layout>
@@ -138,9 +119,7 @@ export function App() {
   return (
     <ConfigProvider locale={ANTD_LOCALES[lang]} theme={theme}>
       <AntApp>
-        <AppInfoProvider>
-          <Shell />
-        </AppInfoProvider>
+        <Shell />
       </AntApp>
     </ConfigProvider>
   );

@@ -1,7 +1,12 @@
-// Typed access to main: window.callout is built by the preload from the shared contract.
-// The renderer reaches main only through it, and every call resolves to an IpcResult.
+// Typed access to main: window.callout is built by the preload from the shared contract. The
+// renderer reaches main only through it, and every call resolves to an IpcResult. What main reports
+// (errors, field issues, reasons, provider codes, transport failures) is a code with parameters: it
+// is said here in the user's language, from the shared message catalog (the 'msg' namespace).
 import type { TFunction } from 'i18next';
-import type { CalloutApi, ErrorCode, IpcError, IpcResult } from '../../../common/contract';
+import type { CalloutApi, IpcError, IpcResult } from '../../../common/contract';
+import { errorArgs, issueArgs, MESSAGES_NS, providerCodeKeys, reasonArgs, type MessageArgs } from '../../../common/messages';
+import type { Reason } from '../../../common/reasons';
+import type { TransportErrorKind } from '../../../common/records';
 
 declare global {
   interface Window {
@@ -17,7 +22,7 @@ export function calloutApi(): CalloutApi | null {
   return (window as { callout?: CalloutApi }).callout ?? null;
 }
 
-const UNREACHABLE: IpcError = { code: 'internal', message: 'window.callout is missing or failed' };
+const UNREACHABLE: IpcError = { code: 'internal', params: {} };
 
 /**
  * Runs one call on window.callout. Never throws: a missing bridge or a rejected promise becomes
@@ -35,79 +40,35 @@ export async function call<T>(run: (api: CalloutApi) => Promise<IpcResult<T>>): 
   }
 }
 
-const ERROR_CODES: readonly ErrorCode[] = [
-  'invalid-input',
-  'unknown-channel',
-  'forbidden-sender',
-  'not-found',
-  'no-key',
-  'keychain-unavailable',
-  'invalid-mobile',
-  'invalid-content',
-  'invalid-template',
-  'send-in-flight',
-  'builtin-profile',
-  'database-too-new',
-  'internal',
-];
-
-/** Issue messages from the contract's schemas (and main's checks) that have their own text. */
-export const ISSUE_KEYS = [
-  'name-required',
-  'name-too-long',
-  'name-taken',
-  'base-url-invalid',
-  'api-id-required',
-  'api-id-too-long',
-  'timeout-order',
-  'key-required',
-  'key-too-long',
-] as const;
-export type IssueKey = (typeof ISSUE_KEYS)[number];
-
-function isIssueKey(message: string): message is IssueKey {
-  return (ISSUE_KEYS as readonly string[]).includes(message);
+/** Says catalog arguments (errorArgs, reasonArgs, ...) in the user's language. Keys and parameters come from main's codes, so they are not typed here. */
+function say(t: TFunction, [key, options]: MessageArgs): string {
+  return (t as unknown as (key: string, options: object) => string)(key, { ...options, ns: MESSAGES_NS });
 }
 
-/** A field's own fallback text when a problem has no specific key (e.g. a number out of range). */
-export const FIELD_FALLBACKS = ['name', 'baseUrl', 'apiId', 'signing', 'format', 'connectTimeoutMs', 'totalTimeoutMs', 'lowBalanceThreshold', 'apiKey'] as const;
-export type FieldPath = (typeof FIELD_FALLBACKS)[number];
-
-function isFieldPath(path: string): path is FieldPath {
-  return (FIELD_FALLBACKS as readonly string[]).includes(path);
-}
-
-/** Limits shown in fallback texts, in the units the UI uses (seconds for timeouts). */
-const FIELD_LIMITS: Partial<Record<FieldPath, Record<string, number>>> = {
-  connectTimeoutMs: { min: 0.5, max: 60 },
-  totalTimeoutMs: { min: 1, max: 300 },
-  lowBalanceThreshold: { max: 10_000_000 },
-};
-
-/** The user's-language text for an error: by its stable code, never the raw code or English message. */
-export function describeError(t: TFunction, error: IpcError | null | undefined): string {
-  if (!error) return t('errors.generic');
+/** The user's-language text for an error: by its code and parameters, never the raw code. */
+export function describeError(t: TFunction, error: IpcError): string {
   if (error === UNREACHABLE) return t('errors.unreachable');
-  if ((ERROR_CODES as readonly string[]).includes(error.code)) return t(`errors.code.${error.code}`);
-  return t('errors.generic');
+  return say(t, errorArgs(error));
 }
 
-/** The text for one field problem: its specific key, else the field's fallback, else a generic text. */
-export function describeIssue(t: TFunction, issue: { path: string; message: string }): string {
-  if (isIssueKey(issue.message)) return t(`errors.issue.${issue.message}`);
-  if (isFieldPath(issue.path)) return t(`errors.field.${issue.path}`, FIELD_LIMITS[issue.path] ?? {});
-  return t('errors.code.invalid-input');
+/** The text of one field problem (an issue code); a code without a text of its own says that the value is not valid. */
+export function describeIssue(t: TFunction, code: string): string {
+  const [key, options] = issueArgs(code);
+  return say(t, [key, { ...options, defaultValue: t('error.invalid-input', { ns: MESSAGES_NS }) }]);
 }
 
-export type Unwrapped<T> = { ok: true; value: T } | { ok: false; error: IpcError; message: string; fields: { path: string; message: string }[] };
+/** Why something happened (a send's outcome, a stop, a skipped row...), in words. */
+export function describeReason(t: TFunction, reason: Reason): string {
+  return say(t, reasonArgs(reason));
+}
 
-/** Unwraps a result into its value, or the error with its text and field problems in the user's language. */
-export function unwrap<T>(t: TFunction, result: IpcResult<T>): Unwrapped<T> {
-  if (result.ok) return result;
-  return {
-    ok: false,
-    error: result.error,
-    message: describeError(t, result.error),
-    fields: (result.error.issues ?? []).map((i) => ({ path: i.path, message: describeIssue(t, i) })),
-  };
+/** What a provider result code means and what to do next (documented codes, unknown codes, no code). */
+export function describeProviderCode(t: TFunction, code: number | null): { meaning: string; action: string } {
+  const keys = providerCodeKeys(code);
+  return { meaning: say(t, [keys.meaning, keys.params]), action: say(t, [keys.action, keys.params]) };
+}
+
+/** A failure in transit (an exchange's error), in words. */
+export function describeTransport(t: TFunction, error: { kind: TransportErrorKind; ms?: number }): string {
+  return t(`transport.${error.kind}`, { ns: MESSAGES_NS, ms: error.ms });
 }

@@ -1,8 +1,8 @@
-// The screens in the left navigation, in order. Adding a screen is one entry here (and its
-// `nav.<key>` title in both dictionaries).
+// The screens in the left navigation, in order; the first is shown when the address names none.
+// Adding a screen is one entry here (and its `nav.<key>` title in both dictionaries).
 import type { ComponentType, ReactNode } from 'react';
 import { ApiOutlined, PhoneOutlined } from '@ant-design/icons';
-import type en from '../i18n/en.json';
+import type { ScreenKey } from './navigation';
 import { ProfilesScreen } from '../features/profiles/ProfilesScreen';
 import { SendScreen } from '../features/send/SendScreen';
 import { TEMPLATES_ICON, TemplatesScreen } from '../features/templates/TemplatesScreen';
@@ -10,8 +10,6 @@ import { HISTORY_ICON, HistoryScreen } from '../features/history/HistoryScreen';
 import { BULK_ICON, BulkScreen } from '../features/bulk/BulkScreen';
 import { DIAL_ICON, DialScreen } from '../features/dial/DialScreen';
 import { SIGNATURE_ICON, SignatureScreen } from '../features/signature/SignatureScreen';
-
-export type ScreenKey = keyof (typeof en)['nav'];
 
 export interface Screen {
   key: ScreenKey;
@@ -28,9 +26,3 @@ export const SCREENS: readonly Screen[] = [
   { key: 'profiles', icon: <ApiOutlined />, Component: ProfilesScreen },
   { key: 'signature', icon: SIGNATURE_ICON, Component: SignatureScreen },
 ];
-
-export const DEFAULT_SCREEN: ScreenKey = 'send';
-
-export function isScreenKey(value: string): value is ScreenKey {
-  return SCREENS.some((s) => s.key === value);
-}

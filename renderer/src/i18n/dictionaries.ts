@@ -1,6 +1,9 @@
 // The two dictionaries, composed from the shared one (shell, errors, profiles) and one file per
-// feature (features/<feature>/locales/<lang>.json, under the feature's key). Each feature owns its
-// texts; this file only lists them. Keys are typed from the English side (i18next.d.ts).
+// feature (features/<feature>/locales/<lang>.json, under the feature's key), and the resources
+// i18next loads: each language's dictionary and the shared message catalog (the 'msg' namespace:
+// what main reports as codes). Each feature owns its texts; this file only lists them. Keys are
+// typed from the English side (i18next.d.ts).
+import { MESSAGES, MESSAGES_NS } from '../../../common/messages';
 import en from './en.json';
 import zhCN from './zh-CN.json';
 import onboardingEn from '../features/onboarding/locales/en.json';
@@ -41,3 +44,8 @@ export const ZH_CN: typeof EN = {
 } as typeof EN;
 
 export type Dictionary = typeof EN;
+
+export const resources = {
+  'zh-CN': { translation: ZH_CN, [MESSAGES_NS]: MESSAGES['zh-CN'] },
+  en: { translation: EN, [MESSAGES_NS]: MESSAGES.en },
+} as const;

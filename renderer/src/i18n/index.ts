@@ -1,16 +1,12 @@
-// i18next for the renderer: both dictionaries bundled, the starting language from the saved choice
-// or the OS languages, switchable at run time (the choice is saved in localStorage).
+// i18next for the renderer: both languages bundled (the renderer's dictionary and the shared message
+// catalog, see dictionaries.ts), the starting language from the saved choice or the OS languages,
+// switchable at run time (the choice is saved in localStorage).
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
-import { EN, ZH_CN } from './dictionaries';
+import { resources } from './dictionaries';
 import { HTML_LANG, initialLanguage, isLanguage, LANGUAGE_STORAGE_KEY, type Language } from './language';
 
 export * from './language';
-
-export const resources = {
-  'zh-CN': { translation: ZH_CN },
-  en: { translation: EN },
-} as const;
 
 function savedLanguage(): string | null {
   try {

@@ -4,17 +4,19 @@
 import { useEffect, useState } from 'react';
 import { Alert, App, Button, Card, Flex, Progress, Skeleton, Statistic, Tag, Tooltip, Typography } from 'antd';
 import { CaretRightOutlined, CloseCircleOutlined, DownloadOutlined, PauseOutlined, ReloadOutlined } from '@ant-design/icons';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { ProfileView } from '../../../../common/contract';
 import type { BatchProgress, BatchRecord } from '../../../../common/bulk-types';
-import { call, describeError } from '../../app/api';
+import { describeError, describeReason } from '../../app/api';
+import { downloadText } from '../../app/browser-io';
+import { ask } from '../../app/query';
 import { currentLanguage } from '../../i18n';
 import { formatDateTime, formatDuration, formatNumber, handledPercent, STATUS_COLORS, stopSeverity } from './bulk-model';
-import { downloadText } from '../../app/browser-io';
 import { ItemsTable } from './ItemsTable';
 import { learnLines } from './lines';
 import { UnknownItems } from './UnknownItems';
-import { useBatchProgress } from './use-bulk-data';
+import { applyBulkProgress, progressQuery } from './use-bulk-data';
 
 export interface BatchViewProps {
   batch: BatchRecord;
@@ -27,25 +29,33 @@ export function BatchView({ batch, profiles }: BatchViewProps) {
   const { t, i18n } = useTranslation();
   const lang = currentLanguage(i18n.language);
   const { modal, message } = App.useApp();
-  const { progress, error, set, refetch } = useBatchProgress(batch.id);
-  const [busy, setBusy] = useState<Action | 'export' | null>(null);
+  const client = useQueryClient();
+  // Fetched when opened, then kept up to date by main's pushes (applyBulkProgress).
+  const { data: progress, error, refetch } = useQuery(progressQuery(batch.id));
   const [balance, setBalance] = useState<number | null>(null);
   const profile = profiles.find((p) => p.id === batch.profile) ?? null;
 
   useEffect(() => {
-    if (progress) learnLines(batch.profile, progress);
-  }, [progress, batch.profile]);
+    if (progress) learnLines(client, batch.profile, progress);
+  }, [client, progress, batch.profile]);
 
-  const act = async (action: Action) => {
-    setBusy(action);
-    const r = await call((api) => api.bulk[action]({ batchId: batch.id }));
-    setBusy(null);
-    if (r.ok) set(r.value);
-    else {
-      void message.error(describeError(t, r.error));
-      refetch();
-    }
-  };
+  const act = useMutation({
+    mutationFn: (action: Action) => ask((api) => api.bulk[action]({ batchId: batch.id })),
+    onSuccess: (p) => applyBulkProgress(client, p),
+    onError: (e) => {
+      void message.error(describeError(t, e));
+      void refetch();
+    },
+  });
+  const busy = (action: Action) => act.isPending && act.variables === action;
+  const exporting = useMutation({
+    mutationFn: () => ask((api) => api.bulk.export({ batchId: batch.id })),
+    onSuccess: ({ fileName, csv }) => {
+      downloadText(fileName, csv, 'text/csv;charset=utf-8');
+      void message.success(t('bulk.exported', { name: fileName }));
+    },
+    onError: (e) => void message.error(describeError(t, e)),
+  });
 
   const confirmCancel = () => {
     modal.confirm({
@@ -54,22 +64,13 @@ export function BatchView({ batch, profiles }: BatchViewProps) {
       okText: t('bulk.confirmCancel.ok'),
       okButtonProps: { danger: true },
       cancelText: t('bulk.confirmCancel.keep'),
-      onOk: () => act('cancel'),
+      onOk: () => act.mutate('cancel'),
     });
   };
 
-  const exportCsv = async () => {
-    setBusy('export');
-    const r = await call((api) => api.bulk.export({ batchId: batch.id }));
-    setBusy(null);
-    if (!r.ok) return void message.error(describeError(t, r.error));
-    downloadText(r.value.fileName, r.value.csv, 'text/csv;charset=utf-8');
-    void message.success(t('bulk.exported', { name: r.value.fileName }));
-  };
-
   const checkBalance = async () => {
-    const r = await call((api) => api.balance.query({ profileId: batch.profile }));
-    if (r.ok && r.value.units !== null) setBalance(r.value.units);
+    const units = await ask((api) => api.balance.query({ profileId: batch.profile })).then((b) => b.units, () => null);
+    if (units !== null) setBalance(units);
     else void message.warning(t('bulk.report.balanceUnknown'));
   };
 
@@ -77,7 +78,7 @@ export function BatchView({ batch, profiles }: BatchViewProps) {
     return (
       <Card data-testid="batch-view" data-batch-id={batch.id}>
         {error ? (
-          <Alert type="error" showIcon title={t('bulk.batch.loadFailed')} description={describeError(t, error)} action={<Button onClick={refetch}>{t('common.retry')}</Button>} />
+          <Alert type="error" showIcon title={t('bulk.batch.loadFailed')} description={describeError(t, error)} action={<Button onClick={() => void refetch()}>{t('common.retry')}</Button>} />
         ) : (
           <Skeleton active />
         )}
@@ -108,26 +109,26 @@ export function BatchView({ batch, profiles }: BatchViewProps) {
       extra={
         <Flex gap={8} wrap>
           {status === 'draft' ? (
-            <Button type="primary" icon={<CaretRightOutlined />} onClick={() => void act('start')} loading={busy === 'start'} data-testid="batch-start">
+            <Button type="primary" icon={<CaretRightOutlined />} onClick={() => act.mutate('start')} loading={busy('start')} data-testid="batch-start">
               {t('bulk.action.start')}
             </Button>
           ) : null}
           {running ? (
-            <Button icon={<PauseOutlined />} onClick={() => void act('pause')} loading={busy === 'pause'} data-testid="batch-pause">
+            <Button icon={<PauseOutlined />} onClick={() => act.mutate('pause')} loading={busy('pause')} data-testid="batch-pause">
               {t('bulk.action.pause')}
             </Button>
           ) : null}
           {status === 'paused' ? (
-            <Button type="primary" icon={<CaretRightOutlined />} onClick={() => void act('resume')} loading={busy === 'resume'} data-testid="batch-resume">
+            <Button type="primary" icon={<CaretRightOutlined />} onClick={() => act.mutate('resume')} loading={busy('resume')} data-testid="batch-resume">
               {t('bulk.action.resume')}
             </Button>
           ) : null}
           {status === 'draft' || running || status === 'paused' ? (
-            <Button danger icon={<CloseCircleOutlined />} onClick={confirmCancel} loading={busy === 'cancel'} data-testid="batch-cancel">
+            <Button danger icon={<CloseCircleOutlined />} onClick={confirmCancel} loading={busy('cancel')} data-testid="batch-cancel">
               {t('bulk.action.cancel')}
             </Button>
           ) : null}
-          <Button icon={<DownloadOutlined />} onClick={() => void exportCsv()} loading={busy === 'export'} data-testid="batch-export">
+          <Button icon={<DownloadOutlined />} onClick={() => exporting.mutate()} loading={exporting.isPending} data-testid="batch-export">
             {t('bulk.action.export')}
           </Button>
         </Flex>
@@ -137,7 +138,7 @@ export function BatchView({ batch, profiles }: BatchViewProps) {
         {t('bulk.batch.meta', { profile: profile?.name ?? batch.profile, created: formatDateTime(lang, batch.createdAt), total: formatNumber(lang, p.total) })}
       </Typography.Paragraph>
 
-      {status === 'paused' || status === 'cancelled' ? <StopBanner progress={p} balance={balance} onCheckBalance={() => void checkBalance()} onResume={() => void act('resume')} /> : null}
+      {status === 'paused' || status === 'cancelled' ? <StopBanner progress={p} balance={balance} onCheckBalance={() => void checkBalance()} onResume={() => act.mutate('resume')} /> : null}
 
       <div className="bulk-progress" data-testid="batch-progress" data-percent={handledPercent(p)}>
         <Progress
@@ -172,7 +173,7 @@ export function BatchView({ batch, profiles }: BatchViewProps) {
         })}
       </Typography.Paragraph>
 
-      {p.unknown > 0 ? <UnknownItems batchId={batch.id} progress={p} onProgress={set} onRefetch={refetch} /> : null}
+      {p.unknown > 0 ? <UnknownItems batchId={batch.id} progress={p} /> : null}
 
       <ItemsTable batchId={batch.id} progress={p} />
     </Card>
@@ -201,7 +202,6 @@ function StopBanner({ progress, balance, onCheckBalance, onResume }: { progress:
   const reason = progress.pausedReason;
   const key = reason ?? 'user';
   const title = progress.status === 'cancelled' ? t(`bulk.stop.cancelled.${key === 'credentials' ? 'credentials' : 'other'}`) : t(`bulk.stop.title.${key}`);
-  const body = t(`bulk.stop.body.${key}`);
   const action =
     reason === 'insufficient-balance' ? (
       <Flex vertical gap={6} align="flex-end">
@@ -225,7 +225,7 @@ function StopBanner({ progress, balance, onCheckBalance, onResume }: { progress:
       title={title}
       description={
         <>
-          <div>{body}</div>
+          {progress.statusReason ? <div>{describeReason(t, progress.statusReason)}</div> : null}
           {reason === 'insufficient-balance' && balance !== null ? (
             <div data-testid="stop-balance">{t('bulk.stop.balanceNow', { units: formatNumber(lang, balance), needed: formatNumber(lang, progress.unitsRemaining) })}</div>
           ) : null}

@@ -3,13 +3,15 @@
 import { useState } from 'react';
 import { Alert, Button, Flex, Skeleton, Typography } from 'antd';
 import { PlusOutlined, ReloadOutlined, TeamOutlined } from '@ant-design/icons';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { BatchRecord } from '../../../../common/bulk-types';
 import { describeError } from '../../app/api';
+import { navigate } from '../../app/navigation';
 import { BatchList } from './BatchList';
 import { BatchView } from './BatchView';
 import { ImportWizard } from './ImportWizard';
-import { useBatches, useBulkData } from './use-bulk-data';
+import { batchesQuery, useBulkData } from './use-bulk-data';
 import './bulk.css';
 
 /** The screen's icon in the navigation. */
@@ -18,7 +20,9 @@ export const BULK_ICON = <TeamOutlined />;
 export function BulkScreen() {
   const { t } = useTranslation();
   const { data, loading, error, reload } = useBulkData();
-  const { batches, reload: reloadBatches } = useBatches();
+  const client = useQueryClient();
+  const batches = useQuery(batchesQuery).data ?? null;
+  const reloadBatches = () => void client.invalidateQueries({ queryKey: batchesQuery.queryKey });
   const [open, setOpen] = useState<BatchRecord | null>(null);
   const openBatch = open ? (batches?.find((b) => b.id === open.id) ?? open) : null;
 
@@ -69,8 +73,14 @@ export function BulkScreen() {
             }}
           />
         ) : (
-          <Alert type="info" showIcon data-testid="bulk-no-templates" title={t('bulk.noTemplates.title')} description={t('bulk.noTemplates.body')}
-            action={<Button onClick={() => (window.location.hash = '/templates')}>{t('bulk.noTemplates.open')}</Button>} />
+          <Alert
+            type="info"
+            showIcon
+            data-testid="bulk-no-templates"
+            title={t('bulk.noTemplates.title')}
+            description={t('bulk.noTemplates.body')}
+            action={<Button onClick={() => navigate('templates')}>{t('bulk.noTemplates.open')}</Button>}
+          />
         )
       ) : null}
 

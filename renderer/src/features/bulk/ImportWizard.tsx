@@ -5,10 +5,12 @@
 import { useEffect, useRef, useState } from 'react';
 import { Alert, App, Button, Card, Flex, Form, Select, Steps, Tag, Typography, Upload } from 'antd';
 import { InboxOutlined } from '@ant-design/icons';
+import { useMutation } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { TemplateView } from '../../../../common/contract';
-import type { BatchRecord, DuplicatePolicy, ImportView } from '../../../../common/bulk-types';
+import type { BatchRecord, DuplicatePolicy, ImportView, MappingSpec } from '../../../../common/bulk-types';
 import { call, describeError, type IpcError } from '../../app/api';
+import { ask } from '../../app/query';
 import { fileToBase64, missingTargets, specFromTargets, targetsFromSpec, type ColumnTargets } from './bulk-model';
 import { LinesEditor } from './lines';
 import { MappingStep } from './MappingStep';
@@ -43,13 +45,18 @@ export function ImportWizard({ data, onStarted }: ImportWizardProps) {
   const [file, setFile] = useState<File | null>(null);
   const [view, setView] = useState<ImportView | null>(null);
   const [targets, setTargets] = useState<ColumnTargets>({});
-  const [opening, setOpening] = useState(false);
-  const [remapping, setRemapping] = useState(false);
+  // Fails (throws) only when the file cannot be read from the disk; main's answer is its value.
+  const opening = useMutation({
+    mutationFn: async ({ chosen, forTemplate }: { chosen: File; forTemplate: string }) => {
+      const base64 = await fileToBase64(chosen);
+      return call((api) => api.bulk.open({ templateId: forTemplate, file: { name: chosen.name, base64 }, ...(profileId ? { profileId } : {}) }));
+    },
+  });
+  const remapping = useMutation({ mutationFn: ({ importId, mapping }: { importId: string; mapping: MappingSpec }) => call((api) => api.bulk.remap({ importId, mapping })) });
   const [problem, setProblem] = useState<Problem | null>(null);
   const [balanceUnits, setBalanceUnits] = useState<number | null>(null);
   const [policy, setPolicy] = useState<DuplicatePolicy>('same-text');
   const [name, setName] = useState('');
-  const remapSeq = useRef(0);
   const importIdRef = useRef<string | null>(null);
 
   const template: TemplateView | null = data.templates.find((x) => x.id === (view?.templateId ?? templateId)) ?? null;
@@ -70,64 +77,67 @@ export function ImportWizard({ data, onStarted }: ImportWizardProps) {
     if (id) void call((api) => api.bulk.discard({ importId: id }));
   };
 
-  const open = async (chosen: File, forTemplate = templateId) => {
-    if (!forTemplate) return;
-    if (chosen.size > MAX_FILE_BYTES) {
-      setProblem({ title: t('bulk.file.tooLarge', { mb: 30 }), error: null });
-      return;
-    }
-    setOpening(true);
-    setProblem(null);
-    const base64 = await fileToBase64(chosen).catch(() => null);
-    if (base64 === null) {
-      setOpening(false);
-      setProblem({ title: t('bulk.file.unreadable'), error: null });
-      return;
-    }
-    const r = await call((api) => api.bulk.open({ templateId: forTemplate, file: { name: chosen.name, base64 }, ...(profileId ? { profileId } : {}) }));
-    setOpening(false);
-    if (!r.ok) {
-      setProblem({ title: t('bulk.file.openFailed', { name: chosen.name }), error: r.error });
-      return;
-    }
+  const opened = (chosen: File, v: ImportView) => {
     discardCurrent();
-    importIdRef.current = r.value.importId;
-    const tpl = data.templates.find((x) => x.id === r.value.templateId) ?? null;
+    importIdRef.current = v.importId;
+    const tpl = data.templates.find((x) => x.id === v.templateId) ?? null;
     setFile(chosen);
-    setView(r.value);
-    setTargets(tpl ? targetsFromSpec(r.value.columns, tpl, r.value.mapping) : {});
-    setBalanceUnits(r.value.report.balance?.units ?? null);
+    setView(v);
+    setTargets(tpl ? targetsFromSpec(v.columns, tpl, v.mapping) : {});
+    setBalanceUnits(v.report.balance?.units ?? null);
     setName(chosen.name.replace(/\.(csv|xlsx|txt|tsv)$/i, ''));
     setPolicy('same-text');
     setStep('mapping');
   };
 
+  const open = (chosen: File, forTemplate = templateId) => {
+    if (!forTemplate) return;
+    if (chosen.size > MAX_FILE_BYTES) {
+      setProblem({ title: t('bulk.file.tooLarge', { mb: 30 }), error: null });
+      return;
+    }
+    setProblem(null);
+    opening.mutate(
+      { chosen, forTemplate },
+      {
+        onSuccess: (r) => {
+          if (r.ok) opened(chosen, r.value);
+          else setProblem({ title: t('bulk.file.openFailed', { name: chosen.name }), error: r.error });
+        },
+        onError: () => setProblem({ title: t('bulk.file.unreadable'), error: null }),
+      },
+    );
+  };
+
   const changeTemplate = (id: string) => {
     setTemplateId(id);
     // The file is read again for the new template: its markers decide the mapping.
-    if (file) void open(file, id);
+    if (file) open(file, id);
   };
 
-  const changeTargets = async (next: ColumnTargets) => {
+  const changeTargets = (next: ColumnTargets) => {
     setTargets(next);
     if (!view || !template) return;
     const missing = missingTargets(next, template.markerCount);
     if (missing.mobile || missing.markers.length) return;
-    const seq = ++remapSeq.current;
-    setRemapping(true);
-    const r = await call((api) => api.bulk.remap({ importId: view.importId, mapping: specFromTargets(next) }));
-    if (seq !== remapSeq.current) return;
-    setRemapping(false);
-    if (r.ok) {
-      setView(r.value);
-      setProblem(null);
-    } else setProblem({ title: t('bulk.mapping.remapFailed'), error: r.error });
+    // Only the answer to the latest mapping is used (mutate's callbacks run for the last call only).
+    remapping.mutate(
+      { importId: view.importId, mapping: specFromTargets(next) },
+      {
+        onSuccess: (r) => {
+          if (r.ok) {
+            setView(r.value);
+            setProblem(null);
+          } else setProblem({ title: t('bulk.mapping.remapFailed'), error: r.error });
+        },
+      },
+    );
   };
 
   const refreshBalance = async () => {
     if (!profileId) return;
-    const r = await call((api) => api.balance.query({ profileId }));
-    if (r.ok && r.value.units !== null) setBalanceUnits(r.value.units);
+    const units = await ask((api) => api.balance.query({ profileId })).then((b) => b.units, () => null);
+    if (units !== null) setBalanceUnits(units);
     else void message.warning(t('bulk.report.balanceUnknown'));
   };
 
@@ -162,18 +172,7 @@ export function ImportWizard({ data, onStarted }: ImportWizardProps) {
           role="alert"
           data-testid="import-problem"
           title={problem.title}
-          description={
-            problem.error ? (
-              <>
-                <div>{describeError(t, problem.error)}</div>
-                {problem.error.message ? (
-                  <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-                    {t('bulk.technical', { detail: problem.error.message })}
-                  </Typography.Text>
-                ) : null}
-              </>
-            ) : undefined
-          }
+          description={problem.error ? describeError(t, problem.error) : undefined}
           closable={{ onClose: () => setProblem(null) }}
           style={{ marginBottom: 16 }}
         />
@@ -230,9 +229,9 @@ export function ImportWizard({ data, onStarted }: ImportWizardProps) {
               accept=".csv,.xlsx,.txt,.tsv"
               multiple={false}
               showUploadList={false}
-              disabled={!templateId || !profileId || opening}
+              disabled={!templateId || !profileId || opening.isPending}
               beforeUpload={(f) => {
-                void open(f);
+                open(f);
                 return false;
               }}
               data-testid="bulk-file"
@@ -240,7 +239,7 @@ export function ImportWizard({ data, onStarted }: ImportWizardProps) {
               <p className="ant-upload-drag-icon">
                 <InboxOutlined aria-hidden />
               </p>
-              <p className="ant-upload-text">{opening ? t('bulk.file.reading') : templateId ? t('bulk.file.choose') : t('bulk.file.templateFirst')}</p>
+              <p className="ant-upload-text">{opening.isPending ? t('bulk.file.reading') : templateId ? t('bulk.file.choose') : t('bulk.file.templateFirst')}</p>
               <p className="ant-upload-hint">{t('bulk.file.hint')}</p>
             </Upload.Dragger>
           </Form.Item>
@@ -260,11 +259,11 @@ export function ImportWizard({ data, onStarted }: ImportWizardProps) {
           view={view}
           template={template}
           targets={targets}
-          busy={remapping}
-          onChange={(next) => void changeTargets(next)}
+          busy={remapping.isPending}
+          onChange={changeTargets}
           onBack={() => setStep('file')}
           onNext={() => setStep('report')}
-          canContinue={mappingComplete && !remapping}
+          canContinue={mappingComplete && !remapping.isPending}
         />
       ) : null}
 
@@ -272,7 +271,6 @@ export function ImportWizard({ data, onStarted }: ImportWizardProps) {
         <ReportStep
           view={view}
           template={template}
-          targets={targets}
           profile={profile}
           balanceUnits={balanceUnits}
           onRefreshBalance={() => void refreshBalance()}

@@ -1,12 +1,15 @@
-// Every item of a batch with what became of it, filtered by status and paged from main. Reloaded as
-// the batch progresses (at most about once a second).
-import { useEffect, useRef, useState, type HTMLAttributes } from 'react';
+// Every item of a batch with what became of it, filtered by status and paged from main. Loaded again
+// as the batch progresses (each progress main pushes); the page shown stays until the next one is here.
+import { useState, type HTMLAttributes } from 'react';
 import { Card, Segmented, Table, Tag, Typography } from 'antd';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { BatchItemView, BatchProgress, ItemStatus } from '../../../../common/bulk-types';
-import { call } from '../../app/api';
+import { describeReason } from '../../app/api';
+import { ask } from '../../app/query';
 import { currentLanguage } from '../../i18n';
 import { formatNumber, ITEM_COLORS } from './bulk-model';
+import { itemsKey } from './use-bulk-data';
 
 type Filter = 'all' | ItemStatus;
 const FILTERS: Filter[] = ['all', 'accepted', 'rejected', 'unknown', 'queued', 'skipped', 'cancelled'];
@@ -28,27 +31,12 @@ export function ItemsTable({ batchId, progress }: { batchId: number; progress: B
   const lang = currentLanguage(i18n.language);
   const [filter, setFilter] = useState<Filter>('all');
   const [page, setPage] = useState(1);
-  const [items, setItems] = useState<BatchItemView[] | null>(null);
-  const [tick, setTick] = useState(0);
-  const last = useRef(0);
-
-  // Follow the batch: a reload per second at most while it changes.
-  useEffect(() => {
-    const wait = Math.max(0, last.current + 1000 - Date.now());
-    const timer = window.setTimeout(() => setTick((n) => n + 1), wait);
-    return () => window.clearTimeout(timer);
-  }, [progress]);
-
-  useEffect(() => {
-    let live = true;
-    last.current = Date.now();
-    void call((api) => api.bulk.items({ batchId, ...(filter === 'all' ? {} : { status: filter }), offset: (page - 1) * PAGE_SIZE, limit: PAGE_SIZE })).then((r) => {
-      if (live && r.ok) setItems(r.value);
-    });
-    return () => {
-      live = false;
-    };
-  }, [batchId, filter, page, tick]);
+  const input = { batchId, ...(filter === 'all' ? {} : { status: filter }), offset: (page - 1) * PAGE_SIZE, limit: PAGE_SIZE };
+  const { data: items } = useQuery({
+    queryKey: [...itemsKey(batchId), input],
+    queryFn: () => ask((api) => api.bulk.items(input)),
+    placeholderData: keepPreviousData,
+  });
 
   return (
     <Card size="small" title={t('bulk.items.title')} data-testid="batch-items">
@@ -65,7 +53,7 @@ export function ItemsTable({ batchId, progress }: { batchId: number; progress: B
       <Table<BatchItemView>
         size="small"
         rowKey="id"
-        loading={items === null}
+        loading={items === undefined}
         dataSource={items ?? []}
         pagination={{ current: page, pageSize: PAGE_SIZE, total: countOf(progress, filter), onChange: setPage, showSizeChanger: false, size: 'small' }}
         onRow={(i) => ({ 'data-testid': 'item-row', 'data-status': i.status, 'data-row': i.rowNumber }) as HTMLAttributes<HTMLTableRowElement>}
@@ -82,17 +70,19 @@ export function ItemsTable({ batchId, progress }: { batchId: number; progress: B
           {
             key: 'call',
             title: t('bulk.items.col.call'),
-            width: 170,
+            width: 260,
             render: (_, i) =>
               i.status === 'accepted' && i.state ? (
                 <span>
-                  {t(`bulk.callState.${i.state}`)}
+                  {t(`state.${i.state}`, { ns: 'msg' })}
                   {i.duration ? <Typography.Text type="secondary">{` · ${t('bulk.time.seconds', { count: i.duration })}`}</Typography.Text> : null}
                 </span>
-              ) : i.code !== null && i.status !== 'accepted' ? (
+              ) : i.status === 'skipped' && i.errorKind !== 'invalid-row' && i.errorKind !== 'duplicate' ? (
+                <Typography.Text type="secondary">{t('bulk.items.skippedByPerson')}</Typography.Text>
+              ) : i.reason ? (
+                <Typography.Text type="secondary">{describeReason(t, i.reason)}</Typography.Text>
+              ) : i.code !== null ? (
                 t('bulk.items.code', { code: i.code })
-              ) : i.status === 'skipped' && i.errorKind ? (
-                <Typography.Text type="secondary">{t(`bulk.items.skipReason.${i.errorKind === 'duplicate' ? 'duplicate' : i.errorKind === 'invalid-row' ? 'invalid' : 'person'}`)}</Typography.Text>
               ) : null,
           },
         ]}

@@ -1,20 +1,21 @@
 // Step 3: the validation report before anything is sent. Counts per kind of problem, every problem
 // with its row number (paged from main), the choice for repeated rows, and the rows and units to send
 // against the balance. "Create and start" asks once more, then creates the batch and starts it.
-import { useEffect, useState, type HTMLAttributes } from 'react';
+import { useState, type HTMLAttributes } from 'react';
 import { Alert, App, Button, Card, Flex, Input, Radio, Statistic, Table, Tag, Typography } from 'antd';
 import { WarningOutlined } from '@ant-design/icons';
+import { useMutation, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { ProfileView, TemplateView } from '../../../../common/contract';
 import { ISSUE_KINDS, type BatchRecord, type DuplicatePolicy, type ImportView, type IssueKind, type RowIssue } from '../../../../common/bulk-types';
 import { call, describeError } from '../../app/api';
+import { ask } from '../../app/query';
 import { currentLanguage } from '../../i18n';
-import { BLOCKING_KINDS, DUPLICATE_POLICIES, formatNumber, issueText, markerLabel, type ColumnTargets } from './bulk-model';
+import { BLOCKING_KINDS, DUPLICATE_POLICIES, formatNumber, issueText } from './bulk-model';
 
 export interface ReportStepProps {
   view: ImportView;
   template: TemplateView;
-  targets: ColumnTargets;
   profile: ProfileView;
   balanceUnits: number | null;
   onRefreshBalance: () => void;
@@ -31,7 +32,7 @@ type KindFilter = 'all' | IssueKind;
 const PAGE_SIZE = 10;
 
 export function ReportStep(props: ReportStepProps) {
-  const { view, template, targets, profile, balanceUnits, policy, name } = props;
+  const { view, template, profile, balanceUnits, policy, name } = props;
   const { t, i18n } = useTranslation();
   const lang = currentLanguage(i18n.language);
   const { modal, message } = App.useApp();
@@ -39,32 +40,16 @@ export function ReportStep(props: ReportStepProps) {
   const totals = report.totals;
   const [kind, setKind] = useState<KindFilter>('all');
   const [page, setPage] = useState(1);
-  const [issues, setIssues] = useState<RowIssue[] | null>(null);
-  const [issuesError, setIssuesError] = useState<string | null>(null);
-  const [starting, setStarting] = useState(false);
-
   const totalIssues = kind === 'all' ? ISSUE_KINDS.reduce((n, k) => n + report.issueCounts[k], 0) : report.issueCounts[kind];
-
-  useEffect(() => {
-    let live = true;
-    setIssues(null);
-    const offset = (page - 1) * PAGE_SIZE;
-    void call((api) => api.bulk.issues({ importId: view.importId, ...(kind === 'all' ? {} : { kind }), offset, limit: PAGE_SIZE })).then((r) => {
-      if (!live) return;
-      if (r.ok) {
-        setIssues(r.value);
-        setIssuesError(null);
-      } else setIssuesError(describeError(t, r.error));
-    });
-    return () => {
-      live = false;
-    };
-  }, [view.importId, view, kind, page, t]);
-
-  const markerOfColumn = (column: string) => {
-    const target = targets[column];
-    return target?.kind === 'marker' ? markerLabel(t, template, target.index) : null;
-  };
+  const input = { importId: view.importId, ...(kind === 'all' ? {} : { kind }), offset: (page - 1) * PAGE_SIZE, limit: PAGE_SIZE };
+  // The mapping is part of the key: another mapping (same import) finds other problems.
+  const { data: issues, error: issuesError } = useQuery({ queryKey: ['bulk.issues', input, view.mapping], queryFn: () => ask((api) => api.bulk.issues(input)) });
+  const starting = useMutation({
+    mutationFn: async () => {
+      const created = await call((api) => api.bulk.create({ importId: view.importId, profileId: profile.id, duplicates: policy, ...(name.trim() ? { name: name.trim() } : {}) }));
+      return { created, started: created.ok ? await call((api) => api.bulk.start({ batchId: created.value.id })) : null };
+    },
+  });
 
   const toSend = totals.toSend[policy];
   const units = totals.units[policy];
@@ -83,16 +68,12 @@ export function ReportStep(props: ReportStepProps) {
       okText: t('bulk.confirmStart.ok'),
       cancelText: t('common.cancel'),
       onOk: async () => {
-        setStarting(true);
-        const created = await call((api) => api.bulk.create({ importId: view.importId, profileId: profile.id, duplicates: policy, ...(name.trim() ? { name: name.trim() } : {}) }));
+        const { created, started } = await starting.mutateAsync();
         if (!created.ok) {
-          setStarting(false);
           void message.error(describeError(t, created.error));
           return;
         }
-        const started = await call((api) => api.bulk.start({ batchId: created.value.id }));
-        setStarting(false);
-        if (!started.ok) void message.error(t('bulk.startFailed', { error: describeError(t, started.error) }));
+        if (started && !started.ok) void message.error(t('bulk.startFailed', { error: describeError(t, started.error) }));
         props.onStarted(created.value);
       },
     });
@@ -132,11 +113,11 @@ export function ReportStep(props: ReportStepProps) {
               data-testid="issue-filter"
               style={{ marginBottom: 12 }}
             />
-            {issuesError ? <Alert type="error" showIcon title={issuesError} style={{ marginBottom: 12 }} /> : null}
+            {issuesError ? <Alert type="error" showIcon title={describeError(t, issuesError)} style={{ marginBottom: 12 }} /> : null}
             <Table<RowIssue>
               size="small"
               rowKey={(i) => `${i.row}-${i.kind}-${i.column ?? ''}`}
-              loading={issues === null && !issuesError}
+              loading={issues === undefined && !issuesError}
               dataSource={issues ?? []}
               onRow={(i) => ({ 'data-testid': 'issue-row', 'data-row': i.row, 'data-kind': i.kind }) as HTMLAttributes<HTMLTableRowElement>}
               pagination={{ current: page, pageSize: PAGE_SIZE, total: totalIssues, onChange: setPage, showSizeChanger: false, size: 'small' }}
@@ -148,7 +129,7 @@ export function ReportStep(props: ReportStepProps) {
                   width: 200,
                   render: (_, i) => <Tag color={BLOCKING_KINDS.has(i.kind) ? 'red' : 'gold'}>{t(`bulk.issue.kind.${i.kind}`)}</Tag>,
                 },
-                { key: 'text', title: t('bulk.report.col.detail'), render: (_, i) => issueText(t, lang, i, markerOfColumn) },
+                { key: 'text', title: t('bulk.report.col.detail'), render: (_, i) => issueText(t, i) },
               ]}
             />
           </>
@@ -219,7 +200,7 @@ export function ReportStep(props: ReportStepProps) {
         <Button onClick={props.onDiscard} data-testid="discard-import">
           {t('bulk.report.discard')}
         </Button>
-        <Button type="primary" onClick={start} disabled={toSend === 0} loading={starting} data-testid="create-start">
+        <Button type="primary" onClick={start} disabled={toSend === 0} loading={starting.isPending} data-testid="create-start">
           {t('bulk.report.createStart', { count: toSend })}
         </Button>
       </Flex>

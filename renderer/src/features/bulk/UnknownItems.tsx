@@ -3,45 +3,36 @@
 // confirmation that someone may be called twice) or not to send them.
 import { useEffect, useState, type HTMLAttributes } from 'react';
 import { Alert, App, Button, Card, Checkbox, Flex, Table, Typography } from 'antd';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { BatchItemView, BatchProgress } from '../../../../common/bulk-types';
-import { call, describeError } from '../../app/api';
-import { formatDateTime } from './bulk-model';
+import { call, describeError, describeReason } from '../../app/api';
+import { ask } from '../../app/query';
 import { currentLanguage } from '../../i18n';
+import { formatDateTime } from './bulk-model';
+import { itemsKey, progressQuery, unknownKey } from './use-bulk-data';
 
 export interface UnknownItemsProps {
   batchId: number;
   progress: BatchProgress;
-  onProgress: (p: BatchProgress) => void;
-  onRefetch: () => void;
 }
 
-export function UnknownItems({ batchId, progress, onRefetch }: UnknownItemsProps) {
+export function UnknownItems({ batchId, progress }: UnknownItemsProps) {
   const { t, i18n } = useTranslation();
   const lang = currentLanguage(i18n.language);
   const { modal, message } = App.useApp();
-  const [items, setItems] = useState<BatchItemView[] | null>(null);
+  const client = useQueryClient();
+  // Loaded again when their number changes (applyBulkProgress).
+  const { data: items, error } = useQuery({ queryKey: unknownKey(batchId), queryFn: () => ask((api) => api.bulk.unknown({ batchId })) });
   const [selected, setSelected] = useState<number[]>([]);
-  const [generation, setGeneration] = useState(0);
 
   useEffect(() => {
-    let live = true;
-    void call((api) => api.bulk.unknown({ batchId })).then((r) => {
-      if (!live) return;
-      if (r.ok) {
-        setItems(r.value);
-        setSelected((s) => s.filter((id) => r.value.some((i) => i.id === id)));
-      } else void message.error(describeError(t, r.error));
-    });
-    return () => {
-      live = false;
-    };
-  }, [batchId, progress.unknown, generation, message, t]);
+    if (items) setSelected((s) => s.filter((id) => items.some((i) => i.id === id)));
+  }, [items]);
 
   const done = () => {
     setSelected([]);
-    setGeneration((g) => g + 1);
-    onRefetch();
+    for (const queryKey of [unknownKey(batchId), itemsKey(batchId), progressQuery(batchId).queryKey]) void client.invalidateQueries({ queryKey });
   };
 
   const requeue = () => {
@@ -89,10 +80,11 @@ export function UnknownItems({ batchId, progress, onRefetch }: UnknownItemsProps
   return (
     <Card size="small" title={t('bulk.unknown.title', { count: progress.unknown })} className="bulk-unknown" data-testid="unknown-items" style={{ marginBottom: 16 }}>
       <Alert type="warning" showIcon title={t('bulk.unknown.explain')} style={{ marginBottom: 12 }} />
+      {error ? <Alert type="error" showIcon title={describeError(t, error)} style={{ marginBottom: 12 }} /> : null}
       <Table<BatchItemView>
         size="small"
         rowKey="id"
-        loading={items === null}
+        loading={items === undefined && !error}
         dataSource={items ?? []}
         pagination={{ pageSize: 5, showSizeChanger: false, size: 'small', hideOnSinglePage: true }}
         rowSelection={{ selectedRowKeys: selected, onChange: (keys) => setSelected(keys.map(Number)) }}
@@ -102,7 +94,7 @@ export function UnknownItems({ batchId, progress, onRefetch }: UnknownItemsProps
           { key: 'mobile', title: t('bulk.items.col.mobile'), dataIndex: 'mobile', width: 130 },
           { key: 'content', title: t('bulk.items.col.content'), dataIndex: 'content', ellipsis: true },
           { key: 'when', title: t('bulk.unknown.when'), width: 150, render: (_, i) => formatDateTime(lang, i.sentAt ?? i.updatedAt) },
-          { key: 'why', title: t('bulk.unknown.why'), width: 200, render: (_, i) => t(`bulk.unknown.kind.${knownKind(i.errorKind)}`) },
+          { key: 'why', title: t('bulk.unknown.why'), width: 280, render: (_, i) => (i.reason ? describeReason(t, i.reason) : null) },
         ]}
       />
       <Flex gap={8} justify="flex-end" align="center" style={{ marginTop: 8 }}>
@@ -116,16 +108,4 @@ export function UnknownItems({ batchId, progress, onRefetch }: UnknownItemsProps
       </Flex>
     </Card>
   );
-}
-
-type UnknownKind = 'interrupted' | 'timeout' | 'provider' | 'internal' | 'other';
-
-/** Why an outcome is unknown, in a few kinds the UI can name. */
-function knownKind(errorKind: string | null): UnknownKind {
-  if (!errorKind) return 'other';
-  if (errorKind === 'interrupted' || errorKind === 'crashed') return 'interrupted';
-  if (errorKind.includes('timeout') || errorKind === 'reset' || errorKind === 'aborted') return 'timeout';
-  if (errorKind === 'provider-error' || errorKind === 'unreadable-reply') return 'provider';
-  if (errorKind === 'internal') return 'internal';
-  return 'other';
 }

@@ -1,10 +1,9 @@
 // Pure helpers of the Bulk send screens: the column mapping as the screen edits it (one target per
-// column) and as main reads it (MappingSpec), file bytes to base64, issue texts built from their
-// fields (never main's English sentence), and number/time formatting.
+// column) and as main reads it (MappingSpec), file bytes to base64, issue texts from the message
+// catalog, and number/time formatting.
 import type { TFunction } from 'i18next';
 import type { TemplateView } from '../../../../common/contract';
 import type { BatchProgress, BatchStatus, DuplicatePolicy, IssueKind, ItemStatus, MappingSpec, RowIssue, StopReason } from '../../../../common/bulk-types';
-import { MOBILE_ERRORS, type MobileError } from '../../../../common/domain/mobile';
 import type { Language } from '../../i18n';
 
 /** What one column fills: the mobile number, a marker (0-based), or nothing. */
@@ -93,34 +92,9 @@ export async function fileToBase64(file: Blob): Promise<string> {
   return btoa(binary);
 }
 
-/** The value main quoted in a bad-mobile issue ("…": why), when it is there. */
-function quotedValue(message: string): string | null {
-  const m = /^"(.*)":/.exec(message);
-  return m ? m[1]! : null;
-}
-
-/** One issue in the user's language, from its kind and fields. `markerOfColumn` names the marker a column fills. */
-export function issueText(t: TFunction, lang: Language, issue: RowIssue, markerOfColumn: (column: string) => string | null): string {
-  const column = issue.column ?? '';
-  switch (issue.kind) {
-    case 'missing-mobile':
-      return t('bulk.issue.text.missing-mobile', { column });
-    case 'bad-mobile': {
-      const why = typeof issue.detail === 'string' && issue.detail in MOBILE_ERRORS ? MOBILE_ERRORS[issue.detail as MobileError][lang] : '';
-      const value = quotedValue(issue.message);
-      return value !== null ? t('bulk.issue.text.bad-mobile', { value, why }) : why || t('bulk.issue.kind.bad-mobile');
-    }
-    case 'missing-value':
-      return t('bulk.issue.text.missing-value', { label: markerOfColumn(column) ?? column, column });
-    case 'empty-text':
-      return t('bulk.issue.text.empty-text');
-    case 'too-long':
-      return t('bulk.issue.text.too-long', { length: Number(issue.detail ?? 0), max: 500 });
-    case 'duplicate':
-      return t('bulk.issue.text.duplicate', { row: String(issue.detail ?? '?') });
-    case 'same-mobile':
-      return t('bulk.issue.text.same-mobile', { row: String(issue.detail ?? '?') });
-  }
+/** One problem of a row, in words: the catalog's text for its kind, with the column, the value and the detail main found. */
+export function issueText(t: TFunction, issue: RowIssue): string {
+  return t(`importIssue.${issue.kind}`, { ns: 'msg', column: issue.column ?? '', value: issue.value ?? '', detail: issue.detail ?? '' });
 }
 
 /** Kinds that keep a row from being sent (duplicates are sendable: the person chooses). */

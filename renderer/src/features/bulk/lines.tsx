@@ -1,81 +1,56 @@
 // A profile's lines (bought from the provider): each allows 20 concurrent calls and about 2,000 calls
 // an hour, and the queue never goes above them. Main has no read channel for the number yet: it is
 // learnt from a batch's governor (limit / 20) or from the last save, else the default of one line.
-import { useEffect, useState, useSyncExternalStore } from 'react';
+import { useEffect, useState } from 'react';
 import { App, Button, Flex, InputNumber, Typography } from 'antd';
+import { queryOptions, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { BatchProgress } from '../../../../common/bulk-types';
-import { call, describeError } from '../../app/api';
+import { describeError } from '../../app/api';
+import { ask } from '../../app/query';
 import { currentLanguage } from '../../i18n';
 import { formatNumber } from './bulk-model';
 
 export const CALLS_PER_LINE = 20;
 export const CALLS_PER_HOUR_PER_LINE = 2000;
 
-const known = new Map<string, number>();
-const listeners = new Set<() => void>();
-let version = 0;
+const linesOf = (p: Pick<BatchProgress, 'governor'>): number | null => (p.governor.limit > 0 ? Math.max(1, Math.round(p.governor.limit / CALLS_PER_LINE)) : null);
 
-function learn(profileId: string, lines: number): void {
-  if (known.get(profileId) === lines) return;
-  known.set(profileId, lines);
-  version++;
-  for (const l of listeners) l();
-}
+/** Looked up once per profile (then kept for the session): the newest batch of that profile carries its governor's limits. */
+const linesQuery = (profileId: string) =>
+  queryOptions({
+    queryKey: ['profiles.lines', profileId],
+    queryFn: async (): Promise<number | null> => {
+      const batch = (await ask((api) => api.bulk.list({ limit: 200 }))).find((b) => b.profile === profileId);
+      return batch ? linesOf(await ask((api) => api.bulk.progress({ batchId: batch.id }))) : null;
+    },
+    staleTime: Infinity,
+    gcTime: Infinity,
+  });
 
 /** A batch's progress says its profile's limits: remember the lines they come from. */
-export function learnLines(profileId: string, p: Pick<BatchProgress, 'governor'>): void {
-  if (p.governor.limit > 0) learn(profileId, Math.max(1, Math.round(p.governor.limit / CALLS_PER_LINE)));
-}
-
-function useKnownLines(profileId: string | null): number | null {
-  useSyncExternalStore(
-    (l) => {
-      listeners.add(l);
-      return () => listeners.delete(l);
-    },
-    () => version,
-  );
-  return profileId ? (known.get(profileId) ?? null) : null;
-}
-
-/** Looks the lines up once per profile: the newest batch of that profile carries its governor's limits. */
-function useLookUpLines(profileId: string | null): void {
-  useEffect(() => {
-    if (!profileId || known.has(profileId)) return;
-    let live = true;
-    void call((api) => api.bulk.list({ limit: 200 })).then(async (r) => {
-      const batch = r.ok ? r.value.find((b) => b.profile === profileId) : undefined;
-      if (!batch || !live) return;
-      const p = await call((api) => api.bulk.progress({ batchId: batch.id }));
-      if (p.ok && live) learnLines(profileId, p.value);
-    });
-    return () => {
-      live = false;
-    };
-  }, [profileId]);
+export function learnLines(client: QueryClient, profileId: string, p: Pick<BatchProgress, 'governor'>): void {
+  const lines = linesOf(p);
+  if (lines !== null) client.setQueryData(linesQuery(profileId).queryKey, lines);
 }
 
 export function LinesEditor({ profileId }: { profileId: string | null }) {
   const { t, i18n } = useTranslation();
   const lang = currentLanguage(i18n.language);
   const { message } = App.useApp();
-  useLookUpLines(profileId);
-  const lines = useKnownLines(profileId) ?? 1;
+  const client = useQueryClient();
+  const lines = useQuery({ ...linesQuery(profileId ?? ''), enabled: profileId !== null }).data ?? 1;
   const [draft, setDraft] = useState<number | null>(lines);
-  const [saving, setSaving] = useState(false);
   useEffect(() => setDraft(lines), [lines, profileId]);
 
-  const save = async () => {
-    if (!profileId || draft === null) return;
-    setSaving(true);
-    const r = await call((api) => api.profiles.setLines({ id: profileId, lines: draft }));
-    setSaving(false);
-    if (r.ok) {
-      learn(profileId, r.value.lines);
-      void message.success(t('bulk.lines.saved', { count: r.value.lines }));
-    } else void message.error(describeError(t, r.error));
-  };
+  const save = useMutation({
+    mutationFn: (input: { id: string; lines: number }) => ask((api) => api.profiles.setLines(input)),
+    onSuccess: (saved, input) => {
+      client.setQueryData(linesQuery(input.id).queryKey, saved.lines);
+      void message.success(t('bulk.lines.saved', { count: saved.lines }));
+    },
+    onError: (e) => void message.error(describeError(t, e)),
+  });
 
   const shown = draft ?? lines;
   return (
@@ -92,7 +67,12 @@ export function LinesEditor({ profileId }: { profileId: string | null }) {
           disabled={!profileId}
           style={{ width: 96 }}
         />
-        <Button onClick={() => void save()} loading={saving} disabled={!profileId || draft === null || draft === lines} data-testid="save-lines">
+        <Button
+          onClick={() => profileId && draft !== null && save.mutate({ id: profileId, lines: draft })}
+          loading={save.isPending}
+          disabled={!profileId || draft === null || draft === lines}
+          data-testid="save-lines"
+        >
           {t('bulk.lines.save')}
         </Button>
         <Typography.Text type="secondary" data-testid="lines-limits">

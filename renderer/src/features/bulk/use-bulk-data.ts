@@ -1,9 +1,12 @@
-// What the Bulk send screen loads from main: profiles, templates and the past batches; and the live
-// progress of one batch (pushed by main on main:bulk-progress, fetched once when opened).
-import { useCallback, useEffect, useRef, useState } from 'react';
+// What the Bulk send screen reads from main: profiles, templates, the past batches, and each batch's
+// progress, items and unknown items. Main pushes a batch's progress (main:bulk-progress): live-updates
+// hands it to applyBulkProgress, which puts it in the cache and has the rest of that batch loaded again.
+import { useMemo } from 'react';
+import { queryOptions, useQuery, type QueryClient } from '@tanstack/react-query';
 import type { ProfileView, TemplateView } from '../../../../common/contract';
-import type { BatchProgress, BatchRecord } from '../../../../common/bulk-types';
-import { call, calloutApi, type IpcError } from '../../app/api';
+import type { BatchProgress } from '../../../../common/bulk-types';
+import type { IpcError } from '../../app/api';
+import { ask, profilesQuery, templatesQuery } from '../../app/query';
 
 export interface BulkData {
   profiles: ProfileView[];
@@ -11,87 +14,41 @@ export interface BulkData {
 }
 
 export function useBulkData(): { data: BulkData | null; loading: boolean; error: IpcError | null; reload: () => void } {
-  const [data, setData] = useState<BulkData | null>(null);
-  const [loading, setLoading] = useState(true);
-  const [error, setError] = useState<IpcError | null>(null);
-  const [generation, setGeneration] = useState(0);
-  useEffect(() => {
-    let live = true;
-    setLoading(true);
-    void Promise.all([call((api) => api.profiles.list()), call((api) => api.templates.list())]).then(([profiles, templates]) => {
-      if (!live) return;
-      setLoading(false);
-      if (!profiles.ok) return setError(profiles.error);
-      if (!templates.ok) return setError(templates.error);
-      setError(null);
-      setData({ profiles: profiles.value, templates: templates.value });
-    });
-    return () => {
-      live = false;
-    };
-  }, [generation]);
-  const reload = useCallback(() => setGeneration((g) => g + 1), []);
-  return { data, loading, error, reload };
+  const profiles = useQuery(profilesQuery);
+  const templates = useQuery(templatesQuery);
+  const data = useMemo(() => (profiles.data && templates.data ? { profiles: profiles.data, templates: templates.data } : null), [profiles.data, templates.data]);
+  return {
+    data,
+    loading: profiles.isPending || templates.isPending,
+    error: profiles.error ?? templates.error,
+    reload: () => {
+      void profiles.refetch();
+      void templates.refetch();
+    },
+  };
 }
 
-/** Past batches, newest first; reloaded when a batch changes status (pushed progress). */
-export function useBatches(): { batches: BatchRecord[] | null; error: IpcError | null; reload: () => void } {
-  const [batches, setBatches] = useState<BatchRecord[] | null>(null);
-  const [error, setError] = useState<IpcError | null>(null);
-  const [generation, setGeneration] = useState(0);
-  const statuses = useRef(new Map<number, string>());
-  useEffect(() => {
-    let live = true;
-    void call((api) => api.bulk.list({ limit: 200 })).then((r) => {
-      if (!live) return;
-      if (r.ok) {
-        setBatches(r.value);
-        setError(null);
-        statuses.current = new Map(r.value.map((b) => [b.id, b.status]));
-      } else setError(r.error);
-    });
-    return () => {
-      live = false;
-    };
-  }, [generation]);
-  const reload = useCallback(() => setGeneration((g) => g + 1), []);
-  useEffect(() => {
-    const api = calloutApi();
-    if (!api) return;
-    return api.on.bulkProgress((p) => {
-      if (statuses.current.get(p.batchId) !== p.status) {
-        statuses.current.set(p.batchId, p.status);
-        reload();
-      }
-    });
-  }, [reload]);
-  return { batches, error, reload };
-}
+/** Past batches, newest first. */
+export const batchesQuery = queryOptions({ queryKey: ['bulk.list'], queryFn: () => ask((api) => api.bulk.list({ limit: 200 })) });
 
-/** One batch's progress: fetched when opened, then every push for it. A stale push never replaces a newer one. */
-export function useBatchProgress(batchId: number | null): { progress: BatchProgress | null; error: IpcError | null; set: (p: BatchProgress) => void; refetch: () => void } {
-  const [progress, setProgress] = useState<BatchProgress | null>(null);
-  const [error, setError] = useState<IpcError | null>(null);
-  const current = useRef(batchId);
-  const set = useCallback((p: BatchProgress) => {
-    if (p.batchId !== current.current) return;
-    setProgress((old) => (old && old.batchId === p.batchId && old.at > p.at ? old : p));
-  }, []);
-  const refetch = useCallback(() => {
-    if (batchId === null) return;
-    void call((api) => api.bulk.progress({ batchId })).then((r) => {
-      if (r.ok) set(r.value);
-      else if (current.current === batchId) setError(r.error);
-    });
-  }, [batchId, set]);
-  useEffect(() => {
-    current.current = batchId;
-    setProgress(null);
-    setError(null);
-    refetch();
-    const api = calloutApi();
-    if (!api || batchId === null) return;
-    return api.on.bulkProgress(set);
-  }, [batchId, refetch, set]);
-  return { progress, error, set, refetch };
+export const progressQuery = (batchId: number) => queryOptions({ queryKey: ['bulk.progress', batchId], queryFn: () => ask((api) => api.bulk.progress({ batchId })) });
+
+/** Keys of a batch's items (any status and page) and of its unknown items. */
+export const itemsKey = (batchId: number) => ['bulk.items', batchId] as const;
+export const unknownKey = (batchId: number) => ['bulk.unknown', batchId] as const;
+
+/**
+ * A batch's progress, pushed by main or returned by an action: kept unless an older one (pushes and
+ * answers may cross); its items are loaded again, its unknown items when their number changed, and
+ * the list of batches when its status changed.
+ */
+export function applyBulkProgress(client: QueryClient, p: BatchProgress): void {
+  const key = progressQuery(p.batchId).queryKey;
+  const before = client.getQueryData(key);
+  if (before && before.at > p.at) return;
+  client.setQueryData(key, p);
+  void client.invalidateQueries({ queryKey: itemsKey(p.batchId) });
+  if (before?.unknown !== p.unknown) void client.invalidateQueries({ queryKey: unknownKey(p.batchId) });
+  const listed = client.getQueryData(batchesQuery.queryKey)?.find((b) => b.id === p.batchId);
+  if (listed?.status !== p.status) void client.invalidateQueries({ queryKey: batchesQuery.queryKey });
 }

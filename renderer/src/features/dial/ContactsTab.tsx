@@ -3,10 +3,11 @@
 import { useEffect, useState, type HTMLAttributes } from 'react';
 import { App, Button, Checkbox, Empty, Flex, Form, Input, Modal, Table, Tag, Tooltip, Typography } from 'antd';
 import { DeleteOutlined, EditOutlined, PhoneOutlined, PlusOutlined, SearchOutlined, StarFilled, StarOutlined } from '@ant-design/icons';
+import { useMutation } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import type { ContactGroupRecord, ContactRecord } from '../../../../common/bulk-types';
-import { MOBILE_ERRORS, normalizeMobile, type MobileError } from '../../../../common/domain/mobile';
-import { call, describeError } from '../../app/api';
+import type { ContactGroupRecord, ContactInput, ContactRecord } from '../../../../common/bulk-types';
+import { normalizeMobile } from '../../../../common/domain/mobile';
+import { call, describeError, describeIssue } from '../../app/api';
 import { currentLanguage } from '../../i18n';
 import { formatClock } from './dial-model';
 import { requestPalette } from './dial-store';
@@ -178,10 +179,9 @@ interface ContactFormValues {
 }
 
 function ContactFormModal({ editing, onClose, onSaved }: { editing: { contact: ContactRecord | null } | null; onClose: () => void; onSaved: (c: ContactRecord, created: boolean) => void }) {
-  const { t, i18n } = useTranslation();
-  const lang = currentLanguage(i18n.language);
+  const { t } = useTranslation();
   const [form] = Form.useForm<ContactFormValues>();
-  const [saving, setSaving] = useState(false);
+  const saving = useMutation({ mutationFn: (input: ContactInput) => call((api) => api.contacts.save(input)) });
   const [problem, setProblem] = useState<string | null>(null);
   const contact = editing?.contact ?? null;
 
@@ -195,15 +195,9 @@ function ContactFormModal({ editing, onClose, onSaved }: { editing: { contact: C
   const save = async () => {
     const values = await form.validateFields().catch(() => null);
     if (!values) return;
-    setSaving(true);
-    const r = await call((api) => api.contacts.save({ ...(contact ? { id: contact.id } : {}), name: values.name.trim(), mobile: values.mobile, favourite: values.favourite, note: values.note?.trim() ?? '' }));
-    setSaving(false);
+    const r = await saving.mutateAsync({ ...(contact ? { id: contact.id } : {}), name: values.name.trim(), mobile: values.mobile, favourite: values.favourite, note: values.note?.trim() ?? '' });
     if (r.ok) return onSaved(r.value, !contact);
-    const fields = (r.error.issues ?? []).flatMap((i): { name: keyof ContactFormValues; errors: string[] }[] => {
-      if (i.path === 'mobile' && i.message in MOBILE_ERRORS) return [{ name: 'mobile', errors: [MOBILE_ERRORS[i.message as MobileError][lang]] }];
-      if (i.path === 'name') return [{ name: 'name', errors: [t(i.message === 'name-too-long' ? 'dial.contacts.form.nameTooLong' : 'dial.contacts.form.nameRequired')] }];
-      return [];
-    });
+    const fields = (r.error.issues ?? []).filter((i) => i.path in values).map((i) => ({ name: i.path as keyof ContactFormValues, errors: [describeIssue(t, i.message)] }));
     if (fields.length) form.setFields(fields);
     else setProblem(describeError(t, r.error));
   };
@@ -216,7 +210,7 @@ function ContactFormModal({ editing, onClose, onSaved }: { editing: { contact: C
       onOk={() => void save()}
       okText={t('common.save')}
       cancelText={t('common.cancel')}
-      confirmLoading={saving}
+      confirmLoading={saving.isPending}
       forceRender
     >
       {problem ? <Typography.Paragraph type="danger">{problem}</Typography.Paragraph> : null}
@@ -244,7 +238,7 @@ function ContactFormModal({ editing, onClose, onSaved }: { editing: { contact: C
             {
               validator: (_, value: string) => {
                 const n = normalizeMobile(value ?? '');
-                return n.ok ? Promise.resolve() : Promise.reject(new Error(MOBILE_ERRORS[n.error][lang]));
+                return n.ok ? Promise.resolve() : Promise.reject(new Error(t(`mobile.${n.error}`, { ns: 'msg' })));
               },
             },
           ]}

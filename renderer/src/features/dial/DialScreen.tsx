@@ -1,19 +1,21 @@
 // The Quick dial screen: the runs of this session live at the top (calling, waiting for the next
 // attempt, the next person, the result), then contacts, escalation lists and the per-number limits.
 // The palette opens with Ctrl/Cmd+K from any screen, or with the button here.
-import { useCallback, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Alert, Button, Empty, Flex, Skeleton, Tabs, Typography } from 'antd';
 import { PhoneOutlined, ReloadOutlined } from '@ant-design/icons';
+import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { describeError } from '../../app/api';
+import { useStore } from '../../app/store';
 import { ContactsTab } from './ContactsTab';
-import { useDialRuns, usePaletteRequests, type PalettePreset } from './dial-store';
+import { paletteRequest, useDialRuns, type PalettePreset } from './dial-store';
 import { GroupsTab } from './GroupsTab';
 import { QuickDialPalette } from './QuickDialPalette';
 import { RunCard } from './RunCard';
 import { SettingsTab } from './SettingsTab';
 import { SHORTCUT_KEYS } from './shortcut';
-import { useDialData } from './use-dial-data';
+import { contactsChanged, useDialData } from './use-dial-data';
 import './dial.css';
 
 export { DIAL_ICON } from './shortcut';
@@ -22,12 +24,21 @@ type TabKey = 'contacts' | 'groups' | 'settings';
 
 export function DialScreen() {
   const { t } = useTranslation();
-  const { data, loading, error, reload, reloadContacts } = useDialData();
+  const client = useQueryClient();
+  const { data, loading, error, reload } = useDialData();
+  const reloadContacts = () => contactsChanged(client);
   const runs = useDialRuns().filter((r) => !r.dismissed);
   const [palette, setPalette] = useState<{ open: boolean; preset: PalettePreset }>({ open: false, preset: null });
   const [tab, setTab] = useState<TabKey>('contacts');
-  const openPalette = useCallback((preset: PalettePreset) => setPalette({ open: true, preset }), []);
-  usePaletteRequests(openPalette);
+  const openPalette = (preset: PalettePreset) => setPalette({ open: true, preset });
+
+  // Asked for by the shortcut or a "Call" button, here or before this screen was shown.
+  const request = useStore(paletteRequest);
+  useEffect(() => {
+    if (!request) return;
+    setPalette({ open: true, preset: request.preset });
+    paletteRequest.set(null);
+  }, [request]);
 
   const shortcut = (
     <span className="dial-kbd-hint">

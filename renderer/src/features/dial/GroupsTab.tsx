@@ -4,9 +4,11 @@
 import { useEffect, useState } from 'react';
 import { App, Button, Card, Empty, Flex, Input, Modal, Select, Typography } from 'antd';
 import { ArrowDownOutlined, ArrowUpOutlined, CloseOutlined, DeleteOutlined, EditOutlined, PhoneOutlined, PlusOutlined } from '@ant-design/icons';
+import { useMutation } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
+import type { InputOf } from '../../../../common/contract';
 import type { ContactGroupRecord } from '../../../../common/bulk-types';
-import { call, describeError } from '../../app/api';
+import { call, describeError, describeIssue } from '../../app/api';
 import { requestPalette } from './dial-store';
 import type { DialData } from './use-dial-data';
 
@@ -92,7 +94,7 @@ function GroupFormModal({ editing, data, onClose, onSaved }: { editing: { group:
   const { t } = useTranslation();
   const [name, setName] = useState('');
   const [members, setMembers] = useState<number[]>([]);
-  const [saving, setSaving] = useState(false);
+  const saving = useMutation({ mutationFn: (input: InputOf<'contacts.saveGroup'>) => call((api) => api.contacts.saveGroup(input)) });
   const [problem, setProblem] = useState<string | null>(null);
   const group = editing?.group ?? null;
 
@@ -115,12 +117,10 @@ function GroupFormModal({ editing, data, onClose, onSaved }: { editing: { group:
 
   const save = async () => {
     if (!name.trim()) return setProblem(t('dial.groups.nameRequired'));
-    setSaving(true);
-    const r = await call((api) => api.contacts.saveGroup({ ...(group ? { id: group.id } : {}), name: name.trim(), memberIds: members }));
-    setSaving(false);
+    const r = await saving.mutateAsync({ ...(group ? { id: group.id } : {}), name: name.trim(), memberIds: members });
     if (r.ok) return onSaved();
-    const issue = r.error.issues?.[0]?.message;
-    setProblem(issue === 'name-taken' ? t('dial.groups.nameTaken') : issue === 'name-required' ? t('dial.groups.nameRequired') : describeError(t, r.error));
+    const issue = r.error.issues?.[0];
+    setProblem(issue ? describeIssue(t, issue.message) : describeError(t, r.error));
   };
 
   const contact = (id: number) => data.contacts.find((c) => c.id === id);
@@ -132,7 +132,7 @@ function GroupFormModal({ editing, data, onClose, onSaved }: { editing: { group:
       onOk={() => void save()}
       okText={t('common.save')}
       cancelText={t('common.cancel')}
-      confirmLoading={saving}
+      confirmLoading={saving.isPending}
       destroyOnHidden
     >
       <Flex vertical gap={12} data-testid="group-form">

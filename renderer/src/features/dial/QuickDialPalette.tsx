@@ -6,10 +6,12 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { Alert, Button, Checkbox, Flex, Form, Input, InputNumber, Modal, Select, Switch, Tag, Typography, type InputRef } from 'antd';
 import { ArrowLeftOutlined, PhoneOutlined, StarFilled, TeamOutlined, WarningOutlined } from '@ant-design/icons';
+import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import type { ContactGroupRecord, ContactMatch, ContactRecord, DialRefusal, DialRequest } from '../../../../common/bulk-types';
-import { MOBILE_ERRORS, normalizeMobile, type MobileError } from '../../../../common/domain/mobile';
+import type { ContactGroupRecord, ContactRecord, DialRefusal, DialRequest } from '../../../../common/bulk-types';
+import { normalizeMobile } from '../../../../common/domain/mobile';
 import { call, describeError } from '../../app/api';
+import { ask } from '../../app/query';
 import { currentLanguage } from '../../i18n';
 import { defaultTemplate, fillPreview, markerLabel, refusalText } from './dial-model';
 import { dialRuns, type PalettePreset } from './dial-store';
@@ -44,10 +46,17 @@ export function QuickDialPalette({ open, preset, data, onClose, onStarted }: Qui
   const lang = currentLanguage(i18n.language);
   const [stage, setStage] = useState<Stage>('search');
   const [query, setQuery] = useState('');
-  /** The last search's results, with the text they are for (they may be for an earlier text while typing). */
-  const [result, setResult] = useState<{ query: string; matches: ContactMatch[] } | null>(null);
-  const matches = result?.matches ?? null;
-  const fresh = result !== null && result.query === query;
+  // While the results for the text typed load, those shown before stay on screen: `fresh` says
+  // whether the ones shown were just found for this text (a failed search finds nobody).
+  const search = useQuery({
+    queryKey: ['contacts.search', query],
+    queryFn: () => ask((api) => api.contacts.search({ query: query.slice(0, 100), limit: 8 })),
+    enabled: open && stage === 'search',
+    placeholderData: keepPreviousData,
+    gcTime: 0,
+  });
+  const matches = search.data ?? null;
+  const fresh = search.isFetched && !search.isFetching;
   /** Enter was pressed before the results for the current text arrived: choose once they do. */
   const pendingEnter = useRef(false);
   const [active, setActive] = useState(0);
@@ -61,13 +70,13 @@ export function QuickDialPalette({ open, preset, data, onClose, onStarted }: Qui
   const [escalation, setEscalation] = useState<number | null>(null);
   const [refusals, setRefusals] = useState<DialRefusal[]>([]);
   const [overrideChecked, setOverrideChecked] = useState(false);
-  const [busy, setBusy] = useState(false);
+  const starting = useMutation({ mutationFn: (req: DialRequest) => call((api) => api.dial.start(req)) });
+  const busy = starting.isPending;
   const [problem, setProblem] = useState<string | null>(null);
   const [missing, setMissing] = useState<number[]>([]);
   const searchRef = useRef<InputRef>(null);
   const callRef = useRef<HTMLButtonElement>(null);
   const valueRefs = useRef<(InputRef | null)[]>([]);
-  const searchSeq = useRef(0);
 
   const template = data.templates.find((x) => x.id === templateId) ?? null;
   const approved = data.templates.filter((x) => x.approved);
@@ -76,18 +85,8 @@ export function QuickDialPalette({ open, preset, data, onClose, onStarted }: Qui
 
   // ------------------------------------------------------------ search
 
-  useEffect(() => {
-    if (!open || stage !== 'search') return;
-    const seq = ++searchSeq.current;
-    const timer = window.setTimeout(() => {
-      void call((api) => api.contacts.search({ query: query.slice(0, 100), limit: 8 })).then((r) => {
-        if (seq !== searchSeq.current) return;
-        setResult({ query, matches: r.ok ? r.value : [] });
-        setActive(0);
-      });
-    }, 60);
-    return () => window.clearTimeout(timer);
-  }, [open, stage, query]);
+  // New results: the first one is active.
+  useEffect(() => setActive(0), [search.data]);
 
   const options: Option[] = useMemo(() => {
     const q = query.trim().toLowerCase();
@@ -127,13 +126,11 @@ export function QuickDialPalette({ open, preset, data, onClose, onStarted }: Qui
   useEffect(() => {
     if (!open) return;
     setQuery('');
-    setResult(null);
     pendingEnter.current = false;
     setActive(0);
     setRefusals([]);
     setOverrideChecked(false);
     setProblem(null);
-    setBusy(false);
     setProfileId((current) => {
       const keep = current ?? memory.profileId;
       if (keep && usableProfiles.some((p) => p.id === keep)) return keep;
@@ -233,14 +230,11 @@ export function QuickDialPalette({ open, preset, data, onClose, onStarted }: Qui
       setProblem(!profileId ? t('dial.palette.noProfile') : t('dial.palette.noTemplate'));
       return;
     }
-    setBusy(true);
     setProblem(null);
-    const r = await call((api) => api.dial.start(req));
-    setBusy(false);
+    const r = await starting.mutateAsync(req);
     if (!r.ok) {
       const issue = r.error.issues?.[0];
-      if (issue?.path === 'targets' && issue.message in MOBILE_ERRORS) setProblem(MOBILE_ERRORS[issue.message as MobileError][lang]);
-      else if (issue?.path.startsWith('values.')) setMissing([Number(issue.path.slice(7))]);
+      if (issue?.path.startsWith('values.')) setMissing([Number(issue.path.slice(7))]);
       else setProblem(describeError(t, r.error));
       return;
     }
@@ -462,6 +456,7 @@ export function QuickDialPalette({ open, preset, data, onClose, onStarted }: Qui
                     return (
                       <li key={i} data-testid="refusal" data-limit={r.limit} data-frees-at={r.freesAt}>
                         <div>{text.title}</div>
+                        {text.plan ? <div>{text.plan}</div> : null}
                         <Typography.Text type="secondary">{text.frees}</Typography.Text>
                       </li>
                     );

@@ -7,7 +7,7 @@ import { CloseOutlined, PhoneOutlined, StopOutlined } from '@ant-design/icons';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import type { DialResult } from '../../../../common/bulk-types';
-import { call, describeError } from '../../app/api';
+import { call, describeError, describeReason } from '../../app/api';
 import { currentLanguage } from '../../i18n';
 import { formatClock, formatIn, refusalText, RESULT_TYPES, STATE_COLORS } from './dial-model';
 import { dialRuns, type AttemptView, type RunView } from './dial-store';
@@ -55,7 +55,7 @@ export function RunCard({ run }: { run: RunView }) {
   let line: string;
   if (!p) line = t('dial.run.starting');
   else if (phase === 'calling') line = attemptNow?.messageId ? (attemptNow.state === 'calling' ? t('dial.run.ringing', { who: whoOf(p.target) }) : t('dial.run.placed', { who: whoOf(p.target) })) : t('dial.run.dialling', { who: whoOf(p.target) });
-  else if (phase === 'ended') line = t('dial.run.ended', { who: whoOf(p.target), state: p.state ? t(`dial.state.${p.state}`) : t('dial.state.unknown') });
+  else if (phase === 'ended') line = t('dial.run.ended', { who: whoOf(p.target), state: t(`state.${p.state ?? 'unknown'}`, { ns: 'msg' }) });
   else if (phase === 'waiting') line = p.nextAttemptAt ? t('dial.run.waiting', { in: formatIn(t, p.nextAttemptAt - now), time: formatClock(lang, p.nextAttemptAt, now) }) : t('dial.run.waitingShort');
   else if (phase === 'next-target') line = t('dial.run.nextTarget', { who: whoOf(p.target) });
   else if (phase === 'refused') line = t('dial.run.refusedNow', { who: whoOf(p.target) });
@@ -83,7 +83,7 @@ export function RunCard({ run }: { run: RunView }) {
       extra={
         <Flex gap={8} align="center">
           <Tag color={done ? (p?.result?.status === 'answered' ? 'success' : 'default') : 'processing'} data-testid="run-phase">
-            {done && p?.result ? t(`dial.result.tag.${p.result.status}`) : t(`dial.phase.${phase}`)}
+            {done && p?.result ? t(`dialResult.tag.${p.result.status}`, { ns: 'msg' }) : t(`dial.phase.${phase}`)}
           </Tag>
           {done ? (
             <Button size="small" type="text" icon={<CloseOutlined />} aria-label={t('dial.run.dismiss')} onClick={() => dialRuns.dismiss(run.runId)} data-testid="run-dismiss" />
@@ -117,7 +117,7 @@ export function RunCard({ run }: { run: RunView }) {
             const text = refusalText(t, lang, r);
             return (
               <li key={i}>
-                {text.title} <Typography.Text type="secondary">{text.frees}</Typography.Text>
+                {text.title} {text.plan} <Typography.Text type="secondary">{text.frees}</Typography.Text>
               </li>
             );
           })}
@@ -141,7 +141,7 @@ function AttemptRow({ attempt, showWho }: { attempt: AttemptView; showWho: boole
   const { t, i18n } = useTranslation();
   const lang = currentLanguage(i18n.language);
   const state = attempt.state;
-  const label = state === null ? t('dial.state.sending') : t(`dial.state.${state}`);
+  const label = state === null ? t('dial.sending') : t(`state.${state}`, { ns: 'msg' });
   return (
     <li data-testid="run-attempt" data-attempt={attempt.attempt} data-target={attempt.targetIndex} data-state={state ?? ''} data-ended={attempt.ended}>
       <Typography.Text type="secondary" className="dial-attempt-time">
@@ -152,6 +152,7 @@ function AttemptRow({ attempt, showWho }: { attempt: AttemptView; showWho: boole
       <Tag color={state ? STATE_COLORS[state] : 'processing'} style={{ marginInlineEnd: 0 }}>
         {label}
       </Tag>
+      {attempt.reason ? <Typography.Text type="secondary">{describeReason(t, attempt.reason)}</Typography.Text> : null}
     </li>
   );
 }
@@ -162,12 +163,12 @@ function ResultBanner({ result }: { result: DialResult }) {
   const answeredAttempt = result.answered ? result.attempts.filter((a) => a.targetIndex === result.answered!.targetIndex).length : 0;
   const body =
     result.status === 'answered'
-      ? t('dial.result.answered', { who, attempt: answeredAttempt })
+      ? t('dialResult.answered', { ns: 'msg', who, attempt: answeredAttempt })
       : result.status === 'not-answered'
-        ? t('dial.result.not-answered', { count: result.attempts.length })
+        ? t('dialResult.not-answered', { ns: 'msg', count: result.attempts.length })
         : result.status === 'failed'
           ? failedText(t, result)
-          : t(`dial.result.${result.status}`);
+          : t(`dialResult.${result.status}`, { ns: 'msg' });
   return (
     <Alert type={RESULT_TYPES[result.status]} showIcon title={body} data-testid="run-result" data-status={result.status} style={{ marginBottom: 8 }} role="status" />
   );
@@ -176,7 +177,7 @@ function ResultBanner({ result }: { result: DialResult }) {
 /** Why the provider refused, from the code of the last attempt (402 balance, 403 template, 401 credentials). */
 function failedText(t: TFunction, result: DialResult): string {
   const code = result.attempts.at(-1)?.code ?? null;
-  if (code === 401 || code === 402 || code === 403) return t(`dial.result.failedCode.${code}`);
-  if (code !== null) return t('dial.result.failedCode.other', { code });
-  return t('dial.result.failed');
+  if (code === 401 || code === 402 || code === 403) return t(`dialResult.failedCode.${code}`, { ns: 'msg' });
+  if (code !== null) return t('dialResult.failedCode.other', { ns: 'msg', code });
+  return t('dialResult.failed', { ns: 'msg' });
 }

@@ -3,9 +3,11 @@
 // overridden for one call, with a confirmation, from the palette.
 import { useEffect, useState } from 'react';
 import { Alert, App, Button, Flex, Form, Input, InputNumber, Select, Skeleton, Switch, Typography } from 'antd';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import type { DialSettingsRecord } from '../../../../common/bulk-types';
-import { call, describeError } from '../../app/api';
+import type { InputOf } from '../../../../common/contract';
+import { describeError } from '../../app/api';
+import { ask } from '../../app/query';
 import type { DialData } from './use-dial-data';
 
 const HHMM = /^([01]\d|2[0-3]):[0-5]\d$/;
@@ -22,57 +24,51 @@ interface SettingsForm {
 export function SettingsTab({ data }: { data: DialData }) {
   const { t } = useTranslation();
   const { message } = App.useApp();
+  const client = useQueryClient();
   const [scope, setScope] = useState<string>('*');
-  const [record, setRecord] = useState<DialSettingsRecord | null>(null);
-  const [loadError, setLoadError] = useState<string | null>(null);
-  const [saving, setSaving] = useState(false);
+  const { data: record, error: loadError } = useQuery({
+    queryKey: ['dial.settings', scope],
+    queryFn: () => ask((api) => api.dial.settings({ profileId: scope === '*' ? null : scope })),
+  });
+  const saving = useMutation({
+    mutationFn: (input: InputOf<'dial.saveSettings'>) => ask((api) => api.dial.saveSettings(input)),
+    // Profiles without settings of their own use those for all profiles: every scope is loaded again.
+    onSuccess: () => {
+      void message.success(t('dial.settings.saved'));
+      return client.invalidateQueries({ queryKey: ['dial.settings'] });
+    },
+    onError: (e) => void message.error(describeError(t, e)),
+  });
   const [form] = Form.useForm<SettingsForm>();
   const quiet = Form.useWatch('quiet', form);
 
+  // The form shows the settings as loaded for the scope chosen.
   useEffect(() => {
-    let live = true;
-    setRecord(null);
-    void call((api) => api.dial.settings({ profileId: scope === '*' ? null : scope })).then((r) => {
-      if (!live) return;
-      if (!r.ok) return setLoadError(describeError(t, r.error));
-      setLoadError(null);
-      setRecord(r.value);
-      form.setFieldsValue({
-        perMinute: r.value.perMinute,
-        perHour: r.value.perHour,
-        perDay: r.value.perDay,
-        quiet: !!(r.value.quietStart && r.value.quietEnd),
-        quietStart: r.value.quietStart ?? '22:00',
-        quietEnd: r.value.quietEnd ?? '08:00',
-      });
+    if (!record) return;
+    form.setFieldsValue({
+      perMinute: record.perMinute,
+      perHour: record.perHour,
+      perDay: record.perDay,
+      quiet: !!(record.quietStart && record.quietEnd),
+      quietStart: record.quietStart ?? '22:00',
+      quietEnd: record.quietEnd ?? '08:00',
     });
-    return () => {
-      live = false;
-    };
-  }, [scope, form, t]);
+  }, [record, form]);
 
   const save = async () => {
     const v = await form.validateFields().catch(() => null);
     if (!v) return;
-    setSaving(true);
-    const r = await call((api) =>
-      api.dial.saveSettings({
-        scope,
-        perMinute: v.perMinute ?? null,
-        perHour: v.perHour ?? null,
-        perDay: v.perDay ?? null,
-        quietStart: v.quiet ? v.quietStart : null,
-        quietEnd: v.quiet ? v.quietEnd : null,
-      }),
-    );
-    setSaving(false);
-    if (r.ok) {
-      setRecord(r.value);
-      void message.success(t('dial.settings.saved'));
-    } else void message.error(describeError(t, r.error));
+    saving.mutate({
+      scope,
+      perMinute: v.perMinute ?? null,
+      perHour: v.perHour ?? null,
+      perDay: v.perDay ?? null,
+      quietStart: v.quiet ? v.quietStart : null,
+      quietEnd: v.quiet ? v.quietEnd : null,
+    });
   };
 
-  const inherited = record !== null && scope !== '*' && record.scope !== scope;
+  const inherited = record !== undefined && scope !== '*' && record.scope !== scope;
   const limitField = (name: 'perMinute' | 'perHour' | 'perDay', max: number) => (
     <Form.Item name={name} label={t(`dial.settings.${name}`)} extra={t('dial.settings.emptyNoLimit')} style={{ flex: '1 1 180px' }}>
       <InputNumber min={1} max={max} precision={0} style={{ width: '100%' }} placeholder={t('dial.settings.noLimit')} data-testid={`settings-${name}`} />
@@ -93,10 +89,10 @@ export function SettingsTab({ data }: { data: DialData }) {
           options={[{ value: '*', label: t('dial.settings.allProfiles') }, ...data.profiles.map((p) => ({ value: p.id, label: p.name }))]}
         />
       </Flex>
-      {loadError ? <Alert type="error" showIcon title={loadError} /> : null}
+      {loadError ? <Alert type="error" showIcon title={describeError(t, loadError)} /> : null}
       {inherited ? <Alert type="info" showIcon title={t('dial.settings.inherited')} style={{ marginBottom: 16 }} /> : null}
-      {record === null && !loadError ? <Skeleton active /> : null}
-      <Form form={form} layout="vertical" requiredMark={false} name="dial-settings" hidden={record === null} className="callout-form">
+      {record === undefined && !loadError ? <Skeleton active /> : null}
+      <Form form={form} layout="vertical" requiredMark={false} name="dial-settings" hidden={record === undefined} className="callout-form">
         <Flex gap={16} wrap>
           {limitField('perMinute', 100)}
           {limitField('perHour', 1000)}
@@ -115,7 +111,7 @@ export function SettingsTab({ data }: { data: DialData }) {
             </Form.Item>
           </Flex>
         ) : null}
-        <Button type="primary" onClick={() => void save()} loading={saving} data-testid="settings-save">
+        <Button type="primary" onClick={() => void save()} loading={saving.isPending} data-testid="settings-save">
           {scope === '*' ? t('dial.settings.saveAll') : t('dial.settings.saveProfile')}
         </Button>
       </Form>

@@ -1,5 +1,5 @@
-// Pure helpers of the Quick dial screens: refusal texts built from their fields (never main's English
-// sentence), times for people, and the colours of call states and results.
+// Pure helpers of the Quick dial screens: refusal texts from the message catalog, times for people,
+// and the colours of call states and results.
 import type { TFunction } from 'i18next';
 import type { TemplateView } from '../../../../common/contract';
 import type { ContactRecord, DialRefusal, DialStatus } from '../../../../common/bulk-types';
@@ -26,12 +26,16 @@ export function formatIn(t: TFunction, ms: number): string {
   return t('dial.time.inHours', { h: Math.floor(m / 60), m: m % 60 });
 }
 
-/** One refusal in the user's language: which limit, how many calls, when it frees up. */
-export function refusalText(t: TFunction, lang: Language, r: DialRefusal, now = Date.now()): { title: string; frees: string } {
+/**
+ * One refusal in the user's language: which limit and how many calls (for "call until answered",
+ * which call of the run would break it), and when it frees up.
+ */
+export function refusalText(t: TFunction, lang: Language, r: DialRefusal, now = Date.now()): { title: string; plan: string | null; frees: string } {
   const when = Number.isFinite(r.freesAt) ? formatClock(lang, r.freesAt, now) : null;
-  const frees = when ? t('dial.refusal.frees', { time: when, in: formatIn(t, r.freesAt - now) }) : t('dial.refusal.never');
-  if (r.limit === 'quiet-hours') return { title: t('dial.refusal.quiet', { mobile: r.mobile }), frees };
-  return { title: t(`dial.refusal.${r.limit}`, { mobile: r.mobile, count: r.count ?? 0, max: r.max ?? 0 }), frees };
+  const frees = when ? t('refusal.frees', { ns: 'msg', time: when, in: formatIn(t, r.freesAt - now) }) : t('refusal.never', { ns: 'msg' });
+  const title = r.limit === 'quiet-hours' ? t('refusal.quiet', { ns: 'msg', mobile: r.mobile }) : t(`refusal.${r.limit}`, { ns: 'msg', mobile: r.mobile, count: r.count ?? 0, max: r.max ?? 0 });
+  const plan = r.plan ? t('refusal.plan', { ns: 'msg', mobile: r.mobile, attempts: r.plan.attempts, call: r.plan.call }) : null;
+  return { title, plan, frees };
 }
 
 export const STATE_COLORS: Record<CallState, string> = {

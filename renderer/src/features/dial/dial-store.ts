@@ -1,12 +1,14 @@
 // Quick-dial runs of this session, kept outside React so that they survive a visit to another screen:
 // main pushes each step of a run (main:dial-progress) and every change of a message
-// (main:message-updated, for the state of the call ringing now). Also the palette requests made by
-// the Ctrl/Cmd+K shortcut from any screen.
-import { useEffect, useSyncExternalStore } from 'react';
+// (main:message-updated, for the state of the call ringing now); live-updates hands both to dialRuns.
+// Also the palette requests made by the Ctrl/Cmd+K shortcut from any screen.
+import { useEffect } from 'react';
 import type { DialPlan, DialProgress, DialTarget } from '../../../../common/bulk-types';
 import type { CallState } from '../../../../common/domain/status';
 import type { MessageRecord } from '../../../../common/records';
-import { call, calloutApi } from '../../app/api';
+import type { Reason } from '../../../../common/reasons';
+import { call } from '../../app/api';
+import { createStore, useStore } from '../../app/store';
 
 export interface AttemptView {
   targetIndex: number;
@@ -16,6 +18,8 @@ export interface AttemptView {
   messageId: number | null;
   /** null while the request is on its way. */
   state: CallState | null;
+  /** Why it failed or is unknown (known once the run is done). */
+  reason: Reason | null;
   ended: boolean;
   startedAt: number;
 }
@@ -35,27 +39,14 @@ export interface RunView {
 /** Runs kept (newest first). */
 const KEEP = 10;
 
-let runs: RunView[] = [];
-const listeners = new Set<() => void>();
-
-function set(next: RunView[]): void {
-  runs = next;
-  for (const l of [...listeners]) l();
-}
-
-function subscribe(listener: () => void): () => void {
-  listeners.add(listener);
-  return () => listeners.delete(listener);
-}
+const runs = createStore<RunView[]>([]);
 
 function blank(runId: string, targets: DialTarget[], maxAttempts: number, pauseSeconds: number | null): RunView {
   return { runId, targets, maxAttempts, pauseSeconds, progress: null, attempts: [], startedAt: Date.now(), dismissed: false };
 }
 
 function upsert(runId: string, change: (r: RunView) => RunView, create: () => RunView): void {
-  const existing = runs.find((r) => r.runId === runId);
-  if (existing) set(runs.map((r) => (r.runId === runId ? change(r) : r)));
-  else set([change(create()), ...runs].slice(0, KEEP));
+  runs.set((list) => (list.some((r) => r.runId === runId) ? list.map((r) => (r.runId === runId ? change(r) : r)) : [change(create()), ...list].slice(0, KEEP)));
 }
 
 function applyProgress(r: RunView, p: DialProgress): RunView {
@@ -70,6 +61,7 @@ function applyProgress(r: RunView, p: DialProgress): RunView {
       name: p.target.name,
       messageId: p.messageId ?? existing?.messageId ?? null,
       state: p.state ?? existing?.state ?? null,
+      reason: null,
       ended: false,
       startedAt: existing?.startedAt ?? Date.now(),
     };
@@ -77,7 +69,7 @@ function applyProgress(r: RunView, p: DialProgress): RunView {
   } else if (p.phase === 'ended') {
     attempts = attempts.some(key)
       ? attempts.map((a) => (key(a) ? { ...a, messageId: p.messageId ?? a.messageId, state: p.state ?? a.state, ended: true } : a))
-      : [...attempts, { targetIndex: p.targetIndex, attempt: p.attempt, mobile: p.target.mobile, name: p.target.name, messageId: p.messageId, state: p.state, ended: true, startedAt: Date.now() }];
+      : [...attempts, { targetIndex: p.targetIndex, attempt: p.attempt, mobile: p.target.mobile, name: p.target.name, messageId: p.messageId, state: p.state, reason: null, ended: true, startedAt: Date.now() }];
   } else if (p.phase === 'done' && p.result) {
     // The result has every attempt as main recorded it: the truth.
     const targets = p.result.targets;
@@ -88,6 +80,7 @@ function applyProgress(r: RunView, p: DialProgress): RunView {
       name: targets[a.targetIndex]?.name ?? null,
       messageId: a.messageId,
       state: a.outcome === 'accepted' ? a.state : a.outcome === 'unknown' ? 'unknown' : a.outcome === 'rejected' ? 'failed' : null,
+      reason: a.reason,
       ended: true,
       startedAt: a.startedAt,
     }));
@@ -96,28 +89,28 @@ function applyProgress(r: RunView, p: DialProgress): RunView {
   return { ...r, progress: p, attempts, targets, maxAttempts: p.maxAttempts };
 }
 
-function onMessage(m: MessageRecord): void {
-  if (!runs.some((r) => r.attempts.some((a) => a.messageId === m.id && !a.ended))) return;
-  set(runs.map((r) => ({ ...r, attempts: r.attempts.map((a) => (a.messageId === m.id && !a.ended ? { ...a, state: m.state } : a)) })));
-}
+let activeLoaded = false;
 
-let started = false;
-
-/** Subscribes once for the session (events for runs started elsewhere, e.g. the CLI, are shown too). */
-function ensureStarted(): void {
-  if (started) return;
-  const api = calloutApi();
-  if (!api) return;
-  started = true;
-  api.on.dialProgress((p) => upsert(p.runId, (r) => applyProgress(r, p), () => blank(p.runId, [], p.maxAttempts, null)));
-  api.on.messageUpdated(onMessage);
-  void call((a) => a.dial.active()).then((r) => {
+/** Runs already going when the screen first opens (started before, or by the CLI), once per session. */
+function loadActive(): void {
+  if (activeLoaded) return;
+  activeLoaded = true;
+  void call((api) => api.dial.active()).then((r) => {
     if (!r.ok) return;
     for (const p of r.value) upsert(p.runId, (run) => (run.progress ? run : applyProgress(run, p)), () => blank(p.runId, [], p.maxAttempts, null));
   });
 }
 
 export const dialRuns = {
+  /** A step main pushed (runs started elsewhere, e.g. by the CLI, are shown too). */
+  progress(p: DialProgress): void {
+    upsert(p.runId, (r) => applyProgress(r, p), () => blank(p.runId, [], p.maxAttempts, null));
+  },
+  /** A message main pushed: the state of an attempt's call. */
+  messageUpdated(m: MessageRecord): void {
+    if (!runs.get().some((r) => r.attempts.some((a) => a.messageId === m.id && !a.ended))) return;
+    runs.set((list) => list.map((r) => ({ ...r, attempts: r.attempts.map((a) => (a.messageId === m.id && !a.ended ? { ...a, state: m.state } : a)) })));
+  },
   /** A run this screen just started: shown at once, before main's first step arrives. */
   started(runId: string, plan: DialPlan): void {
     upsert(
@@ -127,51 +120,23 @@ export const dialRuns = {
     );
   },
   dismiss(runId: string): void {
-    set(runs.map((r) => (r.runId === runId ? { ...r, dismissed: true } : r)));
+    runs.set((list) => list.map((r) => (r.runId === runId ? { ...r, dismissed: true } : r)));
   },
 };
 
 export function useDialRuns(): RunView[] {
-  useEffect(ensureStarted, []);
-  return useSyncExternalStore(subscribe, () => runs);
+  useEffect(loadActive, []);
+  return useStore(runs);
 }
 
 // ---------------------------------------------------------------- palette requests
 
 export type PalettePreset = { kind: 'contact'; contactId: number } | { kind: 'group'; groupId: number } | null;
 
-interface PaletteRequest {
-  seq: number;
-  preset: PalettePreset;
-}
+/** A request for the palette not handled yet: the Quick dial screen opens it (at once, or when it is shown). */
+export const paletteRequest = createStore<{ preset: PalettePreset } | null>(null);
 
-let request: PaletteRequest = { seq: 0, preset: null };
-let handled = 0;
-const paletteListeners = new Set<() => void>();
-
-/** Asks for the palette (the shortcut, a "Call" button): the Quick dial screen opens it. */
+/** Asks for the palette (the shortcut, a "Call" button). */
 export function requestPalette(preset: PalettePreset = null): void {
-  request = { seq: request.seq + 1, preset };
-  for (const l of [...paletteListeners]) l();
-}
-
-/** The palette request not handled yet, if any (marks it handled). */
-export function takePaletteRequest(): PaletteRequest | null {
-  if (request.seq === handled) return null;
-  handled = request.seq;
-  return request;
-}
-
-export function usePaletteRequests(onRequest: (preset: PalettePreset) => void): void {
-  useEffect(() => {
-    const check = () => {
-      const r = takePaletteRequest();
-      if (r) onRequest(r.preset);
-    };
-    check();
-    paletteListeners.add(check);
-    return () => {
-      paletteListeners.delete(check);
-    };
-  }, [onRequest]);
+  paletteRequest.set({ preset });
 }

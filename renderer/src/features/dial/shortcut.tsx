@@ -4,6 +4,7 @@
 // icon of Quick dial, the one part of this feature that is always on screen.
 import { useEffect } from 'react';
 import { ThunderboltOutlined } from '@ant-design/icons';
+import { navigate } from '../../app/navigation';
 import { requestPalette } from './dial-store';
 
 export const IS_MAC = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform || navigator.userAgent);
@@ -19,7 +20,7 @@ export function isQuickDialShortcut(e: Pick<KeyboardEvent, 'key' | 'ctrlKey' | '
 
 function openPalette(): void {
   requestPalette();
-  if (window.location.hash !== '#/dial') window.location.hash = '/dial';
+  navigate('dial');
 }
 
 export function useQuickDialShortcut(): void {

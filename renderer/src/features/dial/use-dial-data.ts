@@ -1,9 +1,12 @@
-// What the Quick dial screen loads from main: contacts, groups (escalation lists), templates and
-// profiles. Each list can be reloaded on its own after a change.
-import { useCallback, useEffect, useState } from 'react';
+// What the Quick dial screen reads from main: contacts, groups (escalation lists), templates and
+// profiles. Contacts and groups are loaded again after a change (and when a run is done: contacts
+// remember when they were called and with which template).
+import { useMemo } from 'react';
+import { queryOptions, useQuery, type QueryClient } from '@tanstack/react-query';
 import type { ProfileView, TemplateView } from '../../../../common/contract';
 import type { ContactGroupRecord, ContactRecord } from '../../../../common/bulk-types';
-import { call, type IpcError } from '../../app/api';
+import type { IpcError } from '../../app/api';
+import { ask, profilesQuery, templatesQuery } from '../../app/query';
 
 export interface DialData {
   contacts: ContactRecord[];
@@ -12,47 +15,26 @@ export interface DialData {
   profiles: ProfileView[];
 }
 
-export interface DialDataState {
-  data: DialData | null;
-  loading: boolean;
-  error: IpcError | null;
-  reload: () => void;
-  reloadContacts: () => void;
+export const contactsQuery = queryOptions({ queryKey: ['contacts.list'], queryFn: () => ask((api) => api.contacts.list()) });
+export const groupsQuery = queryOptions({ queryKey: ['contacts.groups'], queryFn: () => ask((api) => api.contacts.groups()) });
+
+/** Contacts and groups changed (a save, a removal, a call): load them again. */
+export function contactsChanged(client: QueryClient): void {
+  void client.invalidateQueries({ queryKey: contactsQuery.queryKey });
+  void client.invalidateQueries({ queryKey: groupsQuery.queryKey });
 }
 
-export function useDialData(): DialDataState {
-  const [data, setData] = useState<DialData | null>(null);
-  const [loading, setLoading] = useState(true);
-  const [error, setError] = useState<IpcError | null>(null);
-  const [generation, setGeneration] = useState(0);
-
-  useEffect(() => {
-    let live = true;
-    setLoading(true);
-    void Promise.all([
-      call((api) => api.contacts.list()),
-      call((api) => api.contacts.groups()),
-      call((api) => api.templates.list()),
-      call((api) => api.profiles.list()),
-    ]).then(([contacts, groups, templates, profiles]) => {
-      if (!live) return;
-      setLoading(false);
-      const failed = [contacts, groups, templates, profiles].find((r) => !r.ok);
-      if (failed && !failed.ok) return setError(failed.error);
-      if (!contacts.ok || !groups.ok || !templates.ok || !profiles.ok) return;
-      setError(null);
-      setData({ contacts: contacts.value, groups: groups.value, templates: templates.value, profiles: profiles.value });
-    });
-    return () => {
-      live = false;
-    };
-  }, [generation]);
-
-  const reload = useCallback(() => setGeneration((g) => g + 1), []);
-  const reloadContacts = useCallback(() => {
-    void Promise.all([call((api) => api.contacts.list()), call((api) => api.contacts.groups())]).then(([contacts, groups]) => {
-      if (contacts.ok && groups.ok) setData((d) => (d ? { ...d, contacts: contacts.value, groups: groups.value } : d));
-    });
-  }, []);
-  return { data, loading, error, reload, reloadContacts };
+export function useDialData(): { data: DialData | null; loading: boolean; error: IpcError | null; reload: () => void } {
+  const queries = [useQuery(contactsQuery), useQuery(groupsQuery), useQuery(templatesQuery), useQuery(profilesQuery)] as const;
+  const [contacts, groups, templates, profiles] = queries;
+  const data = useMemo(
+    () => (contacts.data && groups.data && templates.data && profiles.data ? { contacts: contacts.data, groups: groups.data, templates: templates.data, profiles: profiles.data } : null),
+    [contacts.data, groups.data, templates.data, profiles.data],
+  );
+  return {
+    data,
+    loading: queries.some((q) => q.isPending),
+    error: queries.find((q) => q.error)?.error ?? null,
+    reload: () => queries.forEach((q) => void q.refetch()),
+  };
 }

@@ -5,11 +5,12 @@
 import { useMemo, useState } from 'react';
 import { Alert, Button, Form, Input, Segmented, Select, Space, Typography } from 'antd';
 import { DeleteOutlined, PlusOutlined, SendOutlined } from '@ant-design/icons';
+import { useMutation } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import type { ConsoleResult } from '../../../../common/contract';
-import { describeCode } from '../../../../common/domain/codes';
-import { call, describeError, type IpcError } from '../../app/api';
-import { currentLanguage } from '../../i18n';
+import type { InputOf } from '../../../../common/contract';
+import { SUCCESS_CODE } from '../../../../common/domain/codes';
+import { describeError, describeProviderCode, describeReason } from '../../app/api';
+import { ask } from '../../app/query';
 import { ExchangeInspector } from './Inspector';
 import type { Lookups } from './use-lookups';
 
@@ -53,17 +54,15 @@ export function fieldProblems(rows: readonly FieldRow[]): Map<number, FieldProbl
 }
 
 export function ConsoleTab({ lookups }: { lookups: Lookups }) {
-  const { t, i18n } = useTranslation();
-  const lang = currentLanguage(i18n.language);
+  const { t } = useTranslation();
   const [profileId, setProfileId] = useState<string | null>(null);
   const [endpoint, setEndpoint] = useState<Endpoint>('/voice/balance');
   const [customPath, setCustomPath] = useState('/voice/');
   const [rows, setRows] = useState<FieldRow[]>([]);
   const [format, setFormat] = useState<'json' | 'xml'>('json');
   const [signing, setSigning] = useState<Signing>('profile');
-  const [sending, setSending] = useState(false);
-  const [result, setResult] = useState<ConsoleResult | null>(null);
-  const [error, setError] = useState<IpcError | null>(null);
+  const sending = useMutation({ mutationFn: (input: InputOf<'console.send'>) => ask((api) => api.console.send(input)) });
+  const result = sending.data ?? null;
 
   const profile = lookups.profiles.find((p) => p.id === profileId) ?? lookups.profiles[0] ?? null;
   const path = endpoint === 'custom' ? customPath.trim() : endpoint;
@@ -81,19 +80,11 @@ export function ConsoleTab({ lookups }: { lookups: Lookups }) {
 
   const setRow = (id: number, patch: Partial<FieldRow>) => setRows((list) => list.map((r) => (r.id === id ? { ...r, ...patch } : r)));
 
-  const send = async () => {
+  const send = () => {
     if (blocked || !profile) return;
     const fields: Record<string, string> = {};
     for (const r of rows) if (r.key.trim()) fields[r.key.trim()] = r.value;
-    setSending(true);
-    setError(null);
-    const r = await call((api) => api.console.send({ profileId: profile.id, path, fields, format, signing }));
-    setSending(false);
-    if (r.ok) setResult(r.value);
-    else {
-      setError(r.error);
-      setResult(null);
-    }
+    sending.mutate({ profileId: profile.id, path, fields, format, signing });
   };
 
   // A JSON reply carries the code as a number, an XML one as text.
@@ -103,7 +94,7 @@ export function ConsoleTab({ lookups }: { lookups: Lookups }) {
 
   return (
     <div className="history-tab history-console" data-testid="raw-console">
-      <Form layout="vertical" className="history-console-form" onFinish={() => void send()} requiredMark={false}>
+      <Form layout="vertical" className="history-console-form" onFinish={send} requiredMark={false}>
         <div className="history-console-grid">
           <Form.Item label={t('history.console.profile')}>
             <Select
@@ -202,14 +193,14 @@ export function ConsoleTab({ lookups }: { lookups: Lookups }) {
           <Button icon={<PlusOutlined />} onClick={() => setRows((list) => [...list, row()])} disabled={rows.length >= 30} data-testid="console-add-field">
             {t('history.console.addField')}
           </Button>
-          <Button type="primary" htmlType="submit" icon={<SendOutlined />} loading={sending} disabled={blocked} data-testid="console-send">
+          <Button type="primary" htmlType="submit" icon={<SendOutlined />} loading={sending.isPending} disabled={blocked} data-testid="console-send">
             {t('history.console.send', { path })}
           </Button>
           {endpoint === '/voice/vm' ? <Typography.Text type="warning">{t('history.console.realCall')}</Typography.Text> : null}
         </Space>
       </Form>
 
-      {error ? <Alert type="error" showIcon title={t('history.console.failed')} description={describeError(t, error)} style={{ marginTop: 16 }} data-testid="console-error" /> : null}
+      {sending.error ? <Alert type="error" showIcon title={t('history.console.failed')} description={describeError(t, sending.error)} style={{ marginTop: 16 }} data-testid="console-error" /> : null}
       {result ? (
         <div className="history-console-result" data-testid="console-result">
           {result.failure ? (
@@ -217,16 +208,16 @@ export function ConsoleTab({ lookups }: { lookups: Lookups }) {
               type={result.failure.outcome === 'unknown' ? 'warning' : 'error'}
               showIcon
               title={t(`history.console.failure.${result.failure.outcome}`)}
-              description={result.failure.message}
+              description={describeReason(t, result.failure.reason)}
               style={{ marginBottom: 12 }}
             />
           ) : replyCode !== null ? (
             <Alert
-              type={describeCode(replyCode).success ? 'success' : 'warning'}
+              type={replyCode === SUCCESS_CODE ? 'success' : 'warning'}
               showIcon
               title={`${t('history.detail.codeN', { code: replyCode })} · ${
                 // Code 2's text speaks of a placed call: only a send places one.
-                replyCode === 2 && result.exchange.operation !== 'send' && !result.exchange.url.includes('/voice/vm') ? t('history.console.success') : describeCode(replyCode).meaning[lang]
+                replyCode === SUCCESS_CODE && result.exchange.operation !== 'send' && !result.exchange.url.includes('/voice/vm') ? t('history.console.success') : describeProviderCode(t, replyCode).meaning
               }`}
               style={{ marginBottom: 12 }}
               data-testid="console-code"

@@ -4,14 +4,9 @@
 import { useState } from 'react';
 import { Alert, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { useAppInfo } from '../../app/app-info';
+import { useAppInfo } from '../../app/query';
 
-export interface Recovered {
-  movedTo: string;
-  reason: string;
-}
-
-export function DatabaseNotice({ recovered, onClose }: { recovered: Recovered; onClose?: () => void }) {
+export function DatabaseNotice({ recovered, onClose }: { recovered: { movedTo: string }; onClose?: () => void }) {
   const { t } = useTranslation();
   return (
     <Alert
@@ -28,9 +23,6 @@ export function DatabaseNotice({ recovered, onClose }: { recovered: Recovered; o
             {t('history.recovered.where')} <Typography.Text code copyable data-testid="database-recovered-path">{recovered.movedTo}</Typography.Text>
           </div>
           <div style={{ marginTop: 4 }}>{t('history.recovered.next')}</div>
-          <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-            {t('history.detail.technical', { detail: recovered.reason })}
-          </Typography.Text>
         </>
       }
       style={{ marginBottom: 12 }}
@@ -40,7 +32,7 @@ export function DatabaseNotice({ recovered, onClose }: { recovered: Recovered; o
 
 /** The notice when app.info says the database was recovered at start; closable for this visit. */
 export function StartupDatabaseNotice() {
-  const { info } = useAppInfo();
+  const info = useAppInfo();
   const [closed, setClosed] = useState(false);
   const recovered = info?.databaseRecovered ?? null;
   if (!recovered || closed) return null;

@@ -1,13 +1,15 @@
 // Every captured exchange (sends, status queries, balance checks, raw console requests), newest
 // first, in a virtualised list loaded by cursor: filter by operation, select several for a HAR file,
 // open one in the inspector.
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { Button, Checkbox, Empty, Segmented, Spin, Tag, Typography } from 'antd';
 import { ReloadOutlined } from '@ant-design/icons';
+import { useInfiniteQuery } from '@tanstack/react-query';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useTranslation } from 'react-i18next';
 import type { ExchangeRecord, Operation } from '../../../../common/records';
-import { call, describeError, type IpcError } from '../../app/api';
+import { describeError } from '../../app/api';
+import { ask } from '../../app/query';
 import { currentLanguage } from '../../i18n';
 import { ExportHarButton, pathOf, statusText } from './exchange-actions';
 import { statusColor } from './ExchangeList';
@@ -23,41 +25,23 @@ export function ExchangesTab({ lookups, active }: { lookups: Lookups; active: bo
   const { t, i18n } = useTranslation();
   const lang = currentLanguage(i18n.language);
   const [operation, setOperation] = useState<Operation | 'all'>('all');
-  const [rows, setRows] = useState<ExchangeRecord[]>([]);
-  const [cursor, setCursor] = useState<string | null>(null);
-  const [loading, setLoading] = useState(true);
-  const [error, setError] = useState<IpcError | null>(null);
   const [selected, setSelected] = useState<Set<number>>(new Set());
   const [inspected, setInspected] = useState<ExchangeRecord | null>(null);
-  const [generation, setGeneration] = useState(0);
-  const request = useRef(0);
-  const busy = useRef(false);
   const scrollRef = useRef<HTMLDivElement>(null);
+  const filter = operation === 'all' ? {} : { operation };
+  const list = useInfiniteQuery({
+    queryKey: ['exchanges.list', filter],
+    queryFn: ({ pageParam }) => ask((api) => api.exchanges.list({ ...filter, limit: PAGE, cursor: pageParam, order: 'newest' })),
+    initialPageParam: null as string | null,
+    getNextPageParam: (last) => last.nextCursor,
+    // As loaded, until "Reload": loading it again would fetch every page.
+    staleTime: Infinity,
+    gcTime: 0,
+  });
+  const rows = useMemo(() => list.data?.pages.flatMap((p) => p.rows) ?? [], [list.data]);
+  const { error, hasNextPage: more, isFetching: loading, fetchNextPage, refetch } = list;
 
-  const load = useCallback((op: Operation | 'all', from: string | null) => {
-    const n = from === null ? ++request.current : request.current;
-    busy.current = true;
-    setLoading(true);
-    void call((api) => api.exchanges.list({ ...(op === 'all' ? {} : { operation: op }), limit: PAGE, cursor: from, order: 'newest' })).then((r) => {
-      if (n !== request.current) return;
-      busy.current = false;
-      setLoading(false);
-      if (!r.ok) {
-        setError(r.error);
-        return;
-      }
-      setError(null);
-      setRows((prev) => (from === null ? r.value.rows : prev.concat(r.value.rows)));
-      setCursor(r.value.nextCursor);
-    });
-  }, []);
-
-  useEffect(() => {
-    setRows([]);
-    setCursor(null);
-    setSelected(new Set());
-    load(operation, null);
-  }, [operation, generation, load]);
+  useEffect(() => setSelected(new Set()), [operation]);
 
   const virtualizer = useVirtualizer({
     count: rows.length + 1,
@@ -71,8 +55,8 @@ export function ExchangesTab({ lookups, active }: { lookups: Lookups; active: bo
   const items = virtualizer.getVirtualItems();
   const last = items.at(-1)?.index ?? -1;
   useEffect(() => {
-    if (last >= rows.length - 1 && cursor && !busy.current) load(operation, cursor);
-  }, [last, rows.length, cursor, operation, load]);
+    if (last >= rows.length - 1 && more && !loading && !error) void fetchNextPage();
+  }, [last, rows.length, more, loading, error, fetchNextPage]);
 
   const toggle = (id: number, on: boolean) =>
     setSelected((prev) => {
@@ -102,7 +86,7 @@ export function ExchangesTab({ lookups, active }: { lookups: Lookups; active: bo
           {t('history.exchanges.selectLoaded', { count: rows.length })}
         </Checkbox>
         <span style={{ flex: 1 }} />
-        <Button icon={<ReloadOutlined />} onClick={() => setGeneration((g) => g + 1)}>
+        <Button icon={<ReloadOutlined />} onClick={() => void refetch()}>
           {t('history.exchanges.reload')}
         </Button>
         <ExportHarButton ids={[...selected]} />
@@ -135,7 +119,7 @@ export function ExchangesTab({ lookups, active }: { lookups: Lookups; active: bo
           {error && !rows.length ? (
             <div className="history-placeholder">
               <Typography.Text type="danger">{describeError(t, error)}</Typography.Text>
-              <Button onClick={() => setGeneration((g) => g + 1)}>{t('common.retry')}</Button>
+              <Button onClick={() => void refetch()}>{t('common.retry')}</Button>
             </div>
           ) : !rows.length && loading ? (
             <div className="history-placeholder">
@@ -152,7 +136,7 @@ export function ExchangesTab({ lookups, active }: { lookups: Lookups; active: bo
                 if (!e) {
                   return (
                     <div key="footer" className="history-footer" style={{ transform: `translateY(${v.start - ROW}px)` }}>
-                      <span className="history-footer-text history-muted">{cursor || loading ? <Spin size="small" /> : t('history.exchanges.end')}</span>
+                      <span className="history-footer-text history-muted">{more || loading ? <Spin size="small" /> : t('history.exchanges.end')}</span>
                     </div>
                   );
                 }

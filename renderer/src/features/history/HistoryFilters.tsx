@@ -7,7 +7,6 @@ import dayjs, { type Dayjs } from 'dayjs';
 import 'dayjs/locale/zh-cn';
 import { useTranslation } from 'react-i18next';
 import { CALL_STATES, OUTCOMES, type CallState, type Outcome } from '../../../../common/domain/status';
-import { currentLanguage } from '../../i18n';
 import { outcomeLabel, stateLabel } from './history-model';
 import type { Lookups } from './use-lookups';
 
@@ -38,8 +37,7 @@ export interface HistoryFiltersProps {
 }
 
 export function HistoryFilters({ values, onChange, lookups }: HistoryFiltersProps) {
-  const { t, i18n } = useTranslation();
-  const lang = currentLanguage(i18n.language);
+  const { t } = useTranslation();
   const [text, setText] = useState(values.search);
   const latest = useRef(values);
   latest.current = values;
@@ -100,7 +98,7 @@ export function HistoryFilters({ values, onChange, lookups }: HistoryFiltersProp
         aria-label={t('history.filters.state')}
         value={values.states}
         onChange={(states) => onChange({ ...values, states })}
-        options={CALL_STATES.map((s) => ({ value: s, label: stateLabel(lang, s) }))}
+        options={CALL_STATES.map((s) => ({ value: s, label: stateLabel(t, s) }))}
         style={{ width: 190 }}
         data-testid="history-filter-state"
       />

@@ -6,6 +6,7 @@ import { Fragment, useMemo, useState, type ReactNode } from 'react';
 import { Alert, Drawer, Empty, Segmented, Space, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { ExchangeRecord, Header } from '../../../../common/records';
+import { describeTransport } from '../../app/api';
 import { currentLanguage } from '../../i18n';
 import { bodyKind, byteLength, headerValue, prettyBody, REDACTED, type BodyKind } from './body-format';
 import { CopyCurlButtons, ExportHarButton, pathOf, statusText } from './exchange-actions';
@@ -175,7 +176,7 @@ export function ExchangeInspector({ exchange: e, actions = true }: ExchangeInspe
               type={replied ? 'warning' : 'error'}
               showIcon
               title={t('history.inspector.transportError', { kind: e.error.kind })}
-              description={e.error.message}
+              description={describeTransport(t, e.error)}
               style={{ marginBottom: 8 }}
               data-testid="inspector-error"
             />

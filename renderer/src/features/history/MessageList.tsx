@@ -76,7 +76,7 @@ const Row = memo(function Row({ m, index, top, selected, lang, profile, template
         {m.units}
       </span>
       <span role="gridcell" className="history-cell">
-        <Tooltip title={outcomeExplanation(lang, m.outcome)}>
+        <Tooltip title={outcomeExplanation(t, m.outcome)}>
           <Tag color={OUTCOME_COLORS[m.outcome]} className="history-tag" data-testid="row-outcome">
             {outcomeLabel(t, m.outcome)}
           </Tag>
@@ -84,7 +84,7 @@ const Row = memo(function Row({ m, index, top, selected, lang, profile, template
       </span>
       <span role="gridcell" className="history-cell">
         <Tag color={STATE_COLORS[m.state]} className="history-tag" data-testid="row-state">
-          {stateLabel(lang, m.state)}
+          {stateLabel(t, m.state)}
         </Tag>
       </span>
       <span role="gridcell" className="history-cell history-num">
@@ -98,7 +98,7 @@ export function MessageList({ list, lookups, order, onOrderChange, selectedId, o
   const { t, i18n } = useTranslation();
   const lang = currentLanguage(i18n.language);
   const scrollRef = useRef<HTMLDivElement>(null);
-  const { rows, loading, loadingMore, error, nextCursor, stalled, searchedTo, loadMore } = list;
+  const { rows, loading, loadingMore, error, hasMore, stalled, searchedTo, loadMore } = list;
 
   const virtualizer = useVirtualizer({
     count: rows.length + 1,
@@ -114,8 +114,8 @@ export function MessageList({ list, lookups, order, onOrderChange, selectedId, o
 
   // The end of the list in view: load the next page.
   useEffect(() => {
-    if (lastIndex >= rows.length - 1 && nextCursor && !loading) loadMore(true);
-  }, [lastIndex, rows.length, nextCursor, loading, loadMore]);
+    if (lastIndex >= rows.length - 1 && hasMore && !loading) loadMore(true);
+  }, [lastIndex, rows.length, hasMore, loading, loadMore]);
 
   // A new filter or order starts at the top.
   const firstId = rows[0]?.id;
@@ -204,14 +204,14 @@ export function MessageList({ list, lookups, order, onOrderChange, selectedId, o
   );
 
   const footer = () => {
-    if (loadingMore || (nextCursor && !stalled)) {
+    if (loadingMore || (hasMore && !stalled)) {
       return (
         <span className="history-footer-text">
           <Spin size="small" /> {searchedTo !== null ? t('history.list.searchingFrom', { time: formatTime(lang, searchedTo) }) : t('history.list.loadingMore')}
         </span>
       );
     }
-    if (nextCursor && stalled) {
+    if (hasMore && stalled) {
       return (
         <span className="history-footer-text">
           {searchedTo !== null ? t('history.list.searchedTo', { time: formatTime(lang, searchedTo) }) : t('history.list.more')}
@@ -240,7 +240,7 @@ export function MessageList({ list, lookups, order, onOrderChange, selectedId, o
         <Button onClick={list.reload}>{t('common.retry')}</Button>
       </div>
     );
-  } else if (rows.length === 0 && !nextCursor) {
+  } else if (rows.length === 0 && !hasMore) {
     body = (
       <div className="history-placeholder" data-testid="history-empty">
         <Empty

@@ -4,15 +4,16 @@
 import { useEffect, useState } from 'react';
 import { Alert, App, Button, Descriptions, Drawer, Skeleton, Space, Tag, Tooltip, Typography } from 'antd';
 import { ReloadOutlined, RedoOutlined } from '@ant-design/icons';
+import { useMutation, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { ExchangeRecord, MessageRecord } from '../../../../common/records';
-import { describeCode } from '../../../../common/domain/codes';
-import { call, describeError } from '../../app/api';
+import { isSettled, maySendAgain } from '../../../../common/domain/status';
+import { call, describeError, describeProviderCode } from '../../app/api';
+import { messageQuery } from '../../app/query';
 import { currentLanguage } from '../../i18n';
 import { ExchangeList } from './ExchangeList';
-import { canSendAgain, formatDuration, formatTime, isSettled, OUTCOME_COLORS, outcomeExplanation, outcomeLabel, STATE_COLORS, stateLabel } from './history-model';
+import { formatDuration, formatTime, OUTCOME_COLORS, outcomeExplanation, outcomeLabel, STATE_COLORS, stateLabel } from './history-model';
 import { MessageTimeline } from './MessageTimeline';
-import { useMessageDetail } from './use-message-detail';
 import type { Lookups } from './use-lookups';
 
 export interface MessagePanelProps {
@@ -29,19 +30,20 @@ export function MessagePanel({ id, open, onClose, lookups, onOpenExchange, onSho
   const { t, i18n } = useTranslation();
   const lang = currentLanguage(i18n.language);
   const { message, modal } = App.useApp();
-  const { detail, loading, error, reload } = useMessageDetail(open ? id : null);
+  // Loaded again whenever main pushes a change to this message (live-updates.ts).
+  const { data: detail, isLoading: loading, error, refetch } = useQuery({ ...messageQuery(id ?? 0), enabled: open && id !== null });
   const [selected, setSelected] = useState<Set<number>>(new Set());
-  const [busy, setBusy] = useState<'refresh' | 'again' | null>(null);
   const m = detail?.message ?? null;
   useEffect(() => setSelected(new Set()), [id]);
 
-  const refresh = async (target: MessageRecord) => {
-    setBusy('refresh');
-    const r = await call((api) => api.messages.refreshStatus({ id: target.id }));
-    setBusy(null);
-    if (!r.ok) void message.error(describeError(t, r.error));
-    reload();
-  };
+  const refresh = useMutation({
+    mutationFn: (target: MessageRecord) => call((api) => api.messages.refreshStatus({ id: target.id })),
+    onSuccess: (r) => {
+      if (!r.ok) void message.error(describeError(t, r.error));
+      void refetch();
+    },
+  });
+  const again = useMutation({ mutationFn: (target: MessageRecord) => call((api) => api.messages.sendAgain({ id: target.id, confirm: true })) });
 
   const sendAgain = (target: MessageRecord) => {
     modal.confirm({
@@ -57,9 +59,7 @@ export function MessagePanel({ id, open, onClose, lookups, onOpenExchange, onSho
       okText: t('history.again.ok'),
       cancelText: t('common.cancel'),
       onOk: async () => {
-        setBusy('again');
-        const r = await call((api) => api.messages.sendAgain({ id: target.id, confirm: true }));
-        setBusy(null);
+        const r = await again.mutateAsync(target);
         if (!r.ok) {
           void message.error(describeError(t, r.error));
           return;
@@ -72,35 +72,35 @@ export function MessagePanel({ id, open, onClose, lookups, onOpenExchange, onSho
 
   let body;
   if (error && !detail) {
-    body = <Alert type="error" showIcon title={t('history.detail.loadFailed')} description={describeError(t, error)} action={<Button onClick={reload}>{t('common.retry')}</Button>} />;
+    body = <Alert type="error" showIcon title={t('history.detail.loadFailed')} description={describeError(t, error)} action={<Button onClick={() => void refetch()}>{t('common.retry')}</Button>} />;
   } else if (!m || !detail) {
     body = <Skeleton active paragraph={{ rows: 8 }} />;
   } else {
-    const code = m.code !== null ? describeCode(m.code) : null;
-    const again = canSendAgain(m) && m.outcome !== 'unknown';
+    // An unknown outcome offers it in its timeline entry, where it says why the outcome is unknown.
+    const offerAgain = maySendAgain(m) && m.outcome !== 'unknown';
     body = (
       <div data-testid="message-panel" data-message-id={m.id} data-outcome={m.outcome} data-state={m.state}>
         <Space wrap size={[8, 8]} style={{ marginBottom: 12 }}>
-          <Tooltip title={outcomeExplanation(lang, m.outcome)}>
+          <Tooltip title={outcomeExplanation(t, m.outcome)}>
             <Tag color={OUTCOME_COLORS[m.outcome]} data-testid="panel-outcome">
               {outcomeLabel(t, m.outcome)}
             </Tag>
           </Tooltip>
           <Tag color={STATE_COLORS[m.state]} data-testid="panel-state">
-            {stateLabel(lang, m.state)}
+            {stateLabel(t, m.state)}
           </Tag>
           {m.smsid && !isSettled(m) ? (
-            <Button size="small" icon={<ReloadOutlined />} loading={busy === 'refresh'} onClick={() => void refresh(m)} data-testid="refresh-status">
+            <Button size="small" icon={<ReloadOutlined />} loading={refresh.isPending} onClick={() => refresh.mutate(m)} data-testid="refresh-status">
               {t('history.detail.refresh')}
             </Button>
           ) : null}
-          {again ? (
-            <Button size="small" icon={<RedoOutlined />} loading={busy === 'again'} onClick={() => sendAgain(m)} data-testid="send-again">
+          {offerAgain ? (
+            <Button size="small" icon={<RedoOutlined />} loading={again.isPending} onClick={() => sendAgain(m)} data-testid="send-again">
               {t('history.again.button')}
             </Button>
           ) : null}
         </Space>
-        {m.outcome === 'unknown' ? <Alert type="warning" showIcon title={outcomeExplanation(lang, 'unknown')} style={{ marginBottom: 12 }} /> : null}
+        {m.outcome === 'unknown' ? <Alert type="warning" showIcon title={outcomeExplanation(t, 'unknown')} style={{ marginBottom: 12 }} /> : null}
         <div className="history-panel-summary">
           <Typography.Text strong copyable className="history-mobile" style={{ fontSize: 16 }}>
             {m.mobile}
@@ -110,7 +110,7 @@ export function MessagePanel({ id, open, onClose, lookups, onOpenExchange, onSho
         <Typography.Title level={5} style={{ marginTop: 16 }}>
           {t('history.detail.timeline')}
         </Typography.Title>
-        <MessageTimeline message={m} events={detail.events} onSendAgain={() => sendAgain(m)} sendingAgain={busy === 'again'} />
+        <MessageTimeline message={m} events={detail.events} onSendAgain={() => sendAgain(m)} sendingAgain={again.isPending} />
         <Typography.Title level={5} style={{ marginTop: 4 }}>
           {t('history.detail.details')}
         </Typography.Title>
@@ -127,8 +127,8 @@ export function MessagePanel({ id, open, onClose, lookups, onOpenExchange, onSho
               label: t('history.column.units'),
               children: m.billedUnits !== null ? t('history.detail.unitsBilled', { units: m.units, billed: m.billedUnits }) : String(m.units),
             },
-            ...(code
-              ? [{ key: 'code', label: t('history.detail.code'), children: `${m.code} · ${code.meaning[lang]}${m.providerMsg ? ` (${m.providerMsg})` : ''}` }]
+            ...(m.code !== null
+              ? [{ key: 'code', label: t('history.detail.code'), children: `${m.code} · ${describeProviderCode(t, m.code).meaning}${m.providerMsg ? ` (${m.providerMsg})` : ''}` }]
               : []),
             ...(m.smsid ? [{ key: 'smsid', label: 'smsid', children: <Typography.Text copyable code>{m.smsid}</Typography.Text> }] : []),
             { key: 'duration', label: t('history.column.duration'), children: formatDuration(t, m.duration) },

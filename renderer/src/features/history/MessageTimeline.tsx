@@ -6,26 +6,17 @@ import { RedoOutlined } from '@ant-design/icons';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import type { MessageEventRecord, MessageRecord } from '../../../../common/records';
-import { describeCode, SIGNATURE_REJECTED } from '../../../../common/domain/codes';
+import type { Reason } from '../../../../common/reasons';
 import { FINAL_STATES } from '../../../../common/domain/status';
+import { describeProviderCode, describeReason } from '../../app/api';
 import { currentLanguage, type Language } from '../../i18n';
-import { attemptOf, canSendAgain, formatDuration, formatTime, stateLabel } from './history-model';
+import { formatDuration, formatTime, stateLabel } from './history-model';
 
-const UNKNOWN_REASONS = ['timeout', 'reset', 'aborted', 'network', 'too-large', 'unreadable-reply', 'provider-error'] as const;
-type UnknownReason = (typeof UNKNOWN_REASONS)[number];
-
-/** Why an outcome is unknown, in the user's language (main's errorKind). */
-export function unknownReason(t: TFunction, errorKind: string | null): string {
-  const kind = (UNKNOWN_REASONS as readonly string[]).includes(errorKind ?? '') ? (errorKind as UnknownReason) : null;
-  return kind ? t(`history.unknownWhy.${kind}`) : t('history.unknownWhy.other');
-}
-
-/** What a rejection means: the provider's code, the gateway's signature check, or a request that never left. */
-export function rejectionText(t: TFunction, lang: Language, m: MessageRecord): string {
-  if (m.errorKind === 'signature-rejected') return SIGNATURE_REJECTED.meaning[lang];
-  if (m.errorKind?.startsWith('not-sent')) return t('history.timeline.notSent', { detail: m.errorMessage ?? m.errorKind });
-  if (m.code !== null) return `${t('history.detail.codeN', { code: m.code })} · ${describeCode(m.code).meaning[lang]}`;
-  return m.errorMessage ?? m.providerMsg ?? '';
+/** What a rejection means: the gateway's signature check, the provider's code, or why the request never left. */
+function rejectionText(t: TFunction, m: MessageRecord, reason: Reason | null): string | undefined {
+  if (m.errorKind === 'signature-rejected') return t('provider.signature.meaning', { ns: 'msg' });
+  if (m.code !== null) return `${t('history.detail.codeN', { code: m.code })} · ${describeProviderCode(t, m.code).meaning}`;
+  return reason ? describeReason(t, reason) : undefined;
 }
 
 interface Entry {
@@ -49,7 +40,7 @@ function entriesOf(t: TFunction, lang: Language, m: MessageRecord, events: Messa
           content: [e.detail, m.smsid ? `smsid ${m.smsid}` : null].filter(Boolean).join(' · ') || undefined,
         };
       case 'rejected':
-        return { key: String(e.id), color: 'red', title: t('history.timeline.rejected', { time }), content: rejectionText(t, lang, m) };
+        return { key: String(e.id), color: 'red', title: t('history.timeline.rejected', { time }), content: rejectionText(t, m, e.reason ?? m.reason) };
       case 'unknown':
         return {
           key: String(e.id),
@@ -57,25 +48,18 @@ function entriesOf(t: TFunction, lang: Language, m: MessageRecord, events: Messa
           title: t('history.timeline.unknown', { time }),
           content: (
             <div data-testid="timeline-unknown">
-              <div>{unknownReason(t, m.errorKind)}</div>
+              {e.reason ? <div>{describeReason(t, e.reason)}</div> : null}
               <Typography.Text type="secondary" style={{ fontSize: 12 }}>
                 {t('history.timeline.unknownCheck')}
               </Typography.Text>
-              {e.detail ? (
-                <div>
-                  <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-                    {t('history.detail.technical', { detail: e.detail })}
-                  </Typography.Text>
-                </div>
-              ) : null}
               {sendAgain}
             </div>
           ),
         };
       case 'redial':
-        return { key: String(e.id), color: 'orange', title: t('history.timeline.redial', { time, n: attemptOf(e.detail) ?? '?' }) };
+        return { key: String(e.id), color: 'orange', title: t('history.timeline.redial', { time, n: e.detail ?? '?' }) };
       case 'error':
-        return { key: String(e.id), color: 'gray', title: t('history.timeline.stopped', { time }), content: e.detail ?? undefined };
+        return { key: String(e.id), color: 'gray', title: t('history.timeline.stopped', { time }), content: e.reason ? describeReason(t, e.reason) : undefined };
       case 'state':
       default: {
         const state = e.state ?? 'unknown';
@@ -93,7 +77,7 @@ function entriesOf(t: TFunction, lang: Language, m: MessageRecord, events: Messa
         return {
           key: String(e.id),
           color: failed ? 'red' : state === 'unknown' ? 'gray' : 'blue',
-          title: t('history.timeline.state', { time, state: stateLabel(lang, state) }),
+          title: t('history.timeline.state', { time, state: stateLabel(t, state) }),
           content: said,
         };
       }
@@ -112,7 +96,7 @@ export function MessageTimeline({ message, events, onSendAgain, sendingAgain }: 
   const { t, i18n } = useTranslation();
   const lang = currentLanguage(i18n.language);
   const again =
-    message.outcome === 'unknown' && canSendAgain(message) ? (
+    message.outcome === 'unknown' ? (
       <Button size="small" icon={<RedoOutlined />} onClick={onSendAgain} loading={sendingAgain} style={{ marginTop: 8 }} data-testid="send-again">
         {t('history.again.button')}
       </Button>

@@ -3,10 +3,12 @@
 import { useCallback, useMemo, useState } from 'react';
 import { App, Button, Tooltip, Typography } from 'antd';
 import { FileExcelOutlined } from '@ant-design/icons';
+import { useMutation } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { HistoryOrder } from '../../../../common/history-types';
 import type { ExchangeRecord } from '../../../../common/records';
-import { call, describeError } from '../../app/api';
+import { describeError } from '../../app/api';
+import { ask } from '../../app/query';
 import { currentLanguage } from '../../i18n';
 import { downloadText } from '../../app/browser-io';
 import { cleanFilter, fileStamp, formatCount, isFiltered, utcOffsetMinutes } from './history-model';
@@ -27,7 +29,6 @@ export function MessagesTab({ lookups, active }: { lookups: Lookups; active: boo
   const [selectedId, setSelectedId] = useState<number | null>(null);
   const [panelOpen, setPanelOpen] = useState(false);
   const [inspected, setInspected] = useState<ExchangeRecord | null>(null);
-  const [exporting, setExporting] = useState(false);
 
   const filter = useMemo(
     () =>
@@ -49,18 +50,15 @@ export function MessagesTab({ lookups, active }: { lookups: Lookups; active: boo
     if (open) setPanelOpen(true);
   }, []);
 
-  const exportCsv = async () => {
-    setExporting(true);
-    const r = await call((api) => api.history.exportCsv({ filter, lang, utcOffsetMinutes: utcOffsetMinutes() }));
-    setExporting(false);
-    if (!r.ok) {
-      void message.error(describeError(t, r.error));
-      return;
-    }
-    downloadText(`callout-history-${fileStamp()}.csv`, r.value.csv, 'text/csv;charset=utf-8');
-    if (r.value.capped) void message.warning(t('history.csv.capped', { count: r.value.rows, n: formatCount(lang, r.value.rows) }));
-    else void message.success(t('history.csv.done', { count: r.value.rows, n: formatCount(lang, r.value.rows) }));
-  };
+  const exporting = useMutation({
+    mutationFn: () => ask((api) => api.history.exportCsv({ filter, lang, utcOffsetMinutes: utcOffsetMinutes() })),
+    onSuccess: ({ csv, rows, capped }) => {
+      downloadText(`callout-history-${fileStamp()}.csv`, csv, 'text/csv;charset=utf-8');
+      if (capped) void message.warning(t('history.csv.capped', { count: rows, n: formatCount(lang, rows) }));
+      else void message.success(t('history.csv.done', { count: rows, n: formatCount(lang, rows) }));
+    },
+    onError: (e) => void message.error(describeError(t, e)),
+  });
 
   let count: string;
   if (list.loading || (list.counting && list.total === null)) count = t('history.list.counting');
@@ -80,7 +78,7 @@ export function MessagesTab({ lookups, active }: { lookups: Lookups; active: boo
         </Typography.Text>
         <span style={{ flex: 1 }} />
         <Tooltip title={t('history.csv.help')}>
-          <Button icon={<FileExcelOutlined />} loading={exporting} disabled={list.loading || (list.total === 0 && list.rows.length === 0)} onClick={() => void exportCsv()} data-testid="export-csv">
+          <Button icon={<FileExcelOutlined />} loading={exporting.isPending} disabled={list.loading || (list.total === 0 && list.rows.length === 0)} onClick={() => exporting.mutate()} data-testid="export-csv">
             {t('history.csv.export')}
           </Button>
         </Tooltip>

@@ -1,12 +1,14 @@
 // The overview: calls per day by outcome (stacked bars) and units spent (a line on a second axis)
 // for a range of days (last 30 by default) and a profile, with the totals above the chart.
-import { useEffect, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { Alert, Button, DatePicker, Select, Spin, Typography } from 'antd';
 import { ReloadOutlined } from '@ant-design/icons';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
-import type { Overview, OverviewCounts } from '../../../../common/history-types';
-import { call, describeError, type IpcError } from '../../app/api';
+import type { OverviewCounts } from '../../../../common/history-types';
+import { describeError } from '../../app/api';
+import { ask } from '../../app/query';
 import { currentLanguage } from '../../i18n';
 import type { BarSeriesOption, LineSeriesOption } from 'echarts/charts';
 import { EChart, type ChartOption } from './EChart';
@@ -37,28 +39,13 @@ export function OverviewTab({ lookups }: { lookups: Lookups }) {
   const lang = currentLanguage(i18n.language);
   const [range, setRange] = useState<[Dayjs, Dayjs]>(() => lastDays(30));
   const [profileId, setProfileId] = useState<string | null>(null);
-  const [data, setData] = useState<Overview | null>(null);
-  const [error, setError] = useState<IpcError | null>(null);
-  const [loading, setLoading] = useState(true);
-  const [generation, setGeneration] = useState(0);
-
-  useEffect(() => {
-    let live = true;
-    setLoading(true);
-    const from = range[0].startOf('day').valueOf();
-    const to = range[1].add(1, 'day').startOf('day').valueOf();
-    void call((api) => api.history.overview({ from, to, profileId, utcOffsetMinutes: utcOffsetMinutes() })).then((r) => {
-      if (!live) return;
-      setLoading(false);
-      if (r.ok) {
-        setData(r.value);
-        setError(null);
-      } else setError(r.error);
-    });
-    return () => {
-      live = false;
-    };
-  }, [range, profileId, generation]);
+  const input = { from: range[0].startOf('day').valueOf(), to: range[1].add(1, 'day').startOf('day').valueOf(), profileId, utcOffsetMinutes: utcOffsetMinutes() };
+  // The chart keeps the last figures while those of another range or profile load.
+  const { data, error, isFetching: loading, refetch } = useQuery({
+    queryKey: ['history.overview', input],
+    queryFn: () => ask((api) => api.history.overview(input)),
+    placeholderData: keepPreviousData,
+  });
 
   const option = useMemo<ChartOption>(() => {
     const days = data?.days ?? [];
@@ -122,7 +109,7 @@ export function OverviewTab({ lookups }: { lookups: Lookups }) {
           options={[{ value: null, label: t('history.overview.allProfiles') }, ...lookups.profiles.map((p) => ({ value: p.id, label: p.name }))]}
           data-testid="overview-profile"
         />
-        <Button icon={<ReloadOutlined />} onClick={() => setGeneration((g) => g + 1)} loading={loading}>
+        <Button icon={<ReloadOutlined />} onClick={() => void refetch()} loading={loading}>
           {t('history.exchanges.reload')}
         </Button>
       </div>

@@ -1,89 +1,66 @@
 // Storage of History: how much the captured exchanges take, how long to keep them (days, or a size
 // cap: the oldest go first), applying that now, and compacting the database file (vacuum) with its
 // size before and after. Messages themselves are never deleted here.
-import { useCallback, useEffect, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Alert, App, Button, Checkbox, Descriptions, Drawer, InputNumber, Space, Spin, Typography } from 'antd';
 import { ClearOutlined, CompressOutlined, SaveOutlined } from '@ant-design/icons';
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import type { StoreStatus } from '../../../../common/contract';
-import type { RetentionResult, VacuumResult } from '../../../../common/history-types';
-import { call, describeError, type IpcError } from '../../app/api';
+import type { RetentionSettings } from '../../../../common/history-types';
+import { describeError, type IpcError } from '../../app/api';
+import { ask } from '../../app/query';
 import { currentLanguage } from '../../i18n';
 import { DatabaseNotice } from './DatabaseNotice';
 import { formatBytes, formatCount } from './history-model';
 
 const MB = 1024 * 1024;
+const statusQuery = queryOptions({ queryKey: ['store.status'], queryFn: () => ask((api) => api.store.status()) });
 
 export function StoreDrawer({ open, onClose }: { open: boolean; onClose: () => void }) {
   const { t, i18n } = useTranslation();
   const lang = currentLanguage(i18n.language);
   const { message } = App.useApp();
-  const [status, setStatus] = useState<StoreStatus | null>(null);
-  const [error, setError] = useState<IpcError | null>(null);
+  const client = useQueryClient();
+  const { data: status, error } = useQuery({ ...statusQuery, enabled: open });
   const [keepDays, setKeepDays] = useState(false);
   const [days, setDays] = useState<number | null>(90);
   const [capSize, setCapSize] = useState(false);
   const [sizeMb, setSizeMb] = useState<number | null>(500);
-  const [busy, setBusy] = useState<'save' | 'apply' | 'vacuum' | null>(null);
-  const [applied, setApplied] = useState<RetentionResult | null>(null);
-  const [vacuumed, setVacuumed] = useState<VacuumResult | null>(null);
+  const reload = () => client.invalidateQueries({ queryKey: statusQuery.queryKey });
+  const failed = (e: IpcError) => void message.error(describeError(t, e));
+  const save = useMutation({
+    mutationFn: (retention: RetentionSettings) => ask((api) => api.store.setRetention(retention)),
+    onSuccess: () => {
+      void message.success(t('history.store.saved'));
+      return reload();
+    },
+    onError: failed,
+  });
+  const apply = useMutation({ mutationFn: () => ask((api) => api.store.applyRetention()), onSuccess: reload, onError: failed });
+  const vacuum = useMutation({ mutationFn: () => ask((api) => api.store.vacuum()), onError: failed });
+  const { reset: resetApplied } = apply;
+  const { reset: resetVacuumed } = vacuum;
+  const applied = apply.data;
+  const vacuumed = vacuum.data;
 
-  const load = useCallback(async () => {
-    const r = await call((api) => api.store.status());
-    if (!r.ok) {
-      setError(r.error);
-      return;
-    }
-    setError(null);
-    setStatus(r.value);
-    const { exchangeDays, exchangeMaxBytes } = r.value.retention;
+  // The form shows the settings as stored, each time they are loaded.
+  useEffect(() => {
+    if (!status) return;
+    const { exchangeDays, exchangeMaxBytes } = status.retention;
     setKeepDays(exchangeDays !== null);
     if (exchangeDays !== null) setDays(exchangeDays);
     setCapSize(exchangeMaxBytes !== null);
     if (exchangeMaxBytes !== null) setSizeMb(Math.max(1, Math.round(exchangeMaxBytes / MB)));
-  }, []);
+  }, [status]);
 
   useEffect(() => {
-    if (open) {
-      setApplied(null);
-      setVacuumed(null);
-      void load();
-    }
-  }, [open, load]);
-
-  const save = async () => {
-    setBusy('save');
-    const r = await call((api) =>
-      api.store.setRetention({ exchangeDays: keepDays ? (days ?? 90) : null, exchangeMaxBytes: capSize ? Math.round((sizeMb ?? 500) * MB) : null }),
-    );
-    setBusy(null);
-    if (r.ok) {
-      void message.success(t('history.store.saved'));
-      void load();
-    } else void message.error(describeError(t, r.error));
-  };
-
-  const apply = async () => {
-    setBusy('apply');
-    const r = await call((api) => api.store.applyRetention());
-    setBusy(null);
-    if (r.ok) {
-      setApplied(r.value);
-      void load();
-    } else void message.error(describeError(t, r.error));
-  };
-
-  const vacuum = async () => {
-    setBusy('vacuum');
-    setVacuumed(null);
-    const r = await call((api) => api.store.vacuum());
-    setBusy(null);
-    if (r.ok) setVacuumed(r.value);
-    else void message.error(describeError(t, r.error));
-  };
+    if (!open) return;
+    resetApplied();
+    resetVacuumed();
+  }, [open, resetApplied, resetVacuumed]);
 
   const dirty =
-    status !== null &&
+    status !== undefined &&
     ((keepDays ? (days ?? 90) : null) !== status.retention.exchangeDays ||
       (capSize ? Math.round((sizeMb ?? 500) * MB) : null) !== status.retention.exchangeMaxBytes);
 
@@ -145,10 +122,17 @@ export function StoreDrawer({ open, onClose }: { open: boolean; onClose: () => v
                 />
               </Space>
               <Space wrap>
-                <Button type="primary" icon={<SaveOutlined />} onClick={() => void save()} loading={busy === 'save'} disabled={!dirty} data-testid="retention-save">
+                <Button
+                  type="primary"
+                  icon={<SaveOutlined />}
+                  onClick={() => save.mutate({ exchangeDays: keepDays ? (days ?? 90) : null, exchangeMaxBytes: capSize ? Math.round((sizeMb ?? 500) * MB) : null })}
+                  loading={save.isPending}
+                  disabled={!dirty}
+                  data-testid="retention-save"
+                >
                   {t('history.store.save')}
                 </Button>
-                <Button icon={<ClearOutlined />} onClick={() => void apply()} loading={busy === 'apply'} disabled={dirty} data-testid="retention-apply">
+                <Button icon={<ClearOutlined />} onClick={() => apply.mutate()} loading={apply.isPending} disabled={dirty} data-testid="retention-apply">
                   {t('history.store.apply')}
                 </Button>
               </Space>
@@ -165,8 +149,8 @@ export function StoreDrawer({ open, onClose }: { open: boolean; onClose: () => v
             <Typography.Title level={5}>{t('history.store.vacuumTitle')}</Typography.Title>
             <Typography.Paragraph type="secondary">{t('history.store.vacuumHelp')}</Typography.Paragraph>
             <Space orientation="vertical" size={12} style={{ width: '100%' }}>
-              <Button icon={<CompressOutlined />} onClick={() => void vacuum()} loading={busy === 'vacuum'} data-testid="vacuum">
-                {busy === 'vacuum' ? t('history.store.vacuuming') : t('history.store.vacuum')}
+              <Button icon={<CompressOutlined />} onClick={() => vacuum.mutate()} loading={vacuum.isPending} data-testid="vacuum">
+                {vacuum.isPending ? t('history.store.vacuuming') : t('history.store.vacuum')}
               </Button>
               {vacuumed ? (
                 <Alert

@@ -1,13 +1,14 @@
 // What a tester does with exchanges: copy one as cURL (redacted), copy it with the real API Key
 // (main writes that to the clipboard itself after an explicit confirmation; the key never comes
 // here), and export a selection as a HAR 1.2 file.
-import { useState } from 'react';
 import { App, Button, Space, Tooltip } from 'antd';
 import { CopyOutlined, DownloadOutlined, KeyOutlined } from '@ant-design/icons';
 import type { TFunction } from 'i18next';
+import { useMutation } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { ExchangeRecord } from '../../../../common/records';
-import { call, describeError } from '../../app/api';
+import { describeError, type IpcError } from '../../app/api';
+import { ask } from '../../app/query';
 import { copyText, downloadText } from '../../app/browser-io';
 import { fileStamp } from './history-model';
 
@@ -27,30 +28,19 @@ export function pathOf(url: string): string {
   }
 }
 
-export function useHarExport(): { exporting: boolean; exportHar: (ids: number[]) => Promise<void> } {
-  const { t } = useTranslation();
-  const { message } = App.useApp();
-  const [exporting, setExporting] = useState(false);
-  const exportHar = async (ids: number[]) => {
-    if (!ids.length) return;
-    setExporting(true);
-    const r = await call((api) => api.exchanges.exportHar({ ids }));
-    setExporting(false);
-    if (!r.ok) {
-      void message.error(describeError(t, r.error));
-      return;
-    }
-    downloadText(`callout-exchanges-${fileStamp()}.har`, r.value.json, 'application/json');
-    void message.success(t('history.har.done', { count: r.value.entries }));
-  };
-  return { exporting, exportHar };
-}
-
 export function ExportHarButton({ ids, size }: { ids: number[]; size?: 'small' | 'middle' }) {
   const { t } = useTranslation();
-  const { exporting, exportHar } = useHarExport();
+  const { message } = App.useApp();
+  const exporting = useMutation({
+    mutationFn: () => ask((api) => api.exchanges.exportHar({ ids })),
+    onSuccess: (har) => {
+      downloadText(`callout-exchanges-${fileStamp()}.har`, har.json, 'application/json');
+      void message.success(t('history.har.done', { count: har.entries }));
+    },
+    onError: (e) => void message.error(describeError(t, e)),
+  });
   return (
-    <Button size={size} icon={<DownloadOutlined />} disabled={!ids.length} loading={exporting} onClick={() => void exportHar(ids)} data-testid="export-har">
+    <Button size={size} icon={<DownloadOutlined />} disabled={!ids.length} loading={exporting.isPending} onClick={() => exporting.mutate()} data-testid="export-har">
       {ids.length > 1 ? t('history.har.exportN', { count: ids.length }) : t('history.har.export')}
     </Button>
   );
@@ -59,19 +49,21 @@ export function ExportHarButton({ ids, size }: { ids: number[]; size?: 'small' |
 export function CopyCurlButtons({ exchange }: { exchange: ExchangeRecord }) {
   const { t } = useTranslation();
   const { message, modal } = App.useApp();
-  const [busy, setBusy] = useState<'plain' | 'key' | null>(null);
-
-  const copyRedacted = async () => {
-    setBusy('plain');
-    const r = await call((api) => api.exchanges.curl({ id: exchange.id }));
-    setBusy(null);
-    if (!r.ok) {
-      void message.error(describeError(t, r.error));
-      return;
-    }
-    if ((await copyText(r.value.command)) !== 'failed') void message.success(t('history.curl.copied'));
-    else void message.warning(t('history.curl.copyFailed'));
-  };
+  const failed = (e: IpcError) => void message.error(describeError(t, e));
+  const copy = useMutation({
+    mutationFn: () => ask((api) => api.exchanges.curl({ id: exchange.id })),
+    onSuccess: async (curl) => {
+      if ((await copyText(curl.command)) !== 'failed') void message.success(t('history.curl.copied'));
+      else void message.warning(t('history.curl.copyFailed'));
+    },
+    onError: failed,
+  });
+  // Main puts the command on the clipboard itself: the key never comes to this window.
+  const copyKey = useMutation({
+    mutationFn: () => ask((api) => api.exchanges.copyCurlWithKey({ id: exchange.id, confirm: true })),
+    onSuccess: () => void message.success(t('history.curl.keyCopied')),
+    onError: failed,
+  });
 
   const copyWithKey = () => {
     modal.confirm({
@@ -85,24 +77,18 @@ export function CopyCurlButtons({ exchange }: { exchange: ExchangeRecord }) {
       okText: t('history.curl.keyConfirmOk'),
       cancelText: t('common.cancel'),
       okButtonProps: { danger: true },
-      onOk: async () => {
-        setBusy('key');
-        const r = await call((api) => api.exchanges.copyCurlWithKey({ id: exchange.id, confirm: true }));
-        setBusy(null);
-        if (r.ok) void message.success(t('history.curl.keyCopied'));
-        else void message.error(describeError(t, r.error));
-      },
+      onOk: () => copyKey.mutate(),
     });
   };
 
   const noProfile = exchange.profile === null;
   return (
     <Space size={8} wrap>
-      <Button icon={<CopyOutlined />} loading={busy === 'plain'} onClick={() => void copyRedacted()} data-testid="copy-curl">
+      <Button icon={<CopyOutlined />} loading={copy.isPending} onClick={() => copy.mutate()} data-testid="copy-curl">
         {t('history.curl.copy')}
       </Button>
       <Tooltip title={noProfile ? t('history.curl.noProfile') : t('history.curl.keyHelp')}>
-        <Button icon={<KeyOutlined />} loading={busy === 'key'} disabled={noProfile} onClick={copyWithKey} data-testid="copy-curl-key">
+        <Button icon={<KeyOutlined />} loading={copyKey.isPending} disabled={noProfile} onClick={copyWithKey} data-testid="copy-curl-key">
           {t('history.curl.copyWithKey')}
         </Button>
       </Tooltip>

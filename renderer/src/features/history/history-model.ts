@@ -4,7 +4,7 @@
 import type { TFunction } from 'i18next';
 import type { HistoryFilter } from '../../../../common/history-types';
 import type { MessageRecord } from '../../../../common/records';
-import { CALL_STATE_LABELS, FINAL_STATES, OUTCOME_LABELS, type CallState, type Outcome } from '../../../../common/domain/status';
+import type { CallState, Outcome } from '../../../../common/domain/status';
 import type { Language } from '../../i18n';
 
 /** antd Tag colours per call state: answered green, still going blue, no answer / busy orange, failures red. */
@@ -29,8 +29,8 @@ export const OUTCOME_COLORS: Record<Outcome, string> = {
   unknown: 'gold',
 };
 
-export function stateLabel(lang: Language, state: CallState): string {
-  return CALL_STATE_LABELS[state][lang];
+export function stateLabel(t: TFunction, state: CallState): string {
+  return t(`state.${state}`, { ns: 'msg' });
 }
 
 /** The outcome in one or two words (the tag); {@link outcomeExplanation} is the full sentence. */
@@ -38,20 +38,8 @@ export function outcomeLabel(t: TFunction, outcome: Outcome): string {
   return t(`history.outcome.${outcome}`);
 }
 
-export function outcomeExplanation(lang: Language, outcome: Outcome): string {
-  return OUTCOME_LABELS[outcome][lang];
-}
-
-/** A call that is over (or was never placed): nothing more will change without a new send. */
-export function isSettled(m: MessageRecord): boolean {
-  return m.outcome === 'rejected' || m.outcome === 'unknown' || FINAL_STATES.has(m.state) || m.endedAt !== null;
-}
-
-/** Whether a person may deliberately send this message again (main refuses messages still in progress). */
-export function canSendAgain(m: MessageRecord): boolean {
-  if (m.outcome === 'pending') return false;
-  if (m.outcome === 'accepted' && m.endedAt === null && !FINAL_STATES.has(m.state)) return false;
-  return m.outcome === 'unknown' || m.outcome === 'rejected' || m.state !== 'answered';
+export function outcomeExplanation(t: TFunction, outcome: Outcome): string {
+  return t(`outcome.${outcome}`, { ns: 'msg' });
 }
 
 const pad = (n: number) => String(n).padStart(2, '0');
@@ -166,10 +154,4 @@ export function isFiltered(f: HistoryFilter): boolean {
 /** "callout-history-20261124-140312" */
 export function fileStamp(now: Date = new Date()): string {
   return `${now.getFullYear()}${pad(now.getMonth() + 1)}${pad(now.getDate())}-${pad(now.getHours())}${pad(now.getMinutes())}${pad(now.getSeconds())}`;
-}
-
-/** The number a redial event carries ("attempt 3" → 3). */
-export function attemptOf(detail: string | null): number | null {
-  const m = /(\d+)/.exec(detail ?? '');
-  return m ? Number(m[1]) : null;
 }

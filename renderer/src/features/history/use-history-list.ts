@@ -1,11 +1,13 @@
-// The history list as the screen shows it: pages loaded by keyset cursor as the user scrolls, the
-// filter's total, search pages that stopped at their scan window ("searched back to…", continued
-// automatically a few times, then on request), and messages main pushes (updated in place, new ones
-// put at the top when they match the filter). Pushes are applied at most once a frame.
-import { useCallback, useEffect, useRef, useState } from 'react';
-import type { HistoryFilter, HistoryOrder } from '../../../../common/history-types';
+// The history list as the screen shows it: pages loaded by keyset cursor as the user scrolls (an
+// infinite query), the filter's total, search pages that stopped at their scan window ("searched
+// back to…", continued automatically a few times, then on request), and messages main pushes
+// (updated in place, new ones put at the top when they match the filter), applied at most once a frame.
+import { useMemo, useState } from 'react';
+import { useInfiniteQuery, useQuery, type InfiniteData, type QueryClient } from '@tanstack/react-query';
+import type { HistoryFilter, HistoryOrder, HistoryPage } from '../../../../common/history-types';
 import type { MessageRecord } from '../../../../common/records';
-import { call, calloutApi, type IpcError } from '../../app/api';
+import type { IpcError } from '../../app/api';
+import { ask } from '../../app/query';
 import { matchesFilter } from './history-model';
 
 /** The first page is small, to be on screen at once; the next ones are bigger. */
@@ -14,14 +16,22 @@ export const NEXT_PAGE = 500;
 /** Short search pages continued without asking, before offering "keep searching". */
 const AUTO_CONTINUE = 4;
 
-export interface HistoryListState {
+/** A page, with how long main took to give it (ms). */
+type Page = HistoryPage & { ms: number };
+type Pages = InfiniteData<Page, string | null>;
+
+const listKey = (filter: HistoryFilter, order: HistoryOrder) => ['history.page', 'list', filter, order] as const;
+const totalKey = (filter: HistoryFilter) => ['history.page', 'total', filter] as const;
+
+export interface HistoryList {
   rows: MessageRecord[];
   /** Loading the first page (the list is empty meanwhile). */
   loading: boolean;
   /** Loading a further page. */
   loadingMore: boolean;
   error: IpcError | null;
-  nextCursor: string | null;
+  /** There are further pages. */
+  hasMore: boolean;
   total: number | null;
   totalCapped: boolean;
   /** The total is being counted. */
@@ -32,161 +42,142 @@ export interface HistoryListState {
   stalled: boolean;
   /** ms from asking for the first page to having it. */
   firstPageMs: number | null;
-}
-
-const EMPTY: HistoryListState = {
-  rows: [],
-  loading: true,
-  loadingMore: false,
-  error: null,
-  nextCursor: null,
-  total: null,
-  totalCapped: false,
-  counting: false,
-  searchedTo: null,
-  stalled: false,
-  firstPageMs: null,
-};
-
-export interface HistoryList extends HistoryListState {
   /** Loads the next page; `auto` for the end of the list coming into view. */
   loadMore: (auto: boolean) => void;
   reload: () => void;
 }
 
+const isShort = (p: Page) => p.rows.length < NEXT_PAGE && p.nextCursor !== null;
+
 export function useHistoryList(filter: HistoryFilter, order: HistoryOrder): HistoryList {
-  const [state, setState] = useState<HistoryListState>(EMPTY);
-  const [generation, setGeneration] = useState(0);
-  const request = useRef(0);
-  const busy = useRef(false);
-  const budget = useRef(AUTO_CONTINUE);
-  const current = useRef({ filter, order, state });
-  current.current = { filter, order, state };
-  const key = JSON.stringify(filter) + order;
+  const list = useInfiniteQuery({
+    queryKey: listKey(filter, order),
+    queryFn: async ({ pageParam }): Promise<Page> => {
+      const started = performance.now();
+      const page = await ask((api) => api.history.page({ filter, order, limit: pageParam === null ? FIRST_PAGE : NEXT_PAGE, cursor: pageParam }));
+      return { ...page, ms: Math.round(performance.now() - started) };
+    },
+    initialPageParam: null as string | null,
+    getNextPageParam: (last) => last.nextCursor,
+    // Kept as loaded (pushes patch it): loading it again would fetch every page. Another filter
+    // or order starts from its first page, and so does the screen opened again.
+    staleTime: Infinity,
+    gcTime: 0,
+  });
+  const pages = list.data?.pages;
+  const first = pages?.[0];
+  // The total (a count, capped) comes in its own request so it never delays the rows.
+  const counted = useQuery({
+    queryKey: totalKey(filter),
+    queryFn: () => ask((api) => api.history.page({ filter, limit: 1, withTotal: true })),
+    enabled: first !== undefined && first.nextCursor !== null,
+    staleTime: Infinity,
+    gcTime: 0,
+  });
+  // "Keep searching" restarts the automatic continuation from the pages loaded at that moment.
+  const [resumed, setResumed] = useState({ key: '', at: 0 });
+  const key = JSON.stringify(listKey(filter, order));
 
-  useEffect(() => {
-    const id = ++request.current;
-    busy.current = true;
-    budget.current = AUTO_CONTINUE;
-    setState(EMPTY);
-    const started = performance.now();
-    // Rows first; the total (a count, capped) follows in its own request so it never delays them.
-    void call((api) => api.history.page({ filter, order, limit: FIRST_PAGE })).then((r) => {
-      if (id !== request.current) return;
-      busy.current = false;
-      if (!r.ok) {
-        setState({ ...EMPTY, loading: false, error: r.error });
-        return;
-      }
-      const page = r.value;
-      setState(() => ({
-        ...EMPTY,
-        loading: false,
-        rows: page.rows,
-        nextCursor: page.nextCursor,
-        total: page.nextCursor === null ? page.rows.length : null,
-        counting: page.nextCursor !== null,
-        searchedTo: page.searchedTo ?? null,
-        firstPageMs: Math.round(performance.now() - started),
-      }));
-      if (page.nextCursor === null) return;
-      void call((api) => api.history.page({ filter, order, limit: 1, withTotal: true })).then((c) => {
-        if (id !== request.current) return;
-        if (!c.ok || c.value.total === undefined) {
-          setState((prev) => ({ ...prev, counting: false }));
-          return;
-        }
-        const { total, totalCapped } = c.value;
-        setState((prev) => ({ ...prev, total, totalCapped: totalCapped ?? false, counting: false }));
-      });
-    });
-    // `key` stands for filter and order (a new object with the same content must not reload).
-  }, [key, generation]);
+  const rows = useMemo(() => {
+    const seen = new Set<number>();
+    const out: MessageRecord[] = [];
+    for (const m of (pages ?? []).flatMap((p) => p.rows)) {
+      if (seen.has(m.id)) continue;
+      seen.add(m.id);
+      out.push(m);
+    }
+    return out;
+  }, [pages]);
 
-  const loadMore = useCallback((auto: boolean) => {
-    const { filter: f, order: o, state: s } = current.current;
-    if (busy.current || !s.nextCursor) return;
-    if (auto && (budget.current <= 0 || s.error)) return;
-    if (!auto) budget.current = AUTO_CONTINUE;
-    const id = request.current;
-    busy.current = true;
-    setState((prev) => ({ ...prev, loadingMore: true, stalled: false, error: null }));
-    void call((api) => api.history.page({ filter: f, order: o, limit: NEXT_PAGE, cursor: s.nextCursor })).then((r) => {
-      if (id !== request.current) return;
-      busy.current = false;
-      if (!r.ok) {
-        setState((prev) => ({ ...prev, loadingMore: false, error: r.error }));
-        return;
-      }
-      const page = r.value;
-      const short = page.rows.length < NEXT_PAGE && page.nextCursor !== null;
-      if (short) budget.current -= 1;
-      else budget.current = AUTO_CONTINUE;
-      setState((prev) => {
-        const seen = new Set(prev.rows.map((m) => m.id));
-        const added = page.rows.filter((m) => !seen.has(m.id));
-        return {
-          ...prev,
-          loadingMore: false,
-          rows: added.length ? prev.rows.concat(added) : prev.rows,
-          nextCursor: page.nextCursor,
-          searchedTo: page.searchedTo ?? null,
-          stalled: page.nextCursor !== null && budget.current <= 0,
-        };
-      });
-    });
-  }, []);
+  let shortRun = 0;
+  for (const p of pages?.slice(Math.max(1, resumed.key === key ? resumed.at : 0)) ?? []) shortRun = isShort(p) ? shortRun + 1 : 0;
+  const hasMore = list.hasNextPage;
+  const stalled = hasMore && shortRun >= AUTO_CONTINUE;
+  const lastPage = pages?.at(-1);
+  const total = first && first.nextCursor === null ? rows.length : (counted.data?.total ?? null);
 
-  // Messages main pushes: sends from other screens, call progress, bulk work.
-  useEffect(() => {
-    const api = calloutApi();
-    if (!api) return;
-    const pending = new Map<number, MessageRecord>();
-    let frame = 0;
-    const flush = () => {
-      frame = 0;
-      const updates = [...pending.values()];
-      pending.clear();
-      const { filter: f, order: o } = current.current;
-      setState((prev) => {
-        if (prev.loading || prev.error) return prev;
-        const index = new Map(prev.rows.map((m, i) => [m.id, i]));
-        let rows = prev.rows;
-        const fresh: MessageRecord[] = [];
-        for (const m of updates) {
-          const at = index.get(m.id);
-          if (at !== undefined) {
-            if (rows === prev.rows) rows = rows.slice();
-            rows[at] = m;
-          } else if (matchesFilter(m, f)) {
-            fresh.push(m);
-          }
-        }
-        let total = prev.total;
-        if (fresh.length) {
-          if (o === 'newest') {
-            const newestShown = prev.rows[0];
-            const newer = fresh.filter((m) => !newestShown || m.createdAt >= newestShown.createdAt).sort((a, b) => b.createdAt - a.createdAt || b.id - a.id);
-            if (newer.length) rows = newer.concat(rows);
-            if (total !== null) total += fresh.length;
-          } else {
-            if (prev.nextCursor === null) rows = rows.concat(fresh.sort((a, b) => a.createdAt - b.createdAt || a.id - b.id));
-            if (total !== null) total += fresh.length;
-          }
-        }
-        return rows === prev.rows && total === prev.total ? prev : { ...prev, rows, total };
-      });
-    };
-    const unsubscribe = api.on.messageUpdated((m) => {
-      pending.set(m.id, m);
-      if (!frame) frame = window.requestAnimationFrame(flush);
-    });
-    return () => {
-      unsubscribe();
-      if (frame) window.cancelAnimationFrame(frame);
-    };
-  }, []);
+  return {
+    rows,
+    loading: list.isPending,
+    loadingMore: list.isFetchingNextPage,
+    error: list.error,
+    hasMore,
+    total,
+    totalCapped: counted.data?.totalCapped ?? false,
+    counting: counted.isFetching,
+    searchedTo: lastPage?.searchedTo ?? null,
+    stalled,
+    firstPageMs: first?.ms ?? null,
+    loadMore: (auto) => {
+      if (list.isFetching || !hasMore) return;
+      if (auto && (stalled || list.isError)) return;
+      if (!auto) setResumed({ key, at: pages?.length ?? 0 });
+      void list.fetchNextPage();
+    },
+    reload: () => void list.refetch(),
+  };
+}
 
-  const reload = useCallback(() => setGeneration((g) => g + 1), []);
-  return { ...state, loadMore, reload };
+/** The list with pushed messages applied (changed rows in place, new matching ones at the top newest first, or at the end oldest first when all is loaded); null when none concerns it. */
+function patchPages(data: Pages, updates: readonly MessageRecord[], filter: HistoryFilter, order: HistoryOrder): { data: Pages; fresh: number } | null {
+  const where = new Map<number, [page: number, row: number]>();
+  data.pages.forEach((p, i) => p.rows.forEach((m, j) => where.set(m.id, [i, j])));
+  const pages = data.pages.slice();
+  const fresh: MessageRecord[] = [];
+  let changed = false;
+  for (const m of updates) {
+    const at = where.get(m.id);
+    if (at) {
+      const [i, j] = at;
+      const page = pages[i]!;
+      const rows = page.rows === data.pages[i]!.rows ? page.rows.slice() : page.rows;
+      rows[j] = m;
+      pages[i] = { ...page, rows };
+      changed = true;
+    } else if (matchesFilter(m, filter)) fresh.push(m);
+  }
+  if (fresh.length && pages.length) {
+    if (order === 'newest') {
+      const top = pages[0]!;
+      const newestShown = top.rows[0];
+      const newer = fresh.filter((m) => !newestShown || m.createdAt >= newestShown.createdAt).sort((a, b) => b.createdAt - a.createdAt || b.id - a.id);
+      if (newer.length) pages[0] = { ...top, rows: newer.concat(top.rows) };
+    } else {
+      const end = pages.at(-1)!;
+      if (end.nextCursor === null) pages[pages.length - 1] = { ...end, rows: end.rows.concat(fresh.sort((a, b) => a.createdAt - b.createdAt || a.id - b.id)) };
+    }
+  }
+  return changed || fresh.length ? { data: { ...data, pages }, fresh: fresh.length } : null;
+}
+
+/**
+ * Applies messages main pushes to every history list in the cache, at most once a frame; never to
+ * a list while it loads a page (that page's answer would replace the patched list): it waits.
+ */
+export function historyPatcher(client: QueryClient): (message: MessageRecord) => void {
+  const pending = new Map<number, MessageRecord>();
+  let frame = 0;
+  const flush = () => {
+    frame = 0;
+    const lists = client.getQueryCache().findAll({ queryKey: ['history.page', 'list'] });
+    if (lists.some((q) => q.state.fetchStatus === 'fetching')) {
+      frame = window.requestAnimationFrame(flush);
+      return;
+    }
+    const updates = [...pending.values()];
+    pending.clear();
+    for (const query of lists) {
+      const data = query.state.data as Pages | undefined;
+      if (!data) continue;
+      const [, , filter, order] = query.queryKey as ReturnType<typeof listKey>;
+      const patched = patchPages(data, updates, filter, order);
+      if (!patched) continue;
+      client.setQueryData(query.queryKey, patched.data);
+      if (patched.fresh) client.setQueryData(totalKey(filter), (c: HistoryPage | undefined) => (c?.total === undefined ? c : { ...c, total: c.total + patched.fresh }));
+    }
+  };
+  return (message) => {
+    pending.set(message.id, message);
+    if (!frame) frame = window.requestAnimationFrame(flush);
+  };
 }

@@ -5,21 +5,11 @@ import { useEffect, useRef } from 'react';
 import { Button, Card, Flex, Steps, Typography, theme as antTheme } from 'antd';
 import { ArrowLeftOutlined, ArrowRightOutlined, CloseOutlined, QuestionCircleOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import { isScreenKey } from '../../app/screens';
+import { navigate } from '../../app/navigation';
 import { useProfiles } from '../profiles/use-profiles';
 import { useTemplates } from '../templates/use-templates';
 import { checkFirstStart, dismissGuide, GUIDE_STEPS, openGuide, setGuideStep, useGuide, type GuideStep } from './guide-store';
 import { ProviderStep, SandboxStep, SendStep, TemplatesStep } from './GuideSteps';
-
-export { useGuideRevision } from './guide-store';
-
-/** Goes to a screen of the app if it has one (the shell follows the address's #/screen). */
-function screenLink(key: string): (() => void) | null {
-  if (!isScreenKey(key)) return null;
-  return () => {
-    window.location.hash = `/${key}`;
-  };
-}
 
 /** The header button that opens the guide again. */
 export function GuideButton() {
@@ -62,7 +52,6 @@ function GuideCard({ step, focusRequest }: { step: number; focusRequest: number 
     templates: (templates ?? []).length > 0,
     send: false,
   };
-  const goSend = screenLink('send');
   const finish = () => dismissGuide();
 
   return (
@@ -93,17 +82,13 @@ function GuideCard({ step, focusRequest }: { step: number; focusRequest: number 
         <div className="onboarding-body" aria-live="polite">
           {key === 'sandbox' ? <SandboxStep profiles={profiles} /> : null}
           {key === 'provider' ? <ProviderStep profiles={profiles} /> : null}
-          {key === 'templates' ? <TemplatesStep onOpenLibrary={screenLink('templates')} /> : null}
+          {key === 'templates' ? <TemplatesStep onOpenLibrary={() => navigate('templates')} /> : null}
           {key === 'send' ? (
             <SendStep
-              onSend={
-                goSend
-                  ? () => {
-                      finish();
-                      goSend();
-                    }
-                  : null
-              }
+              onSend={() => {
+                finish();
+                navigate('send');
+              }}
               onFinish={finish}
             />
           ) : null}

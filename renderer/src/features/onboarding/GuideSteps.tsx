@@ -4,20 +4,20 @@
 import { useState } from 'react';
 import { Alert, Button, Flex, Space, Spin, Tag, Typography } from 'antd';
 import { AppstoreOutlined, CheckCircleFilled, ExperimentOutlined, KeyOutlined, PlusOutlined, SendOutlined, WalletOutlined } from '@ant-design/icons';
+import { useMutation } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { ProfileView } from '../../../../common/contract';
 import { MARKER } from '../../../../common/domain/templates';
-import { describeError, type IpcError } from '../../app/api';
+import { describeError } from '../../app/api';
 import { BalanceResult, useBalanceCheck } from '../profiles/balance';
 import { KeyModal } from '../profiles/KeyModal';
 import { ProfileFormDrawer } from '../profiles/ProfileFormDrawer';
 import { KeyStatusTag } from '../profiles/ProfileTable';
 import type { ProfilesState } from '../profiles/use-profiles';
-import { addDemoTemplates, DEMO_TEMPLATES, demoTexts, type DemoResult } from '../templates/demo-templates';
+import { addDemoTemplates, DEMO_TEMPLATES, demoTexts } from '../templates/demo-templates';
 import { MarkedContent } from '../templates/MarkedContent';
 import '../templates/templates.css';
 import './onboarding.css';
-import { bumpGuideRevision } from './guide-store';
 
 const SANDBOX_ID = 'sandbox';
 
@@ -66,10 +66,7 @@ export function ProviderStep({ profiles }: { profiles: ProfilesState }) {
   const real = (profiles.profiles ?? []).filter((p) => !p.builtin);
   const keyProfile = keyFor ? (profiles.profiles?.find((p) => p.id === keyFor.id) ?? null) : null;
 
-  const changed = (profile: ProfileView) => {
-    profiles.upsert(profile);
-    bumpGuideRevision();
-  };
+  const changed = (profile: ProfileView) => profiles.upsert(profile);
 
   return (
     <div data-testid="onboarding-step-provider">
@@ -117,19 +114,11 @@ export function ProviderStep({ profiles }: { profiles: ProfilesState }) {
   );
 }
 
-export function TemplatesStep({ onOpenLibrary }: { onOpenLibrary: (() => void) | null }) {
+export function TemplatesStep({ onOpenLibrary }: { onOpenLibrary: () => void }) {
   const { t } = useTranslation();
-  const [busy, setBusy] = useState(false);
-  const [outcome, setOutcome] = useState<{ ok: true; value: DemoResult } | { ok: false; error: IpcError } | null>(null);
+  const adding = useMutation({ mutationFn: () => addDemoTemplates(t) });
+  const outcome = adding.data;
   const texts = demoTexts(t);
-
-  const add = async () => {
-    setBusy(true);
-    const result = await addDemoTemplates(t);
-    setBusy(false);
-    setOutcome(result.ok ? { ok: true, value: result.value } : { ok: false, error: result.error });
-    if (result.ok && result.value.added) bumpGuideRevision();
-  };
 
   return (
     <div data-testid="onboarding-step-templates">
@@ -147,14 +136,12 @@ export function TemplatesStep({ onOpenLibrary }: { onOpenLibrary: (() => void) |
         {t('onboarding.templates.demoBody')}
       </Typography.Paragraph>
       <Flex gap={8} wrap>
-        <Button type={outcome?.ok ? 'default' : 'primary'} icon={<ExperimentOutlined />} loading={busy} onClick={() => void add()} data-testid="onboarding-add-demo">
+        <Button type={outcome?.ok ? 'default' : 'primary'} icon={<ExperimentOutlined />} loading={adding.isPending} onClick={() => adding.mutate()} data-testid="onboarding-add-demo">
           {t('onboarding.templates.addDemo', { count: DEMO_TEMPLATES.length })}
         </Button>
-        {onOpenLibrary ? (
-          <Button icon={<AppstoreOutlined />} onClick={onOpenLibrary} data-testid="onboarding-open-library">
-            {t('onboarding.templates.open')}
-          </Button>
-        ) : null}
+        <Button icon={<AppstoreOutlined />} onClick={onOpenLibrary} data-testid="onboarding-open-library">
+          {t('onboarding.templates.open')}
+        </Button>
       </Flex>
       {outcome ? (
         <div role="status" aria-live="polite" style={{ marginTop: 12, maxWidth: 820 }} data-testid="onboarding-demo-result" data-outcome={outcome.ok ? 'success' : 'error'}>
@@ -173,18 +160,16 @@ export function TemplatesStep({ onOpenLibrary }: { onOpenLibrary: (() => void) |
   );
 }
 
-export function SendStep({ onSend, onFinish }: { onSend: (() => void) | null; onFinish: () => void }) {
+export function SendStep({ onSend, onFinish }: { onSend: () => void; onFinish: () => void }) {
   const { t } = useTranslation();
   return (
     <div data-testid="onboarding-step-send">
       <Typography.Paragraph style={paragraph}>{t('onboarding.send.body')}</Typography.Paragraph>
       <Space wrap>
-        {onSend ? (
-          <Button type="primary" icon={<SendOutlined />} onClick={onSend} data-testid="onboarding-go-send">
-            {t('onboarding.send.go')}
-          </Button>
-        ) : null}
-        <Button type={onSend ? 'default' : 'primary'} onClick={onFinish} data-testid="onboarding-finish">
+        <Button type="primary" icon={<SendOutlined />} onClick={onSend} data-testid="onboarding-go-send">
+          {t('onboarding.send.go')}
+        </Button>
+        <Button onClick={onFinish} data-testid="onboarding-finish">
           {t('onboarding.finish')}
         </Button>
       </Space>

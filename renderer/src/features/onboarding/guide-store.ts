@@ -1,8 +1,8 @@
 // The getting-started guide's state, shared by the header button and the panel: whether it is
-// shown, on which step, and a revision that goes up when the guide changed data that the screen
-// below it shows (a profile, templates), so the shell can load that screen again.
-import { useSyncExternalStore } from 'react';
+// shown, and on which step. What the guide changes (a profile, templates) goes through the shared
+// data layer, so the screen below it shows it at once.
 import { call } from '../../app/api';
+import { createStore, useStore } from '../../app/store';
 
 /** Set once the user skipped or finished the guide: it then never opens by itself again. Holds only "1". */
 export const ONBOARDING_DISMISSED_KEY = 'callout.onboarding.dismissed';
@@ -13,32 +13,16 @@ export type GuideStep = (typeof GUIDE_STEPS)[number];
 export interface GuideState {
   visible: boolean;
   step: number;
-  /** Goes up when the guide changed profiles or templates. */
-  revision: number;
   /** Goes up when the user asks for the guide (the panel then takes the focus). */
   focusRequest: number;
 }
 
-let state: GuideState = { visible: false, step: 0, revision: 0, focusRequest: 0 };
-const listeners = new Set<() => void>();
+const guide = createStore<GuideState>({ visible: false, step: 0, focusRequest: 0 });
 
-function update(next: Partial<GuideState>): void {
-  state = { ...state, ...next };
-  for (const listener of [...listeners]) listener();
-}
-
-function subscribe(listener: () => void): () => void {
-  listeners.add(listener);
-  return () => listeners.delete(listener);
-}
+const update = (next: Partial<GuideState>) => guide.set((state) => ({ ...state, ...next }));
 
 export function useGuide(): GuideState {
-  return useSyncExternalStore(subscribe, () => state);
-}
-
-/** The revision for the shell: the current screen is mounted again when it changes. */
-export function useGuideRevision(): number {
-  return useGuide().revision;
+  return useStore(guide);
 }
 
 export function isGuideDismissed(): boolean {
@@ -50,7 +34,7 @@ export function isGuideDismissed(): boolean {
 }
 
 export function openGuide(): void {
-  update({ visible: true, focusRequest: state.focusRequest + 1 });
+  update({ visible: true, focusRequest: guide.get().focusRequest + 1 });
 }
 
 /** Hides the guide and remembers it, so it does not open by itself again. */
@@ -67,10 +51,6 @@ export function setGuideStep(step: number): void {
   update({ step: Math.max(0, Math.min(GUIDE_STEPS.length - 1, step)) });
 }
 
-export function bumpGuideRevision(): void {
-  update({ revision: state.revision + 1 });
-}
-
 let firstStartCheck: Promise<void> | null = null;
 
 /**
@@ -80,8 +60,8 @@ let firstStartCheck: Promise<void> | null = null;
 export function checkFirstStart(): Promise<void> {
   firstStartCheck ??= (async () => {
     if (isGuideDismissed()) return;
-    const [templates, messages] = await Promise.all([call((api) => api.templates.list()), call((api) => api.history.query({ limit: 1 }))]);
-    if (templates.ok && messages.ok && templates.value.length === 0 && messages.value.length === 0 && !isGuideDismissed()) {
+    const [templates, messages] = await Promise.all([call((api) => api.templates.list()), call((api) => api.history.page({ limit: 1 }))]);
+    if (templates.ok && messages.ok && templates.value.length === 0 && messages.value.rows.length === 0 && !isGuideDismissed()) {
       update({ visible: true });
     }
   })();

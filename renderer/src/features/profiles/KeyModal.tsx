@@ -7,7 +7,7 @@ import { DeleteOutlined, LockOutlined, SwapOutlined, WalletOutlined } from '@ant
 import { useTranslation } from 'react-i18next';
 import { contract, type ProfileView } from '../../../../common/contract';
 import { call, describeError, describeIssue, type IpcError } from '../../app/api';
-import { useAppInfo } from '../../app/app-info';
+import { useAppInfo } from '../../app/query';
 import { BalanceResult, useBalanceCheck } from './balance';
 
 export interface KeyModalProps {
@@ -28,9 +28,10 @@ interface KeyFormValues {
 export function KeyModal({ profile, intro, onClose, onChanged }: KeyModalProps) {
   const { t } = useTranslation();
   const { message, modal } = App.useApp();
-  const { info } = useAppInfo();
+  const info = useAppInfo();
   const [form] = Form.useForm<KeyFormValues>();
   const [replacing, setReplacing] = useState(false);
+  // Plain state, not a mutation: a mutation keeps its variables (here the key) in its state.
   const [busy, setBusy] = useState<'save' | 'delete' | null>(null);
   const [error, setError] = useState<{ op: 'save' | 'delete'; error: IpcError } | null>(null);
   const { check, run: runCheck, reset: resetCheck } = useBalanceCheck(profile?.id ?? null);
@@ -55,7 +56,7 @@ export function KeyModal({ profile, intro, onClose, onChanged }: KeyModalProps) 
     const apiKey = typeof typed === 'string' ? typed.trim() : '';
     const checked = apiKeySchema.safeParse(apiKey);
     if (!checked.success) {
-      form.setFields([{ name: 'apiKey', errors: [describeIssue(t, { path: 'apiKey', message: checked.error.issues[0]?.message ?? '' })] }]);
+      form.setFields([{ name: 'apiKey', errors: [describeIssue(t, checked.error.issues[0]?.message ?? '')] }]);
       return;
     }
     setBusy('save');
@@ -64,7 +65,7 @@ export function KeyModal({ profile, intro, onClose, onChanged }: KeyModalProps) 
     setBusy(null);
     if (!result.ok) {
       const issue = result.error.issues?.find((i) => i.path === 'apiKey');
-      if (issue) form.setFields([{ name: 'apiKey', errors: [describeIssue(t, issue)] }]);
+      if (issue) form.setFields([{ name: 'apiKey', errors: [describeIssue(t, issue.message)] }]);
       else setError({ op: 'save', error: result.error });
       return;
     }

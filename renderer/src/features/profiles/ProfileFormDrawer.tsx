@@ -2,8 +2,9 @@
 // (issues with a path) are shown in place on their field until the user changes it.
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { Alert, App, Button, Drawer, Form, Input, InputNumber, Radio, Select, Space, Typography } from 'antd';
+import { useMutation } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { SIGNING_MODES, type ProfileView } from '../../../../common/contract';
+import { SIGNING_MODES, type ProfileInput, type ProfileView } from '../../../../common/contract';
 import { call, describeError, type IpcError } from '../../app/api';
 import { fieldOfPath, formValuesOf, inputOf, profileRules, THRESHOLD_MAX, TIMEOUT_LIMITS, type FormField, type ProfileFormValues, type ServerIssues } from './profile-form';
 
@@ -24,7 +25,7 @@ export function ProfileFormDrawer({ open, profile, onClose, onSaved }: ProfileFo
   const { t, i18n } = useTranslation();
   const { message } = App.useApp();
   const [form] = Form.useForm<ProfileFormValues>();
-  const [saving, setSaving] = useState(false);
+  const saving = useMutation({ mutationFn: (input: ProfileInput) => call((api) => api.profiles.save(input)) });
   const [formError, setFormError] = useState<IpcError | null>(null);
   const serverIssues = useRef<ServerIssues>({});
   const rules = useMemo(() => profileRules(t, form, () => serverIssues.current), [t, form]);
@@ -51,9 +52,7 @@ export function ProfileFormDrawer({ open, profile, onClose, onSaved }: ProfileFo
 
   const save = async (values: ProfileFormValues) => {
     setFormError(null);
-    setSaving(true);
-    const result = await call((api) => api.profiles.save(inputOf(values, profile?.id)));
-    setSaving(false);
+    const result = await saving.mutateAsync(inputOf(values, profile?.id));
     if (result.ok) {
       // A new profile is announced by the key dialog that opens next; an edit gets a toast.
       if (profile) void message.success(t('profiles.saved', { name: result.value.name }));
@@ -86,7 +85,7 @@ export function ProfileFormDrawer({ open, profile, onClose, onSaved }: ProfileFo
       footer={
         <Space style={{ display: 'flex', justifyContent: 'flex-end' }}>
           <Button onClick={onClose}>{t('common.cancel')}</Button>
-          <Button type="primary" loading={saving} onClick={() => form.submit()} data-testid="profile-save">
+          <Button type="primary" loading={saving.isPending} onClick={() => form.submit()} data-testid="profile-save">
             {t('common.save')}
           </Button>
         </Space>

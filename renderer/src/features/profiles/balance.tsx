@@ -1,34 +1,25 @@
 // Checking a profile's key and balance with a harmless balance query, and saying the outcome in words.
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useEffect } from 'react';
 import { Alert, Space, Spin, Typography } from 'antd';
+import { useMutation } from '@tanstack/react-query';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import type { BalanceView, ProfileView } from '../../../../common/contract';
-import { SIGNATURE_REJECTED } from '../../../../common/domain/codes';
-import { call, describeError, type IpcResult } from '../../app/api';
-import { currentLanguage, type Language } from '../../i18n';
-
-const FAILURE_KINDS = ['dns', 'refused', 'connect-timeout', 'tls', 'timeout', 'reset', 'aborted', 'too-large', 'network', 'unreadable-reply'] as const;
-type FailureKind = (typeof FAILURE_KINDS)[number];
-const isFailureKind = (kind: string): kind is FailureKind => (FAILURE_KINDS as readonly string[]).includes(kind);
+import { SUCCESS_CODE } from '../../../../common/domain/codes';
+import { call, describeError, describeProviderCode, describeReason, type IpcResult } from '../../app/api';
+import { currentLanguage } from '../../i18n';
 
 export type BalanceCheck = { state: 'idle' } | { state: 'checking' } | { state: 'done'; result: IpcResult<BalanceView> };
 
-/** Runs balance.query for a profile; a result that arrives after the profile changed is dropped. */
+/** Runs balance.query for a profile on demand; choosing another profile forgets the outcome (and one still on its way). */
 export function useBalanceCheck(profileId: string | null): { check: BalanceCheck; run: () => Promise<void>; reset: () => void } {
-  const [check, setCheck] = useState<BalanceCheck>({ state: 'idle' });
-  const current = useRef(profileId);
-  useEffect(() => {
-    current.current = profileId;
-    setCheck({ state: 'idle' });
-  }, [profileId]);
-  const run = useCallback(async () => {
-    if (!profileId) return;
-    setCheck({ state: 'checking' });
-    const result = await call((api) => api.balance.query({ profileId }));
-    if (current.current === profileId) setCheck({ state: 'done', result });
-  }, [profileId]);
-  const reset = useCallback(() => setCheck({ state: 'idle' }), []);
+  const query = useMutation({ mutationFn: (id: string) => call((api) => api.balance.query({ profileId: id })) });
+  const { reset, mutateAsync } = query;
+  useEffect(() => reset(), [profileId, reset]);
+  const check: BalanceCheck = query.isPending ? { state: 'checking' } : query.data ? { state: 'done', result: query.data } : { state: 'idle' };
+  const run = async () => {
+    if (profileId) await mutateAsync(profileId);
+  };
   return { check, run, reset };
 }
 
@@ -39,7 +30,7 @@ interface Described {
 }
 
 /** The outcome of a balance query in words, in the user's language. Exported for reuse by other screens. */
-export function describeBalance(t: TFunction, lang: Language, result: IpcResult<BalanceView>, threshold: number | null): Described {
+export function describeBalance(t: TFunction, result: IpcResult<BalanceView>, threshold: number | null): Described {
   if (!result.ok) return { type: 'error', title: t('balance.failedTitle'), body: [describeError(t, result.error)] };
   const v = result.value;
   if (v.units !== null) {
@@ -48,17 +39,16 @@ export function describeBalance(t: TFunction, lang: Language, result: IpcResult<
     if (v.low) body.push(t('balance.low', { threshold: t('balance.units', { count: threshold ?? 0 }) }));
     return { type: v.low ? 'warning' : 'success', title: t('balance.okTitle', { units }), body };
   }
-  if (v.code && !v.code.success) return { type: 'error', title: v.code.meaning[lang], body: [v.code.action[lang]] };
-  if (v.code?.success) return { type: 'warning', title: t('balance.unreadableTitle'), body: [t('balance.unreadableBody')] };
-  if (v.failure) {
-    if (v.failure.kind === SIGNATURE_REJECTED.id) {
-      return { type: 'error', title: SIGNATURE_REJECTED.meaning[lang], body: [SIGNATURE_REJECTED.action[lang]] };
-    }
-    const title = isFailureKind(v.failure.kind) ? t(`balance.failure.${v.failure.kind}`) : t('balance.failure.other');
-    const body = v.failure.outcome === 'not-sent' ? [t('balance.failedNotSent')] : v.failure.outcome === 'unknown' ? [t('balance.failedUnknown')] : [];
-    return { type: 'error', title, body };
+  if (v.providerCode === SUCCESS_CODE) return { type: 'warning', title: t('balance.unreadableTitle'), body: [t('balance.unreadableBody')] };
+  if (v.failure?.kind === 'signature-rejected') {
+    return { type: 'error', title: t('provider.signature.meaning', { ns: 'msg' }), body: [t('provider.signature.action', { ns: 'msg' })] };
   }
-  return { type: 'error', title: t('balance.failedTitle'), body: [t('balance.failure.other')] };
+  if (v.failure) {
+    const body = v.failure.outcome === 'not-sent' ? [t('balance.failedNotSent')] : v.failure.outcome === 'unknown' ? [t('balance.failedUnknown')] : [];
+    return { type: 'error', title: describeReason(t, v.failure.reason), body };
+  }
+  const code = describeProviderCode(t, v.providerCode);
+  return { type: 'error', title: code.meaning, body: [code.action] };
 }
 
 /** Shows a balance check: a spinner while it runs, then the outcome in words. */
@@ -76,7 +66,7 @@ export function BalanceResult({ check, profile }: { check: BalanceCheck; profile
       </div>
     );
   }
-  const d = describeBalance(t, lang, check.result, profile.lowBalanceThreshold);
+  const d = describeBalance(t, check.result, profile.lowBalanceThreshold);
   const checkedAt = check.result.ok ? new Intl.DateTimeFormat(lang, { timeStyle: 'medium' }).format(new Date(check.result.value.checkedAt)) : null;
   return (
     <div role="status" aria-live="polite" data-testid="balance-result" data-outcome={d.type}>

@@ -101,18 +101,7 @@ function schemaRule(t: TFunction, path: keyof Shape, convert: (value: unknown) =
   return {
     validator: async (_rule, value: unknown) => {
       const checked = profileInput.shape[path].safeParse(convert(value));
-      if (!checked.success) {
-        const first = checked.error.issues[0];
-        throw new Error(describeIssue(t, { path, message: first?.message ?? '' }));
-      }
-    },
-  };
-}
-
-function requiredRule(t: TFunction, path: keyof Shape): FormRule {
-  return {
-    validator: async (_rule, value: unknown) => {
-      if (value === null || value === undefined || value === '') throw new Error(describeIssue(t, { path, message: '' }));
+      if (!checked.success) throw new Error(describeIssue(t, checked.error.issues[0]?.message ?? ''));
     },
   };
 }
@@ -122,7 +111,7 @@ function serverRule(t: TFunction, field: FormField, issues: () => ServerIssues):
   return {
     validator: async (_rule, value: unknown) => {
       const reported = issues()[field];
-      if (reported && Object.is(reported.value, value)) throw new Error(describeIssue(t, reported.issue));
+      if (reported && Object.is(reported.value, value)) throw new Error(describeIssue(t, reported.issue.message));
     },
   };
 }
@@ -130,22 +119,22 @@ function serverRule(t: TFunction, field: FormField, issues: () => ServerIssues):
 /** Every field's rules. `issues` is read at validation time, so main's problems show in place. */
 export function profileRules(t: TFunction, form: FormInstance<ProfileFormValues>, issues: () => ServerIssues): Record<FormField, FormRule[]> {
   const withServer = (field: FormField, rules: FormRule[]) => [...rules, serverRule(t, field, issues)];
-  const seconds = (v: unknown) => (typeof v === 'number' ? toMs(v) : v);
+  // An empty timeout is checked as null (the schema's default is only for a value left out).
+  const seconds = (v: unknown) => (typeof v === 'number' ? toMs(v) : null);
   return {
     name: withServer('name', [schemaRule(t, 'name', (v) => v ?? '')]),
     baseUrl: withServer('baseUrl', [schemaRule(t, 'baseUrl', (v) => (typeof v === 'string' ? v.trim() : ''))]),
     apiId: withServer('apiId', [schemaRule(t, 'apiId', (v) => v ?? '')]),
     signing: withServer('signing', [schemaRule(t, 'signing')]),
     format: withServer('format', [schemaRule(t, 'format')]),
-    connectTimeoutSeconds: withServer('connectTimeoutSeconds', [requiredRule(t, 'connectTimeoutMs'), schemaRule(t, 'connectTimeoutMs', seconds)]),
+    connectTimeoutSeconds: withServer('connectTimeoutSeconds', [schemaRule(t, 'connectTimeoutMs', seconds)]),
     totalTimeoutSeconds: withServer('totalTimeoutSeconds', [
-      requiredRule(t, 'totalTimeoutMs'),
       schemaRule(t, 'totalTimeoutMs', seconds),
       {
         validator: async (_rule, value: unknown) => {
           const connect = form.getFieldValue('connectTimeoutSeconds') as unknown;
           if (typeof value === 'number' && typeof connect === 'number' && value < connect) {
-            throw new Error(describeIssue(t, { path: 'totalTimeoutMs', message: 'timeout-order' }));
+            throw new Error(describeIssue(t, 'timeout-order'));
           }
         },
       },

@@ -1,6 +1,8 @@
-import { useCallback, useEffect, useState } from 'react';
+// The profile list (the shared cached query): what a profile screen needs to show and change it.
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ProfileView } from '../../../../common/contract';
-import { call, type IpcError } from '../../app/api';
+import type { IpcError } from '../../app/api';
+import { profilesQuery, upsertById } from '../../app/query';
 
 export interface ProfilesState {
   profiles: ProfileView[] | null;
@@ -14,34 +16,14 @@ export interface ProfilesState {
 
 /** The profile list, loaded from main; built-in first, then by name. */
 export function useProfiles(): ProfilesState {
-  const [profiles, setProfiles] = useState<ProfileView[] | null>(null);
-  const [loading, setLoading] = useState(true);
-  const [error, setError] = useState<IpcError | null>(null);
-  const [generation, setGeneration] = useState(0);
-
-  useEffect(() => {
-    let live = true;
-    setLoading(true);
-    void call((api) => api.profiles.list()).then((r) => {
-      if (!live) return;
-      setLoading(false);
-      if (r.ok) {
-        setProfiles(r.value);
-        setError(null);
-      } else setError(r.error);
-    });
-    return () => {
-      live = false;
-    };
-  }, [generation]);
-
-  const reload = useCallback(() => setGeneration((g) => g + 1), []);
-  const upsert = useCallback((profile: ProfileView) => {
-    setProfiles((list) => {
-      const current = list ?? [];
-      return current.some((p) => p.id === profile.id) ? current.map((p) => (p.id === profile.id ? profile : p)) : [...current, profile];
-    });
-  }, []);
-  const drop = useCallback((id: string) => setProfiles((list) => (list ?? []).filter((p) => p.id !== id)), []);
-  return { profiles, loading, error, reload, upsert, drop };
+  const client = useQueryClient();
+  const { data, isPending, error, refetch } = useQuery(profilesQuery);
+  return {
+    profiles: data ?? null,
+    loading: isPending,
+    error,
+    reload: () => void refetch(),
+    upsert: (profile) => client.setQueryData(profilesQuery.queryKey, (list) => upsertById(list, profile)),
+    drop: (id) => client.setQueryData(profilesQuery.queryKey, (list) => list?.filter((p) => p.id !== id)),
+  };
 }

@@ -1,26 +1,24 @@
 // The chosen profile's balance in units, checked with a balance query (no call, no cost): on
-// demand, when the profile changes, after each send and when a call ends. A low balance is warned
-// about; a failed check is said in words (the profile screen's wording, shared).
+// demand, when the profile changes, after each send and when a call ends (the balance query is
+// loaded again then). The last result stays while a check runs. A low balance is warned about; a
+// failed check is said in words (the profile screen's wording, shared).
 import { Alert, Button, Card, Skeleton, Tooltip, Typography } from 'antd';
 import { ReloadOutlined, WalletOutlined } from '@ant-design/icons';
+import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import type { ProfileView } from '../../../../common/contract';
-import { RESULT_CODES } from '../../../../common/domain/codes';
+import type { BalanceView, ProfileView } from '../../../../common/contract';
+import type { IpcResult } from '../../app/api';
+import { balanceQuery } from '../../app/query';
 import { currentLanguage } from '../../i18n';
 import { describeBalance } from '../profiles/balance';
 import { formatTime } from './send-model';
-import type { BalanceState } from './use-balance';
 
-export interface BalanceCardProps {
-  profile: ProfileView | null;
-  balance: BalanceState;
-  onRefresh: () => void;
-}
-
-export function BalanceCard({ profile, balance, onRefresh }: BalanceCardProps) {
+export function BalanceCard({ profile }: { profile: ProfileView | null }) {
   const { t, i18n } = useTranslation();
   const lang = currentLanguage(i18n.language);
-  const { checking, result: r } = balance;
+  const balance = useQuery({ ...balanceQuery(profile?.id ?? ''), enabled: profile?.hasKey === true });
+  const checking = balance.isFetching;
+  const r: IpcResult<BalanceView> | null = balance.error ? { ok: false, error: balance.error } : balance.data ? { ok: true, value: balance.data } : null;
 
   const body = (() => {
     if (!profile) return <Typography.Text type="secondary">{t('send.balance.noProfile')}</Typography.Text>;
@@ -43,14 +41,14 @@ export function BalanceCard({ profile, balance, onRefresh }: BalanceCardProps) {
               showIcon
               data-testid="balance-low"
               title={t('send.balance.low', { threshold: t('send.units', { count: profile.lowBalanceThreshold ?? 0 }) })}
-              description={RESULT_CODES[402].action[lang]}
+              description={t('provider.402.action', { ns: 'msg' })}
               className="send-note"
             />
           ) : null}
         </>
       );
     }
-    const d = describeBalance(t, lang, r, profile.lowBalanceThreshold);
+    const d = describeBalance(t, r, profile.lowBalanceThreshold);
     return <Alert type={d.type} showIcon title={d.title} description={d.body.length ? d.body.join(' ') : undefined} data-testid="balance-problem" />;
   })();
 
@@ -66,7 +64,7 @@ export function BalanceCard({ profile, balance, onRefresh }: BalanceCardProps) {
       extra={
         profile?.hasKey ? (
           <Tooltip title={t('send.balance.refreshHint')}>
-            <Button size="small" icon={<ReloadOutlined />} onClick={onRefresh} loading={checking} data-testid="balance-refresh">
+            <Button size="small" icon={<ReloadOutlined />} onClick={() => void balance.refetch()} loading={checking} data-testid="balance-refresh">
               {t('send.balance.refresh')}
             </Button>
           </Tooltip>

@@ -5,7 +5,7 @@ import { Alert, Button, Card, Empty, Steps, Tag, Timeline, Typography } from 'an
 import { PhoneOutlined, RedoOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { currentLanguage } from '../../i18n';
-import { canSendAgain, describeOutcome, formatTime, PHASE_COLORS, phaseLabel, phaseOf, stepsOf, timelineEntries } from './send-model';
+import { describeOutcome, formatTime, offersSendAgain, PHASE_COLORS, phaseLabel, phaseOf, stepsOf, timelineEntries } from './send-model';
 import type { SessionCall } from './session-calls';
 
 export interface CallCardProps {
@@ -38,11 +38,11 @@ export function CallCard({ call, sendingTo, onSendAgain, sendAgainBusy, onOpenPr
 
   const m = call.message;
   const phase = phaseOf(m);
-  const outcome = describeOutcome(t, lang, m);
-  const steps = stepsOf(t, lang, m);
-  const entries = call.events ? timelineEntries(t, lang, m, call.events) : [];
+  const outcome = describeOutcome(t, m);
+  const steps = stepsOf(t, m);
+  const entries = call.events ? timelineEntries(t, m, call.events) : [];
   const open = phase === 'sending' || phase === 'waiting' || phase === 'calling';
-  const again = canSendAgain(m);
+  const again = offersSendAgain(m);
   const authProblem = m.code === 401 || m.errorKind === 'signature-rejected';
 
   return (
@@ -56,7 +56,7 @@ export function CallCard({ call, sendingTo, onSendAgain, sendAgainBusy, onOpenPr
       }
       extra={
         <Tag color={PHASE_COLORS[phase]} data-testid="call-phase" style={{ marginInlineEnd: 0 }}>
-          {phaseLabel(t, lang, m)}
+          {phaseLabel(t, m)}
         </Tag>
       }
       data-testid="call-card"

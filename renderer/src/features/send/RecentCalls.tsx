@@ -39,7 +39,7 @@ export function RecentCalls({ calls, selectedId, onSelect }: RecentCallsProps) {
                 </span>
                 <span className="send-recent-side">
                   <Tag color={PHASE_COLORS[phaseOf(m)]} style={{ marginInlineEnd: 0 }}>
-                    {phaseLabel(t, lang, m)}
+                    {phaseLabel(t, m)}
                   </Tag>
                   <Typography.Text type="secondary" className="send-time">
                     {formatTime(lang, m.createdAt)}

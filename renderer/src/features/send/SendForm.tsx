@@ -7,10 +7,9 @@ import { Alert, AutoComplete, Button, Card, Col, Form, Input, Row, Segmented, Se
 import { CheckCircleFilled, ExclamationCircleFilled, PhoneOutlined, WarningFilled } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import type { TemplateView } from '../../../../common/contract';
-import { MOBILE_ERRORS, MOBILE_HINT, normalizeMobile } from '../../../../common/domain/mobile';
+import { normalizeMobile } from '../../../../common/domain/mobile';
 import { matchTemplate } from '../../../../common/domain/templates';
-import { CHARS_PER_UNIT, CONTENT_ERRORS, CONTENT_MAX, checkContent, textLength } from '../../../../common/domain/units';
-import { currentLanguage, type Language } from '../../i18n';
+import { CHARS_PER_UNIT, CONTENT_MAX, checkContent, textLength } from '../../../../common/domain/units';
 import { composeText, markerLabel, matchFreeText, measure, previewParts, type FreeTextMatch, type PreviewPart } from './send-model';
 import type { SendFormValues, SendRequest } from './send-request';
 import type { SendData } from './use-send-data';
@@ -31,7 +30,6 @@ const digitsOf = (s: string) => s.replace(/\D/g, '');
 
 export function SendForm({ form, data, initialProfileId, sending, onReview, problem }: SendFormProps) {
   const { t, i18n } = useTranslation();
-  const lang = currentLanguage(i18n.language);
   const { profiles, templates, recents } = data;
   // The suggestions list is opened only by the user (typing, clicking) and closes when the field
   // loses focus, so that it never pops up over the button after the number was cleared by a send.
@@ -60,7 +58,7 @@ export function SendForm({ form, data, initialProfileId, sending, onReview, prob
       .filter((f) => f.errors.length > 0)
       .map((f) => f.name);
     if (withErrors.length) form.validateFields(withErrors).catch(() => undefined);
-  }, [lang, form]);
+  }, [i18n.language, form]);
 
   const chooseTemplate = (id: string) => {
     const next = templates.find((tpl) => tpl.id === id);
@@ -251,7 +249,7 @@ export function SendForm({ form, data, initialProfileId, sending, onReview, prob
               {
                 validator: (_, v: string | undefined) => {
                   const check = checkContent(v ?? '');
-                  return check.ok ? Promise.resolve() : Promise.reject(new Error(CONTENT_ERRORS[check.error][lang]));
+                  return check.ok ? Promise.resolve() : Promise.reject(new Error(t(`content.${check.error}`, { ns: 'msg' })));
                 },
               },
             ]}
@@ -273,18 +271,18 @@ export function SendForm({ form, data, initialProfileId, sending, onReview, prob
           <Preview parts={previewParts(freeMatch.template.content, matchTemplate(freeText, freeMatch.template.content) ?? [])} template={freeMatch.template} />
         ) : null}
 
-        {text ? <MeasureLine length={size.length} units={size.units} tooLong={size.tooLong} lang={lang} /> : null}
+        {text ? <MeasureLine length={size.length} units={size.units} tooLong={size.tooLong} /> : null}
 
         <Form.Item
           name="mobile"
           label={t('send.field.mobile')}
-          tooltip={MOBILE_HINT[lang]}
+          tooltip={t('mobile.hint', { ns: 'msg' })}
           className="send-mobile"
           rules={[
             {
               validator: (_, v: string | undefined) => {
                 const r = normalizeMobile(v ?? '');
-                return r.ok ? Promise.resolve() : Promise.reject(new Error(MOBILE_ERRORS[r.error][lang]));
+                return r.ok ? Promise.resolve() : Promise.reject(new Error(t(`mobile.${r.error}`, { ns: 'msg' })));
               },
             },
           ]}
@@ -363,13 +361,13 @@ function Preview({ parts, template }: { parts: PreviewPart[]; template: Template
   );
 }
 
-function MeasureLine({ length, units, tooLong, lang }: { length: number; units: number; tooLong: boolean; lang: Language }) {
+function MeasureLine({ length, units, tooLong }: { length: number; units: number; tooLong: boolean }) {
   const { t } = useTranslation();
   if (tooLong) {
     return (
       <div className="send-measure" role="alert" data-testid="measure" data-too-long="true">
         <Typography.Text type="danger">
-          <ExclamationCircleFilled aria-hidden /> {CONTENT_ERRORS['too-long'][lang]} {t('send.measure.count', { length, max: CONTENT_MAX })}
+          <ExclamationCircleFilled aria-hidden /> {t('content.too-long', { ns: 'msg' })} {t('send.measure.count', { length, max: CONTENT_MAX })}
         </Typography.Text>
       </div>
     );

@@ -1,16 +1,16 @@
 // The Send screen: the form on the left; on the right the balance, the live card of the call just
 // placed and this session's calls. A send happens only after the confirmation, once: a second
 // click (or Enter) while one is in flight does nothing, and main refuses an identical send in flight.
-import { useCallback, useMemo, useRef, useState, type ReactNode } from 'react';
+import { useMemo, useRef, useState, type ReactNode } from 'react';
 import { Alert, App, Button, Card, Form, Skeleton, Typography } from 'antd';
 import { ReloadOutlined } from '@ant-design/icons';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { IpcError } from '../../../../common/contract';
 import type { MessageRecord } from '../../../../common/records';
-import { MOBILE_ERRORS, type MobileError } from '../../../../common/domain/mobile';
-import { CONTENT_ERRORS, type ContentError } from '../../../../common/domain/units';
 import { call, describeError } from '../../app/api';
-import { currentLanguage } from '../../i18n';
+import { navigate } from '../../app/navigation';
+import { balanceQuery } from '../../app/query';
 import { BalanceCard } from './BalanceCard';
 import { CallCard } from './CallCard';
 import { ConfirmSendModal } from './ConfirmSendModal';
@@ -18,37 +18,30 @@ import { RecentCalls } from './RecentCalls';
 import { SendForm } from './SendForm';
 import { phaseOf } from './send-model';
 import type { SendFormValues, SendRequest } from './send-request';
-import { sessionCalls, useLiveCalls, useSessionCalls } from './session-calls';
-import { useBalance } from './use-balance';
+import { sessionCalls, useSessionCalls } from './session-calls';
 import { useSendData } from './use-send-data';
 import './send.css';
 
-const go = (screen: string) => {
-  window.location.hash = `/${screen}`;
-};
-
 export function SendScreen() {
-  const { t, i18n } = useTranslation();
-  const lang = currentLanguage(i18n.language);
+  const { t } = useTranslation();
   const { modal, message } = App.useApp();
-  const { data, loading, error, reload, reloadRecents } = useSendData();
+  const client = useQueryClient();
+  const { data, loading, error, reload } = useSendData();
   const [form] = Form.useForm<SendFormValues>();
   const profileId = Form.useWatch('profileId', form) as string | undefined;
   const profile = data?.profiles.find((p) => p.id === profileId) ?? null;
-  const balance = useBalance(profile?.id ?? null, profile?.hasKey ?? false);
   const session = useSessionCalls();
 
   const [confirming, setConfirming] = useState<SendRequest | null>(null);
-  const [sending, setSending] = useState<SendRequest | null>(null);
-  const [againBusy, setAgainBusy] = useState(false);
-  const [problem, setProblem] = useState<{ error: IpcError; text: string } | null>(null);
+  const [problem, setProblem] = useState<IpcError | null>(null);
+  const send = useMutation({
+    mutationFn: (request: SendRequest) =>
+      call((api) => api.messages.send({ profileId: request.profile.id, mobile: request.mobile, content: request.content, templateId: request.template?.id ?? null })),
+  });
+  const again = useMutation({ mutationFn: (id: number) => call((api) => api.messages.sendAgain({ id, confirm: true })) });
   // Set synchronously on the first confirming click: later clicks, Enter presses or a second
   // "send again" find it set and do nothing until the send has returned.
   const inFlight = useRef(false);
-
-  const refreshBalance = balance.refresh;
-  const onEnded = useCallback(() => refreshBalance(), [refreshBalance]);
-  useLiveCalls(onEnded);
 
   const initialProfileId = useMemo(() => {
     if (!data) return undefined;
@@ -59,18 +52,13 @@ export function SendScreen() {
     sessionCalls.add(m);
     // A call may have been placed: empty the number, so that Enter cannot call the same person again by accident.
     if (m.outcome !== 'rejected') form.setFieldValue('mobile', '');
-    reloadRecents();
-    refreshBalance();
+    void client.invalidateQueries({ queryKey: balanceQuery(m.profile).queryKey });
   };
 
   const sendFailed = (error: IpcError) => {
-    const issue = error.issues?.[0];
-    if (error.code === 'invalid-mobile' && issue && issue.message in MOBILE_ERRORS) {
-      form.setFields([{ name: 'mobile', errors: [MOBILE_ERRORS[issue.message as MobileError][lang]] }]);
-      return;
-    }
-    const text = error.code === 'invalid-content' && issue && issue.message in CONTENT_ERRORS ? CONTENT_ERRORS[issue.message as ContentError][lang] : describeError(t, error);
-    setProblem({ error, text });
+    // A bad number is said on its field; anything else next to the button.
+    if (error.code === 'invalid-mobile') form.setFields([{ name: 'mobile', errors: [describeError(t, error)] }]);
+    else setProblem(error);
   };
 
   const confirmSend = async (request: SendRequest) => {
@@ -78,12 +66,8 @@ export function SendScreen() {
     inFlight.current = true;
     setConfirming(null);
     setProblem(null);
-    setSending(request);
-    const r = await call((api) =>
-      api.messages.send({ profileId: request.profile.id, mobile: request.mobile, content: request.content, templateId: request.template?.id ?? null }),
-    );
+    const r = await send.mutateAsync(request);
     inFlight.current = false;
-    setSending(null);
     if (r.ok) afterSend(r.value.message);
     else sendFailed(r.error);
   };
@@ -109,10 +93,8 @@ export function SendScreen() {
       onOk: async () => {
         if (inFlight.current) return;
         inFlight.current = true;
-        setAgainBusy(true);
-        const r = await call((api) => api.messages.sendAgain({ id, confirm: true }));
+        const r = await again.mutateAsync(id);
         inFlight.current = false;
-        setAgainBusy(false);
         if (r.ok) afterSend(r.value.message);
         else void message.error(describeError(t, r.error));
       },
@@ -130,7 +112,7 @@ export function SendScreen() {
         data-testid="no-templates"
         title={t('send.notice.noTemplatesTitle')}
         description={t('send.notice.noTemplatesBody')}
-        action={<Button onClick={() => go('templates')}>{t('send.notice.openTemplates')}</Button>}
+        action={<Button onClick={() => navigate('templates')}>{t('send.notice.openTemplates')}</Button>}
         className="send-notice"
       />
     );
@@ -142,7 +124,7 @@ export function SendScreen() {
         data-testid="no-approved-templates"
         title={t('send.notice.noApprovedTitle')}
         description={t('send.notice.noApprovedBody')}
-        action={<Button onClick={() => go('templates')}>{t('send.notice.openTemplates')}</Button>}
+        action={<Button onClick={() => navigate('templates')}>{t('send.notice.openTemplates')}</Button>}
         className="send-notice"
       />
     );
@@ -188,7 +170,7 @@ export function SendScreen() {
               form={form}
               data={data}
               initialProfileId={initialProfileId}
-              sending={sending !== null}
+              sending={send.isPending}
               onReview={(request) => {
                 if (inFlight.current) return;
                 setProblem(null);
@@ -201,12 +183,12 @@ export function SendScreen() {
                     showIcon
                     role="alert"
                     data-testid="send-problem"
-                    data-code={problem.error.code}
+                    data-code={problem.code}
                     title={t('send.problem.title')}
-                    description={problem.text}
+                    description={describeError(t, problem)}
                     action={
-                      problem.error.code === 'no-key' ? (
-                        <Button size="small" onClick={() => go('profiles')}>
+                      problem.code === 'no-key' ? (
+                        <Button size="small" onClick={() => navigate('profiles')}>
                           {t('send.call.openProfiles')}
                         </Button>
                       ) : undefined
@@ -218,13 +200,13 @@ export function SendScreen() {
             />
           </div>
           <aside className="send-side" aria-label={t('send.sideLabel')}>
-            <BalanceCard profile={profile} balance={balance} onRefresh={refreshBalance} />
+            <BalanceCard profile={profile} />
             <CallCard
-              call={sending ? null : selected}
-              sendingTo={sending?.mobile ?? null}
+              call={send.isPending ? null : selected}
+              sendingTo={send.isPending ? send.variables.mobile : null}
               onSendAgain={sendAgain}
-              sendAgainBusy={againBusy}
-              onOpenProfiles={() => go('profiles')}
+              sendAgainBusy={again.isPending}
+              onOpenProfiles={() => navigate('profiles')}
             />
             <RecentCalls calls={session.calls} selectedId={session.selectedId} onSelect={(id) => sessionCalls.select(id)} />
           </aside>

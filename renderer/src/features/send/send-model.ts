@@ -1,13 +1,13 @@
 // Pure rules of the Send screen: what the text will be, how long it is and what it costs, and what
 // became of a message, in words. No React, no window.callout: everything here is derived from the
-// contract's records and the shared domain modules.
+// contract's records, the shared domain modules and the message catalog.
 import type { TFunction } from 'i18next';
 import type { TemplateView } from '../../../../common/contract';
 import type { MessageEventRecord, MessageRecord } from '../../../../common/records';
-import { describeCode, RESULT_CODES, SIGNATURE_REJECTED } from '../../../../common/domain/codes';
-import { CALL_STATE_LABELS, FINAL_STATES, type CallState } from '../../../../common/domain/status';
+import { FINAL_STATES, maySendAgain, type CallState } from '../../../../common/domain/status';
 import { findMatchingTemplates, parseTemplate } from '../../../../common/domain/templates';
 import { CHARS_PER_UNIT, CONTENT_MAX, textLength } from '../../../../common/domain/units';
+import { describeProviderCode, describeReason } from '../../app/api';
 import type { Language } from '../../i18n';
 
 /** A piece of the preview: literal template text, or a value typed for a marker. */
@@ -109,19 +109,19 @@ export function phaseOf(m: MessageRecord): Phase {
   }
 }
 
-/** A call that could be placed again deliberately: its outcome is unknown, or its call ended unanswered. */
-export function canSendAgain(m: MessageRecord): boolean {
-  const phase = phaseOf(m);
-  return phase === 'unknown' || phase === 'ended' || phase === 'untracked';
+/**
+ * Whether the card offers a deliberate new call: main allows one for any settled message; it is
+ * offered when this one may not have reached the person (its outcome is unknown, or its call ended
+ * unanswered). A rejected send placed no call: once its problem is fixed, the form sends it again.
+ */
+export function offersSendAgain(m: MessageRecord): boolean {
+  return maySendAgain(m) && m.outcome !== 'rejected' && m.state !== 'answered';
 }
 
-const TRANSPORT_KINDS = ['dns', 'refused', 'connect-timeout', 'tls', 'timeout', 'reset', 'aborted', 'too-large', 'network'] as const;
-type TransportKind = (typeof TRANSPORT_KINDS)[number];
-const isTransportKind = (k: string): k is TransportKind => (TRANSPORT_KINDS as readonly string[]).includes(k);
+const stateLabel = (t: TFunction, state: CallState) => t(`state.${state}`, { ns: 'msg' });
 
-const UNKNOWN_KINDS = ['timeout', 'reset', 'aborted', 'too-large', 'network', 'tls', 'unreadable-reply', 'interrupted'] as const;
-type UnknownKind = (typeof UNKNOWN_KINDS)[number];
-const isUnknownKind = (k: string): k is UnknownKind => (UNKNOWN_KINDS as readonly string[]).includes(k);
+/** Why, when main said (null for a message written before reasons were codes). */
+const why = (t: TFunction, m: Pick<MessageRecord, 'reason'>): string[] => (m.reason ? [describeReason(t, m.reason)] : []);
 
 const ENDED_STATES = ['no_answer', 'busy', 'rejected', 'powered_off', 'unreachable', 'invalid_number', 'failed'] as const;
 type EndedState = (typeof ENDED_STATES)[number];
@@ -134,7 +134,7 @@ export interface OutcomeText {
 }
 
 /** What became of a message, in words: what happened, and what to do next. */
-export function describeOutcome(t: TFunction, lang: Language, m: MessageRecord): OutcomeText {
+export function describeOutcome(t: TFunction, m: MessageRecord): OutcomeText {
   const phase = phaseOf(m);
   switch (phase) {
     case 'sending':
@@ -157,47 +157,36 @@ export function describeOutcome(t: TFunction, lang: Language, m: MessageRecord):
       };
     }
     case 'ended': {
-      const label = CALL_STATE_LABELS[m.state][lang];
-      const why = isEndedState(m.state) ? t(`send.ended.${m.state}`) : t('send.ended.failed');
-      return { type: 'warning', title: t('send.outcome.endedTitle', { state: label }), body: [why, t('send.outcome.notCharged')] };
+      const ended = isEndedState(m.state) ? t(`send.ended.${m.state}`) : t('send.ended.failed');
+      return { type: 'warning', title: t('send.outcome.endedTitle', { state: stateLabel(t, m.state) }), body: [ended, t('send.outcome.notCharged')] };
     }
     case 'untracked':
       return { type: 'warning', title: t('send.outcome.untrackedTitle'), body: [t('send.outcome.untrackedBody')] };
     case 'rejected': {
       if (m.code !== null) {
-        const info = describeCode(m.code);
-        return { type: 'error', title: info.meaning[lang], body: [info.action[lang], t('send.outcome.rejectedNothingPlaced')] };
+        const code = describeProviderCode(t, m.code);
+        return { type: 'error', title: code.meaning, body: [code.action, t('send.outcome.rejectedNothingPlaced')] };
       }
-      if (m.errorKind === SIGNATURE_REJECTED.id) {
-        return { type: 'error', title: SIGNATURE_REJECTED.meaning[lang], body: [SIGNATURE_REJECTED.action[lang], t('send.outcome.rejectedNothingPlaced')] };
+      if (m.errorKind === 'signature-rejected') {
+        return { type: 'error', title: t('provider.signature.meaning', { ns: 'msg' }), body: [t('provider.signature.action', { ns: 'msg' }), t('send.outcome.rejectedNothingPlaced')] };
       }
-      const kind = m.errorKind?.startsWith('not-sent:') ? m.errorKind.slice('not-sent:'.length) : '';
-      return {
-        type: 'error',
-        title: t('send.outcome.notSentTitle'),
-        body: [isTransportKind(kind) ? t(`send.transport.${kind}`) : t('send.transport.other'), t('send.outcome.notSentBody')],
-      };
+      return { type: 'error', title: t('send.outcome.notSentTitle'), body: [...why(t, m), t('send.outcome.notSentBody')] };
     }
     case 'unknown': {
       if (m.code !== null) {
-        const info = m.code === 500 ? RESULT_CODES[500] : describeCode(m.code);
-        return { type: 'warning', title: info.meaning[lang], body: [info.action[lang], t('send.outcome.unknownNext')] };
+        const code = describeProviderCode(t, m.code);
+        return { type: 'warning', title: code.meaning, body: [code.action, t('send.outcome.unknownNext')] };
       }
-      const kind = m.errorKind ?? '';
-      return {
-        type: 'warning',
-        title: isUnknownKind(kind) ? t(`send.unknown.${kind}`) : t('send.unknown.other'),
-        body: [t('send.outcome.unknownBody'), t('send.outcome.unknownNext')],
-      };
+      return { type: 'warning', title: t('send.outcome.unknownTitle'), body: [...why(t, m), t('send.outcome.unknownBody'), t('send.outcome.unknownNext')] };
     }
   }
 }
 
 /** A short label for a message's phase (tags, the recent list). */
-export function phaseLabel(t: TFunction, lang: Language, m: MessageRecord): string {
+export function phaseLabel(t: TFunction, m: MessageRecord): string {
   const phase = phaseOf(m);
   if (phase === 'answered' && m.duration !== null) return t('send.phase.answeredFor', { duration: formatDuration(t, m.duration) });
-  if (phase === 'ended') return CALL_STATE_LABELS[m.state][lang];
+  if (phase === 'ended') return stateLabel(t, m.state);
   return t(`send.phase.${phase}`);
 }
 
@@ -221,7 +210,7 @@ export interface TimelineEntry {
 }
 
 /** The message's events as timeline entries, in words. */
-export function timelineEntries(t: TFunction, lang: Language, m: MessageRecord, events: readonly MessageEventRecord[]): TimelineEntry[] {
+export function timelineEntries(t: TFunction, m: MessageRecord, events: readonly MessageEventRecord[]): TimelineEntry[] {
   return events.map((e): TimelineEntry => {
     const base = { key: String(e.id), at: e.at };
     switch (e.kind) {
@@ -230,27 +219,26 @@ export function timelineEntries(t: TFunction, lang: Language, m: MessageRecord, 
       case 'submitted':
         return { ...base, color: 'blue', title: t('send.timeline.submitted'), detail: m.smsid ? t('send.timeline.smsid', { smsid: m.smsid }) : null };
       case 'redial': {
-        const attempt = Number(/\d+/.exec(e.detail ?? '')?.[0] ?? NaN);
+        // The event carries the attempt's number.
+        const attempt = Number(e.detail ?? NaN);
         return { ...base, color: 'orange', title: Number.isFinite(attempt) ? t('send.timeline.redial', { attempt }) : t('send.timeline.redialPlain'), detail: null };
       }
       case 'state': {
         const state = e.state ?? 'unknown';
         if (state === 'answered') {
           const duration = m.state === 'answered' && m.duration !== null ? formatDuration(t, m.duration) : null;
-          return { ...base, color: 'green', title: duration ? t('send.timeline.answered', { duration }) : CALL_STATE_LABELS.answered[lang], detail: null };
+          return { ...base, color: 'green', title: duration ? t('send.timeline.answered', { duration }) : stateLabel(t, 'answered'), detail: null };
         }
         if (state === 'calling') return { ...base, color: 'blue', title: t('send.timeline.calling'), detail: null };
         if (state === 'pending') return { ...base, color: 'gray', title: t('send.timeline.waiting'), detail: null };
-        return { ...base, color: FINAL_STATES.has(state) ? 'red' : 'gray', title: CALL_STATE_LABELS[state][lang], detail: isEndedState(state) ? t(`send.ended.${state}`) : null };
+        return { ...base, color: FINAL_STATES.has(state) ? 'red' : 'gray', title: stateLabel(t, state), detail: isEndedState(state) ? t(`send.ended.${state}`) : null };
       }
-      case 'rejected': {
-        const info = m.code !== null ? describeCode(m.code) : null;
-        return { ...base, color: 'red', title: t('send.timeline.rejected'), detail: info ? info.meaning[lang] : null };
-      }
+      case 'rejected':
+        return { ...base, color: 'red', title: t('send.timeline.rejected'), detail: m.code !== null ? describeProviderCode(t, m.code).meaning : (why(t, e)[0] ?? null) };
       case 'unknown':
-        return { ...base, color: 'orange', title: t('send.timeline.unknown'), detail: null };
+        return { ...base, color: 'orange', title: t('send.timeline.unknown'), detail: why(t, e)[0] ?? null };
       case 'error':
-        return { ...base, color: 'gray', title: t('send.timeline.stopped'), detail: null };
+        return { ...base, color: 'gray', title: t('send.timeline.stopped'), detail: why(t, e)[0] ?? null };
     }
   });
 }
@@ -258,14 +246,13 @@ export function timelineEntries(t: TFunction, lang: Language, m: MessageRecord, 
 /** The three steps of a placed call: submitted, calling, and how it ended (none for a send that was rejected or is unknown). */
 export function stepsOf(
   t: TFunction,
-  lang: Language,
   m: MessageRecord,
 ): { current: number; status: 'wait' | 'process' | 'finish' | 'error'; items: { title: string; content?: string }[] } | null {
   const phase = phaseOf(m);
   if (phase === 'rejected' || phase === 'unknown') return null;
   const end = (() => {
-    if (phase === 'answered') return { title: CALL_STATE_LABELS.answered[lang], content: m.duration !== null ? formatDuration(t, m.duration) : undefined };
-    if (phase === 'ended') return { title: CALL_STATE_LABELS[m.state][lang] };
+    if (phase === 'answered') return { title: stateLabel(t, 'answered'), content: m.duration !== null ? formatDuration(t, m.duration) : undefined };
+    if (phase === 'ended') return { title: stateLabel(t, m.state) };
     return { title: t('send.steps.result') };
   })();
   const items = [{ title: t('send.steps.submitted') }, { title: t('send.steps.calling') }, end];

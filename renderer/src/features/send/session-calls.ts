@@ -1,9 +1,10 @@
 // The calls placed from this screen during this session, kept outside React so that they survive a
-// visit to another screen. Each is followed live: main pushes every change of a message
-// (main:message-updated) and the card fetches its event timeline (messages.get) after each change.
-import { useEffect, useSyncExternalStore } from 'react';
+// visit to another screen. Each is followed live: its detail (the message and its event timeline) is
+// a cached query that main's pushes update and load again (live-updates.ts).
+import { useQueries } from '@tanstack/react-query';
 import type { MessageEventRecord, MessageRecord } from '../../../../common/records';
-import { call, calloutApi } from '../../app/api';
+import { messageQuery } from '../../app/query';
+import { createStore, useStore } from '../../app/store';
 
 export interface SessionCall {
   message: MessageRecord;
@@ -12,98 +13,33 @@ export interface SessionCall {
 }
 
 interface SessionState {
-  /** Newest first. */
-  calls: SessionCall[];
+  /** The messages as sent, newest first. */
+  sent: MessageRecord[];
   selectedId: number | null;
 }
 
 /** How many of this session's calls the screen keeps. */
 const KEEP = 20;
 
-let state: SessionState = { calls: [], selectedId: null };
-const listeners = new Set<() => void>();
-
-function set(next: SessionState): void {
-  state = next;
-  for (const l of listeners) l();
-}
-
-function subscribe(listener: () => void): () => void {
-  listeners.add(listener);
-  return () => listeners.delete(listener);
-}
-
-/** Keeps the newer of two versions of a message (pushes and fetches may arrive out of order). */
-function newer(current: MessageRecord, incoming: MessageRecord): MessageRecord {
-  return incoming.updatedAt >= current.updatedAt ? incoming : current;
-}
+const session = createStore<SessionState>({ sent: [], selectedId: null });
 
 export const sessionCalls = {
-  get: () => state,
   /** A message this screen just sent: first in the list, and shown. */
   add(message: MessageRecord): void {
-    const rest = state.calls.filter((c) => c.message.id !== message.id);
-    set({ calls: [{ message, events: null }, ...rest].slice(0, KEEP), selectedId: message.id });
-    void refresh(message.id);
+    session.set(({ sent }) => ({ sent: [message, ...sent.filter((m) => m.id !== message.id)].slice(0, KEEP), selectedId: message.id }));
   },
   select(id: number): void {
-    if (state.calls.some((c) => c.message.id === id)) set({ ...state, selectedId: id });
-  },
-  has(id: number): boolean {
-    return state.calls.some((c) => c.message.id === id);
-  },
-  update(message: MessageRecord, events?: MessageEventRecord[]): void {
-    if (!sessionCalls.has(message.id)) return;
-    set({
-      ...state,
-      calls: state.calls.map((c) => (c.message.id === message.id ? { message: newer(c.message, message), events: events ?? c.events } : c)),
-    });
+    session.set((state) => (state.sent.some((m) => m.id === id) ? { ...state, selectedId: id } : state));
   },
 };
 
-/** Requests in flight per message: a burst of pushes loads the timeline at most twice. */
-const loading = new Map<number, { again: boolean }>();
-
-async function refresh(id: number): Promise<void> {
-  const running = loading.get(id);
-  if (running) {
-    running.again = true;
-    return;
-  }
-  const entry = { again: false };
-  loading.set(id, entry);
-  try {
-    do {
-      entry.again = false;
-      const r = await call((api) => api.messages.get({ id }));
-      if (r.ok) sessionCalls.update(r.value.message, r.value.events);
-    } while (entry.again);
-  } finally {
-    loading.delete(id);
-  }
-}
-
-export function useSessionCalls(): SessionState {
-  return useSyncExternalStore(subscribe, sessionCalls.get, sessionCalls.get);
-}
-
-/**
- * Follows this session's calls while the screen is shown: applies main's pushes at once and
- * reloads the timeline of the message that changed. On (re)mount, every call is reloaded, so
- * changes missed while another screen was shown appear too.
- */
-export function useLiveCalls(onEnded: (message: MessageRecord) => void): void {
-  useEffect(() => {
-    for (const c of state.calls) void refresh(c.message.id);
-    const api = calloutApi();
-    if (!api) return;
-    const unsubscribe = api.on.messageUpdated((message) => {
-      if (!sessionCalls.has(message.id)) return;
-      const before = state.calls.find((c) => c.message.id === message.id)?.message;
-      sessionCalls.update(message);
-      void refresh(message.id);
-      if (before && before.endedAt === null && message.endedAt !== null) onEnded(message);
-    });
-    return unsubscribe;
-  }, [onEnded]);
+/** This session's calls as they are now (loaded again on each visit, so that changes missed meanwhile show too). */
+export function useSessionCalls(): { calls: SessionCall[]; selectedId: number | null } {
+  const { sent, selectedId } = useStore(session);
+  const details = useQueries({ queries: sent.map((m) => messageQuery(m.id)) });
+  const calls = sent.map((m, i): SessionCall => {
+    const detail = details[i]?.data;
+    return { message: detail?.message ?? m, events: detail?.events ?? null };
+  });
+  return { calls, selectedId };
 }

@@ -6,6 +6,7 @@ import { Alert, Button, Checkbox, Input, Modal, Space, Table, Tag, Typography, U
 import type { TableColumnsType } from 'antd';
 import { FileTextOutlined, InboxOutlined, SwapOutlined } from '@ant-design/icons';
 import type { TFunction } from 'i18next';
+import { useMutation } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { TemplateView } from '../../../../common/contract';
 import { call, describeError } from '../../app/api';
@@ -13,7 +14,7 @@ import { MarkedContent } from './MarkedContent';
 import { TemplateSize } from './TemplateTable';
 import { derivedName } from './template-rules';
 import { CSV_HEADERS, parseFile, parsePastedText, planImport, planSummary, type Parsed, type PlannedRow, type Where } from './template-io';
-import { notifyTemplatesChanged } from './use-templates';
+import { templatesChanged } from './use-templates';
 
 export type ImportMode = 'file' | 'paste';
 
@@ -56,7 +57,6 @@ export function ImportDialog({ mode, existing, onClose, onImported }: ImportDial
   const [reading, setReading] = useState(false);
   const [pasted, setPasted] = useState('');
   const [pasteApproved, setPasteApproved] = useState(false);
-  const [busy, setBusy] = useState(false);
   const [failures, setFailures] = useState<{ saved: number; list: SaveFailure[] } | null>(null);
 
   const parsed = useMemo<(Parsed & { encoding?: 'utf-8' | 'gb18030' }) | null>(
@@ -73,7 +73,6 @@ export function ImportDialog({ mode, existing, onClose, onImported }: ImportDial
     setPasted('');
     setPasteApproved(false);
     setFailures(null);
-    setBusy(false);
   };
 
   const readFile = async (f: File) => {
@@ -86,14 +85,13 @@ export function ImportDialog({ mode, existing, onClose, onImported }: ImportDial
     }
   };
 
-  const submit = async () => {
-    if (!toSave.length) return;
-    setBusy(true);
+  /** Saves the rows to save: what was saved, and the rows that were not, with why. */
+  const saveAll = async (rows: PlannedRow[]): Promise<{ saved: number; list: SaveFailure[] }> => {
     const list: SaveFailure[] = [];
     let saved = 0;
     // templates.import has no labels: rows with labels (a Callout export) are saved one by one.
-    const plain = toSave.filter((r) => !r.markerNames?.some(Boolean));
-    const labelled = toSave.filter((r) => r.markerNames?.some(Boolean));
+    const plain = rows.filter((r) => !r.markerNames?.some(Boolean));
+    const labelled = rows.filter((r) => r.markerNames?.some(Boolean));
     if (plain.length) {
       const result = await call((api) =>
         api.templates.import({
@@ -109,7 +107,7 @@ export function ImportDialog({ mode, existing, onClose, onImported }: ImportDial
         saved += result.value.saved;
         for (const e of result.value.errors) {
           const row = plain[e.index];
-          if (row) list.push({ where: row.where, reason: e.message });
+          if (row) list.push({ where: row.where, reason: describeError(t, e.error) });
         }
       } else {
         const reason = describeError(t, result.error);
@@ -129,15 +127,20 @@ export function ImportDialog({ mode, existing, onClose, onImported }: ImportDial
       if (result.ok) saved++;
       else list.push({ where: row.where, reason: describeError(t, result.error) });
     }
-    setBusy(false);
-    if (saved) notifyTemplatesChanged();
-    if (list.length) {
-      setFailures({ saved, list });
-      return;
-    }
-    reset();
-    onImported(saved, skipped.length);
+    return { saved, list };
   };
+  const importing = useMutation({
+    mutationFn: saveAll,
+    onSuccess: ({ saved, list }) => {
+      if (saved) templatesChanged();
+      if (list.length) {
+        setFailures({ saved, list });
+        return;
+      }
+      reset();
+      onImported(saved, skipped.length);
+    },
+  });
 
   const close = () => {
     reset();
@@ -239,7 +242,7 @@ export function ImportDialog({ mode, existing, onClose, onImported }: ImportDial
             {failures ? t('common.close') : t('common.cancel')}
           </Button>
           {failures ? null : (
-            <Button type="primary" disabled={!toSave.length} loading={busy} onClick={() => void submit()} data-testid="import-submit">
+            <Button type="primary" disabled={!toSave.length} loading={importing.isPending} onClick={() => importing.mutate(toSave)} data-testid="import-submit">
               {toSave.length ? t('templates.importer.submit', { count: toSave.length }) : t('templates.importer.nothing')}
             </Button>
           )}

@@ -6,9 +6,10 @@ import { Alert, App, Button, Checkbox, Drawer, Form, Input, Space, Typography } 
 import type { FormRule } from 'antd';
 import type { TextAreaRef } from 'antd/es/input/TextArea';
 import { PlusOutlined } from '@ant-design/icons';
+import { useMutation } from '@tanstack/react-query';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
-import type { TemplateView } from '../../../../common/contract';
+import type { InputOf, TemplateView } from '../../../../common/contract';
 import { call, describeError, type IpcError } from '../../app/api';
 import { MarkedContent } from './MarkedContent';
 import { cleanLabels, CONTENT_MAX, contentProblem, derivedName, LABEL_MAX, labelProblem, MARKER, NAME_MAX, nameProblem, sameText, templateFacts, type Problem } from './template-rules';
@@ -48,7 +49,7 @@ export function TemplateFormDrawer({ open, template, existing, onClose, onSaved 
   const { t, i18n } = useTranslation();
   const { message } = App.useApp();
   const [form] = Form.useForm<TemplateFormValues>();
-  const [saving, setSaving] = useState(false);
+  const saving = useMutation({ mutationFn: (input: InputOf<'templates.save'>) => call((api) => api.templates.save(input)) });
   const [formError, setFormError] = useState<IpcError | null>(null);
   const textArea = useRef<TextAreaRef>(null);
   const content = (Form.useWatch('content', form) as string | undefined) ?? '';
@@ -103,11 +104,7 @@ export function TemplateFormDrawer({ open, template, existing, onClose, onSaved 
     setFormError(null);
     const text = values.content.trim();
     const markerNames = cleanLabels(values.labels ?? [], templateFacts(text).markerCount);
-    setSaving(true);
-    const result = await call((api) =>
-      api.templates.save({ ...(template ? { id: template.id } : {}), name: values.name.trim() || derivedName(text), content: text, approved: values.approved, markerNames }),
-    );
-    setSaving(false);
+    const result = await saving.mutateAsync({ ...(template ? { id: template.id } : {}), name: values.name.trim() || derivedName(text), content: text, approved: values.approved, markerNames });
     if (result.ok) {
       void message.success(template ? t('templates.saved', { name: result.value.name }) : t('templates.added', { name: result.value.name }));
       onSaved(result.value, !template);
@@ -131,7 +128,7 @@ export function TemplateFormDrawer({ open, template, existing, onClose, onSaved 
       footer={
         <Space style={{ display: 'flex', justifyContent: 'flex-end' }}>
           <Button onClick={onClose}>{t('common.cancel')}</Button>
-          <Button type="primary" loading={saving} onClick={() => form.submit()} data-testid="template-save">
+          <Button type="primary" loading={saving.isPending} onClick={() => form.submit()} data-testid="template-save">
             {t('common.save')}
           </Button>
         </Space>

@@ -4,6 +4,7 @@
 import { useState } from 'react';
 import { Alert, App, Button, Dropdown, Empty, Flex, Input, Segmented, Space, Typography } from 'antd';
 import { DownloadOutlined, DownOutlined, ExperimentOutlined, FileTextOutlined, ImportOutlined, PlusOutlined, ReloadOutlined, SearchOutlined, SnippetsOutlined } from '@ant-design/icons';
+import { useMutation } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { TemplateView } from '../../../../common/contract';
 import { call, describeError } from '../../app/api';
@@ -30,7 +31,13 @@ export function TemplatesScreen() {
   const [filter, setFilter] = useState<Filter>('all');
   const [formState, setFormState] = useState<FormState>({ open: false });
   const [importMode, setImportMode] = useState<ImportMode | null>(null);
-  const [demoBusy, setDemoBusy] = useState(false);
+  const demos = useMutation({
+    mutationFn: () => addDemoTemplates(t),
+    onSuccess: (result) => {
+      if (result.ok) void message.success(t('templates.demoAdded', { count: result.value.added }));
+      else void message.error(describeError(t, result.error));
+    },
+  });
 
   const list = templates ?? [];
   const counts: Record<Filter, number> = { all: list.length, approved: list.filter((x) => x.approved).length, pending: list.filter((x) => !x.approved).length };
@@ -68,14 +75,6 @@ export function TemplatesScreen() {
     void message.success(t('templates.exported', { count: list.length, file }));
   };
 
-  const addDemos = async () => {
-    setDemoBusy(true);
-    const result = await addDemoTemplates(t);
-    setDemoBusy(false);
-    if (result.ok) void message.success(t('templates.demoAdded', { count: result.value.added }));
-    else void message.error(describeError(t, result.error));
-  };
-
   const empty =
     templates && templates.length === 0 ? (
       <Empty description={t('templates.empty')} data-testid="templates-empty">
@@ -89,7 +88,7 @@ export function TemplatesScreen() {
           <Button icon={<ImportOutlined />} onClick={() => setImportMode('file')}>
             {t('templates.import')}
           </Button>
-          <Button type="link" icon={<ExperimentOutlined />} loading={demoBusy} onClick={() => void addDemos()} data-testid="templates-add-demo">
+          <Button type="link" icon={<ExperimentOutlined />} loading={demos.isPending} onClick={() => demos.mutate()} data-testid="templates-add-demo">
             {t('templates.emptyDemo')}
           </Button>
         </Space>

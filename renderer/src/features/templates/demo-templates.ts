@@ -4,7 +4,7 @@
 import type { TFunction } from 'i18next';
 import { call, type IpcResult } from '../../app/api';
 import { sameText } from './template-rules';
-import { notifyTemplatesChanged } from './use-templates';
+import { templatesChanged } from './use-templates';
 
 export type DemoKey = 'shipped' | 'alert' | 'code';
 
@@ -40,11 +40,11 @@ export async function addDemoTemplates(t: TFunction): Promise<IpcResult<DemoResu
   for (const demo of missing) {
     const saved = await call((api) => api.templates.save({ name: texts[demo.key].name, content: demo.content, approved: true, markerNames: texts[demo.key].labels }));
     if (!saved.ok) {
-      if (added) notifyTemplatesChanged();
+      if (added) templatesChanged();
       return saved;
     }
     added++;
   }
-  if (added) notifyTemplatesChanged();
+  if (added) templatesChanged();
   return { ok: true, value: { added, present: DEMO_TEMPLATES.length - missing.length } };
 }

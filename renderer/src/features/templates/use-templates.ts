@@ -1,21 +1,14 @@
-// The template list, loaded from main. Anything that changes templates elsewhere (the onboarding
-// guide adding the demo templates, an import) calls notifyTemplatesChanged(), and every screen
+// The template library (the shared cached query). Anything that changes templates elsewhere (the
+// onboarding guide adding the demo templates, an import) calls templatesChanged(), and every screen
 // showing the list loads it again.
-import { useCallback, useEffect, useState } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { TemplateView } from '../../../../common/contract';
-import { call, type IpcError } from '../../app/api';
+import type { IpcError } from '../../app/api';
+import { queryClient, templatesQuery, upsertById } from '../../app/query';
 
-const listeners = new Set<() => void>();
-
-/** Tells every mounted template list to load again. */
-export function notifyTemplatesChanged(): void {
-  for (const listener of [...listeners]) listener();
-}
-
-/** Subscribes to template changes; returns the unsubscribe function. */
-export function onTemplatesChanged(listener: () => void): () => void {
-  listeners.add(listener);
-  return () => listeners.delete(listener);
+/** Has every template list on screen loaded again. */
+export function templatesChanged(): void {
+  void queryClient.invalidateQueries({ queryKey: templatesQuery.queryKey });
 }
 
 export interface TemplatesState {
@@ -28,36 +21,14 @@ export interface TemplatesState {
 }
 
 export function useTemplates(): TemplatesState {
-  const [templates, setTemplates] = useState<TemplateView[] | null>(null);
-  const [loading, setLoading] = useState(true);
-  const [error, setError] = useState<IpcError | null>(null);
-  const [generation, setGeneration] = useState(0);
-  const reload = useCallback(() => setGeneration((g) => g + 1), []);
-
-  useEffect(() => onTemplatesChanged(reload), [reload]);
-
-  useEffect(() => {
-    let live = true;
-    setLoading(true);
-    void call((api) => api.templates.list()).then((r) => {
-      if (!live) return;
-      setLoading(false);
-      if (r.ok) {
-        setTemplates(r.value);
-        setError(null);
-      } else setError(r.error);
-    });
-    return () => {
-      live = false;
-    };
-  }, [generation]);
-
-  const upsert = useCallback((template: TemplateView) => {
-    setTemplates((list) => {
-      const current = list ?? [];
-      return current.some((t) => t.id === template.id) ? current.map((t) => (t.id === template.id ? template : t)) : [...current, template];
-    });
-  }, []);
-  const drop = useCallback((id: string) => setTemplates((list) => (list ?? []).filter((t) => t.id !== id)), []);
-  return { templates, loading, error, reload, upsert, drop };
+  const client = useQueryClient();
+  const { data, isPending, error, refetch } = useQuery(templatesQuery);
+  return {
+    templates: data ?? null,
+    loading: isPending,
+    error,
+    reload: () => void refetch(),
+    upsert: (template) => client.setQueryData(templatesQuery.queryKey, (list) => upsertById(list, template)),
+    drop: (id) => client.setQueryData(templatesQuery.queryKey, (list) => list?.filter((x) => x.id !== id)),
+  };
 }

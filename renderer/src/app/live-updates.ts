@@ -1,0 +1,41 @@
+// Main's push events, followed once for the whole window: each updates the cached data it concerns
+// (and has what depends on it loaded again), so that every screen shows what main says without
+// listening itself.
+import type { QueryClient } from '@tanstack/react-query';
+import type { MessageRecord } from '../../../common/records';
+import { applyBulkProgress } from '../features/bulk/use-bulk-data';
+import { dialRuns } from '../features/dial/dial-store';
+import { contactsChanged } from '../features/dial/use-dial-data';
+import { historyPatcher } from '../features/history/use-history-list';
+import type { CalloutApi } from './api';
+import { balanceQuery, messageQuery, recentsQuery } from './query';
+
+/** The newer of two versions of a message (a push and an answer may cross). */
+const newer = (current: MessageRecord, incoming: MessageRecord) => (incoming.updatedAt >= current.updatedAt ? incoming : current);
+
+export function followMain(api: CalloutApi, client: QueryClient): void {
+  const patchHistory = historyPatcher(client);
+
+  api.on.messageUpdated((m) => {
+    const key = messageQuery(m.id).queryKey;
+    const cached = client.getQueryData(key);
+    if (cached) {
+      client.setQueryData(key, { ...cached, message: newer(cached.message, m) });
+      // A call that ended may have been billed: its profile's balance is asked again where it is shown.
+      if (cached.message.endedAt === null && m.endedAt !== null) void client.invalidateQueries({ queryKey: balanceQuery(m.profile).queryKey });
+    }
+    // Its timeline, and the numbers called last.
+    void client.invalidateQueries({ queryKey: key });
+    void client.invalidateQueries({ queryKey: recentsQuery.queryKey });
+    patchHistory(m);
+    dialRuns.messageUpdated(m);
+  });
+
+  api.on.bulkProgress((p) => applyBulkProgress(client, p));
+
+  api.on.dialProgress((p) => {
+    dialRuns.progress(p);
+    // Contacts remember when they were called, and with which template.
+    if (p.phase === 'done') contactsChanged(client);
+  });
+}
