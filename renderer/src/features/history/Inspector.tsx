@@ -175,7 +175,7 @@ export function ExchangeInspector({ exchange: e, actions = true }: ExchangeInspe
             <Alert
               type={replied ? 'warning' : 'error'}
               showIcon
-              title={t('history.inspector.transportError', { kind: e.error.kind })}
+              title={t('history.inspector.transportError', { what: t(`transportShort.${e.error.kind}`, { ns: 'msg' }) })}
               description={describeTransport(t, e.error)}
               style={{ marginBottom: 8 }}
               data-testid="inspector-error"

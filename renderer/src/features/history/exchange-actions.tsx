@@ -15,7 +15,7 @@ import { fileStamp } from './history-model';
 /** "200 OK", or the transport error ("timeout") when no reply came. */
 export function statusText(t: TFunction, e: Pick<ExchangeRecord, 'status' | 'statusText' | 'error'>): string {
   if (e.status !== null) return `${e.status}${e.statusText ? ` ${e.statusText}` : ''}`;
-  if (e.error) return t('history.inspector.noReplyShort', { kind: e.error.kind });
+  if (e.error) return t('history.inspector.noReplyShort', { what: t(`transportShort.${e.error.kind}`, { ns: 'msg' }) });
   return '—';
 }
 
