@@ -362,7 +362,10 @@ describe.each(LOCALES)('History screen ($suffix)', ({ locale, lang, suffix }) =>
       await panel().getByTestId('exchange-open').first().click();
       await inspector().waitFor();
       expect(await inspector().getByTestId('inspector-response').innerText()).toContain(t('history.inspector.noReply'));
-      expect(await inspector().getByTestId('inspector-error').innerText()).toContain('timeout');
+      // Said in words: the failure's kind, and how long it waited.
+      const error = await inspector().getByTestId('inspector-error').innerText();
+      expect(error).toContain(t('history.inspector.transportError', { what: t('msg:transportShort.timeout') }));
+      expect(error).toMatch(/1500/);
       expect(await inspector().getByTestId('request-body').innerText()).toContain('[REDACTED]');
       await closeDrawers();
 
@@ -611,7 +614,6 @@ describe('History at 100,000 rows (Chromium through the bridge)', () => {
     'shows the first page at once and keeps fewer than 200 row elements while scrolling all of them',
     async () => {
       // Generate the store in this process: one prepared statement, one transaction.
-      const started = Date.now();
       const db = app.services.store.db;
       const insert = db.prepare(
         `INSERT INTO messages (profile, base_url, api_id, mobile, content, template_id, units, outcome, code, smsid, billed_units, state, duration, created_at, updated_at, ended_at)
@@ -632,8 +634,6 @@ describe('History at 100,000 rows (Chromium through the bridge)', () => {
           }
         }
       })();
-      const generationMs = Date.now() - started;
-      expect(generationMs).toBeLessThan(10_000);
       // Open the app afresh once the store is written (the test process, which runs main, was busy).
       await page.reload();
       await page.getByRole('menuitem', { name: translator('en')('nav.history') }).waitFor();
@@ -711,7 +711,6 @@ describe('History at 100,000 rows (Chromium through the bridge)', () => {
 
       const figures = {
         rows: ROWS,
-        generationMs,
         firstPageOnScreenMs: firstPageMs,
         screenMountedMs: screenMs,
         firstPageFetchMs: fetchMs,
