@@ -61,16 +61,18 @@ function pageLanguage(acceptLanguage: string | undefined): Lang {
 }
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+/** Escaped, with `commands` shown as code. */
+const html = (s: string) => escapeHtml(s).replace(/`([^`]+)`/g, '<code>$1</code>');
 
 /** A short page that says why, in the language the browser asks for; no script, no style, no link. */
 function refusalPage(res: ServerResponse, req: IncomingMessage, status: number, key: 'unauthorized' | 'forbidden' | 'notFound', origin: string, extra: Record<string, string> = {}): void {
   const lang = pageLanguage(req.headers['accept-language']);
   const t = translator(lang);
-  const title = escapeHtml(t(`console.${key}.title`));
-  const body = escapeHtml(t(`console.${key}.body`, { origin }));
-  const html = `<!doctype html>\n<html lang="${lang}"><head><meta charset="utf-8"><title>${title}</title></head><body><h1>${title}</h1><p>${body}</p></body></html>\n`;
-  res.writeHead(status, { ...responseHeaders('refusal.html', html), ...extra });
-  res.end(req.method === 'HEAD' ? undefined : html);
+  const title = html(t(`console.${key}.title`));
+  const body = html(t(`console.${key}.body`, { origin }));
+  const page = `<!doctype html>\n<html lang="${lang}"><head><meta charset="utf-8"><title>${title}</title></head><body><h1>${title}</h1><p>${body}</p></body></html>\n`;
+  res.writeHead(status, { ...responseHeaders('refusal.html', page), ...extra });
+  res.end(req.method === 'HEAD' ? undefined : page);
 }
 
 function refuseUpgrade(socket: Socket, refusal: Refusal): void {

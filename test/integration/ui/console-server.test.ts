@@ -205,9 +205,9 @@ describe('refused: no token, no cookie', () => {
 
   it('says why in the browser’s language, without a script', async () => {
     const en = await request('/', { 'Accept-Language': 'en-US,en;q=0.9' });
-    expect(en.body).toContain('This console opens only from the link that `callout ui` printed');
+    expect(en.body).toContain('This console opens only from the link that <code>callout ui</code> printed');
     const zh = await request('/', { 'Accept-Language': 'zh-CN,zh;q=0.9' });
-    expect(zh.body).toContain('此控制台只能通过 `callout ui` 在终端中打印的链接打开');
+    expect(zh.body).toContain('此控制台只能通过 <code>callout ui</code> 在终端中打印的链接打开');
     expect(zh.body).toContain('<html lang="zh-CN">');
   });
 });
