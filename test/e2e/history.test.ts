@@ -485,7 +485,8 @@ describe.each(LOCALES)('History screen ($suffix)', ({ locale, lang, suffix }) =>
       const chart = page.getByTestId('overview-chart');
       await chart.locator('canvas').waitFor();
       const call = app.calls.filter((c) => c.channel === 'history.overview').at(-1)!.input as { from: number; to: number; utcOffsetMinutes: number };
-      expect(call.utcOffsetMinutes).toBe(await page.evaluate(() => -new Date().getTimezoneOffset()));
+      // + 0: in UTC the page's offset is -0, which JSON (the console's WebSocket) carries as 0.
+      expect(call.utcOffsetMinutes + 0).toBe((await page.evaluate(() => -new Date().getTimezoneOffset())) + 0);
       expect(call.to - call.from).toBeGreaterThanOrEqual(30 * 86_400_000 - 3_600_000);
       const expected = await app.handlers['history.overview']({ from: call.from, to: call.to, utcOffsetMinutes: call.utcOffsetMinutes });
       expect(expected.totals.total).toBe(5);
