@@ -110,7 +110,8 @@ export async function runUiCommand(opts: UiCommandOptions, io: CliIo, json: bool
         (error: unknown) => io.stderr(`callout: ${t('cli:ui.openFailed', { detail: error instanceof Error ? error.message : String(error) })}\n`),
       );
     }
-    const stopLines = io.onLine?.(() => io.stdout(`${t('cli:ui.newLink', { link: server.link() })}\n`));
+    // --json prints one value: new links on Enter are for people.
+    const stopLines = json ? undefined : io.onLine?.(() => io.stdout(`${t('cli:ui.newLink', { link: server.link() })}\n`));
     if (!json) io.stdout(`${t(stopLines ? 'cli:ui.enter' : 'cli:ui.stop')}\n`);
     deps.started?.({ server, services });
     try {

@@ -143,6 +143,7 @@ describe('callout ui', () => {
   it('--json prints exactly one JSON value', async () => {
     const run = io();
     const ui = await start({ open: false, json: true }, run);
+    run.typeLine(); // Enter: nothing in JSON mode
     await ui.stop();
     const lines = run.out().trim().split('\n');
     expect(lines).toHaveLength(1);
