@@ -7,3 +7,4 @@ export function chooseStart(o?: {
   fetch?: (o: { env: NodeJS.ProcessEnv; progress: unknown }) => Promise<FetchResult>;
   buildNative?: () => boolean;
 }): Promise<{ desktop: string; browser?: undefined } | { browser: string; desktop?: undefined }>;
+export function electronViteBin(): string;

@@ -6,7 +6,7 @@
 // (e.g. `npm start -- --port 8080 --no-open`).
 import { spawn, spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { fetchElectronBinary, ROOT } from './electron-binary.mjs';
 
@@ -26,6 +26,11 @@ export async function chooseStart({ env = process.env, platform = process.platfo
   if (!binary.ok) return { browser: `Electron's binary is not here and could not be downloaded (${binary.reason}); set ELECTRON_MIRROR or ELECTRON_OVERRIDE_DIST_PATH for the desktop app` };
   if (!buildNative()) return { browser: "the native modules could not be built for Electron (see above); `npm run native:electron` tries again" };
   return { desktop: binary.path };
+}
+
+/** electron-vite's command (its bin is not among the package's exports: found beside its package.json). */
+export function electronViteBin() {
+  return join(dirname(requireHere.resolve('electron-vite/package.json')), 'bin', 'electron-vite.js');
 }
 
 function buildNativeModules() {
@@ -52,7 +57,7 @@ function foreground(command, args, env = process.env) {
 }
 
 async function main(args) {
-  const electronVite = requireHere.resolve('electron-vite/bin/electron-vite.js');
+  const electronVite = electronViteBin();
   const choice = await chooseStart();
   if (choice.desktop) {
     // electron-vite preview builds, then starts this Electron (ELECTRON_EXEC_PATH also covers ELECTRON_OVERRIDE_DIST_PATH).

@@ -5,7 +5,7 @@
 // install says so in one line and still succeeds; a local binary (ELECTRON_OVERRIDE_DIST_PATH) is used
 // as it is; `npm start` chooses the desktop app or the browser console, and says why.
 import { createHash } from 'node:crypto';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -14,7 +14,7 @@ import { crc32 } from 'node:zlib';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { failureReason, fetchElectronBinary, findElectronBinary } from '../../../scripts/electron-binary.mjs';
 import { postinstall } from '../../../scripts/postinstall.mjs';
-import { chooseStart, displayProblem } from '../../../scripts/start.mjs';
+import { chooseStart, displayProblem, electronViteBin } from '../../../scripts/start.mjs';
 
 const ROOT = resolve(__dirname, '../../..');
 const VERSION = (JSON.parse(readFileSync(join(ROOT, 'node_modules/electron/package.json'), 'utf8')) as { version: string }).version;
@@ -224,6 +224,10 @@ describe('npm start (scripts/start.mjs)', () => {
     expect(fetched).toBe(0);
     expect(displayProblem({ WAYLAND_DISPLAY: 'wayland-0' }, 'linux')).toBeNull();
     expect(displayProblem({}, 'win32')).toBeNull();
+  });
+
+  it('finds electron-vite’s command, which it runs to build (and to open the desktop app)', () => {
+    expect(existsSync(electronViteBin())).toBe(true);
   });
 
   it('goes to the browser, saying why, when the binary cannot be fetched or the native modules cannot be built', async () => {
