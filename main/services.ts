@@ -127,7 +127,10 @@ export async function createServices(options: ServicesOptions = {}): Promise<Ser
       exchanges: store.exchanges,
       endpoint: (id) => profiles.endpoint(id),
       onChange: (m) => emit('messageUpdated', m),
-      onCallEnded: (m) => options.notify?.(m, locale),
+      onCallEnded: (m) => {
+        options.notify?.(m, locale);
+        emit('callEnded', m);
+      },
       follow: options.follow,
       watcherPollMs: options.watcherPollMs,
       log: options.log,

@@ -41,7 +41,7 @@ export interface ErrorParams {
   'still-in-progress': { id: number };
   'builtin-profile': { kind: 'remove' | 'set-key' | 'delete-key' };
   'database-too-new': { version: number; supported: number };
-  'unavailable': { kind: 'clipboard' | 'calls' };
+  'unavailable': { kind: 'clipboard' | 'calls' | 'browser-key-copy' };
   'exchange-without-profile': Record<string, never>;
   'vector-file-invalid': { kind: VectorFileProblem; where: string | null };
   'import-failed': { kind: ImportProblem; name?: string; detail?: string; row?: number };

@@ -85,4 +85,9 @@ export const sendOps = {
 export const sendEvents = {
   /** A message changed (outcome, call state, duration). */
   messageUpdated: event<MessageRecord>()(EVENT_CHANNELS.messageUpdated),
+  /**
+   * A followed call reached its final state, once per call. The desktop app notifies from main; the
+   * console in a browser (`callout ui`) shows a browser notification, with the user's permission.
+   */
+  callEnded: event<MessageRecord>()(EVENT_CHANNELS.callEnded),
 };

@@ -161,7 +161,7 @@ export class CallService {
   recover(opts: { resume: boolean }): MessageRecord[] {
     const interrupted = this.o.messages.recoverInterrupted();
     for (const m of interrupted) this.changed(m);
-    if (opts.resume) for (const m of this.o.messages.openMessages()) this.follower.follow(m.id);
+    if (opts.resume) for (const m of this.o.messages.claimOrphanedOpen()) this.follower.follow(m.id);
     return interrupted;
   }
 

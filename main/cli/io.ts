@@ -6,6 +6,11 @@ export interface CliIo {
   stderr: (text: string) => void;
   env: NodeJS.ProcessEnv;
   isTTY: boolean;
+  /**
+   * Calls `listener` each time a line is typed on an interactive terminal (`callout ui`: Enter for a
+   * new link); returns the function that stops listening. Absent when stdin is not a terminal.
+   */
+  onLine?: (listener: () => void) => () => void;
 }
 
 export const EXIT = {

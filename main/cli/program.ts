@@ -7,6 +7,7 @@ import { failureOfView, parsers, providerRejection, type CommandContext } from '
 import { registerBulkCommand } from './bulk-command';
 import { registerDialCommand } from './dial-command';
 import { runSandboxCommand } from './sandbox-command';
+import { runUiCommand } from './ui-command';
 import { CliSession, type ProviderFlags } from './session';
 import { fillFromVars } from './template-vars';
 import { cliLanguage, cliWords, type CliWords } from './text';
@@ -212,6 +213,16 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     .addOption(new Option('--signature <mode>', t('cli:help.signature')).argParser(parse.oneOf('--signature', ['off', 'spec', 'apisix', 'any'] as const)).default('off'))
     .action(async (opts: { port?: number; timeScale: number; signature: 'off' | 'spec' | 'apisix' | 'any' }) => {
       await runSandboxCommand(opts, io, json, words);
+    });
+
+  program
+    .command('ui')
+    .description(t('cli:help.ui'))
+    .addOption(new Option('--port <n>', t('cli:help.uiPort')).argParser(parse.int('--port', 0, 65535)))
+    .option('--host <address>', t('cli:help.uiHost'))
+    .option('--no-open', t('cli:help.noOpen'))
+    .action(async (opts: { port?: number; host?: string; open: boolean }) => {
+      await runUiCommand(opts, io, json, words);
     });
 
   registerBulkCommand(program, ctx);

@@ -112,9 +112,11 @@ export class MessageRepository {
     this.db.transaction(() => {
       this.db
         .prepare(
-          `UPDATE messages SET outcome = 'accepted', code = ?, provider_msg = ?, smsid = ?, billed_units = ?, owner = NULL, updated_at = ? WHERE id = ?`,
+          `UPDATE messages SET outcome = 'accepted', code = ?, provider_msg = ?, smsid = ?, billed_units = ?, owner = ?, updated_at = ? WHERE id = ?`,
         )
-        .run(r.code, r.msg, r.smsid, r.count, at, id);
+        // The process that placed the call follows it (its owner), so that another one sharing this
+        // database (the desktop app and `callout ui`, the CLI) leaves it alone while it runs.
+        .run(r.code, r.msg, r.smsid, r.count, processOwner(), at, id);
       this.eventStmt.run(id, at, 'submitted', 'pending', r.msg, null);
     })();
     return this.require(id);
@@ -226,7 +228,28 @@ export class MessageRepository {
     return rows.map((r) => ({ ...r, reason: parseReason(r.reason) }));
   }
 
-  /** Accepted messages whose call has not reached a final state: tracking resumes these. */
+  /**
+   * Calls still going on that no running process follows (their owner is gone, or unknown), claimed
+   * by this one: tracking resumes these. A call another running process placed stays with it.
+   */
+  claimOrphanedOpen(): MessageRecord[] {
+    const me = processOwner();
+    const claim = this.db.prepare('UPDATE messages SET owner = ? WHERE id = ? AND owner IS ?');
+    const claimed: number[] = [];
+    this.db.transaction(() => {
+      const rows = this.db
+        .prepare("SELECT id, owner FROM messages WHERE ended_at IS NULL AND outcome = 'accepted' AND smsid IS NOT NULL ORDER BY created_at")
+        .all() as { id: number; owner: string | null }[];
+      for (const row of rows) {
+        if (row.owner === me || !ownerAlive(row.owner)) {
+          if (claim.run(me, row.id, row.owner).changes === 1) claimed.push(row.id);
+        }
+      }
+    })();
+    return claimed.map((id) => this.require(id));
+  }
+
+  /** Accepted messages whose call has not reached a final state, whoever follows them. */
   openMessages(): MessageRecord[] {
     return (
       this.db

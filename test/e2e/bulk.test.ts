@@ -1,4 +1,4 @@
-// End to end, through the browser test bridge: the Bulk send screen in Chromium, its window.callout
+// End to end, through `callout ui`'s own transport (bridge.ts): the Bulk send screen in Chromium, its window.callout
 // routed to the real handlers (real SQLite, the bulk queue under the governor, the embedded sandbox
 // over HTTP). Run after `npx electron-vite build`. Both languages; screenshots under test-results/screens/.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';

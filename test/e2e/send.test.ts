@@ -1,4 +1,4 @@
-// End to end, through the browser test bridge: the Send screen in Chromium, its window.callout
+// End to end, through `callout ui`'s own transport (bridge.ts): the Send screen in Chromium, its window.callout
 // routed to the real handlers (real SQLite, the embedded sandbox provider over HTTP, main's status
 // polling). Run after `npx electron-vite build`. Both languages; screenshots under test-results/screens/.
 import { mkdirSync } from 'node:fs';

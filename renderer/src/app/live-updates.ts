@@ -7,7 +7,10 @@ import { applyBulkProgress } from '../features/bulk/use-bulk-data';
 import { dialRuns } from '../features/dial/dial-store';
 import { contactsChanged } from '../features/dial/use-dial-data';
 import { historyPatcher } from '../features/history/use-history-list';
+import i18next from 'i18next';
 import type { CalloutApi } from './api';
+import { notifyCallEnded } from './browser-notifications';
+import { consoleShell } from './browser-transport';
 import { balanceQuery, messageQuery, recentsQuery } from './query';
 
 /** The newer of two versions of a message (a push and an answer may cross). */
@@ -30,6 +33,9 @@ export function followMain(api: CalloutApi, client: QueryClient): void {
     patchHistory(m);
     dialRuns.messageUpdated(m);
   });
+
+  // The desktop app notifies from main; in a browser the page does, with the person's permission.
+  if (consoleShell().kind === 'browser') api.on.callEnded((m) => notifyCallEnded(i18next.t, m));
 
   api.on.bulkProgress((p) => applyBulkProgress(client, p));
 
