@@ -31,9 +31,13 @@ export interface ErrorParams {
   'forbidden-sender': Record<string, never>;
   'not-found': { kind: NotFoundKind; id?: string | number };
   'no-key': { profile: string };
+  /** The profile's address is not the origin its key was entered for: the key is not sent. */
+  'key-origin': { profile: string; origin: string };
+  /** The key would travel over plain http:// to a host that is not this machine, without consent. */
+  'key-transport': { profile: string; origin: string };
   'keychain-unavailable': { kind: KeychainReason };
   'keychain-failed': Record<string, never>;
-  'invalid-key': { kind: 'empty' | 'too-long' | 'control-characters'; max?: number };
+  'invalid-key': { kind: 'empty' | 'too-short' | 'too-long' | 'control-characters'; min?: number; max?: number };
   'invalid-mobile': { kind: MobileError };
   'invalid-content': { kind: ContentError; length: number };
   'invalid-template': { kind: 'empty' | 'too-long' | 'marker-names'; length?: number; markers?: number; names?: number };

@@ -32,6 +32,8 @@ export const EXIT_FOR_ERROR: Record<ErrorCode, ExitCode> = {
   'forbidden-sender': EXIT.usage,
   'not-found': EXIT.usage,
   'no-key': EXIT.usage,
+  'key-origin': EXIT.usage,
+  'key-transport': EXIT.usage,
   'keychain-unavailable': EXIT.usage,
   'keychain-failed': EXIT.usage,
   'invalid-key': EXIT.usage,

@@ -7,7 +7,7 @@ import { failureOfView, parsers, providerRejection, type CommandContext } from '
 import { registerBulkCommand } from './bulk-command';
 import { registerDialCommand } from './dial-command';
 import { runSandboxCommand } from './sandbox-command';
-import { CliSession, type ProviderFlags } from './session';
+import { CliSession, envApiKey, type ProviderFlags } from './session';
 import { fillFromVars } from './template-vars';
 import { cliLanguage, cliWords, type CliWords } from './text';
 
@@ -33,6 +33,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     .addOption(new Option('--format <format>', t('cli:help.format')).argParser(parse.oneOf('--format', ['json', 'xml'] as const)))
     .addOption(new Option('--timeout <seconds>', t('cli:help.timeout')).argParser(parse.seconds('--timeout')))
     .addOption(new Option('--connect-timeout <seconds>', t('cli:help.connectTimeout')).argParser(parse.seconds('--connect-timeout')))
+    .option('--send-key-unencrypted', t('cli:help.sendKeyUnencrypted'))
     .showHelpAfterError(false)
     .configureOutput({ writeOut: (s) => io.stdout(s), writeErr: () => undefined })
     .exitOverride();
@@ -136,8 +137,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     .action(async (opts: { method: string; url: string; date?: string; variant: SignatureVariant }) => {
       const apiId = flags().apiId ?? io.env.CALLOUT_API_ID;
       if (!apiId) throw usage('noApiIdToSign');
-      const apiKey = io.env.CALLOUT_API_KEY;
-      if (!apiKey) throw usage('noApiKey');
+      const apiKey = envApiKey(io.env);
       const method = checkMethod(opts.method);
       checkUrl(opts.url);
       if (opts.date !== undefined && !parseHttpDate(opts.date)) throw usage('badDate', { flag: '--date', example: formatHttpDate(new Date()), value: opts.date });
@@ -165,8 +165,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     .option('--now <http-date>', t('cli:help.now'))
     .addOption(new Option('--variant <variant>', t('cli:help.variant')).argParser(parse.oneOf('--variant', SIGNATURE_VARIANTS)).default('spec'))
     .action(async (opts: { method: string; url: string; date: string; authorization: string; host?: string; now?: string; variant: SignatureVariant }) => {
-      const apiKey = io.env.CALLOUT_API_KEY;
-      if (!apiKey) throw usage('noApiKey');
+      const apiKey = envApiKey(io.env);
       checkUrl(opts.url);
       if (opts.now !== undefined && !parseHttpDate(opts.now)) throw usage('badDate', { flag: '--now', example: formatHttpDate(new Date()), value: opts.now });
       const r = await session.call('signature.verify', { method: checkMethod(opts.method), url: opts.url, host: opts.host, date: opts.date, authorization: opts.authorization, now: opts.now, variant: opts.variant, key: { adHoc: apiKey } });

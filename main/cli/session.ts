@@ -7,6 +7,8 @@ import { EVENT_CHANNELS } from '../../common/contract';
 import { dispatch } from '../dispatch';
 import { createHandlers, type Handlers } from '../handlers';
 import { CalloutError } from '../errors';
+import type { EphemeralProfile } from '../profiles/profile-service';
+import { requireValidApiKey } from '../secrets/api-key';
 import { createServices, type Services } from '../services';
 import type { SignatureVariant } from '../signing';
 import { dataDirectory } from '../store/paths';
@@ -24,6 +26,27 @@ export interface ProviderFlags {
   format?: ReplyFormat;
   timeout?: number;
   connectTimeout?: number;
+  /** --send-key-unencrypted: consent to sending CALLOUT_API_KEY over plain http:// to a host that is not this machine. */
+  sendKeyUnencrypted?: boolean;
+}
+
+/**
+ * CALLOUT_API_KEY, checked like every key Callout takes (main/secrets/api-key.ts: trimmed, 8 to 256
+ * characters, no control characters). Its value never appears in what is said.
+ */
+export function envApiKey(env: NodeJS.ProcessEnv): string {
+  const raw = env.CALLOUT_API_KEY;
+  if (!raw) throw usage('noApiKey');
+  try {
+    return requireValidApiKey(raw);
+  } catch (error) {
+    throw asFailure(error);
+  }
+}
+
+/** A coded error of main's as the CLI's failure (exit status from the one table). */
+function asFailure(error: unknown): unknown {
+  return error instanceof CalloutError ? failureFromIpc(error.toIpc()) : error;
 }
 
 /**
@@ -97,10 +120,10 @@ export class CliSession {
         const apiKey = await services.profiles.endpoint(p.id).then(
           (e) => e.apiKey,
           (error: unknown) => {
-            throw error instanceof CalloutError ? failureFromIpc(error.toIpc()) : error;
+            throw asFailure(error);
           },
         );
-        services.profiles.registerEphemeral(
+        this.register(services, 
           {
             ...record,
             totalTimeoutMs: seconds !== undefined ? seconds * 1000 : record.totalTimeoutMs,
@@ -115,7 +138,6 @@ export class CliSession {
     }
     const baseUrl = flags.baseUrl ?? this.env.CALLOUT_BASE_URL;
     const apiId = flags.apiId ?? this.env.CALLOUT_API_ID;
-    const apiKey = this.env.CALLOUT_API_KEY;
     if (!baseUrl) throw usage('noBaseUrl');
     let parsed: URL;
     try {
@@ -125,15 +147,25 @@ export class CliSession {
     }
     if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw usage('badBaseUrl', { value: baseUrl });
     if (!apiId) throw usage('noApiId');
-    if (!apiKey) throw usage('noApiKey');
+    const apiKey = envApiKey(this.env);
     const { services } = await this.open();
     const total = (timeoutOverride ?? flags.timeout) !== undefined ? (timeoutOverride ?? flags.timeout)! * 1000 : DEFAULT_TOTAL_TIMEOUT_MS;
     const connect = flags.connectTimeout !== undefined ? flags.connectTimeout * 1000 : Math.min(DEFAULT_CONNECT_TIMEOUT_MS, total);
-    services.profiles.registerEphemeral(
-      { id: CLI_PROFILE_ID, name: 'cli', baseUrl, apiId, signing: flags.sign ?? 'off', format: flags.format ?? 'json', connectTimeoutMs: connect, totalTimeoutMs: total, lowBalanceThreshold: null },
+    this.register(
+      services,
+      { id: CLI_PROFILE_ID, name: 'cli', baseUrl, apiId, signing: flags.sign ?? 'off', format: flags.format ?? 'json', connectTimeoutMs: connect, totalTimeoutMs: total, lowBalanceThreshold: null, sendKeyUnencrypted: flags.sendKeyUnencrypted ?? false },
       apiKey,
     );
     return (this.profileId = CLI_PROFILE_ID);
+  }
+
+  /** The profile service's rules for keys (length, where they may go) apply to the CLI's profiles too. */
+  private register(services: Services, record: EphemeralProfile, apiKey: string): void {
+    try {
+      services.profiles.registerEphemeral(record, apiKey);
+    } catch (error) {
+      throw asFailure(error);
+    }
   }
 
   async close(): Promise<void> {
