@@ -1,7 +1,7 @@
 // Session-only storage: used when no keychain is reachable. The API Key lives in this
 // process's memory until clear() (call it when the app quits) and is never written anywhere.
 import { requireValidApiKey } from './api-key';
-import { assertAccount, SecretStoreError, type SecretStore } from './secret-store';
+import { assertAccount, type SecretStore } from './secret-store';
 
 export class SessionSecretStore implements SecretStore {
   readonly kind = 'session' as const;
