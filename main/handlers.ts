@@ -4,7 +4,7 @@
 import type { BalanceView, Channel, ConsoleResult, ImportResult, OutputOf, ParsedInputOf, RecentsView, SendView, StatusView, TemplateView } from '../common/contract';
 import { matchTemplate, parseTemplate } from '../common/domain/templates';
 import type { MessageRecord } from '../common/records';
-import { CalloutError, fail, invalid, toIpcError } from './errors';
+import { CalloutError, fail, invalid, isDiskFull, toIpcError } from './errors';
 import { toCsv, toCurl, toHar } from './export';
 import type { Services } from './services';
 import {
@@ -35,6 +35,23 @@ function sendView(r: SendOutcome): SendView {
 }
 
 export function createHandlers(services: Services): Handlers {
+  const table = handlerTable(services);
+  // A write that failed for lack of space, whichever operation ran into it, is said in the app (storageProblem).
+  for (const channel of Object.keys(table) as Channel[]) {
+    const handler = table[channel] as (input: unknown) => Promise<unknown>;
+    (table as Record<Channel, (input: unknown) => Promise<unknown>>)[channel] = async (input) => {
+      try {
+        return await handler(input);
+      } catch (error) {
+        if (isDiskFull(error)) services.noteStoreHealth(error);
+        throw error;
+      }
+    };
+  }
+  return table;
+}
+
+function handlerTable(services: Services): Handlers {
   const { profiles, calls, store } = services;
 
   const keyFor = async (key: { profileId: string } | { adHoc: string }) => ('adHoc' in key ? key.adHoc : (await profiles.endpoint(key.profileId)).apiKey);

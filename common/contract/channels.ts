@@ -94,6 +94,7 @@ export const EVENT_CHANNELS = {
   bulkProgress: 'main:bulk-progress',
   dialProgress: 'main:dial-progress',
   quickDial: 'main:quick-dial',
+  storageProblem: 'main:storage-problem',
 } as const;
 
 export type EventChannelNames = typeof EVENT_CHANNELS;

@@ -42,6 +42,10 @@ export interface ErrorParams {
   'invalid-content': { kind: ContentError; length: number };
   'invalid-template': { kind: 'empty' | 'too-long' | 'marker-names'; length?: number; markers?: number; names?: number };
   'send-in-flight': Record<string, never>;
+  /** The result of an earlier send of this text to this number is not stored yet (a full disk): sending it again could call twice. */
+  'result-not-stored': { id: number; smsid: string | null };
+  /** The disk holding the data directory is full: nothing more can be stored. */
+  'disk-full': { dir?: string };
   'still-in-progress': { id: number };
   'builtin-profile': { kind: 'remove' | 'set-key' | 'delete-key' };
   'database-too-new': { version: number; supported: number };

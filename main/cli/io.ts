@@ -41,6 +41,8 @@ export const EXIT_FOR_ERROR: Record<ErrorCode, ExitCode> = {
   'invalid-content': EXIT.usage,
   'invalid-template': EXIT.usage,
   'send-in-flight': EXIT.usage,
+  'result-not-stored': EXIT.usage,
+  'disk-full': EXIT.usage,
   'still-in-progress': EXIT.usage,
   'builtin-profile': EXIT.usage,
   'database-too-new': EXIT.usage,

@@ -2,7 +2,8 @@ import { Command, CommanderError, Option } from 'commander';
 import { CALL_STATES, OUTCOMES, type CallState, type Outcome } from '../../common/domain/status';
 import type { MessageRecord } from '../../common/records';
 import { formatHttpDate, parseHttpDate, SIGNATURE_VARIANTS, type SignatureVariant } from '../signing';
-import { CliFailure, EXIT, usage, type CliIo } from './io';
+import { toIpcError } from '../errors';
+import { CliFailure, EXIT, failureFromIpc, usage, type CliIo } from './io';
 import { failureOfView, parsers, providerRejection, type CommandContext } from './context';
 import { registerBulkCommand } from './bulk-command';
 import { registerDialCommand } from './dial-command';
@@ -284,7 +285,11 @@ function report(error: unknown, io: CliIo, json: boolean, words: CliWords): numb
   else if (error instanceof CommanderError) {
     if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help') return EXIT.ok;
     failure = new CliFailure(EXIT.usage, 'usage', { key: 'cli:commander', params: { text: error.message.replace(/^error: /, '') } });
-  } else failure = new CliFailure(1, 'internal', { error: { code: 'internal', params: {} } });
+  } else {
+    // One of main's coded errors met outside the handler table (opening the store on a full disk...), or a crash.
+    const coded = toIpcError(error);
+    failure = coded.code === 'internal' ? new CliFailure(1, 'internal', { error: coded }) : failureFromIpc(coded);
+  }
   const message = words.text(failure.text).replace(/\s*\n\s*/g, ' ');
   if (json && !failure.printed) io.stdout(`${JSON.stringify({ error: { kind: failure.kind, message, ...failure.extra } })}\n`);
   io.stderr(`callout: ${message}\n`);

@@ -101,7 +101,7 @@ export class CliSession {
   /** Set aside at open because it was damaged: where it went (scripts are told in --json, people on stderr). */
   async databaseRecovered(): Promise<{ movedTo: string; reason: string } | null> {
     if (!this.opened) return null;
-    return (await this.opened).services.store.recovered;
+    return (await this.opened.catch(() => null))?.services.store.recovered ?? null;
   }
 
   /** The profile to call the provider with: --profile NAME (keychain), or --base-url/--api-id with CALLOUT_API_KEY. */
@@ -168,7 +168,10 @@ export class CliSession {
     }
   }
 
+  /** Closes what was opened; a session that failed to open has nothing to close (its error was already reported). */
   async close(): Promise<void> {
-    if (this.opened) await (await this.opened).services.close();
+    if (!this.opened) return;
+    const opened = await this.opened.catch(() => null);
+    await opened?.services.close();
   }
 }

@@ -10,6 +10,7 @@ import { currentLanguage, LANGUAGE_NAMES, LANGUAGES, setLanguage, type Language 
 import { call } from './api';
 import { navigate, useScreen, type ScreenKey } from './navigation';
 import { SecretStoreBanner } from './SecretStoreBanner';
+import { StorageBanner } from './StorageBanner';
 import { GuideButton, GuidePanel } from '../features/onboarding/Guide';
 import { SCREENS } from './screens';
 
@@ -102,6 +103,7 @@ function Shell() {
         </Layout.Sider>
         <Layout.Content style={{ padding: 24, minWidth: 0 }}>
           <main>
+            <StorageBanner />
             <SecretStoreBanner />
             <GuidePanel />
             <current.Component />

@@ -8,7 +8,7 @@ import { dialRuns } from '../features/dial/dial-store';
 import { contactsChanged } from '../features/dial/use-dial-data';
 import { historyPatcher } from '../features/history/use-history-list';
 import type { CalloutApi } from './api';
-import { balanceQuery, messageQuery, recentsQuery } from './query';
+import { appInfoQuery, balanceQuery, messageQuery, recentsQuery } from './query';
 
 /** The newer of two versions of a message (a push and an answer may cross). */
 const newer = (current: MessageRecord, incoming: MessageRecord) => (incoming.updatedAt >= current.updatedAt ? incoming : current);
@@ -32,6 +32,11 @@ export function followMain(api: CalloutApi, client: QueryClient): void {
   });
 
   api.on.bulkProgress((p) => applyBulkProgress(client, p));
+
+  // A full disk (or writing working again): the banner on every screen follows it.
+  api.on.storageProblem((problem) => {
+    client.setQueryData(appInfoQuery.queryKey, (info) => (info ? { ...info, storageProblem: problem } : info));
+  });
 
   api.on.dialProgress((p) => {
     dialRuns.progress(p);
