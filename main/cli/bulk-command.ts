@@ -9,6 +9,7 @@ import { maskMobile } from '../../common/domain/mobile';
 import { CliFailure, EXIT, usage } from './io';
 import type { CommandContext } from './context';
 import type { CliWords } from './text';
+import { CLEAR_LINE } from './terminal-text';
 
 /** A progress line on a terminal only: carriage-return updates on stderr, nothing when piped or with --json. */
 export function progressLine(ctx: CommandContext): { update(text: string): void; end(): void } {
@@ -21,7 +22,7 @@ export function progressLine(ctx: CommandContext): { update(text: string): void;
       const now = Date.now();
       if (now - last < 100) return;
       last = now;
-      ctx.io.stderr(`\r\x1b[2K${text}`);
+      ctx.io.stderr(`${CLEAR_LINE}${text}`);
       shown = true;
     },
     end() {

@@ -3,6 +3,8 @@ import { CALL_STATES, OUTCOMES, type CallState, type Outcome } from '../../commo
 import type { MessageRecord } from '../../common/records';
 import { formatHttpDate, parseHttpDate, SIGNATURE_VARIANTS, type SignatureVariant } from '../signing';
 import { toIpcError } from '../errors';
+import { writeCrashLog } from './crash-log';
+import { safeHuman, safeJson } from './terminal-text';
 import { CliFailure, EXIT, failureFromIpc, usage, type CliIo } from './io';
 import { failureOfView, parsers, providerRejection, type CommandContext } from './context';
 import { registerBulkCommand } from './bulk-command';
@@ -15,13 +17,18 @@ import { cliLanguage, cliWords, type CliWords } from './text';
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
 /** Runs one CLI invocation. Returns the exit code; never throws. */
-export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
+export async function runCli(argv: readonly string[], rawIo: CliIo): Promise<number> {
   let json = argv.includes('--json');
   let exitCode: number = EXIT.ok;
+  // Every byte written goes through terminal-text.ts: control characters from the provider (or a
+  // file) are shown, never obeyed; JSON stays the same value.
+  const io: CliIo = { ...rawIo, stdout: (s) => rawIo.stdout(json ? safeJson(s) : safeHuman(s)), stderr: (s) => rawIo.stderr(safeHuman(s)) };
   const words = cliWords(cliLanguage(argv, io.env));
   const { t } = words;
   const parse = parsers(words);
   const session = new CliSession(io.env);
+  /** In --json, the value with the database's recovery, when there was one (see withRecovery). */
+  const jsonOf = (value: unknown) => JSON.stringify(withRecovery(value, session.recovered));
 
   const program = new Command('callout')
     .description(t('cli:help.program'))
@@ -47,10 +54,10 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     words,
     parse,
     emit(value, human) {
-      io.stdout(`${json ? JSON.stringify(value) : human()}\n`);
+      io.stdout(`${json ? jsonOf(value) : human()}\n`);
     },
     printAndFail(value, human, failure) {
-      if (json) io.stdout(`${JSON.stringify(value)}\n`);
+      if (json) io.stdout(`${jsonOf(value)}\n`);
       else if (human) io.stdout(`${human()}\n`);
       failure.printed = true;
       throw failure;
@@ -222,12 +229,26 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     return exitCode;
   } catch (error) {
     json = json || globalsSafe(program).json === true;
-    return report(error, io, json, words);
+    return report(error, io, json, words, { argv, jsonOf, internal: session.lastInternalError });
   } finally {
-    const recovered = await session.databaseRecovered().catch(() => null);
-    await session.close();
-    if (recovered && !json) io.stderr(`callout: ${t('cli:databaseRecovered', { movedTo: recovered.movedTo })}\n`);
+    await session.close().catch(() => undefined);
+    // A damaged database set aside at open is said on stderr in both modes (and in the JSON value).
+    const recovered = session.recovered;
+    if (recovered) io.stderr(`callout: ${t(recovered.kind === 'wal' ? 'cli:walRecovered' : 'cli:databaseRecovered', { movedTo: recovered.movedTo })}\n`);
   }
+}
+
+/**
+ * The --json value when the database was found damaged at open and set aside: an object gets a
+ * `databaseRecovered` key; any other value (the arrays of `history`, `template list`) is wrapped as
+ * `{"databaseRecovered": ..., "result": value}`, so that a script never reads an empty history as
+ * "nothing was sent" without being told.
+ */
+export function withRecovery(value: unknown, recovered: { movedTo: string; reason: string; kind?: string } | null): unknown {
+  if (!recovered) return value;
+  const said = { movedTo: recovered.movedTo, reason: recovered.reason, kind: recovered.kind ?? 'database' };
+  if (value !== null && typeof value === 'object' && !Array.isArray(value)) return { ...value, databaseRecovered: said };
+  return { databaseRecovered: said, result: value };
 }
 
 function globalsSafe(program: Command): { json?: boolean } {
@@ -279,7 +300,13 @@ function historyLine(words: CliWords, m: MessageRecord): string {
   return `#${m.id}\t${when}\t${m.mobile}\t${t(`csv.outcome.${m.outcome}`)}/${t(`state.${m.state}`)}${m.duration ? ` ${t('cli:seconds', { n: m.duration })}` : ''}\t${m.code ?? ''}\t${text}`;
 }
 
-function report(error: unknown, io: CliIo, json: boolean, words: CliWords): number {
+function report(
+  error: unknown,
+  io: CliIo,
+  json: boolean,
+  words: CliWords,
+  o: { argv: readonly string[]; jsonOf: (value: unknown) => string; internal: unknown },
+): number {
   let failure: CliFailure;
   if (error instanceof CliFailure) failure = error;
   else if (error instanceof CommanderError) {
@@ -290,8 +317,23 @@ function report(error: unknown, io: CliIo, json: boolean, words: CliWords): numb
     const coded = toIpcError(error);
     failure = coded.code === 'internal' ? new CliFailure(1, 'internal', { error: coded }) : failureFromIpc(coded);
   }
+  if (failure.kind === 'internal') {
+    // Never a stack trace: one line, and the details in a log file of the data directory.
+    const log = writeCrashLog(io.env, o.argv, o.internal ?? error);
+    failure = new CliFailure(failure.exitCode, 'internal', { key: log ? 'cli:internal' : 'cli:internalNoLog', params: { path: log ?? '' } }, { ...failure.extra, ...(log ? { log } : {}) });
+  }
   const message = words.text(failure.text).replace(/\s*\n\s*/g, ' ');
-  if (json && !failure.printed) io.stdout(`${JSON.stringify({ error: { kind: failure.kind, message, ...failure.extra } })}\n`);
+  if (json && !failure.printed) io.stdout(`${o.jsonOf({ error: { kind: failure.kind, message, ...failure.extra } })}\n`);
   io.stderr(`callout: ${message}\n`);
   return failure.exitCode;
+}
+
+/**
+ * The last resort for what escapes runCli (an error thrown from a timer or a stream): one line and
+ * the log file, never Node's stack trace. Installed by the `callout` entry point.
+ */
+export function reportCrash(error: unknown, argv: readonly string[], io: CliIo): void {
+  const words = cliWords(cliLanguage(argv, io.env));
+  const log = writeCrashLog(io.env, argv, error);
+  io.stderr(`callout: ${safeHuman(words.t(log ? 'cli:internal' : 'cli:internalNoLog', { path: log ?? '' }))}\n`);
 }

@@ -12,6 +12,7 @@ import { requireValidApiKey } from '../secrets/api-key';
 import { createServices, type Services } from '../services';
 import type { SignatureVariant } from '../signing';
 import { dataDirectory } from '../store/paths';
+import type { RecoveredDatabase } from '../store/integrity';
 import { DEFAULT_CONNECT_TIMEOUT_MS, DEFAULT_TOTAL_TIMEOUT_MS, type ReplyFormat } from '../voice/client';
 import { failureFromIpc, usage } from './io';
 
@@ -61,6 +62,10 @@ export function cliTimeScale(env: NodeJS.ProcessEnv): number {
 export class CliSession {
   private opened?: Promise<{ services: Services; handlers: Handlers }>;
   private profileId?: string;
+  /** The damaged database set aside when the store opened (said on stderr and in --json). */
+  recovered: RecoveredDatabase | null = null;
+  /** The last error the handler table turned into `internal` (its details go to the crash log). */
+  lastInternalError: unknown = undefined;
 
   constructor(private readonly env: NodeJS.ProcessEnv) {}
 
@@ -76,6 +81,7 @@ export class CliSession {
         timeScale: scale,
         watcherPollMs: Math.max(20, 1000 * scale),
       });
+      this.recovered = services.store.recovered;
       return { services, handlers: createHandlers(services) };
     })();
     return this.opened;
@@ -84,7 +90,7 @@ export class CliSession {
   /** Calls one operation of the handler table; a failure becomes a CliFailure with its exit status. */
   async call<C extends Channel>(channel: C, input: InputOf<C>): Promise<OutputOf<C>> {
     const { handlers } = await this.open();
-    const r = await dispatch(handlers, channel, input, () => undefined);
+    const r = await dispatch(handlers, channel, input, (error) => (this.lastInternalError = error));
     if (!r.ok) throw failureFromIpc(r.error);
     return r.value as OutputOf<C>;
   }
@@ -96,12 +102,6 @@ export class CliSession {
     return services.subscribe((c, payload) => {
       if (c === channel) listener(payload as PayloadOf<E>);
     });
-  }
-
-  /** Set aside at open because it was damaged: where it went (scripts are told in --json, people on stderr). */
-  async databaseRecovered(): Promise<{ movedTo: string; reason: string } | null> {
-    if (!this.opened) return null;
-    return (await this.opened.catch(() => null))?.services.store.recovered ?? null;
   }
 
   /** The profile to call the provider with: --profile NAME (keychain), or --base-url/--api-id with CALLOUT_API_KEY. */
