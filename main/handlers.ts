@@ -23,6 +23,7 @@ import type { TemplateRecord } from './store/template-repository';
 import { VoiceClient } from './voice/client';
 import { probeServerClock, probeSignatureVariant } from './voice/probes';
 import type { SendOutcome } from './calls/call-service';
+import type { ReadProgress } from './bulk/import-runner';
 
 export type Handlers = { [C in Channel]: (input: ParsedInputOf<C>) => Promise<OutputOf<C>> };
 
@@ -202,15 +203,25 @@ function handlerTable(services: Services): Handlers {
     'store.applyRetention': async () => store.retention.apply(),
     'store.vacuum': async () => store.retention.vacuum(),
 
-    'bulk.open': async ({ templateId, file, mapping, profileId }) => {
+    'bulk.open': async ({ templateId, file, mapping, profileId, requestId }) => {
       // The estimate is checked against the balance when a profile is named and its balance can be read.
       let balance: number | null = null;
       if (profileId) {
         const r = await calls.balance(profileId).catch(() => null);
         balance = r?.reply?.code === 2 ? r.reply.units : null;
       }
-      return services.bulk.open({ name: file.name, bytes: Buffer.from(file.base64, 'base64') }, templateId, mapping, { balance });
+      let last = 0;
+      const onProgress = requestId
+        ? (p: ReadProgress) => {
+            const now = Date.now();
+            if (now - last < 200) return;
+            last = now;
+            services.emit('importProgress', { requestId, ...p });
+          }
+        : undefined;
+      return services.bulk.open({ name: file.name, bytes: Buffer.from(file.base64, 'base64') }, templateId, mapping, { balance, requestId, onProgress });
     },
+    'bulk.cancelOpen': async ({ requestId }) => ({ cancelled: services.bulk.cancelOpen(requestId) }),
     'bulk.remap': async ({ importId, mapping, templateId }) => services.bulk.remap(importId, mapping, templateId),
     'bulk.issues': async ({ importId, ...q }) => services.bulk.issues(importId, q),
     'bulk.create': async ({ importId, ...input }) => services.bulk.createBatch(importId, input),

@@ -4,6 +4,7 @@
 // of its text (an i18next context: error.not-found_batch, error.not-found_profile, ...).
 import type { ContentError } from '../domain/units';
 import type { MobileError } from '../domain/mobile';
+import type { ImportLimit } from '../domain/import-limits';
 
 export type NotFoundKind = 'profile' | 'message' | 'exchange' | 'template' | 'batch' | 'contact' | 'group' | 'import' | 'sandbox';
 
@@ -53,6 +54,14 @@ export interface ErrorParams {
   'exchange-without-profile': Record<string, never>;
   'vector-file-invalid': { kind: VectorFileProblem; where: string | null };
   'import-failed': { kind: ImportProblem; name?: string; detail?: string; row?: number };
+  /**
+   * A spreadsheet over one of the import limits (common/domain/import-limits.ts): `max` the limit,
+   * `found` the file's figure (`atLeast`: reading stopped there, the file has at least that much),
+   * `row` where it was found (a cell too long).
+   */
+  'import-too-large': { kind: ImportLimit; max: number; found: number; atLeast?: boolean; row?: number };
+  /** The import was cancelled while the file was being read. */
+  'import-cancelled': Record<string, never>;
   'bad-mapping': Record<string, never>;
   'batch-state': { id: number; kind: 'not-startable' | 'stopping' | 'not-started' | 'done' | 'running'; state?: string };
   'running-elsewhere': { id: number };

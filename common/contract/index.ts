@@ -59,6 +59,7 @@ export type CalloutApi = {
 export * from './define';
 export * from './errors';
 export type { AppInfo, SecretStoreView, StorageProblem } from './app';
+export type { ImportProgress } from './bulk';
 export { profileInput, type ProfileInput, type ProfileSaveResult, type ProfileView } from './profiles';
 export type { ImportResult, TemplateView } from './templates';
 export type { BalanceView, FailureView, MessageDetail, RecentsView, SendView, StatusView } from './send';

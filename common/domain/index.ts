@@ -6,3 +6,4 @@ export * from './codes';
 export * from './status';
 export * from './outcomes';
 export * from './key-origin';
+export * from './import-limits';

@@ -50,6 +50,8 @@ export const EXIT_FOR_ERROR: Record<ErrorCode, ExitCode> = {
   'exchange-without-profile': EXIT.usage,
   'vector-file-invalid': EXIT.usage,
   'import-failed': EXIT.usage,
+  'import-too-large': EXIT.usage,
+  'import-cancelled': EXIT.invalid,
   'bad-mapping': EXIT.usage,
   'batch-state': EXIT.usage,
   'running-elsewhere': EXIT.usage,
