@@ -308,7 +308,7 @@ export function prepareRows(sheet: Sheet, template: ImportTemplate, mapping: Col
  * The same, a slice of rows at a time, letting the event loop run between slices: main stays
  * responsive while 200,000 rows are checked (each slice takes a few milliseconds).
  */
-export async function prepareRowsAsync(sheet: Sheet, template: ImportTemplate, mapping: ColumnMapping, options: PrepareOptions = {}, slice = 5_000): Promise<PreparedImport> {
+export async function prepareRowsAsync(sheet: Sheet, template: ImportTemplate, mapping: ColumnMapping, options: PrepareOptions = {}, slice = 1_000): Promise<PreparedImport> {
   const job = preparing(sheet, template, mapping, options);
   while (!job.step(slice)) await new Promise<void>((resolve) => setImmediate(resolve));
   return job.result();
