@@ -154,9 +154,10 @@ describe('main’s event loop while the largest legal CSV is read', () => {
     console.log(`29 MB CSV via bulk.open: ${Math.round(took)} ms; event-loop delay max ${Math.round(maxMs)} ms, p99 ${Math.round(delay.percentile(99) / 1e6)} ms; longest ticker gap ${Math.round(longest)} ms`);
     // Before: one block of 5.5 s. Now parsing is in the worker and rows are checked a slice at a
     // time; what remains are garbage-collection pauses of the 200,000 rows main keeps for the
-    // draft (~0.3–0.6 s measured on the 2-core machine under load; README).
-    expect(maxMs).toBeLessThan(1000);
-    expect(longest).toBeLessThan(1000);
+    // draft (0.5–0.9 s measured on the 2-core machine under load, p99 ~0.14 s; README).
+    expect(maxMs).toBeLessThan(1500);
+    expect(longest).toBeLessThan(1500);
+    expect(delay.percentile(99) / 1e6).toBeLessThan(300);
     expect(progress.length).toBeGreaterThan(0);
     expect(progress[0]).toMatchObject({ requestId: 'req-1' });
   }, 60_000);
