@@ -162,3 +162,23 @@ describe('main’s event loop while the largest legal CSV is read', () => {
     expect(progress[0]).toMatchObject({ requestId: 'req-1' });
   }, 60_000);
 });
+
+describe('the CLI', () => {
+  it('refuses a file over the size limit from its size, and a bomb with the limit and its figure, exit 2, one line', async () => {
+    const { cli } = await import('../cli/run-cli');
+    const fs = await import('node:fs');
+    const big = join(home.dir, 'big.csv');
+    fs.writeFileSync(big, '');
+    fs.truncateSync(big, IMPORT_LIMITS.fileBytes + 10);
+    const env = { CALLOUT_HOME: join(home.dir, 'cli'), LANG: 'en_US.UTF-8' };
+    expect((await cli(['template', 'add', '--id', 't', '--content', '您好【变量】', '--approved'], env)).code).toBe(0);
+    const tooBig = await cli(['bulk', big, '--template', 't', '--dry-run'], env);
+    expect(tooBig.code).toBe(2);
+    expect(tooBig.stderr).toMatch(/^callout: The file is 33,554,442 bytes; Callout imports files of at most 33,554,432 bytes/);
+    const bomb = await cli(['--json', 'bulk', files['bomb-lying.xlsx']!, '--template', 't', '--dry-run'], env);
+    expect(bomb.code).toBe(2);
+    expect(bomb.stderr.trim().split('\n')).toHaveLength(1);
+    expect(bomb.json).toMatchObject({ error: { kind: 'import-too-large' } });
+    expect((bomb.json as { error: { message: string } }).error.message).toMatch(/at most 100,663,296 \(96 MB\)/);
+  }, 60_000);
+});
