@@ -385,6 +385,21 @@ describe.each(LOCALES)('Profiles screen ($suffix)', ({ locale, lang, htmlLang, s
     TIMEOUT,
   );
 
+  it(
+    'says a full disk on every screen (the storageProblem push), and clears it when writing works again',
+    async () => {
+      app.services.noteStoreHealth(Object.assign(new Error('database or disk is full'), { code: 'SQLITE_FULL' }));
+      const banner = page.getByTestId('storage-banner');
+      await banner.waitFor();
+      expect(await banner.innerText()).toContain(t('storage.disk-full.title'));
+      expect(await banner.innerText()).toContain(app.services.home);
+      await snap(`storage-disk-full-${suffix}`);
+      app.services.noteStoreHealth(null);
+      await banner.waitFor({ state: 'detached' });
+    },
+    TIMEOUT,
+  );
+
   it('logged no errors or warnings in the page', () => {
     expect(problems).toEqual([]);
   });

@@ -15,10 +15,10 @@ export interface ProfileFormValues {
   connectTimeoutSeconds: number | null;
   totalTimeoutSeconds: number | null;
   lowBalanceThreshold: number | null;
-  /** "Send my key unencrypted": consent to plain http:// to a host that is not this machine. */
-  sendKeyUnencrypted: boolean;
-  /** The key entered again when the address moves to another origin (empty: the key is removed). */
-  apiKey: string;
+  /** "Send my key unencrypted": consent to plain http:// to a host that is not this machine (shown only then). */
+  sendKeyUnencrypted?: boolean;
+  /** The key entered again when the address moves to another origin (shown only then; empty: the key is removed). */
+  apiKey?: string;
 }
 
 export type FormField = keyof ProfileFormValues;
@@ -91,8 +91,9 @@ export function inputOf(values: ProfileFormValues, id: string | undefined): Prof
     connectTimeoutMs: toMs(values.connectTimeoutSeconds ?? DEFAULTS.connectTimeoutSeconds ?? 5),
     totalTimeoutMs: toMs(values.totalTimeoutSeconds ?? DEFAULTS.totalTimeoutSeconds ?? 15),
     lowBalanceThreshold: values.lowBalanceThreshold ?? null,
-    sendKeyUnencrypted: values.sendKeyUnencrypted,
-    ...(values.apiKey.trim() ? { apiKey: values.apiKey.trim() } : {}),
+    // Fields shown only in some cases (the consent, the key entered again) are absent otherwise.
+    sendKeyUnencrypted: values.sendKeyUnencrypted ?? false,
+    ...(values.apiKey?.trim() ? { apiKey: values.apiKey.trim() } : {}),
   };
 }
 
