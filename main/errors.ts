@@ -43,6 +43,14 @@ export function isDiskFull(error: unknown): boolean {
   return code === 'SQLITE_FULL' || code === 'ENOSPC' || code === 'EDQUOT' || code === 'disk-full';
 }
 
+/** A write that failed because of where the data lives (full, read-only, I/O error, locked), not because of what was written. */
+export function isStorageError(error: unknown): boolean {
+  if (isDiskFull(error)) return true;
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code !== 'string') return false;
+  return /^SQLITE_(IOERR|READONLY|CANTOPEN|BUSY|LOCKED|PROTOCOL)/.test(code) || code === 'EROFS' || code === 'EIO';
+}
+
 /** Turns anything thrown into a stable error code with its parameters. Never a stack, never a secret. */
 export function toIpcError(error: unknown): IpcError {
   if (error instanceof CalloutError) return error.toIpc();

@@ -20,7 +20,7 @@ import { openSecretStore, type SecretStoreStatus } from './secrets';
 import type { SecretStore } from './secrets/secret-store';
 import { openStore, type Store } from './store';
 import { dataDirectory } from './store/paths';
-import { isDiskFull } from './errors';
+import { isDiskFull, isStorageError } from './errors';
 
 export type Locale = Lang;
 
@@ -135,6 +135,8 @@ export async function createServices(options: ServicesOptions = {}): Promise<Ser
         if (!storageProblem || unstoredCount() > 0) return;
         storageProblem = null;
       } else {
+        // Only the store's own troubles (full, read-only, I/O): a programming error is no banner.
+        if (!isStorageError(error)) return;
         const kind = isDiskFull(error) ? 'disk-full' : 'write-failed';
         const unstored = unstoredCount();
         if (storageProblem && storageProblem.kind === kind && storageProblem.unstored === unstored) return;

@@ -146,7 +146,19 @@ export function registerBulkCommand(program: Command, ctx: CommandContext): void
           if (error instanceof CliFailure) throw error;
           throw usage('cannotRead', { name: file, detail: (error as NodeJS.ErrnoException).code ?? String(error) });
         }
-        const view = await session.call('bulk.open', { templateId, file: { name: file, base64: bytes.toString('base64') }, ...(opts.map.length ? { mapping: parseMaps(opts.map) } : {}) });
+        // Reading happens in main's import worker: on a terminal, a line follows its progress.
+        const reading = progressLine(ctx);
+        const requestId = `cli-${process.pid}`;
+        const off = await session.on('importProgress', (p) => {
+          if (p.requestId === requestId) reading.update(t(`cli:bulk.reading.${p.phase}`, { percent: Math.round((p.bytes / Math.max(1, p.totalBytes)) * 100), rows: p.rows }));
+        });
+        let view;
+        try {
+          view = await session.call('bulk.open', { templateId, requestId, file: { name: file, base64: bytes.toString('base64') }, ...(opts.map.length ? { mapping: parseMaps(opts.map) } : {}) });
+        } finally {
+          off();
+          reading.end();
+        }
         report = view.report;
         importId = view.importId;
         if (opts.dryRun) {
