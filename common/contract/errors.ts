@@ -16,7 +16,8 @@ export type ImportProblem =
   | 'xls-unsupported'
   | 'zip-not-spreadsheet'
   | 'not-xlsx'
-  | 'cannot-read';
+  | 'cannot-read'
+  | 'reader-failed';
 
 export type HistoryProblem = 'cursor' | 'page-size' | 'mobile-digits' | 'range' | 'utc-offset' | 'days' | 'dates';
 

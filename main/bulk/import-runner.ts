@@ -40,7 +40,7 @@ function workerEntry(): { code: string | URL; eval: boolean } {
     const url = new URL(candidate, here);
     if (existsSync(fileURLToPath(url))) return { code: url, eval: false };
   }
-  throw fail('import-failed', { kind: 'unreadable-csv', detail: 'the import worker is missing from this build' });
+  throw fail('import-failed', { kind: 'reader-failed', detail: 'the import worker is missing from this build' });
 }
 
 export interface ReadInWorkerOptions {
@@ -83,9 +83,9 @@ export function readInWorker(name: string, bytes: Uint8Array, o: ReadInWorkerOpt
     });
     worker.on('error', (error: Error & { code?: string }) => {
       if (error.code === 'ERR_WORKER_OUT_OF_MEMORY') finish(fail('import-too-large', { kind: 'memory', max: heapMb, found: heapMb, atLeast: true }));
-      else finish(fail('import-failed', { kind: 'unreadable-xlsx', detail: error.message }));
+      else finish(fail('import-failed', { kind: 'reader-failed', detail: error.message }));
     });
-    worker.on('exit', () => finish(fail('import-failed', { kind: 'unreadable-xlsx', detail: 'the import stopped' })));
+    worker.on('exit', () => finish(fail('import-failed', { kind: 'reader-failed', detail: 'the import worker stopped' })));
     // Copied, not transferred: the caller keeps its bytes (one memcpy, ~10 ms for the largest file).
     const request: WorkerRequest = { name, bytes, limits: o.limits ?? { ...IMPORT_LIMITS } };
     worker.postMessage(request);
