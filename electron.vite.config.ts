@@ -11,6 +11,8 @@ export default defineConfig({
         input: {
           index: resolve(__dirname, 'main/index.ts'),
           cli: resolve(__dirname, 'main/cli/index.ts'),
+          // Spreadsheets are read in a worker thread (main/bulk/import-runner.ts finds it beside these).
+          'import-worker': resolve(__dirname, 'main/bulk/import-worker.ts'),
         },
       },
     },

@@ -45,6 +45,11 @@ export interface ReasonParams {
   'batch-requeued': { count: number };
   /** Something failed inside Callout; the send may or may not have left. */
   internal: Record<string, never>;
+  /**
+   * The request left but its result could not be written (a full disk): the provider's answer is
+   * kept in memory and written as soon as possible. `kind`: what the provider answered.
+   */
+  'store-incomplete': { smsid: string | null; kind: 'accepted' | 'rejected' | 'unknown' | 'no-reply' };
 }
 
 export type ReasonCode = keyof ReasonParams;
@@ -70,6 +75,7 @@ export const REASON_CODES = [
   'requeued',
   'batch-requeued',
   'internal',
+  'store-incomplete',
 ] as const satisfies readonly ReasonCode[];
 const reasonCodesComplete: Exclude<ReasonCode, (typeof REASON_CODES)[number]> extends never ? true : false = true;
 void reasonCodesComplete;

@@ -4,7 +4,7 @@
 import type { BalanceView, Channel, ConsoleResult, ImportResult, OutputOf, ParsedInputOf, RecentsView, SendView, StatusView, TemplateView } from '../common/contract';
 import { matchTemplate, parseTemplate } from '../common/domain/templates';
 import type { MessageRecord } from '../common/records';
-import { CalloutError, fail, invalid, toIpcError } from './errors';
+import { CalloutError, fail, invalid, isDiskFull, toIpcError } from './errors';
 import { toCsv, toCurl, toHar } from './export';
 import type { Services } from './services';
 import {
@@ -23,6 +23,7 @@ import type { TemplateRecord } from './store/template-repository';
 import { VoiceClient } from './voice/client';
 import { probeServerClock, probeSignatureVariant } from './voice/probes';
 import type { SendOutcome } from './calls/call-service';
+import type { ReadProgress } from './bulk/import-runner';
 
 export type Handlers = { [C in Channel]: (input: ParsedInputOf<C>) => Promise<OutputOf<C>> };
 
@@ -35,6 +36,23 @@ function sendView(r: SendOutcome): SendView {
 }
 
 export function createHandlers(services: Services): Handlers {
+  const table = handlerTable(services);
+  // A write that failed for lack of space, whichever operation ran into it, is said in the app (storageProblem).
+  for (const channel of Object.keys(table) as Channel[]) {
+    const handler = table[channel] as (input: unknown) => Promise<unknown>;
+    (table as Record<Channel, (input: unknown) => Promise<unknown>>)[channel] = async (input) => {
+      try {
+        return await handler(input);
+      } catch (error) {
+        if (isDiskFull(error)) services.noteStoreHealth(error);
+        throw error;
+      }
+    };
+  }
+  return table;
+}
+
+function handlerTable(services: Services): Handlers {
   const { profiles, calls, store } = services;
 
   const keyFor = async (key: { profileId: string } | { adHoc: string }) => ('adHoc' in key ? key.adHoc : (await profiles.endpoint(key.profileId)).apiKey);
@@ -185,15 +203,25 @@ export function createHandlers(services: Services): Handlers {
     'store.applyRetention': async () => store.retention.apply(),
     'store.vacuum': async () => store.retention.vacuum(),
 
-    'bulk.open': async ({ templateId, file, mapping, profileId }) => {
+    'bulk.open': async ({ templateId, file, mapping, profileId, requestId }) => {
       // The estimate is checked against the balance when a profile is named and its balance can be read.
       let balance: number | null = null;
       if (profileId) {
         const r = await calls.balance(profileId).catch(() => null);
         balance = r?.reply?.code === 2 ? r.reply.units : null;
       }
-      return services.bulk.open({ name: file.name, bytes: Buffer.from(file.base64, 'base64') }, templateId, mapping, { balance });
+      let last = 0;
+      const onProgress = requestId
+        ? (p: ReadProgress) => {
+            const now = Date.now();
+            if (now - last < 200) return;
+            last = now;
+            services.emit('importProgress', { requestId, ...p });
+          }
+        : undefined;
+      return services.bulk.open({ name: file.name, bytes: Buffer.from(file.base64, 'base64') }, templateId, mapping, { balance, requestId, onProgress });
     },
+    'bulk.cancelOpen': async ({ requestId }) => ({ cancelled: services.bulk.cancelOpen(requestId) }),
     'bulk.remap': async ({ importId, mapping, templateId }) => services.bulk.remap(importId, mapping, templateId),
     'bulk.issues': async ({ importId, ...q }) => services.bulk.issues(importId, q),
     'bulk.create': async ({ importId, ...input }) => services.bulk.createBatch(importId, input),

@@ -3,7 +3,7 @@
 // contacts and the dialer — and the push events they emit. The handler table (handlers.ts), the
 // Electron glue, `callout ui`, the CLI and the tests all take them from here. No Electron here.
 import { randomBytes } from 'node:crypto';
-import type { AppInfo, EventName, PayloadOf } from '../common/contract';
+import type { AppInfo, EventName, PayloadOf, StorageProblem } from '../common/contract';
 import { EVENT_CHANNELS } from '../common/contract';
 import type { Lang } from '../common/domain/i18n-text';
 import type { BatchItemRecord, BatchRecord } from '../common/bulk-types';
@@ -20,6 +20,7 @@ import { openSecretStore, type SecretStoreStatus } from './secrets';
 import type { SecretStore } from './secrets/secret-store';
 import { openStore, type Store } from './store';
 import { dataDirectory } from './store/paths';
+import { isDiskFull, isStorageError } from './errors';
 
 export type Locale = Lang;
 
@@ -46,6 +47,8 @@ export interface ServicesOptions {
   /** How often messages someone waits for are re-read from the store. Default 1000 ms. */
   watcherPollMs?: number;
   queue?: Pick<BulkQueueOptions, 'unknownHoldMs' | 'maxHoldMs' | 'unknownStreakLimit' | 'progressIntervalMs'>;
+  /** How a send's result is written again after a failed write (tests: short delays). */
+  storeRetry?: { delaysMs?: readonly number[]; intervalMs?: number };
   /** Desktop notification when a call ends (the Electron glue shows it). */
   notify?: (message: MessageRecord, locale: Locale) => void;
   version?: string;
@@ -74,6 +77,10 @@ export interface Services {
   readonly locale: Locale;
   clipboard: { writeText(text: string): void } | null;
   setLocale(locale: Locale): void;
+  /** Set while Callout cannot write to its data directory (pushed as storageProblem). */
+  readonly storageProblem: StorageProblem | null;
+  /** A write failed (error) or succeeded (null): keeps storageProblem and its push up to date. */
+  noteStoreHealth(error: unknown | null): void;
   /** The secret store's state (opening the keychain first if it is opened lazily). */
   secretStatus(): Promise<SecretStoreStatus>;
   emit<E extends EventName>(event: E, payload: PayloadOf<E>): void;
@@ -120,6 +127,23 @@ export async function createServices(options: ServicesOptions = {}): Promise<Ser
       for (const l of listeners) l(EVENT_CHANNELS[event], payload);
     };
     let locale: Locale = 'en';
+    let storageProblem: StorageProblem | null = null;
+    // Called only once the services below exist.
+    const unstoredCount = () => calls.unstoredResults().length;
+    const noteStoreHealth = (error: unknown | null) => {
+      if (error === null) {
+        if (!storageProblem || unstoredCount() > 0) return;
+        storageProblem = null;
+      } else {
+        // Only the store's own troubles (full, read-only, I/O): a programming error is no banner.
+        if (!isStorageError(error)) return;
+        const kind = isDiskFull(error) ? 'disk-full' : 'write-failed';
+        const unstored = unstoredCount();
+        if (storageProblem && storageProblem.kind === kind && storageProblem.unstored === unstored) return;
+        storageProblem = { kind, unstored, dataDirectory: home, at: Date.now() };
+      }
+      emit('storageProblem', storageProblem);
+    };
 
     const profiles = new ProfileService(store.profiles, secrets, () => sandbox?.baseUrl ?? null);
     const calls = new CallService({
@@ -134,6 +158,8 @@ export async function createServices(options: ServicesOptions = {}): Promise<Ser
       follow: options.follow,
       watcherPollMs: options.watcherPollMs,
       log: options.log,
+      onStoreHealth: noteStoreHealth,
+      storeRetry: options.storeRetry,
     });
     const governors = new GovernorRegistry((id) => store.dialSettings.profileLines(id), { timeScale });
     const send = calls.send.bind(calls);
@@ -180,6 +206,10 @@ export async function createServices(options: ServicesOptions = {}): Promise<Ser
       setLocale(l) {
         locale = l;
       },
+      get storageProblem() {
+        return storageProblem;
+      },
+      noteStoreHealth,
       secretStatus,
       emit,
       subscribe(listener) {
@@ -193,6 +223,7 @@ export async function createServices(options: ServicesOptions = {}): Promise<Ser
         secretStore: await secretStatus(),
         sandboxBaseUrl: sandbox?.baseUrl ?? null,
         databaseRecovered: store.recovered,
+        storageProblem,
       }),
       async close() {
         await dialer.close();

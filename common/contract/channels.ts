@@ -43,6 +43,7 @@ export const CHANNEL_NAMES = [
   'store.vacuum',
   // bulk
   'bulk.open',
+  'bulk.cancelOpen',
   'bulk.remap',
   'bulk.issues',
   'bulk.create',
@@ -95,6 +96,8 @@ export const EVENT_CHANNELS = {
   dialProgress: 'main:dial-progress',
   quickDial: 'main:quick-dial',
   callEnded: 'main:call-ended',
+  storageProblem: 'main:storage-problem',
+  importProgress: 'main:import-progress',
 } as const;
 
 export type EventChannelNames = typeof EVENT_CHANNELS;

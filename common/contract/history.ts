@@ -10,7 +10,7 @@ export interface StoreStatus {
   retention: RetentionSettings;
   /** Bytes of captured exchanges (headers and bodies) and their count. */
   usage: { bytes: number; exchanges: number };
-  recovered: { movedTo: string; reason: string } | null;
+  recovered: { movedTo: string; reason: string; kind?: 'database' | 'wal' } | null;
 }
 
 export interface ConsoleResult {

@@ -58,8 +58,9 @@ export type CalloutApi = {
 
 export * from './define';
 export * from './errors';
-export type { AppInfo, SecretStoreView } from './app';
-export { profileInput, type ProfileInput, type ProfileView } from './profiles';
+export type { AppInfo, SecretStoreView, StorageProblem } from './app';
+export type { ImportProgress } from './bulk';
+export { profileInput, type ProfileInput, type ProfileSaveResult, type ProfileView } from './profiles';
 export type { ImportResult, TemplateView } from './templates';
 export type { BalanceView, FailureView, MessageDetail, RecentsView, SendView, StatusView } from './send';
 export { historyFilter, type ConsoleResult, type StoreStatus } from './history';

@@ -13,6 +13,16 @@ export const profileInput = z
     connectTimeoutMs: z.number({ error: 'connect-timeout-range' }).int('connect-timeout-range').min(500, 'connect-timeout-range').max(60_000, 'connect-timeout-range').default(5_000),
     totalTimeoutMs: z.number({ error: 'total-timeout-range' }).int('total-timeout-range').min(1_000, 'total-timeout-range').max(300_000, 'total-timeout-range').default(15_000),
     lowBalanceThreshold: z.number({ error: 'threshold-range' }).int('threshold-range').min(0, 'threshold-range').max(10_000_000, 'threshold-range').nullable().default(null),
+    /**
+     * A person ticked "send my key unencrypted": the key may travel over plain http:// to a host
+     * that is not this machine. Without it such an address is refused (loopback http is fine).
+     */
+    sendKeyUnencrypted: z.boolean().default(false),
+    /**
+     * The key, entered again in the same save. A key belongs to the address (origin) it was entered
+     * for: saving another origin removes the stored key unless a new one comes with it.
+     */
+    apiKey: z.string().min(1, 'key-required').max(256, 'key-too-long').optional(),
   })
   .strict();
 export type ProfileInput = z.input<typeof profileInput>;
@@ -28,15 +38,21 @@ export interface ProfileView {
   connectTimeoutMs: number;
   totalTimeoutMs: number;
   lowBalanceThreshold: number | null;
+  sendKeyUnencrypted: boolean;
   builtin: boolean;
   hasKey: boolean;
   createdAt: number;
   updatedAt: number;
 }
 
+/** What a save did: the profile, and whether its stored key was removed because its address moved to another origin. */
+export interface ProfileSaveResult extends ProfileView {
+  keyRemoved: boolean;
+}
+
 export const profilesOps = {
   'profiles.list': op<ProfileView[]>()(none),
-  'profiles.save': op<ProfileView>()(profileInput),
+  'profiles.save': op<ProfileSaveResult>()(profileInput),
   'profiles.remove': op<{ removed: boolean }>()(z.object({ id }).strict()),
   /** Write-only: the key goes to the keychain (or the session store) and never comes back. */
   'profiles.setKey': op<ProfileView>()(z.object({ id, apiKey: z.string().min(1, 'key-required').max(256, 'key-too-long') }).strict()),

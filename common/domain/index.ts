@@ -5,3 +5,5 @@ export * from './templates';
 export * from './codes';
 export * from './status';
 export * from './outcomes';
+export * from './key-origin';
+export * from './import-limits';

@@ -5,16 +5,23 @@
 //
 // A send is never repeated here: a request that may have reached the provider is recorded
 // `unknown`, for a person to decide.
+//
+// Once the request has left, the provider's answer is kept in memory until it is stored: the write
+// is retried at once a few times, then in the background. While a message's result is not stored,
+// the same text to the same number is refused (`result-not-stored`), so a full disk can never lead
+// to a second call; the send itself reports `unknown` with the reason `store-incomplete` and the
+// smsid the provider gave, never an internal error.
 import { checkContent, unitsFor } from '../../common/domain/units';
 import { normalizeMobile } from '../../common/domain/mobile';
 import { FINAL_STATES, maySendAgain, stopsFollowing } from '../../common/domain';
 import type { FailureView } from '../../common/contract/send';
 import type { MessageRecord } from '../../common/records';
 import { reason } from '../../common/reasons';
-import { CalloutError, fail } from '../errors';
+import { CalloutError, fail, isDiskFull } from '../errors';
 import type { ExchangeRepository } from '../store/exchange-repository';
 import type { MessageRepository } from '../store/message-repository';
 import { VoiceClient, type ProviderEndpoint } from '../voice/client';
+import type { Exchange } from '../../common/records';
 import type { BalanceReply, SendReply, StatusReply } from '../voice/replies';
 import { EndWatcher } from './end-watcher';
 import { Follower, type LookResult } from './follower';
@@ -60,6 +67,26 @@ export interface CallServiceOptions {
   /** How often messages someone waits for are re-read from the store (a change by another process). Default 1000 ms. */
   watcherPollMs?: number;
   log?: (error: unknown) => void;
+  /**
+   * Writing a send's result: waits before each retry made at once (default 50, 250, 1000 ms), then
+   * how often the background retries run while something is not stored (default 2000 ms).
+   */
+  storeRetry?: { delaysMs?: readonly number[]; intervalMs?: number };
+  /** A write failed (the store's health: disk full, I/O error) or, with null, a write succeeded again. */
+  onStoreHealth?: (error: unknown | null) => void;
+}
+
+/** A send whose request left, with what the provider answered, not yet (completely) stored. */
+interface Unstored {
+  key: string;
+  pending: MessageRecord;
+  profile: string;
+  reply: SendReply | null;
+  failure: FailureView | null;
+  /** Exchanges still to store. */
+  exchanges: Exchange[];
+  /** The stored outcome, once it is. */
+  stored: MessageRecord | null;
 }
 
 /** Checks a send locally: the normalised number, the text, its units. Throws invalid-mobile / invalid-content. */
@@ -71,8 +98,14 @@ export function validateSend(input: Pick<SendInput, 'mobile' | 'content'>): { mo
   return { mobile: mobile.mobile, content: input.content, units: unitsFor(input.content) };
 }
 
+/** The same text to the same number, whatever the profile: what must never be called twice by accident. */
+const sameCallKey = (mobile: string, content: string) => `${mobile}\n${content}`;
+
 export class CallService {
   private readonly inFlight = new Set<string>();
+  /** Answers not yet (completely) stored, by message id. */
+  private readonly unstored = new Map<number, Unstored>();
+  private flushTimer: NodeJS.Timeout | null = null;
   private readonly clientFor: (endpoint: ProviderEndpoint) => VoiceClient;
   private readonly follower: Follower;
   private readonly watcher: EndWatcher;
@@ -99,9 +132,12 @@ export class CallService {
     const endpoint = await this.o.endpoint(profileId);
     const key = `${endpoint.profile}\n${endpoint.baseUrl}\n${checked.mobile}\n${checked.content}`;
     if (this.inFlight.has(key)) throw fail('send-in-flight');
+    const same = sameCallKey(checked.mobile, checked.content);
+    const waiting = [...this.unstored.values()].find((u) => u.key === same && !u.stored);
+    if (waiting) throw fail('result-not-stored', { id: waiting.pending.id, smsid: waiting.reply?.smsid ?? null });
     this.inFlight.add(key);
     try {
-      const pending = this.o.messages.insertPending({
+      const pending = this.write(() => this.o.messages.insertPending({
         profile: endpoint.profile,
         baseUrl: endpoint.baseUrl,
         apiId: endpoint.apiId,
@@ -110,13 +146,12 @@ export class CallService {
         templateId: input.templateId ?? null,
         units: checked.units,
         resendOf: input.resendOf ?? null,
-      });
+      }));
       this.changed(pending);
       const result = await this.clientFor(endpoint).send({ mobile: checked.mobile, content: checked.content }, signal);
-      for (const e of result.exchanges) this.o.exchanges.insert(e, { messageId: pending.id, profile: endpoint.profile });
-      const message = this.recordSend(pending.id, result.reply, result.failure);
-      this.changed(message);
-      if (message.outcome === 'accepted') this.follower.follow(message.id);
+      // From here the provider may have placed a call: its answer is kept until it is stored.
+      const entry: Unstored = { key: sameCallKey(checked.mobile, checked.content), pending, profile: endpoint.profile, reply: result.reply, failure: result.failure, exchanges: [...result.exchanges], stored: null };
+      const message = await this.storeWithRetry(entry);
       return { message, reply: result.reply, failure: result.failure };
     } finally {
       this.inFlight.delete(key);
@@ -170,7 +205,29 @@ export class CallService {
     return this.follower.following();
   }
 
+  /** Sends whose result is not stored yet (their number and text are refused until it is). */
+  unstoredResults(): MessageRecord[] {
+    return [...this.unstored.values()].filter((u) => !u.stored).map((u) => incompleteRecord(u));
+  }
+
+  /** Tries once more to store what is waiting; true when nothing is left. */
+  flushUnstored(): boolean {
+    for (const entry of [...this.unstored.values()]) {
+      try {
+        this.writeEntry(entry);
+      } catch (error) {
+        this.o.onStoreHealth?.(error);
+        return false;
+      }
+    }
+    return this.unstored.size === 0;
+  }
+
   close(): void {
+    // A last try: what is still not stored stays `pending` in the store and becomes `unknown` at the next start.
+    if (this.unstored.size) this.flushUnstored();
+    if (this.flushTimer) clearInterval(this.flushTimer);
+    this.flushTimer = null;
     this.follower.stop();
     this.watcher.close();
   }
@@ -226,6 +283,75 @@ export class CallService {
     return r.message?.endedAt != null ? 'final' : 'open';
   }
 
+  /**
+   * Stores a send's outcome, then its exchanges. Returns the stored message, or (when the outcome
+   * cannot be written) the message as it stands in memory: `unknown`, reason `store-incomplete`, its
+   * smsid kept, and the entry left for the background retries.
+   */
+  private async storeWithRetry(entry: Unstored): Promise<MessageRecord> {
+    const delays = this.o.storeRetry?.delaysMs ?? [50, 250, 1000];
+    let failed: unknown = null;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        this.writeEntry(entry);
+        failed = null;
+        break;
+      } catch (error) {
+        failed = error;
+        this.o.log?.(error);
+        if (entry.stored || attempt >= delays.length) break;
+        await new Promise((resolve) => setTimeout(resolve, delays[attempt]));
+      }
+    }
+    if (failed !== null) {
+      this.unstored.set(entry.pending.id, entry);
+      this.scheduleFlush();
+      this.o.onStoreHealth?.(failed);
+    }
+    if (entry.stored) return entry.stored;
+    const message = incompleteRecord(entry);
+    this.changed(message);
+    return message;
+  }
+
+  /** One try at writing what is left of an entry (throws when a write fails). The outcome first: it is what prevents a second call. */
+  private writeEntry(entry: Unstored): void {
+    if (!entry.stored) {
+      const message = this.recordSend(entry.pending.id, entry.reply, entry.failure);
+      entry.stored = message;
+      this.o.onStoreHealth?.(null);
+      this.changed(message);
+      if (message.outcome === 'accepted') this.follower.follow(message.id);
+    }
+    while (entry.exchanges.length) {
+      this.o.exchanges.insert(entry.exchanges[0]!, { messageId: entry.pending.id, profile: entry.profile });
+      entry.exchanges.shift();
+    }
+    this.unstored.delete(entry.pending.id);
+  }
+
+  /** A write whose failure (a full disk...) is reported to the store's health before it is thrown. */
+  private write<T>(fn: () => T): T {
+    try {
+      return fn();
+    } catch (error) {
+      this.o.onStoreHealth?.(error);
+      // Nothing has left yet: a full disk is said as such (the bulk queue pauses on it).
+      throw isDiskFull(error) ? fail('disk-full', {}) : error;
+    }
+  }
+
+  private scheduleFlush(): void {
+    if (this.flushTimer) return;
+    this.flushTimer = setInterval(() => {
+      if (this.flushUnstored() && this.flushTimer) {
+        clearInterval(this.flushTimer);
+        this.flushTimer = null;
+      }
+    }, this.o.storeRetry?.intervalMs ?? 2000);
+    this.flushTimer.unref?.();
+  }
+
   private recordSend(id: number, reply: SendReply | null, failure: FailureView | null): MessageRecord {
     const { messages } = this.o;
     if (failure) {
@@ -241,4 +367,22 @@ export class CallService {
     }
     return messages.markRejected(id, { code: r.code, msg: r.msg, errorKind: 'provider-code', reason: reason('provider-code', { code: r.code, msg: r.msg }) });
   }
+}
+
+/** A send whose outcome is not stored, as it stands in memory: `unknown`, why, and the provider's answer (its smsid above all). */
+function incompleteRecord(u: Unstored): MessageRecord {
+  const r = u.reply;
+  const answer = u.failure ? 'no-reply' : r?.code === 2 ? 'accepted' : r?.code === 500 || r?.code === null || r === null ? 'unknown' : 'rejected';
+  return {
+    ...u.pending,
+    outcome: 'unknown',
+    state: 'unknown',
+    code: r?.code ?? null,
+    providerMsg: r?.msg ?? null,
+    smsid: r?.smsid ?? null,
+    billedUnits: r?.count ?? null,
+    errorKind: 'store-incomplete',
+    reason: reason('store-incomplete', { smsid: r?.smsid ?? null, kind: answer }),
+    updatedAt: Date.now(),
+  };
 }

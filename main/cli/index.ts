@@ -1,8 +1,10 @@
 // The `callout` command. Plain Node: no Electron here.
 import { createInterface } from 'node:readline';
-import { runCli } from './program';
+import type { CliIo } from './io';
+import { reportCrash, runCli } from './program';
 
-void runCli(process.argv.slice(2), {
+const argv = process.argv.slice(2);
+const io: CliIo = {
   stdout: (s) => process.stdout.write(s),
   stderr: (s) => process.stderr.write(s),
   env: process.env,
@@ -14,6 +16,17 @@ void runCli(process.argv.slice(2), {
         return () => lines.close();
       }
     : undefined,
-}).then((code) => {
+};
+
+// Whatever escapes runCli (an error thrown from a timer or a stream) is one line and a log file,
+// never Node's stack trace.
+const crash = (error: unknown) => {
+  reportCrash(error, argv, io);
+  process.exit(1);
+};
+process.on('uncaughtException', crash);
+process.on('unhandledRejection', crash);
+
+void runCli(argv, io).then((code) => {
   process.exitCode = code;
-});
+}, crash);

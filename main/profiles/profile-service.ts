@@ -1,5 +1,7 @@
-import type { ProfileInput, ProfileView } from '../../common/contract';
+import type { ProfileInput, ProfileSaveResult, ProfileView } from '../../common/contract';
 import { profileInput } from '../../common/contract';
+import { keyMayGoTo, originOf, sameOrigin } from '../../common/domain/key-origin';
+import { requireValidApiKey, validateApiKey } from '../secrets/api-key';
 import type { SecretStore } from '../secrets/secret-store';
 import type { ProfileRecord, ProfileRepository } from '../store/profile-repository';
 import type { ProviderEndpoint } from '../voice/client';
@@ -13,7 +15,21 @@ export const SANDBOX_BASE_URL = 'http://sandbox.callout.invalid';
 
 export const secretAccount = (profileId: string) => `profile:${profileId}`;
 
-/** Profiles (in SQLite, no secrets) and their keys (in the secret store). Keys leave only as endpoints, inside main. */
+/** What registerEphemeral takes: a profile that lives only in this process. */
+export type EphemeralProfile = Omit<ProfileRecord, 'createdAt' | 'updatedAt' | 'builtin' | 'keyOrigin' | 'sendKeyUnencrypted'> & { sendKeyUnencrypted?: boolean };
+
+/**
+ * Profiles (in SQLite, no secrets) and their keys (in the secret store). Keys leave only as endpoints, inside main.
+ *
+ * A key is bound to where it may go (common/domain/key-origin.ts), here and nowhere else, so the
+ * app, the CLI's ad-hoc profile and its profile commands all get the same rule:
+ * - it belongs to the origin (scheme, host, port) it was entered for: saving a keyed profile with
+ *   another origin deletes the key from the keychain, unless a new key comes in the same save;
+ *   `endpoint()` hands a key out only to the origin it was entered for, whatever changed the address;
+ * - plain http:// is allowed to this machine (loopback) only, unless a person ticked "send my key
+ *   unencrypted" (`sendKeyUnencrypted`);
+ * - redirects are never followed (the transport), so the key never goes anywhere else on its own.
+ */
 export class ProfileService {
   /** Profiles that live only in this process (the CLI's --base-url/--api-id), with their key. */
   private readonly ephemeral = new Map<string, { record: ProfileRecord; apiKey: string }>();
@@ -43,9 +59,13 @@ export class ProfileService {
     );
   }
 
-  registerEphemeral(record: Omit<ProfileRecord, 'createdAt' | 'updatedAt' | 'builtin'>, apiKey: string): void {
+  /** A profile for this process only (the CLI's --base-url with CALLOUT_API_KEY): the same key rules as a saved one. */
+  registerEphemeral(record: EphemeralProfile, apiKey: string): void {
+    const key = requireValidApiKey(apiKey);
+    const sendKeyUnencrypted = record.sendKeyUnencrypted ?? false;
+    if (!keyMayGoTo(record.baseUrl, sendKeyUnencrypted)) throw fail('key-transport', { profile: record.name, origin: originOf(record.baseUrl) ?? record.baseUrl });
     const at = Date.now();
-    this.ephemeral.set(record.id, { record: { ...record, builtin: false, createdAt: at, updatedAt: at }, apiKey });
+    this.ephemeral.set(record.id, { record: { ...record, sendKeyUnencrypted, keyOrigin: record.baseUrl, builtin: false, createdAt: at, updatedAt: at }, apiKey: key });
   }
 
   record(id: string): ProfileRecord {
@@ -60,14 +80,15 @@ export class ProfileService {
 
   async view(r: ProfileRecord): Promise<ProfileView> {
     const hasKey = this.ephemeral.has(r.id) || (await this.secrets.has(secretAccount(r.id)));
-    return { ...r, baseUrl: r.builtin ? (this.sandboxBaseUrl() ?? r.baseUrl) : r.baseUrl, hasKey };
+    const { keyOrigin: _keyOrigin, ...shown } = r;
+    return { ...shown, baseUrl: r.builtin ? (this.sandboxBaseUrl() ?? r.baseUrl) : r.baseUrl, hasKey };
   }
 
   async list(): Promise<ProfileView[]> {
     return Promise.all(this.repo.list().map((r) => this.view(r)));
   }
 
-  async save(raw: ProfileInput): Promise<ProfileView> {
+  async save(raw: ProfileInput): Promise<ProfileSaveResult> {
     const parsed = profileInput.parse(raw);
     const existing = parsed.id ? this.repo.get(parsed.id) : undefined;
     if (parsed.id && !existing) throw fail('not-found', { kind: 'profile', id: parsed.id });
@@ -79,13 +100,26 @@ export class ProfileService {
     if (parsed.totalTimeoutMs < parsed.connectTimeoutMs) {
       throw invalid(['totalTimeoutMs', 'timeout-order']);
     }
-    const saved = this.repo.save({
-      ...parsed,
-      baseUrl: existing?.builtin ? existing.baseUrl : parsed.baseUrl,
-      apiId: existing?.builtin ? existing.apiId : parsed.apiId,
-      builtin: existing?.builtin ?? false,
-    });
-    return this.view(saved);
+    const builtin = existing?.builtin ?? false;
+    const baseUrl = builtin ? existing!.baseUrl : parsed.baseUrl;
+    const { apiKey: newKey, ...fields } = parsed;
+    if (!builtin && !keyMayGoTo(baseUrl, parsed.sendKeyUnencrypted)) throw invalid(['baseUrl', 'base-url-plain-http']);
+    if (builtin && newKey !== undefined) throw fail('builtin-profile', { kind: 'set-key' });
+    const key = newKey === undefined ? undefined : checkedKey(newKey);
+    // A key stays with the origin it was entered for: moving the profile elsewhere takes it away
+    // first (a keychain that cannot delete it stops the save), and only a key entered now goes along.
+    let keyRemoved = false;
+    if (existing && !builtin && !sameOrigin(existing.baseUrl, baseUrl)) {
+      keyRemoved = await this.secrets.delete(secretAccount(existing.id));
+      this.repo.setKeyOrigin(existing.id, null);
+    }
+    const saved = this.repo.save({ ...fields, baseUrl, apiId: builtin ? existing!.apiId : parsed.apiId, builtin });
+    if (key !== undefined) {
+      await this.secrets.set(secretAccount(saved.id), key);
+      this.repo.setKeyOrigin(saved.id, saved.baseUrl);
+      keyRemoved = false;
+    }
+    return { ...(await this.view(this.repo.get(saved.id)!)), keyRemoved };
   }
 
   async remove(id: string): Promise<boolean> {
@@ -102,6 +136,7 @@ export class ProfileService {
     const key = apiKey.trim();
     if (!key) throw invalid(['apiKey', 'key-required']);
     await this.secrets.set(secretAccount(id), key);
+    this.repo.setKeyOrigin(id, r.baseUrl);
     return this.view(r);
   }
 
@@ -109,6 +144,7 @@ export class ProfileService {
     const r = this.record(id);
     if (r.builtin) throw fail('builtin-profile', { kind: 'delete-key' });
     await this.secrets.delete(secretAccount(id));
+    this.repo.setKeyOrigin(id, null);
     return this.view(r);
   }
 
@@ -119,6 +155,14 @@ export class ProfileService {
     if (!apiKey) throw fail('no-key', { profile: r.name });
     const baseUrl = r.builtin ? this.sandboxBaseUrl() : r.baseUrl;
     if (!baseUrl) throw fail('not-found', { kind: 'sandbox' });
+    if (!r.builtin) {
+      // The key goes only where it was entered for, and over plain http only with consent.
+      if (r.keyOrigin === null || !sameOrigin(r.keyOrigin, baseUrl)) throw fail('key-origin', { profile: r.name, origin: originOf(baseUrl) ?? baseUrl });
+      if (!keyMayGoTo(baseUrl, r.sendKeyUnencrypted)) throw fail('key-transport', { profile: r.name, origin: originOf(baseUrl) ?? baseUrl });
+      // A key stored before keys had a minimum length: refused rather than sent (and redacted letter by letter).
+      const valid = validateApiKey(apiKey);
+      if (!valid.ok) throw fail('invalid-key', { kind: valid.error });
+    }
     return {
       profile: r.id,
       baseUrl,
@@ -130,4 +174,11 @@ export class ProfileService {
       format: r.format,
     };
   }
+}
+
+/** The key as it will be stored, or the field issue the form shows. */
+function checkedKey(raw: string): string {
+  const v = validateApiKey(raw);
+  if (v.ok) return v.value;
+  throw invalid(['apiKey', v.error === 'empty' ? 'key-required' : `key-${v.error}`]);
 }

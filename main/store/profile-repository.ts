@@ -12,6 +12,10 @@ export interface ProfileRecord {
   connectTimeoutMs: number;
   totalTimeoutMs: number;
   lowBalanceThreshold: number | null;
+  /** A person consented to sending the key over plain http:// to a host that is not this machine. */
+  sendKeyUnencrypted: boolean;
+  /** The address the key was entered for (its origin is what counts); null when no key was set here. */
+  keyOrigin: string | null;
   builtin: boolean;
   createdAt: number;
   updatedAt: number;
@@ -27,6 +31,8 @@ interface ProfileRow {
   connect_timeout_ms: number;
   total_timeout_ms: number;
   low_balance_threshold: number | null;
+  send_key_unencrypted: 0 | 1;
+  key_origin: string | null;
   builtin: 0 | 1;
   created_at: number;
   updated_at: number;
@@ -42,12 +48,14 @@ const toRecord = (r: ProfileRow): ProfileRecord => ({
   connectTimeoutMs: r.connect_timeout_ms,
   totalTimeoutMs: r.total_timeout_ms,
   lowBalanceThreshold: r.low_balance_threshold,
+  sendKeyUnencrypted: r.send_key_unencrypted === 1,
+  keyOrigin: r.key_origin,
   builtin: r.builtin === 1,
   createdAt: r.created_at,
   updatedAt: r.updated_at,
 });
 
-export type ProfileFields = Omit<ProfileRecord, 'id' | 'builtin' | 'createdAt' | 'updatedAt'> & { id?: string; builtin?: boolean };
+export type ProfileFields = Omit<ProfileRecord, 'id' | 'builtin' | 'createdAt' | 'updatedAt' | 'keyOrigin' | 'sendKeyUnencrypted'> & { id?: string; builtin?: boolean; sendKeyUnencrypted?: boolean };
 
 export class ProfileRepository {
   constructor(private readonly db: Database, private readonly now: () => number = Date.now) {}
@@ -71,14 +79,20 @@ export class ProfileRepository {
     const at = this.now();
     this.db
       .prepare(
-        `INSERT INTO profiles (id, name, base_url, api_id, signing, format, connect_timeout_ms, total_timeout_ms, low_balance_threshold, builtin, created_at, updated_at)
-         VALUES (@id, @name, @baseUrl, @apiId, @signing, @format, @connectTimeoutMs, @totalTimeoutMs, @lowBalanceThreshold, @builtin, @at, @at)
+        `INSERT INTO profiles (id, name, base_url, api_id, signing, format, connect_timeout_ms, total_timeout_ms, low_balance_threshold, send_key_unencrypted, builtin, created_at, updated_at)
+         VALUES (@id, @name, @baseUrl, @apiId, @signing, @format, @connectTimeoutMs, @totalTimeoutMs, @lowBalanceThreshold, @sendKeyUnencrypted, @builtin, @at, @at)
          ON CONFLICT (id) DO UPDATE SET name = excluded.name, base_url = excluded.base_url, api_id = excluded.api_id,
            signing = excluded.signing, format = excluded.format, connect_timeout_ms = excluded.connect_timeout_ms,
-           total_timeout_ms = excluded.total_timeout_ms, low_balance_threshold = excluded.low_balance_threshold, updated_at = excluded.updated_at`,
+           total_timeout_ms = excluded.total_timeout_ms, low_balance_threshold = excluded.low_balance_threshold,
+           send_key_unencrypted = excluded.send_key_unencrypted, updated_at = excluded.updated_at`,
       )
-      .run({ ...p, id, builtin: p.builtin ? 1 : 0, at });
+      .run({ ...p, id, builtin: p.builtin ? 1 : 0, sendKeyUnencrypted: p.sendKeyUnencrypted ? 1 : 0, at });
     return this.get(id)!;
+  }
+
+  /** Records the address a key was entered for (null: no key). */
+  setKeyOrigin(id: string, origin: string | null): void {
+    this.db.prepare('UPDATE profiles SET key_origin = ? WHERE id = ?').run(origin, id);
   }
 
   remove(id: string): boolean {

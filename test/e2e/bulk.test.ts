@@ -8,6 +8,7 @@ import Papa from 'papaparse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { reasonArgs } from '../../common/messages';
+import { workbookWithSheet } from '../helpers/hostile-files';
 import { launchChromium, startApp, type AppUnderTest } from './bridge';
 import { bodyText, catalogText, settled, translator } from './page-helpers';
 
@@ -115,6 +116,22 @@ describe.each(LOCALES)('Bulk send ($suffix)', ({ locale, lang, suffix, markers, 
     await browser?.close();
     if (dir) rmSync(dir, { recursive: true, force: true });
   }, TIMEOUT);
+
+  it(
+    'refuses a hostile workbook (a cell at row 1,048,576) with the limit and the file’s figure, and stays on the file step',
+    async () => {
+      await page.getByTestId('import-wizard').waitFor();
+      expect(await page.getByTestId('import-wizard').innerText()).toContain(t('bulk.file.limits', { mb: 32, rows: 200_000, chars: 5_000 }));
+      const path = join(dir, 'far.xlsx');
+      writeFileSync(path, workbookWithSheet('<row r="1"><c r="A1" t="inlineStr"><is><t>手机</t></is></c></row><row r="1048576"><c r="A1048576"><v>1</v></c></row>'));
+      await page.locator('.ant-upload input[type=file]').setInputFiles(path);
+      const said = t('msg:error.import-too-large_rows', { max: 200_000, found: 1_048_576 });
+      await expect.poll(() => bodyText(page), { timeout: 15_000 }).toContain(said);
+      expect(sends()).toHaveLength(0);
+      await snap(`bulk-file-too-large-${suffix}`, '[data-testid=import-wizard]');
+    },
+    TIMEOUT,
+  );
 
   it(
     'imports a CSV: the suggested mapping is preselected over the first rows, and the first texts are previewed',

@@ -11,6 +11,7 @@ import { call } from './api';
 import { navigate, useScreen, type ScreenKey } from './navigation';
 import { SecretStoreBanner } from './SecretStoreBanner';
 import { BrowserConsoleBanner } from './BrowserConsoleBanner';
+import { StorageBanner } from './StorageBanner';
 import { GuideButton, GuidePanel } from '../features/onboarding/Guide';
 import { SCREENS } from './screens';
 
@@ -104,6 +105,7 @@ function Shell() {
         <Layout.Content style={{ padding: 24, minWidth: 0 }}>
           <main>
             <BrowserConsoleBanner />
+            <StorageBanner />
             <SecretStoreBanner />
             <GuidePanel />
             <current.Component />

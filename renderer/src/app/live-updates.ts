@@ -11,7 +11,7 @@ import i18next from 'i18next';
 import type { CalloutApi } from './api';
 import { notifyCallEnded } from './browser-notifications';
 import { consoleShell } from './browser-transport';
-import { balanceQuery, messageQuery, recentsQuery } from './query';
+import { appInfoQuery, balanceQuery, messageQuery, recentsQuery } from './query';
 
 /** The newer of two versions of a message (a push and an answer may cross). */
 const newer = (current: MessageRecord, incoming: MessageRecord) => (incoming.updatedAt >= current.updatedAt ? incoming : current);
@@ -38,6 +38,11 @@ export function followMain(api: CalloutApi, client: QueryClient): void {
   if (consoleShell().kind === 'browser') api.on.callEnded((m) => notifyCallEnded(i18next.t, m));
 
   api.on.bulkProgress((p) => applyBulkProgress(client, p));
+
+  // A full disk (or writing working again): the banner on every screen follows it.
+  api.on.storageProblem((problem) => {
+    client.setQueryData(appInfoQuery.queryKey, (info) => (info ? { ...info, storageProblem: problem } : info));
+  });
 
   api.on.dialProgress((p) => {
     dialRuns.progress(p);
