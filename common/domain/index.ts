@@ -5,3 +5,4 @@ export * from './templates';
 export * from './codes';
 export * from './status';
 export * from './outcomes';
+export * from './figures';
