@@ -37,6 +37,10 @@ export interface StatusView {
   providerCode: number | null;
   msg: string | null;
   state: CallState;
+  /** The provider's state value, as it sent it. */
+  value: string | null;
+  /** The value is one the profile's dialect does not map ("not recognised — map it"). */
+  unmapped: boolean;
   duration: number | null;
   raw: Record<string, unknown> | null;
   /** The local message with that smsid, updated, if Callout sent it. */
