@@ -78,9 +78,11 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       const m = result.message;
       const base = { messageId: m.id, mobile: m.mobile, units: m.units, outcome: m.outcome };
       if (result.failure) throw failureOfView(words, result.failure, base);
-      const value = { code: m.code, msg: m.providerMsg, smsid: m.smsid, count: m.billedUnits, ...base };
+      const value = { code: m.code, msg: m.providerMsg, smsid: m.smsid, count: m.billedUnits, ...base, state: m.state };
       if (m.outcome === 'accepted') {
-        emit(value, () => [t('cli:send.accepted', { smsid: m.smsid, mobile: m.mobile, count: m.units, id: m.id }), t('cli:send.follow', { smsid: m.smsid })].join('\n'));
+        // Accepted without a message ID: there is nothing to follow it by (its call ended as unknown).
+        const next = m.smsid === null ? words.reason(m.reason) : t('cli:send.follow', { smsid: m.smsid });
+        emit(value, () => [t('cli:send.accepted', { smsid: m.smsid ?? '—', mobile: m.mobile, count: m.units, id: m.id }), next].join('\n'));
         return;
       }
       if (m.outcome === 'unknown') printAndFail(value, null, new CliFailure(EXIT.transport, 'provider-error', { key: 'cli:notResent', params: { text: words.reason(m.reason) } }));
