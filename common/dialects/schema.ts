@@ -54,6 +54,8 @@ const shape = z
     strings: z.boolean().optional(),
     /** Places whose object is written as a JSON text. */
     encoded: z.array(path).max(20).optional(),
+    /** Places where the status record is written as a list of records. */
+    lists: z.array(path).max(20).optional(),
     charset: z.enum(['utf-8', 'gbk', 'gb18030']).optional(),
     /** The value written at each state place, per state (default: the first value mapped to it). */
     values: z.record(path, z.partialRecord(z.enum(CALL_STATES), z.string().max(100))).optional(),
