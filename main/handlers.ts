@@ -154,6 +154,7 @@ export function createHandlers(services: Services): Handlers {
       const ok = r.reply?.outcome === 'accepted';
       return {
         smsid: r.reply?.smsid ?? smsid,
+        accepted: ok,
         providerCode: r.reply?.code ?? null,
         msg: r.reply?.msg ?? null,
         state: ok ? r.reply!.state : 'unknown',
@@ -172,6 +173,7 @@ export function createHandlers(services: Services): Handlers {
       const units = r.reply?.outcome === 'accepted' ? r.reply.units : null;
       return {
         profileId,
+        accepted: r.reply?.outcome === 'accepted',
         units,
         raw: r.reply?.raw ?? null,
         providerCode: r.reply?.code ?? null,

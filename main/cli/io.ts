@@ -6,6 +6,8 @@ export interface CliIo {
   stderr: (text: string) => void;
   env: NodeJS.ProcessEnv;
   isTTY: boolean;
+  /** A secret (an API Key): from standard input when piped, else a prompt that does not echo. Null when cancelled. */
+  readSecret?: (prompt: string) => Promise<string | null>;
 }
 
 export const EXIT = {

@@ -2,7 +2,9 @@
 // table as the app, opened once and only when a command needs them (so `--help` or a usage error
 // touches nothing). The OS keychain is opened only when a profile's key is first needed, whatever
 // ran before. The CLI goes through the handler table and the push events, like the app's window.
+import { readFileSync, statSync } from 'node:fs';
 import type { Channel, EventName, InputOf, OutputOf, PayloadOf } from '../../common/contract';
+import type { Dialect } from '../../common/dialects';
 import { EVENT_CHANNELS } from '../../common/contract';
 import { dispatch } from '../dispatch';
 import { createHandlers, type Handlers } from '../handlers';
@@ -24,6 +26,8 @@ export interface ProviderFlags {
   format?: ReplyFormat;
   timeout?: number;
   connectTimeout?: number;
+  /** A one-off reading: a built-in dialect's id, or a dialect file. */
+  dialect?: string;
 }
 
 /**
@@ -48,6 +52,8 @@ export class CliSession {
         home: dataDirectory(this.env),
         secrets: { lazy: true },
         sandbox: false,
+        // A receipt listener starts when a profile that follows by receipts places a call (another Callout may already listen).
+        receipts: 'on-demand',
         // The CLI follows the calls it places itself (not every open call of the app).
         follow: { delayScale: scale, maxAgeMs: 30 * 60_000, resume: false },
         timeScale: scale,
@@ -81,16 +87,33 @@ export class CliSession {
     return (await this.opened).services.store.recovered;
   }
 
+  /** A dialect named on the command line: a built-in one's id, or a file checked by main (dialects.check). */
+  async dialect(value: string): Promise<Dialect> {
+    const builtins = await this.call('dialects.list', undefined);
+    const builtin = builtins.find((d) => d.id === value);
+    if (builtin) return builtin;
+    let size: number;
+    try {
+      size = statSync(value).size;
+    } catch {
+      throw usage('dialectNotFound', { value, ids: builtins.map((d) => d.id).join(', ') });
+    }
+    if (size > 1024 * 1024) throw usage('dialectTooLarge', { value });
+    return this.call('dialects.check', { text: readFileSync(value, 'utf8') });
+  }
+
   /** The profile to call the provider with: --profile NAME (keychain), or --base-url/--api-id with CALLOUT_API_KEY. */
   async providerProfile(flags: ProviderFlags, timeoutOverride?: number): Promise<string> {
     if (this.profileId) return this.profileId;
+    const dialect = flags.dialect !== undefined ? await this.dialect(flags.dialect) : undefined;
+    const reading = dialect ? { dialect, dialectId: dialect.id ?? null, ...(dialect.status ? {} : { follow: 'receipts' as const }) } : {};
     if (flags.profile !== undefined) {
       if (flags.baseUrl || flags.apiId) throw usage('profileAndUrl');
       const list = await this.call('profiles.list', undefined);
       const p = list.find((x) => x.name === flags.profile) ?? list.find((x) => x.id === flags.profile);
       if (!p) throw usage('noProfile', { name: flags.profile, names: list.map((x) => x.name).join(', ') || '—' }, 'not-found');
       const seconds = timeoutOverride ?? flags.timeout;
-      if (seconds !== undefined || flags.connectTimeout !== undefined || flags.sign || flags.format) {
+      if (seconds !== undefined || flags.connectTimeout !== undefined || flags.sign || flags.format || dialect) {
         // Flags override the stored profile for this invocation only.
         const { services } = await this.open();
         const record = services.profiles.record(p.id);
@@ -107,6 +130,11 @@ export class CliSession {
             connectTimeoutMs: flags.connectTimeout !== undefined ? flags.connectTimeout * 1000 : Math.min(record.connectTimeoutMs, seconds !== undefined ? seconds * 1000 : Infinity),
             signing: flags.sign ?? record.signing,
             format: flags.format ?? record.format,
+            dialect: record.dialect,
+            dialectId: record.dialectId,
+            follow: record.follow,
+            receipts: record.receipts,
+            ...reading,
           },
           apiKey,
         );
@@ -130,7 +158,7 @@ export class CliSession {
     const total = (timeoutOverride ?? flags.timeout) !== undefined ? (timeoutOverride ?? flags.timeout)! * 1000 : DEFAULT_TOTAL_TIMEOUT_MS;
     const connect = flags.connectTimeout !== undefined ? flags.connectTimeout * 1000 : Math.min(DEFAULT_CONNECT_TIMEOUT_MS, total);
     services.profiles.registerEphemeral(
-      { id: CLI_PROFILE_ID, name: 'cli', baseUrl, apiId, signing: flags.sign ?? 'off', format: flags.format ?? 'json', connectTimeoutMs: connect, totalTimeoutMs: total, lowBalanceThreshold: null },
+      { id: CLI_PROFILE_ID, name: 'cli', baseUrl, apiId, signing: flags.sign ?? 'off', format: flags.format ?? 'json', connectTimeoutMs: connect, totalTimeoutMs: total, lowBalanceThreshold: null, ...reading },
       apiKey,
     );
     return (this.profileId = CLI_PROFILE_ID);
