@@ -12,9 +12,9 @@ export { MAX_BODY_BYTES, XML_ROOTS } from './http-io';
 export { MESSAGES, TALKING_LABEL } from './voice-service';
 export { REDACTED } from './redact';
 export { renderReceipts, renderReply, type ReceiptFacts } from './dialect-shape';
-export type { PushedReceipt } from './receipt-push';
 export type {
   CallScriptName,
+  PushedReceipt,
   ReceivedRequest,
   Sandbox,
   SandboxAccountInput,

@@ -7,22 +7,7 @@ import type { Dialect } from '../../common/dialects';
 import { decodeBody } from '../voice/charset';
 import { renderReceipts, type ReceiptFacts } from './dialect-shape';
 import type { Scheduler } from './scheduler';
-
-/** A post of receipts the sandbox made. */
-export interface PushedReceipt {
-  seq: number;
-  /** ISO time of the last attempt. */
-  at: string;
-  url: string;
-  smsids: string[];
-  contentType: string;
-  /** The body as the provider meant it (decoded from its charset). */
-  body: string;
-  /** The listener's HTTP status, or null when no answer came. */
-  status: number | null;
-  error: string | null;
-  attempts: number;
-}
+import type { PushedReceipt } from './types';
 
 const RETRY_DELAYS_MS = [500, 2000];
 const BATCH_WAIT_MS = 150;

@@ -5,7 +5,6 @@
 
 import type { CallState } from '../../common/domain/status';
 import type { Dialect } from '../../common/dialects';
-import type { PushedReceipt } from './receipt-push';
 import type { VerifyReason } from '../signing';
 import type { SignatureVariant } from '../signing';
 
@@ -221,4 +220,20 @@ export interface Sandbox {
   stats(): SandboxStats;
   /** Closes the server, clears all timers, destroys open sockets. Idempotent. */
   close(): Promise<void>;
+}
+
+/** A post of receipts the sandbox made. */
+export interface PushedReceipt {
+  seq: number;
+  /** ISO time of the last attempt. */
+  at: string;
+  url: string;
+  smsids: string[];
+  contentType: string;
+  /** The body as the provider meant it (decoded from its charset). */
+  body: string;
+  /** The listener's HTTP status, or null when no answer came. */
+  status: number | null;
+  error: string | null;
+  attempts: number;
 }
