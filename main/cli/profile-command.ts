@@ -50,16 +50,21 @@ export function registerProfileCommand(program: Command, ctx: CommandContext): v
     return p;
   };
 
+  /** A built-in dialect by its name in the reader's language (the catalog's dialect.<id>); one of the profile's own by its name. */
+  const dialectName = (p: ProfileView) => (p.dialectId ? (t(`dialect.${p.dialectId}.name`, { defaultValue: p.dialect.name }) as string) : p.dialect.name);
+  const line = (label: string, value: string) => t('cli:profile.line', { label, value });
+  const note = (text: string, n: string) => t('cli:profile.note', { text, note: n });
+
   const human = (p: ProfileView) =>
     [
-      `${p.name}${p.builtin ? ` (${t('cli:profile.builtin')})` : ''}`,
-      `  ${t('cli:profile.baseUrl')}: ${p.baseUrl}`,
-      `  API ID: ${p.apiId}`,
-      `  ${t('cli:profile.key')}: ${t(p.hasKey ? 'cli:profile.keySet' : 'cli:profile.keyMissing')}`,
-      `  ${t('cli:profile.signing')}: ${p.signing} · ${t('cli:profile.format')}: ${p.format.toUpperCase()} · ${t('cli:profile.timeouts', { connect: p.connectTimeoutMs / 1000, total: p.totalTimeoutMs / 1000 })}`,
-      `  ${t('cli:profile.dialect')}: ${p.dialect.name}${p.dialectId ? ` [${p.dialectId}]` : ''}`,
-      `  ${t('cli:profile.follow')}: ${t(`cli:profile.followMode.${p.follow}`)}`,
-      ...(p.receipts.url ? [`  ${t('cli:profile.receipts')}: ${p.receipts.url} (${t(`cli:profile.listener.${p.receipts.state}`)})`] : []),
+      p.builtin ? note(p.name, t('cli:profile.builtin')) : p.name,
+      line(t('cli:profile.baseUrl'), p.baseUrl),
+      line('API ID', p.apiId),
+      line(t('cli:profile.key'), t(p.hasKey ? 'cli:profile.keySet' : 'cli:profile.keyMissing')),
+      line(t('cli:profile.signing'), `${p.signing} · ${t('cli:profile.format')} ${p.format.toUpperCase()} · ${t('cli:profile.timeouts', { connect: p.connectTimeoutMs / 1000, total: p.totalTimeoutMs / 1000 })}`),
+      line(t('cli:profile.dialect'), p.dialectId ? `${dialectName(p)} [${p.dialectId}]` : dialectName(p)),
+      line(t('cli:profile.follow'), t(`cli:profile.followMode.${p.follow}`)),
+      ...(p.receipts.url ? [line(t('cli:profile.receipts'), note(p.receipts.url, t(`cli:profile.listener.${p.receipts.state}`)))] : []),
     ].join('\n');
 
   /** The form's fields from the flags (global ones: --base-url, --api-id, --format, --timeout, --connect-timeout). */
@@ -117,7 +122,7 @@ export function registerProfileCommand(program: Command, ctx: CommandContext): v
       const list = await session.call('profiles.list', undefined);
       ctx.emit(list.map((p) => profileJson(p)), () =>
         list
-          .map((p) => `${p.name}\t${p.baseUrl}\t${p.apiId}\t${t(p.hasKey ? 'cli:profile.keySet' : 'cli:profile.keyMissing')}\t${p.dialectId ?? p.dialect.name}\t${t(`cli:profile.followMode.${p.follow}`)}`)
+          .map((p) => `${p.name}\t${p.baseUrl}\t${p.apiId}\t${t(p.hasKey ? 'cli:profile.keySet' : 'cli:profile.keyMissing')}\t${dialectName(p)}\t${t(`cli:profile.followMode.${p.follow}`)}`)
           .join('\n'),
       );
     });
@@ -198,7 +203,7 @@ export function registerProfileCommand(program: Command, ctx: CommandContext): v
       }
       const r = await session.call('profiles.setDialect', { id: p.id, dialect: choice });
       ctx.emit({ ...profileJson(r.profile, true), reread: r.reread }, () =>
-        [t('cli:profile.dialectSet', { name: r.profile.name, dialect: r.profile.dialect.name }), ...(r.reread ? [t('cli:profile.reread', { count: r.reread })] : []), ...(r.profile.follow !== p.follow ? [`${t('cli:profile.follow')}: ${t(`cli:profile.followMode.${r.profile.follow}`)}`] : [])].join('\n'),
+        [t('cli:profile.dialectSet', { name: r.profile.name, dialect: dialectName(r.profile) }), ...(r.reread ? [t('cli:profile.reread', { count: r.reread })] : []), ...(r.profile.follow !== p.follow ? [line(t('cli:profile.follow'), t(`cli:profile.followMode.${r.profile.follow}`)).trim()] : [])].join('\n'),
       );
     });
 }

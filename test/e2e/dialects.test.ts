@@ -82,7 +82,7 @@ describe.each(LOCALES)('Dialects and the teach flow ($suffix)', ({ locale, lang,
       await row.getByTestId('reading-action').click();
       const drawer = page.getByTestId('reading-drawer');
       await drawer.getByTestId('reading-drawer-body').waitFor();
-      await pickOption(drawer.getByTestId('dialect-select'), t('dialects.builtin.numeric-states.name'));
+      await pickOption(drawer.getByTestId('dialect-select'), t('msg:dialect.numeric-states.name'));
       await drawer.getByTestId('dialect-apply').click();
       await expect.poll(() => row.getByTestId('profile-reading').getAttribute('data-dialect')).toBe('numeric-states');
       expect(app.services.store.profiles.get(profileId)!.dialectId).toBe('numeric-states');
@@ -181,7 +181,7 @@ describe.each(LOCALES)('Dialects and the teach flow ($suffix)', ({ locale, lang,
       await expect.poll(() => page.getByTestId('panel-state').innerText()).toBe(t('msg:state.busy'));
       expect(await page.getByTestId('unmapped-alert').count()).toBe(0);
       const stored = app.services.store.profiles.get(profileId)!;
-      expect(stored).toMatchObject({ dialectId: null, dialect: { name: `${t('dialects.builtin.numeric-states.name')}${lang === 'en' ? ' ' : ''}${t('dialects.teach.nameSuffix')}` } });
+      expect(stored).toMatchObject({ dialectId: null, dialect: { name: `${t('msg:dialect.numeric-states.name')}${lang === 'en' ? ' ' : ''}${t('dialects.teach.nameSuffix')}` } });
       expect(stored.dialect.status!.states['200002']).toBe('busy');
       await snap(`dialects-mapped-${suffix}`);
     },

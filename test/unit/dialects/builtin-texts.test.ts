@@ -2,8 +2,10 @@
 // English ones are the dialect files' own.
 import { describe, expect, it } from 'vitest';
 import { BUILTIN_DIALECTS } from '../../../common/dialects';
-import en from '../../../renderer/src/features/dialects/locales/en.json';
-import zh from '../../../renderer/src/features/dialects/locales/zh-CN.json';
+import { MESSAGES } from '../../../common/messages';
+
+const en = { builtin: MESSAGES.en.dialect };
+const zh = { builtin: MESSAGES['zh-CN'].dialect };
 
 describe('built-in dialect names on screen', () => {
   it('every built-in has a name and a description in both languages; the English ones are its own', () => {
