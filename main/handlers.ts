@@ -81,7 +81,12 @@ export function createHandlers(services: Services): Handlers {
 
     'profiles.list': () => profiles.list(),
     'profiles.save': (input) => profiles.save(input),
-    'profiles.remove': async ({ id }) => ({ removed: await profiles.remove(id) }),
+    'profiles.remove': async ({ id }) => {
+      const removed = await profiles.remove(id);
+      // Its receipt listener (if any) stops: nothing can be received for a profile that is gone.
+      await services.receipts.sync(id);
+      return { removed };
+    },
     'profiles.setKey': ({ id, apiKey }) => profiles.setKey(id, apiKey),
     'profiles.deleteKey': ({ id }) => profiles.deleteKey(id),
     'profiles.setDialect': async ({ id, dialect }) => {

@@ -98,6 +98,8 @@ export class ProfileService {
     const r = this.record(id);
     const dialect = 'builtin' in choice ? builtinDialect(choice.builtin) : choice.custom;
     if (!dialect) throw invalid(['dialect', 'dialect-unknown']);
+    // Without a status query and without receipts, no call could ever be followed.
+    if (!dialect.status && !dialect.receipt) throw invalid(['dialect', 'dialect-cannot-follow']);
     const stored = isBuiltinUnchanged(dialect) ? dialect.id! : JSON.stringify({ ...dialect, id: undefined });
     if (this.ephemeral.has(id)) {
       const e = this.ephemeral.get(id)!;
@@ -105,7 +107,9 @@ export class ProfileService {
       return e.record;
     }
     this.repo.setDialect(id, stored);
-    if (!dialect.status && r.follow === 'poll' && dialect.receipt) return this.setFollow(id, { follow: 'receipts' });
+    // Follow the calls the way this provider can be followed: receipts when it has no status query, queries when it says nothing of receipts.
+    if (!dialect.status && r.follow === 'poll') return this.setFollow(id, { follow: 'receipts' });
+    if (!dialect.receipt && r.follow !== 'poll') return this.setFollow(id, { follow: 'poll' });
     return this.record(id);
   }
 

@@ -123,3 +123,20 @@ describe('the receipt listener', () => {
     await expect(call('messages.queryStatus', { profileId: profile.id, smsid: 'x' })).rejects.toMatchObject({ code: 'no-status-query', params: { dialect: builtinDialect('voiceid-push')!.name } });
   });
 });
+
+describe('a profile’s listener follows its settings', () => {
+  it('stops when the profile is removed; a dialect without receipts goes back to polling; one that cannot follow is refused', async () => {
+    const { call, profile, url } = await receiving();
+    const numeric = builtinDialect('numeric-states')!;
+    const noReceipts = { ...numeric, id: undefined, name: 'No receipts', receipt: undefined };
+    const polled = await call('profiles.setDialect', { id: profile.id, dialect: { custom: noReceipts } });
+    expect(polled.profile).toMatchObject({ follow: 'poll', receipts: { state: 'off' } });
+    await expect(fetch(url, { method: 'POST', body: '{}' })).rejects.toThrow();
+    await expect(call('profiles.setDialect', { id: profile.id, dialect: { custom: { ...noReceipts, status: null } } })).rejects.toMatchObject({ issues: [{ path: 'dialect', message: 'dialect-cannot-follow' }] });
+    const back = await call('profiles.setFollow', { id: profile.id, follow: 'poll' }).then(() => call('profiles.setDialect', { id: profile.id, dialect: { builtin: 'spec' } }));
+    const listening = await call('profiles.setFollow', { id: back.profile.id, follow: 'receipts' });
+    expect(listening.receipts.state).toBe('listening');
+    await call('profiles.remove', { id: profile.id });
+    await expect(fetch(listening.receipts.url!, { method: 'POST', body: '{}' })).rejects.toThrow();
+  });
+});
