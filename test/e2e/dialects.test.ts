@@ -135,6 +135,24 @@ describe.each(LOCALES)('Dialects and the teach flow ($suffix)', ({ locale, lang,
       // The timeline says it too, where the value arrived.
       expect(await page.getByTestId('message-timeline').innerText()).toContain(catalogText(t, reasonArgs(busy.reason!)));
       await snap(`dialects-unmapped-${suffix}`);
+
+      // The same reply from its exchange, in the inspector: "Map this reply…" is there (not on the send).
+      const { exchanges } = await app.handlers['messages.get']({ id: busy.id });
+      // One the panel already lists (the call is still followed: newer ones keep coming).
+      const status = exchanges.find((e) => e.operation === 'status')!;
+      const send = exchanges.find((e) => e.operation === 'send')!;
+      await page.locator(`[data-testid="exchange-item"][data-exchange-id="${send.id}"] [data-testid="exchange-open"]`).click();
+      await page.getByTestId('inspector').waitFor();
+      expect(await page.getByTestId('inspector').getByTestId('map-reply').count()).toBe(0);
+      await page.keyboard.press('Escape');
+      await page.getByTestId('inspector').waitFor({ state: 'detached' });
+      await page.locator(`[data-testid="exchange-item"][data-exchange-id="${status.id}"] [data-testid="exchange-open"]`).click();
+      await expect.poll(() => page.getByTestId('inspector').getAttribute('data-exchange-id')).toBe(String(status.id));
+      expect(await page.getByTestId('inspector').getByTestId('map-reply').innerText()).toBe(t('dialects.teach.button'));
+      await snap(`dialects-inspector-${suffix}`);
+      await page.keyboard.press('Escape');
+      await page.getByTestId('inspector').waitFor({ state: 'detached' });
+      await settled(page);
     },
     TIMEOUT,
   );
