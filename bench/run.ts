@@ -2,10 +2,11 @@
 // With --json, the last line of output is one JSON object of named figures.
 import { bulk } from './groups/bulk';
 import { core } from './groups/core';
+import { dialects } from './groups/dialects';
 import { history } from './groups/history';
 
 type Group = () => Promise<Record<string, number>>;
-const GROUPS: Record<string, Group> = { core, history, bulk };
+const GROUPS: Record<string, Group> = { core, history, bulk, dialects };
 
 async function main(): Promise<number> {
   const args = process.argv.slice(2);

@@ -19,6 +19,7 @@ import { startSandbox, type Sandbox, type SandboxOptions } from './sandbox';
 import { openSecretStore, type SecretStoreStatus } from './secrets';
 import type { SecretStore } from './secrets/secret-store';
 import { openStore, type Store } from './store';
+import { ReceiptListeners } from './receipts/receipt-listeners';
 import { dataDirectory } from './store/paths';
 import { isDiskFull, isStorageError } from './errors';
 
@@ -42,6 +43,11 @@ export interface ServicesOptions {
    * database (the app: yes; the CLI follows only the calls it places itself).
    */
   follow?: { delayScale?: number; backoffMs?: readonly number[]; maxAgeMs?: number; resume?: boolean };
+  /**
+   * Receipt listeners of profiles that follow by receipts: `all` starts every one at start (the
+   * app), `on-demand` starts one when its profile places or follows a call (the CLI). Default all.
+   */
+  receipts?: 'all' | 'on-demand';
   /** Speeds up the governors' hour, hold times and dial pauses (tests, a sped-up sandbox). Default 1. */
   timeScale?: number;
   /** How often messages someone waits for are re-read from the store. Default 1000 ms. */
@@ -71,6 +77,10 @@ export interface Services {
   contacts: ContactService;
   dialer: Dialer;
   sandbox: Sandbox | null;
+  /** The receipt listeners of profiles that follow their calls by receipts. */
+  receipts: ReceiptListeners;
+  /** Where unexpected errors go (the app's log). */
+  log: (error: unknown) => void;
   /** What start-up found left over by a process that is gone: sends marked unknown, batches reopened paused, their in-flight items marked unknown. */
   recovery: { messages: MessageRecord[]; batches: BatchRecord[]; items: BatchItemRecord[] };
   version: string;
@@ -146,6 +156,7 @@ export async function createServices(options: ServicesOptions = {}): Promise<Ser
     };
 
     const profiles = new ProfileService(store.profiles, secrets, () => sandbox?.baseUrl ?? null);
+    let receipts: ReceiptListeners | null = null;
     const calls = new CallService({
       messages: store.messages,
       exchanges: store.exchanges,
@@ -157,10 +168,24 @@ export async function createServices(options: ServicesOptions = {}): Promise<Ser
       },
       follow: options.follow,
       watcherPollMs: options.watcherPollMs,
+      ensureReceipts: (id) => receipts?.ensure(id) ?? Promise.resolve(),
       log: options.log,
       onStoreHealth: noteStoreHealth,
       storeRetry: options.storeRetry,
     });
+    receipts = new ReceiptListeners({
+      record: (id) => {
+        try {
+          return profiles.record(id);
+        } catch {
+          return undefined;
+        }
+      },
+      calls,
+      keepPort: (id, port) => store.profiles.keepReceiptPort(id, port),
+      log: options.log,
+    });
+    profiles.attachListeners((id) => receipts!.status(id));
     const governors = new GovernorRegistry((id) => store.dialSettings.profileLines(id), { timeScale });
     const send = calls.send.bind(calls);
     const awaitEnd = calls.awaitEnd.bind(calls);
@@ -184,6 +209,7 @@ export async function createServices(options: ServicesOptions = {}): Promise<Ser
     }
     // Batches that were running when Callout last stopped reopen paused; their in-flight items become unknown.
     const recovered = queue.recover();
+    if ((options.receipts ?? 'all') === 'all') await receipts.startAll(store.profiles.list());
 
     const version = options.version ?? '0.1.0';
     const services: Services = {
@@ -198,6 +224,8 @@ export async function createServices(options: ServicesOptions = {}): Promise<Ser
       contacts,
       dialer,
       sandbox,
+      receipts,
+      log: options.log ?? (() => undefined),
       recovery: { messages: interrupted, ...recovered },
       version,
       get locale() {
@@ -228,6 +256,7 @@ export async function createServices(options: ServicesOptions = {}): Promise<Ser
       async close() {
         await dialer.close();
         await queue.close();
+        await receipts!.close();
         calls.close();
         governors.close();
         listeners.clear();

@@ -14,6 +14,13 @@ export const CHANNEL_NAMES = [
   'profiles.setKey',
   'profiles.deleteKey',
   'profiles.setLines',
+  'profiles.setDialect',
+  'profiles.setFollow',
+  // dialects
+  'dialects.list',
+  'dialects.check',
+  'dialects.reply',
+  'dialects.preview',
   // templates
   'templates.list',
   'templates.save',

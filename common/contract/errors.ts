@@ -71,6 +71,12 @@ export interface ErrorParams {
   'contact-ambiguous': { query: string; count: number; names: string };
   'history-invalid': { kind: HistoryProblem; max?: number };
   'retention-invalid': { field: string; min: number };
+  /** The profile's dialect says its provider has no status query: its calls are followed by receipts. */
+  'no-status-query': { dialect: string };
+  /** A dialect (a file, or one made in the teach flow) is not valid: the problems are in `issues`. */
+  'dialect-invalid': Record<string, never>;
+  /** The receipt listener could not listen there. */
+  'listen-failed': { kind: 'in-use' | 'address' | 'denied' | 'other'; host: string; port: number };
   internal: Record<string, never>;
 }
 

@@ -1,6 +1,14 @@
 // Profiles: where and as whom to call a provider. The key is write-only: set, replace, delete, "is set".
 import { z } from 'zod';
+import { dialectSchema, type Dialect } from '../dialects/schema';
 import { id, none, op, SIGNING_MODES, type SigningMode } from './define';
+
+/** How a profile's calls are followed to their end: status queries, receipts the provider posts, or both. */
+export const FOLLOW_MODES = ['poll', 'receipts', 'both'] as const;
+export type FollowMode = (typeof FOLLOW_MODES)[number];
+
+/** A profile's receipt listener: off (the profile polls), listening, held by another Callout process, or unable to listen. */
+export type ListenerState = 'off' | 'listening' | 'elsewhere' | 'failed';
 
 export const profileInput = z
   .object({
@@ -43,6 +51,20 @@ export interface ProfileView {
   hasKey: boolean;
   createdAt: number;
   updatedAt: number;
+  /** The reply dialect this profile reads with. */
+  dialect: Dialect;
+  /** The built-in dialect's id when the profile uses one unchanged; null for a dialect of its own. */
+  dialectId: string | null;
+  follow: FollowMode;
+  /** The receipt listener: where it listens, the address to give the provider (with its path secret), and whether it runs. */
+  receipts: { host: string; port: number; url: string | null; state: ListenerState };
+}
+
+/** What re-reading a profile's open calls with a new dialect changed. */
+export interface DialectSaved {
+  profile: ProfileView;
+  /** Open calls whose state changed on re-reading. */
+  reread: number;
 }
 
 /** What a save did: the profile, and whether its stored key was removed because its address moved to another origin. */
@@ -57,6 +79,22 @@ export const profilesOps = {
   /** Write-only: the key goes to the keychain (or the session store) and never comes back. */
   'profiles.setKey': op<ProfileView>()(z.object({ id, apiKey: z.string().min(1, 'key-required').max(256, 'key-too-long') }).strict()),
   'profiles.deleteKey': op<ProfileView>()(z.object({ id }).strict()),
+  /** The reply dialect: a built-in one by id, or one of the profile's own (a file, or the teach flow). Open calls are re-read with it. */
+  'profiles.setDialect': op<DialectSaved>()(
+    z.object({ id, dialect: z.union([z.object({ builtin: z.string().max(60) }).strict(), z.object({ custom: dialectSchema }).strict()]) }).strict(),
+  ),
+  /** How calls are followed (poll, receipts, both) and where the receipt listener listens; `newSecret` replaces the path secret. */
+  'profiles.setFollow': op<ProfileView>()(
+    z
+      .object({
+        id,
+        follow: z.enum(FOLLOW_MODES),
+        host: z.string().trim().min(1, 'listen-host').max(64, 'listen-host').optional(),
+        port: z.number().int('listen-port').min(0, 'listen-port').max(65535, 'listen-port').optional(),
+        newSecret: z.boolean().optional(),
+      })
+      .strict(),
+  ),
   /** Lines bought from the provider: each allows 20 concurrent calls and about 2,000 an hour. */
   'profiles.setLines': op<{ lines: number }>()(z.object({ id, lines: z.number().int().min(1, 'lines-range').max(100, 'lines-range') }).strict()),
 };

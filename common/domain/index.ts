@@ -7,3 +7,4 @@ export * from './status';
 export * from './outcomes';
 export * from './key-origin';
 export * from './import-limits';
+export * from './figures';

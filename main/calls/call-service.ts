@@ -13,16 +13,17 @@
 // smsid the provider gave, never an internal error.
 import { checkContent, unitsFor } from '../../common/domain/units';
 import { normalizeMobile } from '../../common/domain/mobile';
-import { FINAL_STATES, maySendAgain, stopsFollowing } from '../../common/domain';
+import { FINAL_STATES, mayMove, maySendAgain, stopsFollowing } from '../../common/domain';
+import { readReceipts, readStatus, type Dialect, type ReceiptReading } from '../../common/dialects';
 import type { FailureView } from '../../common/contract/send';
-import type { MessageRecord } from '../../common/records';
+import type { CallState } from '../../common/domain/status';
+import type { Exchange, MessageRecord } from '../../common/records';
 import { reason } from '../../common/reasons';
 import { CalloutError, fail, isDiskFull } from '../errors';
 import type { ExchangeRepository } from '../store/exchange-repository';
 import type { MessageRepository } from '../store/message-repository';
-import { VoiceClient, type ProviderEndpoint } from '../voice/client';
-import type { Exchange } from '../../common/records';
-import type { BalanceReply, SendReply, StatusReply } from '../voice/replies';
+import { dialectOf, VoiceClient, type ProviderEndpoint } from '../voice/client';
+import { parseBody, parsePost, type BalanceReply, type SendReply, type StatusReply } from '../voice/replies';
 import { EndWatcher } from './end-watcher';
 import { Follower, type LookResult } from './follower';
 
@@ -47,6 +48,27 @@ export interface StatusOutcome {
   failure: FailureView | null;
 }
 
+/** What one look at a call found: its state (mapped, or a value the dialect does not map), duration and attempts. */
+export interface CallReading {
+  state: CallState;
+  /** The provider's value, as text. */
+  value: string | null;
+  unmapped: boolean;
+  duration: number | null;
+  attempts?: number | null;
+}
+
+/** What a post of receipts held, and what became of it. */
+export interface ReceiptOutcome {
+  /** The body could be parsed (JSON, form or XML). */
+  readable: boolean;
+  receipts: number;
+  /** Receipts that named one of this profile's messages. */
+  matched: number;
+  /** The exchange(s) stored for it. */
+  exchangeIds: number[];
+}
+
 export interface BalanceOutcome {
   reply: BalanceReply | null;
   failure: FailureView | null;
@@ -66,6 +88,8 @@ export interface CallServiceOptions {
   follow?: { delayScale?: number; backoffMs?: readonly number[]; maxAgeMs?: number };
   /** How often messages someone waits for are re-read from the store (a change by another process). Default 1000 ms. */
   watcherPollMs?: number;
+  /** A call of this profile is followed by receipts: make sure its receipt listener runs (before the send leaves). */
+  ensureReceipts?: (profileId: string) => Promise<void>;
   log?: (error: unknown) => void;
   /**
    * Writing a send's result: waits before each retry made at once (default 50, 250, 1000 ms), then
@@ -117,10 +141,6 @@ export class CallService {
       get: (id) => o.messages.get(id),
       look: (m) => this.look(m),
       expire: (m) => this.changed(o.messages.endTracking(m.id, reason('tracking-timeout', {}))),
-      onFinal: (id) => {
-        const m = o.messages.get(id);
-        if (m) o.onCallEnded?.(m);
-      },
       ...o.follow,
       log: o.log,
     });
@@ -130,6 +150,7 @@ export class CallService {
   async send(profileId: string, input: SendInput, signal?: AbortSignal): Promise<SendOutcome> {
     const checked = validateSend(input);
     const endpoint = await this.o.endpoint(profileId);
+    if (endpoint.follow === 'receipts' || endpoint.follow === 'both') await this.o.ensureReceipts?.(endpoint.profile).catch((e: unknown) => this.o.log?.(e));
     const key = `${endpoint.profile}\n${endpoint.baseUrl}\n${checked.mobile}\n${checked.content}`;
     if (this.inFlight.has(key)) throw fail('send-in-flight');
     const same = sameCallKey(checked.mobile, checked.content);
@@ -240,27 +261,102 @@ export class CallService {
     return m;
   }
 
-  private changed(m: MessageRecord): void {
+  /** Tells everyone about a change; a call that just reached its final state is announced once (the desktop notification). */
+  private changed(m: MessageRecord, before?: MessageRecord): void {
     this.watcher.notify(m);
     this.o.onChange?.(m);
+    if (before && before.endedAt === null && m.endedAt !== null && FINAL_STATES.has(m.state)) this.o.onCallEnded?.(m);
+  }
+
+  /**
+   * Records what a status reply or a receipt said about one of our calls. A call never moves
+   * backwards (mayMove): a repeated or late receipt, or an older state, changes nothing. A value the
+   * dialect does not map is shown on the message ("not recognised — map it"), never guessed.
+   */
+  private apply(id: number, r: CallReading): MessageRecord | null {
+    const { messages } = this.o;
+    const m = messages.get(id);
+    if (!m || m.outcome !== 'accepted') return m ?? null;
+    let next: MessageRecord = m;
+    if (r.unmapped) {
+      // A call that ended (or stopped being followed) keeps what it ended with.
+      if (m.endedAt !== null || FINAL_STATES.has(m.state)) return m;
+      next = messages.markUnmapped(id, r.value ?? '', reason('unmapped-state', { value: r.value ?? '' }));
+    } else if (r.state !== 'unknown') {
+      const final = FINAL_STATES.has(r.state);
+      // After following stopped, only a final state is still news.
+      if (m.endedAt !== null && !final) return m;
+      const moves = mayMove(m.state, r.state);
+      const sameButMore = m.state === r.state && m.endedAt === null && ((r.duration ?? m.duration) !== m.duration || ((r.attempts ?? m.attempts) !== m.attempts));
+      if (!moves && !sameButMore) return m;
+      next = messages.updateState(id, r.state, { duration: r.duration, attempts: r.attempts ?? null, final, detail: r.value });
+    }
+    if (next.updatedAt !== m.updatedAt) this.changed(next, m);
+    return next;
   }
 
   private async statusAt(endpoint: ProviderEndpoint, smsid: string, signal?: AbortSignal): Promise<StatusOutcome> {
     const { messages } = this.o;
+    const dialect = dialectOf(endpoint);
+    if (!dialect.status) throw fail('no-status-query', { dialect: dialect.name });
     const local = messages.findBySmsid(smsid) ?? null;
     const result = await this.clientFor(endpoint).status(smsid, signal);
     for (const e of result.exchanges) this.o.exchanges.insert(e, { messageId: local?.id ?? null, profile: endpoint.profile });
     let message = local;
-    if (local && result.reply?.code === 2 && result.reply.state !== 'unknown') {
-      message = messages.updateState(local.id, result.reply.state, {
-        duration: result.reply.duration,
-        attempts: result.reply.attempts,
-        final: FINAL_STATES.has(result.reply.state),
-        detail: result.reply.rawState === null ? null : String(result.reply.rawState),
-      });
-      if (message.updatedAt !== local.updatedAt) this.changed(message);
+    const reply = result.reply;
+    if (local && reply?.outcome === 'accepted') {
+      message = this.apply(local.id, { state: reply.state, value: reply.rawState, unmapped: reply.unmapped, duration: reply.duration, attempts: reply.attempts }) ?? local;
     }
-    return { message, reply: result.reply, failure: result.failure };
+    return { message, reply, failure: result.failure };
+  }
+
+  /**
+   * A post of receipts from the provider (the receipt listener): kept as an exchange in history —
+   * linked to each message it names — and each receipt recorded on its message, matched by id
+   * through the profile's dialect.
+   */
+  receive(profileId: string, dialect: Dialect, exchange: Exchange): ReceiptOutcome {
+    const { messages, exchanges } = this.o;
+    const type = exchange.requestHeaders.find(([n]) => n.toLowerCase() === 'content-type')?.[1] ?? null;
+    const parsed = exchange.requestBody === null ? null : parsePost(exchange.requestBody, type);
+    const receipts = parsed === null ? [] : readReceipts(dialect, parsed);
+    const matches: Array<{ id: number; receipt: ReceiptReading }> = [];
+    for (const receipt of receipts) {
+      const local = receipt.id ? messages.findBySmsid(receipt.id, profileId) : undefined;
+      if (local) matches.push({ id: local.id, receipt });
+    }
+    const linked = [...new Set(matches.map((x) => x.id))];
+    const exchangeIds = (linked.length ? linked : [null]).map((messageId) => exchanges.insert(exchange, { messageId, profile: profileId }));
+    for (const { id, receipt } of matches) this.apply(id, { state: receipt.state, value: receipt.value, unmapped: receipt.unmapped, duration: receipt.duration });
+    return { readable: parsed !== null, receipts: receipts.length, matched: matches.length, exchangeIds };
+  }
+
+  /**
+   * The profile's dialect changed: the calls still open are read again from the replies and
+   * receipts already captured for them (oldest first), so a value just mapped takes effect at once.
+   */
+  reread(profileId: string, dialect: Dialect): MessageRecord[] {
+    const changed: MessageRecord[] = [];
+    for (const m of this.o.messages.openMessages(profileId)) {
+      for (const e of this.o.exchanges.forMessage(m.id)) {
+        if (e.operation === 'status' && e.status !== null && e.responseBody !== null) {
+          const raw = parseBody(e.responseBody);
+          if (!raw) continue;
+          const r = readStatus(dialect, raw, m.smsid ?? undefined);
+          if (r.outcome === 'accepted') this.apply(m.id, { state: r.state, value: r.value, unmapped: r.unmapped, duration: r.duration, attempts: r.attempts });
+        } else if (e.operation === 'receipt' && e.requestBody !== null) {
+          const type = e.requestHeaders.find(([n]) => n.toLowerCase() === 'content-type')?.[1] ?? null;
+          const parsed = parsePost(e.requestBody, type);
+          if (parsed === null) continue;
+          for (const r of readReceipts(dialect, parsed)) {
+            if (r.id === m.smsid) this.apply(m.id, { state: r.state, value: r.value, unmapped: r.unmapped, duration: r.duration });
+          }
+        }
+      }
+      const now = this.o.messages.get(m.id);
+      if (now && now.updatedAt !== m.updatedAt) changed.push(now);
+    }
+    return changed;
   }
 
   /** One look at a followed call: what ends following it is decided here, once for every caller. */
@@ -272,6 +368,11 @@ export class CallService {
       if (!(error instanceof CalloutError)) throw error;
       this.changed(this.o.messages.endTracking(m.id, reason('tracking-profile', { error: error.code })));
       return 'stop';
+    }
+    // Followed by receipts only (or the provider has no status query): nothing to ask, the receipt listener records what arrives.
+    if (endpoint.follow === 'receipts' || !dialectOf(endpoint).status) {
+      await this.o.ensureReceipts?.(m.profile).catch((e: unknown) => this.o.log?.(e));
+      return this.o.messages.get(m.id)?.endedAt != null ? 'final' : 'open';
     }
     const r = await this.statusAt(endpoint, m.smsid!);
     const code = r.reply?.code ?? null;
@@ -321,7 +422,8 @@ export class CallService {
       entry.stored = message;
       this.o.onStoreHealth?.(null);
       this.changed(message);
-      if (message.outcome === 'accepted') this.follower.follow(message.id);
+      // An accepted send without a usable ID has already ended (it cannot be followed).
+      if (message.outcome === 'accepted' && message.endedAt === null) this.follower.follow(message.id);
     }
     while (entry.exchanges.length) {
       this.o.exchanges.insert(entry.exchanges[0]!, { messageId: entry.pending.id, profile: entry.profile });
@@ -360,12 +462,17 @@ export class CallService {
       return messages.markRejected(id, { code: null, msg: null, errorKind, reason: failure.reason });
     }
     const r = reply!;
-    if (r.code === 2) return messages.markAccepted(id, { code: 2, msg: r.msg, smsid: r.smsid, count: r.count });
-    if (r.code === 500 || r.code === null) {
-      // "Internal server error": the provider may or may not have placed the call.
-      return messages.markUnknown(id, { errorKind: 'provider-error', reason: reason('provider-error', { code: r.code, msg: r.msg }), code: r.code, msg: r.msg });
+    const said = r.meaning ? { kind: 'dialect' as const, meaning: r.meaning } : {};
+    if (r.outcome === 'accepted') {
+      // Accepted, but without an ID there is nothing to follow it by: its call ends at once as unknown (settled, never resent).
+      if (r.smsid === null) return messages.markAccepted(id, { code: r.code!, msg: r.msg, smsid: null, count: r.count, unfollowable: reason('no-message-id', {}) });
+      return messages.markAccepted(id, { code: r.code!, msg: r.msg, smsid: r.smsid, count: r.count });
     }
-    return messages.markRejected(id, { code: r.code, msg: r.msg, errorKind: 'provider-code', reason: reason('provider-code', { code: r.code, msg: r.msg }) });
+    if (r.outcome === 'unknown') {
+      // "Internal server error", no code, or a code the dialect calls unknown: the provider may or may not have placed the call.
+      return messages.markUnknown(id, { errorKind: 'provider-error', reason: reason('provider-error', { code: r.code, msg: r.msg, ...said }), code: r.code, msg: r.msg });
+    }
+    return messages.markRejected(id, { code: r.code, msg: r.msg, errorKind: 'provider-code', reason: reason('provider-code', { code: r.code!, msg: r.msg, ...said }) });
   }
 }
 

@@ -2,6 +2,7 @@
 import { createInterface } from 'node:readline';
 import type { CliIo } from './io';
 import { reportCrash, runCli } from './program';
+import { readSecretFromProcess } from './secret-input';
 
 const argv = process.argv.slice(2);
 const io: CliIo = {
@@ -16,6 +17,7 @@ const io: CliIo = {
         return () => lines.close();
       }
     : undefined,
+  readSecret: readSecretFromProcess,
 };
 
 // Whatever escapes runCli (an error thrown from a timer or a stream) is one line and a log file,

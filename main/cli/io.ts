@@ -11,6 +11,8 @@ export interface CliIo {
    * new link); returns the function that stops listening. Absent when stdin is not a terminal.
    */
   onLine?: (listener: () => void) => () => void;
+  /** A secret (an API Key): from standard input when piped, else a prompt that does not echo. Null when cancelled. */
+  readSecret?: (prompt: string) => Promise<string | null>;
 }
 
 export const EXIT = {
@@ -65,6 +67,9 @@ export const EXIT_FOR_ERROR: Record<ErrorCode, ExitCode> = {
   'contact-ambiguous': EXIT.usage,
   'history-invalid': EXIT.usage,
   'retention-invalid': EXIT.usage,
+  'no-status-query': EXIT.usage,
+  'dialect-invalid': EXIT.usage,
+  'listen-failed': EXIT.usage,
   internal: EXIT.invalid,
 };
 

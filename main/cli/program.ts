@@ -2,6 +2,8 @@ import { Command, CommanderError, Option } from 'commander';
 import { CALL_STATES, OUTCOMES, type CallState, type Outcome } from '../../common/domain/status';
 import type { MessageRecord } from '../../common/records';
 import { formatHttpDate, parseHttpDate, SIGNATURE_VARIANTS, type SignatureVariant } from '../signing';
+import { readFileSync, statSync } from 'node:fs';
+import { BUILTIN_DIALECTS, builtinDialect, parseDialectText, type Dialect } from '../../common/dialects';
 import { toIpcError } from '../errors';
 import { writeCrashLog } from './crash-log';
 import { safeHuman, safeJson } from './terminal-text';
@@ -9,6 +11,7 @@ import { CliFailure, EXIT, failureFromIpc, usage, type CliIo } from './io';
 import { failureOfView, parsers, providerRejection, type CommandContext } from './context';
 import { registerBulkCommand } from './bulk-command';
 import { registerDialCommand } from './dial-command';
+import { registerProfileCommand } from './profile-command';
 import { runSandboxCommand } from './sandbox-command';
 import { runUiCommand } from './ui-command';
 import { CliSession, envApiKey, type ProviderFlags } from './session';
@@ -43,6 +46,7 @@ export async function runCli(argv: readonly string[], rawIo: CliIo): Promise<num
     .addOption(new Option('--timeout <seconds>', t('cli:help.timeout')).argParser(parse.seconds('--timeout')))
     .addOption(new Option('--connect-timeout <seconds>', t('cli:help.connectTimeout')).argParser(parse.seconds('--connect-timeout')))
     .option('--send-key-unencrypted', t('cli:help.sendKeyUnencrypted'))
+    .option('--dialect <id|file>', t('cli:help.dialect'))
     .showHelpAfterError(false)
     .configureOutput({ writeOut: (s) => io.stdout(s), writeErr: () => undefined })
     .exitOverride();
@@ -88,9 +92,11 @@ export async function runCli(argv: readonly string[], rawIo: CliIo): Promise<num
       const m = result.message;
       const base = { messageId: m.id, mobile: m.mobile, units: m.units, outcome: m.outcome };
       if (result.failure) throw failureOfView(words, result.failure, base);
-      const value = { code: m.code, msg: m.providerMsg, smsid: m.smsid, count: m.billedUnits, ...base };
+      const value = { code: m.code, msg: m.providerMsg, smsid: m.smsid, count: m.billedUnits, ...base, state: m.state };
       if (m.outcome === 'accepted') {
-        emit(value, () => [t('cli:send.accepted', { smsid: m.smsid, mobile: m.mobile, count: m.units, id: m.id }), t('cli:send.follow', { smsid: m.smsid })].join('\n'));
+        // Accepted without a message ID: there is nothing to follow it by (its call ended as unknown).
+        const next = m.smsid === null ? words.reason(m.reason) : t('cli:send.follow', { smsid: m.smsid });
+        emit(value, () => [t('cli:send.accepted', { smsid: m.smsid ?? '—', mobile: m.mobile, count: m.units, id: m.id }), next].join('\n'));
         return;
       }
       if (m.outcome === 'unknown') printAndFail(value, null, new CliFailure(EXIT.transport, 'provider-error', { key: 'cli:notResent', params: { text: words.reason(m.reason) } }));
@@ -105,9 +111,11 @@ export async function runCli(argv: readonly string[], rawIo: CliIo): Promise<num
       const profileId = await session.providerProfile(flags());
       const r = await session.call('messages.queryStatus', { profileId, smsid });
       if (r.failure) throw failureOfView(words, r.failure, { smsid });
-      const value = { code: r.providerCode, msg: r.msg, smsid: r.smsid, state: r.state, duration: r.duration, messageId: r.message?.id ?? null, raw: r.raw };
-      if (r.providerCode !== 2) printAndFail(value, null, providerRejection(words, r.providerCode));
-      emit(value, () => t('cli:status.line', { smsid, state: t(`state.${r.state}`), duration: r.duration ? t('cli:seconds', { n: r.duration }) : '', message: r.message ? t('cli:messageRef', { id: r.message.id }) : '' }));
+      const value = { code: r.providerCode, msg: r.msg, smsid: r.smsid, state: r.state, value: r.value, unmapped: r.unmapped, duration: r.duration, messageId: r.message?.id ?? null, raw: r.raw };
+      if (!r.accepted) printAndFail(value, null, providerRejection(words, r.providerCode));
+      const line = t('cli:status.line', { smsid, state: t(`state.${r.state}`), duration: r.duration ? t('cli:seconds', { n: r.duration }) : '', message: r.message ? t('cli:messageRef', { id: r.message.id }) : '' });
+      // A value the dialect does not map is shown, never guessed.
+      emit(value, () => (r.unmapped ? `${line}\n${words.reason({ code: 'unmapped-state', params: { value: r.value ?? '' } })}` : line));
     });
 
   program
@@ -117,7 +125,7 @@ export async function runCli(argv: readonly string[], rawIo: CliIo): Promise<num
       const r = await session.call('balance.query', { profileId: await session.providerProfile(flags()) });
       if (r.failure) throw failureOfView(words, r.failure);
       const value = { code: r.providerCode, msg: typeof r.raw?.msg === 'string' ? r.raw.msg : null, units: r.units, raw: r.raw };
-      if (r.providerCode !== 2) printAndFail(value, null, providerRejection(words, r.providerCode));
+      if (!r.accepted) printAndFail(value, null, providerRejection(words, r.providerCode));
       emit(value, () => (r.units === null ? t('cli:balance.unknown') : t('cli:balance.units', { count: r.units })));
     });
 
@@ -218,8 +226,11 @@ export async function runCli(argv: readonly string[], rawIo: CliIo): Promise<num
     .addOption(new Option('--port <n>', t('cli:help.port')).argParser(parse.int('--port', 1, 65535)))
     .addOption(new Option('--time-scale <x>', t('cli:help.timeScale')).argParser(parse.seconds('--time-scale')).default(1))
     .addOption(new Option('--signature <mode>', t('cli:help.signature')).argParser(parse.oneOf('--signature', ['off', 'spec', 'apisix', 'any'] as const)).default('off'))
-    .action(async (opts: { port?: number; timeScale: number; signature: 'off' | 'spec' | 'apisix' | 'any' }) => {
-      await runSandboxCommand(opts, io, json, words);
+    .option('--receipts-to <url>', t('cli:help.receiptsTo'))
+    .action(async (opts: { port?: number; timeScale: number; signature: 'off' | 'spec' | 'apisix' | 'any'; receiptsTo?: string }) => {
+      const dialect = flags().dialect === undefined ? undefined : sandboxDialect(flags().dialect!);
+      if (opts.receiptsTo !== undefined) checkUrl(opts.receiptsTo, '--receipts-to');
+      await runSandboxCommand({ ...opts, dialect }, io, json, words);
     });
 
   program
@@ -234,6 +245,7 @@ export async function runCli(argv: readonly string[], rawIo: CliIo): Promise<num
 
   registerBulkCommand(program, ctx);
   registerDialCommand(program, ctx);
+  registerProfileCommand(program, ctx);
 
   try {
     await program.parseAsync(argv as string[], { from: 'user' });
@@ -276,13 +288,30 @@ function checkMethod(method: string): 'GET' | 'POST' {
   return m;
 }
 
-function checkUrl(url: string): void {
+function checkUrl(url: string, flag = '--url'): void {
   try {
     const u = new URL(url);
     if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error();
   } catch {
-    throw usage('badUrl', { value: url });
+    throw usage('badUrl', { value: url, flag });
   }
+}
+
+/** The sandbox's dialect: a built-in one's id, or a dialect file (checked here: the sandbox runs without the app's services). */
+function sandboxDialect(value: string): Dialect {
+  const builtin = builtinDialect(value);
+  if (builtin) return builtin;
+  let text: string;
+  try {
+    if (statSync(value).size > 1024 * 1024) throw usage('dialectTooLarge', { value });
+    text = readFileSync(value, 'utf8');
+  } catch (error) {
+    if (error instanceof CliFailure) throw error;
+    throw usage('dialectNotFound', { value, ids: BUILTIN_DIALECTS.map((d) => d.id).join(', ') });
+  }
+  const r = parseDialectText(text);
+  if (!r.ok) throw failureFromIpc({ code: 'dialect-invalid', params: {}, issues: r.issues });
+  return r.dialect;
 }
 
 export function historyJson(m: MessageRecord) {

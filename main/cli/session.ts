@@ -2,7 +2,9 @@
 // table as the app, opened once and only when a command needs them (so `--help` or a usage error
 // touches nothing). The OS keychain is opened only when a profile's key is first needed, whatever
 // ran before. The CLI goes through the handler table and the push events, like the app's window.
+import { readFileSync, statSync } from 'node:fs';
 import type { Channel, EventName, InputOf, OutputOf, PayloadOf } from '../../common/contract';
+import type { Dialect } from '../../common/dialects';
 import { EVENT_CHANNELS } from '../../common/contract';
 import { dispatch } from '../dispatch';
 import { createHandlers, type Handlers } from '../handlers';
@@ -29,6 +31,8 @@ export interface ProviderFlags {
   connectTimeout?: number;
   /** --send-key-unencrypted: consent to sending CALLOUT_API_KEY over plain http:// to a host that is not this machine. */
   sendKeyUnencrypted?: boolean;
+  /** A one-off reading: a built-in dialect's id, or a dialect file. */
+  dialect?: string;
 }
 
 /**
@@ -76,6 +80,8 @@ export class CliSession {
         home: dataDirectory(this.env),
         secrets: { lazy: true },
         sandbox: false,
+        // A receipt listener starts when a profile that follows by receipts places a call (another Callout may already listen).
+        receipts: 'on-demand',
         // The CLI follows the calls it places itself (not every open call of the app).
         follow: { delayScale: scale, maxAgeMs: 30 * 60_000, resume: false },
         timeScale: scale,
@@ -104,16 +110,33 @@ export class CliSession {
     });
   }
 
+  /** A dialect named on the command line: a built-in one's id, or a file checked by main (dialects.check). */
+  async dialect(value: string): Promise<Dialect> {
+    const builtins = await this.call('dialects.list', undefined);
+    const builtin = builtins.find((d) => d.id === value);
+    if (builtin) return builtin;
+    let size: number;
+    try {
+      size = statSync(value).size;
+    } catch {
+      throw usage('dialectNotFound', { value, ids: builtins.map((d) => d.id).join(', ') });
+    }
+    if (size > 1024 * 1024) throw usage('dialectTooLarge', { value });
+    return this.call('dialects.check', { text: readFileSync(value, 'utf8') });
+  }
+
   /** The profile to call the provider with: --profile NAME (keychain), or --base-url/--api-id with CALLOUT_API_KEY. */
   async providerProfile(flags: ProviderFlags, timeoutOverride?: number): Promise<string> {
     if (this.profileId) return this.profileId;
+    const dialect = flags.dialect !== undefined ? await this.dialect(flags.dialect) : undefined;
+    const reading = dialect ? { dialect, dialectId: dialect.id ?? null, ...(dialect.status ? {} : { follow: 'receipts' as const }) } : {};
     if (flags.profile !== undefined) {
       if (flags.baseUrl || flags.apiId) throw usage('profileAndUrl');
       const list = await this.call('profiles.list', undefined);
       const p = list.find((x) => x.name === flags.profile) ?? list.find((x) => x.id === flags.profile);
       if (!p) throw usage('noProfile', { name: flags.profile, names: list.map((x) => x.name).join(', ') || '—' }, 'not-found');
       const seconds = timeoutOverride ?? flags.timeout;
-      if (seconds !== undefined || flags.connectTimeout !== undefined || flags.sign || flags.format) {
+      if (seconds !== undefined || flags.connectTimeout !== undefined || flags.sign || flags.format || dialect) {
         // Flags override the stored profile for this invocation only.
         const { services } = await this.open();
         const record = services.profiles.record(p.id);
@@ -123,13 +146,19 @@ export class CliSession {
             throw asFailure(error);
           },
         );
-        this.register(services, 
+        this.register(
+          services,
           {
             ...record,
             totalTimeoutMs: seconds !== undefined ? seconds * 1000 : record.totalTimeoutMs,
             connectTimeoutMs: flags.connectTimeout !== undefined ? flags.connectTimeout * 1000 : Math.min(record.connectTimeoutMs, seconds !== undefined ? seconds * 1000 : Infinity),
             signing: flags.sign ?? record.signing,
             format: flags.format ?? record.format,
+            dialect: record.dialect,
+            dialectId: record.dialectId,
+            follow: record.follow,
+            receipts: record.receipts,
+            ...reading,
           },
           apiKey,
         );
@@ -153,7 +182,7 @@ export class CliSession {
     const connect = flags.connectTimeout !== undefined ? flags.connectTimeout * 1000 : Math.min(DEFAULT_CONNECT_TIMEOUT_MS, total);
     this.register(
       services,
-      { id: CLI_PROFILE_ID, name: 'cli', baseUrl, apiId, signing: flags.sign ?? 'off', format: flags.format ?? 'json', connectTimeoutMs: connect, totalTimeoutMs: total, lowBalanceThreshold: null, sendKeyUnencrypted: flags.sendKeyUnencrypted ?? false },
+      { id: CLI_PROFILE_ID, name: 'cli', baseUrl, apiId, signing: flags.sign ?? 'off', format: flags.format ?? 'json', connectTimeoutMs: connect, totalTimeoutMs: total, lowBalanceThreshold: null, sendKeyUnencrypted: flags.sendKeyUnencrypted ?? false, ...reading },
       apiKey,
     );
     return (this.profileId = CLI_PROFILE_ID);

@@ -6,6 +6,11 @@ import type { SecretStore } from '../secrets/secret-store';
 import type { ProfileRecord, ProfileRepository } from '../store/profile-repository';
 import type { ProviderEndpoint } from '../voice/client';
 import { fail, invalid } from '../errors';
+import { builtinDialect, DEFAULT_DIALECT_ID, isBuiltinUnchanged, SPEC_DIALECT, type Dialect } from '../../common/dialects';
+import type { FollowMode } from '../../common/contract/profiles';
+import type { ListenerStatus } from '../receipts/receipt-listeners';
+import { newReceiptSecret } from '../receipts/listener';
+import { isIP } from 'node:net';
 
 export const SANDBOX_PROFILE_ID = 'sandbox';
 export const SANDBOX_API_ID = 'sandbox-demo';
@@ -15,8 +20,9 @@ export const SANDBOX_BASE_URL = 'http://sandbox.callout.invalid';
 
 export const secretAccount = (profileId: string) => `profile:${profileId}`;
 
-/** What registerEphemeral takes: a profile that lives only in this process. */
-export type EphemeralProfile = Omit<ProfileRecord, 'createdAt' | 'updatedAt' | 'builtin' | 'keyOrigin' | 'sendKeyUnencrypted'> & { sendKeyUnencrypted?: boolean };
+/** A profile that lives only in this process (the CLI's --base-url/--api-id, or flags over a saved one). */
+export type EphemeralProfile = Omit<ProfileRecord, 'createdAt' | 'updatedAt' | 'builtin' | 'keyOrigin' | 'sendKeyUnencrypted' | 'dialect' | 'dialectId' | 'follow' | 'receipts'> &
+  Partial<Pick<ProfileRecord, 'dialect' | 'dialectId' | 'follow' | 'receipts'>> & { sendKeyUnencrypted?: boolean };
 
 /**
  * Profiles (in SQLite, no secrets) and their keys (in the secret store). Keys leave only as endpoints, inside main.
@@ -33,6 +39,7 @@ export type EphemeralProfile = Omit<ProfileRecord, 'createdAt' | 'updatedAt' | '
 export class ProfileService {
   /** Profiles that live only in this process (the CLI's --base-url/--api-id), with their key. */
   private readonly ephemeral = new Map<string, { record: ProfileRecord; apiKey: string }>();
+  private listenerStatus: (id: string) => ListenerStatus = () => ({ state: 'off', url: null });
 
   constructor(
     private readonly repo: ProfileRepository,
@@ -65,7 +72,19 @@ export class ProfileService {
     const sendKeyUnencrypted = record.sendKeyUnencrypted ?? false;
     if (!keyMayGoTo(record.baseUrl, sendKeyUnencrypted)) throw fail('key-transport', { profile: record.name, origin: originOf(record.baseUrl) ?? record.baseUrl });
     const at = Date.now();
-    this.ephemeral.set(record.id, { record: { ...record, sendKeyUnencrypted, keyOrigin: record.baseUrl, builtin: false, createdAt: at, updatedAt: at }, apiKey: key });
+    const full: ProfileRecord = {
+      dialect: SPEC_DIALECT,
+      dialectId: DEFAULT_DIALECT_ID,
+      follow: 'poll',
+      receipts: { host: '127.0.0.1', port: 0, secret: null },
+      ...record,
+      sendKeyUnencrypted,
+      keyOrigin: record.baseUrl,
+      builtin: false,
+      createdAt: at,
+      updatedAt: at,
+    };
+    this.ephemeral.set(record.id, { record: full, apiKey: key });
   }
 
   record(id: string): ProfileRecord {
@@ -80,8 +99,55 @@ export class ProfileService {
 
   async view(r: ProfileRecord): Promise<ProfileView> {
     const hasKey = this.ephemeral.has(r.id) || (await this.secrets.has(secretAccount(r.id)));
+    const listener = this.listenerStatus(r.id);
+    const receipts = { host: r.receipts.host, port: r.receipts.port, url: listener.url, state: listener.state };
     const { keyOrigin: _keyOrigin, ...shown } = r;
-    return { ...shown, baseUrl: r.builtin ? (this.sandboxBaseUrl() ?? r.baseUrl) : r.baseUrl, hasKey };
+    return { ...shown, baseUrl: r.builtin ? (this.sandboxBaseUrl() ?? r.baseUrl) : r.baseUrl, hasKey, receipts };
+  }
+
+  /** Where the views learn whether a profile's receipt listener runs. */
+  attachListeners(status: (id: string) => ListenerStatus): void {
+    this.listenerStatus = status;
+  }
+
+  /**
+   * Sets the reply dialect: a built-in one (by id) or one of the profile's own. A dialect without
+   * a status query can only be followed by receipts: a profile that polled switches to receipts.
+   */
+  setDialect(id: string, choice: { builtin: string } | { custom: Dialect }): ProfileRecord {
+    const r = this.record(id);
+    const dialect = 'builtin' in choice ? builtinDialect(choice.builtin) : choice.custom;
+    if (!dialect) throw invalid(['dialect', 'dialect-unknown']);
+    // Without a status query and without receipts, no call could ever be followed.
+    if (!dialect.status && !dialect.receipt) throw invalid(['dialect', 'dialect-cannot-follow']);
+    const stored = isBuiltinUnchanged(dialect) ? dialect.id! : JSON.stringify({ ...dialect, id: undefined });
+    if (this.ephemeral.has(id)) {
+      const e = this.ephemeral.get(id)!;
+      e.record = { ...e.record, dialect, dialectId: isBuiltinUnchanged(dialect) ? dialect.id! : null };
+      return e.record;
+    }
+    this.repo.setDialect(id, stored);
+    // Follow the calls the way this provider can be followed: receipts when it has no status query, queries when it says nothing of receipts.
+    if (!dialect.status && r.follow === 'poll') return this.setFollow(id, { follow: 'receipts' });
+    if (!dialect.receipt && r.follow !== 'poll') return this.setFollow(id, { follow: 'poll' });
+    return this.record(id);
+  }
+
+  /** How the profile's calls are followed, and where its receipt listener listens. */
+  setFollow(id: string, s: { follow: FollowMode; host?: string; port?: number; newSecret?: boolean }): ProfileRecord {
+    const r = this.record(id);
+    if (s.follow === 'poll' && !r.dialect.status) throw invalid(['follow', 'follow-needs-status']);
+    if (s.follow !== 'poll' && !r.dialect.receipt) throw invalid(['follow', 'follow-needs-receipt']);
+    const host = (s.host ?? r.receipts.host).trim();
+    if (host !== 'localhost' && isIP(host) === 0) throw invalid(['host', 'listen-host']);
+    const port = s.port ?? r.receipts.port;
+    const secret = s.newSecret || (s.follow !== 'poll' && !r.receipts.secret) ? newReceiptSecret() : r.receipts.secret;
+    if (this.ephemeral.has(id)) {
+      const e = this.ephemeral.get(id)!;
+      e.record = { ...e.record, follow: s.follow, receipts: { host, port, secret } };
+      return e.record;
+    }
+    return this.repo.setFollow(id, s.follow, { host, port, secret })!;
   }
 
   async list(): Promise<ProfileView[]> {
@@ -172,6 +238,9 @@ export class ProfileService {
       connectTimeoutMs: r.connectTimeoutMs,
       totalTimeoutMs: r.totalTimeoutMs,
       format: r.format,
+      dialect: r.dialect,
+      // A provider without a status query can only be followed by receipts.
+      follow: r.dialect.status ? r.follow : 'receipts',
     };
   }
 }

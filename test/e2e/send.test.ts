@@ -342,7 +342,7 @@ describe.each(LOCALES)('Send screen ($suffix)', ({ locale, lang, suffix, markers
     'shows a timeout as an unknown outcome, and "Send again" sends only after a confirmation',
     async () => {
       const sandbox = (await app.handlers['profiles.list'](undefined)).find((p: ProfileView) => p.id === 'sandbox')!;
-      const { id: _id, builtin: _b, hasKey: _k, createdAt: _c, updatedAt: _u, ...input } = sandbox;
+      const { id: _id, builtin: _b, hasKey: _k, createdAt: _c, updatedAt: _u, dialect: _d, dialectId: _di, follow: _f, receipts: _r, ...input } = sandbox;
       await app.handlers['profiles.save']({ ...input, id: 'sandbox', connectTimeoutMs: 1_000, totalTimeoutMs: 2_000 });
       try {
         await fillMobile('13912345679');

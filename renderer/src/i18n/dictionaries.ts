@@ -20,6 +20,8 @@ import bulkEn from '../features/bulk/locales/en.json';
 import bulkZh from '../features/bulk/locales/zh-CN.json';
 import dialEn from '../features/dial/locales/en.json';
 import dialZh from '../features/dial/locales/zh-CN.json';
+import dialectsEn from '../features/dialects/locales/en.json';
+import dialectsZh from '../features/dialects/locales/zh-CN.json';
 
 export const EN = {
   ...en,
@@ -30,6 +32,7 @@ export const EN = {
   signature: signatureEn,
   bulk: bulkEn,
   dial: dialEn,
+  dialects: dialectsEn,
 };
 
 export const ZH_CN: typeof EN = {
@@ -41,6 +44,7 @@ export const ZH_CN: typeof EN = {
   signature: signatureZh,
   bulk: bulkZh,
   dial: dialZh,
+  dialects: dialectsZh,
 } as typeof EN;
 
 export type Dictionary = typeof EN;
