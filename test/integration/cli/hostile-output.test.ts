@@ -35,13 +35,19 @@ async function setup(reply: Record<string, unknown>) {
 const RAW_CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
 
 describe('provider text on a terminal', () => {
-  it('an accepted send whose smsid carries escapes prints them visibly, on one line, in both languages', async () => {
-    const { env } = await setup({ code: 2, msg: EVIL, smsid: EVIL, count: 1 });
+  it('an accepted send whose smsid carries a direction override prints it visibly, in both languages; one with escapes is no usable ID', async () => {
+    // A control character makes an ID unusable (common/dialects usableId): the call cannot be followed, and nothing raw is printed.
+    const controls = await setup({ code: 2, msg: EVIL, smsid: EVIL, count: 1 });
+    const r0 = await cli(['send', '--to', '13800138008', '--content', TEXT], controls.env);
+    expect(r0.code).toBe(0);
+    expect(r0.stdout + r0.stderr).not.toMatch(RAW_CONTROLS);
+    // A right-to-left override is not a control character: the ID is kept, and printed escaped so it cannot reorder the line.
+    const { env } = await setup({ code: 2, msg: EVIL, smsid: 'S1\u202eevil', count: 1 });
     for (const lang of ['en', 'zh-CN']) {
       const r = await cli(['--lang', lang, 'send', '--to', '13800138008', '--content', TEXT], env);
       expect(r.code).toBe(0);
       expect(r.stdout + r.stderr).not.toMatch(RAW_CONTROLS);
-      expect(r.stdout).toContain('\\e]0;pwned\\x07\\e[2K\\rAll good, nothing was sent\\n\\x9b31m\\u202eevil');
+      expect(r.stdout).toContain('S1\\u202eevil');
       // The fake verdict never starts a line of its own.
       expect(r.stdout.split('\n').some((l) => l.startsWith('All good'))).toBe(false);
     }

@@ -32,7 +32,7 @@ describe('code 2 with no usable message ID', () => {
     const server = await provider((path) => (path === '/voice/vm' ? { body } : { status: 500, body: 'status must not be asked' }));
     const { services, call } = await rehearsal({});
     const p = await call('profiles.save', { name: 'Odd', baseUrl: server.baseUrl, apiId: 'odd' });
-    await call('profiles.setKey', { id: p.id, apiKey: 'odd-key' });
+    await call('profiles.setKey', { id: p.id, apiKey: 'odd-key-12345' });
     const sent = await call('messages.send', { profileId: p.id, mobile: '13800138008', content: OTP });
     expect(sent.message).toMatchObject({ outcome: 'accepted', code: 2, smsid: null, state: 'unknown', endedAt: expect.any(Number), reason: { code: 'no-message-id', params: {} } });
     expect(maySendAgain(sent.message)).toBe(true);
@@ -55,7 +55,7 @@ describe('code 2 with no usable message ID', () => {
     const server = await provider(() => ({ body: '{"code":2}' }));
     const { call } = await rehearsal({});
     const p = await call('profiles.save', { name: 'Odd', baseUrl: server.baseUrl, apiId: 'odd' });
-    await call('profiles.setKey', { id: p.id, apiKey: 'odd-key' });
+    await call('profiles.setKey', { id: p.id, apiKey: 'odd-key-12345' });
     await call('dial.saveSettings', { scope: '*', perMinute: null, perHour: null, perDay: null, quietStart: null, quietEnd: null });
     const started = await call('dial.start', { profileId: p.id, targets: [{ mobile: '13800138008' }, { mobile: '13900139008' }], content: OTP, attempts: 3, pauseSeconds: 0 });
     expect(started.started).toBe(true);
@@ -77,7 +77,7 @@ describe('code 2 with no usable message ID', () => {
     const server = await provider(() => ({ body: '{"code":2,"msg":"ok","smsid":{}}' }));
     const home = tempHome();
     onTestFinished(home.cleanup);
-    const env = { CALLOUT_HOME: home.dir, CALLOUT_BASE_URL: server.baseUrl, CALLOUT_API_ID: 'odd', CALLOUT_API_KEY: 'odd-key' };
+    const env = { CALLOUT_HOME: home.dir, CALLOUT_BASE_URL: server.baseUrl, CALLOUT_API_ID: 'odd', CALLOUT_API_KEY: 'odd-key-12345' };
     const t0 = Date.now();
     const r = await cli(['--json', 'dial', '13800138008', '--content', OTP, '--until-answered', '3', '--pause', '1', '--override'], env);
     expect(Date.now() - t0).toBeLessThan(5_000);
@@ -99,7 +99,7 @@ describe('what a reply says is read as the provider meant it', () => {
       const server = await provider(() => ({ status, body: '{"code":2,"msg":"提交成功","smsid":"S1"}' }));
       const { call } = await rehearsal({});
       const p = await call('profiles.save', { name: `H${status}`, baseUrl: server.baseUrl, apiId: 'h' });
-      await call('profiles.setKey', { id: p.id, apiKey: 'h-key' });
+      await call('profiles.setKey', { id: p.id, apiKey: 'h-key-12345' });
       const sent = await call('messages.send', { profileId: p.id, mobile: '13800138008', content: OTP });
       expect(sent.message).toMatchObject({ outcome: 'unknown', smsid: null, reason: { code: 'http-status', params: { status, code: 2 } } });
       expect(sent.failure).toMatchObject({ kind: 'http-status', outcome: 'unknown' });
@@ -116,7 +116,7 @@ describe('what a reply says is read as the provider meant it', () => {
     );
     const { call } = await rehearsal({});
     const p = await call('profiles.save', { name: 'GBK', baseUrl: server.baseUrl, apiId: 'g' });
-    await call('profiles.setKey', { id: p.id, apiKey: 'g-key' });
+    await call('profiles.setKey', { id: p.id, apiKey: 'g-key-12345' });
     const sent = await call('messages.send', { profileId: p.id, mobile: '13800138008', content: OTP });
     expect(sent.message).toMatchObject({ outcome: 'accepted', smsid: 'G1', providerMsg: '提交成功' });
     const { exchanges } = await call('messages.get', { id: sent.message.id });
@@ -129,7 +129,7 @@ describe('what a reply says is read as the provider meant it', () => {
     const server = await provider(() => ({ body: '{"code":2,"smsid":"N1","count":-4}' }));
     const { call } = await rehearsal({});
     const p = await call('profiles.save', { name: 'Neg', baseUrl: server.baseUrl, apiId: 'n' });
-    await call('profiles.setKey', { id: p.id, apiKey: 'n-key' });
+    await call('profiles.setKey', { id: p.id, apiKey: 'n-key-12345' });
     const sent = await call('messages.send', { profileId: p.id, mobile: '13800138008', content: OTP });
     expect(sent.message).toMatchObject({ outcome: 'accepted', billedUnits: null });
   });
