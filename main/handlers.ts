@@ -231,6 +231,15 @@ export function createHandlers(services: Services): Handlers {
     'dial.settings': async (input) => store.dialSettings.effective(input?.profileId ?? null),
     'dial.saveSettings': async (settings) => store.dialSettings.save(settings),
 
+    'sandbox.state': async (input) => services.sandboxControl(input?.profileId ?? 'sandbox').view(),
+    'sandbox.registerTemplates': async ({ profileId, templateIds, approve }) => services.sandboxControl(profileId).register(templateIds, approve),
+    'sandbox.approveTemplate': async ({ profileId, templateId }) => services.sandboxControl(profileId).approve(templateId),
+    'sandbox.setBalance': async ({ profileId, ...balance }) => services.sandboxControl(profileId).setBalance(balance),
+    'sandbox.setSettings': async ({ profileId, ...settings }) => services.sandboxControl(profileId).setSettings(settings),
+    'sandbox.setFault': async ({ profileId, fault }) => services.sandboxControl(profileId).setFault(fault),
+    'sandbox.clearFaults': async (input) => services.sandboxControl(input?.profileId ?? 'sandbox').clearFaults(),
+    'sandbox.requests': async (input) => services.sandboxControl(input?.profileId ?? 'sandbox').requests(input?.limit ?? 100),
+
     'signature.compute': async (i) => {
       httpDate(i.date, 'date');
       return signRequest({ apiId: i.apiId, apiKey: await keyFor(i.key), method: i.method, url: i.url, date: i.date, variant: i.variant });

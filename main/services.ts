@@ -16,10 +16,12 @@ import { ContactService } from './dial/contacts';
 import { Dialer } from './dial/dialer';
 import { ProfileService, SANDBOX_API_ID, SANDBOX_PROFILE_ID, secretAccount } from './profiles/profile-service';
 import { startSandbox, type Sandbox, type SandboxOptions } from './sandbox';
+import { SandboxControl } from './sandbox/control';
 import { openSecretStore, type SecretStoreStatus } from './secrets';
 import type { SecretStore } from './secrets/secret-store';
 import { openStore, type Store } from './store';
 import { dataDirectory } from './store/paths';
+import { fail } from './errors';
 
 export type Locale = Lang;
 
@@ -68,6 +70,8 @@ export interface Services {
   contacts: ContactService;
   dialer: Dialer;
   sandbox: Sandbox | null;
+  /** The sandbox behind a profile, as the Sandbox screen drives it (the built-in profile: the embedded sandbox). */
+  sandboxControl(profileId: string): SandboxControl;
   /** What start-up found left over by a process that is gone: sends marked unknown, batches reopened paused, their in-flight items marked unknown. */
   recovery: { messages: MessageRecord[]; batches: BatchRecord[]; items: BatchItemRecord[] };
   version: string;
@@ -128,6 +132,18 @@ export async function createServices(options: ServicesOptions = {}): Promise<Ser
       endpoint: (id) => profiles.endpoint(id),
       onChange: (m) => emit('messageUpdated', m),
       onCallEnded: (m) => options.notify?.(m, locale),
+      onKeyVerdict: (profileId, verdict) => {
+        if (!profiles.noteKeyCheck(profileId, { ...verdict, at: Date.now() })) return;
+        // Every screen shows the same verdict: the profile is pushed to every caller.
+        const record = (() => {
+          try {
+            return profiles.record(profileId);
+          } catch {
+            return null;
+          }
+        })();
+        if (record) void profiles.view(record).then((v) => emit('profileUpdated', v), (error: unknown) => options.log?.(error));
+      },
       follow: options.follow,
       watcherPollMs: options.watcherPollMs,
       log: options.log,
@@ -169,6 +185,11 @@ export async function createServices(options: ServicesOptions = {}): Promise<Ser
       contacts,
       dialer,
       sandbox,
+      sandboxControl(profileId) {
+        const record = profiles.record(profileId);
+        if (!record.builtin || !sandbox) throw fail('not-found', { kind: 'sandbox' });
+        return new SandboxControl(sandbox, record.apiId, record.id, () => store.templates.list());
+      },
       recovery: { messages: interrupted, ...recovered },
       version,
       get locale() {

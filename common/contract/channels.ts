@@ -75,6 +75,15 @@ export const CHANNEL_NAMES = [
   'dial.active',
   'dial.settings',
   'dial.saveSettings',
+  // sandbox
+  'sandbox.state',
+  'sandbox.registerTemplates',
+  'sandbox.approveTemplate',
+  'sandbox.setBalance',
+  'sandbox.setSettings',
+  'sandbox.setFault',
+  'sandbox.clearFaults',
+  'sandbox.requests',
   // signature
   'signature.compute',
   'signature.verify',
@@ -94,6 +103,7 @@ export const EVENT_CHANNELS = {
   bulkProgress: 'main:bulk-progress',
   dialProgress: 'main:dial-progress',
   quickDial: 'main:quick-dial',
+  profileUpdated: 'main:profile-updated',
 } as const;
 
 export type EventChannelNames = typeof EVENT_CHANNELS;

@@ -9,14 +9,15 @@ import { CHANNEL_NAMES, EVENT_CHANNELS, type ChannelName } from './channels';
 import { dialEvents, dialOps } from './dial';
 import type { IpcResult } from './errors';
 import { historyOps } from './history';
-import { profilesOps } from './profiles';
+import { profilesEvents, profilesOps } from './profiles';
+import { sandboxOps } from './sandbox';
 import { sendEvents, sendOps } from './send';
 import { signatureOps } from './signature';
 import { templatesOps } from './templates';
 
 export const contract = {
-  channels: { ...appOps, ...profilesOps, ...templatesOps, ...sendOps, ...historyOps, ...bulkOps, ...dialOps, ...signatureOps },
-  events: { ...sendEvents, ...bulkEvents, ...dialEvents, ...appEvents },
+  channels: { ...appOps, ...profilesOps, ...templatesOps, ...sendOps, ...historyOps, ...bulkOps, ...dialOps, ...sandboxOps, ...signatureOps },
+  events: { ...sendEvents, ...bulkEvents, ...dialEvents, ...appEvents, ...profilesEvents },
 } as const;
 
 export type Contract = typeof contract;
@@ -59,7 +60,8 @@ export type CalloutApi = {
 export * from './define';
 export * from './errors';
 export type { AppInfo, SecretStoreView } from './app';
-export { profileInput, type ProfileInput, type ProfileView } from './profiles';
+export { profileInput, type KeyCheck, type ProfileInput, type ProfileView } from './profiles';
+export type { SandboxFaultInput, SandboxFaultView, SandboxLibraryEntry, SandboxRequestView, SandboxTemplateView, SandboxView } from './sandbox';
 export type { ImportResult, TemplateView } from './templates';
 export type { BalanceView, FailureView, MessageDetail, RecentsView, SendView, StatusView } from './send';
 export { historyFilter, type ConsoleResult, type StoreStatus } from './history';

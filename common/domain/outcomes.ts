@@ -44,3 +44,15 @@ export function stopsFollowing(code: number | null): 'tracking-unknown-message' 
   if (code === 401) return 'tracking-credentials';
   return null;
 }
+
+/**
+ * What a reply says about the key that signed it in: `ok` (the provider answered code 2),
+ * `rejected` (code 401, or the gateway rejected the signature), or nothing (any other answer says
+ * nothing about the key: a 402 comes from an account the key opened).
+ */
+export function keyVerdict(code: number | null, failureKind: string | null): { result: 'ok' | 'rejected'; kind: 'credentials' | 'signature' | null } | null {
+  if (failureKind === 'signature-rejected') return { result: 'rejected', kind: 'signature' };
+  if (code === 401) return { result: 'rejected', kind: 'credentials' };
+  if (code === 2) return { result: 'ok', kind: null };
+  return null;
+}

@@ -7,7 +7,7 @@
 // `unknown`, for a person to decide.
 import { checkContent, unitsFor } from '../../common/domain/units';
 import { normalizeMobile } from '../../common/domain/mobile';
-import { FINAL_STATES, maySendAgain, stopsFollowing } from '../../common/domain';
+import { FINAL_STATES, keyVerdict, maySendAgain, stopsFollowing } from '../../common/domain';
 import type { FailureView } from '../../common/contract/send';
 import type { MessageRecord } from '../../common/records';
 import { reason } from '../../common/reasons';
@@ -55,6 +55,8 @@ export interface CallServiceOptions {
   onChange?: (message: MessageRecord) => void;
   /** A followed call reached its final state (the desktop notification). */
   onCallEnded?: (message: MessageRecord) => void;
+  /** The provider accepted (code 2) or rejected (401, signature) a profile's key: one record for every screen. */
+  onKeyVerdict?: (profileId: string, verdict: { result: 'ok' | 'rejected'; code: number | null; kind: 'credentials' | 'signature' | null }) => void;
   /** Following calls: waits between looks, and how long a call is followed at most. */
   follow?: { delayScale?: number; backoffMs?: readonly number[]; maxAgeMs?: number };
   /** How often messages someone waits for are re-read from the store (a change by another process). Default 1000 ms. */
@@ -113,6 +115,7 @@ export class CallService {
       });
       this.changed(pending);
       const result = await this.clientFor(endpoint).send({ mobile: checked.mobile, content: checked.content }, signal);
+      this.noteKey(endpoint.profile, result.reply, result.failure);
       for (const e of result.exchanges) this.o.exchanges.insert(e, { messageId: pending.id, profile: endpoint.profile });
       const message = this.recordSend(pending.id, result.reply, result.failure);
       this.changed(message);
@@ -145,6 +148,7 @@ export class CallService {
   async balance(profileId: string, signal?: AbortSignal): Promise<BalanceOutcome> {
     const endpoint = await this.o.endpoint(profileId);
     const result = await this.clientFor(endpoint).balance(signal);
+    this.noteKey(endpoint.profile, result.reply, result.failure);
     for (const e of result.exchanges) this.o.exchanges.insert(e, { profile: endpoint.profile });
     return { reply: result.reply, failure: result.failure };
   }
@@ -183,6 +187,11 @@ export class CallService {
     return m;
   }
 
+  private noteKey(profileId: string, reply: { code: number | null } | null, failure: FailureView | null): void {
+    const verdict = keyVerdict(reply?.code ?? null, failure?.kind ?? null);
+    if (verdict) this.o.onKeyVerdict?.(profileId, { ...verdict, code: reply?.code ?? null });
+  }
+
   private changed(m: MessageRecord): void {
     this.watcher.notify(m);
     this.o.onChange?.(m);
@@ -192,6 +201,7 @@ export class CallService {
     const { messages } = this.o;
     const local = messages.findBySmsid(smsid) ?? null;
     const result = await this.clientFor(endpoint).status(smsid, signal);
+    this.noteKey(endpoint.profile, result.reply, result.failure);
     for (const e of result.exchanges) this.o.exchanges.insert(e, { messageId: local?.id ?? null, profile: endpoint.profile });
     let message = local;
     if (local && result.reply?.code === 2 && result.reply.state !== 'unknown') {

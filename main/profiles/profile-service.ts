@@ -1,4 +1,4 @@
-import type { ProfileInput, ProfileView } from '../../common/contract';
+import type { KeyCheck, ProfileInput, ProfileView } from '../../common/contract';
 import { profileInput } from '../../common/contract';
 import type { SecretStore } from '../secrets/secret-store';
 import type { ProfileRecord, ProfileRepository } from '../store/profile-repository';
@@ -17,6 +17,8 @@ export const secretAccount = (profileId: string) => `profile:${profileId}`;
 export class ProfileService {
   /** Profiles that live only in this process (the CLI's --base-url/--api-id), with their key. */
   private readonly ephemeral = new Map<string, { record: ProfileRecord; apiKey: string }>();
+  /** The provider's last word on each profile's key: one place for every screen (see KeyCheck). */
+  private readonly checks = new Map<string, KeyCheck>();
 
   constructor(
     private readonly repo: ProfileRepository,
@@ -60,7 +62,22 @@ export class ProfileService {
 
   async view(r: ProfileRecord): Promise<ProfileView> {
     const hasKey = this.ephemeral.has(r.id) || (await this.secrets.has(secretAccount(r.id)));
-    return { ...r, baseUrl: r.builtin ? (this.sandboxBaseUrl() ?? r.baseUrl) : r.baseUrl, hasKey };
+    return { ...r, baseUrl: r.builtin ? (this.sandboxBaseUrl() ?? r.baseUrl) : r.baseUrl, hasKey, keyCheck: hasKey ? (this.checks.get(r.id) ?? null) : null };
+  }
+
+  /**
+   * What a reply says about a profile's key: any code 2 means it works; a 401 or a rejected signature
+   * means it does not. Returns true when that changes what the profile shows (then it is pushed).
+   */
+  noteKeyCheck(id: string, check: KeyCheck): boolean {
+    const before = this.checks.get(id);
+    this.checks.set(id, check);
+    return before?.result !== check.result || before?.code !== check.code || before?.kind !== check.kind;
+  }
+
+  /** A new key (or none): what the provider said about the old one no longer holds. */
+  private forgetKeyCheck(id: string): void {
+    this.checks.delete(id);
   }
 
   async list(): Promise<ProfileView[]> {
@@ -79,6 +96,7 @@ export class ProfileService {
     if (parsed.totalTimeoutMs < parsed.connectTimeoutMs) {
       throw invalid(['totalTimeoutMs', 'timeout-order']);
     }
+    if (existing && (existing.baseUrl !== parsed.baseUrl || existing.apiId !== parsed.apiId || existing.signing !== parsed.signing) && !existing.builtin) this.forgetKeyCheck(existing.id);
     const saved = this.repo.save({
       ...parsed,
       baseUrl: existing?.builtin ? existing.baseUrl : parsed.baseUrl,
@@ -93,6 +111,7 @@ export class ProfileService {
     if (r.builtin) throw fail('builtin-profile', { kind: 'remove' });
     const removed = this.repo.remove(id);
     await this.secrets.delete(secretAccount(id));
+    this.forgetKeyCheck(id);
     return removed;
   }
 
@@ -102,6 +121,7 @@ export class ProfileService {
     const key = apiKey.trim();
     if (!key) throw invalid(['apiKey', 'key-required']);
     await this.secrets.set(secretAccount(id), key);
+    this.forgetKeyCheck(id);
     return this.view(r);
   }
 
@@ -109,6 +129,7 @@ export class ProfileService {
     const r = this.record(id);
     if (r.builtin) throw fail('builtin-profile', { kind: 'delete-key' });
     await this.secrets.delete(secretAccount(id));
+    this.forgetKeyCheck(id);
     return this.view(r);
   }
 

@@ -11,8 +11,12 @@ export { parseFault } from './faults';
 export { MAX_BODY_BYTES, XML_ROOTS } from './http-io';
 export { MESSAGES, TALKING_LABEL } from './voice-service';
 export { REDACTED } from './redact';
+export { SANDBOX_DIALECTS } from './types';
 export type {
   CallScriptName,
+  SandboxAccountSummary,
+  SandboxDialect,
+  SandboxSettings,
   ReceivedRequest,
   Sandbox,
   SandboxAccountInput,

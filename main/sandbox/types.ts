@@ -36,6 +36,38 @@ export type SandboxFault =
 
 export type SandboxFaultKind = SandboxFault['kind'];
 
+/**
+ * How the sandbox's replies are shaped. Only the spec's own shape today ('standard': code, msg,
+ * smsid, count; status fields; balance in `num`). Provider dialects (issue 12) add their names here,
+ * and the Sandbox screen offers whatever this list holds.
+ */
+export const SANDBOX_DIALECTS = ['standard'] as const;
+export type SandboxDialect = (typeof SANDBOX_DIALECTS)[number];
+
+/** What a tester can change while the sandbox runs. */
+export interface SandboxSettings {
+  timeScale: number;
+  signatureMode: SandboxSignatureMode;
+  clockOffsetSeconds: number;
+  /** Simulated ms a template newly registered for review waits before it is approved. */
+  reviewDelayMs: number;
+  dialect: SandboxDialect;
+}
+
+/** An account as the admin view shows it: never its key. */
+export interface SandboxAccountSummary {
+  apiId: string;
+  balance: number;
+  /** Units of calls ringing now, charged if they are answered. */
+  reserved: number;
+  available: number;
+  lines: number;
+  capacity: number;
+  activeCalls: number;
+  peakConcurrency: number;
+  waitingForLine: number;
+}
+
 export interface SandboxAccountInput {
   apiId: string;
   apiKey: string;
@@ -197,13 +229,27 @@ export interface Sandbox {
   setBalance(apiId: string, units: number): void;
   /** Not approved → becomes approved after reviewDelayMs × timeScale. */
   addTemplate(apiId: string, content: string, opts?: { approved?: boolean; name?: string }): SandboxTemplate;
+  /** Ends a pending template's review now. Throws RangeError for an unknown template. */
+  approveTemplate(apiId: string, id: string): SandboxTemplate;
+  /** Adds units to the balance; returns the new balance. */
+  topUp(apiId: string, units: number): number;
   templates(apiId: string): SandboxTemplate[];
+  accounts(): SandboxAccountSummary[];
   setFault(f: SandboxFault): void;
   clearFaults(): void;
+  /** Active faults, oldest first, with the uses left (null: until cleared). */
+  faults(): Array<SandboxFault & { remaining: number | null }>;
   setSignatureMode(m: SandboxSignatureMode): void;
   setClockOffset(seconds: number): void;
-  /** Every /voice/* (and unknown-path) request received, in order; admin requests are not listed. */
-  requests(): ReceivedRequest[];
+  /** Simulated durations × this; calls already scheduled keep their times. */
+  setTimeScale(scale: number): void;
+  /** The review delay of templates registered from now on (simulated ms). */
+  setReviewDelay(ms: number): void;
+  settings(): SandboxSettings;
+  /** Every /voice/* (and unknown-path) request received, in order (the last `limit` only, when given); admin requests are not listed. */
+  requests(limit?: number): ReceivedRequest[];
+  /** How many requests were received since the start (the log keeps the most recent 10,000). */
+  requestCount(): number;
   /** Every call placed, in order. */
   calls(): SandboxCall[];
   stats(): SandboxStats;
