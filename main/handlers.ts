@@ -208,9 +208,11 @@ export function createHandlers(services: Services): Handlers {
     'bulk.unknown': async ({ batchId }) => services.queue.unknownItems(batchId),
     'bulk.requeue': async ({ batchId, itemIds }) => ({ requeued: services.queue.requeue(batchId, itemIds, { confirm: true }) }),
     'bulk.skip': async ({ batchId, itemIds }) => ({ skipped: services.queue.skip(batchId, itemIds) }),
-    'bulk.export': async ({ batchId }) => {
+    'bulk.export': async ({ batchId, lang, utcOffsetMinutes, format }) => {
       const batch = services.queue.get(batchId);
-      return { fileName: `callout-batch-${batch.id}.csv`, csv: services.queue.exportCsv(batchId) };
+      const r = await services.queue.exportResults(batchId, { lang, utcOffsetMinutes, format });
+      const fileName = `callout-batch-${batch.id}.${format}`;
+      return r.xlsx ? { fileName, format, rows: r.rows, base64: r.xlsx.toString('base64') } : { fileName, format, rows: r.rows, text: r.csv ?? '' };
     },
     'bulk.remove': async ({ batchId }) => ({ removed: services.queue.remove(batchId) }),
 

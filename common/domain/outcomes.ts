@@ -56,3 +56,15 @@ export function keyVerdict(code: number | null, failureKind: string | null): { r
   if (code === 2) return { result: 'ok', kind: null };
   return null;
 }
+
+/**
+ * Units a message cost: billing is on answer only (spec section 1). An answered call costs its units
+ * (as the provider counted them, else the text's); a call that ended unanswered, or a send the
+ * provider refused, cost nothing; a call still going on, or an unknown outcome, is not known yet (null).
+ */
+export function chargedUnits(m: { outcome: Outcome; state: string; endedAt: number | null; units: number; billedUnits: number | null }): number | null {
+  if (m.outcome === 'rejected') return 0;
+  if (m.outcome !== 'accepted') return null;
+  if (m.state === 'answered') return m.billedUnits ?? m.units;
+  return m.endedAt !== null ? 0 : null;
+}

@@ -25,6 +25,8 @@ export interface SendInput {
   templateId?: string | null;
   /** A deliberate re-send of this message (confirmed by a person). */
   resendOf?: number | null;
+  /** The bulk-send row it is sent for. */
+  batchItemId?: number | null;
 }
 
 export interface SendOutcome {
@@ -112,6 +114,7 @@ export class CallService {
         templateId: input.templateId ?? null,
         units: checked.units,
         resendOf: input.resendOf ?? null,
+        batchItemId: input.batchItemId ?? null,
       });
       this.changed(pending);
       const result = await this.clientFor(endpoint).send({ mobile: checked.mobile, content: checked.content }, signal);

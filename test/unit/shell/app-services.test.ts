@@ -9,7 +9,7 @@ import { tempHome } from '../../helpers/temp-home';
 const message = (over: Partial<MessageRecord>): MessageRecord => ({
   id: 1, profile: 'sandbox', baseUrl: 'http://x', apiId: 'a', mobile: '13800138008', content: 'c', templateId: null, units: 1,
   outcome: 'accepted', code: 2, providerMsg: null, smsid: 's', billedUnits: 1, state: 'answered', duration: 18, errorKind: null,
-  reason: null, createdAt: 0, updatedAt: 0, endedAt: 1, attempts: 1, resendOf: null, ...over,
+  reason: null, createdAt: 0, updatedAt: 0, endedAt: 1, attempts: 1, resendOf: null, batchItemId: null, ...over,
 });
 
 describe('call-ended notification text', () => {
