@@ -273,7 +273,7 @@ export interface ContactMatch {
   contact: ContactRecord;
   /** Higher is a better match of the text (the list is ordered favourites first, then recent, then this). */
   score: number;
-  matched: 'all' | 'name' | 'initials' | 'mobile' | 'note';
+  matched: 'all' | 'name' | 'initials' | 'pinyin' | 'mobile' | 'note';
 }
 
 export interface DialRequest {
