@@ -8,7 +8,7 @@ import { dialRuns } from '../features/dial/dial-store';
 import { contactsChanged } from '../features/dial/use-dial-data';
 import { historyPatcher } from '../features/history/use-history-list';
 import type { CalloutApi } from './api';
-import { balanceQuery, messageQuery, recentsQuery } from './query';
+import { balanceQuery, messageQuery, profilesQuery, recentsQuery, upsertById } from './query';
 
 /** The newer of two versions of a message (a push and an answer may cross). */
 const newer = (current: MessageRecord, incoming: MessageRecord) => (incoming.updatedAt >= current.updatedAt ? incoming : current);
@@ -32,6 +32,9 @@ export function followMain(api: CalloutApi, client: QueryClient): void {
   });
 
   api.on.bulkProgress((p) => applyBulkProgress(client, p));
+
+  // The provider accepted or rejected a profile's key (a check, a send, a status query): every screen shows it.
+  api.on.profileUpdated((p) => client.setQueryData(profilesQuery.queryKey, (list) => upsertById(list, p)));
 
   api.on.dialProgress((p) => {
     dialRuns.progress(p);

@@ -20,6 +20,8 @@ import bulkEn from '../features/bulk/locales/en.json';
 import bulkZh from '../features/bulk/locales/zh-CN.json';
 import dialEn from '../features/dial/locales/en.json';
 import dialZh from '../features/dial/locales/zh-CN.json';
+import sandboxEn from '../features/sandbox/locales/en.json';
+import sandboxZh from '../features/sandbox/locales/zh-CN.json';
 
 export const EN = {
   ...en,
@@ -30,6 +32,7 @@ export const EN = {
   signature: signatureEn,
   bulk: bulkEn,
   dial: dialEn,
+  sandbox: sandboxEn,
 };
 
 export const ZH_CN: typeof EN = {
@@ -41,6 +44,7 @@ export const ZH_CN: typeof EN = {
   signature: signatureZh,
   bulk: bulkZh,
   dial: dialZh,
+  sandbox: sandboxZh,
 } as typeof EN;
 
 export type Dictionary = typeof EN;

@@ -6,6 +6,7 @@ import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { Alert, AutoComplete, Button, Card, Col, Form, Input, Row, Segmented, Select, Space, Tag, Typography, type FormInstance } from 'antd';
 import { CheckCircleFilled, ExclamationCircleFilled, PhoneOutlined, WarningFilled } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
+import { keyStanding } from '../profiles/ProfileTable';
 import type { TemplateView } from '../../../../common/contract';
 import { normalizeMobile } from '../../../../common/domain/mobile';
 import { matchTemplate } from '../../../../common/domain/templates';
@@ -177,6 +178,7 @@ export function SendForm({ form, data, initialProfileId, sending, onReview, prob
                       <span className="send-option-name">{p.name}</span>
                       {p.builtin ? <Tag color="blue">{t('send.field.builtin')}</Tag> : null}
                       {p.hasKey ? null : <Tag color="warning">{t('send.field.noKey')}</Tag>}
+                      {keyStanding(p) === 'rejected' ? <Tag color="error">{t('profiles.keyStatus.rejected')}</Tag> : null}
                     </span>
                   ),
                 }))}
