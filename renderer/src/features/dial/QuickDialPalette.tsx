@@ -465,7 +465,19 @@ export function QuickDialPalette({ open, preset, data, onClose, onStarted }: Qui
                 </ul>
               }
             />
-            <Checkbox checked={overrideChecked} onChange={(e) => setOverrideChecked(e.target.checked)} style={{ marginTop: 16 }} data-testid="override-check" autoFocus>
+            <Checkbox
+              checked={overrideChecked}
+              onChange={(e) => setOverrideChecked(e.target.checked)}
+              // The dialog asks for this one decision: Enter ticks (or unticks) it, as Space does.
+              onKeyDown={(e) => {
+                if (e.key !== 'Enter' || e.nativeEvent.isComposing) return;
+                e.preventDefault();
+                setOverrideChecked((v) => !v);
+              }}
+              style={{ marginTop: 16 }}
+              data-testid="override-check"
+              autoFocus
+            >
               {t('dial.refusal.confirm')}
             </Checkbox>
             {problem ? <Alert type="error" showIcon title={problem} style={{ marginTop: 12 }} /> : null}
