@@ -192,7 +192,7 @@ export function MessageList({ list, lookups, order, onOrderChange, selectedId, o
             onClick={() => onOrderChange(order === 'newest' ? 'oldest' : 'newest')}
             data-testid="history-sort"
             data-order={order}
-            aria-label={`${t('history.column.created')}: ${sortLabel}`}
+            aria-label={t('common.labelled', { label: t('history.column.created'), value: sortLabel })}
           >
             {t('history.column.created')} {order === 'newest' ? <ArrowDownOutlined aria-hidden /> : <ArrowUpOutlined aria-hidden />}
           </Button>

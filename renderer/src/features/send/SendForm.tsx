@@ -273,7 +273,8 @@ export function SendForm({ form, data, initialProfileId, sending, onReview, prob
           <Preview parts={previewParts(freeMatch.template.content, matchTemplate(freeText, freeMatch.template.content) ?? [])} template={freeMatch.template} />
         ) : null}
 
-        {text ? <MeasureLine length={size.length} units={size.units} tooLong={size.tooLong} /> : null}
+        {/* Free text: the field itself says the text is too long; the line only counts (said once). */}
+        {text ? <MeasureLine length={size.length} units={size.units} tooLong={size.tooLong} saidByField={mode === 'free'} /> : null}
 
         <Form.Item
           name="mobile"
@@ -363,13 +364,14 @@ function Preview({ parts, template }: { parts: PreviewPart[]; template: Template
   );
 }
 
-function MeasureLine({ length, units, tooLong }: { length: number; units: number; tooLong: boolean }) {
+function MeasureLine({ length, units, tooLong, saidByField }: { length: number; units: number; tooLong: boolean; saidByField: boolean }) {
   const { t } = useTranslation();
   if (tooLong) {
     return (
       <div className="send-measure" role="alert" data-testid="measure" data-too-long="true">
         <Typography.Text type="danger">
-          <ExclamationCircleFilled aria-hidden /> {t('content.too-long', { ns: 'msg' })} {t('send.measure.count', { length, max: CONTENT_MAX })}
+          <ExclamationCircleFilled aria-hidden /> {saidByField ? null : `${t('content.too-long', { ns: 'msg' })} `}
+          {t('send.measure.count', { length, max: CONTENT_MAX })}
         </Typography.Text>
       </div>
     );
