@@ -45,7 +45,7 @@ describe('the glossary: one name per thing', () => {
 
   describe.each(['en', 'zh-CN'] as const)('%s', (lang) => {
     const all = texts(lang);
-    const byKey = new Map(all);
+    const byKey = new Map<string, string>(all);
 
     it("names each thing with the glossary's word where the thing is named", () => {
       for (const term of glossary.terms) {
