@@ -366,7 +366,7 @@ describe('bulk queue', () => {
     // The refused row: its words in Chinese, and nothing charged.
     expect(lines[2]![col('结果')]).toBe('已拒绝');
     expect(lines[2]![col('计费条数')]).toBe('0');
-    expect(lines[2]![col('被拒发送次数')]).toBe('1');
+    expect(lines[2]![col('已拒绝的发送')]).toBe('1');
     // Local time (UTC+8 here), never ISO with a Z.
     expect(lines[1]![col('发送时间')]).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
     expect(zh.csv).not.toMatch(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z/);
