@@ -121,16 +121,17 @@ function BalanceCard({ view }: { view: SandboxView }) {
         <Space.Compact>
           <Space.Addon>{t('sandbox.balance.amount')}</Space.Addon>
           <InputNumber
-          min={1}
-          max={1_000_000}
-          precision={0}
-          value={amount}
-          onChange={(v) => setAmount(v)}
-          onPressEnter={topUp}
-          aria-label={t('sandbox.balance.amount')}
-          data-testid="sandbox-topup-amount"
-          style={{ width: 110 }}
-        /></Space.Compact>
+            min={1}
+            max={1_000_000}
+            precision={0}
+            value={amount}
+            onChange={(v) => setAmount(v)}
+            onPressEnter={topUp}
+            aria-label={t('sandbox.balance.amount')}
+            data-testid="sandbox-topup-amount"
+            style={{ width: 110 }}
+          />
+        </Space.Compact>
         <Button type="primary" icon={<PlusCircleOutlined />} onClick={topUp} disabled={!amount} loading={change.isPending && change.variables?.add !== undefined} data-testid="sandbox-topup">
           {t('sandbox.balance.topUp')}
         </Button>
@@ -195,22 +196,23 @@ function SettingsCard({ view }: { view: SandboxView }) {
           </Tooltip>
         </dt>
         <dd>
-          <Space.Compact><InputNumber
-            key={`clock-${s.clockOffsetSeconds}`}
-            defaultValue={s.clockOffsetSeconds}
-            min={-86_400}
-            max={86_400}
-            precision={0}
-            onBlur={(e) => {
-              const v = Number(e.target.value);
-              if (Number.isInteger(v) && v !== s.clockOffsetSeconds) set({ clockOffsetSeconds: v });
-            }}
-            onPressEnter={(e) => (e.target as HTMLInputElement).blur()}
-            aria-label={t('sandbox.settings.clockOffset')}
-            data-testid="sandbox-clock-offset"
-            style={{ width: 110 }}
-          />
-          <Space.Addon>{t('sandbox.settings.seconds')}</Space.Addon>
+          <Space.Compact>
+            <InputNumber
+              key={`clock-${s.clockOffsetSeconds}`}
+              defaultValue={s.clockOffsetSeconds}
+              min={-86_400}
+              max={86_400}
+              precision={0}
+              onBlur={(e) => {
+                const v = Number(e.target.value);
+                if (Number.isInteger(v) && v !== s.clockOffsetSeconds) set({ clockOffsetSeconds: v });
+              }}
+              onPressEnter={(e) => (e.target as HTMLInputElement).blur()}
+              aria-label={t('sandbox.settings.clockOffset')}
+              data-testid="sandbox-clock-offset"
+              style={{ width: 110 }}
+            />
+            <Space.Addon>{t('sandbox.settings.seconds')}</Space.Addon>
           </Space.Compact>
         </dd>
         <dt>
@@ -219,22 +221,23 @@ function SettingsCard({ view }: { view: SandboxView }) {
           </Tooltip>
         </dt>
         <dd>
-          <Space.Compact><InputNumber
-            key={`review-${s.reviewDelayMs}`}
-            defaultValue={Math.round(s.reviewDelayMs / 60_000)}
-            min={0}
-            max={24 * 60}
-            precision={0}
-            onBlur={(e) => {
-              const v = Number(e.target.value);
-              if (Number.isInteger(v) && v * 60_000 !== s.reviewDelayMs) set({ reviewDelayMs: v * 60_000 });
-            }}
-            onPressEnter={(e) => (e.target as HTMLInputElement).blur()}
-            aria-label={t('sandbox.settings.reviewDelay')}
-            data-testid="sandbox-review-delay"
-            style={{ width: 110 }}
-          />
-          <Space.Addon>{t('sandbox.settings.minutes')}</Space.Addon>
+          <Space.Compact>
+            <InputNumber
+              key={`review-${s.reviewDelayMs}`}
+              defaultValue={Math.round(s.reviewDelayMs / 60_000)}
+              min={0}
+              max={24 * 60}
+              precision={0}
+              onBlur={(e) => {
+                const v = Number(e.target.value);
+                if (Number.isInteger(v) && v * 60_000 !== s.reviewDelayMs) set({ reviewDelayMs: v * 60_000 });
+              }}
+              onPressEnter={(e) => (e.target as HTMLInputElement).blur()}
+              aria-label={t('sandbox.settings.reviewDelay')}
+              data-testid="sandbox-review-delay"
+              style={{ width: 110 }}
+            />
+            <Space.Addon>{t('sandbox.settings.minutes')}</Space.Addon>
           </Space.Compact>
         </dd>
         <dt>
