@@ -73,14 +73,9 @@ function Body({ body, contentType, contentLength, testId }: { body: string | nul
     <div className="history-body-block">
       <div className="history-body-bar">
         <Tag>{kind === 'form' ? t('history.inspector.formBody') : kind === 'text' ? t('history.inspector.textBody') : KIND_NAMES[kind]}</Tag>
-        <Typography.Text type="secondary" style={{ fontSize: 12 }} data-testid={`${testId}-size`}>
+        <Typography.Text type="secondary" style={{ fontSize: 12, whiteSpace: 'nowrap' }} data-testid={`${testId}-size`}>
           {formatBytes(byteLength(body))}
         </Typography.Text>
-        {contentLength !== undefined && Number(contentLength) !== byteLength(body) && body.includes(REDACTED) ? (
-          <Typography.Text type="secondary" style={{ fontSize: 12 }} data-testid={`${testId}-redaction-note`}>
-            {t('history.inspector.sizeRedacted', { sent: contentLength })}
-          </Typography.Text>
-        ) : null}
         <span style={{ flex: 1 }} />
         {pretty !== null ? (
           <Segmented<'pretty' | 'raw'>
@@ -95,6 +90,11 @@ function Body({ body, contentType, contentLength, testId }: { body: string | nul
           />
         ) : null}
       </div>
+      {contentLength !== undefined && Number(contentLength) !== byteLength(body) && body.includes(REDACTED) ? (
+        <Typography.Paragraph type="secondary" style={{ fontSize: 12, marginBottom: 6 }} data-testid={`${testId}-redaction-note`}>
+          {t('history.inspector.sizeRedacted', { shown: formatBytes(byteLength(body)), sent: contentLength })}
+        </Typography.Paragraph>
+      ) : null}
       {kind === 'html' ? <Alert type="warning" showIcon title={t('history.inspector.htmlReply')} style={{ marginBottom: 8 }} /> : null}
       <pre className="history-pre" data-testid={testId} data-view={pretty !== null ? view : 'raw'} tabIndex={0}>
         <Redacted text={showing} />
