@@ -23,8 +23,15 @@ export function resultsTable(batch: BatchRecord, items: readonly BatchItemView[]
   const t = translator(lang);
   const sheet = batch.columns ?? [];
   const time = (ms: number | null) => (ms === null ? '' : localTime(ms, utcOffsetMinutes));
+  // A result column never takes the name of one of the sheet's own (a sheet with a "Mobile" column):
+  // two columns of one name confuse a spreadsheet's filters and whoever reads the file back.
+  const own = new Set(sheet.map((c) => c.trim().toLowerCase()));
+  const results = RESULT_COLUMNS.map((c) => {
+    const name = t(`csv.result.${c}`) as string;
+    return own.has(name.trim().toLowerCase()) ? (t('csv.result.collision', { name }) as string) : name;
+  });
   return {
-    header: [...sheet, ...RESULT_COLUMNS.map((c) => t(`csv.result.${c}`))],
+    header: [...sheet, ...results],
     rows: items.map((i) => {
       const own = sheet.map((_, k) => i.cells?.[k] ?? '');
       return [

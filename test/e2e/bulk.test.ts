@@ -280,7 +280,12 @@ describe.each(LOCALES)('Bulk send ($suffix)', ({ locale, lang, suffix, markers, 
       const text = readFileSync((await download.path())!, 'utf8');
       expect(text.charCodeAt(0)).toBe(0xfeff);
       const parsed = Papa.parse<Record<string, string>>(text.slice(1), { header: true, skipEmptyLines: true });
-      const col = (k: string) => t(`msg:csv.result.${k}`);
+      const sheetColumns = new Set(header.map((h) => h.toLowerCase()));
+      // A result column named like one of the sheet's own is told apart ("Mobile" → its own name here).
+      const col = (k: string) => {
+        const name = t(`msg:csv.result.${k}`);
+        return sheetColumns.has(name.toLowerCase()) ? t('msg:csv.result.collision', { name }) : name;
+      };
       const results = ['row', 'mobile', 'content', 'status', 'state', 'duration', 'units', 'code', 'why', 'refusedSends', 'sent', 'ended', 'smsid', 'message'].map(col);
       expect(parsed.meta.fields).toEqual([...header, ...results]);
       expect(parsed.data).toHaveLength(file1.rows.length);
@@ -346,7 +351,9 @@ describe.each(LOCALES)('Bulk send ($suffix)', ({ locale, lang, suffix, markers, 
       const placedBefore = app.services.sandbox!.calls().length - callsBefore;
       await snap(`bulk-paused-balance-${suffix}`);
       expect(placedBefore).toBeGreaterThan(0);
-      expect(placedBefore).toBeLessThanOrEqual(5);
+      // Billing is on answer only: a busy call gives its unit back, so more than 5 calls may have been
+      // placed; what was charged never exceeds the 5 units.
+      expect(app.services.sandbox!.calls().slice(callsBefore).filter((c) => c.billed).length).toBeLessThanOrEqual(5);
 
       // Recharge, then resume; the provider fails once with a 500 (the outcome is unknown); then cancel.
       app.services.sandbox!.setBalance('sandbox-demo', 10_000);

@@ -373,7 +373,12 @@ describe('bulk queue', () => {
     expect(zh.csv).not.toMatch(/\baccepted\b|\bpowered_off\b/);
 
     const en = await queue.exportResults(b.id, { lang: 'en', utcOffsetMinutes: 0, format: 'csv' });
-    expect(Papa.parse<string[]>(en.csv!.slice(1)).data[0]!.slice(0, 8)).toEqual(['客户', '订单号', '备注', 'Row', 'Mobile', 'Text', 'Result', 'Call state']);
+    expect(Papa.parse<string[]>(en.csv!.slice(1)).data[0]!.slice(0, 8)).toEqual(['客户', '订单号', '备注', 'Row', 'Number called', 'Text read out', 'Result', 'Call state']);
+
+    // A sheet with a column of the same name as a result column: the result's is told apart.
+    const clash = queue.create({ profileId: 'p', templateId: 't', name: 'y', duplicates: 'none', columns: ['Row', 'Mobile'], rows: rows(1, () => ({ cells: ['7', '13800138000'] })) });
+    const clashed = await queue.exportResults(clash.id, { lang: 'en', format: 'csv' });
+    expect(Papa.parse<string[]>(clashed.csv!.slice(1)).data[0]!.slice(0, 4)).toEqual(['Row', 'Mobile', 'Row (Callout)', 'Number called']);
 
     const xlsx = await queue.exportResults(b.id, { lang: 'zh-CN', utcOffsetMinutes: 480, format: 'xlsx' });
     const { readSheet } = await import('read-excel-file/node');
