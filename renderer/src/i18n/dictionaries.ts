@@ -22,6 +22,8 @@ import dialEn from '../features/dial/locales/en.json';
 import dialZh from '../features/dial/locales/zh-CN.json';
 import dialectsEn from '../features/dialects/locales/en.json';
 import dialectsZh from '../features/dialects/locales/zh-CN.json';
+import sandboxEn from '../features/sandbox/locales/en.json';
+import sandboxZh from '../features/sandbox/locales/zh-CN.json';
 
 export const EN = {
   ...en,
@@ -33,6 +35,7 @@ export const EN = {
   bulk: bulkEn,
   dial: dialEn,
   dialects: dialectsEn,
+  sandbox: sandboxEn,
 };
 
 export const ZH_CN: typeof EN = {
@@ -45,6 +48,7 @@ export const ZH_CN: typeof EN = {
   bulk: bulkZh,
   dial: dialZh,
   dialects: dialectsZh,
+  sandbox: sandboxZh,
 } as typeof EN;
 
 export type Dictionary = typeof EN;
