@@ -80,4 +80,6 @@ export interface ExchangeRecord extends Exchange {
   id: number;
   messageId: number | null;
   profile: string | null;
+  /** The provider's result code in the reply, as Callout read it when it stored the exchange. */
+  providerCode: number | null;
 }

@@ -20,6 +20,7 @@ import { openSecretStore, type SecretStoreStatus } from './secrets';
 import type { SecretStore } from './secrets/secret-store';
 import { openStore, type Store } from './store';
 import { dataDirectory } from './store/paths';
+import { WorkbenchService } from './workbench/workbench-service';
 
 export type Locale = Lang;
 
@@ -67,6 +68,8 @@ export interface Services {
   bulk: BulkService;
   contacts: ContactService;
   dialer: Dialer;
+  /** The raw client, collections, environments and runs. */
+  workbench: WorkbenchService;
   sandbox: Sandbox | null;
   /** What start-up found left over by a process that is gone: sends marked unknown, batches reopened paused, their in-flight items marked unknown. */
   recovery: { messages: MessageRecord[]; batches: BatchRecord[]; items: BatchItemRecord[] };
@@ -140,6 +143,8 @@ export async function createServices(options: ServicesOptions = {}): Promise<Ser
     const contacts = new ContactService(store.contacts);
     const dialer = new Dialer({ contacts, settings: store.dialSettings, templates: store.templates, send, awaitEnd, governors, onProgress: (p) => emit('dialProgress', p), timeScale, log: options.log });
 
+    const workbench = new WorkbenchService({ store, profiles, clipboard: () => options.clipboard ?? null, onRunProgress: (p) => emit('runProgress', p) });
+
     // Sends left in flight by a process that is gone become unknown; calls still going on are followed again.
     const interrupted = calls.recover({ resume: options.follow?.resume ?? true });
     profiles.ensureSandboxProfile();
@@ -168,6 +173,7 @@ export async function createServices(options: ServicesOptions = {}): Promise<Ser
       bulk,
       contacts,
       dialer,
+      workbench,
       sandbox,
       recovery: { messages: interrupted, ...recovered },
       version,

@@ -13,10 +13,11 @@ import { profilesOps } from './profiles';
 import { sendEvents, sendOps } from './send';
 import { signatureOps } from './signature';
 import { templatesOps } from './templates';
+import { workbenchEvents, workbenchOps } from './workbench';
 
 export const contract = {
-  channels: { ...appOps, ...profilesOps, ...templatesOps, ...sendOps, ...historyOps, ...bulkOps, ...dialOps, ...signatureOps },
-  events: { ...sendEvents, ...bulkEvents, ...dialEvents, ...appEvents },
+  channels: { ...appOps, ...profilesOps, ...templatesOps, ...sendOps, ...historyOps, ...bulkOps, ...dialOps, ...signatureOps, ...workbenchOps },
+  events: { ...sendEvents, ...bulkEvents, ...dialEvents, ...appEvents, ...workbenchEvents },
 } as const;
 
 export type Contract = typeof contract;
@@ -62,6 +63,7 @@ export type { AppInfo, SecretStoreView } from './app';
 export { profileInput, type ProfileInput, type ProfileView } from './profiles';
 export type { ImportResult, TemplateView } from './templates';
 export type { BalanceView, FailureView, MessageDetail, RecentsView, SendView, StatusView } from './send';
-export { historyFilter, type ConsoleResult, type StoreStatus } from './history';
+export { exchangeQuery, historyFilter, type StoreStatus } from './history';
+export * from './workbench';
 export type { SignStepsView, VariantProbeView, VectorCheckView, VerifyView } from './signature';
 export type { CallState } from '../domain/status';

@@ -54,6 +54,10 @@ export const EXIT_FOR_ERROR: Record<ErrorCode, ExitCode> = {
   'contact-ambiguous': EXIT.usage,
   'history-invalid': EXIT.usage,
   'retention-invalid': EXIT.usage,
+  'unresolved-variables': EXIT.usage,
+  'raw-request-invalid': EXIT.usage,
+  'collection-file-invalid': EXIT.usage,
+  'name-taken': EXIT.usage,
   internal: EXIT.invalid,
 };
 

@@ -6,6 +6,7 @@ import { CliFailure, EXIT, usage, type CliIo } from './io';
 import { failureOfView, parsers, providerRejection, type CommandContext } from './context';
 import { registerBulkCommand } from './bulk-command';
 import { registerDialCommand } from './dial-command';
+import { registerRunCommand } from './run-command';
 import { runSandboxCommand } from './sandbox-command';
 import { CliSession, type ProviderFlags } from './session';
 import { fillFromVars } from './template-vars';
@@ -216,6 +217,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
 
   registerBulkCommand(program, ctx);
   registerDialCommand(program, ctx);
+  registerRunCommand(program, ctx);
 
   try {
     await program.parseAsync(argv as string[], { from: 'user' });

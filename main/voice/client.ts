@@ -142,26 +142,33 @@ export class VoiceClient {
           await new Promise((r) => setTimeout(r, this.retryDelayMs(attempt + 1)));
           continue;
         }
-        return {
-          reply: null,
-          failure: { kind: error.kind, outcome: neverLeft ? 'not-sent' : 'unknown', reason: reason('transport', { kind: error.kind, ...(error.ms !== undefined ? { ms: error.ms } : {}) }) },
-          exchanges,
-        };
+        return { reply: null, failure: transportFailure(error, result.delivery), exchanges };
       }
       return { ...interpret(result, parse), exchanges };
     }
   }
 }
 
+/** A failure in transit as said to the user: never left (not sent), or may have reached the provider (unknown). */
+export function transportFailure(error: NonNullable<Exchange['error']>, delivery: TransportResult['delivery']): ClientFailure {
+  return {
+    kind: error.kind,
+    outcome: delivery === 'not-sent' ? 'not-sent' : 'unknown',
+    reason: reason('transport', { kind: error.kind, ...(error.ms !== undefined ? { ms: error.ms } : {}) }),
+  };
+}
+
+/** The gateway refused the signature (HTTP 401 with APISIX's message and no provider code). */
+export function signatureRejected(status: number | null, raw: Record<string, unknown> | null): ClientFailure | null {
+  if (status === null || (raw && 'code' in raw) || !isSignatureRejection(status, raw)) return null;
+  return { kind: 'signature-rejected', outcome: 'rejected', reason: reason('signature-rejected', { status }) };
+}
+
 function interpret<R>(result: TransportResult, parse: (raw: Record<string, unknown>) => R): Pick<ClientResult<R>, 'reply' | 'failure'> {
   const { status, responseBody } = result.exchange;
   const raw = parseBody(responseBody);
-  if (status !== null && !(raw && 'code' in raw) && isSignatureRejection(status, raw)) {
-    return {
-      reply: null,
-      failure: { kind: 'signature-rejected', outcome: 'rejected', reason: reason('signature-rejected', { status }) },
-    };
-  }
+  const rejected = signatureRejected(status, raw);
+  if (rejected) return { reply: null, failure: rejected };
   if (raw && 'code' in raw) return { reply: parse(raw), failure: null };
   const type = result.exchange.responseHeaders?.find(([n]) => n.toLowerCase() === 'content-type')?.[1] ?? 'no content type';
   return {

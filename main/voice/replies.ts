@@ -81,6 +81,20 @@ export function commonReply(raw: Record<string, unknown>): CommonReply {
   return { code: toInt(pick(raw, ['code'])), msg: toStr(pick(raw, ['msg', 'message'])), raw };
 }
 
+/**
+ * The provider's result code in a reply (JSON or XML): the one reading for the raw client, its
+ * assertions, runs and the exchange list's filter. (Provider dialects, when a profile has one,
+ * read it here too.)
+ */
+export function replyCode(raw: Record<string, unknown> | null): number | null {
+  return raw ? commonReply(raw).code : null;
+}
+
+/** The result code of a stored reply body, or null when it has none Callout can read. */
+export function bodyReplyCode(body: string | null): number | null {
+  return replyCode(parseBody(body));
+}
+
 export function sendReply(raw: Record<string, unknown>): SendReply {
   return { ...commonReply(raw), smsid: toStr(pick(raw, ['smsid', 'smsId', 'msgid', 'id'])), count: toInt(pick(raw, ['count'])) };
 }
