@@ -127,6 +127,8 @@ export interface AssertionResult {
   passed: boolean;
   /** What was found (the status, the code, the value at the path as JSON), or null when nothing was. */
   actual: string | null;
+  /** For json-equals: the expected value with its variables filled in, as it was compared. */
+  expected?: string;
 }
 
 export interface SavedRequestView {

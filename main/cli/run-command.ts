@@ -23,7 +23,7 @@ function variablesFrom(pairs: readonly string[]): Variable[] {
 }
 
 /** An assertion in words: "status = 200", "code = 2", "$.smsid exists". */
-export function assertionText(words: CliWords, a: AssertionResult['assertion']): string {
+export function assertionText(words: CliWords, a: AssertionResult['assertion'], expected?: string): string {
   const { t } = words;
   switch (a.kind) {
     case 'status':
@@ -31,7 +31,7 @@ export function assertionText(words: CliWords, a: AssertionResult['assertion']):
     case 'code':
       return t('cli:run.assert.code', { value: a.equals });
     case 'json-equals':
-      return t('cli:run.assert.equals', { path: a.path, value: a.equals });
+      return t('cli:run.assert.equals', { path: a.path, value: expected ?? a.equals });
     case 'json-exists':
       return t('cli:run.assert.exists', { path: a.path });
   }
@@ -46,7 +46,7 @@ function resultLines(words: CliWords, r: RunResultView): string[] {
   if (r.problem) lines.push(`    ${words.error(r.problem)}`);
   if (r.failure) lines.push(`    ${words.reason(r.failure.reason)}`);
   for (const a of r.assertions) {
-    if (!a.passed) lines.push(`    ${t('cli:run.failedAssertion', { assertion: assertionText(words, a.assertion), actual: a.actual ?? t('cli:run.nothing') })}`);
+    if (!a.passed) lines.push(`    ${t('cli:run.failedAssertion', { assertion: assertionText(words, a.assertion, a.expected), actual: a.actual ?? t('cli:run.nothing') })}`);
   }
   return lines;
 }

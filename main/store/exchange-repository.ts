@@ -1,4 +1,4 @@
-import type { Database } from 'better-sqlite3';
+import type { Database, Statement } from 'better-sqlite3';
 import type { Exchange, ExchangeRecord } from '../../common/records';
 import { bodyReplyCode } from '../voice/replies';
 
@@ -46,18 +46,22 @@ function toRecord(r: ExchangeRow): ExchangeRecord {
 
 /** Stores exchanges exactly as captured. They arrive redacted: the transport redacts before anything else sees them. */
 export class ExchangeRepository {
-  private readonly insertStmt;
+  private insertStmt: Statement | null = null;
 
-  constructor(private readonly db: Database) {
-    this.insertStmt = db.prepare(`
+  constructor(private readonly db: Database) {}
+
+  /** Prepared on first use (reading works on any schema version a migration test opens). */
+  private get insertStatement(): Statement {
+    this.insertStmt ??= this.db.prepare(`
       INSERT INTO exchanges (message_id, operation, profile, method, url, request_headers, request_body, status, status_text,
         response_headers, response_body, error_kind, error_message, error_ms, started_at, timings, provider_code)
       VALUES (@messageId, @operation, @profile, @method, @url, @requestHeaders, @requestBody, @status, @statusText,
         @responseHeaders, @responseBody, @errorKind, @errorMessage, @errorMs, @startedAt, @timings, @providerCode)`);
+    return this.insertStmt;
   }
 
   insert(e: Exchange, link: { messageId?: number | null; profile?: string | null } = {}): number {
-    const info = this.insertStmt.run({
+    const info = this.insertStatement.run({
       messageId: link.messageId ?? null,
       profile: link.profile ?? null,
       operation: e.operation,

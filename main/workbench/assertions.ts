@@ -34,7 +34,7 @@ export function checkAssertions(assertions: readonly Assertion[], facts: ReplyFa
       case 'json-equals': {
         const r = atPath(facts.reply, a.path);
         const expected = fillVariables(a.equals, (n) => (Object.prototype.hasOwnProperty.call(variables, n) ? variables[n] : undefined)).text;
-        return { assertion: a, passed: r.found && valueEquals(r.value, expected), actual: r.found ? showValue(r.value) : null };
+        return { assertion: a, passed: r.found && valueEquals(r.value, expected), actual: r.found ? showValue(r.value) : null, expected };
       }
     }
   });

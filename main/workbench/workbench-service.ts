@@ -14,6 +14,7 @@ import type {
   SavedRequestView,
   Variable,
 } from '../../common/contract/workbench';
+import { variablesIn } from '../../common/domain/variables';
 import type { ExchangeRecord, Header } from '../../common/records';
 import type { ProfileService } from '../profiles/profile-service';
 import { CalloutError, fail, toIpcError } from '../errors';
@@ -69,6 +70,12 @@ export class WorkbenchService {
   /** Sends once, never again by itself (a raw request may place a call); the exchange is stored redacted. */
   async send(request: RawRequest, scope: RequestScope, assertions: readonly Assertion[] = [], variables: Record<string, string> = {}): Promise<RawResult> {
     const { built, missing, endpoint } = await this.built(request, scope);
+    // An expected value naming a variable without a value is a mistake of the test: nothing is sent.
+    const known: Record<string, string> = { ...this.variables(scope), ...variables, account: endpoint.apiId };
+    for (const a of assertions) {
+      if (a.kind !== 'json-equals') continue;
+      for (const name of variablesIn(a.equals)) if (!(name in known) && !missing.includes(name)) missing.push(name);
+    }
     if (missing.length) throw fail('unresolved-variables', { names: missing.join(', ') });
     const redactor = new Redactor([endpoint.apiKey]);
     const { exchange, delivery } = await httpExchange(
@@ -80,7 +87,7 @@ export class WorkbenchService {
     const reply = parseBody(stored.responseBody);
     const failure = stored.error ? transportFailure(stored.error, delivery) : signatureRejected(stored.status, reply);
     const providerCode = replyCode(reply);
-    const results = checkAssertions(assertions, { status: stored.status, providerCode, reply }, { ...this.variables(scope), ...variables });
+    const results = checkAssertions(assertions, { status: stored.status, providerCode, reply }, known);
     return { exchange: stored, reply, providerCode, failure, assertions: results, outcome: outcomeOf(stored.status, results) };
   }
 
