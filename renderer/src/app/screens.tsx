@@ -10,6 +10,7 @@ import { HISTORY_ICON, HistoryScreen } from '../features/history/HistoryScreen';
 import { BULK_ICON, BulkScreen } from '../features/bulk/BulkScreen';
 import { DIAL_ICON, DialScreen } from '../features/dial/DialScreen';
 import { SIGNATURE_ICON, SignatureScreen } from '../features/signature/SignatureScreen';
+import { WORKBENCH_ICON, WorkbenchScreen } from '../features/workbench/WorkbenchScreen';
 
 export interface Screen {
   key: ScreenKey;
@@ -24,5 +25,6 @@ export const SCREENS: readonly Screen[] = [
   { key: 'bulk', icon: BULK_ICON, Component: BulkScreen },
   { key: 'dial', icon: DIAL_ICON, Component: DialScreen },
   { key: 'profiles', icon: <ApiOutlined />, Component: ProfilesScreen },
+  { key: 'requests', icon: WORKBENCH_ICON, Component: WorkbenchScreen },
   { key: 'signature', icon: SIGNATURE_ICON, Component: SignatureScreen },
 ];

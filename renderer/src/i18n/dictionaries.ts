@@ -20,6 +20,8 @@ import bulkEn from '../features/bulk/locales/en.json';
 import bulkZh from '../features/bulk/locales/zh-CN.json';
 import dialEn from '../features/dial/locales/en.json';
 import dialZh from '../features/dial/locales/zh-CN.json';
+import workbenchEn from '../features/workbench/locales/en.json';
+import workbenchZh from '../features/workbench/locales/zh-CN.json';
 
 export const EN = {
   ...en,
@@ -30,6 +32,7 @@ export const EN = {
   signature: signatureEn,
   bulk: bulkEn,
   dial: dialEn,
+  workbench: workbenchEn,
 };
 
 export const ZH_CN: typeof EN = {
@@ -41,6 +44,7 @@ export const ZH_CN: typeof EN = {
   signature: signatureZh,
   bulk: bulkZh,
   dial: dialZh,
+  workbench: workbenchZh,
 } as typeof EN;
 
 export type Dictionary = typeof EN;
