@@ -12,6 +12,11 @@ import { EVENT_CHANNELS } from './channels';
 
 /** An HTTP token (RFC 9110): what a method or a header name may be made of. */
 export const HTTP_TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+/**
+ * What a header value may hold: tab, visible ASCII and Latin-1 (the bytes HTTP/1.1 carries as they
+ * are; Node refuses anything else). No line break: a header cannot smuggle another.
+ */
+export const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
 /** A variable's name, as written between double braces: `{{mobile}}`. */
 export const VARIABLE_NAME = /^[A-Za-z_][\w.-]{0,63}$/;
 /** Filled by main from the profile (the key from the keychain): never stored in a collection or an environment. */
@@ -36,8 +41,7 @@ const method = z
 const headerRow = z
   .object({
     name: z.string().trim().min(1, 'header-name').max(128, 'header-name').regex(HTTP_TOKEN, 'header-name'),
-    // Node refuses line breaks and NUL in a header value: a header cannot smuggle another.
-    value: z.string().max(8192, 'header-value').regex(/^[^\r\n\0]*$/, 'header-value'),
+    value: z.string().max(8192, 'header-value').regex(HEADER_VALUE, 'header-value'),
     enabled: z.boolean().default(true),
   })
   .strict();

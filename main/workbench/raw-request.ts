@@ -2,7 +2,7 @@
 // parameters placed where asked, Callout's headers added unless replaced or left out, and the
 // signature computed over what is actually sent. The result goes to the transport as it is: a
 // malformed JSON body stays malformed, byte for byte.
-import type { RawRequest } from '../../common/contract/workbench';
+import { HEADER_VALUE, type RawRequest } from '../../common/contract/workbench';
 import { fillVariables } from '../../common/domain/variables';
 import type { Header } from '../../common/records';
 import { fail } from '../errors';
@@ -112,7 +112,7 @@ export function buildRawRequest(req: RawRequest, ctx: BuildContext): { request: 
 
   const own = req.headers.filter((h) => h.enabled).map((h): Header => [h.name, fill(h.value)]);
   for (const [name, value] of own) {
-    if (/[\r\n\0]/.test(value)) throw fail('raw-request-invalid', { kind: 'header-value', name });
+    if (!HEADER_VALUE.test(value)) throw fail('raw-request-invalid', { kind: 'header-value', name });
   }
   const omitted = (name: string) => req.omit.some((o) => same(o, name));
   const ownValue = (name: string) => own.find(([n]) => same(n, name))?.[1];

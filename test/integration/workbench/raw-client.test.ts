@@ -123,6 +123,9 @@ describe('the raw client', () => {
     expect(new URL(r.exchange.url).origin).toBe(new URL(services.sandbox!.baseUrl).origin);
     await expect(send({ path: 'http://evil.example/' })).rejects.toMatchObject({ code: 'invalid-input' });
     await expect(send({ path: '/x', headers: [{ name: 'X-A', value: 'a\r\nX-Injected: 1' }] })).rejects.toMatchObject({ code: 'invalid-input' });
+    // A header value HTTP cannot carry is refused before anything leaves, typed or filled from a variable.
+    await expect(send({ path: '/x', headers: [{ name: 'X-A', value: '测试' }] })).rejects.toMatchObject({ code: 'invalid-input', issues: [{ path: 'request.headers.0.value', message: 'header-value' }] });
+    await expect(send({ path: '/x', headers: [{ name: 'X-A', value: '{{who}}' }] }, { variables: [{ name: 'who', value: '测试' }] })).rejects.toMatchObject({ code: 'raw-request-invalid', params: { kind: 'header-value', name: 'X-A' } });
     await expect(send({ method: 'CONNECT', path: '/x' })).rejects.toMatchObject({ code: 'invalid-input' });
     await expect(send({ path: '/x', body: { kind: 'text', text: 'plain' } })).rejects.toMatchObject({ code: 'raw-request-invalid', params: { kind: 'credentials-in-text' } });
   });
