@@ -85,7 +85,7 @@ describe.each(LOCALES)('the tester\'s workbench ($suffix)', ({ locale, lang, suf
       await page.getByTestId('wb-tab-options').click();
       await page.getByTestId('wb-credentials-none').click();
       await page.getByTestId('wb-tab-headers').click();
-      for (const [name, value] of [['X-Trace', 'e2e-trace-7'], ['X-Tester', 'caf\u00e9; q=1']]) {
+      for (const [name, value] of [['X-Trace', 'e2e-trace-7'], ['X-Tester', 'caf\u00e9; q=1']] as [string, string][]) {
         await page.getByTestId('wb-add-header').click();
         await field('wb-header-name', page.getByTestId('wb-headers').locator('.wb-row').last()).fill(name);
         await field('wb-header-value', page.getByTestId('wb-headers').locator('.wb-row').last()).fill(value);
