@@ -362,7 +362,8 @@ describe.each(LOCALES)('History screen ($suffix)', ({ locale, lang, suffix }) =>
       await panel().getByTestId('exchange-open').first().click();
       await inspector().waitFor();
       expect(await inspector().getByTestId('inspector-response').innerText()).toContain(t('history.inspector.noReply'));
-      expect(await inspector().getByTestId('inspector-error').innerText()).toContain('timeout');
+      // The kind of failure in words (since the inspector says it so), not the code "timeout".
+      expect(await inspector().getByTestId('inspector-error').innerText()).toContain(t('history.inspector.transportError', { what: t('msg:transportShort.timeout') }));
       expect(await inspector().getByTestId('request-body').innerText()).toContain('[REDACTED]');
       await closeDrawers();
 

@@ -46,7 +46,7 @@ export function rawHttpRequest(steps: Pick<SignSteps, 'method' | 'url' | 'header
  */
 export function presetBody(id: PresetId | null, apiId: string): string {
   const fields: Record<string, string> = { account: apiId, password: '{{password}}' };
-  if (id === 'voice-send') Object.assign(fields, { mobile: '13800138000', content: '您的验证码是123456，5分钟内有效。' });
+  if (id === 'voice-send') Object.assign(fields, { mobile: '', content: '' });
   else if (id === 'voice-status') fields.smsid = '';
   else if (id !== 'voice-balance') return '';
   return JSON.stringify({ ...fields, format: 'json' });
