@@ -121,7 +121,13 @@ export class WorkbenchService {
   }
 
   async fromExchange(e: ExchangeRecord): Promise<{ request: RawRequest; profileId: string | null }> {
-    const record = e.profile ? this.deps.profiles.record(e.profile) : null;
+    // A profile that no longer exists (or lived only in a CLI run): the request keeps its own origin's path.
+    let record: ReturnType<ProfileService['record']> | null = null;
+    try {
+      record = e.profile ? this.deps.profiles.record(e.profile) : null;
+    } catch (error) {
+      if (!(error instanceof CalloutError && error.code === 'not-found')) throw error;
+    }
     const baseUrl = record ? (await this.deps.profiles.view(record)).baseUrl : new URL(e.url).origin;
     const headers: Header[] = e.requestHeaders;
     const { request } = draftFromCapture(

@@ -163,6 +163,9 @@ describe('the raw client', () => {
     const replay = await call<{ request: RawRequestInput; profileId: string }>('raw.fromExchange', { id: sent.exchange.id });
     expect(replay.profileId).toBe('sandbox');
     expect(replay.request).toMatchObject({ method: 'POST', path: '/voice/balance', headers: [{ name: 'X-Again', value: 'yes', enabled: true }] });
+    // An exchange of a profile that is gone (or lived only in a CLI run) still opens, without a profile.
+    const orphan = services.store.exchanges.insert({ ...sent.exchange, url: 'https://old.example/voice/balance?x=1' }, { profile: 'gone' });
+    expect(await call('raw.fromExchange', { id: orphan })).toMatchObject({ profileId: null, request: { path: '/voice/balance?x=1' } });
     const again = await send(replay.request);
     expect(again.providerCode).toBe(2);
     expect(again.exchange.requestBody).toBe(sent.exchange.requestBody);

@@ -201,7 +201,7 @@ function ResultPanel({ result }: { result: RawResult }) {
   return (
     <div className="wb-result-panel" data-testid="wb-result">
       <Space wrap size={8} style={{ marginBottom: 8 }}>
-        <OutcomeTag outcome={result.outcome} />
+        {result.assertions.length || result.outcome === 'error' ? <OutcomeTag outcome={result.outcome} /> : null}
         {result.providerCode !== null ? <Typography.Text data-testid="wb-result-code">{t('workbench.run.code', { code: result.providerCode })}</Typography.Text> : null}
       </Space>
       {result.failure ? (
