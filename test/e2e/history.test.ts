@@ -419,7 +419,7 @@ describe.each(LOCALES)('History screen ($suffix)', ({ locale, lang, suffix }) =>
       await page.getByRole('button', { name: buttonName(t('history.curl.keyConfirmOk')) }).click();
       await expect.poll(() => app.clipboard.length).toBe(clipboardBefore + 1);
       await expect.poll(() => bodyText(page)).toContain(t('history.curl.keyCopied'));
-      expect(app.calls.filter((c) => c.channel === 'exchanges.copyCurlWithKey').map((c) => c.input)).toEqual([{ id: sent.id, confirm: true }]);
+      expect(app.calls.filter((c) => c.channel === 'exchanges.copyCurlWithKey').map((c) => c.input)).toEqual([{ id: sent.id, target: 'curl', confirm: true }]);
       const withKey = app.clipboard.at(-1)!;
       expect(withKey).toContain(apiKey);
       expect(await whereSecretAppears(page, apiKey)).toEqual(NOWHERE);
