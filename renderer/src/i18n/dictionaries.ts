@@ -24,6 +24,8 @@ import dialectsEn from '../features/dialects/locales/en.json';
 import dialectsZh from '../features/dialects/locales/zh-CN.json';
 import sandboxEn from '../features/sandbox/locales/en.json';
 import sandboxZh from '../features/sandbox/locales/zh-CN.json';
+import workbenchEn from '../features/workbench/locales/en.json';
+import workbenchZh from '../features/workbench/locales/zh-CN.json';
 
 export const EN = {
   ...en,
@@ -36,6 +38,7 @@ export const EN = {
   dial: dialEn,
   dialects: dialectsEn,
   sandbox: sandboxEn,
+  workbench: workbenchEn,
 };
 
 export const ZH_CN: typeof EN = {
@@ -49,6 +52,7 @@ export const ZH_CN: typeof EN = {
   dial: dialZh,
   dialects: dialectsZh,
   sandbox: sandboxZh,
+  workbench: workbenchZh,
 } as typeof EN;
 
 export type Dictionary = typeof EN;
