@@ -18,8 +18,15 @@ import { TeachDrawer } from '../dialects/TeachDrawer';
 import type { Lookups } from './use-lookups';
 
 /** The latest reply that said something about the call's state: a status reply or a receipt. */
-function lastReply(exchanges: ExchangeRecord[]): ExchangeRecord | undefined {
-  return [...exchanges].reverse().find((e) => (e.operation === 'status' && e.status !== null && e.status < 300) || e.operation === 'receipt');
+/**
+ * The reply to teach from: the newest status reply or receipt that carries the value not recognised
+ * (a later reply may no longer say it: the provider forgot the call, or answered something else),
+ * else the newest one.
+ */
+function lastReply(exchanges: ExchangeRecord[], value?: string): ExchangeRecord | undefined {
+  const replies = [...exchanges].reverse().filter((e) => (e.operation === 'status' && e.status !== null && e.status < 300) || e.operation === 'receipt');
+  const says = (e: ExchangeRecord) => value !== undefined && ((e.operation === 'receipt' ? e.requestBody : e.responseBody) ?? '').includes(value);
+  return replies.find(says) ?? replies[0];
 }
 
 export interface MessagePanelProps {
@@ -115,8 +122,8 @@ export function MessagePanel({ id, open, onClose, lookups, onOpenExchange, onSho
             title={t('dialects.unmapped.title')}
             description={describeReason(t, m.reason)}
             action={
-              lastReply(detail.exchanges) ? (
-                <Button size="small" onClick={() => setTeaching(lastReply(detail.exchanges)!.id)} data-testid="map-unmapped">
+              lastReply(detail.exchanges, m.reason.params.value) ? (
+                <Button size="small" onClick={() => setTeaching(lastReply(detail.exchanges, m.reason?.code === 'unmapped-state' ? m.reason.params.value : undefined)!.id)} data-testid="map-unmapped">
                   {t('dialects.unmapped.map')}
                 </Button>
               ) : null
