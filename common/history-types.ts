@@ -1,4 +1,5 @@
 // Types of history, the overview chart, the exchange list and retention: shared by main and the renderer.
+import type { Verdict } from './capture';
 import type { CallState, Outcome } from './domain/status';
 import type { ExchangeRecord, MessageRecord, Operation } from './records';
 
@@ -98,6 +99,10 @@ export interface Overview {
 export interface ExchangeQuery {
   messageId?: number;
   operation?: Operation;
+  /** Only the exchanges the capture proxy recorded (a backend's requests). */
+  captured?: boolean;
+  /** Only captured exchanges with one of these overall verdicts. */
+  verdicts?: Verdict[];
   /** started_at ≥ from. */
   from?: number;
   /** started_at < to. */

@@ -1,11 +1,16 @@
 // Records both sides of the app agree on: what a message, an event and an exchange look like.
 import type { CallState, Outcome } from './domain/status';
+import type { CaptureInfo } from './capture';
 import type { Reason } from './reasons';
 import type { TransportErrorKind } from './vocabulary';
 export type { TransportErrorKind } from './vocabulary';
 
-/** What an exchange was: a request Callout made (send, status, balance, the raw console) or a receipt the provider posted to Callout. */
-export type Operation = 'send' | 'status' | 'balance' | 'raw' | 'receipt';
+/**
+ * What an exchange was: a request Callout made (send, status, balance, the raw console), a receipt
+ * the provider posted to Callout, or — captured by the capture proxy — a backend's request (its
+ * voice operation, `raw` for any other path) or an HTTPS tunnel it opened (`tunnel`).
+ */
+export type Operation = 'send' | 'status' | 'balance' | 'raw' | 'receipt' | 'tunnel';
 
 export interface MessageRecord {
   id: number;
@@ -81,4 +86,6 @@ export interface ExchangeRecord extends Exchange {
   id: number;
   messageId: number | null;
   profile: string | null;
+  /** Set on an exchange the capture proxy recorded (a backend's request): how it came, and its checks. */
+  capture?: CaptureInfo | null;
 }

@@ -20,6 +20,7 @@ import { openSecretStore, type SecretStoreStatus } from './secrets';
 import type { SecretStore } from './secrets/secret-store';
 import { openStore, type Store } from './store';
 import { ReceiptListeners } from './receipts/receipt-listeners';
+import { CaptureService } from './capture/capture-service';
 import { dataDirectory } from './store/paths';
 import { isDiskFull, isStorageError } from './errors';
 
@@ -79,6 +80,8 @@ export interface Services {
   sandbox: Sandbox | null;
   /** The receipt listeners of profiles that follow their calls by receipts. */
   receipts: ReceiptListeners;
+  /** The capture proxy: a backend's requests to the provider, passed through, checked and stored. */
+  capture: CaptureService;
   /** Where unexpected errors go (the app's log). */
   log: (error: unknown) => void;
   /** What start-up found left over by a process that is gone: sends marked unknown, batches reopened paused, their in-flight items marked unknown. */
@@ -194,6 +197,15 @@ export async function createServices(options: ServicesOptions = {}): Promise<Ser
     const contacts = new ContactService(store.contacts);
     const dialer = new Dialer({ contacts, settings: store.dialSettings, templates: store.templates, send, awaitEnd, governors, onProgress: (p) => emit('dialProgress', p), timeScale, log: options.log });
 
+    const capture = new CaptureService({
+      exchanges: store.exchanges,
+      templates: () => store.templates.list(),
+      checkKey: (id) => profiles.checkKey(id),
+      onChange: (status, exchangeId) => emit('captureUpdated', { status, exchangeId }),
+      onStoreHealth: noteStoreHealth,
+      log: options.log,
+    });
+
     // Sends left in flight by a process that is gone become unknown; calls still going on are followed again.
     const interrupted = calls.recover({ resume: options.follow?.resume ?? true });
     profiles.ensureSandboxProfile();
@@ -225,6 +237,7 @@ export async function createServices(options: ServicesOptions = {}): Promise<Ser
       dialer,
       sandbox,
       receipts,
+      capture,
       log: options.log ?? (() => undefined),
       recovery: { messages: interrupted, ...recovered },
       version,
@@ -257,6 +270,7 @@ export async function createServices(options: ServicesOptions = {}): Promise<Ser
         await dialer.close();
         await queue.close();
         await receipts!.close();
+        await capture.close();
         calls.close();
         governors.close();
         listeners.clear();

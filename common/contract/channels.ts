@@ -92,6 +92,10 @@ export const CHANNEL_NAMES = [
   'signature.checkVectors',
   'signature.probeClock',
   'signature.probeVariant',
+  // capture
+  'capture.start',
+  'capture.stop',
+  'capture.status',
 ] as const;
 
 export type ChannelName = (typeof CHANNEL_NAMES)[number];
@@ -105,6 +109,7 @@ export const EVENT_CHANNELS = {
   callEnded: 'main:call-ended',
   storageProblem: 'main:storage-problem',
   importProgress: 'main:import-progress',
+  captureUpdated: 'main:capture-updated',
 } as const;
 
 export type EventChannelNames = typeof EVENT_CHANNELS;

@@ -77,6 +77,12 @@ export interface ErrorParams {
   'dialect-invalid': Record<string, never>;
   /** The receipt listener could not listen there. */
   'listen-failed': { kind: 'in-use' | 'address' | 'denied' | 'other'; host: string; port: number };
+  /** The capture proxy is already running (at `url`). */
+  'capture-running': { url: string };
+  /** --target is not an http(s) base URL. */
+  'capture-target': { value: string };
+  /** The capture proxy could not listen on that port. */
+  'capture-listen': { port: number; detail: string };
   internal: Record<string, never>;
 }
 

@@ -1,5 +1,6 @@
 // History: messages and exchanges, found and exported; the raw console; the store's retention.
 import { z } from 'zod';
+import { VERDICTS } from '../capture';
 import { CALL_STATES, OUTCOMES } from '../domain/status';
 import type { ExchangeRecord } from '../records';
 import type { ExchangePage, HistoryPage, Overview, RetentionResult, RetentionSettings, VacuumResult } from '../history-types';
@@ -59,7 +60,11 @@ export const historyOps = {
     z
       .object({
         messageId: messageId.optional(),
-        operation: z.enum(['send', 'status', 'balance', 'raw', 'receipt']).optional(),
+        operation: z.enum(['send', 'status', 'balance', 'raw', 'receipt', 'tunnel']).optional(),
+        /** Only the exchanges the capture proxy recorded (a backend's requests). */
+        captured: z.boolean().optional(),
+        /** Only captured exchanges with one of these overall verdicts. */
+        verdicts: z.array(z.enum(VERDICTS)).min(1).max(VERDICTS.length).optional(),
         from: z.number().int().min(0).optional(),
         to: z.number().int().min(0).optional(),
         limit: z.number().int().min(1).max(1000).optional(),

@@ -5,6 +5,7 @@
 import type { z } from 'zod';
 import { appEvents, appOps } from './app';
 import { bulkEvents, bulkOps } from './bulk';
+import { captureEvents, captureOps } from './capture';
 import { CHANNEL_NAMES, EVENT_CHANNELS, type ChannelName } from './channels';
 import { dialEvents, dialOps } from './dial';
 import { dialectsOps } from './dialects';
@@ -16,8 +17,8 @@ import { signatureOps } from './signature';
 import { templatesOps } from './templates';
 
 export const contract = {
-  channels: { ...appOps, ...profilesOps, ...dialectsOps, ...templatesOps, ...sendOps, ...historyOps, ...bulkOps, ...dialOps, ...signatureOps },
-  events: { ...sendEvents, ...bulkEvents, ...dialEvents, ...appEvents },
+  channels: { ...appOps, ...profilesOps, ...dialectsOps, ...templatesOps, ...sendOps, ...historyOps, ...bulkOps, ...dialOps, ...signatureOps, ...captureOps },
+  events: { ...sendEvents, ...bulkEvents, ...dialEvents, ...appEvents, ...captureEvents },
 } as const;
 
 export type Contract = typeof contract;

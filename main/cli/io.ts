@@ -70,6 +70,9 @@ export const EXIT_FOR_ERROR: Record<ErrorCode, ExitCode> = {
   'no-status-query': EXIT.usage,
   'dialect-invalid': EXIT.usage,
   'listen-failed': EXIT.usage,
+  'capture-running': EXIT.usage,
+  'capture-target': EXIT.usage,
+  'capture-listen': EXIT.usage,
   internal: EXIT.invalid,
 };
 

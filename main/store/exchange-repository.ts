@@ -1,4 +1,5 @@
 import type { Database } from 'better-sqlite3';
+import type { CaptureInfo } from '../../common/capture';
 import type { Exchange, ExchangeRecord } from '../../common/records';
 
 interface ExchangeRow {
@@ -19,6 +20,7 @@ interface ExchangeRow {
   error_ms: number | null;
   started_at: number;
   timings: string;
+  capture: string | null;
 }
 
 function toRecord(r: ExchangeRow): ExchangeRecord {
@@ -38,6 +40,7 @@ function toRecord(r: ExchangeRow): ExchangeRecord {
     error: r.error_kind ? { kind: r.error_kind as NonNullable<Exchange['error']>['kind'], message: r.error_message ?? '', ...(r.error_ms !== null ? { ms: r.error_ms } : {}) } : null,
     startedAt: r.started_at,
     timings: JSON.parse(r.timings),
+    capture: r.capture === null ? null : (JSON.parse(r.capture) as CaptureInfo),
   };
 }
 
@@ -48,12 +51,13 @@ export class ExchangeRepository {
   constructor(private readonly db: Database) {
     this.insertStmt = db.prepare(`
       INSERT INTO exchanges (message_id, operation, profile, method, url, request_headers, request_body, status, status_text,
-        response_headers, response_body, error_kind, error_message, error_ms, started_at, timings)
+        response_headers, response_body, error_kind, error_message, error_ms, started_at, timings, capture, capture_verdict)
       VALUES (@messageId, @operation, @profile, @method, @url, @requestHeaders, @requestBody, @status, @statusText,
-        @responseHeaders, @responseBody, @errorKind, @errorMessage, @errorMs, @startedAt, @timings)`);
+        @responseHeaders, @responseBody, @errorKind, @errorMessage, @errorMs, @startedAt, @timings, @capture, @captureVerdict)`);
   }
 
-  insert(e: Exchange, link: { messageId?: number | null; profile?: string | null } = {}): number {
+  /** Stores an exchange; `capture` marks one the capture proxy recorded (with its checks). */
+  insert(e: Exchange, link: { messageId?: number | null; profile?: string | null; capture?: CaptureInfo | null } = {}): number {
     const info = this.insertStmt.run({
       messageId: link.messageId ?? null,
       profile: link.profile ?? null,
@@ -71,6 +75,8 @@ export class ExchangeRepository {
       errorMs: e.error?.ms ?? null,
       startedAt: e.startedAt,
       timings: JSON.stringify(e.timings),
+      capture: link.capture ? JSON.stringify(link.capture) : null,
+      captureVerdict: link.capture?.verdict ?? null,
     });
     return Number(info.lastInsertRowid);
   }

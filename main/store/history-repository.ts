@@ -287,6 +287,14 @@ export class HistoryRepository {
       where.push(q.messageId !== undefined ? '+operation = ?' : 'operation = ?');
       params.push(q.operation);
     }
+    if (q.captured || q.verdicts?.length) {
+      // The partial index exchanges_captured (started_at) holds exactly these rows, in time order.
+      where.push('capture_verdict IS NOT NULL');
+      if (q.verdicts?.length) {
+        where.push(`capture_verdict IN (${q.verdicts.map(() => '?').join(', ')})`);
+        params.push(...q.verdicts);
+      }
+    }
     if (q.from !== undefined) {
       where.push('started_at >= ?');
       params.push(q.from);
