@@ -13,6 +13,8 @@ export interface CliIo {
   onLine?: (listener: () => void) => () => void;
   /** A secret (an API Key): from standard input when piped, else a prompt that does not echo. Null when cancelled. */
   readSecret?: (prompt: string) => Promise<string | null>;
+  /** Resolves when a foreground command (`callout capture`) should stop; default SIGINT or SIGTERM (tests pass their own). */
+  until?: Promise<void>;
 }
 
 export const EXIT = {
