@@ -171,7 +171,7 @@ export class CaptureService {
     const counts = this.state.counts;
     let id: number | null = null;
     try {
-      id = this.deps.exchanges.insert(redacted, { profile: key ? (this.state.profileId ?? null) : null, capture: info });
+      id = this.deps.exchanges.insert(redacted, { profile: key ? (this.state.profileId ?? null) : null, capture: redactInfo(info, redactor) });
       counts.exchanges++;
       counts[info.verdict]++;
       this.deps.onStoreHealth?.(null);
@@ -191,6 +191,13 @@ function operationOf(url: string, target: URL): Exchange['operation'] {
   } catch {
     return 'raw';
   }
+}
+
+/** The checks' texts quote what the backend sent (a URL, an account, a value): the key goes nowhere. */
+function redactInfo(info: CaptureInfo, redactor: Redactor): CaptureInfo {
+  const out = JSON.parse(redactor.text(JSON.stringify(info))) as CaptureInfo;
+  out.sentTo = redactQueryPassword(out.sentTo);
+  return out;
 }
 
 /** A `password` in a URL's query (the spec's send also takes GET) does not reach the store. */
