@@ -3,7 +3,7 @@
 // (checks.ts) with the key of the chosen profile, redacts it and stores it in history marked
 // "captured" with its checks. Only one proxy runs at a time per Callout.
 import type { CaptureInfo, CaptureStatus } from '../../common/capture';
-import type { Exchange, Header } from '../../common/records';
+import type { Exchange } from '../../common/records';
 import { fail } from '../errors';
 import type { ExchangeRepository } from '../store/exchange-repository';
 import { REDACTED, Redactor } from '../voice/redaction';
@@ -38,10 +38,6 @@ const idle = (): CaptureStatus => ({
   startedAt: null,
   counts: { exchanges: 0, pass: 0, warn: 0, fail: 0, skip: 0, unstored: 0 },
 });
-
-function contentType(headers: Header[] | null): string | undefined {
-  return headers?.find(([n]) => n.toLowerCase() === 'content-type')?.[1];
-}
 
 export class CaptureService {
   private proxy: CaptureProxy | null = null;

@@ -44,6 +44,17 @@ export function followMain(api: CalloutApi, client: QueryClient): void {
     client.setQueryData(appInfoQuery.queryKey, (info) => (info ? { ...info, storageProblem: problem } : info));
   });
 
+  // The capture proxy: its switch shows its state, and a list of captured exchanges shows each as it lands.
+  let pending: ReturnType<typeof setTimeout> | null = null;
+  api.on.captureUpdated(({ status, exchangeId }) => {
+    client.setQueryData(['capture.status'], status);
+    if (exchangeId === null || pending) return;
+    pending = setTimeout(() => {
+      pending = null;
+      void client.invalidateQueries({ queryKey: ['exchanges.list'], predicate: (q) => (q.queryKey[1] as { captured?: boolean } | undefined)?.captured === true });
+    }, 300);
+  });
+
   api.on.dialProgress((p) => {
     dialRuns.progress(p);
     // Contacts remember when they were called, and with which template.

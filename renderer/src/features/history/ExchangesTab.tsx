@@ -1,8 +1,9 @@
-// Every captured exchange (sends, status queries, balance checks, raw console requests), newest
-// first, in a virtualised list loaded by cursor: filter by operation, select several for a HAR file,
-// open one in the inspector.
+// Every captured exchange (sends, status queries, balance checks, raw console requests, and what a
+// backend sent through the capture proxy), newest first, in a virtualised list loaded by cursor:
+// filter by operation or to the capture proxy's exchanges (with their verdicts), select several for a
+// HAR file, open one in the inspector. The capture proxy's switch is in the toolbar.
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { Button, Checkbox, Empty, Segmented, Spin, Tag, Typography } from 'antd';
+import { Button, Checkbox, Empty, Segmented, Select, Spin, Tag, Typography } from 'antd';
 import { ReloadOutlined } from '@ant-design/icons';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { useVirtualizer } from '@tanstack/react-virtual';
@@ -15,20 +16,28 @@ import { ExportHarButton, pathOf, statusText } from './exchange-actions';
 import { statusColor } from './ExchangeList';
 import { formatTime } from './history-model';
 import { InspectorDrawer } from './Inspector';
+import { VerdictTag } from './CaptureChecks';
+import { CapturePanel } from './CapturePanel';
 import type { Lookups } from './use-lookups';
 
 const PAGE = 200;
 const ROW = 40;
 const OPERATIONS: Operation[] = ['send', 'status', 'balance', 'receipt', 'raw'];
+/** Whose exchanges: all, the capture proxy's, or only those of them a check did not pass. */
+type Source = 'all' | 'captured' | 'problems';
 
 export function ExchangesTab({ lookups, active }: { lookups: Lookups; active: boolean }) {
   const { t, i18n } = useTranslation();
   const lang = currentLanguage(i18n.language);
   const [operation, setOperation] = useState<Operation | 'all'>('all');
+  const [source, setSource] = useState<Source>('all');
   const [selected, setSelected] = useState<Set<number>>(new Set());
   const [inspected, setInspected] = useState<ExchangeRecord | null>(null);
   const scrollRef = useRef<HTMLDivElement>(null);
-  const filter = operation === 'all' ? {} : { operation };
+  const filter = {
+    ...(operation === 'all' ? {} : { operation }),
+    ...(source === 'captured' ? { captured: true } : source === 'problems' ? { captured: true, verdicts: ['fail' as const, 'warn' as const] } : {}),
+  };
   const list = useInfiniteQuery({
     queryKey: ['exchanges.list', filter],
     queryFn: ({ pageParam }) => ask((api) => api.exchanges.list({ ...filter, limit: PAGE, cursor: pageParam, order: 'newest' })),
@@ -41,7 +50,7 @@ export function ExchangesTab({ lookups, active }: { lookups: Lookups; active: bo
   const rows = useMemo(() => list.data?.pages.flatMap((p) => p.rows) ?? [], [list.data]);
   const { error, hasNextPage: more, isFetching: loading, fetchNextPage, refetch } = list;
 
-  useEffect(() => setSelected(new Set()), [operation]);
+  useEffect(() => setSelected(new Set()), [operation, source]);
 
   const virtualizer = useVirtualizer({
     count: rows.length + 1,
@@ -77,6 +86,14 @@ export function ExchangesTab({ lookups, active }: { lookups: Lookups; active: bo
           aria-label={t('history.exchanges.operation')}
           data-testid="exchanges-operation"
         />
+        <Select<Source>
+          value={source}
+          onChange={setSource}
+          style={{ minWidth: 150 }}
+          options={(['all', 'captured', 'problems'] as const).map((s) => ({ value: s, label: t(`history.capture.source.${s}`) }))}
+          aria-label={t('history.capture.source.label')}
+          data-testid="exchanges-source"
+        />
         <Checkbox
           checked={allShown}
           indeterminate={!allShown && selected.size > 0}
@@ -89,6 +106,7 @@ export function ExchangesTab({ lookups, active }: { lookups: Lookups; active: bo
         <Button icon={<ReloadOutlined />} onClick={() => void refetch()}>
           {t('history.exchanges.reload')}
         </Button>
+        <CapturePanel />
         <ExportHarButton ids={[...selected]} />
       </div>
       <div className="history-list" role="grid" aria-label={t('history.exchanges.label')} data-testid="exchanges-list">
@@ -170,6 +188,7 @@ export function ExchangesTab({ lookups, active }: { lookups: Lookups; active: bo
                       <Tag color={statusColor(e)} className="history-tag">
                         {statusText(t, e)}
                       </Tag>
+                      {e.capture ? <VerdictTag capture={e.capture} /> : null}
                     </span>
                     <span role="gridcell" className="history-cell history-num">
                       {Math.round(e.timings.totalMs)} ms
