@@ -3,7 +3,7 @@
 // filter by operation or to the capture proxy's exchanges (with their verdicts), select several for a
 // HAR file, open one in the inspector. The capture proxy's switch is in the toolbar.
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { Button, Checkbox, Empty, Segmented, Select, Spin, Tag, Typography } from 'antd';
+import { Button, Checkbox, Empty, Segmented, Spin, Tag, Typography } from 'antd';
 import { ReloadOutlined } from '@ant-design/icons';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { useVirtualizer } from '@tanstack/react-virtual';
@@ -86,10 +86,9 @@ export function ExchangesTab({ lookups, active }: { lookups: Lookups; active: bo
           aria-label={t('history.exchanges.operation')}
           data-testid="exchanges-operation"
         />
-        <Select<Source>
+        <Segmented<Source>
           value={source}
           onChange={setSource}
-          style={{ minWidth: 150 }}
           options={(['all', 'captured', 'problems'] as const).map((s) => ({ value: s, label: t(`history.capture.source.${s}`) }))}
           aria-label={t('history.capture.source.label')}
           data-testid="exchanges-source"
@@ -185,10 +184,11 @@ export function ExchangesTab({ lookups, active }: { lookups: Lookups; active: bo
                       </Button>
                     </span>
                     <span role="gridcell" className="history-cell">
+                      {/* The verdict first: in a narrow window the status is the part cut short. */}
+                      {e.capture ? <VerdictTag capture={e.capture} /> : null}
                       <Tag color={statusColor(e)} className="history-tag">
                         {statusText(t, e)}
                       </Tag>
-                      {e.capture ? <VerdictTag capture={e.capture} /> : null}
                     </span>
                     <span role="gridcell" className="history-cell history-num">
                       {Math.round(e.timings.totalMs)} ms
