@@ -2,15 +2,9 @@
 import type { CallState, Outcome } from './domain/status';
 import type { CaptureInfo } from './capture';
 import type { Reason } from './reasons';
-import type { TransportErrorKind } from './vocabulary';
+import type { Exchange } from './exchange';
 export type { TransportErrorKind } from './vocabulary';
-
-/**
- * What an exchange was: a request Callout made (send, status, balance, the raw console), a receipt
- * the provider posted to Callout, or — captured by the capture proxy — a backend's request (its
- * voice operation, `raw` for any other path) or an HTTPS tunnel it opened (`tunnel`).
- */
-export type Operation = 'send' | 'status' | 'balance' | 'raw' | 'receipt' | 'tunnel';
+export type { Exchange, ExchangeTimings, Header, Operation } from './exchange';
 
 export interface MessageRecord {
   id: number;
@@ -51,35 +45,6 @@ export interface MessageEventRecord {
   detail: string | null;
   /** Why, when Callout says something about it (a redial's attempt number, why following stopped). */
   reason: Reason | null;
-}
-
-export type Header = [name: string, value: string];
-
-export interface ExchangeTimings {
-  /** Milliseconds from the start of the exchange. */
-  dnsMs: number | null;
-  connectMs: number | null;
-  tlsMs: number | null;
-  firstByteMs: number | null;
-  totalMs: number;
-}
-
-
-/** One HTTP exchange as captured: secrets already redacted. */
-export interface Exchange {
-  operation: Operation;
-  method: string;
-  url: string;
-  requestHeaders: Header[];
-  requestBody: string | null;
-  status: number | null;
-  statusText: string | null;
-  responseHeaders: Header[] | null;
-  responseBody: string | null;
-  /** A failure in transit: its kind (words in the catalog: transport.<kind>), the technical text (for exports), the timeout in ms. */
-  error: { kind: TransportErrorKind; message: string; ms?: number } | null;
-  startedAt: number;
-  timings: ExchangeTimings;
 }
 
 export interface ExchangeRecord extends Exchange {
