@@ -3,11 +3,12 @@
 import type { TransportErrorKind } from './vocabulary';
 
 /**
- * What an exchange was: a request Callout made (send, status, balance, the raw console), a receipt
+ * What an exchange was: a request Callout made (send, status, balance, the raw client), a receipt
  * the provider posted to Callout, or — captured by the capture proxy — a backend's request (its
  * voice operation, `raw` for any other path) or an HTTPS tunnel it opened (`tunnel`).
  */
-export type Operation = 'send' | 'status' | 'balance' | 'raw' | 'receipt' | 'tunnel';
+export const OPERATIONS = ['send', 'status', 'balance', 'raw', 'receipt', 'tunnel'] as const;
+export type Operation = (typeof OPERATIONS)[number];
 
 export type Header = [name: string, value: string];
 

@@ -5,6 +5,7 @@ import type { Reason } from './reasons';
 import type { Exchange } from './exchange';
 export type { TransportErrorKind } from './vocabulary';
 export type { Exchange, ExchangeTimings, Header, Operation } from './exchange';
+export { OPERATIONS } from './exchange';
 
 export interface MessageRecord {
   id: number;
@@ -33,6 +34,8 @@ export interface MessageRecord {
   attempts: number | null;
   /** The message this one deliberately re-sent. */
   resendOf: number | null;
+  /** The bulk-send row (batch item) this send was made for, if any. */
+  batchItemId: number | null;
 }
 
 export interface MessageEventRecord {
@@ -51,6 +54,8 @@ export interface ExchangeRecord extends Exchange {
   id: number;
   messageId: number | null;
   profile: string | null;
+  /** The provider's result code in the reply, as Callout read it when it stored the exchange. */
+  providerCode: number | null;
   /** Set on an exchange the capture proxy recorded (a backend's request): how it came, and its checks. */
   capture?: CaptureInfo | null;
 }

@@ -16,13 +16,15 @@ import { ContactService } from './dial/contacts';
 import { Dialer } from './dial/dialer';
 import { ProfileService, SANDBOX_API_ID, SANDBOX_PROFILE_ID, secretAccount } from './profiles/profile-service';
 import { startSandbox, type Sandbox, type SandboxOptions } from './sandbox';
+import { SandboxControl } from './sandbox/control';
 import { openSecretStore, type SecretStoreStatus } from './secrets';
 import type { SecretStore } from './secrets/secret-store';
 import { openStore, type Store } from './store';
 import { ReceiptListeners } from './receipts/receipt-listeners';
 import { CaptureService } from './capture/capture-service';
 import { dataDirectory } from './store/paths';
-import { isDiskFull, isStorageError } from './errors';
+import { fail, isDiskFull, isStorageError } from './errors';
+import { WorkbenchService } from './workbench/workbench-service';
 
 export type Locale = Lang;
 
@@ -77,6 +79,8 @@ export interface Services {
   bulk: BulkService;
   contacts: ContactService;
   dialer: Dialer;
+  /** The raw client, collections, environments and runs. */
+  workbench: WorkbenchService;
   sandbox: Sandbox | null;
   /** The receipt listeners of profiles that follow their calls by receipts. */
   receipts: ReceiptListeners;
@@ -84,6 +88,8 @@ export interface Services {
   capture: CaptureService;
   /** Where unexpected errors go (the app's log). */
   log: (error: unknown) => void;
+  /** The sandbox behind a profile, as the Sandbox screen drives it (the built-in profile: the embedded sandbox). */
+  sandboxControl(profileId: string): SandboxControl;
   /** What start-up found left over by a process that is gone: sends marked unknown, batches reopened paused, their in-flight items marked unknown. */
   recovery: { messages: MessageRecord[]; batches: BatchRecord[]; items: BatchItemRecord[] };
   version: string;
@@ -169,6 +175,18 @@ export async function createServices(options: ServicesOptions = {}): Promise<Ser
         options.notify?.(m, locale);
         emit('callEnded', m);
       },
+      onKeyVerdict: (profileId, verdict) => {
+        if (!profiles.noteKeyCheck(profileId, { ...verdict, at: Date.now() })) return;
+        // Every screen shows the same verdict: the profile is pushed to every caller.
+        const record = (() => {
+          try {
+            return profiles.record(profileId);
+          } catch {
+            return null;
+          }
+        })();
+        if (record) void profiles.view(record).then((v) => emit('profileUpdated', v), (error: unknown) => options.log?.(error));
+      },
       follow: options.follow,
       watcherPollMs: options.watcherPollMs,
       ensureReceipts: (id) => receipts?.ensure(id) ?? Promise.resolve(),
@@ -197,6 +215,7 @@ export async function createServices(options: ServicesOptions = {}): Promise<Ser
     const contacts = new ContactService(store.contacts);
     const dialer = new Dialer({ contacts, settings: store.dialSettings, templates: store.templates, send, awaitEnd, governors, onProgress: (p) => emit('dialProgress', p), timeScale, log: options.log });
 
+    const workbench = new WorkbenchService({ store, profiles, clipboard: () => options.clipboard ?? null, onRunProgress: (p) => emit('runProgress', p) });
     const capture = new CaptureService({
       exchanges: store.exchanges,
       templates: () => store.templates.list(),
@@ -235,10 +254,16 @@ export async function createServices(options: ServicesOptions = {}): Promise<Ser
       bulk,
       contacts,
       dialer,
+      workbench,
       sandbox,
       receipts,
       capture,
       log: options.log ?? (() => undefined),
+      sandboxControl(profileId) {
+        const record = profiles.record(profileId);
+        if (!record.builtin || !sandbox) throw fail('not-found', { kind: 'sandbox' });
+        return new SandboxControl(sandbox, record.apiId, record.id, () => store.templates.list());
+      },
       recovery: { messages: interrupted, ...recovered },
       version,
       get locale() {

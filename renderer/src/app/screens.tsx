@@ -10,6 +10,8 @@ import { HISTORY_ICON, HistoryScreen } from '../features/history/HistoryScreen';
 import { BULK_ICON, BulkScreen } from '../features/bulk/BulkScreen';
 import { DIAL_ICON, DialScreen } from '../features/dial/DialScreen';
 import { SIGNATURE_ICON, SignatureScreen } from '../features/signature/SignatureScreen';
+import { SANDBOX_ICON, SandboxScreen } from '../features/sandbox/SandboxScreen';
+import { WORKBENCH_ICON, WorkbenchScreen } from '../features/workbench/WorkbenchScreen';
 
 export interface Screen {
   key: ScreenKey;
@@ -24,5 +26,7 @@ export const SCREENS: readonly Screen[] = [
   { key: 'bulk', icon: BULK_ICON, Component: BulkScreen },
   { key: 'dial', icon: DIAL_ICON, Component: DialScreen },
   { key: 'profiles', icon: <ApiOutlined />, Component: ProfilesScreen },
+  { key: 'sandbox', icon: SANDBOX_ICON, Component: SandboxScreen },
+  { key: 'requests', icon: WORKBENCH_ICON, Component: WorkbenchScreen },
   { key: 'signature', icon: SIGNATURE_ICON, Component: SignatureScreen },
 ];

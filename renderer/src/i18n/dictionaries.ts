@@ -22,6 +22,10 @@ import dialEn from '../features/dial/locales/en.json';
 import dialZh from '../features/dial/locales/zh-CN.json';
 import dialectsEn from '../features/dialects/locales/en.json';
 import dialectsZh from '../features/dialects/locales/zh-CN.json';
+import sandboxEn from '../features/sandbox/locales/en.json';
+import sandboxZh from '../features/sandbox/locales/zh-CN.json';
+import workbenchEn from '../features/workbench/locales/en.json';
+import workbenchZh from '../features/workbench/locales/zh-CN.json';
 
 export const EN = {
   ...en,
@@ -33,6 +37,8 @@ export const EN = {
   bulk: bulkEn,
   dial: dialEn,
   dialects: dialectsEn,
+  sandbox: sandboxEn,
+  workbench: workbenchEn,
 };
 
 export const ZH_CN: typeof EN = {
@@ -45,6 +51,8 @@ export const ZH_CN: typeof EN = {
   bulk: bulkZh,
   dial: dialZh,
   dialects: dialectsZh,
+  sandbox: sandboxZh,
+  workbench: workbenchZh,
 } as typeof EN;
 
 export type Dictionary = typeof EN;

@@ -31,23 +31,23 @@ const exchange = (startedAt: number) => ({
   timings: { dnsMs: null, connectMs: null, tlsMs: null, firstByteMs: 1, totalMs: 2 },
 });
 
-function fromVersion9() {
-  return upgradeTo(10, (v9) => {
-    expect(columns(v9, 'exchanges')).not.toContain('capture');
-    v9.prepare(
+function fromVersion12() {
+  return upgradeTo(13, (v12) => {
+    expect(columns(v12, 'exchanges')).not.toContain('capture');
+    v12.prepare(
       `INSERT INTO exchanges (operation, method, url, request_headers, request_body, status, started_at, timings)
        VALUES ('send', 'POST', 'https://voice.example.com/voice/vm', '[]', '{}', 200, 1000, '{"totalMs":1}')`,
     ).run();
   });
 }
 
-describe('migration 0010: captured exchanges', () => {
-  it('is the tenth migration', () => {
-    expect(MIGRATIONS[9]).toMatchObject({ version: 10, name: 'captured-exchanges' });
+describe('migration 0013: captured exchanges', () => {
+  it('is the thirteenth migration', () => {
+    expect(MIGRATIONS[12]).toMatchObject({ version: 13, name: 'captured-exchanges' });
   });
 
   it("keeps Callout's own exchanges as they were: not captured", () => {
-    const db = fromVersion9();
+    const db = fromVersion12();
     const history = new HistoryRepository(db);
     const all = history.listExchanges({});
     expect(all.rows).toHaveLength(1);
@@ -56,7 +56,7 @@ describe('migration 0010: captured exchanges', () => {
   });
 
   it('stores a captured exchange with its checks, and lists captured ones (by verdict) apart from the rest', () => {
-    const db = fromVersion9();
+    const db = fromVersion12();
     const repo = new ExchangeRepository(db);
     const pass = repo.insert(exchange(2000), { capture: captured('pass') });
     const failed = repo.insert(exchange(3000), { capture: captured('fail') });
@@ -71,7 +71,7 @@ describe('migration 0010: captured exchanges', () => {
   });
 
   it('refuses a verdict it does not know', () => {
-    const db = fromVersion9();
+    const db = fromVersion12();
     expect(() => db.prepare("UPDATE exchanges SET capture_verdict = 'maybe'").run()).toThrow(/CHECK/);
   });
 });

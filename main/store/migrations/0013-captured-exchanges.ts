@@ -7,8 +7,8 @@ import type { Migration } from './types';
  * a column of its own (`capture_verdict`), so that History can list captured exchanges, or only those
  * with a problem, from an index. Callout's own exchanges keep both NULL.
  */
-export const migration0010: Migration = {
-  version: 10,
+export const migration0013: Migration = {
+  version: 13,
   name: 'captured-exchanges',
   up(db) {
     db.exec(`
