@@ -175,5 +175,33 @@ describe('callout capture: 50 requests of a backend through the proxy to the san
     // The key (sent as the password and signing the requests) is nowhere in the data directory.
     for (const f of filesUnder(home.dir)) expect(readFileSync(f).includes(Buffer.from(KEY)), f).toBe(false);
   });
+
+  it('says each exchange and its problems in words, in the language asked for, and checks nothing it has no key for', { timeout: 30_000 }, async () => {
+    const noKey = { CALLOUT_HOME: home.dir, LANG: 'en_US.UTF-8' };
+    let stop!: () => void;
+    const until = new Promise<void>((r) => (stop = r));
+    let out = '';
+    let listening!: () => void;
+    const up = new Promise<void>((r) => (listening = r));
+    const exit = runCli(['capture', '--target', sandbox.baseUrl], { stdout: (x) => ((out += x), out.includes('Ctrl-C') && listening()), stderr: () => undefined, env: noKey, isTTY: false, until });
+    await up;
+    expect(out).toContain('No key to check with');
+    const port = Number(/127\.0\.0\.1:(\d+)/.exec(out)![1]);
+    const body = JSON.stringify({ account: API_ID, password: KEY, mobile: '12345', content: 'hello' });
+    await send(port, { url: '', path: '/voice/vm', headers: {}, body });
+    for (let i = 0; i < 100 && !out.includes('#1'); i++) await new Promise((r) => setTimeout(r, 20));
+    stop();
+    expect(await exit).toBe(0);
+    // One line for the exchange, then a line per check that did not pass, said in words.
+    expect(out).toMatch(/#1 .* fail .*POST http:\/\/127\.0\.0\.1:\d+\/voice\/vm/);
+    expect(out).toContain('mobile 12345 does not have 11 digits.');
+    expect(out).toContain('The template library is empty');
+    expect(out).toContain('Capture stopped: 1 exchange(s) recorded');
+    expect(out).not.toContain(KEY);
+    const zh = await cli(['exchanges', '--captured', '--lang', 'zh-CN'], noKey);
+    expect(zh.code).toBe(0);
+    expect(zh.stdout).toContain('失败');
+    expect(zh.stdout).toContain('mobile 12345 不是 11 位。');
+  });
 });
 
