@@ -386,10 +386,13 @@ export async function startCaptureProxy(opts: CaptureProxyOptions): Promise<Capt
     url: `http://${selfHost}`,
     port,
     inFlight: () => inFlight,
-    close: () =>
-      new Promise<void>((resolve) => {
+    async close() {
+      await new Promise<void>((resolve) => {
         server.close(() => resolve());
         for (const s of sockets) s.destroy();
-      }),
+      });
+      // Exchanges cut short by the stop are still reported (as aborted) before it returns: none is lost.
+      for (let i = 0; i < 100 && inFlight > 0; i++) await new Promise((r) => setTimeout(r, 20));
+    },
   };
 }

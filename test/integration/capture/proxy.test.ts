@@ -241,3 +241,19 @@ describe('the capture proxy', () => {
     expect(got[1]).toMatchObject({ mode: 'tunnel', status: 502, answeredBy: 'proxy', error: { kind: 'refused' } });
   });
 });
+
+describe('stopping the capture proxy', () => {
+  it('reports an exchange still under way as cut short before close() returns', async () => {
+    const t = await target(() => undefined); // never answers
+    const got: ProxiedExchange[] = [];
+    const proxy = await startCaptureProxy({ target: new URL(t.url), onExchange: (x) => got.push(x) });
+    const pending = call(proxy.port, { path: '/voice/vm', body: '{}' }).catch(() => 'closed');
+    for (let i = 0; i < 100 && t.seen.length === 0; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(proxy.inFlight()).toBe(1);
+    await proxy.close();
+    expect(got).toHaveLength(1);
+    expect(got[0]!.error).not.toBeNull();
+    expect(proxy.inFlight()).toBe(0);
+    await pending;
+  });
+});
