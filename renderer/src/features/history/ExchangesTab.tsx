@@ -295,7 +295,7 @@ export function ExchangesTab({ lookups, active }: { lookups: Lookups; active: bo
                         {e.method} {pathOf(e.url)}
                       </Button>
                     </span>
-                    <span role="gridcell" className="history-cell">
+                    <span role="gridcell" className={e.capture ? 'history-cell history-verdict-cell' : 'history-cell'}>
                       {/* The verdict first: in a narrow window the status is the part cut short. */}
                       {e.capture ? <VerdictTag capture={e.capture} /> : null}
                       <Tag color={statusColor(e)} className="history-tag" title={statusText(t, e)}>
