@@ -1,4 +1,5 @@
 // Types of history, the overview chart, the exchange list and retention: shared by main and the renderer.
+import type { Verdict } from './capture';
 import type { CallState, Outcome } from './domain/status';
 import type { ExchangeRecord, MessageRecord, Operation } from './records';
 
@@ -108,6 +109,10 @@ export interface ExchangeQuery {
   statuses?: StatusFilter[];
   /** The provider's result code in the reply. */
   providerCodes?: number[];
+  /** Only the exchanges the capture proxy recorded (a backend's requests). */
+  captured?: boolean;
+  /** Only captured exchanges with one of these overall verdicts. */
+  verdicts?: Verdict[];
   /** started_at ≥ from. */
   from?: number;
   /** started_at < to. */

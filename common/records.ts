@@ -1,12 +1,11 @@
 // Records both sides of the app agree on: what a message, an event and an exchange look like.
 import type { CallState, Outcome } from './domain/status';
+import type { CaptureInfo } from './capture';
 import type { Reason } from './reasons';
-import type { TransportErrorKind } from './vocabulary';
+import type { Exchange } from './exchange';
 export type { TransportErrorKind } from './vocabulary';
-
-/** What an exchange was: a request Callout made (send, status, balance, the raw client) or a receipt the provider posted to Callout. */
-export const OPERATIONS = ['send', 'status', 'balance', 'raw', 'receipt'] as const;
-export type Operation = (typeof OPERATIONS)[number];
+export type { Exchange, ExchangeTimings, Header, Operation } from './exchange';
+export { OPERATIONS } from './exchange';
 
 export interface MessageRecord {
   id: number;
@@ -51,39 +50,12 @@ export interface MessageEventRecord {
   reason: Reason | null;
 }
 
-export type Header = [name: string, value: string];
-
-export interface ExchangeTimings {
-  /** Milliseconds from the start of the exchange. */
-  dnsMs: number | null;
-  connectMs: number | null;
-  tlsMs: number | null;
-  firstByteMs: number | null;
-  totalMs: number;
-}
-
-
-/** One HTTP exchange as captured: secrets already redacted. */
-export interface Exchange {
-  operation: Operation;
-  method: string;
-  url: string;
-  requestHeaders: Header[];
-  requestBody: string | null;
-  status: number | null;
-  statusText: string | null;
-  responseHeaders: Header[] | null;
-  responseBody: string | null;
-  /** A failure in transit: its kind (words in the catalog: transport.<kind>), the technical text (for exports), the timeout in ms. */
-  error: { kind: TransportErrorKind; message: string; ms?: number } | null;
-  startedAt: number;
-  timings: ExchangeTimings;
-}
-
 export interface ExchangeRecord extends Exchange {
   id: number;
   messageId: number | null;
   profile: string | null;
   /** The provider's result code in the reply, as Callout read it when it stored the exchange. */
   providerCode: number | null;
+  /** Set on an exchange the capture proxy recorded (a backend's request): how it came, and its checks. */
+  capture?: CaptureInfo | null;
 }

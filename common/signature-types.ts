@@ -6,7 +6,8 @@
 // in the message catalog (common/messages, the section named at each type), rendered in the
 // reader's language. Parameters are protocol tokens and values (header names, hosts, dates,
 // numbers), never words. `kind`, where a code has one, picks the variant of its text.
-import type { Exchange, TransportErrorKind } from './records';
+import type { Exchange } from './exchange';
+import type { TransportErrorKind } from './vocabulary';
 import type { Reason } from './reasons';
 
 /** A text as a code and its parameters, one family `P` of codes (code → parameters). */

@@ -221,6 +221,9 @@ function handlerTable(services: Services): Handlers {
     },
 
     'exchanges.list': async (query) => store.history.listExchanges(query),
+    'capture.start': async (input) => services.capture.start(input),
+    'capture.stop': async () => services.capture.stop(),
+    'capture.status': async () => services.capture.status(),
     'exchanges.get': async ({ id }) => exchange(id),
     'exchanges.curl': async ({ id, target }) => ({ command: toCurl(exchange(id), { target }) }),
     'exchanges.copyCurlWithKey': async ({ id, target }) => {

@@ -21,6 +21,7 @@ import { openSecretStore, type SecretStoreStatus } from './secrets';
 import type { SecretStore } from './secrets/secret-store';
 import { openStore, type Store } from './store';
 import { ReceiptListeners } from './receipts/receipt-listeners';
+import { CaptureService } from './capture/capture-service';
 import { dataDirectory } from './store/paths';
 import { fail, isDiskFull, isStorageError } from './errors';
 import { WorkbenchService } from './workbench/workbench-service';
@@ -83,6 +84,8 @@ export interface Services {
   sandbox: Sandbox | null;
   /** The receipt listeners of profiles that follow their calls by receipts. */
   receipts: ReceiptListeners;
+  /** The capture proxy: a backend's requests to the provider, passed through, checked and stored. */
+  capture: CaptureService;
   /** Where unexpected errors go (the app's log). */
   log: (error: unknown) => void;
   /** The sandbox behind a profile, as the Sandbox screen drives it (the built-in profile: the embedded sandbox). */
@@ -213,6 +216,14 @@ export async function createServices(options: ServicesOptions = {}): Promise<Ser
     const dialer = new Dialer({ contacts, settings: store.dialSettings, templates: store.templates, send, awaitEnd, governors, onProgress: (p) => emit('dialProgress', p), timeScale, log: options.log });
 
     const workbench = new WorkbenchService({ store, profiles, clipboard: () => options.clipboard ?? null, onRunProgress: (p) => emit('runProgress', p) });
+    const capture = new CaptureService({
+      exchanges: store.exchanges,
+      templates: () => store.templates.list(),
+      checkKey: (id) => profiles.checkKey(id),
+      onChange: (status, exchangeId) => emit('captureUpdated', { status, exchangeId }),
+      onStoreHealth: noteStoreHealth,
+      log: options.log,
+    });
 
     // Sends left in flight by a process that is gone become unknown; calls still going on are followed again.
     const interrupted = calls.recover({ resume: options.follow?.resume ?? true });
@@ -246,6 +257,7 @@ export async function createServices(options: ServicesOptions = {}): Promise<Ser
       workbench,
       sandbox,
       receipts,
+      capture,
       log: options.log ?? (() => undefined),
       sandboxControl(profileId) {
         const record = profiles.record(profileId);
@@ -283,6 +295,7 @@ export async function createServices(options: ServicesOptions = {}): Promise<Ser
         await dialer.close();
         await queue.close();
         await receipts!.close();
+        await capture.close();
         calls.close();
         governors.close();
         listeners.clear();

@@ -121,6 +121,10 @@ export const CHANNEL_NAMES = [
   'signature.checkVectors',
   'signature.probeClock',
   'signature.probeVariant',
+  // capture
+  'capture.start',
+  'capture.stop',
+  'capture.status',
 ] as const;
 
 export type ChannelName = (typeof CHANNEL_NAMES)[number];
@@ -136,6 +140,7 @@ export const EVENT_CHANNELS = {
   importProgress: 'main:import-progress',
   profileUpdated: 'main:profile-updated',
   runProgress: 'main:run-progress',
+  captureUpdated: 'main:capture-updated',
 } as const;
 
 export type EventChannelNames = typeof EVENT_CHANNELS;

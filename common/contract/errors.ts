@@ -88,6 +88,12 @@ export interface ErrorParams {
   'raw-request-invalid': { kind: RawRequestProblem; name?: string };
   'collection-file-invalid': { kind: CollectionFileProblem; where?: string };
   'name-taken': { kind: 'collection' | 'environment'; name: string };
+  /** The capture proxy is already running (at `url`). */
+  'capture-running': { url: string };
+  /** --target is not an http(s) base URL. */
+  'capture-target': { value: string };
+  /** The capture proxy could not listen on that port. */
+  'capture-listen': { port: number; detail: string };
   internal: Record<string, never>;
 }
 

@@ -1,5 +1,6 @@
 // History: messages and exchanges, found and exported; the raw console; the store's retention.
 import { z } from 'zod';
+import { VERDICTS } from '../capture';
 import { CALL_STATES, OUTCOMES } from '../domain/status';
 import type { ExchangePage, HistoryPage, Overview, RetentionResult, RetentionSettings, VacuumResult } from '../history-types';
 import { id, lang, messageId, none, op, utcOffsetMinutes } from './define';
@@ -38,6 +39,10 @@ export const exchangeQuery = z
     profiles: z.array(id).max(100).optional(),
     statuses: z.array(statusFilter).max(20).optional(),
     providerCodes: z.array(z.number().int().min(-1_000_000).max(1_000_000)).max(20).optional(),
+    /** Only the exchanges the capture proxy recorded (a backend's requests). */
+    captured: z.boolean().optional(),
+    /** Only captured exchanges with one of these overall verdicts. */
+    verdicts: z.array(z.enum(VERDICTS)).min(1).max(VERDICTS.length).optional(),
     from: z.number().int().min(0).optional(),
     to: z.number().int().min(0).optional(),
     search: z.string().max(200).optional(),

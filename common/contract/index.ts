@@ -5,6 +5,7 @@
 import type { z } from 'zod';
 import { appEvents, appOps } from './app';
 import { bulkEvents, bulkOps } from './bulk';
+import { captureEvents, captureOps } from './capture';
 import { CHANNEL_NAMES, EVENT_CHANNELS, type ChannelName } from './channels';
 import { dialEvents, dialOps } from './dial';
 import { dialectsOps } from './dialects';
@@ -18,8 +19,8 @@ import { templatesOps } from './templates';
 import { workbenchEvents, workbenchOps } from './workbench';
 
 export const contract = {
-  channels: { ...appOps, ...profilesOps, ...dialectsOps, ...templatesOps, ...sendOps, ...historyOps, ...bulkOps, ...dialOps, ...sandboxOps, ...signatureOps, ...workbenchOps },
-  events: { ...sendEvents, ...bulkEvents, ...dialEvents, ...appEvents, ...profilesEvents, ...workbenchEvents },
+  channels: { ...appOps, ...profilesOps, ...dialectsOps, ...templatesOps, ...sendOps, ...historyOps, ...bulkOps, ...dialOps, ...sandboxOps, ...signatureOps, ...workbenchOps, ...captureOps },
+  events: { ...sendEvents, ...bulkEvents, ...dialEvents, ...appEvents, ...profilesEvents, ...workbenchEvents, ...captureEvents },
 } as const;
 
 export type Contract = typeof contract;

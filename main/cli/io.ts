@@ -13,6 +13,8 @@ export interface CliIo {
   onLine?: (listener: () => void) => () => void;
   /** A secret (an API Key): from standard input when piped, else a prompt that does not echo. Null when cancelled. */
   readSecret?: (prompt: string) => Promise<string | null>;
+  /** Resolves when a foreground command (`callout capture`) should stop; default SIGINT or SIGTERM (tests pass their own). */
+  until?: Promise<void>;
 }
 
 export const EXIT = {
@@ -74,6 +76,9 @@ export const EXIT_FOR_ERROR: Record<ErrorCode, ExitCode> = {
   'raw-request-invalid': EXIT.usage,
   'collection-file-invalid': EXIT.usage,
   'name-taken': EXIT.usage,
+  'capture-running': EXIT.usage,
+  'capture-target': EXIT.usage,
+  'capture-listen': EXIT.usage,
   internal: EXIT.invalid,
 };
 

@@ -10,6 +10,7 @@ import { safeHuman, safeJson } from './terminal-text';
 import { CliFailure, EXIT, failureFromIpc, usage, type CliIo } from './io';
 import { failureOfView, parsers, providerRejection, type CommandContext } from './context';
 import { registerBulkCommand } from './bulk-command';
+import { registerCaptureCommand } from './capture-command';
 import { registerDialCommand } from './dial-command';
 import { registerProfileCommand } from './profile-command';
 import { registerRunCommand } from './run-command';
@@ -286,6 +287,7 @@ export async function runCli(argv: readonly string[], rawIo: CliIo): Promise<num
   registerDialCommand(program, ctx);
   registerProfileCommand(program, ctx);
   registerRunCommand(program, ctx);
+  registerCaptureCommand(program, ctx);
 
   try {
     await program.parseAsync(argv as string[], { from: 'user' });

@@ -5,6 +5,7 @@ import { requireValidApiKey, validateApiKey } from '../secrets/api-key';
 import type { SecretStore } from '../secrets/secret-store';
 import type { ProfileRecord, ProfileRepository } from '../store/profile-repository';
 import type { ProviderEndpoint } from '../voice/client';
+import type { SignatureVariant } from '../signing';
 import { fail, invalid } from '../errors';
 import { builtinDialect, DEFAULT_DIALECT_ID, isBuiltinUnchanged, SPEC_DIALECT, type Dialect } from '../../common/dialects';
 import type { FollowMode } from '../../common/contract/profiles';
@@ -234,6 +235,18 @@ export class ProfileService {
     this.repo.setKeyOrigin(id, null);
     this.forgetKeyCheck(id);
     return this.view(r);
+  }
+
+  /**
+   * Main-only: what the capture proxy checks a backend's requests with — the key, API ID, signing
+   * variant and dialect. The key is compared here and never sent anywhere, so where it may go does
+   * not apply.
+   */
+  async checkKey(id: string): Promise<{ apiKey: string; apiId: string; variant: SignatureVariant | null; dialect: Dialect }> {
+    const r = this.record(id);
+    const apiKey = this.ephemeral.get(id)?.apiKey ?? (await this.secrets.get(secretAccount(id)));
+    if (!apiKey) throw fail('no-key', { profile: r.name });
+    return { apiKey, apiId: r.apiId, variant: r.signing === 'off' ? null : r.signing, dialect: r.dialect };
   }
 
   /** Main-only: the endpoint with its key, for the client. */

@@ -1,4 +1,5 @@
 import type { Database, Statement } from 'better-sqlite3';
+import type { CaptureInfo } from '../../common/capture';
 import type { Exchange, ExchangeRecord } from '../../common/records';
 import { bodyReplyCode } from '../voice/replies';
 
@@ -21,6 +22,7 @@ interface ExchangeRow {
   started_at: number;
   timings: string;
   provider_code: number | null;
+  capture: string | null;
 }
 
 function toRecord(r: ExchangeRow): ExchangeRecord {
@@ -41,6 +43,7 @@ function toRecord(r: ExchangeRow): ExchangeRecord {
     startedAt: r.started_at,
     timings: JSON.parse(r.timings),
     providerCode: r.provider_code ?? null,
+    capture: r.capture == null ? null : (JSON.parse(r.capture) as CaptureInfo),
   };
 }
 
@@ -54,13 +57,14 @@ export class ExchangeRepository {
   private get insertStatement(): Statement {
     this.insertStmt ??= this.db.prepare(`
       INSERT INTO exchanges (message_id, operation, profile, method, url, request_headers, request_body, status, status_text,
-        response_headers, response_body, error_kind, error_message, error_ms, started_at, timings, provider_code)
+        response_headers, response_body, error_kind, error_message, error_ms, started_at, timings, provider_code, capture, capture_verdict)
       VALUES (@messageId, @operation, @profile, @method, @url, @requestHeaders, @requestBody, @status, @statusText,
-        @responseHeaders, @responseBody, @errorKind, @errorMessage, @errorMs, @startedAt, @timings, @providerCode)`);
+        @responseHeaders, @responseBody, @errorKind, @errorMessage, @errorMs, @startedAt, @timings, @providerCode, @capture, @captureVerdict)`);
     return this.insertStmt;
   }
 
-  insert(e: Exchange, link: { messageId?: number | null; profile?: string | null } = {}): number {
+  /** Stores an exchange; `capture` marks one the capture proxy recorded (with its checks). */
+  insert(e: Exchange, link: { messageId?: number | null; profile?: string | null; capture?: CaptureInfo | null } = {}): number {
     const info = this.insertStatement.run({
       messageId: link.messageId ?? null,
       profile: link.profile ?? null,
@@ -79,6 +83,8 @@ export class ExchangeRepository {
       startedAt: e.startedAt,
       timings: JSON.stringify(e.timings),
       providerCode: bodyReplyCode(e.responseBody),
+      capture: link.capture ? JSON.stringify(link.capture) : null,
+      captureVerdict: link.capture?.verdict ?? null,
     });
     return Number(info.lastInsertRowid);
   }

@@ -560,7 +560,7 @@ function exchangeRange(range: Range, prefix: string, noIndex = false): Clause[] 
 
 /** One filter of the exchange list: its check on a row, and (when it can drive a walk) one index range per value. */
 interface ExchangeDimension {
-  key: 'message' | 'operation' | 'profile' | 'status' | 'code';
+  key: 'message' | 'operation' | 'profile' | 'status' | 'code' | 'captured';
   clause(prefix: string, noIndex: boolean): Clause;
   arms: Clause[] | null;
 }
@@ -584,6 +584,18 @@ function exchangeDimensions(q: ExchangeQuery): ExchangeDimension[] {
   list('operation', 'operation', [...(q.operation ? [q.operation] : []), ...(q.operations ?? [])]);
   list('profile', 'profile', q.profiles ?? []);
   list('code', 'provider_code', q.providerCodes ?? []);
+  if (q.captured || q.verdicts?.length) {
+    // The capture proxy's exchanges (of some verdicts): the partial index exchanges_captured (started_at) holds exactly them.
+    const verdicts = [...new Set(q.verdicts ?? [])];
+    out.push({
+      key: 'captured',
+      clause: (prefix, noIndex) =>
+        verdicts.length
+          ? { sql: `${col('capture_verdict', prefix, noIndex)} IN (${verdicts.map(() => '?').join(', ')})`, params: [...verdicts] }
+          : { sql: `${col('capture_verdict', prefix, noIndex)} IS NOT NULL`, params: [] },
+      arms: verdicts.length ? verdicts.map((v) => ({ sql: 'capture_verdict = ?', params: [v] })) : [{ sql: 'capture_verdict IS NOT NULL', params: [] }],
+    });
+  }
   const statuses = [...new Set(q.statuses ?? [])];
   if (statuses.length) {
     const part = (s: StatusFilter, c: string): Clause =>

@@ -176,7 +176,20 @@ export function signatureRejected(status: number | null, raw: Record<string, unk
 }
 
 function interpret<R>(result: TransportResult, parse: (raw: Record<string, unknown>) => R, dialect: Dialect): Pick<ClientResult<R>, 'reply' | 'failure'> {
-  const { status, responseBody } = result.exchange;
+  return interpretReply(result.exchange, parse, dialect);
+}
+
+/**
+ * What a provider's reply means, read with a dialect: the reply (parsed by `parse`), or why it is
+ * not one (the gateway refused the signature, a success code in a reply that is not an HTTP success,
+ * an unreadable body). The one reading for Callout's own requests and the capture proxy's checks.
+ */
+export function interpretReply<R>(
+  exchange: Pick<Exchange, 'status' | 'responseBody' | 'responseHeaders'>,
+  parse: (raw: Record<string, unknown>) => R,
+  dialect: Dialect,
+): Pick<ClientResult<R>, 'reply' | 'failure'> {
+  const { status, responseBody } = exchange;
   const raw = parseBody(responseBody);
   const rejected = signatureRejected(status, raw, dialect);
   if (rejected) return { reply: null, failure: rejected };
@@ -189,7 +202,7 @@ function interpret<R>(result: TransportResult, parse: (raw: Record<string, unkno
     }
     return { reply: parse(raw), failure: null };
   }
-  const type = result.exchange.responseHeaders?.find(([n]) => n.toLowerCase() === 'content-type')?.[1] ?? 'no content type';
+  const type = exchange.responseHeaders?.find(([n]) => n.toLowerCase() === 'content-type')?.[1] ?? 'no content type';
   return {
     reply: null,
     failure: { kind: 'unreadable-reply', outcome: 'unknown', reason: reason('unreadable-reply', { status, type }) },

@@ -35,27 +35,32 @@ export class Redactor {
     return out;
   }
 
+  /**
+   * A body without its secrets: the `password` fields of JSON (at any depth) and of forms, then the
+   * key wherever it still appears. The rest of the body keeps its bytes (spacing, escapes, order):
+   * the placeholder is put in place of each value. A JSON body that cannot be parsed (one cut
+   * short at a size limit, or broken) still loses its password values, found by their shape.
+   */
   body(body: string | null, contentType: string | undefined): string | null {
     if (body === null) return null;
     const type = (contentType ?? '').toLowerCase();
     let out = body;
-    if (type.includes('json') || /^\s*[{[]/.test(body)) {
+    if ((type.includes('json') || /^\s*[{[]/.test(body)) && !type.includes('x-www-form-urlencoded')) {
+      let parsed: unknown;
       try {
-        // Only the values are replaced, in the text as it is: the rest stays byte for byte.
-        if (redactFields(JSON.parse(body))) out = redactJsonText(body);
+        parsed = JSON.parse(body);
       } catch {
-        // not JSON after all: fall through to text redaction
+        parsed = undefined;
       }
-    } else if (type.includes('x-www-form-urlencoded')) {
-      const params = new URLSearchParams(body);
-      let changed = false;
-      for (const key of [...params.keys()]) {
-        if (SECRET_FIELDS.has(key)) {
-          params.set(key, REDACTED);
-          changed = true;
-        }
+      if (parsed === undefined) {
+        out = body.replace(JSON_PASSWORD, `$1"${REDACTED}"`).replace(JSON_PASSWORD_CUT, `$1"${REDACTED}`);
+      } else if (redactFields(parsed)) {
+        // In place when that leaves no password behind (a key written with escapes, "pass\u0077ord", is not found by shape).
+        const inPlace = body.replace(JSON_PASSWORD, `$1"${REDACTED}"`);
+        out = hasSecretValue(inPlace) ? JSON.stringify(parsed) : inPlace;
       }
-      if (changed) out = params.toString();
+    } else {
+      out = body.replace(FORM_PASSWORD, `$1$2=${encodeURIComponent(REDACTED)}`);
     }
     return this.text(out);
   }
@@ -88,27 +93,37 @@ export function redactAuthorization(value: string): string {
   return value.replace(/(signature\s*=\s*")[^"]*(")/i, `$1${REDACTED}$2`);
 }
 
-/** `"password": "<value>"` wherever it is in a JSON text: the value becomes the placeholder. */
-function redactJsonText(text: string): string {
-  let out = text;
-  for (const field of SECRET_FIELDS) {
-    out = out.replace(new RegExp(`("${field}"\\s*:\\s*)"(?:[^"\\\\]|\\\\.)*"`, 'g'), `$1"${REDACTED}"`);
-  }
-  return out;
-}
+/** A `"password": value` pair in JSON text: its string (escapes included) or number value. */
+const JSON_PASSWORD = /("password"\s*:\s*)("(?:[^"\\]|\\.)*"|-?\d[\d.eE+-]*)/g;
+/** A password string cut off by the end of the text (a body kept only up to a size). */
+const JSON_PASSWORD_CUT = /("password"\s*:\s*)"(?:[^"\\]|\\.)*$/;
+/** A form's password field (name=value between & separators). */
+const FORM_PASSWORD = /(^|&)(password)=([^&]*)/g;
 
+/** Replaces the value of every `password` field (a string or a number) by the placeholder; true when one was found. */
 function redactFields(value: unknown): boolean {
   if (Array.isArray(value)) return value.map(redactFields).some(Boolean);
   if (value === null || typeof value !== 'object') return false;
   let changed = false;
   const obj = value as Record<string, unknown>;
   for (const key of Object.keys(obj)) {
-    if (SECRET_FIELDS.has(key) && typeof obj[key] === 'string') {
-      obj[key] = REDACTED;
-      changed = true;
+    if (SECRET_FIELDS.has(key) && (typeof obj[key] === 'string' || typeof obj[key] === 'number')) {
+      if (obj[key] !== REDACTED) {
+        obj[key] = REDACTED;
+        changed = true;
+      }
     } else if (redactFields(obj[key])) {
       changed = true;
     }
   }
   return changed;
+}
+
+/** True when JSON text still holds a password value other than the placeholder. */
+function hasSecretValue(text: string): boolean {
+  try {
+    return redactFields(JSON.parse(text));
+  } catch {
+    return true;
+  }
 }

@@ -46,6 +46,17 @@ export function followMain(api: CalloutApi, client: QueryClient): void {
   // The provider accepted or rejected a profile's key (a check, a send, a status query): every screen shows it.
   api.on.profileUpdated((p) => client.setQueryData(profilesQuery.queryKey, (list) => upsertById(list, p)));
 
+  // The capture proxy: its switch shows its state, and a list of captured exchanges shows each as it lands.
+  let pending: ReturnType<typeof setTimeout> | null = null;
+  api.on.captureUpdated(({ status, exchangeId }) => {
+    client.setQueryData(['capture.status'], status);
+    if (exchangeId === null || pending) return;
+    pending = setTimeout(() => {
+      pending = null;
+      void client.invalidateQueries({ queryKey: ['exchanges.list'], predicate: (q) => (q.queryKey[1] as { captured?: boolean } | undefined)?.captured === true });
+    }, 300);
+  });
+
   api.on.dialProgress((p) => {
     dialRuns.progress(p);
     // Contacts remember when they were called, and with which template.

@@ -1,9 +1,10 @@
-// Every captured exchange (sends, status queries, balance checks, raw client requests), newest
-// first, in a virtualised list loaded by cursor: found by operation, profile, HTTP status, provider
-// code, time and words in the URL, headers and bodies; select several for a HAR file or two to
-// compare side by side; open one in the inspector.
+// Every captured exchange (sends, status queries, balance checks, raw client requests, and what a
+// backend sent through the capture proxy), newest first, in a virtualised list loaded by cursor: found
+// by operation, profile, HTTP status, provider code, time and words in the URL, headers and bodies, or
+// to the capture proxy's exchanges (with their verdicts); select several for a HAR file or two to
+// compare side by side; open one in the inspector. The capture proxy's switch is in the toolbar.
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { Button, Checkbox, DatePicker, Empty, Input, Select, Spin, Tag, Typography } from 'antd';
+import { Button, Checkbox, DatePicker, Empty, Input, Segmented, Select, Spin, Tag, Typography } from 'antd';
 import { DiffOutlined, ReloadOutlined } from '@ant-design/icons';
 import type { Dayjs } from 'dayjs';
 import { useInfiniteQuery } from '@tanstack/react-query';
@@ -20,6 +21,8 @@ import { TimeCell } from './MessageList';
 import { formatTime } from './history-model';
 import { ExchangeDiffDrawer } from './ExchangeDiff';
 import { InspectorDrawer } from './Inspector';
+import { VerdictTag } from './CaptureChecks';
+import { CapturePanel } from './CapturePanel';
 import type { Lookups } from './use-lookups';
 
 const PAGE = 200;
@@ -59,18 +62,23 @@ function toQuery(f: Filters): ExchangeQuery {
   return q;
 }
 
+/** Whose exchanges: all, the capture proxy's, or only those of them a check did not pass. */
+type Source = 'all' | 'captured' | 'problems';
+const SOURCE_QUERY: Record<Source, ExchangeQuery> = { all: {}, captured: { captured: true }, problems: { captured: true, verdicts: ['fail', 'warn'] } };
+
 export function ExchangesTab({ lookups, active }: { lookups: Lookups; active: boolean }) {
   const { t, i18n } = useTranslation();
   const lang = currentLanguage(i18n.language);
   const [filters, setFilters] = useState<Filters>(NO_FILTERS);
   const [searchText, setSearchText] = useState('');
+  const [source, setSource] = useState<Source>('all');
   const [selected, setSelected] = useState<Set<number>>(new Set());
   const [inspected, setInspected] = useState<ExchangeRecord | null>(null);
   const [comparing, setComparing] = useState<[number, number] | null>(null);
   const scrollRef = useRef<HTMLDivElement>(null);
-  const filter = useMemo(() => toQuery(filters), [filters]);
+  const filter = useMemo(() => ({ ...toQuery(filters), ...SOURCE_QUERY[source] }), [filters, source]);
   const set = (patch: Partial<Filters>) => setFilters((f) => ({ ...f, ...patch }));
-  const filtered = JSON.stringify(filters) !== JSON.stringify(NO_FILTERS);
+  const filtered = JSON.stringify(filters) !== JSON.stringify(NO_FILTERS) || source !== 'all';
   const list = useInfiniteQuery({
     queryKey: ['exchanges.list', filter],
     queryFn: ({ pageParam }) => ask((api) => api.exchanges.list({ ...filter, limit: PAGE, cursor: pageParam, order: 'newest' })),
@@ -138,6 +146,13 @@ export function ExchangesTab({ lookups, active }: { lookups: Lookups; active: bo
           maxTagCount="responsive"
           data-testid="exchanges-operation"
         />
+        <Segmented<Source>
+          value={source}
+          onChange={setSource}
+          options={(['all', 'captured', 'problems'] as const).map((s) => ({ value: s, label: t(`history.capture.source.${s}`) }))}
+          aria-label={t('history.capture.source.label')}
+          data-testid="exchanges-source"
+        />
         <Select<string[]>
           mode="tags"
           value={filters.statuses}
@@ -176,6 +191,7 @@ export function ExchangesTab({ lookups, active }: { lookups: Lookups; active: bo
           <Button
             onClick={() => {
               setFilters(NO_FILTERS);
+              setSource('all');
               setSearchText('');
             }}
           >
@@ -194,6 +210,7 @@ export function ExchangesTab({ lookups, active }: { lookups: Lookups; active: bo
         <Button icon={<ReloadOutlined />} onClick={() => void refetch()}>
           {t('history.exchanges.reload')}
         </Button>
+        <CapturePanel />
         <Button icon={<DiffOutlined />} disabled={selected.size !== 2} onClick={() => setComparing([...selected].sort((a, b) => a - b) as [number, number])} data-testid="exchanges-compare">
           {t('history.exchanges.compare')}
         </Button>
@@ -278,7 +295,9 @@ export function ExchangesTab({ lookups, active }: { lookups: Lookups; active: bo
                         {e.method} {pathOf(e.url)}
                       </Button>
                     </span>
-                    <span role="gridcell" className="history-cell">
+                    <span role="gridcell" className={e.capture ? 'history-cell history-verdict-cell' : 'history-cell'}>
+                      {/* The verdict first: in a narrow window the status is the part cut short. */}
+                      {e.capture ? <VerdictTag capture={e.capture} /> : null}
                       <Tag color={statusColor(e)} className="history-tag" title={statusText(t, e)}>
                         {statusText(t, e)}
                       </Tag>

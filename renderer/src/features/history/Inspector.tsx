@@ -13,6 +13,7 @@ import { bodyKind, byteLength, headerValue, prettyBody, REDACTED, type BodyKind 
 import { CopyCurlButtons, ExportHarButton, pathOf, ReplayButton, statusText } from './exchange-actions';
 import { formatBytes, formatTime } from './history-model';
 import { TimingBar } from './TimingBar';
+import { CaptureChecks } from './CaptureChecks';
 import { TeachDrawer } from '../dialects/TeachDrawer';
 
 /** Exchanges a reply dialect reads, and so can be taught from. */
@@ -175,6 +176,8 @@ export function ExchangeInspector({ exchange: e, actions = true }: ExchangeInspe
           </Space>
         ) : null}
       </div>
+
+      {e.capture ? <CaptureChecks capture={e.capture} /> : null}
 
       <TimingBar timings={e.timings} replied={replied} />
 

@@ -1,0 +1,111 @@
+// The capture proxy's checks of one exchange, as a tester reads them: what was wrong with the
+// request the backend sent, and what the provider's reply meant.
+import { describe, expect, it } from 'vitest';
+import { SPEC_DIALECT } from '../../../common/dialects';
+import { checkExchange, type CheckContext, type CheckedExchange } from '../../../main/capture/checks';
+import { formatHttpDate, signRequest } from '../../../main/signing';
+
+const KEY = 'unit-key-123456';
+const NOW = new Date('2026-03-02T08:00:00Z');
+const TARGET = 'https://voice.example.com';
+const ctx: CheckContext = {
+  target: new URL(TARGET),
+  key: { apiKey: KEY, apiId: 'acct', variant: 'spec', dialect: SPEC_DIALECT },
+  templates: [
+    { name: 'code', content: '验证码【变量】', approved: true },
+    { name: 'later', content: '明天【变量】见', approved: false },
+  ],
+  now: NOW,
+};
+
+function exchange(over: Partial<CheckedExchange> & { params?: Record<string, unknown>; signWith?: string; date?: Date } = {}): CheckedExchange {
+  const url = over.url ?? `${TARGET}/voice/vm`;
+  const h = signRequest({ apiId: 'acct', apiKey: over.signWith ?? KEY, method: 'POST', url, date: formatHttpDate(over.date ?? NOW) }).headers;
+  const body = JSON.stringify(over.params ?? { account: 'acct', password: KEY, mobile: '13800138008', content: '验证码1234' });
+  return {
+    mode: 'forward',
+    method: 'POST',
+    url,
+    providerUrl: url,
+    headers: [
+      ['Host', h.Host],
+      ['Date', h.Date],
+      ['Authorization', h.Authorization],
+      ['Content-Type', 'application/json'],
+    ],
+    body,
+    bodyCut: false,
+    status: 200,
+    responseHeaders: [['Content-Type', 'application/json']],
+    responseBody: '{"code":2,"msg":"ok","smsid":"S1","count":1}',
+    responseCut: false,
+    error: null,
+    maxBytes: 1000,
+    ...over,
+  };
+}
+const byName = (r: ReturnType<typeof checkExchange>, name: string) => r.checks.find((c) => c.check === name)!;
+
+describe('checks of a captured exchange', () => {
+  it('passes a well-formed, well-signed send of an approved text that the provider accepted', () => {
+    const r = checkExchange(exchange(), ctx);
+    expect(r.verdict).toBe('pass');
+    expect(r.checks.map((c) => [c.check, c.code])).toEqual([
+      ['signature', 'signature-valid'],
+      ['clock', 'clock-within'],
+      ['rules', 'rules-met'],
+      ['reply', 'reply-sent'],
+    ]);
+    expect(byName(r, 'rules').params).toEqual({ kind: 'send', template: 'code' });
+  });
+
+  it('diagnoses a signature made with another key, and says a password that is not the key', () => {
+    const r = checkExchange(exchange({ signWith: 'another-key-999', params: { account: 'acct', password: 'wrong', mobile: '13800138008', content: '验证码1' } }), ctx);
+    expect(byName(r, 'signature')).toMatchObject({ verdict: 'fail', code: 'signature-invalid', params: { kind: 'signature-mismatch' } });
+    expect(byName(r, 'rules').issues).toEqual([expect.objectContaining({ code: 'password', verdict: 'fail' })]);
+  });
+
+  it('warns when the backend signed the proxy’s host (reverse mode)', () => {
+    const url = 'http://127.0.0.1:8999/voice/vm';
+    const r = checkExchange({ ...exchange({ url }), mode: 'reverse', providerUrl: `${TARGET}/voice/vm` }, ctx);
+    expect(byName(r, 'signature')).toMatchObject({ verdict: 'warn', code: 'signed-for-proxy', params: { host: '127.0.0.1:8999', provider: 'voice.example.com' } });
+  });
+
+  it('measures the clock against the provider’s Date when it answered, and fails outside the window', () => {
+    const late = exchange({ date: new Date(NOW.getTime() - 400_000) });
+    const r = checkExchange({ ...late, responseHeaders: [['Date', formatHttpDate(NOW)]] }, ctx);
+    expect(byName(r, 'clock')).toMatchObject({ verdict: 'fail', code: 'clock-outside', params: { kind: 'provider-behind', seconds: 400, window: 300 } });
+    // The signature itself is still right: the clock is said once, by its own check.
+    expect(byName(r, 'signature').verdict).toBe('pass');
+    const edge = checkExchange(exchange({ date: new Date(NOW.getTime() + 270_000) }), ctx);
+    expect(byName(edge, 'clock')).toMatchObject({ verdict: 'warn', code: 'clock-near-edge', params: { kind: 'callout-ahead', seconds: 270 } });
+  });
+
+  it('lists each broken rule: missing fields, a bad number, a text over 500 characters, a pending template', () => {
+    const missing = checkExchange(exchange({ params: { account: 'acct', password: KEY, content: '验证码1' } }), ctx);
+    expect(byName(missing, 'rules')).toMatchObject({ verdict: 'fail', code: 'rules-broken', issues: [expect.objectContaining({ code: 'missing', params: { field: 'mobile' } })] });
+    const badNumber = checkExchange(exchange({ params: { account: 'acct', password: KEY, mobile: '12345', content: '验证码1' } }), ctx);
+    expect(byName(badNumber, 'rules').issues).toEqual([expect.objectContaining({ code: 'mobile', params: expect.objectContaining({ kind: 'wrong-length' }) })]);
+    const spaced = checkExchange(exchange({ params: { account: 'acct', password: KEY, mobile: '+86 138 0013 8008', content: '验证码1' } }), ctx);
+    expect(byName(spaced, 'rules')).toMatchObject({ verdict: 'warn', issues: [expect.objectContaining({ code: 'mobile', params: expect.objectContaining({ kind: 'not-bare', normalised: '13800138008' }) })] });
+    const long = checkExchange(exchange({ params: { account: 'acct', password: KEY, mobile: '13800138008', content: '验证码' + 'x'.repeat(600) } }), ctx);
+    expect(byName(long, 'rules').issues).toEqual([expect.objectContaining({ code: 'content', params: expect.objectContaining({ kind: 'too-long', max: 500 }) })]);
+    const pending = checkExchange(exchange({ params: { account: 'acct', password: KEY, mobile: '13800138008', content: '明天上午见' } }), ctx);
+    expect(byName(pending, 'rules').issues).toEqual([expect.objectContaining({ code: 'template', params: { kind: 'pending', name: 'later' } })]);
+    const none = checkExchange(exchange({ params: { account: 'other', password: KEY, mobile: '13800138008', content: 'hello' } }), ctx);
+    expect(byName(none, 'rules').issues!.map((i) => i.code).sort()).toEqual(['account', 'template']);
+  });
+
+  it('reads the reply with the dialect: a refusal, a rejected signature, a 502 of the proxy', () => {
+    expect(byName(checkExchange(exchange({ responseBody: '{"code":404,"msg":"bad number"}' }), ctx), 'reply')).toMatchObject({ verdict: 'fail', code: 'reply-refused', params: { code: 404 } });
+    expect(byName(checkExchange(exchange({ status: 401, responseBody: '{"message":"client request can\'t be validated"}' }), ctx), 'reply')).toMatchObject({ verdict: 'fail', code: 'reply-signature-rejected' });
+    expect(byName(checkExchange(exchange({ status: null, responseHeaders: null, responseBody: null, error: 'refused' }), ctx), 'reply')).toMatchObject({ verdict: 'fail', code: 'reply-none', params: { kind: 'refused' } });
+  });
+
+  it('does not check what is not a voice request to the provider, nor a signature without a key', () => {
+    expect(checkExchange(exchange({ url: `${TARGET}/health`, providerUrl: `${TARGET}/health` }), ctx).checks.map((c) => c.code)).toContain('not-voice');
+    expect(checkExchange(exchange({ url: 'http://elsewhere.example/x', providerUrl: 'http://elsewhere.example/x' }), ctx)).toMatchObject({ verdict: 'skip', checks: [{ code: 'other-host' }] });
+    expect(byName(checkExchange(exchange(), { ...ctx, key: null }), 'signature')).toMatchObject({ verdict: 'skip', code: 'no-key' });
+    expect(byName(checkExchange(exchange({ body: '{"account":', bodyCut: true }), ctx), 'rules').issues).toEqual([expect.objectContaining({ code: 'body', params: expect.objectContaining({ kind: 'cut' }) })]);
+  });
+});
