@@ -40,7 +40,7 @@ export interface ServicesOptions {
    * Following calls to their end. `resume`: at start, follow again the calls still going on in the
    * database (the app: yes; the CLI follows only the calls it places itself).
    */
-  follow?: { delayScale?: number; backoffMs?: readonly number[]; maxAgeMs?: number; resume?: boolean };
+  follow?: { delayScale?: number; maxAgeMs?: number; budgetPerLine?: number; resume?: boolean };
   /** Speeds up the governors' hour, hold times and dial pauses (tests, a sped-up sandbox). Default 1. */
   timeScale?: number;
   /** How often messages someone waits for are re-read from the store. Default 1000 ms. */
@@ -129,6 +129,7 @@ export async function createServices(options: ServicesOptions = {}): Promise<Ser
       onChange: (m) => emit('messageUpdated', m),
       onCallEnded: (m) => options.notify?.(m, locale),
       follow: options.follow,
+      linesOf: (id) => store.dialSettings.profileLines(id),
       watcherPollMs: options.watcherPollMs,
       log: options.log,
     });

@@ -16,6 +16,7 @@ import type { ExchangeRepository } from '../store/exchange-repository';
 import type { MessageRepository } from '../store/message-repository';
 import { VoiceClient, type ProviderEndpoint } from '../voice/client';
 import type { BalanceReply, SendReply, StatusReply } from '../voice/replies';
+import { CallClock } from './call-clock';
 import { EndWatcher } from './end-watcher';
 import { Follower, type LookResult } from './follower';
 
@@ -55,8 +56,14 @@ export interface CallServiceOptions {
   onChange?: (message: MessageRecord) => void;
   /** A followed call reached its final state (the desktop notification). */
   onCallEnded?: (message: MessageRecord) => void;
-  /** Following calls: waits between looks, and how long a call is followed at most. */
-  follow?: { delayScale?: number; backoffMs?: readonly number[]; maxAgeMs?: number };
+  /**
+   * Following calls: `delayScale` multiplies every wait (the provider's seconds are this many real
+   * seconds: tests, a sped-up sandbox), `maxAgeMs` how long a call is followed at most,
+   * `budgetPerLine` the status queries a second per line (default STATUS_QUERIES_PER_LINE_PER_SECOND).
+   */
+  follow?: { delayScale?: number; maxAgeMs?: number; budgetPerLine?: number };
+  /** Lines of a profile: its status-query budget grows with them. Default 1. */
+  linesOf?: (profileId: string) => number;
   /** How often messages someone waits for are re-read from the store (a change by another process). Default 1000 ms. */
   watcherPollMs?: number;
   log?: (error: unknown) => void;
@@ -80,15 +87,21 @@ export class CallService {
   constructor(private readonly o: CallServiceOptions) {
     this.clientFor = o.clientFor ?? ((e) => new VoiceClient(e));
     this.watcher = new EndWatcher({ get: (id) => o.messages.get(id), pollMs: o.watcherPollMs });
+    // Each profile's call timings start from the durations already in its history.
+    const clock = new CallClock({ history: (profile) => o.messages.recentDurations(profile, 50) });
     this.follower = new Follower({
       get: (id) => o.messages.get(id),
+      clock,
+      linesOf: o.linesOf,
       look: (m) => this.look(m),
       expire: (m) => this.changed(o.messages.endTracking(m.id, reason('tracking-timeout', {}))),
       onFinal: (id) => {
         const m = o.messages.get(id);
         if (m) o.onCallEnded?.(m);
       },
-      ...o.follow,
+      delayScale: o.follow?.delayScale,
+      maxAgeMs: o.follow?.maxAgeMs,
+      budgetPerLine: o.follow?.budgetPerLine,
       log: o.log,
     });
   }
@@ -161,7 +174,7 @@ export class CallService {
   recover(opts: { resume: boolean }): MessageRecord[] {
     const interrupted = this.o.messages.recoverInterrupted();
     for (const m of interrupted) this.changed(m);
-    if (opts.resume) for (const m of this.o.messages.openMessages()) this.follower.follow(m.id);
+    if (opts.resume) for (const m of this.o.messages.openMessages()) this.follower.follow(m.id, m.createdAt);
     return interrupted;
   }
 
@@ -183,7 +196,13 @@ export class CallService {
     return m;
   }
 
+  /**
+   * Every change of a message goes through here, whatever brought it (a send, a status query, a
+   * receipt): those waiting for its end hear of it, and the follower stops asking about a call
+   * that ended (or re-plans its next look).
+   */
   private changed(m: MessageRecord): void {
+    this.follower.observe(m);
     this.watcher.notify(m);
     this.o.onChange?.(m);
   }
@@ -223,7 +242,9 @@ export class CallService {
       this.changed(this.o.messages.endTracking(m.id, reason(stop, { code: code!, msg: r.reply?.msg ?? null })));
       return 'stop';
     }
-    return r.message?.endedAt != null ? 'final' : 'open';
+    if (r.message?.endedAt != null) return 'final';
+    // No reply, or one that says nothing about the call (an error code, an unmapped state): ask again later.
+    return code === 2 && r.reply?.state !== 'unknown' ? 'open' : 'retry';
   }
 
   private recordSend(id: number, reply: SendReply | null, failure: FailureView | null): MessageRecord {
