@@ -22,12 +22,13 @@ import { PollBudget } from './poll-budget';
 export type LookResult = 'final' | 'open' | 'stop' | 'retry';
 
 /**
- * The status-query budget: on average at most this many queries a second per line of the profile
- * (a line carries 20 calls at once: one query every 4 s per call), with bursts of up to 2 seconds'
- * worth. Counted by the benchmark (`statusPollsPerCall`).
+ * The status-query budget of a profile, per line (a line carries 20 calls at once): at most 5
+ * queries a second on average (one every 4 s per call), and a second's worth at once after a quiet
+ * time, so never more than 10 in any one second. Counted by the benchmark (`statusPollsPerCall`,
+ * `statusPollsPerLineSecond`, `statusPollsPeakPerLineSecond`).
  */
 export const STATUS_QUERIES_PER_LINE_PER_SECOND = 5;
-const BURST_SECONDS = 2;
+export const STATUS_QUERY_BURST_SECONDS = 1;
 /** A call not final after this long is no longer followed (the provider redials for minutes, not hours). */
 export const DEFAULT_MAX_AGE_MS = 2 * 60 * 60 * 1000;
 
@@ -181,7 +182,7 @@ export class Follower {
     if (!b) {
       const perLine = this.o.budgetPerLine ?? STATUS_QUERIES_PER_LINE_PER_SECOND;
       const lines = () => Math.max(1, this.o.linesOf?.(profile) ?? 1);
-      b = new PollBudget(() => (1000 * this.scale) / (perLine * lines()), Math.max(1, Math.round(perLine * BURST_SECONDS * lines())));
+      b = new PollBudget(() => (1000 * this.scale) / (perLine * lines()), Math.max(1, Math.round(perLine * STATUS_QUERY_BURST_SECONDS * lines())));
       this.budgets.set(profile, b);
     }
     return b;

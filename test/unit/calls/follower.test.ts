@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { CallState } from '../../../common/domain/status';
 import type { MessageRecord } from '../../../common/records';
 import { FOLLOW_PLAN } from '../../../main/calls/follow-plan';
-import { Follower, STATUS_QUERIES_PER_LINE_PER_SECOND, type LookResult } from '../../../main/calls/follower';
+import { Follower, STATUS_QUERIES_PER_LINE_PER_SECOND, STATUS_QUERY_BURST_SECONDS, type LookResult } from '../../../main/calls/follower';
 
 interface Moment {
   state: CallState;
@@ -156,7 +156,7 @@ describe('following calls to their end', () => {
     await settle(300_000);
     expect(ids.every((id) => sim.messages.get(id)!.endedAt !== null)).toBe(true);
     const at = sim.looks.map((l) => l.at).sort((a, b) => a - b);
-    const burst = STATUS_QUERIES_PER_LINE_PER_SECOND * 2;
+    const burst = STATUS_QUERIES_PER_LINE_PER_SECOND * STATUS_QUERY_BURST_SECONDS;
     for (const window of [1_000, 10_000]) {
       let j = 0;
       for (let i = 0; i < at.length; i++) {
