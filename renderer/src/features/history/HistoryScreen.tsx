@@ -3,7 +3,7 @@
 // raw console as tabs, and the storage settings (retention, vacuum) in a drawer.
 import { useLayoutEffect, useRef, useState, type RefObject } from 'react';
 import { Button, Tabs, Typography } from 'antd';
-import { BarChartOutlined, CodeOutlined, DatabaseOutlined, HistoryOutlined, SwapOutlined, UnorderedListOutlined } from '@ant-design/icons';
+import { BarChartOutlined, CodeOutlined, DatabaseOutlined, SwapOutlined, UnorderedListOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { ConsoleTab } from './ConsoleTab';
 import { StartupDatabaseNotice } from './DatabaseNotice';
@@ -13,8 +13,6 @@ import { OverviewTab } from './OverviewTab';
 import { StoreDrawer } from './StoreDrawer';
 import { useLookups } from './use-lookups';
 import './history.css';
-
-export const HISTORY_ICON = <HistoryOutlined />;
 
 type TabKey = 'messages' | 'exchanges' | 'overview' | 'console';
 

@@ -1,6 +1,8 @@
 // The write-only API Key form. The renderer can never read a key back: it only knows whether one
 // is set. A typed key leaves the form the moment it is submitted (the field is cleared before the
 // call), goes to main, and is kept in the OS keychain (or, without one, in memory until quit).
+// zod is configured where the contract's schemas are used (the profiles' chunk), not in the first one.
+import '../../app/zod-config';
 import { useEffect, useState } from 'react';
 import { Alert, App, Button, Form, Input, Modal, Space, Typography } from 'antd';
 import { DeleteOutlined, LockOutlined, SwapOutlined, WalletOutlined } from '@ant-design/icons';
