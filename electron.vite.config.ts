@@ -1,15 +1,18 @@
 import { resolve } from 'node:path';
-import { defineConfig, externalizeDepsPlugin } from 'electron-vite';
+import { defineConfig } from 'electron-vite';
 
 export default defineConfig({
   main: {
-    plugins: [externalizeDepsPlugin()],
     build: {
+      // Packages stay in node_modules (required at run time), as electron-vite 6 does by default.
+      externalizeDeps: true,
       outDir: 'out/main',
       rollupOptions: {
         input: {
           index: resolve(__dirname, 'main/index.ts'),
           cli: resolve(__dirname, 'main/cli/index.ts'),
+          // Spreadsheets are read in a worker thread (main/bulk/import-runner.ts finds it beside these).
+          'import-worker': resolve(__dirname, 'main/bulk/import-worker.ts'),
         },
       },
     },
@@ -18,6 +21,7 @@ export default defineConfig({
     // A sandboxed preload cannot require() packages: it imports only the zod-free channel names
     // (common/contract/channels.ts) and the API builder, and bundles them.
     build: {
+      externalizeDeps: false,
       outDir: 'out/preload',
       rollupOptions: { input: { index: resolve(__dirname, 'preload/index.ts') } },
     },

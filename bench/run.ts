@@ -3,10 +3,11 @@
 import { bulk } from './groups/bulk';
 import { consoleGroup } from './groups/console';
 import { core } from './groups/core';
+import { dialects } from './groups/dialects';
 import { history } from './groups/history';
 
 type Group = () => Promise<Record<string, number>>;
-const GROUPS: Record<string, Group> = { core, history, bulk, console: consoleGroup };
+const GROUPS: Record<string, Group> = { core, history, bulk, dialects, console: consoleGroup };
 
 async function main(): Promise<number> {
   const args = process.argv.slice(2);

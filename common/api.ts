@@ -1,9 +1,10 @@
 import type { CalloutApi, Channel, EventName } from './contract';
 
 /**
- * Builds the window.callout object from channel and event names. Self-contained on purpose (no
- * imports, no outer references): the browser test bridge serialises it into an init script, so
- * the object the renderer sees in tests is built by the very same code as in the preload.
+ * Builds the window.callout object from channel and event names: the one builder for both
+ * transports, the desktop preload (over IPC) and the browser console of `callout ui` (over its
+ * WebSocket, renderer/src/app/browser-transport.ts). Imports nothing but types, so the sandboxed
+ * preload bundles it without zod.
  */
 export function buildCalloutApi(
   channels: readonly string[],

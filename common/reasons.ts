@@ -16,10 +16,16 @@ export interface ReasonParams {
   transport: { kind: TransportErrorKind; ms?: number; detail?: string };
   'unreadable-reply': { status: number | null; type: string };
   'signature-rejected': { status: number };
-  /** Provider code 500, or a reply without a code: the call may or may not have been placed. */
-  'provider-error': { code: number | null; msg: string | null };
-  /** The provider refused the send with this code. */
-  'provider-code': { code: number; msg: string | null };
+  /** Provider code 500, or a reply without a code: the call may or may not have been placed. `meaning`: the dialect's words for the code (kind 'dialect'). */
+  'provider-error': { code: number | null; msg: string | null; kind?: 'dialect'; meaning?: string };
+  /** The provider refused the send with this code. `meaning`: the dialect's words for the code (kind 'dialect'). */
+  'provider-code': { code: number; msg: string | null; kind?: 'dialect'; meaning?: string };
+  /** The body said success (code 2) but the HTTP status was not a success: the call may have been placed. */
+  'http-status': { status: number; code: number };
+  /** The provider accepted the send but gave no usable message ID: the call cannot be followed. */
+  'no-message-id': Record<string, never>;
+  /** The provider reported a state value the profile's dialect does not map (shown, never guessed). */
+  'unmapped-state': { value: string };
   /** Following the call stopped: the provider does not know the message (400). */
   'tracking-unknown-message': { code: number; msg: string | null };
   /** Following the call stopped: the provider refuses the credentials (401). */
@@ -45,6 +51,11 @@ export interface ReasonParams {
   'batch-requeued': { count: number };
   /** Something failed inside Callout; the send may or may not have left. */
   internal: Record<string, never>;
+  /**
+   * The request left but its result could not be written (a full disk): the provider's answer is
+   * kept in memory and written as soon as possible. `kind`: what the provider answered.
+   */
+  'store-incomplete': { smsid: string | null; kind: 'accepted' | 'rejected' | 'unknown' | 'no-reply' };
 }
 
 export type ReasonCode = keyof ReasonParams;
@@ -57,6 +68,9 @@ export const REASON_CODES = [
   'signature-rejected',
   'provider-error',
   'provider-code',
+  'http-status',
+  'no-message-id',
+  'unmapped-state',
   'tracking-unknown-message',
   'tracking-credentials',
   'tracking-timeout',
@@ -70,6 +84,7 @@ export const REASON_CODES = [
   'requeued',
   'batch-requeued',
   'internal',
+  'store-incomplete',
 ] as const satisfies readonly ReasonCode[];
 const reasonCodesComplete: Exclude<ReasonCode, (typeof REASON_CODES)[number]> extends never ? true : false = true;
 void reasonCodesComplete;

@@ -4,7 +4,8 @@ import type { Reason } from './reasons';
 import type { TransportErrorKind } from './vocabulary';
 export type { TransportErrorKind } from './vocabulary';
 
-export type Operation = 'send' | 'status' | 'balance' | 'raw';
+/** What an exchange was: a request Callout made (send, status, balance, the raw console) or a receipt the provider posted to Callout. */
+export type Operation = 'send' | 'status' | 'balance' | 'raw' | 'receipt';
 
 export interface MessageRecord {
   id: number;

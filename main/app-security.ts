@@ -1,9 +1,8 @@
 // App-wide Electron hardening: no navigation away from the app, no new windows, no
 // <webview>, no permissions, and links out only to an allowlist of https hosts, opened in
 // the user's browser. Takes the electron objects as parameters (tests pass fakes).
-import { resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { App, Session, Shell, WebContents } from 'electron';
+import { isAppPageUrl } from './app-protocol';
 
 /**
  * Hosts whose https pages may be opened in the user's browser (exact hostname match).
@@ -71,15 +70,17 @@ function describeUrl(url: string): string {
 }
 
 export interface AppUrlSource {
-  /** Absolute path of the built renderer index.html (production / preview). */
-  rendererFile?: string;
+  /** The built renderer, served on app://callout/ (production and preview): see app-protocol.ts. */
+  appScheme?: boolean;
   /** The dev server URL (ELECTRON_RENDERER_URL), when the renderer is served in development. */
   devServerUrl?: string;
 }
 
-/** Builds the "is this the app's own page" predicate used by the navigation guard. */
+/**
+ * Builds the "is this the app's own page" predicate used by the navigation guard, the permission
+ * handler and the IPC sender check: app://callout/ (never a file:// page), or the dev server's origin.
+ */
 export function appUrlMatcher(source: AppUrlSource): (url: string) => boolean {
-  const rendererFile = source.rendererFile === undefined ? undefined : resolve(source.rendererFile);
   let devOrigin: string | undefined;
   if (source.devServerUrl !== undefined) {
     try {
@@ -89,23 +90,13 @@ export function appUrlMatcher(source: AppUrlSource): (url: string) => boolean {
     }
   }
   return (url: string): boolean => {
-    let parsed: URL;
+    if (source.appScheme === true && isAppPageUrl(url)) return true;
+    if (devOrigin === undefined || devOrigin === 'null') return false;
     try {
-      parsed = new URL(url);
+      return new URL(url).origin === devOrigin;
     } catch {
       return false;
     }
-    if (parsed.protocol === 'file:') {
-      if (rendererFile === undefined) return false;
-      parsed.hash = '';
-      parsed.search = '';
-      try {
-        return resolve(fileURLToPath(parsed)) === rendererFile;
-      } catch {
-        return false;
-      }
-    }
-    return devOrigin !== undefined && devOrigin !== 'null' && parsed.origin === devOrigin;
   };
 }
 

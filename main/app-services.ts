@@ -1,7 +1,7 @@
 // The Electron side of the services: IPC registration, push events to the window, and desktop
 // notifications. Electron objects come in as parameters, so this is tested with fakes.
 import type { MessageRecord } from '../common/records';
-import { maskMobile } from '../common/domain/mobile';
+import { callEndedNotice as noticeOfCallEnd } from '../common/messages';
 import { translator } from './i18n';
 import { createHandlers } from './handlers';
 import { registerIpcHandlers, trustedSender, type IpcMainLike } from './ipc';
@@ -23,12 +23,7 @@ export interface WindowLike {
 /** What a desktop notification says when a call ends, in the UI's language. */
 export function callEndedNotice(m: MessageRecord, locale: Locale): { title: string; body: string } {
   const t = translator(locale);
-  const state = t(`state.${m.state}`);
-  const who = maskMobile(m.mobile);
-  return {
-    title: t('notice.ended.title', { state }),
-    body: m.state === 'answered' && m.duration !== null ? t('notice.ended.answered', { who, duration: m.duration }) : t('notice.ended.other', { who, state }),
-  };
+  return noticeOfCallEnd((key, params) => t(key, params) as string, m);
 }
 
 /** The OS-wide shortcut that brings Callout forward on its quick-dial palette. */

@@ -37,9 +37,24 @@ export function isCalloutError(error: unknown, code?: ErrorCode): error is Callo
   return error instanceof CalloutError && (code === undefined || error.code === code);
 }
 
+/** SQLite's "database or disk is full", or the file system's "no space left" (or over quota). */
+export function isDiskFull(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === 'SQLITE_FULL' || code === 'ENOSPC' || code === 'EDQUOT' || code === 'disk-full';
+}
+
+/** A write that failed because of where the data lives (full, read-only, I/O error, locked), not because of what was written. */
+export function isStorageError(error: unknown): boolean {
+  if (isDiskFull(error)) return true;
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code !== 'string') return false;
+  return /^SQLITE_(IOERR|READONLY|CANTOPEN|BUSY|LOCKED|PROTOCOL)/.test(code) || code === 'EROFS' || code === 'EIO';
+}
+
 /** Turns anything thrown into a stable error code with its parameters. Never a stack, never a secret. */
 export function toIpcError(error: unknown): IpcError {
   if (error instanceof CalloutError) return error.toIpc();
+  if (isDiskFull(error)) return { code: 'disk-full', params: {} };
   if (error instanceof ZodError) return { code: 'invalid-input', params: {}, issues: error.issues.map((i) => ({ path: i.path.join('.'), message: i.message })) };
   return { code: 'internal', params: {} };
 }

@@ -4,7 +4,7 @@
 import type { BalanceView, Channel, ConsoleResult, ImportResult, OutputOf, ParsedInputOf, RecentsView, SendView, StatusView, TemplateView } from '../common/contract';
 import { matchTemplate, parseTemplate } from '../common/domain/templates';
 import type { MessageRecord } from '../common/records';
-import { CalloutError, fail, invalid, toIpcError } from './errors';
+import { CalloutError, fail, invalid, isDiskFull, toIpcError } from './errors';
 import { toCsv, toCurl, toHar } from './export';
 import type { Services } from './services';
 import {
@@ -23,6 +23,10 @@ import type { TemplateRecord } from './store/template-repository';
 import { VoiceClient } from './voice/client';
 import { probeServerClock, probeSignatureVariant } from './voice/probes';
 import type { SendOutcome } from './calls/call-service';
+import type { ReadProgress } from './bulk/import-runner';
+import { BUILTIN_DIALECTS, parseDialectText, SPEC_DIALECT } from '../common/dialects';
+import type { ExchangeRecord } from '../common/records';
+import { PREVIEW_LIMIT, previewDialect, replyTree } from './dialects/teach';
 
 export type Handlers = { [C in Channel]: (input: ParsedInputOf<C>) => Promise<OutputOf<C>> };
 
@@ -35,6 +39,23 @@ function sendView(r: SendOutcome): SendView {
 }
 
 export function createHandlers(services: Services): Handlers {
+  const table = handlerTable(services);
+  // A write that failed for lack of space, whichever operation ran into it, is said in the app (storageProblem).
+  for (const channel of Object.keys(table) as Channel[]) {
+    const handler = table[channel] as (input: unknown) => Promise<unknown>;
+    (table as Record<Channel, (input: unknown) => Promise<unknown>>)[channel] = async (input) => {
+      try {
+        return await handler(input);
+      } catch (error) {
+        if (isDiskFull(error)) services.noteStoreHealth(error);
+        throw error;
+      }
+    };
+  }
+  return table;
+}
+
+function handlerTable(services: Services): Handlers {
   const { profiles, calls, store } = services;
 
   const keyFor = async (key: { profileId: string } | { adHoc: string }) => ('adHoc' in key ? key.adHoc : (await profiles.endpoint(key.profileId)).apiKey);
@@ -52,6 +73,17 @@ export function createHandlers(services: Services): Handlers {
     return e;
   };
 
+  // The captured replies the teach preview reads, kept for a few seconds: the preview runs on every change of a mapping.
+  const recent = new Map<string, { at: number; rows: ExchangeRecord[] }>();
+  const capturedReplies = (profileId: string): ExchangeRecord[] => {
+    const hit = recent.get(profileId);
+    if (hit && Date.now() - hit.at < 10_000) return hit.rows;
+    const rows = store.exchanges.recentForProfile(profileId, ['status', 'balance', 'receipt'], PREVIEW_LIMIT);
+    recent.clear();
+    recent.set(profileId, { at: Date.now(), rows });
+    return rows;
+  };
+
   const message = (id: number): MessageRecord => {
     const m = store.messages.get(id);
     if (!m) throw fail('not-found', { kind: 'message', id });
@@ -67,15 +99,46 @@ export function createHandlers(services: Services): Handlers {
 
     'profiles.list': () => profiles.list(),
     'profiles.save': (input) => profiles.save(input),
-    'profiles.remove': async ({ id }) => ({ removed: await profiles.remove(id) }),
+    'profiles.remove': async ({ id }) => {
+      const removed = await profiles.remove(id);
+      // Its receipt listener (if any) stops: nothing can be received for a profile that is gone.
+      await services.receipts.sync(id);
+      return { removed };
+    },
     'profiles.setKey': ({ id, apiKey }) => profiles.setKey(id, apiKey),
     'profiles.deleteKey': ({ id }) => profiles.deleteKey(id),
+    'profiles.setDialect': async ({ id, dialect }) => {
+      const record = profiles.setDialect(id, 'builtin' in dialect ? { builtin: dialect.builtin } : { custom: dialect.custom });
+      // A dialect without a status query moved the profile to receipts: its listener starts.
+      await services.receipts.sync(id).catch((e: unknown) => services.log(e));
+      const reread = calls.reread(id, record.dialect).length;
+      return { profile: await profiles.view(profiles.record(id)), reread };
+    },
+    'profiles.setFollow': async ({ id, follow, host, port, newSecret }) => {
+      profiles.setFollow(id, { follow, host, port, newSecret });
+      await services.receipts.sync(id, { strict: true });
+      return profiles.view(profiles.record(id));
+    },
     'profiles.setLines': async ({ id, lines }) => {
       profiles.record(id);
       store.dialSettings.setProfileLines(id, lines);
       services.governors.for(id);
       return { lines: store.dialSettings.profileLines(id) };
     },
+
+    'dialects.list': async () => [...BUILTIN_DIALECTS],
+    'dialects.check': async ({ text }) => {
+      const r = parseDialectText(text);
+      if (!r.ok) throw fail('dialect-invalid', {}, r.issues);
+      return r.dialect;
+    },
+    'dialects.reply': async ({ exchangeId }) => {
+      const e = exchange(exchangeId);
+      if (!['status', 'balance', 'receipt'].includes(e.operation)) throw invalid(['exchangeId', 'teach-operation']);
+      const dialect = e.profile ? profiles.record(e.profile).dialect : SPEC_DIALECT;
+      return replyTree(e, dialect);
+    },
+    'dialects.preview': async ({ profileId, dialect }) => previewDialect(capturedReplies(profileId), dialect, profiles.record(profileId).dialect),
 
     'templates.list': async () => store.templates.list().map(templateView),
     'templates.save': async (input) => templateView(store.templates.save(input)),
@@ -111,12 +174,15 @@ export function createHandlers(services: Services): Handlers {
     'messages.refreshStatus': ({ id }) => calls.refresh(id),
     'messages.queryStatus': async ({ profileId, smsid }): Promise<StatusView> => {
       const r = await calls.status(profileId, smsid);
-      const ok = r.reply?.code === 2;
+      const ok = r.reply?.outcome === 'accepted';
       return {
         smsid: r.reply?.smsid ?? smsid,
+        accepted: ok,
         providerCode: r.reply?.code ?? null,
         msg: r.reply?.msg ?? null,
         state: ok ? r.reply!.state : 'unknown',
+        value: ok ? r.reply!.rawState : null,
+        unmapped: ok ? r.reply!.unmapped : false,
         duration: ok ? r.reply!.duration : null,
         raw: r.reply?.raw ?? null,
         message: r.message,
@@ -127,9 +193,10 @@ export function createHandlers(services: Services): Handlers {
     'balance.query': async ({ profileId }): Promise<BalanceView> => {
       const r = await calls.balance(profileId);
       const threshold = profiles.record(profileId).lowBalanceThreshold;
-      const units = r.reply?.code === 2 ? r.reply.units : null;
+      const units = r.reply?.outcome === 'accepted' ? r.reply.units : null;
       return {
         profileId,
+        accepted: r.reply?.outcome === 'accepted',
         units,
         raw: r.reply?.raw ?? null,
         providerCode: r.reply?.code ?? null,
@@ -185,15 +252,25 @@ export function createHandlers(services: Services): Handlers {
     'store.applyRetention': async () => store.retention.apply(),
     'store.vacuum': async () => store.retention.vacuum(),
 
-    'bulk.open': async ({ templateId, file, mapping, profileId }) => {
+    'bulk.open': async ({ templateId, file, mapping, profileId, requestId }) => {
       // The estimate is checked against the balance when a profile is named and its balance can be read.
       let balance: number | null = null;
       if (profileId) {
         const r = await calls.balance(profileId).catch(() => null);
-        balance = r?.reply?.code === 2 ? r.reply.units : null;
+        balance = r?.reply?.outcome === 'accepted' ? r.reply.units : null;
       }
-      return services.bulk.open({ name: file.name, bytes: Buffer.from(file.base64, 'base64') }, templateId, mapping, { balance });
+      let last = 0;
+      const onProgress = requestId
+        ? (p: ReadProgress) => {
+            const now = Date.now();
+            if (now - last < 200) return;
+            last = now;
+            services.emit('importProgress', { requestId, ...p });
+          }
+        : undefined;
+      return services.bulk.open({ name: file.name, bytes: Buffer.from(file.base64, 'base64') }, templateId, mapping, { balance, requestId, onProgress });
     },
+    'bulk.cancelOpen': async ({ requestId }) => ({ cancelled: services.bulk.cancelOpen(requestId) }),
     'bulk.remap': async ({ importId, mapping, templateId }) => services.bulk.remap(importId, mapping, templateId),
     'bulk.issues': async ({ importId, ...q }) => services.bulk.issues(importId, q),
     'bulk.create': async ({ importId, ...input }) => services.bulk.createBatch(importId, input),

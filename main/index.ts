@@ -2,8 +2,9 @@
 // unit tests drive it with a fake module; the bottom of the file hands it the real ones.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { app, BrowserWindow, clipboard, globalShortcut, ipcMain, Menu, Notification, screen, session, shell } from 'electron';
+import { app, BrowserWindow, clipboard, globalShortcut, ipcMain, Menu, Notification, protocol, screen, session, shell } from 'electron';
 import type { App, BrowserWindow as BrowserWindowInstance } from 'electron';
+import { registerAppScheme, serveAppScheme, type ProtocolLike } from './app-protocol';
 import { appUrlMatcher, DEFAULT_EXTERNAL_HOSTS, hardenApp, type SessionModuleLike, type ShellLike } from './app-security';
 import { installAppMenu, type MenuModuleLike } from './app-menu';
 import { dataDirectory } from './store/paths';
@@ -22,6 +23,7 @@ export interface ElectronModules {
   app: AppModuleLike;
   BrowserWindow: BrowserWindowCtor;
   Menu: MenuModuleLike;
+  protocol: ProtocolLike;
   screen: ScreenLike;
   session: SessionModuleLike;
   shell: ShellLike;
@@ -53,6 +55,8 @@ export interface StartedApp {
 
 export function startApp(electron: ElectronModules, options: StartOptions): StartedApp {
   const { app: electronApp } = electron;
+  // Before anything else, and before ready (Electron refuses it later): the page's app:// scheme.
+  registerAppScheme(electron.protocol);
   const log = options.log ?? ((message: string) => console.warn(`[callout] ${message}`));
 
   // userData first: the single-instance lock lives in the userData folder, so the app and
@@ -71,7 +75,7 @@ export function startApp(electron: ElectronModules, options: StartOptions): Star
 
   const isDev = !electronApp.isPackaged;
   const renderer = resolveRendererTarget({ env: options.env, isPackaged: electronApp.isPackaged, mainDir: options.mainDir, log });
-  const isAppUrl = appUrlMatcher(renderer.kind === 'file' ? { rendererFile: renderer.file } : { devServerUrl: renderer.url });
+  const isAppUrl = appUrlMatcher(renderer.kind === 'app' ? { appScheme: true } : { devServerUrl: renderer.url });
 
   // Before ready: sandbox every renderer, guard every webContents and session.
   const hardened = hardenApp(electronApp, electron.session, electron.shell, {
@@ -121,6 +125,7 @@ export function startApp(electron: ElectronModules, options: StartOptions): Star
   const ready = (async (): Promise<BrowserWindowInstance | undefined> => {
     await electronApp.whenReady();
     await hardened;
+    if (renderer.kind === 'app') serveAppScheme(electron.protocol, renderer.dir);
     installAppMenu(electron.Menu, { platform: options.platform, isDev });
 
     // Services and IPC before the window: the renderer may call as soon as it loads.
@@ -150,7 +155,7 @@ export function startApp(electron: ElectronModules, options: StartOptions): Star
 // side effects.
 if (process.versions.electron) {
   startApp(
-    { app, BrowserWindow, Menu, screen, session, shell },
+    { app, BrowserWindow, Menu, protocol, screen, session, shell },
     {
       env: process.env,
       platform: process.platform,

@@ -3,7 +3,7 @@
 // contacts and the dialer — and the push events they emit. The handler table (handlers.ts), the
 // Electron glue, `callout ui`, the CLI and the tests all take them from here. No Electron here.
 import { randomBytes } from 'node:crypto';
-import type { AppInfo, EventName, PayloadOf } from '../common/contract';
+import type { AppInfo, EventName, PayloadOf, StorageProblem } from '../common/contract';
 import { EVENT_CHANNELS } from '../common/contract';
 import type { Lang } from '../common/domain/i18n-text';
 import type { BatchItemRecord, BatchRecord } from '../common/bulk-types';
@@ -19,7 +19,9 @@ import { startSandbox, type Sandbox, type SandboxOptions } from './sandbox';
 import { openSecretStore, type SecretStoreStatus } from './secrets';
 import type { SecretStore } from './secrets/secret-store';
 import { openStore, type Store } from './store';
+import { ReceiptListeners } from './receipts/receipt-listeners';
 import { dataDirectory } from './store/paths';
+import { isDiskFull, isStorageError } from './errors';
 
 export type Locale = Lang;
 
@@ -41,11 +43,18 @@ export interface ServicesOptions {
    * database (the app: yes; the CLI follows only the calls it places itself).
    */
   follow?: { delayScale?: number; maxAgeMs?: number; budgetPerLine?: number; resume?: boolean };
+  /**
+   * Receipt listeners of profiles that follow by receipts: `all` starts every one at start (the
+   * app), `on-demand` starts one when its profile places or follows a call (the CLI). Default all.
+   */
+  receipts?: 'all' | 'on-demand';
   /** Speeds up the governors' hour, hold times and dial pauses (tests, a sped-up sandbox). Default 1. */
   timeScale?: number;
   /** How often messages someone waits for are re-read from the store. Default 1000 ms. */
   watcherPollMs?: number;
   queue?: Pick<BulkQueueOptions, 'unknownHoldMs' | 'maxHoldMs' | 'unknownStreakLimit' | 'progressIntervalMs'>;
+  /** How a send's result is written again after a failed write (tests: short delays). */
+  storeRetry?: { delaysMs?: readonly number[]; intervalMs?: number };
   /** Desktop notification when a call ends (the Electron glue shows it). */
   notify?: (message: MessageRecord, locale: Locale) => void;
   version?: string;
@@ -68,12 +77,20 @@ export interface Services {
   contacts: ContactService;
   dialer: Dialer;
   sandbox: Sandbox | null;
+  /** The receipt listeners of profiles that follow their calls by receipts. */
+  receipts: ReceiptListeners;
+  /** Where unexpected errors go (the app's log). */
+  log: (error: unknown) => void;
   /** What start-up found left over by a process that is gone: sends marked unknown, batches reopened paused, their in-flight items marked unknown. */
   recovery: { messages: MessageRecord[]; batches: BatchRecord[]; items: BatchItemRecord[] };
   version: string;
   readonly locale: Locale;
   clipboard: { writeText(text: string): void } | null;
   setLocale(locale: Locale): void;
+  /** Set while Callout cannot write to its data directory (pushed as storageProblem). */
+  readonly storageProblem: StorageProblem | null;
+  /** A write failed (error) or succeeded (null): keeps storageProblem and its push up to date. */
+  noteStoreHealth(error: unknown | null): void;
   /** The secret store's state (opening the keychain first if it is opened lazily). */
   secretStatus(): Promise<SecretStoreStatus>;
   emit<E extends EventName>(event: E, payload: PayloadOf<E>): void;
@@ -120,19 +137,56 @@ export async function createServices(options: ServicesOptions = {}): Promise<Ser
       for (const l of listeners) l(EVENT_CHANNELS[event], payload);
     };
     let locale: Locale = 'en';
+    let storageProblem: StorageProblem | null = null;
+    // Called only once the services below exist.
+    const unstoredCount = () => calls.unstoredResults().length;
+    const noteStoreHealth = (error: unknown | null) => {
+      if (error === null) {
+        if (!storageProblem || unstoredCount() > 0) return;
+        storageProblem = null;
+      } else {
+        // Only the store's own troubles (full, read-only, I/O): a programming error is no banner.
+        if (!isStorageError(error)) return;
+        const kind = isDiskFull(error) ? 'disk-full' : 'write-failed';
+        const unstored = unstoredCount();
+        if (storageProblem && storageProblem.kind === kind && storageProblem.unstored === unstored) return;
+        storageProblem = { kind, unstored, dataDirectory: home, at: Date.now() };
+      }
+      emit('storageProblem', storageProblem);
+    };
 
     const profiles = new ProfileService(store.profiles, secrets, () => sandbox?.baseUrl ?? null);
+    let receipts: ReceiptListeners | null = null;
     const calls = new CallService({
       messages: store.messages,
       exchanges: store.exchanges,
       endpoint: (id) => profiles.endpoint(id),
       onChange: (m) => emit('messageUpdated', m),
-      onCallEnded: (m) => options.notify?.(m, locale),
+      onCallEnded: (m) => {
+        options.notify?.(m, locale);
+        emit('callEnded', m);
+      },
       follow: options.follow,
       linesOf: (id) => store.dialSettings.profileLines(id),
       watcherPollMs: options.watcherPollMs,
+      ensureReceipts: (id) => receipts?.ensure(id) ?? Promise.resolve(),
+      log: options.log,
+      onStoreHealth: noteStoreHealth,
+      storeRetry: options.storeRetry,
+    });
+    receipts = new ReceiptListeners({
+      record: (id) => {
+        try {
+          return profiles.record(id);
+        } catch {
+          return undefined;
+        }
+      },
+      calls,
+      keepPort: (id, port) => store.profiles.keepReceiptPort(id, port),
       log: options.log,
     });
+    profiles.attachListeners((id) => receipts!.status(id));
     const governors = new GovernorRegistry((id) => store.dialSettings.profileLines(id), { timeScale });
     const send = calls.send.bind(calls);
     const awaitEnd = calls.awaitEnd.bind(calls);
@@ -156,6 +210,7 @@ export async function createServices(options: ServicesOptions = {}): Promise<Ser
     }
     // Batches that were running when Callout last stopped reopen paused; their in-flight items become unknown.
     const recovered = queue.recover();
+    if ((options.receipts ?? 'all') === 'all') await receipts.startAll(store.profiles.list());
 
     const version = options.version ?? '0.1.0';
     const services: Services = {
@@ -170,6 +225,8 @@ export async function createServices(options: ServicesOptions = {}): Promise<Ser
       contacts,
       dialer,
       sandbox,
+      receipts,
+      log: options.log ?? (() => undefined),
       recovery: { messages: interrupted, ...recovered },
       version,
       get locale() {
@@ -178,6 +235,10 @@ export async function createServices(options: ServicesOptions = {}): Promise<Ser
       setLocale(l) {
         locale = l;
       },
+      get storageProblem() {
+        return storageProblem;
+      },
+      noteStoreHealth,
       secretStatus,
       emit,
       subscribe(listener) {
@@ -191,10 +252,12 @@ export async function createServices(options: ServicesOptions = {}): Promise<Ser
         secretStore: await secretStatus(),
         sandboxBaseUrl: sandbox?.baseUrl ?? null,
         databaseRecovered: store.recovered,
+        storageProblem,
       }),
       async close() {
         await dialer.close();
         await queue.close();
+        await receipts!.close();
         calls.close();
         governors.close();
         listeners.clear();

@@ -3,25 +3,28 @@
 // call so reviewers and Electronegativity see them in one place.
 import { join } from 'node:path';
 import type { BrowserWindow, BrowserWindowConstructorOptions, Screen } from 'electron';
+import { APP_ENTRY_URL } from './app-protocol';
+import { builtRendererDir } from './renderer-files';
 import { MIN_WINDOW_SIZE, loadWindowState, trackWindowState, windowStatePath, type Rect } from './window-state';
 
 export type BrowserWindowCtor = new (options: BrowserWindowConstructorOptions) => BrowserWindow;
 export type ScreenLike = Pick<Screen, 'getAllDisplays' | 'getPrimaryDisplay'>;
 
-export type RendererTarget = { kind: 'file'; file: string } | { kind: 'url'; url: string };
+/** The built renderer served on app://callout/ from `dir`, or the dev server's URL. */
+export type RendererTarget = { kind: 'app'; dir: string; url: string } | { kind: 'url'; url: string };
 
 export interface BuiltPaths {
   /** out/preload/index.js */
   preload: string;
-  /** out/renderer/index.html */
-  rendererHtml: string;
+  /** out/renderer */
+  rendererDir: string;
 }
 
 /** electron-vite writes out/main, out/preload and out/renderer side by side. */
 export function builtPaths(mainDir: string): BuiltPaths {
   return {
     preload: join(mainDir, '..', 'preload', 'index.js'),
-    rendererHtml: join(mainDir, '..', 'renderer', 'index.html'),
+    rendererDir: builtRendererDir(mainDir),
   };
 }
 
@@ -49,7 +52,8 @@ export interface RendererTargetInput {
  * The electron-vite convention: `ELECTRON_RENDERER_URL` points at the dev server during
  * `electron-vite dev`. It is honoured only in an unpackaged app and only for a loopback
  * URL, so an environment variable can never point a packaged app (and its preload bridge)
- * at a remote page. Otherwise the built out/renderer/index.html is loaded from disk.
+ * at a remote page. Otherwise the built out/renderer is served on app://callout/ (see
+ * app-protocol.ts), never loaded from file://.
  */
 export function resolveRendererTarget({ env, isPackaged, mainDir, log }: RendererTargetInput): RendererTarget {
   const devUrl = env.ELECTRON_RENDERER_URL?.trim();
@@ -57,7 +61,7 @@ export function resolveRendererTarget({ env, isPackaged, mainDir, log }: Rendere
     if (isLoopbackDevUrl(devUrl)) return { kind: 'url', url: devUrl };
     log?.('ELECTRON_RENDERER_URL ignored: only a loopback http(s) URL is accepted');
   }
-  return { kind: 'file', file: builtPaths(mainDir).rendererHtml };
+  return { kind: 'app', dir: builtPaths(mainDir).rendererDir, url: APP_ENTRY_URL };
 }
 
 export interface MainWindowDeps {
@@ -112,7 +116,7 @@ export function createMainWindow(deps: MainWindowDeps): BrowserWindow {
 
   trackWindowState(win, stateFile, { debounceMs: deps.stateSaveDelayMs, log: deps.log });
 
-  const loading = deps.renderer.kind === 'url' ? win.loadURL(deps.renderer.url) : win.loadFile(deps.renderer.file);
+  const loading = win.loadURL(deps.renderer.url);
   loading.catch((error: unknown) => {
     deps.log?.(`the renderer failed to load: ${error instanceof Error ? error.message : String(error)}`);
   });

@@ -15,8 +15,8 @@
 //   - node-gyp: `node-gyp rebuild --release --target=<electron> --arch=<arch>
 //     --dist-url=https://electronjs.org/headers --runtime=electron --devdir=~/.electron-gyp`.
 // Both need a C/C++ toolchain (python3, make, a compiler) and Electron's headers, which are
-// downloaded from https://electronjs.org/headers unless --headers-dir points at an
-// unpacked copy. native/electron/manifest.json records what was built, for which Electron,
+// downloaded from https://electronjs.org/headers (or ELECTRON_HEADERS_URL, a mirror) unless
+// --headers-dir points at an unpacked copy. native/electron/manifest.json records what was built, for which Electron,
 // platform and arch; scripts/electron-builder-before-pack.cjs checks it before packaging.
 //
 // Usage:
@@ -33,7 +33,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const requireFromRoot = createRequire(join(ROOT, 'package.json'));
-const HEADERS_URL = 'https://electronjs.org/headers';
+// ELECTRON_HEADERS_URL: a mirror of Electron's headers (the same layout as electronjs.org/headers).
+const HEADERS_URL = process.env.ELECTRON_HEADERS_URL?.trim() || 'https://electronjs.org/headers';
 
 /** The addons, and where each one's binary ends up after a build. */
 export const MODULES = {

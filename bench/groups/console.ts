@@ -5,19 +5,20 @@
 // - rendererInitialJsKB: JavaScript the browser loaded (uncompressed) before the Send screen was interactive.
 // - consoleFirstScreenMs: from navigation to the Send screen interactive (its form shown with the
 //   profile chosen, nothing loading), median of 5.
-// - blankPageMs: an empty page's load (navigation to its load event) from a server of the same code,
-//   in the same run, interleaved with the console's: the ratio holds on a noisy machine.
+// - blankPageMs: an empty page's load (navigation to its load event) from the same server (a copy of
+//   the built renderer with an empty page beside it), in the same run, interleaved with the
+//   console's: the ratio holds on a noisy machine.
 // - quickDialMs: from Ctrl+K on the Send screen to the call's request leaving for the provider (the
 //   message written `pending`, just before the POST), keyboard only, median of 5.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { Page } from 'playwright-core';
 import { EVENT_CHANNELS } from '../../common/contract';
 import type { MessageRecord } from '../../common/records';
-import { launchChromium, RENDERER_DIR, ROOT, serveRenderer, startApp } from '../../test/e2e/bridge';
+import { launchChromium, RENDERER_DIR, ROOT, startApp } from '../../test/e2e/bridge';
 
 const RUNS = 5;
 
@@ -90,24 +91,27 @@ async function openBlank(page: Page, url: string): Promise<number> {
 
 export async function consoleGroup(): Promise<Record<string, number>> {
   ensureBuilt();
-  const blankDir = mkdtempSync(join(tmpdir(), 'callout-bench-blank-'));
-  writeFileSync(join(blankDir, 'index.html'), '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>blank</title></head><body></body></html>');
-  const blank = await serveRenderer(blankDir);
+  // The built console and an empty page beside it, served by the same `callout ui` server.
+  const rendererDir = mkdtempSync(join(tmpdir(), 'callout-bench-console-'));
+  cpSync(RENDERER_DIR, rendererDir, { recursive: true });
+  writeFileSync(join(rendererDir, 'blank.html'), '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>blank</title></head><body></body></html>');
   const browser = await launchChromium();
   // A returning user (the guide dismissed), in English, on the Send screen.
-  const app = await startApp({ browser, onboarding: false, screen: 'send', locale: 'en-US' });
+  const app = await startApp({ browser, onboarding: false, screen: 'send', locale: 'en-US', rendererDir });
   try {
     const { page, services, handlers } = app;
+    await page.getByTestId('mobile-input').waitFor();
     const consoleUrl = page.url();
+    const blankUrl = new URL('/blank.html', app.server.origin).href;
     // Warm up both (the first navigation of a browser pays for its own start).
-    await openBlank(page, `${blank.url}/index.html`);
+    await openBlank(page, blankUrl);
     await openConsole(page, consoleUrl);
 
     const firstScreen: number[] = [];
     const blankPage: number[] = [];
     let jsBytes = 0;
     for (let i = 0; i < RUNS; i++) {
-      blankPage.push(await openBlank(page, `${blank.url}/index.html`));
+      blankPage.push(await openBlank(page, blankUrl));
       const r = await openConsole(page, consoleUrl);
       firstScreen.push(r.ms);
       jsBytes = Math.max(jsBytes, r.jsBytes);
@@ -163,7 +167,6 @@ export async function consoleGroup(): Promise<Record<string, number>> {
   } finally {
     await app.close();
     await browser.close();
-    await blank.close();
-    rmSync(blankDir, { recursive: true, force: true });
+    rmSync(rendererDir, { recursive: true, force: true });
   }
 }

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { BatchItemView, BatchProgress, BatchRecord, ImportView, RowIssue } from '../bulk-types';
 import { ISSUE_KINDS, ITEM_STATUSES } from '../bulk-types';
 import { event, id, op } from './define';
+import { base64Length, IMPORT_LIMITS } from '../domain/import-limits';
 import { EVENT_CHANNELS } from './channels';
 
 const batchId = z.number().int().positive();
@@ -14,12 +15,16 @@ export const bulkOps = {
     z
       .object({
         templateId: id,
-        file: z.object({ name: z.string().trim().min(1).max(255), base64: z.string().max(40_000_000, 'file-too-large') }).strict(),
+        file: z.object({ name: z.string().trim().min(1).max(255), base64: z.string().max(base64Length(IMPORT_LIMITS.fileBytes), 'file-too-large') }).strict(),
         mapping: mapping.optional(),
         profileId: id.optional(),
+        /** An id of the caller's choosing: importProgress pushes carry it, bulk.cancelOpen names it. */
+        requestId: z.string().min(1).max(64).optional(),
       })
       .strict(),
   ),
+  /** Stops reading a file opened with this requestId (the open fails with import-cancelled). */
+  'bulk.cancelOpen': op<{ cancelled: boolean }>()(z.object({ requestId: z.string().min(1).max(64) }).strict()),
   'bulk.remap': op<ImportView>()(z.object({ importId: z.string().max(64), mapping, templateId: id.optional() }).strict()),
   'bulk.issues': op<RowIssue[]>()(
     z.object({ importId: z.string().max(64), kind: z.enum(ISSUE_KINDS).optional(), offset: z.number().int().min(0).optional(), limit: z.number().int().min(1).max(1000).optional() }).strict(),
@@ -46,7 +51,17 @@ export const bulkOps = {
   'bulk.remove': op<{ removed: boolean }>()(z.object({ batchId }).strict()),
 };
 
+/** How far reading a file has got (bulk.open with a requestId): a few times a second. */
+export interface ImportProgress {
+  requestId: string;
+  phase: 'reading' | 'unpacking' | 'parsing';
+  bytes: number;
+  totalBytes: number;
+  rows: number;
+}
+
 export const bulkEvents = {
+  importProgress: event<ImportProgress>()(EVENT_CHANNELS.importProgress),
   /** A batch's progress (at most a few times a second, and at once when its status changes). */
   bulkProgress: event<BatchProgress>()(EVENT_CHANNELS.bulkProgress),
 };

@@ -14,6 +14,13 @@ export const CHANNEL_NAMES = [
   'profiles.setKey',
   'profiles.deleteKey',
   'profiles.setLines',
+  'profiles.setDialect',
+  'profiles.setFollow',
+  // dialects
+  'dialects.list',
+  'dialects.check',
+  'dialects.reply',
+  'dialects.preview',
   // templates
   'templates.list',
   'templates.save',
@@ -43,6 +50,7 @@ export const CHANNEL_NAMES = [
   'store.vacuum',
   // bulk
   'bulk.open',
+  'bulk.cancelOpen',
   'bulk.remap',
   'bulk.issues',
   'bulk.create',
@@ -94,6 +102,9 @@ export const EVENT_CHANNELS = {
   bulkProgress: 'main:bulk-progress',
   dialProgress: 'main:dial-progress',
   quickDial: 'main:quick-dial',
+  callEnded: 'main:call-ended',
+  storageProblem: 'main:storage-problem',
+  importProgress: 'main:import-progress',
 } as const;
 
 export type EventChannelNames = typeof EVENT_CHANNELS;

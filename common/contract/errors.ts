@@ -4,6 +4,7 @@
 // of its text (an i18next context: error.not-found_batch, error.not-found_profile, ...).
 import type { ContentError } from '../domain/units';
 import type { MobileError } from '../domain/mobile';
+import type { ImportLimit } from '../domain/import-limits';
 
 export type NotFoundKind = 'profile' | 'message' | 'exchange' | 'template' | 'batch' | 'contact' | 'group' | 'import' | 'sandbox';
 
@@ -15,7 +16,8 @@ export type ImportProblem =
   | 'xls-unsupported'
   | 'zip-not-spreadsheet'
   | 'not-xlsx'
-  | 'cannot-read';
+  | 'cannot-read'
+  | 'reader-failed';
 
 export type HistoryProblem = 'cursor' | 'page-size' | 'mobile-digits' | 'range' | 'utc-offset' | 'days' | 'dates';
 
@@ -31,20 +33,36 @@ export interface ErrorParams {
   'forbidden-sender': Record<string, never>;
   'not-found': { kind: NotFoundKind; id?: string | number };
   'no-key': { profile: string };
+  /** The profile's address is not the origin its key was entered for: the key is not sent. */
+  'key-origin': { profile: string; origin: string };
+  /** The key would travel over plain http:// to a host that is not this machine, without consent. */
+  'key-transport': { profile: string; origin: string };
   'keychain-unavailable': { kind: KeychainReason };
   'keychain-failed': Record<string, never>;
-  'invalid-key': { kind: 'empty' | 'too-long' | 'control-characters'; max?: number };
+  'invalid-key': { kind: 'empty' | 'too-short' | 'too-long' | 'control-characters'; min?: number; max?: number };
   'invalid-mobile': { kind: MobileError };
   'invalid-content': { kind: ContentError; length: number };
   'invalid-template': { kind: 'empty' | 'too-long' | 'marker-names'; length?: number; markers?: number; names?: number };
   'send-in-flight': Record<string, never>;
+  /** The result of an earlier send of this text to this number is not stored yet (a full disk): sending it again could call twice. */
+  'result-not-stored': { id: number; smsid: string | null };
+  /** The disk holding the data directory is full: nothing more can be stored. */
+  'disk-full': { dir?: string };
   'still-in-progress': { id: number };
   'builtin-profile': { kind: 'remove' | 'set-key' | 'delete-key' };
   'database-too-new': { version: number; supported: number };
-  'unavailable': { kind: 'clipboard' | 'calls' };
+  'unavailable': { kind: 'clipboard' | 'calls' | 'browser-key-copy' };
   'exchange-without-profile': Record<string, never>;
   'vector-file-invalid': { kind: VectorFileProblem; where: string | null };
   'import-failed': { kind: ImportProblem; name?: string; detail?: string; row?: number };
+  /**
+   * A spreadsheet over one of the import limits (common/domain/import-limits.ts): `max` the limit,
+   * `found` the file's figure (`atLeast`: reading stopped there, the file has at least that much),
+   * `row` where it was found (a cell too long).
+   */
+  'import-too-large': { kind: ImportLimit; max: number; found: number; atLeast?: boolean; row?: number };
+  /** The import was cancelled while the file was being read. */
+  'import-cancelled': Record<string, never>;
   'bad-mapping': Record<string, never>;
   'batch-state': { id: number; kind: 'not-startable' | 'stopping' | 'not-started' | 'done' | 'running'; state?: string };
   'running-elsewhere': { id: number };
@@ -53,6 +71,12 @@ export interface ErrorParams {
   'contact-ambiguous': { query: string; count: number; names: string };
   'history-invalid': { kind: HistoryProblem; max?: number };
   'retention-invalid': { field: string; min: number };
+  /** The profile's dialect says its provider has no status query: its calls are followed by receipts. */
+  'no-status-query': { dialect: string };
+  /** A dialect (a file, or one made in the teach flow) is not valid: the problems are in `issues`. */
+  'dialect-invalid': Record<string, never>;
+  /** The receipt listener could not listen there. */
+  'listen-failed': { kind: 'in-use' | 'address' | 'denied' | 'other'; host: string; port: number };
   internal: Record<string, never>;
 }
 

@@ -10,7 +10,7 @@ export interface StoreStatus {
   retention: RetentionSettings;
   /** Bytes of captured exchanges (headers and bodies) and their count. */
   usage: { bytes: number; exchanges: number };
-  recovered: { movedTo: string; reason: string } | null;
+  recovered: { movedTo: string; reason: string; kind?: 'database' | 'wal' } | null;
 }
 
 export interface ConsoleResult {
@@ -59,7 +59,7 @@ export const historyOps = {
     z
       .object({
         messageId: messageId.optional(),
-        operation: z.enum(['send', 'status', 'balance', 'raw']).optional(),
+        operation: z.enum(['send', 'status', 'balance', 'raw', 'receipt']).optional(),
         from: z.number().int().min(0).optional(),
         to: z.number().int().min(0).optional(),
         limit: z.number().int().min(1).max(1000).optional(),

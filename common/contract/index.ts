@@ -7,6 +7,7 @@ import { appEvents, appOps } from './app';
 import { bulkEvents, bulkOps } from './bulk';
 import { CHANNEL_NAMES, EVENT_CHANNELS, type ChannelName } from './channels';
 import { dialEvents, dialOps } from './dial';
+import { dialectsOps } from './dialects';
 import type { IpcResult } from './errors';
 import { historyOps } from './history';
 import { profilesOps } from './profiles';
@@ -15,7 +16,7 @@ import { signatureOps } from './signature';
 import { templatesOps } from './templates';
 
 export const contract = {
-  channels: { ...appOps, ...profilesOps, ...templatesOps, ...sendOps, ...historyOps, ...bulkOps, ...dialOps, ...signatureOps },
+  channels: { ...appOps, ...profilesOps, ...dialectsOps, ...templatesOps, ...sendOps, ...historyOps, ...bulkOps, ...dialOps, ...signatureOps },
   events: { ...sendEvents, ...bulkEvents, ...dialEvents, ...appEvents },
 } as const;
 
@@ -58,8 +59,10 @@ export type CalloutApi = {
 
 export * from './define';
 export * from './errors';
-export type { AppInfo, SecretStoreView } from './app';
-export { profileInput, type ProfileInput, type ProfileView } from './profiles';
+export type { AppInfo, SecretStoreView, StorageProblem } from './app';
+export type { ImportProgress } from './bulk';
+export { FOLLOW_MODES, profileInput, type DialectSaved, type FollowMode, type ListenerState, type ProfileInput, type ProfileSaveResult, type ProfileView } from './profiles';
+export type { DialectPreview, ReplyTree, ResolveCount, SeenValue } from './dialects';
 export type { ImportResult, TemplateView } from './templates';
 export type { BalanceView, FailureView, MessageDetail, RecentsView, SendView, StatusView } from './send';
 export { historyFilter, type ConsoleResult, type StoreStatus } from './history';

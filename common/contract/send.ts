@@ -23,6 +23,8 @@ export interface SendView {
 
 export interface BalanceView {
   profileId: string;
+  /** The provider answered with a success code (by the profile's dialect: the spec's is 2). */
+  accepted: boolean;
   units: number | null;
   /** The provider's reply as parsed, for testers (the field carrying the units is not in the spec). */
   raw: Record<string, unknown> | null;
@@ -34,9 +36,15 @@ export interface BalanceView {
 
 export interface StatusView {
   smsid: string;
+  /** The provider answered with a success code (by the profile's dialect: the spec's is 2). */
+  accepted: boolean;
   providerCode: number | null;
   msg: string | null;
   state: CallState;
+  /** The provider's state value, as it sent it. */
+  value: string | null;
+  /** The value is one the profile's dialect does not map ("not recognised — map it"). */
+  unmapped: boolean;
   duration: number | null;
   raw: Record<string, unknown> | null;
   /** The local message with that smsid, updated, if Callout sent it. */
@@ -85,4 +93,9 @@ export const sendOps = {
 export const sendEvents = {
   /** A message changed (outcome, call state, duration). */
   messageUpdated: event<MessageRecord>()(EVENT_CHANNELS.messageUpdated),
+  /**
+   * A followed call reached its final state, once per call. The desktop app notifies from main; the
+   * console in a browser (`callout ui`) shows a browser notification, with the user's permission.
+   */
+  callEnded: event<MessageRecord>()(EVENT_CHANNELS.callEnded),
 };

@@ -5,3 +5,6 @@ export * from './templates';
 export * from './codes';
 export * from './status';
 export * from './outcomes';
+export * from './key-origin';
+export * from './import-limits';
+export * from './figures';

@@ -103,6 +103,38 @@ export function isSettled(m: MessageFacts): boolean {
 }
 
 /**
+ * May a call's state move from `from` to `to`? A call never moves backwards: nothing changes after a
+ * final state, and a call that rings is never waiting again — whatever order replies and receipts
+ * arrive in, and however often one is repeated. `unknown` (a value nobody mapped yet) may be left
+ * for any state, and entered from any state that is not final.
+ */
+export function mayMove(from: CallState, to: CallState): boolean {
+  if (from === to || FINAL_STATES.has(from)) return false;
+  if (to === 'unknown' || from === 'unknown') return true;
+  return stageOf(to) >= stageOf(from);
+}
+
+function stageOf(s: CallState): number {
+  if (s === 'pending') return 0;
+  if (s === 'calling') return 1;
+  return 2;
+}
+
+/**
+ * How a settled message's call ended, for whoever decides what to do next (the dialer, the bulk
+ * counts): answered; not answered (a final state other than answered); or unknown — the outcome of
+ * the send is unknown, following it stopped before a final state, or the call could never be
+ * followed (no message ID). An unknown call may have been placed and answered: never call again
+ * automatically.
+ */
+export function callEnd(m: { outcome: Outcome; state: CallState; endedAt: number | null }): 'answered' | 'not-answered' | 'unknown' {
+  if (m.state === 'answered') return 'answered';
+  if (m.outcome === 'rejected') return 'not-answered';
+  if (m.outcome === 'accepted' && FINAL_STATES.has(m.state)) return 'not-answered';
+  return 'unknown';
+}
+
+/**
  * May a person send this message again (a deliberate new call, after confirming)? Not while its
  * send is in flight, nor while its call may still be ringing; any settled message, yes.
  */

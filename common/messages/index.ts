@@ -8,6 +8,8 @@ import zhCN from './zh-CN.json';
 import { isResultCode } from '../domain/codes';
 import type { IpcError } from '../contract/errors';
 import type { Reason } from '../reasons';
+import type { MessageRecord } from '../records';
+import { maskMobile } from '../domain/mobile';
 
 export type MessageCatalog = typeof en;
 
@@ -53,4 +55,20 @@ export function providerCodeKeys(code: number | null | undefined): { meaning: st
   const documented = isResultCode(code);
   const base = documented ? `provider.${code}` : typeof code === 'number' && !Number.isNaN(code) ? 'provider.unknown' : 'provider.none';
   return { meaning: `${base}.meaning`, action: `${base}.action`, params: { code: code ?? '' } };
+}
+
+/**
+ * What a notification says when a call ends: the desktop app's (from main) and the browser
+ * console's (from the page) say the same, in the language of `say`.
+ */
+export function callEndedNotice(
+  say: (key: string, params?: Params) => string,
+  m: Pick<MessageRecord, 'state' | 'mobile' | 'duration'>,
+): { title: string; body: string } {
+  const state = say(`state.${m.state}`);
+  const who = maskMobile(m.mobile);
+  return {
+    title: say('notice.ended.title', { state }),
+    body: m.state === 'answered' && m.duration !== null ? say('notice.ended.answered', { who, duration: m.duration }) : say('notice.ended.other', { who, state }),
+  };
 }

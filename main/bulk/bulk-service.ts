@@ -5,10 +5,10 @@ import { basename } from 'node:path';
 import type { TemplateRecord } from '../store/template-repository';
 import { fail } from '../errors';
 import type { BulkQueue } from './queue';
+import { readFile } from 'node:fs/promises';
+import { readInWorker, type ReadProgress } from './import-runner';
 import {
-  prepareRows,
-  readSpreadsheet,
-  readSpreadsheetBytes,
+  prepareRowsAsync,
   resolveMapping,
   suggestMapping,
   type DuplicatePolicy,
@@ -40,8 +40,16 @@ export interface BulkServiceOptions {
   maxDrafts?: number;
 }
 
+/** How a file is being read: progress as it goes, and the id a cancel names. */
+export interface OpenProgress {
+  requestId?: string;
+  onProgress?: (p: ReadProgress) => void;
+}
+
 export class BulkService {
   private readonly drafts = new Map<string, Draft>();
+  /** Files being read now, by the id their caller gave (to cancel them). */
+  private readonly reading = new Map<string, AbortController>();
 
   constructor(private readonly o: BulkServiceOptions) {}
 
@@ -49,37 +57,61 @@ export class BulkService {
     return this.o.queue;
   }
 
-  /** Reads a file (by path, or bytes from a file picker), maps it (given or suggested) and validates it. */
+  /**
+   * Reads a file (by path, or bytes from a file picker) in a worker thread within the import limits,
+   * maps it (given or suggested) and validates it a slice of rows at a time: main's event loop stays
+   * free whatever the file. `requestId` lets `cancelOpen` stop it.
+   */
   async open(
     source: { path: string } | { name: string; bytes: Uint8Array },
     templateId: string,
     mapping?: MappingSpec,
-    options: { previewCount?: number; maxIssues?: number; balance?: number | null } = {},
+    options: { previewCount?: number; maxIssues?: number; balance?: number | null } & OpenProgress = {},
   ): Promise<ImportView> {
     const template = this.template(templateId);
-    const sheet = 'path' in source ? await readSpreadsheet(source.path) : await readSpreadsheetBytes(source.name, source.bytes);
+    const { requestId, onProgress, ...prepare } = options;
+    const abort = new AbortController();
+    if (requestId) {
+      this.reading.get(requestId)?.abort();
+      this.reading.set(requestId, abort);
+    }
+    let sheet: Sheet;
+    try {
+      const name = 'path' in source ? source.path : source.name;
+      const bytes = 'path' in source ? await readPath(source.path) : source.bytes;
+      sheet = await readInWorker(name, bytes, { onProgress, signal: abort.signal });
+    } finally {
+      if (requestId && this.reading.get(requestId) === abort) this.reading.delete(requestId);
+    }
     const fileName = basename('path' in source ? source.path : source.name);
     const spec = mapping && Object.keys(mapping).length ? mapping : suggestMapping(sheet, template);
-    const prepared = prepareRows(sheet, template, resolveMapping(sheet.columns, template, spec), options);
+    const prepared = await prepareRowsAsync(sheet, template, resolveMapping(sheet.columns, template, spec), prepare);
     const draft: Draft = { id: randomUUID(), fileName, sheet, template, mapping: spec, prepared, at: Date.now() };
     this.keep(draft);
     return this.view(draft, suggestMapping(sheet, template));
   }
 
+  /** Stops reading the file opened with this id; true when one was being read. */
+  cancelOpen(requestId: string): boolean {
+    const abort = this.reading.get(requestId);
+    abort?.abort();
+    return abort !== undefined;
+  }
+
   /** Another mapping (or template) for a file already read. */
-  remap(importId: string, mapping: MappingSpec, templateId?: string, options: { previewCount?: number; maxIssues?: number; balance?: number | null } = {}): ImportView {
+  async remap(importId: string, mapping: MappingSpec, templateId?: string, options: { previewCount?: number; maxIssues?: number; balance?: number | null } = {}): Promise<ImportView> {
     const d = this.draft(importId);
     const template = templateId ? this.template(templateId) : d.template;
-    d.prepared = prepareRows(d.sheet, template, resolveMapping(d.sheet.columns, template, mapping), options);
+    d.prepared = await prepareRowsAsync(d.sheet, template, resolveMapping(d.sheet.columns, template, mapping), options);
     d.template = template;
     d.mapping = mapping;
     return this.view(d, suggestMapping(d.sheet, template));
   }
 
   /** Every issue of one kind (or all), paged: the report carries only the first ones. */
-  issues(importId: string, q: { kind?: IssueKind; offset?: number; limit?: number } = {}): RowIssue[] {
+  async issues(importId: string, q: { kind?: IssueKind; offset?: number; limit?: number } = {}): Promise<RowIssue[]> {
     const d = this.draft(importId);
-    const all = prepareRows(d.sheet, d.template, resolveMapping(d.sheet.columns, d.template, d.mapping), { maxIssues: Number.MAX_SAFE_INTEGER, previewCount: 0 }).report.issues;
+    const all = (await prepareRowsAsync(d.sheet, d.template, resolveMapping(d.sheet.columns, d.template, d.mapping), { maxIssues: Number.MAX_SAFE_INTEGER, previewCount: 0 })).report.issues;
     const filtered = q.kind ? all.filter((i) => i.kind === q.kind) : all;
     const offset = Math.max(0, q.offset ?? 0);
     return filtered.slice(offset, offset + Math.max(1, Math.min(q.limit ?? 500, 10_000)));
@@ -130,5 +162,13 @@ export class BulkService {
       templateId: d.template.id,
       report: d.prepared.report,
     };
+  }
+}
+
+async function readPath(path: string): Promise<Uint8Array> {
+  try {
+    return await readFile(path);
+  } catch (error) {
+    throw fail('import-failed', { kind: 'cannot-read', name: path, detail: (error as NodeJS.ErrnoException).code ?? String(error) });
   }
 }

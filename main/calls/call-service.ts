@@ -5,17 +5,25 @@
 //
 // A send is never repeated here: a request that may have reached the provider is recorded
 // `unknown`, for a person to decide.
+//
+// Once the request has left, the provider's answer is kept in memory until it is stored: the write
+// is retried at once a few times, then in the background. While a message's result is not stored,
+// the same text to the same number is refused (`result-not-stored`), so a full disk can never lead
+// to a second call; the send itself reports `unknown` with the reason `store-incomplete` and the
+// smsid the provider gave, never an internal error.
 import { checkContent, unitsFor } from '../../common/domain/units';
 import { normalizeMobile } from '../../common/domain/mobile';
-import { FINAL_STATES, maySendAgain, stopsFollowing } from '../../common/domain';
+import { FINAL_STATES, mayMove, maySendAgain, stopsFollowing } from '../../common/domain';
+import { readReceipts, readStatus, type Dialect, type ReceiptReading } from '../../common/dialects';
 import type { FailureView } from '../../common/contract/send';
-import type { MessageRecord } from '../../common/records';
+import type { CallState } from '../../common/domain/status';
+import type { Exchange, MessageRecord } from '../../common/records';
 import { reason } from '../../common/reasons';
-import { CalloutError, fail } from '../errors';
+import { CalloutError, fail, isDiskFull } from '../errors';
 import type { ExchangeRepository } from '../store/exchange-repository';
 import type { MessageRepository } from '../store/message-repository';
-import { VoiceClient, type ProviderEndpoint } from '../voice/client';
-import type { BalanceReply, SendReply, StatusReply } from '../voice/replies';
+import { dialectOf, VoiceClient, type ProviderEndpoint } from '../voice/client';
+import { parseBody, parsePost, type BalanceReply, type SendReply, type StatusReply } from '../voice/replies';
 import { CallClock } from './call-clock';
 import { EndWatcher } from './end-watcher';
 import { Follower, type LookResult } from './follower';
@@ -39,6 +47,27 @@ export interface StatusOutcome {
   message: MessageRecord | null;
   reply: StatusReply | null;
   failure: FailureView | null;
+}
+
+/** What one look at a call found: its state (mapped, or a value the dialect does not map), duration and attempts. */
+export interface CallReading {
+  state: CallState;
+  /** The provider's value, as text. */
+  value: string | null;
+  unmapped: boolean;
+  duration: number | null;
+  attempts?: number | null;
+}
+
+/** What a post of receipts held, and what became of it. */
+export interface ReceiptOutcome {
+  /** The body could be parsed (JSON, form or XML). */
+  readable: boolean;
+  receipts: number;
+  /** Receipts that named one of this profile's messages. */
+  matched: number;
+  /** The exchange(s) stored for it. */
+  exchangeIds: number[];
 }
 
 export interface BalanceOutcome {
@@ -66,7 +95,29 @@ export interface CallServiceOptions {
   linesOf?: (profileId: string) => number;
   /** How often messages someone waits for are re-read from the store (a change by another process). Default 1000 ms. */
   watcherPollMs?: number;
+  /** A call of this profile is followed by receipts: make sure its receipt listener runs (before the send leaves). */
+  ensureReceipts?: (profileId: string) => Promise<void>;
   log?: (error: unknown) => void;
+  /**
+   * Writing a send's result: waits before each retry made at once (default 50, 250, 1000 ms), then
+   * how often the background retries run while something is not stored (default 2000 ms).
+   */
+  storeRetry?: { delaysMs?: readonly number[]; intervalMs?: number };
+  /** A write failed (the store's health: disk full, I/O error) or, with null, a write succeeded again. */
+  onStoreHealth?: (error: unknown | null) => void;
+}
+
+/** A send whose request left, with what the provider answered, not yet (completely) stored. */
+interface Unstored {
+  key: string;
+  pending: MessageRecord;
+  profile: string;
+  reply: SendReply | null;
+  failure: FailureView | null;
+  /** Exchanges still to store. */
+  exchanges: Exchange[];
+  /** The stored outcome, once it is. */
+  stored: MessageRecord | null;
 }
 
 /** Checks a send locally: the normalised number, the text, its units. Throws invalid-mobile / invalid-content. */
@@ -78,8 +129,14 @@ export function validateSend(input: Pick<SendInput, 'mobile' | 'content'>): { mo
   return { mobile: mobile.mobile, content: input.content, units: unitsFor(input.content) };
 }
 
+/** The same text to the same number, whatever the profile: what must never be called twice by accident. */
+const sameCallKey = (mobile: string, content: string) => `${mobile}\n${content}`;
+
 export class CallService {
   private readonly inFlight = new Set<string>();
+  /** Answers not yet (completely) stored, by message id. */
+  private readonly unstored = new Map<number, Unstored>();
+  private flushTimer: NodeJS.Timeout | null = null;
   private readonly clientFor: (endpoint: ProviderEndpoint) => VoiceClient;
   private readonly follower: Follower;
   private readonly watcher: EndWatcher;
@@ -95,10 +152,6 @@ export class CallService {
       linesOf: o.linesOf,
       look: (m) => this.look(m),
       expire: (m) => this.changed(o.messages.endTracking(m.id, reason('tracking-timeout', {}))),
-      onFinal: (id) => {
-        const m = o.messages.get(id);
-        if (m) o.onCallEnded?.(m);
-      },
       delayScale: o.follow?.delayScale,
       maxAgeMs: o.follow?.maxAgeMs,
       budgetPerLine: o.follow?.budgetPerLine,
@@ -110,11 +163,15 @@ export class CallService {
   async send(profileId: string, input: SendInput, signal?: AbortSignal): Promise<SendOutcome> {
     const checked = validateSend(input);
     const endpoint = await this.o.endpoint(profileId);
+    if (endpoint.follow === 'receipts' || endpoint.follow === 'both') await this.o.ensureReceipts?.(endpoint.profile).catch((e: unknown) => this.o.log?.(e));
     const key = `${endpoint.profile}\n${endpoint.baseUrl}\n${checked.mobile}\n${checked.content}`;
     if (this.inFlight.has(key)) throw fail('send-in-flight');
+    const same = sameCallKey(checked.mobile, checked.content);
+    const waiting = [...this.unstored.values()].find((u) => u.key === same && !u.stored);
+    if (waiting) throw fail('result-not-stored', { id: waiting.pending.id, smsid: waiting.reply?.smsid ?? null });
     this.inFlight.add(key);
     try {
-      const pending = this.o.messages.insertPending({
+      const pending = this.write(() => this.o.messages.insertPending({
         profile: endpoint.profile,
         baseUrl: endpoint.baseUrl,
         apiId: endpoint.apiId,
@@ -123,13 +180,12 @@ export class CallService {
         templateId: input.templateId ?? null,
         units: checked.units,
         resendOf: input.resendOf ?? null,
-      });
+      }));
       this.changed(pending);
       const result = await this.clientFor(endpoint).send({ mobile: checked.mobile, content: checked.content }, signal);
-      for (const e of result.exchanges) this.o.exchanges.insert(e, { messageId: pending.id, profile: endpoint.profile });
-      const message = this.recordSend(pending.id, result.reply, result.failure);
-      this.changed(message);
-      if (message.outcome === 'accepted') this.follower.follow(message.id);
+      // From here the provider may have placed a call: its answer is kept until it is stored.
+      const entry: Unstored = { key: sameCallKey(checked.mobile, checked.content), pending, profile: endpoint.profile, reply: result.reply, failure: result.failure, exchanges: [...result.exchanges], stored: null };
+      const message = await this.storeWithRetry(entry);
       return { message, reply: result.reply, failure: result.failure };
     } finally {
       this.inFlight.delete(key);
@@ -174,7 +230,7 @@ export class CallService {
   recover(opts: { resume: boolean }): MessageRecord[] {
     const interrupted = this.o.messages.recoverInterrupted();
     for (const m of interrupted) this.changed(m);
-    if (opts.resume) for (const m of this.o.messages.openMessages()) this.follower.follow(m.id, m.createdAt);
+    if (opts.resume) for (const m of this.o.messages.claimOrphanedOpen()) this.follower.follow(m.id, m.createdAt);
     return interrupted;
   }
 
@@ -183,7 +239,29 @@ export class CallService {
     return this.follower.following();
   }
 
+  /** Sends whose result is not stored yet (their number and text are refused until it is). */
+  unstoredResults(): MessageRecord[] {
+    return [...this.unstored.values()].filter((u) => !u.stored).map((u) => incompleteRecord(u));
+  }
+
+  /** Tries once more to store what is waiting; true when nothing is left. */
+  flushUnstored(): boolean {
+    for (const entry of [...this.unstored.values()]) {
+      try {
+        this.writeEntry(entry);
+      } catch (error) {
+        this.o.onStoreHealth?.(error);
+        return false;
+      }
+    }
+    return this.unstored.size === 0;
+  }
+
   close(): void {
+    // A last try: what is still not stored stays `pending` in the store and becomes `unknown` at the next start.
+    if (this.unstored.size) this.flushUnstored();
+    if (this.flushTimer) clearInterval(this.flushTimer);
+    this.flushTimer = null;
     this.follower.stop();
     this.watcher.close();
   }
@@ -198,31 +276,106 @@ export class CallService {
 
   /**
    * Every change of a message goes through here, whatever brought it (a send, a status query, a
-   * receipt): those waiting for its end hear of it, and the follower stops asking about a call
-   * that ended (or re-plans its next look).
+   * receipt): those waiting for its end hear of it, the follower stops asking about a call that
+   * ended (or re-plans its next look), and a call that just reached its final state is announced
+   * once (the desktop notification).
    */
-  private changed(m: MessageRecord): void {
+  private changed(m: MessageRecord, before?: MessageRecord): void {
     this.follower.observe(m);
     this.watcher.notify(m);
     this.o.onChange?.(m);
+    if (before && before.endedAt === null && m.endedAt !== null && FINAL_STATES.has(m.state)) this.o.onCallEnded?.(m);
+  }
+
+  /**
+   * Records what a status reply or a receipt said about one of our calls. A call never moves
+   * backwards (mayMove): a repeated or late receipt, or an older state, changes nothing. A value the
+   * dialect does not map is shown on the message ("not recognised — map it"), never guessed.
+   */
+  private apply(id: number, r: CallReading): MessageRecord | null {
+    const { messages } = this.o;
+    const m = messages.get(id);
+    if (!m || m.outcome !== 'accepted') return m ?? null;
+    let next: MessageRecord = m;
+    if (r.unmapped) {
+      // A call that ended (or stopped being followed) keeps what it ended with.
+      if (m.endedAt !== null || FINAL_STATES.has(m.state)) return m;
+      next = messages.markUnmapped(id, r.value ?? '', reason('unmapped-state', { value: r.value ?? '' }));
+    } else if (r.state !== 'unknown') {
+      const final = FINAL_STATES.has(r.state);
+      // After following stopped, only a final state is still news.
+      if (m.endedAt !== null && !final) return m;
+      const moves = mayMove(m.state, r.state);
+      const sameButMore = m.state === r.state && m.endedAt === null && ((r.duration ?? m.duration) !== m.duration || ((r.attempts ?? m.attempts) !== m.attempts));
+      if (!moves && !sameButMore) return m;
+      next = messages.updateState(id, r.state, { duration: r.duration, attempts: r.attempts ?? null, final, detail: r.value });
+    }
+    if (next.updatedAt !== m.updatedAt) this.changed(next, m);
+    return next;
   }
 
   private async statusAt(endpoint: ProviderEndpoint, smsid: string, signal?: AbortSignal): Promise<StatusOutcome> {
     const { messages } = this.o;
+    const dialect = dialectOf(endpoint);
+    if (!dialect.status) throw fail('no-status-query', { dialect: dialect.name });
     const local = messages.findBySmsid(smsid) ?? null;
     const result = await this.clientFor(endpoint).status(smsid, signal);
     for (const e of result.exchanges) this.o.exchanges.insert(e, { messageId: local?.id ?? null, profile: endpoint.profile });
     let message = local;
-    if (local && result.reply?.code === 2 && result.reply.state !== 'unknown') {
-      message = messages.updateState(local.id, result.reply.state, {
-        duration: result.reply.duration,
-        attempts: result.reply.attempts,
-        final: FINAL_STATES.has(result.reply.state),
-        detail: result.reply.rawState === null ? null : String(result.reply.rawState),
-      });
-      if (message.updatedAt !== local.updatedAt) this.changed(message);
+    const reply = result.reply;
+    if (local && reply?.outcome === 'accepted') {
+      message = this.apply(local.id, { state: reply.state, value: reply.rawState, unmapped: reply.unmapped, duration: reply.duration, attempts: reply.attempts }) ?? local;
     }
-    return { message, reply: result.reply, failure: result.failure };
+    return { message, reply, failure: result.failure };
+  }
+
+  /**
+   * A post of receipts from the provider (the receipt listener): kept as an exchange in history —
+   * linked to each message it names — and each receipt recorded on its message, matched by id
+   * through the profile's dialect.
+   */
+  receive(profileId: string, dialect: Dialect, exchange: Exchange): ReceiptOutcome {
+    const { messages, exchanges } = this.o;
+    const type = exchange.requestHeaders.find(([n]) => n.toLowerCase() === 'content-type')?.[1] ?? null;
+    const parsed = exchange.requestBody === null ? null : parsePost(exchange.requestBody, type);
+    const receipts = parsed === null ? [] : readReceipts(dialect, parsed);
+    const matches: Array<{ id: number; receipt: ReceiptReading }> = [];
+    for (const receipt of receipts) {
+      const local = receipt.id ? messages.findBySmsid(receipt.id, profileId) : undefined;
+      if (local) matches.push({ id: local.id, receipt });
+    }
+    const linked = [...new Set(matches.map((x) => x.id))];
+    const exchangeIds = (linked.length ? linked : [null]).map((messageId) => exchanges.insert(exchange, { messageId, profile: profileId }));
+    for (const { id, receipt } of matches) this.apply(id, { state: receipt.state, value: receipt.value, unmapped: receipt.unmapped, duration: receipt.duration });
+    return { readable: parsed !== null, receipts: receipts.length, matched: matches.length, exchangeIds };
+  }
+
+  /**
+   * The profile's dialect changed: the calls still open are read again from the replies and
+   * receipts already captured for them (oldest first), so a value just mapped takes effect at once.
+   */
+  reread(profileId: string, dialect: Dialect): MessageRecord[] {
+    const changed: MessageRecord[] = [];
+    for (const m of this.o.messages.openMessages(profileId)) {
+      for (const e of this.o.exchanges.forMessage(m.id)) {
+        if (e.operation === 'status' && e.status !== null && e.responseBody !== null) {
+          const raw = parseBody(e.responseBody);
+          if (!raw) continue;
+          const r = readStatus(dialect, raw, m.smsid ?? undefined);
+          if (r.outcome === 'accepted') this.apply(m.id, { state: r.state, value: r.value, unmapped: r.unmapped, duration: r.duration, attempts: r.attempts });
+        } else if (e.operation === 'receipt' && e.requestBody !== null) {
+          const type = e.requestHeaders.find(([n]) => n.toLowerCase() === 'content-type')?.[1] ?? null;
+          const parsed = parsePost(e.requestBody, type);
+          if (parsed === null) continue;
+          for (const r of readReceipts(dialect, parsed)) {
+            if (r.id === m.smsid) this.apply(m.id, { state: r.state, value: r.value, unmapped: r.unmapped, duration: r.duration });
+          }
+        }
+      }
+      const now = this.o.messages.get(m.id);
+      if (now && now.updatedAt !== m.updatedAt) changed.push(now);
+    }
+    return changed;
   }
 
   /** One look at a followed call: what ends following it is decided here, once for every caller. */
@@ -235,6 +388,11 @@ export class CallService {
       this.changed(this.o.messages.endTracking(m.id, reason('tracking-profile', { error: error.code })));
       return 'stop';
     }
+    // Followed by receipts only (or the provider has no status query): nothing to ask, the receipt listener records what arrives.
+    if (endpoint.follow === 'receipts' || !dialectOf(endpoint).status) {
+      await this.o.ensureReceipts?.(m.profile).catch((e: unknown) => this.o.log?.(e));
+      return this.o.messages.get(m.id)?.endedAt != null ? 'final' : 'open';
+    }
     const r = await this.statusAt(endpoint, m.smsid!);
     const code = r.reply?.code ?? null;
     const stop = stopsFollowing(code);
@@ -244,7 +402,77 @@ export class CallService {
     }
     if (r.message?.endedAt != null) return 'final';
     // No reply, or one that says nothing about the call (an error code, an unmapped state): ask again later.
-    return code === 2 && r.reply?.state !== 'unknown' ? 'open' : 'retry';
+    return r.reply?.outcome === 'accepted' && !r.reply.unmapped && r.reply.state !== 'unknown' ? 'open' : 'retry';
+  }
+
+  /**
+   * Stores a send's outcome, then its exchanges. Returns the stored message, or (when the outcome
+   * cannot be written) the message as it stands in memory: `unknown`, reason `store-incomplete`, its
+   * smsid kept, and the entry left for the background retries.
+   */
+  private async storeWithRetry(entry: Unstored): Promise<MessageRecord> {
+    const delays = this.o.storeRetry?.delaysMs ?? [50, 250, 1000];
+    let failed: unknown = null;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        this.writeEntry(entry);
+        failed = null;
+        break;
+      } catch (error) {
+        failed = error;
+        this.o.log?.(error);
+        if (entry.stored || attempt >= delays.length) break;
+        await new Promise((resolve) => setTimeout(resolve, delays[attempt]));
+      }
+    }
+    if (failed !== null) {
+      this.unstored.set(entry.pending.id, entry);
+      this.scheduleFlush();
+      this.o.onStoreHealth?.(failed);
+    }
+    if (entry.stored) return entry.stored;
+    const message = incompleteRecord(entry);
+    this.changed(message);
+    return message;
+  }
+
+  /** One try at writing what is left of an entry (throws when a write fails). The outcome first: it is what prevents a second call. */
+  private writeEntry(entry: Unstored): void {
+    if (!entry.stored) {
+      const message = this.recordSend(entry.pending.id, entry.reply, entry.failure);
+      entry.stored = message;
+      this.o.onStoreHealth?.(null);
+      this.changed(message);
+      // An accepted send without a usable ID has already ended (it cannot be followed).
+      if (message.outcome === 'accepted' && message.endedAt === null) this.follower.follow(message.id);
+    }
+    while (entry.exchanges.length) {
+      this.o.exchanges.insert(entry.exchanges[0]!, { messageId: entry.pending.id, profile: entry.profile });
+      entry.exchanges.shift();
+    }
+    this.unstored.delete(entry.pending.id);
+  }
+
+  /** A write whose failure (a full disk...) is reported to the store's health before it is thrown. */
+  private write<T>(fn: () => T): T {
+    try {
+      return fn();
+    } catch (error) {
+      this.o.onStoreHealth?.(error);
+      // Nothing has left yet: a full disk is said as such (the bulk queue pauses on it).
+      throw isDiskFull(error) ? fail('disk-full', {}) : error;
+    }
+  }
+
+  private scheduleFlush(): void {
+    if (this.flushTimer) return;
+    this.flushTimer = setInterval(() => {
+      if (this.flushUnstored() && this.flushTimer) {
+        clearInterval(this.flushTimer);
+        this.flushTimer = null;
+      }
+    }, this.o.storeRetry?.intervalMs ?? 2000);
+    this.flushTimer.unref?.();
   }
 
   private recordSend(id: number, reply: SendReply | null, failure: FailureView | null): MessageRecord {
@@ -255,11 +483,34 @@ export class CallService {
       return messages.markRejected(id, { code: null, msg: null, errorKind, reason: failure.reason });
     }
     const r = reply!;
-    if (r.code === 2) return messages.markAccepted(id, { code: 2, msg: r.msg, smsid: r.smsid, count: r.count });
-    if (r.code === 500 || r.code === null) {
-      // "Internal server error": the provider may or may not have placed the call.
-      return messages.markUnknown(id, { errorKind: 'provider-error', reason: reason('provider-error', { code: r.code, msg: r.msg }), code: r.code, msg: r.msg });
+    const said = r.meaning ? { kind: 'dialect' as const, meaning: r.meaning } : {};
+    if (r.outcome === 'accepted') {
+      // Accepted, but without an ID there is nothing to follow it by: its call ends at once as unknown (settled, never resent).
+      if (r.smsid === null) return messages.markAccepted(id, { code: r.code!, msg: r.msg, smsid: null, count: r.count, unfollowable: reason('no-message-id', {}) });
+      return messages.markAccepted(id, { code: r.code!, msg: r.msg, smsid: r.smsid, count: r.count });
     }
-    return messages.markRejected(id, { code: r.code, msg: r.msg, errorKind: 'provider-code', reason: reason('provider-code', { code: r.code, msg: r.msg }) });
+    if (r.outcome === 'unknown') {
+      // "Internal server error", no code, or a code the dialect calls unknown: the provider may or may not have placed the call.
+      return messages.markUnknown(id, { errorKind: 'provider-error', reason: reason('provider-error', { code: r.code, msg: r.msg, ...said }), code: r.code, msg: r.msg });
+    }
+    return messages.markRejected(id, { code: r.code, msg: r.msg, errorKind: 'provider-code', reason: reason('provider-code', { code: r.code!, msg: r.msg, ...said }) });
   }
+}
+
+/** A send whose outcome is not stored, as it stands in memory: `unknown`, why, and the provider's answer (its smsid above all). */
+function incompleteRecord(u: Unstored): MessageRecord {
+  const r = u.reply;
+  const answer = u.failure ? 'no-reply' : r?.code === 2 ? 'accepted' : r?.code === 500 || r?.code === null || r === null ? 'unknown' : 'rejected';
+  return {
+    ...u.pending,
+    outcome: 'unknown',
+    state: 'unknown',
+    code: r?.code ?? null,
+    providerMsg: r?.msg ?? null,
+    smsid: r?.smsid ?? null,
+    billedUnits: r?.count ?? null,
+    errorKind: 'store-incomplete',
+    reason: reason('store-incomplete', { smsid: r?.smsid ?? null, kind: answer }),
+    updatedAt: Date.now(),
+  };
 }

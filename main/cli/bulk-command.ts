@@ -2,13 +2,15 @@
 // and `callout bulk --resume BATCH`: a spreadsheet to a batch of calls, under the profile's limits.
 // Everything goes through the handler table (bulk.open, bulk.create, bulk.start ...) and the
 // bulkProgress push, as in the app.
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
+import { IMPORT_LIMITS } from '../../common/domain/import-limits';
 import { Command, Option } from 'commander';
 import type { BatchItemView, BatchProgress, DuplicatePolicy, MappingSpec, ValidationReport } from '../../common/bulk-types';
 import { maskMobile } from '../../common/domain/mobile';
-import { CliFailure, EXIT, usage } from './io';
+import { CliFailure, EXIT, failureFromIpc, usage } from './io';
 import type { CommandContext } from './context';
 import type { CliWords } from './text';
+import { CLEAR_LINE } from './terminal-text';
 
 /** A progress line on a terminal only: carriage-return updates on stderr, nothing when piped or with --json. */
 export function progressLine(ctx: CommandContext): { update(text: string): void; end(): void } {
@@ -21,7 +23,7 @@ export function progressLine(ctx: CommandContext): { update(text: string): void;
       const now = Date.now();
       if (now - last < 100) return;
       last = now;
-      ctx.io.stderr(`\r\x1b[2K${text}`);
+      ctx.io.stderr(`${CLEAR_LINE}${text}`);
       shown = true;
     },
     end() {
@@ -136,11 +138,27 @@ export function registerBulkCommand(program: Command, ctx: CommandContext): void
         templateId = template.id;
         let bytes: Buffer;
         try {
+          // A file over the size limit is refused from its size, never read into memory.
+          const size = (await stat(file)).size;
+          if (size > IMPORT_LIMITS.fileBytes) throw failureFromIpc({ code: 'import-too-large', params: { kind: 'fileBytes', max: IMPORT_LIMITS.fileBytes, found: size } });
           bytes = await readFile(file);
         } catch (error) {
+          if (error instanceof CliFailure) throw error;
           throw usage('cannotRead', { name: file, detail: (error as NodeJS.ErrnoException).code ?? String(error) });
         }
-        const view = await session.call('bulk.open', { templateId, file: { name: file, base64: bytes.toString('base64') }, ...(opts.map.length ? { mapping: parseMaps(opts.map) } : {}) });
+        // Reading happens in main's import worker: on a terminal, a line follows its progress.
+        const reading = progressLine(ctx);
+        const requestId = `cli-${process.pid}`;
+        const off = await session.on('importProgress', (p) => {
+          if (p.requestId === requestId) reading.update(t(`cli:bulk.reading.${p.phase}`, { percent: Math.round((p.bytes / Math.max(1, p.totalBytes)) * 100), rows: p.rows }));
+        });
+        let view;
+        try {
+          view = await session.call('bulk.open', { templateId, requestId, file: { name: file, base64: bytes.toString('base64') }, ...(opts.map.length ? { mapping: parseMaps(opts.map) } : {}) });
+        } finally {
+          off();
+          reading.end();
+        }
         report = view.report;
         importId = view.importId;
         if (opts.dryRun) {

@@ -91,6 +91,9 @@ export function registerDialCommand(program: Command, ctx: CommandContext): void
       const { session, words } = ctx;
       if (opts.content !== undefined && (opts.template !== undefined || opts.var.length)) throw usage('contentOrTemplate');
       const profileId = await session.providerProfile(ctx.flags());
+      // A one-off dialect without a status query: nothing could follow the calls (no listener without a saved profile).
+      const one = ctx.flags().dialect;
+      if (one !== undefined && ctx.flags().profile === undefined && !(await session.dialect(one)).status) throw usage('dialNeedsFollow');
       const targets: NonNullable<DialRequest['targets']> = [];
       let firstContact: { lastTemplateId: string | null } | null = null;
       for (const ref of refs) {

@@ -1,11 +1,34 @@
 // The `callout` command. Plain Node: no Electron here.
-import { runCli } from './program';
+import { createInterface } from 'node:readline';
+import type { CliIo } from './io';
+import { reportCrash, runCli } from './program';
+import { readSecretFromProcess } from './secret-input';
 
-void runCli(process.argv.slice(2), {
+const argv = process.argv.slice(2);
+const io: CliIo = {
   stdout: (s) => process.stdout.write(s),
   stderr: (s) => process.stderr.write(s),
   env: process.env,
   isTTY: Boolean(process.stdout.isTTY),
-}).then((code) => {
+  onLine: process.stdin.isTTY
+    ? (listener) => {
+        const lines = createInterface({ input: process.stdin });
+        lines.on('line', listener);
+        return () => lines.close();
+      }
+    : undefined,
+  readSecret: readSecretFromProcess,
+};
+
+// Whatever escapes runCli (an error thrown from a timer or a stream) is one line and a log file,
+// never Node's stack trace.
+const crash = (error: unknown) => {
+  reportCrash(error, argv, io);
+  process.exit(1);
+};
+process.on('uncaughtException', crash);
+process.on('unhandledRejection', crash);
+
+void runCli(argv, io).then((code) => {
   process.exitCode = code;
-});
+}, crash);

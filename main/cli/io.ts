@@ -6,6 +6,13 @@ export interface CliIo {
   stderr: (text: string) => void;
   env: NodeJS.ProcessEnv;
   isTTY: boolean;
+  /**
+   * Calls `listener` each time a line is typed on an interactive terminal (`callout ui`: Enter for a
+   * new link); returns the function that stops listening. Absent when stdin is not a terminal.
+   */
+  onLine?: (listener: () => void) => () => void;
+  /** A secret (an API Key): from standard input when piped, else a prompt that does not echo. Null when cancelled. */
+  readSecret?: (prompt: string) => Promise<string | null>;
 }
 
 export const EXIT = {
@@ -32,6 +39,8 @@ export const EXIT_FOR_ERROR: Record<ErrorCode, ExitCode> = {
   'forbidden-sender': EXIT.usage,
   'not-found': EXIT.usage,
   'no-key': EXIT.usage,
+  'key-origin': EXIT.usage,
+  'key-transport': EXIT.usage,
   'keychain-unavailable': EXIT.usage,
   'keychain-failed': EXIT.usage,
   'invalid-key': EXIT.usage,
@@ -39,6 +48,8 @@ export const EXIT_FOR_ERROR: Record<ErrorCode, ExitCode> = {
   'invalid-content': EXIT.usage,
   'invalid-template': EXIT.usage,
   'send-in-flight': EXIT.usage,
+  'result-not-stored': EXIT.usage,
+  'disk-full': EXIT.usage,
   'still-in-progress': EXIT.usage,
   'builtin-profile': EXIT.usage,
   'database-too-new': EXIT.usage,
@@ -46,6 +57,8 @@ export const EXIT_FOR_ERROR: Record<ErrorCode, ExitCode> = {
   'exchange-without-profile': EXIT.usage,
   'vector-file-invalid': EXIT.usage,
   'import-failed': EXIT.usage,
+  'import-too-large': EXIT.usage,
+  'import-cancelled': EXIT.invalid,
   'bad-mapping': EXIT.usage,
   'batch-state': EXIT.usage,
   'running-elsewhere': EXIT.usage,
@@ -54,6 +67,9 @@ export const EXIT_FOR_ERROR: Record<ErrorCode, ExitCode> = {
   'contact-ambiguous': EXIT.usage,
   'history-invalid': EXIT.usage,
   'retention-invalid': EXIT.usage,
+  'no-status-query': EXIT.usage,
+  'dialect-invalid': EXIT.usage,
+  'listen-failed': EXIT.usage,
   internal: EXIT.invalid,
 };
 

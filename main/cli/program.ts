@@ -2,25 +2,37 @@ import { Command, CommanderError, Option } from 'commander';
 import { CALL_STATES, OUTCOMES, type CallState, type Outcome } from '../../common/domain/status';
 import type { MessageRecord } from '../../common/records';
 import { formatHttpDate, parseHttpDate, SIGNATURE_VARIANTS, type SignatureVariant } from '../signing';
-import { CliFailure, EXIT, usage, type CliIo } from './io';
+import { readFileSync, statSync } from 'node:fs';
+import { BUILTIN_DIALECTS, builtinDialect, parseDialectText, type Dialect } from '../../common/dialects';
+import { toIpcError } from '../errors';
+import { writeCrashLog } from './crash-log';
+import { safeHuman, safeJson } from './terminal-text';
+import { CliFailure, EXIT, failureFromIpc, usage, type CliIo } from './io';
 import { failureOfView, parsers, providerRejection, type CommandContext } from './context';
 import { registerBulkCommand } from './bulk-command';
 import { registerDialCommand } from './dial-command';
+import { registerProfileCommand } from './profile-command';
 import { runSandboxCommand } from './sandbox-command';
-import { CliSession, type ProviderFlags } from './session';
+import { runUiCommand } from './ui-command';
+import { CliSession, envApiKey, type ProviderFlags } from './session';
 import { fillFromVars } from './template-vars';
 import { cliLanguage, cliWords, type CliWords } from './text';
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
 /** Runs one CLI invocation. Returns the exit code; never throws. */
-export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
+export async function runCli(argv: readonly string[], rawIo: CliIo): Promise<number> {
   let json = argv.includes('--json');
   let exitCode: number = EXIT.ok;
+  // Every byte written goes through terminal-text.ts: control characters from the provider (or a
+  // file) are shown, never obeyed; JSON stays the same value.
+  const io: CliIo = { ...rawIo, stdout: (s) => rawIo.stdout(json ? safeJson(s) : safeHuman(s)), stderr: (s) => rawIo.stderr(safeHuman(s)) };
   const words = cliWords(cliLanguage(argv, io.env));
   const { t } = words;
   const parse = parsers(words);
   const session = new CliSession(io.env);
+  /** In --json, the value with the database's recovery, when there was one (see withRecovery). */
+  const jsonOf = (value: unknown) => JSON.stringify(withRecovery(value, session.recovered));
 
   const program = new Command('callout')
     .description(t('cli:help.program'))
@@ -33,6 +45,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     .addOption(new Option('--format <format>', t('cli:help.format')).argParser(parse.oneOf('--format', ['json', 'xml'] as const)))
     .addOption(new Option('--timeout <seconds>', t('cli:help.timeout')).argParser(parse.seconds('--timeout')))
     .addOption(new Option('--connect-timeout <seconds>', t('cli:help.connectTimeout')).argParser(parse.seconds('--connect-timeout')))
+    .option('--send-key-unencrypted', t('cli:help.sendKeyUnencrypted'))
+    .option('--dialect <id|file>', t('cli:help.dialect'))
     .showHelpAfterError(false)
     .configureOutput({ writeOut: (s) => io.stdout(s), writeErr: () => undefined })
     .exitOverride();
@@ -45,10 +59,10 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     words,
     parse,
     emit(value, human) {
-      io.stdout(`${json ? JSON.stringify(value) : human()}\n`);
+      io.stdout(`${json ? jsonOf(value) : human()}\n`);
     },
     printAndFail(value, human, failure) {
-      if (json) io.stdout(`${JSON.stringify(value)}\n`);
+      if (json) io.stdout(`${jsonOf(value)}\n`);
       else if (human) io.stdout(`${human()}\n`);
       failure.printed = true;
       throw failure;
@@ -78,9 +92,11 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       const m = result.message;
       const base = { messageId: m.id, mobile: m.mobile, units: m.units, outcome: m.outcome };
       if (result.failure) throw failureOfView(words, result.failure, base);
-      const value = { code: m.code, msg: m.providerMsg, smsid: m.smsid, count: m.billedUnits, ...base };
+      const value = { code: m.code, msg: m.providerMsg, smsid: m.smsid, count: m.billedUnits, ...base, state: m.state };
       if (m.outcome === 'accepted') {
-        emit(value, () => [t('cli:send.accepted', { smsid: m.smsid, mobile: m.mobile, count: m.units, id: m.id }), t('cli:send.follow', { smsid: m.smsid })].join('\n'));
+        // Accepted without a message ID: there is nothing to follow it by (its call ended as unknown).
+        const next = m.smsid === null ? words.reason(m.reason) : t('cli:send.follow', { smsid: m.smsid });
+        emit(value, () => [t('cli:send.accepted', { smsid: m.smsid ?? '—', mobile: m.mobile, count: m.units, id: m.id }), next].join('\n'));
         return;
       }
       if (m.outcome === 'unknown') printAndFail(value, null, new CliFailure(EXIT.transport, 'provider-error', { key: 'cli:notResent', params: { text: words.reason(m.reason) } }));
@@ -95,9 +111,11 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       const profileId = await session.providerProfile(flags());
       const r = await session.call('messages.queryStatus', { profileId, smsid });
       if (r.failure) throw failureOfView(words, r.failure, { smsid });
-      const value = { code: r.providerCode, msg: r.msg, smsid: r.smsid, state: r.state, duration: r.duration, messageId: r.message?.id ?? null, raw: r.raw };
-      if (r.providerCode !== 2) printAndFail(value, null, providerRejection(words, r.providerCode));
-      emit(value, () => t('cli:status.line', { smsid, state: t(`state.${r.state}`), duration: r.duration ? t('cli:seconds', { n: r.duration }) : '', message: r.message ? t('cli:messageRef', { id: r.message.id }) : '' }));
+      const value = { code: r.providerCode, msg: r.msg, smsid: r.smsid, state: r.state, value: r.value, unmapped: r.unmapped, duration: r.duration, messageId: r.message?.id ?? null, raw: r.raw };
+      if (!r.accepted) printAndFail(value, null, providerRejection(words, r.providerCode));
+      const line = t('cli:status.line', { smsid, state: t(`state.${r.state}`), duration: r.duration ? t('cli:seconds', { n: r.duration }) : '', message: r.message ? t('cli:messageRef', { id: r.message.id }) : '' });
+      // A value the dialect does not map is shown, never guessed.
+      emit(value, () => (r.unmapped ? `${line}\n${words.reason({ code: 'unmapped-state', params: { value: r.value ?? '' } })}` : line));
     });
 
   program
@@ -107,7 +125,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       const r = await session.call('balance.query', { profileId: await session.providerProfile(flags()) });
       if (r.failure) throw failureOfView(words, r.failure);
       const value = { code: r.providerCode, msg: typeof r.raw?.msg === 'string' ? r.raw.msg : null, units: r.units, raw: r.raw };
-      if (r.providerCode !== 2) printAndFail(value, null, providerRejection(words, r.providerCode));
+      if (!r.accepted) printAndFail(value, null, providerRejection(words, r.providerCode));
       emit(value, () => (r.units === null ? t('cli:balance.unknown') : t('cli:balance.units', { count: r.units })));
     });
 
@@ -136,8 +154,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     .action(async (opts: { method: string; url: string; date?: string; variant: SignatureVariant }) => {
       const apiId = flags().apiId ?? io.env.CALLOUT_API_ID;
       if (!apiId) throw usage('noApiIdToSign');
-      const apiKey = io.env.CALLOUT_API_KEY;
-      if (!apiKey) throw usage('noApiKey');
+      const apiKey = envApiKey(io.env);
       const method = checkMethod(opts.method);
       checkUrl(opts.url);
       if (opts.date !== undefined && !parseHttpDate(opts.date)) throw usage('badDate', { flag: '--date', example: formatHttpDate(new Date()), value: opts.date });
@@ -165,8 +182,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     .option('--now <http-date>', t('cli:help.now'))
     .addOption(new Option('--variant <variant>', t('cli:help.variant')).argParser(parse.oneOf('--variant', SIGNATURE_VARIANTS)).default('spec'))
     .action(async (opts: { method: string; url: string; date: string; authorization: string; host?: string; now?: string; variant: SignatureVariant }) => {
-      const apiKey = io.env.CALLOUT_API_KEY;
-      if (!apiKey) throw usage('noApiKey');
+      const apiKey = envApiKey(io.env);
       checkUrl(opts.url);
       if (opts.now !== undefined && !parseHttpDate(opts.now)) throw usage('badDate', { flag: '--now', example: formatHttpDate(new Date()), value: opts.now });
       const r = await session.call('signature.verify', { method: checkMethod(opts.method), url: opts.url, host: opts.host, date: opts.date, authorization: opts.authorization, now: opts.now, variant: opts.variant, key: { adHoc: apiKey } });
@@ -210,24 +226,52 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     .addOption(new Option('--port <n>', t('cli:help.port')).argParser(parse.int('--port', 1, 65535)))
     .addOption(new Option('--time-scale <x>', t('cli:help.timeScale')).argParser(parse.seconds('--time-scale')).default(1))
     .addOption(new Option('--signature <mode>', t('cli:help.signature')).argParser(parse.oneOf('--signature', ['off', 'spec', 'apisix', 'any'] as const)).default('off'))
-    .action(async (opts: { port?: number; timeScale: number; signature: 'off' | 'spec' | 'apisix' | 'any' }) => {
-      await runSandboxCommand(opts, io, json, words);
+    .option('--receipts-to <url>', t('cli:help.receiptsTo'))
+    .action(async (opts: { port?: number; timeScale: number; signature: 'off' | 'spec' | 'apisix' | 'any'; receiptsTo?: string }) => {
+      const dialect = flags().dialect === undefined ? undefined : sandboxDialect(flags().dialect!);
+      if (opts.receiptsTo !== undefined) checkUrl(opts.receiptsTo, '--receipts-to');
+      await runSandboxCommand({ ...opts, dialect }, io, json, words);
+    });
+
+  program
+    .command('ui')
+    .description(t('cli:help.ui'))
+    .addOption(new Option('--port <n>', t('cli:help.uiPort')).argParser(parse.int('--port', 0, 65535)))
+    .option('--host <address>', t('cli:help.uiHost'))
+    .option('--no-open', t('cli:help.noOpen'))
+    .action(async (opts: { port?: number; host?: string; open: boolean }) => {
+      await runUiCommand(opts, io, json, words);
     });
 
   registerBulkCommand(program, ctx);
   registerDialCommand(program, ctx);
+  registerProfileCommand(program, ctx);
 
   try {
     await program.parseAsync(argv as string[], { from: 'user' });
     return exitCode;
   } catch (error) {
     json = json || globalsSafe(program).json === true;
-    return report(error, io, json, words);
+    return report(error, io, json, words, { argv, jsonOf, internal: session.lastInternalError });
   } finally {
-    const recovered = await session.databaseRecovered().catch(() => null);
-    await session.close();
-    if (recovered && !json) io.stderr(`callout: ${t('cli:databaseRecovered', { movedTo: recovered.movedTo })}\n`);
+    await session.close().catch(() => undefined);
+    // A damaged database set aside at open is said on stderr in both modes (and in the JSON value).
+    const recovered = session.recovered;
+    if (recovered) io.stderr(`callout: ${t(recovered.kind === 'wal' ? 'cli:walRecovered' : 'cli:databaseRecovered', { movedTo: recovered.movedTo })}\n`);
   }
+}
+
+/**
+ * The --json value when the database was found damaged at open and set aside: an object gets a
+ * `databaseRecovered` key; any other value (the arrays of `history`, `template list`) is wrapped as
+ * `{"databaseRecovered": ..., "result": value}`, so that a script never reads an empty history as
+ * "nothing was sent" without being told.
+ */
+export function withRecovery(value: unknown, recovered: { movedTo: string; reason: string; kind?: string } | null): unknown {
+  if (!recovered) return value;
+  const said = { movedTo: recovered.movedTo, reason: recovered.reason, kind: recovered.kind ?? 'database' };
+  if (value !== null && typeof value === 'object' && !Array.isArray(value)) return { ...value, databaseRecovered: said };
+  return { databaseRecovered: said, result: value };
 }
 
 function globalsSafe(program: Command): { json?: boolean } {
@@ -244,13 +288,30 @@ function checkMethod(method: string): 'GET' | 'POST' {
   return m;
 }
 
-function checkUrl(url: string): void {
+function checkUrl(url: string, flag = '--url'): void {
   try {
     const u = new URL(url);
     if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error();
   } catch {
-    throw usage('badUrl', { value: url });
+    throw usage('badUrl', { value: url, flag });
   }
+}
+
+/** The sandbox's dialect: a built-in one's id, or a dialect file (checked here: the sandbox runs without the app's services). */
+function sandboxDialect(value: string): Dialect {
+  const builtin = builtinDialect(value);
+  if (builtin) return builtin;
+  let text: string;
+  try {
+    if (statSync(value).size > 1024 * 1024) throw usage('dialectTooLarge', { value });
+    text = readFileSync(value, 'utf8');
+  } catch (error) {
+    if (error instanceof CliFailure) throw error;
+    throw usage('dialectNotFound', { value, ids: BUILTIN_DIALECTS.map((d) => d.id).join(', ') });
+  }
+  const r = parseDialectText(text);
+  if (!r.ok) throw failureFromIpc({ code: 'dialect-invalid', params: {}, issues: r.issues });
+  return r.dialect;
 }
 
 export function historyJson(m: MessageRecord) {
@@ -279,15 +340,40 @@ function historyLine(words: CliWords, m: MessageRecord): string {
   return `#${m.id}\t${when}\t${m.mobile}\t${t(`csv.outcome.${m.outcome}`)}/${t(`state.${m.state}`)}${m.duration ? ` ${t('cli:seconds', { n: m.duration })}` : ''}\t${m.code ?? ''}\t${text}`;
 }
 
-function report(error: unknown, io: CliIo, json: boolean, words: CliWords): number {
+function report(
+  error: unknown,
+  io: CliIo,
+  json: boolean,
+  words: CliWords,
+  o: { argv: readonly string[]; jsonOf: (value: unknown) => string; internal: unknown },
+): number {
   let failure: CliFailure;
   if (error instanceof CliFailure) failure = error;
   else if (error instanceof CommanderError) {
     if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help') return EXIT.ok;
     failure = new CliFailure(EXIT.usage, 'usage', { key: 'cli:commander', params: { text: error.message.replace(/^error: /, '') } });
-  } else failure = new CliFailure(1, 'internal', { error: { code: 'internal', params: {} } });
+  } else {
+    // One of main's coded errors met outside the handler table (opening the store on a full disk...), or a crash.
+    const coded = toIpcError(error);
+    failure = coded.code === 'internal' ? new CliFailure(1, 'internal', { error: coded }) : failureFromIpc(coded);
+  }
+  if (failure.kind === 'internal') {
+    // Never a stack trace: one line, and the details in a log file of the data directory.
+    const log = writeCrashLog(io.env, o.argv, o.internal ?? error);
+    failure = new CliFailure(failure.exitCode, 'internal', { key: log ? 'cli:internal' : 'cli:internalNoLog', params: { path: log ?? '' } }, { ...failure.extra, ...(log ? { log } : {}) });
+  }
   const message = words.text(failure.text).replace(/\s*\n\s*/g, ' ');
-  if (json && !failure.printed) io.stdout(`${JSON.stringify({ error: { kind: failure.kind, message, ...failure.extra } })}\n`);
+  if (json && !failure.printed) io.stdout(`${o.jsonOf({ error: { kind: failure.kind, message, ...failure.extra } })}\n`);
   io.stderr(`callout: ${message}\n`);
   return failure.exitCode;
+}
+
+/**
+ * The last resort for what escapes runCli (an error thrown from a timer or a stream): one line and
+ * the log file, never Node's stack trace. Installed by the `callout` entry point.
+ */
+export function reportCrash(error: unknown, argv: readonly string[], io: CliIo): void {
+  const words = cliWords(cliLanguage(argv, io.env));
+  const log = writeCrashLog(io.env, argv, error);
+  io.stderr(`callout: ${safeHuman(words.t(log ? 'cli:internal' : 'cli:internalNoLog', { path: log ?? '' }))}\n`);
 }

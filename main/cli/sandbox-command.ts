@@ -1,3 +1,4 @@
+import type { Dialect } from '../../common/dialects';
 import { startSandbox } from '../sandbox';
 import type { CliIo } from './io';
 import type { CliWords } from './text';
@@ -6,21 +7,28 @@ export interface SandboxCommandOptions {
   port?: number;
   timeScale: number;
   signature: 'off' | 'spec' | 'apisix' | 'any';
+  /** Answer (and push receipts) in this dialect's shape. */
+  dialect?: Dialect;
+  /** Push a receipt there when a call ends. */
+  receiptsTo?: string;
 }
 
 /** `callout sandbox`: runs the sandbox provider in the foreground until SIGINT/SIGTERM. */
 export async function runSandboxCommand(opts: SandboxCommandOptions, io: CliIo, json: boolean, words: CliWords, until?: Promise<void>): Promise<void> {
   const { t } = words;
-  const sandbox = await startSandbox({ port: opts.port ?? 0, timeScale: opts.timeScale, signature: opts.signature });
+  const sandbox = await startSandbox({ port: opts.port ?? 0, timeScale: opts.timeScale, signature: opts.signature, dialect: opts.dialect, receiptsUrl: opts.receiptsTo ?? null });
+  const dialect = opts.dialect?.id ?? opts.dialect?.name ?? 'spec';
   const { apiId, apiKey } = sandbox.demo;
   const templates = sandbox.templates(apiId);
   if (json) {
-    io.stdout(`${JSON.stringify({ baseUrl: sandbox.baseUrl, apiId, apiKey, signature: opts.signature, templates: templates.map((t) => ({ content: t.content, approved: t.approved })) })}\n`);
+    io.stdout(`${JSON.stringify({ baseUrl: sandbox.baseUrl, apiId, apiKey, signature: opts.signature, dialect, receiptsTo: opts.receiptsTo ?? null, templates: templates.map((t) => ({ content: t.content, approved: t.approved })) })}\n`);
   } else {
     const example = templates.find((x) => x.approved)?.content.replace(/【变量】/g, '123456') ?? '';
     io.stdout(
       [
         t('cli:sandbox.listening', { url: sandbox.baseUrl, signature: opts.signature, scale: opts.timeScale }),
+        t('cli:sandbox.dialect', { dialect }),
+        ...(opts.receiptsTo ? [t('cli:sandbox.receiptsTo', { url: opts.receiptsTo })] : []),
         '',
         t('cli:sandbox.credentials'),
         `  export CALLOUT_BASE_URL=${sandbox.baseUrl}`,

@@ -2,14 +2,19 @@
 // table as the app, opened once and only when a command needs them (so `--help` or a usage error
 // touches nothing). The OS keychain is opened only when a profile's key is first needed, whatever
 // ran before. The CLI goes through the handler table and the push events, like the app's window.
+import { readFileSync, statSync } from 'node:fs';
 import type { Channel, EventName, InputOf, OutputOf, PayloadOf } from '../../common/contract';
+import type { Dialect } from '../../common/dialects';
 import { EVENT_CHANNELS } from '../../common/contract';
 import { dispatch } from '../dispatch';
 import { createHandlers, type Handlers } from '../handlers';
 import { CalloutError } from '../errors';
+import type { EphemeralProfile } from '../profiles/profile-service';
+import { requireValidApiKey } from '../secrets/api-key';
 import { createServices, type Services } from '../services';
 import type { SignatureVariant } from '../signing';
 import { dataDirectory } from '../store/paths';
+import type { RecoveredDatabase } from '../store/integrity';
 import { DEFAULT_CONNECT_TIMEOUT_MS, DEFAULT_TOTAL_TIMEOUT_MS, type ReplyFormat } from '../voice/client';
 import { failureFromIpc, usage } from './io';
 
@@ -24,6 +29,29 @@ export interface ProviderFlags {
   format?: ReplyFormat;
   timeout?: number;
   connectTimeout?: number;
+  /** --send-key-unencrypted: consent to sending CALLOUT_API_KEY over plain http:// to a host that is not this machine. */
+  sendKeyUnencrypted?: boolean;
+  /** A one-off reading: a built-in dialect's id, or a dialect file. */
+  dialect?: string;
+}
+
+/**
+ * CALLOUT_API_KEY, checked like every key Callout takes (main/secrets/api-key.ts: trimmed, 8 to 256
+ * characters, no control characters). Its value never appears in what is said.
+ */
+export function envApiKey(env: NodeJS.ProcessEnv): string {
+  const raw = env.CALLOUT_API_KEY;
+  if (!raw) throw usage('noApiKey');
+  try {
+    return requireValidApiKey(raw);
+  } catch (error) {
+    throw asFailure(error);
+  }
+}
+
+/** A coded error of main's as the CLI's failure (exit status from the one table). */
+function asFailure(error: unknown): unknown {
+  return error instanceof CalloutError ? failureFromIpc(error.toIpc()) : error;
 }
 
 /**
@@ -38,6 +66,10 @@ export function cliTimeScale(env: NodeJS.ProcessEnv): number {
 export class CliSession {
   private opened?: Promise<{ services: Services; handlers: Handlers }>;
   private profileId?: string;
+  /** The damaged database set aside when the store opened (said on stderr and in --json). */
+  recovered: RecoveredDatabase | null = null;
+  /** The last error the handler table turned into `internal` (its details go to the crash log). */
+  lastInternalError: unknown = undefined;
 
   constructor(private readonly env: NodeJS.ProcessEnv) {}
 
@@ -48,11 +80,14 @@ export class CliSession {
         home: dataDirectory(this.env),
         secrets: { lazy: true },
         sandbox: false,
+        // A receipt listener starts when a profile that follows by receipts places a call (another Callout may already listen).
+        receipts: 'on-demand',
         // The CLI follows the calls it places itself (not every open call of the app).
         follow: { delayScale: scale, maxAgeMs: 30 * 60_000, resume: false },
         timeScale: scale,
         watcherPollMs: Math.max(20, 1000 * scale),
       });
+      this.recovered = services.store.recovered;
       return { services, handlers: createHandlers(services) };
     })();
     return this.opened;
@@ -61,7 +96,7 @@ export class CliSession {
   /** Calls one operation of the handler table; a failure becomes a CliFailure with its exit status. */
   async call<C extends Channel>(channel: C, input: InputOf<C>): Promise<OutputOf<C>> {
     const { handlers } = await this.open();
-    const r = await dispatch(handlers, channel, input, () => undefined);
+    const r = await dispatch(handlers, channel, input, (error) => (this.lastInternalError = error));
     if (!r.ok) throw failureFromIpc(r.error);
     return r.value as OutputOf<C>;
   }
@@ -75,38 +110,55 @@ export class CliSession {
     });
   }
 
-  /** Set aside at open because it was damaged: where it went (scripts are told in --json, people on stderr). */
-  async databaseRecovered(): Promise<{ movedTo: string; reason: string } | null> {
-    if (!this.opened) return null;
-    return (await this.opened).services.store.recovered;
+  /** A dialect named on the command line: a built-in one's id, or a file checked by main (dialects.check). */
+  async dialect(value: string): Promise<Dialect> {
+    const builtins = await this.call('dialects.list', undefined);
+    const builtin = builtins.find((d) => d.id === value);
+    if (builtin) return builtin;
+    let size: number;
+    try {
+      size = statSync(value).size;
+    } catch {
+      throw usage('dialectNotFound', { value, ids: builtins.map((d) => d.id).join(', ') });
+    }
+    if (size > 1024 * 1024) throw usage('dialectTooLarge', { value });
+    return this.call('dialects.check', { text: readFileSync(value, 'utf8') });
   }
 
   /** The profile to call the provider with: --profile NAME (keychain), or --base-url/--api-id with CALLOUT_API_KEY. */
   async providerProfile(flags: ProviderFlags, timeoutOverride?: number): Promise<string> {
     if (this.profileId) return this.profileId;
+    const dialect = flags.dialect !== undefined ? await this.dialect(flags.dialect) : undefined;
+    const reading = dialect ? { dialect, dialectId: dialect.id ?? null, ...(dialect.status ? {} : { follow: 'receipts' as const }) } : {};
     if (flags.profile !== undefined) {
       if (flags.baseUrl || flags.apiId) throw usage('profileAndUrl');
       const list = await this.call('profiles.list', undefined);
       const p = list.find((x) => x.name === flags.profile) ?? list.find((x) => x.id === flags.profile);
       if (!p) throw usage('noProfile', { name: flags.profile, names: list.map((x) => x.name).join(', ') || '—' }, 'not-found');
       const seconds = timeoutOverride ?? flags.timeout;
-      if (seconds !== undefined || flags.connectTimeout !== undefined || flags.sign || flags.format) {
+      if (seconds !== undefined || flags.connectTimeout !== undefined || flags.sign || flags.format || dialect) {
         // Flags override the stored profile for this invocation only.
         const { services } = await this.open();
         const record = services.profiles.record(p.id);
         const apiKey = await services.profiles.endpoint(p.id).then(
           (e) => e.apiKey,
           (error: unknown) => {
-            throw error instanceof CalloutError ? failureFromIpc(error.toIpc()) : error;
+            throw asFailure(error);
           },
         );
-        services.profiles.registerEphemeral(
+        this.register(
+          services,
           {
             ...record,
             totalTimeoutMs: seconds !== undefined ? seconds * 1000 : record.totalTimeoutMs,
             connectTimeoutMs: flags.connectTimeout !== undefined ? flags.connectTimeout * 1000 : Math.min(record.connectTimeoutMs, seconds !== undefined ? seconds * 1000 : Infinity),
             signing: flags.sign ?? record.signing,
             format: flags.format ?? record.format,
+            dialect: record.dialect,
+            dialectId: record.dialectId,
+            follow: record.follow,
+            receipts: record.receipts,
+            ...reading,
           },
           apiKey,
         );
@@ -115,7 +167,6 @@ export class CliSession {
     }
     const baseUrl = flags.baseUrl ?? this.env.CALLOUT_BASE_URL;
     const apiId = flags.apiId ?? this.env.CALLOUT_API_ID;
-    const apiKey = this.env.CALLOUT_API_KEY;
     if (!baseUrl) throw usage('noBaseUrl');
     let parsed: URL;
     try {
@@ -125,18 +176,31 @@ export class CliSession {
     }
     if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw usage('badBaseUrl', { value: baseUrl });
     if (!apiId) throw usage('noApiId');
-    if (!apiKey) throw usage('noApiKey');
+    const apiKey = envApiKey(this.env);
     const { services } = await this.open();
     const total = (timeoutOverride ?? flags.timeout) !== undefined ? (timeoutOverride ?? flags.timeout)! * 1000 : DEFAULT_TOTAL_TIMEOUT_MS;
     const connect = flags.connectTimeout !== undefined ? flags.connectTimeout * 1000 : Math.min(DEFAULT_CONNECT_TIMEOUT_MS, total);
-    services.profiles.registerEphemeral(
-      { id: CLI_PROFILE_ID, name: 'cli', baseUrl, apiId, signing: flags.sign ?? 'off', format: flags.format ?? 'json', connectTimeoutMs: connect, totalTimeoutMs: total, lowBalanceThreshold: null },
+    this.register(
+      services,
+      { id: CLI_PROFILE_ID, name: 'cli', baseUrl, apiId, signing: flags.sign ?? 'off', format: flags.format ?? 'json', connectTimeoutMs: connect, totalTimeoutMs: total, lowBalanceThreshold: null, sendKeyUnencrypted: flags.sendKeyUnencrypted ?? false, ...reading },
       apiKey,
     );
     return (this.profileId = CLI_PROFILE_ID);
   }
 
+  /** The profile service's rules for keys (length, where they may go) apply to the CLI's profiles too. */
+  private register(services: Services, record: EphemeralProfile, apiKey: string): void {
+    try {
+      services.profiles.registerEphemeral(record, apiKey);
+    } catch (error) {
+      throw asFailure(error);
+    }
+  }
+
+  /** Closes what was opened; a session that failed to open has nothing to close (its error was already reported). */
   async close(): Promise<void> {
-    if (this.opened) await (await this.opened).services.close();
+    if (!this.opened) return;
+    const opened = await this.opened.catch(() => null);
+    await opened?.services.close();
   }
 }

@@ -9,6 +9,7 @@ import { environmentLanguage } from '../i18n';
 import en from './locales/en.json';
 import zhCN from './locales/zh-CN.json';
 import type { CliText } from './io';
+import { escapeControls } from './terminal-text';
 
 export interface CliWords {
   lang: Lang;
@@ -40,7 +41,8 @@ export function cliWords(lang: Lang): CliWords {
     fallbackLng: 'en',
     initAsync: false,
     returnNull: false,
-    interpolation: { escapeValue: false },
+    // Every value put into a sentence (a provider's msg, an smsid, a cell) is shown with its control characters made visible.
+    interpolation: { escapeValue: true, escape: (value: unknown) => escapeControls(String(value)) },
   });
   const t = instance.t.bind(instance) as TFunction;
   const words: CliWords = {

@@ -8,6 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { normalizeMobile } from '../../common/domain/mobile';
 import { nextCall } from '../../common/domain/outcomes';
+import { callEnd } from '../../common/domain/status';
 import { missingValues, fillTemplate } from '../../common/domain/templates';
 import type { MessageRecord } from '../../common/records';
 import { reason } from '../../common/reasons';
@@ -275,7 +276,10 @@ export class Dialer {
         record.state = final.state;
         record.endedAt = final.endedAt ?? this.now();
         emit({ phase: 'ended', targetIndex: ti, target, attempt, messageId: m.id, state: final.state, nextAttemptAt: null, refusals: [] });
-        if (final.state === 'answered') return finish(result('answered', { ...target, targetIndex: ti, messageId: m.id }), ti);
+        const end = callEnd(final);
+        if (end === 'answered') return finish(result('answered', { ...target, targetIndex: ti, messageId: m.id }), ti);
+        // Nobody knows how this call ended (it could not be followed, or following stopped): it may have been answered. Never call again automatically.
+        if (end === 'unknown') return finish(result('unknown'), ti);
         if (attempt < plan.attempts) {
           const nextAt = this.now() + plan.pauseSeconds * 1000;
           emit({ phase: 'waiting', targetIndex: ti, target, attempt: attempt + 1, messageId: null, state: null, nextAttemptAt: nextAt, refusals: [] });

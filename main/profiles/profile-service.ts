@@ -1,9 +1,16 @@
-import type { ProfileInput, ProfileView } from '../../common/contract';
+import type { ProfileInput, ProfileSaveResult, ProfileView } from '../../common/contract';
 import { profileInput } from '../../common/contract';
+import { keyMayGoTo, originOf, sameOrigin } from '../../common/domain/key-origin';
+import { requireValidApiKey, validateApiKey } from '../secrets/api-key';
 import type { SecretStore } from '../secrets/secret-store';
 import type { ProfileRecord, ProfileRepository } from '../store/profile-repository';
 import type { ProviderEndpoint } from '../voice/client';
 import { fail, invalid } from '../errors';
+import { builtinDialect, DEFAULT_DIALECT_ID, isBuiltinUnchanged, SPEC_DIALECT, type Dialect } from '../../common/dialects';
+import type { FollowMode } from '../../common/contract/profiles';
+import type { ListenerStatus } from '../receipts/receipt-listeners';
+import { newReceiptSecret } from '../receipts/listener';
+import { isIP } from 'node:net';
 
 export const SANDBOX_PROFILE_ID = 'sandbox';
 export const SANDBOX_API_ID = 'sandbox-demo';
@@ -13,10 +20,26 @@ export const SANDBOX_BASE_URL = 'http://sandbox.callout.invalid';
 
 export const secretAccount = (profileId: string) => `profile:${profileId}`;
 
-/** Profiles (in SQLite, no secrets) and their keys (in the secret store). Keys leave only as endpoints, inside main. */
+/** A profile that lives only in this process (the CLI's --base-url/--api-id, or flags over a saved one). */
+export type EphemeralProfile = Omit<ProfileRecord, 'createdAt' | 'updatedAt' | 'builtin' | 'keyOrigin' | 'sendKeyUnencrypted' | 'dialect' | 'dialectId' | 'follow' | 'receipts'> &
+  Partial<Pick<ProfileRecord, 'dialect' | 'dialectId' | 'follow' | 'receipts'>> & { sendKeyUnencrypted?: boolean };
+
+/**
+ * Profiles (in SQLite, no secrets) and their keys (in the secret store). Keys leave only as endpoints, inside main.
+ *
+ * A key is bound to where it may go (common/domain/key-origin.ts), here and nowhere else, so the
+ * app, the CLI's ad-hoc profile and its profile commands all get the same rule:
+ * - it belongs to the origin (scheme, host, port) it was entered for: saving a keyed profile with
+ *   another origin deletes the key from the keychain, unless a new key comes in the same save;
+ *   `endpoint()` hands a key out only to the origin it was entered for, whatever changed the address;
+ * - plain http:// is allowed to this machine (loopback) only, unless a person ticked "send my key
+ *   unencrypted" (`sendKeyUnencrypted`);
+ * - redirects are never followed (the transport), so the key never goes anywhere else on its own.
+ */
 export class ProfileService {
   /** Profiles that live only in this process (the CLI's --base-url/--api-id), with their key. */
   private readonly ephemeral = new Map<string, { record: ProfileRecord; apiKey: string }>();
+  private listenerStatus: (id: string) => ListenerStatus = () => ({ state: 'off', url: null });
 
   constructor(
     private readonly repo: ProfileRepository,
@@ -43,9 +66,25 @@ export class ProfileService {
     );
   }
 
-  registerEphemeral(record: Omit<ProfileRecord, 'createdAt' | 'updatedAt' | 'builtin'>, apiKey: string): void {
+  /** A profile for this process only (the CLI's --base-url with CALLOUT_API_KEY): the same key rules as a saved one. */
+  registerEphemeral(record: EphemeralProfile, apiKey: string): void {
+    const key = requireValidApiKey(apiKey);
+    const sendKeyUnencrypted = record.sendKeyUnencrypted ?? false;
+    if (!keyMayGoTo(record.baseUrl, sendKeyUnencrypted)) throw fail('key-transport', { profile: record.name, origin: originOf(record.baseUrl) ?? record.baseUrl });
     const at = Date.now();
-    this.ephemeral.set(record.id, { record: { ...record, builtin: false, createdAt: at, updatedAt: at }, apiKey });
+    const full: ProfileRecord = {
+      dialect: SPEC_DIALECT,
+      dialectId: DEFAULT_DIALECT_ID,
+      follow: 'poll',
+      receipts: { host: '127.0.0.1', port: 0, secret: null },
+      ...record,
+      sendKeyUnencrypted,
+      keyOrigin: record.baseUrl,
+      builtin: false,
+      createdAt: at,
+      updatedAt: at,
+    };
+    this.ephemeral.set(record.id, { record: full, apiKey: key });
   }
 
   record(id: string): ProfileRecord {
@@ -60,14 +99,62 @@ export class ProfileService {
 
   async view(r: ProfileRecord): Promise<ProfileView> {
     const hasKey = this.ephemeral.has(r.id) || (await this.secrets.has(secretAccount(r.id)));
-    return { ...r, baseUrl: r.builtin ? (this.sandboxBaseUrl() ?? r.baseUrl) : r.baseUrl, hasKey };
+    const listener = this.listenerStatus(r.id);
+    const receipts = { host: r.receipts.host, port: r.receipts.port, url: listener.url, state: listener.state };
+    const { keyOrigin: _keyOrigin, ...shown } = r;
+    return { ...shown, baseUrl: r.builtin ? (this.sandboxBaseUrl() ?? r.baseUrl) : r.baseUrl, hasKey, receipts };
+  }
+
+  /** Where the views learn whether a profile's receipt listener runs. */
+  attachListeners(status: (id: string) => ListenerStatus): void {
+    this.listenerStatus = status;
+  }
+
+  /**
+   * Sets the reply dialect: a built-in one (by id) or one of the profile's own. A dialect without
+   * a status query can only be followed by receipts: a profile that polled switches to receipts.
+   */
+  setDialect(id: string, choice: { builtin: string } | { custom: Dialect }): ProfileRecord {
+    const r = this.record(id);
+    const dialect = 'builtin' in choice ? builtinDialect(choice.builtin) : choice.custom;
+    if (!dialect) throw invalid(['dialect', 'dialect-unknown']);
+    // Without a status query and without receipts, no call could ever be followed.
+    if (!dialect.status && !dialect.receipt) throw invalid(['dialect', 'dialect-cannot-follow']);
+    const stored = isBuiltinUnchanged(dialect) ? dialect.id! : JSON.stringify({ ...dialect, id: undefined });
+    if (this.ephemeral.has(id)) {
+      const e = this.ephemeral.get(id)!;
+      e.record = { ...e.record, dialect, dialectId: isBuiltinUnchanged(dialect) ? dialect.id! : null };
+      return e.record;
+    }
+    this.repo.setDialect(id, stored);
+    // Follow the calls the way this provider can be followed: receipts when it has no status query, queries when it says nothing of receipts.
+    if (!dialect.status && r.follow === 'poll') return this.setFollow(id, { follow: 'receipts' });
+    if (!dialect.receipt && r.follow !== 'poll') return this.setFollow(id, { follow: 'poll' });
+    return this.record(id);
+  }
+
+  /** How the profile's calls are followed, and where its receipt listener listens. */
+  setFollow(id: string, s: { follow: FollowMode; host?: string; port?: number; newSecret?: boolean }): ProfileRecord {
+    const r = this.record(id);
+    if (s.follow === 'poll' && !r.dialect.status) throw invalid(['follow', 'follow-needs-status']);
+    if (s.follow !== 'poll' && !r.dialect.receipt) throw invalid(['follow', 'follow-needs-receipt']);
+    const host = (s.host ?? r.receipts.host).trim();
+    if (host !== 'localhost' && isIP(host) === 0) throw invalid(['host', 'listen-host']);
+    const port = s.port ?? r.receipts.port;
+    const secret = s.newSecret || (s.follow !== 'poll' && !r.receipts.secret) ? newReceiptSecret() : r.receipts.secret;
+    if (this.ephemeral.has(id)) {
+      const e = this.ephemeral.get(id)!;
+      e.record = { ...e.record, follow: s.follow, receipts: { host, port, secret } };
+      return e.record;
+    }
+    return this.repo.setFollow(id, s.follow, { host, port, secret })!;
   }
 
   async list(): Promise<ProfileView[]> {
     return Promise.all(this.repo.list().map((r) => this.view(r)));
   }
 
-  async save(raw: ProfileInput): Promise<ProfileView> {
+  async save(raw: ProfileInput): Promise<ProfileSaveResult> {
     const parsed = profileInput.parse(raw);
     const existing = parsed.id ? this.repo.get(parsed.id) : undefined;
     if (parsed.id && !existing) throw fail('not-found', { kind: 'profile', id: parsed.id });
@@ -79,13 +166,26 @@ export class ProfileService {
     if (parsed.totalTimeoutMs < parsed.connectTimeoutMs) {
       throw invalid(['totalTimeoutMs', 'timeout-order']);
     }
-    const saved = this.repo.save({
-      ...parsed,
-      baseUrl: existing?.builtin ? existing.baseUrl : parsed.baseUrl,
-      apiId: existing?.builtin ? existing.apiId : parsed.apiId,
-      builtin: existing?.builtin ?? false,
-    });
-    return this.view(saved);
+    const builtin = existing?.builtin ?? false;
+    const baseUrl = builtin ? existing!.baseUrl : parsed.baseUrl;
+    const { apiKey: newKey, ...fields } = parsed;
+    if (!builtin && !keyMayGoTo(baseUrl, parsed.sendKeyUnencrypted)) throw invalid(['baseUrl', 'base-url-plain-http']);
+    if (builtin && newKey !== undefined) throw fail('builtin-profile', { kind: 'set-key' });
+    const key = newKey === undefined ? undefined : checkedKey(newKey);
+    // A key stays with the origin it was entered for: moving the profile elsewhere takes it away
+    // first (a keychain that cannot delete it stops the save), and only a key entered now goes along.
+    let keyRemoved = false;
+    if (existing && !builtin && !sameOrigin(existing.baseUrl, baseUrl)) {
+      keyRemoved = await this.secrets.delete(secretAccount(existing.id));
+      this.repo.setKeyOrigin(existing.id, null);
+    }
+    const saved = this.repo.save({ ...fields, baseUrl, apiId: builtin ? existing!.apiId : parsed.apiId, builtin });
+    if (key !== undefined) {
+      await this.secrets.set(secretAccount(saved.id), key);
+      this.repo.setKeyOrigin(saved.id, saved.baseUrl);
+      keyRemoved = false;
+    }
+    return { ...(await this.view(this.repo.get(saved.id)!)), keyRemoved };
   }
 
   async remove(id: string): Promise<boolean> {
@@ -102,6 +202,7 @@ export class ProfileService {
     const key = apiKey.trim();
     if (!key) throw invalid(['apiKey', 'key-required']);
     await this.secrets.set(secretAccount(id), key);
+    this.repo.setKeyOrigin(id, r.baseUrl);
     return this.view(r);
   }
 
@@ -109,6 +210,7 @@ export class ProfileService {
     const r = this.record(id);
     if (r.builtin) throw fail('builtin-profile', { kind: 'delete-key' });
     await this.secrets.delete(secretAccount(id));
+    this.repo.setKeyOrigin(id, null);
     return this.view(r);
   }
 
@@ -119,6 +221,14 @@ export class ProfileService {
     if (!apiKey) throw fail('no-key', { profile: r.name });
     const baseUrl = r.builtin ? this.sandboxBaseUrl() : r.baseUrl;
     if (!baseUrl) throw fail('not-found', { kind: 'sandbox' });
+    if (!r.builtin) {
+      // The key goes only where it was entered for, and over plain http only with consent.
+      if (r.keyOrigin === null || !sameOrigin(r.keyOrigin, baseUrl)) throw fail('key-origin', { profile: r.name, origin: originOf(baseUrl) ?? baseUrl });
+      if (!keyMayGoTo(baseUrl, r.sendKeyUnencrypted)) throw fail('key-transport', { profile: r.name, origin: originOf(baseUrl) ?? baseUrl });
+      // A key stored before keys had a minimum length: refused rather than sent (and redacted letter by letter).
+      const valid = validateApiKey(apiKey);
+      if (!valid.ok) throw fail('invalid-key', { kind: valid.error });
+    }
     return {
       profile: r.id,
       baseUrl,
@@ -128,6 +238,16 @@ export class ProfileService {
       connectTimeoutMs: r.connectTimeoutMs,
       totalTimeoutMs: r.totalTimeoutMs,
       format: r.format,
+      dialect: r.dialect,
+      // A provider without a status query can only be followed by receipts.
+      follow: r.dialect.status ? r.follow : 'receipts',
     };
   }
+}
+
+/** The key as it will be stored, or the field issue the form shows. */
+function checkedKey(raw: string): string {
+  const v = validateApiKey(raw);
+  if (v.ok) return v.value;
+  throw invalid(['apiKey', v.error === 'empty' ? 'key-required' : `key-${v.error}`]);
 }

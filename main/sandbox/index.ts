@@ -11,8 +11,10 @@ export { parseFault } from './faults';
 export { MAX_BODY_BYTES, XML_ROOTS } from './http-io';
 export { MESSAGES, TALKING_LABEL } from './voice-service';
 export { REDACTED } from './redact';
+export { renderReceipts, renderReply, type ReceiptFacts } from './dialect-shape';
 export type {
   CallScriptName,
+  PushedReceipt,
   ReceivedRequest,
   Sandbox,
   SandboxAccountInput,

@@ -38,6 +38,9 @@ import type {
   SandboxSignatureMode,
 } from './types';
 import { MESSAGES, VoiceService, type ProviderReply } from './voice-service';
+import { builtinDialect, checkDialect, type Dialect } from '../../common/dialects';
+import { receiptFactsOf, renderReply, speaksSpec } from './dialect-shape';
+import { ReceiptPusher } from './receipt-push';
 
 const OP_BY_PATH: Readonly<Record<string, SandboxOp>> = {
   '/voice/vm': 'send',
@@ -86,11 +89,22 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   }
 
   const scheduler = new Scheduler(timeScale);
+  let dialect: Dialect | null = opts.dialect ?? null;
+  let receiptsUrl: string | null = null;
+  const checkReceiptsUrl = (url: string | null): string | null => {
+    if (url === null) return null;
+    const u = new URL(url);
+    if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new RangeError('receiptsUrl must be an http(s) URL');
+    return u.toString();
+  };
+  receiptsUrl = checkReceiptsUrl(opts.receiptsUrl ?? null);
+  const pusher = new ReceiptPusher(scheduler, () => dialect, () => receiptsUrl);
   const service = new VoiceService({
     scheduler,
     random: opts.random ?? Math.random,
     reviewRealMs: reviewDelayMs * timeScale,
     demoTemplates: opts.demoTemplates ?? true,
+    onCallEnded: (call) => pusher.ended(receiptFactsOf(call)),
   });
   const accounts = opts.accounts && opts.accounts.length > 0 ? opts.accounts : [{ ...DEMO_ACCOUNT }];
   for (const a of accounts) service.addAccount(a);
@@ -124,9 +138,16 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     if (log.length > MAX_LOGGED_REQUESTS) log.splice(0, log.length - MAX_LOGGED_REQUESTS);
   }
 
-  function answer(res: ServerResponse, entry: ReceivedRequest, op: SandboxOp, reply: ProviderReply): void {
+  function answer(res: ServerResponse, entry: ReceivedRequest, op: SandboxOp, reply: ProviderReply, asked: 'json' | 'xml' | null): void {
     entry.response = { httpStatus: 200, code: reply.code };
     if (typeof reply.smsid === 'string' && reply.code === 2 && op === 'send') entry.response.smsid = reply.smsid;
+    if (dialect && !speaksSpec(dialect)) {
+      // The provider this dialect describes: its field names, values, shape and charset.
+      const r = renderReply(dialect, op, reply, asked);
+      res.writeHead(200, { 'Content-Type': r.contentType, 'Content-Length': r.body.length });
+      res.end(r.body);
+      return;
+    }
     if (entry.format === 'xml') sendXml(res, 200, toXml(XML_ROOTS[op], reply));
     else sendJson(res, 200, reply);
   }
@@ -139,6 +160,8 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
       signatureMode,
       clockOffsetSeconds,
       reviewDelayMs,
+      dialect: dialect?.id ?? dialect?.name ?? 'spec',
+      receiptsUrl,
       faults: faults.list(),
       accounts: service.accountSummaries(),
       templates: service.allTemplates(),
@@ -175,17 +198,20 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     }
     const parsed = parseParams(read.body, contentType);
     let params: Record<string, unknown> = {};
+    let asked: 'json' | 'xml' | null = null;
     if (parsed.ok) {
       params = parsed.params;
       entry.body = redactParams(params, keys);
       const mobile = params.mobile;
       if (typeof mobile === 'string' || typeof mobile === 'number') entry.mobile = String(mobile);
       if (typeof params.format === 'string' && params.format.trim().toLowerCase() === 'xml') entry.format = 'xml';
+      if (typeof params.format === 'string') asked = params.format.trim().toLowerCase() === 'xml' ? 'xml' : 'json';
     } else {
       entry.bodyError = 'malformed';
     }
 
-    if (op === null) {
+    // A provider that only pushes has no status query at all.
+    if (op === null || (op === 'status' && dialect?.status === null)) {
       entry.response = { httpStatus: 404, code: null };
       sendJson(res, 404, { error: 'not_found', message: `no such endpoint: ${entry.method} ${pathname}` });
       return;
@@ -265,7 +291,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
       return;
     }
     if (fault?.kind === 'code') {
-      answer(res, entry, op, { code: fault.code, msg: MESSAGES[fault.code] });
+      answer(res, entry, op, { code: fault.code, msg: MESSAGES[fault.code] }, asked);
       return;
     }
 
@@ -276,7 +302,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
       if (typeof reply.smsid === 'string' && reply.code === 2 && op === 'send') entry.withheld.smsid = reply.smsid;
       return;
     }
-    answer(res, entry, op, reply);
+    answer(res, entry, op, reply, asked);
   }
 
   async function handleAdmin(req: IncomingMessage, res: ServerResponse, pathname: string): Promise<void> {
@@ -289,6 +315,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     const route = `${req.method ?? ''} ${pathname}`;
     if (route === 'GET /__sandbox/state') return sendJson(res, 200, adminState());
     if (route === 'GET /__sandbox/requests') return sendJson(res, 200, structuredClone(log));
+    if (route === 'GET /__sandbox/receipts') return sendJson(res, 200, pusher.log());
 
     const posts = ['/__sandbox/faults', '/__sandbox/templates', '/__sandbox/balance', '/__sandbox/settings'];
     if (!posts.includes(pathname)) return sendJson(res, 404, { error: 'not_found', message: `no such admin endpoint: ${route}` });
@@ -356,9 +383,26 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
         if (body.clockOffsetSeconds !== undefined && (typeof body.clockOffsetSeconds !== 'number' || !Number.isFinite(body.clockOffsetSeconds))) {
           return bad('clockOffsetSeconds must be a finite number');
         }
+        let nextDialect = dialect;
+        if (body.dialect !== undefined) {
+          const d = typeof body.dialect === 'string' ? builtinDialect(body.dialect) : checkDialect(body.dialect);
+          const ok = d && ('ok' in d ? (d.ok ? d.dialect : undefined) : d);
+          if (!ok) return bad('dialect must be a built-in dialect id or a valid dialect');
+          nextDialect = ok;
+        }
+        let nextUrl = receiptsUrl;
+        if (body.receiptsUrl !== undefined) {
+          try {
+            nextUrl = checkReceiptsUrl(body.receiptsUrl === null ? null : String(body.receiptsUrl));
+          } catch {
+            return bad('receiptsUrl must be an http(s) URL or null');
+          }
+        }
         if (body.signature !== undefined) signatureMode = body.signature;
         if (body.clockOffsetSeconds !== undefined) clockOffsetSeconds = body.clockOffsetSeconds;
-        return sendJson(res, 200, { ok: true, signatureMode, clockOffsetSeconds });
+        dialect = nextDialect;
+        receiptsUrl = nextUrl;
+        return sendJson(res, 200, { ok: true, signatureMode, clockOffsetSeconds, dialect: dialect?.id ?? dialect?.name ?? 'spec', receiptsUrl });
       }
     }
   }
@@ -422,11 +466,19 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     setSignatureMode,
     setClockOffset,
     requests: () => structuredClone(log),
+    setDialect: (d) => {
+      dialect = d;
+    },
+    setReceiptsUrl: (url) => {
+      receiptsUrl = checkReceiptsUrl(url);
+    },
+    pushedReceipts: () => pusher.log(),
     calls: () => service.listCalls(),
     stats: () => service.stats(),
     close: () => {
       if (closing) return closing;
       scheduler.stop();
+      pusher.stop();
       closing = new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();

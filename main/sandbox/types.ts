@@ -4,6 +4,7 @@
  */
 
 import type { CallState } from '../../common/domain/status';
+import type { Dialect } from '../../common/dialects';
 import type { VerifyReason } from '../signing';
 import type { SignatureVariant } from '../signing';
 
@@ -62,6 +63,10 @@ export interface SandboxOptions {
   clockOffsetSeconds?: number;
   /** Source of randomness (ring-time jitter); default Math.random. */
   random?: () => number;
+  /** Answer in this dialect's shape (default: the spec's, the sandbox's own). */
+  dialect?: Dialect;
+  /** Push a receipt there when a call ends (in the dialect's receipt shape); default none. */
+  receiptsUrl?: string | null;
 }
 
 export interface SandboxTemplate {
@@ -206,7 +211,29 @@ export interface Sandbox {
   requests(): ReceivedRequest[];
   /** Every call placed, in order. */
   calls(): SandboxCall[];
+  /** Speak another dialect from now on (null: the spec's). */
+  setDialect(d: Dialect | null): void;
+  /** Push receipts to this address from now on (null: push none). */
+  setReceiptsUrl(url: string | null): void;
+  /** Every post of receipts made, in order. */
+  pushedReceipts(): PushedReceipt[];
   stats(): SandboxStats;
   /** Closes the server, clears all timers, destroys open sockets. Idempotent. */
   close(): Promise<void>;
+}
+
+/** A post of receipts the sandbox made. */
+export interface PushedReceipt {
+  seq: number;
+  /** ISO time of the last attempt. */
+  at: string;
+  url: string;
+  smsids: string[];
+  contentType: string;
+  /** The body as the provider meant it (decoded from its charset). */
+  body: string;
+  /** The listener's HTTP status, or null when no answer came. */
+  status: number | null;
+  error: string | null;
+  attempts: number;
 }

@@ -113,6 +113,8 @@ export interface VoiceServiceOptions {
   /** Real ms a template stays under review (reviewDelayMs × timeScale). */
   reviewRealMs: number;
   demoTemplates: boolean;
+  /** A call reached its final state (the sandbox pushes its receipt). */
+  onCallEnded?: (call: SandboxCall) => void;
 }
 
 function text(params: Params, name: string): string | undefined {
@@ -140,6 +142,7 @@ export class VoiceService {
   private readonly random: () => number;
   private readonly reviewRealMs: number;
   private readonly demoTemplates: boolean;
+  private readonly onCallEnded: ((call: SandboxCall) => void) | undefined;
   private readonly smsidPrefix = 'SBX' + Date.now().toString(36).toUpperCase();
   private callSeq = 0;
   private templateSeq = 0;
@@ -152,6 +155,7 @@ export class VoiceService {
     this.random = opts.random;
     this.reviewRealMs = opts.reviewRealMs;
     this.demoTemplates = opts.demoTemplates;
+    this.onCallEnded = opts.onCallEnded;
   }
 
   // ---------------------------------------------------------------- accounts and templates
@@ -544,6 +548,7 @@ export class VoiceService {
     call.phase = 'done';
     call.state = state;
     call.endedAt = this.log(call, event);
+    this.onCallEnded?.(this.publicCall(call));
   }
 }
 

@@ -18,7 +18,7 @@
 //   probeTimeoutMs (3 s by default) and every later call by operationTimeoutMs.
 import { randomBytes } from 'node:crypto';
 import { createRequire } from 'node:module';
-import { API_KEY_MAX_LENGTH, describeApiKeyError, validateApiKey } from './api-key';
+import { requireValidApiKey } from './api-key';
 import { assertAccount, errorText, SecretStoreError, resolveKeychainService, type SecretStore } from './secret-store';
 
 /** The package loaded when no modulePath is given. */
@@ -210,14 +210,8 @@ export class KeytarSecretStore implements SecretStore {
 
   async set(account: string, secret: string): Promise<void> {
     assertAccount(account);
-    const checked = validateApiKey(secret);
-    if (!checked.ok) {
-      throw new SecretStoreError('invalid-key', { kind: checked.error, max: API_KEY_MAX_LENGTH }, describeApiKeyError(checked.error), { redact: [secret] });
-    }
-    await this.#call('save the API Key', () => this.#keytar.setPassword(this.service, account, checked.value), [
-      secret,
-      checked.value,
-    ]);
+    const value = requireValidApiKey(secret);
+    await this.#call('save the API Key', () => this.#keytar.setPassword(this.service, account, value), [secret, value]);
   }
 
   async delete(account: string): Promise<boolean> {

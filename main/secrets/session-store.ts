@@ -1,7 +1,7 @@
 // Session-only storage: used when no keychain is reachable. The API Key lives in this
 // process's memory until clear() (call it when the app quits) and is never written anywhere.
-import { API_KEY_MAX_LENGTH, describeApiKeyError, validateApiKey } from './api-key';
-import { assertAccount, SecretStoreError, type SecretStore } from './secret-store';
+import { requireValidApiKey } from './api-key';
+import { assertAccount, type SecretStore } from './secret-store';
 
 export class SessionSecretStore implements SecretStore {
   readonly kind = 'session' as const;
@@ -15,11 +15,8 @@ export class SessionSecretStore implements SecretStore {
 
   async set(account: string, secret: string): Promise<void> {
     assertAccount(account);
-    const checked = validateApiKey(secret);
-    if (!checked.ok) {
-      throw new SecretStoreError('invalid-key', { kind: checked.error, max: API_KEY_MAX_LENGTH }, describeApiKeyError(checked.error), { redact: [secret] });
-    }
-    this.#secrets.set(account, checked.value);
+    const value = requireValidApiKey(secret);
+    this.#secrets.set(account, value);
   }
 
   async delete(account: string): Promise<boolean> {

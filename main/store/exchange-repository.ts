@@ -79,6 +79,14 @@ export class ExchangeRepository {
     return (this.db.prepare('SELECT * FROM exchanges WHERE message_id = ? ORDER BY started_at, id').all(messageId) as ExchangeRow[]).map(toRecord);
   }
 
+  /** The newest exchanges of a profile of these operations (the teach preview reads them again with a candidate dialect). */
+  recentForProfile(profile: string, operations: readonly Exchange['operation'][], limit: number): ExchangeRecord[] {
+    const marks = operations.map(() => '?').join(', ');
+    return (
+      this.db.prepare(`SELECT * FROM exchanges WHERE profile = ? AND operation IN (${marks}) ORDER BY id DESC LIMIT ?`).all(profile, ...operations, limit) as ExchangeRow[]
+    ).map(toRecord);
+  }
+
   get(id: number): ExchangeRecord | undefined {
     const row = this.db.prepare('SELECT * FROM exchanges WHERE id = ?').get(id) as ExchangeRow | undefined;
     return row && toRecord(row);

@@ -1,4 +1,6 @@
+import { statfsSync } from 'node:fs';
 import type { Database, OpenDatabaseOptions } from './database';
+import { fail, isDiskFull } from '../errors';
 import { ExchangeRepository } from './exchange-repository';
 import { MessageRepository } from './message-repository';
 import { databasePath, dataDirectory } from './paths';
@@ -19,6 +21,24 @@ import {
   type RetentionSettings,
   type VacuumResult,
 } from './retention';
+
+/** Below this much free space an I/O error at open is taken for a full disk. */
+const LOW_SPACE_BYTES = 256 * 1024;
+
+function isIoError(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && code.startsWith('SQLITE_IOERR');
+}
+
+/** Free bytes for this user on the disk holding `dir` (Infinity when it cannot be told). */
+export function freeBytes(dir: string): number {
+  try {
+    const s = statfsSync(dir);
+    return s.bavail * s.bsize;
+  } catch {
+    return Infinity;
+  }
+}
 
 /** Retention of exchanges and vacuum (retention.ts), bound to the store's database. */
 export interface StoreRetention {
@@ -55,7 +75,15 @@ export interface Store {
  * set aside and a fresh one started: see `recovered` and integrity.ts.
  */
 export function openStore(dir: string = dataDirectory(), options: OpenDatabaseOptions & IntegrityOptions = {}): Store {
-  const { db, recovered } = openDatabaseSafely(databasePath(dir), options);
+  let opened: ReturnType<typeof openDatabaseSafely>;
+  try {
+    opened = openDatabaseSafely(databasePath(dir), options);
+  } catch (error) {
+    // Opening writes too (the WAL index, migrations): on a full disk SQLite says "disk I/O error".
+    if (isDiskFull(error) || (isIoError(error) && freeBytes(dir) < LOW_SPACE_BYTES)) throw fail('disk-full', { dir });
+    throw error;
+  }
+  const { db, recovered } = opened;
   return {
     dir,
     db,

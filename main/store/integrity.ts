@@ -1,6 +1,7 @@
-import { existsSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import BetterSqlite3 from 'better-sqlite3';
 import { openDatabase, type Database, type OpenDatabaseOptions } from './database';
+import { checkWal } from './wal-check';
 
 /**
  * Damaged databases at start: detected, kept aside, never discarded or repaired in place.
@@ -43,8 +44,14 @@ const RECENT_ROWS = 200;
 export interface RecoveredDatabase {
   /** Where the damaged file was moved (same folder); its -wal and -shm, if any, sit beside it with the same name. */
   movedTo: string;
-  /** What was wrong, as SQLite said it. */
+  /** What was wrong, as SQLite said it (or as the WAL check found it). */
   reason: string;
+  /**
+   * `database`: the file was damaged: it was moved aside and a new database started.
+   * `wal`: its write-ahead log was damaged: copies of both were kept aside as found, and the
+   * database opened with what SQLite can read (everything committed before the damage).
+   */
+  kind: 'database' | 'wal';
 }
 
 export interface SafeOpenResult {
@@ -190,10 +197,13 @@ export function openDatabaseSafely(file: string, options: OpenDatabaseOptions & 
   if (file === ':memory:') return { db: openDatabase(file, options), recovered: null };
   if (!existsSync(file)) clearDamageMarker(file);
   const present = existsSync(file) && statSync(file).size > 0;
+  // A damaged WAL: SQLite would drop committed rows without a word. The files are copied aside as
+  // found (for whoever can recover more from them) and the database opens with what SQLite reads.
+  const walRecovered = present ? keepDamagedWal(file) : null;
   let reason = present ? (readMarker(file) ?? probe(file, options)) : null;
   if (reason === null) {
     try {
-      return { db: openDatabase(file, options), recovered: null };
+      return { db: openDatabase(file, options), recovered: walRecovered };
     } catch (error) {
       // Damage the check did not reach (the middle of a big table) that a migration ran into.
       if (!isCorruptionError(error) || !existsSync(file)) throw error;
@@ -203,7 +213,27 @@ export function openDatabaseSafely(file: string, options: OpenDatabaseOptions & 
   const movedTo = moveAside(file);
   const marker = damageMarkerPath(file);
   if (existsSync(marker)) renameSync(marker, `${movedTo}.damaged`);
-  return { db: openDatabase(file, options), recovered: { movedTo, reason } };
+  return { db: openDatabase(file, options), recovered: { movedTo, reason, kind: 'database' } };
+}
+
+/**
+ * When the WAL would lose committed frames (wal-check.ts), copies the database, its -wal and -shm
+ * to `<file>.wal-damaged-<UTC time>` (never overwriting) and says so. Checked twice, a moment
+ * apart, so that a WAL another process is rewriting at that instant is not taken for damage.
+ */
+function keepDamagedWal(file: string, now: Date = new Date()): RecoveredDatabase | null {
+  const first = checkWal(file);
+  if (!first) return null;
+  // A short synchronous pause: this runs before anything else opens the store.
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 50);
+  const damage = checkWal(file);
+  if (!damage) return null;
+  const base = `${file}.wal-damaged-${stamp(now)}`;
+  let target = base;
+  for (let n = 2; existsSync(target); n++) target = `${base}-${n}`;
+  copyFileSync(file, target);
+  for (const suffix of ['-wal', '-shm']) if (existsSync(file + suffix)) copyFileSync(file + suffix, target + suffix);
+  return { movedTo: target, reason: damage.reason, kind: 'wal' };
 }
 
 /** Removes a stale marker (e.g. after the user restored a backup over the file). */

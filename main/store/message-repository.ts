@@ -108,15 +108,40 @@ export class MessageRepository {
     return this.require(id);
   }
 
-  markAccepted(id: number, r: { code: number; msg: string | null; smsid: string | null; count: number | null }): MessageRecord {
+  /**
+   * The provider accepted the send. With `unfollowable` (no message ID came back) its call can never
+   * be followed: it ends at once as `unknown`, saying why — settled, so nobody waits for it forever.
+   */
+  markAccepted(id: number, r: { code: number; msg: string | null; smsid: string | null; count: number | null; unfollowable?: Reason }): MessageRecord {
     const at = this.now();
     this.db.transaction(() => {
       this.db
         .prepare(
-          `UPDATE messages SET outcome = 'accepted', code = ?, provider_msg = ?, smsid = ?, billed_units = ?, owner = NULL, updated_at = ? WHERE id = ?`,
+          `UPDATE messages SET outcome = 'accepted', code = ?, provider_msg = ?, smsid = ?, billed_units = ?, owner = ?, updated_at = ? WHERE id = ?`,
         )
-        .run(r.code, r.msg, r.smsid, r.count, at, id);
+        // The process that placed the call follows it (its owner), so that another one sharing this
+        // database (the desktop app and `callout ui`, the CLI) leaves it alone while it runs.
+        .run(r.code, r.msg, r.smsid, r.count, processOwner(), at, id);
       this.eventStmt.run(id, at, 'submitted', 'pending', r.msg, null);
+      if (r.unfollowable) {
+        this.db.prepare(`UPDATE messages SET state = 'unknown', reason = ?, ended_at = ? WHERE id = ?`).run(reasonJson(r.unfollowable), at, id);
+        this.eventStmt.run(id, at, 'error', 'unknown', null, reasonJson(r.unfollowable));
+      }
+    })();
+    return this.require(id);
+  }
+
+  /**
+   * The provider reported a state value the profile's dialect does not map: the call's state is
+   * unknown for now, and the message says which value (an event each time the value changes).
+   */
+  markUnmapped(id: number, value: string, why: Reason): MessageRecord {
+    const current = this.require(id);
+    if (current.state === 'unknown' && current.reason && JSON.stringify(current.reason) === reasonJson(why)) return current;
+    const at = this.now();
+    this.db.transaction(() => {
+      this.db.prepare(`UPDATE messages SET state = 'unknown', reason = ?, updated_at = ? WHERE id = ?`).run(reasonJson(why), at, id);
+      this.eventStmt.run(id, at, 'state', 'unknown', value, reasonJson(why));
     })();
     return this.require(id);
   }
@@ -165,10 +190,12 @@ export class MessageRepository {
     const redial = attempts !== null && attempts > 1 && attempts > (current.attempts ?? 1);
     if (current.state === state && duration === current.duration && attempts === current.attempts && !opts.final) return current;
     const at = this.now();
+    // A value that was not recognised is no longer the story once a state is read.
+    const reason = current.reason?.code === 'unmapped-state' ? null : reasonJson(current.reason);
     this.db.transaction(() => {
       this.db
-        .prepare('UPDATE messages SET state = ?, duration = ?, attempts = ?, updated_at = ?, ended_at = ? WHERE id = ?')
-        .run(state, duration, attempts, at, opts.final ? (current.endedAt ?? at) : current.endedAt, id);
+        .prepare('UPDATE messages SET state = ?, duration = ?, attempts = ?, reason = ?, updated_at = ?, ended_at = ? WHERE id = ?')
+        .run(state, duration, attempts, reason, at, opts.final ? (current.endedAt ?? at) : current.endedAt, id);
       if (redial) this.eventStmt.run(id, at, 'redial', state, String(attempts), null);
       if (current.state !== state) this.eventStmt.run(id, at, 'state', state, opts.detail ?? null, null);
     })();
@@ -215,8 +242,13 @@ export class MessageRepository {
     return m;
   }
 
-  findBySmsid(smsid: string): MessageRecord | undefined {
-    const row = this.db.prepare('SELECT * FROM messages WHERE smsid = ? ORDER BY id DESC LIMIT 1').get(smsid) as MessageRow | undefined;
+  /** The latest message with this provider ID (of this profile, when one is named). */
+  findBySmsid(smsid: string, profile?: string): MessageRecord | undefined {
+    const row = (
+      profile === undefined
+        ? this.db.prepare('SELECT * FROM messages WHERE smsid = ? ORDER BY id DESC LIMIT 1').get(smsid)
+        : this.db.prepare('SELECT * FROM messages WHERE smsid = ? AND profile = ? ORDER BY id DESC LIMIT 1').get(smsid, profile)
+    ) as MessageRow | undefined;
     return row && toRecord(row);
   }
 
@@ -239,13 +271,32 @@ export class MessageRepository {
     return rows.map((r) => ({ length: textLength(r.content), duration: r.duration }));
   }
 
-  /** Accepted messages whose call has not reached a final state: tracking resumes these. */
-  openMessages(): MessageRecord[] {
-    return (
-      this.db
-        .prepare("SELECT * FROM messages WHERE ended_at IS NULL AND outcome = 'accepted' AND smsid IS NOT NULL ORDER BY created_at")
-        .all() as MessageRow[]
-    ).map(toRecord);
+  /**
+   * Calls still going on that no running process follows (their owner is gone, or unknown), claimed
+   * by this one: tracking resumes these. A call another running process placed stays with it.
+   */
+  claimOrphanedOpen(): MessageRecord[] {
+    const me = processOwner();
+    const claim = this.db.prepare('UPDATE messages SET owner = ? WHERE id = ? AND owner IS ?');
+    const claimed: number[] = [];
+    this.db.transaction(() => {
+      const rows = this.db
+        .prepare("SELECT id, owner FROM messages WHERE ended_at IS NULL AND outcome = 'accepted' AND smsid IS NOT NULL ORDER BY created_at")
+        .all() as { id: number; owner: string | null }[];
+      for (const row of rows) {
+        if (row.owner === me || !ownerAlive(row.owner)) {
+          if (claim.run(me, row.id, row.owner).changes === 1) claimed.push(row.id);
+        }
+      }
+    })();
+    return claimed.map((id) => this.require(id));
+  }
+
+  /** Accepted messages whose call has not reached a final state (of one profile, when named): whoever follows them. */
+  openMessages(profile?: string): MessageRecord[] {
+    const sql = "SELECT * FROM messages WHERE ended_at IS NULL AND outcome = 'accepted' AND smsid IS NOT NULL";
+    const rows = profile === undefined ? this.db.prepare(`${sql} ORDER BY created_at`).all() : this.db.prepare(`${sql} AND profile = ? ORDER BY created_at`).all(profile);
+    return (rows as MessageRow[]).map(toRecord);
   }
 
   /**

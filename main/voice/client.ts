@@ -4,6 +4,7 @@ import { reason } from '../../common/reasons';
 import { formatHttpDate, hostOf, signParts, type SignatureVariant } from '../signing';
 import { Redactor } from './redaction';
 import { isSignatureRejection } from '../../common/domain/codes';
+import { readCommon, SPEC_DIALECT, type Dialect } from '../../common/dialects';
 import {
   balanceReply,
   parseBody,
@@ -17,6 +18,9 @@ import { httpExchange, type TransportResult } from './transport';
 
 export type ReplyFormat = 'json' | 'xml';
 
+import type { FollowMode } from '../../common/contract/profiles';
+export type { FollowMode };
+
 /** Where and as whom to call the provider. The key lives here only in main's memory. */
 export interface ProviderEndpoint {
   /** The profile's id, recorded on messages and exchanges. */
@@ -29,7 +33,14 @@ export interface ProviderEndpoint {
   connectTimeoutMs: number;
   totalTimeoutMs: number;
   format: ReplyFormat;
+  /** Where the values are in this provider's replies and what they mean (default: the spec's reading). */
+  dialect?: Dialect;
+  /** How calls are followed to their end (default: polling). */
+  follow?: FollowMode;
 }
+
+/** The endpoint's dialect: its own, or the spec's reading. */
+export const dialectOf = (e: Pick<ProviderEndpoint, 'dialect'>): Dialect => e.dialect ?? SPEC_DIALECT;
 
 export const DEFAULT_CONNECT_TIMEOUT_MS = 5_000;
 export const DEFAULT_TOTAL_TIMEOUT_MS = 15_000;
@@ -74,15 +85,15 @@ export class VoiceClient {
   }
 
   send(input: { mobile: string; content: string }, signal?: AbortSignal): Promise<ClientResult<SendReply>> {
-    return this.call('send', VOICE_PATHS.send, { mobile: input.mobile, content: input.content }, sendReply, signal);
+    return this.call('send', VOICE_PATHS.send, { mobile: input.mobile, content: input.content }, (raw) => sendReply(raw, dialectOf(this.endpoint)), signal);
   }
 
   status(smsid: string, signal?: AbortSignal): Promise<ClientResult<StatusReply>> {
-    return this.call('status', VOICE_PATHS.status, { smsid }, statusReply, signal);
+    return this.call('status', VOICE_PATHS.status, { smsid }, (raw) => statusReply(raw, dialectOf(this.endpoint), smsid), signal);
   }
 
   balance(signal?: AbortSignal): Promise<ClientResult<BalanceReply>> {
-    return this.call('balance', VOICE_PATHS.balance, {}, balanceReply, signal);
+    return this.call('balance', VOICE_PATHS.balance, {}, (raw) => balanceReply(raw, dialectOf(this.endpoint)), signal);
   }
 
   /** Any request to the profile's base URL; the credentials are filled in here, never by the caller. */
@@ -148,21 +159,29 @@ export class VoiceClient {
           exchanges,
         };
       }
-      return { ...interpret(result, parse), exchanges };
+      return { ...interpret(result, parse, dialectOf(this.endpoint)), exchanges };
     }
   }
 }
 
-function interpret<R>(result: TransportResult, parse: (raw: Record<string, unknown>) => R): Pick<ClientResult<R>, 'reply' | 'failure'> {
+function interpret<R>(result: TransportResult, parse: (raw: Record<string, unknown>) => R, dialect: Dialect): Pick<ClientResult<R>, 'reply' | 'failure'> {
   const { status, responseBody } = result.exchange;
   const raw = parseBody(responseBody);
-  if (status !== null && !(raw && 'code' in raw) && isSignatureRejection(status, raw)) {
+  const common = raw ? readCommon(dialect, raw) : null;
+  if (status !== null && common?.code == null && isSignatureRejection(status, raw)) {
     return {
       reply: null,
       failure: { kind: 'signature-rejected', outcome: 'rejected', reason: reason('signature-rejected', { status }) },
     };
   }
-  if (raw && 'code' in raw) return { reply: parse(raw), failure: null };
+  if (raw && common && common.code !== null) {
+    // A success needs an HTTP success too: "code 2" in the body of an HTTP 500 or 404 page is not one.
+    // The request reached something that answered, so the call may have been placed: unknown.
+    if (common.outcome === 'accepted' && status !== null && (status < 200 || status > 299)) {
+      return { reply: null, failure: { kind: 'http-status', outcome: 'unknown', reason: reason('http-status', { status, code: common.code }) } };
+    }
+    return { reply: parse(raw), failure: null };
+  }
   const type = result.exchange.responseHeaders?.find(([n]) => n.toLowerCase() === 'content-type')?.[1] ?? 'no content type';
   return {
     reply: null,

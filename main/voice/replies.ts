@@ -1,64 +1,96 @@
+// Provider replies and receipts: parsed (JSON, XML with or without a namespace, a form) and then read
+// with the profile's dialect (common/dialects: where each value is and what it means). Bodies arrive
+// here already decoded by their charset (charset.ts).
 import { XMLParser } from 'fast-xml-parser';
-import { normalizeCallState, type CallState } from '../../common/domain/status';
+import { readBalance, readSend, readStatus, SPEC_DIALECT, type CodeOutcome, type Dialect } from '../../common/dialects';
+import type { CallState } from '../../common/domain/status';
+import { declaredCharset } from './charset';
 
-const xml = new XMLParser({ ignoreAttributes: true, parseTagValue: false, trimValues: true });
+const xml = new XMLParser({ ignoreAttributes: true, parseTagValue: false, trimValues: true, removeNSPrefix: true });
 
-/** Parses a reply body as JSON, or XML when it looks like XML. Returns null when it is neither. */
+function parseXml(text: string): Record<string, unknown> | null {
+  try {
+    const doc = xml.parse(text) as Record<string, unknown>;
+    const roots = Object.keys(doc).filter((k) => k !== '?xml');
+    const root = roots.length === 1 ? doc[roots[0]!] : doc;
+    return root && typeof root === 'object' && !Array.isArray(root) ? (root as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Parses a reply body as a JSON object, or XML (its root element's content) when it looks like XML. Null when it is neither. */
 export function parseBody(body: string | null): Record<string, unknown> | null {
   if (body === null) return null;
   const text = body.trim();
   if (text.startsWith('{')) {
-    try {
-      const v: unknown = JSON.parse(text);
-      return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
-    } catch {
-      return null;
-    }
+    const v = parseJson(text);
+    return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
   }
-  if (text.startsWith('<') && !/^<!doctype html|^<html/i.test(text)) {
-    try {
-      const doc = xml.parse(text) as Record<string, unknown>;
-      const roots = Object.keys(doc).filter((k) => k !== '?xml');
-      const root = roots.length === 1 ? doc[roots[0]!] : doc;
-      return root && typeof root === 'object' ? (root as Record<string, unknown>) : null;
-    } catch {
-      return null;
-    }
-  }
+  if (text.startsWith('<') && !/^<!doctype html|^<html/i.test(text)) return parseXml(text);
   return null;
 }
 
-function pick(obj: Record<string, unknown>, names: readonly string[]): unknown {
-  for (const n of names) {
-    if (n in obj && obj[n] !== undefined && obj[n] !== '') return obj[n];
+/**
+ * A form's fields. Its percent-escapes are bytes in the form's charset: a GBK gateway escapes GBK
+ * bytes, which read as UTF-8 would be mojibake.
+ */
+export function parseForm(text: string, charset: string | null): Record<string, string> {
+  let decoder: InstanceType<typeof TextDecoder> | null = null;
+  try {
+    decoder = charset && !/^utf-?8$/i.test(charset) ? new TextDecoder(charset) : null;
+  } catch {
+    decoder = null;
   }
-  const lower = new Map(Object.keys(obj).map((k) => [k.toLowerCase(), k]));
-  for (const n of names) {
-    const k = lower.get(n.toLowerCase());
-    if (k !== undefined && obj[k] !== undefined && obj[k] !== '') return obj[k];
+  if (!decoder) return Object.fromEntries(new URLSearchParams(text));
+  const d = decoder;
+  const part = (s: string) =>
+    s.replace(/\+/g, ' ').replace(/(?:%[0-9a-fA-F]{2})+/g, (run) => d.decode(Uint8Array.from(run.slice(1).split('%').map((h) => parseInt(h, 16)))));
+  const out: Record<string, string> = {};
+  for (const pair of text.split('&')) {
+    if (!pair) continue;
+    const eq = pair.indexOf('=');
+    out[part(eq < 0 ? pair : pair.slice(0, eq))] = part(eq < 0 ? '' : pair.slice(eq + 1));
   }
-  return undefined;
+  return out;
 }
 
-function toInt(v: unknown): number | null {
-  if (typeof v === 'number' && Number.isFinite(v)) return Math.trunc(v);
-  if (typeof v === 'string' && /^\s*-?\d+(\.\d+)?\s*$/.test(v)) return Math.trunc(Number(v));
-  return null;
-}
-
-function toStr(v: unknown): string | null {
-  if (typeof v === 'string') return v;
-  if (typeof v === 'number') return String(v);
+/**
+ * Parses a posted receipt body: JSON (an object or a list), XML, or a form
+ * (application/x-www-form-urlencoded, in its charset). Null when it is none of these.
+ */
+export function parsePost(body: string, contentType: string | null): unknown {
+  const text = body.trim();
+  const type = (contentType ?? '').split(';')[0]!.trim().toLowerCase();
+  const charset = declaredCharset(contentType);
+  if (type === 'application/x-www-form-urlencoded') return text ? parseForm(text, charset) : null;
+  if (text.startsWith('{') || text.startsWith('[')) return parseJson(text) ?? null;
+  if (text.startsWith('<')) return /^<!doctype html|^<html/i.test(text) ? null : parseXml(text);
+  // A form sent without its type.
+  if (/^[\w.%-]+=/.test(text)) return parseForm(text, charset);
   return null;
 }
 
 export interface CommonReply {
   code: number | null;
   msg: string | null;
+  /** What the code means for the request, by the dialect: success, refused, or not known. */
+  outcome: CodeOutcome;
+  /** The dialect's words for the code (a provider's own code), when it has some. */
+  meaning: string | null;
   raw: Record<string, unknown>;
 }
 
 export interface SendReply extends CommonReply {
+  /** The message ID (under the dialect's name for it: smsid, voiceid, …); null when the reply has no usable one. */
   smsid: string | null;
   count: number | null;
 }
@@ -66,47 +98,43 @@ export interface SendReply extends CommonReply {
 export interface StatusReply extends CommonReply {
   smsid: string | null;
   state: CallState;
-  rawState: unknown;
+  /** The provider's state value, as text (null when there was none). */
+  rawState: string | null;
+  /** The reply has a state value the dialect does not map: shown, never guessed. */
+  unmapped: boolean;
   duration: number | null;
   /** Dial attempts including redials, when the provider says. */
   attempts: number | null;
 }
 
 export interface BalanceReply extends CommonReply {
-  /** Remaining units, or null when no known field carries them: shown as "unknown", never guessed. */
+  /** Remaining units, or null when the dialect's field is not there: shown as "unknown", never guessed. */
   units: number | null;
 }
 
-export function commonReply(raw: Record<string, unknown>): CommonReply {
-  return { code: toInt(pick(raw, ['code'])), msg: toStr(pick(raw, ['msg', 'message'])), raw };
+export function sendReply(raw: Record<string, unknown>, dialect: Dialect = SPEC_DIALECT): SendReply {
+  const r = readSend(dialect, raw);
+  return { code: r.code, msg: r.msg, outcome: r.outcome, meaning: r.meaning, raw, smsid: r.id, count: r.count };
 }
 
-export function sendReply(raw: Record<string, unknown>): SendReply {
-  return { ...commonReply(raw), smsid: toStr(pick(raw, ['smsid', 'smsId', 'msgid', 'id'])), count: toInt(pick(raw, ['count'])) };
-}
-
-export const STATE_FIELDS = ['state', 'status', 'call_state', 'callState', 'callstatus', 'result'] as const;
-export const DURATION_FIELDS = ['duration', 'call_duration', 'callDuration', 'seconds', 'time_len', 'timelen'] as const;
-export const ATTEMPT_FIELDS = ['attempts', 'attempt', 'calls', 'call_times', 'callTimes', 'redial_count'] as const;
-export const BALANCE_FIELDS = ['num', 'balance', 'units', 'remain', 'remaining', 'left', 'count'] as const;
-
-export function statusReply(raw: Record<string, unknown>): StatusReply {
-  // A record may be nested (e.g. {code, msg, data: {...}} or a list of one).
-  const nested = pick(raw, ['data', 'result', 'list']);
-  const rec = Array.isArray(nested) && nested[0] && typeof nested[0] === 'object' ? (nested[0] as Record<string, unknown>)
-    : nested && typeof nested === 'object' && !Array.isArray(nested) ? (nested as Record<string, unknown>) : raw;
-  const rawState = pick(rec, STATE_FIELDS) ?? pick(raw, STATE_FIELDS);
+export function statusReply(raw: Record<string, unknown>, dialect: Dialect = SPEC_DIALECT, smsid?: string): StatusReply {
+  const r = readStatus(dialect, raw, smsid);
   return {
-    ...commonReply(raw),
-    smsid: toStr(pick(rec, ['smsid', 'smsId'])) ?? toStr(pick(raw, ['smsid'])),
-    state: normalizeCallState(rawState),
-    rawState: rawState ?? null,
-    duration: toInt(pick(rec, DURATION_FIELDS) ?? pick(raw, DURATION_FIELDS)),
-    attempts: toInt(pick(rec, ATTEMPT_FIELDS) ?? pick(raw, ATTEMPT_FIELDS)),
+    code: r.code,
+    msg: r.msg,
+    outcome: r.outcome,
+    meaning: r.meaning,
+    raw,
+    smsid: r.id,
+    state: r.state,
+    rawState: r.value,
+    unmapped: r.unmapped,
+    duration: r.duration,
+    attempts: r.attempts,
   };
 }
 
-export function balanceReply(raw: Record<string, unknown>): BalanceReply {
-  const fields = BALANCE_FIELDS.filter((f) => f !== 'count' || !('smsid' in raw));
-  return { ...commonReply(raw), units: toInt(pick(raw, fields)) };
+export function balanceReply(raw: Record<string, unknown>, dialect: Dialect = SPEC_DIALECT): BalanceReply {
+  const r = readBalance(dialect, raw);
+  return { code: r.code, msg: r.msg, outcome: r.outcome, meaning: r.meaning, raw, units: r.units };
 }

@@ -2,6 +2,7 @@ import http from 'node:http';
 import https from 'node:https';
 import { performance } from 'node:perf_hooks';
 import type { Exchange, Header, Operation, TransportErrorKind } from '../../common/records';
+import { decodeBody } from './charset';
 import type { Redactor } from './redaction';
 
 export interface HttpRequestSpec {
@@ -59,6 +60,10 @@ export function transportErrorKind(error: NodeJS.ErrnoException, connected = fal
   return classify(error, connected).kind;
 }
 
+function headerValue(headers: Header[] | null, name: string): string | null {
+  return headers?.find(([n]) => n.toLowerCase() === name)?.[1] ?? null;
+}
+
 function headerList(raw: string[]): Header[] {
   const out: Header[] = [];
   for (let i = 0; i + 1 < raw.length; i += 2) out.push([raw[i]!, raw[i + 1]!]);
@@ -106,7 +111,8 @@ export function httpExchange(spec: HttpRequestSpec, redactor: Redactor): Promise
         status,
         statusText,
         responseHeaders,
-        responseBody: chunks.length || status !== null ? Buffer.concat(chunks).toString('utf8') : null,
+        // Decoded by its declared charset (GBK gateways), so the exchange keeps the text as the provider meant it.
+        responseBody: chunks.length || status !== null ? decodeBody(Buffer.concat(chunks), headerValue(responseHeaders, 'content-type')).text : null,
         error: error && { kind: error.kind, message: error.message, ...(error.ms !== undefined ? { ms: error.ms } : {}) },
         startedAt,
         timings,

@@ -4,6 +4,7 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { loadTexts, startI18n } from './i18n';
 import { App, SHELL_TEXTS } from './app/App';
 import { calloutApi } from './app/api';
+import { connectBrowserTransport } from './app/browser-transport';
 import { followMain } from './app/live-updates';
 import { afterSettling } from './app/idle';
 import { currentAddress } from './app/navigation';
@@ -11,6 +12,9 @@ import { queryClient } from './app/query';
 import { prefetchDialData } from './features/dial/use-dial-data';
 import { SCREENS, screenFor } from './app/screens';
 import './app/app.css';
+
+// In a browser (`callout ui`) there is no preload: window.callout is built over the console's WebSocket.
+if (!calloutApi()) connectBrowserTransport();
 
 // Main's push events update the data on screen, for the whole life of the window.
 const api = calloutApi();

@@ -1,20 +1,17 @@
-// The browser test bridge: the built renderer in Debian's Chromium, with window.callout provided
-// by an init script built from the same contract and the same builder as the preload, and its
-// calls routed through exposeBinding to createHandlers(...) running in this (test) process.
-// The user's clicks travel the real path minus the Electron hop.
-import { createReadStream, existsSync, mkdirSync, statSync } from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { extname, join, normalize, resolve } from 'node:path';
+// The console under test, on the product's own path: the built renderer served by `callout ui`'s
+// server (main/ui/server.ts, the function the CLI calls), opened in Debian's Chromium through a
+// one-time link like the one `callout ui` prints. window.callout is the page's own, built over the
+// console's WebSocket by renderer/src/app/browser-transport.ts; calls reach createHandlers(...) on
+// the services started here (a temp data directory, a keychain service of its own, a sped-up sandbox).
+import { existsSync, mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { buildCalloutApi } from '../../common/api';
-import { CHANNELS, EVENT_CHANNELS } from '../../common/contract';
-import { dispatch } from '../../main/dispatch';
 import { createHandlers, type Handlers } from '../../main/handlers';
 import { openSecretStore } from '../../main/secrets';
 import { createServices, type Services } from '../../main/services';
 import type { SandboxOptions } from '../../main/sandbox';
+import { startConsoleServer, type ConsoleServer } from '../../main/ui/server';
 import { tempHome } from '../helpers/temp-home';
 
 export const ROOT = resolve(__dirname, '../..');
@@ -22,55 +19,6 @@ export const RENDERER_DIR = join(ROOT, 'out/renderer');
 export const SCREENS_DIR = join(ROOT, 'test-results/screens');
 
 const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync', '--disable-quic'];
-
-const MIME: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.woff2': 'font/woff2',
-  '.json': 'application/json',
-};
-
-/** Serves the built renderer on 127.0.0.1 (Chromium refuses module scripts from file://). */
-export async function serveRenderer(dir = RENDERER_DIR): Promise<{ url: string; close: () => Promise<void> }> {
-  if (!existsSync(join(dir, 'index.html'))) throw new Error(`The renderer is not built (${dir}); run \`npm run build\` first.`);
-  const server = http.createServer((req, res) => {
-    const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
-    const file = normalize(join(dir, path === '/' ? 'index.html' : path));
-    if (!file.startsWith(dir) || !existsSync(file) || !statSync(file).isFile()) {
-      res.writeHead(404).end();
-      return;
-    }
-    res.writeHead(200, { 'Content-Type': MIME[extname(file)] ?? 'application/octet-stream', 'Cache-Control': 'no-store' });
-    createReadStream(file).pipe(res);
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    close: () => new Promise<void>((r) => (server.closeAllConnections(), server.close(() => r()))),
-  };
-}
-
-/** The init script that installs window.callout before the renderer's own scripts run. */
-export function bridgeInitScript(): string {
-  return `(() => {
-  const listeners = new Map();
-  Object.defineProperty(window, '__calloutEmit', { value: (channel, payload) => { for (const l of listeners.get(channel) ?? []) l(payload); } });
-  const build = ${buildCalloutApi.toString()};
-  const api = build(${JSON.stringify(CHANNELS)}, ${JSON.stringify(EVENT_CHANNELS)},
-    (channel, input) => window.__calloutInvoke(channel, input),
-    (channel, listener) => {
-      const set = listeners.get(channel) ?? new Set();
-      listeners.set(channel, set);
-      set.add(listener);
-      return () => { set.delete(listener); };
-    });
-  Object.defineProperty(window, 'callout', { value: api, enumerable: true });
-})();`;
-}
 
 export async function launchChromium(): Promise<Browser> {
   return chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS });
@@ -87,6 +35,10 @@ export interface AppOptions {
   screen?: string;
   /** false: start with the first-start guide already dismissed, as for a returning user. */
   onboarding?: boolean;
+  /** true: show the browser console's note (what differs from the desktop app), as on a first visit; default dismissed. */
+  consoleNote?: boolean;
+  /** The built renderer to serve; default RENDERER_DIR (the bench serves a copy with an empty page beside it). */
+  rendererDir?: string;
 }
 
 export interface AppUnderTest {
@@ -95,16 +47,20 @@ export interface AppUnderTest {
   services: Services;
   handlers: Handlers;
   home: string;
-  /** Every call the page made through window.callout: channel and input. */
+  /** Every call the page made through window.callout, as the console's server received it: channel and input. */
   calls: { channel: string; input: unknown }[];
-  /** What main put on the clipboard (e.g. "copy as cURL with the key"), in order. */
+  /** What main put on its clipboard, in order (the browser console never asks it to: copy-with-key is desktop only). */
   clipboard: string[];
+  /** The `callout ui` server the page talks to (server.link() makes another one-time link). */
+  server: ConsoleServer;
   screenshot(name: string): Promise<string>;
   close(): Promise<void>;
 }
 
-/** Starts the services, a browser page on the built renderer, and the bridge between them. */
+/** Starts the services, `callout ui`'s server on them, and a browser page on one of its links. */
 export async function startApp(options: AppOptions = {}): Promise<AppUnderTest> {
+  const rendererDir = options.rendererDir ?? RENDERER_DIR;
+  if (!existsSync(join(rendererDir, 'index.html'))) throw new Error(`The renderer is not built (${rendererDir}); run \`npm run build\` first.`);
   const temp = options.home ? null : tempHome('callout-e2e-');
   const home = options.home ?? temp!.dir;
   // A keychain service of its own, so tests never touch a user's entries.
@@ -121,28 +77,19 @@ export async function startApp(options: AppOptions = {}): Promise<AppUnderTest> 
     clipboard: { writeText: (text) => void clipboard.push(text) },
   });
   const handlers = createHandlers(services);
-  const server = await serveRenderer();
+  const calls: AppUnderTest['calls'] = [];
+  const server = await startConsoleServer({ services, handlers, rendererDir, onCall: (c) => void calls.push(c) });
   const ownBrowser = !options.browser;
   const browser = options.browser ?? (await launchChromium());
   const context = await browser.newContext({ locale: options.locale ?? 'en-US', viewport: { width: 1280, height: 800 }, deviceScaleFactor: 1 });
-  const calls: AppUnderTest['calls'] = [];
-  await context.exposeBinding('__calloutInvoke', async (_source, channel: unknown, input: unknown) => {
-    calls.push({ channel: String(channel), input });
-    return dispatch(handlers, channel, input);
-  });
-  await context.addInitScript({ content: bridgeInitScript() });
+  // The browser console's note is for a person's first visit (the key is CONSOLE_BANNER_DISMISSED_KEY).
+  if (!options.consoleNote) await context.addInitScript({ content: "try { localStorage.setItem('callout.console.banner.dismissed', '1'); } catch {}" });
   if (options.onboarding === false) {
     // The key is the onboarding feature's ONBOARDING_DISMISSED_KEY.
     await context.addInitScript({ content: "try { localStorage.setItem('callout.onboarding.dismissed', '1'); } catch {}" });
   }
   const page = await context.newPage();
-  const unsubscribe = services.subscribe((channel, payload) => {
-    for (const p of context.pages()) {
-      // Runs in the page, where __calloutEmit was installed by the init script.
-      p.evaluate(([c, pl]) => (globalThis as unknown as { __calloutEmit?: (c: string, p: unknown) => void }).__calloutEmit?.(c, pl), [channel, payload] as const).catch(() => undefined);
-    }
-  });
-  await page.goto(`${server.url}/index.html${options.screen ? `#/${options.screen}` : ''}`);
+  await page.goto(server.link(options.screen ? `/#/${options.screen}` : '/'));
 
   return {
     page,
@@ -152,6 +99,7 @@ export async function startApp(options: AppOptions = {}): Promise<AppUnderTest> 
     home,
     calls,
     clipboard,
+    server,
     async screenshot(name) {
       mkdirSync(SCREENS_DIR, { recursive: true });
       const file = join(SCREENS_DIR, `${name}.png`);
@@ -159,7 +107,6 @@ export async function startApp(options: AppOptions = {}): Promise<AppUnderTest> 
       return file;
     },
     async close() {
-      unsubscribe();
       await context.close();
       if (ownBrowser) await browser.close();
       await server.close();

@@ -1,4 +1,4 @@
-// End to end, through the browser test bridge: Quick dial in Chromium, its window.callout routed to
+// End to end, through `callout ui`'s own transport (bridge.ts): Quick dial in Chromium, its window.callout routed to
 // the real handlers (real SQLite, the dialer, the embedded sandbox over HTTP, main following calls).
 // Run after `npx electron-vite build`. Both languages; screenshots under test-results/screens/.
 // Dial limits and quiet hours are set explicitly, so that results never depend on the clock.

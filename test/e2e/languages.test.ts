@@ -97,6 +97,8 @@ describe.each([
       // A template is shown whole and also piece by piece around its 【变量】 fields.
       ...services.store.templates.list().flatMap((t) => [t.content, t.name, ...t.content.split('【变量】')]),
       ...services.store.history.page({}, { limit: 100 }).rows.map((m) => m.content),
+      // What the provider said (its msg, a raw state): its values, as it sent them.
+      ...services.store.history.page({}, { limit: 100 }).rows.flatMap((m) => [m.providerMsg ?? '', ...services.store.messages.events(m.id).map((e) => e.detail ?? '')]),
       ...services.store.profiles.list().map((p) => p.name),
       ...(services.sandbox?.templates('sandbox-demo').flatMap((t) => [t.content, ...t.content.split('【变量】')]) ?? []),
       'list.csv',
@@ -121,7 +123,7 @@ describe.each([
     return t;
   };
 
-  it.each(SCREENS)('%s says everything in the chosen language', async (screen) => {
+  it.each(SCREENS)('%s says everything in the chosen language', { timeout: 120_000 }, async (screen) => {
     const { page } = app;
     await page.evaluate((s) => ((globalThis as unknown as { location: { hash: string } }).location.hash = `/${s}`), screen);
     await settled(page);
@@ -142,6 +144,26 @@ describe.each([
     for (let i = 0; i < tabCount; i++) {
       await tabs.nth(i).click();
       await check(`tab${i + 1}`);
+      // History's messages: each one's detail (timeline, reasons, exchanges) too.
+      if (screen === 'history' && i === 0) {
+        const rows = page.getByTestId('history-row');
+        const n = await rows.count();
+        for (let r = 0; r < n; r++) {
+          // The left part of the row: the panel covers the right part of the list while it is open.
+          await rows.nth(r).click({ position: { x: 60, y: 20 } });
+          await page.getByTestId('message-panel').waitFor();
+          await check(`message${r + 1}`);
+        }
+        for (let k = 0; k < 3 && (await page.locator('.ant-drawer-open').count()); k++) {
+          await page.locator('.ant-drawer-open .ant-drawer-close').last().click();
+          await settled(page);
+        }
+      }
+    }
+    // Bulk: the paused batch, its rows and why.
+    if (screen === 'bulk') {
+      await page.getByTestId('batch-row').first().getByRole('button').first().click();
+      await check('batch');
     }
     expect(problems).toEqual([]);
   });

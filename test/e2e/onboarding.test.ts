@@ -1,4 +1,4 @@
-// End to end, through the browser test bridge: the first-start guide in Chromium, its window.callout
+// End to end, through `callout ui`'s own transport (bridge.ts): the first-start guide in Chromium, its window.callout
 // routed to the real handlers (real SQLite, real secret store, the embedded sandbox over HTTP).
 // Run after `npx electron-vite build`. Both languages; screenshots under test-results/screens/.
 import { randomBytes } from 'node:crypto';

@@ -1,4 +1,4 @@
-// End to end, through the browser test bridge: the built renderer in Chromium, its window.callout
+// End to end, through `callout ui`'s own transport (bridge.ts): the built renderer in Chromium, its window.callout
 // routed to the real handlers (real SQLite, real secret store, the embedded sandbox over HTTP).
 // Run after `npx electron-vite build`. Both languages; screenshots under test-results/screens/.
 import { randomBytes } from 'node:crypto';
@@ -351,6 +351,51 @@ describe.each(LOCALES)('Profiles screen ($suffix)', ({ locale, lang, htmlLang, s
       expect(await page.locator('#profile_name').inputValue()).toBe('Typed');
       await page.keyboard.press('Escape');
       await drawer.waitFor({ state: 'hidden' });
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'binds the key to its address: plain http to another machine needs consent; moving a keyed profile warns and removes the key',
+    async () => {
+      const keyed = await app.services.profiles.save({ name: `Keyed ${suffix}`, baseUrl: 'https://voice-a.example.com/api', apiId: 'acct' });
+      await app.services.profiles.setKey(keyed.id, `moving-key-${randomBytes(6).toString('hex')}`);
+      await page.reload();
+      await row(keyed.id).getByRole('button', { name: t('profiles.actionLabel.edit', { name: keyed.name }) }).click();
+      const drawer = page.getByRole('dialog', { name: t('profiles.form.editTitle', { name: keyed.name }) });
+      await drawer.waitFor();
+      await settled(page);
+      // Plain http to a host that is not this machine: a warning and an explicit consent.
+      await page.locator('#profile_baseUrl').fill('http://voice-b.example.com/api');
+      await page.getByTestId('profile-plain-http').waitFor();
+      await page.getByTestId('profile-key-moves').waitFor();
+      expect(await page.getByTestId('profile-key-moves').innerText()).toContain('https://voice-a.example.com');
+      await page.getByTestId('profile-save').click();
+      await expect.poll(() => fieldError(page, 'profile_baseUrl').allInnerTexts()).toEqual([t('msg:issue.base-url-plain-http')]);
+      await snap(`profiles-key-origin-${suffix}`);
+      // https to another origin: saved; the key is removed and the person is told.
+      await page.locator('#profile_baseUrl').fill('https://voice-b.example.com/api');
+      await expect.poll(() => page.getByTestId('profile-plain-http').count()).toBe(0);
+      await page.getByTestId('profile-save').click();
+      await drawer.waitFor({ state: 'hidden' });
+      await page.getByText(t('profiles.keyRemoved', { name: keyed.name })).waitFor();
+      await expect.poll(() => row(keyed.id).getByTestId('key-status').getAttribute('data-has-key')).toBe('false');
+      expect(await app.services.secrets.get(`profile:${keyed.id}`)).toBeNull();
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'says a full disk on every screen (the storageProblem push), and clears it when writing works again',
+    async () => {
+      app.services.noteStoreHealth(Object.assign(new Error('database or disk is full'), { code: 'SQLITE_FULL' }));
+      const banner = page.getByTestId('storage-banner');
+      await banner.waitFor();
+      expect(await banner.innerText()).toContain(t('storage.disk-full.title'));
+      expect(await banner.innerText()).toContain(app.services.home);
+      await snap(`storage-disk-full-${suffix}`);
+      app.services.noteStoreHealth(null);
+      await banner.waitFor({ state: 'detached' });
     },
     TIMEOUT,
   );

@@ -1,4 +1,4 @@
-// End to end, through the browser test bridge: the Send screen in Chromium, its window.callout
+// End to end, through `callout ui`'s own transport (bridge.ts): the Send screen in Chromium, its window.callout
 // routed to the real handlers (real SQLite, the embedded sandbox provider over HTTP, main's status
 // polling). Run after `npx electron-vite build`. Both languages; screenshots under test-results/screens/.
 import { mkdirSync } from 'node:fs';
@@ -342,7 +342,7 @@ describe.each(LOCALES)('Send screen ($suffix)', ({ locale, lang, suffix, markers
     'shows a timeout as an unknown outcome, and "Send again" sends only after a confirmation',
     async () => {
       const sandbox = (await app.handlers['profiles.list'](undefined)).find((p: ProfileView) => p.id === 'sandbox')!;
-      const { id: _id, builtin: _b, hasKey: _k, createdAt: _c, updatedAt: _u, ...input } = sandbox;
+      const { id: _id, builtin: _b, hasKey: _k, createdAt: _c, updatedAt: _u, dialect: _d, dialectId: _di, follow: _f, receipts: _r, ...input } = sandbox;
       await app.handlers['profiles.save']({ ...input, id: 'sandbox', connectTimeoutMs: 1_000, totalTimeoutMs: 2_000 });
       try {
         await fillMobile('13912345679');

@@ -1,4 +1,4 @@
-// End to end, through the browser test bridge: the signature workbench in Chromium, its
+// End to end, through `callout ui`'s own transport (bridge.ts): the signature workbench in Chromium, its
 // window.callout routed to the real handlers (the signing engine, real SQLite and secret store,
 // the embedded sandbox with its signature gateway on). Run after `npx electron-vite build`.
 // Screenshots under test-results/screens/, in both languages where it matters.

@@ -1,4 +1,4 @@
-// End to end, through the browser test bridge: the template library in Chromium, its window.callout
+// End to end, through `callout ui`'s own transport (bridge.ts): the template library in Chromium, its window.callout
 // routed to the real handlers (real SQLite). Run after `npx electron-vite build`. Both languages;
 // screenshots under test-results/screens/.
 import { readFileSync } from 'node:fs';

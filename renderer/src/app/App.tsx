@@ -9,6 +9,8 @@ import { antdLocale, currentLanguage, LANGUAGE_NAMES, LANGUAGES, setLanguage, ty
 import { call } from './api';
 import { navigate, useScreen, type ScreenKey } from './navigation';
 import { SecretStoreBanner } from './SecretStoreBanner';
+import { BrowserConsoleBanner } from './BrowserConsoleBanner';
+import { StorageBanner } from './StorageBanner';
 import { GuideButton, GuidePanel } from '../features/onboarding/Guide';
 import { SCREENS, screenFor } from './screens';
 
@@ -102,6 +104,8 @@ function Shell() {
         </Layout.Sider>
         <Layout.Content style={{ padding: 24, minWidth: 0 }}>
           <main>
+            <BrowserConsoleBanner />
+            <StorageBanner />
             <SecretStoreBanner />
             <GuidePanel />
             <Suspense fallback={<Skeleton active />}>

@@ -7,10 +7,11 @@ import type { CalloutApi, IpcError, IpcResult } from '../../../common/contract';
 import { errorArgs, issueArgs, MESSAGES_NS, providerCodeKeys, reasonArgs, type MessageArgs } from '../../../common/messages';
 import type { Reason } from '../../../common/reasons';
 import type { TransportErrorKind } from '../../../common/records';
+import { consoleShell } from './browser-transport';
 
 declare global {
   interface Window {
-    /** Provided by the preload (or the browser test bridge); see common/api.ts. */
+    /** Provided by the preload, or in a browser by browser-transport.ts; both build it with common/api.ts. */
     readonly callout: CalloutApi;
   }
 }
@@ -47,7 +48,7 @@ function say(t: TFunction, [key, options]: MessageArgs): string {
 
 /** The user's-language text for an error: by its code and parameters, never the raw code. */
 export function describeError(t: TFunction, error: IpcError): string {
-  if (error === UNREACHABLE) return t('errors.unreachable');
+  if (error === UNREACHABLE) return consoleShell().kind === 'browser' ? t('errors.unreachable_browser') : t('errors.unreachable');
   return say(t, errorArgs(error));
 }
 

@@ -7,8 +7,11 @@ import { applyBulkProgress } from '../features/bulk/use-bulk-data';
 import { dialRuns } from '../features/dial/dial-store';
 import { contactsChanged } from '../features/dial/use-dial-data';
 import { historyPatcher } from '../features/history/use-history-list';
+import i18next from 'i18next';
 import type { CalloutApi } from './api';
-import { balanceQuery, messageQuery, recentsQuery } from './query';
+import { notifyCallEnded } from './browser-notifications';
+import { consoleShell } from './browser-transport';
+import { appInfoQuery, balanceQuery, messageQuery, recentsQuery } from './query';
 
 /** The newer of two versions of a message (a push and an answer may cross). */
 const newer = (current: MessageRecord, incoming: MessageRecord) => (incoming.updatedAt >= current.updatedAt ? incoming : current);
@@ -31,7 +34,15 @@ export function followMain(api: CalloutApi, client: QueryClient): void {
     dialRuns.messageUpdated(m);
   });
 
+  // The desktop app notifies from main; in a browser the page does, with the person's permission.
+  if (consoleShell().kind === 'browser') api.on.callEnded((m) => notifyCallEnded(i18next.t, m));
+
   api.on.bulkProgress((p) => applyBulkProgress(client, p));
+
+  // A full disk (or writing working again): the banner on every screen follows it.
+  api.on.storageProblem((problem) => {
+    client.setQueryData(appInfoQuery.queryKey, (info) => (info ? { ...info, storageProblem: problem } : info));
+  });
 
   api.on.dialProgress((p) => {
     dialRuns.progress(p);

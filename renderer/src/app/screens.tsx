@@ -31,10 +31,10 @@ function screen(key: ScreenKey, icon: ReactNode, texts: readonly Feature[], load
 export const SCREENS: readonly Screen[] = [
   screen('send', <PhoneOutlined />, ['send'], () => import('../features/send/SendScreen').then((m) => m.SendScreen)),
   screen('templates', <FileTextOutlined />, ['templates'], () => import('../features/templates/TemplatesScreen').then((m) => m.TemplatesScreen)),
-  screen('history', <HistoryOutlined />, ['history'], () => import('../features/history/HistoryScreen').then((m) => m.HistoryScreen)),
+  screen('history', <HistoryOutlined />, ['history', 'dialects'], () => import('../features/history/HistoryScreen').then((m) => m.HistoryScreen)),
   screen('bulk', <TeamOutlined />, ['bulk'], () => import('../features/bulk/BulkScreen').then((m) => m.BulkScreen)),
   screen('dial', DIAL_ICON, ['dial'], () => import('../features/dial/DialScreen').then((m) => m.DialScreen)),
-  screen('profiles', <ApiOutlined />, [], () => import('../features/profiles/ProfilesScreen').then((m) => m.ProfilesScreen)),
+  screen('profiles', <ApiOutlined />, ['dialects'], () => import('../features/profiles/ProfilesScreen').then((m) => m.ProfilesScreen)),
   screen('signature', <SafetyCertificateOutlined />, ['signature'], () => import('../features/signature/SignatureScreen').then((m) => m.SignatureScreen)),
 ];
 

@@ -9,7 +9,8 @@ import history from '../features/history/locales/en.json';
 import signature from '../features/signature/locales/en.json';
 import bulk from '../features/bulk/locales/en.json';
 import dial from '../features/dial/locales/en.json';
+import dialects from '../features/dialects/locales/en.json';
 
-export const EN = { ...shell, onboarding, send, templates, history, signature, bulk, dial };
+export const EN = { ...shell, onboarding, send, templates, history, signature, bulk, dial, dialects };
 
 export type Dictionary = typeof EN;

@@ -8,6 +8,7 @@ import history from '../features/history/locales/zh-CN.json';
 import signature from '../features/signature/locales/zh-CN.json';
 import bulk from '../features/bulk/locales/zh-CN.json';
 import dial from '../features/dial/locales/zh-CN.json';
+import dialects from '../features/dialects/locales/zh-CN.json';
 import type { Dictionary } from './dictionary-en';
 
-export const ZH_CN: Dictionary = { ...shell, onboarding, send, templates, history, signature, bulk, dial } as Dictionary;
+export const ZH_CN: Dictionary = { ...shell, onboarding, send, templates, history, signature, bulk, dial, dialects } as Dictionary;

@@ -81,7 +81,7 @@ describe('callout send / status / history against the sandbox', () => {
   });
 
   it('a real 401 (wrong key) and a real 403 (text matching no approved template)', async () => {
-    const wrong = await cli(['--json', 'send', '--to', '13800138008', '--content', text('9')], { ...env, CALLOUT_API_KEY: 'wrong' });
+    const wrong = await cli(['--json', 'send', '--to', '13800138008', '--content', text('9')], { ...env, CALLOUT_API_KEY: 'wrong-key-000' });
     expect(wrong).toMatchObject({ code: 3, json: { code: 401 } });
     const unapproved = await cli(['--json', 'send', '--to', '13800138008', '--content', '随便说点什么'], env);
     expect(unapproved).toMatchObject({ code: 3, json: { code: 403 } });

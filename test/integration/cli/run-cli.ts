@@ -1,4 +1,5 @@
 import { runCli } from '../../../main/cli/program';
+import type { CliIo } from '../../../main/cli/io';
 
 export interface CliRun {
   code: number;
@@ -8,10 +9,10 @@ export interface CliRun {
 }
 
 /** Runs the CLI in-process with its own environment. */
-export async function cli(args: string[], env: NodeJS.ProcessEnv): Promise<CliRun> {
+export async function cli(args: string[], env: NodeJS.ProcessEnv, extra: Pick<CliIo, 'readSecret'> = {}): Promise<CliRun> {
   let stdout = '';
   let stderr = '';
-  const code = await runCli(args, { stdout: (s) => (stdout += s), stderr: (s) => (stderr += s), env, isTTY: false });
+  const code = await runCli(args, { stdout: (s) => (stdout += s), stderr: (s) => (stderr += s), env, isTTY: false, ...extra });
   let json: unknown = undefined;
   if (args.includes('--json')) json = JSON.parse(stdout);
   return { code, stdout, stderr, json };

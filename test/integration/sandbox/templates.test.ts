@@ -21,10 +21,11 @@ describe('sandbox templates', () => {
   });
 
   it('a template under review gives 403 until the (scaled) review delay has passed, then 2', async () => {
-    // 100 s of review at 1000x → 100 ms.
-    const sb = await sandbox({ reviewDelayMs: 100_000 });
+    // 1,000 s of review at 1000x → 1 s (long enough that the first send lands within it even on a
+    // machine loaded by the rest of the suite).
+    const sb = await sandbox({ reviewDelayMs: 1_000_000 });
     expect((await send(sb, '13800138007', TEXT.booking)).json?.code).toBe(403);
-    await waitFor(() => sb.templates(sb.demo.apiId).every((t) => t.approved), 3000, 'review');
+    await waitFor(() => sb.templates(sb.demo.apiId).every((t) => t.approved), 6000, 'review');
     const approved = sb.templates(sb.demo.apiId)[3];
     expect(approved).toMatchObject({ status: 'approved', reviewDueAt: null, approvedAt: expect.any(String) });
     expect((await send(sb, '13800138007', TEXT.booking)).json?.code).toBe(2);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { API_KEY_MAX_LENGTH, describeApiKeyError, validateApiKey, type ApiKeyError } from '../../../main/secrets';
+import { API_KEY_MAX_LENGTH, API_KEY_MIN_LENGTH, describeApiKeyError, validateApiKey, type ApiKeyError } from '../../../main/secrets';
 
 describe('validateApiKey', () => {
   it('accepts an ordinary key unchanged', () => {
@@ -7,13 +7,21 @@ describe('validateApiKey', () => {
   });
 
   it('trims surrounding whitespace, including the line break a paste brings along', () => {
-    expect(validateApiKey('  abc123 \r\n')).toEqual({ ok: true, value: 'abc123' });
-    expect(validateApiKey('\tabc123\u00a0\ufeff')).toEqual({ ok: true, value: 'abc123' });
+    expect(validateApiKey('  abc12345 \r\n')).toEqual({ ok: true, value: 'abc12345' });
+    expect(validateApiKey('\tabc12345\u00a0\ufeff')).toEqual({ ok: true, value: 'abc12345' });
   });
 
   it('keeps inner spaces and non-ASCII characters', () => {
-    expect(validateApiKey('ab cd')).toEqual({ ok: true, value: 'ab cd' });
+    expect(validateApiKey('ab cd ef gh')).toEqual({ ok: true, value: 'ab cd ef gh' });
     expect(validateApiKey('ключ-密钥-🔑-ü')).toEqual({ ok: true, value: 'ключ-密钥-🔑-ü' });
+  });
+
+  it('refuses a key shorter than 8 characters (it would be redacted letter by letter), counting after trimming', () => {
+    expect(API_KEY_MIN_LENGTH).toBe(8);
+    expect(validateApiKey('k')).toEqual({ ok: false, error: 'too-short' });
+    expect(validateApiKey('  1234567 \n')).toEqual({ ok: false, error: 'too-short' });
+    expect(validateApiKey('12345678')).toEqual({ ok: true, value: '12345678' });
+    expect(validateApiKey('🔑🔑🔑🔑🔑🔑🔑')).toEqual({ ok: false, error: 'too-short' });
   });
 
   it('refuses an empty or blank key', () => {

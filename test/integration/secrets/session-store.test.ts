@@ -47,9 +47,9 @@ describe('SessionSecretStore', () => {
   it('keeps accounts apart, and unicode accounts and keys intact', async () => {
     const store = new SessionSecretStore();
     await store.set('профиль-測試-🚀', 'ключ-密钥-🔑');
-    await store.set('p2', 'other');
+    await store.set('p2', 'other-key');
     expect(await store.get('профиль-測試-🚀')).toBe('ключ-密钥-🔑');
-    expect(await store.get('p2')).toBe('other');
+    expect(await store.get('p2')).toBe('other-key');
   });
 
   it('forgets every key on clear()', async () => {

@@ -33,9 +33,9 @@ describe('bulk import service (the screens\' import step)', () => {
     expect(view.suggested).toEqual({ 手机: 'mobile', 姓名: '姓名', 单号: '订单号' });
     expect(view.sample).toHaveLength(3);
     expect(view.report.totals).toMatchObject({ valid: 2, invalid: 1, duplicates: 1 });
-    const swapped = service.remap(view.importId, { 手机: 'mobile', 单号: '姓名', 姓名: '订单号' });
+    const swapped = await service.remap(view.importId, { 手机: 'mobile', 单号: '姓名', 姓名: '订单号' });
     expect(swapped.report.preview[0]!.content).toBe('您好，A1，您的订单张三已发货，请注意查收。');
-    expect(service.issues(view.importId, { kind: 'bad-mobile' })).toEqual([expect.objectContaining({ row: 4, kind: 'bad-mobile' })]);
+    expect(await service.issues(view.importId, { kind: 'bad-mobile' })).toEqual([expect.objectContaining({ row: 4, kind: 'bad-mobile' })]);
     const batch = service.createBatch(view.importId, { profileId: 'p', duplicates: 'same-text' });
     expect(batch).toMatchObject({ status: 'draft', total: 3, name: '客户.csv', templateId: 'ship' });
     expect(store.batches.counts(batch.id)).toMatchObject({ queued: 1, skipped: 2 });
@@ -57,6 +57,6 @@ describe('bulk import service (the screens\' import step)', () => {
     const first = await service.open({ name: 'a.csv', bytes }, 'ship');
     await service.open({ name: 'b.csv', bytes }, 'ship');
     await service.open({ name: 'c.csv', bytes }, 'ship');
-    expect(() => service.remap(first.importId, { 手机: 'mobile', 姓名: '1', 订单号: '2' })).toThrow(/no longer open/);
+    await expect(service.remap(first.importId, { 手机: 'mobile', 姓名: '1', 订单号: '2' })).rejects.toThrow(/no longer open/);
   });
 });

@@ -150,8 +150,8 @@ describe('the IPC boundary under fuzzing', () => {
 });
 
 describe('ipcMain registration', () => {
-  const fileUrl = 'file:///opt/Callout/resources/app.asar/out/renderer/index.html';
-  const isTrusted = trustedSender(appUrlMatcher({ rendererFile: '/opt/Callout/resources/app.asar/out/renderer/index.html' }));
+  const appUrl = 'app://callout/index.html';
+  const isTrusted = trustedSender(appUrlMatcher({ appScheme: true }));
 
   it('registers every channel and refuses frames that are not the app page', async () => {
     const registered = new Map<string, (e: never, i: unknown) => Promise<unknown>>();
@@ -159,10 +159,11 @@ describe('ipcMain registration', () => {
     const off = registerIpcHandlers(ipcMain, createHandlers(services), isTrusted);
     expect([...registered.keys()].sort()).toEqual([...CHANNELS].sort());
     const call = (url: string, parent: unknown = null) => registered.get('app.info')!({ senderFrame: { url, parent } } as never, undefined);
-    await expect(call(fileUrl)).resolves.toMatchObject({ ok: true });
-    await expect(call(`${fileUrl}#/profiles`)).resolves.toMatchObject({ ok: true });
+    await expect(call(appUrl)).resolves.toMatchObject({ ok: true });
+    await expect(call(`${appUrl}#/profiles`)).resolves.toMatchObject({ ok: true });
     await expect(call('https://evil.example/')).resolves.toMatchObject({ ok: false, error: { code: 'forbidden-sender' } });
-    await expect(call(fileUrl, {})).resolves.toMatchObject({ ok: false, error: { code: 'forbidden-sender' } });
+    await expect(call('file:///opt/Callout/resources/app.asar/out/renderer/index.html')).resolves.toMatchObject({ ok: false, error: { code: 'forbidden-sender' } });
+    await expect(call(appUrl, {})).resolves.toMatchObject({ ok: false, error: { code: 'forbidden-sender' } });
     await expect(registered.get('app.info')!({ senderFrame: null } as never, undefined)).resolves.toMatchObject({ ok: false });
     off();
     expect(registered.size).toBe(0);

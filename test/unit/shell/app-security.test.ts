@@ -1,5 +1,3 @@
-import { pathToFileURL } from 'node:url';
-import { resolve } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import {
   allowedExternalUrl,
@@ -12,8 +10,7 @@ import {
 } from '../../../main/app-security';
 import { createFakeElectron, FakeSession, FakeShell, FakeWebContents, type FakeElectron } from '../../fixtures/fake-electron';
 
-const RENDERER = resolve('/opt/callout/out/renderer/index.html');
-const APP_URL = pathToFileURL(RENDERER).href;
+const APP_URL = 'app://callout/index.html';
 const ALLOW = ['console.voice.example.com', 'docs.voice.example.com'];
 
 describe('allowedExternalUrl / openExternalSafely', () => {
@@ -53,14 +50,29 @@ describe('allowedExternalUrl / openExternalSafely', () => {
 });
 
 describe('appUrlMatcher', () => {
-  it('matches the built index.html, with or without hash and query', () => {
-    const isApp = appUrlMatcher({ rendererFile: RENDERER });
+  it('matches only the app page on app://callout/, with or without hash and query', () => {
+    const isApp = appUrlMatcher({ appScheme: true });
     expect(isApp(APP_URL)).toBe(true);
+    expect(isApp('app://callout/')).toBe(true);
     expect(isApp(`${APP_URL}#/history`)).toBe(true);
     expect(isApp(`${APP_URL}?x=1`)).toBe(true);
-    expect(isApp(pathToFileURL(resolve('/etc/passwd')).href)).toBe(false);
-    expect(isApp('https://example.com/')).toBe(false);
-    expect(isApp('http://localhost:5173/')).toBe(false);
+  });
+
+  it.each([
+    ['file:///opt/callout/out/renderer/index.html', 'the built file itself: file:// is never the app'],
+    ['file:///etc/passwd', 'a file'],
+    ['app://evil/index.html', 'another host on the scheme'],
+    ['app://callout.evil/index.html', 'a look-alike host'],
+    ['app://user:pw@callout/index.html', 'credentials'],
+    ['app://callout:8080/index.html', 'a port'],
+    ['app://callout/assets/index.js', 'a script of the app, not its page'],
+    ['app://callout/other.html', 'another document'],
+    ['apps://callout/index.html', 'another scheme'],
+    ['https://callout/index.html', 'https'],
+    ['http://localhost:5173/', 'the dev server when the app is served'],
+    ['not a url', 'garbage'],
+  ])('refuses %s (%s)', (url) => {
+    expect(appUrlMatcher({ appScheme: true })(url)).toBe(false);
   });
 
   it('matches only the dev server origin in development', () => {
@@ -69,6 +81,7 @@ describe('appUrlMatcher', () => {
     expect(isApp('http://localhost:5174/')).toBe(false);
     expect(isApp('https://localhost:5173/')).toBe(false);
     expect(isApp(APP_URL)).toBe(false);
+    expect(isApp('file:///opt/callout/out/renderer/index.html')).toBe(false);
   });
 });
 
@@ -79,7 +92,7 @@ describe('hardenWebContents', () => {
   beforeEach(() => {
     contents = new FakeWebContents();
     shell = new FakeShell();
-    hardenWebContents(contents as never, shell, { isAppUrl: appUrlMatcher({ rendererFile: RENDERER }), externalHosts: ALLOW });
+    hardenWebContents(contents as never, shell, { isAppUrl: appUrlMatcher({ appScheme: true }), externalHosts: ALLOW });
   });
 
   it('prevents navigation away from the app', () => {
@@ -120,7 +133,7 @@ describe('hardenWebContents', () => {
 });
 
 describe('hardenSession', () => {
-  const appPage = 'file:///app/index.html';
+  const appPage = APP_URL;
   const isAppUrl = (url: string) => url === appPage;
 
   it.each(['media', 'geolocation', 'notifications', 'clipboard-read', 'openExternal', 'fullscreen', 'unknown'])('denies the %s permission request, even to the app page', async (permission) => {
@@ -148,7 +161,7 @@ describe('hardenApp', () => {
     fake = createFakeElectron();
   });
 
-  const options = () => ({ isAppUrl: appUrlMatcher({ rendererFile: RENDERER }), externalHosts: ALLOW });
+  const options = () => ({ isAppUrl: appUrlMatcher({ appScheme: true }), externalHosts: ALLOW });
 
   it('enables the sandbox for all renderers before ready', () => {
     void hardenApp(fake.modules.app, fake.modules.session, fake.modules.shell, options());

@@ -7,7 +7,7 @@ import { createFakeElectron, FakeBrowserWindow, type FakeElectron } from '../../
 // main/index.ts imports the real module names; inside Electron it starts itself. Here the
 // module is replaced and process.versions.electron is unset, so importing it does nothing
 // and the test drives startApp with the fakes.
-vi.mock('electron', () => ({ app: {}, BrowserWindow: class {}, Menu: {}, screen: {}, session: {}, shell: {} }));
+vi.mock('electron', () => ({ app: {}, BrowserWindow: class {}, Menu: {}, protocol: {}, screen: {}, session: {}, shell: {} }));
 
 const { startApp } = await import('../../../main/index');
 
@@ -81,7 +81,8 @@ describe('startApp', () => {
     await expect(fake.session.defaultSession.requestPermission('media')).resolves.toBe(false);
     expect(fake.Menu.applicationMenu).toBeDefined();
     const fakeWin = FakeBrowserWindow.instances[0];
-    expect(fakeWin?.loadedFile).toBe(resolve('/opt/callout/out/renderer/index.html'));
+    expect(fakeWin?.loadedUrl).toBe('app://callout/index.html');
+    expect(fakeWin?.loadedFile).toBeUndefined();
     expect(fakeWin?.options.webPreferences?.sandbox).toBe(true);
   });
 
@@ -90,7 +91,8 @@ describe('startApp', () => {
     await fake.app.becomeReady();
     const contents = fake.app.createWebContents();
     expect(contents.navigate('https://evil.example/')).toBe(true);
-    expect(contents.navigate('file:///opt/callout/out/renderer/index.html#/history')).toBe(false);
+    expect(contents.navigate('app://callout/index.html#/history')).toBe(false);
+    expect(contents.navigate('file:///opt/callout/out/renderer/index.html#/history')).toBe(true);
   });
 
   it('a second instance restores and focuses the existing window', async () => {
@@ -157,7 +159,7 @@ describe('startApp', () => {
     });
     await fake.app.becomeReady();
     await started.ready;
-    expect(FakeBrowserWindow.instances[0]?.loadedUrl).toBeUndefined();
+    expect(FakeBrowserWindow.instances[0]?.loadedUrl).toBe('app://callout/index.html');
     expect(JSON.stringify(fake.Menu.applicationMenu?.template)).not.toContain('toggleDevTools');
   });
 });

@@ -20,11 +20,11 @@ describe('betterSqliteNativeBinding', () => {
   });
 
   it('points at the Electron build in Electron when it exists', () => {
-    expect(betterSqliteNativeBinding({ electron: '39.8.10' }, exists(SQLITE), BASE)).toBe(SQLITE);
+    expect(betterSqliteNativeBinding({ electron: '45.4.1' }, exists(SQLITE), BASE)).toBe(SQLITE);
   });
 
   it('is undefined in Electron when no Electron build was made', () => {
-    expect(betterSqliteNativeBinding({ electron: '39.8.10' }, exists(), BASE)).toBeUndefined();
+    expect(betterSqliteNativeBinding({ electron: '45.4.1' }, exists(), BASE)).toBeUndefined();
   });
 
   it('in this test process (Node) is undefined with the real defaults', () => {
@@ -35,8 +35,8 @@ describe('betterSqliteNativeBinding', () => {
 describe('keytarModulePath', () => {
   it('mirrors the same rule', () => {
     expect(keytarModulePath({}, exists(KEYTAR), BASE)).toBeUndefined();
-    expect(keytarModulePath({ electron: '39.8.10' }, exists(KEYTAR), BASE)).toBe(KEYTAR);
-    expect(keytarModulePath({ electron: '39.8.10' }, exists(SQLITE), BASE)).toBeUndefined();
+    expect(keytarModulePath({ electron: '45.4.1' }, exists(KEYTAR), BASE)).toBe(KEYTAR);
+    expect(keytarModulePath({ electron: '45.4.1' }, exists(SQLITE), BASE)).toBeUndefined();
   });
 });
 
@@ -51,7 +51,7 @@ describe('paths', () => {
   it('by default looks in <app root>/native/electron', () => {
     const pkg = join(process.cwd(), 'package.json');
     const built = join(process.cwd(), 'native', 'electron', 'better_sqlite3.node');
-    expect(betterSqliteNativeBinding({ electron: '39.8.10' }, exists(pkg, built))).toBe(built);
+    expect(betterSqliteNativeBinding({ electron: '45.4.1' }, exists(pkg, built))).toBe(built);
   });
 
   it('reads native files from app.asar.unpacked in a packaged app', () => {

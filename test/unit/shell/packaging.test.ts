@@ -100,7 +100,7 @@ describe('electron-builder.yml', () => {
 
 describe('beforePack hook (native builds for Electron)', () => {
   let project: string;
-  const electronVersion = '39.8.10';
+  const electronVersion = '45.4.1';
 
   beforeEach(() => {
     project = mkdtempSync(join(tmpdir(), 'callout-before-pack-'));

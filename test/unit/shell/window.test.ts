@@ -26,7 +26,7 @@ function deps(overrides: Partial<MainWindowDeps> = {}): MainWindowDeps {
     screen: fake.modules.screen,
     mainDir: MAIN_DIR,
     dataDir,
-    renderer: { kind: 'file', file: builtPaths(MAIN_DIR).rendererHtml },
+    renderer: { kind: 'app', dir: builtPaths(MAIN_DIR).rendererDir, url: 'app://callout/index.html' },
     ...overrides,
   };
 }
@@ -76,11 +76,11 @@ describe('createMainWindow', () => {
     expect(win.calls).not.toContain('maximize');
   });
 
-  it('loads the built renderer index.html from disk', () => {
+  it('loads the built renderer from app://callout/, never from file://', () => {
     createMainWindow(deps());
     const win = onlyWindow();
-    expect(win.loadedFile).toBe(resolve('/opt/callout/resources/app/out/renderer/index.html'));
-    expect(win.loadedUrl).toBeUndefined();
+    expect(win.loadedUrl).toBe('app://callout/index.html');
+    expect(win.loadedFile).toBeUndefined();
   });
 
   it('loads the dev server URL when given one', () => {
@@ -117,8 +117,9 @@ describe('createMainWindow', () => {
 describe('resolveRendererTarget', () => {
   const base = { mainDir: MAIN_DIR };
 
-  it('uses the built file without ELECTRON_RENDERER_URL', () => {
-    expect(resolveRendererTarget({ ...base, env: {}, isPackaged: false })).toEqual({ kind: 'file', file: builtPaths(MAIN_DIR).rendererHtml });
+  it('serves the built renderer on app://callout/ without ELECTRON_RENDERER_URL (never file://)', () => {
+    expect(resolveRendererTarget({ ...base, env: {}, isPackaged: false })).toEqual({ kind: 'app', dir: resolve('/opt/callout/resources/app/out/renderer'), url: 'app://callout/index.html' });
+    expect(builtPaths(MAIN_DIR).rendererDir).toBe(resolve('/opt/callout/resources/app/out/renderer'));
   });
 
   it('uses a loopback ELECTRON_RENDERER_URL in development (electron-vite dev)', () => {
@@ -129,11 +130,11 @@ describe('resolveRendererTarget', () => {
   });
 
   it('ignores ELECTRON_RENDERER_URL in a packaged app', () => {
-    expect(resolveRendererTarget({ ...base, env: { ELECTRON_RENDERER_URL: 'http://localhost:5173' }, isPackaged: true }).kind).toBe('file');
+    expect(resolveRendererTarget({ ...base, env: { ELECTRON_RENDERER_URL: 'http://localhost:5173' }, isPackaged: true }).kind).toBe('app');
   });
 
   it('ignores a remote ELECTRON_RENDERER_URL even in development', () => {
-    expect(resolveRendererTarget({ ...base, env: { ELECTRON_RENDERER_URL: 'https://evil.example/' }, isPackaged: false }).kind).toBe('file');
+    expect(resolveRendererTarget({ ...base, env: { ELECTRON_RENDERER_URL: 'https://evil.example/' }, isPackaged: false }).kind).toBe('app');
   });
 
   it.each([

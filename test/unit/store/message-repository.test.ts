@@ -63,4 +63,26 @@ describe('message repository', () => {
     expect(s.messages.get(orphan.id)).toMatchObject({ outcome: 'unknown', errorKind: 'interrupted' });
     expect(s.messages.get(mine.id)?.outcome).toBe('pending');
   });
+
+  it('claims the open calls no running process follows, and leaves another live process its own', () => {
+    const s = store();
+    const accepted = (mobile: string, owner: string | null) => {
+      const m = s.messages.insertPending({ ...base, mobile });
+      s.messages.markAccepted(m.id, { code: 2, msg: null, smsid: `s${mobile}`, count: 1 });
+      s.db.prepare('UPDATE messages SET owner = ? WHERE id = ?').run(owner, m.id);
+      return m.id;
+    };
+    // The process that placed a call is its owner once it is accepted.
+    const placed = s.messages.insertPending({ ...base, mobile: '13700000001' });
+    s.messages.markAccepted(placed.id, { code: 2, msg: null, smsid: 'placed', count: 1 });
+    expect(s.db.prepare('SELECT owner FROM messages WHERE id = ?').get(placed.id)).toEqual({ owner: processOwner() });
+    const deadPid = Number(spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))']).stdout.toString());
+    const orphan = accepted('13700000002', processOwner(deadPid));
+    const legacy = accepted('13700000003', null);
+    const other = accepted('13700000004', processOwner(process.ppid)); // alive: the test runner's parent
+    expect(s.messages.claimOrphanedOpen().map((m) => m.id)).toEqual([placed.id, orphan, legacy]);
+    expect(s.db.prepare('SELECT owner FROM messages WHERE id = ?').get(orphan)).toEqual({ owner: processOwner() });
+    expect(s.db.prepare('SELECT owner FROM messages WHERE id = ?').get(other)).toEqual({ owner: processOwner(process.ppid) });
+    expect(s.messages.openMessages().map((m) => m.id)).toEqual([placed.id, orphan, legacy, other]);
+  });
 });

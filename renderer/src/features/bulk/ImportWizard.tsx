@@ -3,13 +3,14 @@
 // read the validation report, choose what to do with duplicates, check the units against the
 // balance, then create and start the batch. Nothing is sent before the last step's confirmation.
 import { useEffect, useRef, useState } from 'react';
-import { Alert, App, Button, Card, Flex, Form, Select, Steps, Tag, Typography, Upload } from 'antd';
+import { Alert, App, Button, Card, Flex, Form, Progress, Select, Steps, Tag, Typography, Upload } from 'antd';
 import { InboxOutlined } from '@ant-design/icons';
 import { useMutation } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import type { TemplateView } from '../../../../common/contract';
+import type { ImportProgress, TemplateView } from '../../../../common/contract';
+import { IMPORT_LIMITS } from '../../../../common/domain/import-limits';
 import type { BatchRecord, DuplicatePolicy, ImportView, MappingSpec } from '../../../../common/bulk-types';
-import { call, describeError, type IpcError } from '../../app/api';
+import { call, calloutApi, describeError, type IpcError } from '../../app/api';
 import { ask } from '../../app/query';
 import { fileToBase64, missingTargets, specFromTargets, targetsFromSpec, type ColumnTargets } from './bulk-model';
 import { LinesEditor } from './lines';
@@ -20,8 +21,8 @@ import type { BulkData } from './use-bulk-data';
 type Step = 'file' | 'mapping' | 'report';
 const STEPS: Step[] = ['file', 'mapping', 'report'];
 
-/** 30 MB: main accepts 40 million base64 characters. */
-const MAX_FILE_BYTES = 30 * 1024 * 1024;
+/** The import limits are main's (common/domain/import-limits): a larger file is not even sent. */
+const MAX_FILE_BYTES = IMPORT_LIMITS.fileBytes;
 
 export interface ImportWizardProps {
   data: BulkData;
@@ -45,11 +46,30 @@ export function ImportWizard({ data, onStarted }: ImportWizardProps) {
   const [file, setFile] = useState<File | null>(null);
   const [view, setView] = useState<ImportView | null>(null);
   const [targets, setTargets] = useState<ColumnTargets>({});
+  // Reading happens in main's import worker: its progress is pushed (importProgress) under the
+  // request's id, which is also what a cancel names.
+  const [reading, setReading] = useState<{ requestId: string; progress: ImportProgress | null } | null>(null);
+  const readingId = reading?.requestId ?? null;
+  useEffect(() => {
+    if (!readingId) return;
+    return calloutApi()?.on.importProgress((p) => {
+      if (p.requestId === readingId) setReading((r) => (r && r.requestId === p.requestId ? { ...r, progress: p } : r));
+    });
+  }, [readingId]);
+  const cancelReading = () => {
+    if (reading) void call((api) => api.bulk.cancelOpen({ requestId: reading.requestId }));
+  };
   // Fails (throws) only when the file cannot be read from the disk; main's answer is its value.
   const opening = useMutation({
     mutationFn: async ({ chosen, forTemplate }: { chosen: File; forTemplate: string }) => {
-      const base64 = await fileToBase64(chosen);
-      return call((api) => api.bulk.open({ templateId: forTemplate, file: { name: chosen.name, base64 }, ...(profileId ? { profileId } : {}) }));
+      const requestId = `import-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
+      setReading({ requestId, progress: null });
+      try {
+        const base64 = await fileToBase64(chosen);
+        return await call((api) => api.bulk.open({ templateId: forTemplate, file: { name: chosen.name, base64 }, requestId, ...(profileId ? { profileId } : {}) }));
+      } finally {
+        setReading(null);
+      }
     },
   });
   const remapping = useMutation({ mutationFn: ({ importId, mapping }: { importId: string; mapping: MappingSpec }) => call((api) => api.bulk.remap({ importId, mapping })) });
@@ -93,7 +113,7 @@ export function ImportWizard({ data, onStarted }: ImportWizardProps) {
   const open = (chosen: File, forTemplate = templateId) => {
     if (!forTemplate) return;
     if (chosen.size > MAX_FILE_BYTES) {
-      setProblem({ title: t('bulk.file.tooLarge', { mb: 30 }), error: null });
+      setProblem({ title: t('bulk.file.openFailed', { name: chosen.name }), error: { code: 'import-too-large', params: { kind: 'fileBytes', max: MAX_FILE_BYTES, found: chosen.size } } });
       return;
     }
     setProblem(null);
@@ -102,6 +122,7 @@ export function ImportWizard({ data, onStarted }: ImportWizardProps) {
       {
         onSuccess: (r) => {
           if (r.ok) opened(chosen, r.value);
+          else if (r.error.code === 'import-cancelled') setProblem(null);
           else setProblem({ title: t('bulk.file.openFailed', { name: chosen.name }), error: r.error });
         },
         onError: () => setProblem({ title: t('bulk.file.unreadable'), error: null }),
@@ -243,6 +264,22 @@ export function ImportWizard({ data, onStarted }: ImportWizardProps) {
               <p className="ant-upload-hint">{t('bulk.file.hint')}</p>
             </Upload.Dragger>
           </Form.Item>
+          {opening.isPending && reading ? (
+            <Flex align="center" gap={12} style={{ marginBottom: 16 }} data-testid="bulk-reading">
+              <Progress
+                style={{ flex: 1, marginBottom: 0 }}
+                percent={reading.progress ? Math.min(99, Math.round((reading.progress.bytes / Math.max(1, reading.progress.totalBytes)) * 100)) : 0}
+                status="active"
+                format={() => (reading.progress ? t(`bulk.file.phase.${reading.progress.phase}`, { rows: reading.progress.rows }) : t('bulk.file.reading'))}
+              />
+              <Button onClick={cancelReading} data-testid="bulk-reading-cancel">
+                {t('common.cancel')}
+              </Button>
+            </Flex>
+          ) : null}
+          <Typography.Paragraph type="secondary" style={{ marginTop: -8 }}>
+            {t('bulk.file.limits', { mb: Math.round(IMPORT_LIMITS.fileBytes / 1024 / 1024), rows: IMPORT_LIMITS.rows, chars: IMPORT_LIMITS.cellChars })}
+          </Typography.Paragraph>
           {view && file ? (
             <Flex justify="space-between" align="center">
               <Typography.Text type="secondary">{t('bulk.file.current', { name: file.name, rows: view.report.totals.rows })}</Typography.Text>

@@ -6,8 +6,10 @@ import { Alert, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useAppInfo } from '../../app/query';
 
-export function DatabaseNotice({ recovered, onClose }: { recovered: { movedTo: string }; onClose?: () => void }) {
+export function DatabaseNotice({ recovered, onClose }: { recovered: { movedTo: string; kind?: 'database' | 'wal' }; onClose?: () => void }) {
   const { t } = useTranslation();
+  // A damaged WAL: copies kept aside, the database kept with what was committed before the damage.
+  const k = recovered.kind === 'wal' ? 'history.recovered.wal' : 'history.recovered';
   return (
     <Alert
       type="warning"
@@ -15,12 +17,12 @@ export function DatabaseNotice({ recovered, onClose }: { recovered: { movedTo: s
       closable={onClose ? { onClose } : false}
       role="alert"
       data-testid="database-recovered"
-      title={t('history.recovered.title')}
+      title={t(`${k}.title`)}
       description={
         <>
-          <div>{t('history.recovered.body')}</div>
+          <div>{t(`${k}.body`)}</div>
           <div style={{ marginTop: 4 }}>
-            {t('history.recovered.where')} <Typography.Text code copyable data-testid="database-recovered-path">{recovered.movedTo}</Typography.Text>
+            {t(`${k}.where`)} <Typography.Text code copyable data-testid="database-recovered-path">{recovered.movedTo}</Typography.Text>
           </div>
           <div style={{ marginTop: 4 }}>{t('history.recovered.next')}</div>
         </>

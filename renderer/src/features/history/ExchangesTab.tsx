@@ -19,7 +19,7 @@ import type { Lookups } from './use-lookups';
 
 const PAGE = 200;
 const ROW = 40;
-const OPERATIONS: Operation[] = ['send', 'status', 'balance', 'raw'];
+const OPERATIONS: Operation[] = ['send', 'status', 'balance', 'receipt', 'raw'];
 
 export function ExchangesTab({ lookups, active }: { lookups: Lookups; active: boolean }) {
   const { t, i18n } = useTranslation();

@@ -3,7 +3,8 @@
 // timings as a waterfall bar, and the tester's actions (cURL, cURL with the key, HAR). Secrets were
 // redacted before storing: the placeholder is shown highlighted wherever it appears.
 import { Fragment, useMemo, useState, type ReactNode } from 'react';
-import { Alert, Drawer, Empty, Segmented, Space, Tag, Typography } from 'antd';
+import { Alert, Button, Drawer, Empty, Segmented, Space, Tag, Typography } from 'antd';
+import { NodeIndexOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import type { ExchangeRecord, Header } from '../../../../common/records';
 import { describeTransport } from '../../app/api';
@@ -12,6 +13,26 @@ import { bodyKind, byteLength, headerValue, prettyBody, REDACTED, type BodyKind 
 import { CopyCurlButtons, ExportHarButton, pathOf, statusText } from './exchange-actions';
 import { formatBytes, formatTime } from './history-model';
 import { TimingBar } from './TimingBar';
+import { TeachDrawer } from '../dialects/TeachDrawer';
+
+/** Exchanges a reply dialect reads, and so can be taught from. */
+const TEACHABLE = new Set(['status', 'balance', 'receipt']);
+
+/** "Map this reply…": opens the teach flow on a status or balance reply, or a receipt, of a profile. */
+export function MapReplyButton({ exchange: e }: { exchange: ExchangeRecord }) {
+  const { t } = useTranslation();
+  const [open, setOpen] = useState(false);
+  const readable = e.operation === 'receipt' ? e.requestBody !== null : e.status !== null && e.status >= 200 && e.status < 300;
+  if (!TEACHABLE.has(e.operation) || !e.profile || !readable) return null;
+  return (
+    <>
+      <Button icon={<NodeIndexOutlined />} onClick={() => setOpen(true)} data-testid="map-reply">
+        {t('dialects.teach.button')}
+      </Button>
+      <TeachDrawer exchangeId={open ? e.id : null} onClose={() => setOpen(false)} />
+    </>
+  );
+}
 
 /** Text with every redaction placeholder marked, so a reader sees at once what was hidden. */
 export function Redacted({ text }: { text: string }) {
@@ -138,6 +159,7 @@ export function ExchangeInspector({ exchange: e, actions = true }: ExchangeInspe
         </Space>
         {actions ? (
           <Space wrap size={8}>
+            <MapReplyButton exchange={e} />
             <CopyCurlButtons exchange={e} />
             <ExportHarButton ids={[e.id]} />
           </Space>
@@ -175,7 +197,7 @@ export function ExchangeInspector({ exchange: e, actions = true }: ExchangeInspe
             <Alert
               type={replied ? 'warning' : 'error'}
               showIcon
-              title={t('history.inspector.transportError', { kind: e.error.kind })}
+              title={t('history.inspector.transportError', { what: t(`transportShort.${e.error.kind}`, { ns: 'msg' }) })}
               description={describeTransport(t, e.error)}
               style={{ marginBottom: 8 }}
               data-testid="inspector-error"

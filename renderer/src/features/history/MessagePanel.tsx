@@ -8,13 +8,19 @@ import { useMutation, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { ExchangeRecord, MessageRecord } from '../../../../common/records';
 import { isSettled, maySendAgain } from '../../../../common/domain/status';
-import { call, describeError, describeProviderCode } from '../../app/api';
+import { call, describeError, describeProviderCode, describeReason } from '../../app/api';
 import { messageQuery } from '../../app/query';
 import { currentLanguage } from '../../i18n';
 import { ExchangeList } from './ExchangeList';
 import { formatDuration, formatTime, OUTCOME_COLORS, outcomeExplanation, outcomeLabel, STATE_COLORS, stateLabel } from './history-model';
 import { MessageTimeline } from './MessageTimeline';
+import { TeachDrawer } from '../dialects/TeachDrawer';
 import type { Lookups } from './use-lookups';
+
+/** The latest reply that said something about the call's state: a status reply or a receipt. */
+function lastReply(exchanges: ExchangeRecord[]): ExchangeRecord | undefined {
+  return [...exchanges].reverse().find((e) => (e.operation === 'status' && e.status !== null && e.status < 300) || e.operation === 'receipt');
+}
 
 export interface MessagePanelProps {
   id: number | null;
@@ -33,6 +39,7 @@ export function MessagePanel({ id, open, onClose, lookups, onOpenExchange, onSho
   // Loaded again whenever main pushes a change to this message (live-updates.ts).
   const { data: detail, isLoading: loading, error, refetch } = useQuery({ ...messageQuery(id ?? 0), enabled: open && id !== null });
   const [selected, setSelected] = useState<Set<number>>(new Set());
+  const [teaching, setTeaching] = useState<number | null>(null);
   const m = detail?.message ?? null;
   useEffect(() => setSelected(new Set()), [id]);
 
@@ -89,7 +96,7 @@ export function MessagePanel({ id, open, onClose, lookups, onOpenExchange, onSho
           <Tag color={STATE_COLORS[m.state]} data-testid="panel-state">
             {stateLabel(t, m.state)}
           </Tag>
-          {m.smsid && !isSettled(m) ? (
+          {m.smsid && !isSettled(m) && lookups.profiles.find((p) => p.id === m.profile)?.dialect.status !== null ? (
             <Button size="small" icon={<ReloadOutlined />} loading={refresh.isPending} onClick={() => refresh.mutate(m)} data-testid="refresh-status">
               {t('history.detail.refresh')}
             </Button>
@@ -101,6 +108,23 @@ export function MessagePanel({ id, open, onClose, lookups, onOpenExchange, onSho
           ) : null}
         </Space>
         {m.outcome === 'unknown' ? <Alert type="warning" showIcon title={outcomeExplanation(t, 'unknown')} style={{ marginBottom: 12 }} /> : null}
+        {m.reason?.code === 'unmapped-state' && !isSettled(m) ? (
+          <Alert
+            type="warning"
+            showIcon
+            title={t('dialects.unmapped.title')}
+            description={describeReason(t, m.reason)}
+            action={
+              lastReply(detail.exchanges) ? (
+                <Button size="small" onClick={() => setTeaching(lastReply(detail.exchanges)!.id)} data-testid="map-unmapped">
+                  {t('dialects.unmapped.map')}
+                </Button>
+              ) : null
+            }
+            style={{ marginBottom: 12 }}
+            data-testid="unmapped-alert"
+          />
+        ) : null}
         <div className="history-panel-summary">
           <Typography.Text strong copyable className="history-mobile" style={{ fontSize: 16 }}>
             {m.mobile}
@@ -168,6 +192,7 @@ export function MessagePanel({ id, open, onClose, lookups, onOpenExchange, onSho
       extra={loading ? <Typography.Text type="secondary">{t('history.detail.loading')}</Typography.Text> : null}
     >
       {body}
+      <TeachDrawer exchangeId={teaching} onClose={() => setTeaching(null)} />
     </Drawer>
   );
 }

@@ -72,8 +72,12 @@ function entriesOf(t: TFunction, lang: Language, m: MessageRecord, events: Messa
           };
         }
         const failed = FINAL_STATES.has(state);
-        // The provider's own word, when it says more than the state's name.
-        const said = e.detail && e.detail.toLowerCase().replace(/[\s_-]+/g, '') !== state.replace(/_/g, '') ? t('history.timeline.providerSaid', { word: e.detail }) : undefined;
+        // The provider's own word, when it says more than the state's name; why, when Callout says something about it (a value not recognised).
+        const said = e.reason
+          ? describeReason(t, e.reason)
+          : e.detail && e.detail.toLowerCase().replace(/[\s_-]+/g, '') !== state.replace(/_/g, '')
+            ? t('history.timeline.providerSaid', { word: e.detail })
+            : undefined;
         return {
           key: String(e.id),
           color: failed ? 'red' : state === 'unknown' ? 'gray' : 'blue',

@@ -8,6 +8,7 @@ import { useMutation } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { ExchangeRecord } from '../../../../common/records';
 import { describeError, type IpcError } from '../../app/api';
+import { consoleShell } from '../../app/browser-transport';
 import { ask } from '../../app/query';
 import { copyText, downloadText } from '../../app/browser-io';
 import { fileStamp } from './history-model';
@@ -15,7 +16,7 @@ import { fileStamp } from './history-model';
 /** "200 OK", or the transport error ("timeout") when no reply came. */
 export function statusText(t: TFunction, e: Pick<ExchangeRecord, 'status' | 'statusText' | 'error'>): string {
   if (e.status !== null) return `${e.status}${e.statusText ? ` ${e.statusText}` : ''}`;
-  if (e.error) return t('history.inspector.noReplyShort', { kind: e.error.kind });
+  if (e.error) return t('history.inspector.noReplyShort', { what: t(`transportShort.${e.error.kind}`, { ns: 'msg' }) });
   return '—';
 }
 
@@ -82,13 +83,16 @@ export function CopyCurlButtons({ exchange }: { exchange: ExchangeRecord }) {
   };
 
   const noProfile = exchange.profile === null;
+  // In a browser (`callout ui`) main's clipboard is not this person's: the key is never copied there.
+  const desktopOnly = consoleShell().kind === 'browser';
+  const keyTip = desktopOnly ? describeError(t, { code: 'unavailable', params: { kind: 'browser-key-copy' } }) : noProfile ? t('history.curl.noProfile') : t('history.curl.keyHelp');
   return (
     <Space size={8} wrap>
       <Button icon={<CopyOutlined />} loading={copy.isPending} onClick={() => copy.mutate()} data-testid="copy-curl">
         {t('history.curl.copy')}
       </Button>
-      <Tooltip title={noProfile ? t('history.curl.noProfile') : t('history.curl.keyHelp')}>
-        <Button icon={<KeyOutlined />} loading={copyKey.isPending} disabled={noProfile} onClick={copyWithKey} data-testid="copy-curl-key">
+      <Tooltip title={keyTip}>
+        <Button icon={<KeyOutlined />} loading={copyKey.isPending} disabled={noProfile || desktopOnly} onClick={copyWithKey} data-testid="copy-curl-key" data-desktop-only={desktopOnly || undefined}>
           {t('history.curl.copyWithKey')}
         </Button>
       </Tooltip>

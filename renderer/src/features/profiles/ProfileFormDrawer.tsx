@@ -1,10 +1,11 @@
 // Adding or editing a profile. Field rules come from the contract's schema; problems main reports
 // (issues with a path) are shown in place on their field until the user changes it.
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { Alert, App, Button, Drawer, Form, Input, InputNumber, Radio, Select, Space, Typography } from 'antd';
+import { Alert, App, Button, Checkbox, Drawer, Form, Input, InputNumber, Radio, Select, Space, Typography } from 'antd';
 import { useMutation } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { SIGNING_MODES, type ProfileInput, type ProfileView } from '../../../../common/contract';
+import { keyTransport, originOf, sameOrigin } from '../../../../common/domain/key-origin';
 import { call, describeError, type IpcError } from '../../app/api';
 import { fieldOfPath, formValuesOf, inputOf, profileRules, THRESHOLD_MAX, TIMEOUT_LIMITS, type FormField, type ProfileFormValues, type ServerIssues } from './profile-form';
 
@@ -30,7 +31,13 @@ export function ProfileFormDrawer({ open, profile, onClose, onSaved }: ProfileFo
   const serverIssues = useRef<ServerIssues>({});
   const rules = useMemo(() => profileRules(t, form, () => serverIssues.current), [t, form]);
   const signing = Form.useWatch('signing', form);
+  const baseUrl = Form.useWatch('baseUrl', form) ?? '';
   const builtin = profile?.builtin ?? false;
+  // The key rules (common/domain/key-origin), said before saving: plain http to another machine
+  // needs consent; a keyed profile moved to another origin loses its key unless it is entered again.
+  const url = typeof baseUrl === 'string' ? baseUrl.trim() : '';
+  const plainHttp = !builtin && originOf(url) !== null && keyTransport(url) === 'plain-http';
+  const keyMoves = !builtin && !!profile?.hasKey && originOf(url) !== null && !sameOrigin(profile.baseUrl, url);
 
   // A fresh form each time the drawer opens.
   useEffect(() => {
@@ -55,7 +62,8 @@ export function ProfileFormDrawer({ open, profile, onClose, onSaved }: ProfileFo
     const result = await saving.mutateAsync(inputOf(values, profile?.id));
     if (result.ok) {
       // A new profile is announced by the key dialog that opens next; an edit gets a toast.
-      if (profile) void message.success(t('profiles.saved', { name: result.value.name }));
+      if (result.value.keyRemoved) void message.warning(t('profiles.keyRemoved', { name: result.value.name }));
+      else if (profile) void message.success(t('profiles.saved', { name: result.value.name }));
       onSaved(result.value, !profile);
       return;
     }
@@ -117,6 +125,34 @@ export function ProfileFormDrawer({ open, profile, onClose, onSaved }: ProfileFo
         <Form.Item name="baseUrl" label={t('profiles.form.baseUrl')} rules={rules.baseUrl} required extra={builtin ? undefined : t('profiles.form.baseUrlHelp')}>
           <Input placeholder={t('profiles.form.baseUrlPlaceholder')} readOnly={builtin} variant={builtin ? 'filled' : 'outlined'} autoComplete="off" spellCheck={false} inputMode="url" />
         </Form.Item>
+        {plainHttp ? (
+          <Alert
+            type="warning"
+            showIcon
+            data-testid="profile-plain-http"
+            title={t('profiles.form.plainHttp')}
+            description={
+              <Form.Item name="sendKeyUnencrypted" valuePropName="checked" rules={rules.sendKeyUnencrypted} style={{ marginBottom: 0, marginTop: 8 }}>
+                <Checkbox data-testid="profile-send-unencrypted">{t('profiles.form.sendKeyUnencrypted')}</Checkbox>
+              </Form.Item>
+            }
+            style={{ marginBottom: 16 }}
+          />
+        ) : null}
+        {keyMoves ? (
+          <Alert
+            type="warning"
+            showIcon
+            data-testid="profile-key-moves"
+            title={t('profiles.form.keyMoves', { from: originOf(profile!.baseUrl) ?? profile!.baseUrl, to: originOf(url) ?? url })}
+            description={
+              <Form.Item name="apiKey" label={t('profiles.form.newKey')} rules={rules.apiKey} style={{ marginBottom: 0, marginTop: 8 }}>
+                <Input.Password autoComplete="off" spellCheck={false} placeholder={t('profiles.form.newKeyPlaceholder')} data-testid="profile-new-key" />
+              </Form.Item>
+            }
+            style={{ marginBottom: 16 }}
+          />
+        ) : null}
         <Form.Item name="apiId" label={t('profiles.form.apiId')} rules={rules.apiId} required extra={builtin ? undefined : t('profiles.form.apiIdHelp')}>
           <Input readOnly={builtin} variant={builtin ? 'filled' : 'outlined'} autoComplete="off" spellCheck={false} />
         </Form.Item>

@@ -1,9 +1,10 @@
 import { Button, Empty, Table, Tag, Tooltip, Typography } from 'antd';
 import type { TableColumnsType } from 'antd';
-import { CheckCircleFilled, DeleteOutlined, EditOutlined, KeyOutlined, MinusCircleOutlined } from '@ant-design/icons';
+import { ApiOutlined, CheckCircleFilled, DeleteOutlined, EditOutlined, KeyOutlined, MinusCircleOutlined } from '@ant-design/icons';
 import type { HTMLAttributes } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ProfileView } from '../../../../common/contract';
+import { dialectDescription, dialectName } from '../dialects/dialect-names';
 
 export interface ProfileTableProps {
   profiles: ProfileView[];
@@ -12,6 +13,8 @@ export interface ProfileTableProps {
   onEdit: (p: ProfileView) => void;
   onKey: (p: ProfileView) => void;
   onDelete: (p: ProfileView) => void;
+  /** Opens the profile's "Replies & receipts" (dialect, how calls are followed). */
+  onReading: (p: ProfileView) => void;
 }
 
 export function KeyStatusTag({ hasKey }: { hasKey: boolean }) {
@@ -27,7 +30,7 @@ export function KeyStatusTag({ hasKey }: { hasKey: boolean }) {
   );
 }
 
-export function ProfileTable({ profiles, loading, onAdd, onEdit, onKey, onDelete }: ProfileTableProps) {
+export function ProfileTable({ profiles, loading, onAdd, onEdit, onKey, onDelete, onReading }: ProfileTableProps) {
   const { t } = useTranslation();
 
   const columns: TableColumnsType<ProfileView> = [
@@ -51,11 +54,25 @@ export function ProfileTable({ profiles, loading, onAdd, onEdit, onKey, onDelete
       key: 'baseUrl',
       title: t('profiles.column.baseUrl'),
       dataIndex: 'baseUrl',
-      ellipsis: { showTitle: false },
-      render: (url: string) => (
-        <Tooltip title={url} placement="topLeft">
-          <span>{url}</span>
-        </Tooltip>
+      render: (url: string, p) => (
+        <>
+          <Tooltip title={url} placement="topLeft">
+            <div className="profile-url">{url}</div>
+          </Tooltip>
+          {/* How its replies are read and its calls followed: opens "Replies & receipts". */}
+          <span className="profile-reading" data-testid="profile-reading" data-dialect={p.dialectId ?? 'own'} data-follow={p.follow}>
+            <Tooltip title={dialectDescription(t, p.dialect, p.dialectId)} placement="bottomLeft">
+              <Button size="small" type="link" icon={<ApiOutlined />} className="profile-reading-link" data-testid="reading-action" aria-label={t('dialects.actionLabel', { name: p.name })} onClick={() => onReading(p)}>
+                {p.dialectId ? dialectName(t, p.dialect, p.dialectId) : `${p.dialect.name} · ${t('dialects.custom')}`}
+              </Button>
+            </Tooltip>
+            {p.follow !== 'poll' ? (
+              <Tag color={p.receipts.state === 'listening' ? 'success' : p.receipts.state === 'failed' ? 'error' : 'default'} style={{ marginInlineEnd: 0 }}>
+                {t(`dialects.follow.${p.follow}`)}
+              </Tag>
+            ) : null}
+          </span>
+        </>
       ),
     },
     { key: 'apiId', title: t('profiles.column.apiId'), dataIndex: 'apiId', width: 130, ellipsis: true },

@@ -5,6 +5,7 @@ import { PlusOutlined, ReloadOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import type { ProfileView } from '../../../../common/contract';
 import { call, describeError } from '../../app/api';
+import { ReadingDrawer } from '../dialects/ReadingDrawer';
 import { KeyModal } from './KeyModal';
 import { ProfileFormDrawer } from './ProfileFormDrawer';
 import { ProfileTable } from './ProfileTable';
@@ -18,6 +19,7 @@ export function ProfilesScreen() {
   const { profiles, loading, error, reload, upsert, drop } = useProfiles();
   const [formState, setFormState] = useState<FormState>({ open: false });
   const [keyFor, setKeyFor] = useState<{ id: string; intro: 'new' | null } | null>(null);
+  const [readingFor, setReadingFor] = useState<string | null>(null);
 
   const find = (id: string | undefined | null) => (id ? (profiles?.find((p) => p.id === id) ?? null) : null);
 
@@ -79,6 +81,7 @@ export function ProfilesScreen() {
         onEdit={(p) => setFormState({ open: true, profile: p })}
         onKey={(p) => setKeyFor({ id: p.id, intro: null })}
         onDelete={confirmDelete}
+        onReading={(p) => setReadingFor(p.id)}
       />
 
       <ProfileFormDrawer
@@ -92,6 +95,8 @@ export function ProfilesScreen() {
           if (created && !saved.hasKey) setKeyFor({ id: saved.id, intro: 'new' });
         }}
       />
+
+      <ReadingDrawer profile={find(readingFor)} onClose={() => setReadingFor(null)} onChanged={upsert} />
 
       <KeyModal profile={find(keyFor?.id)} intro={keyFor?.intro ?? null} onClose={() => setKeyFor(null)} onChanged={upsert} />
     </section>

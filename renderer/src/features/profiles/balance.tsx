@@ -5,7 +5,6 @@ import { useMutation } from '@tanstack/react-query';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import type { BalanceView, ProfileView } from '../../../../common/contract';
-import { SUCCESS_CODE } from '../../../../common/domain/codes';
 import { call, describeError, describeProviderCode, describeReason, type IpcResult } from '../../app/api';
 import { currentLanguage } from '../../i18n';
 
@@ -39,7 +38,7 @@ export function describeBalance(t: TFunction, result: IpcResult<BalanceView>, th
     if (v.low) body.push(t('balance.low', { threshold: t('balance.units', { count: threshold ?? 0 }) }));
     return { type: v.low ? 'warning' : 'success', title: t('balance.okTitle', { units }), body };
   }
-  if (v.providerCode === SUCCESS_CODE) return { type: 'warning', title: t('balance.unreadableTitle'), body: [t('balance.unreadableBody')] };
+  if (v.accepted) return { type: 'warning', title: t('balance.unreadableTitle'), body: [t('balance.unreadableBody')] };
   if (v.failure?.kind === 'signature-rejected') {
     return { type: 'error', title: t('provider.signature.meaning', { ns: 'msg' }), body: [t('provider.signature.action', { ns: 'msg' })] };
   }

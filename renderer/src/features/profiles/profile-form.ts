@@ -17,6 +17,10 @@ export interface ProfileFormValues {
   connectTimeoutSeconds: number | null;
   totalTimeoutSeconds: number | null;
   lowBalanceThreshold: number | null;
+  /** "Send my key unencrypted": consent to plain http:// to a host that is not this machine (shown only then). */
+  sendKeyUnencrypted?: boolean;
+  /** The key entered again when the address moves to another origin (shown only then; empty: the key is removed). */
+  apiKey?: string;
 }
 
 export type FormField = keyof ProfileFormValues;
@@ -31,6 +35,8 @@ const FIELD_OF_PATH: Record<string, FormField> = {
   connectTimeoutMs: 'connectTimeoutSeconds',
   totalTimeoutMs: 'totalTimeoutSeconds',
   lowBalanceThreshold: 'lowBalanceThreshold',
+  sendKeyUnencrypted: 'sendKeyUnencrypted',
+  apiKey: 'apiKey',
 };
 
 export function fieldOfPath(path: string): FormField | null {
@@ -53,6 +59,8 @@ const DEFAULTS: ProfileFormValues = {
   connectTimeoutSeconds: 5,
   totalTimeoutSeconds: 15,
   lowBalanceThreshold: null,
+  sendKeyUnencrypted: false,
+  apiKey: '',
 };
 
 const toSeconds = (ms: number) => Math.round(ms / 100) / 10;
@@ -69,6 +77,8 @@ export function formValuesOf(profile: ProfileView | null): ProfileFormValues {
     connectTimeoutSeconds: toSeconds(profile.connectTimeoutMs),
     totalTimeoutSeconds: toSeconds(profile.totalTimeoutMs),
     lowBalanceThreshold: profile.lowBalanceThreshold,
+    sendKeyUnencrypted: profile.sendKeyUnencrypted,
+    apiKey: '',
   };
 }
 
@@ -83,6 +93,9 @@ export function inputOf(values: ProfileFormValues, id: string | undefined): Prof
     connectTimeoutMs: toMs(values.connectTimeoutSeconds ?? DEFAULTS.connectTimeoutSeconds ?? 5),
     totalTimeoutMs: toMs(values.totalTimeoutSeconds ?? DEFAULTS.totalTimeoutSeconds ?? 15),
     lowBalanceThreshold: values.lowBalanceThreshold ?? null,
+    // Fields shown only in some cases (the consent, the key entered again) are absent otherwise.
+    sendKeyUnencrypted: values.sendKeyUnencrypted ?? false,
+    ...(values.apiKey?.trim() ? { apiKey: values.apiKey.trim() } : {}),
   };
 }
 
@@ -142,5 +155,7 @@ export function profileRules(t: TFunction, form: FormInstance<ProfileFormValues>
       },
     ]),
     lowBalanceThreshold: withServer('lowBalanceThreshold', [schemaRule(t, 'lowBalanceThreshold', (v) => v ?? null)]),
+    sendKeyUnencrypted: withServer('sendKeyUnencrypted', []),
+    apiKey: withServer('apiKey', []),
   };
 }

@@ -1,0 +1,128 @@
+// A reply dialect: where each value is in a provider's replies (and receipts) and what its values
+// mean. It is data — a JSON file a tester can write, share and import — validated here, with a
+// problem code per field (its words are the catalog's issue.dialect-*). Callout reads replies with
+// it (read.ts); the sandbox speaks it (its optional `shape` says how the provider writes).
+import { z } from 'zod';
+import { CALL_STATES, type CallState } from '../domain/status';
+
+/** The states a provider's value may be mapped to (mapping to "unknown" would be no mapping). */
+export const MAPPABLE_STATES = CALL_STATES.filter((s): s is Exclude<CallState, 'unknown'> => s !== 'unknown');
+export type MappableState = (typeof MAPPABLE_STATES)[number];
+
+/** A dialect file is read only up to this size. */
+export const MAX_DIALECT_BYTES = 256 * 1024;
+export const MAX_STATE_VALUES = 500;
+
+/**
+ * A place in a reply: dot-separated names and list positions (`data.list.0.state`); '' is the
+ * whole reply. A field that holds a JSON text is parsed on the way (`data` holding "{\"state\":…}").
+ */
+const path = z
+  .string({ error: 'dialect-path' })
+  .max(200, 'dialect-path')
+  .regex(/^[^\s.]*(\.[^\s.]+)*$/, 'dialect-path');
+
+/** One place, or several tried in order (the first one present — for a state, the first that maps). */
+const paths = z.union([path, z.array(path, { error: 'dialect-path' }).min(1, 'dialect-path').max(20, 'dialect-path')], { error: 'dialect-path' });
+
+const state = z.enum(MAPPABLE_STATES, { error: 'dialect-state' });
+
+/** Provider value → our state. Keys are compared ignoring case, spaces, dashes and underscores. */
+const states = z
+  .record(z.string().min(1, 'dialect-value').max(100, 'dialect-value'), state)
+  .refine((m) => Object.keys(m).length <= MAX_STATE_VALUES, 'dialect-too-many-values');
+
+const code = z.object({ meaning: z.string().trim().max(200, 'dialect-meaning').optional(), outcome: z.enum(['accepted', 'rejected', 'unknown'], { error: 'dialect-outcome' }) }).strict();
+
+const ack = z
+  .object({
+    status: z.number({ error: 'dialect-ack-status' }).int('dialect-ack-status').min(200, 'dialect-ack-status').max(299, 'dialect-ack-status').default(200),
+    type: z.string().max(100, 'dialect-ack-type').regex(/^[\w.+-]+\/[\w.+-]+(\s*;\s*[\w-]+=[\w.-]+)*$/, 'dialect-ack-type').optional(),
+    body: z.string().max(2000, 'dialect-ack-body').default('ok'),
+  })
+  .strict();
+
+/** How the provider writes its replies and receipts: used by the sandbox to rehearse it, never needed to read them. */
+const shape = z
+  .object({
+    /** Reply format when the request does not ask for one. */
+    format: z.enum(['json', 'xml']).optional(),
+    /** Namespace on the XML root element (`<SubmitResult xmlns="…">`). */
+    xmlns: z.string().max(200).optional(),
+    roots: z.object({ send: z.string().max(60).optional(), status: z.string().max(60).optional(), balance: z.string().max(60).optional() }).strict().optional(),
+    /** Every value written as a string ("2", "12"). */
+    strings: z.boolean().optional(),
+    /** Places whose object is written as a JSON text. */
+    encoded: z.array(path).max(20).optional(),
+    /** Places where the status record is written as a list of records. */
+    lists: z.array(path).max(20).optional(),
+    charset: z.enum(['utf-8', 'gbk', 'gb18030']).optional(),
+    /** The value written at each state place, per state (default: the first value mapped to it). */
+    values: z.record(path, z.partialRecord(z.enum(CALL_STATES), z.string().max(100))).optional(),
+    /** The provider's code for each of the spec's codes ("401": "405"). */
+    codes: z.record(z.string().regex(/^\d{1,9}$/), z.string().regex(/^-?\d{1,9}$/)).optional(),
+    receipt: z
+      .object({
+        format: z.enum(['json', 'form', 'xml']).default('json'),
+        /** With form: the field holding the receipts as a JSON text (one post, many receipts). */
+        field: z.string().max(60).optional(),
+        /** Receipts per post (default 1). */
+        batch: z.number().int().min(1).max(500).optional(),
+        root: z.string().max(60).optional(),
+      })
+      .strict()
+      .optional(),
+  })
+  .strict();
+
+export const dialectSchema = z
+  .object({
+    /** Set on built-in dialects (spec, voiceid-push, ...); a dialect of your own has none. */
+    id: z.string().max(60).regex(/^[a-z0-9-]+$/, 'dialect-id').optional(),
+    name: z.string({ error: 'dialect-name' }).trim().min(1, 'dialect-name').max(80, 'dialect-name'),
+    description: z.string().max(1000, 'dialect-description').optional(),
+    /** Where the result code is, and where its description is. */
+    code: paths.default('code'),
+    message: paths.default(['msg', 'message']),
+    /** Codes beyond the spec's (2 success, 500 unknown, others refused), with their meaning. */
+    codes: z
+      .record(z.string().regex(/^-?\d{1,9}$/, 'dialect-code'), code)
+      .refine((m) => Object.keys(m).length <= 200, 'dialect-too-many-values')
+      .optional(),
+    /** Also recognise common English and Chinese words for states ("answered", "已接听", "busy"…). */
+    words: z.boolean().default(true),
+    send: z.object({ id: paths, count: paths.optional() }).strict(),
+    /** null: the provider has no status query (calls are followed by receipts only). */
+    status: z
+      .object({
+        record: paths.optional(),
+        id: paths.optional(),
+        state: paths,
+        duration: paths.optional(),
+        attempts: paths.optional(),
+        states: states.default({}),
+      })
+      .strict()
+      .nullable(),
+    balance: z.object({ units: paths }).strict().nullable().optional(),
+    /** Receipts the provider posts: where the list is (absent: the post itself, or a JSON list), each one's id, state, duration. */
+    receipt: z
+      .object({
+        list: paths.optional(),
+        id: paths,
+        state: paths,
+        duration: paths.optional(),
+        /** Default: the status values. */
+        states: states.optional(),
+        ack: ack.default({ status: 200, body: 'ok' }),
+      })
+      .strict()
+      .optional(),
+    shape: shape.optional(),
+  })
+  .strict();
+
+export type Dialect = z.output<typeof dialectSchema>;
+export type DialectInput = z.input<typeof dialectSchema>;
+export type DialectPaths = string | string[];
+export type StateMap = Record<string, MappableState>;

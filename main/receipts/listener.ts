@@ -1,0 +1,206 @@
+// One receipt listener: a plain Node HTTP server where a provider that pushes call results posts its
+// receipts. It listens on 127.0.0.1 unless the user binds it elsewhere, answers only POSTs to its
+// path secret (at least 128 random bits; anything else gets a bare 404 and is not recorded), reads
+// at most 64 KiB, decodes the body by its declared charset, and hands each post on as an exchange
+// (operation 'receipt') with the secret already redacted. What the post means is the caller's.
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
+import type { Exchange, Header } from '../../common/records';
+import { decodeBody } from '../voice/charset';
+import { Redactor } from '../voice/redaction';
+
+/** Posts above this size are refused (413): a post of receipts is a few KiB. */
+export const MAX_RECEIPT_BYTES = 64 * 1024;
+
+/** A new path secret: 192 random bits, URL-safe. */
+export function newReceiptSecret(): string {
+  return randomBytes(24).toString('base64url');
+}
+
+/** What the listener answers a post with. */
+export interface ReceiptAck {
+  status: number;
+  type: string;
+  body: string;
+}
+
+/** A post as received: method, headers, the body decoded, and when. */
+export interface ReceivedPost {
+  headers: Header[];
+  contentType: string | null;
+  body: string;
+  startedAt: number;
+}
+
+export interface ReceiptListenerOptions {
+  host: string;
+  /** 0: any free port. */
+  port: number;
+  secret: string;
+  /** Decides the answer to a post (before it is recorded). */
+  answer(post: ReceivedPost): ReceiptAck;
+  /** Gets the whole exchange (request and answer, secret redacted) once the answer is sent. */
+  record(exchange: Exchange): void;
+  log?: (error: unknown) => void;
+}
+
+export interface ReceiptListener {
+  host: string;
+  port: number;
+  /** The address a provider posts to (with the secret). */
+  url: string;
+  close(): Promise<void>;
+}
+
+/** The address a provider posts to, for a host and port (an IPv6 literal in brackets). */
+export function receiptUrl(host: string, port: number, secret: string): string {
+  return `http://${host.includes(':') ? `[${host}]` : host}:${port}/${secret}`;
+}
+
+function sameSecret(path: string, secret: string): boolean {
+  const a = Buffer.from(path);
+  const b = Buffer.from(`/${secret}`);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+function headerList(raw: string[]): Header[] {
+  const out: Header[] = [];
+  for (let i = 0; i + 1 < raw.length; i += 2) out.push([raw[i]!, raw[i + 1]!]);
+  return out;
+}
+
+function readBody(req: IncomingMessage): Promise<Buffer | 'too-large' | 'aborted'> {
+  const declared = Number(req.headers['content-length']);
+  if (Number.isFinite(declared) && declared > MAX_RECEIPT_BYTES) {
+    req.resume();
+    return Promise.resolve('too-large');
+  }
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let done = false;
+    const finish = (r: Buffer | 'too-large' | 'aborted') => {
+      if (!done) {
+        done = true;
+        resolve(r);
+      }
+    };
+    req.on('data', (c: Buffer) => {
+      if (done) return;
+      size += c.length;
+      if (size > MAX_RECEIPT_BYTES) {
+        chunks.length = 0;
+        finish('too-large');
+        return;
+      }
+      chunks.push(c);
+    });
+    req.on('end', () => finish(Buffer.concat(chunks)));
+    req.on('error', () => finish('aborted'));
+    req.on('close', () => finish('aborted'));
+  });
+}
+
+function reply(res: ServerResponse, status: number, type: string, body: string, extra: Record<string, string> = {}): void {
+  res.writeHead(status, { 'Content-Type': type, 'Content-Length': Buffer.byteLength(body), 'Cache-Control': 'no-store', ...extra });
+  res.end(body);
+}
+
+/** Starts a listener; rejects with the listen error (EADDRINUSE, EADDRNOTAVAIL, EACCES...). */
+export async function startReceiptListener(o: ReceiptListenerOptions): Promise<ReceiptListener> {
+  const redactor = new Redactor([o.secret]);
+  const sockets = new Set<Socket>();
+
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const startedAt = Date.now();
+    const t0 = performance.now();
+    let path: string;
+    try {
+      path = new URL(req.url ?? '/', 'http://listener').pathname;
+    } catch {
+      path = '';
+    }
+    // Only the secret path exists: anything else learns nothing, and is not kept.
+    if (!sameSecret(path, o.secret)) {
+      req.resume();
+      reply(res, 404, 'text/plain; charset=utf-8', 'not found');
+      return;
+    }
+    if (req.method !== 'POST') {
+      req.resume();
+      reply(res, 405, 'text/plain; charset=utf-8', 'use POST', { Allow: 'POST' });
+      return;
+    }
+    const read = await readBody(req);
+    if (read === 'aborted') return;
+    if (read === 'too-large') {
+      reply(res, 413, 'text/plain; charset=utf-8', 'too large', { Connection: 'close' });
+      return;
+    }
+    const headers = headerList(req.rawHeaders);
+    const contentType = headers.find(([n]) => n.toLowerCase() === 'content-type')?.[1] ?? null;
+    const body = decodeBody(read, contentType).text;
+    const ack = o.answer({ headers, contentType, body, startedAt });
+    reply(res, ack.status, ack.type, ack.body);
+    const totalMs = Math.round((performance.now() - t0) * 100) / 100;
+    const address = server.address();
+    const port = typeof address === 'object' && address ? address.port : o.port;
+    const exchange: Exchange = {
+      operation: 'receipt',
+      method: 'POST',
+      url: receiptUrl(o.host, port, o.secret) + (req.url?.includes('?') ? req.url.slice(req.url.indexOf('?')) : ''),
+      requestHeaders: headers,
+      requestBody: body,
+      status: ack.status,
+      statusText: res.statusMessage || null,
+      responseHeaders: [
+        ['Content-Type', ack.type],
+        ['Content-Length', String(Buffer.byteLength(ack.body))],
+      ],
+      responseBody: ack.body,
+      error: null,
+      startedAt,
+      timings: { dnsMs: null, connectMs: null, tlsMs: null, firstByteMs: totalMs, totalMs },
+    };
+    o.record(redactor.exchange(exchange));
+  };
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      o.log?.(error);
+      if (!res.headersSent && !res.destroyed) reply(res, 500, 'text/plain; charset=utf-8', 'error');
+      else res.destroy();
+    });
+  });
+  server.headersTimeout = 10_000;
+  server.requestTimeout = 15_000;
+  server.on('connection', (s: Socket) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+  });
+  server.on('clientError', (_e, socket) => socket.destroy());
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(o.port, o.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : o.port;
+  let closing: Promise<void> | null = null;
+  return {
+    host: o.host,
+    port,
+    url: receiptUrl(o.host, port, o.secret),
+    close: () =>
+      (closing ??= new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+        for (const s of sockets) s.destroy();
+      })),
+  };
+}

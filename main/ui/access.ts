@@ -1,0 +1,129 @@
+// Who may use the browser console of `callout ui`, as plain checks on request headers (no I/O):
+// - a one-time token (256 random bits, fresh per start) in the link printed by `callout ui`, exchanged
+//   once for a session cookie (HttpOnly, SameSite=Strict) whose value is another random secret;
+// - the Host header must name the bound address and port exactly (DNS rebinding);
+// - a request another site started is refused: an Origin other than the console's own, or a
+//   Sec-Fetch-Site other than same-origin / none (a page on another port of 127.0.0.1 is "same-site"
+//   and would get the cookie: only the console's own page, or the person typing the address, counts).
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { isIP } from 'node:net';
+
+/** Bytes of randomness in a token and in a session cookie (256 bits). */
+export const SECRET_BYTES = 32;
+
+export function newSecret(): string {
+  return randomBytes(SECRET_BYTES).toString('base64url');
+}
+
+/** Compares two secrets in constant time (for equal lengths). */
+export function sameSecret(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+/** The value of one cookie in a Cookie header (the first of that name), or undefined. */
+export function cookieValue(header: string | undefined, name: string): string | undefined {
+  if (!header) return undefined;
+  for (const part of header.split(';')) {
+    const eq = part.indexOf('=');
+    if (eq < 0) continue;
+    if (part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
+  }
+  return undefined;
+}
+
+/** The address as it appears in a URL and a Host header: IPv6 literals in brackets. */
+export function hostForUrl(address: string): string {
+  return isIP(address) === 6 ? `[${address}]` : address;
+}
+
+/** True for addresses of this machine only (127.0.0.0/8, ::1, localhost). */
+export function isLoopback(address: string): boolean {
+  const a = address.toLowerCase().replace(/^\[|\]$/g, '');
+  return a === 'localhost' || a === '::1' || a === '0:0:0:0:0:0:0:1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(a) || a === '::ffff:127.0.0.1';
+}
+
+/** Addresses that mean "every interface": the Host header could then be anything, so they are refused. */
+export function isWildcard(address: string): boolean {
+  const a = address.replace(/^\[|\]$/g, '');
+  return a === '0.0.0.0' || a === '::' || a === '0:0:0:0:0:0:0:0' || a === '';
+}
+
+export type Refusal = { status: 401 | 403; why: 'host' | 'origin' | 'fetch-site' | 'session' };
+
+export interface ConsoleAccessOptions {
+  /** The address the server is bound to (an IP literal or localhost). */
+  address: string;
+  port: number;
+}
+
+/** The console's gate: tokens, sessions and the checks every request and upgrade go through. */
+export class ConsoleAccess {
+  /** http://127.0.0.1:PORT — the console's own origin. */
+  readonly origin: string;
+  /** The one Host header accepted: 127.0.0.1:PORT. */
+  readonly host: string;
+  /** Cookies are not kept apart by port: each console's cookie carries its port in its name. */
+  readonly cookieName: string;
+  private readonly tokens = new Set<string>();
+  private readonly sessions = new Set<string>();
+
+  constructor(o: ConsoleAccessOptions) {
+    this.host = `${hostForUrl(o.address)}:${o.port}`.toLowerCase();
+    this.origin = `http://${this.host}`;
+    this.cookieName = `callout-console-${o.port}`;
+  }
+
+  /** A fresh one-time token for a link. */
+  issueToken(): string {
+    const token = newSecret();
+    this.tokens.add(token);
+    return token;
+  }
+
+  /** Exchanges a token (once) for a new session id; null when it is unknown or was used. */
+  redeem(token: string | null | undefined): string | null {
+    if (!token) return null;
+    for (const known of this.tokens) {
+      if (sameSecret(known, token)) {
+        this.tokens.delete(known);
+        const session = newSecret();
+        this.sessions.add(session);
+        return session;
+      }
+    }
+    return null;
+  }
+
+  /** The Set-Cookie header value for a session: HttpOnly, SameSite=Strict, for the whole console. */
+  sessionCookie(session: string): string {
+    return `${this.cookieName}=${session}; Path=/; HttpOnly; SameSite=Strict`;
+  }
+
+  hasSession(cookieHeader: string | undefined): boolean {
+    const value = cookieValue(cookieHeader, this.cookieName);
+    if (!value) return false;
+    for (const known of this.sessions) if (sameSecret(known, value)) return true;
+    return false;
+  }
+
+  /**
+   * The checks before anything else: the Host, and where the request comes from. `originRequired`
+   * for WebSocket upgrades (browsers always send Origin there).
+   */
+  checkSource(headers: { host?: string; origin?: string; 'sec-fetch-site'?: string }, originRequired = false): Refusal | null {
+    if ((headers.host ?? '').toLowerCase() !== this.host) return { status: 403, why: 'host' };
+    const origin = headers.origin;
+    if (origin === undefined ? originRequired : origin.toLowerCase() !== this.origin) return { status: 403, why: 'origin' };
+    const site = headers['sec-fetch-site'];
+    if (site !== undefined && site !== 'same-origin' && site !== 'none') return { status: 403, why: 'fetch-site' };
+    return null;
+  }
+
+  /** Forgets every token and session (the server is stopping). */
+  clear(): void {
+    this.tokens.clear();
+    this.sessions.clear();
+  }
+}

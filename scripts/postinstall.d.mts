@@ -1,0 +1,8 @@
+// Types for scripts/postinstall.mjs, so TypeScript tests can import it.
+export function postinstall(o?: {
+  root?: string;
+  env?: NodeJS.ProcessEnv;
+  say?: (line: string) => void;
+  progress?: { isTTY?: boolean; write(s: string): unknown } | null;
+  build?: (root: string) => { status: number | null; stdout?: string; stderr?: string };
+}): Promise<void>;

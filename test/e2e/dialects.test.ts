@@ -1,0 +1,225 @@
+// End to end, both languages: a profile that reads a provider speaking numeric call states (the
+// embedded sandbox rehearses it), chosen in "Replies & receipts" with a receipt listener; a busy
+// call whose value (200002) the dialect does not know is shown on the message; "Map it…" opens the
+// reply as a tree, the value is mapped, the preview says how many replies now resolve, and saving
+// ends the call as busy. Screenshots under test-results/screens/.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Locator, Page } from 'playwright-core';
+import { builtinDialect } from '../../common/dialects';
+import { reasonArgs } from '../../common/messages';
+import type { MessageRecord } from '../../common/records';
+import { SANDBOX_API_ID } from '../../main/profiles/profile-service';
+import { launchChromium, startApp, type AppUnderTest } from './bridge';
+import { bodyText, catalogText, settled, translator } from './page-helpers';
+
+const LOCALES = [
+  { locale: 'en-US', lang: 'en', suffix: 'en' },
+  { locale: 'zh-CN', lang: 'zh-CN', suffix: 'zh-CN' },
+] as const;
+
+const TIMEOUT = 60_000;
+const OTP = '您的验证码是123456，5分钟内有效。';
+const RAW_KEY = /\b(dialects|profiles|history|common)\.[a-z][\w-]*(\.[\w-]+)+\b/;
+
+describe.each(LOCALES)('Dialects and the teach flow ($suffix)', ({ locale, lang, suffix }) => {
+  let browser: Browser;
+  let app: AppUnderTest;
+  let page: Page;
+  let profileId = '';
+  let busy: MessageRecord;
+  const problems: string[] = [];
+  const t = translator(lang);
+  const numeric = builtinDialect('numeric-states')!;
+  const snap = async (name: string) => {
+    await page.locator('.ant-message-notice').first().waitFor({ state: 'detached', timeout: 6_000 }).catch(() => undefined);
+    await page.mouse.move(600, 28);
+    await settled(page);
+    await app.screenshot(name);
+  };
+  const pickOption = async (select: Locator, label: string) => {
+    await select.click();
+    const dropdown = page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)');
+    await dropdown.locator('.ant-select-item-option').filter({ hasText: label }).first().click();
+    await dropdown.waitFor({ state: 'hidden' }).catch(() => undefined);
+  };
+  const update = (pred: (m: MessageRecord) => boolean) =>
+    new Promise<MessageRecord>((resolve) => {
+      const off = app.services.subscribe((channel, payload) => {
+        if (channel === 'main:message-updated' && pred(payload as MessageRecord)) {
+          off();
+          resolve(payload as MessageRecord);
+        }
+      });
+    });
+
+  beforeAll(async () => {
+    browser = await launchChromium();
+    // The sandbox rehearses a provider with numeric states; its busy line says 200002.
+    app = await startApp({ locale, browser, screen: 'profiles', onboarding: false, sandbox: { dialect: numeric } });
+    page = app.page;
+    page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+    page.on('console', (m) => {
+      if (m.type() === 'error') problems.push(`${m.type()}: ${m.text()}`);
+    });
+    const sandbox = app.services.sandbox!;
+    const saved = await app.handlers['profiles.save']({ name: 'Rehearsal', baseUrl: sandbox.baseUrl, apiId: SANDBOX_API_ID, signing: 'off', format: 'json', connectTimeoutMs: 5000, totalTimeoutMs: 15000, lowBalanceThreshold: null, sendKeyUnencrypted: false });
+    await app.handlers['profiles.setKey']({ id: saved.id, apiKey: sandbox.demo.apiKey });
+    profileId = saved.id;
+    await page.reload();
+  }, TIMEOUT);
+
+  afterAll(async () => {
+    await app?.close();
+    await browser?.close();
+  }, TIMEOUT);
+
+  it(
+    'chooses a built-in dialect and a receipt listener in “Replies & receipts”',
+    async () => {
+      const row = page.locator(`tr[data-profile-id="${profileId}"]`);
+      await row.waitFor();
+      expect(await row.getByTestId('profile-reading').getAttribute('data-dialect')).toBe('spec');
+      await row.getByTestId('reading-action').click();
+      const drawer = page.getByTestId('reading-drawer');
+      await drawer.getByTestId('reading-drawer-body').waitFor();
+      await pickOption(drawer.getByTestId('dialect-select'), t('msg:dialect.numeric-states.name'));
+      await drawer.getByTestId('dialect-apply').click();
+      await expect.poll(() => row.getByTestId('profile-reading').getAttribute('data-dialect')).toBe('numeric-states');
+      expect(app.services.store.profiles.get(profileId)!.dialectId).toBe('numeric-states');
+
+      // Follow by status queries and receipts: the listener starts, its address is shown with its secret.
+      await drawer.getByTestId('follow-mode').getByText(t('dialects.follow.both')).click();
+      await drawer.getByTestId('follow-save').click();
+      await drawer.getByTestId('receipt-address').waitFor();
+      expect(await drawer.getByTestId('listener-state').getAttribute('data-state')).toBe('listening');
+      const url = await drawer.getByTestId('receipt-url').innerText();
+      expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/[\w-]{32}/);
+      expect(await drawer.innerText()).toContain(t('dialects.drawer.addressHelp'));
+      // The sandbox pushes its receipts there.
+      app.services.sandbox!.setReceiptsUrl(app.services.receipts.status(profileId).url);
+      await drawer.getByTestId('receipt-address').scrollIntoViewIfNeeded();
+      await snap(`dialects-reading-${suffix}`);
+      expect(await bodyText(page)).not.toMatch(RAW_KEY);
+
+      // A file that is not a dialect says what is wrong, field by field.
+      await drawer.locator('input[type="file"]').setInputFiles({ name: 'bad.json', mimeType: 'application/json', buffer: Buffer.from('{"name":"x","send":{"id":"a"},"status":{"state":"s","states":{"1":"answred"}},"extra":1}') });
+      const problemsList = drawer.getByTestId('dialect-problems');
+      await problemsList.waitFor();
+      const said = await problemsList.innerText();
+      expect(said).toContain('status.states.1');
+      expect(said).toContain(t('msg:issue.dialect-state'));
+      expect(said).toContain(t('msg:issue.dialect-unknown-field'));
+      expect(app.services.store.profiles.get(profileId)!.dialectId).toBe('numeric-states');
+      await page.locator('.ant-drawer-open .ant-drawer-close').last().click();
+      await page.locator('.ant-drawer-open').waitFor({ state: 'detached' }).catch(() => undefined);
+      expect(await row.getByTestId('profile-reading').innerText()).toContain(t('dialects.follow.both'));
+      await snap(`dialects-profiles-${suffix}`);
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'shows a state value the dialect does not map on the message, never a guess',
+    async () => {
+      const shown = update((m) => m.reason?.code === 'unmapped-state');
+      const sent = await app.handlers['messages.send']({ profileId, mobile: '13800138001', content: OTP, templateId: null });
+      busy = await shown;
+      expect(busy).toMatchObject({ id: sent.message.id, state: 'unknown', endedAt: null });
+      await page.goto(page.url().replace(/#.*$/, '#/history'));
+      const row = page.locator(`[data-testid="history-row"][data-message-id="${busy.id}"]`);
+      await row.click({ position: { x: 60, y: 20 } });
+      const alert = page.getByTestId('unmapped-alert');
+      await alert.waitFor();
+      expect(await alert.innerText()).toContain(catalogText(t, reasonArgs(busy.reason!)));
+      expect(await page.getByTestId('panel-state').innerText()).toBe(t('msg:state.unknown'));
+      // The timeline says it too, where the value arrived.
+      expect(await page.getByTestId('message-timeline').innerText()).toContain(catalogText(t, reasonArgs(busy.reason!)));
+      await snap(`dialects-unmapped-${suffix}`);
+
+      // The same reply from its exchange, in the inspector: "Map this reply…" is there (not on the send).
+      const { exchanges } = await app.handlers['messages.get']({ id: busy.id });
+      // One the panel already lists (the call is still followed: newer ones keep coming).
+      const status = exchanges.find((e) => e.operation === 'status')!;
+      const send = exchanges.find((e) => e.operation === 'send')!;
+      await page.locator(`[data-testid="exchange-item"][data-exchange-id="${send.id}"] [data-testid="exchange-open"]`).click();
+      await page.getByTestId('inspector').waitFor();
+      expect(await page.getByTestId('inspector').getByTestId('map-reply').count()).toBe(0);
+      await page.keyboard.press('Escape');
+      await page.getByTestId('inspector').waitFor({ state: 'detached' });
+      await page.locator(`[data-testid="exchange-item"][data-exchange-id="${status.id}"] [data-testid="exchange-open"]`).click();
+      await expect.poll(() => page.getByTestId('inspector').getAttribute('data-exchange-id')).toBe(String(status.id));
+      expect(await page.getByTestId('inspector').getByTestId('map-reply').innerText()).toBe(t('dialects.teach.button'));
+      await snap(`dialects-inspector-${suffix}`);
+      await page.keyboard.press('Escape');
+      await page.getByTestId('inspector').waitFor({ state: 'detached' });
+      await settled(page);
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'maps it from the reply: the tree, the values seen, the preview, and saving ends the call as busy',
+    async () => {
+      await page.getByTestId('map-unmapped').click();
+      const drawer = page.getByTestId('teach-drawer');
+      await drawer.getByTestId('teach').waitFor();
+      // The reply as a tree: data is a JSON text, opened; the state's value is there.
+      const stateNode = drawer.locator('[data-testid="teach-node"][data-path="data.state"]');
+      await stateNode.waitFor();
+      expect(await stateNode.innerText()).toContain('200002');
+      expect(await drawer.getByTestId('teach-tree').innerText()).toContain(t('dialects.teach.jsonText'));
+      expect(await drawer.getByTestId('teach-reading-state').getAttribute('data-state')).toBe('unknown');
+      // Picking the state field (the dialect already reads it there, relative to its record).
+      await stateNode.click();
+      expect(await drawer.getByTestId('teach-picked').innerText()).toContain(t('dialects.teach.picked', { target: t('dialects.teach.target.state'), path: 'state' }));
+
+      const value = drawer.locator('[data-testid="teach-value"][data-value="200002"]');
+      await value.waitFor();
+      const before = app.services.store.exchanges.recentForProfile(profileId, ['status'], 5000).length;
+      expect(before).toBeGreaterThan(0);
+      const preview = drawer.getByTestId('teach-resolve-status');
+      await preview.waitFor();
+      const first = await preview.innerText();
+      await pickOption(value.getByTestId('teach-map'), t('msg:state.busy'));
+      await expect.poll(() => drawer.getByTestId('teach-reading-state').getAttribute('data-state')).toBe('busy');
+      await expect.poll(() => preview.innerText()).not.toBe(first);
+      // "N of M now resolve (before: K)": more now than before, and said in words.
+      const count = async (name: string) => Number(await preview.getAttribute(`data-${name}`));
+      const [now, of, earlier] = [await count('resolved'), await count('total'), await count('before')];
+      expect(now).toBeGreaterThan(earlier);
+      expect(now).toBeLessThanOrEqual(of);
+      expect(await preview.innerText()).toBe(t('dialects.teach.resolve', { resolved: now, total: of, before: earlier }));
+      await snap(`dialects-teach-${suffix}`);
+      expect(await bodyText(page)).not.toMatch(RAW_KEY);
+
+      const ended = update((m) => m.id === busy.id && m.endedAt !== null);
+      await drawer.getByTestId('teach-save').click();
+      const m = await ended;
+      expect(m).toMatchObject({ state: 'busy', reason: null });
+      await expect.poll(() => page.getByTestId('panel-state').innerText()).toBe(t('msg:state.busy'));
+      expect(await page.getByTestId('unmapped-alert').count()).toBe(0);
+      const stored = app.services.store.profiles.get(profileId)!;
+      expect(stored).toMatchObject({ dialectId: null, dialect: { name: `${t('msg:dialect.numeric-states.name')}${lang === 'en' ? ' ' : ''}${t('dialects.teach.nameSuffix')}` } });
+      expect(stored.dialect.status!.states['200002']).toBe('busy');
+      await snap(`dialects-mapped-${suffix}`);
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'lists receipts among the exchanges, with the path secret redacted',
+    async () => {
+      await page.locator('.ant-drawer-open .ant-drawer-close').last().click().catch(() => undefined);
+      const shown = update((m) => m.endedAt !== null && m.state === 'answered');
+      await app.handlers['messages.send']({ profileId, mobile: '13800138008', content: OTP, templateId: null });
+      await shown;
+      await expect.poll(() => app.services.store.exchanges.recentForProfile(profileId, ['receipt'], 10).length).toBeGreaterThan(0);
+      await page.getByRole('tab', { name: t('history.tabs.exchanges') }).click();
+      await page.getByTestId('exchanges-operation').getByText(t('history.operation.receipt'), { exact: true }).click();
+      const list = page.getByTestId('exchanges-list');
+      await expect.poll(async () => (await list.innerText()).includes('[REDACTED]')).toBe(true);
+      expect(problems).toEqual([]);
+    },
+    TIMEOUT,
+  );
+});

@@ -1,0 +1,76 @@
+// A value the dialect does not map is shown, never guessed; mapping it (the teach flow's channels:
+// the reply as a tree, the preview over every captured reply, saving) makes the open calls read it.
+import { describe, expect, it } from 'vitest';
+import { builtinDialect, type Dialect } from '../../../common/dialects';
+import { ended, OTP, pushed, rehearsal } from './helpers';
+
+const numeric = builtinDialect('numeric-states')!;
+
+describe('an unmapped state value, shown and then mapped', () => {
+  it('polling: "200002" is shown on the message; the preview counts what now resolves; saving ends the call as busy', async () => {
+    // The sandbox rehearsing numeric-states says 200002 for a busy line, a value the built-in dialect does not know.
+    const { services, call } = await rehearsal({ sandboxDialect: numeric, profileDialect: { builtin: 'numeric-states' }, follow: 'poll' });
+    const profile = (await call('profiles.list')).find((p) => p.name === 'Rehearsal')!;
+    const answered = await call('messages.send', { profileId: profile.id, mobile: '13800138008', content: OTP });
+    await ended(services, answered.message.id);
+    const sent = await call('messages.send', { profileId: profile.id, mobile: '13800138001', content: OTP });
+    const unmapped = await pushed(services, (m) => m.id === sent.message.id && m.reason?.code === 'unmapped-state');
+    expect(unmapped).toMatchObject({ state: 'unknown', endedAt: null, reason: { code: 'unmapped-state', params: { value: '200002' } } });
+    // Still followed: nothing is guessed, nothing ends.
+    expect(services.calls.following()).toContain(sent.message.id);
+    const detail = await call('messages.get', { id: sent.message.id });
+    expect(detail.events.filter((e) => e.reason?.code === 'unmapped-state')).toHaveLength(1);
+
+    // The teach flow: the captured status reply as a tree, with the dialect the profile reads with.
+    const status = detail.exchanges.filter((e) => e.operation === 'status').at(-1)!;
+    const tree = await call('dialects.reply', { exchangeId: status.id });
+    expect(tree).toMatchObject({ operation: 'status', profileId: profile.id, dialect: { id: 'numeric-states' } });
+    expect(JSON.parse((tree.body as { data: string }).data)).toMatchObject({ callId: sent.message.smsid, state: '200002' });
+
+    // The preview: every captured reply of the profile, read again.
+    const taught: Dialect = { ...numeric, id: undefined, name: 'numeric-states (taught)', status: { ...numeric.status!, states: { ...numeric.status!.states, '200002': 'busy' } } };
+    const before = await call('dialects.preview', { profileId: profile.id, dialect: numeric });
+    const after = await call('dialects.preview', { profileId: profile.id, dialect: taught });
+    expect(before.status.resolved).toBe(before.status.before);
+    expect(after.status.total).toBe(before.status.total);
+    expect(after.status.resolved).toBeGreaterThan(before.status.resolved);
+    expect(after.values.find((v) => v.value === '200002')).toMatchObject({ state: 'busy', path: 'state' });
+    expect(before.values.find((v) => v.value === '200002')).toMatchObject({ state: 'unknown' });
+    expect(after.values.find((v) => v.value === '200000')).toMatchObject({ state: 'answered' });
+
+    // Saving re-reads the open calls from what was captured: the call ends as busy at once.
+    const saved = await call('profiles.setDialect', { id: profile.id, dialect: { custom: taught } });
+    expect(saved).toMatchObject({ reread: 1, profile: { dialectId: null, dialect: { name: 'numeric-states (taught)' } } });
+    const now = services.store.messages.get(sent.message.id)!;
+    expect(now).toMatchObject({ state: 'busy', endedAt: expect.any(Number), reason: null });
+    // Stored with the profile: a restart reads with it too.
+    expect(services.store.profiles.get(profile.id)!.dialect.status!.states['200002']).toBe('busy');
+  });
+
+  it('receipts: an unmapped value in a receipt is shown; mapping it re-reads the receipt already kept', async () => {
+    const shown: Dialect = { ...numeric, shape: { ...numeric.shape!, values: { state: { ...numeric.shape!.values!.state, powered_off: '200099' } } } };
+    const { services, call } = await rehearsal({ sandboxDialect: shown, profileDialect: { builtin: 'numeric-states' }, follow: 'receipts' });
+    const profile = (await call('profiles.list')).find((p) => p.name === 'Rehearsal')!;
+    const sent = await call('messages.send', { profileId: profile.id, mobile: '13800138002', content: OTP });
+    const m = await pushed(services, (x) => x.id === sent.message.id && x.reason?.code === 'unmapped-state');
+    expect(m.reason).toEqual({ code: 'unmapped-state', params: { value: '200099' } });
+    const preview = await call('dialects.preview', { profileId: profile.id, dialect: numeric });
+    expect(preview.receipts).toMatchObject({ total: 1, resolved: 0, before: 0 });
+    const taught: Dialect = { ...numeric, id: undefined, name: 'mine', status: { ...numeric.status!, states: { ...numeric.status!.states, '200099': 'powered_off' } } };
+    expect((await call('dialects.preview', { profileId: profile.id, dialect: taught })).receipts).toMatchObject({ total: 1, resolved: 1, before: 0 });
+    await call('profiles.setDialect', { id: profile.id, dialect: { custom: taught } });
+    expect(services.store.messages.get(sent.message.id)).toMatchObject({ state: 'powered_off', endedAt: expect.any(Number) });
+  });
+
+  it('refuses to teach from what is not a reply, and a candidate dialect that is not valid', async () => {
+    const { call } = await rehearsal({});
+    const profile = (await call('profiles.list')).find((p) => p.name === 'Rehearsal')!;
+    const sent = await call('messages.send', { profileId: profile.id, mobile: '13800138008', content: OTP });
+    const send = (await call('messages.get', { id: sent.message.id })).exchanges.find((e) => e.operation === 'send')!;
+    await expect(call('dialects.reply', { exchangeId: send.id })).rejects.toMatchObject({ code: 'invalid-input', issues: [{ path: 'exchangeId', message: 'teach-operation' }] });
+    const bad = { ...numeric, status: { ...numeric.status!, states: { x: 'answred' } } } as unknown as Dialect;
+    await expect(call('dialects.preview', { profileId: profile.id, dialect: bad })).rejects.toMatchObject({ code: 'invalid-input', issues: [{ path: 'dialect.status.states.x', message: 'dialect-state' }] });
+    await expect(call('dialects.check', { text: '{"name":"x","send":{"id":"a"},"status":null,"sned":1}' })).rejects.toMatchObject({ code: 'dialect-invalid', issues: [{ path: 'sned', message: 'dialect-unknown-field' }] });
+    expect(await call('dialects.check', { text: JSON.stringify(numeric) })).toEqual(numeric);
+  });
+});

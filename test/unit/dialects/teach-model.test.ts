@@ -1,0 +1,60 @@
+// The teach flow's model: a reply as a tree (JSON texts opened), picked fields written relative to
+// the record or receipt they belong to, values mapped where the dialect reads them.
+import { describe, expect, it } from 'vitest';
+import { builtinDialect, checkDialect, readReceipts, readStatus, SPEC_DIALECT } from '../../../common/dialects';
+import { applyMapping, applyPick, ownDialect, pathsOf, relativePath, statesOf, treeOf } from '../../../renderer/src/features/dialects/teach-model';
+
+const numeric = builtinDialect('numeric-states')!;
+const digits = builtinDialect('digit-states')!;
+const voiceid = builtinDialect('voiceid-push')!;
+
+describe('the teach model', () => {
+  it('opens fields that hold JSON texts into the tree, with their places as dialect paths', () => {
+    const tree = treeOf({ code: '2', data: JSON.stringify({ callId: 'C', state: '200002', list: [{ a: 1 }] }) });
+    expect(tree.map((n) => [n.key, n.kind])).toEqual([
+      ['code', 'value'],
+      ['data', 'json-text'],
+    ]);
+    const data = tree[1]!.children!;
+    expect(data.map((n) => [n.key, n.kind, n.text ?? null])).toEqual([
+      ['data.callId', 'value', 'C'],
+      ['data.state', 'value', '200002'],
+      ['data.list', 'list', null],
+    ]);
+    expect(data[2]!.children![0]!.children![0]).toMatchObject({ key: 'data.list.0.a', text: '1' });
+    // A hostile reply: deep nesting and huge lists stay bounded.
+    let deep: unknown = 'x';
+    for (let i = 0; i < 50; i++) deep = { d: deep };
+    expect(() => treeOf(deep)).not.toThrow();
+    expect(treeOf({ l: Array.from({ length: 10_000 }, (_, i) => i) })[0]!.children).toHaveLength(200);
+  });
+
+  it('writes a picked field relative to its status record or receipt list, and it then reads', () => {
+    const reply = { code: 2, list: [{ msgid: 'M1', state: '2', desc: '某个新描述', cause: 'ROUTE' }] };
+    expect(relativePath(digits, 'status', 'list.0.cause')).toBe('cause');
+    const picked = applyPick(digits, 'status', 'state', 'list.0.cause');
+    expect(pathsOf(picked, 'status', 'state')).toEqual(['cause']);
+    const mapped = applyMapping(picked, 'status', 'ROUTE', 'unreachable');
+    expect(readStatus(mapped, reply, 'M1')).toMatchObject({ state: 'unreachable', value: 'ROUTE' });
+    expect(relativePath(numeric, 'receipt', 'data.3.state')).toBe('state');
+    expect(relativePath(SPEC_DIALECT, 'receipt', '0.state')).toBe('state');
+    expect(relativePath(SPEC_DIALECT, 'balance', 'data.remain')).toBe('data.remain');
+    expect(applyPick(SPEC_DIALECT, 'balance', 'units', 'data.remain').balance).toEqual({ units: 'data.remain' });
+  });
+
+  it('maps receipts where the dialect reads them: their own values, or the status values they share', () => {
+    const v = applyMapping(voiceid, 'receipt', '新值', 'busy');
+    expect(statesOf(v, 'receipt')['新值']).toBe('busy');
+    expect(readReceipts(v, { voiceid: 'V', status: '新值' })).toMatchObject([{ state: 'busy' }]);
+    const n = applyMapping(numeric, 'receipt', '200002', 'busy');
+    expect(n.status!.states['200002']).toBe('busy');
+    expect(applyMapping(n, 'status', '200002', null).status!.states['200002']).toBeUndefined();
+  });
+
+  it('a taught dialect is the profile’s own: no built-in id, its new name, still valid', () => {
+    const own = ownDialect(applyMapping(numeric, 'status', '200002', 'busy'), 'Mine');
+    expect(own.id).toBeUndefined();
+    expect(own.name).toBe('Mine');
+    expect(checkDialect(JSON.parse(JSON.stringify(own))).ok).toBe(true);
+  });
+});
