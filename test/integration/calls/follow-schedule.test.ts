@@ -1,11 +1,13 @@
 // The follow-up schedule with the real services and the sandbox: news of a call's end that comes
-// from elsewhere (here a status query someone else asked for; a receipt takes the same path) stops
+// from elsewhere (a status query someone else asked for, or a receipt the provider pushed) stops
 // the follower's own queries at once, and the speech rate starts from the durations already in the
 // profile's history (read with the profile's index, newest first).
 import { afterEach, describe, expect, it } from 'vitest';
+import { builtinDialect, type Dialect } from '../../../common/dialects';
 import type { MessageRecord } from '../../../common/records';
 import { dispatch } from '../../../main/dispatch';
 import { createHandlers } from '../../../main/handlers';
+import { SANDBOX_API_ID } from '../../../main/profiles/profile-service';
 import { SessionSecretStore } from '../../../main/secrets';
 import { createServices } from '../../../main/services';
 import { tempHome } from '../../helpers/temp-home';
@@ -17,12 +19,12 @@ afterEach(async () => {
 
 const TEXT = '您的验证码是4321，5分钟内有效。';
 
-async function start(scale: number, followScale = scale) {
+async function start(scale: number, followScale = scale, sandboxDialect?: Dialect) {
   const home = tempHome();
   const services = await createServices({
     home: home.dir,
     secrets: { store: new SessionSecretStore(), status: { kind: 'session', keychainAvailable: false, reason: 'test' } },
-    sandbox: { timeScale: scale },
+    sandbox: { timeScale: scale, ...(sandboxDialect ? { dialect: sandboxDialect } : {}) },
     follow: { delayScale: followScale },
     timeScale: scale,
     watcherPollMs: 20,
@@ -63,6 +65,28 @@ describe('the follow-up schedule, end to end', () => {
     await new Promise((r) => setTimeout(r, 600));
     expect(statusQueries(services, id)).toBe(before + 1);
     expect((await services.calls.awaitEnd(id)).state).toBe('answered');
+  });
+
+  it('stops polling a call at once when its receipt says it ended (a profile followed by both)', async () => {
+    // The sandbox speaks the spec's dialect and pushes a receipt when a call ends.
+    const { services, call } = await start(0.002, 0.1, builtinDialect('spec')!);
+    const sandbox = services.sandbox!;
+    let profile = await call<{ id: string }>('profiles.save', { name: 'Receipts', baseUrl: sandbox.baseUrl, apiId: SANDBOX_API_ID });
+    profile = await call<{ id: string }>('profiles.setKey', { id: profile.id, apiKey: sandbox.demo.apiKey });
+    const both = await call<{ follow: string; receipts: { url: string | null } }>('profiles.setFollow', { id: profile.id, follow: 'both' });
+    expect(both.follow).toBe('both');
+    sandbox.setReceiptsUrl(both.receipts.url!);
+    const sent = await call<{ message: MessageRecord }>('messages.send', { profileId: profile.id, mobile: '13800138008', content: TEXT });
+    const id = sent.message.id;
+    expect(services.calls.following()).toEqual([id]);
+    // The follower's clock is 50 times slower than the provider's: the receipt arrives long before its next look.
+    const ended = await Promise.race([services.calls.awaitEnd(id), new Promise<never>((_, reject) => setTimeout(() => reject(new Error('no receipt')), 10_000))]);
+    expect(ended.state).toBe('answered');
+    expect(services.store.exchanges.forMessage(id).some((e) => e.operation === 'receipt')).toBe(true);
+    expect(services.calls.following()).toEqual([]);
+    const before = statusQueries(services, id);
+    await new Promise((r) => setTimeout(r, 600));
+    expect(statusQueries(services, id)).toBe(before);
   });
 
   it('reads the durations already seen on a profile, newest first, through the profile index', async () => {
