@@ -29,6 +29,8 @@ export interface BatchRecord {
   startedAt: number | null;
   endedAt: number | null;
   updatedAt: number;
+  /** The sheet's header (its own column names), when the batch was made from a sheet. */
+  columns: string[] | null;
 }
 
 export interface BatchItemRecord {
@@ -45,6 +47,8 @@ export interface BatchItemRecord {
   /** Why it was skipped, refused or is unknown (rendered in the reader's language). */
   reason: Reason | null;
   updatedAt: number;
+  /** The row's own cells in the sheet (null for batches made before they were kept). */
+  cells: string[] | null;
 }
 
 /** An item with what became of its call (from the linked message). */
@@ -54,6 +58,8 @@ export interface BatchItemView extends BatchItemRecord {
   duration: number | null;
   sentAt: number | null;
   endedAt: number | null;
+  /** Sends made for this row that the provider refused (each is a rejected row in History; nothing was placed or charged). */
+  refusedSends: number;
 }
 
 /** Item counts by status, plus the calls of accepted items by how they ended. */
@@ -74,6 +80,12 @@ export interface BatchCounts {
   calling: number;
   /** Units of the items still to send (queued + in flight). */
   unitsRemaining: number;
+  /**
+   * Sends of this batch the provider refused (402, 403, a bad number...): History lists each as a
+   * rejected message; no call was placed and nothing was charged. A row refused with 402 or 403 goes
+   * back to the queue, so this can be more than `rejected` (rows).
+   */
+  refusedSends: number;
 }
 
 export interface ContactRecord {
@@ -206,6 +218,8 @@ export interface BatchProgress {
   notAnswered: number;
   calling: number;
   rejected: number;
+  /** Sends the provider refused, as History lists them (see BatchCounts.refusedSends). */
+  refusedSends: number;
   /** Rejected by the provider plus calls that ended without an answer. */
   failed: number;
   unknown: number;
@@ -259,7 +273,7 @@ export interface ContactMatch {
   contact: ContactRecord;
   /** Higher is a better match of the text (the list is ordered favourites first, then recent, then this). */
   score: number;
-  matched: 'all' | 'name' | 'initials' | 'mobile' | 'note';
+  matched: 'all' | 'name' | 'initials' | 'pinyin' | 'mobile' | 'note';
 }
 
 export interface DialRequest {

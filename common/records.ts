@@ -34,6 +34,8 @@ export interface MessageRecord {
   attempts: number | null;
   /** The message this one deliberately re-sent. */
   resendOf: number | null;
+  /** The bulk-send row (batch item) this send was made for, if any. */
+  batchItemId: number | null;
 }
 
 export interface MessageEventRecord {

@@ -285,9 +285,11 @@ function handlerTable(services: Services): Handlers {
     'bulk.unknown': async ({ batchId }) => services.queue.unknownItems(batchId),
     'bulk.requeue': async ({ batchId, itemIds }) => ({ requeued: services.queue.requeue(batchId, itemIds, { confirm: true }) }),
     'bulk.skip': async ({ batchId, itemIds }) => ({ skipped: services.queue.skip(batchId, itemIds) }),
-    'bulk.export': async ({ batchId }) => {
+    'bulk.export': async ({ batchId, lang, utcOffsetMinutes, format }) => {
       const batch = services.queue.get(batchId);
-      return { fileName: `callout-batch-${batch.id}.csv`, csv: services.queue.exportCsv(batchId) };
+      const r = await services.queue.exportResults(batchId, { lang, utcOffsetMinutes, format });
+      const fileName = `callout-batch-${batch.id}.${format}`;
+      return r.xlsx ? { fileName, format, rows: r.rows, base64: r.xlsx.toString('base64') } : { fileName, format, rows: r.rows, text: r.csv ?? '' };
     },
     'bulk.remove': async ({ batchId }) => ({ removed: services.queue.remove(batchId) }),
 
@@ -307,6 +309,15 @@ function handlerTable(services: Services): Handlers {
     'dial.active': async () => services.dialer.active(),
     'dial.settings': async (input) => store.dialSettings.effective(input?.profileId ?? null),
     'dial.saveSettings': async (settings) => store.dialSettings.save(settings),
+
+    'sandbox.state': async (input) => services.sandboxControl(input?.profileId ?? 'sandbox').view(),
+    'sandbox.registerTemplates': async ({ profileId, templateIds, approve }) => services.sandboxControl(profileId).register(templateIds, approve),
+    'sandbox.approveTemplate': async ({ profileId, templateId }) => services.sandboxControl(profileId).approve(templateId),
+    'sandbox.setBalance': async ({ profileId, ...balance }) => services.sandboxControl(profileId).setBalance(balance),
+    'sandbox.setSettings': async ({ profileId, ...settings }) => services.sandboxControl(profileId).setSettings(settings),
+    'sandbox.setFault': async ({ profileId, fault }) => services.sandboxControl(profileId).setFault(fault),
+    'sandbox.clearFaults': async (input) => services.sandboxControl(input?.profileId ?? 'sandbox').clearFaults(),
+    'sandbox.requests': async (input) => services.sandboxControl(input?.profileId ?? 'sandbox').requests(input?.limit ?? 100),
 
     'signature.compute': async (i) => {
       httpDate(i.date, 'date');

@@ -16,12 +16,13 @@ import { ContactService } from './dial/contacts';
 import { Dialer } from './dial/dialer';
 import { ProfileService, SANDBOX_API_ID, SANDBOX_PROFILE_ID, secretAccount } from './profiles/profile-service';
 import { startSandbox, type Sandbox, type SandboxOptions } from './sandbox';
+import { SandboxControl } from './sandbox/control';
 import { openSecretStore, type SecretStoreStatus } from './secrets';
 import type { SecretStore } from './secrets/secret-store';
 import { openStore, type Store } from './store';
 import { ReceiptListeners } from './receipts/receipt-listeners';
 import { dataDirectory } from './store/paths';
-import { isDiskFull, isStorageError } from './errors';
+import { fail, isDiskFull, isStorageError } from './errors';
 
 export type Locale = Lang;
 
@@ -81,6 +82,8 @@ export interface Services {
   receipts: ReceiptListeners;
   /** Where unexpected errors go (the app's log). */
   log: (error: unknown) => void;
+  /** The sandbox behind a profile, as the Sandbox screen drives it (the built-in profile: the embedded sandbox). */
+  sandboxControl(profileId: string): SandboxControl;
   /** What start-up found left over by a process that is gone: sends marked unknown, batches reopened paused, their in-flight items marked unknown. */
   recovery: { messages: MessageRecord[]; batches: BatchRecord[]; items: BatchItemRecord[] };
   version: string;
@@ -166,6 +169,18 @@ export async function createServices(options: ServicesOptions = {}): Promise<Ser
         options.notify?.(m, locale);
         emit('callEnded', m);
       },
+      onKeyVerdict: (profileId, verdict) => {
+        if (!profiles.noteKeyCheck(profileId, { ...verdict, at: Date.now() })) return;
+        // Every screen shows the same verdict: the profile is pushed to every caller.
+        const record = (() => {
+          try {
+            return profiles.record(profileId);
+          } catch {
+            return null;
+          }
+        })();
+        if (record) void profiles.view(record).then((v) => emit('profileUpdated', v), (error: unknown) => options.log?.(error));
+      },
       follow: options.follow,
       linesOf: (id) => store.dialSettings.profileLines(id),
       watcherPollMs: options.watcherPollMs,
@@ -227,6 +242,11 @@ export async function createServices(options: ServicesOptions = {}): Promise<Ser
       sandbox,
       receipts,
       log: options.log ?? (() => undefined),
+      sandboxControl(profileId) {
+        const record = profiles.record(profileId);
+        if (!record.builtin || !sandbox) throw fail('not-found', { kind: 'sandbox' });
+        return new SandboxControl(sandbox, record.apiId, record.id, () => store.templates.list());
+      },
       recovery: { messages: interrupted, ...recovered },
       version,
       get locale() {

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import type { BatchItemView, BatchProgress, BatchRecord, ImportView, RowIssue } from '../bulk-types';
 import { ISSUE_KINDS, ITEM_STATUSES } from '../bulk-types';
-import { event, id, op } from './define';
+import { event, id, lang, op, utcOffsetMinutes } from './define';
 import { base64Length, IMPORT_LIMITS } from '../domain/import-limits';
 import { EVENT_CHANNELS } from './channels';
 
@@ -47,7 +47,13 @@ export const bulkOps = {
   /** Sends chosen unknown items again: only with a person's confirmation. */
   'bulk.requeue': op<{ requeued: number }>()(z.object({ batchId, itemIds: z.array(z.number().int().positive()).min(1).max(100_000), confirm: z.literal(true, { error: 'confirm-required' }) }).strict()),
   'bulk.skip': op<{ skipped: number }>()(z.object({ batchId, itemIds: z.array(z.number().int().positive()).min(1).max(100_000) }).strict()),
-  'bulk.export': op<{ fileName: string; csv: string }>()(z.object({ batchId }).strict()),
+  /**
+   * The results: the sheet's own columns plus what became of each row, in `lang` and local time
+   * (`utcOffsetMinutes` from the renderer), as CSV text or XLSX bytes (base64) — History's conventions.
+   */
+  'bulk.export': op<{ fileName: string; format: 'csv' | 'xlsx'; rows: number; text?: string; base64?: string }>()(
+    z.object({ batchId, lang, utcOffsetMinutes, format: z.enum(['csv', 'xlsx']).default('csv') }).strict(),
+  ),
   'bulk.remove': op<{ removed: boolean }>()(z.object({ batchId }).strict()),
 };
 

@@ -83,6 +83,15 @@ export const CHANNEL_NAMES = [
   'dial.active',
   'dial.settings',
   'dial.saveSettings',
+  // sandbox
+  'sandbox.state',
+  'sandbox.registerTemplates',
+  'sandbox.approveTemplate',
+  'sandbox.setBalance',
+  'sandbox.setSettings',
+  'sandbox.setFault',
+  'sandbox.clearFaults',
+  'sandbox.requests',
   // signature
   'signature.compute',
   'signature.verify',
@@ -105,6 +114,7 @@ export const EVENT_CHANNELS = {
   callEnded: 'main:call-ended',
   storageProblem: 'main:storage-problem',
   importProgress: 'main:import-progress',
+  profileUpdated: 'main:profile-updated',
 } as const;
 
 export type EventChannelNames = typeof EVENT_CHANNELS;

@@ -10,14 +10,15 @@ import { dialEvents, dialOps } from './dial';
 import { dialectsOps } from './dialects';
 import type { IpcResult } from './errors';
 import { historyOps } from './history';
-import { profilesOps } from './profiles';
+import { profilesEvents, profilesOps } from './profiles';
+import { sandboxOps } from './sandbox';
 import { sendEvents, sendOps } from './send';
 import { signatureOps } from './signature';
 import { templatesOps } from './templates';
 
 export const contract = {
-  channels: { ...appOps, ...profilesOps, ...dialectsOps, ...templatesOps, ...sendOps, ...historyOps, ...bulkOps, ...dialOps, ...signatureOps },
-  events: { ...sendEvents, ...bulkEvents, ...dialEvents, ...appEvents },
+  channels: { ...appOps, ...profilesOps, ...dialectsOps, ...templatesOps, ...sendOps, ...historyOps, ...bulkOps, ...dialOps, ...sandboxOps, ...signatureOps },
+  events: { ...sendEvents, ...bulkEvents, ...dialEvents, ...appEvents, ...profilesEvents },
 } as const;
 
 export type Contract = typeof contract;
@@ -61,8 +62,9 @@ export * from './define';
 export * from './errors';
 export type { AppInfo, SecretStoreView, StorageProblem } from './app';
 export type { ImportProgress } from './bulk';
-export { FOLLOW_MODES, profileInput, type DialectSaved, type FollowMode, type ListenerState, type ProfileInput, type ProfileSaveResult, type ProfileView } from './profiles';
+export { FOLLOW_MODES, profileInput, type DialectSaved, type FollowMode, type KeyCheck, type ListenerState, type ProfileInput, type ProfileSaveResult, type ProfileView } from './profiles';
 export type { DialectPreview, ReplyTree, ResolveCount, SeenValue } from './dialects';
+export type { SandboxFaultInput, SandboxFaultView, SandboxLibraryEntry, SandboxRequestView, SandboxTemplateView, SandboxView } from './sandbox';
 export type { ImportResult, TemplateView } from './templates';
 export type { BalanceView, FailureView, MessageDetail, RecentsView, SendView, StatusView } from './send';
 export { historyFilter, type ConsoleResult, type StoreStatus } from './history';

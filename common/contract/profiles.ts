@@ -1,7 +1,8 @@
 // Profiles: where and as whom to call a provider. The key is write-only: set, replace, delete, "is set".
 import { z } from 'zod';
 import { dialectSchema, type Dialect } from '../dialects/schema';
-import { id, none, op, SIGNING_MODES, type SigningMode } from './define';
+import { event, id, none, op, SIGNING_MODES, type SigningMode } from './define';
+import { EVENT_CHANNELS } from './channels';
 
 /** How a profile's calls are followed to their end: status queries, receipts the provider posts, or both. */
 export const FOLLOW_MODES = ['poll', 'receipts', 'both'] as const;
@@ -35,6 +36,20 @@ export const profileInput = z
   .strict();
 export type ProfileInput = z.input<typeof profileInput>;
 
+/**
+ * What the provider last said about a profile's key, kept once in main for every screen: `ok` after
+ * any reply with code 2, `rejected` after a 401 or a rejected signature (on a balance check, a send
+ * or a status query), until the next good reply or a new key. null: not asked since the key was set
+ * (or since Callout started).
+ */
+export interface KeyCheck {
+  result: 'ok' | 'rejected';
+  /** The provider's code (401), or null for a signature the gateway rejected (HTTP 401). */
+  code: number | null;
+  kind: 'credentials' | 'signature' | null;
+  at: number;
+}
+
 /** A profile as the renderer sees it: never the key, only whether one is set. */
 export interface ProfileView {
   id: string;
@@ -49,6 +64,8 @@ export interface ProfileView {
   sendKeyUnencrypted: boolean;
   builtin: boolean;
   hasKey: boolean;
+  /** The last word of the provider on the key (see KeyCheck). */
+  keyCheck: KeyCheck | null;
   createdAt: number;
   updatedAt: number;
   /** The reply dialect this profile reads with. */
@@ -97,4 +114,9 @@ export const profilesOps = {
   ),
   /** Lines bought from the provider: each allows 20 concurrent calls and about 2,000 an hour. */
   'profiles.setLines': op<{ lines: number }>()(z.object({ id, lines: z.number().int().min(1, 'lines-range').max(100, 'lines-range') }).strict()),
+};
+
+export const profilesEvents = {
+  /** A profile's view changed in main (the provider accepted or rejected its key). */
+  profileUpdated: event<ProfileView>()(EVENT_CHANNELS.profileUpdated),
 };

@@ -44,3 +44,27 @@ export function stopsFollowing(code: number | null): 'tracking-unknown-message' 
   if (code === 401) return 'tracking-credentials';
   return null;
 }
+
+/**
+ * What a reply says about the key that signed it in: `ok` (the provider answered code 2),
+ * `rejected` (code 401, or the gateway rejected the signature), or nothing (any other answer says
+ * nothing about the key: a 402 comes from an account the key opened).
+ */
+export function keyVerdict(code: number | null, failureKind: string | null): { result: 'ok' | 'rejected'; kind: 'credentials' | 'signature' | null } | null {
+  if (failureKind === 'signature-rejected') return { result: 'rejected', kind: 'signature' };
+  if (code === 401) return { result: 'rejected', kind: 'credentials' };
+  if (code === 2) return { result: 'ok', kind: null };
+  return null;
+}
+
+/**
+ * Units a message cost: billing is on answer only (spec section 1). An answered call costs its units
+ * (as the provider counted them, else the text's); a call that ended unanswered, or a send the
+ * provider refused, cost nothing; a call still going on, or an unknown outcome, is not known yet (null).
+ */
+export function chargedUnits(m: { outcome: Outcome; state: string; endedAt: number | null; units: number; billedUnits: number | null }): number | null {
+  if (m.outcome === 'rejected') return 0;
+  if (m.outcome !== 'accepted') return null;
+  if (m.state === 'answered') return m.billedUnits ?? m.units;
+  return m.endedAt !== null ? 0 : null;
+}

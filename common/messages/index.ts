@@ -49,12 +49,17 @@ export function issueArgs(code: string): MessageArgs {
   return [`issue.${code}`, { defaultValue: '' }];
 }
 
-/** Keys of a provider result code's meaning and action: documented codes, unknown codes, no code. */
-export function providerCodeKeys(code: number | null | undefined): { meaning: string; action: string; params: { code: number | string } } {
+/**
+ * Keys of a provider result code's meaning and action: documented codes, unknown codes, no code.
+ * `where: 'sandbox'`: the reply came from the built-in Sandbox, where what to do differs (top it up
+ * or register the template on the Sandbox screen, not in a provider's console): the action's
+ * `_sandbox` variant when the catalog has one.
+ */
+export function providerCodeKeys(code: number | null | undefined, where?: 'sandbox'): { meaning: string; action: string; params: { code: number | string; context?: string } } {
   // The codes the spec documents (common/domain/codes.ts); the catalog has a text for each.
   const documented = isResultCode(code);
   const base = documented ? `provider.${code}` : typeof code === 'number' && !Number.isNaN(code) ? 'provider.unknown' : 'provider.none';
-  return { meaning: `${base}.meaning`, action: `${base}.action`, params: { code: code ?? '' } };
+  return { meaning: `${base}.meaning`, action: `${base}.action`, params: { code: code ?? '', ...(where ? { context: where } : {}) } };
 }
 
 /**

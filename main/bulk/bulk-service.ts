@@ -122,7 +122,7 @@ export class BulkService {
     const d = this.draft(importId);
     const sendable = d.prepared.rows.filter((r) => r.valid).length;
     if (sendable === 0) throw fail('nothing-to-send');
-    const batch = this.o.queue.create({ profileId: input.profileId, templateId: d.template.id, name: input.name?.trim() || d.fileName, rows: d.prepared.rows, duplicates: input.duplicates });
+    const batch = this.o.queue.create({ profileId: input.profileId, templateId: d.template.id, name: input.name?.trim() || d.fileName, rows: d.prepared.rows, duplicates: input.duplicates, columns: d.sheet.columns });
     this.drafts.delete(importId);
     return batch;
   }

@@ -1,28 +1,56 @@
-// Results of a batch as CSV: UTF-8 with a byte-order mark (Excel opens it as UTF-8), CRLF lines, and
-// every cell that a spreadsheet would run as a formula (= + - @ tab CR at the start) prefixed with '.
-import Papa from 'papaparse';
-import type { BatchItemView } from '../store/batch-repository';
+// A batch's results for a spreadsheet: the sheet's own columns (customer, order number...) as they
+// were read, then what became of each row, in the reader's language and local time. Written by the
+// same table writer as History (main/export/table.ts): CSV (UTF-8 with a BOM, CRLF, formula-safe) or XLSX.
+import type { BatchItemView, BatchRecord } from '../store/batch-repository';
+import type { Lang } from '../../common/domain/i18n-text';
 import { reasonArgs } from '../../common/messages';
 import { translator } from '../i18n';
+import { localTime, type Table } from '../export/table';
 
-export const RESULT_COLUMNS = ['row', 'mobile', 'content', 'status', 'call_state', 'duration_s', 'code', 'error', 'message_id', 'smsid', 'sent_at', 'call_ended_at'] as const;
+/** The result columns after the sheet's own, by key (their words: the catalog's csv.result.<key>). */
+export const RESULT_COLUMNS = ['row', 'mobile', 'content', 'status', 'state', 'duration', 'units', 'code', 'why', 'refusedSends', 'sent', 'ended', 'smsid', 'message'] as const;
 
-const iso = (ms: number | null) => (ms === null ? '' : new Date(ms).toISOString());
+/** Units a row cost: its call was answered; nothing for a refused send or an unanswered call; unknown while it may still ring. */
+function chargedUnits(i: BatchItemView): number | null {
+  if (i.status === 'accepted') {
+    if (i.state === 'answered') return i.units;
+    return i.endedAt !== null ? 0 : null;
+  }
+  return i.status === 'unknown' ? null : 0;
+}
 
-export function resultsCsv(items: readonly BatchItemView[]): string {
-  const data = items.map((i) => [
-    String(i.rowNumber),
-    i.mobile,
-    i.content,
-    i.status,
-    i.state ?? '',
-    i.duration === null ? '' : String(i.duration),
-    i.code === null ? '' : String(i.code),
-    i.reason ? (translator('en')(...reasonArgs(i.reason)) as string) : '',
-    i.messageId === null ? '' : String(i.messageId),
-    i.smsid ?? '',
-    iso(i.sentAt),
-    iso(i.endedAt),
-  ]);
-  return `\ufeff${Papa.unparse({ fields: [...RESULT_COLUMNS], data }, { escapeFormulae: true, newline: '\r\n', quotes: false })}\r\n`;
+export function resultsTable(batch: BatchRecord, items: readonly BatchItemView[], lang: Lang, utcOffsetMinutes?: number): Table {
+  const t = translator(lang);
+  const sheet = batch.columns ?? [];
+  const time = (ms: number | null) => (ms === null ? '' : localTime(ms, utcOffsetMinutes));
+  // A result column never takes the name of one of the sheet's own (a sheet with a "Mobile" column):
+  // two columns of one name confuse a spreadsheet's filters and whoever reads the file back.
+  const own = new Set(sheet.map((c) => c.trim().toLowerCase()));
+  const results = RESULT_COLUMNS.map((c) => {
+    const name = t(`csv.result.${c}`) as string;
+    return own.has(name.trim().toLowerCase()) ? (t('csv.result.collision', { name }) as string) : name;
+  });
+  return {
+    header: [...sheet, ...results],
+    rows: items.map((i) => {
+      const own = sheet.map((_, k) => i.cells?.[k] ?? '');
+      return [
+        ...own,
+        i.rowNumber,
+        i.mobile,
+        i.content,
+        t(`csv.itemStatus.${i.status}`),
+        i.state === null ? '' : t(`state.${i.state}`),
+        i.duration,
+        chargedUnits(i),
+        i.code,
+        i.reason ? (t(...reasonArgs(i.reason)) as string) : '',
+        i.refusedSends,
+        time(i.sentAt),
+        time(i.endedAt),
+        i.smsid ?? '',
+        i.messageId,
+      ];
+    }),
+  };
 }

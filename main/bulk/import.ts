@@ -281,6 +281,8 @@ export interface PreparedRow {
   duplicateOf: number | null;
   /** Earlier valid row with the same number (any text). */
   sameMobileAs: number | null;
+  /** The row's own cells, as read (kept with the batch: the results export gives them back). */
+  cells?: readonly string[];
 }
 
 
@@ -419,7 +421,7 @@ function preparing(sheet: Sheet, template: ImportTemplate, mapping: ColumnMappin
         }
         if (preview.length < previewCount) preview.push({ row, mobile, content, length, units });
       } else totals.invalid++;
-      rows[r] = { row, mobile, content, length, units, valid, issues: kinds, duplicateOf, sameMobileAs };
+      rows[r] = { row, mobile, content, length, units, valid, issues: kinds, duplicateOf, sameMobileAs, cells };
     }
     next = end;
     return next >= sheet.rows.length;

@@ -14,7 +14,9 @@ import { reason, type Reason, type StopKind } from '../../common/reasons';
 import { CalloutError, fail } from '../errors';
 import { type BatchCounts, type BatchItemRecord, type BatchItemView, type BatchRecord, type BatchRepository, type ItemStatus, type StopReason } from '../store/batch-repository';
 import { ownerAlive } from '../store/process-owner';
-import { resultsCsv } from './export';
+import { resultsTable } from './export';
+import { tableCsv, tableXlsx } from '../export/table';
+import type { Lang } from '../../common/domain/i18n-text';
 import type { GovernorRegistry, Slot } from './governor';
 import { invalidReason, skippedAsDuplicate, type DuplicatePolicy, type PreparedRow } from './import';
 import type { BatchProgress } from '../../common/bulk-types';
@@ -26,6 +28,8 @@ export interface SendInput {
   templateId: string | null;
   /** A deliberate re-send of an item whose outcome was unknown (a person queued it again). */
   resendOf?: number | null;
+  /** The batch row it is sent for (History and the batch count its sends from the same rows). */
+  batchItemId?: number | null;
 }
 
 /** What a send returns (the call service's SendOutcome, as far as the queue and the dialer read it). */
@@ -44,6 +48,8 @@ export interface CreateBatchInput {
   profileId: string;
   templateId: string | null;
   name: string;
+  /** The sheet's own header (kept for the results export). */
+  columns?: readonly string[] | null;
   rows: readonly PreparedRow[];
   /** Which repeated rows to leave out (the first occurrence is always kept). */
   duplicates: DuplicatePolicy;
@@ -134,14 +140,15 @@ export class BulkQueue {
   /** A draft batch from prepared rows: valid rows queued, invalid and (by choice) duplicate rows skipped with the reason. */
   create(input: CreateBatchInput): BatchRecord {
     const items = input.rows.map((r) => {
-      if (!r.valid) return { rowNumber: r.row, mobile: r.mobile, content: r.content, units: r.units, status: 'skipped' as const, errorKind: 'invalid-row', reason: invalidReason(r) };
+      const cells = r.cells ?? null;
+      if (!r.valid) return { rowNumber: r.row, mobile: r.mobile, content: r.content, units: r.units, status: 'skipped' as const, errorKind: 'invalid-row', reason: invalidReason(r), cells };
       if (skippedAsDuplicate(r, input.duplicates)) {
         const why = input.duplicates === 'same-text' ? reason('duplicate', { row: r.duplicateOf! }) : reason('same-mobile', { row: r.sameMobileAs! });
-        return { rowNumber: r.row, mobile: r.mobile, content: r.content, units: r.units, status: 'skipped' as const, errorKind: 'duplicate', reason: why };
+        return { rowNumber: r.row, mobile: r.mobile, content: r.content, units: r.units, status: 'skipped' as const, errorKind: 'duplicate', reason: why, cells };
       }
-      return { rowNumber: r.row, mobile: r.mobile, content: r.content, units: r.units, status: 'queued' as const };
+      return { rowNumber: r.row, mobile: r.mobile, content: r.content, units: r.units, status: 'queued' as const, cells };
     });
-    return this.repo.create({ profile: input.profileId, templateId: input.templateId, name: input.name }, items);
+    return this.repo.create({ profile: input.profileId, templateId: input.templateId, name: input.name, columns: input.columns ?? null }, items);
   }
 
   list(limit?: number): BatchRecord[] {
@@ -164,16 +171,21 @@ export class BulkQueue {
     return this.items(batchId, { status: 'unknown', limit: 200_000 });
   }
 
-  /** Results as CSV (UTF-8 with BOM, formula-safe). */
-  exportCsv(batchId: number): string {
-    this.get(batchId);
+  /**
+   * The results: the sheet's own columns and what became of each row, in `lang` and local time, as
+   * CSV (UTF-8 with BOM, formula-safe) or XLSX (bytes).
+   */
+  async exportResults(batchId: number, o: { lang: Lang; utcOffsetMinutes?: number; format: 'csv' | 'xlsx' }): Promise<{ rows: number; csv?: string; xlsx?: Buffer }> {
+    const batch = this.get(batchId);
     const all: BatchItemView[] = [];
     for (let offset = 0; ; offset += 50_000) {
       const page = this.repo.items(batchId, { offset, limit: 50_000 });
       all.push(...page);
       if (page.length < 50_000) break;
     }
-    return resultsCsv(all);
+    const table = resultsTable(batch, all, o.lang, o.utcOffsetMinutes);
+    if (o.format === 'xlsx') return { rows: all.length, xlsx: await tableXlsx(table, batch.name) };
+    return { rows: all.length, csv: tableCsv(table) };
   }
 
   /**
@@ -300,6 +312,7 @@ export class BulkQueue {
       notAnswered: c.notAnswered,
       calling: c.calling,
       rejected: c.rejected,
+      refusedSends: c.refusedSends,
       failed: c.rejected + c.notAnswered,
       unknown: c.unknown,
       skipped: c.skipped,
@@ -452,7 +465,7 @@ export class BulkQueue {
       let result: SendLike | undefined;
       let thrown: unknown;
       try {
-        result = await this.o.send(profile, { mobile: item.mobile, content: item.content, templateId, resendOf: item.errorKind === 'requeued' ? item.messageId : null });
+        result = await this.o.send(profile, { mobile: item.mobile, content: item.content, templateId, resendOf: item.errorKind === 'requeued' ? item.messageId : null, batchItemId: item.id });
       } catch (error) {
         thrown = error;
       }
@@ -504,6 +517,8 @@ export class BulkQueue {
     }
     const m = result.message;
     const failure = result.failure;
+    // History lists this send as rejected: the batch counts it the same way.
+    if (m.outcome === 'rejected') c.refusedSends++;
     const next = nextCall({ outcome: m.outcome, code: m.code, failure });
     switch (next.kind) {
       case 'accepted':

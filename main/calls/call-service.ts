@@ -13,7 +13,7 @@
 // smsid the provider gave, never an internal error.
 import { checkContent, unitsFor } from '../../common/domain/units';
 import { normalizeMobile } from '../../common/domain/mobile';
-import { FINAL_STATES, mayMove, maySendAgain, stopsFollowing } from '../../common/domain';
+import { FINAL_STATES, keyVerdict, mayMove, maySendAgain, stopsFollowing } from '../../common/domain';
 import { readReceipts, readStatus, type Dialect, type ReceiptReading } from '../../common/dialects';
 import type { FailureView } from '../../common/contract/send';
 import type { CallState } from '../../common/domain/status';
@@ -34,6 +34,8 @@ export interface SendInput {
   templateId?: string | null;
   /** A deliberate re-send of this message (confirmed by a person). */
   resendOf?: number | null;
+  /** The bulk-send row it is sent for. */
+  batchItemId?: number | null;
 }
 
 export interface SendOutcome {
@@ -85,6 +87,8 @@ export interface CallServiceOptions {
   onChange?: (message: MessageRecord) => void;
   /** A followed call reached its final state (the desktop notification). */
   onCallEnded?: (message: MessageRecord) => void;
+  /** The provider accepted (code 2) or rejected (401, signature) a profile's key: one record for every screen. */
+  onKeyVerdict?: (profileId: string, verdict: { result: 'ok' | 'rejected'; code: number | null; kind: 'credentials' | 'signature' | null }) => void;
   /**
    * Following calls: `delayScale` multiplies every wait (the provider's seconds are this many real
    * seconds: tests, a sped-up sandbox), `maxAgeMs` how long a call is followed at most,
@@ -180,9 +184,11 @@ export class CallService {
         templateId: input.templateId ?? null,
         units: checked.units,
         resendOf: input.resendOf ?? null,
+        batchItemId: input.batchItemId ?? null,
       }));
       this.changed(pending);
       const result = await this.clientFor(endpoint).send({ mobile: checked.mobile, content: checked.content }, signal);
+      this.noteKey(endpoint.profile, result.reply, result.failure);
       // From here the provider may have placed a call: its answer is kept until it is stored.
       const entry: Unstored = { key: sameCallKey(checked.mobile, checked.content), pending, profile: endpoint.profile, reply: result.reply, failure: result.failure, exchanges: [...result.exchanges], stored: null };
       const message = await this.storeWithRetry(entry);
@@ -214,6 +220,7 @@ export class CallService {
   async balance(profileId: string, signal?: AbortSignal): Promise<BalanceOutcome> {
     const endpoint = await this.o.endpoint(profileId);
     const result = await this.clientFor(endpoint).balance(signal);
+    this.noteKey(endpoint.profile, result.reply, result.failure);
     for (const e of result.exchanges) this.o.exchanges.insert(e, { profile: endpoint.profile });
     return { reply: result.reply, failure: result.failure };
   }
@@ -274,6 +281,11 @@ export class CallService {
     return m;
   }
 
+  private noteKey(profileId: string, reply: { code: number | null } | null, failure: FailureView | null): void {
+    const verdict = keyVerdict(reply?.code ?? null, failure?.kind ?? null);
+    if (verdict) this.o.onKeyVerdict?.(profileId, { ...verdict, code: reply?.code ?? null });
+  }
+
   /**
    * Every change of a message goes through here, whatever brought it (a send, a status query, a
    * receipt): those waiting for its end hear of it, the follower stops asking about a call that
@@ -320,6 +332,7 @@ export class CallService {
     if (!dialect.status) throw fail('no-status-query', { dialect: dialect.name });
     const local = messages.findBySmsid(smsid) ?? null;
     const result = await this.clientFor(endpoint).status(smsid, signal);
+    this.noteKey(endpoint.profile, result.reply, result.failure);
     for (const e of result.exchanges) this.o.exchanges.insert(e, { messageId: local?.id ?? null, profile: endpoint.profile });
     let message = local;
     const reply = result.reply;

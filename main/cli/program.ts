@@ -17,6 +17,7 @@ import { runUiCommand } from './ui-command';
 import { CliSession, envApiKey, type ProviderFlags } from './session';
 import { fillFromVars } from './template-vars';
 import { cliLanguage, cliWords, type CliWords } from './text';
+import { localTime } from '../export/table';
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
@@ -78,7 +79,8 @@ export async function runCli(argv: readonly string[], rawIo: CliIo): Promise<num
     .option('--template <id>', t('cli:help.template'))
     .option('--var <name=value>', t('cli:help.var'), collect, [])
     .addOption(new Option('--timeout <seconds>', t('cli:help.timeoutOne')).argParser(parse.seconds('--timeout')))
-    .action(async (opts: { to: string; content?: string; template?: string; var: string[]; timeout?: number }) => {
+    .option('--wait', t('cli:help.wait'))
+    .action(async (opts: { to: string; content?: string; template?: string; var: string[]; timeout?: number; wait?: boolean }) => {
       if ((opts.content === undefined) === (opts.template === undefined)) throw usage('contentOrTemplate');
       if (opts.content !== undefined && opts.var.length) throw usage('varWithContent');
       let content = opts.content ?? '';
@@ -93,6 +95,17 @@ export async function runCli(argv: readonly string[], rawIo: CliIo): Promise<num
       const base = { messageId: m.id, mobile: m.mobile, units: m.units, outcome: m.outcome };
       if (result.failure) throw failureOfView(words, result.failure, base);
       const value = { code: m.code, msg: m.providerMsg, smsid: m.smsid, count: m.billedUnits, ...base, state: m.state };
+      if (m.outcome === 'accepted' && opts.wait) {
+        // Follow the call to its end while the CLI runs (the call service follows it; its changes are pushed).
+        if (!json) io.stdout(`${t('cli:send.accepted', { smsid: m.smsid, mobile: m.mobile, count: m.units, id: m.id })}\n`);
+        const ended = await waitForEnd(session, m.id, (s) => {
+          if (!json) io.stdout(`${t('cli:send.state', { state: t(`state.${s.state}`), time: clock(s.updatedAt) })}\n`);
+        });
+        const final = { ...value, state: ended.state, duration: ended.duration, endedAt: ended.endedAt === null ? null : new Date(ended.endedAt).toISOString(), reason: ended.reason ? words.reason(ended.reason) : null };
+        emit(final, () => endedLine(words, ended));
+        if (ended.state !== 'answered') exitCode = EXIT.invalid;
+        return;
+      }
       if (m.outcome === 'accepted') {
         // Accepted without a message ID: there is nothing to follow it by (its call ended as unknown).
         const next = m.smsid === null ? words.reason(m.reason) : t('cli:send.follow', { smsid: m.smsid });
@@ -136,12 +149,37 @@ export async function runCli(argv: readonly string[], rawIo: CliIo): Promise<num
     .option('--mobile <digits>', t('cli:help.mobileFilter'))
     .addOption(new Option('--state <state>', t('cli:help.state')).argParser(parse.oneOf('--state', CALL_STATES)))
     .addOption(new Option('--outcome <outcome>', t('cli:help.outcome')).argParser(parse.oneOf('--outcome', OUTCOMES)))
-    .action(async (opts: { limit: number; mobile?: string; state?: CallState; outcome?: Outcome }) => {
-      const page = await session.call('history.page', {
-        filter: { ...(opts.mobile ? { mobile: opts.mobile } : {}), ...(opts.state ? { states: [opts.state] } : {}), ...(opts.outcome ? { outcomes: [opts.outcome] } : {}) },
-        limit: opts.limit,
-      });
-      emit(page.rows.map(historyJson), () => (page.rows.length ? page.rows.map((m) => historyLine(words, m)).join('\n') : t('cli:history.none')));
+    .option('--refresh', t('cli:help.refresh'))
+    .action(async (opts: { limit: number; mobile?: string; state?: CallState; outcome?: Outcome; refresh?: boolean }) => {
+      const filter = { ...(opts.mobile ? { mobile: opts.mobile } : {}), ...(opts.state ? { states: [opts.state] } : {}), ...(opts.outcome ? { outcomes: [opts.outcome] } : {}) };
+      const notRefreshed = new Map<number, string>();
+      if (opts.refresh) {
+        // Ask the provider about the open calls of this page first. Each message keeps its profile:
+        // a saved one (key from the keychain) or the one of the provider flags (CALLOUT_API_KEY).
+        const first = await session.call('history.page', { filter, limit: opts.limit });
+        const open = first.rows.filter(isOpen);
+        if (open.length && (flags().profile !== undefined || flags().baseUrl !== undefined || io.env.CALLOUT_BASE_URL)) await session.providerProfile(flags());
+        for (const m of open) {
+          try {
+            await session.call('messages.refreshStatus', { id: m.id });
+          } catch (error) {
+            notRefreshed.set(m.id, error instanceof CliFailure ? words.text(error.text) : t('error.internal'));
+          }
+        }
+      }
+      const page = await session.call('history.page', { filter, limit: opts.limit });
+      const now = Date.now();
+      emit(
+        page.rows.map((m) => ({ ...historyJson(m), ...(notRefreshed.has(m.id) ? { notRefreshed: notRefreshed.get(m.id) } : {}) })),
+        () =>
+          page.rows.length
+            ? [
+                ...page.rows.map((m) => historyLine(words, m, now)),
+                ...[...notRefreshed].map(([id, why]) => t('cli:history.notRefreshed', { id, why })),
+                ...(!opts.refresh && page.rows.some(isOpen) ? [t('cli:history.refreshHint')] : []),
+              ].join('\n')
+            : t('cli:history.none'),
+      );
     });
 
   program
@@ -314,6 +352,47 @@ function sandboxDialect(value: string): Dialect {
   return r.dialect;
 }
 
+/** A call still going on as far as Callout knows: accepted, not ended. */
+function isOpen(m: MessageRecord): boolean {
+  return m.outcome === 'accepted' && m.endedAt === null;
+}
+
+/** Local time of day, HH:MM:SS. */
+function clock(ms: number): string {
+  return localTime(ms).slice(11);
+}
+
+/** Resolves with the message once its call ended (or following it stopped); tells each change. */
+async function waitForEnd(session: CliSession, id: number, onChange: (m: MessageRecord) => void): Promise<MessageRecord> {
+  let last = (await session.call('messages.get', { id })).message;
+  if (last.endedAt !== null || last.outcome !== 'accepted') return last;
+  return new Promise<MessageRecord>((resolve) => {
+    let off: (() => void) | null = null;
+    const seen = (m: MessageRecord) => {
+      if (m.id !== id) return;
+      if (m.state !== last.state) onChange(m);
+      last = m;
+      if (m.endedAt !== null) {
+        off?.();
+        resolve(m);
+      }
+    };
+    void session.on('messageUpdated', seen).then((unsubscribe) => {
+      off = unsubscribe;
+      // It may have ended between the first read and the subscription.
+      void session.call('messages.get', { id }).then((d) => seen(d.message));
+    });
+  });
+}
+
+/** How a followed call ended, in words. */
+function endedLine(words: CliWords, m: MessageRecord): string {
+  const { t } = words;
+  const state = t(`state.${m.state}`);
+  if (m.state === 'answered') return t('cli:send.answered', { duration: m.duration ?? 0, id: m.id });
+  return words.sentences(t('cli:send.ended', { state, id: m.id }), m.reason ? words.reason(m.reason) : '');
+}
+
 export function historyJson(m: MessageRecord) {
   return {
     id: m.id,
@@ -330,14 +409,20 @@ export function historyJson(m: MessageRecord) {
     errorKind: m.errorKind,
     createdAt: new Date(m.createdAt).toISOString(),
     endedAt: m.endedAt === null ? null : new Date(m.endedAt).toISOString(),
+    /** When the state shown was last recorded (for a call still going on: since when it is so). */
+    stateSince: new Date(m.updatedAt).toISOString(),
+    open: isOpen(m),
   };
 }
 
-function historyLine(words: CliWords, m: MessageRecord): string {
-  const when = new Date(m.createdAt).toISOString().replace('T', ' ').slice(0, 19);
-  const text = m.content.length > 40 ? `${m.content.slice(0, 39)}…` : m.content;
+function historyLine(words: CliWords, m: MessageRecord, now: number): string {
+  const when = localTime(m.createdAt);
+  const text = [...m.content].length > 40 ? `${[...m.content].slice(0, 39).join('')}…` : m.content;
   const { t } = words;
-  return `#${m.id}\t${when}\t${m.mobile}\t${t(`csv.outcome.${m.outcome}`)}/${t(`state.${m.state}`)}${m.duration ? ` ${t('cli:seconds', { n: m.duration })}` : ''}\t${m.code ?? ''}\t${text}`;
+  const minutes = Math.floor((now - m.updatedAt) / 60_000);
+  // A call still going on says since when Callout knows it so (it may have ended since).
+  const since = isOpen(m) ? ` ${t('cli:history.since', { time: clock(m.updatedAt), ago: minutes < 1 ? t('cli:history.justNow') : t('cli:history.minutesAgo', { count: minutes }) })}` : '';
+  return `#${m.id}\t${when}\t${m.mobile}\t${t(`csv.outcome.${m.outcome}`)}/${t(`state.${m.state}`)}${m.duration ? ` ${t('cli:seconds', { n: m.duration })}` : ''}${since}\t${m.code ?? ''}\t${text}`;
 }
 
 function report(

@@ -1,5 +1,6 @@
 import type { Dialect } from '../../common/dialects';
-import { startSandbox } from '../sandbox';
+import { fillTemplate } from '../../common/domain/templates';
+import { DEMO_TEMPLATES, startSandbox } from '../sandbox';
 import type { CliIo } from './io';
 import type { CliWords } from './text';
 
@@ -23,7 +24,8 @@ export async function runSandboxCommand(opts: SandboxCommandOptions, io: CliIo, 
   if (json) {
     io.stdout(`${JSON.stringify({ baseUrl: sandbox.baseUrl, apiId, apiKey, signature: opts.signature, dialect, receiptsTo: opts.receiptsTo ?? null, templates: templates.map((t) => ({ content: t.content, approved: t.approved })) })}\n`);
   } else {
-    const example = templates.find((x) => x.approved)?.content.replace(/【变量】/g, '123456') ?? '';
+    // Each demo template's markers filled with values of their kind (a name, an order number...).
+    const examples = DEMO_TEMPLATES.filter((d) => d.approved).map((d) => fillTemplate(d.content, d.example));
     io.stdout(
       [
         t('cli:sandbox.listening', { url: sandbox.baseUrl, signature: opts.signature, scale: opts.timeScale }),
@@ -39,7 +41,7 @@ export async function runSandboxCommand(opts: SandboxCommandOptions, io: CliIo, 
         ...templates.filter((x) => x.approved).map((x) => `  ${x.content}`),
         '',
         t('cli:sandbox.try'),
-        `  callout send --to 13800138008 --content "${example}"`,
+        ...examples.map((text) => `  callout send --to 13800138008 --content "${text}"`),
         t('cli:sandbox.digits'),
         t('cli:sandbox.faults'),
         '',

@@ -1,5 +1,6 @@
 // Contacts for quick dial: favourites, ordered groups (escalation lists), and the palette's search.
 import { normalizeMobile } from '../../common/domain/mobile';
+import { fold, matchText } from '../../common/domain/search';
 import { fail } from '../errors';
 import type { ContactGroupRecord, ContactRecord, ContactRepository } from '../store/contact-repository';
 import type { ContactInput, ContactMatch } from '../../common/bulk-types';
@@ -7,16 +8,8 @@ export type { ContactInput, ContactMatch } from '../../common/bulk-types';
 
 
 
-const fold = (s: string) => s.normalize('NFKC').toLowerCase();
-
-/** Latin word initials ("Zhang San" → "zs"); Chinese names match by substring. */
-function initials(name: string): string {
-  return fold(name)
-    .split(/[\s._-]+/)
-    .filter(Boolean)
-    .map((w) => w[0])
-    .join('');
-}
+/** How much each kind of name match counts (the shared rule says how a name matched: common/domain/search). */
+const NAME_SCORE = { exact: 100, prefix: 80, initials: 70, pinyin: 70, text: 60 } as const;
 
 /** True when every character of `q` appears in `s` in order. */
 function subsequence(q: string, s: string): boolean {
@@ -30,12 +23,11 @@ function score(c: ContactRecord, query: string): ContactMatch | null {
   if (q === '') return { contact: c, score: 0, matched: 'all' };
   const name = fold(c.name);
   const digits = q.replace(/[\s\-+()]/g, '');
-  if (name === q) return { contact: c, score: 100, matched: 'name' };
-  if (name.startsWith(q)) return { contact: c, score: 80, matched: 'name' };
-  if (initials(c.name).startsWith(q)) return { contact: c, score: 70, matched: 'initials' };
-  if (name.includes(q)) return { contact: c, score: 60, matched: 'name' };
+  // The name: itself, its initials, or its pinyin (王工 by "wg", "wang", "wanggong").
+  const how = matchText(c.name, q);
+  if (how) return { contact: c, score: NAME_SCORE[how], matched: how === 'initials' || how === 'pinyin' ? how : 'name' };
   if (/^\d+$/.test(digits) && c.mobile.includes(digits)) return { contact: c, score: c.mobile.endsWith(digits) ? 55 : 50, matched: 'mobile' };
-  if (c.note && fold(c.note).includes(q)) return { contact: c, score: 30, matched: 'note' };
+  if (c.note && matchText(c.note, q)) return { contact: c, score: 30, matched: 'note' };
   if (q.length >= 2 && subsequence(q, name)) return { contact: c, score: 20, matched: 'name' };
   return null;
 }

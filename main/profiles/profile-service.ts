@@ -1,4 +1,4 @@
-import type { ProfileInput, ProfileSaveResult, ProfileView } from '../../common/contract';
+import type { KeyCheck, ProfileInput, ProfileSaveResult, ProfileView } from '../../common/contract';
 import { profileInput } from '../../common/contract';
 import { keyMayGoTo, originOf, sameOrigin } from '../../common/domain/key-origin';
 import { requireValidApiKey, validateApiKey } from '../secrets/api-key';
@@ -40,6 +40,8 @@ export class ProfileService {
   /** Profiles that live only in this process (the CLI's --base-url/--api-id), with their key. */
   private readonly ephemeral = new Map<string, { record: ProfileRecord; apiKey: string }>();
   private listenerStatus: (id: string) => ListenerStatus = () => ({ state: 'off', url: null });
+  /** The provider's last word on each profile's key: one place for every screen (see KeyCheck). */
+  private readonly checks = new Map<string, KeyCheck>();
 
   constructor(
     private readonly repo: ProfileRepository,
@@ -102,7 +104,7 @@ export class ProfileService {
     const listener = this.listenerStatus(r.id);
     const receipts = { host: r.receipts.host, port: r.receipts.port, url: listener.url, state: listener.state };
     const { keyOrigin: _keyOrigin, ...shown } = r;
-    return { ...shown, baseUrl: r.builtin ? (this.sandboxBaseUrl() ?? r.baseUrl) : r.baseUrl, hasKey, receipts };
+    return { ...shown, baseUrl: r.builtin ? (this.sandboxBaseUrl() ?? r.baseUrl) : r.baseUrl, hasKey, receipts, keyCheck: hasKey ? (this.checks.get(r.id) ?? null) : null };
   }
 
   /** Where the views learn whether a profile's receipt listener runs. */
@@ -150,6 +152,21 @@ export class ProfileService {
     return this.repo.setFollow(id, s.follow, { host, port, secret })!;
   }
 
+  /**
+   * What a reply says about a profile's key: any code 2 means it works; a 401 or a rejected signature
+   * means it does not. Returns true when that changes what the profile shows (then it is pushed).
+   */
+  noteKeyCheck(id: string, check: KeyCheck): boolean {
+    const before = this.checks.get(id);
+    this.checks.set(id, check);
+    return before?.result !== check.result || before?.code !== check.code || before?.kind !== check.kind;
+  }
+
+  /** A new key (or none): what the provider said about the old one no longer holds. */
+  private forgetKeyCheck(id: string): void {
+    this.checks.delete(id);
+  }
+
   async list(): Promise<ProfileView[]> {
     return Promise.all(this.repo.list().map((r) => this.view(r)));
   }
@@ -172,6 +189,8 @@ export class ProfileService {
     if (!builtin && !keyMayGoTo(baseUrl, parsed.sendKeyUnencrypted)) throw invalid(['baseUrl', 'base-url-plain-http']);
     if (builtin && newKey !== undefined) throw fail('builtin-profile', { kind: 'set-key' });
     const key = newKey === undefined ? undefined : checkedKey(newKey);
+    // What the provider said of the key no longer holds once the key, the address, the API ID or the signing changes.
+    if (existing && !builtin && (key !== undefined || existing.baseUrl !== baseUrl || existing.apiId !== parsed.apiId || existing.signing !== parsed.signing)) this.forgetKeyCheck(existing.id);
     // A key stays with the origin it was entered for: moving the profile elsewhere takes it away
     // first (a keychain that cannot delete it stops the save), and only a key entered now goes along.
     let keyRemoved = false;
@@ -193,6 +212,7 @@ export class ProfileService {
     if (r.builtin) throw fail('builtin-profile', { kind: 'remove' });
     const removed = this.repo.remove(id);
     await this.secrets.delete(secretAccount(id));
+    this.forgetKeyCheck(id);
     return removed;
   }
 
@@ -203,6 +223,7 @@ export class ProfileService {
     if (!key) throw invalid(['apiKey', 'key-required']);
     await this.secrets.set(secretAccount(id), key);
     this.repo.setKeyOrigin(id, r.baseUrl);
+    this.forgetKeyCheck(id);
     return this.view(r);
   }
 
@@ -211,6 +232,7 @@ export class ProfileService {
     if (r.builtin) throw fail('builtin-profile', { kind: 'delete-key' });
     await this.secrets.delete(secretAccount(id));
     this.repo.setKeyOrigin(id, null);
+    this.forgetKeyCheck(id);
     return this.view(r);
   }
 

@@ -15,6 +15,8 @@ export { renderReceipts, renderReply, type ReceiptFacts } from './dialect-shape'
 export type {
   CallScriptName,
   PushedReceipt,
+  SandboxAccountSummary,
+  SandboxSettings,
   ReceivedRequest,
   Sandbox,
   SandboxAccountInput,

@@ -4,8 +4,11 @@ export class Scheduler {
   private readonly timers = new Set<NodeJS.Timeout>();
   private stopped = false;
 
-  /** @param timeScale multiplies simulated durations (1 = real time, 0.001 = 1000x faster, 0 = at once). */
-  constructor(readonly timeScale: number) {}
+  /**
+   * @param timeScale multiplies simulated durations (1 = real time, 0.001 = 1000x faster, 0 = at once).
+   * It may change while the sandbox runs (the app's Sandbox screen): what is already scheduled keeps its time.
+   */
+  constructor(public timeScale: number) {}
 
   /** Runs `fn` after `simMs` simulated milliseconds. */
   afterSim(simMs: number, fn: () => void): void {

@@ -35,6 +35,7 @@ import type {
   SandboxFault,
   SandboxOp,
   SandboxOptions,
+  SandboxSettings,
   SandboxSignatureMode,
 } from './types';
 import { MESSAGES, VoiceService, type ProviderReply } from './voice-service';
@@ -59,6 +60,22 @@ function isSignatureMode(x: unknown): x is SandboxSignatureMode {
   return typeof x === 'string' && (SIGNATURE_MODES as readonly string[]).includes(x);
 }
 
+function validTimeScale(x: unknown): x is number {
+  return typeof x === 'number' && Number.isFinite(x) && x >= 0;
+}
+
+function checkTimeScale(x: number): void {
+  if (!validTimeScale(x)) throw new RangeError('timeScale must be a finite number >= 0');
+}
+
+function validReviewDelay(x: unknown): x is number {
+  return typeof x === 'number' && Number.isFinite(x) && x >= 0;
+}
+
+function checkReviewDelay(x: number): void {
+  if (!validReviewDelay(x)) throw new RangeError('reviewDelayMs must be a finite number >= 0');
+}
+
 function checkClockOffset(seconds: number): void {
   if (typeof seconds !== 'number' || !Number.isFinite(seconds)) throw new RangeError('clock offset must be a finite number of seconds');
 }
@@ -74,9 +91,7 @@ function isLoopbackAuthority(value: string | undefined, withScheme: boolean): bo
 
 export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> {
   const timeScale = opts.timeScale ?? 1;
-  if (typeof timeScale !== 'number' || !Number.isFinite(timeScale) || timeScale < 0) {
-    throw new RangeError('timeScale must be a finite number >= 0');
-  }
+  checkTimeScale(timeScale);
   const port = opts.port ?? 0;
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new RangeError('port must be an integer from 0 to 65535');
   let signatureMode: SandboxSignatureMode = opts.signature ?? 'off';
@@ -84,9 +99,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   let clockOffsetSeconds = opts.clockOffsetSeconds ?? 0;
   checkClockOffset(clockOffsetSeconds);
   const reviewDelayMs = opts.reviewDelayMs ?? DEFAULT_REVIEW_DELAY_MS;
-  if (typeof reviewDelayMs !== 'number' || !Number.isFinite(reviewDelayMs) || reviewDelayMs < 0) {
-    throw new RangeError('reviewDelayMs must be a finite number >= 0');
-  }
+  checkReviewDelay(reviewDelayMs);
 
   const scheduler = new Scheduler(timeScale);
   let dialect: Dialect | null = opts.dialect ?? null;
@@ -102,7 +115,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   const service = new VoiceService({
     scheduler,
     random: opts.random ?? Math.random,
-    reviewRealMs: reviewDelayMs * timeScale,
+    reviewDelayMs,
     demoTemplates: opts.demoTemplates ?? true,
     onCallEnded: (call) => pusher.ended(receiptFactsOf(call)),
   });
@@ -132,6 +145,21 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     checkClockOffset(seconds);
     clockOffsetSeconds = seconds;
   };
+  const setTimeScale = (scale: number): void => {
+    checkTimeScale(scale);
+    scheduler.timeScale = scale;
+  };
+  const setReviewDelay = (ms: number): void => {
+    checkReviewDelay(ms);
+    service.reviewDelayMs = ms;
+  };
+  const settings = (): SandboxSettings => ({
+    timeScale: scheduler.timeScale,
+    signatureMode,
+    clockOffsetSeconds,
+    reviewDelayMs: service.reviewDelayMs,
+    dialect: dialect?.id ?? dialect?.name ?? 'spec',
+  });
 
   function record(entry: ReceivedRequest): void {
     log.push(entry);
@@ -156,11 +184,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   function adminState(): Record<string, unknown> {
     return redactDeep({
       baseUrl,
-      timeScale,
-      signatureMode,
-      clockOffsetSeconds,
-      reviewDelayMs,
-      dialect: dialect?.id ?? dialect?.name ?? 'spec',
+      ...settings(),
       receiptsUrl,
       faults: faults.list(),
       accounts: service.accountSummaries(),
@@ -317,7 +341,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     if (route === 'GET /__sandbox/requests') return sendJson(res, 200, structuredClone(log));
     if (route === 'GET /__sandbox/receipts') return sendJson(res, 200, pusher.log());
 
-    const posts = ['/__sandbox/faults', '/__sandbox/templates', '/__sandbox/balance', '/__sandbox/settings'];
+    const posts = ['/__sandbox/faults', '/__sandbox/templates', '/__sandbox/templates/approve', '/__sandbox/balance', '/__sandbox/settings'];
     if (!posts.includes(pathname)) return sendJson(res, 404, { error: 'not_found', message: `no such admin endpoint: ${route}` });
     if (req.method !== 'POST') return sendJson(res, 405, { error: 'method_not_allowed', message: 'use POST' }, { Allow: 'POST' });
 
@@ -367,12 +391,28 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
           return bad(e instanceof Error ? e.message : 'invalid template');
         }
       }
+      case '/__sandbox/templates/approve': {
+        if (unknownAccount(body.apiId)) return;
+        if (typeof body.id !== 'string') return bad('id must be a string');
+        try {
+          return sendJson(res, 200, { ok: true, template: service.approveTemplate(body.apiId as string, body.id) });
+        } catch (e) {
+          return sendJson(res, 404, { error: 'not_found', message: e instanceof Error ? e.message : 'no such template' });
+        }
+      }
       case '/__sandbox/balance': {
         if (unknownAccount(body.apiId)) return;
-        if (typeof body.units !== 'number' || !Number.isInteger(body.units) || body.units < 0) {
-          return bad('units must be a non-negative integer');
+        const whole = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
+        // {units}: set the balance; {add}: top it up.
+        if ((body.units === undefined) === (body.add === undefined)) return bad('give either units (set) or add (top up)');
+        if (body.units !== undefined && !whole(body.units)) return bad('units must be a non-negative integer');
+        if (body.add !== undefined && !whole(body.add)) return bad('add must be a non-negative integer');
+        try {
+          if (body.units !== undefined) service.setBalance(body.apiId as string, body.units as number);
+          else service.topUp(body.apiId as string, body.add as number);
+        } catch (e) {
+          return bad(e instanceof Error ? e.message : 'invalid balance');
         }
-        service.setBalance(body.apiId as string, body.units);
         return sendJson(res, 200, { ok: true, accounts: service.accountSummaries() });
       }
       default: {
@@ -383,6 +423,8 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
         if (body.clockOffsetSeconds !== undefined && (typeof body.clockOffsetSeconds !== 'number' || !Number.isFinite(body.clockOffsetSeconds))) {
           return bad('clockOffsetSeconds must be a finite number');
         }
+        if (body.timeScale !== undefined && !validTimeScale(body.timeScale)) return bad('timeScale must be a finite number >= 0');
+        if (body.reviewDelayMs !== undefined && !validReviewDelay(body.reviewDelayMs)) return bad('reviewDelayMs must be a finite number >= 0');
         let nextDialect = dialect;
         if (body.dialect !== undefined) {
           const d = typeof body.dialect === 'string' ? builtinDialect(body.dialect) : checkDialect(body.dialect);
@@ -400,9 +442,11 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
         }
         if (body.signature !== undefined) signatureMode = body.signature;
         if (body.clockOffsetSeconds !== undefined) clockOffsetSeconds = body.clockOffsetSeconds;
+        if (body.timeScale !== undefined) setTimeScale(body.timeScale as number);
+        if (body.reviewDelayMs !== undefined) setReviewDelay(body.reviewDelayMs as number);
         dialect = nextDialect;
         receiptsUrl = nextUrl;
-        return sendJson(res, 200, { ok: true, signatureMode, clockOffsetSeconds, dialect: dialect?.id ?? dialect?.name ?? 'spec', receiptsUrl });
+        return sendJson(res, 200, { ok: true, ...settings(), receiptsUrl });
       }
     }
   }
@@ -460,12 +504,20 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     addAccount: (a) => service.addAccount(a),
     setBalance: (apiId, units) => service.setBalance(apiId, units),
     addTemplate: (apiId, content, o) => service.addTemplate(apiId, content, o),
+    approveTemplate: (apiId, id) => service.approveTemplate(apiId, id),
+    topUp: (apiId, units) => service.topUp(apiId, units),
     templates: (apiId) => service.templates(apiId),
+    accounts: () => service.accountSummaries(),
     setFault,
     clearFaults: () => faults.clear(),
+    faults: () => faults.list(),
     setSignatureMode,
     setClockOffset,
-    requests: () => structuredClone(log),
+    setTimeScale,
+    setReviewDelay,
+    settings,
+    requests: (limit) => structuredClone(limit === undefined ? log : log.slice(-Math.max(0, limit))),
+    requestCount: () => requestSeq,
     setDialect: (d) => {
       dialect = d;
     },

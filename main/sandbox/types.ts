@@ -37,6 +37,31 @@ export type SandboxFault =
 
 export type SandboxFaultKind = SandboxFault['kind'];
 
+/** What a tester can change while the sandbox runs. */
+export interface SandboxSettings {
+  timeScale: number;
+  signatureMode: SandboxSignatureMode;
+  clockOffsetSeconds: number;
+  /** Simulated ms a template newly registered for review waits before it is approved. */
+  reviewDelayMs: number;
+  /** The reply dialect spoken: a built-in dialect's id ('spec' for the spec's own shape), or a taught dialect's name. */
+  dialect: string;
+}
+
+/** An account as the admin view shows it: never its key. */
+export interface SandboxAccountSummary {
+  apiId: string;
+  balance: number;
+  /** Units of calls ringing now, charged if they are answered. */
+  reserved: number;
+  available: number;
+  lines: number;
+  capacity: number;
+  activeCalls: number;
+  peakConcurrency: number;
+  waitingForLine: number;
+}
+
 export interface SandboxAccountInput {
   apiId: string;
   apiKey: string;
@@ -202,13 +227,27 @@ export interface Sandbox {
   setBalance(apiId: string, units: number): void;
   /** Not approved → becomes approved after reviewDelayMs × timeScale. */
   addTemplate(apiId: string, content: string, opts?: { approved?: boolean; name?: string }): SandboxTemplate;
+  /** Ends a pending template's review now. Throws RangeError for an unknown template. */
+  approveTemplate(apiId: string, id: string): SandboxTemplate;
+  /** Adds units to the balance; returns the new balance. */
+  topUp(apiId: string, units: number): number;
   templates(apiId: string): SandboxTemplate[];
+  accounts(): SandboxAccountSummary[];
   setFault(f: SandboxFault): void;
   clearFaults(): void;
+  /** Active faults, oldest first, with the uses left (null: until cleared). */
+  faults(): Array<SandboxFault & { remaining: number | null }>;
   setSignatureMode(m: SandboxSignatureMode): void;
   setClockOffset(seconds: number): void;
-  /** Every /voice/* (and unknown-path) request received, in order; admin requests are not listed. */
-  requests(): ReceivedRequest[];
+  /** Simulated durations × this; calls already scheduled keep their times. */
+  setTimeScale(scale: number): void;
+  /** The review delay of templates registered from now on (simulated ms). */
+  setReviewDelay(ms: number): void;
+  settings(): SandboxSettings;
+  /** Every /voice/* (and unknown-path) request received, in order (the last `limit` only, when given); admin requests are not listed. */
+  requests(limit?: number): ReceivedRequest[];
+  /** How many requests were received since the start (the log keeps the most recent 10,000). */
+  requestCount(): number;
   /** Every call placed, in order. */
   calls(): SandboxCall[];
   /** Speak another dialect from now on (null: the spec's). */

@@ -14,7 +14,7 @@ import { checkContent, textLength } from '../../common/domain/units';
 import { ringSecondsFor, scriptFor, SIMULATION, talkSecondsFor, type AttemptOutcome, type CallScript } from './call-script';
 import { DEMO_TEMPLATES, FREE_DEBUG_UNITS } from './demo';
 import type { Scheduler } from './scheduler';
-import type { SandboxAccountInput, SandboxCall, SandboxCallEvent, SandboxStats, SandboxTemplate } from './types';
+import type { SandboxAccountInput, SandboxAccountSummary, SandboxCall, SandboxCallEvent, SandboxStats, SandboxTemplate } from './types';
 
 export type ReplyValue = string | number | null;
 /** A provider reply: `code` and `msg` first, then the operation's fields. */
@@ -110,8 +110,8 @@ interface CallRecord {
 export interface VoiceServiceOptions {
   scheduler: Scheduler;
   random: () => number;
-  /** Real ms a template stays under review (reviewDelayMs × timeScale). */
-  reviewRealMs: number;
+  /** Simulated ms a template stays under review (real ms: × the scheduler's time scale at registration). */
+  reviewDelayMs: number;
   demoTemplates: boolean;
   /** A call reached its final state (the sandbox pushes its receipt). */
   onCallEnded?: (call: SandboxCall) => void;
@@ -140,7 +140,8 @@ export class VoiceService {
   private readonly calls = new Map<string, CallRecord>();
   private readonly scheduler: Scheduler;
   private readonly random: () => number;
-  private readonly reviewRealMs: number;
+  /** Simulated ms a template stays under review; may change while the sandbox runs. */
+  reviewDelayMs: number;
   private readonly demoTemplates: boolean;
   private readonly onCallEnded: ((call: SandboxCall) => void) | undefined;
   private readonly smsidPrefix = 'SBX' + Date.now().toString(36).toUpperCase();
@@ -153,7 +154,7 @@ export class VoiceService {
   constructor(opts: VoiceServiceOptions) {
     this.scheduler = opts.scheduler;
     this.random = opts.random;
-    this.reviewRealMs = opts.reviewRealMs;
+    this.reviewDelayMs = opts.reviewDelayMs;
     this.demoTemplates = opts.demoTemplates;
     this.onCallEnded = opts.onCallEnded;
   }
@@ -222,10 +223,30 @@ export class VoiceService {
       name: opts.name ?? `模板 ${this.templateSeq}`,
       content,
       submittedMs: now,
-      approvedMs: opts.approved === false ? now + this.reviewRealMs : now,
+      approvedMs: opts.approved === false ? now + this.reviewDelayMs * this.scheduler.timeScale : now,
     };
     account.templates.push(record);
     return this.publicTemplate(record, now);
+  }
+
+  /** Ends the review of a registered template now (a tester does not want to wait). Throws for an unknown id. */
+  approveTemplate(apiId: string, id: string): SandboxTemplate {
+    const account = this.account(apiId);
+    const record = account.templates.find((t) => t.id === id);
+    if (!record) throw new RangeError(`no template ${id} in account ${apiId}`);
+    const now = Date.now();
+    if (record.approvedMs > now) record.approvedMs = now;
+    return this.publicTemplate(record, now);
+  }
+
+  /** Adds units to an account's balance (a top-up); returns the new balance. */
+  topUp(apiId: string, units: number): number {
+    checkUnits(units);
+    const account = this.account(apiId);
+    const next = account.balance + units;
+    if (!Number.isSafeInteger(next)) throw new RangeError('balance too large');
+    account.balance = next;
+    return next;
   }
 
   templates(apiId: string): SandboxTemplate[] {
@@ -333,17 +354,7 @@ export class VoiceService {
   }
 
   /** Accounts without their keys. */
-  accountSummaries(): Array<{
-    apiId: string;
-    balance: number;
-    reserved: number;
-    available: number;
-    lines: number;
-    capacity: number;
-    activeCalls: number;
-    peakConcurrency: number;
-    waitingForLine: number;
-  }> {
+  accountSummaries(): SandboxAccountSummary[] {
     return [...this.accounts.values()].map((a) => ({
       apiId: a.apiId,
       balance: a.balance,

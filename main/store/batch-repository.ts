@@ -22,6 +22,8 @@ export interface NewBatchItem {
   status: 'queued' | 'skipped';
   errorKind?: string | null;
   reason?: Reason | null;
+  /** The row's own cells in the sheet. */
+  cells?: readonly string[] | null;
 }
 
 
@@ -39,6 +41,7 @@ interface BatchRow {
   started_at: number | null;
   ended_at: number | null;
   updated_at: number;
+  columns?: string | null;
 }
 
 interface ItemRow {
@@ -54,6 +57,18 @@ interface ItemRow {
   error_kind: string | null;
   reason: string | null;
   updated_at: number;
+  cells?: string | null;
+}
+
+/** A stored JSON array of strings (a sheet's header or a row's cells), or null. */
+function stringList(json: string | null | undefined): string[] | null {
+  if (!json) return null;
+  try {
+    const v: unknown = JSON.parse(json);
+    return Array.isArray(v) ? v.map((x) => (typeof x === 'string' ? x : String(x ?? ''))) : null;
+  } catch {
+    return null;
+  }
 }
 
 const toBatch = (r: BatchRow): BatchRecord => ({
@@ -70,6 +85,7 @@ const toBatch = (r: BatchRow): BatchRecord => ({
   startedAt: r.started_at,
   endedAt: r.ended_at,
   updatedAt: r.updated_at,
+  columns: stringList(r.columns),
 });
 
 const toItem = (r: ItemRow): BatchItemRecord => ({
@@ -85,6 +101,7 @@ const toItem = (r: ItemRow): BatchItemRecord => ({
   errorKind: r.error_kind,
   reason: parseReason(r.reason),
   updatedAt: r.updated_at,
+  cells: stringList(r.cells),
 });
 
 
@@ -109,17 +126,17 @@ export class BatchRepository {
   }
 
   /** A draft batch with all its rows, in one transaction. */
-  create(b: { profile: string; templateId: string | null; name: string }, items: readonly NewBatchItem[]): BatchRecord {
+  create(b: { profile: string; templateId: string | null; name: string; columns?: readonly string[] | null }, items: readonly NewBatchItem[]): BatchRecord {
     const at = this.now();
     const id = this.db.transaction(() => {
       const info = this.db
-        .prepare("INSERT INTO batches (profile, template_id, name, status, total, created_at, updated_at) VALUES (?, ?, ?, 'draft', ?, ?, ?)")
-        .run(b.profile, b.templateId, b.name, items.length, at, at);
+        .prepare("INSERT INTO batches (profile, template_id, name, status, total, columns, created_at, updated_at) VALUES (?, ?, ?, 'draft', ?, ?, ?, ?)")
+        .run(b.profile, b.templateId, b.name, items.length, b.columns ? JSON.stringify(b.columns) : null, at, at);
       const batchId = Number(info.lastInsertRowid);
       const insert = this.db.prepare(
-        'INSERT INTO batch_items (batch_id, row_number, mobile, content, units, status, error_kind, reason, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+        'INSERT INTO batch_items (batch_id, row_number, mobile, content, units, status, error_kind, reason, cells, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
       );
-      for (const it of items) insert.run(batchId, it.rowNumber, it.mobile, it.content, it.units, it.status, it.errorKind ?? null, json(it.reason), at);
+      for (const it of items) insert.run(batchId, it.rowNumber, it.mobile, it.content, it.units, it.status, it.errorKind ?? null, json(it.reason), it.cells ? JSON.stringify(it.cells) : null, at);
       return batchId;
     })();
     return this.require(id);
@@ -225,7 +242,7 @@ export class BatchRepository {
   }
 
   counts(batchId: number): BatchCounts {
-    const c: BatchCounts = { total: 0, queued: 0, inFlight: 0, accepted: 0, rejected: 0, unknown: 0, skipped: 0, cancelled: 0, answered: 0, notAnswered: 0, calling: 0, unitsRemaining: 0 };
+    const c: BatchCounts = { total: 0, queued: 0, inFlight: 0, accepted: 0, rejected: 0, unknown: 0, skipped: 0, cancelled: 0, answered: 0, notAnswered: 0, calling: 0, unitsRemaining: 0, refusedSends: 0 };
     const rows = this.db
       .prepare("SELECT status, count(*) AS n, sum(units) AS units FROM batch_items WHERE batch_id = ? GROUP BY status")
       .all(batchId) as { status: ItemStatus; n: number; units: number }[];
@@ -247,6 +264,12 @@ export class BatchRepository {
     c.answered = calls.answered ?? 0;
     c.notAnswered = calls.notAnswered ?? 0;
     c.calling = calls.calling ?? 0;
+    // The sends History lists as rejected for this batch (served by messages_batch_item).
+    c.refusedSends = (
+      this.db
+        .prepare("SELECT count(*) AS n FROM batch_items i JOIN messages m ON m.batch_item_id = i.id WHERE i.batch_id = ? AND m.outcome = 'rejected'")
+        .get(batchId) as { n: number }
+    ).n;
     return c;
   }
 
@@ -261,12 +284,13 @@ export class BatchRepository {
     params.push(Math.max(1, Math.min(q.limit ?? 500, 200_000)), Math.max(0, q.offset ?? 0));
     const rows = this.db
       .prepare(
-        `SELECT i.*, m.smsid AS smsid, m.state AS state, m.duration AS duration, m.created_at AS sent_at, m.ended_at AS call_ended_at
+        `SELECT i.*, m.smsid AS smsid, m.state AS state, m.duration AS duration, m.created_at AS sent_at, m.ended_at AS call_ended_at,
+                (SELECT count(*) FROM messages r WHERE r.batch_item_id = i.id AND r.outcome = 'rejected') AS refused_sends
          FROM batch_items i LEFT JOIN messages m ON m.id = i.message_id
          WHERE ${where.join(' AND ')} ORDER BY i.id LIMIT ? OFFSET ?`,
       )
-      .all(...params) as (ItemRow & { smsid: string | null; state: CallState | null; duration: number | null; sent_at: number | null; call_ended_at: number | null })[];
-    return rows.map((r) => ({ ...toItem(r), smsid: r.smsid, state: r.state, duration: r.duration, sentAt: r.sent_at, endedAt: r.call_ended_at }));
+      .all(...params) as (ItemRow & { smsid: string | null; state: CallState | null; duration: number | null; sent_at: number | null; call_ended_at: number | null; refused_sends: number })[];
+    return rows.map((r) => ({ ...toItem(r), smsid: r.smsid, state: r.state, duration: r.duration, sentAt: r.sent_at, endedAt: r.call_ended_at, refusedSends: r.refused_sends }));
   }
 
   /** Accepted items whose call has not ended (they still hold a line). */

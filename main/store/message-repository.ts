@@ -1,4 +1,4 @@
-import type { Database } from 'better-sqlite3';
+import type { Database, Statement } from 'better-sqlite3';
 import type { MessageEventRecord, MessageRecord } from '../../common/records';
 import type { CallState, Outcome } from '../../common/domain/status';
 import { textLength } from '../../common/domain/units';
@@ -28,6 +28,7 @@ interface MessageRow {
   ended_at: number | null;
   attempts: number | null;
   resend_of: number | null;
+  batch_item_id?: number | null;
 }
 
 /** A stored reason (JSON), or null for none (or for a row written before reasons were codes). */
@@ -67,6 +68,7 @@ function toRecord(r: MessageRow): MessageRecord {
     endedAt: r.ended_at,
     attempts: r.attempts,
     resendOf: r.resend_of,
+    batchItemId: r.batch_item_id ?? null,
   };
 }
 
@@ -79,17 +81,23 @@ export interface NewMessage {
   templateId?: string | null;
   units: number;
   resendOf?: number | null;
+  /** The bulk-send row it is sent for. */
+  batchItemId?: number | null;
 }
 
 export class MessageRepository {
-  private readonly insertStmt;
+  private insertStmtCache: Statement | undefined;
   private readonly eventStmt;
   private readonly getStmt;
 
+  /** Prepared on first use, so that the repository can read a database of an older schema (migration tests). */
+  private get insertStmt(): Statement {
+    return (this.insertStmtCache ??= this.db.prepare(`
+      INSERT INTO messages (profile, base_url, api_id, mobile, content, template_id, units, resend_of, batch_item_id, outcome, state, owner, created_at, updated_at)
+      VALUES (@profile, @baseUrl, @apiId, @mobile, @content, @templateId, @units, @resendOf, @batchItemId, 'pending', 'pending', @owner, @at, @at)`));
+  }
+
   constructor(private readonly db: Database, private readonly now: () => number = Date.now) {
-    this.insertStmt = db.prepare(`
-      INSERT INTO messages (profile, base_url, api_id, mobile, content, template_id, units, resend_of, outcome, state, owner, created_at, updated_at)
-      VALUES (@profile, @baseUrl, @apiId, @mobile, @content, @templateId, @units, @resendOf, 'pending', 'pending', @owner, @at, @at)`);
     this.eventStmt = db.prepare(
       'INSERT INTO message_events (message_id, at, kind, state, detail, reason) VALUES (?, ?, ?, ?, ?, ?)',
     );
@@ -100,7 +108,7 @@ export class MessageRepository {
   insertPending(m: NewMessage): MessageRecord {
     const at = this.now();
     const id = this.db.transaction(() => {
-      const info = this.insertStmt.run({ ...m, templateId: m.templateId ?? null, resendOf: m.resendOf ?? null, owner: processOwner(), at });
+      const info = this.insertStmt.run({ ...m, templateId: m.templateId ?? null, resendOf: m.resendOf ?? null, batchItemId: m.batchItemId ?? null, owner: processOwner(), at });
       const newId = Number(info.lastInsertRowid);
       this.eventStmt.run(newId, at, 'created', 'pending', null, null);
       return newId;

@@ -151,7 +151,7 @@ describe.each(LOCALES)('History screen ($suffix)', ({ locale, lang, suffix }) =>
     expect(apiKey.length).toBeGreaterThan(4);
     // A short total timeout, so a request the sandbox never answers ends as "unknown" in 1.5 s.
     const sandbox = (await app.handlers['profiles.list'](undefined)).find((p: ProfileView) => p.id === 'sandbox')!;
-    const { id: _id, builtin: _b, hasKey: _k, createdAt: _c, updatedAt: _u, dialect: _d, dialectId: _di, follow: _f, receipts: _r, ...input } = sandbox;
+    const { id: _id, builtin: _b, hasKey: _k, keyCheck: _kc, createdAt: _c, updatedAt: _u, dialect: _d, dialectId: _di, follow: _f, receipts: _r, ...input } = sandbox;
     const saved = await app.handlers['profiles.save']({ ...input, id: 'sandbox', connectTimeoutMs: 1_000, totalTimeoutMs: 1_500 });
     expect(saved.totalTimeoutMs).toBe(1_500);
     await app.handlers['templates.save']({ name: lang === 'en' ? 'Verification code' : '验证码', content: CODE('【变量】'), approved: true });

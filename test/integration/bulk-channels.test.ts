@@ -50,8 +50,15 @@ describe('bulk channels', () => {
     expect(progress.status).toBe('done');
     expect(services.sandbox!.requests().filter((r) => r.op === 'send')).toHaveLength(2);
     expect(events.some((e) => e.channel === 'main:bulk-progress')).toBe(true);
-    const exported = await call<{ csv: string }>('bulk.export', { batchId: batch.id });
-    expect(exported.csv).toContain('13800138018');
+    const exported = await call<{ text: string; fileName: string }>('bulk.export', { batchId: batch.id, lang: 'zh-CN', utcOffsetMinutes: 480 });
+    expect(exported.fileName).toBe(`callout-batch-${batch.id}.csv`);
+    // The sheet's own columns first, then the results in Chinese.
+    expect(exported.text.startsWith('\ufeff手机号,code,行号,')).toBe(true);
+    expect(exported.text).toContain('13800138018');
+    expect(exported.text).toContain('已受理');
+    const xlsx = await call<{ base64: string; fileName: string }>('bulk.export', { batchId: batch.id, lang: 'en', utcOffsetMinutes: 0, format: 'xlsx' });
+    expect(xlsx.fileName).toBe(`callout-batch-${batch.id}.xlsx`);
+    expect(Buffer.from(xlsx.base64, 'base64').subarray(0, 2).toString()).toBe('PK');
     await expect(call('bulk.requeue', { batchId: batch.id, itemIds: [1] })).rejects.toMatchObject({ code: 'invalid-input' });
   });
 });

@@ -28,7 +28,9 @@ async function open({ secrets, ...options }: Omit<Partial<ServicesOptions>, 'sec
 function until(services: Services, pred: (m: MessageRecord) => boolean, ms = 8000): Promise<MessageRecord> {
   return new Promise((resolve, reject) => {
     const t = setTimeout(() => reject(new Error('timed out waiting for a message update')), ms);
-    const off = services.subscribe((_c, p) => {
+    const off = services.subscribe((channel, p) => {
+      // Only the messages' pushes (a profile's key check is pushed too).
+      if (channel !== 'main:message-updated') return;
       const m = p as MessageRecord;
       if (pred(m)) {
         clearTimeout(t);
@@ -49,7 +51,7 @@ describe('live call tracking', () => {
     cleanups.push(home.cleanup, () => services.close());
     await call('app.setLocale', { locale: 'zh-CN' });
     const states: string[] = [];
-    services.subscribe((_c, p) => states.push((p as MessageRecord).state));
+    services.subscribe((c, p) => c === 'main:message-updated' && states.push((p as MessageRecord).state));
     const done = until(services, (m) => m.endedAt !== null);
     const sent = await call<{ message: MessageRecord }>('messages.send', { profileId: 'sandbox', mobile: '13800138008', content: OTP('1') });
     const final = await done;

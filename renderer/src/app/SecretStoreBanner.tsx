@@ -15,12 +15,8 @@ export function SecretStoreBanner() {
       role="status"
       data-testid="secret-store-banner"
       title={t('secretStore.sessionTitle')}
-      description={
-        <>
-          <div>{t('secretStore.sessionBody')}</div>
-          <div>{t(`secretStore.reasons.${reasonCode ?? 'unavailable'}`)}</div>
-        </>
-      }
+      // The title says what it means (keys until quit); the one line below says why and what to do.
+      description={t(`secretStore.reasons.${reasonCode ?? 'unavailable'}`)}
       style={{ marginBottom: 16 }}
     />
   );

@@ -63,9 +63,9 @@ export function describeReason(t: TFunction, reason: Reason): string {
   return say(t, reasonArgs(reason));
 }
 
-/** What a provider result code means and what to do next (documented codes, unknown codes, no code). */
-export function describeProviderCode(t: TFunction, code: number | null): { meaning: string; action: string } {
-  const keys = providerCodeKeys(code);
+/** What a provider result code means and what to do next (documented codes, unknown codes, no code; the Sandbox's own advice for its replies). */
+export function describeProviderCode(t: TFunction, code: number | null, where?: 'sandbox'): { meaning: string; action: string } {
+  const keys = providerCodeKeys(code, where);
   return { meaning: say(t, [keys.meaning, keys.params]), action: say(t, [keys.action, keys.params]) };
 }
 

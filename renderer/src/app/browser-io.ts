@@ -8,7 +8,19 @@
 // only the click that started it), and as a last resort the shown text is selected for Ctrl+C.
 
 export function downloadText(fileName: string, text: string, mime: string): void {
-  const url = URL.createObjectURL(new Blob([text], { type: mime }));
+  downloadBlob(fileName, new Blob([text], { type: mime }));
+}
+
+/** A file main sent as base64 (an XLSX workbook...). */
+export function downloadBase64(fileName: string, base64: string, mime: string): void {
+  const binary = atob(base64);
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  downloadBlob(fileName, new Blob([bytes], { type: mime }));
+}
+
+function downloadBlob(fileName: string, blob: Blob): void {
+  const url = URL.createObjectURL(blob);
   const link = document.createElement('a');
   link.href = url;
   link.download = fileName;

@@ -11,7 +11,7 @@ import i18next from 'i18next';
 import type { CalloutApi } from './api';
 import { notifyCallEnded } from './browser-notifications';
 import { consoleShell } from './browser-transport';
-import { appInfoQuery, balanceQuery, messageQuery, recentsQuery } from './query';
+import { appInfoQuery, balanceQuery, messageQuery, profilesQuery, recentsQuery, upsertById } from './query';
 
 /** The newer of two versions of a message (a push and an answer may cross). */
 const newer = (current: MessageRecord, incoming: MessageRecord) => (incoming.updatedAt >= current.updatedAt ? incoming : current);
@@ -43,6 +43,8 @@ export function followMain(api: CalloutApi, client: QueryClient): void {
   api.on.storageProblem((problem) => {
     client.setQueryData(appInfoQuery.queryKey, (info) => (info ? { ...info, storageProblem: problem } : info));
   });
+  // The provider accepted or rejected a profile's key (a check, a send, a status query): every screen shows it.
+  api.on.profileUpdated((p) => client.setQueryData(profilesQuery.queryKey, (list) => upsertById(list, p)));
 
   api.on.dialProgress((p) => {
     dialRuns.progress(p);

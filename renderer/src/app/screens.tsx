@@ -5,7 +5,7 @@
 // the console opens with the shell and one screen, not all of them. The navigation's icons stay
 // here, in the first chunk.
 import { lazy, type ComponentType, type ReactNode } from 'react';
-import { ApiOutlined, FileTextOutlined, HistoryOutlined, PhoneOutlined, SafetyCertificateOutlined, TeamOutlined } from '@ant-design/icons';
+import { ApiOutlined, ExperimentOutlined, FileTextOutlined, HistoryOutlined, PhoneOutlined, SafetyCertificateOutlined, TeamOutlined } from '@ant-design/icons';
 import type { ScreenKey } from './navigation';
 import { DIAL_ICON } from '../features/dial/shortcut';
 import { loadTexts, type Feature } from '../i18n';
@@ -29,12 +29,13 @@ function screen(key: ScreenKey, icon: ReactNode, texts: readonly Feature[], load
 }
 
 export const SCREENS: readonly Screen[] = [
-  screen('send', <PhoneOutlined />, ['send'], () => import('../features/send/SendScreen').then((m) => m.SendScreen)),
+  screen('send', <PhoneOutlined />, ['send', 'sandbox'], () => import('../features/send/SendScreen').then((m) => m.SendScreen)),
   screen('templates', <FileTextOutlined />, ['templates'], () => import('../features/templates/TemplatesScreen').then((m) => m.TemplatesScreen)),
   screen('history', <HistoryOutlined />, ['history', 'dialects'], () => import('../features/history/HistoryScreen').then((m) => m.HistoryScreen)),
-  screen('bulk', <TeamOutlined />, ['bulk'], () => import('../features/bulk/BulkScreen').then((m) => m.BulkScreen)),
+  screen('bulk', <TeamOutlined />, ['bulk', 'sandbox'], () => import('../features/bulk/BulkScreen').then((m) => m.BulkScreen)),
   screen('dial', DIAL_ICON, ['dial'], () => import('../features/dial/DialScreen').then((m) => m.DialScreen)),
   screen('profiles', <ApiOutlined />, ['dialects'], () => import('../features/profiles/ProfilesScreen').then((m) => m.ProfilesScreen)),
+  screen('sandbox', <ExperimentOutlined />, ['sandbox'], () => import('../features/sandbox/SandboxScreen').then((m) => m.SandboxScreen)),
   screen('signature', <SafetyCertificateOutlined />, ['signature'], () => import('../features/signature/SignatureScreen').then((m) => m.SignatureScreen)),
 ];
 

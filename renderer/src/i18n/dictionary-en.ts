@@ -10,7 +10,8 @@ import signature from '../features/signature/locales/en.json';
 import bulk from '../features/bulk/locales/en.json';
 import dial from '../features/dial/locales/en.json';
 import dialects from '../features/dialects/locales/en.json';
+import sandbox from '../features/sandbox/locales/en.json';
 
-export const EN = { ...shell, onboarding, send, templates, history, signature, bulk, dial, dialects };
+export const EN = { ...shell, onboarding, send, templates, history, signature, bulk, dial, dialects, sandbox };
 
 export type Dictionary = typeof EN;

@@ -9,6 +9,7 @@ import signature from '../features/signature/locales/zh-CN.json';
 import bulk from '../features/bulk/locales/zh-CN.json';
 import dial from '../features/dial/locales/zh-CN.json';
 import dialects from '../features/dialects/locales/zh-CN.json';
+import sandbox from '../features/sandbox/locales/zh-CN.json';
 import type { Dictionary } from './dictionary-en';
 
-export const ZH_CN: Dictionary = { ...shell, onboarding, send, templates, history, signature, bulk, dial, dialects } as Dictionary;
+export const ZH_CN: Dictionary = { ...shell, onboarding, send, templates, history, signature, bulk, dial, dialects, sandbox } as Dictionary;

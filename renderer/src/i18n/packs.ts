@@ -8,7 +8,7 @@ import type { Dictionary } from './dictionary-en';
 import type { Language } from './language';
 
 /** The features that bring their own texts (under their key of the dictionary). */
-export const FEATURES = ['onboarding', 'send', 'templates', 'history', 'signature', 'bulk', 'dial', 'dialects'] as const satisfies readonly (keyof Dictionary)[];
+export const FEATURES = ['onboarding', 'send', 'templates', 'history', 'signature', 'bulk', 'dial', 'dialects', 'sandbox'] as const satisfies readonly (keyof Dictionary)[];
 export type Feature = (typeof FEATURES)[number];
 
 export interface BasePack {
@@ -37,6 +37,7 @@ const FEATURE_TEXTS: { [L in Language]: { [F in Feature]: Loader<Dictionary[F]> 
     bulk: () => import('../features/bulk/locales/en.json'),
     dial: () => import('../features/dial/locales/en.json'),
     dialects: () => import('../features/dialects/locales/en.json'),
+    sandbox: () => import('../features/sandbox/locales/en.json'),
   },
   'zh-CN': {
     onboarding: () => import('../features/onboarding/locales/zh-CN.json'),
@@ -47,6 +48,7 @@ const FEATURE_TEXTS: { [L in Language]: { [F in Feature]: Loader<Dictionary[F]> 
     bulk: () => import('../features/bulk/locales/zh-CN.json'),
     dial: () => import('../features/dial/locales/zh-CN.json'),
     dialects: () => import('../features/dialects/locales/zh-CN.json'),
+    sandbox: () => import('../features/sandbox/locales/zh-CN.json'),
   },
 };
 

@@ -91,9 +91,9 @@ describe('provider text on a terminal', () => {
 describe('a crash is one line and a log file, never a stack trace', () => {
   it('an internal error: exit 1, one line naming the log, the details (not the key) in the log', async () => {
     const { env, home } = await setup({ code: 2, msg: 'ok', smsid: 'S1', count: 1 });
-    // A store whose history index table is gone: the history query fails inside Callout.
+    // A store whose messages lost a column the history reads: the history query fails inside Callout.
     const s = openStore(home);
-    s.db.exec('DROP TABLE messages_fts');
+    s.db.exec('ALTER TABLE messages RENAME COLUMN content TO content_gone');
     s.close();
     for (const args of [['history'], ['--json', 'history']]) {
       const r = await cli(args, env);
@@ -104,7 +104,7 @@ describe('a crash is one line and a log file, never a stack trace', () => {
       expect(log).toBeTruthy();
       expect(log!.startsWith(join(home, 'logs'))).toBe(true);
       const detail = readFileSync(log!, 'utf8');
-      expect(detail).toMatch(/messages_fts/);
+      expect(detail).toMatch(/no such column/);
       expect(detail).toMatch(/\n\s+at /);
       expect(detail).not.toContain(KEY);
       if (args[0] === '--json') expect(r.json).toMatchObject({ error: { kind: 'internal', log } });

@@ -52,6 +52,34 @@ describe('sandbox admin endpoints and request log', () => {
     expect((await post(sb, '/__sandbox/balance', { apiId: 'nobody', units: 1 })).status).toBe(404);
   });
 
+  it('POST /__sandbox/balance {add} tops the balance up; a body with both or neither is refused', async () => {
+    const sb = await sandbox();
+    expect((await post(sb, '/__sandbox/balance', { apiId: sb.demo.apiId, add: 15 })).status).toBe(200);
+    expect((await post(sb, '/voice/balance', creds(sb))).json?.num).toBe(25);
+    expect((await post(sb, '/__sandbox/balance', { apiId: sb.demo.apiId, add: 1, units: 1 })).status).toBe(400);
+    expect((await post(sb, '/__sandbox/balance', { apiId: sb.demo.apiId })).status).toBe(400);
+    expect((await post(sb, '/__sandbox/balance', { apiId: sb.demo.apiId, add: 2.5 })).status).toBe(400);
+  });
+
+  it('POST /__sandbox/templates/approve ends a review now; /__sandbox/settings changes the time scale and the review delay', async () => {
+    const sb = await sandbox({ reviewDelayMs: 3_600_000 });
+    const pending = sb.templates(sb.demo.apiId).find((t) => t.status === 'pending')!;
+    expect((await post(sb, '/voice/vm', { ...creds(sb), mobile: '13800138007', content: TEXT.booking })).json?.code).toBe(403);
+    const approved = await post(sb, '/__sandbox/templates/approve', { apiId: sb.demo.apiId, id: pending.id });
+    expect(approved.status).toBe(200);
+    expect(approved.json?.template).toMatchObject({ id: pending.id, status: 'approved', reviewDueAt: null });
+    expect((await post(sb, '/voice/vm', { ...creds(sb), mobile: '13800138007', content: TEXT.booking })).json?.code).toBe(2);
+    expect((await post(sb, '/__sandbox/templates/approve', { apiId: sb.demo.apiId, id: 'tpl-404' })).status).toBe(404);
+
+    const changed = await post(sb, '/__sandbox/settings', { timeScale: 0.5, reviewDelayMs: 0 });
+    expect(changed.json).toMatchObject({ ok: true, timeScale: 0.5, reviewDelayMs: 0, dialect: 'spec' });
+    expect(sb.settings()).toMatchObject({ timeScale: 0.5, reviewDelayMs: 0 });
+    // With no review delay, a template registered for review is approved at once.
+    expect(sb.addTemplate(sb.demo.apiId, '测试【变量】', { approved: false }).status).toBe('approved');
+    expect((await post(sb, '/__sandbox/settings', { timeScale: -1 })).status).toBe(400);
+    expect((await post(sb, '/__sandbox/settings', { dialect: 'other' })).status).toBe(400);
+  });
+
   it('unknown admin path → 404; a foreign Host or a web page Origin → 403', async () => {
     const sb = await sandbox();
     expect((await request(sb, '/__sandbox/nothing', { method: 'GET' })).status).toBe(404);

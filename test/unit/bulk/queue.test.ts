@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import Papa from 'papaparse';
 import { hostname } from 'node:os';
 import type { CallState } from '../../../common/domain/status';
 import type { MessageRecord } from '../../../common/records';
@@ -40,7 +41,7 @@ function setup(opts: { behaviour?: Behaviour; sendDelayMs?: number; lines?: numb
     const what = (opts.behaviour ?? (() => 'accept'))(input, n);
     if (what === 'throw') throw new Error('socket hang up inside');
     if (what === 'invalid') throw fail('invalid-mobile', { kind: 'wrong-length' });
-    const pending = store.messages.insertPending({ profile: 'p', baseUrl: 'http://x', apiId: 'a', mobile: input.mobile, content: input.content, templateId: input.templateId, units: 1, resendOf: input.resendOf ?? null });
+    const pending = store.messages.insertPending({ profile: 'p', baseUrl: 'http://x', apiId: 'a', mobile: input.mobile, content: input.content, templateId: input.templateId, units: 1, resendOf: input.resendOf ?? null, batchItemId: input.batchItemId ?? null });
     if (what === 'accept') return { message: store.messages.markAccepted(pending.id, { code: 2, msg: 'ok', smsid: `S${pending.id}`, count: 1 }), failure: null };
     if (what === 'unknown') {
       const why = reason('transport', { kind: 'timeout', ms: 1000 });
@@ -181,7 +182,12 @@ describe('bulk queue', () => {
     const ender = setInterval(endAllCalls, 5);
     cleanups.push(() => clearInterval(ender));
     const done = await queue.whenStopped(b.id);
-    expect(done).toMatchObject({ status: 'done', accepted: 30, rejected: 0 });
+    // No row was rejected, but History lists the refused send: the batch counts it the same way.
+    expect(done).toMatchObject({ status: 'done', accepted: 30, rejected: 0, refusedSends: 1 });
+    const rejectedInHistory = store.history.page({ outcomes: ['rejected'] }).rows;
+    expect(rejectedInHistory.map((m) => [m.code, m.batchItemId])).toEqual([[402, item.id]]);
+    expect(store.batches.counts(b.id).refusedSends).toBe(1);
+    expect(store.batches.items(b.id).find((i) => i.id === item.id)).toMatchObject({ status: 'accepted', refusedSends: 1 });
     // Only the refused item was sent twice (the provider placed no call the first time).
     const perItem = new Map<string, number>();
     for (const s of sends) perItem.set(s.mobile, (perItem.get(s.mobile) ?? 0) + 1);
@@ -327,20 +333,60 @@ describe('bulk queue', () => {
     expect(midway.governor).toMatchObject({ limit: 20, perHour: 2000 });
   });
 
-  it('exports the results as CSV with a byte-order mark, safe to open in a spreadsheet', async () => {
-    const { queue, endAllCalls } = setup();
-    const b = queue.create({ profileId: 'p', templateId: 't', name: 'x', duplicates: 'none', rows: rows(2, (i) => ({ content: i === 0 ? '=HYPERLINK("http://evil")' : '+1 通知, "引号"' })) });
+  it("exports the sheet's own columns and each row's result, in the reader's language and local time, formula-safe; as CSV or XLSX", async () => {
+    const { queue, endAllCalls } = setup({ behaviour: (_i, n) => (n === 2 ? 404 : 'accept') });
+    const sheet = [
+      ['王工', 'A1001', '=HYPERLINK("http://evil")'],
+      ['李四', 'A1002', '+1 通知, "引号"'],
+    ];
+    const b = queue.create({
+      profileId: 'p',
+      templateId: 't',
+      name: '客户名单',
+      duplicates: 'none',
+      columns: ['客户', '订单号', '备注'],
+      rows: rows(2, (i) => ({ cells: sheet[i] })),
+    });
     queue.start(b.id);
     await queue.whenStopped(b.id);
     endAllCalls();
     await queue.whenCallsEnded(b.id);
-    const csv = queue.exportCsv(b.id);
-    expect(csv.startsWith('\ufeffrow,mobile,content,status,call_state')).toBe(true);
-    const lines = csv.slice(1).trimEnd().split('\r\n');
+
+    const zh = await queue.exportResults(b.id, { lang: 'zh-CN', utcOffsetMinutes: 480, format: 'csv' });
+    expect(zh.csv!.startsWith('\ufeff客户,订单号,备注,行号,')).toBe(true);
+    const lines = Papa.parse<string[]>(zh.csv!.slice(1), { skipEmptyLines: true }).data;
     expect(lines).toHaveLength(3);
-    expect(lines[1]).toContain(`"'=HYPERLINK(""http://evil"")"`);
-    expect(lines[2]).toContain(`"'+1 通知, ""引号"""`);
-    expect(lines[1]).toMatch(/,accepted,answered,/);
+    const header = lines[0]!;
+    const col = (name: string) => header.indexOf(name);
+    expect(lines[1]!.slice(0, 3)).toEqual(['王工', 'A1001', `'=HYPERLINK("http://evil")`]);
+    expect(lines[2]!.slice(0, 3)).toEqual(['李四', 'A1002', `'+1 通知, "引号"`]);
+    expect(lines[1]![col('结果')]).toBe('已受理');
+    expect(lines[1]![col('呼叫状态')]).toBe('已接听');
+    expect(lines[1]![col('计费条数')]).toBe('1');
+    // The refused row: its words in Chinese, and nothing charged.
+    expect(lines[2]![col('结果')]).toBe('已拒绝');
+    expect(lines[2]![col('计费条数')]).toBe('0');
+    expect(lines[2]![col('已拒绝的发送')]).toBe('1');
+    // Local time (UTC+8 here), never ISO with a Z.
+    expect(lines[1]![col('发送时间')]).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
+    expect(zh.csv).not.toMatch(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z/);
+    expect(zh.csv).not.toMatch(/\baccepted\b|\bpowered_off\b/);
+
+    const en = await queue.exportResults(b.id, { lang: 'en', utcOffsetMinutes: 0, format: 'csv' });
+    expect(Papa.parse<string[]>(en.csv!.slice(1)).data[0]!.slice(0, 8)).toEqual(['客户', '订单号', '备注', 'Row', 'Number called', 'Text read out', 'Result', 'Call state']);
+
+    // A sheet with a column of the same name as a result column: the result's is told apart.
+    const clash = queue.create({ profileId: 'p', templateId: 't', name: 'y', duplicates: 'none', columns: ['Row', 'Mobile'], rows: rows(1, () => ({ cells: ['7', '13800138000'] })) });
+    const clashed = await queue.exportResults(clash.id, { lang: 'en', format: 'csv' });
+    expect(Papa.parse<string[]>(clashed.csv!.slice(1)).data[0]!.slice(0, 4)).toEqual(['Row', 'Mobile', 'Row (Callout)', 'Number called']);
+
+    const xlsx = await queue.exportResults(b.id, { lang: 'zh-CN', utcOffsetMinutes: 480, format: 'xlsx' });
+    const { readSheet } = await import('read-excel-file/node');
+    const read = (await readSheet(xlsx.xlsx!)) as unknown[][];
+    expect(read[0]!.slice(0, 4)).toEqual(['客户', '订单号', '备注', '行号']);
+    // In a workbook a value is text, never a formula: no apostrophe needed.
+    expect(read[1]!.slice(0, 3)).toEqual(['王工', 'A1001', '=HYPERLINK("http://evil")']);
+    expect(read).toHaveLength(3);
   });
 
   it('after a crash: a batch left running reopens paused, its in-flight items become unknown, and nothing is resent', () => {

@@ -54,7 +54,7 @@ class SimulatedProvider {
     this.messages.set(id, {
       id, profile: 'p', baseUrl: 'http://127.0.0.1', apiId: 'a', mobile: '13800138008', content, templateId: null, units: 2,
       outcome: 'accepted', code: 2, providerMsg: null, smsid: `S${id}`, billedUnits: null, state: 'pending', duration: null,
-      errorKind: null, reason: null, createdAt: now, updatedAt: now, endedAt: null, attempts: null, resendOf: null,
+      errorKind: null, reason: null, createdAt: now, updatedAt: now, endedAt: null, attempts: null, resendOf: null, batchItemId: null,
     });
     this.scripts.set(id, { script, since: now });
     this.follower.follow(id);

@@ -51,6 +51,21 @@ describe('contacts', () => {
     expect(contacts.search('13').map((m) => m.contact.id).slice(0, 3)).toEqual([li.id, zhang.id, wei.id]);
   });
 
+  it('finds Chinese names by their pinyin: full syllables, initials, or a mix (王工 by "wg", "wang", "wanggong")', () => {
+    const { contacts } = service();
+    contacts.save({ name: '王工', mobile: '13800138005' });
+    contacts.save({ name: '李雷', mobile: '13800138006' });
+    contacts.save({ name: '汪国强', mobile: '13800138007' });
+    for (const q of ['wg', 'WG', 'wang', 'wanggong', 'wang gong', 'wangg']) {
+      expect(contacts.search(q).map((m) => m.contact.name), q).toContain('王工');
+    }
+    expect(contacts.search('wg').map((m) => [m.contact.name, m.matched])).toEqual(expect.arrayContaining([['王工', 'pinyin'], ['汪国强', 'pinyin']]));
+    expect(contacts.search('ll').map((m) => m.contact.name)).toEqual(['李雷']);
+    expect(contacts.search('gw')).toEqual([]);
+    // The CLI's `callout dial wanggong` finds the one contact.
+    expect(contacts.resolve('wanggong').name).toBe('王工');
+  });
+
   it('remembers the last template and values used for a contact', () => {
     const { contacts } = service();
     const c = contacts.save({ name: 'A', mobile: '13800138000' });

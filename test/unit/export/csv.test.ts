@@ -27,6 +27,7 @@ function message(over: Partial<MessageRecord> = {}): MessageRecord {
     endedAt: Date.UTC(2026, 2, 1, 1, 3, 0),
     attempts: 1,
     resendOf: null,
+    batchItemId: null,
     ...over,
   };
 }
@@ -47,13 +48,34 @@ describe('CSV export', () => {
     const rows = parse(csv);
     expect(rows[0]).toEqual(['编号', '发送时间', '手机号码', '内容', '模板', '配置', '计费条数', '发送结果', '结果码', '呼叫状态', '通话时长（秒）', '结束时间']);
     expect(rows[1]).toEqual(['1', '2026-03-01 09:02:03', '13800138000', '您好，张三，您的订单123已发货，请注意查收。', '发货通知', '生产', '1', '已受理', '2', '已接听', '18', '2026-03-01 09:03:00']);
-    expect(rows[2]).toEqual(['2', '2026-03-01 09:02:03', '13800138000', '您好，张三，您的订单123已发货，请注意查收。', '', '生产', '1', '结果未知', '', '状态未知', '', '']);
+    expect(rows[2]).toEqual(['2', '2026-03-01 09:02:03', '13800138000', '您好，张三，您的订单123已发货，请注意查收。', '', '生产', '', '结果未知', '', '状态未知', '', '']);
     expect(csv).toContain('\r\n');
+  });
+
+  it('counts the units a message cost: an answered call its units, a refused send or an unanswered call nothing, an open call not yet', () => {
+    const rows = parse(
+      toCsv(
+        [
+          message({ id: 1 }),
+          message({ id: 2, outcome: 'rejected', code: 402, state: 'pending', duration: null, endedAt: null, billedUnits: null }),
+          message({ id: 3, state: 'no_answer', duration: 0 }),
+          message({ id: 4, state: 'calling', endedAt: null, duration: null }),
+        ],
+        'en',
+        { utcOffsetMinutes: 0 },
+      ),
+    );
+    expect(rows.slice(1).map((r) => [r[0], r[6], r[7]])).toEqual([
+      ['1', '1', 'Accepted'],
+      ['2', '0', 'Rejected'],
+      ['3', '0', 'Accepted'],
+      ['4', '', 'Accepted'],
+    ]);
   });
 
   it('speaks English when asked', () => {
     const rows = parse(toCsv([message({ state: 'no_answer' })], 'en', { utcOffsetMinutes: 0 }));
-    expect(rows[0]).toEqual(['ID', 'Created', 'Mobile', 'Content', 'Template', 'Profile', 'Units', 'Outcome', 'Code', 'State', 'Duration (s)', 'Ended']);
+    expect(rows[0]).toEqual(['ID', 'Created', 'Mobile', 'Content', 'Template', 'Profile', 'Units charged', 'Outcome', 'Code', 'State', 'Duration (s)', 'Ended']);
     expect(rows[1]!.slice(7, 10)).toEqual(['Accepted', '2', 'No answer']);
     expect(rows[1]![1]).toBe('2026-03-01 01:02:03');
   });

@@ -31,7 +31,8 @@ const LETTERS = /[A-Za-z]{2,}/;
  * Texts that are the same product and protocol names in both languages (the provider's console
  * says "API ID" and "API Key" in Chinese too). Nothing else may be left untranslated.
  */
-const SAME_IN_BOTH = new Set(['profiles.column.apiId', 'profiles.column.key', 'profiles.form.apiId', 'key.label']);
+// Protocol tokens and file formats are the same words in both languages.
+const SAME_IN_BOTH = new Set(['profiles.column.apiId', 'profiles.column.key', 'profiles.form.apiId', 'key.label', 'bulk.action.exportXlsx', 'sandbox.faults.kindName.http500', 'sandbox.requests.answerHttp']);
 
 const dictionaries = { en: en as Tree, 'zh-CN': zhCN as Tree };
 const enLeaves = new Map(leaves(dictionaries.en));

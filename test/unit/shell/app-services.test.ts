@@ -9,7 +9,7 @@ import { tempHome } from '../../helpers/temp-home';
 const message = (over: Partial<MessageRecord>): MessageRecord => ({
   id: 1, profile: 'sandbox', baseUrl: 'http://x', apiId: 'a', mobile: '13800138008', content: 'c', templateId: null, units: 1,
   outcome: 'accepted', code: 2, providerMsg: null, smsid: 's', billedUnits: 1, state: 'answered', duration: 18, errorKind: null,
-  reason: null, createdAt: 0, updatedAt: 0, endedAt: 1, attempts: 1, resendOf: null, ...over,
+  reason: null, createdAt: 0, updatedAt: 0, endedAt: 1, attempts: 1, resendOf: null, batchItemId: null, ...over,
 });
 
 describe('call-ended notification text', () => {
@@ -67,10 +67,12 @@ describe('startAppServices', () => {
     expect(r.ok).toBe(true);
     for (let i = 0; i < 200 && shown.length === 0; i++) await new Promise((res) => setTimeout(res, 25));
     expect(shown).toEqual([{ title: 'Call ended: Answered', body: expect.stringContaining('138****8008 answered') }]);
-    expect(sent.every(([c]) => c === 'main:message-updated' || c === 'main:call-ended')).toBe(true);
-    // The call's end is pushed once too (the browser console notifies from it; the desktop page ignores it).
+    // The message's changes, the call's end (the browser console notifies from it; the desktop page
+    // ignores it) and the profile's key now known to work (each pushed once).
+    expect(sent.every(([c]) => c === 'main:message-updated' || c === 'main:call-ended' || c === 'main:profile-updated')).toBe(true);
+    expect(sent.filter(([c]) => c === 'main:message-updated').length).toBeGreaterThanOrEqual(3);
     expect(sent.filter(([c]) => c === 'main:call-ended')).toEqual([['main:call-ended', expect.objectContaining({ state: 'answered' })]]);
-    expect(sent.length).toBeGreaterThanOrEqual(3);
+    expect(sent.filter(([c]) => c === 'main:profile-updated')).toHaveLength(1);
     // The OS-wide quick-dial shortcut brings the window forward on the palette.
     let raised = 0;
     win.show = () => void raised++;

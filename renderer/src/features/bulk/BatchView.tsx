@@ -2,15 +2,18 @@
 // why it stopped (insufficient balance: recharge then resume; credentials: stopped), the items whose
 // outcome is unknown for a person to decide, every item's result, and the results as CSV.
 import { useEffect, useState } from 'react';
-import { Alert, App, Button, Card, Flex, Progress, Skeleton, Statistic, Tag, Tooltip, Typography } from 'antd';
-import { CaretRightOutlined, CloseCircleOutlined, DownloadOutlined, PauseOutlined, ReloadOutlined } from '@ant-design/icons';
+import { Alert, App, Button, Card, Flex, Progress, Skeleton, Space, Statistic, Tag, Tooltip, Typography } from 'antd';
+import { CaretRightOutlined, CloseCircleOutlined, DownloadOutlined, PauseOutlined, PlusCircleOutlined, ReloadOutlined } from '@ant-design/icons';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { ProfileView } from '../../../../common/contract';
 import type { BatchProgress, BatchRecord } from '../../../../common/bulk-types';
 import { describeError, describeReason } from '../../app/api';
-import { downloadText } from '../../app/browser-io';
+import { downloadBase64, downloadText } from '../../app/browser-io';
+import { utcOffsetMinutes } from '../history/history-model';
 import { ask } from '../../app/query';
+import { navigate } from '../../app/navigation';
+import { useSandboxChange } from '../sandbox/use-sandbox';
 import { currentLanguage } from '../../i18n';
 import { formatDateTime, formatDuration, formatNumber, handledPercent, STATUS_COLORS, stopSeverity } from './bulk-model';
 import { ItemsTable } from './ItemsTable';
@@ -49,9 +52,11 @@ export function BatchView({ batch, profiles }: BatchViewProps) {
   });
   const busy = (action: Action) => act.isPending && act.variables === action;
   const exporting = useMutation({
-    mutationFn: () => ask((api) => api.bulk.export({ batchId: batch.id })),
-    onSuccess: ({ fileName, csv }) => {
-      downloadText(fileName, csv, 'text/csv;charset=utf-8');
+    // The sheet's own columns and each row's result, in this language and local time (History's conventions).
+    mutationFn: (format: 'csv' | 'xlsx') => ask((api) => api.bulk.export({ batchId: batch.id, lang, utcOffsetMinutes: utcOffsetMinutes(), format })),
+    onSuccess: ({ fileName, text, base64 }) => {
+      if (base64 !== undefined) downloadBase64(fileName, base64, 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
+      else downloadText(fileName, text ?? '', 'text/csv;charset=utf-8');
       void message.success(t('bulk.exported', { name: fileName }));
     },
     onError: (e) => void message.error(describeError(t, e)),
@@ -128,9 +133,16 @@ export function BatchView({ batch, profiles }: BatchViewProps) {
               {t('bulk.action.cancel')}
             </Button>
           ) : null}
-          <Button icon={<DownloadOutlined />} onClick={() => exporting.mutate()} loading={exporting.isPending} data-testid="batch-export">
-            {t('bulk.action.export')}
-          </Button>
+          <Space.Compact>
+            <Tooltip title={t('bulk.exportHelp')}>
+              <Button icon={<DownloadOutlined />} onClick={() => exporting.mutate('csv')} loading={exporting.isPending && exporting.variables === 'csv'} data-testid="batch-export">
+                {t('bulk.action.export')}
+              </Button>
+            </Tooltip>
+            <Button onClick={() => exporting.mutate('xlsx')} loading={exporting.isPending && exporting.variables === 'xlsx'} data-testid="batch-export-xlsx">
+              {t('bulk.action.exportXlsx')}
+            </Button>
+          </Space.Compact>
         </Flex>
       }
     >
@@ -138,7 +150,9 @@ export function BatchView({ batch, profiles }: BatchViewProps) {
         {t('bulk.batch.meta', { profile: profile?.name ?? batch.profile, created: formatDateTime(lang, batch.createdAt), total: formatNumber(lang, p.total) })}
       </Typography.Paragraph>
 
-      {status === 'paused' || status === 'cancelled' ? <StopBanner progress={p} balance={balance} onCheckBalance={() => void checkBalance()} onResume={() => act.mutate('resume')} /> : null}
+      {status === 'paused' || status === 'cancelled' ? (
+        <StopBanner progress={p} balance={balance} sandbox={profile?.builtin === true} onCheckBalance={() => void checkBalance()} onBalance={setBalance} onResume={() => act.mutate('resume')} />
+      ) : null}
 
       <div className="bulk-progress" data-testid="batch-progress" data-percent={handledPercent(p)}>
         <Progress
@@ -156,6 +170,7 @@ export function BatchView({ batch, profiles }: BatchViewProps) {
         <Figure name="sent" value={p.sent} title={t('bulk.figures.sent')} />
         <Figure name="accepted" value={p.accepted} title={t('bulk.figures.accepted')} />
         <Figure name="answered" value={p.answered} title={t('bulk.figures.answered')} color="#389e0d" />
+        <Figure name="refused" value={p.refusedSends} title={t('bulk.figures.refused')} color={p.refusedSends ? '#cf1322' : undefined} hint={t('bulk.figures.refusedHint')} />
         <Figure name="failed" value={p.failed} title={t('bulk.figures.failed')} color={p.failed ? '#cf1322' : undefined} hint={t('bulk.figures.failedHint')} />
         <Figure name="unknown" value={p.unknown} title={t('bulk.figures.unknown')} color={p.unknown ? '#d46b08' : undefined} hint={t('bulk.figures.unknownHint')} />
         <Figure name="remaining" value={p.remaining} title={t('bulk.figures.remaining')} />
@@ -196,15 +211,44 @@ function Figure({ name, title, value, color, hint }: { name: string; title: stri
 }
 
 /** Why the batch stopped, in the user's language, with what to do next. */
-function StopBanner({ progress, balance, onCheckBalance, onResume }: { progress: BatchProgress; balance: number | null; onCheckBalance: () => void; onResume: () => void }) {
+function StopBanner({
+  progress,
+  balance,
+  sandbox,
+  onCheckBalance,
+  onBalance,
+  onResume,
+}: {
+  progress: BatchProgress;
+  balance: number | null;
+  /** The batch runs on the built-in Sandbox: top it up or register the template here, no provider console. */
+  sandbox: boolean;
+  onCheckBalance: () => void;
+  onBalance: (units: number) => void;
+  onResume: () => void;
+}) {
   const { t, i18n } = useTranslation();
   const lang = currentLanguage(i18n.language);
+  const { message } = App.useApp();
+  const topUp = useSandboxChange((api, add: number) => api.sandbox.setBalance({ add }));
   const reason = progress.pausedReason;
   const key = reason ?? 'user';
   const title = progress.status === 'cancelled' ? t(`bulk.stop.cancelled.${key === 'credentials' ? 'credentials' : 'other'}`) : t(`bulk.stop.title.${key}`);
   const action =
     reason === 'insufficient-balance' ? (
       <Flex vertical gap={6} align="flex-end">
+        {sandbox ? (
+          <Button
+            size="small"
+            icon={<PlusCircleOutlined />}
+            loading={topUp.isPending}
+            // Enough for every row left (at least the Sandbox's 10 free units).
+            onClick={() => topUp.mutate(Math.max(10, progress.unitsRemaining), { onSuccess: (v) => onBalance(v.account.balance), onError: (e) => void message.error(describeError(t, e)) })}
+            data-testid="stop-sandbox-topup"
+          >
+            {t('sandbox.links.topUp')}
+          </Button>
+        ) : null}
         <Button size="small" icon={<ReloadOutlined />} onClick={onCheckBalance} data-testid="stop-check-balance">
           {t('bulk.stop.checkBalance')}
         </Button>
@@ -214,6 +258,10 @@ function StopBanner({ progress, balance, onCheckBalance, onResume }: { progress:
           </Button>
         ) : null}
       </Flex>
+    ) : reason === 'content-not-approved' && sandbox ? (
+      <Button size="small" onClick={() => navigate('sandbox')} data-testid="stop-sandbox-register">
+        {t('sandbox.links.register')}
+      </Button>
     ) : undefined;
   return (
     <Alert
@@ -226,6 +274,8 @@ function StopBanner({ progress, balance, onCheckBalance, onResume }: { progress:
       description={
         <>
           {progress.statusReason ? <div>{describeReason(t, progress.statusReason)}</div> : null}
+          {sandbox && reason === 'insufficient-balance' ? <div>{t('bulk.stop.sandboxTopUp')}</div> : null}
+          {sandbox && reason === 'content-not-approved' ? <div>{t('bulk.stop.sandboxRegister')}</div> : null}
           {reason === 'insufficient-balance' && balance !== null ? (
             <div data-testid="stop-balance">{t('bulk.stop.balanceNow', { units: formatNumber(lang, balance), needed: formatNumber(lang, progress.unitsRemaining) })}</div>
           ) : null}

@@ -131,9 +131,7 @@ export function handledPercent(p: Pick<BatchProgress, 'total' | 'remaining'>): n
   return Math.floor(((p.total - p.remaining) / p.total) * 1000) / 10;
 }
 
-export function formatNumber(lang: Language, n: number): string {
-  return new Intl.NumberFormat(lang === 'zh-CN' ? 'zh-CN' : 'en-US').format(n);
-}
+export { formatCount as formatNumber } from '../../i18n/numbers';
 
 export function formatDateTime(lang: Language, ms: number): string {
   return new Intl.DateTimeFormat(lang === 'zh-CN' ? 'zh-CN' : 'en-GB', { year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit' }).format(ms);

@@ -4,6 +4,7 @@ import { useEffect, useState, type HTMLAttributes } from 'react';
 import { App, Button, Checkbox, Empty, Flex, Form, Input, Modal, Table, Tag, Tooltip, Typography } from 'antd';
 import { DeleteOutlined, EditOutlined, PhoneOutlined, PlusOutlined, SearchOutlined, StarFilled, StarOutlined } from '@ant-design/icons';
 import { useMutation } from '@tanstack/react-query';
+import { matchesAny } from '../../../../common/domain/search';
 import { useTranslation } from 'react-i18next';
 import type { ContactGroupRecord, ContactInput, ContactRecord } from '../../../../common/bulk-types';
 import { normalizeMobile } from '../../../../common/domain/mobile';
@@ -25,9 +26,10 @@ export function ContactsTab({ data, onChanged }: ContactsTabProps) {
   const [query, setQuery] = useState('');
   const [editing, setEditing] = useState<{ contact: ContactRecord | null } | null>(null);
   const groupsOf = (c: ContactRecord): ContactGroupRecord[] => data.groups.filter((g) => g.memberIds.includes(c.id));
-  const needle = query.trim().toLowerCase();
+  // Name (its pinyin too: 王工 by "wg"), number or note: the one matching rule (common/domain/search).
+  const digits = query.replace(/[\s\-+()]/g, '');
   const shown = data.contacts
-    .filter((c) => !needle || c.name.toLowerCase().includes(needle) || c.mobile.includes(needle) || c.note.toLowerCase().includes(needle))
+    .filter((c) => matchesAny([c.name, c.note], query) || (/^\d+$/.test(digits) && c.mobile.includes(digits)))
     .sort((a, b) => Number(b.favourite) - Number(a.favourite) || a.name.localeCompare(b.name, lang));
 
   const toggleFavourite = async (c: ContactRecord) => {

@@ -14,7 +14,7 @@ import { GroupsTab } from './GroupsTab';
 import { QuickDialPalette } from './QuickDialPalette';
 import { RunCard } from './RunCard';
 import { SettingsTab } from './SettingsTab';
-import { SHORTCUT_KEYS } from './shortcut';
+import { QUICKEST_CALL_KEY_PRESSES, SHORTCUT_KEYS } from './shortcut';
 import { contactsChanged, useDialData } from './use-dial-data';
 import './dial.css';
 
@@ -56,7 +56,7 @@ export function DialScreen() {
             {t('dial.title')}
           </Typography.Title>
           <Typography.Paragraph type="secondary" style={{ marginBottom: 0, maxWidth: 760 }}>
-            {t('dial.intro')}
+            {t('dial.intro', { count: QUICKEST_CALL_KEY_PRESSES, shortcut: SHORTCUT_KEYS.join('+') })}
           </Typography.Paragraph>
         </div>
         <Button type="primary" size="large" icon={<PhoneOutlined />} onClick={() => openPalette(null)} disabled={!data} data-testid="open-palette">

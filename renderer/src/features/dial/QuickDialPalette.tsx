@@ -7,6 +7,7 @@ import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent }
 import { Alert, Button, Checkbox, Flex, Form, Input, InputNumber, Modal, Select, Switch, Tag, Typography, type InputRef } from 'antd';
 import { ArrowLeftOutlined, PhoneOutlined, StarFilled, TeamOutlined, WarningOutlined } from '@ant-design/icons';
 import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
+import { matchesAny } from '../../../../common/domain/search';
 import { useTranslation } from 'react-i18next';
 import type { ContactGroupRecord, ContactRecord, DialRefusal, DialRequest } from '../../../../common/bulk-types';
 import { normalizeMobile } from '../../../../common/domain/mobile';
@@ -89,10 +90,10 @@ export function QuickDialPalette({ open, preset, data, onClose, onStarted }: Qui
   useEffect(() => setActive(0), [search.data]);
 
   const options: Option[] = useMemo(() => {
-    const q = query.trim().toLowerCase();
     const out: Option[] = (matches ?? []).map((m) => ({ key: `c${m.contact.id}`, kind: 'contact' as const, contact: m.contact }));
+    // Escalation lists by name, pinyin included (the contacts come from main's search, same rule).
     for (const g of data.groups) {
-      if (g.memberIds.length && (!q || g.name.toLowerCase().includes(q))) out.push({ key: `g${g.id}`, kind: 'group', group: g });
+      if (g.memberIds.length && matchesAny([g.name], query)) out.push({ key: `g${g.id}`, kind: 'group', group: g });
     }
     const number = normalizeMobile(query);
     if (number.ok && !out.some((o) => o.kind === 'contact' && o.contact.mobile === number.mobile)) out.push({ key: `n${number.mobile}`, kind: 'number', mobile: number.mobile });
@@ -464,7 +465,19 @@ export function QuickDialPalette({ open, preset, data, onClose, onStarted }: Qui
                 </ul>
               }
             />
-            <Checkbox checked={overrideChecked} onChange={(e) => setOverrideChecked(e.target.checked)} style={{ marginTop: 16 }} data-testid="override-check" autoFocus>
+            <Checkbox
+              checked={overrideChecked}
+              onChange={(e) => setOverrideChecked(e.target.checked)}
+              // The dialog asks for this one decision: Enter ticks (or unticks) it, as Space does.
+              onKeyDown={(e) => {
+                if (e.key !== 'Enter' || e.nativeEvent.isComposing) return;
+                e.preventDefault();
+                setOverrideChecked((v) => !v);
+              }}
+              style={{ marginTop: 16 }}
+              data-testid="override-check"
+              autoFocus
+            >
               {t('dial.refusal.confirm')}
             </Checkbox>
             {problem ? <Alert type="error" showIcon title={problem} style={{ marginTop: 12 }} /> : null}

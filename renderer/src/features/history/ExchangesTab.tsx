@@ -13,7 +13,7 @@ import { ask } from '../../app/query';
 import { currentLanguage } from '../../i18n';
 import { ExportHarButton, pathOf, statusText } from './exchange-actions';
 import { statusColor } from './ExchangeList';
-import { formatTime } from './history-model';
+import { TimeCell } from './MessageList';
 import { InspectorDrawer } from './Inspector';
 import type { Lookups } from './use-lookups';
 
@@ -153,9 +153,7 @@ export function ExchangesTab({ lookups, active }: { lookups: Lookups; active: bo
                     <span role="gridcell" className="history-cell" onClick={(ev) => ev.stopPropagation()}>
                       <Checkbox checked={selected.has(e.id)} onChange={(ev) => toggle(e.id, ev.target.checked)} aria-label={t('history.exchanges.select', { id: e.id })} />
                     </span>
-                    <span role="gridcell" className="history-cell history-time">
-                      {formatTime(lang, e.startedAt, true)}
-                    </span>
+                    <TimeCell lang={lang} at={e.startedAt} withSeconds />
                     <span role="gridcell" className="history-cell">
                       <Tag color="blue" className="history-tag">
                         {t(`history.operation.${e.operation}`)}
@@ -167,7 +165,7 @@ export function ExchangesTab({ lookups, active }: { lookups: Lookups; active: bo
                       </Button>
                     </span>
                     <span role="gridcell" className="history-cell">
-                      <Tag color={statusColor(e)} className="history-tag">
+                      <Tag color={statusColor(e)} className="history-tag" title={statusText(t, e)}>
                         {statusText(t, e)}
                       </Tag>
                     </span>

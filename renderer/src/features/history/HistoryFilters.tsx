@@ -1,7 +1,10 @@
 // The filter bar of the history list: search (any part of a number, or words of the text), outcome
 // and state (several each), a date range with quick choices, profile and template.
-import { useEffect, useRef, useState } from 'react';
-import { Button, DatePicker, Input, Select, Tooltip } from 'antd';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { AutoComplete, Button, DatePicker, Input, Select, Tooltip } from 'antd';
+import { useQuery } from '@tanstack/react-query';
+import { matchText } from '../../../../common/domain/search';
+import { contactsQuery } from '../dial/use-dial-data';
 import { ClearOutlined, SearchOutlined } from '@ant-design/icons';
 import dayjs, { type Dayjs } from 'dayjs';
 import 'dayjs/locale/zh-cn';
@@ -52,6 +55,42 @@ export function HistoryFilters({ values, onChange, lookups }: HistoryFiltersProp
     return () => window.clearTimeout(timer);
   }, [text, onChange]);
 
+  // Names typed in any way a person types them (王工 by "wg", "wang"...): contacts and templates whose
+  // name matches are offered; picking one filters by its number, or by the template.
+  const contacts = useQuery(contactsQuery).data;
+  const suggestions = useMemo(() => {
+    const q = text.trim();
+    if (q.length < 1 || /^[\d\s+()-]+$/.test(q)) return [];
+    const people = (contacts ?? []).filter((c) => matchText(c.name, q)).slice(0, 6);
+    const templates = lookups.templates.filter((x) => x.name && matchText(x.name, q)).slice(0, 6);
+    const groups = [];
+    if (people.length) {
+      groups.push({
+        label: t('history.filters.suggestContacts'),
+        options: people.map((c) => ({ value: `contact:${c.mobile}`, label: <span data-testid="history-suggestion">{c.name} · {c.mobile}</span> })),
+      });
+    }
+    if (templates.length) {
+      groups.push({
+        label: t('history.filters.suggestTemplates'),
+        options: templates.map((x) => ({ value: `template:${x.id}`, label: <span data-testid="history-suggestion">{x.name}</span> })),
+      });
+    }
+    return groups;
+  }, [text, contacts, lookups.templates, t]);
+
+  const pick = (key: string) => {
+    if (key.startsWith('contact:')) {
+      const mobile = key.slice('contact:'.length);
+      setText(mobile);
+      onChange({ ...values, search: mobile });
+    } else if (key.startsWith('template:')) {
+      setText('');
+      onChange({ ...values, search: '', templates: [...new Set([...values.templates, key.slice('template:'.length)])] });
+    }
+  };
+  const byName = (input: string, option?: { label?: unknown }) => typeof option?.label === 'string' && matchText(option.label, input) !== null;
+
   const today = dayjs();
   const presets = [
     { label: t('history.filters.today'), value: [today.startOf('day'), today.endOf('day')] as [Dayjs, Dayjs] },
@@ -66,18 +105,26 @@ export function HistoryFilters({ values, onChange, lookups }: HistoryFiltersProp
 
   return (
     <div className="history-filters" role="search" aria-label={t('history.filters.label')}>
-      <Input
-        allowClear
-        prefix={<SearchOutlined aria-hidden />}
-        placeholder={t('history.filters.searchPlaceholder')}
-        aria-label={t('history.filters.search')}
+      <AutoComplete
         value={text}
-        onChange={(e) => setText(e.target.value)}
-        onPressEnter={() => onChange({ ...values, search: text })}
+        options={suggestions}
+        onChange={(v: string) => setText(v)}
+        onSelect={(key: string) => pick(key)}
+        // Enter searches the text as typed; ↓ then Enter picks a suggestion.
+        defaultActiveFirstOption={false}
+        popupMatchSelectWidth={320}
         style={{ width: 270 }}
-        data-testid="history-search"
-        maxLength={200}
-      />
+      >
+        <Input
+          allowClear
+          prefix={<SearchOutlined aria-hidden />}
+          placeholder={t('history.filters.searchPlaceholder')}
+          aria-label={t('history.filters.search')}
+          onPressEnter={() => onChange({ ...values, search: text })}
+          data-testid="history-search"
+          maxLength={200}
+        />
+      </AutoComplete>
       <Select<Outcome[]>
         mode="multiple"
         allowClear
@@ -120,6 +167,7 @@ export function HistoryFilters({ values, onChange, lookups }: HistoryFiltersProp
         value={values.profiles}
         onChange={(profiles) => onChange({ ...values, profiles })}
         options={lookups.profiles.map((p) => ({ value: p.id, label: p.name }))}
+        filterOption={byName}
         style={{ width: 190 }}
         data-testid="history-filter-profile"
       />
@@ -132,7 +180,7 @@ export function HistoryFilters({ values, onChange, lookups }: HistoryFiltersProp
         value={values.templates}
         onChange={(templates) => onChange({ ...values, templates })}
         options={lookups.templates.map((tpl) => ({ value: tpl.id, label: tpl.name }))}
-        optionFilterProp="label"
+        filterOption={byName}
         style={{ width: 190 }}
         data-testid="history-filter-template"
       />

@@ -73,7 +73,11 @@ function Headers({ headers, testId }: { headers: Header[]; testId: string }) {
 
 const KIND_NAMES: Record<BodyKind, string> = { json: 'JSON', xml: 'XML', html: 'HTML', form: 'Form', text: 'Text' };
 
-function Body({ body, contentType, testId }: { body: string | null; contentType: string | undefined; testId: string }) {
+/**
+ * The body as stored has its secrets replaced by [REDACTED]: its size can differ from the
+ * Content-Length the request carried. Said next to the size, so the two never look contradictory.
+ */
+function Body({ body, contentType, contentLength, testId }: { body: string | null; contentType: string | undefined; contentLength?: string; testId: string }) {
   const { t } = useTranslation();
   const kind = body ? bodyKind(body, contentType) : 'text';
   const pretty = useMemo(() => (body ? prettyBody(body, kind) : null), [body, kind]);
@@ -90,7 +94,7 @@ function Body({ body, contentType, testId }: { body: string | null; contentType:
     <div className="history-body-block">
       <div className="history-body-bar">
         <Tag>{kind === 'form' ? t('history.inspector.formBody') : kind === 'text' ? t('history.inspector.textBody') : KIND_NAMES[kind]}</Tag>
-        <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+        <Typography.Text type="secondary" style={{ fontSize: 12, whiteSpace: 'nowrap' }} data-testid={`${testId}-size`}>
           {formatBytes(byteLength(body))}
         </Typography.Text>
         <span style={{ flex: 1 }} />
@@ -107,6 +111,11 @@ function Body({ body, contentType, testId }: { body: string | null; contentType:
           />
         ) : null}
       </div>
+      {contentLength !== undefined && Number(contentLength) !== byteLength(body) && body.includes(REDACTED) ? (
+        <Typography.Paragraph type="secondary" style={{ fontSize: 12, marginBottom: 6 }} data-testid={`${testId}-redaction-note`}>
+          {t('history.inspector.sizeRedacted', { shown: formatBytes(byteLength(body)), sent: contentLength })}
+        </Typography.Paragraph>
+      ) : null}
       {kind === 'html' ? <Alert type="warning" showIcon title={t('history.inspector.htmlReply')} style={{ marginBottom: 8 }} /> : null}
       <pre className="history-pre" data-testid={testId} data-view={pretty !== null ? view : 'raw'} tabIndex={0}>
         <Redacted text={showing} />
@@ -186,7 +195,7 @@ export function ExchangeInspector({ exchange: e, actions = true }: ExchangeInspe
           <Typography.Text strong className="history-part-title">
             {t('history.inspector.body')}
           </Typography.Text>
-          <Body body={e.requestBody} contentType={headerValue(e.requestHeaders, 'content-type')} testId="request-body" />
+          <Body body={e.requestBody} contentType={headerValue(e.requestHeaders, 'content-type')} contentLength={headerValue(e.requestHeaders, 'content-length')} testId="request-body" />
         </Half>
         <Half
           title={t('history.inspector.response')}

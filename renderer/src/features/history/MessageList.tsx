@@ -10,7 +10,8 @@ import type { HistoryOrder } from '../../../../common/history-types';
 import type { MessageRecord } from '../../../../common/records';
 import { describeError } from '../../app/api';
 import { currentLanguage, type Language } from '../../i18n';
-import { formatCount, formatDuration, formatTime, OUTCOME_COLORS, outcomeExplanation, outcomeLabel, STATE_COLORS, stateLabel } from './history-model';
+import { chargedUnits } from '../../../../common/domain/outcomes';
+import { formatCount, formatDuration, formatTime, OUTCOME_COLORS, outcomeExplanation, outcomeLabel, STATE_COLORS, stateLabel, timeParts } from './history-model';
 import type { HistoryList } from './use-history-list';
 import type { Lookups } from './use-lookups';
 
@@ -57,9 +58,7 @@ const Row = memo(function Row({ m, index, top, selected, lang, profile, template
       data-outcome={m.outcome}
       data-state={m.state}
     >
-      <span role="gridcell" className="history-cell history-time">
-        {formatTime(lang, m.createdAt)}
-      </span>
+      <TimeCell lang={lang} at={m.createdAt} />
       <span role="gridcell" className="history-cell history-mobile" data-testid="row-mobile">
         {m.mobile}
       </span>
@@ -72,9 +71,7 @@ const Row = memo(function Row({ m, index, top, selected, lang, profile, template
       <span role="gridcell" className="history-cell history-muted" title={profile}>
         {profile}
       </span>
-      <span role="gridcell" className="history-cell history-num">
-        {m.units}
-      </span>
+      <UnitsCell m={m} />
       <span role="gridcell" className="history-cell">
         <Tooltip title={outcomeExplanation(t, m.outcome)}>
           <Tag color={OUTCOME_COLORS[m.outcome]} className="history-tag" data-testid="row-outcome">
@@ -83,7 +80,7 @@ const Row = memo(function Row({ m, index, top, selected, lang, profile, template
         </Tooltip>
       </span>
       <span role="gridcell" className="history-cell">
-        <Tag color={STATE_COLORS[m.state]} className="history-tag" data-testid="row-state">
+        <Tag color={STATE_COLORS[m.state]} className="history-tag" data-testid="row-state" title={stateLabel(t, m.state)}>
           {stateLabel(t, m.state)}
         </Tag>
       </span>
@@ -93,6 +90,31 @@ const Row = memo(function Row({ m, index, top, selected, lang, profile, template
     </div>
   );
 });
+
+/**
+ * A time: date, weekday and time of day in parts (a narrow list stacks the date above the time and
+ * leaves the weekday to the title, which keeps the whole).
+ */
+export function TimeCell({ lang, at, withSeconds = false }: { lang: Language; at: number; withSeconds?: boolean }) {
+  const p = timeParts(lang, at, withSeconds);
+  return (
+    <span role="gridcell" className="history-cell history-time" title={formatTime(lang, at, withSeconds)}>
+      <span className="history-date">{p.date}</span> <span className="history-weekday">{p.weekday}</span> <span className="history-clock">{p.time}</span>
+    </span>
+  );
+}
+
+/** Units a message cost: billing is on answer only, so a refused send or an unanswered call shows 0, an open call "—". */
+function UnitsCell({ m }: { m: MessageRecord }) {
+  const { t } = useTranslation();
+  const charged = chargedUnits(m);
+  const title = charged === null ? t('history.units.open', { units: m.units }) : charged === 0 ? t(m.outcome === 'rejected' ? 'history.units.refused' : 'history.units.unanswered') : t('history.units.charged', { units: charged });
+  return (
+    <span role="gridcell" className={`history-cell history-num${charged ? '' : ' history-muted'}`} title={title} data-testid="row-units" data-units={charged ?? ''}>
+      {charged ?? '—'}
+    </span>
+  );
+}
 
 export function MessageList({ list, lookups, order, onOrderChange, selectedId, onSelect, filtered, onClearFilters }: MessageListProps) {
   const { t, i18n } = useTranslation();
@@ -170,7 +192,7 @@ export function MessageList({ list, lookups, order, onOrderChange, selectedId, o
             onClick={() => onOrderChange(order === 'newest' ? 'oldest' : 'newest')}
             data-testid="history-sort"
             data-order={order}
-            aria-label={`${t('history.column.created')}: ${sortLabel}`}
+            aria-label={t('common.labelled', { label: t('history.column.created'), value: sortLabel })}
           >
             {t('history.column.created')} {order === 'newest' ? <ArrowDownOutlined aria-hidden /> : <ArrowUpOutlined aria-hidden />}
           </Button>

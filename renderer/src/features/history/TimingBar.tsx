@@ -54,7 +54,7 @@ export function TimingBar({ timings, replied }: { timings: ExchangeTimings; repl
     <figure className="history-timing" data-testid="timing-bar" aria-label={t('history.timing.label', { total: fmt(timings.totalMs) })} style={{ margin: 0 }}>
       <div className="history-timing-track" role="img" aria-label={segments.map((s) => `${label(s.phase)} ${fmt(s.ms)}`).join(', ')}>
         {segments.map((s, i) => (
-          <Tooltip key={`${s.phase}-${i}`} title={`${label(s.phase)}: ${fmt(s.ms)}`}>
+          <Tooltip key={`${s.phase}-${i}`} title={t('common.labelled', { label: label(s.phase), value: fmt(s.ms) })}>
             <span
               className="history-timing-seg"
               data-phase={s.phase}

@@ -56,6 +56,19 @@ export function formatTime(lang: Language, ms: number, withSeconds = false): str
   return `${date} ${weekday(lang, d)} ${time}`;
 }
 
+/**
+ * The same moment in parts, so that a narrow list can put the date above the time: "2026-11-24",
+ * "Tue", "14:03:05" (the full text is formatTime's, and stays in the cell's title).
+ */
+export function timeParts(lang: Language, ms: number, withSeconds = false): { date: string; weekday: string; time: string } {
+  const d = new Date(ms);
+  return {
+    date: `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`,
+    weekday: weekday(lang, d),
+    time: `${pad(d.getHours())}:${pad(d.getMinutes())}${withSeconds ? `:${pad(d.getSeconds())}` : ''}`,
+  };
+}
+
 /** Time of day with milliseconds, for exchanges. */
 export function formatClock(ms: number): string {
   const d = new Date(ms);
@@ -83,9 +96,7 @@ export function formatBytes(bytes: number): string {
   return `${value >= 100 ? value.toFixed(0) : value.toFixed(1)} ${units[i]}`;
 }
 
-export function formatCount(lang: Language, n: number): string {
-  return new Intl.NumberFormat(lang === 'zh-CN' ? 'zh-CN' : 'en-US').format(n);
-}
+export { formatCount } from '../../i18n/numbers';
 
 /** Minutes east of UTC, as main wants them for days and CSV times. */
 export function utcOffsetMinutes(): number {

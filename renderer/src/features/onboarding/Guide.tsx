@@ -9,7 +9,7 @@ import { useTranslation } from 'react-i18next';
 import { loadTexts } from '../../i18n';
 import { checkFirstStart, openGuide, useGuide } from './guide-store';
 
-const GuideCard = lazy(() => Promise.all([import('./GuideCard'), loadTexts(['onboarding', 'templates'])]).then(([m]) => ({ default: m.GuideCard })));
+const GuideCard = lazy(() => Promise.all([import('./GuideCard'), loadTexts(['onboarding', 'templates', 'sandbox'])]).then(([m]) => ({ default: m.GuideCard })));
 
 /** The header button that opens the guide again. */
 export function GuideButton() {

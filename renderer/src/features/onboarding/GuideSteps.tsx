@@ -9,6 +9,7 @@ import { useTranslation } from 'react-i18next';
 import type { ProfileView } from '../../../../common/contract';
 import { MARKER } from '../../../../common/domain/templates';
 import { describeError } from '../../app/api';
+import { navigate } from '../../app/navigation';
 import { BalanceResult, useBalanceCheck } from '../profiles/balance';
 import { KeyModal } from '../profiles/KeyModal';
 import { ProfileFormDrawer } from '../profiles/ProfileFormDrawer';
@@ -46,6 +47,9 @@ export function SandboxStep({ profiles }: { profiles: ProfilesState }) {
               {t('onboarding.sandbox.check')}
             </Button>
           ) : null}
+          <Button icon={<ExperimentOutlined />} onClick={() => navigate('sandbox')} data-testid="onboarding-open-sandbox">
+            {t('sandbox.links.open')}
+          </Button>
         </Space>
       ) : profiles.error ? (
         <Alert type="error" showIcon title={describeError(t, profiles.error)} />
@@ -78,7 +82,7 @@ export function ProviderStep({ profiles }: { profiles: ProfilesState }) {
               <Space wrap style={{ flex: 1, minWidth: 0 }}>
                 <Typography.Text strong>{p.name}</Typography.Text>
                 <Typography.Text type="secondary">{p.baseUrl}</Typography.Text>
-                <KeyStatusTag hasKey={p.hasKey} />
+                <KeyStatusTag profile={p} />
               </Space>
               <Button size="small" icon={<KeyOutlined />} onClick={() => setKeyFor({ id: p.id, intro: null })} data-testid="onboarding-profile-key">
                 {p.hasKey ? t('onboarding.provider.manageKey') : t('onboarding.provider.setKey')}

@@ -11,6 +11,42 @@ import { contract, type ProfileView } from '../../../../common/contract';
 import { call, describeError, describeIssue, type IpcError } from '../../app/api';
 import { useAppInfo } from '../../app/query';
 import { BalanceResult, useBalanceCheck } from './balance';
+import { keyStanding } from './ProfileTable';
+
+/**
+ * A set key, as the provider last judged it (main's one record, the same the profile list shows):
+ * never a green "set" while the provider refuses it.
+ */
+function KeyStateAlert({ profile }: { profile: ProfileView }) {
+  const { t } = useTranslation();
+  const standing = keyStanding(profile);
+  const hint = profile.builtin ? t('key.builtinNote') : t('key.isSetHint');
+  if (standing === 'rejected') {
+    const signature = profile.keyCheck?.kind === 'signature';
+    return (
+      <Alert
+        type="error"
+        showIcon
+        title={signature ? t('key.signatureRejected') : t('key.rejected')}
+        description={signature ? t('provider.signature.action', { ns: 'msg' }) : t('key.rejectedHint')}
+        data-testid="key-state"
+        data-has-key="true"
+        data-standing={standing}
+      />
+    );
+  }
+  return (
+    <Alert
+      type={standing === 'works' ? 'success' : 'info'}
+      showIcon
+      title={standing === 'works' ? t('key.works') : t('key.isSet')}
+      description={hint}
+      data-testid="key-state"
+      data-has-key="true"
+      data-standing={standing}
+    />
+  );
+}
 
 export interface KeyModalProps {
   /** The profile whose key is managed; null when closed. Always the latest view from the list. */
@@ -114,7 +150,7 @@ export function KeyModal({ profile, intro, onClose, onChanged }: KeyModalProps) 
         {intro === 'new' && !profile.hasKey ? <Typography.Paragraph>{t('key.newProfileIntro')}</Typography.Paragraph> : null}
 
         {profile.hasKey ? (
-          <Alert type="success" showIcon title={t('key.isSet')} description={builtin ? t('key.builtinNote') : t('key.isSetHint')} data-testid="key-state" data-has-key="true" />
+          <KeyStateAlert profile={profile} />
         ) : (
           <Alert type="warning" showIcon title={t('key.notSet')} description={builtin ? t('key.builtinMissing') : t('key.notSetHint')} data-testid="key-state" data-has-key="false" />
         )}

@@ -1,7 +1,7 @@
 import { Button, Empty, Table, Tag, Tooltip, Typography } from 'antd';
 import type { TableColumnsType } from 'antd';
-import { ApiOutlined, CheckCircleFilled, DeleteOutlined, EditOutlined, KeyOutlined, MinusCircleOutlined } from '@ant-design/icons';
-import type { HTMLAttributes } from 'react';
+import { ApiOutlined, CheckCircleFilled, CloseCircleFilled, DeleteOutlined, EditOutlined, KeyOutlined, MinusCircleOutlined } from '@ant-design/icons';
+import type { HTMLAttributes, ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ProfileView } from '../../../../common/contract';
 import { dialectDescription, dialectName } from '../dialects/dialect-names';
@@ -17,16 +17,34 @@ export interface ProfileTableProps {
   onReading: (p: ProfileView) => void;
 }
 
-export function KeyStatusTag({ hasKey }: { hasKey: boolean }) {
+/** Where a profile's key stands: none, rejected by the provider, working, or set but not checked yet. */
+export type KeyStanding = 'missing' | 'rejected' | 'works' | 'unchecked';
+
+/** One rule for every screen, from main's one record of the provider's last word (ProfileView.keyCheck). */
+export function keyStanding(p: Pick<ProfileView, 'hasKey' | 'keyCheck'>): KeyStanding {
+  if (!p.hasKey) return 'missing';
+  if (p.keyCheck?.result === 'rejected') return 'rejected';
+  return p.keyCheck?.result === 'ok' ? 'works' : 'unchecked';
+}
+
+const STANDING_TAG: Record<KeyStanding, { color: string; icon: ReactNode }> = {
+  missing: { color: 'warning', icon: <MinusCircleOutlined /> },
+  rejected: { color: 'error', icon: <CloseCircleFilled /> },
+  works: { color: 'success', icon: <CheckCircleFilled /> },
+  unchecked: { color: 'default', icon: <KeyOutlined /> },
+};
+
+export function KeyStatusTag({ profile }: { profile: Pick<ProfileView, 'hasKey' | 'keyCheck'> }) {
   const { t } = useTranslation();
-  return hasKey ? (
-    <Tag color="success" icon={<CheckCircleFilled />} data-testid="key-status" data-has-key="true">
-      {t('profiles.keyStatus.set')}
-    </Tag>
-  ) : (
-    <Tag color="warning" icon={<MinusCircleOutlined />} data-testid="key-status" data-has-key="false">
-      {t('profiles.keyStatus.missing')}
-    </Tag>
+  const standing = keyStanding(profile);
+  const { color, icon } = STANDING_TAG[standing];
+  const label = standing === 'rejected' && profile.keyCheck?.kind === 'signature' ? t('profiles.keyStatus.signatureRejected') : t(`profiles.keyStatus.${standing}`);
+  return (
+    <Tooltip title={t(`profiles.keyStatusHelp.${standing}`)}>
+      <Tag color={color} icon={icon} data-testid="key-status" data-has-key={String(profile.hasKey)} data-standing={standing}>
+        {label}
+      </Tag>
+    </Tooltip>
   );
 }
 
@@ -87,8 +105,8 @@ export function ProfileTable({ profiles, loading, onAdd, onEdit, onKey, onDelete
       key: 'key',
       title: t('profiles.column.key'),
       dataIndex: 'hasKey',
-      width: 130,
-      render: (_: unknown, p) => <KeyStatusTag hasKey={p.hasKey} />,
+      width: 150,
+      render: (_: unknown, p) => <KeyStatusTag profile={p} />,
     },
     {
       key: 'actions',

@@ -4,7 +4,10 @@
 // confirmation. Its own chunk (steps, timeline): loaded once the Send screen is up (CallCard.tsx).
 import { Alert, Button, Card, Steps, Tag, Timeline, Typography } from 'antd';
 import { PhoneOutlined, RedoOutlined } from '@ant-design/icons';
+import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
+import { navigate } from '../../app/navigation';
+import { profilesQuery } from '../../app/query';
 import { currentLanguage } from '../../i18n';
 import { describeOutcome, formatTime, offersSendAgain, PHASE_COLORS, phaseLabel, phaseOf, stepsOf, timelineEntries } from './send-model';
 import type { SessionCall } from './session-calls';
@@ -19,10 +22,14 @@ export interface CallActions {
 export function CallProgress({ call, onSendAgain, sendAgainBusy, onOpenProfiles }: CallActions & { call: SessionCall }) {
   const { t, i18n } = useTranslation();
   const lang = currentLanguage(i18n.language);
+  const profiles = useQuery(profilesQuery).data;
 
   const m = call.message;
   const phase = phaseOf(m);
-  const outcome = describeOutcome(t, m);
+  // A reply of the built-in Sandbox: what to do is on the Sandbox screen, not in a provider's console.
+  const sandbox = profiles?.find((p) => p.id === m.profile)?.builtin === true;
+  const outcome = describeOutcome(t, m, sandbox ? 'sandbox' : undefined);
+  const sandboxFix = sandbox && m.outcome === 'rejected' && (m.code === 402 || m.code === 403) ? m.code : null;
   const steps = stepsOf(t, m);
   const entries = call.events ? timelineEntries(t, m, call.events) : [];
   const open = phase === 'sending' || phase === 'waiting' || phase === 'calling';
@@ -67,6 +74,10 @@ export function CallProgress({ call, onSendAgain, sendAgainBusy, onOpenProfiles 
             authProblem ? (
               <Button size="small" onClick={onOpenProfiles}>
                 {t('send.call.openProfiles')}
+              </Button>
+            ) : sandboxFix !== null ? (
+              <Button size="small" type="primary" onClick={() => navigate('sandbox')} data-testid="open-sandbox">
+                {sandboxFix === 402 ? t('sandbox.links.topUp') : t('sandbox.links.register')}
               </Button>
             ) : undefined
           }

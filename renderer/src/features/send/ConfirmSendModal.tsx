@@ -1,5 +1,6 @@
 // The last look before a real phone call is placed: the number, the exact text and what it may
 // cost. Confirming sends once: the screen ignores further clicks until the send has returned.
+import { useRef } from 'react';
 import { Alert, Descriptions, Modal, Typography } from 'antd';
 import { PhoneOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
@@ -13,9 +14,16 @@ export interface ConfirmSendModalProps {
 
 export function ConfirmSendModal({ request, onConfirm, onCancel }: ConfirmSendModalProps) {
   const { t } = useTranslation();
+  const frame = useRef<HTMLDivElement>(null);
   return (
     <Modal
       open={request !== null}
+      // The focus starts on the primary action ("Call"), as in every confirmation: Enter confirms,
+      // Escape (or Tab to "Cancel") backs out. Not on the × in the corner.
+      afterOpenChange={(open) => {
+        if (open) frame.current?.querySelector<HTMLButtonElement>('[data-testid="confirm-send"]')?.focus();
+      }}
+      modalRender={(node) => <div ref={frame}>{node}</div>}
       title={request ? t('send.confirm.title', { mobile: request.mobile }) : null}
       okText={t('send.confirm.ok')}
       cancelText={t('send.confirm.cancel')}

@@ -6,6 +6,7 @@ import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { Alert, AutoComplete, Button, Card, Col, Form, Input, Row, Segmented, Select, Space, Tag, Typography, type FormInstance } from 'antd';
 import { CheckCircleFilled, ExclamationCircleFilled, PhoneOutlined, WarningFilled } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
+import { keyStanding } from '../profiles/ProfileTable';
 import type { TemplateView } from '../../../../common/contract';
 import { normalizeMobile } from '../../../../common/domain/mobile';
 import { matchTemplate } from '../../../../common/domain/templates';
@@ -177,6 +178,7 @@ export function SendForm({ form, data, initialProfileId, sending, onReview, prob
                       <span className="send-option-name">{p.name}</span>
                       {p.builtin ? <Tag color="blue">{t('send.field.builtin')}</Tag> : null}
                       {p.hasKey ? null : <Tag color="warning">{t('send.field.noKey')}</Tag>}
+                      {keyStanding(p) === 'rejected' ? <Tag color="error">{t('profiles.keyStatus.rejected')}</Tag> : null}
                     </span>
                   ),
                 }))}
@@ -271,7 +273,8 @@ export function SendForm({ form, data, initialProfileId, sending, onReview, prob
           <Preview parts={previewParts(freeMatch.template.content, matchTemplate(freeText, freeMatch.template.content) ?? [])} template={freeMatch.template} />
         ) : null}
 
-        {text ? <MeasureLine length={size.length} units={size.units} tooLong={size.tooLong} /> : null}
+        {/* Free text: the field itself says the text is too long; the line only counts (said once). */}
+        {text ? <MeasureLine length={size.length} units={size.units} tooLong={size.tooLong} saidByField={mode === 'free'} /> : null}
 
         <Form.Item
           name="mobile"
@@ -361,13 +364,14 @@ function Preview({ parts, template }: { parts: PreviewPart[]; template: Template
   );
 }
 
-function MeasureLine({ length, units, tooLong }: { length: number; units: number; tooLong: boolean }) {
+function MeasureLine({ length, units, tooLong, saidByField }: { length: number; units: number; tooLong: boolean; saidByField: boolean }) {
   const { t } = useTranslation();
   if (tooLong) {
     return (
       <div className="send-measure" role="alert" data-testid="measure" data-too-long="true">
         <Typography.Text type="danger">
-          <ExclamationCircleFilled aria-hidden /> {t('content.too-long', { ns: 'msg' })} {t('send.measure.count', { length, max: CONTENT_MAX })}
+          <ExclamationCircleFilled aria-hidden /> {saidByField ? null : `${t('content.too-long', { ns: 'msg' })} `}
+          {t('send.measure.count', { length, max: CONTENT_MAX })}
         </Typography.Text>
       </div>
     );

@@ -134,7 +134,7 @@ export interface OutcomeText {
 }
 
 /** What became of a message, in words: what happened, and what to do next. */
-export function describeOutcome(t: TFunction, m: MessageRecord): OutcomeText {
+export function describeOutcome(t: TFunction, m: MessageRecord, where?: 'sandbox'): OutcomeText {
   const phase = phaseOf(m);
   switch (phase) {
     case 'sending':
@@ -164,7 +164,7 @@ export function describeOutcome(t: TFunction, m: MessageRecord): OutcomeText {
       return { type: 'warning', title: t('send.outcome.untrackedTitle'), body: [t('send.outcome.untrackedBody')] };
     case 'rejected': {
       if (m.code !== null) {
-        const code = describeProviderCode(t, m.code);
+        const code = describeProviderCode(t, m.code, where);
         return { type: 'error', title: code.meaning, body: [code.action, t('send.outcome.rejectedNothingPlaced')] };
       }
       if (m.errorKind === 'signature-rejected') {

@@ -67,6 +67,12 @@ export function ImportDialog({ mode, existing, onClose, onImported }: ImportDial
   const summary = plan ? planSummary(plan) : null;
   const toSave = plan?.filter((r) => r.action === 'new' || r.action === 'update') ?? [];
   const skipped = plan?.filter((r) => r.action === 'duplicate' || r.action === 'error') ?? [];
+  // Every row of the source is accounted for: blank rows too are said to be skipped, with where.
+  const blank = parsed?.ok ? (parsed.blank ?? []) : [];
+  const skippedAll: { where: PlannedRow['where']; reason: string }[] = [
+    ...skipped.map((r) => ({ where: r.where, reason: skipReason(t, r) })),
+    ...blank.map((where) => ({ where, reason: t('templates.importer.blank') })),
+  ].sort((a, b) => a.where.n - b.where.n);
 
   const reset = () => {
     setFile(null);
@@ -138,7 +144,7 @@ export function ImportDialog({ mode, existing, onClose, onImported }: ImportDial
         return;
       }
       reset();
-      onImported(saved, skipped.length);
+      onImported(saved, skippedAll.length);
     },
   });
 
@@ -194,21 +200,21 @@ export function ImportDialog({ mode, existing, onClose, onImported }: ImportDial
         type={summary.error ? 'warning' : summary.new + summary.update ? 'success' : 'info'}
         showIcon
         role="status"
-        title={t('templates.importer.summary', { total: plan.length, new: summary.new, update: summary.update, skipped: summary.error + summary.duplicate })}
+        title={t('templates.importer.summary', { total: plan.length + blank.length, new: summary.new, update: summary.update, skipped: skippedAll.length })}
         description={
-          skipped.length ? (
+          skippedAll.length ? (
             <>
-              <div>{t('templates.importer.skippedTitle', { count: skipped.length })}</div>
+              <div>{t('templates.importer.skippedTitle', { count: skippedAll.length })}</div>
               <ul className="tpl-report-list" data-testid="import-problems">
-                {skipped.slice(0, REPORT_LIMIT).map((r) => (
+                {skippedAll.slice(0, REPORT_LIMIT).map((r) => (
                   <li key={`${r.where.kind}-${r.where.n}`} data-testid="import-problem" data-where={`${r.where.kind}-${r.where.n}`}>
                     <Typography.Text strong>{whereText(t, r.where)}</Typography.Text>
                     {t('templates.importer.separator')}
-                    {skipReason(t, r)}
+                    {r.reason}
                   </li>
                 ))}
               </ul>
-              {skipped.length > REPORT_LIMIT ? <div>{t('templates.importer.more', { count: skipped.length - REPORT_LIMIT })}</div> : null}
+              {skippedAll.length > REPORT_LIMIT ? <div>{t('templates.importer.more', { count: skippedAll.length - REPORT_LIMIT })}</div> : null}
             </>
           ) : undefined
         }

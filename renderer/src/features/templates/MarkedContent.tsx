@@ -32,8 +32,8 @@ function MarkerChip({ index, label, title }: { index: number; label: string | nu
   const { t } = useTranslation();
   const text = label ?? t('templates.marker', { n: index + 1 });
   return (
-    <Tooltip title={label ? `${title}: ${label}` : title}>
-      <Tag color="blue" className="tpl-marker" data-testid="marker-chip" data-marker-index={index} aria-label={label ? `${title}: ${label}` : title}>
+    <Tooltip title={label ? t('common.labelled', { label: title, value: label }) : title}>
+      <Tag color="blue" className="tpl-marker" data-testid="marker-chip" data-marker-index={index} aria-label={label ? t('common.labelled', { label: title, value: label }) : title}>
         {text}
       </Tag>
     </Tooltip>

@@ -5,6 +5,7 @@ import { useState } from 'react';
 import { Alert, App, Button, Dropdown, Empty, Flex, Input, Segmented, Space, Typography } from 'antd';
 import { DownloadOutlined, DownOutlined, ExperimentOutlined, ImportOutlined, PlusOutlined, ReloadOutlined, SearchOutlined, SnippetsOutlined } from '@ant-design/icons';
 import { useMutation } from '@tanstack/react-query';
+import { matchesAny } from '../../../../common/domain/search';
 import { useTranslation } from 'react-i18next';
 import type { TemplateView } from '../../../../common/contract';
 import { call, describeError } from '../../app/api';
@@ -38,10 +39,8 @@ export function TemplatesScreen() {
 
   const list = templates ?? [];
   const counts: Record<Filter, number> = { all: list.length, approved: list.filter((x) => x.approved).length, pending: list.filter((x) => !x.approved).length };
-  const needle = query.trim().toLowerCase();
-  const shown = list.filter(
-    (x) => (filter === 'all' || x.approved === (filter === 'approved')) && (!needle || x.name.toLowerCase().includes(needle) || x.content.toLowerCase().includes(needle)),
-  );
+  // Name or text, by its pinyin too (发货通知 by "fh"): the one matching rule (common/domain/search).
+  const shown = list.filter((x) => (filter === 'all' || x.approved === (filter === 'approved')) && matchesAny([x.name, x.content], query));
 
   const openAdd = () => setFormState({ open: true, template: null });
 

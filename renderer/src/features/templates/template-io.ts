@@ -33,7 +33,8 @@ export interface FileProblem {
 
 export type ParseFormat = 'json' | 'csv' | 'lines';
 
-export type Parsed = { ok: true; format: ParseFormat; rows: ImportRow[] } | { ok: false; problem: FileProblem };
+/** `blank`: rows or lines of the source that hold nothing (reported as skipped, so every row is accounted for). */
+export type Parsed = { ok: true; format: ParseFormat; rows: ImportRow[]; blank?: Where[] } | { ok: false; problem: FileProblem };
 
 /** The largest file read (a full library of 5000 templates of 500 characters is about 8 MB in UTF-8). */
 export const FILE_MAX_BYTES = 10 * 1024 * 1024;
@@ -207,9 +208,15 @@ export function parseCsvText(text: string): Parsed {
   }
   const malformed = new Set(result.errors.filter((e) => e.type === 'Quotes' && typeof e.row === 'number').map((e) => e.row as number));
   const rows: ImportRow[] = [];
-  for (let i = 1; i < records.length; i++) {
+  const blank: Where[] = [];
+  // The file's last line ends with a line break: the empty "row" after it is not a row of the file.
+  const last = records.length > 1 && (records.at(-1) ?? []).every((c) => c === '') ? records.length - 1 : records.length;
+  for (let i = 1; i < last; i++) {
     const cells = records[i] ?? [];
-    if (cells.every((c) => c.trim() === '')) continue; // a blank line (often the last one) is not a row
+    if (cells.every((c) => c.trim() === '')) {
+      blank.push({ kind: 'row', n: i + 1 });
+      continue;
+    }
     const cell = (column: Column) => {
       const index = columns[column];
       return index === undefined ? undefined : unescapeFormula(cells[index] ?? '');
@@ -219,17 +226,29 @@ export function parseCsvText(text: string): Parsed {
     rows.push(row);
   }
   if (!rows.length) return { ok: false, problem: { code: 'empty-file' } };
-  return tooMany(rows.length) ?? { ok: true, format: 'csv', rows };
+  return tooMany(rows.length) ?? { ok: true, format: 'csv', rows, blank };
 }
 
-/** One template per non-empty line. */
+/**
+ * One template per line. A line with a tab is a name and a text (two cells copied from a
+ * spreadsheet without their header): a name with an empty text is a row with a problem, never a
+ * template whose text is its name. Blank lines between templates are reported, not silently dropped.
+ */
 export function parseLines(text: string): Parsed {
   const rows: ImportRow[] = [];
-  text.split(/\r\n|\n|\r/).forEach((line, i) => {
-    if (line.trim()) rows.push(rowFrom({ kind: 'line', n: i + 1 }, { content: line }));
+  const blank: Where[] = [];
+  const lines = text.replace(/[\r\n]+$/, '').split(/\r\n|\n|\r/);
+  lines.forEach((line, i) => {
+    const where: Where = { kind: 'line', n: i + 1 };
+    if (!line.trim()) {
+      if (rows.length) blank.push(where); // leading blank lines are the paste's, not the user's
+      return;
+    }
+    const tab = line.indexOf('\t');
+    rows.push(tab >= 0 ? rowFrom(where, { name: line.slice(0, tab), content: line.slice(tab + 1) }) : rowFrom(where, { content: line }));
   });
   if (!rows.length) return { ok: false, problem: { code: 'empty-file' } };
-  return tooMany(rows.length) ?? { ok: true, format: 'lines', rows };
+  return tooMany(rows.length) ?? { ok: true, format: 'lines', rows, blank };
 }
 
 /**

@@ -1,0 +1,26 @@
+// What the Sandbox screen reads from main (the sandbox behind the built-in profile, through the
+// sandbox.* operations) and how a change puts main's new view in the cache at once.
+import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import type { SandboxView } from '../../../../common/contract';
+import type { CalloutApi, IpcResult } from '../../app/api';
+import { ask } from '../../app/query';
+
+/** While the screen is open, the sandbox is read again this often (calls ring and end, balances change). */
+export const SANDBOX_POLL_MS = 2_000;
+
+export const sandboxQuery = queryOptions({ queryKey: ['sandbox.state'], queryFn: () => ask((api) => api.sandbox.state()) });
+
+export const sandboxRequestsQuery = (limit: number) =>
+  queryOptions({ queryKey: ['sandbox.requests', limit], queryFn: () => ask((api) => api.sandbox.requests({ limit })) });
+
+/** A change to the sandbox: main answers with the sandbox's new state, which replaces the cached one. */
+export function useSandboxChange<I>(run: (api: CalloutApi, input: I) => Promise<IpcResult<SandboxView>>) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (input: I) => ask((api) => run(api, input)),
+    onSuccess: (view) => {
+      client.setQueryData(sandboxQuery.queryKey, view);
+      void client.invalidateQueries({ queryKey: ['sandbox.requests'] });
+    },
+  });
+}

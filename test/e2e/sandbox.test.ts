@@ -1,0 +1,219 @@
+// End to end, through the browser test bridge: the guide's "try it in the Sandbox" for a user's own
+// template. A template made in the library is refused by the Sandbox (403) until it is registered on
+// the Sandbox screen; registered and approved there, it is answered. A drained balance answers 402
+// until it is topped up there. Faults, the speed and the request log are driven from the same
+// screen, through main (never the sandbox's HTTP admin endpoints). Both languages; screenshots
+// under test-results/screens/ (sandbox-*.png).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { launchChromium, startApp, type AppUnderTest } from './bridge';
+import { bodyText, settled, translator } from './page-helpers';
+
+const TIMEOUT = 90_000;
+const CJK = /[\u3400-\u9fff]/;
+const RAW_KEY = /\b(sandbox|send|nav|msg)\.[a-z][\w-]*(\.[\w-]+)+\b/;
+/** ASCII ? or : right after a Chinese character: a Chinese sentence uses ？ and ：. */
+const ASCII_IN_CHINESE = /[\u4e00-\u9fff][?:]/;
+
+const MINE = '王工您好，机房【变量】温度过高，请到现场查看。';
+const LOCALES = [
+  { locale: 'en-US', lang: 'en', suffix: 'en', name: 'Machine room alarm', label: 'Room' },
+  { locale: 'zh-CN', lang: 'zh-CN', suffix: 'zh-CN', name: '机房告警', label: '机房' },
+] as const;
+
+describe.each(LOCALES)('Sandbox screen ($suffix)', ({ locale, lang, suffix, name, label }) => {
+  let browser: Browser;
+  let app: AppUnderTest;
+  let page: Page;
+  const problems: string[] = [];
+  const t = translator(lang);
+  const sends = () => app.services.sandbox!.requests().filter((r) => r.op === 'send');
+  const card = () => page.getByTestId('call-card');
+  const cardAttr = async (attr: string) => ((await card().count()) ? card().first().getAttribute(attr, { timeout: 1_000 }).catch(() => null) : null);
+  const snap = async (shot: string) => {
+    await page.locator('.ant-message-notice').first().waitFor({ state: 'detached', timeout: 6_000 }).catch(() => undefined);
+    await page.mouse.move(5, 795);
+    await settled(page);
+    await app.screenshot(shot);
+  };
+  const go = async (screen: 'send' | 'sandbox' | 'templates') => {
+    await page.getByRole('menuitem').filter({ hasText: new RegExp(`^\\s*${t(`nav.${screen}`)}\\s*$`) }).click();
+    await expect.poll(() => page.evaluate(() => (globalThis as unknown as { location: { hash: string } }).location.hash)).toBe(`#/${screen}`);
+  };
+  const libraryRow = () => page.locator('[data-testid="sandbox-library-row"]').filter({ hasText: name });
+  const libraryStatus = () => libraryRow().getByTestId('sandbox-template-status').getAttribute('data-status');
+
+  /** Fills the Send screen with the user's template and a number, sends, confirms; returns the call card's outcome once settled. */
+  const sendMine = async (mobile: string): Promise<string | null> => {
+    const before = await cardAttr('data-message-id');
+    await page.locator('#send_templateId').click();
+    await page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option').filter({ hasText: name }).first().click();
+    await page.getByLabel(label, { exact: true }).fill('A3');
+    await page.locator('#send_mobile').fill(mobile);
+    await page.keyboard.press('Escape');
+    await page.getByTestId('send-button').click();
+    await page.getByTestId('confirm-body').waitFor();
+    await settled(page);
+    await page.getByTestId('confirm-send').click();
+    await expect.poll(() => cardAttr('data-message-id'), { timeout: 20_000 }).not.toBe(before);
+    await expect.poll(() => cardAttr('data-phase'), { timeout: 20_000 }).not.toBe('sending');
+    return cardAttr('data-outcome');
+  };
+
+  beforeAll(async () => {
+    browser = await launchChromium();
+    app = await startApp({ locale, browser, onboarding: false, screen: 'templates', sandbox: { timeScale: 0.01 } });
+    page = app.page;
+    page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+    page.on('console', (m) => {
+      if (m.text().includes("'frame-ancestors' is ignored when delivered via a <meta> element")) return;
+      if (m.type() === 'error' || m.type() === 'warning') problems.push(`${m.type()}: ${m.text()}`);
+    });
+  }, TIMEOUT);
+
+  afterAll(async () => {
+    await app?.close();
+    await browser?.close();
+  }, TIMEOUT);
+
+  it(
+    'a template made in the library, marked approved there, is refused by the Sandbox (403): the call card says so and points to the Sandbox screen',
+    async () => {
+      // The user adds their own template in the library, marked approved (as they believe it is).
+      await page.getByTestId('add-template').click();
+      await page.locator('#template_name').fill(name);
+      await page.locator('#template_content').fill(MINE);
+      await page.locator('#template_labels_0').fill(label);
+      await page.getByTestId('template-approved').click();
+      await page.getByTestId('template-save').click();
+      await page.locator('.ant-drawer-content').waitFor({ state: 'hidden' });
+
+      await go('send');
+      expect(await sendMine('13800138007')).toBe('rejected');
+      expect(sends().at(-1)?.response?.code).toBe(403);
+      const outcome = await page.getByTestId('call-outcome').innerText();
+      expect(outcome).toContain(t('msg:provider.403.meaning'));
+      // The Sandbox's own advice, not "register it in the provider console".
+      expect(outcome).toContain(t('msg:provider.403.action', { context: 'sandbox' }));
+      expect(outcome).not.toContain(t('msg:provider.403.action'));
+      expect(await page.getByTestId('open-sandbox').innerText()).toMatch(new RegExp(t('sandbox.links.register').replace(/\s/g, '\\s*')));
+      await snap(`sandbox-send-403-${suffix}`);
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'on the Sandbox screen the template is "not registered"; registered for review it waits; approved now it is answered',
+    async () => {
+      await page.getByTestId('open-sandbox').click();
+      await page.getByTestId('sandbox-screen').waitFor();
+      await libraryRow().waitFor();
+      expect(await libraryStatus()).toBe('none');
+      expect(await page.getByTestId('sandbox-balance').getAttribute('data-units')).toBe('10');
+      const text = await bodyText(page);
+      expect(text).toContain(t('sandbox.intro'));
+      expect(text).toContain(t('sandbox.templates.help'));
+      expect(text).not.toMatch(RAW_KEY);
+      if (lang === 'zh-CN') expect(text).not.toMatch(ASCII_IN_CHINESE);
+      else expect(text.replace('中文', '').replace(/[\u4e00-\u9fff【】，。（）]+/g, '')).not.toMatch(CJK);
+      await snap(`sandbox-${suffix}`);
+
+      // Registered for review: it waits (the review delay is 2 hours of the Sandbox's time).
+      await libraryRow().getByTestId('sandbox-register-review').click();
+      await expect.poll(libraryStatus).toBe('pending');
+      expect(await libraryRow().getByTestId('sandbox-template-status').innerText()).toMatch(/\d\d:\d\d/);
+      await snap(`sandbox-template-pending-${suffix}`);
+      // Approved now.
+      await libraryRow().getByTestId('sandbox-approve').click();
+      await expect.poll(libraryStatus).toBe('approved');
+      await snap(`sandbox-template-approved-${suffix}`);
+
+      await go('send');
+      expect(await sendMine('13800138007')).toBe('accepted');
+      await expect.poll(() => cardAttr('data-phase'), { timeout: 30_000 }).toBe('answered');
+      expect(sends().at(-1)?.body).toMatchObject({ mobile: '13800138007', content: '王工您好，机房A3温度过高，请到现场查看。' });
+      await snap(`sandbox-send-answered-${suffix}`);
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'a drained balance answers 402 with the Sandbox\'s own advice; topped up on the Sandbox screen, the next call is answered',
+    async () => {
+      await go('sandbox');
+      await page.getByTestId('sandbox-empty').click();
+      await expect.poll(() => page.getByTestId('sandbox-balance').getAttribute('data-units')).toBe('0');
+
+      await go('send');
+      expect(await sendMine('13800138008')).toBe('rejected');
+      expect(sends().at(-1)?.response?.code).toBe(402);
+      const outcome = await page.getByTestId('call-outcome').innerText();
+      expect(outcome).toContain(t('msg:provider.402.action', { context: 'sandbox' }));
+      expect(outcome).not.toContain(t('msg:provider.402.action'));
+      await snap(`sandbox-send-402-${suffix}`);
+
+      await page.getByTestId('open-sandbox').click();
+      await page.getByTestId('sandbox-topup-amount').fill('20');
+      await page.getByTestId('sandbox-topup').click();
+      await expect.poll(() => page.getByTestId('sandbox-balance').getAttribute('data-units')).toBe('20');
+      expect(await page.getByTestId('sandbox-balance').innerText()).toContain(t('sandbox.balance.value', { count: 20 }));
+      await snap(`sandbox-topped-up-${suffix}`);
+
+      await go('send');
+      expect(await sendMine('13800138009')).toBe('accepted');
+      await expect.poll(() => cardAttr('data-phase'), { timeout: 30_000 }).toBe('answered');
+      await go('sandbox');
+      await expect.poll(() => page.getByTestId('sandbox-balance').getAttribute('data-units'), { timeout: 10_000 }).toBe('19');
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'fault switches, the speed and the signature gateway change the Sandbox; the request log shows each request without the key',
+    async () => {
+      // A provider code 500 for the next send: switched on, listed, used up by one send.
+      await page.getByTestId('sandbox-fault-kind').click();
+      await page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option').filter({ hasText: t('sandbox.faults.kindName.code') }).click();
+      await page.getByTestId('sandbox-fault-add').click();
+      await expect.poll(() => page.getByTestId('sandbox-fault').count()).toBe(1);
+      expect(app.services.sandbox!.faults()).toEqual([{ kind: 'code', code: 500, op: 'send', times: 1, remaining: 1 }]);
+      await snap(`sandbox-fault-${suffix}`);
+
+      await page.getByTestId('sandbox-time-scale').getByText(t('sandbox.settings.scale.1'), { exact: true }).click();
+      await expect.poll(() => app.services.sandbox!.settings().timeScale).toBe(1);
+      await page.getByTestId('sandbox-time-scale').getByText(t('sandbox.settings.scale.0.01'), { exact: true }).click();
+      await expect.poll(() => app.services.sandbox!.settings().timeScale).toBe(0.01);
+
+      await go('send');
+      expect(await sendMine('13800138017')).toBe('unknown');
+      await go('sandbox');
+      await expect.poll(() => page.getByTestId('sandbox-fault').count()).toBe(0);
+      // The request log: newest first (balance checks came after it), the fault shown, the key redacted.
+      const first = page.locator('[data-testid="sandbox-request"][data-op="send"]').first();
+      await expect.poll(() => first.getAttribute('data-code')).toBe('500');
+      expect(await first.innerText()).toContain(t('sandbox.faults.kindName.code'));
+      await first.locator('.ant-table-row-expand-icon').click();
+      const expanded = await page.locator('.sandbox-pre').first().innerText();
+      expect(expanded).toContain('[REDACTED]');
+      const key = (await app.services.secrets.get('profile:sandbox'))!;
+      expect(await bodyText(page)).not.toContain(key);
+      expect(await page.content()).not.toContain(key);
+      await snap(`sandbox-requests-${suffix}`);
+
+      // The signature gateway on: the Sandbox profile does not sign, so its balance check is refused.
+      await page.getByTestId('sandbox-signature').click();
+      await page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option').filter({ hasText: t('sandbox.settings.signatureMode.spec') }).click();
+      await expect.poll(() => app.services.sandbox!.settings().signatureMode).toBe('spec');
+      const b = await app.handlers['balance.query']({ profileId: 'sandbox' });
+      expect(b.failure?.kind).toBe('signature-rejected');
+      await page.getByTestId('sandbox-signature').click();
+      await page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option').filter({ hasText: t('sandbox.settings.signatureMode.off') }).click();
+      await expect.poll(() => app.services.sandbox!.settings().signatureMode).toBe('off');
+      // The renderer never called the sandbox's admin endpoints: only the sandbox.* operations.
+      expect(app.calls.filter((c) => c.channel.startsWith('sandbox.')).length).toBeGreaterThan(5);
+      expect(app.services.sandbox!.requests().some((r) => r.path.startsWith('/__sandbox'))).toBe(false);
+      expect(problems).toEqual([]);
+    },
+    TIMEOUT,
+  );
+});
