@@ -11,7 +11,7 @@ import { contract, type ProfileView } from '../../../../common/contract';
 import { call, describeError, describeIssue, type IpcError } from '../../app/api';
 import { useAppInfo } from '../../app/query';
 import { BalanceResult, useBalanceCheck } from './balance';
-import { keyStanding } from './ProfileTable';
+import { keyStanding } from './key-standing';
 
 /**
  * A set key, as the provider last judged it (main's one record, the same the profile list shows):
