@@ -95,13 +95,28 @@ export interface Overview {
   totals: OverviewCounts;
 }
 
+/** An HTTP status, a class of them, or "none": no reply came. */
+export type StatusFilter = number | '1xx' | '2xx' | '3xx' | '4xx' | '5xx' | 'none';
+
 export interface ExchangeQuery {
   messageId?: number;
   operation?: Operation;
+  /** Any of these operations. */
+  operations?: Operation[];
+  /** Profile ids. */
+  profiles?: string[];
+  statuses?: StatusFilter[];
+  /** The provider's result code in the reply. */
+  providerCodes?: number[];
   /** started_at ≥ from. */
   from?: number;
   /** started_at < to. */
   to?: number;
+  /**
+   * Words that must all appear (in any order, ignoring ASCII case) in the URL, the headers or a
+   * body of either half. Stored exchanges are redacted: the key is never found.
+   */
+  search?: string;
   limit?: number;
   cursor?: string | null;
   order?: HistoryOrder;
@@ -110,6 +125,11 @@ export interface ExchangeQuery {
 export interface ExchangePage {
   rows: ExchangeRecord[];
   nextCursor: string | null;
+  /**
+   * Set when the page stopped at its scan window before filling up (as for messages): rows were
+   * checked down to (newest first; up to, oldest first) this started_at. Continue with `nextCursor`.
+   */
+  searchedTo?: number;
 }
 
 export interface RetentionSettings {

@@ -4,8 +4,9 @@ import type { Reason } from './reasons';
 import type { TransportErrorKind } from './vocabulary';
 export type { TransportErrorKind } from './vocabulary';
 
-/** What an exchange was: a request Callout made (send, status, balance, the raw console) or a receipt the provider posted to Callout. */
-export type Operation = 'send' | 'status' | 'balance' | 'raw' | 'receipt';
+/** What an exchange was: a request Callout made (send, status, balance, the raw client) or a receipt the provider posted to Callout. */
+export const OPERATIONS = ['send', 'status', 'balance', 'raw', 'receipt'] as const;
+export type Operation = (typeof OPERATIONS)[number];
 
 export interface MessageRecord {
   id: number;
@@ -83,4 +84,6 @@ export interface ExchangeRecord extends Exchange {
   id: number;
   messageId: number | null;
   profile: string | null;
+  /** The provider's result code in the reply, as Callout read it when it stored the exchange. */
+  providerCode: number | null;
 }

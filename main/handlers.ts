@@ -1,7 +1,7 @@
 // The one handler table: channel → (parsed input) → output. Used by ipcMain (main/ipc.ts), the
 // browser transport and the CLI. Its keys equal the contract's channels. Each entry only adapts:
 // the work is done by the services built in services.ts.
-import type { BalanceView, Channel, ConsoleResult, ImportResult, OutputOf, ParsedInputOf, RecentsView, SendView, StatusView, TemplateView } from '../common/contract';
+import type { BalanceView, Channel, ImportResult, OutputOf, ParsedInputOf, RecentsView, SendView, StatusView, TemplateView } from '../common/contract';
 import { matchTemplate, parseTemplate } from '../common/domain/templates';
 import type { MessageRecord } from '../common/records';
 import { CalloutError, fail, invalid, isDiskFull, toIpcError } from './errors';
@@ -20,7 +20,6 @@ import {
   verifyRequest,
 } from './signing';
 import type { TemplateRecord } from './store/template-repository';
-import { VoiceClient } from './voice/client';
 import { probeServerClock, probeSignatureVariant } from './voice/probes';
 import type { SendOutcome } from './calls/call-service';
 import type { ReadProgress } from './bulk/import-runner';
@@ -56,7 +55,7 @@ export function createHandlers(services: Services): Handlers {
 }
 
 function handlerTable(services: Services): Handlers {
-  const { profiles, calls, store } = services;
+  const { profiles, calls, store, workbench } = services;
 
   const keyFor = async (key: { profileId: string } | { adHoc: string }) => ('adHoc' in key ? key.adHoc : (await profiles.endpoint(key.profileId)).apiKey);
 
@@ -223,14 +222,14 @@ function handlerTable(services: Services): Handlers {
 
     'exchanges.list': async (query) => store.history.listExchanges(query),
     'exchanges.get': async ({ id }) => exchange(id),
-    'exchanges.curl': async ({ id }) => ({ command: toCurl(exchange(id)) }),
-    'exchanges.copyCurlWithKey': async ({ id }) => {
+    'exchanges.curl': async ({ id, target }) => ({ command: toCurl(exchange(id), { target }) }),
+    'exchanges.copyCurlWithKey': async ({ id, target }) => {
       const e = exchange(id);
       if (!services.clipboard) throw fail('unavailable', { kind: 'clipboard' });
       if (!e.profile) throw fail('exchange-without-profile');
       const endpoint = await profiles.endpoint(e.profile);
       // The key goes from main straight to the clipboard; only "copied" goes back.
-      services.clipboard.writeText(toCurl(e, { apiKey: endpoint.apiKey, signing: endpoint.signing ?? undefined }));
+      services.clipboard.writeText(toCurl(e, { apiKey: endpoint.apiKey, signing: endpoint.signing ?? undefined, target }));
       return { copied: true as const };
     },
     'exchanges.exportHar': async ({ ids }) => {
@@ -238,19 +237,38 @@ function handlerTable(services: Services): Handlers {
       return { json: JSON.stringify(toHar(list, { name: 'Callout', version: services.version }), null, 2), entries: list.length };
     },
 
-    'console.send': async ({ profileId, path, fields, format, signing }): Promise<ConsoleResult> => {
-      const base = await profiles.endpoint(profileId);
-      const endpoint = { ...base, format, signing: signing === 'profile' ? base.signing : signing === 'off' ? null : signing };
-      const r = await new VoiceClient(endpoint).raw(path, fields);
-      let last = null;
-      for (const e of r.exchanges) last = store.exchanges.insert(e, { profile: profileId });
-      return { exchange: exchange(last!), reply: r.reply, failure: r.failure };
-    },
-
     'store.status': async () => ({ retention: store.retention.settings(), usage: store.retention.usage(), recovered: store.recovered }),
     'store.setRetention': async (settings) => store.retention.setSettings(settings),
     'store.applyRetention': async () => store.retention.apply(),
     'store.vacuum': async () => store.retention.vacuum(),
+
+    'raw.send': async ({ request, assertions, ...scope }) => workbench.send(request, scope, assertions),
+    'raw.preview': async ({ request, ...scope }) => workbench.preview(request, scope),
+    'raw.import': async ({ profileId, text }) => workbench.importText(text, profileId),
+    'raw.fromExchange': async ({ id }) => workbench.fromExchange(exchange(id)),
+    'raw.code': async ({ request, target, ...scope }) => ({ code: await workbench.code(request, scope, target) }),
+    'raw.copyCodeWithKey': async ({ request, target, confirm: _confirm, ...scope }) => {
+      await workbench.copyCodeWithKey(request, scope, target);
+      return { copied: true as const };
+    },
+
+    'collections.list': async () => store.workbench.listCollections(),
+    'collections.get': async ({ id }) => store.workbench.collection(id),
+    'collections.save': async (input) => store.workbench.saveCollection(input),
+    'collections.remove': async ({ id }) => ({ removed: store.workbench.removeCollection(id) }),
+    'collections.saveRequest': async (input) => store.workbench.saveRequest(input),
+    'collections.removeRequest': async ({ id }) => ({ removed: store.workbench.removeRequest(id) }),
+    'collections.import': async ({ text, name }) => workbench.importFile(text, name),
+    'collections.export': async ({ id }) => workbench.exportFile(id),
+    'collections.run': async (input) => workbench.run(input),
+    'environments.list': async () => store.workbench.listEnvironments(),
+    'environments.save': async (input) => {
+      profiles.record(input.profileId);
+      return store.workbench.saveEnvironment(input);
+    },
+    'environments.remove': async ({ id }) => ({ removed: store.workbench.removeEnvironment(id) }),
+    'runs.list': async (input) => store.workbench.listRuns(input ?? {}),
+    'runs.get': async ({ id }) => store.workbench.run(id),
 
     'bulk.open': async ({ templateId, file, mapping, profileId, requestId }) => {
       // The estimate is checked against the balance when a profile is named and its balance can be read.

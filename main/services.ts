@@ -23,6 +23,7 @@ import { openStore, type Store } from './store';
 import { ReceiptListeners } from './receipts/receipt-listeners';
 import { dataDirectory } from './store/paths';
 import { fail, isDiskFull, isStorageError } from './errors';
+import { WorkbenchService } from './workbench/workbench-service';
 
 export type Locale = Lang;
 
@@ -77,6 +78,8 @@ export interface Services {
   bulk: BulkService;
   contacts: ContactService;
   dialer: Dialer;
+  /** The raw client, collections, environments and runs. */
+  workbench: WorkbenchService;
   sandbox: Sandbox | null;
   /** The receipt listeners of profiles that follow their calls by receipts. */
   receipts: ReceiptListeners;
@@ -210,6 +213,8 @@ export async function createServices(options: ServicesOptions = {}): Promise<Ser
     const contacts = new ContactService(store.contacts);
     const dialer = new Dialer({ contacts, settings: store.dialSettings, templates: store.templates, send, awaitEnd, governors, onProgress: (p) => emit('dialProgress', p), timeScale, log: options.log });
 
+    const workbench = new WorkbenchService({ store, profiles, clipboard: () => options.clipboard ?? null, onRunProgress: (p) => emit('runProgress', p) });
+
     // Sends left in flight by a process that is gone become unknown; calls still going on are followed again.
     const interrupted = calls.recover({ resume: options.follow?.resume ?? true });
     profiles.ensureSandboxProfile();
@@ -239,6 +244,7 @@ export async function createServices(options: ServicesOptions = {}): Promise<Ser
       bulk,
       contacts,
       dialer,
+      workbench,
       sandbox,
       receipts,
       log: options.log ?? (() => undefined),

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { migrate, openDatabase } from '../../main/store/database';
 import { openDatabaseSafely } from '../../main/store/integrity';
-import { HistoryRepository, type HistoryFilter } from '../../main/store/history-repository';
+import { HistoryRepository, type ExchangeQuery, type HistoryFilter } from '../../main/store/history-repository';
 import type { CallState, Outcome } from '../../common/domain/status';
 
 /** Bump when the generated data changes shape. */
@@ -303,6 +303,29 @@ export async function history(): Promise<Record<string, number>> {
       const f = searchFilter(i);
       searchMs.push(timed(() => repo.page(f, { limit: 100, order: 'newest' })));
     }
+    // Exchanges (issue 15): words anywhere in the URL, headers and bodies (part of a number, an
+    // smsid, a reply's text), and filters by provider code, "no reply" and status + operation + dates.
+    const exchangeSearch = (i: number): ExchangeQuery => {
+      const m = pick(r, mobiles);
+      if (i % 3 === 0) return { search: m.slice(2, 9) };
+      if (i % 3 === 1) return { search: `V${(1 + Math.floor(r() * rows)).toString(36).toUpperCase().padStart(8, '0')}` };
+      return { search: pick(r, ['内容未审核', 'timeout', '提交成功']) };
+    };
+    const exchangeFilter = (i: number): ExchangeQuery => {
+      const to = HISTORY_START + Math.floor(r() * span);
+      if (i % 3 === 0) return { providerCodes: [pick(r, [402, 403, 404])] };
+      if (i % 3 === 1) return { statuses: ['none'] };
+      return { operations: ['send'], statuses: [200], from: to - 30 * DAY, to };
+    };
+    for (let i = 0; i < 10; i++) repo.listExchanges({ ...exchangeSearch(i), limit: 100 });
+    const exchangeSearchMs: number[] = [];
+    const exchangeFilterMs: number[] = [];
+    for (let i = 0; i < 60; i++) {
+      const s = exchangeSearch(i);
+      exchangeSearchMs.push(timed(() => repo.listExchanges({ ...s, limit: 100 })));
+      const f = exchangeFilter(i);
+      exchangeFilterMs.push(timed(() => repo.listExchanges({ ...f, limit: 100 })));
+    }
     const overviewMs: number[] = [];
     for (let i = 0; i < 20; i++) {
       const to = HISTORY_END - Math.floor(r() * 300) * DAY;
@@ -313,6 +336,8 @@ export async function history(): Promise<Record<string, number>> {
       historyPageP95Ms: round(p95(pageMs)),
       historySearchP95Ms: round(p95(searchMs)),
       historyOverviewYearP95Ms: round(p95(overviewMs)),
+      exchangeSearchP95Ms: round(p95(exchangeSearchMs)),
+      exchangeFilterP95Ms: round(p95(exchangeFilterMs)),
       historyGenerateSec: prepared.generateSec,
       historyMigrateSec: prepared.migrateSec,
       historyOpenCheckMs: round(openCheckMs),

@@ -6,7 +6,7 @@ import type { ContentError } from '../domain/units';
 import type { MobileError } from '../domain/mobile';
 import type { ImportLimit } from '../domain/import-limits';
 
-export type NotFoundKind = 'profile' | 'message' | 'exchange' | 'template' | 'batch' | 'contact' | 'group' | 'import' | 'sandbox';
+export type NotFoundKind = 'profile' | 'message' | 'exchange' | 'template' | 'batch' | 'contact' | 'group' | 'import' | 'sandbox' | 'collection' | 'request' | 'environment' | 'run';
 
 export type ImportProblem =
   | 'no-rows'
@@ -22,6 +22,12 @@ export type ImportProblem =
 export type HistoryProblem = 'cursor' | 'page-size' | 'mobile-digits' | 'range' | 'utc-offset' | 'days' | 'dates';
 
 export type KeychainReason = 'forced' | 'component-missing' | 'timeout' | 'unavailable';
+
+/** Why a collection or environment file cannot be read. */
+export type CollectionFileProblem = 'invalid-json' | 'not-a-collection' | 'unsupported-schema' | 'too-many' | 'no-requests' | 'invalid-request';
+
+/** Why a raw request cannot be built as asked. */
+export type RawRequestProblem = 'credentials-in-text' | 'credentials-not-object' | 'url-outside-profile' | 'header-value';
 
 export type VectorFileProblem = 'invalid-json' | 'wrong-format' | 'unsupported-version' | 'invalid-vector' | 'too-many';
 
@@ -77,6 +83,11 @@ export interface ErrorParams {
   'dialect-invalid': Record<string, never>;
   /** The receipt listener could not listen there. */
   'listen-failed': { kind: 'in-use' | 'address' | 'denied' | 'other'; host: string; port: number };
+  /** The request uses variables that have no value (names separated by commas). */
+  'unresolved-variables': { names: string };
+  'raw-request-invalid': { kind: RawRequestProblem; name?: string };
+  'collection-file-invalid': { kind: CollectionFileProblem; where?: string };
+  'name-taken': { kind: 'collection' | 'environment'; name: string };
   internal: Record<string, never>;
 }
 

@@ -1,23 +1,16 @@
 // History: messages and exchanges, found and exported; the raw console; the store's retention.
 import { z } from 'zod';
 import { CALL_STATES, OUTCOMES } from '../domain/status';
-import type { ExchangeRecord } from '../records';
 import type { ExchangePage, HistoryPage, Overview, RetentionResult, RetentionSettings, VacuumResult } from '../history-types';
 import { id, lang, messageId, none, op, utcOffsetMinutes } from './define';
-import type { FailureView } from './send';
+import { OPERATIONS, type ExchangeRecord } from '../records';
+import { CODE_TARGETS } from './workbench';
 
 export interface StoreStatus {
   retention: RetentionSettings;
   /** Bytes of captured exchanges (headers and bodies) and their count. */
   usage: { bytes: number; exchanges: number };
   recovered: { movedTo: string; reason: string; kind?: 'database' | 'wal' } | null;
-}
-
-export interface ConsoleResult {
-  exchange: ExchangeRecord;
-  /** The reply as parsed (JSON or XML), when it could be read. */
-  reply: Record<string, unknown> | null;
-  failure: FailureView | null;
 }
 
 export const historyFilter = z
@@ -30,6 +23,27 @@ export const historyFilter = z
     templates: z.array(id).max(1000).optional(),
     search: z.string().max(200).optional(),
     mobile: z.string().max(40).optional(),
+  })
+  .strict();
+
+/** HTTP statuses: one (404), a class (4xx), or "none" (no reply came). */
+export const statusFilter = z.union([z.number().int().min(100).max(599), z.enum(['1xx', '2xx', '3xx', '4xx', '5xx', 'none'])]);
+
+/** The exchange list: by message, operation, profile, HTTP status, provider code, time, and words in the URL, headers and bodies. */
+export const exchangeQuery = z
+  .object({
+    messageId: messageId.optional(),
+    operation: z.enum(OPERATIONS).optional(),
+    operations: z.array(z.enum(OPERATIONS)).max(OPERATIONS.length).optional(),
+    profiles: z.array(id).max(100).optional(),
+    statuses: z.array(statusFilter).max(20).optional(),
+    providerCodes: z.array(z.number().int().min(-1_000_000).max(1_000_000)).max(20).optional(),
+    from: z.number().int().min(0).optional(),
+    to: z.number().int().min(0).optional(),
+    search: z.string().max(200).optional(),
+    limit: z.number().int().min(1).max(1000).optional(),
+    cursor: z.string().max(1000).nullable().optional(),
+    order: z.enum(['newest', 'oldest']).optional(),
   })
   .strict();
 
@@ -55,48 +69,19 @@ export const historyOps = {
     z.object({ filter: historyFilter.default({}), lang, utcOffsetMinutes, limit: z.number().int().min(1).max(1_000_000).optional() }).strict(),
   ),
 
-  'exchanges.list': op<ExchangePage>()(
-    z
-      .object({
-        messageId: messageId.optional(),
-        operation: z.enum(['send', 'status', 'balance', 'raw', 'receipt']).optional(),
-        from: z.number().int().min(0).optional(),
-        to: z.number().int().min(0).optional(),
-        limit: z.number().int().min(1).max(1000).optional(),
-        cursor: z.string().max(1000).nullable().optional(),
-        order: z.enum(['newest', 'oldest']).optional(),
-      })
-      .strict(),
-  ),
+  'exchanges.list': op<ExchangePage>()(exchangeQuery),
   'exchanges.get': op<ExchangeRecord>()(z.object({ id: messageId }).strict()),
-  /** The exchange's request as cURL, redacted (the key shows as [REDACTED]). */
-  'exchanges.curl': op<{ command: string }>()(z.object({ id: messageId }).strict()),
+  /** The exchange's request as cURL (or Node fetch, Python requests, Go: `target`), redacted (the key shows as [REDACTED]). */
+  'exchanges.curl': op<{ command: string }>()(z.object({ id: messageId, target: z.enum(CODE_TARGETS).default('curl') }).strict()),
   /**
-   * Puts the request as cURL WITH the real key on the clipboard, from main: the key never comes
-   * back to the renderer. Needs an explicit confirmation.
+   * Puts the request as cURL (or code, `target`) WITH the real key on the clipboard, from main: the
+   * key never comes back to the renderer. Needs an explicit confirmation.
    */
-  'exchanges.copyCurlWithKey': op<{ copied: true }>()(z.object({ id: messageId, confirm: z.literal(true, { error: 'confirm-required' }) }).strict()),
+  'exchanges.copyCurlWithKey': op<{ copied: true }>()(
+    z.object({ id: messageId, target: z.enum(CODE_TARGETS).default('curl'), confirm: z.literal(true, { error: 'confirm-required' }) }).strict(),
+  ),
   /** Selected exchanges as a HAR 1.2 file (redacted: no API Key). */
   'exchanges.exportHar': op<{ json: string; entries: number }>()(z.object({ ids: z.array(messageId).min(1).max(10_000) }).strict()),
-
-  /**
-   * The raw console: any request to the profile's base URL. Credentials (account, password) are
-   * filled in main and may not be typed into the fields.
-   */
-  'console.send': op<ConsoleResult>()(
-    z
-      .object({
-        profileId: id,
-        path: z.string().trim().regex(/^\/[\w\-./]*$/, 'path-invalid').max(200),
-        fields: z
-          .record(z.string().trim().min(1).max(64), z.string().max(2000))
-          .refine((f) => Object.keys(f).length <= 30, 'too-many-fields')
-          .refine((f) => !Object.keys(f).some((k) => ['account', 'password'].includes(k.toLowerCase())), 'credentials-in-fields'),
-        format: z.enum(['json', 'xml']).default('json'),
-        signing: z.enum(['profile', 'off', 'spec', 'apisix']).default('profile'),
-      })
-      .strict(),
-  ),
 
   'store.status': op<StoreStatus>()(none),
   'store.setRetention': op<RetentionSettings>()(

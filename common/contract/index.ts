@@ -15,10 +15,11 @@ import { sandboxOps } from './sandbox';
 import { sendEvents, sendOps } from './send';
 import { signatureOps } from './signature';
 import { templatesOps } from './templates';
+import { workbenchEvents, workbenchOps } from './workbench';
 
 export const contract = {
-  channels: { ...appOps, ...profilesOps, ...dialectsOps, ...templatesOps, ...sendOps, ...historyOps, ...bulkOps, ...dialOps, ...sandboxOps, ...signatureOps },
-  events: { ...sendEvents, ...bulkEvents, ...dialEvents, ...appEvents, ...profilesEvents },
+  channels: { ...appOps, ...profilesOps, ...dialectsOps, ...templatesOps, ...sendOps, ...historyOps, ...bulkOps, ...dialOps, ...sandboxOps, ...signatureOps, ...workbenchOps },
+  events: { ...sendEvents, ...bulkEvents, ...dialEvents, ...appEvents, ...profilesEvents, ...workbenchEvents },
 } as const;
 
 export type Contract = typeof contract;
@@ -67,6 +68,7 @@ export type { DialectPreview, ReplyTree, ResolveCount, SeenValue } from './diale
 export type { SandboxFaultInput, SandboxFaultView, SandboxLibraryEntry, SandboxRequestView, SandboxTemplateView, SandboxView } from './sandbox';
 export type { ImportResult, TemplateView } from './templates';
 export type { BalanceView, FailureView, MessageDetail, RecentsView, SendView, StatusView } from './send';
-export { historyFilter, type ConsoleResult, type StoreStatus } from './history';
+export { exchangeQuery, historyFilter, type StoreStatus } from './history';
+export * from './workbench';
 export type { SignStepsView, VariantProbeView, VectorCheckView, VerifyView } from './signature';
 export type { CallState } from '../domain/status';

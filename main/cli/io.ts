@@ -70,6 +70,10 @@ export const EXIT_FOR_ERROR: Record<ErrorCode, ExitCode> = {
   'no-status-query': EXIT.usage,
   'dialect-invalid': EXIT.usage,
   'listen-failed': EXIT.usage,
+  'unresolved-variables': EXIT.usage,
+  'raw-request-invalid': EXIT.usage,
+  'collection-file-invalid': EXIT.usage,
+  'name-taken': EXIT.usage,
   internal: EXIT.invalid,
 };
 

@@ -12,6 +12,7 @@ import { failureOfView, parsers, providerRejection, type CommandContext } from '
 import { registerBulkCommand } from './bulk-command';
 import { registerDialCommand } from './dial-command';
 import { registerProfileCommand } from './profile-command';
+import { registerRunCommand } from './run-command';
 import { runSandboxCommand } from './sandbox-command';
 import { runUiCommand } from './ui-command';
 import { CliSession, envApiKey, type ProviderFlags } from './session';
@@ -284,6 +285,7 @@ export async function runCli(argv: readonly string[], rawIo: CliIo): Promise<num
   registerBulkCommand(program, ctx);
   registerDialCommand(program, ctx);
   registerProfileCommand(program, ctx);
+  registerRunCommand(program, ctx);
 
   try {
     await program.parseAsync(argv as string[], { from: 'user' });

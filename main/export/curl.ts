@@ -1,4 +1,5 @@
 import { HTTPSnippet, type HarRequest as SnippetRequest } from 'httpsnippet';
+import type { CodeTarget } from '../../common/contract/workbench';
 import type { Exchange, Header } from '../../common/records';
 import { DEFAULT_SIGNATURE_VARIANT, formatHttpDate, hostOf, signParts, type SignatureVariant } from '../signing';
 import { REDACTED, Redactor } from '../voice/redaction';
@@ -19,7 +20,17 @@ export interface CurlOptions {
    */
   signing?: SignatureVariant;
   now?: () => Date;
+  /** The language: cURL (default), or Node fetch, Python requests, Go (httpsnippet's targets). */
+  target?: CodeTarget;
 }
+
+/** httpsnippet's target and client for each language offered. */
+const TARGETS: Record<CodeTarget, [target: string, client: string, options?: Record<string, unknown>]> = {
+  curl: ['shell', 'curl', { binary: true, indent: '  ' }],
+  node: ['node', 'fetch'],
+  python: ['python', 'requests'],
+  go: ['go', 'native'],
+};
 
 /** Headers curl computes itself: a stored Content-Length would be wrong once the key replaces the placeholder. */
 const COMPUTED = new Set(['content-length', 'connection', 'transfer-encoding']);
@@ -42,7 +53,8 @@ function header(headers: readonly Header[], name: string): string | undefined {
 
 /**
  * The exchange's request as a cURL command (httpsnippet's shell/curl target, body sent byte for
- * byte with --data-binary). Redacted by default; see CurlOptions.apiKey.
+ * byte with --data-binary), or as code in another language (`target`). Redacted by default; see
+ * CurlOptions.apiKey.
  */
 export function toCurl(exchange: Pick<Exchange, 'method' | 'url' | 'requestHeaders' | 'requestBody'>, options: CurlOptions = {}): string {
   // Stored exchanges are redacted already; this also covers one that was not.
@@ -83,9 +95,10 @@ export function toCurl(exchange: Pick<Exchange, 'method' | 'url' | 'requestHeade
   // The body goes out as the exact bytes stored (the Content-Type header stays as it was):
   // httpsnippet would rebuild a form body from its fields without encoding them ('+' in a key
   // would arrive as a space).
-  const postData = { mimeType: 'application/octet-stream', text: request.postData?.text ?? '' };
-  const snippet = new HTTPSnippet({ ...request, postData } as unknown as SnippetRequest);
-  const out = snippet.convert('shell', 'curl', { binary: true, indent: '  ' });
-  if (typeof out !== 'string') throw new Error('httpsnippet could not build a cURL command for this request.');
+  const postData = body === null ? undefined : { mimeType: 'application/octet-stream', text: request.postData?.text ?? '' };
+  const snippet = new HTTPSnippet({ ...request, ...(postData ? { postData } : {}) } as unknown as SnippetRequest);
+  const [target, client, opts] = TARGETS[options.target ?? 'curl'];
+  const out = snippet.convert(target as never, client, opts);
+  if (typeof out !== 'string') throw new Error('httpsnippet could not build code for this request.');
   return out;
 }

@@ -1,5 +1,6 @@
-import type { Database } from 'better-sqlite3';
+import type { Database, Statement } from 'better-sqlite3';
 import type { Exchange, ExchangeRecord } from '../../common/records';
+import { bodyReplyCode } from '../voice/replies';
 
 interface ExchangeRow {
   id: number;
@@ -19,6 +20,7 @@ interface ExchangeRow {
   error_ms: number | null;
   started_at: number;
   timings: string;
+  provider_code: number | null;
 }
 
 function toRecord(r: ExchangeRow): ExchangeRecord {
@@ -38,23 +40,28 @@ function toRecord(r: ExchangeRow): ExchangeRecord {
     error: r.error_kind ? { kind: r.error_kind as NonNullable<Exchange['error']>['kind'], message: r.error_message ?? '', ...(r.error_ms !== null ? { ms: r.error_ms } : {}) } : null,
     startedAt: r.started_at,
     timings: JSON.parse(r.timings),
+    providerCode: r.provider_code ?? null,
   };
 }
 
 /** Stores exchanges exactly as captured. They arrive redacted: the transport redacts before anything else sees them. */
 export class ExchangeRepository {
-  private readonly insertStmt;
+  private insertStmt: Statement | null = null;
 
-  constructor(private readonly db: Database) {
-    this.insertStmt = db.prepare(`
+  constructor(private readonly db: Database) {}
+
+  /** Prepared on first use (reading works on any schema version a migration test opens). */
+  private get insertStatement(): Statement {
+    this.insertStmt ??= this.db.prepare(`
       INSERT INTO exchanges (message_id, operation, profile, method, url, request_headers, request_body, status, status_text,
-        response_headers, response_body, error_kind, error_message, error_ms, started_at, timings)
+        response_headers, response_body, error_kind, error_message, error_ms, started_at, timings, provider_code)
       VALUES (@messageId, @operation, @profile, @method, @url, @requestHeaders, @requestBody, @status, @statusText,
-        @responseHeaders, @responseBody, @errorKind, @errorMessage, @errorMs, @startedAt, @timings)`);
+        @responseHeaders, @responseBody, @errorKind, @errorMessage, @errorMs, @startedAt, @timings, @providerCode)`);
+    return this.insertStmt;
   }
 
   insert(e: Exchange, link: { messageId?: number | null; profile?: string | null } = {}): number {
-    const info = this.insertStmt.run({
+    const info = this.insertStatement.run({
       messageId: link.messageId ?? null,
       profile: link.profile ?? null,
       operation: e.operation,
@@ -71,6 +78,7 @@ export class ExchangeRepository {
       errorMs: e.error?.ms ?? null,
       startedAt: e.startedAt,
       timings: JSON.stringify(e.timings),
+      providerCode: bodyReplyCode(e.responseBody),
     });
     return Number(info.lastInsertRowid);
   }

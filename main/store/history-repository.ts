@@ -5,7 +5,7 @@ import { mobileDigits } from '../../common/domain/mobile';
 import { fail } from '../errors';
 import { ExchangeRepository } from './exchange-repository';
 import { MessageRepository } from './message-repository';
-import type { HistoryFilter, HistoryOrder, HistoryPageRequest, HistoryPage, HistoryCount, OverviewCounts, OverviewDay, OverviewRequest, Overview, ExchangeQuery, ExchangePage } from '../../common/history-types';
+import type { HistoryFilter, HistoryOrder, HistoryPageRequest, HistoryPage, HistoryCount, OverviewCounts, OverviewDay, OverviewRequest, Overview, ExchangeQuery, ExchangePage, StatusFilter } from '../../common/history-types';
 export type { HistoryFilter, HistoryOrder, HistoryPageRequest, HistoryPage, HistoryCount, OverviewCounts, OverviewDay, OverviewRequest, Overview, ExchangeQuery, ExchangePage } from '../../common/history-types';
 
 /**
@@ -272,46 +272,92 @@ export class HistoryRepository {
     return this.exchanges.get(id);
   }
 
-  /** Exchanges newest (default) or oldest first, keyset-paginated on (started_at, id). */
+  /**
+   * Exchanges newest (default) or oldest first, keyset-paginated on (started_at, id), as the
+   * message pages are (see the class comment):
+   * - one index walk per value of the most selective filter (message, operation, profile, exact
+   *   status or "no reply", provider code), merged in time order; the other filters (status
+   *   classes such as 4xx included) are checked on the rows walked, at most SCAN_WINDOW per page;
+   * - words of 3+ characters are looked up in the trigram index of each exchange's text (URL,
+   *   headers, bodies: migration 0012); when they match fewer than RARE_MATCHES exchanges, the page
+   *   is read from those; otherwise (and for 1–2 character words) the walk checks the text.
+   */
   listExchanges(q: ExchangeQuery = {}): ExchangePage {
     const limit = pageSize(q.limit);
-    const desc = (q.order ?? 'newest') === 'newest';
-    const where: string[] = [];
-    const params: Param[] = [];
-    if (q.messageId !== undefined) {
-      where.push('message_id = ?');
-      params.push(q.messageId);
+    const order = q.order ?? 'newest';
+    const cursor = q.cursor ? decodeCursor(q.cursor) : null;
+    for (const x of [q.from, q.to]) {
+      if (x !== undefined && !Number.isFinite(x)) throw fail('history-invalid', { kind: 'dates' });
     }
-    if (q.operation !== undefined) {
-      // With a message, its own index is narrower: check the operation on its rows.
-      where.push(q.messageId !== undefined ? '+operation = ?' : 'operation = ?');
-      params.push(q.operation);
+    const dims = exchangeDimensions(q);
+    const terms = (q.search ?? '').trim().split(/\s+/).filter(Boolean).slice(0, 8);
+    const range: Range = { from: q.from, to: q.to };
+    const indexed = terms.filter((t) => codePoints(t) >= 3);
+    let result: PageResult | null = null;
+    if (indexed.length) {
+      const where = indexed.map(() => 'text LIKE ? ESCAPE \'\\\'').join(' AND ');
+      const patterns = indexed.map(likePattern);
+      const found = (this.stmt(`SELECT count(*) AS n FROM (SELECT 1 FROM exchanges_fts WHERE ${where} LIMIT ${this.rareMatches})`).get(...patterns) as { n: number }).n;
+      if (found < this.rareMatches) {
+        const desc = order === 'newest';
+        const residual = [...dims.map((d) => d.clause('e.', true)), ...exchangeRange(range, 'e.', true), ...textClauses(terms.filter((t) => codePoints(t) < 3), 'e.')];
+        if (cursor) residual.push({ sql: `(+e.started_at, +e.id) ${desc ? '<' : '>'} (?, ?)`, params: cursor });
+        const dir = desc ? 'DESC' : 'ASC';
+        const rows = this.stmt(
+          `SELECT e.id, e.started_at AS created_at FROM exchanges e
+           WHERE e.id IN (SELECT rowid FROM exchanges_fts WHERE ${where})${residual.map((c) => ` AND ${c.sql}`).join('')}
+           ORDER BY e.started_at ${dir}, e.id ${dir} LIMIT ?`,
+        ).all(...patterns, ...residual.flatMap((c) => c.params), limit + 1) as Row[];
+        result = finish(rows, limit);
+      }
     }
-    if (q.from !== undefined) {
-      where.push('started_at >= ?');
-      params.push(q.from);
-    }
-    if (q.to !== undefined) {
-      where.push('started_at < ?');
-      params.push(q.to);
-    }
-    if (q.cursor) {
-      const [at, id] = decodeCursor(q.cursor);
-      where.push(`(started_at, id) ${desc ? '<' : '>'} (?, ?)`);
-      params.push(at, id);
-    }
-    const dir = desc ? 'DESC' : 'ASC';
-    const rows = this.stmt(
-      `SELECT id, started_at AS at FROM exchanges ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
-       ORDER BY started_at ${dir}, id ${dir} LIMIT ?`,
-    ).all(...params, limit + 1) as Array<{ id: number; at: number }>;
-    const more = rows.length > limit;
-    const page = rows.slice(0, limit);
-    const last = page.at(-1);
-    return {
-      rows: page.map((r) => this.exchanges.get(r.id)).filter((e): e is ExchangeRecord => e !== undefined),
-      nextCursor: more && last ? encodeCursor(last.at, last.id) : null,
+    result ??= this.walkExchanges(dims, range, terms, cursor, order, limit);
+    const page: ExchangePage = {
+      rows: result.ids.map((id) => this.exchanges.get(id)).filter((e): e is ExchangeRecord => e !== undefined),
+      nextCursor: result.next,
     };
+    if (result.searchedTo !== undefined) page.searchedTo = result.searchedTo;
+    return page;
+  }
+
+  private walkExchanges(dims: ExchangeDimension[], range: Range, terms: string[], cursor: [number, number] | null, order: HistoryOrder, limit: number): PageResult {
+    // The driving walk: the message's own exchanges; else the filter with the fewest rows (an index per value).
+    let drive: ExchangeDimension | null = dims.find((d) => d.key === 'message') ?? null;
+    const drivable = dims.filter((d) => d.arms !== null && d.arms.length <= MAX_ARMS);
+    if (!drive && drivable.length === 1) drive = drivable[0]!;
+    else if (!drive && drivable.length > 1) {
+      let best = Infinity;
+      for (const d of drivable) {
+        const c = d.clause('', false);
+        const n = (this.stmt(`SELECT count(*) AS n FROM (SELECT 1 FROM exchanges WHERE ${c.sql} LIMIT 5000)`).get(...c.params) as { n: number }).n;
+        if (n < best) [best, drive] = [n, d];
+      }
+    }
+    const dir = order === 'newest' ? 'DESC' : 'ASC';
+    const common = exchangeRange(range, '');
+    if (cursor) common.push({ sql: `(started_at, id) ${order === 'newest' ? '<' : '>'} (?, ?)`, params: cursor });
+    const arm = (head: Clause | null, columns: string): Clause => {
+      const where = head ? [head, ...common] : common;
+      return { sql: `SELECT ${columns} FROM exchanges${where.length ? ` WHERE ${where.map((c) => c.sql).join(' AND ')}` : ''}`, params: where.flatMap((c) => c.params) };
+    };
+    const walk = (columns: string): Clause => {
+      const arms = drive?.arms ? drive.arms.map((a) => arm(a, columns)) : [arm(drive ? drive.clause('', false) : null, columns)];
+      return { sql: arms.map((a) => a.sql).join(' UNION ALL '), params: arms.flatMap((a) => a.params) };
+    };
+    const residual = [...dims.filter((d) => d !== drive).map((d) => d.clause('', false)), ...textClauses(terms, '')];
+    const keys = walk('id, started_at AS created_at');
+    if (residual.length === 0) {
+      return finish(this.stmt(`${keys.sql} ORDER BY created_at ${dir}, id ${dir} LIMIT ?`).all(...keys.params, limit + 1) as Row[], limit);
+    }
+    const all = walk('*');
+    const rows = this.stmt(
+      `SELECT id, started_at AS created_at FROM (${all.sql} ORDER BY started_at ${dir}, id ${dir} LIMIT ${this.scanWindow})
+       WHERE ${residual.map((c) => c.sql).join(' AND ')} LIMIT ?`,
+    ).all(...all.params, ...residual.flatMap((c) => c.params), limit + 1) as Row[];
+    if (rows.length > limit) return finish(rows, limit);
+    const edge = this.stmt(`${keys.sql} ORDER BY created_at ${dir}, id ${dir} LIMIT 1 OFFSET ${this.scanWindow - 1}`).get(...keys.params) as Row | undefined;
+    if (!edge) return { ids: rows.map((r) => r.id), next: null };
+    return { ids: rows.map((r) => r.id), next: encodeCursor(edge.created_at, edge.id), searchedTo: edge.created_at };
   }
 
   // ——— planning ———
@@ -490,6 +536,69 @@ function likeClauses(terms: Term[], prefix: string): Clause[] {
       ? { sql: `${prefix}mobile LIKE ? ESCAPE '\\'`, params: [likePattern(t.text)] }
       : { sql: `(${prefix}mobile LIKE ? ESCAPE '\\' OR ${prefix}content LIKE ? ESCAPE '\\')`, params: [likePattern(t.text), likePattern(t.text)] },
   );
+}
+
+// ——— exchange filters ———
+
+/** The text of an exchange the search looks in (the same as the view behind exchanges_fts, migration 0012). */
+function exchangeText(prefix: string): string {
+  const c = (name: string) => `${prefix}${name}`;
+  return `(${c('url')} || char(10) || ${c('request_headers')} || char(10) || coalesce(${c('request_body')}, '') || char(10) || coalesce(${c('response_headers')}, '') || char(10) || coalesce(${c('response_body')}, ''))`;
+}
+
+function textClauses(terms: string[], prefix: string): Clause[] {
+  return terms.map((t) => ({ sql: `${exchangeText(prefix)} LIKE ? ESCAPE '\\'`, params: [likePattern(t)] }));
+}
+
+function exchangeRange(range: Range, prefix: string, noIndex = false): Clause[] {
+  const col = `${noIndex ? '+' : ''}${prefix}started_at`;
+  const out: Clause[] = [];
+  if (range.from !== undefined) out.push({ sql: `${col} >= ?`, params: [range.from] });
+  if (range.to !== undefined) out.push({ sql: `${col} < ?`, params: [range.to] });
+  return out;
+}
+
+/** One filter of the exchange list: its check on a row, and (when it can drive a walk) one index range per value. */
+interface ExchangeDimension {
+  key: 'message' | 'operation' | 'profile' | 'status' | 'code';
+  clause(prefix: string, noIndex: boolean): Clause;
+  arms: Clause[] | null;
+}
+
+function exchangeDimensions(q: ExchangeQuery): ExchangeDimension[] {
+  const out: ExchangeDimension[] = [];
+  const col = (name: string, prefix: string, noIndex: boolean) => `${noIndex ? '+' : ''}${prefix}${name}`;
+  const list = <T extends string | number>(key: ExchangeDimension['key'], column: string, values: readonly T[]) => {
+    const v = [...new Set(values)];
+    if (!v.length) return;
+    out.push({
+      key,
+      clause: (prefix, noIndex) => ({ sql: `${col(column, prefix, noIndex)} IN (${v.map(() => '?').join(', ')})`, params: [...v] }),
+      arms: v.map((x) => ({ sql: `${column} = ?`, params: [x] })),
+    });
+  };
+  if (q.messageId !== undefined) {
+    const id = q.messageId;
+    out.push({ key: 'message', clause: (prefix, noIndex) => ({ sql: `${col('message_id', prefix, noIndex)} = ?`, params: [id] }), arms: null });
+  }
+  list('operation', 'operation', [...(q.operation ? [q.operation] : []), ...(q.operations ?? [])]);
+  list('profile', 'profile', q.profiles ?? []);
+  list('code', 'provider_code', q.providerCodes ?? []);
+  const statuses = [...new Set(q.statuses ?? [])];
+  if (statuses.length) {
+    const part = (s: StatusFilter, c: string): Clause =>
+      s === 'none' ? { sql: `${c} IS NULL`, params: [] } : typeof s === 'number' ? { sql: `${c} = ?`, params: [s] } : { sql: `(${c} >= ? AND ${c} < ?)`, params: [Number(s[0]) * 100, Number(s[0]) * 100 + 100] };
+    out.push({
+      key: 'status',
+      clause: (prefix, noIndex) => {
+        const parts = statuses.map((s) => part(s, col('status', prefix, noIndex)));
+        return { sql: `(${parts.map((p) => p.sql).join(' OR ')})`, params: parts.flatMap((p) => p.params) };
+      },
+      // Exact statuses (and "no reply") are one index range each; a class (4xx) is checked on the rows walked.
+      arms: statuses.every((s) => typeof s === 'number' || s === 'none') ? statuses.map((s) => part(s, 'status')) : null,
+    });
+  }
+  return out;
 }
 
 export function overviewBucket(outcome: Outcome, state: CallState): Exclude<keyof OverviewCounts, 'total' | 'units'> {

@@ -10,6 +10,7 @@ import { BatchRepository } from './batch-repository';
 import { ContactRepository } from './contact-repository';
 import { DialSettingsRepository } from './dial-settings-repository';
 import { HistoryRepository } from './history-repository';
+import { WorkbenchRepository } from './workbench-repository';
 import { openDatabaseSafely, type IntegrityOptions, type RecoveredDatabase } from './integrity';
 import {
   applyRetention,
@@ -61,6 +62,8 @@ export interface Store {
   contacts: ContactRepository;
   dialSettings: DialSettingsRepository;
   history: HistoryRepository;
+  /** Collections, saved requests, environments and runs (the tester's workbench). */
+  workbench: WorkbenchRepository;
   retention: StoreRetention;
   /**
    * Set when the database file was damaged at open: it was moved aside (never deleted) and this
@@ -95,6 +98,7 @@ export function openStore(dir: string = dataDirectory(), options: OpenDatabaseOp
     contacts: new ContactRepository(db),
     dialSettings: new DialSettingsRepository(db),
     history: new HistoryRepository(db),
+    workbench: new WorkbenchRepository(db),
     retention: {
       settings: () => getRetentionSettings(db),
       setSettings: (s) => setRetentionSettings(db, s),

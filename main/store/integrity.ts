@@ -35,6 +35,9 @@ export const PROBED_TABLES: ReadonlySet<string> = new Set([
   'messages_fts_data',
   'messages_fts_idx',
   'messages_fts_docsize',
+  'exchanges_fts_data',
+  'exchanges_fts_idx',
+  'exchanges_fts_docsize',
   'batch_items',
 ]);
 

@@ -23,6 +23,7 @@ import { ConsoleAccess, type Refusal } from './access';
  */
 export const DESKTOP_ONLY: Partial<Record<Channel, IpcResult<never>>> = {
   'exchanges.copyCurlWithKey': { ok: false, error: { code: 'unavailable', params: { kind: 'browser-key-copy' } } },
+  'raw.copyCodeWithKey': { ok: false, error: { code: 'unavailable', params: { kind: 'browser-key-copy' } } },
 };
 
 /** Large enough for a 40 MB spreadsheet sent as base64 (bulk.open), no larger. */

@@ -153,27 +153,34 @@ export class VoiceClient {
           await new Promise((r) => setTimeout(r, this.retryDelayMs(attempt + 1)));
           continue;
         }
-        return {
-          reply: null,
-          failure: { kind: error.kind, outcome: neverLeft ? 'not-sent' : 'unknown', reason: reason('transport', { kind: error.kind, ...(error.ms !== undefined ? { ms: error.ms } : {}) }) },
-          exchanges,
-        };
+        return { reply: null, failure: transportFailure(error, result.delivery), exchanges };
       }
       return { ...interpret(result, parse, dialectOf(this.endpoint)), exchanges };
     }
   }
 }
 
+/** A failure in transit as said to the user: never left (not sent), or may have reached the provider (unknown). */
+export function transportFailure(error: NonNullable<Exchange['error']>, delivery: TransportResult['delivery']): ClientFailure {
+  return {
+    kind: error.kind,
+    outcome: delivery === 'not-sent' ? 'not-sent' : 'unknown',
+    reason: reason('transport', { kind: error.kind, ...(error.ms !== undefined ? { ms: error.ms } : {}) }),
+  };
+}
+
+/** The gateway refused the signature (an HTTP 401 with APISIX's message and no provider code, as the dialect reads it). */
+export function signatureRejected(status: number | null, raw: Record<string, unknown> | null, dialect: Dialect = SPEC_DIALECT): ClientFailure | null {
+  if (status === null || (raw && readCommon(dialect, raw).code !== null) || !isSignatureRejection(status, raw)) return null;
+  return { kind: 'signature-rejected', outcome: 'rejected', reason: reason('signature-rejected', { status }) };
+}
+
 function interpret<R>(result: TransportResult, parse: (raw: Record<string, unknown>) => R, dialect: Dialect): Pick<ClientResult<R>, 'reply' | 'failure'> {
   const { status, responseBody } = result.exchange;
   const raw = parseBody(responseBody);
+  const rejected = signatureRejected(status, raw, dialect);
+  if (rejected) return { reply: null, failure: rejected };
   const common = raw ? readCommon(dialect, raw) : null;
-  if (status !== null && common?.code == null && isSignatureRejection(status, raw)) {
-    return {
-      reply: null,
-      failure: { kind: 'signature-rejected', outcome: 'rejected', reason: reason('signature-rejected', { status }) },
-    };
-  }
   if (raw && common && common.code !== null) {
     // A success needs an HTTP success too: "code 2" in the body of an HTTP 500 or 404 page is not one.
     // The request reached something that answered, so the call may have been placed: unknown.

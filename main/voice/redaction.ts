@@ -41,8 +41,8 @@ export class Redactor {
     let out = body;
     if (type.includes('json') || /^\s*[{[]/.test(body)) {
       try {
-        const parsed: unknown = JSON.parse(body);
-        if (redactFields(parsed)) out = JSON.stringify(parsed);
+        // Only the values are replaced, in the text as it is: the rest stays byte for byte.
+        if (redactFields(JSON.parse(body))) out = redactJsonText(body);
       } catch {
         // not JSON after all: fall through to text redaction
       }
@@ -86,6 +86,15 @@ export class Redactor {
 
 export function redactAuthorization(value: string): string {
   return value.replace(/(signature\s*=\s*")[^"]*(")/i, `$1${REDACTED}$2`);
+}
+
+/** `"password": "<value>"` wherever it is in a JSON text: the value becomes the placeholder. */
+function redactJsonText(text: string): string {
+  let out = text;
+  for (const field of SECRET_FIELDS) {
+    out = out.replace(new RegExp(`("${field}"\\s*:\\s*)"(?:[^"\\\\]|\\\\.)*"`, 'g'), `$1"${REDACTED}"`);
+  }
+  return out;
 }
 
 function redactFields(value: unknown): boolean {

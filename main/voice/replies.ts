@@ -2,7 +2,7 @@
 // with the profile's dialect (common/dialects: where each value is and what it means). Bodies arrive
 // here already decoded by their charset (charset.ts).
 import { XMLParser } from 'fast-xml-parser';
-import { readBalance, readSend, readStatus, SPEC_DIALECT, type CodeOutcome, type Dialect } from '../../common/dialects';
+import { readBalance, readCommon, readSend, readStatus, SPEC_DIALECT, type CodeOutcome, type Dialect } from '../../common/dialects';
 import type { CallState } from '../../common/domain/status';
 import { declaredCharset } from './charset';
 
@@ -115,6 +115,20 @@ export interface BalanceReply extends CommonReply {
 export function sendReply(raw: Record<string, unknown>, dialect: Dialect = SPEC_DIALECT): SendReply {
   const r = readSend(dialect, raw);
   return { code: r.code, msg: r.msg, outcome: r.outcome, meaning: r.meaning, raw, smsid: r.id, count: r.count };
+}
+
+/**
+ * The provider's result code in a reply (JSON or XML) read the spec's way: the one reading for the raw
+ * client, its assertions, runs and the exchange list's code filter (an exchange of a profile with its
+ * own dialect is read through that dialect where its messages are).
+ */
+export function replyCode(raw: Record<string, unknown> | null): number | null {
+  return raw ? readCommon(SPEC_DIALECT, raw).code : null;
+}
+
+/** The result code of a stored reply body, or null when it has none Callout can read. */
+export function bodyReplyCode(body: string | null): number | null {
+  return replyCode(parseBody(body));
 }
 
 export function statusReply(raw: Record<string, unknown>, dialect: Dialect = SPEC_DIALECT, smsid?: string): StatusReply {

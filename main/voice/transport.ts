@@ -3,14 +3,23 @@ import https from 'node:https';
 import { performance } from 'node:perf_hooks';
 import type { Exchange, Header, Operation, TransportErrorKind } from '../../common/records';
 import { decodeBody } from './charset';
+import { hostOf } from '../signing/host';
 import type { Redactor } from './redaction';
 
 export interface HttpRequestSpec {
   operation: Operation;
-  method: 'GET' | 'POST';
+  /** Any HTTP method token (the raw client sends PUT, DELETE, made-up ones...). */
+  method: string;
   url: string;
+  /** Sent in this order, names as written, duplicates kept. */
   headers: Header[];
+  /** Sent byte for byte (malformed on purpose is fine). */
   body: string | null;
+  /**
+   * Headers the transport adds when the caller did not set them: Host (the URL's) and, with a
+   * body, Content-Length. Listed here, they are left out (the raw client's "remove").
+   */
+  omit?: readonly ('host' | 'content-length')[];
   connectTimeoutMs: number;
   totalTimeoutMs: number;
   signal?: AbortSignal;
@@ -82,9 +91,15 @@ export function httpExchange(spec: HttpRequestSpec, redactor: Redactor): Promise
   const since = () => Math.round((performance.now() - t0) * 100) / 100;
   const timings = { dnsMs: null as number | null, connectMs: null as number | null, tlsMs: null as number | null, firstByteMs: null as number | null, totalMs: 0 };
   const headers: Header[] = [...spec.headers];
-  if (spec.body !== null && !headers.some(([n]) => n.toLowerCase() === 'content-length')) {
+  const has = (name: string) => headers.some(([n]) => n.toLowerCase() === name);
+  const omit = new Set(spec.omit ?? []);
+  // Headers are handed to Node as a list (order, case and duplicates kept), so Node adds no Host itself.
+  if (!has('host') && !omit.has('host')) headers.push(['Host', hostOf(url)]);
+  if (spec.body !== null && !has('content-length') && !omit.has('content-length')) {
     headers.push(['Content-Length', String(Buffer.byteLength(spec.body))]);
   }
+  /** What went on the wire, once Node has written the head (it adds Connection, or chunked encoding). */
+  let sentHeaders: Header[] = headers;
 
   return new Promise<TransportResult>((resolve) => {
     let connected = false;
@@ -106,7 +121,7 @@ export function httpExchange(spec: HttpRequestSpec, redactor: Redactor): Promise
         operation: spec.operation,
         method: spec.method,
         url: spec.url,
-        requestHeaders: headers,
+        requestHeaders: sentHeaders,
         requestBody: spec.body,
         status,
         statusText,
@@ -125,11 +140,21 @@ export function httpExchange(spec: HttpRequestSpec, redactor: Redactor): Promise
       req.destroy();
     };
 
-    const req = lib.request(url, {
-      method: spec.method,
-      headers: headers.reduce<Record<string, string>>((acc, [n, v]) => ((acc[n] = v), acc), {}),
-      agent: false,
-    });
+    let req: http.ClientRequest;
+    try {
+      req = lib.request(url, { method: spec.method, headers: headers.flat(), agent: false, setHost: false });
+    } catch (error) {
+      // A header or method Node refuses to write (checked in the contract first): nothing left.
+      timings.totalMs = since();
+      resolve({
+        exchange: redactor.exchange({
+          operation: spec.operation, method: spec.method, url: spec.url, requestHeaders: headers, requestBody: spec.body, status: null, statusText: null,
+          responseHeaders: null, responseBody: null, error: { kind: 'network', message: (error as Error).message }, startedAt, timings,
+        }),
+        delivery: 'not-sent',
+      });
+      return;
+    }
 
     const connectTimer = setTimeout(() => {
       if (!connected) fail(new TransportError('connect-timeout', `No connection within ${spec.connectTimeoutMs} ms; the request was not sent.`, spec.connectTimeoutMs));
@@ -176,5 +201,23 @@ export function httpExchange(spec: HttpRequestSpec, redactor: Redactor): Promise
     req.on('error', (e) => fail(classify(e as NodeJS.ErrnoException, connected)));
     if (spec.body !== null) req.write(spec.body);
     req.end();
+    sentHeaders = headBlock(req) ?? headers;
   });
+}
+
+/**
+ * The header lines Node wrote (its request head, `ClientRequest#_header`: not a documented API, so
+ * read defensively, falling back to the headers handed over).
+ */
+function headBlock(req: http.ClientRequest): Header[] | null {
+  const head = (req as unknown as { _header?: unknown })._header;
+  if (typeof head !== 'string') return null;
+  const lines = head.split('\r\n').slice(1).filter((l) => l !== '');
+  const out: Header[] = [];
+  for (const line of lines) {
+    const colon = line.indexOf(':');
+    if (colon <= 0) return null;
+    out.push([line.slice(0, colon), line.slice(colon + 1).trim()]);
+  }
+  return out;
 }

@@ -105,7 +105,7 @@ describe.each(LOCALES)('History screen ($suffix)', ({ locale, lang, suffix }) =>
     await settled(page);
     await app.screenshot(name);
   };
-  const tab = (key: 'messages' | 'exchanges' | 'overview' | 'console') => page.getByRole('tab', { name: t(`history.tabs.${key}`) }).click();
+  const tab = (key: 'messages' | 'exchanges' | 'overview' | 'runs') => page.getByRole('tab', { name: t(`history.tabs.${key}`) }).click();
   const pickOption = async (select: Locator, label: string) => {
     await select.click();
     const dropdown = page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)');
@@ -444,7 +444,7 @@ describe.each(LOCALES)('History screen ($suffix)', ({ locale, lang, suffix }) =>
       // Select the send exchanges of the 401, the timeout and the HTML reply.
       const wanted = listed.rows.filter((e) => e.operation === 'send' && [ids.auth, ids.timeout, ids.html].includes(e.messageId ?? -1));
       expect(wanted).toHaveLength(3);
-      await page.getByTestId('exchanges-operation').getByText(t('history.operation.send')).click();
+      await pickOption(page.getByTestId('exchanges-operation'), t('history.operation.send'));
       for (const e of wanted) {
         const r = page.locator(`[data-testid="exchange-row"][data-exchange-id="${e.id}"]`);
         await r.waitFor();
@@ -503,53 +503,6 @@ describe.each(LOCALES)('History screen ($suffix)', ({ locale, lang, suffix }) =>
       expect(box!.width).toBeGreaterThan(600);
       expect(box!.height).toBeGreaterThan(240);
       await snap(`history-overview-${suffix}`);
-    },
-    TIMEOUT,
-  );
-
-  it(
-    'the raw console refuses account/password in the fields, sends a request and shows it in the inspector',
-    async () => {
-      await tab('console');
-      const consoleTab = page.getByTestId('raw-console');
-      await consoleTab.waitFor();
-      // Typing a credential as a field: explained, and the send is blocked.
-      await consoleTab.getByTestId('console-add-field').click();
-      await consoleTab.getByTestId('console-field-key').last().fill('password');
-      await consoleTab.getByTestId('console-field-value').last().fill('guess');
-      await expect.poll(() => consoleTab.innerText()).toContain(t('history.console.problem.credentials'));
-      expect(await consoleTab.getByTestId('console-send').isDisabled()).toBe(true);
-      await consoleTab.getByRole('button', { name: t('history.console.remove', { n: 1 }) }).click();
-      expect(await consoleTab.getByTestId('console-send').isDisabled()).toBe(false);
-
-      // A status query with a field, as XML.
-      const answered = (await app.handlers['messages.get']({ id: ids.answered })).message;
-      await consoleTab.getByTestId('console-endpoint').getByText('/voice/status').click();
-      await consoleTab.getByTestId('console-field-value').first().fill(answered.smsid!);
-      await consoleTab.getByTestId('console-format').getByText('XML').click();
-      await consoleTab.getByTestId('console-send').click();
-      const result = consoleTab.getByTestId('console-result');
-      await result.getByTestId('inspector').waitFor({ timeout: 15_000 });
-      const sent = app.calls.filter((c) => c.channel === 'console.send').at(-1)!.input;
-      expect(sent).toEqual({ profileId: 'sandbox', path: '/voice/status', fields: { smsid: answered.smsid }, format: 'xml', signing: 'profile' });
-      expect(await result.getByTestId('request-body').innerText()).toContain('[REDACTED]');
-      expect(await result.getByTestId('response-body').innerText()).toContain('<');
-      expect(await result.getByTestId('console-code').innerText()).toContain(t('history.console.success'));
-      expect(await whereSecretAppears(page, apiKey)).toEqual(NOWHERE);
-
-      // The balance, as JSON: the screenshot.
-      await consoleTab.getByTestId('console-endpoint').getByText('/voice/balance').click();
-      await consoleTab.getByTestId('console-format').getByText('JSON').click();
-      await consoleTab.getByTestId('console-send').click();
-      await expect.poll(() => (app.calls.filter((c) => c.channel === 'console.send').at(-1)!.input as { path: string }).path).toBe('/voice/balance');
-      await expect.poll(() => result.getByTestId('response-body').innerText()).toMatch(/"code":\s*2\b/);
-      // Scroll the console (not the window) down to the result, for the picture.
-      await consoleTab.evaluate((el) => {
-        const box = el as unknown as { scrollTop: number; getBoundingClientRect(): { top: number }; querySelector(s: string): { getBoundingClientRect(): { top: number } } | null };
-        const target = box.querySelector('[data-testid="console-result"]');
-        if (target) box.scrollTop += target.getBoundingClientRect().top - box.getBoundingClientRect().top - 8;
-      });
-      if (suffix === 'en') await snap('history-console-en');
     },
     TIMEOUT,
   );

@@ -7,7 +7,7 @@ import type { Browser, Page } from 'playwright-core';
 import { launchChromium, startApp, type AppUnderTest } from './bridge';
 import { settled } from './page-helpers';
 
-const SCREENS = ['send', 'templates', 'history', 'bulk', 'dial', 'profiles', 'signature'] as const;
+const SCREENS = ['send', 'templates', 'history', 'bulk', 'dial', 'profiles', 'requests', 'signature'] as const;
 
 /** Words a Chinese sentence keeps as they are: protocol tokens, product and format names. */
 const TOKENS = [

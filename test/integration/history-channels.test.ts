@@ -95,13 +95,14 @@ describe('history channels', () => {
     expect(again.at(-1)!.body).toMatchObject({ mobile: '13800138008', content: OTP('1111') });
   });
 
-  it('the raw console fills the credentials in main and refuses them in the fields', async () => {
-    const r = await call<{ exchange: ExchangeRecord; reply: { code: number; num: number } }>('console.send', { profileId: 'sandbox', path: '/voice/balance', fields: {}, format: 'xml' });
+  it('the raw client fills the credentials in main, asks for XML, and never returns the key', async () => {
+    const r = await call<{ exchange: ExchangeRecord; reply: { code: string }; providerCode: number }>('raw.send', { profileId: 'sandbox', request: { path: '/voice/balance', format: 'xml' } });
     expect(r.reply).toMatchObject({ code: '2' });
+    expect(r.providerCode).toBe(2);
     expect(r.exchange.responseBody).toContain('<');
     expect(r.exchange.requestBody).toContain('[REDACTED]');
     expect(JSON.stringify(r)).not.toContain(key);
-    await expect(call('console.send', { profileId: 'sandbox', path: '/voice/vm', fields: { password: 'x' } })).rejects.toMatchObject({ code: 'invalid-input' });
+    await expect(call('raw.send', { profileId: 'sandbox', request: { path: 'voice/vm' } })).rejects.toMatchObject({ code: 'invalid-input' });
   });
 
   it('applies a retention cap and vacuums, never deleting messages', async () => {

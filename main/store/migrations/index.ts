@@ -9,8 +9,10 @@ import { migration0007 } from './0007-coded-reasons';
 import { migration0008 } from './0008-key-origin';
 import { migration0009 } from './0009-profile-dialects-and-receipts';
 import { migration0010 } from './0010-batch-sheets-and-sends';
+import { migration0011 } from './0011-saved-requests';
+import { migration0012 } from './0012-exchange-search';
 
 export type { Migration } from './types';
 
 /** Every migration, in order. Append only: never edit one that has shipped. */
-export const MIGRATIONS: readonly Migration[] = [migration0001, migration0002, migration0003, migration0004, migration0005, migration0006, migration0007, migration0008, migration0009, migration0010];
+export const MIGRATIONS: readonly Migration[] = [migration0001, migration0002, migration0003, migration0004, migration0005, migration0006, migration0007, migration0008, migration0009, migration0010, migration0011, migration0012];

@@ -36,6 +36,7 @@ export const SCREENS: readonly Screen[] = [
   screen('dial', DIAL_ICON, ['dial'], () => import('../features/dial/DialScreen').then((m) => m.DialScreen)),
   screen('profiles', <ApiOutlined />, ['dialects'], () => import('../features/profiles/ProfilesScreen').then((m) => m.ProfilesScreen)),
   screen('sandbox', <ExperimentOutlined />, ['sandbox'], () => import('../features/sandbox/SandboxScreen').then((m) => m.SandboxScreen)),
+  screen('requests', <ExperimentOutlined />, ['workbench', 'history', 'dialects'], () => import('../features/workbench/WorkbenchScreen').then((m) => m.WorkbenchScreen)),
   screen('signature', <SafetyCertificateOutlined />, ['signature'], () => import('../features/signature/SignatureScreen').then((m) => m.SignatureScreen)),
 ];
 

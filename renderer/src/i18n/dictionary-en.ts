@@ -11,7 +11,8 @@ import bulk from '../features/bulk/locales/en.json';
 import dial from '../features/dial/locales/en.json';
 import dialects from '../features/dialects/locales/en.json';
 import sandbox from '../features/sandbox/locales/en.json';
+import workbench from '../features/workbench/locales/en.json';
 
-export const EN = { ...shell, onboarding, send, templates, history, signature, bulk, dial, dialects, sandbox };
+export const EN = { ...shell, onboarding, send, templates, history, signature, bulk, dial, dialects, sandbox, workbench };
 
 export type Dictionary = typeof EN;

@@ -10,6 +10,7 @@ import bulk from '../features/bulk/locales/zh-CN.json';
 import dial from '../features/dial/locales/zh-CN.json';
 import dialects from '../features/dialects/locales/zh-CN.json';
 import sandbox from '../features/sandbox/locales/zh-CN.json';
+import workbench from '../features/workbench/locales/zh-CN.json';
 import type { Dictionary } from './dictionary-en';
 
-export const ZH_CN: Dictionary = { ...shell, onboarding, send, templates, history, signature, bulk, dial, dialects, sandbox } as Dictionary;
+export const ZH_CN: Dictionary = { ...shell, onboarding, send, templates, history, signature, bulk, dial, dialects, sandbox, workbench } as Dictionary;

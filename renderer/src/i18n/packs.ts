@@ -5,11 +5,10 @@
 import type { ConfigProviderProps } from 'antd';
 import type { MessageCatalog } from '../../../common/messages';
 import type { Dictionary } from './dictionary-en';
+import { featureTexts, type Feature } from './feature-texts';
 import type { Language } from './language';
 
-/** The features that bring their own texts (under their key of the dictionary). */
-export const FEATURES = ['onboarding', 'send', 'templates', 'history', 'signature', 'bulk', 'dial', 'dialects', 'sandbox'] as const satisfies readonly (keyof Dictionary)[];
-export type Feature = (typeof FEATURES)[number];
+export { FEATURES, type Feature } from './feature-texts';
 
 export interface BasePack {
   /** The shell's dictionary (i18next's default namespace, without the features' parts). */
@@ -25,31 +24,6 @@ type Loader<T> = () => Promise<{ default: T }>;
 const BASE: Record<Language, Loader<BasePack>> = {
   en: () => import('./pack-en'),
   'zh-CN': () => import('./pack-zh-CN'),
-};
-
-const FEATURE_TEXTS: { [L in Language]: { [F in Feature]: Loader<Dictionary[F]> } } = {
-  en: {
-    onboarding: () => import('../features/onboarding/locales/en.json'),
-    send: () => import('../features/send/locales/en.json'),
-    templates: () => import('../features/templates/locales/en.json'),
-    history: () => import('../features/history/locales/en.json'),
-    signature: () => import('../features/signature/locales/en.json'),
-    bulk: () => import('../features/bulk/locales/en.json'),
-    dial: () => import('../features/dial/locales/en.json'),
-    dialects: () => import('../features/dialects/locales/en.json'),
-    sandbox: () => import('../features/sandbox/locales/en.json'),
-  },
-  'zh-CN': {
-    onboarding: () => import('../features/onboarding/locales/zh-CN.json'),
-    send: () => import('../features/send/locales/zh-CN.json'),
-    templates: () => import('../features/templates/locales/zh-CN.json'),
-    history: () => import('../features/history/locales/zh-CN.json'),
-    signature: () => import('../features/signature/locales/zh-CN.json'),
-    bulk: () => import('../features/bulk/locales/zh-CN.json'),
-    dial: () => import('../features/dial/locales/zh-CN.json'),
-    dialects: () => import('../features/dialects/locales/zh-CN.json'),
-    sandbox: () => import('../features/sandbox/locales/zh-CN.json'),
-  },
 };
 
 const cache = new Map<string, Promise<unknown>>();
@@ -74,7 +48,7 @@ export async function loadBase(lang: Language): Promise<BasePack> {
 
 /** Loads one feature's texts in a language (once). */
 export function loadFeature<F extends Feature>(lang: Language, feature: F): Promise<Dictionary[F]> {
-  return once(`${lang}:${feature}`, FEATURE_TEXTS[lang][feature]);
+  return once(`${lang}:${feature}`, () => featureTexts(lang, feature));
 }
 
 /** A base pack already loaded (the language being spoken always is), or undefined. */

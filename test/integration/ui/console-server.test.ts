@@ -321,7 +321,7 @@ describe('an accepted page', () => {
     expect(handled).toEqual([]);
   });
 
-  it('refuses copy-as-cURL-with-key: the key would go to the clipboard of the machine callout ui runs on', async () => {
+  it('refuses copying a request with its key (History and the raw client): the key would go to the clipboard of the machine callout ui runs on', async () => {
     const page = await openSocket(pageHeaders(cookie));
     const sent = await page.call<{ message: { id: number } }>('messages.send', { profileId: 'sandbox', mobile: '13800138008', content: '您的验证码是4242，5分钟内有效。' });
     const detail = await page.call<{ exchanges: { id: number }[] }>('messages.get', { id: sent.value!.message.id });
@@ -329,6 +329,10 @@ describe('an accepted page', () => {
     expect(await page.call('exchanges.copyCurlWithKey', { id: exchange.id, confirm: true })).toEqual({ ok: false, error: { code: 'unavailable', params: { kind: 'browser-key-copy' } } });
     expect(clipboard).toEqual([]);
     expect(handled).not.toContain('exchanges.copyCurlWithKey');
+    const raw = await page.call('raw.copyCodeWithKey', { profileId: 'sandbox', request: { path: '/voice/balance' }, target: 'python', confirm: true });
+    expect(raw).toEqual({ ok: false, error: { code: 'unavailable', params: { kind: 'browser-key-copy' } } });
+    expect(clipboard).toEqual([]);
+    expect(handled).not.toContain('raw.copyCodeWithKey');
     page.ws.close();
   });
 
@@ -348,7 +352,9 @@ describe('an accepted page', () => {
       await page.call('exchanges.exportHar', { ids: [e.id] });
     }
     await page.call('signature.compute', { apiId: 'sandbox-demo', method: 'POST', url: `${services.sandbox!.baseUrl}/voice/send`, key: { profileId: 'sandbox' } });
-    expect(await page.call('console.send', { profileId: 'sandbox', path: '/voice/balance', fields: {} })).toMatchObject({ ok: true });
+    expect(await page.call('raw.send', { profileId: 'sandbox', request: { path: '/voice/balance' } })).toMatchObject({ ok: true });
+    await page.call('raw.preview', { profileId: 'sandbox', request: { path: '/voice/balance' } });
+    await page.call('raw.code', { profileId: 'sandbox', request: { path: '/voice/balance' }, target: 'curl' });
     await page.call('balance.query', { profileId: 'sandbox' });
     await page.call('history.page', { filter: {}, limit: 50 });
     // Let the follow-up pushes of both calls arrive too.

@@ -135,7 +135,7 @@ describe('a damaged database at start', () => {
     expect(s.history.count({})).toEqual({ count: 200, capped: false });
     s.close();
     const raw = new BetterSqlite3(file);
-    raw.pragma(`user_version = ${MIGRATIONS.length + 1}`);
+    raw.pragma(`user_version = ${MIGRATIONS.at(-1)!.version + 1}`);
     raw.close();
     expect(() => openStore(dir)).toThrow(expect.objectContaining({ code: 'database-too-new' }));
     expect(readdirSync(dir).filter((f) => f.includes('corrupt'))).toEqual([]);

@@ -1,34 +1,76 @@
-// Every captured exchange (sends, status queries, balance checks, raw console requests), newest
-// first, in a virtualised list loaded by cursor: filter by operation, select several for a HAR file,
-// open one in the inspector.
+// Every captured exchange (sends, status queries, balance checks, raw client requests), newest
+// first, in a virtualised list loaded by cursor: found by operation, profile, HTTP status, provider
+// code, time and words in the URL, headers and bodies; select several for a HAR file or two to
+// compare side by side; open one in the inspector.
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { Button, Checkbox, Empty, Segmented, Spin, Tag, Typography } from 'antd';
-import { ReloadOutlined } from '@ant-design/icons';
+import { Button, Checkbox, DatePicker, Empty, Input, Select, Spin, Tag, Typography } from 'antd';
+import { DiffOutlined, ReloadOutlined } from '@ant-design/icons';
+import type { Dayjs } from 'dayjs';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useTranslation } from 'react-i18next';
-import type { ExchangeRecord, Operation } from '../../../../common/records';
+import type { ExchangeQuery, StatusFilter } from '../../../../common/history-types';
+import { OPERATIONS, type ExchangeRecord, type Operation } from '../../../../common/records';
 import { describeError } from '../../app/api';
 import { ask } from '../../app/query';
 import { currentLanguage } from '../../i18n';
 import { ExportHarButton, pathOf, statusText } from './exchange-actions';
 import { statusColor } from './ExchangeList';
 import { TimeCell } from './MessageList';
+import { formatTime } from './history-model';
+import { ExchangeDiffDrawer } from './ExchangeDiff';
 import { InspectorDrawer } from './Inspector';
 import type { Lookups } from './use-lookups';
 
 const PAGE = 200;
 const ROW = 40;
-const OPERATIONS: Operation[] = ['send', 'status', 'balance', 'receipt', 'raw'];
+const STATUS_CLASSES = ['2xx', '3xx', '4xx', '5xx', 'none'] as const;
+const CODES = [2, 400, 401, 402, 403, 404, 500];
+
+/** A status typed or picked: a class (4xx), "none" (no reply), or a number. */
+function statusOf(value: string): StatusFilter | null {
+  const v = value.trim().toLowerCase();
+  if ((STATUS_CLASSES as readonly string[]).includes(v)) return v as StatusFilter;
+  return /^[1-5]\d\d$/.test(v) ? Number(v) : null;
+}
+
+interface Filters {
+  operations: Operation[];
+  profiles: string[];
+  statuses: string[];
+  codes: string[];
+  range: [Dayjs | null, Dayjs | null] | null;
+  search: string;
+}
+
+const NO_FILTERS: Filters = { operations: [], profiles: [], statuses: [], codes: [], range: null, search: '' };
+
+function toQuery(f: Filters): ExchangeQuery {
+  const q: ExchangeQuery = {};
+  if (f.operations.length) q.operations = f.operations;
+  if (f.profiles.length) q.profiles = f.profiles;
+  const statuses = f.statuses.map(statusOf).filter((x): x is StatusFilter => x !== null);
+  if (statuses.length) q.statuses = statuses;
+  const codes = f.codes.map((c) => Number(c.trim())).filter((n) => Number.isInteger(n));
+  if (codes.length) q.providerCodes = codes;
+  if (f.range?.[0]) q.from = f.range[0].startOf('day').valueOf();
+  if (f.range?.[1]) q.to = f.range[1].endOf('day').valueOf() + 1;
+  if (f.search.trim()) q.search = f.search.trim();
+  return q;
+}
 
 export function ExchangesTab({ lookups, active }: { lookups: Lookups; active: boolean }) {
   const { t, i18n } = useTranslation();
   const lang = currentLanguage(i18n.language);
-  const [operation, setOperation] = useState<Operation | 'all'>('all');
+  const [filters, setFilters] = useState<Filters>(NO_FILTERS);
+  const [searchText, setSearchText] = useState('');
   const [selected, setSelected] = useState<Set<number>>(new Set());
   const [inspected, setInspected] = useState<ExchangeRecord | null>(null);
+  const [comparing, setComparing] = useState<[number, number] | null>(null);
   const scrollRef = useRef<HTMLDivElement>(null);
-  const filter = operation === 'all' ? {} : { operation };
+  const filter = useMemo(() => toQuery(filters), [filters]);
+  const set = (patch: Partial<Filters>) => setFilters((f) => ({ ...f, ...patch }));
+  const filtered = JSON.stringify(filters) !== JSON.stringify(NO_FILTERS);
   const list = useInfiniteQuery({
     queryKey: ['exchanges.list', filter],
     queryFn: ({ pageParam }) => ask((api) => api.exchanges.list({ ...filter, limit: PAGE, cursor: pageParam, order: 'newest' })),
@@ -41,7 +83,12 @@ export function ExchangesTab({ lookups, active }: { lookups: Lookups; active: bo
   const rows = useMemo(() => list.data?.pages.flatMap((p) => p.rows) ?? [], [list.data]);
   const { error, hasNextPage: more, isFetching: loading, fetchNextPage, refetch } = list;
 
-  useEffect(() => setSelected(new Set()), [operation]);
+  useEffect(() => setSelected(new Set()), [filter]);
+  // A page that stopped at its scan window with nothing to show yet: go on looking.
+  const searchedTo = list.data?.pages.at(-1)?.searchedTo;
+  useEffect(() => {
+    if (!rows.length && more && !loading && !error) void fetchNextPage();
+  }, [rows.length, more, loading, error, fetchNextPage]);
 
   const virtualizer = useVirtualizer({
     count: rows.length + 1,
@@ -70,13 +117,71 @@ export function ExchangesTab({ lookups, active }: { lookups: Lookups; active: bo
   return (
     <div className="history-tab" data-testid="exchanges-tab">
       <div className="history-toolbar">
-        <Segmented<Operation | 'all'>
-          value={operation}
-          onChange={setOperation}
-          options={[{ value: 'all', label: t('history.exchanges.all') }, ...OPERATIONS.map((o) => ({ value: o, label: t(`history.operation.${o}`) }))]}
+        <Input.Search
+          value={searchText}
+          onChange={(e) => setSearchText(e.target.value)}
+          onSearch={(v) => set({ search: v })}
+          allowClear
+          placeholder={t('history.exchanges.search')}
+          aria-label={t('history.exchanges.search')}
+          style={{ width: 220 }}
+          data-testid="exchanges-search"
+        />
+        <Select<Operation[]>
+          mode="multiple"
+          value={filters.operations}
+          onChange={(operations) => set({ operations })}
+          options={OPERATIONS.map((o) => ({ value: o, label: t(`history.operation.${o}`) }))}
+          placeholder={t('history.exchanges.operation')}
           aria-label={t('history.exchanges.operation')}
+          style={{ minWidth: 130 }}
+          maxTagCount="responsive"
           data-testid="exchanges-operation"
         />
+        <Select<string[]>
+          mode="tags"
+          value={filters.statuses}
+          onChange={(statuses) => set({ statuses: statuses.filter((x) => statusOf(x) !== null) })}
+          options={STATUS_CLASSES.map((c) => ({ value: c, label: c === 'none' ? t('history.exchanges.noReply') : c }))}
+          placeholder={t('history.exchanges.status')}
+          aria-label={t('history.exchanges.status')}
+          style={{ minWidth: 120 }}
+          maxTagCount="responsive"
+          data-testid="exchanges-status"
+        />
+        <Select<string[]>
+          mode="tags"
+          value={filters.codes}
+          onChange={(codes) => set({ codes: codes.filter((x) => /^-?\d+$/.test(x.trim())) })}
+          options={CODES.map((c) => ({ value: String(c), label: String(c) }))}
+          placeholder={t('history.exchanges.code')}
+          aria-label={t('history.exchanges.code')}
+          style={{ minWidth: 120 }}
+          maxTagCount="responsive"
+          data-testid="exchanges-code"
+        />
+        <Select<string[]>
+          mode="multiple"
+          value={filters.profiles}
+          onChange={(profiles) => set({ profiles })}
+          options={lookups.profiles.map((p) => ({ value: p.id, label: p.name }))}
+          placeholder={t('history.column.profile')}
+          aria-label={t('history.column.profile')}
+          style={{ minWidth: 120 }}
+          maxTagCount="responsive"
+          data-testid="exchanges-profile"
+        />
+        <DatePicker.RangePicker value={filters.range} onChange={(range) => set({ range })} allowEmpty={[true, true]} style={{ width: 240 }} aria-label={t('history.exchanges.range')} />
+        {filtered ? (
+          <Button
+            onClick={() => {
+              setFilters(NO_FILTERS);
+              setSearchText('');
+            }}
+          >
+            {t('history.exchanges.clear')}
+          </Button>
+        ) : null}
         <Checkbox
           checked={allShown}
           indeterminate={!allShown && selected.size > 0}
@@ -88,6 +193,9 @@ export function ExchangesTab({ lookups, active }: { lookups: Lookups; active: bo
         <span style={{ flex: 1 }} />
         <Button icon={<ReloadOutlined />} onClick={() => void refetch()}>
           {t('history.exchanges.reload')}
+        </Button>
+        <Button icon={<DiffOutlined />} disabled={selected.size !== 2} onClick={() => setComparing([...selected].sort((a, b) => a - b) as [number, number])} data-testid="exchanges-compare">
+          {t('history.exchanges.compare')}
         </Button>
         <ExportHarButton ids={[...selected]} />
       </div>
@@ -127,7 +235,13 @@ export function ExchangesTab({ lookups, active }: { lookups: Lookups; active: bo
             </div>
           ) : !rows.length ? (
             <div className="history-placeholder">
-              <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('history.exchanges.empty')} />
+              {more || loading ? (
+                <span className="history-muted">
+                  <Spin size="small" /> {searchedTo ? t('history.exchanges.searchedTo', { time: formatTime(lang, searchedTo, true) }) : null}
+                </span>
+              ) : (
+                <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={filtered ? t('history.exchanges.noMatch') : t('history.exchanges.empty')} />
+              )}
             </div>
           ) : (
             <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
@@ -183,6 +297,7 @@ export function ExchangesTab({ lookups, active }: { lookups: Lookups; active: bo
         </div>
       </div>
       <InspectorDrawer exchange={active ? inspected : null} onClose={() => setInspected(null)} />
+      <ExchangeDiffDrawer ids={active ? comparing : null} onClose={() => setComparing(null)} />
     </div>
   );
 }

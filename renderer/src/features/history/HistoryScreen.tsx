@@ -1,20 +1,22 @@
 // The History screen: every message (filters, search, a virtualised list, a side panel with the
-// timeline and exchanges), every exchange (the raw inspector, cURL, HAR), the overview chart and the
-// raw console as tabs, and the storage settings (retention, vacuum) in a drawer.
+// timeline and exchanges), every exchange (found by status, code, profile, time and words; the raw
+// inspector, code, HAR; two compared side by side), the overview chart and the runs of saved requests as tabs, and the storage settings (retention, vacuum) in a drawer.
 import { useLayoutEffect, useRef, useState, type RefObject } from 'react';
 import { Button, Tabs, Typography } from 'antd';
-import { BarChartOutlined, CodeOutlined, DatabaseOutlined, SwapOutlined, UnorderedListOutlined } from '@ant-design/icons';
+import { BarChartOutlined, DatabaseOutlined, ExperimentOutlined, HistoryOutlined, SwapOutlined, UnorderedListOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import { ConsoleTab } from './ConsoleTab';
 import { StartupDatabaseNotice } from './DatabaseNotice';
 import { ExchangesTab } from './ExchangesTab';
 import { MessagesTab } from './MessagesTab';
 import { OverviewTab } from './OverviewTab';
+import { RunsTab } from './RunsTab';
 import { StoreDrawer } from './StoreDrawer';
 import { useLookups } from './use-lookups';
 import './history.css';
 
-type TabKey = 'messages' | 'exchanges' | 'overview' | 'console';
+export const HISTORY_ICON = <HistoryOutlined />;
+
+type TabKey = 'messages' | 'exchanges' | 'overview' | 'runs';
 
 /** Content padding below the screen, in px. */
 const BOTTOM_GAP = 24;
@@ -76,7 +78,7 @@ export function HistoryScreen() {
           { key: 'messages', icon: <UnorderedListOutlined />, label: t('history.tabs.messages'), children: <MessagesTab lookups={lookups} active={tab === 'messages'} /> },
           { key: 'exchanges', icon: <SwapOutlined />, label: t('history.tabs.exchanges'), children: <ExchangesTab lookups={lookups} active={tab === 'exchanges'} /> },
           { key: 'overview', icon: <BarChartOutlined />, label: t('history.tabs.overview'), children: <OverviewTab lookups={lookups} /> },
-          { key: 'console', icon: <CodeOutlined />, label: t('history.tabs.console'), children: <ConsoleTab lookups={lookups} /> },
+          { key: 'runs', icon: <ExperimentOutlined />, label: t('history.tabs.runs'), children: <RunsTab lookups={lookups} /> },
         ]}
       />
       <StoreDrawer open={storeOpen} onClose={() => setStoreOpen(false)} />

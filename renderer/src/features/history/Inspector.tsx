@@ -10,7 +10,7 @@ import type { ExchangeRecord, Header } from '../../../../common/records';
 import { describeTransport } from '../../app/api';
 import { currentLanguage } from '../../i18n';
 import { bodyKind, byteLength, headerValue, prettyBody, REDACTED, type BodyKind } from './body-format';
-import { CopyCurlButtons, ExportHarButton, pathOf, statusText } from './exchange-actions';
+import { CopyCurlButtons, ExportHarButton, pathOf, ReplayButton, statusText } from './exchange-actions';
 import { formatBytes, formatTime } from './history-model';
 import { TimingBar } from './TimingBar';
 import { TeachDrawer } from '../dialects/TeachDrawer';
@@ -171,6 +171,7 @@ export function ExchangeInspector({ exchange: e, actions = true }: ExchangeInspe
             <MapReplyButton exchange={e} />
             <CopyCurlButtons exchange={e} />
             <ExportHarButton ids={[e.id]} />
+            <ReplayButton exchange={e} />
           </Space>
         ) : null}
       </div>

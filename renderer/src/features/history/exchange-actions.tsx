@@ -1,17 +1,45 @@
 // What a tester does with exchanges: copy one as cURL (redacted), copy it with the real API Key
 // (main writes that to the clipboard itself after an explicit confirmation; the key never comes
 // here), and export a selection as a HAR 1.2 file.
-import { App, Button, Space, Tooltip } from 'antd';
-import { CopyOutlined, DownloadOutlined, KeyOutlined } from '@ant-design/icons';
+import { useState } from 'react';
+import { App, Button, Select, Space, Tooltip } from 'antd';
+import { CopyOutlined, DownloadOutlined, KeyOutlined, RetweetOutlined } from '@ant-design/icons';
 import type { TFunction } from 'i18next';
 import { useMutation } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
+import type { CodeTarget } from '../../../../common/contract';
 import type { ExchangeRecord } from '../../../../common/records';
 import { describeError, type IpcError } from '../../app/api';
 import { consoleShell } from '../../app/browser-transport';
 import { ask } from '../../app/query';
 import { copyText, downloadText } from '../../app/browser-io';
+import { openInWorkbench } from '../workbench/workbench-store';
 import { fileStamp } from './history-model';
+
+const LANGUAGES: { value: CodeTarget; label: string }[] = [
+  { value: 'curl', label: 'cURL' },
+  { value: 'node', label: 'Node fetch' },
+  { value: 'python', label: 'Python requests' },
+  { value: 'go', label: 'Go' },
+];
+
+/** Opens the exchange's request in the raw client, to send it again as it was or changed. */
+export function ReplayButton({ exchange }: { exchange: ExchangeRecord }) {
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  const replay = useMutation({
+    mutationFn: () => ask((api) => api.raw.fromExchange({ id: exchange.id })),
+    onSuccess: (r) => openInWorkbench({ request: r.request, ...(r.profileId ? { profileId: r.profileId } : {}), environmentId: null }),
+    onError: (e) => void message.error(describeError(t, e)),
+  });
+  return (
+    <Tooltip title={t('history.inspector.replayHelp')}>
+      <Button icon={<RetweetOutlined />} loading={replay.isPending} onClick={() => replay.mutate()} data-testid="replay">
+        {t('history.inspector.replay')}
+      </Button>
+    </Tooltip>
+  );
+}
 
 /** "200 OK", or the transport error ("timeout") when no reply came. */
 export function statusText(t: TFunction, e: Pick<ExchangeRecord, 'status' | 'statusText' | 'error'>): string {
@@ -51,8 +79,9 @@ export function CopyCurlButtons({ exchange }: { exchange: ExchangeRecord }) {
   const { t } = useTranslation();
   const { message, modal } = App.useApp();
   const failed = (e: IpcError) => void message.error(describeError(t, e));
+  const [target, setTarget] = useState<CodeTarget>('curl');
   const copy = useMutation({
-    mutationFn: () => ask((api) => api.exchanges.curl({ id: exchange.id })),
+    mutationFn: () => ask((api) => api.exchanges.curl({ id: exchange.id, target })),
     onSuccess: async (curl) => {
       if ((await copyText(curl.command)) !== 'failed') void message.success(t('history.curl.copied'));
       else void message.warning(t('history.curl.copyFailed'));
@@ -61,7 +90,7 @@ export function CopyCurlButtons({ exchange }: { exchange: ExchangeRecord }) {
   });
   // Main puts the command on the clipboard itself: the key never comes to this window.
   const copyKey = useMutation({
-    mutationFn: () => ask((api) => api.exchanges.copyCurlWithKey({ id: exchange.id, confirm: true })),
+    mutationFn: () => ask((api) => api.exchanges.copyCurlWithKey({ id: exchange.id, target, confirm: true })),
     onSuccess: () => void message.success(t('history.curl.keyCopied')),
     onError: failed,
   });
@@ -88,9 +117,12 @@ export function CopyCurlButtons({ exchange }: { exchange: ExchangeRecord }) {
   const keyTip = desktopOnly ? describeError(t, { code: 'unavailable', params: { kind: 'browser-key-copy' } }) : noProfile ? t('history.curl.noProfile') : t('history.curl.keyHelp');
   return (
     <Space size={8} wrap>
-      <Button icon={<CopyOutlined />} loading={copy.isPending} onClick={() => copy.mutate()} data-testid="copy-curl">
-        {t('history.curl.copy')}
-      </Button>
+      <Space.Compact>
+        <Select<CodeTarget> value={target} onChange={setTarget} options={LANGUAGES} style={{ width: 150 }} aria-label={t('history.curl.language')} data-testid="copy-language" />
+        <Button icon={<CopyOutlined />} loading={copy.isPending} onClick={() => copy.mutate()} data-testid="copy-curl">
+          {t('history.curl.copy')}
+        </Button>
+      </Space.Compact>
       <Tooltip title={keyTip}>
         <Button icon={<KeyOutlined />} loading={copyKey.isPending} disabled={noProfile || desktopOnly} onClick={copyWithKey} data-testid="copy-curl-key" data-desktop-only={desktopOnly || undefined}>
           {t('history.curl.copyWithKey')}

@@ -1,6 +1,6 @@
 // Build: the inputs of one signature and every step main computes from them, each copyable.
 import { Alert, Button, Col, Empty, Flex, Form, Input, Row, Segmented, Select, Spin, Tag, Typography } from 'antd';
-import { ClockCircleOutlined, PushpinOutlined } from '@ant-design/icons';
+import { ClockCircleOutlined, ExperimentOutlined, PushpinOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import type { ProfileView } from '../../../../common/contract';
 import type { SignatureVariant } from '../../../../common/signature-types';
@@ -10,6 +10,7 @@ import { OutputBlock } from './OutputBlock';
 import { curlCommand, httpDateNow, PRESETS, presetUrl, type PresetId } from './request-text';
 import { StringToSignView } from './StringToSignView';
 import type { BuildState } from './use-build';
+import { openInWorkbench } from '../workbench/workbench-store';
 
 export interface BuildTabProps {
   build: BuildState;
@@ -47,7 +48,7 @@ export function BuildTab({ build, profile }: BuildTabProps) {
   ];
 
   const fieldHelp = (f: 'url' | 'apiId' | 'date') => (fields[f] ? t(`signature.build.problem.${fields[f]}`) : undefined);
-  const curl = steps ? curlCommand(steps, t('signature.build.bodyPlaceholder')) : '';
+  const curl = steps ? curlCommand(steps, inputs.body) : '';
   const isExamplePreset = inputs.preset === 'numbercheck-submit' || inputs.preset === 'numbercheck-balance';
 
   return (
@@ -155,11 +156,22 @@ export function BuildTab({ build, profile }: BuildTabProps) {
               aria-label={t('signature.build.variant')}
             />
           </Form.Item>
+          <Form.Item label={t('signature.build.body')} htmlFor="sig-body" extra={t('signature.build.bodyHint', { password: '{{password}}' })}>
+            <Input.TextArea
+              id="sig-body"
+              className="sig-mono"
+              value={inputs.body}
+              onChange={(e) => update({ body: e.target.value })}
+              autoSize={{ minRows: 2, maxRows: 8 }}
+              spellCheck={false}
+              data-testid="sig-body"
+            />
+          </Form.Item>
         </Form>
       </Col>
 
       <Col xs={24} xl={15}>
-        <BuildOutputs build={build} curl={curl} />
+        <BuildOutputs build={build} curl={curl} profile={profile} />
       </Col>
     </Row>
   );
@@ -189,7 +201,28 @@ function UrlReading({ steps }: { steps: NonNullable<BuildState['steps']> }) {
   );
 }
 
-function BuildOutputs({ build, curl }: { build: BuildState; curl: string }) {
+/** The Build case as a raw-client request on the profile (voice presets), where main fills the key and signs it again. */
+function toRawClient(build: BuildState, profile: ProfileView) {
+  const url = new URL(build.inputs.url);
+  const base = new URL(profile.baseUrl);
+  const prefix = base.pathname.replace(/\/+$/, '');
+  const path = url.pathname.startsWith(prefix) ? url.pathname.slice(prefix.length) || '/' : url.pathname;
+  openInWorkbench({
+    profileId: profile.id,
+    request: {
+      method: build.inputs.method,
+      path: `${path}${url.search}`,
+      headers: [],
+      omit: [],
+      body: build.inputs.body.trim() ? { kind: 'json', text: build.inputs.body } : { kind: 'none' },
+      credentials: 'none',
+      format: 'json',
+      signing: build.inputs.variant,
+    },
+  });
+}
+
+function BuildOutputs({ build, curl, profile }: { build: BuildState; curl: string; profile: ProfileView | null }) {
   const { t } = useTranslation();
   const { steps } = build;
   if (build.keyProblem) {
@@ -236,7 +269,12 @@ function BuildOutputs({ build, curl }: { build: BuildState; curl: string }) {
         <pre className="sig-pre" data-testid="sig-curl">
           {curl}
         </pre>
-        <div className="sig-hint">{t('signature.out.curlHint')}</div>
+        <div className="sig-hint">{t('signature.out.curlHint', { password: '{{password}}' })}</div>
+        {profile && build.inputs.preset?.startsWith('voice-') ? (
+          <Button icon={<ExperimentOutlined />} onClick={() => toRawClient(build, profile)} style={{ marginTop: 8 }} data-testid="sig-to-raw-client">
+            {t('signature.out.toRawClient')}
+          </Button>
+        ) : null}
       </OutputBlock>
     </Flex>
   );

@@ -164,7 +164,7 @@ export function VerifyTab({ keyState, profile, build }: VerifyTabProps) {
               <Button type="primary" htmlType="submit" icon={<SafetyCertificateOutlined />} loading={diagnosis.isPending} disabled={!key.ok || text.trim() === '' || compareInvalid} data-testid="sig-diagnose">
                 {t('signature.verify.diagnose')}
               </Button>
-              <Button icon={<ImportOutlined />} disabled={!build.steps} onClick={() => build.steps && setText(rawHttpRequest(build.steps))} data-testid="sig-use-build">
+              <Button icon={<ImportOutlined />} disabled={!build.steps} onClick={() => build.steps && setText(rawHttpRequest(build.steps, build.inputs.body))} data-testid="sig-use-build">
                 {t('signature.verify.useBuild')}
               </Button>
               <Button

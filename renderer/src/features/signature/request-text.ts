@@ -11,9 +11,10 @@ export const CONTENT_TYPE = 'application/json';
 
 /**
  * The whole request as a cURL command (bash): method, URL, Host, Date, Authorization,
- * Content-Type, and for POST the body placeholder (the product's body is not part of the signature).
+ * Content-Type, and the body as typed (the product's body is not part of the signature; the voice
+ * presets' body writes the key as the password variable, which the raw client fills in main).
  */
-export function curlCommand(steps: Pick<SignSteps, 'method' | 'url' | 'headers'>, bodyPlaceholder: string): string {
+export function curlCommand(steps: Pick<SignSteps, 'method' | 'url' | 'headers'>, body: string): string {
   const lines = [
     `curl -X ${steps.method} ${shellQuote(steps.url)}`,
     `-H ${shellQuote(`Host: ${steps.headers.Host}`)}`,
@@ -21,12 +22,12 @@ export function curlCommand(steps: Pick<SignSteps, 'method' | 'url' | 'headers'>
     `-H ${shellQuote(`Authorization: ${steps.headers.Authorization}`)}`,
     `-H ${shellQuote(`Content-Type: ${CONTENT_TYPE}`)}`,
   ];
-  if (steps.method !== 'GET' && steps.method !== 'HEAD') lines.push(`--data-raw ${shellQuote(bodyPlaceholder)}`);
+  if (body !== '') lines.push(`--data-raw ${shellQuote(body)}`);
   return lines.join(' \\\n  ');
 }
 
-/** The same request as raw HTTP/1.1 (what the Verify tab reads back). */
-export function rawHttpRequest(steps: Pick<SignSteps, 'method' | 'url' | 'headers'>): string {
+/** The same request as raw HTTP/1.1 (what the Verify tab reads back), with the body when there is one. */
+export function rawHttpRequest(steps: Pick<SignSteps, 'method' | 'url' | 'headers'>, body = ''): string {
   const url = new URL(steps.url);
   return [
     `${steps.method} ${url.pathname}${url.search} HTTP/1.1`,
@@ -35,8 +36,20 @@ export function rawHttpRequest(steps: Pick<SignSteps, 'method' | 'url' | 'header
     `Authorization: ${steps.headers.Authorization}`,
     `Content-Type: ${CONTENT_TYPE}`,
     '',
-    '',
+    body,
   ].join('\r\n');
+}
+
+/**
+ * The JSON body a voice operation sends (spec section 4), the key written as the password variable:
+ * Callout never has it here; the raw client fills it in main.
+ */
+export function presetBody(id: PresetId | null, apiId: string): string {
+  const fields: Record<string, string> = { account: apiId, password: '{{password}}' };
+  if (id === 'voice-send') Object.assign(fields, { mobile: '', content: '' });
+  else if (id === 'voice-status') fields.smsid = '';
+  else if (id !== 'voice-balance') return '';
+  return JSON.stringify({ ...fields, format: 'json' });
 }
 
 export type PresetId = 'voice-send' | 'voice-status' | 'voice-balance' | 'numbercheck-submit' | 'numbercheck-balance';

@@ -9,7 +9,7 @@ import type { IpcError, ProfileView } from '../../../../common/contract';
 import type { SignSteps, SignatureVariant } from '../../../../common/signature-types';
 import { ask } from '../../app/query';
 import { keyFor, type KeyState } from './KeyBar';
-import { httpDateNow, httpUrl, PRESETS, presetUrl, type PresetId } from './request-text';
+import { httpDateNow, httpUrl, presetBody, PRESETS, presetUrl, type PresetId } from './request-text';
 
 export type DateMode = 'now' | 'fixed';
 
@@ -22,6 +22,8 @@ export interface BuildInputs {
   variant: SignatureVariant;
   /** The preset the URL came from; null once the URL is edited by hand. */
   preset: PresetId | null;
+  /** The request's body as sent (not signed): the voice presets' JSON, or what the tester types. */
+  body: string;
 }
 
 export type FieldProblem = 'url-invalid' | 'api-id-required' | 'api-id-chars' | 'date-invalid' | 'date-required';
@@ -38,7 +40,7 @@ export interface BuildState {
   computing: boolean;
 }
 
-const INITIAL: BuildInputs = { url: '', method: 'POST', dateMode: 'now', fixedDate: '', apiId: '', variant: 'spec', preset: null };
+const INITIAL: BuildInputs = { url: '', method: 'POST', dateMode: 'now', fixedDate: '', apiId: '', variant: 'spec', preset: null, body: '' };
 
 function fieldOf(path: string): BuildField | null {
   if (path === 'url') return 'url';
@@ -78,13 +80,10 @@ export function useBuild(keyState: KeyState, profile: ProfileView | null, active
       const preset = PRESETS.find((p) => p.id === id);
       if (!preset) return;
       const url = presetUrl(preset, profile?.baseUrl ?? null);
-      setInputs((i) => ({
-        ...i,
-        preset: id,
-        method: preset.method,
-        url: url ?? i.url,
-        apiId: preset.group === 'voice' && profile ? profile.apiId : i.apiId,
-      }));
+      setInputs((i) => {
+        const apiId = preset.group === 'voice' && profile ? profile.apiId : i.apiId;
+        return { ...i, preset: id, method: preset.method, url: url ?? i.url, apiId, body: presetBody(id, apiId) };
+      });
     },
     [profile],
   );
@@ -97,7 +96,7 @@ export function useBuild(keyState: KeyState, profile: ProfileView | null, active
       if (i.url === '' && i.apiId === '') {
         // The profile's signing variant, when it has one, is the starting variant.
         const variant = profile.signing === 'apisix' ? 'apisix' : 'spec';
-        return { ...i, preset: 'voice-send', url: presetUrl(PRESETS[0]!, profile.baseUrl) ?? '', apiId: profile.apiId, variant };
+        return { ...i, preset: 'voice-send', url: presetUrl(PRESETS[0]!, profile.baseUrl) ?? '', apiId: profile.apiId, variant, body: presetBody('voice-send', profile.apiId) };
       }
       const preset = PRESETS.find((p) => p.id === i.preset);
       if (preset?.group === 'voice') return { ...i, url: presetUrl(preset, profile.baseUrl) ?? i.url, apiId: profile.apiId };

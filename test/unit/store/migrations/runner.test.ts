@@ -10,6 +10,8 @@ import { MIGRATIONS, type Migration } from '../../../../main/store/migrations';
 import { tempDbFile } from './temp-db';
 
 const MIGRATIONS_DIR = resolve(__dirname, '../../../../main/store/migrations');
+/** The latest schema version (the last migration's number). */
+const LATEST = MIGRATIONS.at(-1)!.version;
 const fileName = (m: Migration) => `${String(m.version).padStart(4, '0')}-${m.name}`;
 
 /** A migration that creates a table and then fails: nothing of it may remain. */
@@ -37,7 +39,7 @@ describe('the migration runner', () => {
   it('opens a new database at the latest version with WAL and foreign keys', () => {
     const db = openDatabase(tempDbFile());
     try {
-      expect(schemaVersion(db)).toBe(MIGRATIONS.length);
+      expect(schemaVersion(db)).toBe(LATEST);
       expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
       expect(db.pragma('foreign_keys', { simple: true })).toBe(1);
     } finally {
@@ -52,7 +54,7 @@ describe('the migration runner', () => {
     expect(at3.prepare("SELECT count(*) AS n FROM sqlite_master WHERE name = 'batches'").get()).toEqual({ n: 0 });
     at3.close();
     const latest = openDatabase(file);
-    expect(schemaVersion(latest)).toBe(MIGRATIONS.length);
+    expect(schemaVersion(latest)).toBe(LATEST);
     latest.close();
   });
 
@@ -60,7 +62,7 @@ describe('the migration runner', () => {
     const file = tempDbFile();
     openDatabase(file).close();
     const raw = new BetterSqlite3(file);
-    raw.pragma(`user_version = ${MIGRATIONS.length + 5}`);
+    raw.pragma(`user_version = ${LATEST + 5}`);
     raw.close();
     const before = readFileSync(file);
     const filesBefore = readdirSync(dirname(file)).sort();
@@ -72,20 +74,20 @@ describe('the migration runner', () => {
       error = e;
     }
     expect(error).toBeInstanceOf(CalloutError);
-    expect(error).toMatchObject({ code: 'database-too-new', params: { version: MIGRATIONS.length + 5, supported: MIGRATIONS.length } });
+    expect(error).toMatchObject({ code: 'database-too-new', params: { version: LATEST + 5, supported: LATEST } });
     expect((error as Error).message).toMatch(/newer version of Callout/);
 
     expect(readFileSync(file).equals(before)).toBe(true);
     expect(readdirSync(dirname(file)).sort()).toEqual(filesBefore);
     const check = new BetterSqlite3(file, { readonly: true });
-    expect(schemaVersion(check)).toBe(MIGRATIONS.length + 5);
+    expect(schemaVersion(check)).toBe(LATEST + 5);
     check.close();
   });
 
   it('rolls back a migration that fails, leaving the previous version', () => {
     const db = new BetterSqlite3(':memory:');
-    expect(() => migrate(db, ':memory:', [...MIGRATIONS, broken(MIGRATIONS.length + 1)])).toThrow(/missing_table/);
-    expect(schemaVersion(db)).toBe(MIGRATIONS.length);
+    expect(() => migrate(db, ':memory:', [...MIGRATIONS, broken(LATEST + 1)])).toThrow(/missing_table/);
+    expect(schemaVersion(db)).toBe(LATEST);
     expect(db.prepare("SELECT count(*) AS n FROM sqlite_master WHERE name = 'half'").get()).toEqual({ n: 0 });
     db.close();
   });

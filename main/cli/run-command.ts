@@ -1,0 +1,147 @@
+// `callout run COLLECTION [--env NAME] [--var NAME=VALUE ...] [--request NAME ...] [--bail]`
+// Runs a saved collection (by name or #id), or a collection file (Postman v2.1, see
+// docs/collections.md), through the handler table (collections.run) and its runProgress push, and
+// exits with a status a CI job can read: 0 every assertion passed, 1 an assertion failed, 2 a
+// request could not be sent (a variable without a value...) or a usage error, 4 a request got no
+// reply (transport failure: never resent).
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import type { Command } from 'commander';
+import type { AssertionResult, RunResultView, RunView, Variable } from '../../common/contract';
+import { progressLine } from './bulk-command';
+import type { CommandContext } from './context';
+import { CliFailure, EXIT, usage } from './io';
+import type { CliWords } from './text';
+
+const collect = (value: string, previous: string[] = []) => [...previous, value];
+
+function variablesFrom(pairs: readonly string[]): Variable[] {
+  return pairs.map((p) => {
+    const eq = p.indexOf('=');
+    if (eq <= 0) throw usage('runVarShape', { value: p });
+    return { name: p.slice(0, eq).trim(), value: p.slice(eq + 1) };
+  });
+}
+
+/** An assertion in words: "status = 200", "code = 2", "$.smsid exists". */
+export function assertionText(words: CliWords, a: AssertionResult['assertion'], expected?: string): string {
+  const { t } = words;
+  switch (a.kind) {
+    case 'status':
+      return t('cli:run.assert.status', { value: a.equals });
+    case 'code':
+      return t('cli:run.assert.code', { value: a.equals });
+    case 'json-equals':
+      return t('cli:run.assert.equals', { path: a.path, value: expected ?? a.equals });
+    case 'json-exists':
+      return t('cli:run.assert.exists', { path: a.path });
+  }
+}
+
+function resultLines(words: CliWords, r: RunResultView): string[] {
+  const { t } = words;
+  const mark = r.outcome === 'passed' ? '✓' : r.outcome === 'failed' ? '✗' : '!';
+  const what = r.status !== null ? `${r.status}${r.providerCode !== null ? ` · ${t('cli:code', { code: r.providerCode })}` : ''}` : '';
+  const ms = r.ms !== null ? ` (${Math.round(r.ms)} ms)` : '';
+  const lines = [`${mark} ${r.name}  ${what}${ms}${r.exchangeId !== null ? `  ${t('cli:run.exchangeRef', { id: r.exchangeId })}` : ''}`];
+  if (r.problem) lines.push(`    ${words.error(r.problem)}`);
+  if (r.failure) lines.push(`    ${words.reason(r.failure.reason)}`);
+  for (const a of r.assertions) {
+    if (!a.passed) lines.push(`    ${t('cli:run.failedAssertion', { assertion: assertionText(words, a.assertion, a.expected), actual: a.actual ?? t('cli:run.nothing') })}`);
+  }
+  return lines;
+}
+
+/** The exit status of a run: 4 a request got no reply, 2 one could not be sent, 1 an assertion failed, 0 all passed. */
+export function runExitCode(run: RunView): number {
+  if (run.results.some((r) => r.outcome === 'error' && r.problem === null)) return EXIT.transport;
+  if (run.results.some((r) => r.outcome === 'error')) return EXIT.usage;
+  if (run.results.some((r) => r.outcome === 'failed')) return EXIT.invalid;
+  return EXIT.ok;
+}
+
+export function registerRunCommand(program: Command, ctx: CommandContext): void {
+  const { t } = ctx.words;
+  program
+    .command('run')
+    .description(t('cli:help.run'))
+    .argument('<collection>', t('cli:help.collection'))
+    .option('--env <name>', t('cli:help.env'))
+    .option('--var <name=value>', t('cli:help.runVar'), collect, [])
+    .option('--request <name>', t('cli:help.runRequest'), collect, [])
+    .option('--bail', t('cli:help.bail'))
+    .action(async (ref: string, opts: { env?: string; var: string[]; request: string[]; bail?: boolean }) => {
+      const { session, words, io } = ctx;
+      const variables = variablesFrom(opts.var);
+      // A file on disk is imported for this run and removed after it (the run's results stay in the history).
+      let temporary: number | null = null;
+      let collectionId: number;
+      if (existsSync(ref) && statSync(ref).isFile()) {
+        let text: string;
+        try {
+          text = readFileSync(ref, 'utf8');
+        } catch (error) {
+          throw usage('cannotRead', { name: ref, detail: (error as Error).message });
+        }
+        const imported = await session.call('collections.import', { text });
+        temporary = imported.collection.id;
+        collectionId = temporary;
+        for (const w of imported.warnings) io.stderr(`callout: ${t(`cli:run.warning.${w.code}`, w.params)}\n`);
+      } else {
+        const list = await session.call('collections.list', undefined);
+        const byId = /^#?\d+$/.test(ref) ? list.find((c) => c.id === Number(ref.replace('#', ''))) : undefined;
+        const found = byId ?? list.find((c) => c.name.toLowerCase() === ref.trim().toLowerCase());
+        if (!found) throw usage('noCollection', { name: ref, names: list.map((c) => c.name).join(', ') || '—' }, 'not-found');
+        collectionId = found.id;
+      }
+      try {
+        let environmentId: number | null = null;
+        let profileId: string | undefined;
+        if (opts.env !== undefined) {
+          const envs = await session.call('environments.list', undefined);
+          const env = envs.find((e) => e.name.toLowerCase() === opts.env!.trim().toLowerCase());
+          if (!env) throw usage('noEnvironment', { name: opts.env, names: envs.map((e) => e.name).join(', ') || '—' }, 'not-found');
+          environmentId = env.id;
+        }
+        const flags = ctx.flags();
+        const named = flags.profile !== undefined || flags.baseUrl !== undefined || io.env.CALLOUT_BASE_URL !== undefined;
+        // The environment names its profile; provider flags (or CALLOUT_BASE_URL) override it.
+        if (named || environmentId === null) profileId = await session.providerProfile(flags);
+
+        let requestIds: number[] | undefined;
+        if (opts.request.length) {
+          const collection = await session.call('collections.get', { id: collectionId });
+          requestIds = opts.request.map((name) => {
+            const r = collection.requests.find((x) => x.name === name) ?? collection.requests.find((x) => x.name.toLowerCase() === name.toLowerCase());
+            if (!r) throw usage('noRequest', { name, names: collection.requests.map((x) => x.name).join(', ') });
+            return r.id;
+          });
+        }
+
+        const line = progressLine(ctx);
+        const off = await session.on('runProgress', (p) => {
+          if (p.result) line.update(t('cli:run.progress', { done: p.done, total: p.total, name: p.result.name }));
+        });
+        let run: RunView;
+        try {
+          run = await session.call('collections.run', { id: collectionId, environmentId, profileId, requestIds, stopOnFailure: opts.bail ?? false, variables });
+        } finally {
+          off();
+          line.end();
+        }
+        const human = () =>
+          [
+            ...run.results.flatMap((r) => resultLines(words, r)),
+            t('cli:run.summary', { name: run.collectionName, passed: run.passed, failed: run.failed, errored: run.errored, id: run.id }),
+          ].join('\n');
+        const code = runExitCode(run);
+        if (code === EXIT.ok) {
+          ctx.emit(run, human);
+          return;
+        }
+        const kind = code === EXIT.invalid ? 'assertion-failed' : code === EXIT.transport ? 'no-reply' : 'not-sent';
+        ctx.printAndFail(run, human, new CliFailure(code, kind, { key: `cli:run.failed.${kind}`, params: { failed: run.failed, errored: run.errored } }));
+      } finally {
+        if (temporary !== null) await session.call('collections.remove', { id: temporary }).catch(() => undefined);
+      }
+    });
+}
