@@ -4,13 +4,13 @@
 // reply as a tree, the value is mapped, the preview says how many replies now resolve, and saving
 // ends the call as busy. Screenshots under test-results/screens/.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Locator, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { builtinDialect } from '../../common/dialects';
 import { reasonArgs } from '../../common/messages';
 import type { MessageRecord } from '../../common/records';
 import { SANDBOX_API_ID } from '../../main/profiles/profile-service';
 import { launchChromium, startApp, type AppUnderTest } from './bridge';
-import { bodyText, catalogText, settled, translator } from './page-helpers';
+import { bodyText, catalogText, pickOption, settled, translator } from './page-helpers';
 
 const LOCALES = [
   { locale: 'en-US', lang: 'en', suffix: 'en' },
@@ -35,12 +35,6 @@ describe.each(LOCALES)('Dialects and the teach flow ($suffix)', ({ locale, lang,
     await page.mouse.move(600, 28);
     await settled(page);
     await app.screenshot(name);
-  };
-  const pickOption = async (select: Locator, label: string) => {
-    await select.click();
-    const dropdown = page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)');
-    await dropdown.locator('.ant-select-item-option').filter({ hasText: label }).first().click();
-    await dropdown.waitFor({ state: 'hidden' }).catch(() => undefined);
   };
   const update = (pred: (m: MessageRecord) => boolean) =>
     new Promise<MessageRecord>((resolve) => {
@@ -82,7 +76,7 @@ describe.each(LOCALES)('Dialects and the teach flow ($suffix)', ({ locale, lang,
       await row.getByTestId('reading-action').click();
       const drawer = page.getByTestId('reading-drawer');
       await drawer.getByTestId('reading-drawer-body').waitFor();
-      await pickOption(drawer.getByTestId('dialect-select'), t('msg:dialect.numeric-states.name'));
+      await pickOption(page, drawer.getByTestId('dialect-select'), t('msg:dialect.numeric-states.name'));
       await drawer.getByTestId('dialect-apply').click();
       await expect.poll(() => row.getByTestId('profile-reading').getAttribute('data-dialect')).toBe('numeric-states');
       expect(app.services.store.profiles.get(profileId)!.dialectId).toBe('numeric-states');
@@ -180,7 +174,7 @@ describe.each(LOCALES)('Dialects and the teach flow ($suffix)', ({ locale, lang,
       const preview = drawer.getByTestId('teach-resolve-status');
       await preview.waitFor();
       const first = await preview.innerText();
-      await pickOption(value.getByTestId('teach-map'), t('msg:state.busy'));
+      await pickOption(page, value.getByTestId('teach-map'), t('msg:state.busy'));
       await expect.poll(() => drawer.getByTestId('teach-reading-state').getAttribute('data-state')).toBe('busy');
       await expect.poll(() => preview.innerText()).not.toBe(first);
       // "N of M now resolve (before: K)": more now than before, and said in words.
@@ -215,7 +209,7 @@ describe.each(LOCALES)('Dialects and the teach flow ($suffix)', ({ locale, lang,
       await shown;
       await expect.poll(() => app.services.store.exchanges.recentForProfile(profileId, ['receipt'], 10).length).toBeGreaterThan(0);
       await page.getByRole('tab', { name: t('history.tabs.exchanges') }).click();
-      await page.getByTestId('exchanges-operation').getByText(t('history.operation.receipt'), { exact: true }).click();
+      await pickOption(page, page.getByTestId('exchanges-operation'), t('history.operation.receipt'), { close: true });
       const list = page.getByTestId('exchanges-list');
       await expect.poll(async () => (await list.innerText()).includes('[REDACTED]')).toBe(true);
       expect(problems).toEqual([]);

@@ -15,7 +15,7 @@ import { errorArgs, reasonArgs } from '../../common/messages';
 import type { MessageRecord } from '../../common/records';
 import { harValidator } from '../helpers/har-validator';
 import { launchChromium, ROOT, startApp, type AppUnderTest } from './bridge';
-import { bodyText, catalogText, settled, translator } from './page-helpers';
+import { bodyText, catalogText, pickOption, settled, translator } from './page-helpers';
 
 const TIMEOUT = 60_000;
 const CJK = /[\u3400-\u9fff]/;
@@ -106,13 +106,6 @@ describe.each(LOCALES)('History screen ($suffix)', ({ locale, lang, suffix }) =>
     await app.screenshot(name);
   };
   const tab = (key: 'messages' | 'exchanges' | 'overview' | 'runs') => page.getByRole('tab', { name: t(`history.tabs.${key}`) }).click();
-  const pickOption = async (select: Locator, label: string) => {
-    await select.click();
-    const dropdown = page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)');
-    await dropdown.locator('.ant-select-item-option').filter({ hasText: label }).first().click();
-    await page.keyboard.press('Escape');
-    await dropdown.waitFor({ state: 'hidden' }).catch(() => undefined);
-  };
   /** The <input> of an antd field: antd puts data-testid on the input itself or on its wrapper. */
   const field = (id: string, within: Locator | Page = page) => within.locator(`input[data-testid="${id}"], [data-testid="${id}"] input`).first();
   const search = async (text: string) => {
@@ -223,14 +216,14 @@ describe.each(LOCALES)('History screen ($suffix)', ({ locale, lang, suffix }) =>
   it(
     'filters by outcome and state, searches any part of a number and words of the text',
     async () => {
-      await pickOption(page.getByTestId('history-filter-outcome'), outcomeText('unknown'));
+      await pickOption(page, page.getByTestId('history-filter-outcome'), outcomeText('unknown'), { close: true });
       await expect.poll(shownIds).toEqual([ids.timeout, ids.html].sort((a, b) => a - b));
       const outcomeCall = listPages().at(-1)!.input as { filter: Record<string, unknown> };
       expect(outcomeCall.filter).toEqual({ outcomes: ['unknown'] });
       await page.getByTestId('history-clear-filters').click();
       await expect.poll(() => rows().count()).toBe(4);
 
-      await pickOption(page.getByTestId('history-filter-state'), stateText('answered'));
+      await pickOption(page, page.getByTestId('history-filter-state'), stateText('answered'), { close: true });
       await expect.poll(shownIds).toEqual([ids.answered]);
       await page.getByTestId('history-clear-filters').click();
       await expect.poll(() => rows().count()).toBe(4);
@@ -444,7 +437,7 @@ describe.each(LOCALES)('History screen ($suffix)', ({ locale, lang, suffix }) =>
       // Select the send exchanges of the 401, the timeout and the HTML reply.
       const wanted = listed.rows.filter((e) => e.operation === 'send' && [ids.auth, ids.timeout, ids.html].includes(e.messageId ?? -1));
       expect(wanted).toHaveLength(3);
-      await pickOption(page.getByTestId('exchanges-operation'), t('history.operation.send'));
+      await pickOption(page, page.getByTestId('exchanges-operation'), t('history.operation.send'), { close: true });
       for (const e of wanted) {
         const r = page.locator(`[data-testid="exchange-row"][data-exchange-id="${e.id}"]`);
         await r.waitFor();
@@ -465,7 +458,7 @@ describe.each(LOCALES)('History screen ($suffix)', ({ locale, lang, suffix }) =>
 
       // CSV of the filtered list (outcome unknown: the two unknowns).
       await tab('messages');
-      await pickOption(page.getByTestId('history-filter-outcome'), outcomeText('unknown'));
+      await pickOption(page, page.getByTestId('history-filter-outcome'), outcomeText('unknown'), { close: true });
       await expect.poll(shownIds).toEqual([ids.timeout, ids.html].sort((a, b) => a - b));
       const csv = await downloaded(page, () => page.getByTestId('export-csv').click());
       expect(csv.name).toMatch(/\.csv$/);

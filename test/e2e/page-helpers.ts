@@ -1,6 +1,6 @@
 // Page helpers shared by the end-to-end tests, and the texts they expect on the page.
 import i18next from 'i18next';
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { MESSAGES_NS, type MessageArgs } from '../../common/messages';
 import { resources } from '../../renderer/src/i18n/dictionaries';
 import type { Language } from '../../renderer/src/i18n/language';
@@ -15,6 +15,18 @@ interface PageDocument {
 /** The text a person sees on the page. */
 export async function bodyText(page: Page): Promise<string> {
   return page.evaluate(() => (globalThis as unknown as PageDocument).document.body.innerText);
+}
+
+/**
+ * Picks an option of an antd Select by its text. A multiple select stays open after a pick: `close`
+ * presses Escape (never for a select inside a drawer or a modal that Escape would close too).
+ */
+export async function pickOption(page: Page, select: Locator, label: string, { close = false } = {}): Promise<void> {
+  await select.click();
+  const dropdown = page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)');
+  await dropdown.locator('.ant-select-item-option').filter({ hasText: label }).first().click();
+  if (close) await page.keyboard.press('Escape');
+  await dropdown.waitFor({ state: 'hidden' }).catch(() => undefined);
 }
 
 /** Waits until antd's open/close animations have finished (at most 3 s), so a screenshot shows a settled screen. */

@@ -8,7 +8,7 @@ import type { CollectionView, RunView } from '../../common/contract';
 import { cli } from '../integration/cli/run-cli';
 import { launchChromium, startApp, type AppUnderTest } from './bridge';
 import { errorArgs } from '../../common/messages';
-import { bodyText, catalogText, settled, translator } from './page-helpers';
+import { bodyText, catalogText, pickOption, settled, translator } from './page-helpers';
 
 const TIMEOUT = 90_000;
 const LOCALES = [
@@ -41,13 +41,6 @@ describe.each(LOCALES)('the tester\'s workbench ($suffix)', ({ locale, lang, suf
   };
   /** An antd input by its data-testid (on the input or on its wrapper). */
   const field = (id: string, within: Locator | Page = page) => within.locator(`input[data-testid="${id}"], [data-testid="${id}"] input, textarea[data-testid="${id}"]`).first();
-  const pickOption = async (select: Locator, label: string) => {
-    await select.click();
-    const dropdown = page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)');
-    await dropdown.locator('.ant-select-item-option').filter({ hasText: label }).first().click();
-    await page.keyboard.press('Escape');
-    await dropdown.waitFor({ state: 'hidden' }).catch(() => undefined);
-  };
   const secretShown = () =>
     page.evaluate((s) => {
       const d = (globalThis as unknown as PageGlobals).document;
@@ -165,11 +158,11 @@ describe.each(LOCALES)('the tester\'s workbench ($suffix)', ({ locale, lang, suf
       await field('wb-path').fill('/voice/balance');
       await page.getByTestId('wb-tab-assertions').click();
       await page.getByTestId('wb-add-assertion').click();
-      await pickOption(page.getByTestId('wb-assertion-kind'), t('workbench.assert.kind_json-equals'));
+      await pickOption(page, page.getByTestId('wb-assertion-kind'), t('workbench.assert.kind_json-equals'), { close: true });
       await field('wb-assertion-path').fill('code');
       await field('wb-assertion-equals').fill('{{expected}}');
       await page.getByTestId('wb-save').click();
-      await pickOption(page.getByTestId('wb-save-collection'), t('workbench.save.newCollection'));
+      await pickOption(page, page.getByTestId('wb-save-collection'), t('workbench.save.newCollection'), { close: true });
       await field('wb-save-new-collection').fill('Smoke');
       await field('wb-save-name').fill('Balance code');
       await page.getByTestId('wb-save-ok').click();
@@ -229,7 +222,7 @@ describe.each(LOCALES)('the tester\'s workbench ($suffix)', ({ locale, lang, suf
       await page.getByRole('tab', { name: t('history.tabs.exchanges') }).click();
       await page.getByTestId('exchange-row').first().waitFor();
       // Status 405: the GET of the first test.
-      await pickOption(page.getByTestId('exchanges-status'), '4xx');
+      await pickOption(page, page.getByTestId('exchanges-status'), '4xx', { close: true });
       await expect.poll(async () => (await page.getByTestId('exchange-row').allInnerTexts()).every((r) => r.includes('405')), { timeout: 10_000 }).toBe(true);
       expect(await page.getByTestId('exchange-row').count()).toBe(1);
       expect(lastCall('exchanges.list')).toMatchObject({ statuses: ['4xx'] });
@@ -293,7 +286,8 @@ describe.each(LOCALES)('the tester\'s workbench ($suffix)', ({ locale, lang, suf
       await page.getByTestId('wb-code').click();
       const withKey = page.getByRole('menuitem', { name: t('workbench.code.copyWithKey', { language: 'Go' }) });
       expect(await withKey.getAttribute('aria-disabled')).toBe('true');
-      await withKey.locator('[data-desktop-only]').hover({ force: true });
+      await settled(page);
+      await withKey.locator('[data-desktop-only]').hover();
       await expect.poll(() => bodyText(page)).toContain(catalogText(t, errorArgs({ code: 'unavailable', params: { kind: 'browser-key-copy' } })));
       await withKey.click({ force: true });
       await new Promise((r) => setTimeout(r, 300));
