@@ -2,10 +2,10 @@
 // Adding a screen is one entry here (and its `nav.<key>` title in both dictionaries).
 //
 // Each screen is its own chunk, loaded with its feature's texts when it is first shown (React.lazy):
-// the console opens with the shell and one screen, not all of them. The navigation's icons stay
-// here, in the first chunk.
+// the console opens with the shell and one screen, not all of them. The navigation's icons live
+// here (the one place for them), in the first chunk: a screen's module is not loaded to draw its icon.
 import { lazy, type ComponentType, type ReactNode } from 'react';
-import { ApiOutlined, ExperimentOutlined, FileTextOutlined, HistoryOutlined, PhoneOutlined, SafetyCertificateOutlined, TeamOutlined } from '@ant-design/icons';
+import { ApiOutlined, ExperimentOutlined, FileTextOutlined, HistoryOutlined, InteractionOutlined, PhoneOutlined, SafetyCertificateOutlined, TeamOutlined } from '@ant-design/icons';
 import type { ScreenKey } from './navigation';
 import { DIAL_ICON } from '../features/dial/shortcut';
 import { loadTexts, type Feature } from '../i18n';
@@ -36,7 +36,7 @@ export const SCREENS: readonly Screen[] = [
   screen('dial', DIAL_ICON, ['dial'], () => import('../features/dial/DialScreen').then((m) => m.DialScreen)),
   screen('profiles', <ApiOutlined />, ['dialects'], () => import('../features/profiles/ProfilesScreen').then((m) => m.ProfilesScreen)),
   screen('sandbox', <ExperimentOutlined />, ['sandbox'], () => import('../features/sandbox/SandboxScreen').then((m) => m.SandboxScreen)),
-  screen('requests', <ExperimentOutlined />, ['workbench', 'history', 'dialects'], () => import('../features/workbench/WorkbenchScreen').then((m) => m.WorkbenchScreen)),
+  screen('requests', <InteractionOutlined />, ['workbench', 'history', 'dialects'], () => import('../features/workbench/WorkbenchScreen').then((m) => m.WorkbenchScreen)),
   screen('signature', <SafetyCertificateOutlined />, ['signature'], () => import('../features/signature/SignatureScreen').then((m) => m.SignatureScreen)),
 ];
 
