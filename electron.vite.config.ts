@@ -28,6 +28,8 @@ export default defineConfig({
   },
   renderer: {
     root: resolve(__dirname, 'renderer'),
+    // Chinese texts as UTF-8 (module scripts always are), not \uXXXX escapes that make them twice as long.
+    esbuild: { charset: 'utf8' },
     build: {
       outDir: resolve(__dirname, 'out/renderer'),
       minify: 'esbuild',

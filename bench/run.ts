@@ -1,12 +1,13 @@
 // `npm run bench [-- --json] [--only GROUP]`: runs the benchmark groups and prints their figures.
 // With --json, the last line of output is one JSON object of named figures.
 import { bulk } from './groups/bulk';
+import { consoleGroup } from './groups/console';
 import { core } from './groups/core';
 import { dialects } from './groups/dialects';
 import { history } from './groups/history';
 
 type Group = () => Promise<Record<string, number>>;
-const GROUPS: Record<string, Group> = { core, history, bulk, dialects };
+const GROUPS: Record<string, Group> = { core, history, bulk, dialects, console: consoleGroup };
 
 async function main(): Promise<number> {
   const args = process.argv.slice(2);

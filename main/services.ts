@@ -45,7 +45,7 @@ export interface ServicesOptions {
    * Following calls to their end. `resume`: at start, follow again the calls still going on in the
    * database (the app: yes; the CLI follows only the calls it places itself).
    */
-  follow?: { delayScale?: number; backoffMs?: readonly number[]; maxAgeMs?: number; resume?: boolean };
+  follow?: { delayScale?: number; maxAgeMs?: number; budgetPerLine?: number; resume?: boolean };
   /**
    * Receipt listeners of profiles that follow by receipts: `all` starts every one at start (the
    * app), `on-demand` starts one when its profile places or follows a call (the CLI). Default all.
@@ -188,6 +188,7 @@ export async function createServices(options: ServicesOptions = {}): Promise<Ser
         if (record) void profiles.view(record).then((v) => emit('profileUpdated', v), (error: unknown) => options.log?.(error));
       },
       follow: options.follow,
+      linesOf: (id) => store.dialSettings.profileLines(id),
       watcherPollMs: options.watcherPollMs,
       ensureReceipts: (id) => receipts?.ensure(id) ?? Promise.resolve(),
       log: options.log,

@@ -8,6 +8,8 @@
 export const CONTENT_MIN = 1;
 export const CONTENT_MAX = 500;
 export const CHARS_PER_UNIT = 70;
+/** Seconds of speech one unit's 70 characters take (spec: "one unit covers 70 characters (about 20 seconds of speech)"). */
+export const SPEECH_SECONDS_PER_UNIT = 20;
 
 export type ContentCheck =
   | { ok: true; length: number; units: number }
@@ -32,6 +34,11 @@ export function textLength(s: string): number {
 /** Units needed to send `s`: ceil(length / 70); 0 for ''. */
 export function unitsFor(s: string): number {
   return Math.ceil(textLength(s) / CHARS_PER_UNIT);
+}
+
+/** About how long the provider takes to read `length` characters aloud (70 characters ≈ 20 s), in seconds. */
+export function speechSecondsFor(length: number): number {
+  return (Math.max(0, length) * SPEECH_SECONDS_PER_UNIT) / CHARS_PER_UNIT;
 }
 
 /**

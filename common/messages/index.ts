@@ -5,6 +5,7 @@
 // variant (an i18next context: error.not-found_batch).
 import en from './en.json';
 import zhCN from './zh-CN.json';
+import { isResultCode } from '../domain/codes';
 import type { IpcError } from '../contract/errors';
 import type { Reason } from '../reasons';
 import type { MessageRecord } from '../records';
@@ -55,7 +56,8 @@ export function issueArgs(code: string): MessageArgs {
  * `_sandbox` variant when the catalog has one.
  */
 export function providerCodeKeys(code: number | null | undefined, where?: 'sandbox'): { meaning: string; action: string; params: { code: number | string; context?: string } } {
-  const documented = code !== null && code !== undefined && Object.prototype.hasOwnProperty.call(en.provider, String(code));
+  // The codes the spec documents (common/domain/codes.ts); the catalog has a text for each.
+  const documented = isResultCode(code);
   const base = documented ? `provider.${code}` : typeof code === 'number' && !Number.isNaN(code) ? 'provider.unknown' : 'provider.none';
   return { meaning: `${base}.meaning`, action: `${base}.action`, params: { code: code ?? '', ...(where ? { context: where } : {}) } };
 }

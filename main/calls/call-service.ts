@@ -24,6 +24,7 @@ import type { ExchangeRepository } from '../store/exchange-repository';
 import type { MessageRepository } from '../store/message-repository';
 import { dialectOf, VoiceClient, type ProviderEndpoint } from '../voice/client';
 import { parseBody, parsePost, type BalanceReply, type SendReply, type StatusReply } from '../voice/replies';
+import { CallClock } from './call-clock';
 import { EndWatcher } from './end-watcher';
 import { Follower, type LookResult } from './follower';
 
@@ -88,8 +89,14 @@ export interface CallServiceOptions {
   onCallEnded?: (message: MessageRecord) => void;
   /** The provider accepted (code 2) or rejected (401, signature) a profile's key: one record for every screen. */
   onKeyVerdict?: (profileId: string, verdict: { result: 'ok' | 'rejected'; code: number | null; kind: 'credentials' | 'signature' | null }) => void;
-  /** Following calls: waits between looks, and how long a call is followed at most. */
-  follow?: { delayScale?: number; backoffMs?: readonly number[]; maxAgeMs?: number };
+  /**
+   * Following calls: `delayScale` multiplies every wait (the provider's seconds are this many real
+   * seconds: tests, a sped-up sandbox), `maxAgeMs` how long a call is followed at most,
+   * `budgetPerLine` the status queries a second per line (default STATUS_QUERIES_PER_LINE_PER_SECOND).
+   */
+  follow?: { delayScale?: number; maxAgeMs?: number; budgetPerLine?: number };
+  /** Lines of a profile: its status-query budget grows with them. Default 1. */
+  linesOf?: (profileId: string) => number;
   /** How often messages someone waits for are re-read from the store (a change by another process). Default 1000 ms. */
   watcherPollMs?: number;
   /** A call of this profile is followed by receipts: make sure its receipt listener runs (before the send leaves). */
@@ -141,11 +148,17 @@ export class CallService {
   constructor(private readonly o: CallServiceOptions) {
     this.clientFor = o.clientFor ?? ((e) => new VoiceClient(e));
     this.watcher = new EndWatcher({ get: (id) => o.messages.get(id), pollMs: o.watcherPollMs });
+    // Each profile's call timings start from the durations already in its history.
+    const clock = new CallClock({ history: (profile) => o.messages.recentDurations(profile, 50) });
     this.follower = new Follower({
       get: (id) => o.messages.get(id),
+      clock,
+      linesOf: o.linesOf,
       look: (m) => this.look(m),
       expire: (m) => this.changed(o.messages.endTracking(m.id, reason('tracking-timeout', {}))),
-      ...o.follow,
+      delayScale: o.follow?.delayScale,
+      maxAgeMs: o.follow?.maxAgeMs,
+      budgetPerLine: o.follow?.budgetPerLine,
       log: o.log,
     });
   }
@@ -224,7 +237,7 @@ export class CallService {
   recover(opts: { resume: boolean }): MessageRecord[] {
     const interrupted = this.o.messages.recoverInterrupted();
     for (const m of interrupted) this.changed(m);
-    if (opts.resume) for (const m of this.o.messages.claimOrphanedOpen()) this.follower.follow(m.id);
+    if (opts.resume) for (const m of this.o.messages.claimOrphanedOpen()) this.follower.follow(m.id, m.createdAt);
     return interrupted;
   }
 
@@ -273,8 +286,14 @@ export class CallService {
     if (verdict) this.o.onKeyVerdict?.(profileId, { ...verdict, code: reply?.code ?? null });
   }
 
-  /** Tells everyone about a change; a call that just reached its final state is announced once (the desktop notification). */
+  /**
+   * Every change of a message goes through here, whatever brought it (a send, a status query, a
+   * receipt): those waiting for its end hear of it, the follower stops asking about a call that
+   * ended (or re-plans its next look), and a call that just reached its final state is announced
+   * once (the desktop notification).
+   */
   private changed(m: MessageRecord, before?: MessageRecord): void {
+    this.follower.observe(m);
     this.watcher.notify(m);
     this.o.onChange?.(m);
     if (before && before.endedAt === null && m.endedAt !== null && FINAL_STATES.has(m.state)) this.o.onCallEnded?.(m);
@@ -394,7 +413,9 @@ export class CallService {
       this.changed(this.o.messages.endTracking(m.id, reason(stop, { code: code!, msg: r.reply?.msg ?? null })));
       return 'stop';
     }
-    return r.message?.endedAt != null ? 'final' : 'open';
+    if (r.message?.endedAt != null) return 'final';
+    // No reply, or one that says nothing about the call (an error code, an unmapped state): ask again later.
+    return r.reply?.outcome === 'accepted' && !r.reply.unmapped && r.reply.state !== 'unknown' ? 'open' : 'retry';
   }
 
   /**

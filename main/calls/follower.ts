@@ -1,15 +1,34 @@
 // When to look again at a call that is still going on. A desktop has no address the provider could
-// push to, so calls are followed by polling: quick while the phone rings, slower while a call goes
-// on, until a final state. What one look does (query the provider, record what it said, decide)
-// is the call service's: this only keeps the timers. Status queries place no call, so a look that
-// failed in transit is simply tried again later.
+// push to, so calls are followed by asking (status queries), and a bulk batch's line is given back
+// to the next call only once Callout knows the call on it ended: asking at the right moment is what
+// keeps the provider's lines busy. So the looks follow each call's predicted end (call-clock.ts:
+// its text, the ring time, the redial pattern and the durations seen on that profile), densely
+// around it and sparsely elsewhere (follow-plan.ts), and all the looks of a profile stay inside a
+// stated budget per line (poll-budget.ts).
+//
+// What one look does (query the provider, record what it said, decide) is the call service's: this
+// keeps the timers. A call's news may also arrive from elsewhere (a receipt the provider pushed,
+// another process): `observe` takes every change of a followed message; an end stops its looks at
+// once, and news of a call going on re-plans them. Status queries place no call, so a look that
+// failed in transit is simply tried again later (further apart each time).
+import { isFinalState, isSettled } from '../../common/domain/status';
+import { textLength } from '../../common/domain/units';
 import type { MessageRecord } from '../../common/records';
+import { CallClock, attemptOf, isTalking, isWaitingToRedial, type RingOut, type Sighting } from './call-clock';
+import { FOLLOW_PLAN, nextLookAt, type FollowPlan } from './follow-plan';
+import { PollBudget } from './poll-budget';
 
-/** What one look found: the call ended, is still going on, or can no longer be followed. */
-export type LookResult = 'final' | 'open' | 'stop';
+/** What one look found: the call ended, is still going on, can no longer be followed, or the provider could not say (try again). */
+export type LookResult = 'final' | 'open' | 'stop' | 'retry';
 
-/** Waits between looks: quick while the phone rings, slower while a call goes on. */
-export const DEFAULT_BACKOFF_MS: readonly number[] = [2_000, 3_000, 4_000, 5_000, 5_000, 8_000, 10_000, 15_000, 20_000, 30_000];
+/**
+ * The status-query budget of a profile, per line (a line carries 20 calls at once): at most 5
+ * queries a second on average (one every 4 s per call), and a second's worth at once after a quiet
+ * time, so never more than 10 in any one second. Counted by the benchmark (`statusPollsPerCall`,
+ * `statusPollsPerLineSecond`, `statusPollsPeakPerLineSecond`).
+ */
+export const STATUS_QUERIES_PER_LINE_PER_SECOND = 5;
+export const STATUS_QUERY_BURST_SECONDS = 1;
 /** A call not final after this long is no longer followed (the provider redials for minutes, not hours). */
 export const DEFAULT_MAX_AGE_MS = 2 * 60 * 60 * 1000;
 
@@ -20,10 +39,16 @@ export interface FollowerOptions {
   look: (message: MessageRecord) => Promise<LookResult>;
   /** The call was not final after maxAgeMs: stop following it, saying why. */
   expire: (message: MessageRecord) => void;
-  /** Told when a followed call reached its final state. */
+  /** Told when a followed call reached its final state (however the news came). */
   onFinal?: (id: number) => void;
-  backoffMs?: readonly number[];
-  /** Multiplies every wait (tests, and the sandbox's time scale). */
+  /** The learned timings (shared with whoever wants them); default a fresh one. */
+  clock?: CallClock;
+  /** Lines of a profile (its status-query budget); default 1. */
+  linesOf?: (profile: string) => number;
+  /** Status queries per second per line; default STATUS_QUERIES_PER_LINE_PER_SECOND. */
+  budgetPerLine?: number;
+  plan?: FollowPlan;
+  /** Multiplies every wait: the provider's seconds are this many real seconds (tests, and the sandbox's time scale). */
   delayScale?: number;
   maxAgeMs?: number;
   now?: () => number;
@@ -31,22 +56,90 @@ export interface FollowerOptions {
 }
 
 interface Entry {
-  attempt: number;
+  profile: string;
+  length: number;
+  /** Real ms the send was accepted (the call's clock starts there). */
+  since: number;
   timer: NodeJS.Timeout | null;
+  /** Seconds since acceptance of the last look that went out, and of the last one that found the call going on. */
+  lastLook: number | null;
+  lastOpen: number;
+  seen: Sighting | null;
+  talking: Sighting | null;
+  ringOuts: { attempt: number; after: number; by: number }[];
+  /** Looks in a row that could not reach the provider. */
+  failures: number;
+  /** The next look has its moment in the budget already. */
+  booked: boolean;
+  looking: boolean;
 }
 
 export class Follower {
   private readonly entries = new Map<number, Entry>();
+  private readonly budgets = new Map<string, PollBudget>();
+  private readonly clock: CallClock;
+  private readonly scale: number;
+  private readonly now: () => number;
   private stopped = false;
 
-  constructor(private readonly o: FollowerOptions) {}
+  constructor(private readonly o: FollowerOptions) {
+    this.clock = o.clock ?? new CallClock();
+    this.scale = o.delayScale ?? 1;
+    this.now = o.now ?? Date.now;
+  }
 
-  /** Starts following a message (idempotent). */
-  follow(id: number): void {
+  /** Starts following a message (idempotent). `since`: when its send was accepted (default now; a call resumed after a restart: its creation). */
+  follow(id: number, since?: number): void {
     if (this.stopped || this.entries.has(id)) return;
-    const entry: Entry = { attempt: 0, timer: null };
+    const m = this.o.get(id);
+    if (!m) return;
+    const entry: Entry = {
+      profile: m.profile,
+      length: textLength(m.content),
+      since: since ?? this.now(),
+      timer: null,
+      lastLook: null,
+      lastOpen: 0,
+      seen: null,
+      talking: null,
+      ringOuts: [],
+      failures: 0,
+      booked: false,
+      looking: false,
+    };
     this.entries.set(id, entry);
-    this.schedule(id, entry);
+    this.note(entry, m, this.seconds(entry));
+    this.plan(id, entry);
+  }
+
+  /**
+   * News of a followed message, from anywhere (a look, a receipt, another caller): an end stops
+   * following it at once (no more looks); a change while it goes on re-plans the next look.
+   */
+  observe(m: MessageRecord): void {
+    const entry = this.entries.get(m.id);
+    if (!entry) return;
+    // News brought by a look in progress: the provider answered between the look's start and now.
+    const at = entry.looking && entry.lastLook !== null ? (entry.lastLook + this.seconds(entry)) / 2 : this.seconds(entry);
+    if (isSettled(m)) {
+      this.drop(m.id, entry);
+      if (m.endedAt !== null && isFinalState(m.state)) {
+        this.clock.learn(entry.profile, {
+          length: entry.length,
+          state: m.state,
+          attempts: m.attempts,
+          duration: m.duration,
+          after: Math.min(entry.lastOpen, at),
+          by: this.seconds(entry),
+          talking: entry.talking,
+          ringOuts: entry.ringOuts,
+        });
+        this.o.onFinal?.(m.id);
+      }
+      return;
+    }
+    this.note(entry, m, at);
+    if (!entry.looking && !entry.booked) this.plan(m.id, entry);
   }
 
   following(): number[] {
@@ -59,39 +152,118 @@ export class Follower {
     this.entries.clear();
   }
 
-  private schedule(id: number, entry: Entry): void {
-    const backoff = this.o.backoffMs ?? DEFAULT_BACKOFF_MS;
-    const delay = (backoff[Math.min(entry.attempt, backoff.length - 1)] ?? 30_000) * (this.o.delayScale ?? 1);
-    entry.timer = setTimeout(() => void this.tick(id, entry), delay);
+  // ------------------------------------------------------------ internals
+
+  /** Seconds on the provider's clock since the entry's send was accepted. */
+  private seconds(entry: Entry): number {
+    return (this.now() - entry.since) / (1000 * this.scale);
+  }
+
+  private drop(id: number, entry: Entry): void {
+    if (entry.timer) clearTimeout(entry.timer);
+    entry.timer = null;
+    this.entries.delete(id);
+  }
+
+  /** Takes what the stored message says about the call going on. */
+  private note(entry: Entry, m: MessageRecord, at: number): void {
+    const s: Sighting = { at, state: m.state, attempts: m.attempts, duration: m.duration };
+    const prev = entry.seen;
+    if (prev && prev.state === s.state && prev.attempts === s.attempts && prev.duration === s.duration) return;
+    // An attempt rang out between the previous sighting and this one: the provider waits to redial, or has redialled.
+    if (isWaitingToRedial(s) && !isWaitingToRedial(prev)) entry.ringOuts.push({ attempt: s.attempts!, after: prev?.at ?? 0, by: at });
+    else if (prev && !isWaitingToRedial(prev) && attemptOf(s) > attemptOf(prev)) entry.ringOuts.push({ attempt: attemptOf(prev), after: prev.at, by: at });
+    if (isTalking(s) && !isTalking(entry.talking)) entry.talking = s;
+    entry.seen = s;
+  }
+
+  private budget(profile: string): PollBudget {
+    let b = this.budgets.get(profile);
+    if (!b) {
+      const perLine = this.o.budgetPerLine ?? STATUS_QUERIES_PER_LINE_PER_SECOND;
+      const lines = () => Math.max(1, this.o.linesOf?.(profile) ?? 1);
+      b = new PollBudget(() => (1000 * this.scale) / (perLine * lines()), Math.max(1, Math.round(perLine * STATUS_QUERY_BURST_SECONDS * lines())));
+      this.budgets.set(profile, b);
+    }
+    return b;
+  }
+
+  /** Sets the timer for the entry's next look. */
+  private plan(id: number, entry: Entry): void {
+    if (entry.timer) clearTimeout(entry.timer);
+    const plan = this.o.plan ?? FOLLOW_PLAN;
+    const now = this.seconds(entry);
+    let at = nextLookAt(now, this.clock.expectedEnds(entry.profile, entry.length, entry.seen, this.lastRingOut(entry)), entry.lastLook, plan);
+    // The provider could not be reached: further apart each time (but never beyond the longest gap).
+    if (entry.failures > 0) at = Math.max(at, now + Math.min(plan.maxGapS, plan.minStepS * 2 ** entry.failures));
+    this.arm(id, entry, (at - now) * 1000 * this.scale);
+  }
+
+  /** The latest ring-out seen: when the model expected it, moved into the interval it was seen in. */
+  private lastRingOut(entry: Entry): RingOut | null {
+    let previous: RingOut | null = null;
+    for (const r of entry.ringOuts) {
+      const linked: RingOut | null = previous && previous.attempt === r.attempt - 1 ? previous : null;
+      previous = { attempt: r.attempt, at: this.clock.ringOutAt(entry.profile, r.attempt, r.after, r.by, linked) };
+    }
+    return previous;
+  }
+
+  private arm(id: number, entry: Entry, delayMs: number): void {
+    entry.timer = setTimeout(() => void this.tick(id, entry), Math.max(0, delayMs));
     entry.timer.unref?.();
   }
 
   private async tick(id: number, entry: Entry): Promise<void> {
     entry.timer = null;
-    if (this.stopped) return;
+    if (this.stopped || this.entries.get(id) !== entry) return;
     const message = this.o.get(id);
-    if (!message || message.endedAt !== null || message.outcome !== 'accepted' || !message.smsid) {
-      this.entries.delete(id);
+    if (!message || isSettled(message) || !message.smsid) {
+      if (message) this.observe(message);
+      this.drop(id, entry);
       return;
     }
-    if ((this.o.now ?? Date.now)() - message.createdAt > (this.o.maxAgeMs ?? DEFAULT_MAX_AGE_MS)) {
-      this.entries.delete(id);
+    if (this.now() - entry.since > (this.o.maxAgeMs ?? DEFAULT_MAX_AGE_MS)) {
+      this.drop(id, entry);
       this.o.expire(message);
       return;
     }
-    let result: LookResult = 'open';
+    if (!entry.booked) {
+      // The profile's status-query budget: wait for this look's moment.
+      const now = this.now();
+      const at = this.budget(entry.profile).book(now);
+      if (at > now) {
+        entry.booked = true;
+        this.arm(id, entry, at - now);
+        return;
+      }
+    }
+    entry.booked = false;
+    entry.looking = true;
+    const startedAt = this.seconds(entry);
+    entry.lastLook = startedAt;
+    let result: LookResult = 'retry';
     try {
       result = await this.o.look(message);
     } catch (error) {
       this.o.log?.(error);
     }
-    if (this.stopped) return;
-    if (result === 'open') {
-      entry.attempt++;
-      this.schedule(id, entry);
+    entry.looking = false;
+    if (this.stopped || this.entries.get(id) !== entry) return; // ended meanwhile (observe)
+    if (result === 'final' || result === 'stop') {
+      const m = this.o.get(id);
+      if (m && isSettled(m)) this.observe(m);
+      this.drop(id, entry);
       return;
     }
-    this.entries.delete(id);
-    if (result === 'final') this.o.onFinal?.(id);
+    if (result === 'retry') entry.failures++;
+    else {
+      entry.failures = 0;
+      // The provider said "going on" at some moment after the look left.
+      entry.lastOpen = startedAt;
+      const m = this.o.get(id);
+      if (m) this.note(entry, m, (startedAt + this.seconds(entry)) / 2);
+    }
+    this.plan(id, entry);
   }
 }

@@ -1,6 +1,7 @@
 import type { Database, Statement } from 'better-sqlite3';
 import type { MessageEventRecord, MessageRecord } from '../../common/records';
 import type { CallState, Outcome } from '../../common/domain/status';
+import { textLength } from '../../common/domain/units';
 import { reason as makeReason, type Reason } from '../../common/reasons';
 import { ownerAlive, processOwner } from './process-owner';
 
@@ -264,6 +265,18 @@ export class MessageRepository {
       .prepare('SELECT id, message_id AS messageId, at, kind, state, detail, reason FROM message_events WHERE message_id = ? ORDER BY at, id')
       .all(messageId) as (Omit<MessageEventRecord, 'reason'> & { reason: string | null })[];
     return rows.map((r) => ({ ...r, reason: parseReason(r.reason) }));
+  }
+
+  /**
+   * The latest answered calls of a profile with their duration, newest first: how long this
+   * provider takes to read a text (the follower's starting point). Reads the profile's rows newest
+   * first (messages_profile_time) and stops at `limit`.
+   */
+  recentDurations(profile: string, limit = 50): { length: number; duration: number }[] {
+    const rows = this.db
+      .prepare("SELECT content, duration FROM messages WHERE profile = ? AND state = 'answered' AND duration > 0 ORDER BY created_at DESC LIMIT ?")
+      .all(profile, limit) as { content: string; duration: number }[];
+    return rows.map((r) => ({ length: textLength(r.content), duration: r.duration }));
   }
 
   /**

@@ -1,16 +1,17 @@
-import './app/zod-config';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { QueryClientProvider } from '@tanstack/react-query';
-import { startI18n } from './i18n';
-import { App } from './app/App';
+import { loadTexts, startI18n } from './i18n';
+import { App, SHELL_TEXTS } from './app/App';
 import { calloutApi } from './app/api';
 import { connectBrowserTransport } from './app/browser-transport';
 import { followMain } from './app/live-updates';
+import { afterSettling } from './app/idle';
+import { currentAddress } from './app/navigation';
 import { queryClient } from './app/query';
+import { prefetchDialData } from './features/dial/use-dial-data';
+import { SCREENS, screenFor } from './app/screens';
 import './app/app.css';
-
-startI18n();
 
 // In a browser (`callout ui`) there is no preload: window.callout is built over the console's WebSocket.
 if (!calloutApi()) connectBrowserTransport();
@@ -19,8 +20,11 @@ if (!calloutApi()) connectBrowserTransport();
 const api = calloutApi();
 if (api) followMain(api, queryClient);
 
+// The first screen needs its language's texts (the shell's and its own) and its own chunk: all are
+// fetched at once, then the console renders (with nothing to wait for, it appears complete).
 const root = document.getElementById('root');
-if (root) {
+void Promise.all([startI18n(), loadTexts(SHELL_TEXTS), screenFor(currentAddress()).preload().catch(() => undefined)]).then(() => {
+  if (!root) return;
   createRoot(root).render(
     <StrictMode>
       <QueryClientProvider client={queryClient}>
@@ -28,4 +32,32 @@ if (root) {
       </QueryClientProvider>
     </StrictMode>,
   );
+  // Quick dial (Ctrl+K from any screen) must answer at once: its screen and the palette's data are
+  // fetched once the first screen has its data and has been shown (when the browser is idle).
+  afterFirstScreen(() => {
+    void SCREENS.find((s) => s.key === 'dial')?.preload().catch(() => undefined);
+    prefetchDialData(queryClient);
+  });
+});
+
+/**
+ * Runs `work` once the first screen's queries have been fetched (they start after the first
+ * render), half a second later, when the browser is idle; at the latest five seconds from now.
+ */
+function afterFirstScreen(work: () => void): void {
+  const cache = queryClient.getQueryCache();
+  let started = false;
+  let done = false;
+  const go = () => {
+    if (done) return;
+    done = true;
+    off();
+    clearTimeout(latest);
+    afterSettling(work);
+  };
+  const off = cache.subscribe(() => {
+    if (queryClient.isFetching() > 0) started = true;
+    else if (started) go();
+  });
+  const latest = setTimeout(go, 5000);
 }

@@ -37,6 +37,8 @@ export interface AppOptions {
   onboarding?: boolean;
   /** true: show the browser console's note (what differs from the desktop app), as on a first visit; default dismissed. */
   consoleNote?: boolean;
+  /** The built renderer to serve; default RENDERER_DIR (the bench serves a copy with an empty page beside it). */
+  rendererDir?: string;
 }
 
 export interface AppUnderTest {
@@ -57,7 +59,8 @@ export interface AppUnderTest {
 
 /** Starts the services, `callout ui`'s server on them, and a browser page on one of its links. */
 export async function startApp(options: AppOptions = {}): Promise<AppUnderTest> {
-  if (!existsSync(join(RENDERER_DIR, 'index.html'))) throw new Error(`The renderer is not built (${RENDERER_DIR}); run \`npm run build\` first.`);
+  const rendererDir = options.rendererDir ?? RENDERER_DIR;
+  if (!existsSync(join(rendererDir, 'index.html'))) throw new Error(`The renderer is not built (${rendererDir}); run \`npm run build\` first.`);
   const temp = options.home ? null : tempHome('callout-e2e-');
   const home = options.home ?? temp!.dir;
   // A keychain service of its own, so tests never touch a user's entries.
@@ -75,7 +78,7 @@ export async function startApp(options: AppOptions = {}): Promise<AppUnderTest> 
   });
   const handlers = createHandlers(services);
   const calls: AppUnderTest['calls'] = [];
-  const server = await startConsoleServer({ services, handlers, rendererDir: RENDERER_DIR, onCall: (c) => void calls.push(c) });
+  const server = await startConsoleServer({ services, handlers, rendererDir, onCall: (c) => void calls.push(c) });
   const ownBrowser = !options.browser;
   const browser = options.browser ?? (await launchChromium());
   const context = await browser.newContext({ locale: options.locale ?? 'en-US', viewport: { width: 1280, height: 800 }, deviceScaleFactor: 1 });

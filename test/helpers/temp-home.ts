@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-/** A throwaway CALLOUT_HOME. */
-export function tempHome(prefix = 'callout-test-'): { dir: string; cleanup: () => void } {
-  const dir = mkdtempSync(join(tmpdir(), prefix));
+/** A throwaway CALLOUT_HOME (under `parent`, default the OS temp folder). */
+export function tempHome(prefix = 'callout-test-', parent: string = tmpdir()): { dir: string; cleanup: () => void } {
+  const dir = mkdtempSync(join(parent, prefix));
   return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }

@@ -1,23 +1,23 @@
 // The app shell: antd's ConfigProvider (locale and theme follow the language), a header with the
-// app name and the language switch, the left navigation built from SCREENS, and the current screen.
-import { useEffect, useMemo } from 'react';
-import { App as AntApp, ConfigProvider, Layout, Menu, Segmented, Typography, theme as antTheme } from 'antd';
+// app name and the language switch, the left navigation built from SCREENS, and the current screen
+// (each screen is its own chunk, loaded when it is first shown).
+import { Suspense, useEffect, useMemo } from 'react';
+import { App as AntApp, ConfigProvider, Layout, Menu, Segmented, Skeleton, Typography, theme as antTheme } from 'antd';
 import { GlobalOutlined, PhoneFilled } from '@ant-design/icons';
-import enUS from 'antd/locale/en_US';
-import zhCN from 'antd/locale/zh_CN';
 import { useTranslation } from 'react-i18next';
-import { currentLanguage, LANGUAGE_NAMES, LANGUAGES, setLanguage, type Language } from '../i18n';
+import { antdLocale, currentLanguage, LANGUAGE_NAMES, LANGUAGES, setLanguage, type Feature, type Language } from '../i18n';
 import { call } from './api';
 import { navigate, useScreen, type ScreenKey } from './navigation';
 import { SecretStoreBanner } from './SecretStoreBanner';
 import { BrowserConsoleBanner } from './BrowserConsoleBanner';
 import { StorageBanner } from './StorageBanner';
 import { GuideButton, GuidePanel } from '../features/onboarding/Guide';
-import { SCREENS } from './screens';
+import { SCREENS, screenFor } from './screens';
 
 export const APP_NAME = 'Callout';
 
-const ANTD_LOCALES = { 'zh-CN': zhCN, en: enUS } as const;
+/** Feature texts the shell itself shows on every screen (the guide's button), loaded with the first screen. */
+export const SHELL_TEXTS: readonly Feature[] = ['onboarding'];
 
 // Latin text in a Latin face for English (so “quotes” and punctuation are not full-width);
 // a CJK face first for Chinese. Each list ends in fonts found on Windows, macOS and Linux.
@@ -52,7 +52,7 @@ function Shell() {
   const { t, i18n } = useTranslation();
   const { token } = antTheme.useToken();
   const address = useScreen();
-  const current = SCREENS.find((s) => s.key === address) ?? SCREENS[0]!;
+  const current = screenFor(address);
   const screen = current.key;
   const lang = currentLanguage(i18n.language);
 
@@ -108,7 +108,9 @@ function Shell() {
             <StorageBanner />
             <SecretStoreBanner />
             <GuidePanel />
-            <current.Component />
+            <Suspense fallback={<Skeleton active />}>
+              <current.Component />
+            </Suspense>
           </main>
         </Layout.Content>
       </Layout>
@@ -121,7 +123,7 @@ export function App() {
   const lang = currentLanguage(i18n.language);
   const theme = useMemo(() => themeFor(lang), [lang]);
   return (
-    <ConfigProvider locale={ANTD_LOCALES[lang]} theme={theme}>
+    <ConfigProvider locale={antdLocale(lang)} theme={theme}>
       <AntApp>
         <Shell />
       </AntApp>

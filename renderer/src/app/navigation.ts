@@ -15,7 +15,12 @@ function subscribe(listener: () => void): () => void {
   return () => window.removeEventListener('hashchange', listener);
 }
 
+/** The screen the address names now ('' when none). */
+export function currentAddress(): string {
+  return window.location.hash.replace(/^#\/?/, '');
+}
+
 /** The screen the address names ('' when none): the shell falls back to its first screen for anything it does not know. */
 export function useScreen(): string {
-  return useSyncExternalStore(subscribe, () => window.location.hash.replace(/^#\/?/, ''));
+  return useSyncExternalStore(subscribe, currentAddress);
 }

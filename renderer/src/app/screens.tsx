@@ -1,32 +1,46 @@
 // The screens in the left navigation, in order; the first is shown when the address names none.
 // Adding a screen is one entry here (and its `nav.<key>` title in both dictionaries).
-import type { ComponentType, ReactNode } from 'react';
-import { ApiOutlined, PhoneOutlined } from '@ant-design/icons';
+//
+// Each screen is its own chunk, loaded with its feature's texts when it is first shown (React.lazy):
+// the console opens with the shell and one screen, not all of them. The navigation's icons live
+// here (the one place for them), in the first chunk: a screen's module is not loaded to draw its icon.
+import { lazy, type ComponentType, type ReactNode } from 'react';
+import { ApiOutlined, ExperimentOutlined, FileTextOutlined, HistoryOutlined, InteractionOutlined, PhoneOutlined, SafetyCertificateOutlined, TeamOutlined } from '@ant-design/icons';
 import type { ScreenKey } from './navigation';
-import { ProfilesScreen } from '../features/profiles/ProfilesScreen';
-import { SendScreen } from '../features/send/SendScreen';
-import { TEMPLATES_ICON, TemplatesScreen } from '../features/templates/TemplatesScreen';
-import { HISTORY_ICON, HistoryScreen } from '../features/history/HistoryScreen';
-import { BULK_ICON, BulkScreen } from '../features/bulk/BulkScreen';
-import { DIAL_ICON, DialScreen } from '../features/dial/DialScreen';
-import { SIGNATURE_ICON, SignatureScreen } from '../features/signature/SignatureScreen';
-import { SANDBOX_ICON, SandboxScreen } from '../features/sandbox/SandboxScreen';
-import { WORKBENCH_ICON, WorkbenchScreen } from '../features/workbench/WorkbenchScreen';
+import { DIAL_ICON } from '../features/dial/shortcut';
+import { loadTexts, type Feature } from '../i18n';
 
 export interface Screen {
   key: ScreenKey;
   icon: ReactNode;
   Component: ComponentType;
+  /** Starts loading the screen's chunk (idempotent): before it is shown, so that it appears at once. */
+  preload: () => Promise<unknown>;
+}
+
+function screen(key: ScreenKey, icon: ReactNode, texts: readonly Feature[], load: () => Promise<ComponentType>): Screen {
+  let loading: Promise<{ default: ComponentType }> | null = null;
+  const preload = () => {
+    loading ??= Promise.all([load(), loadTexts(texts)]).then(([Component]) => ({ default: Component }));
+    loading.catch(() => (loading = null));
+    return loading;
+  };
+  return { key, icon, Component: lazy(preload), preload };
 }
 
 export const SCREENS: readonly Screen[] = [
-  { key: 'send', icon: <PhoneOutlined />, Component: SendScreen },
-  { key: 'templates', icon: TEMPLATES_ICON, Component: TemplatesScreen },
-  { key: 'history', icon: HISTORY_ICON, Component: HistoryScreen },
-  { key: 'bulk', icon: BULK_ICON, Component: BulkScreen },
-  { key: 'dial', icon: DIAL_ICON, Component: DialScreen },
-  { key: 'profiles', icon: <ApiOutlined />, Component: ProfilesScreen },
-  { key: 'sandbox', icon: SANDBOX_ICON, Component: SandboxScreen },
-  { key: 'requests', icon: WORKBENCH_ICON, Component: WorkbenchScreen },
-  { key: 'signature', icon: SIGNATURE_ICON, Component: SignatureScreen },
+  screen('send', <PhoneOutlined />, ['send', 'sandbox'], () => import('../features/send/SendScreen').then((m) => m.SendScreen)),
+  screen('templates', <FileTextOutlined />, ['templates'], () => import('../features/templates/TemplatesScreen').then((m) => m.TemplatesScreen)),
+  screen('history', <HistoryOutlined />, ['history', 'dialects'], () => import('../features/history/HistoryScreen').then((m) => m.HistoryScreen)),
+  screen('bulk', <TeamOutlined />, ['bulk', 'sandbox'], () => import('../features/bulk/BulkScreen').then((m) => m.BulkScreen)),
+  screen('dial', DIAL_ICON, ['dial'], () => import('../features/dial/DialScreen').then((m) => m.DialScreen)),
+  screen('profiles', <ApiOutlined />, ['dialects'], () => import('../features/profiles/ProfilesScreen').then((m) => m.ProfilesScreen)),
+  screen('sandbox', <ExperimentOutlined />, ['sandbox'], () => import('../features/sandbox/SandboxScreen').then((m) => m.SandboxScreen)),
+  screen('requests', <InteractionOutlined />, ['workbench', 'history', 'dialects'], () => import('../features/workbench/WorkbenchScreen').then((m) => m.WorkbenchScreen)),
+  screen('signature', <SafetyCertificateOutlined />, ['signature'], () => import('../features/signature/SignatureScreen').then((m) => m.SignatureScreen)),
 ];
+
+/** The screen an address names (the first one for anything else). */
+export function screenFor(address: string): Screen {
+  return SCREENS.find((s) => s.key === address) ?? SCREENS[0]!;
+}

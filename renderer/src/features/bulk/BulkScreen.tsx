@@ -2,7 +2,7 @@
 // batch followed live; past batches below.
 import { useState } from 'react';
 import { Alert, Button, Flex, Skeleton, Typography } from 'antd';
-import { PlusOutlined, ReloadOutlined, TeamOutlined } from '@ant-design/icons';
+import { PlusOutlined, ReloadOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { BatchRecord } from '../../../../common/bulk-types';
@@ -13,9 +13,6 @@ import { BatchView } from './BatchView';
 import { ImportWizard } from './ImportWizard';
 import { batchesQuery, useBulkData } from './use-bulk-data';
 import './bulk.css';
-
-/** The screen's icon in the navigation. */
-export const BULK_ICON = <TeamOutlined />;
 
 export function BulkScreen() {
   const { t } = useTranslation();

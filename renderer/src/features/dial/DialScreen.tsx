@@ -18,8 +18,6 @@ import { QUICKEST_CALL_KEY_PRESSES, SHORTCUT_KEYS } from './shortcut';
 import { contactsChanged, useDialData } from './use-dial-data';
 import './dial.css';
 
-export { DIAL_ICON } from './shortcut';
-
 type TabKey = 'contacts' | 'groups' | 'settings';
 
 export function DialScreen() {

@@ -3,7 +3,7 @@
 // inspector, code, HAR; two compared side by side), the overview chart and the runs of saved requests as tabs, and the storage settings (retention, vacuum) in a drawer.
 import { useLayoutEffect, useRef, useState, type RefObject } from 'react';
 import { Button, Tabs, Typography } from 'antd';
-import { BarChartOutlined, DatabaseOutlined, ExperimentOutlined, HistoryOutlined, SwapOutlined, UnorderedListOutlined } from '@ant-design/icons';
+import { BarChartOutlined, DatabaseOutlined, ExperimentOutlined, SwapOutlined, UnorderedListOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { StartupDatabaseNotice } from './DatabaseNotice';
 import { ExchangesTab } from './ExchangesTab';
@@ -13,8 +13,6 @@ import { RunsTab } from './RunsTab';
 import { StoreDrawer } from './StoreDrawer';
 import { useLookups } from './use-lookups';
 import './history.css';
-
-export const HISTORY_ICON = <HistoryOutlined />;
 
 type TabKey = 'messages' | 'exchanges' | 'overview' | 'runs';
 

@@ -1,6 +1,6 @@
 // The overview: calls per day by outcome (stacked bars) and units spent (a line on a second axis)
 // for a range of days (last 30 by default) and a profile, with the totals above the chart.
-import { useMemo, useState } from 'react';
+import { lazy, Suspense, useMemo, useState } from 'react';
 import { Alert, Button, DatePicker, Select, Spin, Typography } from 'antd';
 import { ReloadOutlined } from '@ant-design/icons';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
@@ -11,9 +11,12 @@ import { describeError } from '../../app/api';
 import { ask } from '../../app/query';
 import { currentLanguage } from '../../i18n';
 import type { BarSeriesOption, LineSeriesOption } from 'echarts/charts';
-import { EChart, type ChartOption } from './EChart';
+import type { ChartOption } from './EChart';
 import { formatCount, utcOffsetMinutes } from './history-model';
 import type { Lookups } from './use-lookups';
+
+// ECharts is the console's largest library and only this tab draws with it: its own chunk, loaded when the tab is first shown.
+const EChart = lazy(() => import('./EChart').then((m) => ({ default: m.EChart })));
 
 type Bucket = Exclude<keyof OverviewCounts, 'total' | 'units'>;
 
@@ -146,7 +149,9 @@ export function OverviewTab({ lookups }: { lookups: Lookups }) {
       </div>
       <div className="history-chart">
         <div className="history-chart-canvas">
-          <EChart option={option} height="100%" label={t('history.overview.chartLabel')} testId="overview-chart" />
+          <Suspense fallback={<Spin />}>
+            <EChart option={option} height="100%" label={t('history.overview.chartLabel')} testId="overview-chart" />
+          </Suspense>
         </div>
         {loading && !data ? (
           <div className="history-chart-overlay">

@@ -1,15 +1,15 @@
 // The getting-started guide: a panel above the current screen (it never blocks the app) that opens
 // by itself on the first start, walks through the Sandbox, a real provider, templates and sending,
 // can be skipped at any step, and comes back from the "Getting started" button in the header.
-import { useEffect, useRef } from 'react';
-import { Button, Card, Flex, Steps, Typography, theme as antTheme } from 'antd';
-import { ArrowLeftOutlined, ArrowRightOutlined, CloseOutlined, QuestionCircleOutlined } from '@ant-design/icons';
+// The card itself (its steps use the profiles' forms) is its own chunk, loaded when it is shown.
+import { lazy, Suspense, useEffect } from 'react';
+import { Button } from 'antd';
+import { QuestionCircleOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import { navigate } from '../../app/navigation';
-import { useProfiles } from '../profiles/use-profiles';
-import { useTemplates } from '../templates/use-templates';
-import { checkFirstStart, dismissGuide, GUIDE_STEPS, openGuide, setGuideStep, useGuide, type GuideStep } from './guide-store';
-import { ProviderStep, SandboxStep, SendStep, TemplatesStep } from './GuideSteps';
+import { loadTexts } from '../../i18n';
+import { checkFirstStart, openGuide, useGuide } from './guide-store';
+
+const GuideCard = lazy(() => Promise.all([import('./GuideCard'), loadTexts(['onboarding', 'templates', 'sandbox'])]).then(([m]) => ({ default: m.GuideCard })));
 
 /** The header button that opens the guide again. */
 export function GuideButton() {
@@ -27,91 +27,9 @@ export function GuidePanel() {
   useEffect(() => {
     void checkFirstStart();
   }, []);
-  return guide.visible ? <GuideCard step={guide.step} focusRequest={guide.focusRequest} /> : null;
-}
-
-function GuideCard({ step, focusRequest }: { step: number; focusRequest: number }) {
-  const { t } = useTranslation();
-  const { token } = antTheme.useToken();
-  const profiles = useProfiles();
-  const { templates } = useTemplates();
-  const section = useRef<HTMLElement>(null);
-  const heading = useRef<HTMLHeadingElement>(null);
-
-  // Asked for from the header: bring the guide into view and put the focus on its heading.
-  useEffect(() => {
-    if (!focusRequest) return;
-    section.current?.scrollIntoView({ block: 'start', behavior: 'smooth' });
-    heading.current?.focus({ preventScroll: true });
-  }, [focusRequest]);
-
-  const key: GuideStep = GUIDE_STEPS[step] ?? 'sandbox';
-  const done: Record<GuideStep, boolean> = {
-    sandbox: false,
-    provider: (profiles.profiles ?? []).some((p) => !p.builtin && p.hasKey),
-    templates: (templates ?? []).length > 0,
-    send: false,
-  };
-  const finish = () => dismissGuide();
-
-  return (
-    <section ref={section} aria-labelledby="onboarding-title" data-testid="onboarding" data-step={key} style={{ marginBottom: 16 }}>
-      <Card className="onboarding-card" style={{ borderColor: token.colorPrimaryBorder }} styles={{ body: { padding: '16px 20px' } }}>
-        <Flex justify="space-between" align="flex-start" gap={16} style={{ marginBottom: 12 }}>
-          <div style={{ minWidth: 0 }}>
-            <Typography.Title level={4} id="onboarding-title" ref={heading} tabIndex={-1} className="onboarding-title" style={{ margin: 0 }}>
-              {t('onboarding.title')}
-            </Typography.Title>
-            <Typography.Text type="secondary">{t('onboarding.subtitle')}</Typography.Text>
-          </div>
-          <Button type="text" icon={<CloseOutlined aria-hidden />} onClick={finish} data-testid="onboarding-skip">
-            {t('onboarding.skip')}
-          </Button>
-        </Flex>
-
-        <Steps
-          size="small"
-          current={step}
-          onChange={setGuideStep}
-          items={GUIDE_STEPS.map((s, i) => ({
-            title: t(`onboarding.steps.${s}`),
-            ...(i !== step && done[s] ? { status: 'finish' as const } : {}),
-          }))}
-        />
-
-        <div className="onboarding-body" aria-live="polite">
-          {key === 'sandbox' ? <SandboxStep profiles={profiles} /> : null}
-          {key === 'provider' ? <ProviderStep profiles={profiles} /> : null}
-          {key === 'templates' ? <TemplatesStep onOpenLibrary={() => navigate('templates')} /> : null}
-          {key === 'send' ? (
-            <SendStep
-              onSend={() => {
-                finish();
-                navigate('send');
-              }}
-              onFinish={finish}
-            />
-          ) : null}
-        </div>
-
-        <Flex justify="space-between" align="center" gap={8} style={{ marginTop: 12 }}>
-          <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-            {t('onboarding.progress', { step: step + 1, total: GUIDE_STEPS.length })}
-          </Typography.Text>
-          <Flex gap={8}>
-            {step > 0 ? (
-              <Button icon={<ArrowLeftOutlined aria-hidden />} onClick={() => setGuideStep(step - 1)} data-testid="onboarding-back">
-                {t('onboarding.back')}
-              </Button>
-            ) : null}
-            {step < GUIDE_STEPS.length - 1 ? (
-              <Button type={key === 'sandbox' ? 'primary' : 'default'} onClick={() => setGuideStep(step + 1)} data-testid="onboarding-next">
-                {t('onboarding.next')} <ArrowRightOutlined aria-hidden />
-              </Button>
-            ) : null}
-          </Flex>
-        </Flex>
-      </Card>
-    </section>
-  );
+  return guide.visible ? (
+    <Suspense fallback={null}>
+      <GuideCard step={guide.step} focusRequest={guide.focusRequest} />
+    </Suspense>
+  ) : null;
 }

@@ -1,6 +1,8 @@
 // The write-only API Key form. The renderer can never read a key back: it only knows whether one
 // is set. A typed key leaves the form the moment it is submitted (the field is cleared before the
 // call), goes to main, and is kept in the OS keychain (or, without one, in memory until quit).
+// zod is configured where the contract's schemas are used (the profiles' chunk), not in the first one.
+import '../../app/zod-config';
 import { useEffect, useState } from 'react';
 import { Alert, App, Button, Form, Input, Modal, Space, Typography } from 'antd';
 import { DeleteOutlined, LockOutlined, SwapOutlined, WalletOutlined } from '@ant-design/icons';
@@ -9,7 +11,7 @@ import { contract, type ProfileView } from '../../../../common/contract';
 import { call, describeError, describeIssue, type IpcError } from '../../app/api';
 import { useAppInfo } from '../../app/query';
 import { BalanceResult, useBalanceCheck } from './balance';
-import { keyStanding } from './ProfileTable';
+import { keyStanding } from './key-standing';
 
 /**
  * A set key, as the provider last judged it (main's one record, the same the profile list shows):

@@ -5,6 +5,7 @@ import type { HTMLAttributes, ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ProfileView } from '../../../../common/contract';
 import { dialectDescription, dialectName } from '../dialects/dialect-names';
+import { keyStanding, type KeyStanding } from './key-standing';
 
 export interface ProfileTableProps {
   profiles: ProfileView[];
@@ -15,16 +16,6 @@ export interface ProfileTableProps {
   onDelete: (p: ProfileView) => void;
   /** Opens the profile's "Replies & receipts" (dialect, how calls are followed). */
   onReading: (p: ProfileView) => void;
-}
-
-/** Where a profile's key stands: none, rejected by the provider, working, or set but not checked yet. */
-export type KeyStanding = 'missing' | 'rejected' | 'works' | 'unchecked';
-
-/** One rule for every screen, from main's one record of the provider's last word (ProfileView.keyCheck). */
-export function keyStanding(p: Pick<ProfileView, 'hasKey' | 'keyCheck'>): KeyStanding {
-  if (!p.hasKey) return 'missing';
-  if (p.keyCheck?.result === 'rejected') return 'rejected';
-  return p.keyCheck?.result === 'ok' ? 'works' : 'unchecked';
 }
 
 const STANDING_TAG: Record<KeyStanding, { color: string; icon: ReactNode }> = {

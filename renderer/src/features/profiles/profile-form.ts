@@ -1,6 +1,8 @@
 // The profile form's model: the values the form edits (timeouts in seconds), their conversion to
 // the contract's input (milliseconds), and the field rules, checked with the contract's own schema
 // so the client and main agree on what is valid.
+// zod is configured where the contract's schemas are used (the profiles' chunk), not in the first one.
+import '../../app/zod-config';
 import type { FormInstance, FormRule } from 'antd';
 import type { TFunction } from 'i18next';
 import { profileInput, type ProfileInput, type ProfileView, type SigningMode } from '../../../../common/contract';

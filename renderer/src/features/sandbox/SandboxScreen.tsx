@@ -5,7 +5,7 @@
 import { useState, type HTMLAttributes } from 'react';
 import { Alert, App, Button, Card, Empty, Flex, InputNumber, Select, Segmented, Skeleton, Space, Statistic, Table, Tag, Tooltip, Typography } from 'antd';
 import type { TableColumnsType } from 'antd';
-import { ClearOutlined, ExperimentOutlined, PlusCircleOutlined, ReloadOutlined, ThunderboltOutlined } from '@ant-design/icons';
+import { ClearOutlined, PlusCircleOutlined, ReloadOutlined, ThunderboltOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import {
@@ -26,8 +26,6 @@ import { MarkedContent } from '../templates/MarkedContent';
 import { SANDBOX_POLL_MS, sandboxQuery, sandboxRequestsQuery, useSandboxChange } from './use-sandbox';
 import './sandbox.css';
 import '../templates/templates.css';
-
-export const SANDBOX_ICON = <ExperimentOutlined />;
 
 /** A review's end: the time of day when it is today, else the whole date and time. */
 function shortTime(lang: Language, ms: number): string {

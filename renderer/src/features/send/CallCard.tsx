@@ -1,29 +1,28 @@
-// One message followed live: what became of the send (accepted, rejected with the code's meaning
-// and next step, or unknown), the call's progress (submitted → calling → how it ended) and its
-// timestamped timeline. An unknown outcome offers a deliberate "Send again", after confirmation.
-import { Alert, Button, Card, Empty, Steps, Tag, Timeline, Typography } from 'antd';
-import { PhoneOutlined, RedoOutlined } from '@ant-design/icons';
-import { useQuery } from '@tanstack/react-query';
+// One message followed live (the Send screen's right column): nothing yet, a send on its way, or the
+// call with its progress and timeline (CallProgress, its own chunk: fetched as soon as the screen is
+// up, so that it is there by the time a call is placed).
+import { lazy, Suspense } from 'react';
+import { Alert, Card, Empty, Skeleton } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { navigate } from '../../app/navigation';
-import { profilesQuery } from '../../app/query';
-import { currentLanguage } from '../../i18n';
-import { describeOutcome, formatTime, offersSendAgain, PHASE_COLORS, phaseLabel, phaseOf, stepsOf, timelineEntries } from './send-model';
+import type { CallActions } from './CallProgress';
 import type { SessionCall } from './session-calls';
 
-export interface CallCardProps {
+const loadProgress = () => import('./CallProgress');
+const CallProgress = lazy(() => loadProgress().then((m) => ({ default: m.CallProgress })));
+
+/** Fetches the call card's progress view ahead of the first call. */
+export function preloadCallProgress(): void {
+  void loadProgress().catch(() => undefined);
+}
+
+export interface CallCardProps extends CallActions {
   call: SessionCall | null;
   /** A send in flight that has no message yet: shown as "sending" with its number. */
   sendingTo: string | null;
-  onSendAgain: (id: number) => void;
-  sendAgainBusy: boolean;
-  onOpenProfiles: () => void;
 }
 
-export function CallCard({ call, sendingTo, onSendAgain, sendAgainBusy, onOpenProfiles }: CallCardProps) {
-  const { t, i18n } = useTranslation();
-  const lang = currentLanguage(i18n.language);
-  const profiles = useQuery(profilesQuery).data;
+export function CallCard({ call, sendingTo, ...actions }: CallCardProps) {
+  const { t } = useTranslation();
 
   if (!call && sendingTo) {
     return (
@@ -39,111 +38,15 @@ export function CallCard({ call, sendingTo, onSendAgain, sendAgainBusy, onOpenPr
       </Card>
     );
   }
-
-  const m = call.message;
-  const phase = phaseOf(m);
-  // A reply of the built-in Sandbox: what to do is on the Sandbox screen, not in a provider's console.
-  const sandbox = profiles?.find((p) => p.id === m.profile)?.builtin === true;
-  const outcome = describeOutcome(t, m, sandbox ? 'sandbox' : undefined);
-  const sandboxFix = sandbox && m.outcome === 'rejected' && (m.code === 402 || m.code === 403) ? m.code : null;
-  const steps = stepsOf(t, m);
-  const entries = call.events ? timelineEntries(t, m, call.events) : [];
-  const open = phase === 'sending' || phase === 'waiting' || phase === 'calling';
-  const again = offersSendAgain(m);
-  const authProblem = m.code === 401 || m.errorKind === 'signature-rejected';
-
   return (
-    <Card
-      size="small"
-      title={
-        <span className="send-call-title">
-          <PhoneOutlined aria-hidden className={phase === 'calling' ? 'send-ringing' : undefined} />
-          {t('send.call.title', { mobile: m.mobile })}
-        </span>
+    <Suspense
+      fallback={
+        <Card title={t('send.call.title', { mobile: call.message.mobile })} size="small">
+          <Skeleton active />
+        </Card>
       }
-      extra={
-        <Tag color={PHASE_COLORS[phase]} data-testid="call-phase" style={{ marginInlineEnd: 0 }}>
-          {phaseLabel(t, m)}
-        </Tag>
-      }
-      data-testid="call-card"
-      data-message-id={m.id}
-      data-phase={phase}
-      data-state={m.state}
-      data-outcome={m.outcome}
     >
-      <div role="status" aria-live="polite" data-testid="call-outcome" data-type={outcome.type}>
-        <Alert
-          type={outcome.type}
-          showIcon
-          title={outcome.title}
-          description={
-            outcome.body.length ? (
-              <>
-                {outcome.body.map((line) => (
-                  <div key={line}>{line}</div>
-                ))}
-              </>
-            ) : undefined
-          }
-          action={
-            authProblem ? (
-              <Button size="small" onClick={onOpenProfiles}>
-                {t('send.call.openProfiles')}
-              </Button>
-            ) : sandboxFix !== null ? (
-              <Button size="small" type="primary" onClick={() => navigate('sandbox')} data-testid="open-sandbox">
-                {sandboxFix === 402 ? t('sandbox.links.topUp') : t('sandbox.links.register')}
-              </Button>
-            ) : undefined
-          }
-        />
-      </div>
-
-      {again ? (
-        <Button danger icon={<RedoOutlined />} onClick={() => onSendAgain(m.id)} loading={sendAgainBusy} disabled={sendAgainBusy} className="send-again" data-testid="send-again">
-          {phase === 'unknown' ? t('send.again.button') : t('send.again.callAgain')}
-        </Button>
-      ) : null}
-
-      {steps ? (
-        <Steps size="small" titlePlacement="vertical" className="send-steps" current={steps.current} status={steps.status} items={steps.items} data-testid="call-steps" />
-      ) : null}
-
-      <Typography.Text strong className="send-section-title">
-        {t('send.call.timeline')}
-      </Typography.Text>
-      <Timeline
-        className="send-timeline"
-        data-testid="call-timeline"
-        items={[
-          ...entries.map((e) => ({
-            key: e.key,
-            color: e.color,
-            content: (
-              <div data-testid="timeline-entry">
-                <Typography.Text>{e.title}</Typography.Text>{' '}
-                <Typography.Text type="secondary" className="send-time">
-                  {formatTime(lang, e.at)}
-                </Typography.Text>
-                {e.detail ? (
-                  <div>
-                    <Typography.Text type="secondary">{e.detail}</Typography.Text>
-                  </div>
-                ) : null}
-              </div>
-            ),
-          })),
-          ...(open ? [{ key: 'next', loading: true, content: <Typography.Text type="secondary">{t('send.timeline.waitingNext')}</Typography.Text> }] : []),
-        ]}
-      />
-
-      <Typography.Text type="secondary" className="send-section-title">
-        {t('send.call.text')}
-      </Typography.Text>
-      <Typography.Paragraph className="send-call-text" ellipsis={{ rows: 2, expandable: true, symbol: t('send.call.more') }} lang="zh-CN">
-        {m.content}
-      </Typography.Paragraph>
-    </Card>
+      <CallProgress call={call} {...actions} />
+    </Suspense>
   );
 }

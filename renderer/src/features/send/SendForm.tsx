@@ -6,7 +6,7 @@ import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { Alert, AutoComplete, Button, Card, Col, Form, Input, Row, Segmented, Select, Space, Tag, Typography, type FormInstance } from 'antd';
 import { CheckCircleFilled, ExclamationCircleFilled, PhoneOutlined, WarningFilled } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import { keyStanding } from '../profiles/ProfileTable';
+import { keyStanding } from '../profiles/key-standing';
 import type { TemplateView } from '../../../../common/contract';
 import { normalizeMobile } from '../../../../common/domain/mobile';
 import { matchTemplate } from '../../../../common/domain/templates';

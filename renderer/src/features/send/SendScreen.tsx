@@ -1,7 +1,7 @@
 // The Send screen: the form on the left; on the right the balance, the live card of the call just
 // placed and this session's calls. A send happens only after the confirmation, once: a second
 // click (or Enter) while one is in flight does nothing, and main refuses an identical send in flight.
-import { useMemo, useRef, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { Alert, App, Button, Card, Form, Skeleton, Typography } from 'antd';
 import { ReloadOutlined } from '@ant-design/icons';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
@@ -12,8 +12,8 @@ import { call, describeError } from '../../app/api';
 import { navigate } from '../../app/navigation';
 import { balanceQuery } from '../../app/query';
 import { BalanceCard } from './BalanceCard';
-import { CallCard } from './CallCard';
-import { ConfirmSendModal } from './ConfirmSendModal';
+import { afterSettling } from '../../app/idle';
+import { CallCard, preloadCallProgress } from './CallCard';
 import { RecentCalls } from './RecentCalls';
 import { SendForm } from './SendForm';
 import { phaseOf } from './send-model';
@@ -21,6 +21,11 @@ import type { SendFormValues, SendRequest } from './send-request';
 import { sessionCalls, useSessionCalls } from './session-calls';
 import { useSendData } from './use-send-data';
 import './send.css';
+
+// The confirmation and the call's progress are needed only once a person sends: their own chunks,
+// fetched when the screen is up (so they are there by the first click) but not before it shows.
+const loadConfirm = () => import('./ConfirmSendModal');
+const ConfirmSendModal = lazy(() => loadConfirm().then((m) => ({ default: m.ConfirmSendModal })));
 
 export function SendScreen() {
   const { t } = useTranslation();
@@ -33,6 +38,17 @@ export function SendScreen() {
   const session = useSessionCalls();
 
   const [confirming, setConfirming] = useState<SendRequest | null>(null);
+  // Mounted from the first confirmation on (so that it can animate closed), not before.
+  const confirmMounted = useRef(false);
+  if (confirming) confirmMounted.current = true;
+  const loaded = data !== undefined && data !== null;
+  useEffect(() => {
+    if (!loaded) return;
+    return afterSettling(() => {
+      preloadCallProgress();
+      void loadConfirm().catch(() => undefined);
+    });
+  }, [loaded]);
   const [problem, setProblem] = useState<IpcError | null>(null);
   const send = useMutation({
     mutationFn: (request: SendRequest) =>
@@ -213,7 +229,11 @@ export function SendScreen() {
         </div>
       )}
 
-      <ConfirmSendModal request={confirming} onConfirm={(r) => void confirmSend(r)} onCancel={() => setConfirming(null)} />
+      {confirmMounted.current ? (
+        <Suspense fallback={null}>
+          <ConfirmSendModal request={confirming} onConfirm={(r) => void confirmSend(r)} onCancel={() => setConfirming(null)} />
+        </Suspense>
+      ) : null}
     </section>
   );
 }

@@ -4,7 +4,7 @@
 // screen's state only, and is gone when the screen is left.
 import { useEffect, useMemo, useState } from 'react';
 import { Alert, Button, Tabs, Typography } from 'antd';
-import { ReloadOutlined, SafetyCertificateOutlined } from '@ant-design/icons';
+import { ReloadOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { describeError } from '../../app/api';
@@ -16,9 +16,6 @@ import { useBuild } from './use-build';
 import { VectorsTab } from './VectorsTab';
 import { VerifyTab } from './VerifyTab';
 import './signature.css';
-
-/** The navigation icon of this screen. */
-export const SIGNATURE_ICON = <SafetyCertificateOutlined />;
 
 export type SignatureTab = 'build' | 'verify' | 'clock' | 'vectors';
 

@@ -3,7 +3,7 @@
 // saving) and export (JSON/CSV).
 import { useState } from 'react';
 import { Alert, App, Button, Dropdown, Empty, Flex, Input, Segmented, Space, Typography } from 'antd';
-import { DownloadOutlined, DownOutlined, ExperimentOutlined, FileTextOutlined, ImportOutlined, PlusOutlined, ReloadOutlined, SearchOutlined, SnippetsOutlined } from '@ant-design/icons';
+import { DownloadOutlined, DownOutlined, ExperimentOutlined, ImportOutlined, PlusOutlined, ReloadOutlined, SearchOutlined, SnippetsOutlined } from '@ant-design/icons';
 import { useMutation } from '@tanstack/react-query';
 import { matchesAny } from '../../../../common/domain/search';
 import { useTranslation } from 'react-i18next';
@@ -17,9 +17,6 @@ import { TemplateTable } from './TemplateTable';
 import { exportCsv, exportFileName, exportJson } from './template-io';
 import { useTemplates } from './use-templates';
 import './templates.css';
-
-/** The screen's icon in the navigation. */
-export const TEMPLATES_ICON = <FileTextOutlined />;
 
 type Filter = 'all' | 'approved' | 'pending';
 type FormState = { open: false } | { open: true; template: TemplateView | null };

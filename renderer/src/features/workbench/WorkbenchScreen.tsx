@@ -5,7 +5,7 @@
 // key to the clipboard itself.
 import { useEffect, useState } from 'react';
 import { Alert, App, Button, Dropdown, Empty, Input, Modal, Select, Space, Tooltip, Typography } from 'antd';
-import { CodeOutlined, ImportOutlined, InteractionOutlined, KeyOutlined, PlusOutlined, SaveOutlined, SendOutlined } from '@ant-design/icons';
+import { CodeOutlined, ImportOutlined, KeyOutlined, PlusOutlined, SaveOutlined, SendOutlined } from '@ant-design/icons';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { CodeTarget, InputOf, RawImport, RawResult } from '../../../../common/contract';
@@ -21,8 +21,6 @@ import { MethodInput, RequestTabs, usedVariables } from './RequestEditor';
 import { AssertionLine, OutcomeTag } from './RunResults';
 import { draftStore, editDraft, editRequest, newDraft, useDraft } from './workbench-store';
 import './workbench.css';
-
-export const WORKBENCH_ICON = <InteractionOutlined />;
 
 const CODE_NAMES: Record<CodeTarget, string> = { curl: 'cURL', node: 'Node fetch', python: 'Python requests', go: 'Go' };
 

@@ -1,0 +1,13 @@
+// Where a profile's key stands, for every screen that shows it (the profiles' table, the key dialog,
+// the Send form's profile list). Its own small module: the Send screen needs the rule, not the table.
+import type { ProfileView } from '../../../../common/contract';
+
+/** Where a profile's key stands: none, rejected by the provider, working, or set but not checked yet. */
+export type KeyStanding = 'missing' | 'rejected' | 'works' | 'unchecked';
+
+/** One rule for every screen, from main's one record of the provider's last word (ProfileView.keyCheck). */
+export function keyStanding(p: Pick<ProfileView, 'hasKey' | 'keyCheck'>): KeyStanding {
+  if (!p.hasKey) return 'missing';
+  if (p.keyCheck?.result === 'rejected') return 'rejected';
+  return p.keyCheck?.result === 'ok' ? 'works' : 'unchecked';
+}

@@ -1,0 +1,8 @@
+// The Chinese base pack, one chunk loaded when the console speaks it (packs.ts): the shell's
+// dictionary, the shared message catalog and Ant Design's own texts. Each feature's texts come with
+// its screen (features/<feature>/locales/zh-CN.json).
+import antd from 'antd/locale/zh_CN';
+import msg from '../../../common/messages/zh-CN.json';
+import shell from './zh-CN.json';
+
+export default { translation: shell, msg, antd };

@@ -1,0 +1,116 @@
+// The model behind the follow-up schedule: where a call may end, from its text (70 characters ≈
+// 20 s of speech), the ring time and the redial pattern, and how it learns a provider's timings
+// from the calls that end on a profile.
+import { describe, expect, it } from 'vitest';
+import { CallClock, expectedEnds, LIKELY_SHARE, PRIOR_TIMINGS, within, type EndedCall } from '../../../main/calls/call-clock';
+
+const answeredAt = (ends: ReturnType<typeof expectedEnds>) => ends.find((e) => e.kind === 'answered')!;
+
+/** A call the sandbox would place: picked up `pickup` s after acceptance, reading 3.5 characters a second, seen ended within `lag` s. */
+function answered(length: number, o: { pickup?: number; lag?: number; attempts?: number; gap?: number } = {}): EndedCall {
+  const pickup = (o.pickup ?? 7) + ((o.attempts ?? 1) - 1) * (o.gap ?? 16);
+  const duration = Math.ceil(length / 3.5);
+  const end = pickup + duration;
+  return { length, state: 'answered', attempts: o.attempts ?? 1, duration, after: end - (o.lag ?? 0.5), by: end + 0.01, talking: null, ringOuts: [] };
+}
+
+describe('where a call may end', () => {
+  it('before anyone answers: a quick failure, a ring-out, or the pickup plus the text (70 characters ≈ 20 s)', () => {
+    const ends = expectedEnds(PRIOR_TIMINGS, 140, null);
+    expect(ends.map((e) => e.kind)).toEqual(['quick', 'ring-out', 'answered']);
+    expect(answeredAt(ends).at).toBeCloseTo(PRIOR_TIMINGS.pickup.at + 40, 5);
+    expect(answeredAt(ends).likely).toBe(true);
+  });
+
+  it('while the callee listens: the rest of the text from the running duration, and nothing else', () => {
+    const ends = expectedEnds(PRIOR_TIMINGS, 140, { at: 30, state: 'calling', attempts: 1, duration: 20 });
+    expect(ends).toHaveLength(1);
+    // Picked up between 21 and 20 s before the sighting: 9.5 s, then 40 s of text.
+    expect(ends[0]).toMatchObject({ kind: 'answered', at: 49.5 });
+  });
+
+  it('while the provider waits to redial: the next attempt is counted from the ring-out seen', () => {
+    const t = { ...PRIOR_TIMINGS, ringOut: { at: 7, spread: 1 }, redialGap: { at: 16, spread: 1 }, pickup: { at: 7, spread: 1 } };
+    const ends = expectedEnds(t, 70, { at: 9, state: 'pending', attempts: 1, duration: 0 }, { attempt: 1, at: 8 });
+    expect(ends.map((e) => e.kind)).toEqual(['ring-out', 'answered']);
+    expect(ends[0]!.at).toBe(8 + 16);
+    expect(ends[1]!.at).toBeCloseTo(8 + 16 - 7 + 7 + 20, 5);
+  });
+
+  it('an end that is rare on the profile is not watched closely', () => {
+    const rare = { ...PRIOR_TIMINGS, quickShare: LIKELY_SHARE / 2 };
+    expect(expectedEnds(rare, 70, null).find((e) => e.kind === 'quick')!.likely).toBe(false);
+  });
+
+  it('places what was seen between two looks where the model expected it, or in the middle when the model was wrong', () => {
+    expect(within(10, 20, 12)).toBe(12);
+    expect(within(10, 20, 40)).toBe(15);
+    expect(within(10, 20)).toBe(15);
+  });
+});
+
+describe('learning a profile', () => {
+  it('starts the speech rate from the durations already in the history', () => {
+    const clock = new CallClock({ history: () => Array.from({ length: 20 }, () => ({ length: 105, duration: 30 })) });
+    expect(clock.timings('p').secondsPerChar).toBeCloseTo(30 / 105, 2);
+    // Another profile has its own.
+    expect(new CallClock().timings('q').secondsPerChar).toBeCloseTo(20 / 70, 5);
+  });
+
+  it('a history that cannot be read leaves the priors', () => {
+    const clock = new CallClock({
+      history: () => {
+        throw new Error('database is locked');
+      },
+    });
+    expect(clock.timings('p')).toEqual(PRIOR_TIMINGS);
+  });
+
+  it('after a few answered calls, predicts their end within a second and narrows its spread', () => {
+    const clock = new CallClock();
+    for (let i = 0; i < 15; i++) clock.learn('p', answered(120 + (i % 5)));
+    const end = answeredAt(clock.expectedEnds('p', 123, null));
+    expect(Math.abs(end.at - (7 + Math.ceil(123 / 3.5)))).toBeLessThan(1);
+    expect(end.spread).toBeLessThan(PRIOR_TIMINGS.answeredSpread / 2);
+  });
+
+  it('learns quick failures (busy, powered off) and how often they happen', () => {
+    const clock = new CallClock();
+    for (let i = 0; i < 10; i++) clock.learn('p', { length: 60, state: 'busy', attempts: 1, duration: 0, after: 2.8, by: 3.2, talking: null, ringOuts: [] });
+    const t = clock.timings('p');
+    expect(t.quickEnd.at).toBeCloseTo(3, 0);
+    expect(t.quickShare).toBeGreaterThan(0.5);
+  });
+
+  it('learns the ring-out and the provider\'s redial gap from the calls nobody answered', () => {
+    const clock = new CallClock();
+    for (let i = 0; i < 20; i++) {
+      clock.learn('p', {
+        length: 60,
+        state: 'no_answer',
+        attempts: 3,
+        duration: 0,
+        after: 38.5,
+        by: 39.2,
+        talking: null,
+        ringOuts: [
+          { attempt: 1, after: 6.5, by: 7.5 },
+          { attempt: 2, after: 22.5, by: 23.5 },
+        ],
+      });
+    }
+    const t = clock.timings('p');
+    expect(t.ringOut.at).toBeCloseTo(7, 0);
+    expect(t.redialGap.at).toBeCloseTo(16, 0);
+    expect(t.ringOutShare).toBeGreaterThan(0.5);
+  });
+
+  it('samples seen only between looks far apart count for less', () => {
+    const precise = new CallClock();
+    const rough = new CallClock();
+    precise.learn('p', { ...answered(70), after: 26.5, by: 27 });
+    rough.learn('p', { ...answered(70), after: 7, by: 47 });
+    const moved = (c: CallClock) => Math.abs(c.timings('p').pickup.at - PRIOR_TIMINGS.pickup.at);
+    expect(moved(rough)).toBeLessThan(moved(precise));
+  });
+});
