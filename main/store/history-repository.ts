@@ -292,15 +292,17 @@ export class HistoryRepository {
     const dims = exchangeDimensions(q);
     const terms = (q.search ?? '').trim().split(/\s+/).filter(Boolean).slice(0, 8);
     const range: Range = { from: q.from, to: q.to };
-    const indexed = terms.filter((t) => codePoints(t) >= 3);
+    // The trigram index answers a plain LIKE only (an ESCAPE clause makes FTS5 scan every row): words
+    // holding a LIKE wildcard (% or _) or a backslash are checked on the text, as short words are.
+    const indexed = terms.filter((t) => codePoints(t) >= 3 && !/[\\%_]/.test(t));
     let result: PageResult | null = null;
     if (indexed.length) {
-      const where = indexed.map(() => 'text LIKE ? ESCAPE \'\\\'').join(' AND ');
-      const patterns = indexed.map(likePattern);
+      const where = indexed.map(() => 'text LIKE ?').join(' AND ');
+      const patterns = indexed.map((t) => `%${t}%`);
       const found = (this.stmt(`SELECT count(*) AS n FROM (SELECT 1 FROM exchanges_fts WHERE ${where} LIMIT ${this.rareMatches})`).get(...patterns) as { n: number }).n;
       if (found < this.rareMatches) {
         const desc = order === 'newest';
-        const residual = [...dims.map((d) => d.clause('e.', true)), ...exchangeRange(range, 'e.', true), ...textClauses(terms.filter((t) => codePoints(t) < 3), 'e.')];
+        const residual = [...dims.map((d) => d.clause('e.', true)), ...exchangeRange(range, 'e.', true), ...textClauses(terms.filter((t) => !indexed.includes(t)), 'e.')];
         if (cursor) residual.push({ sql: `(+e.started_at, +e.id) ${desc ? '<' : '>'} (?, ?)`, params: cursor });
         const dir = desc ? 'DESC' : 'ASC';
         const rows = this.stmt(

@@ -173,6 +173,25 @@ for (const analyzed of [false, true]) {
       }
     });
 
+    it('exchanges searched by a word of 3+ characters read the trigram index by that word, never every row of it', () => {
+      // An FTS5 LIKE with an ESCAPE clause is not handed to the index: the whole table would be read
+      // (1.5–2 s at a million exchanges). Words with a wildcard character are checked on the text instead.
+      for (const search of ['13800', 'V0000', '提交成功', 'call_state 138']) {
+        const p = plansOf((repo) => repo.listExchanges({ search }));
+        expect(p.all, search).toMatch(/SCAN exchanges_fts VIRTUAL TABLE INDEX \d+:L/);
+        expect(p.all, search).not.toMatch(/SCAN exchanges_fts VIRTUAL TABLE INDEX \d+:\s*$/m);
+      }
+    });
+
+    it('a word holding a LIKE wildcard still finds only itself', () => {
+      const repo = new HistoryRepository(db);
+      const hits = (search: string) => repo.listExchanges({ search, limit: 1000 }).rows;
+      // "_" and "%" are characters to look for, not wildcards.
+      expect(hits('"cod_"')).toEqual([]);
+      expect(hits('"c%de"')).toEqual([]);
+      expect(hits('"code"').length).toBeGreaterThan(0);
+    });
+
     it('retention sums and walks sizes from an index, without reading bodies', () => {
       const r = recording(db);
       db.exec('SAVEPOINT plan_check');
