@@ -15,7 +15,7 @@ import { errorArgs, reasonArgs } from '../../common/messages';
 import type { MessageRecord } from '../../common/records';
 import { harValidator } from '../helpers/har-validator';
 import { launchChromium, ROOT, startApp, type AppUnderTest } from './bridge';
-import { bodyText, catalogText, pickOption, settled, translator } from './page-helpers';
+import { bodyText, catalogText, NOWHERE, pickOption, settled, translator, whereSecretAppears } from './page-helpers';
 
 const TIMEOUT = 60_000;
 const CJK = /[\u3400-\u9fff]/;
@@ -53,21 +53,6 @@ interface PageGlobals {
   __copied?: string[];
   location: { hash: string };
 }
-
-
-
-/** Where the secret might show up in the page; every entry must be false. */
-async function whereSecretAppears(page: Page, secret: string) {
-  return page.evaluate((s) => {
-    const d = (globalThis as unknown as PageGlobals).document;
-    return {
-      bodyText: d.body.innerText.includes(s),
-      html: d.documentElement.outerHTML.includes(s),
-      inputs: Array.from(d.querySelectorAll('input, textarea')).some((i) => i.value.includes(s)),
-    };
-  }, secret);
-}
-const NOWHERE = { bodyText: false, html: false, inputs: false };
 
 async function downloaded(page: Page, click: () => Promise<void>): Promise<{ name: string; text: string }> {
   const [download] = (await Promise.all([page.waitForEvent('download', { timeout: 15_000 }), click()])) as [Download, void];

@@ -63,3 +63,40 @@ export function translator(lang: Language): (key: string, vars?: Record<string, 
 export function catalogText(t: ReturnType<typeof translator>, [key, options]: MessageArgs): string {
   return t(`${MESSAGES_NS}:${key}`, options);
 }
+
+interface StorageLike {
+  length: number;
+  key(i: number): string | null;
+  getItem(k: string): string | null;
+}
+
+interface SecretPage {
+  document: { body: { innerText: string }; documentElement: { outerHTML: string }; querySelectorAll(s: string): ArrayLike<{ value: string }> };
+  localStorage: StorageLike;
+  sessionStorage: StorageLike;
+}
+
+/** Where a secret shows up in the page (its text, its HTML, its fields, its storage); every entry must be false. */
+export async function whereSecretAppears(page: Page, secret: string) {
+  return page.evaluate((s) => {
+    const g = globalThis as unknown as SecretPage;
+    const dump = (st: StorageLike) => {
+      const out: string[] = [];
+      for (let i = 0; i < st.length; i++) {
+        const k = st.key(i);
+        if (k !== null) out.push(k, st.getItem(k) ?? '');
+      }
+      return out.join('\n');
+    };
+    return {
+      bodyText: g.document.body.innerText.includes(s),
+      html: g.document.documentElement.outerHTML.includes(s),
+      inputs: Array.from(g.document.querySelectorAll('input, textarea')).some((i) => i.value.includes(s)),
+      localStorage: dump(g.localStorage).includes(s),
+      sessionStorage: dump(g.sessionStorage).includes(s),
+    };
+  }, secret);
+}
+
+/** whereSecretAppears when the secret is nowhere. */
+export const NOWHERE = { bodyText: false, html: false, inputs: false, localStorage: false, sessionStorage: false };

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Locator, Page } from 'playwright-core';
 import type { CalloutApi, ProfileView } from '../../common/contract';
 import { launchChromium, startApp, type AppUnderTest } from './bridge';
-import { bodyText, settled, translator } from './page-helpers';
+import { bodyText, NOWHERE as NOWHERE_IN_PAGE, settled, translator, whereSecretAppears as whereSecretAppearsInPage } from './page-helpers';
 
 const LOCALES = [
   { locale: 'en-US', lang: 'en', htmlLang: 'en', suffix: 'en', profileName: 'Staging' },
@@ -38,33 +38,13 @@ interface StorageLike {
   getItem(k: string): string | null;
 }
 
-/** Where the secret might show up in the page; every entry must be false. */
+/** Where the secret might show up in the page, or in what the page can ask main for; every entry must be false. */
 async function whereSecretAppears(page: Page, secret: string) {
-  return page.evaluate(async (s) => {
-    const g = globalThis as unknown as PageGlobals;
-    const dump = (st: StorageLike) => {
-      const out: string[] = [];
-      for (let i = 0; i < st.length; i++) {
-        const k = st.key(i);
-        if (k !== null) out.push(k, st.getItem(k) ?? '');
-      }
-      return out.join('\n');
-    };
-    const list = await g.callout.profiles.list();
-    return {
-      bodyText: g.document.body.innerText.includes(s),
-      html: g.document.documentElement.outerHTML.includes(s),
-      inputs: Array.from(g.document.querySelectorAll('input, textarea')).some((i) => i.value.includes(s)),
-      profilesList: JSON.stringify(list).includes(s),
-      localStorage: dump(g.localStorage).includes(s),
-      sessionStorage: dump(g.sessionStorage).includes(s),
-    };
-  }, secret);
+  const list = await page.evaluate(() => (globalThis as unknown as PageGlobals).callout.profiles.list());
+  return { ...(await whereSecretAppearsInPage(page, secret)), profilesList: JSON.stringify(list).includes(secret) };
 }
 
-const NOWHERE = { bodyText: false, html: false, inputs: false, profilesList: false, localStorage: false, sessionStorage: false };
-
-
+const NOWHERE = { ...NOWHERE_IN_PAGE, profilesList: false };
 
 /** The error text antd shows under the form item that holds the field with this id. */
 function fieldError(page: Page, id: string): Locator {

@@ -16,7 +16,7 @@ import zhCN from '../../renderer/src/i18n/zh-CN.json';
 import sigEn from '../../renderer/src/features/signature/locales/en.json';
 import sigZh from '../../renderer/src/features/signature/locales/zh-CN.json';
 import { launchChromium, ROOT, SCREENS_DIR, startApp, type AppUnderTest } from './bridge';
-import { bodyText, settled } from './page-helpers';
+import { bodyText, NOWHERE, settled, whereSecretAppears } from './page-helpers';
 
 const DICT_EN = { ...en, signature: sigEn };
 type Dict = typeof DICT_EN;
@@ -77,31 +77,6 @@ interface StorageLike {
   getItem(k: string): string | null;
   setItem(k: string, v: string): void;
 }
-
-/** Where a secret shows up in the page; every entry must be false. */
-async function whereSecretAppears(page: Page, secret: string) {
-  return page.evaluate((s) => {
-    const g = globalThis as unknown as PageGlobals;
-    const dump = (st: StorageLike) => {
-      const out: string[] = [];
-      for (let i = 0; i < st.length; i++) {
-        const k = st.key(i);
-        if (k !== null) out.push(k, st.getItem(k) ?? '');
-      }
-      return out.join('\n');
-    };
-    return {
-      bodyText: g.document.body.innerText.includes(s),
-      html: g.document.documentElement.outerHTML.includes(s),
-      inputs: Array.from(g.document.querySelectorAll('input, textarea')).some((i) => i.value.includes(s)),
-      localStorage: dump(g.localStorage).includes(s),
-      sessionStorage: dump(g.sessionStorage).includes(s),
-    };
-  }, secret);
-}
-const NOWHERE = { bodyText: false, html: false, inputs: false, localStorage: false, sessionStorage: false };
-
-
 
 describe.each(LOCALES)('Signature workbench ($suffix)', ({ locale, dict, msg, suffix }) => {
   let browser: Browser;
@@ -589,6 +564,8 @@ describe.each(LOCALES)('Signature workbench ($suffix)', ({ locale, dict, msg, su
       await typeKey('typed-secret-0042');
       await expect.poll(() => whereSecretAppears(page, 'typed-secret-0042').then((w) => w.inputs)).toBe(true);
       await page.getByRole('menuitem', { name: t('nav.profiles') }).click();
+      // Left: the next screen is shown (a screen loads on first use; until then this one stays).
+      await page.getByTestId('add-profile').waitFor();
       await page.getByRole('menuitem', { name: t('nav.signature') }).click();
       await page.getByRole('heading', { name: t('signature.title') }).waitFor();
       expect(await whereSecretAppears(page, 'typed-secret-0042')).toEqual(NOWHERE);
