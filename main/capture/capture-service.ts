@@ -73,7 +73,16 @@ export class CaptureService {
     const key = input.profileId ? await this.deps.checkKey(input.profileId) : null;
     const maxKeptBytes = input.maxKeptBytes ?? DEFAULT_MAX_KEPT_BYTES;
     const redactor = new Redactor(key ? [key.apiKey] : []);
-    const record = (x: ProxiedExchange) => this.record(x, target, key, redactor, maxKeptBytes);
+    const record = (x: ProxiedExchange) => {
+      try {
+        this.record(x, target, key, redactor, maxKeptBytes);
+      } catch (error) {
+        // Whatever went wrong reading it, the exchange is counted as not stored (never silently lost).
+        this.state.counts.unstored++;
+        this.deps.log?.(error);
+        this.deps.onChange(this.status(), null);
+      }
+    };
     try {
       this.proxy = await startCaptureProxy({ target, port: input.port ?? 0, maxKeptBytes, onExchange: record });
     } catch (error) {
@@ -191,9 +200,9 @@ function operationOf(url: string, target: URL): Exchange['operation'] {
 
 /** The checks' texts quote what the backend sent (a URL, an account, a value): the key goes nowhere. */
 function redactInfo(info: CaptureInfo, redactor: Redactor): CaptureInfo {
-  const out = JSON.parse(redactor.text(JSON.stringify(info))) as CaptureInfo;
-  out.sentTo = redactQueryPassword(out.sentTo);
-  return out;
+  // A password in a query the checks quote (a URL they could not read, the address it was sent to) goes too.
+  const text = redactor.text(JSON.stringify(info)).replace(/([?&]password=)[^&#"\\]*/gi, `$1${encodeURIComponent(REDACTED)}`);
+  return JSON.parse(text) as CaptureInfo;
 }
 
 /** A `password` in a URL's query (the spec's send also takes GET) does not reach the store. */

@@ -21,7 +21,22 @@ const CONNECT_TIMEOUT_MS = 10_000;
 const IDLE_TIMEOUT_MS = 120_000;
 
 /** Headers about one connection, not the request: not passed on (RFC 9110 7.6.1). */
-const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'upgrade', 'te', 'trailer']);
+const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'proxy-authorization', 'proxy-authenticate', 'upgrade', 'te', 'trailer']);
+
+/** The hop-by-hop headers of one message: the fixed ones and those its Connection header names. */
+function hopByHop(headers: readonly Header[]): Set<string> {
+  const names = new Set(HOP_BY_HOP);
+  for (const [name, value] of headers) {
+    if (name.toLowerCase() === 'connection') for (const n of value.split(',')) if (n.trim()) names.add(n.trim().toLowerCase());
+  }
+  return names;
+}
+
+/** A status line Node can write back: a three-digit status, a reason phrase without control characters. */
+function writableStatus(status: number | undefined, text: string | undefined): boolean {
+  // eslint-disable-next-line no-control-regex -- the control characters Node refuses in a reason phrase
+  return status !== undefined && status >= 100 && status <= 999 && !/[\u0000-\u0008\u000a-\u001f\u007f]/.test(text ?? '');
+}
 
 export interface ProxiedExchange {
   mode: CaptureMode;
@@ -135,6 +150,7 @@ export async function startCaptureProxy(opts: CaptureProxyOptions): Promise<Capt
     const method = req.method ?? 'GET';
     const raw = req.url ?? '/';
     const absolute = /^https?:\/\//i.test(raw);
+    let unparsable = false;
     let upstream: URL;
     let mode: CaptureMode;
     let addressed: string;
@@ -153,6 +169,7 @@ export async function startCaptureProxy(opts: CaptureProxyOptions): Promise<Capt
       upstream = new URL(target.origin);
       mode = absolute ? 'forward' : 'reverse';
       addressed = raw.slice(0, 2000);
+      unparsable = true;
     }
     const reqTap = new Tap(max);
     const resTap = new Tap(max);
@@ -189,8 +206,19 @@ export async function startCaptureProxy(opts: CaptureProxyOptions): Promise<Capt
       });
     };
 
-    // A request for the proxy itself (a loop) is refused rather than sent round again.
-    if (mode === 'forward' && upstream.host === selfHost) {
+    // A URL that is no URL is answered here: never sent on to the provider's root instead.
+    if (unparsable) {
+      error = { kind: 'network', message: 'the request URL cannot be read' };
+      answeredBy = 'proxy';
+      res.writeHead(400, { 'content-type': 'application/json', connection: 'close' }).end(badGatewayBody(target.origin, 'network', 'the request URL cannot be read, so it was not sent on'));
+      req.resume();
+      req.on('end', finish);
+      res.on('close', finish);
+      return;
+    }
+
+    // A request for the proxy itself (a loop: a forward URL, or a target that is the proxy) is refused rather than sent round again.
+    if (upstream.host === selfHost) {
       error = { kind: 'network', message: 'a request for the capture proxy itself' };
       answeredBy = 'proxy';
       res.writeHead(508, { 'content-type': 'application/json' }).end(badGatewayBody(upstream.origin, 'network', 'the URL names the capture proxy itself'));
@@ -201,9 +229,10 @@ export async function startCaptureProxy(opts: CaptureProxyOptions): Promise<Capt
     }
 
     const out: Array<[string, string]> = [];
+    const hop = hopByHop(headers);
     for (const [name, value] of headers) {
       const lower = name.toLowerCase();
-      if (HOP_BY_HOP.has(lower)) continue;
+      if (hop.has(lower)) continue;
       if (lower === 'host' && mode === 'reverse') continue;
       out.push([name, value]);
     }
@@ -227,8 +256,34 @@ export async function startCaptureProxy(opts: CaptureProxyOptions): Promise<Capt
       responseHeaders = pairs(upRes.rawHeaders);
       answeredBy = 'target';
       const back: string[] = [];
-      for (const [name, value] of responseHeaders) if (!HOP_BY_HOP.has(name.toLowerCase())) back.push(name, value);
-      res.writeHead(upRes.statusCode ?? 502, upRes.statusMessage, back);
+      const hopBack = hopByHop(responseHeaders);
+      for (const [name, value] of responseHeaders) if (!hopBack.has(name.toLowerCase())) back.push(name, value);
+      if (!writableStatus(upRes.statusCode, upRes.statusMessage)) {
+        // Node's client reads a status line its server cannot write (000, a control character in the
+        // reason): said as a bad gateway, never a crash of the proxy.
+        error = { kind: 'network', message: `the provider's status line is not valid HTTP (${String(upRes.statusCode)})` };
+        answeredBy = 'proxy';
+        status = null;
+        statusText = null;
+        responseHeaders = null;
+        upRes.destroy();
+        if (!res.headersSent) res.writeHead(502, { 'content-type': 'application/json; charset=utf-8', connection: 'close' }).end(badGatewayBody(upstream.origin, 'network', 'its status line is not valid HTTP'));
+        finish();
+        return;
+      }
+      try {
+        res.writeHead(upRes.statusCode!, upRes.statusMessage, back);
+      } catch (e) {
+        error = { kind: 'network', message: `the provider's reply cannot be passed on: ${(e as Error).message}` };
+        answeredBy = 'proxy';
+        status = null;
+        statusText = null;
+        responseHeaders = null;
+        upRes.destroy();
+        if (!res.headersSent) res.writeHead(502, { 'content-type': 'application/json; charset=utf-8', connection: 'close' }).end(badGatewayBody(upstream.origin, 'network', 'its reply cannot be passed on'));
+        finish();
+        return;
+      }
       upRes.on('data', (chunk: Buffer) => resTap.add(chunk));
       upRes.pipe(res);
       upRes.on('error', (e: NodeJS.ErrnoException) => {

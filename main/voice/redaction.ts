@@ -21,6 +21,9 @@ export class Redactor {
       forms.add(JSON.stringify(s).slice(1, -1));
       forms.add(encodeURIComponent(s));
       forms.add(new URLSearchParams({ k: s }).toString().slice(2));
+      // As the URL parser writes it into a path or a query (neither of the forms above for ' { } and others).
+      // Encoding only lengthens a text: a shorter form means the parser cut or normalised it (#, ..), and is no form of the key.
+      for (const form of [new URL(`http://x/${s}`).pathname.slice(1), new URL(`http://x/?${s}`).search.slice(1)]) if (form.length >= s.length) forms.add(form);
     }
     // Longest first, so that a form containing another is replaced whole.
     this.needles = [...forms].filter((f) => f.length > 0).sort((a, b) => b.length - a.length);
@@ -52,12 +55,18 @@ export class Redactor {
       } catch {
         parsed = undefined;
       }
-      if (parsed === undefined) {
-        out = body.replace(JSON_PASSWORD, `$1"${REDACTED}"`).replace(JSON_PASSWORD_CUT, `$1"${REDACTED}`);
-      } else if (redactFields(parsed)) {
-        // In place when that leaves no password behind (a key written with escapes, "pass\u0077ord", is not found by shape).
-        const inPlace = body.replace(JSON_PASSWORD, `$1"${REDACTED}"`);
-        out = hasSecretValue(inPlace) ? JSON.stringify(parsed) : inPlace;
+      const byShape = () => body.replace(JSON_PASSWORD, `$1"${REDACTED}"`).replace(JSON_PASSWORD_CUT, `$1"${REDACTED}`);
+      try {
+        if (parsed === undefined) {
+          out = byShape();
+        } else if (redactFields(parsed)) {
+          // In place when that leaves no password behind (a key written with escapes, "pass\u0077ord", is not found by shape).
+          const inPlace = byShape();
+          out = hasSecretValue(inPlace) ? JSON.stringify(parsed) : inPlace;
+        }
+      } catch {
+        // Nested too deep to write out again: the values found by their shape go, and the key below.
+        out = byShape();
       }
     } else {
       out = body.replace(FORM_PASSWORD, `$1$2=${encodeURIComponent(REDACTED)}`);
@@ -70,7 +79,8 @@ export class Redactor {
   }
 
   header(name: string, value: string): string {
-    if (name.toLowerCase() === 'authorization') return redactAuthorization(this.text(value));
+    const lower = name.toLowerCase();
+    if (lower === 'authorization' || lower === 'proxy-authorization') return redactAuthorization(this.text(value));
     return this.text(value);
   }
 
@@ -89,31 +99,49 @@ export class Redactor {
   }
 }
 
+/**
+ * An Authorization value without its secret: the signature of the spec's Signature scheme (its
+ * keyId, algorithm and headers stay, for the workbench); any other scheme (Basic carries the key in
+ * base64, Bearer a token) keeps only the scheme's name.
+ */
 export function redactAuthorization(value: string): string {
-  return value.replace(/(signature\s*=\s*")[^"]*(")/i, `$1${REDACTED}$2`);
+  if (/signature\s*=\s*"/i.test(value)) return value.replace(/(signature\s*=\s*")[^"]*(")/i, `$1${REDACTED}$2`);
+  const scheme = /^\s*([A-Za-z][\w.+-]*)\s+\S/.exec(value);
+  if (scheme) return `${scheme[1]} ${REDACTED}`;
+  return value.trim() === '' || value === REDACTED ? value : REDACTED;
 }
 
 /** A `"password": value` pair in JSON text: its string (escapes included) or number value. */
-const JSON_PASSWORD = /("password"\s*:\s*)("(?:[^"\\]|\\.)*"|-?\d[\d.eE+-]*)/g;
+const JSON_PASSWORD = /("password"\s*:\s*)("(?:[^"\\]|\\.)*"|-?\d[\d.eE+-]*)/gi;
 /** A password string cut off by the end of the text (a body kept only up to a size). */
-const JSON_PASSWORD_CUT = /("password"\s*:\s*)"(?:[^"\\]|\\.)*$/;
+const JSON_PASSWORD_CUT = /("password"\s*:\s*)"(?:[^"\\]|\\.)*$/i;
 /** A form's password field (name=value between & separators). */
-const FORM_PASSWORD = /(^|&)(password)=([^&]*)/g;
+const FORM_PASSWORD = /(^|&)(password)=([^&]*)/gi;
 
-/** Replaces the value of every `password` field (a string or a number) by the placeholder; true when one was found. */
+/**
+ * Replaces the value of every `password` field (any case; a string or a number) by the placeholder;
+ * true when one was found. Walks with a stack of its own: a body nested thousands deep is no
+ * reason to lose the exchange.
+ */
 function redactFields(value: unknown): boolean {
-  if (Array.isArray(value)) return value.map(redactFields).some(Boolean);
-  if (value === null || typeof value !== 'object') return false;
   let changed = false;
-  const obj = value as Record<string, unknown>;
-  for (const key of Object.keys(obj)) {
-    if (SECRET_FIELDS.has(key) && (typeof obj[key] === 'string' || typeof obj[key] === 'number')) {
-      if (obj[key] !== REDACTED) {
-        obj[key] = REDACTED;
-        changed = true;
-      }
-    } else if (redactFields(obj[key])) {
-      changed = true;
+  const stack: unknown[] = [value];
+  while (stack.length) {
+    const v = stack.pop();
+    if (Array.isArray(v)) {
+      for (const x of v) stack.push(x);
+      continue;
+    }
+    if (v === null || typeof v !== 'object') continue;
+    const obj = v as Record<string, unknown>;
+    for (const key of Object.keys(obj)) {
+      const x = obj[key];
+      if (SECRET_FIELDS.has(key.toLowerCase()) && (typeof x === 'string' || typeof x === 'number')) {
+        if (x !== REDACTED) {
+          obj[key] = REDACTED;
+          changed = true;
+        }
+      } else stack.push(x);
     }
   }
   return changed;

@@ -167,6 +167,57 @@ describe('the capture proxy', () => {
     expect(got[0]).toMatchObject({ status: null, answeredBy: 'proxy', error: { kind: 'refused' } });
   });
 
+  it('answers 502 when the provider writes a status line Node cannot pass on (000, a control character), and keeps serving', async () => {
+    const lines = ['HTTP/1.1 000 X', 'HTTP/1.1 200 O\x7fK', 'HTTP/1.1 200 O\x01K'];
+    const raw = createTcpServer((socket) => {
+      socket.once('data', () => socket.end(`${lines.shift()}\r\ncontent-length: 2\r\n\r\nhi`));
+    });
+    await new Promise<void>((r) => raw.listen(0, '127.0.0.1', r));
+    closers.push(() => new Promise((r) => raw.close(() => r())));
+    const { proxy, got, next } = await proxyTo(`http://127.0.0.1:${(raw.address() as AddressInfo).port}`);
+    for (let i = 0; i < 3; i++) {
+      const r = await call(proxy.port, { path: '/voice/vm', body: '{}' });
+      expect(r.status).toBe(502);
+      expect(JSON.parse(r.body.toString())).toMatchObject({ proxy: 'callout-capture', error: 'bad-gateway' });
+    }
+    await next(3);
+    expect(got.map((x) => [x.answeredBy, x.status, x.error?.kind])).toEqual([
+      ['proxy', null, 'network'],
+      ['proxy', null, 'network'],
+      ['proxy', null, 'network'],
+    ]);
+  });
+
+  it("never passes the backend's proxy credentials, or headers its Connection names, on to the provider", async () => {
+    const t = await target((_req, _body, res) => res.end('{"code":2}'));
+    const { proxy, next } = await proxyTo(t.url);
+    await call(proxy.port, { path: `${t.url}/voice/balance`, headers: { Host: `127.0.0.1:${t.port}`, 'Proxy-Authorization': 'Basic dXNlcjpwYXNz', Connection: 'close, X-Hop', 'X-Hop': '1', 'X-Kept': '2' }, body: '{}' });
+    await next(1);
+    const names = t.seen[0]!.rawHeaders.filter((_h, i) => i % 2 === 0).map((h) => h.toLowerCase());
+    expect(names).not.toContain('proxy-authorization');
+    expect(names).not.toContain('x-hop');
+    expect(names).toContain('x-kept');
+  });
+
+  it('answers a URL it cannot read itself (400), sending nothing on; a target that is the proxy is a loop (508)', async () => {
+    const t = await target((_req, _body, res) => res.end('{"code":2}'));
+    const { proxy, got, next } = await proxyTo(t.url);
+    const bad = await call(proxy.port, { path: 'http://%zz/voice/vm', body: '{"mobile":"1"}' });
+    expect(bad.status).toBe(400);
+    await next(1);
+    expect(t.seen).toHaveLength(0);
+    expect(got[0]).toMatchObject({ answeredBy: 'proxy', status: null });
+    // Reverse mode pointed at itself.
+    const probe = createTcpServer();
+    await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
+    const port = (probe.address() as AddressInfo).port;
+    await new Promise((r) => probe.close(r));
+    const self = await startCaptureProxy({ target: new URL(`http://127.0.0.1:${port}`), port, onExchange: () => undefined });
+    closers.push(() => self.close());
+    const loop = await call(self.port, { path: '/voice/vm', body: '{}' });
+    expect(loop.status).toBe(508);
+  });
+
   it('reports each of 100 concurrent requests once', async () => {
     const t = await target((req, body, res) => setTimeout(() => res.end(body), Math.random() * 30));
     const { proxy, got, next } = await proxyTo(t.url);

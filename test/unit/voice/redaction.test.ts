@@ -53,4 +53,40 @@ describe('redaction', () => {
     });
     expect(new Redactor([KEY]).exchange(plain)).toEqual(plain);
   });
+
+  it('keeps only the scheme of any other Authorization (Basic carries the key in base64), and of Proxy-Authorization', () => {
+    const basic = `Basic ${Buffer.from(`id:${KEY}`).toString('base64')}`;
+    const r = new Redactor([KEY]).exchange(
+      exchange({ requestHeaders: [['Authorization', basic], ['Proxy-Authorization', 'Basic dXNlcjpwYXNz'], ['authorization', 'Bearer tok.en'], ['Authorization', 'opaque-token']] }),
+    );
+    expect(r.requestHeaders).toEqual([
+      ['Authorization', `Basic ${REDACTED}`],
+      ['Proxy-Authorization', `Basic ${REDACTED}`],
+      ['authorization', `Bearer ${REDACTED}`],
+      ['Authorization', REDACTED],
+    ]);
+  });
+
+  it('finds a password field whatever its case, in JSON and in forms, without knowing the key', () => {
+    const r = new Redactor([]);
+    expect(r.body('{"PASSWORD":"s3cret","Password":123}', 'application/json')).toBe(`{"PASSWORD":"${REDACTED}","Password":"${REDACTED}"}`);
+    expect(r.body('account=id&Password=s3cret', 'application/x-www-form-urlencoded')).toBe(`account=id&Password=${encodeURIComponent(REDACTED)}`);
+  });
+
+  it('a body nested thousands deep loses its password too, and never throws', () => {
+    const deep = `{"a":${'['.repeat(20_000)}${']'.repeat(20_000)},"password":"s3cret"}`;
+    const out = new Redactor(['s3cret']).body(deep, 'application/json')!;
+    expect(out).not.toContain('s3cret');
+    expect(out).toContain(REDACTED);
+    const deepObject = `${'{"a":'.repeat(5_000)}{"password":"s3cret"}${'}'.repeat(5_000)}`;
+    expect(new Redactor([]).body(deepObject, 'application/json')).not.toContain('s3cret');
+  });
+
+  it('finds the key as the URL parser writes it into a path or a query', () => {
+    const key = "Ab'c=De{f} g";
+    const url = new URL(`http://127.0.0.1:1/voice/${key}?x=${key}`).toString();
+    expect(new Redactor([key]).text(url)).toBe(`http://127.0.0.1:1/voice/${REDACTED}?x=${REDACTED}`);
+    // A key the parser would cut (a #) adds no short form that would blank ordinary text.
+    expect(new Redactor(['a#bcdefgh']).text('a banana')).toBe('a banana');
+  });
 });
