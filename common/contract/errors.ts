@@ -24,7 +24,7 @@ export type HistoryProblem = 'cursor' | 'page-size' | 'mobile-digits' | 'range' 
 export type KeychainReason = 'forced' | 'component-missing' | 'timeout' | 'unavailable';
 
 /** Why a collection or environment file cannot be read. */
-export type CollectionFileProblem = 'invalid-json' | 'not-a-collection' | 'unsupported-schema' | 'too-many' | 'no-requests' | 'invalid-request';
+export type CollectionFileProblem = 'invalid-json' | 'not-a-collection' | 'unsupported-schema' | 'too-many' | 'no-requests' | 'invalid-request' | 'too-deep';
 
 /** Why a raw request cannot be built as asked. */
 export type RawRequestProblem = 'credentials-in-text' | 'credentials-not-object' | 'url-outside-profile' | 'header-value';

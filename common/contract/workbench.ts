@@ -250,8 +250,9 @@ export type RawImport =
   | { ok: false; detail: { code: string; params?: object } };
 
 export interface CollectionImportWarning {
-  code: 'script-ignored' | 'auth-ignored' | 'body-mode' | 'url-host' | 'folder-flattened' | 'item-skipped' | 'variable-reserved';
-  params: { item?: string; mode?: string; host?: string; name?: string };
+  code: 'script-ignored' | 'auth-ignored' | 'body-mode' | 'url-host' | 'folder-flattened' | 'item-skipped' | 'variable-reserved' | 'more-warnings';
+  /** `more`: how many further warnings were left out (`more-warnings`, always the last). */
+  params: { item?: string; mode?: string; host?: string; name?: string; more?: number };
 }
 
 /** Where a request's variables come from: an environment (and its profile), a collection's own, values given now. */

@@ -15,13 +15,18 @@ function scrubString(s: string, keys: readonly string[]): string {
   return out;
 }
 
+/** Deeper than this, an object or array is not copied but shown as '[REDACTED]' (it could hold the key or a password). */
+const MAX_DEPTH = 20;
+
 function scrub(value: unknown, keys: readonly string[], depth: number): unknown {
   if (typeof value === 'string') return scrubString(value, keys);
-  if (depth > 20 || typeof value !== 'object' || value === null) return value;
+  if (typeof value !== 'object' || value === null) return value;
+  if (depth > MAX_DEPTH) return REDACTED;
   if (Array.isArray(value)) return value.map((v) => scrub(v, keys, depth + 1));
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
-    out[k] = k === 'password' ? REDACTED : scrub(v, keys, depth + 1);
+    // A field's name is redacted too: `{ "<key>": 1 }` must not show the key.
+    out[scrubString(k, keys)] = k === 'password' ? REDACTED : scrub(v, keys, depth + 1);
   }
   return out;
 }
@@ -31,13 +36,26 @@ export function redactParams(params: Record<string, unknown>, keys: readonly str
   return scrub(params, keys, 0) as Record<string, unknown>;
 }
 
-/** The request path with a `password` query parameter and any known key redacted. */
+/** The path part of a URL with any known key redacted, also when it was percent-encoded (then it is shown decoded). */
+function scrubPathPart(part: string, keys: readonly string[]): string {
+  const scrubbed = scrubString(part, keys);
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(scrubbed);
+  } catch {
+    return scrubbed;
+  }
+  const again = scrubString(decoded, keys);
+  return again === decoded ? scrubbed : again;
+}
+
+/** The request path with a `password` query parameter and any known key (in the path, a parameter's name or value) redacted. */
 export function redactPath(path: string, keys: readonly string[]): string {
   const q = path.indexOf('?');
-  if (q < 0) return scrubString(path, keys);
+  if (q < 0) return scrubPathPart(path, keys);
   const out = new URLSearchParams();
-  for (const [k, v] of new URLSearchParams(path.slice(q + 1))) out.append(k, k === 'password' ? REDACTED : scrubString(v, keys));
-  return scrubString(path.slice(0, q), keys) + '?' + out.toString();
+  for (const [k, v] of new URLSearchParams(path.slice(q + 1))) out.append(scrubString(k, keys), k === 'password' ? REDACTED : scrubString(v, keys));
+  return scrubPathPart(path.slice(0, q), keys) + '?' + out.toString();
 }
 
 /** A deep copy of `value` with every known key replaced by '[REDACTED]' (and `password` fields blanked). */

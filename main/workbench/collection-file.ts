@@ -31,6 +31,10 @@ export const CALLOUT_FILE_FORMAT = 'callout-collection';
 export const CALLOUT_FILE_VERSION = 1;
 /** Most requests read from one file. */
 export const MAX_FILE_REQUESTS = 1000;
+/** Deepest folder nesting read (deeper: the file is refused). */
+export const MAX_FOLDER_DEPTH = 100;
+/** Most warnings kept for one file; the rest are counted in a last `more-warnings`. */
+export const MAX_IMPORT_WARNINGS = 100;
 /** Variables of a file that Callout provides itself: not imported. */
 const PROVIDED = new Set(['baseurl', ...RESERVED_VARIABLES]);
 
@@ -144,7 +148,20 @@ const postmanRequestSchema = z.union([
 type Item = { name?: unknown; item?: unknown; request?: unknown; event?: unknown; callout?: unknown };
 const calloutItem = z.object({ request: rawRequest, assertions: z.array(assertion).max(50).default([]), captures: z.array(capture).max(20).default([]) });
 
-const str = (v: unknown) => (v === undefined || v === null ? '' : typeof v === 'string' ? v : JSON.stringify(v));
+/** A value of the file as text: objects as JSON, or '' when they cannot be (nested too deep to write out). */
+function str(v: unknown): string {
+  if (v === undefined || v === null) return '';
+  if (typeof v === 'string') return v;
+  if (typeof v === 'number' || typeof v === 'boolean' || typeof v === 'bigint') return String(v);
+  if (typeof v !== 'object') return '';
+  try {
+    return JSON.stringify(v) ?? '';
+  } catch {
+    return '';
+  }
+}
+/** A name: only a string or a number is one (anything else is treated as no name). */
+const nameOf = (v: unknown) => (typeof v === 'string' ? v : typeof v === 'number' ? String(v) : '');
 
 /** path + query of a Postman URL, relative to whatever base it names (`{{baseUrl}}`, a host...). */
 function pathOfUrl(url: z.infer<typeof postmanUrl> | undefined, warn: (host: string) => void): string {
@@ -169,11 +186,11 @@ function pathOfUrl(url: z.infer<typeof postmanUrl> | undefined, warn: (host: str
   return raw.startsWith('/') ? raw : `/${raw}`;
 }
 
-function foreignRequest(name: string, value: unknown, warnings: CollectionImportWarning[]): RawRequest | null {
+function foreignRequest(name: string, value: unknown, warn: (w: CollectionImportWarning) => void): RawRequest | null {
   const parsed = postmanRequestSchema.safeParse(value);
   if (!parsed.success) return null;
   const r = typeof parsed.data === 'string' ? { url: parsed.data } : parsed.data;
-  if ('auth' in r && r.auth) warnings.push({ code: 'auth-ignored', params: { item: name } });
+  if ('auth' in r && r.auth) warn({ code: 'auth-ignored', params: { item: name } });
   const headers = (Array.isArray(r.header) ? r.header : [])
     .filter((h) => h.key)
     .map((h) => ({ name: str(h.key).trim(), value: str(h.value).replace(/[\r\n\0]/g, ' '), enabled: !h.disabled }))
@@ -186,9 +203,9 @@ function foreignRequest(name: string, value: unknown, warnings: CollectionImport
   } else if (b?.mode === 'urlencoded') {
     body = { kind: 'form', fields: (b.urlencoded ?? []).map((f) => ({ name: str(f.key), value: str(f.value), enabled: !f.disabled })) };
   } else if (b?.mode) {
-    warnings.push({ code: 'body-mode', params: { item: name, mode: b.mode } });
+    warn({ code: 'body-mode', params: { item: name, mode: b.mode } });
   }
-  const path = pathOfUrl(r.url, (host) => warnings.push({ code: 'url-host', params: { item: name, host } }));
+  const path = pathOfUrl(r.url, (host) => warn({ code: 'url-host', params: { item: name, host } }));
   const result = rawRequest.safeParse({ method: (r.method ?? 'GET').toUpperCase(), path, headers, body, credentials: 'none', signing: 'profile' });
   return result.success ? result.data : null;
 }
@@ -210,43 +227,56 @@ export function importCollection(text: string): ImportedCollection {
   if (schema && !/collection\/v2\.[01]\.\d+\/collection\.json$/.test(schema)) throw fail('collection-file-invalid', { kind: 'unsupported-schema', where: schema });
 
   const warnings: CollectionImportWarning[] = [];
-  const requests: ImportedCollection['requests'] = [];
-  const walk = (items: unknown[], folder: string) => {
-    for (const raw of items) {
-      const item = (raw && typeof raw === 'object' ? raw : {}) as Item;
-      const name = `${folder}${str(item.name).trim() || 'request'}`.slice(0, 200);
-      if (Array.isArray(item.item)) {
-        warnings.push({ code: 'folder-flattened', params: { item: name } });
-        walk(item.item, `${name} / `);
-        continue;
-      }
-      if (requests.length >= MAX_FILE_REQUESTS) throw fail('collection-file-invalid', { kind: 'too-many' });
-      const ours = calloutItem.safeParse(item.callout);
-      if (ours.success) {
-        requests.push({ name, ...ours.data });
-        continue;
-      }
-      const request = foreignRequest(name, item.request, warnings);
-      if (!request) {
-        warnings.push({ code: 'item-skipped', params: { item: name } });
-        continue;
-      }
-      if (Array.isArray(item.event) && item.event.length) warnings.push({ code: 'script-ignored', params: { item: name } });
-      requests.push({ name, request, assertions: [], captures: [] });
-    }
+  let moreWarnings = 0;
+  const warn = (w: CollectionImportWarning) => {
+    if (warnings.length < MAX_IMPORT_WARNINGS) warnings.push(w);
+    else moreWarnings++;
   };
-  walk(top.data.item, '');
+  const requests: ImportedCollection['requests'] = [];
+  // Folders are walked with a stack of their own (not by recursion): a file nesting folders
+  // thousands deep is refused with a coded error, never a stack overflow.
+  const stack: { items: unknown[]; next: number; folder: string }[] = [{ items: top.data.item, next: 0, folder: '' }];
+  while (stack.length) {
+    const frame = stack[stack.length - 1]!;
+    if (frame.next >= frame.items.length) {
+      stack.pop();
+      continue;
+    }
+    const raw = frame.items[frame.next++];
+    const item = (raw && typeof raw === 'object' ? raw : {}) as Item;
+    const name = `${frame.folder}${nameOf(item.name).trim() || 'request'}`.slice(0, 200);
+    if (Array.isArray(item.item)) {
+      if (stack.length > MAX_FOLDER_DEPTH) throw fail('collection-file-invalid', { kind: 'too-deep' });
+      warn({ code: 'folder-flattened', params: { item: name } });
+      stack.push({ items: item.item, next: 0, folder: `${name} / ` });
+      continue;
+    }
+    if (requests.length >= MAX_FILE_REQUESTS) throw fail('collection-file-invalid', { kind: 'too-many' });
+    const ours = calloutItem.safeParse(item.callout);
+    if (ours.success) {
+      requests.push({ name, ...ours.data });
+      continue;
+    }
+    const request = foreignRequest(name, item.request, warn);
+    if (!request) {
+      warn({ code: 'item-skipped', params: { item: name } });
+      continue;
+    }
+    if (Array.isArray(item.event) && item.event.length) warn({ code: 'script-ignored', params: { item: name } });
+    requests.push({ name, request, assertions: [], captures: [] });
+  }
   if (!requests.length) throw fail('collection-file-invalid', { kind: 'no-requests' });
 
   const variables: Variable[] = [];
   for (const v of top.data.variable ?? []) {
     const key = str(v.key).trim();
     if (!key || PROVIDED.has(key.toLowerCase()) || variables.some((x) => x.name === key)) {
-      if (key && (RESERVED_VARIABLES as readonly string[]).includes(key.toLowerCase())) warnings.push({ code: 'variable-reserved', params: { name: key } });
+      if (key && (RESERVED_VARIABLES as readonly string[]).includes(key.toLowerCase())) warn({ code: 'variable-reserved', params: { name: key } });
       continue;
     }
     if (VARIABLE_NAME.test(key)) variables.push({ name: key, value: str(v.value).slice(0, 10_000) });
   }
+  if (moreWarnings) warnings.push({ code: 'more-warnings', params: { more: moreWarnings } });
   const description = top.data.info.description;
   return {
     name: (top.data.info.name ?? '').trim().slice(0, 200) || 'Collection',

@@ -157,6 +157,46 @@ describe('collections and runs', () => {
       await expect(call('collections.import', { text: bad })).rejects.toMatchObject({ code: 'collection-file-invalid' });
     }
   });
+
+  // A hostile file (built as text: it is too deep for JSON.stringify) gets a coded error or a clean
+  // import, never an internal error; and a file of junk items yields a short list of warnings.
+  describe('a hostile collection file', () => {
+    const SCHEMA = 'https://schema.getpostman.com/json/collection/v2.1.0/collection.json';
+    const REQUEST = '{"name":"Balance","request":{"method":"POST","url":"{{baseUrl}}/voice/balance"}}';
+    const file = (items: string) => `{"info":{"name":"Hostile","schema":"${SCHEMA}"},"item":[${items}]}`;
+    const folders = (depth: number, inner: string) => '{"name":"f","item":['.repeat(depth) + inner + ']}'.repeat(depth);
+
+    it('folders nested 20,000 deep: refused as too deep; 100 deep is still read', async () => {
+      await expect(call('collections.import', { text: file(folders(20_000, REQUEST)) })).rejects.toMatchObject({
+        code: 'collection-file-invalid',
+        params: { kind: 'too-deep' },
+      });
+      await expect(call('collections.import', { text: file(folders(101, REQUEST)) })).rejects.toMatchObject({ params: { kind: 'too-deep' } });
+      const ok = await call<{ collection: CollectionView }>('collections.import', { text: file(folders(100, REQUEST)) });
+      expect(ok.collection.requests).toHaveLength(1);
+      expect(ok.collection.requests[0]!.name.startsWith('f / f / ')).toBe(true);
+    });
+
+    it('a name or a value that is a 50,000-deep array is read as no name / no value', async () => {
+      const deep = '['.repeat(50_000) + ']'.repeat(50_000);
+      const item = `{"name":${deep},"request":{"method":"POST","url":"{{baseUrl}}/voice/balance","header":[{"key":"X-Deep","value":${deep}}]}}`;
+      const text = `{"info":{"name":"Deep","schema":"${SCHEMA}","description":{"content":${deep}}},"item":[${item}],"variable":[{"key":"v","value":${deep}}]}`;
+      const r = await call<{ collection: CollectionView }>('collections.import', { text });
+      expect(r.collection.requests.map((x) => x.name)).toEqual(['request']);
+      expect(r.collection.requests[0]!.request.headers).toEqual([{ name: 'X-Deep', value: '', enabled: true }]);
+      expect(r.collection.variables).toEqual([{ name: 'v', value: '' }]);
+    });
+
+    it('5,000 items it cannot read: the first 100 warnings, then one that says how many more', async () => {
+      const r = await call<{ collection: CollectionView; warnings: { code: string; params: { more?: number } }[] }>('collections.import', {
+        text: file([...Array<string>(5000).fill('{"name":"junk"}'), REQUEST].join(',')),
+      });
+      expect(r.collection.requests).toHaveLength(1);
+      expect(r.warnings).toHaveLength(101);
+      expect(r.warnings.slice(0, 100).every((w) => w.code === 'item-skipped')).toBe(true);
+      expect(r.warnings[100]).toEqual({ code: 'more-warnings', params: { more: 4900 } });
+    });
+  });
 });
 
 describe('callout run', () => {
