@@ -201,8 +201,7 @@ function operationOf(url: string, target: URL): Exchange['operation'] {
 /** The checks' texts quote what the backend sent (a URL, an account, a value): the key goes nowhere. */
 function redactInfo(info: CaptureInfo, redactor: Redactor): CaptureInfo {
   // A password in a query the checks quote (a URL they could not read, the address it was sent to) goes too.
-  const text = redactor.text(JSON.stringify(info)).replace(/([?&]password=)[^&#"\\]*/gi, `$1${encodeURIComponent(REDACTED)}`);
-  return JSON.parse(text) as CaptureInfo;
+  return JSON.parse(redactor.text(JSON.stringify(info)), (_key, value: unknown) => (typeof value === 'string' ? redactQueryPassword(value) : value)) as CaptureInfo;
 }
 
 /** A `password` in a URL's query (the spec's send also takes GET) does not reach the store. */

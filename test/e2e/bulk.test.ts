@@ -10,7 +10,7 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { reasonArgs } from '../../common/messages';
 import { workbookWithSheet } from '../helpers/hostile-files';
 import { launchChromium, startApp, type AppUnderTest } from './bridge';
-import { bodyText, catalogText, settled, translator } from './page-helpers';
+import { bodyText, catalogText, collectProblems, settled, translator } from './page-helpers';
 
 const TIMEOUT = 90_000;
 const CJK = /[\u3400-\u9fff]/;
@@ -99,11 +99,7 @@ describe.each(LOCALES)('Bulk send ($suffix)', ({ locale, lang, suffix, markers, 
     // Calls last about 1.5 s here: long enough to pause a running batch, short enough to finish one.
     app = await startApp({ locale, browser, sandbox: { timeScale: 0.1 } });
     page = app.page;
-    page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
-    page.on('console', (m) => {
-      if (m.text().includes("'frame-ancestors' is ignored when delivered via a <meta> element")) return;
-      if (m.type() === 'error' || m.type() === 'warning') problems.push(`${m.type()}: ${m.text()}`);
-    });
+    collectProblems(page, problems);
     app.services.sandbox!.setBalance('sandbox-demo', 10_000);
     await app.handlers['templates.save']({ name: '发货通知', content: SHIPPING, approved: true, markerNames: [...markers] });
     await app.handlers['templates.save']({ name: '预约提醒', content: '尊敬的【变量】，您预约的【变量】服务将于【变量】开始。', approved: false });

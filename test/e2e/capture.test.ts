@@ -11,7 +11,7 @@ import { codedArgs } from '../../common/messages';
 import type { CaptureStatus } from '../../common/capture';
 import { signRequest } from '../../main/signing';
 import { launchChromium, startApp, type AppUnderTest } from './bridge';
-import { bodyText, catalogText, settled, translator } from './page-helpers';
+import { bodyText, catalogText, collectProblems, settled, translator } from './page-helpers';
 
 const TIMEOUT = 90_000;
 const CODE = (v: string) => `您的验证码是${v}，5分钟内有效。`;
@@ -60,11 +60,7 @@ describe.each(LOCALES)('Capture proxy on the History screen ($suffix)', ({ local
     browser = await launchChromium();
     app = await startApp({ locale, browser, onboarding: false, sandbox: { signature: 'spec' } });
     page = app.page;
-    page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
-    page.on('console', (m) => {
-      if (m.text().includes("'frame-ancestors' is ignored when delivered via a <meta> element")) return;
-      if (m.type() === 'error' || m.type() === 'warning') problems.push(`${m.type()}: ${m.text()}`);
-    });
+    collectProblems(page, problems);
     apiKey = (await app.services.profiles.endpoint('sandbox')).apiKey;
     await app.handlers['templates.save']({ name: lang === 'en' ? 'Verification code' : '验证码', content: CODE('【变量】'), approved: true });
     await page.reload();

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium, startApp, type AppUnderTest } from './bridge';
-import { bodyText, settled, translator } from './page-helpers';
+import { bodyText, collectProblems, settled, translator } from './page-helpers';
 
 const TIMEOUT = 90_000;
 const CJK = /[\u3400-\u9fff]/;
@@ -94,11 +94,7 @@ describe.each(LOCALES)('Quick dial ($suffix)', ({ locale, lang, suffix, full }) 
     browser = await launchChromium();
     app = await startApp({ locale, browser });
     page = app.page;
-    page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
-    page.on('console', (m) => {
-      if (m.text().includes("'frame-ancestors' is ignored when delivered via a <meta> element")) return;
-      if (m.type() === 'error' || m.type() === 'warning') problems.push(`${m.type()}: ${m.text()}`);
-    });
+    collectProblems(page, problems);
     app.services.sandbox!.setBalance('sandbox-demo', 1_000);
     // Limits set explicitly: the default quiet hours (22:00–08:00 local) would make the results depend on the clock.
     await setLimits(10);

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium, startApp, type AppUnderTest } from './bridge';
-import { bodyText, settled, translator } from './page-helpers';
+import { bodyText, collectProblems, settled, translator } from './page-helpers';
 
 const TIMEOUT = 90_000;
 /** What the first screen must not load: the other screens, the tables, the charts, the guide, the other language. */
@@ -66,11 +66,7 @@ describe('the first screen', () => {
     browser = await launchChromium();
     app = await startApp({ browser, locale: 'en-US', onboarding: false, screen: 'send' });
     page = app.page;
-    page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
-    page.on('console', (m) => {
-      if (m.text().includes("'frame-ancestors' is ignored when delivered via a <meta> element")) return;
-      if (m.type() === 'error' || m.type() === 'warning') problems.push(`${m.type()}: ${m.text()}`);
-    });
+    collectProblems(page, problems);
   }, TIMEOUT);
 
   afterAll(async () => {

@@ -15,7 +15,7 @@ import { errorArgs, reasonArgs } from '../../common/messages';
 import type { MessageRecord } from '../../common/records';
 import { harValidator } from '../helpers/har-validator';
 import { launchChromium, ROOT, startApp, type AppUnderTest } from './bridge';
-import { bodyText, catalogText, NOWHERE, pickOption, settled, translator, whereSecretAppears } from './page-helpers';
+import { bodyText, catalogText, collectProblems, NOWHERE, pickOption, settled, translator, whereSecretAppears } from './page-helpers';
 
 const TIMEOUT = 60_000;
 const CJK = /[\u3400-\u9fff]/;
@@ -119,11 +119,7 @@ describe.each(LOCALES)('History screen ($suffix)', ({ locale, lang, suffix }) =>
     browser = await launchChromium();
     app = await startApp({ locale, browser });
     page = app.page;
-    page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
-    page.on('console', (m) => {
-      if (m.text().includes("'frame-ancestors' is ignored when delivered via a <meta> element")) return;
-      if (m.type() === 'error' || m.type() === 'warning') problems.push(`${m.type()}: ${m.text()}`);
-    });
+    collectProblems(page, problems);
     app.services.sandbox!.setBalance('sandbox-demo', 100);
     apiKey = (await app.services.profiles.endpoint('sandbox')).apiKey;
     expect(apiKey.length).toBeGreaterThan(4);

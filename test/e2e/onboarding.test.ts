@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Locator, Page } from 'playwright-core';
 import type { ProfileView, TemplateView } from '../../common/contract';
 import { launchChromium, startApp, type AppUnderTest } from './bridge';
-import { settled, translator } from './page-helpers';
+import { collectProblems, settled, translator } from './page-helpers';
 
 const TIMEOUT = 60_000;
 const CJK = /[\u3400-\u9fff]/;
@@ -57,11 +57,7 @@ describe.each(LOCALES)('First-start guide ($suffix)', ({ locale, lang, suffix, p
     browser = await launchChromium();
     app = await startApp({ locale, browser });
     page = app.page;
-    page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
-    page.on('console', (m) => {
-      if (m.text().includes("'frame-ancestors' is ignored when delivered via a <meta> element")) return;
-      if (m.type() === 'error' || m.type() === 'warning') problems.push(`${m.type()}: ${m.text()}`);
-    });
+    collectProblems(page, problems);
     await page.reload();
   }, TIMEOUT);
 

@@ -29,6 +29,19 @@ export async function pickOption(page: Page, select: Locator, label: string, { c
   await dropdown.waitFor({ state: 'hidden' }).catch(() => undefined);
 }
 
+/**
+ * Collects what the page reports as wrong (uncaught errors, console errors and warnings) into
+ * `problems`; a test ends by expecting it empty. Chromium's note that a CSP given in a <meta> cannot
+ * set frame-ancestors (the desktop app sends it as a header) is not a problem of the page.
+ */
+export function collectProblems(page: Page, problems: string[]): void {
+  page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+  page.on('console', (m) => {
+    if (m.text().includes("'frame-ancestors' is ignored when delivered via a <meta> element")) return;
+    if (m.type() === 'error' || m.type() === 'warning') problems.push(`${m.type()}: ${m.text()}`);
+  });
+}
+
 /** Waits until antd's open/close animations have finished (at most 3 s), so a screenshot shows a settled screen. */
 export async function settled(page: Page): Promise<void> {
   await page

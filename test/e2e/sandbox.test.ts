@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium, startApp, type AppUnderTest } from './bridge';
-import { bodyText, settled, translator } from './page-helpers';
+import { bodyText, collectProblems, settled, translator } from './page-helpers';
 
 const TIMEOUT = 90_000;
 const CJK = /[\u3400-\u9fff]/;
@@ -64,11 +64,7 @@ describe.each(LOCALES)('Sandbox screen ($suffix)', ({ locale, lang, suffix, name
     browser = await launchChromium();
     app = await startApp({ locale, browser, onboarding: false, screen: 'templates', sandbox: { timeScale: 0.01 } });
     page = app.page;
-    page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
-    page.on('console', (m) => {
-      if (m.text().includes("'frame-ancestors' is ignored when delivered via a <meta> element")) return;
-      if (m.type() === 'error' || m.type() === 'warning') problems.push(`${m.type()}: ${m.text()}`);
-    });
+    collectProblems(page, problems);
   }, TIMEOUT);
 
   afterAll(async () => {

@@ -8,7 +8,7 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import type { ProfileView } from '../../common/contract';
 import { reasonArgs } from '../../common/messages';
 import { launchChromium, SCREENS_DIR, startApp, type AppUnderTest } from './bridge';
-import { bodyText, catalogText, settled, translator } from './page-helpers';
+import { bodyText, catalogText, collectProblems, settled, translator } from './page-helpers';
 
 const TIMEOUT = 60_000;
 const CJK = /[\u3400-\u9fff]/;
@@ -86,11 +86,7 @@ describe.each(LOCALES)('Send screen ($suffix)', ({ locale, lang, suffix, markers
     // Slow enough that main's first status poll (2 s after the send) finds the phone ringing or talking.
     app = await startApp({ locale, browser, sandbox: { timeScale: 0.25 } });
     page = app.page;
-    page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
-    page.on('console', (m) => {
-      if (m.text().includes("'frame-ancestors' is ignored when delivered via a <meta> element")) return;
-      if (m.type() === 'error' || m.type() === 'warning') problems.push(`${m.type()}: ${m.text()}`);
-    });
+    collectProblems(page, problems);
     app.services.sandbox!.setBalance('sandbox-demo', 10);
     await page.reload();
   }, TIMEOUT);

@@ -16,7 +16,7 @@ import zhCN from '../../renderer/src/i18n/zh-CN.json';
 import sigEn from '../../renderer/src/features/signature/locales/en.json';
 import sigZh from '../../renderer/src/features/signature/locales/zh-CN.json';
 import { launchChromium, ROOT, SCREENS_DIR, startApp, type AppUnderTest } from './bridge';
-import { bodyText, NOWHERE, settled, whereSecretAppears } from './page-helpers';
+import { bodyText, collectProblems, NOWHERE, settled, whereSecretAppears } from './page-helpers';
 
 const DICT_EN = { ...en, signature: sigEn };
 type Dict = typeof DICT_EN;
@@ -146,11 +146,7 @@ describe.each(LOCALES)('Signature workbench ($suffix)', ({ locale, dict, msg, su
     page = app.page;
     // The getting-started guide opens by itself on a first start; this screen's pictures are taken without it.
     await app.context.addInitScript(() => (globalThis as unknown as PageGlobals).localStorage.setItem('callout.onboarding.dismissed', '1'));
-    page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
-    page.on('console', (m) => {
-      if (m.text().includes("'frame-ancestors' is ignored when delivered via a <meta> element")) return;
-      if (m.type() === 'error' || m.type() === 'warning') problems.push(`${m.type()}: ${m.text()}`);
-    });
+    collectProblems(page, problems);
     await page.reload();
     await page.getByRole('menuitem', { name: t('nav.signature') }).click();
     await page.getByRole('heading', { name: t('signature.title') }).waitFor();

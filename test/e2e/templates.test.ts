@@ -8,7 +8,7 @@ import type { Browser, Download, Locator, Page } from 'playwright-core';
 import type { TemplateView } from '../../common/contract';
 import { textLength } from '../../common/domain/units';
 import { launchChromium, startApp, type AppUnderTest } from './bridge';
-import { bodyText, settled, translator } from './page-helpers';
+import { bodyText, collectProblems, settled, translator } from './page-helpers';
 
 const TIMEOUT = 60_000;
 const MARKER = '【变量】';
@@ -85,11 +85,7 @@ describe.each(LOCALES)('Template library ($suffix)', ({ locale, lang, suffix, na
     browser = await launchChromium();
     app = await startApp({ locale, browser });
     page = app.page;
-    page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
-    page.on('console', (m) => {
-      if (m.text().includes("'frame-ancestors' is ignored when delivered via a <meta> element")) return;
-      if (m.type() === 'error' || m.type() === 'warning') problems.push(`${m.type()}: ${m.text()}`);
-    });
+    collectProblems(page, problems);
     // This suite is about the library: the first-start guide (tested in onboarding.test.ts) stays closed.
     await app.context.addInitScript(
       ([key]) => (globalThis as unknown as PageGlobals).localStorage.setItem(key, '1'),

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import type { BatchProgress } from '../../common/bulk-types';
 import { launchChromium, startApp, type AppUnderTest } from './bridge';
-import { bodyText, settled, translator } from './page-helpers';
+import { bodyText, collectProblems, settled, translator } from './page-helpers';
 
 const TIMEOUT = 90_000;
 const SHIPPING = '您好，【变量】，您的订单【变量】已发货，请注意查收。';
@@ -49,11 +49,7 @@ describe.each(LOCALES)('Walkthrough ($suffix)', ({ locale, lang, suffix, markers
     browser = await launchChromium();
     app = await startApp({ locale, browser, onboarding: false, sandbox: { timeScale: 0.01 } });
     page = app.page;
-    page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
-    page.on('console', (m) => {
-      if (m.text().includes("'frame-ancestors' is ignored when delivered via a <meta> element")) return;
-      if (m.type() === 'error' || m.type() === 'warning') problems.push(`${m.type()}: ${m.text()}`);
-    });
+    collectProblems(page, problems);
     app.services.sandbox!.setBalance('sandbox-demo', 1000);
     await app.handlers['templates.save']({ id: 'ship', name: '发货通知', content: SHIPPING, approved: true, markerNames: [...markers] });
     wangId = (await app.handlers['contacts.save']({ name: '王工', mobile: '13800138008', favourite: true })).id;

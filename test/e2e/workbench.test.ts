@@ -8,7 +8,7 @@ import type { CollectionView, RunView } from '../../common/contract';
 import { cli } from '../integration/cli/run-cli';
 import { launchChromium, startApp, type AppUnderTest } from './bridge';
 import { errorArgs } from '../../common/messages';
-import { bodyText, catalogText, pickOption, settled, translator } from './page-helpers';
+import { bodyText, catalogText, collectProblems, pickOption, settled, translator } from './page-helpers';
 
 const TIMEOUT = 90_000;
 const LOCALES = [
@@ -56,11 +56,7 @@ describe.each(LOCALES)('the tester\'s workbench ($suffix)', ({ locale, lang, suf
     browser = await launchChromium();
     app = await startApp({ locale, browser, onboarding: false, screen: 'requests' });
     page = app.page;
-    page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
-    page.on('console', (m) => {
-      if (m.text().includes("'frame-ancestors' is ignored when delivered via a <meta> element")) return;
-      if (m.type() === 'error' || m.type() === 'warning') problems.push(`${m.type()}: ${m.text()}`);
-    });
+    collectProblems(page, problems);
     apiKey = (await app.services.profiles.endpoint('sandbox')).apiKey;
     await screen().waitFor();
   }, TIMEOUT);

@@ -17,15 +17,14 @@ import { MessageTimeline } from './MessageTimeline';
 import { TeachDrawer } from '../dialects/TeachDrawer';
 import type { Lookups } from './use-lookups';
 
-/** The latest reply that said something about the call's state: a status reply or a receipt. */
 /**
  * The reply to teach from: the newest status reply or receipt that carries the value not recognised
  * (a later reply may no longer say it: the provider forgot the call, or answered something else),
  * else the newest one.
  */
-function lastReply(exchanges: ExchangeRecord[], value?: string): ExchangeRecord | undefined {
+function lastReply(exchanges: ExchangeRecord[], value: string): ExchangeRecord | undefined {
   const replies = [...exchanges].reverse().filter((e) => (e.operation === 'status' && e.status !== null && e.status < 300) || e.operation === 'receipt');
-  const says = (e: ExchangeRecord) => value !== undefined && ((e.operation === 'receipt' ? e.requestBody : e.responseBody) ?? '').includes(value);
+  const says = (e: ExchangeRecord) => ((e.operation === 'receipt' ? e.requestBody : e.responseBody) ?? '').includes(value);
   return replies.find(says) ?? replies[0];
 }
 
@@ -92,6 +91,7 @@ export function MessagePanel({ id, open, onClose, lookups, onOpenExchange, onSho
   } else {
     // An unknown outcome offers it in its timeline entry, where it says why the outcome is unknown.
     const offerAgain = maySendAgain(m) && m.outcome !== 'unknown';
+    const teachFrom = m.reason?.code === 'unmapped-state' ? lastReply(detail.exchanges, m.reason.params.value) : undefined;
     body = (
       <div data-testid="message-panel" data-message-id={m.id} data-outcome={m.outcome} data-state={m.state}>
         <Space wrap size={[8, 8]} style={{ marginBottom: 12 }}>
@@ -122,8 +122,8 @@ export function MessagePanel({ id, open, onClose, lookups, onOpenExchange, onSho
             title={t('dialects.unmapped.title')}
             description={describeReason(t, m.reason)}
             action={
-              lastReply(detail.exchanges, m.reason.params.value) ? (
-                <Button size="small" onClick={() => setTeaching(lastReply(detail.exchanges, m.reason?.code === 'unmapped-state' ? m.reason.params.value : undefined)!.id)} data-testid="map-unmapped">
+              teachFrom ? (
+                <Button size="small" onClick={() => setTeaching(teachFrom.id)} data-testid="map-unmapped">
                   {t('dialects.unmapped.map')}
                 </Button>
               ) : null
