@@ -166,6 +166,8 @@ export async function createServices(options: ServicesOptions = {}): Promise<Ser
 
     const profiles = new ProfileService(store.profiles, secrets, () => sandbox?.baseUrl ?? null);
     let receipts: ReceiptListeners | null = null;
+    // One governor per profile, for batches and quick dial; a call waiting for its redial lends its line.
+    const governors = new GovernorRegistry((id) => store.dialSettings.profileLines(id), { timeScale });
     const calls = new CallService({
       messages: store.messages,
       exchanges: store.exchanges,
@@ -189,6 +191,7 @@ export async function createServices(options: ServicesOptions = {}): Promise<Ser
       },
       follow: options.follow,
       linesOf: (id) => store.dialSettings.profileLines(id),
+      onLineFree: (id, untilMs) => governors.lend(id, untilMs),
       watcherPollMs: options.watcherPollMs,
       ensureReceipts: (id) => receipts?.ensure(id) ?? Promise.resolve(),
       log: options.log,
@@ -208,7 +211,6 @@ export async function createServices(options: ServicesOptions = {}): Promise<Ser
       log: options.log,
     });
     profiles.attachListeners((id) => receipts!.status(id));
-    const governors = new GovernorRegistry((id) => store.dialSettings.profileLines(id), { timeScale });
     const send = calls.send.bind(calls);
     const awaitEnd = calls.awaitEnd.bind(calls);
     const queue = new BulkQueue({ batches: store.batches, send, awaitEnd, governors, onProgress: (p) => emit('bulkProgress', p), timeScale, log: options.log, ...options.queue });

@@ -1,11 +1,18 @@
 // The rate governor: keeps the calls of one profile under the provider's limits (spec section 8:
 // 20 concurrent calls per line, about 2,000 calls an hour per line).
 //
-// What counts as "concurrent": the provider limits concurrent CALLS, and a call lasts well beyond
-// its send request (it rings, is answered or redialled, and talks: 20 s and more). So a slot is
-// taken when a send starts and given back only when that call reaches a final state (the queue
+// What counts as "concurrent": the provider limits the calls on its lines, and a call lasts well
+// beyond its send request (it rings, is answered or redialled, and talks: 20 s and more). So a slot
+// is taken when a send starts and given back only when that call reaches a final state (the queue
 // releases it when the tracker reports the call ended), or at once when the provider provably
 // placed no call (rejected). The hourly limit is a sliding window over the START times of sends.
+//
+// One exception, the redial: after a no-answer the provider waits before it redials, and meanwhile
+// the call holds no line. A slot whose call is seen waiting to redial is lent to the next call
+// until the moment the redial is expected (learned per profile, taken early rather than late:
+// see the follower), then counted again. If the lent line is still busy then, the count stands
+// over the limit for a while: nothing new starts until it is back under, and the provider, which
+// never has more than its lines' calls on them, dials its redial when one of them frees.
 //
 // Slots are handed to waiters the moment one frees (no polling), so while items wait the slots in
 // use stay at the limit unless the hourly window is what holds them back.
@@ -41,18 +48,27 @@ export interface Slot {
    */
   release(opts?: { refund?: boolean }): void;
   readonly released: boolean;
+  /**
+   * The call this slot's line is for, once the provider accepted it: news that the provider waits
+   * to redial it lends the line (Governor.lend).
+   */
+  holds(messageId: number): void;
 }
 
 export interface GovernorSnapshot {
   limits: GovernorLimits;
-  /** Slots held now (sends in flight and calls not ended). */
+  /** Slots held now (sends in flight and calls not ended, less the calls waiting to be redialled). */
   inUse: number;
+  /** Slots lent now: their calls wait for the provider's redial and hold no line. */
+  lent: number;
   /** Callers waiting for a slot. */
   waiting: number;
   /** Send starts inside the current hourly window. */
   startsInWindow: number;
-  /** Most slots ever held at once. */
+  /** Most slots ever held at once (above the limit only while a redial came due on a lent line). */
   peak: number;
+  /** Most slots held just after a start: never above the limit (a start waits while the count is at it). */
+  peakAtStart: number;
   /**
    * Mean of inUse / concurrency over the time someone was waiting for a slot while the hourly window
    * allowed more starts (0..1; null before any such time). This is what "the limit is used" means.
@@ -62,6 +78,14 @@ export interface GovernorSnapshot {
   waitingMs: number;
   /** Milliseconds someone waited because the hourly window was full. */
   rateLimitedMs: number;
+}
+
+/** A held slot's bookkeeping. */
+interface SlotState {
+  released: boolean;
+  /** Lent while its call waits for a redial: given back to the count at this timer. */
+  lentTimer: NodeJS.Timeout | null;
+  messageId: number | null;
 }
 
 class AbortedError extends Error {
@@ -85,6 +109,7 @@ export class Governor {
   private readonly now: () => number;
   private inUse = 0;
   private peak = 0;
+  private peakAtStart = 0;
   /** Start times inside (or just past) the window, oldest first. */
   private starts: number[] = [];
   private startsHead = 0;
@@ -96,6 +121,8 @@ export class Governor {
   private busyIntegral = 0;
   private waitingMs = 0;
   private rateLimitedMs = 0;
+  /** Slots by the call they hold a line for (see Slot.holds), and the lent ones' timers. */
+  private readonly byMessage = new Map<number, SlotState>();
   /** The state since the last change (utilization is integrated under it). */
   private since = { waiting: false, inUse: 0, rateBlocked: false };
 
@@ -163,14 +190,38 @@ export class Governor {
     return slot;
   }
 
+  /**
+   * The provider waits to redial this call until about `untilMs` (this governor's clock): its line
+   * is free until then, so the next call may take it. At `untilMs` (or at `lend(id, null)`: the
+   * call was seen on a line again) the slot counts again, over the limit if the lent line is still
+   * busy: then nothing new starts until the count is back under. Unknown or released calls: nothing.
+   */
+  lend(messageId: number, untilMs: number | null): void {
+    const st = this.byMessage.get(messageId);
+    if (!st || st.released) return;
+    const delay = untilMs === null ? 0 : untilMs - this.now();
+    if (delay <= 0) {
+      this.reclaim(st);
+      return;
+    }
+    this.account();
+    if (st.lentTimer) clearTimeout(st.lentTimer);
+    else this.inUse--;
+    st.lentTimer = setTimeout(() => this.reclaim(st), delay);
+    st.lentTimer.unref?.();
+    this.pump();
+  }
+
   snapshot(): GovernorSnapshot {
     this.account();
     return {
       limits: this.limits,
       inUse: this.inUse,
+      lent: [...this.byMessage.values()].filter((x) => x.lentTimer !== null).length,
       waiting: this.priority.length + this.normal.length,
       startsInWindow: this.windowCount(),
       peak: this.peak,
+      peakAtStart: this.peakAtStart,
       utilization: this.waitingMs > 0 ? this.busyIntegral / this.waitingMs : null,
       waitingMs: this.waitingMs,
       rateLimitedMs: this.rateLimitedMs,
@@ -184,12 +235,15 @@ export class Governor {
     this.waitingMs = 0;
     this.rateLimitedMs = 0;
     this.peak = this.inUse;
+    this.peakAtStart = 0;
   }
 
   /** Rejects every waiter and stops the timer. */
   close(): void {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
+    for (const st of this.byMessage.values()) if (st.lentTimer) clearTimeout(st.lentTimer);
+    this.byMessage.clear();
     for (const w of [...this.priority.splice(0), ...this.normal.splice(0)]) {
       if (w.onAbort) w.signal?.removeEventListener('abort', w.onAbort);
       w.reject(new AbortedError());
@@ -239,23 +293,34 @@ export class Governor {
   private take(): Slot {
     const at = this.now();
     this.starts.push(at);
-    return this.makeSlot(at, true);
+    const slot = this.makeSlot(at, true);
+    this.peakAtStart = Math.max(this.peakAtStart, this.inUse);
+    return slot;
   }
 
   private makeSlot(at: number, counted: boolean): Slot {
     this.inUse++;
     this.peak = Math.max(this.peak, this.inUse);
-    let released = false;
+    const st: SlotState = { released: false, lentTimer: null, messageId: null };
     return {
       startedAt: at,
       get released() {
-        return released;
+        return st.released;
+      },
+      holds: (messageId) => {
+        if (st.released || st.messageId !== null) return;
+        st.messageId = messageId;
+        this.byMessage.set(messageId, st);
       },
       release: (opts) => {
-        if (released) return;
-        released = true;
+        if (st.released) return;
+        st.released = true;
         this.account();
-        this.inUse--;
+        if (st.messageId !== null) this.byMessage.delete(st.messageId);
+        // A lent slot no longer counts: only its timer goes.
+        if (st.lentTimer) clearTimeout(st.lentTimer);
+        else this.inUse--;
+        st.lentTimer = null;
         if (opts?.refund && counted) {
           const i = this.starts.lastIndexOf(at);
           if (i >= this.startsHead) this.starts.splice(i, 1);
@@ -263,6 +328,17 @@ export class Governor {
         this.pump();
       },
     };
+  }
+
+  /** A lent slot counts again (its redial is due, or its call was seen on a line). */
+  private reclaim(st: SlotState): void {
+    if (st.released || !st.lentTimer) return;
+    this.account();
+    clearTimeout(st.lentTimer);
+    st.lentTimer = null;
+    this.inUse++;
+    this.peak = Math.max(this.peak, this.inUse);
+    this.record();
   }
 
   private pump(): void {
@@ -312,6 +388,11 @@ export class GovernorRegistry {
       if (limits.concurrency !== current.concurrency || limits.perHour !== current.perHour) g.setLimits(limits);
     }
     return g;
+  }
+
+  /** Lends (or, with null, takes back) the line of the call with this message ID, whichever profile holds it. */
+  lend(messageId: number, untilMs: number | null): void {
+    for (const g of this.governors.values()) g.lend(messageId, untilMs);
   }
 
   snapshots(): Record<string, GovernorSnapshot> {

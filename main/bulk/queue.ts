@@ -583,6 +583,7 @@ export class BulkQueue {
   /** Keeps the call's line until its call ends (or maxHoldMs), then updates the answered counts. */
   private holdUntilEnded(batchId: number, state: BatchState, slot: Slot, messageId: number): void {
     state.heldMessages.add(messageId);
+    slot.holds(messageId);
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<null>((resolve) => {
       timer = setTimeout(() => resolve(null), this.o.maxHoldMs * this.o.timeScale);

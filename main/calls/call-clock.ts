@@ -75,7 +75,8 @@ export interface RingOut {
   at: number;
 }
 
-export type EndKind = 'quick' | 'ring-out' | 'answered';
+/** Where a call may end; or, 'redial', the moment a call waiting to be redialled takes a line again (worth a look, not an end). */
+export type EndKind = 'quick' | 'ring-out' | 'answered' | 'redial';
 
 /** A moment the call may end at, how sure the model is (spread, in seconds) and whether it is likely. */
 export interface ExpectedEnd {
@@ -103,10 +104,15 @@ export function attemptOf(s: Sighting | null): number {
 
 /**
  * When something seen between two looks happened: when the model expected it, if that lies between
- * the looks; otherwise (the model was wrong, or has nothing) the middle of the two.
+ * looks far apart (and not at the second one); otherwise (looks close together, the model was wrong,
+ * or has nothing) the middle of the two. Looks close together are placed around the expected moment, so the expected moment
+ * would only confirm itself: a call that rang out before the look at its expected moment would
+ * teach nothing, and the model would never learn that it comes earlier.
  */
+export const NARROW_S = 2;
 export function within(after: number, by: number, expected?: number): number {
-  if (expected !== undefined && expected >= after && expected <= by) return expected;
+  // An expected moment at the look that saw it is where the look was placed, not news.
+  if (by - after > NARROW_S && expected !== undefined && expected >= after && expected < by - MIN_SPREAD_S) return expected;
   return (after + by) / 2;
 }
 
@@ -160,7 +166,8 @@ export interface EndedCall {
 
 /** A running mean (and mean absolute deviation) that starts from a prior and then follows recent calls. */
 class Estimate {
-  private n = 0;
+  /** Samples taken (0: still the prior). */
+  n = 0;
   constructor(
     public value: number,
     public dev: number,
@@ -189,7 +196,7 @@ class Estimate {
 /** A sample taken from an interval counts fully when the interval is narrow, less when it is wide. */
 function weightOf(after: number, by: number): number {
   const width = by - after;
-  return width <= 2 ? 1 : 2 / width;
+  return width <= NARROW_S ? 1 : NARROW_S / width;
 }
 
 /** One profile's learned timings. */
@@ -199,6 +206,8 @@ class ProfileClock {
   private readonly quickEnd = new Estimate(PRIOR_TIMINGS.quickEnd.at, PRIOR_TIMINGS.quickEnd.spread, 0, 600);
   private readonly ringOut = new Estimate(PRIOR_TIMINGS.ringOut.at, PRIOR_TIMINGS.ringOut.spread, 0, 600);
   private readonly redialGap = new Estimate(PRIOR_TIMINGS.redialGap.at, PRIOR_TIMINGS.redialGap.spread, 0, 3600);
+  /** From a ring-out to the redial taking a line (learned only from redials seen; the prior is never used). */
+  private readonly redialWaitEstimate = new Estimate(10, 10, 0, 3600);
   /** Errors of the end predicted for answered calls: their running mean is the spread. */
   private readonly answeredError = new Estimate(PRIOR_TIMINGS.answeredSpread, 0, 0, 600);
   private readonly talkError = new Estimate(PRIOR_TIMINGS.talkSpread, 0, 0, 600);
@@ -217,6 +226,15 @@ class ProfileClock {
       quickShare: this.quickShare.value,
       ringOutShare: this.ringOutShare.value,
     };
+  }
+
+  /** See CallClock.redialWait. */
+  redialWait(): Timing | null {
+    return this.redialWaitEstimate.n === 0 ? null : { at: this.redialWaitEstimate.value, spread: Math.max(MIN_SPREAD_S, this.redialWaitEstimate.dev) };
+  }
+
+  learnRedialWait(sample: number, weight: number): void {
+    this.redialWaitEstimate.update(sample, weight);
   }
 
   /** A duration already in the history: how fast this provider reads. */
@@ -307,6 +325,20 @@ export class CallClock {
   /** Where a ring-out seen between two looks most likely happened. */
   ringOutAt(profile: string, attempt: number, after: number, by: number, previous: RingOut | null): number {
     return within(after, by, ringOutOf(this.timings(profile), attempt, previous).at);
+  }
+
+  /**
+   * From a ring-out to the provider's redial taking a line (seconds, and how far off it usually is),
+   * learned from the redials seen on this profile; null until one was seen.
+   */
+  redialWait(profile: string): Timing | null {
+    return this.clock(profile).redialWait();
+  }
+
+  /** A redial seen between two looks, `after` and `by` seconds after the ring-out before it. */
+  learnRedialWait(profile: string, after: number, by: number): void {
+    const clock = this.clock(profile);
+    clock.learnRedialWait(within(after, by, clock.redialWait()?.at), weightOf(after, by));
   }
 
   learn(profile: string, ended: EndedCall): void {

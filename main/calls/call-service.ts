@@ -97,6 +97,8 @@ export interface CallServiceOptions {
   follow?: { delayScale?: number; maxAgeMs?: number; budgetPerLine?: number };
   /** Lines of a profile: its status-query budget grows with them. Default 1. */
   linesOf?: (profileId: string) => number;
+  /** A call waits to be redialled and holds no line until about `untilMs`, or (null) holds one again: see Follower. */
+  onLineFree?: (messageId: number, untilMs: number | null) => void;
   /** How often messages someone waits for are re-read from the store (a change by another process). Default 1000 ms. */
   watcherPollMs?: number;
   /** A call of this profile is followed by receipts: make sure its receipt listener runs (before the send leaves). */
@@ -154,6 +156,7 @@ export class CallService {
       get: (id) => o.messages.get(id),
       clock,
       linesOf: o.linesOf,
+      onLineFree: o.onLineFree,
       look: (m) => this.look(m),
       expire: (m) => this.changed(o.messages.endTracking(m.id, reason('tracking-timeout', {}))),
       delayScale: o.follow?.delayScale,
@@ -415,7 +418,10 @@ export class CallService {
     }
     if (r.message?.endedAt != null) return 'final';
     // No reply, or one that says nothing about the call (an error code, an unmapped state): ask again later.
-    return r.reply?.outcome === 'accepted' && !r.reply.unmapped && r.reply.state !== 'unknown' ? 'open' : 'retry';
+    if (r.reply?.outcome !== 'accepted' || r.reply.unmapped || r.reply.state === 'unknown') return 'retry';
+    // Waiting again after an attempt: the provider will redial (the stored call stays ringing).
+    if (r.reply.state === 'pending' && (r.reply.attempts ?? 0) >= 1) return { redialAfter: r.reply.attempts! };
+    return 'open';
   }
 
   /**

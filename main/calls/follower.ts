@@ -14,17 +14,21 @@
 import { isFinalState, isSettled } from '../../common/domain/status';
 import { textLength } from '../../common/domain/units';
 import type { MessageRecord } from '../../common/records';
-import { CallClock, attemptOf, isTalking, isWaitingToRedial, type RingOut, type Sighting } from './call-clock';
+import { CallClock, attemptOf, isTalking, isWaitingToRedial, type RingOut, type Sighting, type Timing } from './call-clock';
 import { FOLLOW_PLAN, nextLookAt, type FollowPlan } from './follow-plan';
 import { PollBudget } from './poll-budget';
 
-/** What one look found: the call ended, is still going on, can no longer be followed, or the provider could not say (try again). */
-export type LookResult = 'final' | 'open' | 'stop' | 'retry';
+/**
+ * What one look found: the call ended, is still going on, can no longer be followed, or the provider
+ * could not say (try again); or it is going on and the provider waits to redial it after this many
+ * attempts (a stored call never moves back from ringing to waiting, so only the look can tell).
+ */
+export type LookResult = 'final' | 'open' | 'stop' | 'retry' | { redialAfter: number };
 
 /**
  * The status-query budget of a profile, per line (a line carries 20 calls at once): at most 5
- * queries a second on average (one every 4 s per call), and a second's worth at once after a quiet
- * time, so never more than 10 in any one second. Counted by the benchmark (`statusPollsPerCall`,
+ * queries a second on average (one every 4 s per call), and almost a second's worth at once after a
+ * quiet time, so never more than 10 in any one second. Counted by the benchmark (`statusPollsPerCall`,
  * `statusPollsPerLineSecond`, `statusPollsPeakPerLineSecond`).
  */
 export const STATUS_QUERIES_PER_LINE_PER_SECOND = 5;
@@ -41,6 +45,12 @@ export interface FollowerOptions {
   expire: (message: MessageRecord) => void;
   /** Told when a followed call reached its final state (however the news came). */
   onFinal?: (id: number) => void;
+  /**
+   * Told when a followed call holds no line at the provider: it waits to be redialled until about
+   * `untilMs` (real ms); null when it is seen on a line again (or is no longer followed). The
+   * governor lends its line meanwhile.
+   */
+  onLineFree?: (id: number, untilMs: number | null) => void;
   /** The learned timings (shared with whoever wants them); default a fresh one. */
   clock?: CallClock;
   /** Lines of a profile (its status-query budget); default 1. */
@@ -56,6 +66,7 @@ export interface FollowerOptions {
 }
 
 interface Entry {
+  id: number;
   profile: string;
   length: number;
   /** Real ms the send was accepted (the call's clock starts there). */
@@ -69,6 +80,10 @@ interface Entry {
   ringOuts: { attempt: number; after: number; by: number }[];
   /** Looks in a row that could not reach the provider. */
   failures: number;
+  /** The call's line was said free (onLineFree) while it waits to be redialled. */
+  lineFree: boolean;
+  /** The latest look that found the call waiting to be redialled (seconds since acceptance). */
+  waitingAt: number | null;
   /** The next look has its moment in the budget already. */
   booked: boolean;
   looking: boolean;
@@ -94,6 +109,7 @@ export class Follower {
     const m = this.o.get(id);
     if (!m) return;
     const entry: Entry = {
+      id,
       profile: m.profile,
       length: textLength(m.content),
       since: since ?? this.now(),
@@ -104,6 +120,8 @@ export class Follower {
       talking: null,
       ringOuts: [],
       failures: 0,
+      lineFree: false,
+      waitingAt: null,
       booked: false,
       looking: false,
     };
@@ -163,18 +181,56 @@ export class Follower {
     if (entry.timer) clearTimeout(entry.timer);
     entry.timer = null;
     this.entries.delete(id);
+    this.lineTaken(entry);
   }
 
-  /** Takes what the stored message says about the call going on. */
-  private note(entry: Entry, m: MessageRecord, at: number): void {
-    const s: Sighting = { at, state: m.state, attempts: m.attempts, duration: m.duration };
+  /** Says the call's line is taken again, if it was said free. */
+  private lineTaken(entry: Entry): void {
+    if (!entry.lineFree) return;
+    entry.lineFree = false;
+    this.o.onLineFree?.(entry.id, null);
+  }
+
+  /** Takes what the stored message (or, `redialAfter`, the look) says about the call going on. */
+  private note(entry: Entry, m: MessageRecord, at: number, redialAfter?: number): void {
+    const s: Sighting = redialAfter === undefined ? { at, state: m.state, attempts: m.attempts, duration: m.duration } : { at, state: 'pending', attempts: redialAfter, duration: 0 };
     const prev = entry.seen;
+    if (isWaitingToRedial(s)) entry.waitingAt = Math.max(entry.waitingAt ?? at, at);
     if (prev && prev.state === s.state && prev.attempts === s.attempts && prev.duration === s.duration) return;
+    // Seen waiting to be redialled: the stored call, which never moves back to waiting, says nothing new until the redial (a further attempt), the callee listening or the end.
+    if (isWaitingToRedial(prev) && !isWaitingToRedial(s) && !isFinalState(s.state) && !isTalking(s) && (s.attempts ?? 0) <= prev!.attempts!) return;
     // An attempt rang out between the previous sighting and this one: the provider waits to redial, or has redialled.
     if (isWaitingToRedial(s) && !isWaitingToRedial(prev)) entry.ringOuts.push({ attempt: s.attempts!, after: prev?.at ?? 0, by: at });
     else if (prev && !isWaitingToRedial(prev) && attemptOf(s) > attemptOf(prev)) entry.ringOuts.push({ attempt: attemptOf(prev), after: prev.at, by: at });
     if (isTalking(s) && !isTalking(entry.talking)) entry.talking = s;
+    // The redial was seen (ringing again): it took its line between the last look that found the call waiting and this one.
+    const ringOut = this.lastRingOut(entry);
+    if (isWaitingToRedial(prev) && !isWaitingToRedial(s) && !isFinalState(s.state) && ringOut && entry.waitingAt !== null) {
+      this.clock.learnRedialWait(entry.profile, entry.waitingAt - ringOut.at, at - ringOut.at);
+    }
     entry.seen = s;
+    if (!isWaitingToRedial(s)) {
+      entry.waitingAt = null;
+      this.lineTaken(entry);
+      return;
+    }
+    // Waiting to be redialled: no line until the redial is due.
+    const redial = this.redialMoment(entry);
+    if (!entry.lineFree && redial && this.o.onLineFree) {
+      const untilMs = entry.since + redial.at * 1000 * this.scale;
+      if (untilMs > this.now()) {
+        entry.lineFree = true;
+        this.o.onLineFree(entry.id, untilMs);
+      }
+    }
+  }
+
+  /** When a call waiting to be redialled likely takes a line again (seconds since acceptance), once the profile's redials taught it. */
+  private redialMoment(entry: Entry): Timing | null {
+    if (!isWaitingToRedial(entry.seen)) return null;
+    const wait = this.clock.redialWait(entry.profile);
+    const ringOut = this.lastRingOut(entry);
+    return wait && ringOut ? { at: ringOut.at + wait.at, spread: wait.spread } : null;
   }
 
   private budget(profile: string): PollBudget {
@@ -182,7 +238,9 @@ export class Follower {
     if (!b) {
       const perLine = this.o.budgetPerLine ?? STATUS_QUERIES_PER_LINE_PER_SECOND;
       const lines = () => Math.max(1, this.o.linesOf?.(profile) ?? 1);
-      b = new PollBudget(() => (1000 * this.scale) / (perLine * lines()), Math.max(1, Math.round(perLine * STATUS_QUERY_BURST_SECONDS * lines())));
+      // A burst one short of a second's worth: a look that runs a moment after its booked time (a busy
+      // event loop) still leaves every second within rate + burst.
+      b = new PollBudget(() => (1000 * this.scale) / (perLine * lines()), Math.max(1, Math.round(perLine * STATUS_QUERY_BURST_SECONDS * lines()) - 1));
       this.budgets.set(profile, b);
     }
     return b;
@@ -193,7 +251,15 @@ export class Follower {
     if (entry.timer) clearTimeout(entry.timer);
     const plan = this.o.plan ?? FOLLOW_PLAN;
     const now = this.seconds(entry);
-    let at = nextLookAt(now, this.clock.expectedEnds(entry.profile, entry.length, entry.seen, this.lastRingOut(entry)), entry.lastLook, plan);
+    const ends = this.clock.expectedEnds(entry.profile, entry.length, entry.seen, this.lastRingOut(entry));
+    // Waiting to be redialled: its line was lent until the redial, so the redial is looked for like an end.
+    const redial = this.redialMoment(entry);
+    if (redial) ends.push({ kind: 'redial', at: redial.at, spread: redial.spread, likely: true });
+    let at = nextLookAt(now, ends, entry.lastLook, plan);
+    // Still ringing (neither listening nor waiting): a ring-out later than expected (the call waited
+    // for a line at the provider) is caught while the redial wait it starts is mostly ahead, to lend its line.
+    const wait = this.o.onLineFree ? this.clock.redialWait(entry.profile) : null;
+    if (wait && !isTalking(entry.seen) && !isWaitingToRedial(entry.seen)) at = Math.min(at, Math.max(now, (entry.lastLook ?? now) + Math.max(plan.minStepS, wait.at / 3)));
     // The provider could not be reached: further apart each time (but never beyond the longest gap).
     if (entry.failures > 0) at = Math.max(at, now + Math.min(plan.maxGapS, plan.minStepS * 2 ** entry.failures));
     this.arm(id, entry, (at - now) * 1000 * this.scale);
@@ -262,7 +328,7 @@ export class Follower {
       // The provider said "going on" at some moment after the look left.
       entry.lastOpen = startedAt;
       const m = this.o.get(id);
-      if (m) this.note(entry, m, (startedAt + this.seconds(entry)) / 2);
+      if (m) this.note(entry, m, (startedAt + this.seconds(entry)) / 2, typeof result === 'object' ? result.redialAfter : undefined);
     }
     this.plan(id, entry);
   }

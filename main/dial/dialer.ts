@@ -265,6 +265,7 @@ export class Dialer {
         }
         emit({ phase: 'calling', targetIndex: ti, target, attempt, messageId: m.id, state: m.state, nextAttemptAt: null, refusals: [] });
         let final: MessageRecord | null;
+        slot?.holds(m.id);
         try {
           final = await this.o.awaitEnd(m.id, signal);
         } catch {

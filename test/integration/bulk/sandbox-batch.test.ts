@@ -32,10 +32,13 @@ describe('bulk batch against the sandbox provider', () => {
     const p = await runtime.queue.whenCallsEnded(batch.id);
     // 7, 8, 9 answer; 5 answers on the provider's own redial; 0, 1, 4 do not.
     expect(p).toMatchObject({ answered: 40, notAnswered: 30, calling: 0, failed: 30 });
-    // Lines in use at the provider never exceed the limit; Callout itself counted up to the limit
-    // (a call holds its line from its send until its end is seen, redial waits included).
+    // Lines in use at the provider never exceed the limit. Callout started calls up to the limit and
+    // never over it (a call holds its line from its send until its end is seen, except while the
+    // provider waits to redial it: then its line is lent, and its count may pass 20 when the redial comes).
     expect(sandbox.stats().peakConcurrency).toBeLessThanOrEqual(20);
-    expect(runtime.governors.for('ext').snapshot().peak).toBe(20);
+    const own = runtime.governors.for('ext').snapshot();
+    expect(own.peakAtStart).toBe(20);
+    expect(own.peak).toBeGreaterThanOrEqual(20);
     const received = [...receivedPerItem(sandbox).values()];
     expect(received).toHaveLength(70);
     expect(received.every((n) => n === 1)).toBe(true);
@@ -105,7 +108,7 @@ describe('bulk batch against the sandbox provider', () => {
     const batch = runtime.queue.create({ profileId: saved.id, templateId: 'ship', name: 'x', duplicates: 'none', rows: rowsFor(mobiles(60, () => 8)) });
     runtime.queue.start(batch.id);
     await runtime.queue.whenCallsEnded(batch.id);
-    expect(runtime.governors.for(saved.id).snapshot()).toMatchObject({ limits: { concurrency: 40, perHour: 4000 }, peak: 40 });
+    expect(runtime.governors.for(saved.id).snapshot()).toMatchObject({ limits: { concurrency: 40, perHour: 4000 }, peakAtStart: 40 });
     // More than one line's worth of calls were open at once, and never more than two lines' worth.
     expect(Math.max(...progress.map((p) => p.calling + p.inFlight))).toBeGreaterThan(20);
     expect(Math.max(...progress.map((p) => p.calling + p.inFlight))).toBeLessThanOrEqual(40);

@@ -133,4 +133,61 @@ describe('governor', () => {
     expect(reg.for('p').limits).toEqual({ concurrency: 40, perHour: 4000 });
     expect(reg.for('q')).not.toBe(g);
   });
+
+  it('lends the line of a call waiting for its redial to the next call until the redial is due, then counts it again and starts nothing until back under', async () => {
+    const reg = new GovernorRegistry(() => 1);
+    const g = reg.for('p');
+    g.setLimits({ concurrency: 2, perHour: 100 });
+    const a = await g.acquire();
+    const b = await g.acquire();
+    a.holds(101);
+    b.holds(102);
+    const granted: Slot[] = [];
+    void g.acquire().then((s) => granted.push(s));
+    void g.acquire().then((s) => granted.push(s));
+    await flush();
+    expect(granted).toHaveLength(0);
+    // The provider waits 10 s to redial call 101: its line goes to the next call meanwhile.
+    reg.lend(101, Date.now() + 10_000);
+    await flush();
+    expect(granted).toHaveLength(1);
+    expect(g.snapshot()).toMatchObject({ inUse: 2, lent: 1, waiting: 1 });
+    // The redial is due: counted again, over the limit (the lent line is still busy).
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(g.snapshot()).toMatchObject({ inUse: 3, lent: 0, peak: 3, peakAtStart: 2 });
+    // One call ends: still at the limit, nothing starts.
+    b.release();
+    await flush();
+    expect(granted).toHaveLength(1);
+    // Another ends: under the limit, the waiter starts.
+    granted[0]!.release();
+    await flush();
+    expect(granted).toHaveLength(2);
+    expect(g.snapshot().inUse).toBe(2);
+    // A lent slot whose call ends while lent is not given back twice.
+    reg.lend(101, Date.now() + 5_000);
+    a.release();
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(g.snapshot()).toMatchObject({ inUse: 1, lent: 0 });
+  });
+
+  it('takes a lent line back at once when the call is seen on a line again, and ignores calls it does not hold', async () => {
+    const g = new Governor({ limits: { concurrency: 1, perHour: 100 } });
+    const a = await g.acquire();
+    a.holds(7);
+    g.lend(8, Date.now() + 10_000); // not a call this governor holds a line for
+    expect(g.tryAcquire()).toBeNull();
+    g.lend(7, Date.now() + 10_000);
+    const b = g.tryAcquire();
+    expect(b).not.toBeNull();
+    g.lend(7, null); // the redial came early
+    expect(g.snapshot()).toMatchObject({ inUse: 2, lent: 0 });
+    g.lend(7, Date.now() - 1); // a moment already past lends nothing
+    expect(g.snapshot().inUse).toBe(2);
+    b!.release();
+    a.release();
+    expect(g.snapshot().inUse).toBe(0);
+    await vi.advanceTimersByTimeAsync(20_000);
+    expect(g.snapshot().inUse).toBe(0);
+  });
 });

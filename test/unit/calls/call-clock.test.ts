@@ -47,6 +47,31 @@ describe('where a call may end', () => {
     expect(within(10, 20, 40)).toBe(15);
     expect(within(10, 20)).toBe(15);
   });
+
+  it('between two looks close together (the dense looks around an expected moment), the middle: the expected moment would only confirm itself', () => {
+    // Looks at 9.5 and 10.5 were placed around a ring-out expected at 10.5; it came between them.
+    expect(within(9.5, 10.5, 10.5)).toBe(10);
+    // So a ring-out the model expects too late, seen by the look placed at that moment, moves the model earlier, every time.
+    const clock = new CallClock();
+    let before = clock.timings('p').ringOut.at;
+    for (let i = 0; i < 20; i++) {
+      const by = Math.max(7.5, before);
+      clock.learn('p', { length: 70, state: 'no_answer', attempts: 1, duration: 0, after: Math.min(6.9, by - 1), by, talking: null, ringOuts: [] });
+      const after = clock.timings('p').ringOut.at;
+      expect(after).toBeLessThan(before);
+      before = after;
+    }
+  });
+
+  it('learns when the provider redials from the redials seen, and knows nothing of it before', () => {
+    const clock = new CallClock();
+    expect(clock.redialWait('p')).toBeNull();
+    for (let i = 0; i < 20; i++) clock.learnRedialWait('p', 9.6, 10.1);
+    const wait = clock.redialWait('p')!;
+    expect(wait.at).toBeGreaterThan(9.5);
+    expect(wait.at).toBeLessThan(10.2);
+    expect(wait.spread).toBeLessThanOrEqual(1);
+  });
 });
 
 describe('learning a profile', () => {

@@ -29,11 +29,26 @@ const answers = (pickup: number, text = TEXT): Script => {
 };
 const endOf = (pickup: number, text = TEXT) => pickup + talkOf(text);
 
+/** As the sandbox's "answered on redial": dispatch 1 s, rings out at `ringOut`, waits `wait` s, redials and is picked up after the same ringing. */
+const answersOnRedial = (ringOut: number, wait: number, text = TEXT): Script => {
+  const redial = ringOut + wait;
+  const pickup = redial + (ringOut - 1);
+  const talk = talkOf(text);
+  return (t) =>
+    t < 1 ? { state: 'pending', attempts: 0, duration: 0 }
+    : t < ringOut ? { state: 'calling', attempts: 1, duration: 0 }
+    : t < redial ? { state: 'pending', attempts: 1, duration: 0 }
+    : t < pickup + talk ? { state: 'calling', attempts: 2, duration: Math.max(0, Math.floor(t - pickup)) }
+    : { state: 'answered', attempts: 2, duration: talk };
+};
+
 class SimulatedProvider {
   readonly messages = new Map<number, MessageRecord>();
   readonly scripts = new Map<number, { script: Script; since: number }>();
   readonly looks: { id: number; at: number }[] = [];
   readonly ended: { id: number; at: number }[] = [];
+  /** What the follower said of lines: free until a moment (ms), or taken again (null). */
+  readonly lines: { id: number; at: number; until: number | null }[] = [];
   unreachable = false;
   readonly follower: Follower;
   private next = 1;
@@ -44,6 +59,7 @@ class SimulatedProvider {
       look: (m) => this.look(m),
       expire: (m) => this.messages.set(m.id, { ...m, endedAt: Date.now() }),
       onFinal: (id) => this.ended.push({ id, at: Date.now() }),
+      onLineFree: (id, until) => this.lines.push({ id, at: Date.now(), until }),
       linesOf: () => opts.lines ?? 1,
     });
   }
@@ -78,7 +94,9 @@ class SimulatedProvider {
   report(id: number, s: Moment): LookResult {
     const m = this.messages.get(id)!;
     const final = !['pending', 'calling', 'unknown'].includes(s.state);
-    if (m.state === s.state && m.attempts === s.attempts && m.duration === s.duration) return 'open';
+    // As the store: a ringing call never moves back to waiting; only the look says the provider waits to redial.
+    if (m.state === 'calling' && s.state === 'pending') return s.attempts >= 1 ? { redialAfter: s.attempts } : 'open';
+    if (m.state === s.state && m.attempts === s.attempts && m.duration === s.duration) return s.state === 'pending' && s.attempts >= 1 ? { redialAfter: s.attempts } : 'open';
     const updated = { ...m, state: s.state, attempts: s.attempts, duration: s.duration, updatedAt: Date.now(), endedAt: final ? Date.now() : null };
     this.messages.set(id, updated);
     this.follower.observe(updated);
@@ -186,5 +204,52 @@ describe('following calls to their end', () => {
     await settle(2 * 60 * 60 * 1000 + 60_000);
     expect(sim.follower.following()).toEqual([]);
     expect(sim.messages.get(id)!.endedAt).not.toBeNull();
+  });
+
+  it('while the provider waits to redial a call, lends its line until about when the redial comes, and takes it back once it is seen ringing again', async () => {
+    const sim = new SimulatedProvider();
+    const ringOut = 7;
+    const wait = 10;
+    const placed: number[] = [];
+    for (let i = 0; i < 60; i++) {
+      // Calls answered at once teach the ringing; calls answered on a redial teach the wait.
+      placed.push(sim.place(i % 2 ? answersOnRedial(ringOut, wait) : answers(6)));
+      await settle(120_000);
+    }
+    const redialled = placed.filter((_, i) => i % 2);
+    // Nothing is lent before the profile's calls taught when a redial comes: the first one keeps its line.
+    expect(sim.lines.filter((l) => l.id === redialled[0])).toEqual([]);
+    // Calls answered at once never free their line.
+    expect(sim.lines.filter((l) => !redialled.includes(l.id))).toEqual([]);
+    for (const id of redialled.slice(-10)) {
+      const since = sim.scripts.get(id)!.since;
+      const redialAt = since + (ringOut + wait) * 1000;
+      const said = sim.lines.filter((l) => l.id === id);
+      // Said free once, after the ring-out; then taken again once seen ringing.
+      expect(said).toHaveLength(2);
+      const [free, taken] = said as [(typeof said)[number], (typeof said)[number]];
+      expect(free.at).toBeGreaterThanOrEqual(since + ringOut * 1000);
+      expect(free.until).not.toBeNull();
+      expect(taken.until).toBeNull();
+      expect(taken.at).toBeGreaterThanOrEqual(redialAt);
+      // The line counts again within a second of the redial (at the moment expected, or when seen), and most of the wait was lent.
+      const back = Math.min(free.until!, taken.at);
+      expect(Math.abs(back - redialAt)).toBeLessThanOrEqual(1_000);
+      expect(back - free.at).toBeGreaterThanOrEqual(5_000);
+    }
+  });
+
+  it('a call that stops being followed while its line is lent takes the line back', async () => {
+    const sim = new SimulatedProvider();
+    for (let i = 0; i < 12; i++) {
+      sim.place(i % 2 ? answersOnRedial(7, 10) : answers(6));
+      await settle(120_000);
+    }
+    const id = sim.place(answersOnRedial(7, 10));
+    await settle(12_000);
+    expect(sim.lines.filter((l) => l.id === id).map((l) => l.until === null)).toEqual([false]);
+    // A receipt says it ended (e.g. the provider gave up redialling).
+    sim.report(id, { state: 'no_answer', attempts: 1, duration: 0 });
+    expect(sim.lines.filter((l) => l.id === id).map((l) => l.until === null)).toEqual([false, true]);
   });
 });
