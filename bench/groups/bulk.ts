@@ -39,9 +39,10 @@ function csv100k(): number {
 /**
  * 2,000 items, one line (20 calls at once), sandbox and governor at the same time scale. Calls are
  * followed by the app's follower (its predicted-end schedule, on the sandbox's clock). Lines held by
- * Callout are counted from a send until its call's end is seen; the sandbox's own counts are
- * sampled: its lines busy (ringing or talking), and its calls in progress (accepted and not ended,
- * including the dispatch second and the waits before a redial, when the provider holds no line).
+ * Callout are counted from a send until its call's end is seen, less the lines lent while a call
+ * waits for its redial; the sandbox's own counts are sampled: its lines busy (ringing or talking),
+ * its calls in progress (accepted and not ended, including the dispatch second and the waits before
+ * a redial, when the provider holds no line) and the calls waiting at the provider for a free line.
  * Status queries are counted from Callout's own record of its exchanges.
  */
 async function governor(items = 2000, timeScale = 0.05): Promise<Record<string, number>> {
@@ -76,6 +77,9 @@ async function governor(items = 2000, timeScale = 0.05): Promise<Record<string, 
     let samples = 0;
     let sandboxBusy = 0;
     let sandboxInProgress = 0;
+    let sandboxWaitingForLine = 0;
+    let sandboxInProgressPeak = 0;
+    let lent = 0;
     let ownMax = 0;
     const sampler = setInterval(() => {
       const p = queue.progress(batch.id);
@@ -85,6 +89,9 @@ async function governor(items = 2000, timeScale = 0.05): Promise<Record<string, 
       const stats = sandbox.stats();
       sandboxBusy += stats.activeCalls / limit;
       sandboxInProgress += (stats.activeCalls + stats.queuedCalls) / limit;
+      sandboxInProgressPeak = Math.max(sandboxInProgressPeak, stats.activeCalls + stats.queuedCalls);
+      sandboxWaitingForLine += sandbox.accounts().reduce((n, a) => n + a.waitingForLine, 0);
+      lent += gov.snapshot().lent;
     }, 20);
     const started = performance.now();
     const startedAt = Date.now();
@@ -127,9 +134,13 @@ async function governor(items = 2000, timeScale = 0.05): Promise<Record<string, 
       governorLimit: limit,
       governorPeakConcurrency: sandbox.stats().peakConcurrency,
       governorOwnPeakConcurrency: Math.max(snap.peak, ownMax),
+      governorOwnPeakAtStart: snap.peakAtStart,
       governorUtilization: Math.round((snap.utilization ?? 0) * 1000) / 1000,
       governorSandboxUtilization: Math.round((samples ? sandboxBusy / samples : 0) * 1000) / 1000,
       governorSandboxCallsUtilization: Math.round((samples ? sandboxInProgress / samples : 0) * 1000) / 1000,
+      governorSandboxCallsPeak: sandboxInProgressPeak,
+      governorSandboxWaitingForLine: Math.round((samples ? sandboxWaitingForLine / samples : 0) * 100) / 100,
+      governorLentLines: Math.round((samples ? lent / samples : 0) * 100) / 100,
       governorSandboxLineShare: Math.round((onLine / Math.max(1, life)) * 1000) / 1000,
       governorRateLimitedMs: Math.round(snap.rateLimitedMs),
       statusPollsPerCall: Math.round((polls.length / items) * 100) / 100,
