@@ -256,10 +256,14 @@ export class Follower {
     const redial = this.redialMoment(entry);
     if (redial) ends.push({ kind: 'redial', at: redial.at, spread: redial.spread, likely: true });
     let at = nextLookAt(now, ends, entry.lastLook, plan);
-    // Still ringing (neither listening nor waiting): a ring-out later than expected (the call waited
-    // for a line at the provider) is caught while the redial wait it starts is mostly ahead, to lend its line.
+    // Still ringing (neither listening nor waiting) up to one redial wait after its ring-out was
+    // expected: a ring-out later than expected (the call waited for a line at the provider) is caught
+    // while most of the wait it starts is ahead, to lend its line.
     const wait = this.o.onLineFree ? this.clock.redialWait(entry.profile) : null;
-    if (wait && !isTalking(entry.seen) && !isWaitingToRedial(entry.seen)) at = Math.min(at, Math.max(now, (entry.lastLook ?? now) + Math.max(plan.minStepS, wait.at / 3)));
+    const ringOut = ends.find((e) => e.kind === 'ring-out');
+    if (wait && ringOut && !isTalking(entry.seen) && !isWaitingToRedial(entry.seen) && now <= ringOut.at + 2 * ringOut.spread + wait.at) {
+      at = Math.min(at, Math.max(now, (entry.lastLook ?? now) + Math.max(plan.minStepS, wait.at / 3)));
+    }
     // The provider could not be reached: further apart each time (but never beyond the longest gap).
     if (entry.failures > 0) at = Math.max(at, now + Math.min(plan.maxGapS, plan.minStepS * 2 ** entry.failures));
     this.arm(id, entry, (at - now) * 1000 * this.scale);

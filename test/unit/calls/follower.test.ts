@@ -239,6 +239,23 @@ describe('following calls to their end', () => {
     }
   });
 
+  it('a call that rings out later than usual (it waited for a line at the provider) is still caught early in its wait, and its line lent', async () => {
+    const sim = new SimulatedProvider();
+    for (let i = 0; i < 30; i++) {
+      sim.place(i % 2 ? answersOnRedial(7, 10) : answers(6));
+      await settle(120_000);
+    }
+    // Rings out at 14 s instead of 7 s.
+    const id = sim.place(answersOnRedial(14, 10));
+    await settle(120_000);
+    const since = sim.scripts.get(id)!.since;
+    const free = sim.lines.find((l) => l.id === id && l.until !== null);
+    expect(free).toBeDefined();
+    // Seen within a third of the wait (and the looks' own step), with most of the wait still ahead.
+    expect(free!.at - since).toBeLessThanOrEqual((14 + 10 / 3 + 0.5) * 1000);
+    expect(sim.messages.get(id)!.state).toBe('answered');
+  });
+
   it('a call that stops being followed while its line is lent takes the line back', async () => {
     const sim = new SimulatedProvider();
     for (let i = 0; i < 12; i++) {
