@@ -308,6 +308,17 @@ export class Follower {
         return;
       }
     }
+    // The ceiling on queries actually started (rate + burst in any second), whatever the timers' lateness.
+    const budget = this.budget(entry.profile);
+    const perLine = this.o.budgetPerLine ?? STATUS_QUERIES_PER_LINE_PER_SECOND;
+    const lines = Math.max(1, this.o.linesOf?.(entry.profile) ?? 1);
+    const hold = budget.hold(this.now(), Math.round(perLine * (1 + STATUS_QUERY_BURST_SECONDS) * lines), 1000 * this.scale);
+    if (hold > 0) {
+      entry.booked = true;
+      this.arm(id, entry, hold);
+      return;
+    }
+    budget.started(this.now());
     entry.booked = false;
     entry.looking = true;
     const startedAt = this.seconds(entry);

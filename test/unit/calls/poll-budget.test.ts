@@ -41,4 +41,16 @@ describe('the status-query budget', () => {
     interval = 10;
     expect([b.book(100), b.book(100), b.book(100)]).toEqual([200, 210, 220]);
   });
+
+  it('holds the queries actually started to a ceiling per window, however late their timers ran', () => {
+    const b = new PollBudget(() => 100, 5);
+    // Ten looks booked over a second ran late and all start at 1,000 ms: the ceiling is 10 a second.
+    for (let i = 0; i < 10; i++) {
+      expect(b.hold(1000, 10, 1000)).toBe(0);
+      b.started(1000);
+    }
+    expect(b.hold(1000, 10, 1000)).toBe(1000);
+    expect(b.hold(1500, 10, 1000)).toBe(500);
+    expect(b.hold(2000, 10, 1000)).toBe(0);
+  });
 });
