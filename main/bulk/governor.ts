@@ -9,10 +9,11 @@
 //
 // One exception, the redial: after a no-answer the provider waits before it redials, and meanwhile
 // the call holds no line. A slot whose call is seen waiting to redial is lent to the next call
-// until the moment the redial is expected (learned per profile, taken early rather than late:
-// see the follower), then counted again. If the lent line is still busy then, the count stands
-// over the limit for a while: nothing new starts until it is back under, and the provider, which
-// never has more than its lines' calls on them, dials its redial when one of them frees.
+// until the moment the redial is expected (learned per profile: see the follower) or is seen, then
+// counted again. If the lent line is still busy then, the count stands over the limit for a while:
+// nothing new starts until it is back under, and the provider, which never has more than its lines'
+// calls on them, dials its redial when one of them frees. If the provider refuses a send that
+// started on a lent line, lending stops on the profile.
 //
 // Slots are handed to waiters the moment one frees (no polling), so while items wait the slots in
 // use stay at the limit unless the hourly window is what holds them back.
@@ -53,6 +54,12 @@ export interface Slot {
    * to redial it lends the line (Governor.lend).
    */
   holds(messageId: number): void;
+  /**
+   * The provider refused this send for a reason that is not the number's. If it started on a lent
+   * line, the provider may count calls waiting for a redial against its lines: lending stops on this
+   * profile (until the app restarts) and every lent line counts again at once.
+   */
+  refused(): void;
 }
 
 export interface GovernorSnapshot {
@@ -61,6 +68,8 @@ export interface GovernorSnapshot {
   inUse: number;
   /** Slots lent now: their calls wait for the provider's redial and hold no line. */
   lent: number;
+  /** Lines are lent while calls wait for a redial (false once a send started on a lent line was refused). */
+  lending: boolean;
   /** Callers waiting for a slot. */
   waiting: number;
   /** Send starts inside the current hourly window. */
@@ -83,6 +92,8 @@ export interface GovernorSnapshot {
 /** A held slot's bookkeeping. */
 interface SlotState {
   released: boolean;
+  /** Taken while some line was lent. */
+  onLent: boolean;
   /** Lent while its call waits for a redial: given back to the count at this timer. */
   lentTimer: NodeJS.Timeout | null;
   messageId: number | null;
@@ -123,6 +134,7 @@ export class Governor {
   private rateLimitedMs = 0;
   /** Slots by the call they hold a line for (see Slot.holds), and the lent ones' timers. */
   private readonly byMessage = new Map<number, SlotState>();
+  private lending = true;
   /** The state since the last change (utilization is integrated under it). */
   private since = { waiting: false, inUse: 0, rateBlocked: false };
 
@@ -199,7 +211,7 @@ export class Governor {
   lend(messageId: number, untilMs: number | null): void {
     const st = this.byMessage.get(messageId);
     if (!st || st.released) return;
-    const delay = untilMs === null ? 0 : untilMs - this.now();
+    const delay = untilMs === null || !this.lending ? 0 : untilMs - this.now();
     if (delay <= 0) {
       this.reclaim(st);
       return;
@@ -217,7 +229,8 @@ export class Governor {
     return {
       limits: this.limits,
       inUse: this.inUse,
-      lent: [...this.byMessage.values()].filter((x) => x.lentTimer !== null).length,
+      lent: this.lentCount(),
+      lending: this.lending,
       waiting: this.priority.length + this.normal.length,
       startsInWindow: this.windowCount(),
       peak: this.peak,
@@ -290,18 +303,24 @@ export class Governor {
     };
   }
 
+  private lentCount(): number {
+    let n = 0;
+    for (const st of this.byMessage.values()) if (st.lentTimer !== null) n++;
+    return n;
+  }
+
   private take(): Slot {
     const at = this.now();
     this.starts.push(at);
-    const slot = this.makeSlot(at, true);
+    const slot = this.makeSlot(at, true, this.lentCount() > 0);
     this.peakAtStart = Math.max(this.peakAtStart, this.inUse);
     return slot;
   }
 
-  private makeSlot(at: number, counted: boolean): Slot {
+  private makeSlot(at: number, counted: boolean, onLent = false): Slot {
     this.inUse++;
     this.peak = Math.max(this.peak, this.inUse);
-    const st: SlotState = { released: false, lentTimer: null, messageId: null };
+    const st: SlotState = { released: false, onLent, lentTimer: null, messageId: null };
     return {
       startedAt: at,
       get released() {
@@ -311,6 +330,11 @@ export class Governor {
         if (st.released || st.messageId !== null) return;
         st.messageId = messageId;
         this.byMessage.set(messageId, st);
+      },
+      refused: () => {
+        if (!st.onLent || !this.lending) return;
+        this.lending = false;
+        for (const other of this.byMessage.values()) this.reclaim(other);
       },
       release: (opts) => {
         if (st.released) return;

@@ -549,6 +549,8 @@ export class BulkQueue {
         }
         return;
       case 'number':
+        // Refused for another reason than the number's format: maybe the provider counts calls waiting to redial.
+        if (m.code !== 404) slot.refused();
         slot.release();
         repo.recordOutcome(item.id, 'rejected', { messageId: m.id, code: m.code, errorKind: failure?.kind ?? 'provider-code', reason: m.reason });
         c.rejected++;

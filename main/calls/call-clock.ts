@@ -96,6 +96,17 @@ export function isWaitingToRedial(s: Sighting | null): boolean {
   return s !== null && s.state === 'pending' && (s.attempts ?? 0) >= 1;
 }
 
+/**
+ * A status reply says the provider waits to redial the stored call: it is waiting again after an
+ * attempt that rang (the stored call, which never moves back, is ringing). Not a call still queued
+ * before its first ring (a provider may count that attempt already), nor a reply older than what is
+ * stored (fewer attempts). The attempts so far, or null.
+ */
+export function redialAfter(stored: { state: CallState; attempts: number | null }, reply: { state: CallState; attempts: number | null }): number | null {
+  const attempts = reply.attempts ?? 0;
+  return reply.state === 'pending' && attempts >= 1 && stored.state === 'calling' && attempts >= (stored.attempts ?? 1) ? attempts : null;
+}
+
 /** The attempt under way (or, while the provider waits to redial, the next one). */
 export function attemptOf(s: Sighting | null): number {
   if (isWaitingToRedial(s)) return s!.attempts! + 1;
@@ -206,8 +217,8 @@ class ProfileClock {
   private readonly quickEnd = new Estimate(PRIOR_TIMINGS.quickEnd.at, PRIOR_TIMINGS.quickEnd.spread, 0, 600);
   private readonly ringOut = new Estimate(PRIOR_TIMINGS.ringOut.at, PRIOR_TIMINGS.ringOut.spread, 0, 600);
   private readonly redialGap = new Estimate(PRIOR_TIMINGS.redialGap.at, PRIOR_TIMINGS.redialGap.spread, 0, 3600);
-  /** From a ring-out to the redial taking a line (learned only from redials seen; the prior is never used). */
-  private readonly redialWaitEstimate = new Estimate(10, 10, 0, 3600);
+  /** From a ring-out to the redial taking a line (learned only from redials seen: the first replaces this placeholder). */
+  private readonly redialWaitEstimate = new Estimate(0, 0, 0, 3600);
   /** Errors of the end predicted for answered calls: their running mean is the spread. */
   private readonly answeredError = new Estimate(PRIOR_TIMINGS.answeredSpread, 0, 0, 600);
   private readonly talkError = new Estimate(PRIOR_TIMINGS.talkSpread, 0, 0, 600);
@@ -234,7 +245,8 @@ class ProfileClock {
   }
 
   learnRedialWait(sample: number, weight: number): void {
-    this.redialWaitEstimate.update(sample, weight);
+    // The first redial seen replaces the placeholder whatever its weight: no guess is ever used.
+    this.redialWaitEstimate.update(sample, this.redialWaitEstimate.n === 0 ? 1 : weight);
   }
 
   /** A duration already in the history: how fast this provider reads. */

@@ -24,7 +24,7 @@ import type { ExchangeRepository } from '../store/exchange-repository';
 import type { MessageRepository } from '../store/message-repository';
 import { dialectOf, VoiceClient, type ProviderEndpoint } from '../voice/client';
 import { parseBody, parsePost, type BalanceReply, type SendReply, type StatusReply } from '../voice/replies';
-import { CallClock } from './call-clock';
+import { CallClock, redialAfter } from './call-clock';
 import { EndWatcher } from './end-watcher';
 import { Follower, type LookResult } from './follower';
 
@@ -419,8 +419,9 @@ export class CallService {
     if (r.message?.endedAt != null) return 'final';
     // No reply, or one that says nothing about the call (an error code, an unmapped state): ask again later.
     if (r.reply?.outcome !== 'accepted' || r.reply.unmapped || r.reply.state === 'unknown') return 'retry';
-    // Waiting again after an attempt: the provider will redial (the stored call stays ringing).
-    if (r.reply.state === 'pending' && (r.reply.attempts ?? 0) >= 1) return { redialAfter: r.reply.attempts! };
+    // Waiting again after an attempt that rang: the provider will redial (the stored call stays ringing).
+    const waiting = redialAfter(m, r.reply);
+    if (waiting !== null) return { redialAfter: waiting };
     return 'open';
   }
 

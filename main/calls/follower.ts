@@ -33,6 +33,8 @@ export type LookResult = 'final' | 'open' | 'stop' | 'retry' | { redialAfter: nu
  */
 export const STATUS_QUERIES_PER_LINE_PER_SECOND = 5;
 export const STATUS_QUERY_BURST_SECONDS = 1;
+/** Looks for a ring-out later than expected are at least this far apart (seconds on the provider's clock). */
+export const LATE_RING_OUT_STEP_S = 1;
 /** A call not final after this long is no longer followed (the provider redials for minutes, not hours). */
 export const DEFAULT_MAX_AGE_MS = 2 * 60 * 60 * 1000;
 
@@ -164,6 +166,7 @@ export class Follower {
     return [...this.entries.keys()];
   }
 
+  /** Stops every look (the service closes); lines still lent come back by the governor's own timers. */
   stop(): void {
     this.stopped = true;
     for (const { timer } of this.entries.values()) if (timer) clearTimeout(timer);
@@ -181,7 +184,9 @@ export class Follower {
     if (entry.timer) clearTimeout(entry.timer);
     entry.timer = null;
     this.entries.delete(id);
-    this.lineTaken(entry);
+    // Whoever holds its line releases it now (its end is known, or following stopped); a line still
+    // lent then is simply not counted again.
+    entry.lineFree = false;
   }
 
   /** Says the call's line is taken again, if it was said free. */
@@ -214,7 +219,7 @@ export class Follower {
       this.lineTaken(entry);
       return;
     }
-    // Waiting to be redialled: no line until the redial is due.
+    // Waiting to be redialled: no line until the redial is expected (or seen, if sooner: see tick).
     const redial = this.redialMoment(entry);
     if (!entry.lineFree && redial && this.o.onLineFree) {
       const untilMs = entry.since + redial.at * 1000 * this.scale;
@@ -262,7 +267,8 @@ export class Follower {
     const wait = this.o.onLineFree ? this.clock.redialWait(entry.profile) : null;
     const ringOut = ends.find((e) => e.kind === 'ring-out');
     if (wait && ringOut && !isTalking(entry.seen) && !isWaitingToRedial(entry.seen) && now <= ringOut.at + 2 * ringOut.spread + wait.at) {
-      at = Math.min(at, Math.max(now, (entry.lastLook ?? now) + Math.max(plan.minStepS, wait.at / 3)));
+      const from = ringOut.at - ringOut.spread;
+      at = Math.min(at, Math.max(now, from, (entry.lastLook ?? now) + Math.max(LATE_RING_OUT_STEP_S, wait.at / 3)));
     }
     // The provider could not be reached: further apart each time (but never beyond the longest gap).
     if (entry.failures > 0) at = Math.max(at, now + Math.min(plan.maxGapS, plan.minStepS * 2 ** entry.failures));
@@ -339,6 +345,8 @@ export class Follower {
     }
     if (result === 'retry') entry.failures++;
     else {
+      // The provider no longer says it waits to redial: the call is on a line again (even while the stored call says nothing new).
+      if (typeof result !== 'object') this.lineTaken(entry);
       entry.failures = 0;
       // The provider said "going on" at some moment after the look left.
       entry.lastOpen = startedAt;

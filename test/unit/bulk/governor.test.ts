@@ -190,4 +190,25 @@ describe('governor', () => {
     await vi.advanceTimersByTimeAsync(20_000);
     expect(g.snapshot().inUse).toBe(0);
   });
+
+  it('stops lending on a profile once the provider refuses a send that started on a lent line, and counts every lent line again', async () => {
+    const g = new Governor({ limits: { concurrency: 2, perHour: 100 } });
+    const a = await g.acquire();
+    const b = await g.acquire();
+    a.holds(1);
+    b.holds(2);
+    g.lend(1, Date.now() + 10_000);
+    const onLent = g.tryAcquire()!;
+    // A refusal of a send taken with no line lent says nothing about lending.
+    const plain = new Governor({ limits: { concurrency: 1, perHour: 100 } });
+    (await plain.acquire()).refused();
+    expect(plain.snapshot().lending).toBe(true);
+    // The one taken on the lent line is refused (not for its number): lending stops, line 1 counts again.
+    onLent.refused();
+    onLent.release();
+    expect(g.snapshot()).toMatchObject({ lending: false, lent: 0, inUse: 2 });
+    g.lend(2, Date.now() + 10_000);
+    expect(g.snapshot()).toMatchObject({ lent: 0, inUse: 2 });
+    expect(g.tryAcquire()).toBeNull();
+  });
 });

@@ -4,6 +4,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { CallState } from '../../../common/domain/status';
 import type { MessageRecord } from '../../../common/records';
+import { redialAfter } from '../../../main/calls/call-clock';
 import { FOLLOW_PLAN } from '../../../main/calls/follow-plan';
 import { Follower, STATUS_QUERIES_PER_LINE_PER_SECOND, STATUS_QUERY_BURST_SECONDS, type LookResult } from '../../../main/calls/follower';
 
@@ -94,9 +95,11 @@ class SimulatedProvider {
   report(id: number, s: Moment): LookResult {
     const m = this.messages.get(id)!;
     const final = !['pending', 'calling', 'unknown'].includes(s.state);
-    // As the store: a ringing call never moves back to waiting; only the look says the provider waits to redial.
-    if (m.state === 'calling' && s.state === 'pending') return s.attempts >= 1 ? { redialAfter: s.attempts } : 'open';
-    if (m.state === s.state && m.attempts === s.attempts && m.duration === s.duration) return s.state === 'pending' && s.attempts >= 1 ? { redialAfter: s.attempts } : 'open';
+    // As the call service: a ringing call is never stored back as waiting; the look says the provider waits to redial.
+    const waiting = redialAfter(m, s);
+    if (waiting !== null) return { redialAfter: waiting };
+    if (m.state === 'calling' && s.state === 'pending') return 'open';
+    if (m.state === s.state && m.attempts === s.attempts && m.duration === s.duration) return 'open';
     const updated = { ...m, state: s.state, attempts: s.attempts, duration: s.duration, updatedAt: Date.now(), endedAt: final ? Date.now() : null };
     this.messages.set(id, updated);
     this.follower.observe(updated);
@@ -256,7 +259,7 @@ describe('following calls to their end', () => {
     expect(sim.messages.get(id)!.state).toBe('answered');
   });
 
-  it('a call that stops being followed while its line is lent takes the line back', async () => {
+  it('a call that ends while its line is lent is not followed further, and its line is not counted again (its holder releases it)', async () => {
     const sim = new SimulatedProvider();
     for (let i = 0; i < 12; i++) {
       sim.place(i % 2 ? answersOnRedial(7, 10) : answers(6));
@@ -267,6 +270,21 @@ describe('following calls to their end', () => {
     expect(sim.lines.filter((l) => l.id === id).map((l) => l.until === null)).toEqual([false]);
     // A receipt says it ended (e.g. the provider gave up redialling).
     sim.report(id, { state: 'no_answer', attempts: 1, duration: 0 });
-    expect(sim.lines.filter((l) => l.id === id).map((l) => l.until === null)).toEqual([false, true]);
+    expect(sim.follower.following()).toEqual([]);
+    expect(sim.lines.filter((l) => l.id === id).map((l) => l.until === null)).toEqual([false]);
+  });
+
+  it('never lends the line of a call still waiting for its first ring, even when the provider already counts that attempt', async () => {
+    const sim = new SimulatedProvider();
+    for (let i = 0; i < 12; i++) {
+      sim.place(i % 2 ? answersOnRedial(7, 10) : answers(6));
+      await settle(120_000);
+    }
+    // Queued at the provider for 4 s, reported as pending with one attempt, then rings and is answered.
+    const queued: Script = (t) => (t < 4 ? { state: 'pending', attempts: 1, duration: 0 } : answers(9)(t));
+    const id = sim.place(queued);
+    await settle(120_000);
+    expect(sim.messages.get(id)!.state).toBe('answered');
+    expect(sim.lines.filter((l) => l.id === id)).toEqual([]);
   });
 });
