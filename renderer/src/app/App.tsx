@@ -1,8 +1,8 @@
 // The app shell: antd's ConfigProvider (locale and theme follow the language), a header with the
 // app name and the language switch, the left navigation built from SCREENS, and the current screen
 // (each screen is its own chunk, loaded when it is first shown).
-import { Suspense, useEffect, useMemo } from 'react';
-import { App as AntApp, ConfigProvider, Layout, Menu, Segmented, Skeleton, Typography, theme as antTheme } from 'antd';
+import { Suspense, useEffect, useMemo, type ReactNode } from 'react';
+import { ConfigProvider, Layout, Menu, Segmented, Skeleton, Typography, theme as antTheme } from 'antd';
 import { GlobalOutlined, PhoneFilled } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { antdLocale, currentLanguage, LANGUAGE_NAMES, LANGUAGES, setLanguage, type Feature, type Language } from '../i18n';
@@ -13,6 +13,7 @@ import { BrowserConsoleBanner } from './BrowserConsoleBanner';
 import { StorageBanner } from './StorageBanner';
 import { GuideButton, GuidePanel } from '../features/onboarding/Guide';
 import { SCREENS, screenFor } from './screens';
+import { FeedbackHost } from './feedback';
 
 export const APP_NAME = 'Callout';
 
@@ -118,15 +119,25 @@ function Shell() {
   );
 }
 
+/**
+ * The text style antd's App gave the console (its root element): for our own elements, which
+ * antd's components do not style. Toasts and confirmations come from FeedbackHost (feedback.tsx).
+ */
+function Root({ children }: { children: ReactNode }) {
+  const { token } = antTheme.useToken();
+  return <div style={{ color: token.colorText, fontSize: token.fontSize, lineHeight: token.lineHeight, fontFamily: token.fontFamily }}>{children}</div>;
+}
+
 export function App() {
   const { i18n } = useTranslation();
   const lang = currentLanguage(i18n.language);
   const theme = useMemo(() => themeFor(lang), [lang]);
   return (
     <ConfigProvider locale={antdLocale(lang)} theme={theme}>
-      <AntApp>
+      <Root>
+        <FeedbackHost />
         <Shell />
-      </AntApp>
+      </Root>
     </ConfigProvider>
   );
 }

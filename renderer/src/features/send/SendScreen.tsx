@@ -2,7 +2,7 @@
 // placed and this session's calls. A send happens only after the confirmation, once: a second
 // click (or Enter) while one is in flight does nothing, and main refuses an identical send in flight.
 import { lazy, Suspense, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
-import { Alert, App, Button, Card, Form, Skeleton, Typography } from 'antd';
+import { Alert, Button, Card, Form, Skeleton, Typography } from 'antd';
 import { ReloadOutlined } from '@ant-design/icons';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -20,6 +20,7 @@ import { phaseOf } from './send-model';
 import type { SendFormValues, SendRequest } from './send-request';
 import { sessionCalls, useSessionCalls } from './session-calls';
 import { useSendData } from './use-send-data';
+import { useFeedback } from '../../app/feedback';
 import './send.css';
 
 // The confirmation and the call's progress are needed only once a person sends: their own chunks,
@@ -29,7 +30,7 @@ const ConfirmSendModal = lazy(() => loadConfirm().then((m) => ({ default: m.Conf
 
 export function SendScreen() {
   const { t } = useTranslation();
-  const { modal, message } = App.useApp();
+  const { modal, message } = useFeedback();
   const client = useQueryClient();
   const { data, loading, error, reload } = useSendData();
   const [form] = Form.useForm<SendFormValues>();
