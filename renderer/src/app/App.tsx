@@ -2,17 +2,18 @@
 // app name and the language switch, the left navigation built from SCREENS, and the current screen
 // (each screen is its own chunk, loaded when it is first shown).
 import { Suspense, useEffect, useMemo, type ReactNode } from 'react';
-import { ConfigProvider, Layout, Menu, Segmented, Skeleton, Typography, theme as antTheme } from 'antd';
+import { ConfigProvider, Layout, Segmented, Skeleton, Typography, theme as antTheme } from 'antd';
 import { GlobalOutlined, PhoneFilled } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { antdLocale, currentLanguage, LANGUAGE_NAMES, LANGUAGES, setLanguage, type Feature, type Language } from '../i18n';
 import { call } from './api';
-import { navigate, useScreen, type ScreenKey } from './navigation';
+import { useScreen } from './navigation';
 import { SecretStoreBanner } from './SecretStoreBanner';
 import { BrowserConsoleBanner } from './BrowserConsoleBanner';
 import { StorageBanner } from './StorageBanner';
 import { GuideButton, GuidePanel } from '../features/onboarding/Guide';
-import { SCREENS, screenFor } from './screens';
+import { screenFor } from './screens';
+import { NavMenu } from './NavMenu';
 import { FeedbackHost } from './feedback';
 
 export const APP_NAME = 'Callout';
@@ -94,13 +95,7 @@ function Shell() {
       <Layout>
         <Layout.Sider width={200} theme="light" style={{ borderRight: `1px solid ${token.colorBorderSecondary}` }}>
           <nav aria-label={t('app.navigation')}>
-            <Menu
-              mode="inline"
-              selectedKeys={[screen]}
-              style={{ borderInlineEnd: 'none', paddingTop: 8 }}
-              onClick={({ key }) => navigate(key as ScreenKey)}
-              items={SCREENS.map((s) => ({ key: s.key, icon: s.icon, label: t(`nav.${s.key}`) }))}
-            />
+            <NavMenu current={screen} />
           </nav>
         </Layout.Sider>
         <Layout.Content style={{ padding: 24, minWidth: 0 }}>
