@@ -2,7 +2,7 @@
 // demand, when the profile changes, after each send and when a call ends (the balance query is
 // loaded again then). The last result stays while a check runs. A low balance is warned about; a
 // failed check is said in words (the profile screen's wording, shared).
-import { Alert, Button, Card, Skeleton, Tooltip, Typography } from 'antd';
+import { Alert, Button, Skeleton, Tooltip, Typography } from 'antd';
 import { ReloadOutlined, WalletOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -12,6 +12,7 @@ import { balanceQuery } from '../../app/query';
 import { currentLanguage } from '../../i18n';
 import { describeBalance } from '../profiles/balance';
 import { formatTime } from './send-model';
+import { Panel } from '../../app/Panel';
 
 export function BalanceCard({ profile }: { profile: ProfileView | null }) {
   const { t, i18n } = useTranslation();
@@ -53,7 +54,7 @@ export function BalanceCard({ profile }: { profile: ProfileView | null }) {
   })();
 
   return (
-    <Card
+    <Panel
       size="small"
       title={
         <span className="send-call-title">
@@ -76,6 +77,6 @@ export function BalanceCard({ profile }: { profile: ProfileView | null }) {
       <div role="status" aria-live="polite">
         {body}
       </div>
-    </Card>
+    </Panel>
   );
 }

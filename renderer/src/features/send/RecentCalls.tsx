@@ -1,9 +1,10 @@
 // This session's sends, newest first; choosing one shows its card.
-import { Card, Tag, Typography } from 'antd';
+import { Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { currentLanguage } from '../../i18n';
 import { formatTime, PHASE_COLORS, phaseLabel, phaseOf } from './send-model';
 import type { SessionCall } from './session-calls';
+import { Panel } from '../../app/Panel';
 
 export interface RecentCallsProps {
   calls: SessionCall[];
@@ -15,7 +16,7 @@ export function RecentCalls({ calls, selectedId, onSelect }: RecentCallsProps) {
   const { t, i18n } = useTranslation();
   const lang = currentLanguage(i18n.language);
   return (
-    <Card size="small" title={t('send.recent.title')} data-testid="recent-calls">
+    <Panel size="small" title={t('send.recent.title')} data-testid="recent-calls">
       {calls.length === 0 ? (
         <Typography.Text type="secondary">{t('send.recent.empty')}</Typography.Text>
       ) : (
@@ -50,6 +51,6 @@ export function RecentCalls({ calls, selectedId, onSelect }: RecentCallsProps) {
           ))}
         </ul>
       )}
-    </Card>
+    </Panel>
   );
 }

@@ -3,7 +3,7 @@
 // and the mobile number, normalised as it is typed. Submitting (button or Enter) only checks the
 // form and asks the screen to show the confirmation; nothing is sent from here.
 import { useEffect, useMemo, useState, type ReactNode } from 'react';
-import { Alert, AutoComplete, Button, Card, Col, Form, Input, Row, Segmented, Select, Space, Tag, Typography, type FormInstance } from 'antd';
+import { Alert, AutoComplete, Button, Col, Form, Input, Row, Segmented, Select, Space, Tag, Typography, type FormInstance } from 'antd';
 import { CheckCircleFilled, ExclamationCircleFilled, PhoneOutlined, WarningFilled } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { keyStanding } from '../profiles/key-standing';
@@ -14,6 +14,7 @@ import { CHARS_PER_UNIT, CONTENT_MAX, checkContent, textLength } from '../../../
 import { composeText, markerLabel, matchFreeText, measure, previewParts, type FreeTextMatch, type PreviewPart } from './send-model';
 import type { SendFormValues, SendRequest } from './send-request';
 import type { SendData } from './use-send-data';
+import { Panel } from '../../app/Panel';
 
 export interface SendFormProps {
   form: FormInstance<SendFormValues>;
@@ -110,7 +111,7 @@ export function SendForm({ form, data, initialProfileId, sending, onReview, prob
   ];
 
   return (
-    <Card
+    <Panel
       title={t('send.form.title')}
       extra={
         <Segmented<'template' | 'free'>
@@ -320,7 +321,7 @@ export function SendForm({ form, data, initialProfileId, sending, onReview, prob
           </Typography.Text>
         </div>
       </Form>
-    </Card>
+    </Panel>
   );
 }
 

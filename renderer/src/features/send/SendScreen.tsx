@@ -2,7 +2,7 @@
 // placed and this session's calls. A send happens only after the confirmation, once: a second
 // click (or Enter) while one is in flight does nothing, and main refuses an identical send in flight.
 import { lazy, Suspense, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
-import { Alert, Button, Card, Form, Skeleton, Typography } from 'antd';
+import { Alert, Button, Form, Skeleton, Typography } from 'antd';
 import { ReloadOutlined } from '@ant-design/icons';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -21,6 +21,7 @@ import type { SendFormValues, SendRequest } from './send-request';
 import { sessionCalls, useSessionCalls } from './session-calls';
 import { useSendData } from './use-send-data';
 import { useFeedback } from '../../app/feedback';
+import { Panel } from '../../app/Panel';
 import './send.css';
 
 // The confirmation and the call's progress are needed only once a person sends: their own chunks,
@@ -175,9 +176,9 @@ export function SendScreen() {
 
       {!data ? (
         loading ? (
-          <Card aria-busy="true" data-testid="send-loading">
+          <Panel aria-busy="true" data-testid="send-loading">
             <Skeleton active paragraph={{ rows: 6 }} />
-          </Card>
+          </Panel>
         ) : null
       ) : (
         <div className="send-layout">
