@@ -10,7 +10,7 @@ import type { BalanceView, ProfileView } from '../../../../common/contract';
 import type { IpcResult } from '../../app/api';
 import { balanceQuery } from '../../app/query';
 import { currentLanguage } from '../../i18n';
-import { describeBalance } from '../profiles/balance';
+import { describeBalance } from '../profiles/balance-words';
 import { formatTime } from './send-model';
 import { Panel } from '../../app/Panel';
 
