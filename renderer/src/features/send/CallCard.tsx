@@ -1,14 +1,16 @@
 // One message followed live (the Send screen's right column): nothing yet, a send on its way, or the
-// call with its progress and timeline (CallProgress, its own chunk: fetched as soon as the screen is
-// up, so that it is there by the time a call is placed).
+// call with its progress and timeline (CallProgress, its own chunk, with the Sandbox's texts it uses
+// for the Sandbox's own advice: fetched as soon as the screen is up, so that it is there by the time
+// a call is placed).
 import { lazy, Suspense } from 'react';
 import { Alert, Empty, Skeleton } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { Panel } from '../../app/Panel';
+import { loadTexts } from '../../i18n';
 import type { CallActions } from './CallProgress';
 import type { SessionCall } from './session-calls';
-import { Panel } from '../../app/Panel';
 
-const loadProgress = () => import('./CallProgress');
+const loadProgress = () => Promise.all([import('./CallProgress'), loadTexts(['sandbox'])]).then(([m]) => m);
 const CallProgress = lazy(() => loadProgress().then((m) => ({ default: m.CallProgress })));
 
 /** Fetches the call card's progress view ahead of the first call. */
