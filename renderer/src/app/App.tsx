@@ -2,7 +2,7 @@
 // app name and the language switch, the left navigation built from SCREENS, and the current screen
 // (each screen is its own chunk, loaded when it is first shown).
 import { Suspense, useEffect, useMemo, type ReactNode } from 'react';
-import { ConfigProvider, Layout, Segmented, Skeleton, Typography, theme as antTheme } from 'antd';
+import { ConfigProvider, Layout, Segmented, Skeleton, theme as antTheme } from 'antd';
 import { GlobalOutlined, PhoneFilled } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { antdLocale, currentLanguage, LANGUAGE_NAMES, LANGUAGES, setLanguage, type Feature, type Language } from '../i18n';
@@ -15,6 +15,7 @@ import { GuideButton, GuidePanel } from '../features/onboarding/Guide';
 import { screenFor } from './screens';
 import { NavMenu } from './NavMenu';
 import { FeedbackHost } from './feedback';
+import { Text } from './Text';
 
 export const APP_NAME = 'Callout';
 
@@ -83,10 +84,10 @@ function Shell() {
       >
         <span className="callout-brand">
           <PhoneFilled aria-hidden style={{ color: token.colorPrimary, fontSize: 20 }} />
-          <Typography.Text strong style={{ fontSize: 18 }}>
+          <Text strong style={{ fontSize: 18 }}>
             {APP_NAME}
-          </Typography.Text>
-          <Typography.Text type="secondary">{t('app.tagline')}</Typography.Text>
+          </Text>
+          <Text type="secondary">{t('app.tagline')}</Text>
         </span>
         <span style={{ flex: 1 }} />
         <GuideButton />

@@ -2,7 +2,7 @@
 // demand, when the profile changes, after each send and when a call ends (the balance query is
 // loaded again then). The last result stays while a check runs. A low balance is warned about; a
 // failed check is said in words (the profile screen's wording, shared).
-import { Alert, Button, Skeleton, Tooltip, Typography } from 'antd';
+import { Alert, Button, Skeleton, Tooltip } from 'antd';
 import { ReloadOutlined, WalletOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -13,6 +13,7 @@ import { currentLanguage } from '../../i18n';
 import { describeBalance } from '../profiles/balance-words';
 import { formatTime } from './send-model';
 import { Panel } from '../../app/Panel';
+import { Text } from '../../app/Text';
 
 export function BalanceCard({ profile }: { profile: ProfileView | null }) {
   const { t, i18n } = useTranslation();
@@ -22,8 +23,8 @@ export function BalanceCard({ profile }: { profile: ProfileView | null }) {
   const r: IpcResult<BalanceView> | null = balance.error ? { ok: false, error: balance.error } : balance.data ? { ok: true, value: balance.data } : null;
 
   const body = (() => {
-    if (!profile) return <Typography.Text type="secondary">{t('send.balance.noProfile')}</Typography.Text>;
-    if (!profile.hasKey) return <Typography.Text type="secondary">{t('send.balance.noKey')}</Typography.Text>;
+    if (!profile) return <Text type="secondary">{t('send.balance.noProfile')}</Text>;
+    if (!profile.hasKey) return <Text type="secondary">{t('send.balance.noKey')}</Text>;
     if (!r) return <Skeleton active title={false} paragraph={{ rows: 1, width: '60%' }} />;
     if (r.ok && r.value.units !== null) {
       return (
@@ -32,9 +33,9 @@ export function BalanceCard({ profile }: { profile: ProfileView | null }) {
             <span className="send-balance-units" data-testid="balance-units" data-units={r.value.units}>
               {t('send.units', { count: r.value.units })}
             </span>
-            <Typography.Text type="secondary" className="send-time">
+            <Text type="secondary" className="send-time">
               {t('send.balance.checkedAt', { time: formatTime(lang, r.value.checkedAt) })}
-            </Typography.Text>
+            </Text>
           </div>
           {r.value.low ? (
             <Alert

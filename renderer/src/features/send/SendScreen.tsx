@@ -2,7 +2,7 @@
 // placed and this session's calls. A send happens only after the confirmation, once: a second
 // click (or Enter) while one is in flight does nothing, and main refuses an identical send in flight.
 import { lazy, Suspense, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
-import { Alert, Button, Form, Skeleton, Typography } from 'antd';
+import { Alert, Button, Form, Skeleton } from 'antd';
 import { ReloadOutlined } from '@ant-design/icons';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -22,6 +22,7 @@ import { sessionCalls, useSessionCalls } from './session-calls';
 import { useSendData } from './use-send-data';
 import { useFeedback } from '../../app/feedback';
 import { Panel } from '../../app/Panel';
+import { Title, Paragraph } from '../../app/Text';
 import './send.css';
 
 // The confirmation and the call's progress are needed only once a person sends: their own chunks,
@@ -98,10 +99,10 @@ export function SendScreen() {
       title: unknown ? t('send.again.title', { mobile: original.mobile }) : t('send.again.callAgainTitle', { mobile: original.mobile }),
       content: (
         <div data-testid="send-again-confirm">
-          <Typography.Paragraph>{unknown ? t('send.again.body') : t('send.again.callAgainBody')}</Typography.Paragraph>
-          <Typography.Paragraph type="secondary" style={{ marginBottom: 0 }}>
+          <Paragraph>{unknown ? t('send.again.body') : t('send.again.callAgainBody')}</Paragraph>
+          <Paragraph type="secondary" style={{ marginBottom: 0 }}>
             {t('send.again.cost', { units: t('send.units', { count: original.units }) })}
-          </Typography.Paragraph>
+          </Paragraph>
         </div>
       ),
       okText: unknown ? t('send.again.ok') : t('send.again.callAgainOk'),
@@ -151,12 +152,12 @@ export function SendScreen() {
   return (
     <section aria-labelledby="send-title" className="send-screen">
       <div className="send-header">
-        <Typography.Title level={3} id="send-title" style={{ marginTop: 0, marginBottom: 4 }}>
+        <Title id="send-title" style={{ marginTop: 0, marginBottom: 4 }}>
           {t('send.title')}
-        </Typography.Title>
-        <Typography.Paragraph type="secondary" style={{ marginBottom: 0 }}>
+        </Title>
+        <Paragraph type="secondary" style={{ marginBottom: 0 }}>
           {t('send.intro')}
-        </Typography.Paragraph>
+        </Paragraph>
       </div>
 
       {error ? (
