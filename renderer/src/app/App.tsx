@@ -2,7 +2,7 @@
 // app name and the language switch, the left navigation built from SCREENS, and the current screen
 // (each screen is its own chunk, loaded when it is first shown).
 import { Suspense, useEffect, useMemo, type ReactNode } from 'react';
-import { ConfigProvider, Layout, Segmented, Skeleton, theme as antTheme } from 'antd';
+import { ConfigProvider, Layout, Segmented, theme as antTheme } from 'antd';
 import { GlobalOutlined, PhoneFilled } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { antdLocale, currentLanguage, LANGUAGE_NAMES, LANGUAGES, setLanguage, type Feature, type Language } from '../i18n';
@@ -16,6 +16,7 @@ import { screenFor } from './screens';
 import { NavMenu } from './NavMenu';
 import { FeedbackHost } from './feedback';
 import { Text } from './Text';
+import { Skeleton } from './Skeleton';
 
 export const APP_NAME = 'Callout';
 
@@ -105,7 +106,7 @@ function Shell() {
             <StorageBanner />
             <SecretStoreBanner />
             <GuidePanel />
-            <Suspense fallback={<Skeleton active />}>
+            <Suspense fallback={<Skeleton />}>
               <current.Component />
             </Suspense>
           </main>

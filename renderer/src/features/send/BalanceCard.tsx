@@ -2,7 +2,7 @@
 // demand, when the profile changes, after each send and when a call ends (the balance query is
 // loaded again then). The last result stays while a check runs. A low balance is warned about; a
 // failed check is said in words (the profile screen's wording, shared).
-import { Alert, Button, Skeleton, Tooltip } from 'antd';
+import { Alert, Button, Tooltip } from 'antd';
 import { ReloadOutlined, WalletOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -14,6 +14,7 @@ import { describeBalance } from '../profiles/balance-words';
 import { formatTime } from './send-model';
 import { Panel } from '../../app/Panel';
 import { Text } from '../../app/Text';
+import { Skeleton } from '../../app/Skeleton';
 
 export function BalanceCard({ profile }: { profile: ProfileView | null }) {
   const { t, i18n } = useTranslation();
@@ -25,7 +26,7 @@ export function BalanceCard({ profile }: { profile: ProfileView | null }) {
   const body = (() => {
     if (!profile) return <Text type="secondary">{t('send.balance.noProfile')}</Text>;
     if (!profile.hasKey) return <Text type="secondary">{t('send.balance.noKey')}</Text>;
-    if (!r) return <Skeleton active title={false} paragraph={{ rows: 1, width: '60%' }} />;
+    if (!r) return <Skeleton title={false} rows={1} lastWidth="60%" />;
     if (r.ok && r.value.units !== null) {
       return (
         <>

@@ -3,12 +3,13 @@
 // for the Sandbox's own advice: fetched as soon as the screen is up, so that it is there by the time
 // a call is placed).
 import { lazy, Suspense } from 'react';
-import { Alert, Empty, Skeleton } from 'antd';
+import { Alert, Empty } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { Panel } from '../../app/Panel';
 import { loadTexts } from '../../i18n';
 import type { CallActions } from './CallProgress';
 import type { SessionCall } from './session-calls';
+import { Skeleton } from '../../app/Skeleton';
 
 const loadProgress = () => Promise.all([import('./CallProgress'), loadTexts(['sandbox'])]).then(([m]) => m);
 const CallProgress = lazy(() => loadProgress().then((m) => ({ default: m.CallProgress })));
@@ -45,7 +46,7 @@ export function CallCard({ call, sendingTo, ...actions }: CallCardProps) {
     <Suspense
       fallback={
         <Panel title={t('send.call.title', { mobile: call.message.mobile })} size="small">
-          <Skeleton active />
+          <Skeleton />
         </Panel>
       }
     >

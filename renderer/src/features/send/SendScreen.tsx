@@ -2,7 +2,7 @@
 // placed and this session's calls. A send happens only after the confirmation, once: a second
 // click (or Enter) while one is in flight does nothing, and main refuses an identical send in flight.
 import { lazy, Suspense, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
-import { Alert, Button, Form, Skeleton } from 'antd';
+import { Alert, Button, Form } from 'antd';
 import { ReloadOutlined } from '@ant-design/icons';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -23,6 +23,7 @@ import { useSendData } from './use-send-data';
 import { useFeedback } from '../../app/feedback';
 import { Panel } from '../../app/Panel';
 import { Title, Paragraph } from '../../app/Text';
+import { Skeleton } from '../../app/Skeleton';
 import './send.css';
 
 // The confirmation and the call's progress are needed only once a person sends: their own chunks,
@@ -178,7 +179,7 @@ export function SendScreen() {
       {!data ? (
         loading ? (
           <Panel aria-busy="true" data-testid="send-loading">
-            <Skeleton active paragraph={{ rows: 6 }} />
+            <Skeleton rows={6} />
           </Panel>
         ) : null
       ) : (
