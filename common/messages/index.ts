@@ -3,17 +3,36 @@
 // languages. Main never builds a sentence: it sends a code and parameters, and whoever shows it
 // (the renderer's i18next, the CLI's) renders it from here. `kind` in the parameters picks a
 // variant (an i18next context: error.not-found_batch).
+//
+// In two files per language, one catalog: `<lang>.json`, what any screen may say (errors, issues,
+// reasons, provider codes, call states, transport failures, notices), and `features/<lang>.json`,
+// the sections only some features' screens say (a signature's diagnosis, parse and vectors, a clock
+// probe, a capture's checks, a dialect's name, an import's issues, a dial's results, an exchange's
+// failure in short). The console loads the first before its first screen and the second with those
+// screens (renderer/src/i18n/packs.ts); main and the CLI use the whole (MESSAGES).
 import en from './en.json';
 import zhCN from './zh-CN.json';
+import featuresEn from './features/en.json';
+import featuresZhCN from './features/zh-CN.json';
 import { isResultCode } from '../domain/codes';
 import type { IpcError } from '../contract/errors';
 import type { Reason } from '../reasons';
 import type { MessageRecord } from '../records';
 import { maskMobile } from '../domain/mobile';
 
-export type MessageCatalog = typeof en;
+/** The sections any screen may say (`<lang>.json`). */
+export type CoreMessages = typeof en;
+/** The sections only some features' screens say (`features/<lang>.json`). */
+export type FeatureMessages = typeof featuresEn;
+export type MessageCatalog = CoreMessages & FeatureMessages;
 
-export const MESSAGES: { en: MessageCatalog; 'zh-CN': MessageCatalog } = { en, 'zh-CN': zhCN };
+const whole = (core: CoreMessages, features: FeatureMessages): MessageCatalog => ({ ...core, ...features });
+
+// Marked pure: the renderer, which loads the two parts apart, does not get both in its first chunk.
+export const MESSAGES: { en: MessageCatalog; 'zh-CN': MessageCatalog } = {
+  en: /* @__PURE__ */ whole(en, featuresEn),
+  'zh-CN': /* @__PURE__ */ whole(zhCN, featuresZhCN),
+};
 
 /** The i18next namespace the catalog is loaded under in the renderer (the CLI loads it as its default). */
 export const MESSAGES_NS = 'msg';

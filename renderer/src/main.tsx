@@ -11,6 +11,7 @@ import { currentAddress } from './app/navigation';
 import { queryClient } from './app/query';
 import { prefetchDialData } from './features/dial/use-dial-data';
 import { SCREENS, screenFor } from './app/screens';
+import { preloadFeedback } from './app/feedback';
 import './app/app.css';
 
 // In a browser (`callout ui`) there is no preload: window.callout is built over the console's WebSocket.
@@ -33,10 +34,12 @@ void Promise.all([startI18n(), loadTexts(SHELL_TEXTS), screenFor(currentAddress(
     </StrictMode>,
   );
   // Quick dial (Ctrl+K from any screen) must answer at once: its screen and the palette's data are
-  // fetched once the first screen has its data and has been shown (when the browser is idle).
+  // fetched once the first screen has its data and has been shown (when the browser is idle), with
+  // the toasts' and confirmations' code (a first toast or confirmation is then shown at once).
   afterFirstScreen(() => {
     void SCREENS.find((s) => s.key === 'dial')?.preload().catch(() => undefined);
     prefetchDialData(queryClient);
+    preloadFeedback();
   });
 });
 

@@ -8,13 +8,17 @@ import { launchChromium, startApp, type AppUnderTest } from './bridge';
 import { bodyText, collectProblems, settled, translator } from './page-helpers';
 
 const TIMEOUT = 90_000;
-/** What the first screen must not load: the other screens, the tables, the charts, the guide, the other language. */
-const NOT_FIRST = /\/(HistoryScreen|BulkScreen|DialScreen|TemplatesScreen|SignatureScreen|ProfilesScreen|SandboxScreen|ProfileTable|Table|EChart|GuideCard|ConfirmSendModal|CallProgress)-|\/pack-zh-CN-/;
+/**
+ * What the first screen must not load: the other screens, the tables, the charts, the guide, the
+ * toasts' and confirmations' holders, the full-disk banner, the other language.
+ */
+const NOT_FIRST = /\/(HistoryScreen|BulkScreen|DialScreen|TemplatesScreen|SignatureScreen|ProfilesScreen|SandboxScreen|ProfileTable|Table|EChart|GuideCard|ConfirmSendModal|CallProgress|FeedbackHolders|StorageProblem)-|\/pack-zh-CN-/;
 /**
  * The JavaScript of the first screen stays under this (uncompressed; the bench measures it as
- * `rendererInitialJsKB`). It was 2,600 KB when the console was one file.
+ * `rendererInitialJsKB`). It was 2,600 KB when the console was one file, 1,067 KB with every screen
+ * split off but the shell and the Send screen still on antd's Menu, Card, Typography, Skeleton and App.
  */
-const FIRST_SCREEN_JS_KB = 1100;
+const FIRST_SCREEN_JS_KB = 900;
 /** A dictionary key on the screen instead of its text (a feature's texts not loaded). */
 const RAW_KEY = /\b(common|errors|nav|app|send|templates|history|bulk|dial|signature|onboarding|profiles|balance|msg)\.[a-z][\w-]*(\.[\w-]+)*\b/;
 

@@ -1,18 +1,22 @@
 // The app shell: antd's ConfigProvider (locale and theme follow the language), a header with the
 // app name and the language switch, the left navigation built from SCREENS, and the current screen
 // (each screen is its own chunk, loaded when it is first shown).
-import { Suspense, useEffect, useMemo } from 'react';
-import { App as AntApp, ConfigProvider, Layout, Menu, Segmented, Skeleton, Typography, theme as antTheme } from 'antd';
+import { Suspense, useEffect, useMemo, type ReactNode } from 'react';
+import { ConfigProvider, Layout, Segmented, theme as antTheme } from 'antd';
 import { GlobalOutlined, PhoneFilled } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { antdLocale, currentLanguage, LANGUAGE_NAMES, LANGUAGES, setLanguage, type Feature, type Language } from '../i18n';
 import { call } from './api';
-import { navigate, useScreen, type ScreenKey } from './navigation';
+import { useScreen } from './navigation';
 import { SecretStoreBanner } from './SecretStoreBanner';
 import { BrowserConsoleBanner } from './BrowserConsoleBanner';
 import { StorageBanner } from './StorageBanner';
 import { GuideButton, GuidePanel } from '../features/onboarding/Guide';
-import { SCREENS, screenFor } from './screens';
+import { screenFor } from './screens';
+import { NavMenu } from './NavMenu';
+import { FeedbackHost } from './feedback';
+import { Text } from './Text';
+import { Skeleton } from './Skeleton';
 
 export const APP_NAME = 'Callout';
 
@@ -81,10 +85,10 @@ function Shell() {
       >
         <span className="callout-brand">
           <PhoneFilled aria-hidden style={{ color: token.colorPrimary, fontSize: 20 }} />
-          <Typography.Text strong style={{ fontSize: 18 }}>
+          <Text strong style={{ fontSize: 18 }}>
             {APP_NAME}
-          </Typography.Text>
-          <Typography.Text type="secondary">{t('app.tagline')}</Typography.Text>
+          </Text>
+          <Text type="secondary">{t('app.tagline')}</Text>
         </span>
         <span style={{ flex: 1 }} />
         <GuideButton />
@@ -93,13 +97,7 @@ function Shell() {
       <Layout>
         <Layout.Sider width={200} theme="light" style={{ borderRight: `1px solid ${token.colorBorderSecondary}` }}>
           <nav aria-label={t('app.navigation')}>
-            <Menu
-              mode="inline"
-              selectedKeys={[screen]}
-              style={{ borderInlineEnd: 'none', paddingTop: 8 }}
-              onClick={({ key }) => navigate(key as ScreenKey)}
-              items={SCREENS.map((s) => ({ key: s.key, icon: s.icon, label: t(`nav.${s.key}`) }))}
-            />
+            <NavMenu current={screen} />
           </nav>
         </Layout.Sider>
         <Layout.Content style={{ padding: 24, minWidth: 0 }}>
@@ -108,7 +106,7 @@ function Shell() {
             <StorageBanner />
             <SecretStoreBanner />
             <GuidePanel />
-            <Suspense fallback={<Skeleton active />}>
+            <Suspense fallback={<Skeleton />}>
               <current.Component />
             </Suspense>
           </main>
@@ -118,15 +116,25 @@ function Shell() {
   );
 }
 
+/**
+ * The text style antd's App gave the console (its root element): for our own elements, which
+ * antd's components do not style. Toasts and confirmations come from FeedbackHost (feedback.tsx).
+ */
+function Root({ children }: { children: ReactNode }) {
+  const { token } = antTheme.useToken();
+  return <div style={{ color: token.colorText, fontSize: token.fontSize, lineHeight: token.lineHeight, fontFamily: token.fontFamily }}>{children}</div>;
+}
+
 export function App() {
   const { i18n } = useTranslation();
   const lang = currentLanguage(i18n.language);
   const theme = useMemo(() => themeFor(lang), [lang]);
   return (
     <ConfigProvider locale={antdLocale(lang)} theme={theme}>
-      <AntApp>
+      <Root>
+        <FeedbackHost />
         <Shell />
-      </AntApp>
+      </Root>
     </ConfigProvider>
   );
 }

@@ -6,7 +6,7 @@ import type { MessageRecord } from '../../../common/records';
 import { applyBulkProgress } from '../features/bulk/use-bulk-data';
 import { dialRuns } from '../features/dial/dial-store';
 import { contactsChanged } from '../features/dial/use-dial-data';
-import { historyPatcher } from '../features/history/use-history-list';
+import { historyPatcher } from '../features/history/history-push';
 import i18next from 'i18next';
 import type { CalloutApi } from './api';
 import { notifyCallEnded } from './browser-notifications';

@@ -29,7 +29,7 @@ function screen(key: ScreenKey, icon: ReactNode, texts: readonly Feature[], load
 }
 
 export const SCREENS: readonly Screen[] = [
-  screen('send', <PhoneOutlined />, ['send', 'sandbox'], () => import('../features/send/SendScreen').then((m) => m.SendScreen)),
+  screen('send', <PhoneOutlined />, ['send'], () => import('../features/send/SendScreen').then((m) => m.SendScreen)),
   screen('templates', <FileTextOutlined />, ['templates'], () => import('../features/templates/TemplatesScreen').then((m) => m.TemplatesScreen)),
   screen('history', <HistoryOutlined />, ['history', 'dialects'], () => import('../features/history/HistoryScreen').then((m) => m.HistoryScreen)),
   screen('bulk', <TeamOutlined />, ['bulk', 'sandbox'], () => import('../features/bulk/BulkScreen').then((m) => m.BulkScreen)),

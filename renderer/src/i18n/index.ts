@@ -6,7 +6,7 @@ import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { MESSAGES_NS } from '../../../common/messages';
 import { HTML_LANG, initialLanguage, isLanguage, LANGUAGE_STORAGE_KEY, type Language } from './language';
-import { loadBase, loadedBase, loadFeature, type BasePack, type Feature } from './packs';
+import { loadBase, loadedBase, loadFeature, loadFeatureMessages, saysFeatureMessages, type BasePack, type Feature } from './packs';
 
 export * from './language';
 export type { Feature } from './packs';
@@ -34,12 +34,20 @@ export function startingLanguage(): Language {
   return initialLanguage(savedLanguage(), navigator.languages?.length ? navigator.languages : [navigator.language]);
 }
 
-/** Loads the language's base and the given features' texts, and adds them to i18next (once it has started). */
+/**
+ * Loads the language's base and the given features' texts (with the catalog's feature sections if
+ * one of them says them), and adds them to i18next (once it has started).
+ */
 async function addTexts(lang: Language, features: Iterable<Feature>): Promise<void> {
   const list = [...features];
-  const [base, ...parts] = await Promise.all([loadBase(lang), ...list.map((f) => loadFeature(lang, f))]);
+  const [base, messages, ...parts] = await Promise.all([
+    loadBase(lang),
+    list.some(saysFeatureMessages) ? loadFeatureMessages(lang) : null,
+    ...list.map((f) => loadFeature(lang, f)),
+  ]);
   await (started ?? startI18n(lang));
   if (!i18next.hasResourceBundle(lang, MESSAGES_NS)) i18next.addResourceBundle(lang, MESSAGES_NS, base.msg);
+  if (messages) i18next.addResourceBundle(lang, MESSAGES_NS, messages, true, false);
   i18next.addResourceBundle(lang, 'translation', base.translation, true, false);
   list.forEach((f, i) => i18next.addResourceBundle(lang, 'translation', { [f]: parts[i] }, true, true));
 }

@@ -1,20 +1,21 @@
 // One language's texts, loaded when that language is spoken, in two parts: the base pack (the
-// shell's dictionary, the shared message catalog, Ant Design's texts) before the first screen, and
-// each feature's dictionary with the first screen that needs it. Switching language loads the new
+// shell's dictionary, the shared message catalog's core, Ant Design's texts) before the first
+// screen, and each feature's dictionary (with the catalog's feature sections, for the features
+// whose screens say them) with the first screen that needs it. Switching language loads the new
 // language's base and the features already in use, then switches.
 import type { ConfigProviderProps } from 'antd';
-import type { MessageCatalog } from '../../../common/messages';
+import type { CoreMessages, FeatureMessages } from '../../../common/messages';
 import type { Dictionary } from './dictionary-en';
-import { featureTexts, type Feature } from './feature-texts';
+import { featureMessages, featureTexts, type Feature } from './feature-texts';
 import type { Language } from './language';
 
-export { FEATURES, type Feature } from './feature-texts';
+export { FEATURES, saysFeatureMessages, type Feature } from './feature-texts';
 
 export interface BasePack {
   /** The shell's dictionary (i18next's default namespace, without the features' parts). */
   translation: Partial<Dictionary>;
-  /** The shared message catalog (the 'msg' namespace). */
-  msg: MessageCatalog;
+  /** The shared message catalog's core, what any screen may say (the 'msg' namespace). */
+  msg: CoreMessages;
   /** Ant Design's own texts (pagination, pickers, empty states...). */
   antd: NonNullable<ConfigProviderProps['locale']>;
 }
@@ -49,6 +50,11 @@ export async function loadBase(lang: Language): Promise<BasePack> {
 /** Loads one feature's texts in a language (once). */
 export function loadFeature<F extends Feature>(lang: Language, feature: F): Promise<Dictionary[F]> {
   return once(`${lang}:${feature}`, () => featureTexts(lang, feature));
+}
+
+/** Loads the message catalog's feature sections in a language (once; added to the 'msg' namespace). */
+export function loadFeatureMessages(lang: Language): Promise<FeatureMessages> {
+  return once(`${lang}:msg`, () => featureMessages(lang));
 }
 
 /** A base pack already loaded (the language being spoken always is), or undefined. */

@@ -1,6 +1,6 @@
 // Past batches, newest first: open one to see its progress and results, or remove a finished one.
 import type { HTMLAttributes } from 'react';
-import { App, Button, Card, Empty, Flex, Table, Tag } from 'antd';
+import { Button, Card, Empty, Flex, Table, Tag } from 'antd';
 import { DeleteOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import type { ProfileView } from '../../../../common/contract';
@@ -8,6 +8,7 @@ import type { BatchRecord } from '../../../../common/bulk-types';
 import { call, describeError } from '../../app/api';
 import { currentLanguage } from '../../i18n';
 import { formatDateTime, formatNumber, STATUS_COLORS } from './bulk-model';
+import { useFeedback } from '../../app/feedback';
 
 export interface BatchListProps {
   batches: BatchRecord[] | null;
@@ -20,7 +21,7 @@ export interface BatchListProps {
 export function BatchList({ batches, profiles, openId, onOpen, onRemoved }: BatchListProps) {
   const { t, i18n } = useTranslation();
   const lang = currentLanguage(i18n.language);
-  const { modal, message } = App.useApp();
+  const { modal, message } = useFeedback();
 
   const remove = (b: BatchRecord) => {
     modal.confirm({

@@ -2,7 +2,7 @@
 // why it stopped (insufficient balance: recharge then resume; credentials: stopped), the items whose
 // outcome is unknown for a person to decide, every item's result, and the results as CSV.
 import { useEffect, useState } from 'react';
-import { Alert, App, Button, Card, Flex, Progress, Skeleton, Space, Statistic, Tag, Tooltip, Typography } from 'antd';
+import { Alert, Button, Card, Flex, Progress, Skeleton, Space, Statistic, Tag, Tooltip, Typography } from 'antd';
 import { CaretRightOutlined, CloseCircleOutlined, DownloadOutlined, PauseOutlined, PlusCircleOutlined, ReloadOutlined } from '@ant-design/icons';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -20,6 +20,7 @@ import { ItemsTable } from './ItemsTable';
 import { learnLines } from './lines';
 import { UnknownItems } from './UnknownItems';
 import { applyBulkProgress, progressQuery } from './use-bulk-data';
+import { useFeedback } from '../../app/feedback';
 
 export interface BatchViewProps {
   batch: BatchRecord;
@@ -31,7 +32,7 @@ type Action = 'start' | 'pause' | 'resume' | 'cancel';
 export function BatchView({ batch, profiles }: BatchViewProps) {
   const { t, i18n } = useTranslation();
   const lang = currentLanguage(i18n.language);
-  const { modal, message } = App.useApp();
+  const { modal, message } = useFeedback();
   const client = useQueryClient();
   // Fetched when opened, then kept up to date by main's pushes (applyBulkProgress).
   const { data: progress, error, refetch } = useQuery(progressQuery(batch.id));
@@ -229,7 +230,7 @@ function StopBanner({
 }) {
   const { t, i18n } = useTranslation();
   const lang = currentLanguage(i18n.language);
-  const { message } = App.useApp();
+  const { message } = useFeedback();
   const topUp = useSandboxChange((api, add: number) => api.sandbox.setBalance({ add }));
   const reason = progress.pausedReason;
   const key = reason ?? 'user';

@@ -3,7 +3,7 @@
 // read the validation report, choose what to do with duplicates, check the units against the
 // balance, then create and start the batch. Nothing is sent before the last step's confirmation.
 import { useEffect, useRef, useState } from 'react';
-import { Alert, App, Button, Card, Flex, Form, Progress, Select, Steps, Tag, Typography, Upload } from 'antd';
+import { Alert, Button, Card, Flex, Form, Progress, Select, Steps, Tag, Typography, Upload } from 'antd';
 import { InboxOutlined } from '@ant-design/icons';
 import { useMutation } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -17,6 +17,7 @@ import { LinesEditor } from './lines';
 import { MappingStep } from './MappingStep';
 import { ReportStep } from './ReportStep';
 import type { BulkData } from './use-bulk-data';
+import { useFeedback } from '../../app/feedback';
 
 type Step = 'file' | 'mapping' | 'report';
 const STEPS: Step[] = ['file', 'mapping', 'report'];
@@ -37,7 +38,7 @@ interface Problem {
 
 export function ImportWizard({ data, onStarted }: ImportWizardProps) {
   const { t } = useTranslation();
-  const { message } = App.useApp();
+  const { message } = useFeedback();
   const approved = data.templates.filter((x) => x.approved);
   const firstProfile = data.profiles.find((p) => p.builtin && p.hasKey) ?? data.profiles.find((p) => p.hasKey) ?? data.profiles[0];
   const [profileId, setProfileId] = useState<string | undefined>(firstProfile?.id);

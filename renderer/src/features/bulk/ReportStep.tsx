@@ -2,7 +2,7 @@
 // with its row number (paged from main), the choice for repeated rows, and the rows and units to send
 // against the balance. "Create and start" asks once more, then creates the batch and starts it.
 import { useState, type HTMLAttributes } from 'react';
-import { Alert, App, Button, Card, Flex, Input, Radio, Statistic, Table, Tag, Typography } from 'antd';
+import { Alert, Button, Card, Flex, Input, Radio, Statistic, Table, Tag, Typography } from 'antd';
 import { WarningOutlined } from '@ant-design/icons';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -12,6 +12,7 @@ import { call, describeError } from '../../app/api';
 import { ask } from '../../app/query';
 import { currentLanguage } from '../../i18n';
 import { BLOCKING_KINDS, DUPLICATE_POLICIES, formatNumber, issueText } from './bulk-model';
+import { useFeedback } from '../../app/feedback';
 
 export interface ReportStepProps {
   view: ImportView;
@@ -35,7 +36,7 @@ export function ReportStep(props: ReportStepProps) {
   const { view, template, profile, balanceUnits, policy, name } = props;
   const { t, i18n } = useTranslation();
   const lang = currentLanguage(i18n.language);
-  const { modal, message } = App.useApp();
+  const { modal, message } = useFeedback();
   const report = view.report;
   const totals = report.totals;
   const [kind, setKind] = useState<KindFilter>('all');

@@ -2,7 +2,7 @@
 // placed. Nothing resends them by itself: a person chooses to send them again (after an explicit
 // confirmation that someone may be called twice) or not to send them.
 import { useEffect, useState, type HTMLAttributes } from 'react';
-import { Alert, App, Button, Card, Checkbox, Flex, Table, Typography } from 'antd';
+import { Alert, Button, Card, Checkbox, Flex, Table, Typography } from 'antd';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { BatchItemView, BatchProgress } from '../../../../common/bulk-types';
@@ -11,6 +11,7 @@ import { ask } from '../../app/query';
 import { currentLanguage } from '../../i18n';
 import { formatDateTime } from './bulk-model';
 import { itemsKey, progressQuery, unknownKey } from './use-bulk-data';
+import { useFeedback } from '../../app/feedback';
 
 export interface UnknownItemsProps {
   batchId: number;
@@ -20,7 +21,7 @@ export interface UnknownItemsProps {
 export function UnknownItems({ batchId, progress }: UnknownItemsProps) {
   const { t, i18n } = useTranslation();
   const lang = currentLanguage(i18n.language);
-  const { modal, message } = App.useApp();
+  const { modal, message } = useFeedback();
   const client = useQueryClient();
   // Loaded again when their number changes (applyBulkProgress).
   const { data: items, error } = useQuery({ queryKey: unknownKey(batchId), queryFn: () => ask((api) => api.bulk.unknown({ batchId })) });

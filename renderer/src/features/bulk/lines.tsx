@@ -2,7 +2,7 @@
 // an hour, and the queue never goes above them. Main has no read channel for the number yet: it is
 // learnt from a batch's governor (limit / 20) or from the last save, else the default of one line.
 import { useEffect, useState } from 'react';
-import { App, Button, Flex, InputNumber, Typography } from 'antd';
+import { Button, Flex, InputNumber, Typography } from 'antd';
 import { queryOptions, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { BatchProgress } from '../../../../common/bulk-types';
@@ -10,6 +10,7 @@ import { describeError } from '../../app/api';
 import { ask } from '../../app/query';
 import { currentLanguage } from '../../i18n';
 import { formatNumber } from './bulk-model';
+import { useFeedback } from '../../app/feedback';
 
 export const CALLS_PER_LINE = 20;
 export const CALLS_PER_HOUR_PER_LINE = 2000;
@@ -37,7 +38,7 @@ export function learnLines(client: QueryClient, profileId: string, p: Pick<Batch
 export function LinesEditor({ profileId }: { profileId: string | null }) {
   const { t, i18n } = useTranslation();
   const lang = currentLanguage(i18n.language);
-  const { message } = App.useApp();
+  const { message } = useFeedback();
   const client = useQueryClient();
   const lines = useQuery({ ...linesQuery(profileId ?? ''), enabled: profileId !== null }).data ?? 1;
   const [draft, setDraft] = useState<number | null>(lines);

@@ -1,7 +1,7 @@
 // Contacts for quick dial: name, mobile, favourite star (favourites come first in the palette), a
 // note, the escalation lists they are in. Add, edit, delete; "Call" opens the palette on them.
 import { useEffect, useState, type HTMLAttributes } from 'react';
-import { App, Button, Checkbox, Empty, Flex, Form, Input, Modal, Table, Tag, Tooltip, Typography } from 'antd';
+import { Button, Checkbox, Empty, Flex, Form, Input, Modal, Table, Tag, Tooltip, Typography } from 'antd';
 import { DeleteOutlined, EditOutlined, PhoneOutlined, PlusOutlined, SearchOutlined, StarFilled, StarOutlined } from '@ant-design/icons';
 import { useMutation } from '@tanstack/react-query';
 import { matchesAny } from '../../../../common/domain/search';
@@ -13,6 +13,7 @@ import { currentLanguage } from '../../i18n';
 import { formatClock } from './dial-model';
 import { requestPalette } from './dial-store';
 import type { DialData } from './use-dial-data';
+import { useFeedback } from '../../app/feedback';
 
 export interface ContactsTabProps {
   data: DialData;
@@ -22,7 +23,7 @@ export interface ContactsTabProps {
 export function ContactsTab({ data, onChanged }: ContactsTabProps) {
   const { t, i18n } = useTranslation();
   const lang = currentLanguage(i18n.language);
-  const { modal, message } = App.useApp();
+  const { modal, message } = useFeedback();
   const [query, setQuery] = useState('');
   const [editing, setEditing] = useState<{ contact: ContactRecord | null } | null>(null);
   const groupsOf = (c: ContactRecord): ContactGroupRecord[] => data.groups.filter((g) => g.memberIds.includes(c.id));

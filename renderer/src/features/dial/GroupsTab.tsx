@@ -2,7 +2,7 @@
 // The order is changed with the up/down buttons (keyboard reachable); "Call" opens the palette on
 // the list.
 import { useEffect, useState } from 'react';
-import { App, Button, Card, Empty, Flex, Input, Modal, Select, Typography } from 'antd';
+import { Button, Card, Empty, Flex, Input, Modal, Select, Typography } from 'antd';
 import { ArrowDownOutlined, ArrowUpOutlined, CloseOutlined, DeleteOutlined, EditOutlined, PhoneOutlined, PlusOutlined } from '@ant-design/icons';
 import { useMutation } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -11,10 +11,11 @@ import type { ContactGroupRecord } from '../../../../common/bulk-types';
 import { call, describeError, describeIssue } from '../../app/api';
 import { requestPalette } from './dial-store';
 import type { DialData } from './use-dial-data';
+import { useFeedback } from '../../app/feedback';
 
 export function GroupsTab({ data, onChanged }: { data: DialData; onChanged: () => void }) {
   const { t } = useTranslation();
-  const { modal, message } = App.useApp();
+  const { modal, message } = useFeedback();
   const [editing, setEditing] = useState<{ group: ContactGroupRecord | null } | null>(null);
   const name = (id: number) => data.contacts.find((c) => c.id === id);
 

@@ -2,7 +2,7 @@
 // which attempt, the call ringing and how it ended, the countdown to the next attempt, and the
 // result. A run in progress can be cancelled (a call already ringing cannot be recalled).
 import { useEffect, useState } from 'react';
-import { Alert, App, Button, Card, Flex, Steps, Tag, Typography } from 'antd';
+import { Alert, Button, Card, Flex, Steps, Tag, Typography } from 'antd';
 import { CloseOutlined, PhoneOutlined, StopOutlined } from '@ant-design/icons';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
@@ -11,6 +11,7 @@ import { call, describeError, describeReason } from '../../app/api';
 import { currentLanguage } from '../../i18n';
 import { formatClock, formatIn, refusalText, RESULT_TYPES, STATE_COLORS } from './dial-model';
 import { dialRuns, type AttemptView, type RunView } from './dial-store';
+import { useFeedback } from '../../app/feedback';
 
 function useNow(active: boolean): number {
   const [now, setNow] = useState(Date.now());
@@ -25,7 +26,7 @@ function useNow(active: boolean): number {
 export function RunCard({ run }: { run: RunView }) {
   const { t, i18n } = useTranslation();
   const lang = currentLanguage(i18n.language);
-  const { message } = App.useApp();
+  const { message } = useFeedback();
   const [cancelling, setCancelling] = useState(false);
   const p = run.progress;
   const phase = p?.phase ?? 'calling';

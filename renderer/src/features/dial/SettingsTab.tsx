@@ -2,13 +2,14 @@
 // day) and the local hours when nobody is called. For all profiles, or one profile's own. Each can be
 // overridden for one call, with a confirmation, from the palette.
 import { useEffect, useState } from 'react';
-import { Alert, App, Button, Flex, Form, Input, InputNumber, Select, Skeleton, Switch, Typography } from 'antd';
+import { Alert, Button, Flex, Form, Input, InputNumber, Select, Skeleton, Switch, Typography } from 'antd';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { InputOf } from '../../../../common/contract';
 import { describeError } from '../../app/api';
 import { ask } from '../../app/query';
 import type { DialData } from './use-dial-data';
+import { useFeedback } from '../../app/feedback';
 
 const HHMM = /^([01]\d|2[0-3]):[0-5]\d$/;
 
@@ -23,7 +24,7 @@ interface SettingsForm {
 
 export function SettingsTab({ data }: { data: DialData }) {
   const { t } = useTranslation();
-  const { message } = App.useApp();
+  const { message } = useFeedback();
   const client = useQueryClient();
   const [scope, setScope] = useState<string>('*');
   const { data: record, error: loadError } = useQuery({

@@ -2,7 +2,7 @@
 // file a tester shared, or one taught from a reply), and how its calls are followed — by status
 // queries, by receipts posted to its listener (address, port, path secret), or both.
 import { useEffect, useState } from 'react';
-import { Alert, App, Button, Divider, Drawer, Form, Input, InputNumber, Radio, Select, Space, Tag, Typography, Upload } from 'antd';
+import { Alert, Button, Divider, Drawer, Form, Input, InputNumber, Radio, Select, Space, Tag, Typography, Upload } from 'antd';
 import { DownloadOutlined, ReloadOutlined, UploadOutlined } from '@ant-design/icons';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -13,6 +13,7 @@ import { downloadText } from '../../app/browser-io';
 import './dialects.css';
 import { ask } from '../../app/query';
 import { dialectDescription, dialectName } from './dialect-names';
+import { useFeedback } from '../../app/feedback';
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
 const LISTENER_COLORS = { off: 'default', listening: 'success', elsewhere: 'processing', failed: 'error' } as const;
@@ -52,7 +53,7 @@ function Problems({ error }: { error: IpcError }) {
 
 export function ReadingDrawer({ profile, onClose, onChanged }: ReadingDrawerProps) {
   const { t } = useTranslation();
-  const { message, modal } = App.useApp();
+  const { message, modal } = useFeedback();
   const builtins = useQuery(dialectsQuery);
   const [choice, setChoice] = useState<string>('spec');
   const [problem, setProblem] = useState<IpcError | null>(null);

@@ -3,7 +3,7 @@
 // reads every captured reply of the profile again with the mapping ("N of M now resolve"); saving
 // gives the profile this dialect (its own) and main reads its open calls again.
 import { useEffect, useMemo, useState } from 'react';
-import { Alert, App, Button, Descriptions, Drawer, Empty, Input, Segmented, Select, Skeleton, Space, Table, Tag, Tree, Typography } from 'antd';
+import { Alert, Button, Descriptions, Drawer, Empty, Input, Segmented, Select, Skeleton, Space, Table, Tag, Tree, Typography } from 'antd';
 import type { DataNode } from 'antd/es/tree';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -16,6 +16,7 @@ import { currentLanguage } from '../../i18n';
 import { applyMapping, applyPick, ownDialect, pathsOf, relativePath, statesOf, targetsFor, treeOf, type TeachTarget, type TreeNode } from './teach-model';
 import { dialectName } from './dialect-names';
 import { formatDuration } from '../history/history-model';
+import { useFeedback } from '../../app/feedback';
 
 export interface TeachDrawerProps {
   /** The exchange to teach from; null: closed. */
@@ -50,7 +51,7 @@ function allKeys(nodes: TreeNode[]): string[] {
 export function TeachDrawer({ exchangeId, onClose }: TeachDrawerProps) {
   const { t, i18n } = useTranslation();
   const lang = currentLanguage(i18n.language);
-  const { message } = App.useApp();
+  const { message } = useFeedback();
   const client = useQueryClient();
   const open = exchangeId !== null;
   const reply = useQuery({ queryKey: ['dialects.reply', exchangeId], queryFn: () => ask((api) => api.dialects.reply({ exchangeId: exchangeId! })), enabled: open, gcTime: 0 });

@@ -2,7 +2,7 @@
 // it (opening one shows the inspector). A deliberate "Send again" always asks first: it places a new
 // real call, and after an unknown outcome the first one may have been placed too.
 import { useEffect, useState } from 'react';
-import { Alert, App, Button, Descriptions, Drawer, Skeleton, Space, Tag, Tooltip, Typography } from 'antd';
+import { Alert, Button, Descriptions, Drawer, Skeleton, Space, Tag, Tooltip, Typography } from 'antd';
 import { ReloadOutlined, RedoOutlined } from '@ant-design/icons';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -16,6 +16,7 @@ import { formatDuration, formatTime, OUTCOME_COLORS, outcomeExplanation, outcome
 import { MessageTimeline } from './MessageTimeline';
 import { TeachDrawer } from '../dialects/TeachDrawer';
 import type { Lookups } from './use-lookups';
+import { useFeedback } from '../../app/feedback';
 
 /**
  * The reply to teach from: the newest status reply or receipt that carries the value not recognised
@@ -41,7 +42,7 @@ export interface MessagePanelProps {
 export function MessagePanel({ id, open, onClose, lookups, onOpenExchange, onShowMessage }: MessagePanelProps) {
   const { t, i18n } = useTranslation();
   const lang = currentLanguage(i18n.language);
-  const { message, modal } = App.useApp();
+  const { message, modal } = useFeedback();
   // Loaded again whenever main pushes a change to this message (live-updates.ts).
   const { data: detail, isLoading: loading, error, refetch } = useQuery({ ...messageQuery(id ?? 0), enabled: open && id !== null });
   const [selected, setSelected] = useState<Set<number>>(new Set());

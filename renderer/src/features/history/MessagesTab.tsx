@@ -1,7 +1,7 @@
 // The messages of History: filters, the virtualised list with its total, CSV export of the filtered
 // set, and the side panel of the selected message (with its exchanges in the inspector).
 import { useCallback, useMemo, useState } from 'react';
-import { App, Button, Tooltip, Typography } from 'antd';
+import { Button, Tooltip, Typography } from 'antd';
 import { FileExcelOutlined } from '@ant-design/icons';
 import { useMutation } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -11,19 +11,21 @@ import { describeError } from '../../app/api';
 import { ask } from '../../app/query';
 import { currentLanguage } from '../../i18n';
 import { downloadText } from '../../app/browser-io';
-import { cleanFilter, fileStamp, formatCount, isFiltered, utcOffsetMinutes } from './history-model';
+import { fileStamp, formatCount, utcOffsetMinutes } from './history-model';
+import { cleanFilter, isFiltered } from './history-filter';
 import { HistoryFilters, NO_FILTERS, rangeToTimes, type FilterValues } from './HistoryFilters';
 import { InspectorDrawer } from './Inspector';
 import { MessageList } from './MessageList';
 import { MessagePanel } from './MessagePanel';
 import { useHistoryList } from './use-history-list';
 import type { Lookups } from './use-lookups';
+import { useFeedback } from '../../app/feedback';
 
 /** `active`: the tab is shown (its drawers close while another tab is). */
 export function MessagesTab({ lookups, active }: { lookups: Lookups; active: boolean }) {
   const { t, i18n } = useTranslation();
   const lang = currentLanguage(i18n.language);
-  const { message } = App.useApp();
+  const { message } = useFeedback();
   const [values, setValues] = useState<FilterValues>(NO_FILTERS);
   const [order, setOrder] = useState<HistoryOrder>('newest');
   const [selectedId, setSelectedId] = useState<number | null>(null);

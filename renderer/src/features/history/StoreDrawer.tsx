@@ -2,7 +2,7 @@
 // cap: the oldest go first), applying that now, and compacting the database file (vacuum) with its
 // size before and after. Messages themselves are never deleted here.
 import { useEffect, useState } from 'react';
-import { Alert, App, Button, Checkbox, Descriptions, Drawer, InputNumber, Space, Spin, Typography } from 'antd';
+import { Alert, Button, Checkbox, Descriptions, Drawer, InputNumber, Space, Spin, Typography } from 'antd';
 import { ClearOutlined, CompressOutlined, SaveOutlined } from '@ant-design/icons';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -12,6 +12,7 @@ import { ask } from '../../app/query';
 import { currentLanguage } from '../../i18n';
 import { DatabaseNotice } from './DatabaseNotice';
 import { formatBytes, formatCount } from './history-model';
+import { useFeedback } from '../../app/feedback';
 
 const MB = 1024 * 1024;
 const statusQuery = queryOptions({ queryKey: ['store.status'], queryFn: () => ask((api) => api.store.status()) });
@@ -19,7 +20,7 @@ const statusQuery = queryOptions({ queryKey: ['store.status'], queryFn: () => as
 export function StoreDrawer({ open, onClose }: { open: boolean; onClose: () => void }) {
   const { t, i18n } = useTranslation();
   const lang = currentLanguage(i18n.language);
-  const { message } = App.useApp();
+  const { message } = useFeedback();
   const client = useQueryClient();
   const { data: status, error } = useQuery({ ...statusQuery, enabled: open });
   const [keepDays, setKeepDays] = useState(false);

@@ -2,7 +2,7 @@
 // (main writes that to the clipboard itself after an explicit confirmation; the key never comes
 // here), and export a selection as a HAR 1.2 file.
 import { useState } from 'react';
-import { App, Button, Select, Space, Tooltip } from 'antd';
+import { Button, Select, Space, Tooltip } from 'antd';
 import { CopyOutlined, DownloadOutlined, KeyOutlined, RetweetOutlined } from '@ant-design/icons';
 import type { TFunction } from 'i18next';
 import { useMutation } from '@tanstack/react-query';
@@ -15,6 +15,7 @@ import { ask } from '../../app/query';
 import { copyText, downloadText } from '../../app/browser-io';
 import { openInWorkbench } from '../workbench/workbench-store';
 import { fileStamp } from './history-model';
+import { useFeedback } from '../../app/feedback';
 
 const LANGUAGES: { value: CodeTarget; label: string }[] = [
   { value: 'curl', label: 'cURL' },
@@ -26,7 +27,7 @@ const LANGUAGES: { value: CodeTarget; label: string }[] = [
 /** Opens the exchange's request in the raw client, to send it again as it was or changed. */
 export function ReplayButton({ exchange }: { exchange: ExchangeRecord }) {
   const { t } = useTranslation();
-  const { message } = App.useApp();
+  const { message } = useFeedback();
   const replay = useMutation({
     mutationFn: () => ask((api) => api.raw.fromExchange({ id: exchange.id })),
     onSuccess: (r) => openInWorkbench({ request: r.request, ...(r.profileId ? { profileId: r.profileId } : {}), environmentId: null }),
@@ -59,7 +60,7 @@ export function pathOf(url: string): string {
 
 export function ExportHarButton({ ids, size }: { ids: number[]; size?: 'small' | 'middle' }) {
   const { t } = useTranslation();
-  const { message } = App.useApp();
+  const { message } = useFeedback();
   const exporting = useMutation({
     mutationFn: () => ask((api) => api.exchanges.exportHar({ ids })),
     onSuccess: (har) => {
@@ -77,7 +78,7 @@ export function ExportHarButton({ ids, size }: { ids: number[]; size?: 'small' |
 
 export function CopyCurlButtons({ exchange }: { exchange: ExchangeRecord }) {
   const { t } = useTranslation();
-  const { message, modal } = App.useApp();
+  const { message, modal } = useFeedback();
   const failed = (e: IpcError) => void message.error(describeError(t, e));
   const [target, setTarget] = useState<CodeTarget>('curl');
   const copy = useMutation({

@@ -4,7 +4,7 @@
 // zod is configured where the contract's schemas are used (the profiles' chunk), not in the first one.
 import '../../app/zod-config';
 import { useEffect, useState } from 'react';
-import { Alert, App, Button, Form, Input, Modal, Space, Typography } from 'antd';
+import { Alert, Button, Form, Input, Modal, Space, Typography } from 'antd';
 import { DeleteOutlined, LockOutlined, SwapOutlined, WalletOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { contract, type ProfileView } from '../../../../common/contract';
@@ -12,6 +12,7 @@ import { call, describeError, describeIssue, type IpcError } from '../../app/api
 import { useAppInfo } from '../../app/query';
 import { BalanceResult, useBalanceCheck } from './balance';
 import { keyStanding } from './key-standing';
+import { useFeedback } from '../../app/feedback';
 
 /**
  * A set key, as the provider last judged it (main's one record, the same the profile list shows):
@@ -65,7 +66,7 @@ interface KeyFormValues {
 
 export function KeyModal({ profile, intro, onClose, onChanged }: KeyModalProps) {
   const { t } = useTranslation();
-  const { message, modal } = App.useApp();
+  const { message, modal } = useFeedback();
   const info = useAppInfo();
   const [form] = Form.useForm<KeyFormValues>();
   const [replacing, setReplacing] = useState(false);

@@ -1,13 +1,14 @@
 // Adding or editing a profile. Field rules come from the contract's schema; problems main reports
 // (issues with a path) are shown in place on their field until the user changes it.
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { Alert, App, Button, Checkbox, Drawer, Form, Input, InputNumber, Radio, Select, Space, Typography } from 'antd';
+import { Alert, Button, Checkbox, Drawer, Form, Input, InputNumber, Radio, Select, Space, Typography } from 'antd';
 import { useMutation } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { SIGNING_MODES, type ProfileInput, type ProfileView } from '../../../../common/contract';
 import { keyTransport, originOf, sameOrigin } from '../../../../common/domain/key-origin';
 import { call, describeError, type IpcError } from '../../app/api';
 import { fieldOfPath, formValuesOf, inputOf, profileRules, THRESHOLD_MAX, TIMEOUT_LIMITS, type FormField, type ProfileFormValues, type ServerIssues } from './profile-form';
+import { useFeedback } from '../../app/feedback';
 
 export interface ProfileFormDrawerProps {
   open: boolean;
@@ -24,7 +25,7 @@ const FORMATS = [
 
 export function ProfileFormDrawer({ open, profile, onClose, onSaved }: ProfileFormDrawerProps) {
   const { t, i18n } = useTranslation();
-  const { message } = App.useApp();
+  const { message } = useFeedback();
   const [form] = Form.useForm<ProfileFormValues>();
   const saving = useMutation({ mutationFn: (input: ProfileInput) => call((api) => api.profiles.save(input)) });
   const [formError, setFormError] = useState<IpcError | null>(null);

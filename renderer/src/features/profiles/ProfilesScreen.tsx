@@ -1,6 +1,6 @@
 // The Profiles screen: the list, the add/edit drawer, the write-only key dialog and balance checks.
 import { useState } from 'react';
-import { Alert, App, Button, Flex, Typography } from 'antd';
+import { Alert, Button, Flex, Typography } from 'antd';
 import { PlusOutlined, ReloadOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import type { ProfileView } from '../../../../common/contract';
@@ -10,12 +10,13 @@ import { KeyModal } from './KeyModal';
 import { ProfileFormDrawer } from './ProfileFormDrawer';
 import { ProfileTable } from './ProfileTable';
 import { useProfiles } from './use-profiles';
+import { useFeedback } from '../../app/feedback';
 
 type FormState = { open: false } | { open: true; profile: ProfileView | null };
 
 export function ProfilesScreen() {
   const { t } = useTranslation();
-  const { message, modal } = App.useApp();
+  const { message, modal } = useFeedback();
   const { profiles, loading, error, reload, upsert, drop } = useProfiles();
   const [formState, setFormState] = useState<FormState>({ open: false });
   const [keyFor, setKeyFor] = useState<{ id: string; intro: 'new' | null } | null>(null);

@@ -2,11 +2,11 @@
 import { useEffect } from 'react';
 import { Alert, Space, Spin, Typography } from 'antd';
 import { useMutation } from '@tanstack/react-query';
-import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import type { BalanceView, ProfileView } from '../../../../common/contract';
-import { call, describeError, describeProviderCode, describeReason, type IpcResult } from '../../app/api';
+import { call, type IpcResult } from '../../app/api';
 import { currentLanguage } from '../../i18n';
+import { describeBalance } from './balance-words';
 
 export type BalanceCheck = { state: 'idle' } | { state: 'checking' } | { state: 'done'; result: IpcResult<BalanceView> };
 
@@ -20,34 +20,6 @@ export function useBalanceCheck(profileId: string | null): { check: BalanceCheck
     if (profileId) await mutateAsync(profileId);
   };
   return { check, run, reset };
-}
-
-interface Described {
-  type: 'success' | 'warning' | 'error';
-  title: string;
-  body: string[];
-}
-
-/** The outcome of a balance query in words, in the user's language. Exported for reuse by other screens. */
-export function describeBalance(t: TFunction, result: IpcResult<BalanceView>, threshold: number | null): Described {
-  if (!result.ok) return { type: 'error', title: t('balance.failedTitle'), body: [describeError(t, result.error)] };
-  const v = result.value;
-  if (v.units !== null) {
-    const units = t('balance.units', { count: v.units });
-    const body = [t('balance.okBody')];
-    if (v.low) body.push(t('balance.low', { threshold: t('balance.units', { count: threshold ?? 0 }) }));
-    return { type: v.low ? 'warning' : 'success', title: t('balance.okTitle', { units }), body };
-  }
-  if (v.accepted) return { type: 'warning', title: t('balance.unreadableTitle'), body: [t('balance.unreadableBody')] };
-  if (v.failure?.kind === 'signature-rejected') {
-    return { type: 'error', title: t('provider.signature.meaning', { ns: 'msg' }), body: [t('provider.signature.action', { ns: 'msg' })] };
-  }
-  if (v.failure) {
-    const body = v.failure.outcome === 'not-sent' ? [t('balance.failedNotSent')] : v.failure.outcome === 'unknown' ? [t('balance.failedUnknown')] : [];
-    return { type: 'error', title: describeReason(t, v.failure.reason), body };
-  }
-  const code = describeProviderCode(t, v.providerCode);
-  return { type: 'error', title: code.meaning, body: [code.action] };
 }
 
 /** Shows a balance check: a spinner while it runs, then the outcome in words. */

@@ -3,7 +3,7 @@
 // (register them, approved now or after the review delay), how it behaves (speed, signature gateway,
 // clock, review delay, reply shape), fault switches, and the requests it received.
 import { useState, type HTMLAttributes } from 'react';
-import { Alert, App, Button, Card, Empty, Flex, InputNumber, Select, Segmented, Skeleton, Space, Statistic, Table, Tag, Tooltip, Typography } from 'antd';
+import { Alert, Button, Card, Empty, Flex, InputNumber, Select, Segmented, Skeleton, Space, Statistic, Table, Tag, Tooltip, Typography } from 'antd';
 import type { TableColumnsType } from 'antd';
 import { ClearOutlined, PlusCircleOutlined, ReloadOutlined, ThunderboltOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
@@ -24,6 +24,7 @@ import { formatCount } from '../../i18n/numbers';
 import { formatTime, timeParts } from '../history/history-model';
 import { MarkedContent } from '../templates/MarkedContent';
 import { SANDBOX_POLL_MS, sandboxQuery, sandboxRequestsQuery, useSandboxChange } from './use-sandbox';
+import { useFeedback } from '../../app/feedback';
 import './sandbox.css';
 import '../templates/templates.css';
 
@@ -83,14 +84,14 @@ export function SandboxScreen() {
 /** Says a failed change in words (a toast), the sandbox's view stays as it was. */
 function useFailure() {
   const { t } = useTranslation();
-  const { message } = App.useApp();
+  const { message } = useFeedback();
   return (e: Parameters<typeof describeError>[1]) => void message.error(`${t('sandbox.changeFailed')} ${describeError(t, e)}`);
 }
 
 function BalanceCard({ view }: { view: SandboxView }) {
   const { t, i18n } = useTranslation();
   const lang = currentLanguage(i18n.language);
-  const { message } = App.useApp();
+  const { message } = useFeedback();
   const failed = useFailure();
   const [amount, setAmount] = useState<number | null>(10);
   const change = useSandboxChange((api, input: { add?: number; set?: number }) => api.sandbox.setBalance(input));
@@ -263,7 +264,7 @@ function SettingsCard({ view }: { view: SandboxView }) {
 function TemplatesCard({ view }: { view: SandboxView }) {
   const { t, i18n } = useTranslation();
   const lang = currentLanguage(i18n.language);
-  const { message } = App.useApp();
+  const { message } = useFeedback();
   const failed = useFailure();
   const register = useSandboxChange((api, input: { templateIds: string[]; approve: 'now' | 'review' }) => api.sandbox.registerTemplates(input));
   const approve = useSandboxChange((api, templateId: string) => api.sandbox.approveTemplate({ templateId }));
@@ -400,7 +401,7 @@ function TemplatesCard({ view }: { view: SandboxView }) {
 function FaultsCard({ view }: { view: SandboxView }) {
   const { t, i18n } = useTranslation();
   const lang = currentLanguage(i18n.language);
-  const { message } = App.useApp();
+  const { message } = useFeedback();
   const failed = useFailure();
   const [kind, setKind] = useState<SandboxFaultKind>('timeout');
   const [op, setOp] = useState<'all' | 'send' | 'status' | 'balance'>('send');

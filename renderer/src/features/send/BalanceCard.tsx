@@ -2,7 +2,7 @@
 // demand, when the profile changes, after each send and when a call ends (the balance query is
 // loaded again then). The last result stays while a check runs. A low balance is warned about; a
 // failed check is said in words (the profile screen's wording, shared).
-import { Alert, Button, Card, Skeleton, Tooltip, Typography } from 'antd';
+import { Alert, Button, Tooltip } from 'antd';
 import { ReloadOutlined, WalletOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -10,8 +10,11 @@ import type { BalanceView, ProfileView } from '../../../../common/contract';
 import type { IpcResult } from '../../app/api';
 import { balanceQuery } from '../../app/query';
 import { currentLanguage } from '../../i18n';
-import { describeBalance } from '../profiles/balance';
+import { describeBalance } from '../profiles/balance-words';
 import { formatTime } from './send-model';
+import { Panel } from '../../app/Panel';
+import { Text } from '../../app/Text';
+import { Skeleton } from '../../app/Skeleton';
 
 export function BalanceCard({ profile }: { profile: ProfileView | null }) {
   const { t, i18n } = useTranslation();
@@ -21,9 +24,9 @@ export function BalanceCard({ profile }: { profile: ProfileView | null }) {
   const r: IpcResult<BalanceView> | null = balance.error ? { ok: false, error: balance.error } : balance.data ? { ok: true, value: balance.data } : null;
 
   const body = (() => {
-    if (!profile) return <Typography.Text type="secondary">{t('send.balance.noProfile')}</Typography.Text>;
-    if (!profile.hasKey) return <Typography.Text type="secondary">{t('send.balance.noKey')}</Typography.Text>;
-    if (!r) return <Skeleton active title={false} paragraph={{ rows: 1, width: '60%' }} />;
+    if (!profile) return <Text type="secondary">{t('send.balance.noProfile')}</Text>;
+    if (!profile.hasKey) return <Text type="secondary">{t('send.balance.noKey')}</Text>;
+    if (!r) return <Skeleton title={false} rows={1} lastWidth="60%" />;
     if (r.ok && r.value.units !== null) {
       return (
         <>
@@ -31,9 +34,9 @@ export function BalanceCard({ profile }: { profile: ProfileView | null }) {
             <span className="send-balance-units" data-testid="balance-units" data-units={r.value.units}>
               {t('send.units', { count: r.value.units })}
             </span>
-            <Typography.Text type="secondary" className="send-time">
+            <Text type="secondary" className="send-time">
               {t('send.balance.checkedAt', { time: formatTime(lang, r.value.checkedAt) })}
-            </Typography.Text>
+            </Text>
           </div>
           {r.value.low ? (
             <Alert
@@ -53,7 +56,7 @@ export function BalanceCard({ profile }: { profile: ProfileView | null }) {
   })();
 
   return (
-    <Card
+    <Panel
       size="small"
       title={
         <span className="send-call-title">
@@ -76,6 +79,6 @@ export function BalanceCard({ profile }: { profile: ProfileView | null }) {
       <div role="status" aria-live="polite">
         {body}
       </div>
-    </Card>
+    </Panel>
   );
 }

@@ -2,7 +2,7 @@
 // code's meaning and next step, or unknown), the call's progress (submitted → calling → how it
 // ended) and its timestamped timeline. An unknown outcome offers a deliberate "Send again", after
 // confirmation. Its own chunk (steps, timeline): loaded once the Send screen is up (CallCard.tsx).
-import { Alert, Button, Card, Steps, Tag, Timeline, Typography } from 'antd';
+import { Alert, Button, Steps, Tag, Timeline, Typography } from 'antd';
 import { PhoneOutlined, RedoOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -11,6 +11,7 @@ import { profilesQuery } from '../../app/query';
 import { currentLanguage } from '../../i18n';
 import { describeOutcome, formatTime, offersSendAgain, PHASE_COLORS, phaseLabel, phaseOf, stepsOf, timelineEntries } from './send-model';
 import type { SessionCall } from './session-calls';
+import { Panel } from '../../app/Panel';
 
 /** What a person can do from the call card. */
 export interface CallActions {
@@ -37,7 +38,7 @@ export function CallProgress({ call, onSendAgain, sendAgainBusy, onOpenProfiles 
   const authProblem = m.code === 401 || m.errorKind === 'signature-rejected';
 
   return (
-    <Card
+    <Panel
       size="small"
       title={
         <span className="send-call-title">
@@ -128,6 +129,6 @@ export function CallProgress({ call, onSendAgain, sendAgainBusy, onOpenProfiles 
       <Typography.Paragraph className="send-call-text" ellipsis={{ rows: 2, expandable: true, symbol: t('send.call.more') }} lang="zh-CN">
         {m.content}
       </Typography.Paragraph>
-    </Card>
+    </Panel>
   );
 }

@@ -1,9 +1,11 @@
 // This session's sends, newest first; choosing one shows its card.
-import { Card, Tag, Typography } from 'antd';
+import { Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { currentLanguage } from '../../i18n';
 import { formatTime, PHASE_COLORS, phaseLabel, phaseOf } from './send-model';
 import type { SessionCall } from './session-calls';
+import { Panel } from '../../app/Panel';
+import { Text } from '../../app/Text';
 
 export interface RecentCallsProps {
   calls: SessionCall[];
@@ -15,9 +17,9 @@ export function RecentCalls({ calls, selectedId, onSelect }: RecentCallsProps) {
   const { t, i18n } = useTranslation();
   const lang = currentLanguage(i18n.language);
   return (
-    <Card size="small" title={t('send.recent.title')} data-testid="recent-calls">
+    <Panel size="small" title={t('send.recent.title')} data-testid="recent-calls">
       {calls.length === 0 ? (
-        <Typography.Text type="secondary">{t('send.recent.empty')}</Typography.Text>
+        <Text type="secondary">{t('send.recent.empty')}</Text>
       ) : (
         <ul className="send-recent" aria-label={t('send.recent.title')}>
           {calls.map(({ message: m }) => (
@@ -32,24 +34,24 @@ export function RecentCalls({ calls, selectedId, onSelect }: RecentCallsProps) {
                 data-phase={phaseOf(m)}
               >
                 <span className="send-recent-main">
-                  <Typography.Text strong>{m.mobile}</Typography.Text>
-                  <Typography.Text type="secondary" ellipsis className="send-recent-text" lang="zh-CN">
+                  <Text strong>{m.mobile}</Text>
+                  <Text type="secondary" ellipsis className="send-recent-text" lang="zh-CN">
                     {m.content}
-                  </Typography.Text>
+                  </Text>
                 </span>
                 <span className="send-recent-side">
                   <Tag color={PHASE_COLORS[phaseOf(m)]} style={{ marginInlineEnd: 0 }}>
                     {phaseLabel(t, m)}
                   </Tag>
-                  <Typography.Text type="secondary" className="send-time">
+                  <Text type="secondary" className="send-time">
                     {formatTime(lang, m.createdAt)}
-                  </Typography.Text>
+                  </Text>
                 </span>
               </button>
             </li>
           ))}
         </ul>
       )}
-    </Card>
+    </Panel>
   );
 }

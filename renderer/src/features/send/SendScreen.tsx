@@ -2,7 +2,7 @@
 // placed and this session's calls. A send happens only after the confirmation, once: a second
 // click (or Enter) while one is in flight does nothing, and main refuses an identical send in flight.
 import { lazy, Suspense, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
-import { Alert, App, Button, Card, Form, Skeleton, Typography } from 'antd';
+import { Alert, Button, Form } from 'antd';
 import { ReloadOutlined } from '@ant-design/icons';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -20,6 +20,10 @@ import { phaseOf } from './send-model';
 import type { SendFormValues, SendRequest } from './send-request';
 import { sessionCalls, useSessionCalls } from './session-calls';
 import { useSendData } from './use-send-data';
+import { useFeedback } from '../../app/feedback';
+import { Panel } from '../../app/Panel';
+import { Title, Paragraph } from '../../app/Text';
+import { Skeleton } from '../../app/Skeleton';
 import './send.css';
 
 // The confirmation and the call's progress are needed only once a person sends: their own chunks,
@@ -29,7 +33,7 @@ const ConfirmSendModal = lazy(() => loadConfirm().then((m) => ({ default: m.Conf
 
 export function SendScreen() {
   const { t } = useTranslation();
-  const { modal, message } = App.useApp();
+  const { modal, message } = useFeedback();
   const client = useQueryClient();
   const { data, loading, error, reload } = useSendData();
   const [form] = Form.useForm<SendFormValues>();
@@ -96,10 +100,10 @@ export function SendScreen() {
       title: unknown ? t('send.again.title', { mobile: original.mobile }) : t('send.again.callAgainTitle', { mobile: original.mobile }),
       content: (
         <div data-testid="send-again-confirm">
-          <Typography.Paragraph>{unknown ? t('send.again.body') : t('send.again.callAgainBody')}</Typography.Paragraph>
-          <Typography.Paragraph type="secondary" style={{ marginBottom: 0 }}>
+          <Paragraph>{unknown ? t('send.again.body') : t('send.again.callAgainBody')}</Paragraph>
+          <Paragraph type="secondary" style={{ marginBottom: 0 }}>
             {t('send.again.cost', { units: t('send.units', { count: original.units }) })}
-          </Typography.Paragraph>
+          </Paragraph>
         </div>
       ),
       okText: unknown ? t('send.again.ok') : t('send.again.callAgainOk'),
@@ -149,12 +153,12 @@ export function SendScreen() {
   return (
     <section aria-labelledby="send-title" className="send-screen">
       <div className="send-header">
-        <Typography.Title level={3} id="send-title" style={{ marginTop: 0, marginBottom: 4 }}>
+        <Title id="send-title" style={{ marginTop: 0, marginBottom: 4 }}>
           {t('send.title')}
-        </Typography.Title>
-        <Typography.Paragraph type="secondary" style={{ marginBottom: 0 }}>
+        </Title>
+        <Paragraph type="secondary" style={{ marginBottom: 0 }}>
           {t('send.intro')}
-        </Typography.Paragraph>
+        </Paragraph>
       </div>
 
       {error ? (
@@ -174,9 +178,9 @@ export function SendScreen() {
 
       {!data ? (
         loading ? (
-          <Card aria-busy="true" data-testid="send-loading">
-            <Skeleton active paragraph={{ rows: 6 }} />
-          </Card>
+          <Panel aria-busy="true" data-testid="send-loading">
+            <Skeleton rows={6} />
+          </Panel>
         ) : null
       ) : (
         <div className="send-layout">

@@ -1,10 +1,11 @@
 // A copy button for one output. Says what happened: copied, or "selected: press Ctrl+C" when
 // neither the Clipboard API nor the copy command was allowed.
 import { useState, type RefObject } from 'react';
-import { App, Button, Tooltip } from 'antd';
+import { Button, Tooltip } from 'antd';
 import { CheckOutlined, CopyOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { copyText, selectContents } from '../../app/browser-io';
+import { useFeedback } from '../../app/feedback';
 
 export interface CopyButtonProps {
   text: string;
@@ -18,7 +19,7 @@ export interface CopyButtonProps {
 
 export function CopyButton({ text, what, target, testId, disabled }: CopyButtonProps) {
   const { t } = useTranslation();
-  const { message } = App.useApp();
+  const { message } = useFeedback();
   const [done, setDone] = useState(false);
   const label = t('signature.copy.label', { what });
 

@@ -2,7 +2,7 @@
 // cursor, and a live count of characters and units), an optional label per marker, and whether the
 // provider has approved it, with how approval works said next to the box.
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { Alert, App, Button, Checkbox, Drawer, Form, Input, Space, Typography } from 'antd';
+import { Alert, Button, Checkbox, Drawer, Form, Input, Space, Typography } from 'antd';
 import type { FormRule } from 'antd';
 import type { TextAreaRef } from 'antd/es/input/TextArea';
 import { PlusOutlined } from '@ant-design/icons';
@@ -13,6 +13,7 @@ import type { InputOf, TemplateView } from '../../../../common/contract';
 import { call, describeError, type IpcError } from '../../app/api';
 import { MarkedContent } from './MarkedContent';
 import { cleanLabels, CONTENT_MAX, contentProblem, derivedName, LABEL_MAX, labelProblem, MARKER, NAME_MAX, nameProblem, sameText, templateFacts, type Problem } from './template-rules';
+import { useFeedback } from '../../app/feedback';
 
 export interface TemplateFormValues {
   name: string;
@@ -47,7 +48,7 @@ function problemRule(t: TFunction, check: (value: string) => Problem | null): Fo
 
 export function TemplateFormDrawer({ open, template, existing, onClose, onSaved }: TemplateFormDrawerProps) {
   const { t, i18n } = useTranslation();
-  const { message } = App.useApp();
+  const { message } = useFeedback();
   const [form] = Form.useForm<TemplateFormValues>();
   const saving = useMutation({ mutationFn: (input: InputOf<'templates.save'>) => call((api) => api.templates.save(input)) });
   const [formError, setFormError] = useState<IpcError | null>(null);

@@ -2,7 +2,7 @@
 // search and status filter; add, edit, delete; paste, import (JSON/CSV, checked row by row before
 // saving) and export (JSON/CSV).
 import { useState } from 'react';
-import { Alert, App, Button, Dropdown, Empty, Flex, Input, Segmented, Space, Typography } from 'antd';
+import { Alert, Button, Dropdown, Empty, Flex, Input, Segmented, Space, Typography } from 'antd';
 import { DownloadOutlined, DownOutlined, ExperimentOutlined, ImportOutlined, PlusOutlined, ReloadOutlined, SearchOutlined, SnippetsOutlined } from '@ant-design/icons';
 import { useMutation } from '@tanstack/react-query';
 import { matchesAny } from '../../../../common/domain/search';
@@ -16,6 +16,7 @@ import { TemplateFormDrawer } from './TemplateFormDrawer';
 import { TemplateTable } from './TemplateTable';
 import { exportCsv, exportFileName, exportJson } from './template-io';
 import { useTemplates } from './use-templates';
+import { useFeedback } from '../../app/feedback';
 import './templates.css';
 
 type Filter = 'all' | 'approved' | 'pending';
@@ -23,7 +24,7 @@ type FormState = { open: false } | { open: true; template: TemplateView | null }
 
 export function TemplatesScreen() {
   const { t } = useTranslation();
-  const { message, modal } = App.useApp();
+  const { message, modal } = useFeedback();
   const { templates, loading, error, reload, upsert, drop } = useTemplates();
   const [query, setQuery] = useState('');
   const [filter, setFilter] = useState<Filter>('all');

@@ -1,7 +1,7 @@
 // Collections of saved requests (open one in the raw client, run them all, export or import a file,
 // edit a collection's variables) and the environments (a profile and its variables).
 import { useState } from 'react';
-import { Alert, App, Button, Collapse, Drawer, Dropdown, Empty, Input, Modal, Select, Space, Spin, Typography } from 'antd';
+import { Alert, Button, Collapse, Drawer, Dropdown, Empty, Input, Modal, Select, Space, Spin, Typography } from 'antd';
 import { DeleteOutlined, DownloadOutlined, EnvironmentOutlined, MoreOutlined, PlayCircleOutlined, PlusOutlined, UploadOutlined } from '@ant-design/icons';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -11,6 +11,7 @@ import { downloadText } from '../../app/browser-io';
 import { ask, profilesQuery } from '../../app/query';
 import { RunResults, RunSummaryLine } from './RunResults';
 import { draftStore, useDraft } from './workbench-store';
+import { useFeedback } from '../../app/feedback';
 
 export const collectionsKey = ['collections.list'];
 export const environmentsQuery = queryOptions({ queryKey: ['environments.list'], queryFn: () => ask((api) => api.environments.list()) });
@@ -188,7 +189,7 @@ function CollectionItem({ id, onRun }: { id: number; onRun: (c: CollectionView) 
 
 export function CollectionsPanel() {
   const { t } = useTranslation();
-  const { message, modal } = App.useApp();
+  const { message, modal } = useFeedback();
   const client = useQueryClient();
   const draft = useDraft();
   const list = useQuery({ queryKey: collectionsKey, queryFn: () => ask((api) => api.collections.list()) });

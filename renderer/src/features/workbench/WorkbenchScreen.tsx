@@ -4,7 +4,7 @@
 // an environment. The API Key never comes here: main fills {{password}} and writes code with the
 // key to the clipboard itself.
 import { useEffect, useState } from 'react';
-import { Alert, App, Button, Dropdown, Empty, Input, Modal, Select, Space, Tooltip, Typography } from 'antd';
+import { Alert, Button, Dropdown, Empty, Input, Modal, Select, Space, Tooltip, Typography } from 'antd';
 import { CodeOutlined, ImportOutlined, KeyOutlined, PlusOutlined, SaveOutlined, SendOutlined } from '@ant-design/icons';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -20,6 +20,7 @@ import { CollectionsPanel, collectionsKey, environmentsQuery } from './Collectio
 import { MethodInput, RequestTabs, usedVariables } from './RequestEditor';
 import { AssertionLine, OutcomeTag } from './RunResults';
 import { draftStore, editDraft, editRequest, newDraft, useDraft } from './workbench-store';
+import { useFeedback } from '../../app/feedback';
 import './workbench.css';
 
 const CODE_NAMES: Record<CodeTarget, string> = { curl: 'cURL', node: 'Node fetch', python: 'Python requests', go: 'Go' };
@@ -99,7 +100,7 @@ function ImportModal({ open, onClose, profileId }: { open: boolean; onClose: () 
 
 function SaveModal({ open, onClose }: { open: boolean; onClose: () => void }) {
   const { t } = useTranslation();
-  const { message } = App.useApp();
+  const { message } = useFeedback();
   const client = useQueryClient();
   const draft = useDraft();
   const collections = useQuery({ queryKey: collectionsKey, queryFn: () => ask((api) => api.collections.list()) }).data ?? [];
@@ -156,7 +157,7 @@ function SaveModal({ open, onClose }: { open: boolean; onClose: () => void }) {
 
 function CodeMenu({ input }: { input: Omit<InputOf<'raw.code'>, 'target'> | null }) {
   const { t } = useTranslation();
-  const { message, modal } = App.useApp();
+  const { message, modal } = useFeedback();
   const copy = useMutation({
     mutationFn: (target: CodeTarget) => ask((api) => api.raw.code({ ...input!, target })),
     onSuccess: async ({ code }) => void ((await copyText(code)) !== 'failed' ? message.success(t('workbench.code.copied')) : message.warning(t('workbench.code.copyFailed'))),
