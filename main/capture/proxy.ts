@@ -258,30 +258,27 @@ export async function startCaptureProxy(opts: CaptureProxyOptions): Promise<Capt
       const back: string[] = [];
       const hopBack = hopByHop(responseHeaders);
       for (const [name, value] of responseHeaders) if (!hopBack.has(name.toLowerCase())) back.push(name, value);
-      if (!writableStatus(upRes.statusCode, upRes.statusMessage)) {
-        // Node's client reads a status line its server cannot write (000, a control character in the
-        // reason): said as a bad gateway, never a crash of the proxy.
-        error = { kind: 'network', message: `the provider's status line is not valid HTTP (${String(upRes.statusCode)})` };
+      /** The provider's reply cannot be written back: the proxy answers a bad gateway instead. */
+      const notPassedOn = (message: string, why: string) => {
+        error = { kind: 'network', message };
         answeredBy = 'proxy';
         status = null;
         statusText = null;
         responseHeaders = null;
         upRes.destroy();
-        if (!res.headersSent) res.writeHead(502, { 'content-type': 'application/json; charset=utf-8', connection: 'close' }).end(badGatewayBody(upstream.origin, 'network', 'its status line is not valid HTTP'));
+        if (!res.headersSent) res.writeHead(502, { 'content-type': 'application/json; charset=utf-8', connection: 'close' }).end(badGatewayBody(upstream.origin, 'network', why));
         finish();
+      };
+      if (!writableStatus(upRes.statusCode, upRes.statusMessage)) {
+        // Node's client reads a status line its server cannot write (000, a control character in the
+        // reason): said as a bad gateway, never a crash of the proxy.
+        notPassedOn(`the provider's status line is not valid HTTP (${String(upRes.statusCode)})`, 'its status line is not valid HTTP');
         return;
       }
       try {
         res.writeHead(upRes.statusCode!, upRes.statusMessage, back);
       } catch (e) {
-        error = { kind: 'network', message: `the provider's reply cannot be passed on: ${(e as Error).message}` };
-        answeredBy = 'proxy';
-        status = null;
-        statusText = null;
-        responseHeaders = null;
-        upRes.destroy();
-        if (!res.headersSent) res.writeHead(502, { 'content-type': 'application/json; charset=utf-8', connection: 'close' }).end(badGatewayBody(upstream.origin, 'network', 'its reply cannot be passed on'));
-        finish();
+        notPassedOn(`the provider's reply cannot be passed on: ${(e as Error).message}`, 'its reply cannot be passed on');
         return;
       }
       upRes.on('data', (chunk: Buffer) => resTap.add(chunk));

@@ -4,7 +4,7 @@
 // the wrong key, one with a bad number, one through the reverse proxy), and the Exchanges tab lists
 // them as captured with their verdicts; the inspector explains each. Both languages; screenshots
 // under test-results/screens/ (capture-*.png). Run after `npx electron-vite build`.
-import { request } from 'node:http';
+import { rawPost as post } from '../helpers/raw-post';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { codedArgs } from '../../common/messages';
@@ -25,17 +25,6 @@ const LOCALES = [
 
 type Kind = 'good' | 'good2' | 'wrong-key' | 'bad-number' | 'reverse';
 const KINDS: Kind[] = ['good', 'good2', 'wrong-key', 'bad-number', 'reverse'];
-
-function post(port: number, path: string, headers: Record<string, string>, body: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, method: 'POST', path, headers: { 'Content-Type': 'application/json', ...headers }, agent: false }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode!));
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
-}
 
 describe.each(LOCALES)('Capture proxy on the History screen ($suffix)', ({ locale, lang, suffix }) => {
   let browser: Browser;

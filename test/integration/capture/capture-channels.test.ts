@@ -1,7 +1,7 @@
 // The capture proxy through the contract (capture.start/stop/status, the captureUpdated push,
 // exchanges.list with captured): what the app's switch and History do, against the embedded sandbox.
+import { rawPost as post } from '../../helpers/raw-post';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { request } from 'node:http';
 import type { CaptureStatus } from '../../../common/capture';
 import type { ExchangePage } from '../../../common/history-types';
 import type { ExchangeRecord } from '../../../common/records';
@@ -33,17 +33,6 @@ afterAll(async () => {
   await services.close();
   home.cleanup();
 });
-
-function post(port: number, path: string, headers: Record<string, string>, body: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, method: 'POST', path, headers: { 'Content-Type': 'application/json', ...headers }, agent: false }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode!));
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
-}
 
 describe('capture channels', () => {
   it('starts with the profile’s key, records redacted exchanges with verdicts, lists them apart, and stops', async () => {
