@@ -152,19 +152,40 @@ export function QuickDialPalette({ open, preset, data, onClose, onStarted }: Qui
   }, [open, preset]);
 
   // Focus: the search field; then the first empty value, else the Call button; then the override box.
+  const bodyRef = useRef<HTMLDivElement>(null);
+  const placeFocus = () => {
+    if (stage === 'search') searchRef.current?.focus();
+    else if (stage === 'confirm') {
+      const empty = values.findIndex((v) => !v.trim());
+      if (empty >= 0) valueRefs.current[empty]?.focus();
+      else callRef.current?.focus();
+    } else bodyRef.current?.querySelector<HTMLInputElement>('[data-testid="override-check"] input, input[data-testid="override-check"]')?.focus();
+  };
+  const placeFocusRef = useRef(placeFocus);
+  placeFocusRef.current = placeFocus;
   useEffect(() => {
     if (!open) return;
-    const timer = window.setTimeout(() => {
-      if (stage === 'search') searchRef.current?.focus();
-      else if (stage === 'confirm') {
-        const empty = values.findIndex((v) => !v.trim());
-        if (empty >= 0) valueRefs.current[empty]?.focus();
-        else callRef.current?.focus();
-      }
-    }, 0);
+    const timer = window.setTimeout(() => placeFocusRef.current(), 0);
     return () => window.clearTimeout(timer);
     // Focus moves when the stage changes, not on every keystroke in a value.
   }, [open, stage, target]);
+  // The palette opens over whatever is on screen, also while another dialog is still closing (a send
+  // confirmed a moment before Ctrl+K). That dialog hands the focus back to what opened it when its
+  // animation ends, and the dialog frame takes it when the palette's ends: keys typed then would go
+  // behind the palette (Enter would press the Send button again). While the palette is open, the
+  // focus stays in it; its own drop-downs and any dialog above it may have it.
+  useEffect(() => {
+    if (!open) return;
+    const keep = (e: FocusEvent) => {
+      const wrap = bodyRef.current?.closest('.ant-modal-wrap');
+      const to = e.target;
+      if (!wrap || !(to instanceof Element) || wrap.contains(to)) return;
+      if (to.closest('.ant-modal-wrap, .ant-select-dropdown, .ant-picker-dropdown, .ant-dropdown, .ant-popover, .ant-tooltip')) return;
+      placeFocusRef.current();
+    };
+    document.addEventListener('focusin', keep, true);
+    return () => document.removeEventListener('focusin', keep, true);
+  }, [open]);
 
   const onSearchKey = (e: KeyboardEvent<HTMLInputElement>) => {
     if (e.nativeEvent.isComposing) return;
@@ -285,8 +306,14 @@ export function QuickDialPalette({ open, preset, data, onClose, onStarted }: Qui
   );
 
   return (
-    <Modal open={open} onCancel={onClose} footer={null} title={title} width={660} destroyOnHidden className="dial-palette">
-      <div data-testid="palette-body" data-stage={stage}>
+    <Modal open={open} onCancel={onClose} footer={null} title={title} width={660} destroyOnHidden
+      className="dial-palette"
+      // The dialog frame takes the focus when the opening animation ends unless it is already inside.
+      afterOpenChange={(opened) => {
+        if (opened && !bodyRef.current?.contains(document.activeElement)) placeFocusRef.current();
+      }}
+    >
+      <div ref={bodyRef} data-testid="palette-body" data-stage={stage}>
         {stage === 'search' ? (
           <>
             <Input
