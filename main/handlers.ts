@@ -118,11 +118,19 @@ function handlerTable(services: Services): Handlers {
       await services.receipts.sync(id, { strict: true });
       return profiles.view(profiles.record(id));
     },
-    'profiles.setLines': async ({ id, lines }) => {
+    'profiles.lines': async ({ id }) => {
       profiles.record(id);
-      store.dialSettings.setProfileLines(id, lines);
+      return { lines: store.dialSettings.profileLines(id), lendLines: store.dialSettings.profileLending(id) };
+    },
+    'profiles.setLines': async ({ id, lines, lendLines }) => {
+      profiles.record(id);
+      if (lines !== undefined) store.dialSettings.setProfileLines(id, lines);
       services.governors.for(id);
-      return { lines: store.dialSettings.profileLines(id) };
+      if (lendLines !== undefined) {
+        store.dialSettings.setProfileLending(id, lendLines);
+        services.governors.applyLending(id);
+      }
+      return { lines: store.dialSettings.profileLines(id), lendLines: store.dialSettings.profileLending(id) };
     },
 
     'dialects.list': async () => [...BUILTIN_DIALECTS],

@@ -13,6 +13,7 @@ export const CHANNEL_NAMES = [
   'profiles.remove',
   'profiles.setKey',
   'profiles.deleteKey',
+  'profiles.lines',
   'profiles.setLines',
   'profiles.setDialect',
   'profiles.setFollow',

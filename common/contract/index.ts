@@ -64,7 +64,7 @@ export * from './define';
 export * from './errors';
 export type { AppInfo, SecretStoreView, StorageProblem } from './app';
 export type { ImportProgress } from './bulk';
-export { FOLLOW_MODES, profileInput, type DialectSaved, type FollowMode, type KeyCheck, type ListenerState, type ProfileInput, type ProfileSaveResult, type ProfileView } from './profiles';
+export { FOLLOW_MODES, profileInput, type DialectSaved, type FollowMode, type KeyCheck, type ListenerState, type ProfileInput, type ProfileLines, type ProfileSaveResult, type ProfileView } from './profiles';
 export type { DialectPreview, ReplyTree, ResolveCount, SeenValue } from './dialects';
 export type { SandboxFaultInput, SandboxFaultView, SandboxLibraryEntry, SandboxRequestView, SandboxTemplateView, SandboxView } from './sandbox';
 export type { ImportResult, TemplateView } from './templates';

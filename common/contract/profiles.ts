@@ -78,6 +78,12 @@ export interface ProfileView {
 }
 
 /** What re-reading a profile's open calls with a new dialect changed. */
+/** A profile's lines (each 20 calls at once, about 2,000 an hour) and whether they are lent while its calls wait for a redial. */
+export interface ProfileLines {
+  lines: number;
+  lendLines: boolean;
+}
+
 export interface DialectSaved {
   profile: ProfileView;
   /** Open calls whose state changed on re-reading. */
@@ -112,8 +118,13 @@ export const profilesOps = {
       })
       .strict(),
   ),
-  /** Lines bought from the provider: each allows 20 concurrent calls and about 2,000 an hour. */
-  'profiles.setLines': op<{ lines: number }>()(z.object({ id, lines: z.number().int().min(1, 'lines-range').max(100, 'lines-range') }).strict()),
+  /** A profile's lines and whether they are lent while its calls wait for a redial. */
+  'profiles.lines': op<ProfileLines>()(z.object({ id }).strict()),
+  /**
+   * Lines bought from the provider (each allows 20 concurrent calls and about 2,000 an hour), and
+   * whether a line is lent while its call waits for the provider's redial. Either or both.
+   */
+  'profiles.setLines': op<ProfileLines>()(z.object({ id, lines: z.number().int().min(1, 'lines-range').max(100, 'lines-range').optional(), lendLines: z.boolean().optional() }).strict()),
 };
 
 export const profilesEvents = {

@@ -8,3 +8,4 @@ export * from './outcomes';
 export * from './key-origin';
 export * from './import-limits';
 export * from './figures';
+export * from './lines';

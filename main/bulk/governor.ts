@@ -13,13 +13,15 @@
 // counted again. If the lent line is still busy then, the count stands over the limit for a while:
 // nothing new starts until it is back under, and the provider, which never has more than its lines'
 // calls on them, dials its redial when one of them frees. If the provider refuses a send that
-// started on a lent line, lending stops on the profile.
+// started on a lent line, lending stops on the profile. A profile can also be set not to lend
+// (a provider that counts calls waiting for a redial against its lines).
 //
 // Slots are handed to waiters the moment one frees (no polling), so while items wait the slots in
 // use stay at the limit unless the hourly window is what holds them back.
 
-export const CALLS_PER_LINE = 20;
-export const CALLS_PER_HOUR_PER_LINE = 2000;
+import { limitsForLines } from '../../common/domain/lines';
+
+export { CALLS_PER_HOUR_PER_LINE, CALLS_PER_LINE, limitsForLines } from '../../common/domain/lines';
 export const HOUR_MS = 60 * 60 * 1000;
 
 export interface GovernorLimits {
@@ -29,10 +31,6 @@ export interface GovernorLimits {
   perHour: number;
 }
 
-export function limitsForLines(lines: number): GovernorLimits {
-  const n = Number.isInteger(lines) && lines > 0 ? lines : 1;
-  return { concurrency: CALLS_PER_LINE * n, perHour: CALLS_PER_HOUR_PER_LINE * n };
-}
 
 export interface GovernorOptions {
   limits: GovernorLimits;
@@ -68,8 +66,10 @@ export interface GovernorSnapshot {
   inUse: number;
   /** Slots lent now: their calls wait for the provider's redial and hold no line. */
   lent: number;
-  /** Lines are lent while calls wait for a redial (false once a send started on a lent line was refused). */
+  /** Lines are lent while calls wait for a redial (false when the profile is set not to, or once a send started on a lent line was refused). */
   lending: boolean;
+  /** Lending stopped because the provider refused a send that started on a lent line (until the profile is set to lend again, or the app restarts). */
+  lendingRefused: boolean;
   /** Callers waiting for a slot. */
   waiting: number;
   /** Send starts inside the current hourly window. */
@@ -134,7 +134,10 @@ export class Governor {
   private rateLimitedMs = 0;
   /** Slots by the call they hold a line for (see Slot.holds), and the lent ones' timers. */
   private readonly byMessage = new Map<number, SlotState>();
-  private lending = true;
+  /** The profile's setting (see GovernorRegistry): lines may be lent. */
+  private lendAllowed = true;
+  /** The provider refused a send that started on a lent line. */
+  private lendRefused = false;
   /** The state since the last change (utilization is integrated under it). */
   private since = { waiting: false, inUse: 0, rateBlocked: false };
 
@@ -224,6 +227,21 @@ export class Governor {
     this.pump();
   }
 
+  /** Lines are lent while calls wait for a redial. */
+  get lending(): boolean {
+    return this.lendAllowed && !this.lendRefused;
+  }
+
+  /**
+   * The profile's setting. Off: every lent line counts again at once. On again (a person chose so):
+   * lending resumes, also after a refusal had stopped it.
+   */
+  setLending(allowed: boolean): void {
+    this.lendAllowed = allowed;
+    if (allowed) this.lendRefused = false;
+    else this.reclaimAll();
+  }
+
   snapshot(): GovernorSnapshot {
     this.account();
     return {
@@ -231,6 +249,7 @@ export class Governor {
       inUse: this.inUse,
       lent: this.lentCount(),
       lending: this.lending,
+      lendingRefused: this.lendRefused,
       waiting: this.priority.length + this.normal.length,
       startsInWindow: this.windowCount(),
       peak: this.peak,
@@ -333,8 +352,8 @@ export class Governor {
       },
       refused: () => {
         if (!st.onLent || !this.lending) return;
-        this.lending = false;
-        for (const other of this.byMessage.values()) this.reclaim(other);
+        this.lendRefused = true;
+        this.reclaimAll();
       },
       release: (opts) => {
         if (st.released) return;
@@ -352,6 +371,10 @@ export class Governor {
         this.pump();
       },
     };
+  }
+
+  private reclaimAll(): void {
+    for (const st of this.byMessage.values()) this.reclaim(st);
   }
 
   /** A lent slot counts again (its redial is due, or its call was seen on a line). */
@@ -396,15 +419,22 @@ export class Governor {
 export class GovernorRegistry {
   private readonly governors = new Map<string, Governor>();
 
+  /**
+   * @param linesOf a profile's lines
+   * @param options.lendingOf whether a profile's lines may be lent while its calls wait for a redial (default: yes)
+   */
   constructor(
     private readonly linesOf: (profileId: string) => number,
-    private readonly options: { timeScale?: number; now?: () => number } = {},
+    private readonly options: { timeScale?: number; now?: () => number; lendingOf?: (profileId: string) => boolean } = {},
   ) {}
 
+  /** The profile's governor, its limits and lending as the profile is set now. */
   for(profileId: string): Governor {
+    const { lendingOf, ...governorOptions } = this.options;
     let g = this.governors.get(profileId);
     if (!g) {
-      g = new Governor({ limits: limitsForLines(this.linesOf(profileId)), ...this.options });
+      g = new Governor({ limits: limitsForLines(this.linesOf(profileId)), ...governorOptions });
+      if (lendingOf && !lendingOf(profileId)) g.setLending(false);
       this.governors.set(profileId, g);
     } else {
       const limits = limitsForLines(this.linesOf(profileId));
@@ -412,6 +442,12 @@ export class GovernorRegistry {
       if (limits.concurrency !== current.concurrency || limits.perHour !== current.perHour) g.setLimits(limits);
     }
     return g;
+  }
+
+  /** A person set the profile's lending (on or off): its governor follows it at once. */
+  applyLending(profileId: string): void {
+    const allowed = this.options.lendingOf?.(profileId) ?? true;
+    this.for(profileId).setLending(allowed);
   }
 
   /** Lends (or, with null, takes back) the line of the call with this message ID, whichever profile holds it. */

@@ -2,7 +2,8 @@
 // through the handler table only (profiles.*, dialects.*), with the same fields as the app's form.
 // The key is never a flag: `set-key` reads it from standard input or a prompt that does not echo.
 import { Command, Option } from 'commander';
-import { FOLLOW_MODES, SIGNING_MODES, type FollowMode, type ProfileInput, type ProfileView, type SigningMode } from '../../common/contract';
+import { FOLLOW_MODES, SIGNING_MODES, type FollowMode, type ProfileInput, type ProfileLines, type ProfileView, type SigningMode } from '../../common/contract';
+import { CALLS_PER_LINE } from '../../common/domain/lines';
 import type { CommandContext } from './context';
 import { failureFromIpc, usage } from './io';
 
@@ -15,10 +16,12 @@ interface ProfileFlags {
   listenHost?: string;
   listenPort?: number;
   newSecret?: boolean;
+  lines?: number;
+  lendLines?: 'on' | 'off';
 }
 
-/** A profile as scripts read it: the form's fields, the key's state (never the key), the dialect by name, how calls are followed. */
-export function profileJson(p: ProfileView, full = false) {
+/** A profile as scripts read it: the form's fields, the key's state (never the key), the dialect by name, how calls are followed, its lines. */
+export function profileJson(p: ProfileView, full = false, lines?: ProfileLines) {
   return {
     id: p.id,
     name: p.name,
@@ -35,6 +38,7 @@ export function profileJson(p: ProfileView, full = false) {
     dialectName: p.dialect.name,
     follow: p.follow,
     receipts: p.receipts,
+    ...(lines ? { lines: lines.lines, lendLines: lines.lendLines } : {}),
     ...(full ? { dialectSpec: p.dialect } : {}),
   };
 }
@@ -55,7 +59,7 @@ export function registerProfileCommand(program: Command, ctx: CommandContext): v
   const line = (label: string, value: string) => t('cli:profile.line', { label, value });
   const note = (text: string, n: string) => t('cli:profile.note', { text, note: n });
 
-  const human = (p: ProfileView) =>
+  const human = (p: ProfileView, lines: ProfileLines) =>
     [
       p.builtin ? note(p.name, t('cli:profile.builtin')) : p.name,
       line(t('cli:profile.baseUrl'), p.baseUrl),
@@ -65,6 +69,7 @@ export function registerProfileCommand(program: Command, ctx: CommandContext): v
       line(t('cli:profile.dialect'), p.dialectId ? `${dialectName(p)} [${p.dialectId}]` : dialectName(p)),
       line(t('cli:profile.follow'), t(`cli:profile.followMode.${p.follow}`)),
       ...(p.receipts.url ? [line(t('cli:profile.receipts'), note(p.receipts.url, t(`cli:profile.listener.${p.receipts.state}`)))] : []),
+      line(t('cli:profile.lines'), `${t('cli:profile.linesValue', { count: lines.lines, concurrent: lines.lines * CALLS_PER_LINE })} · ${t(lines.lendLines ? 'cli:profile.lendOn' : 'cli:profile.lendOff')}`),
     ].join('\n');
 
   /** The form's fields from the flags (global ones: --base-url, --api-id, --format, --timeout, --connect-timeout). */
@@ -87,8 +92,8 @@ export function registerProfileCommand(program: Command, ctx: CommandContext): v
     };
   };
 
-  /** After the form: the dialect (--dialect), then how calls are followed (--follow, --listen-host/-port, --new-secret). */
-  const rest = async (p: ProfileView, o: ProfileFlags): Promise<{ profile: ProfileView; reread: number }> => {
+  /** After the form: the dialect (--dialect), how calls are followed (--follow, --listen-host/-port, --new-secret), the lines (--lines, --lend-lines). */
+  const rest = async (p: ProfileView, o: ProfileFlags): Promise<{ profile: ProfileView; reread: number; lines: ProfileLines }> => {
     let profile = p;
     let reread = 0;
     const dialectRef = ctx.flags().dialect;
@@ -101,7 +106,11 @@ export function registerProfileCommand(program: Command, ctx: CommandContext): v
     if (o.follow !== undefined || o.listenHost !== undefined || o.listenPort !== undefined || o.newSecret) {
       profile = await session.call('profiles.setFollow', { id: p.id, follow: o.follow ?? profile.follow, host: o.listenHost, port: o.listenPort, newSecret: o.newSecret });
     }
-    return { profile, reread };
+    const lines =
+      o.lines !== undefined || o.lendLines !== undefined
+        ? await session.call('profiles.setLines', { id: p.id, ...(o.lines !== undefined ? { lines: o.lines } : {}), ...(o.lendLines !== undefined ? { lendLines: o.lendLines === 'on' } : {}) })
+        : await session.call('profiles.lines', { id: p.id });
+    return { profile, reread, lines };
   };
 
   const withFormFlags = (cmd: Command) =>
@@ -111,7 +120,9 @@ export function registerProfileCommand(program: Command, ctx: CommandContext): v
       .addOption(new Option('--follow <mode>', t('cli:help.follow')).argParser(parse.oneOf('--follow', FOLLOW_MODES)))
       .option('--listen-host <ip>', t('cli:help.listenHost'))
       .addOption(new Option('--listen-port <n>', t('cli:help.listenPort')).argParser(parse.int('--listen-port', 0, 65535)))
-      .option('--new-secret', t('cli:help.newSecret'));
+      .option('--new-secret', t('cli:help.newSecret'))
+      .addOption(new Option('--lines <n>', t('cli:help.lines')).argParser(parse.int('--lines', 1, 100)))
+      .addOption(new Option('--lend-lines <on|off>', t('cli:help.lendLines')).argParser(parse.oneOf('--lend-lines', ['on', 'off'] as const)));
 
   const profile = program.command('profile').description(t('cli:help.profileGroup'));
 
@@ -133,15 +144,16 @@ export function registerProfileCommand(program: Command, ctx: CommandContext): v
     .description(t('cli:help.profileShow'))
     .action(async (name: string) => {
       const p = await find(name);
-      ctx.emit(profileJson(p, true), () => human(p));
+      const lines = await session.call('profiles.lines', { id: p.id });
+      ctx.emit(profileJson(p, true, lines), () => human(p, lines));
     });
 
   withFormFlags(profile.command('add').argument('<name>', t('cli:help.profileName')).description(t('cli:help.profileAdd'))).action(async (name: string, o: ProfileFlags) => {
     const list = await session.call('profiles.list', undefined);
     if (list.some((x) => x.name.toLowerCase() === name.trim().toLowerCase())) throw usage('profileExists', { name });
     const saved = await session.call('profiles.save', formInput(name, o, null));
-    const { profile: p } = await rest(saved, o);
-    ctx.emit(profileJson(p, true), () => [t('cli:profile.added', { name: p.name }), human(p), t('cli:profile.setKeyNext', { name: p.name })].join('\n'));
+    const { profile: p, lines } = await rest(saved, o);
+    ctx.emit(profileJson(p, true, lines), () => [t('cli:profile.added', { name: p.name }), human(p, lines), t('cli:profile.setKeyNext', { name: p.name })].join('\n'));
   });
 
   withFormFlags(
@@ -153,8 +165,8 @@ export function registerProfileCommand(program: Command, ctx: CommandContext): v
   ).action(async (name: string, o: ProfileFlags) => {
     const base = await find(name);
     const saved = await session.call('profiles.save', formInput(o.name ?? base.name, o, base));
-    const { profile: p, reread } = await rest(saved, o);
-    ctx.emit({ ...profileJson(p, true), reread }, () => [t('cli:profile.updated', { name: p.name }), human(p), ...(reread ? [t('cli:profile.reread', { count: reread })] : [])].join('\n'));
+    const { profile: p, reread, lines } = await rest(saved, o);
+    ctx.emit({ ...profileJson(p, true, lines), reread }, () => [t('cli:profile.updated', { name: p.name }), human(p, lines), ...(reread ? [t('cli:profile.reread', { count: reread })] : [])].join('\n'));
   });
 
   profile

@@ -79,6 +79,16 @@ export class DialSettingsRepository {
     return r?.lines ?? 1;
   }
 
+  /** Whether the profile's lines are lent while its calls wait for a redial (yes when the profile is unknown). */
+  profileLending(profileId: string): boolean {
+    const r = this.db.prepare('SELECT lend_lines AS lend FROM profiles WHERE id = ?').get(profileId) as { lend: number } | undefined;
+    return r ? r.lend === 1 : true;
+  }
+
+  setProfileLending(profileId: string, lend: boolean): boolean {
+    return this.db.prepare('UPDATE profiles SET lend_lines = ? WHERE id = ?').run(lend ? 1 : 0, profileId).changes > 0;
+  }
+
   setProfileLines(profileId: string, lines: number): boolean {
     if (!Number.isInteger(lines) || lines < 1 || lines > 1000) throw new RangeError('lines must be a whole number from 1 to 1000');
     return this.db.prepare('UPDATE profiles SET lines = ? WHERE id = ?').run(lines, profileId).changes > 0;

@@ -58,6 +58,26 @@ describe('bulk batch against the sandbox provider', () => {
     expect(items.filter((i) => i.state === 'answered').map((i) => i.mobile.slice(-1)).sort()).toEqual(list.filter((m) => /[5789]$/.test(m)).map((m) => m.slice(-1)).sort());
   });
 
+  it('on a profile set not to lend its lines, a call waiting for its redial keeps its line: Callout never counts more than 20', async () => {
+    const { sandbox, runtime } = await setup();
+    runtime.governors.for('ext').setLending(false);
+    let lentSeen = 0;
+    const timer = setInterval(() => (lentSeen = Math.max(lentSeen, runtime.governors.for('ext').snapshot().lent)), 5);
+    // 5 answers on the provider's redial, 0 is redialled and never answers: many calls wait for a redial.
+    const list = mobiles(60, (i) => [5, 0, 8][i % 3]!);
+    const batch = runtime.queue.create({ profileId: 'ext', templateId: 'ship', name: 'list.csv', duplicates: 'none', rows: rowsFor(list) });
+    runtime.queue.start(batch.id);
+    await runtime.queue.whenStopped(batch.id);
+    const p = await runtime.queue.whenCallsEnded(batch.id);
+    clearInterval(timer);
+    expect(p).toMatchObject({ answered: 40, notAnswered: 20, calling: 0 });
+    const own = runtime.governors.for('ext').snapshot();
+    expect(own).toMatchObject({ lending: false, lent: 0, peak: 20, peakAtStart: 20 });
+    expect(lentSeen).toBe(0);
+    expect(sandbox.stats().peakConcurrency).toBeLessThanOrEqual(20);
+    expect([...receivedPerItem(sandbox).values()].every((n) => n === 1)).toBe(true);
+  });
+
   it('pauses on insufficient balance, and after a recharge resumes to the end, each call placed once', async () => {
     const { sandbox, runtime } = await setup({ balance: 6 });
     const list = mobiles(30, () => 8);

@@ -48,6 +48,24 @@ describe('callout profile', () => {
     expect((await cli(['profile', 'show', 'Ops 2'], env)).code).toBe(2);
   });
 
+  it('sets a profile\'s lines and whether they are lent while calls wait for a redial, and shows them in either language', async () => {
+    await cli(['profile', 'add', 'Lines', '--base-url', 'https://voice.example.com/api', '--api-id', 'l-1'], env);
+    expect((await cli(['--json', 'profile', 'show', 'Lines'], env)).json).toMatchObject({ lines: 1, lendLines: true });
+    const upd = await cli(['--json', 'profile', 'update', 'Lines', '--lines', '3', '--lend-lines', 'off'], env);
+    expect(upd).toMatchObject({ code: 0, json: { lines: 3, lendLines: false } });
+    // Kept: the next command (another process) reads them back.
+    const shown = await cli(['profile', 'show', 'Lines'], env);
+    expect(shown.stdout).toContain('Lines: 3 lines (60 calls at once) · not lent while calls wait for a redial');
+    const zh = await cli(['profile', 'show', 'Lines'], { ...env, LC_ALL: 'zh_CN.UTF-8' });
+    expect(zh.stdout).toContain('线路数：3 条线路（同时 60 通） · 呼叫等待重呼时不出借线路');
+    // What the flags take, and nothing saved when one is wrong.
+    const bad = await cli(['profile', 'update', 'Lines', '--lend-lines', 'maybe'], env);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--lend-lines');
+    expect((await cli(['profile', 'update', 'Lines', '--lines', '0'], env)).code).toBe(2);
+    expect((await cli(['--json', 'profile', 'show', 'Lines'], env)).json).toMatchObject({ lines: 3, lendLines: false });
+  });
+
   it('refuses what the form refuses, field by field, and says which profiles exist', async () => {
     const bad = await cli(['--json', 'profile', 'add', 'X', '--base-url', 'ftp://x', '--api-id', 'a'], env);
     expect(bad.code).toBe(2);

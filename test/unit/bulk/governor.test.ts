@@ -208,7 +208,41 @@ describe('governor', () => {
     onLent.release();
     expect(g.snapshot()).toMatchObject({ lending: false, lent: 0, inUse: 2 });
     g.lend(2, Date.now() + 10_000);
-    expect(g.snapshot()).toMatchObject({ lent: 0, inUse: 2 });
+    expect(g.snapshot()).toMatchObject({ lent: 0, inUse: 2, lendingRefused: true });
     expect(g.tryAcquire()).toBeNull();
+    // A person sets the profile to lend again: lending resumes.
+    g.setLending(true);
+    g.lend(2, Date.now() + 10_000);
+    expect(g.snapshot()).toMatchObject({ lending: true, lendingRefused: false, lent: 1, inUse: 1 });
+  });
+
+  it('lends nothing on a profile set not to lend, and counts every lent line again the moment it is set so', async () => {
+    let lend = false;
+    const reg = new GovernorRegistry(() => 1, { lendingOf: () => lend });
+    const g = reg.for('p');
+    const slots = await Promise.all(Array.from({ length: 20 }, () => g.acquire()));
+    slots.forEach((s, i) => s.holds(i + 1));
+    // Set not to lend: a call waiting for its redial keeps its line, nothing more starts.
+    reg.lend(1, Date.now() + 10_000);
+    expect(g.snapshot()).toMatchObject({ lending: false, lendingRefused: false, inUse: 20, lent: 0 });
+    expect(g.tryAcquire()).toBeNull();
+    // Set to lend (a person's choice, applied at once): the next redial wait lends the line.
+    lend = true;
+    reg.applyLending('p');
+    reg.lend(1, Date.now() + 10_000);
+    reg.lend(2, Date.now() + 10_000);
+    expect(g.snapshot()).toMatchObject({ lending: true, inUse: 18, lent: 2 });
+    const next = g.tryAcquire();
+    expect(next).not.toBeNull();
+    // Set not to lend again while two lines are lent: both count again at once, over the limit; nothing starts.
+    lend = false;
+    reg.applyLending('p');
+    expect(g.snapshot()).toMatchObject({ lending: false, inUse: 21, lent: 0 });
+    expect(g.tryAcquire()).toBeNull();
+    // The lent lines' timers are gone with them: nothing is counted twice when their redials come due.
+    await vi.advanceTimersByTimeAsync(20_000);
+    expect(g.snapshot().inUse).toBe(21);
+    // A governor made for a profile set not to lend starts so.
+    expect(new GovernorRegistry(() => 1, { lendingOf: () => false }).for('q').snapshot().lending).toBe(false);
   });
 });

@@ -1,0 +1,33 @@
+// A profile's lines and whether they are lent while its calls wait for a redial: read, set, kept
+// across a restart, and followed by the profile's governor at once.
+import { describe, expect, it } from 'vitest';
+import { tempHome } from '../../helpers/temp-home';
+import { rehearsal } from '../dialects/helpers';
+
+describe('lending a profile\'s lines', () => {
+  it('is on for a new profile; set off, the governor stops lending at once and it stays off after a restart', async () => {
+    const home = tempHome();
+    try {
+      const first = await rehearsal({ home: home.dir });
+      const { id } = first.profile;
+      expect(await first.call('profiles.lines', { id })).toEqual({ lines: 1, lendLines: true });
+      expect(first.services.governors.for(id).snapshot().lending).toBe(true);
+
+      expect(await first.call('profiles.setLines', { id, lendLines: false })).toEqual({ lines: 1, lendLines: false });
+      expect(first.services.governors.for(id).snapshot().lending).toBe(false);
+      // Lines alone leave the lending as it is.
+      expect(await first.call('profiles.setLines', { id, lines: 3 })).toEqual({ lines: 3, lendLines: false });
+      await expect(first.call('profiles.setLines', { id, lines: 0 })).rejects.toMatchObject({ code: 'invalid-input' });
+      await expect(first.call('profiles.lines', { id: 'nobody' })).rejects.toMatchObject({ code: 'not-found', params: { kind: 'profile' } });
+      await first.services.close();
+
+      const again = await rehearsal({ home: home.dir });
+      expect(await again.call('profiles.lines', { id })).toEqual({ lines: 3, lendLines: false });
+      expect(again.services.governors.for(id).snapshot()).toMatchObject({ lending: false, limits: { concurrency: 60 } });
+      expect(await again.call('profiles.setLines', { id, lendLines: true })).toEqual({ lines: 3, lendLines: true });
+      expect(again.services.governors.for(id).snapshot().lending).toBe(true);
+    } finally {
+      home.cleanup();
+    }
+  });
+});
