@@ -130,6 +130,46 @@ describe.each(LOCALES)('Bulk send ($suffix)', ({ locale, lang, suffix, markers, 
   );
 
   it(
+    'sets the profile\'s lines, and whether a line is lent while its call waits for a redial: saved in main, said in this language',
+    async () => {
+      const sandboxId = (await app.handlers['profiles.list'](undefined)).find((p) => p.builtin)!.id;
+      const editor = page.getByTestId('lines-editor');
+      await expect.poll(() => editor.getAttribute('data-lend')).toBe('true');
+      expect(await page.getByTestId('lend-lines').getAttribute('aria-checked')).toBe('true');
+      expect(await editor.innerText()).toContain(t('bulk.lines.lend'));
+      expect(await editor.innerText()).toContain(t('bulk.lines.lendHelp'));
+
+      await page.locator('#bulk-lines').fill('2');
+      await expect.poll(() => page.getByTestId('lines-limits').innerText()).toBe(t('bulk.lines.limits', { concurrent: '40', perHour: lang === 'zh-CN' ? '4000' : '4,000' }));
+      await page.getByTestId('save-lines').click();
+      await expect.poll(() => editor.getAttribute('data-lines')).toBe('2');
+      expect(await app.handlers['profiles.lines']({ id: sandboxId })).toEqual({ lines: 2, lendLines: true });
+
+      // Off: the switch says so, main keeps it, and the governor stops lending at once.
+      await page.getByTestId('lend-lines').click();
+      await expect.poll(() => editor.getAttribute('data-lend')).toBe('false');
+      await expect.poll(() => bodyText(page)).toContain(t('bulk.lines.lendOff'));
+      expect(await app.handlers['profiles.lines']({ id: sandboxId })).toEqual({ lines: 2, lendLines: false });
+      expect(app.services.governors.for(sandboxId).snapshot().lending).toBe(false);
+      expect(await bodyText(page)).not.toMatch(RAW_KEY);
+      await snap(`bulk-lines-${suffix}`, '[data-testid=import-wizard]');
+      // A reload reads it back from main.
+      await page.reload();
+      await expect.poll(() => page.getByTestId('lines-editor').getAttribute('data-lend')).toBe('false');
+      expect(await page.getByTestId('lines-editor').getAttribute('data-lines')).toBe('2');
+
+      // Back as it was, for the batches below: one line, lent.
+      await page.getByTestId('lend-lines').click();
+      await expect.poll(() => page.getByTestId('lines-editor').getAttribute('data-lend')).toBe('true');
+      await page.locator('#bulk-lines').fill('1');
+      await page.getByTestId('save-lines').click();
+      await expect.poll(() => page.getByTestId('lines-editor').getAttribute('data-lines')).toBe('1');
+      expect(app.services.governors.for(sandboxId).snapshot()).toMatchObject({ lending: true, limits: { concurrency: 20 } });
+    },
+    TIMEOUT,
+  );
+
+  it(
     'imports a CSV: the suggested mapping is preselected over the first rows, and the first texts are previewed',
     async () => {
       await page.getByRole('heading', { name: t('bulk.title') }).waitFor();

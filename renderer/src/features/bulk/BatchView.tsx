@@ -1,7 +1,7 @@
 // One batch, live: its progress bar and figures (from main:bulk-progress), pause / resume / cancel,
 // why it stopped (insufficient balance: recharge then resume; credentials: stopped), the items whose
 // outcome is unknown for a person to decide, every item's result, and the results as CSV.
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { Alert, Button, Card, Flex, Progress, Skeleton, Space, Statistic, Tag, Tooltip, Typography } from 'antd';
 import { CaretRightOutlined, CloseCircleOutlined, DownloadOutlined, PauseOutlined, PlusCircleOutlined, ReloadOutlined } from '@ant-design/icons';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -17,7 +17,6 @@ import { useSandboxChange } from '../sandbox/use-sandbox';
 import { currentLanguage } from '../../i18n';
 import { formatDateTime, formatDuration, formatNumber, handledPercent, STATUS_COLORS, stopSeverity } from './bulk-model';
 import { ItemsTable } from './ItemsTable';
-import { learnLines } from './lines';
 import { UnknownItems } from './UnknownItems';
 import { applyBulkProgress, progressQuery } from './use-bulk-data';
 import { useFeedback } from '../../app/feedback';
@@ -38,10 +37,6 @@ export function BatchView({ batch, profiles }: BatchViewProps) {
   const { data: progress, error, refetch } = useQuery(progressQuery(batch.id));
   const [balance, setBalance] = useState<number | null>(null);
   const profile = profiles.find((p) => p.id === batch.profile) ?? null;
-
-  useEffect(() => {
-    if (progress) learnLines(client, batch.profile, progress);
-  }, [client, progress, batch.profile]);
 
   const act = useMutation({
     mutationFn: (action: Action) => ask((api) => api.bulk[action]({ batchId: batch.id })),
