@@ -56,6 +56,11 @@ export function createHandlers(services: Services): Handlers {
 
 function handlerTable(services: Services): Handlers {
   const { profiles, calls, store, workbench } = services;
+  const lineSettings = (id: string) => ({
+    lines: store.dialSettings.profileLines(id),
+    lendLines: store.dialSettings.profileLending(id),
+    lendingStopped: services.governors.lendingStopped(id),
+  });
 
   const keyFor = async (key: { profileId: string } | { adHoc: string }) => ('adHoc' in key ? key.adHoc : (await profiles.endpoint(key.profileId)).apiKey);
 
@@ -120,17 +125,16 @@ function handlerTable(services: Services): Handlers {
     },
     'profiles.lines': async ({ id }) => {
       profiles.record(id);
-      return { lines: store.dialSettings.profileLines(id), lendLines: store.dialSettings.profileLending(id) };
+      return lineSettings(id);
     },
     'profiles.setLines': async ({ id, lines, lendLines }) => {
       profiles.record(id);
-      if (lines !== undefined) store.dialSettings.setProfileLines(id, lines);
+      // Kept in SQLite: a profile that lives only in this process's memory has nowhere to keep them.
+      const saved = (lines === undefined || store.dialSettings.setProfileLines(id, lines)) && (lendLines === undefined || store.dialSettings.setProfileLending(id, lendLines));
+      if (!saved) throw fail('not-found', { kind: 'profile', id });
       services.governors.for(id);
-      if (lendLines !== undefined) {
-        store.dialSettings.setProfileLending(id, lendLines);
-        services.governors.applyLending(id);
-      }
-      return { lines: store.dialSettings.profileLines(id), lendLines: store.dialSettings.profileLending(id) };
+      if (lendLines) services.governors.applyLending(id);
+      return lineSettings(id);
     },
 
     'dialects.list': async () => [...BUILTIN_DIALECTS],

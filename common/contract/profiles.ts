@@ -77,13 +77,16 @@ export interface ProfileView {
   receipts: { host: string; port: number; url: string | null; state: ListenerState };
 }
 
-/** What re-reading a profile's open calls with a new dialect changed. */
 /** A profile's lines (each 20 calls at once, about 2,000 an hour) and whether they are lent while its calls wait for a redial. */
 export interface ProfileLines {
   lines: number;
+  /** The profile's setting. */
   lendLines: boolean;
+  /** Set to lend, but lending stopped: the provider refused a send that started on a lent line (until set on again, or a restart). */
+  lendingStopped: boolean;
 }
 
+/** What re-reading a profile's open calls with a new dialect changed. */
 export interface DialectSaved {
   profile: ProfileView;
   /** Open calls whose state changed on re-reading. */

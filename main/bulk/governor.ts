@@ -55,7 +55,7 @@ export interface Slot {
   /**
    * The provider refused this send for a reason that is not the number's. If it started on a lent
    * line, the provider may count calls waiting for a redial against its lines: lending stops on this
-   * profile (until the app restarts) and every lent line counts again at once.
+   * profile (until a person sets it to lend again, or the app restarts) and every lent line counts again at once.
    */
   refused(): void;
 }
@@ -225,6 +225,11 @@ export class Governor {
     st.lentTimer = setTimeout(() => this.reclaim(st), delay);
     st.lentTimer.unref?.();
     this.pump();
+  }
+
+  /** The profile's setting as this governor follows it. */
+  get lendingAllowed(): boolean {
+    return this.lendAllowed;
   }
 
   /** Lines are lent while calls wait for a redial. */
@@ -428,20 +433,29 @@ export class GovernorRegistry {
     private readonly options: { timeScale?: number; now?: () => number; lendingOf?: (profileId: string) => boolean } = {},
   ) {}
 
-  /** The profile's governor, its limits and lending as the profile is set now. */
+  /**
+   * The profile's governor, its limits and lending as the profile is set now (read again at every
+   * start: another process, the CLI or the app, may have changed them).
+   */
   for(profileId: string): Governor {
     const { lendingOf, ...governorOptions } = this.options;
     let g = this.governors.get(profileId);
     if (!g) {
       g = new Governor({ limits: limitsForLines(this.linesOf(profileId)), ...governorOptions });
-      if (lendingOf && !lendingOf(profileId)) g.setLending(false);
       this.governors.set(profileId, g);
     } else {
       const limits = limitsForLines(this.linesOf(profileId));
       const current = g.limits;
       if (limits.concurrency !== current.concurrency || limits.perHour !== current.perHour) g.setLimits(limits);
     }
+    const allowed = lendingOf?.(profileId) ?? true;
+    if (allowed !== g.lendingAllowed) g.setLending(allowed);
     return g;
+  }
+
+  /** Lending stopped on this profile after a refusal (false when it has no governor yet). */
+  lendingStopped(profileId: string): boolean {
+    return this.governors.get(profileId)?.snapshot().lendingRefused ?? false;
   }
 
   /** A person set the profile's lending (on or off): its governor follows it at once. */

@@ -135,7 +135,8 @@ describe.each(LOCALES)('Bulk send ($suffix)', ({ locale, lang, suffix, markers, 
       const sandboxId = (await app.handlers['profiles.list'](undefined)).find((p) => p.builtin)!.id;
       const editor = page.getByTestId('lines-editor');
       await expect.poll(() => editor.getAttribute('data-lend')).toBe('true');
-      expect(await page.getByTestId('lend-lines').getAttribute('aria-checked')).toBe('true');
+      // The switch is named by its label.
+      expect(await page.getByRole('switch', { name: t('bulk.lines.lend') }).getAttribute('aria-checked')).toBe('true');
       expect(await editor.innerText()).toContain(t('bulk.lines.lend'));
       expect(await editor.innerText()).toContain(t('bulk.lines.lendHelp'));
 
@@ -143,13 +144,13 @@ describe.each(LOCALES)('Bulk send ($suffix)', ({ locale, lang, suffix, markers, 
       await expect.poll(() => page.getByTestId('lines-limits').innerText()).toBe(t('bulk.lines.limits', { concurrent: '40', perHour: lang === 'zh-CN' ? '4000' : '4,000' }));
       await page.getByTestId('save-lines').click();
       await expect.poll(() => editor.getAttribute('data-lines')).toBe('2');
-      expect(await app.handlers['profiles.lines']({ id: sandboxId })).toEqual({ lines: 2, lendLines: true });
+      expect(await app.handlers['profiles.lines']({ id: sandboxId })).toEqual({ lines: 2, lendLines: true, lendingStopped: false });
 
       // Off: the switch says so, main keeps it, and the governor stops lending at once.
       await page.getByTestId('lend-lines').click();
       await expect.poll(() => editor.getAttribute('data-lend')).toBe('false');
       await expect.poll(() => bodyText(page)).toContain(t('bulk.lines.lendOff'));
-      expect(await app.handlers['profiles.lines']({ id: sandboxId })).toEqual({ lines: 2, lendLines: false });
+      expect(await app.handlers['profiles.lines']({ id: sandboxId })).toEqual({ lines: 2, lendLines: false, lendingStopped: false });
       expect(app.services.governors.for(sandboxId).snapshot().lending).toBe(false);
       expect(await bodyText(page)).not.toMatch(RAW_KEY);
       await snap(`bulk-lines-${suffix}`, '[data-testid=import-wizard]');
@@ -158,9 +159,29 @@ describe.each(LOCALES)('Bulk send ($suffix)', ({ locale, lang, suffix, markers, 
       await expect.poll(() => page.getByTestId('lines-editor').getAttribute('data-lend')).toBe('false');
       expect(await page.getByTestId('lines-editor').getAttribute('data-lines')).toBe('2');
 
-      // Back as it was, for the batches below: one line, lent.
       await page.getByTestId('lend-lines').click();
       await expect.poll(() => page.getByTestId('lines-editor').getAttribute('data-lend')).toBe('true');
+
+      // The provider refuses a send that started on a lent line: lending stops, and the screen says why.
+      const g = app.services.governors.for(sandboxId);
+      const held = await g.acquire();
+      held.holds(999_999);
+      g.lend(999_999, Date.now() + 60_000);
+      const onLent = g.tryAcquire()!;
+      onLent.refused();
+      onLent.release();
+      held.release();
+      await page.reload();
+      await expect.poll(() => page.getByTestId('lines-editor').getAttribute('data-lend')).toBe('false');
+      expect(await page.getByTestId('lend-stopped').innerText()).toBe(t('bulk.lines.lendStopped'));
+      await snap(`bulk-lines-stopped-${suffix}`, '[data-testid=import-wizard]');
+      // Turned on again by a person: lending resumes.
+      await page.getByTestId('lend-lines').click();
+      await expect.poll(() => page.getByTestId('lines-editor').getAttribute('data-lend')).toBe('true');
+      expect(await page.getByTestId('lend-stopped').count()).toBe(0);
+      expect(g.snapshot()).toMatchObject({ lending: true, inUse: 0 });
+
+      // Back as it was, for the batches below: one line, lent.
       await page.locator('#bulk-lines').fill('1');
       await page.getByTestId('save-lines').click();
       await expect.poll(() => page.getByTestId('lines-editor').getAttribute('data-lines')).toBe('1');

@@ -60,7 +60,8 @@ describe('bulk batch against the sandbox provider', () => {
 
   it('on a profile set not to lend its lines, a call waiting for its redial keeps its line: Callout never counts more than 20', async () => {
     const { sandbox, runtime } = await setup();
-    runtime.governors.for('ext').setLending(false);
+    // The profile's setting, as SQLite would give it (this test's profile lives in memory only).
+    runtime.store.dialSettings.profileLending = () => false;
     let lentSeen = 0;
     const timer = setInterval(() => (lentSeen = Math.max(lentSeen, runtime.governors.for('ext').snapshot().lent)), 5);
     // 5 answers on the provider's redial, 0 is redialled and never answers: many calls wait for a redial.

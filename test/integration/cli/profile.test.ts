@@ -57,7 +57,7 @@ describe('callout profile', () => {
     const shown = await cli(['profile', 'show', 'Lines'], env);
     expect(shown.stdout).toContain('Lines: 3 lines (60 calls at once) · not lent while calls wait for a redial');
     const zh = await cli(['profile', 'show', 'Lines'], { ...env, LC_ALL: 'zh_CN.UTF-8' });
-    expect(zh.stdout).toContain('线路数：3 条线路（同时 60 通） · 呼叫等待重呼时不出借线路');
+    expect(zh.stdout).toContain('线路数：3 条线路（可同时进行 60 通呼叫） · 呼叫等待重呼时不让出线路');
     // What the flags take, and nothing saved when one is wrong.
     const bad = await cli(['profile', 'update', 'Lines', '--lend-lines', 'maybe'], env);
     expect(bad.code).toBe(2);

@@ -10,22 +10,39 @@ describe('lending a profile\'s lines', () => {
     try {
       const first = await rehearsal({ home: home.dir });
       const { id } = first.profile;
-      expect(await first.call('profiles.lines', { id })).toEqual({ lines: 1, lendLines: true });
+      expect(await first.call('profiles.lines', { id })).toEqual({ lines: 1, lendLines: true, lendingStopped: false });
       expect(first.services.governors.for(id).snapshot().lending).toBe(true);
 
-      expect(await first.call('profiles.setLines', { id, lendLines: false })).toEqual({ lines: 1, lendLines: false });
+      expect(await first.call('profiles.setLines', { id, lendLines: false })).toEqual({ lines: 1, lendLines: false, lendingStopped: false });
       expect(first.services.governors.for(id).snapshot().lending).toBe(false);
       // Lines alone leave the lending as it is.
-      expect(await first.call('profiles.setLines', { id, lines: 3 })).toEqual({ lines: 3, lendLines: false });
+      expect(await first.call('profiles.setLines', { id, lines: 3 })).toEqual({ lines: 3, lendLines: false, lendingStopped: false });
       await expect(first.call('profiles.setLines', { id, lines: 0 })).rejects.toMatchObject({ code: 'invalid-input' });
       await expect(first.call('profiles.lines', { id: 'nobody' })).rejects.toMatchObject({ code: 'not-found', params: { kind: 'profile' } });
       await first.services.close();
 
       const again = await rehearsal({ home: home.dir });
-      expect(await again.call('profiles.lines', { id })).toEqual({ lines: 3, lendLines: false });
+      expect(await again.call('profiles.lines', { id })).toEqual({ lines: 3, lendLines: false, lendingStopped: false });
       expect(again.services.governors.for(id).snapshot()).toMatchObject({ lending: false, limits: { concurrency: 60 } });
-      expect(await again.call('profiles.setLines', { id, lendLines: true })).toEqual({ lines: 3, lendLines: true });
+      expect(await again.call('profiles.setLines', { id, lendLines: true })).toEqual({ lines: 3, lendLines: true, lendingStopped: false });
       expect(again.services.governors.for(id).snapshot().lending).toBe(true);
+
+      // Set by another process (the CLI while the app runs): the governor follows at its next start.
+      again.services.store.dialSettings.setProfileLending(id, false);
+      expect(again.services.governors.for(id).snapshot().lending).toBe(false);
+      again.services.store.dialSettings.setProfileLending(id, true);
+      expect(again.services.governors.for(id).snapshot().lending).toBe(true);
+
+      // The provider refuses a send that started on a lent line: lending stops, and the profile says so.
+      const g = again.services.governors.for(id);
+      const held = await g.acquire();
+      held.holds(1);
+      g.lend(1, Date.now() + 60_000);
+      g.tryAcquire()!.refused();
+      expect(await again.call('profiles.lines', { id })).toEqual({ lines: 3, lendLines: true, lendingStopped: true });
+      // A person sets it to lend again: lending resumes.
+      expect(await again.call('profiles.setLines', { id, lendLines: true })).toEqual({ lines: 3, lendLines: true, lendingStopped: false });
+      expect(g.snapshot().lending).toBe(true);
     } finally {
       home.cleanup();
     }

@@ -3,7 +3,7 @@
 // waits for the provider's redial (the waiting call holds no line): on by default, off for a provider
 // that counts waiting calls against the lines.
 import { useEffect, useState } from 'react';
-import { Button, Flex, InputNumber, Switch, Typography } from 'antd';
+import { Alert, Button, Flex, InputNumber, Switch, Typography } from 'antd';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { ProfileLines } from '../../../../common/contract';
@@ -25,8 +25,11 @@ export function LinesEditor({ profileId }: { profileId: string | null }) {
   const lang = currentLanguage(i18n.language);
   const { message } = useFeedback();
   const client = useQueryClient();
-  const current = useQuery({ ...linesQuery(profileId ?? ''), enabled: profileId !== null }).data;
+  const read = useQuery({ ...linesQuery(profileId ?? ''), enabled: profileId !== null });
+  const current = read.data;
   const lines = current?.lines ?? 1;
+  // Nothing to change before main has said how the profile is set.
+  const ready = profileId !== null && current !== undefined;
   const [draft, setDraft] = useState<number | null>(lines);
   useEffect(() => setDraft(lines), [lines, profileId]);
 
@@ -42,8 +45,21 @@ export function LinesEditor({ profileId }: { profileId: string | null }) {
   const saving = save.isPending ? save.variables : undefined;
 
   const shown = draft ?? lines;
+  if (profileId !== null && read.isError && !current) {
+    return (
+      <Alert
+        type="error"
+        showIcon
+        title={describeError(t, read.error)}
+        action={<Button onClick={() => void read.refetch()}>{t('common.retry')}</Button>}
+        data-testid="lines-error"
+      />
+    );
+  }
+  // On: the profile is set to lend and lending was not stopped by a refusal.
+  const lending = current ? current.lendLines && !current.lendingStopped : true;
   return (
-    <div data-testid="lines-editor" data-lines={lines} data-lend={current ? String(current.lendLines) : undefined}>
+    <div data-testid="lines-editor" data-lines={lines} data-lend={current ? String(lending) : undefined}>
       <Flex gap={8} align="center" wrap>
         <InputNumber
           id="bulk-lines"
@@ -53,28 +69,28 @@ export function LinesEditor({ profileId }: { profileId: string | null }) {
           precision={0}
           value={draft}
           onChange={(v) => setDraft(typeof v === 'number' ? v : null)}
-          disabled={!profileId}
+          disabled={!ready}
           style={{ width: 96 }}
         />
         <Button
           onClick={() => profileId && draft !== null && save.mutate({ id: profileId, lines: draft })}
           loading={saving?.lines !== undefined}
-          disabled={!profileId || draft === null || draft === lines}
+          disabled={!ready || draft === null || draft === lines}
           data-testid="save-lines"
         >
           {t('bulk.lines.save')}
         </Button>
         <Typography.Text type="secondary" data-testid="lines-limits">
-          {t('bulk.lines.limits', { concurrent: formatNumber(lang, CALLS_PER_LINE * shown), perHour: formatNumber(lang, CALLS_PER_HOUR_PER_LINE * shown) })}
+          {ready ? t('bulk.lines.limits', { concurrent: formatNumber(lang, CALLS_PER_LINE * shown), perHour: formatNumber(lang, CALLS_PER_HOUR_PER_LINE * shown) }) : null}
         </Typography.Text>
       </Flex>
       <Flex gap={8} align="flex-start" className="bulk-lend">
         <Switch
           id="bulk-lend"
           size="small"
-          checked={current?.lendLines ?? true}
+          checked={lending}
           loading={saving?.lendLines !== undefined}
-          disabled={!profileId || !current}
+          disabled={!ready}
           onChange={(on) => profileId && save.mutate({ id: profileId, lendLines: on })}
           aria-describedby="bulk-lend-help"
           data-testid="lend-lines"
@@ -84,6 +100,11 @@ export function LinesEditor({ profileId }: { profileId: string | null }) {
           <Typography.Text type="secondary" id="bulk-lend-help" className="bulk-lend-help">
             {t('bulk.lines.lendHelp')}
           </Typography.Text>
+          {current?.lendLines && current.lendingStopped ? (
+            <Typography.Text type="warning" className="bulk-lend-help" data-testid="lend-stopped">
+              {t('bulk.lines.lendStopped')}
+            </Typography.Text>
+          ) : null}
         </div>
       </Flex>
     </div>
