@@ -31,7 +31,6 @@ export interface GovernorLimits {
   perHour: number;
 }
 
-
 export interface GovernorOptions {
   limits: GovernorLimits;
   /** Shrinks the hour: the window is HOUR_MS × timeScale real ms (tests and benchmarks against a sped-up sandbox). Default 1. */
