@@ -192,6 +192,7 @@ export async function createServices(options: ServicesOptions = {}): Promise<Ser
       },
       follow: options.follow,
       linesOf: (id) => store.dialSettings.profileLines(id),
+      redialWaits: { load: (id) => store.dialSettings.learnedRedialWait(id), save: (id, wait) => store.dialSettings.saveRedialWait(id, wait) },
       onLineFree: (id, untilMs) => governors.lend(id, untilMs),
       watcherPollMs: options.watcherPollMs,
       ensureReceipts: (id) => receipts?.ensure(id) ?? Promise.resolve(),

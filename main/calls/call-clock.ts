@@ -249,6 +249,25 @@ class ProfileClock {
     this.redialWaitEstimate.update(sample, this.redialWaitEstimate.n === 0 ? 1 : weight);
   }
 
+  /** The redial wait as learned, to be kept across restarts (null before a redial was seen). */
+  learnedRedialWait(): LearnedRedialWait | null {
+    const e = this.redialWaitEstimate;
+    return e.n === 0 ? null : { at: e.value, spread: e.dev, samples: e.n };
+  }
+
+  /** A redial wait learned before a restart; ignored unless it is a sane one. */
+  restoreRedialWait(kept: unknown): void {
+    if (typeof kept !== 'object' || kept === null) return;
+    const { at, spread, samples } = kept as Record<string, unknown>;
+    const ok = (v: unknown, max: number): v is number => typeof v === 'number' && Number.isFinite(v) && v >= 0 && v <= max;
+    if (!ok(at, 3600) || !ok(spread, 3600) || !ok(samples, Number.MAX_SAFE_INTEGER) || !Number.isInteger(samples) || samples < 1) return;
+    const e = this.redialWaitEstimate;
+    e.value = at;
+    e.dev = spread;
+    // A kept wait counts as a few samples at most: a provider that changed its pause is followed soon.
+    e.n = Math.min(samples, 5);
+  }
+
   /** A duration already in the history: how fast this provider reads. */
   seed(length: number, duration: number): void {
     if (length > 0 && duration > 0) this.secondsPerChar.update(duration / length);
@@ -315,9 +334,21 @@ class ProfileClock {
   }
 }
 
+/** The provider's wait before a redial as learned on a profile (seconds), and from how many redials. */
+export interface LearnedRedialWait {
+  at: number;
+  spread: number;
+  samples: number;
+}
+
 export interface CallClockOptions {
   /** Durations already seen on a profile (its recent answered calls, newest first): text length and seconds. Read once per profile. */
   history?: (profile: string) => readonly { length: number; duration: number }[];
+  /**
+   * Where the learned redial wait is kept across restarts (so lines are lent from the first redial
+   * wait after a restart): read once per profile, written as it is learned. Either may throw.
+   */
+  redialWaits?: { load(profile: string): unknown; save(profile: string, wait: LearnedRedialWait): void };
 }
 
 /** The learned timings of every profile Callout follows calls on. */
@@ -351,6 +382,12 @@ export class CallClock {
   learnRedialWait(profile: string, after: number, by: number): void {
     const clock = this.clock(profile);
     clock.learnRedialWait(within(after, by, clock.redialWait()?.at), weightOf(after, by));
+    const learned = clock.learnedRedialWait();
+    try {
+      if (learned) this.o.redialWaits?.save(profile, learned);
+    } catch {
+      // Kept for the next start when it can be; following this call does not depend on it.
+    }
   }
 
   learn(profile: string, ended: EndedCall): void {
@@ -367,6 +404,11 @@ export class CallClock {
         for (const h of [...(this.o.history?.(profile) ?? [])].reverse()) c.seed(h.length, h.duration);
       } catch {
         // The history is a head start, not a need: the priors do without it.
+      }
+      try {
+        c.restoreRedialWait(this.o.redialWaits?.load(profile));
+      } catch {
+        // Likewise: without it, nothing is lent until a redial is seen again.
       }
     }
     return c;

@@ -24,7 +24,7 @@ import type { ExchangeRepository } from '../store/exchange-repository';
 import type { MessageRepository } from '../store/message-repository';
 import { dialectOf, VoiceClient, type ProviderEndpoint } from '../voice/client';
 import { parseBody, parsePost, type BalanceReply, type SendReply, type StatusReply } from '../voice/replies';
-import { CallClock, redialAfter } from './call-clock';
+import { CallClock, redialAfter, type CallClockOptions } from './call-clock';
 import { EndWatcher } from './end-watcher';
 import { Follower, type LookResult } from './follower';
 
@@ -97,6 +97,8 @@ export interface CallServiceOptions {
   follow?: { delayScale?: number; maxAgeMs?: number; budgetPerLine?: number };
   /** Lines of a profile: its status-query budget grows with them. Default 1. */
   linesOf?: (profileId: string) => number;
+  /** Where each profile's learned redial wait is kept across restarts (see CallClockOptions.redialWaits). */
+  redialWaits?: CallClockOptions['redialWaits'];
   /** A call waits to be redialled and holds no line until about `untilMs`, or (null) holds one again: see Follower. */
   onLineFree?: (messageId: number, untilMs: number | null) => void;
   /** How often messages someone waits for are re-read from the store (a change by another process). Default 1000 ms. */
@@ -151,7 +153,7 @@ export class CallService {
     this.clientFor = o.clientFor ?? ((e) => new VoiceClient(e));
     this.watcher = new EndWatcher({ get: (id) => o.messages.get(id), pollMs: o.watcherPollMs });
     // Each profile's call timings start from the durations already in its history.
-    const clock = new CallClock({ history: (profile) => o.messages.recentDurations(profile, 50) });
+    const clock = new CallClock({ history: (profile) => o.messages.recentDurations(profile, 50), redialWaits: o.redialWaits });
     this.follower = new Follower({
       get: (id) => o.messages.get(id),
       clock,

@@ -1,5 +1,6 @@
 import type { Database } from 'better-sqlite3';
 import type { DialSettingsRecord } from '../../common/bulk-types';
+import { getSetting, setSetting } from './retention';
 export type { DialSettingsRecord } from '../../common/bulk-types';
 
 /** The scope of the settings every profile uses unless it has its own. */
@@ -87,6 +88,16 @@ export class DialSettingsRepository {
 
   setProfileLending(profileId: string, lend: boolean): boolean {
     return this.db.prepare('UPDATE profiles SET lend_lines = ? WHERE id = ?').run(lend ? 1 : 0, profileId).changes > 0;
+  }
+
+  /** The provider's redial wait as learned on this profile (kept in the settings table as JSON; the clock checks it). */
+  learnedRedialWait(profileId: string): unknown {
+    const text = getSetting(this.db, `redial-wait:${profileId}`);
+    return text === null ? null : (JSON.parse(text) as unknown);
+  }
+
+  saveRedialWait(profileId: string, wait: { at: number; spread: number; samples: number }): void {
+    setSetting(this.db, `redial-wait:${profileId}`, JSON.stringify(wait));
   }
 
   setProfileLines(profileId: string, lines: number): boolean {

@@ -72,6 +72,41 @@ describe('where a call may end', () => {
     expect(wait.at).toBeLessThan(10.2);
     expect(wait.spread).toBeLessThanOrEqual(1);
   });
+
+  it('keeps the redial wait it learned for the next start, and starts from it: lines are lent from the first wait', () => {
+    const kept = new Map<string, unknown>();
+    const redialWaits = { load: (p: string) => kept.get(p) ?? null, save: (p: string, w: unknown) => void kept.set(p, JSON.parse(JSON.stringify(w))) };
+    const first = new CallClock({ redialWaits });
+    for (let i = 0; i < 8; i++) first.learnRedialWait('p', 11.8, 12.2);
+    expect(kept.get('p')).toMatchObject({ at: expect.closeTo(12, 0), samples: 8 });
+    // The next start: known before any redial is seen there.
+    const next = new CallClock({ redialWaits });
+    expect(next.redialWait('p')!.at).toBeCloseTo(12, 0);
+    expect(next.redialWait('q')).toBeNull();
+    // A provider that changed its pause is followed within a few redials (a kept wait counts as 5 samples at most).
+    for (let i = 0; i < 6; i++) next.learnRedialWait('p', 29.8, 30.2);
+    expect(next.redialWait('p')!.at).toBeGreaterThan(21); // past halfway from 12 to 30 after six
+  });
+
+  it('ignores a kept redial wait that is not a sane one, and goes on when the store fails', () => {
+    for (const bad of [null, 'x', 42, [], { at: -1, spread: 1, samples: 3 }, { at: 5, spread: 1, samples: 0 }, { at: Number.NaN, spread: 1, samples: 3 }, { at: 1e9, spread: 1, samples: 3 }, { at: 5, spread: 1, samples: 1.5 }, { at: '5', spread: 1, samples: 3 }]) {
+      const clock = new CallClock({ redialWaits: { load: () => bad, save: () => undefined } });
+      expect(clock.redialWait('p'), JSON.stringify(bad)).toBeNull();
+    }
+    const broken = new CallClock({
+      redialWaits: {
+        load: () => {
+          throw new Error('SQLITE_CORRUPT');
+        },
+        save: () => {
+          throw new Error('SQLITE_FULL');
+        },
+      },
+    });
+    expect(broken.redialWait('p')).toBeNull();
+    expect(() => broken.learnRedialWait('p', 9.9, 10.1)).not.toThrow();
+    expect(broken.redialWait('p')!.at).toBeCloseTo(10, 0);
+  });
 });
 
 describe('learning a profile', () => {
