@@ -107,6 +107,7 @@ function handlerTable(services: Services): Handlers {
       const removed = await profiles.remove(id);
       // Its receipt listener (if any) stops: nothing can be received for a profile that is gone.
       await services.receipts.sync(id);
+      if (removed) store.dialSettings.forgetRedialWait(id);
       return { removed };
     },
     'profiles.setKey': ({ id, apiKey }) => profiles.setKey(id, apiKey),

@@ -1,6 +1,6 @@
 import type { Database } from 'better-sqlite3';
 import type { DialSettingsRecord } from '../../common/bulk-types';
-import { getSetting, setSetting } from './retention';
+import { deleteSetting, getSetting, setSetting } from './retention';
 export type { DialSettingsRecord } from '../../common/bulk-types';
 
 /** The scope of the settings every profile uses unless it has its own. */
@@ -98,6 +98,10 @@ export class DialSettingsRepository {
 
   saveRedialWait(profileId: string, wait: { at: number; spread: number; samples: number }): void {
     setSetting(this.db, `redial-wait:${profileId}`, JSON.stringify(wait));
+  }
+
+  forgetRedialWait(profileId: string): void {
+    deleteSetting(this.db, `redial-wait:${profileId}`);
   }
 
   setProfileLines(profileId: string, lines: number): boolean {

@@ -43,6 +43,12 @@ describe('lending a profile\'s lines', () => {
       // A person sets it to lend again: lending resumes.
       expect(await again.call('profiles.setLines', { id, lendLines: true })).toEqual({ lines: 3, lendLines: true, lendingStopped: false });
       expect(g.snapshot().lending).toBe(true);
+
+      // The redial wait learned on it is kept until the profile is removed.
+      again.services.store.dialSettings.saveRedialWait(id, { at: 10, spread: 0.5, samples: 4 });
+      expect(again.services.store.dialSettings.learnedRedialWait(id)).toEqual({ at: 10, spread: 0.5, samples: 4 });
+      await again.call('profiles.remove', { id });
+      expect(again.services.store.dialSettings.learnedRedialWait(id)).toBeNull();
     } finally {
       home.cleanup();
     }
