@@ -33,10 +33,15 @@ const toRecord = (r: Row): DialSettingsRecord => ({
  */
 export class DialSettingsRepository {
   private readonly callTimesStmt;
+  private readonly linesStmt;
+  private readonly lendingStmt;
 
   constructor(private readonly db: Database, private readonly now: () => number = Date.now) {
     // Served by messages_mobile (mobile, created_at). Sends the provider provably refused placed no call.
     this.callTimesStmt = db.prepare("SELECT created_at AS at FROM messages WHERE mobile = ? AND created_at > ? AND outcome IN ('pending', 'accepted', 'unknown') ORDER BY created_at");
+    // Read at every start (the governor) and every status query (the follower's budget): prepared once.
+    this.linesStmt = db.prepare('SELECT lines FROM profiles WHERE id = ?');
+    this.lendingStmt = db.prepare('SELECT lend_lines AS lend FROM profiles WHERE id = ?');
   }
 
   /** The settings for a profile: its own row, else the global one. */
@@ -76,13 +81,13 @@ export class DialSettingsRepository {
 
   /** Lines of a profile (1 when the profile is unknown, e.g. one that lives only in the CLI's memory). */
   profileLines(profileId: string): number {
-    const r = this.db.prepare('SELECT lines FROM profiles WHERE id = ?').get(profileId) as { lines: number } | undefined;
+    const r = this.linesStmt.get(profileId) as { lines: number } | undefined;
     return r?.lines ?? 1;
   }
 
   /** Whether the profile's lines are lent while its calls wait for a redial (yes when the profile is unknown). */
   profileLending(profileId: string): boolean {
-    const r = this.db.prepare('SELECT lend_lines AS lend FROM profiles WHERE id = ?').get(profileId) as { lend: number } | undefined;
+    const r = this.lendingStmt.get(profileId) as { lend: number } | undefined;
     return r ? r.lend === 1 : true;
   }
 
