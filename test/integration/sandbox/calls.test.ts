@@ -63,7 +63,10 @@ describe('sandbox calls: outcome scripted by the last digit, observed through /v
     ]);
     const t = call?.timeline ?? [];
     expect(seconds(t[1]?.at, t[2]?.at)).toBeCloseTo(5, 3); // rings 5 s with random() = 0
-    expect(seconds(t[2]?.at, t[3]?.at)).toBeCloseTo(10, 0); // redial 10 s later
+    // Redial 10 s later. The sandbox's timers only ever run late, and at its speed a loaded machine's
+    // few milliseconds are a provider's second: a second more is the machine, not the sandbox.
+    expect(seconds(t[2]?.at, t[3]?.at)).toBeGreaterThanOrEqual(9.5);
+    expect(seconds(t[2]?.at, t[3]?.at)).toBeLessThanOrEqual(11.5);
   });
 
   it('answered on the first redial: the status says attempts 2 and the answer comes after a redial', async () => {
@@ -72,7 +75,9 @@ describe('sandbox calls: outcome scripted by the last digit, observed through /v
     const s = await untilFinal(sb, smsid);
     expect(s).toMatchObject({ state: 'answered', attempts: 2, duration: 6 });
     // first dial (1 s after submission) → 7 s ring → 10 s wait → 7 s ring → answered
-    expect(seconds(s.calledAt, s.answeredAt)).toBeCloseTo(24, 0);
+    // (Late timers, as above: 25 s was seen on a loaded CI machine.)
+    expect(seconds(s.calledAt, s.answeredAt)).toBeGreaterThanOrEqual(23.5);
+    expect(seconds(s.calledAt, s.answeredAt)).toBeLessThanOrEqual(25.5);
     expect(seconds(s.submittedAt, s.calledAt)).toBeCloseTo(1, 1);
   });
 
