@@ -321,6 +321,46 @@ describe.each(LOCALES)('Quick dial ($suffix)', ({ locale, lang, suffix, full }) 
     TIMEOUT,
   );
 
+  it(
+    'at night the palette refuses a call for quiet hours, says until when, and places nothing',
+    async () => {
+      // Quiet hours set around this machine's own clock, so the test means the same at any hour.
+      const hhmm = (ms: number) => new Date(ms).toTimeString().slice(0, 5);
+      await app.handlers['dial.saveSettings']({ scope: '*', perMinute: null, perHour: null, perDay: null, quietStart: hhmm(Date.now() - 3_600_000), quietEnd: hhmm(Date.now() + 3_600_000) });
+      const person = people.answers;
+      const before = sendsTo(person.mobile).length;
+      await page.keyboard.press('Control+k');
+      await expect.poll(() => focused(page)).toBe('palette-search');
+      await page.keyboard.type(person.typed);
+      await expect.poll(() => palette().getByTestId('palette-option').first().innerText()).toContain(person.name);
+      await page.keyboard.press('Enter');
+      await expect.poll(stage).toBe('confirm');
+      // The first call with the template asks for its values; a later one has them prefilled.
+      await expect.poll(async () => ['palette-value', 'palette-call'].includes((await focused(page)) ?? '')).toBe(true);
+      if ((await focused(page)) === 'palette-value') {
+        for (const [i, v] of VALUES[lang].entries()) {
+          if (i > 0) await page.keyboard.press('Tab');
+          await page.keyboard.type(v);
+        }
+      }
+      await page.keyboard.press('Enter');
+      await expect.poll(stage).toBe('refused');
+      const refusal = palette().getByTestId('refusal');
+      expect(await refusal.getAttribute('data-limit')).toBe('quiet-hours');
+      const text = await refusal.innerText();
+      expect(text).toContain(t('msg:refusal.quiet', { mobile: person.mobile }));
+      expect(text).toContain(new Date(Number(await refusal.getAttribute('data-frees-at'))).toTimeString().slice(0, 5));
+      expect(Number(await refusal.getAttribute('data-frees-at'))).toBeGreaterThan(Date.now() + 55 * 60_000);
+      await snap(`dial-quiet-${suffix}`, null);
+      expect(sendsTo(person.mobile).length).toBe(before);
+      await page.keyboard.press('Escape');
+      await expect.poll(() => palette().count()).toBe(0);
+      expect(sendsTo(person.mobile).length).toBe(before);
+      await setLimits(10);
+    },
+    TIMEOUT,
+  );
+
   it('shows no console error or page error', () => {
     expect(problems).toEqual([]);
   });
