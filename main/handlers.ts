@@ -60,6 +60,7 @@ function handlerTable(services: Services): Handlers {
     lines: store.dialSettings.profileLines(id),
     lendLines: store.dialSettings.profileLending(id),
     lendingStopped: services.governors.lendingStopped(id),
+    lendingStoppedAt: services.governors.lendingStoppedAt(id),
   });
 
   const keyFor = async (key: { profileId: string } | { adHoc: string }) => ('adHoc' in key ? key.adHoc : (await profiles.endpoint(key.profileId)).apiKey);
@@ -133,8 +134,8 @@ function handlerTable(services: Services): Handlers {
       // Kept in SQLite: a profile that lives only in this process's memory has nowhere to keep them.
       const saved = (lines === undefined || store.dialSettings.setProfileLines(id, lines)) && (lendLines === undefined || store.dialSettings.setProfileLending(id, lendLines));
       if (!saved) throw fail('not-found', { kind: 'profile', id });
-      services.governors.for(id);
       if (lendLines) services.governors.applyLending(id);
+      else services.governors.for(id);
       return lineSettings(id);
     },
 

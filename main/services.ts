@@ -167,8 +167,12 @@ export async function createServices(options: ServicesOptions = {}): Promise<Ser
     const profiles = new ProfileService(store.profiles, secrets, () => sandbox?.baseUrl ?? null);
     let receipts: ReceiptListeners | null = null;
     // One governor per profile, for batches and quick dial; a call waiting for its redial lends its line
-    // (unless the profile is set not to).
-    const governors = new GovernorRegistry((id) => store.dialSettings.profileLines(id), { timeScale, lendingOf: (id) => store.dialSettings.profileLending(id) });
+    // (unless the profile is set not to, or a refusal kept with the profile stopped it).
+    const governors = new GovernorRegistry((id) => store.dialSettings.profileLines(id), {
+      timeScale,
+      lendingOf: (id) => store.dialSettings.profileLending(id),
+      refusals: { at: (id) => store.dialSettings.lendingRefusedAt(id), keep: (id, at) => store.dialSettings.setLendingRefusedAt(id, at) },
+    });
     const calls = new CallService({
       messages: store.messages,
       exchanges: store.exchanges,

@@ -82,8 +82,10 @@ export interface ProfileLines {
   lines: number;
   /** The profile's setting. */
   lendLines: boolean;
-  /** Set to lend, but lending stopped: the provider refused a send that started on a lent line (until set on again, or a restart). */
+  /** Lending stopped: the provider refused a send that started on a lent line (kept with the profile until it is set to lend again). */
   lendingStopped: boolean;
+  /** When that refusal stopped lending (epoch ms), or null. */
+  lendingStoppedAt: number | null;
 }
 
 /** What re-reading a profile's open calls with a new dialect changed. */

@@ -36,6 +36,8 @@ export interface GovernorOptions {
   /** Shrinks the hour: the window is HOUR_MS × timeScale real ms (tests and benchmarks against a sped-up sandbox). Default 1. */
   timeScale?: number;
   now?: () => number;
+  /** Told when a refusal stops lending (the registry keeps it with the profile). */
+  onLendRefused?: () => void;
 }
 
 export interface Slot {
@@ -54,7 +56,7 @@ export interface Slot {
   /**
    * The provider refused this send for a reason that is not the number's. If it started on a lent
    * line, the provider may count calls waiting for a redial against its lines: lending stops on this
-   * profile (until a person sets it to lend again, or the app restarts) and every lent line counts again at once.
+   * profile (until a person sets it to lend again) and every lent line counts again at once.
    */
   refused(): void;
 }
@@ -67,7 +69,7 @@ export interface GovernorSnapshot {
   lent: number;
   /** Lines are lent while calls wait for a redial (false when the profile is set not to, or once a send started on a lent line was refused). */
   lending: boolean;
-  /** Lending stopped because the provider refused a send that started on a lent line (until the profile is set to lend again, or the app restarts). */
+  /** Lending stopped because the provider refused a send that started on a lent line (until the profile is set to lend again). */
   lendingRefused: boolean;
   /** Callers waiting for a slot. */
   waiting: number;
@@ -137,6 +139,7 @@ export class Governor {
   private lendAllowed = true;
   /** The provider refused a send that started on a lent line. */
   private lendRefused = false;
+  private readonly onLendRefused: (() => void) | undefined;
   /** The state since the last change (utilization is integrated under it). */
   private since = { waiting: false, inUse: 0, rateBlocked: false };
 
@@ -144,6 +147,7 @@ export class Governor {
     this.limitsValue = { ...options.limits };
     this.timeScale = options.timeScale ?? 1;
     this.now = options.now ?? Date.now;
+    this.onLendRefused = options.onLendRefused;
     this.lastAt = this.now();
   }
 
@@ -234,6 +238,18 @@ export class Governor {
   /** Lines are lent while calls wait for a redial. */
   get lending(): boolean {
     return this.lendAllowed && !this.lendRefused;
+  }
+
+  /** Lending stopped after a refusal (here or, as kept with the profile, in another process). */
+  get lendingRefused(): boolean {
+    return this.lendRefused;
+  }
+
+  /** A refusal seen elsewhere (another process, or before a restart) stopped lending: every lent line counts again at once. */
+  stopLending(): void {
+    if (this.lendRefused) return;
+    this.lendRefused = true;
+    this.reclaimAll();
   }
 
   /**
@@ -356,8 +372,8 @@ export class Governor {
       },
       refused: () => {
         if (!st.onLent || !this.lending) return;
-        this.lendRefused = true;
-        this.reclaimAll();
+        this.stopLending();
+        this.onLendRefused?.();
       },
       release: (opts) => {
         if (st.released) return;
@@ -419,48 +435,100 @@ export class Governor {
   }
 }
 
+/** Where a refusal that stopped lending is kept (with the profile, so every process and the next start know it). */
+export interface LendRefusals {
+  /** When lending stopped on the profile (epoch ms), or null. */
+  at(profileId: string): number | null;
+  /** Keeps (a time) or clears (null) it; false when the profile cannot keep it (e.g. it lives only in memory). */
+  keep(profileId: string, at: number | null): boolean;
+}
+
 /** One governor per profile, shared by every batch and every quick dial of that profile. */
 export class GovernorRegistry {
   private readonly governors = new Map<string, Governor>();
+  /** Refusals seen in this process that the store could not keep (they still hold here). */
+  private readonly unkept = new Map<string, number>();
 
   /**
    * @param linesOf a profile's lines
    * @param options.lendingOf whether a profile's lines may be lent while its calls wait for a redial (default: yes)
+   * @param options.refusals where a refusal that stopped lending is kept (default: this process only)
    */
   constructor(
     private readonly linesOf: (profileId: string) => number,
-    private readonly options: { timeScale?: number; now?: () => number; lendingOf?: (profileId: string) => boolean } = {},
+    private readonly options: { timeScale?: number; now?: () => number; lendingOf?: (profileId: string) => boolean; refusals?: LendRefusals } = {},
   ) {}
 
   /**
    * The profile's governor, its limits and lending as the profile is set now (read again at every
-   * start: another process, the CLI or the app, may have changed them).
+   * start: another process, the CLI or the app, may have changed them, or seen a refusal).
    */
   for(profileId: string): Governor {
-    const { lendingOf, ...governorOptions } = this.options;
+    const { timeScale, now } = this.options;
     let g = this.governors.get(profileId);
     if (!g) {
-      g = new Governor({ limits: limitsForLines(this.linesOf(profileId)), ...governorOptions });
+      g = new Governor({ limits: limitsForLines(this.linesOf(profileId)), timeScale, now, onLendRefused: () => this.keepRefusal(profileId) });
       this.governors.set(profileId, g);
     } else {
       const limits = limitsForLines(this.linesOf(profileId));
       const current = g.limits;
       if (limits.concurrency !== current.concurrency || limits.perHour !== current.perHour) g.setLimits(limits);
     }
-    const allowed = lendingOf?.(profileId) ?? true;
+    const allowed = this.options.lendingOf?.(profileId) ?? true;
     if (allowed !== g.lendingAllowed) g.setLending(allowed);
+    const refusal = this.refusal(profileId);
+    // Unknown (the store cannot be read): the governor keeps what it knows.
+    if (allowed && refusal !== undefined) {
+      if (refusal !== null && !g.lendingRefused) g.stopLending();
+      // Cleared elsewhere: a person set the profile to lend again (e.g. `callout profile update --lend-lines on`).
+      else if (refusal === null && g.lendingRefused) g.setLending(true);
+    }
     return g;
   }
 
-  /** Lending stopped on this profile after a refusal (false when it has no governor yet). */
+  /** Lending stopped on this profile after a refusal, here, in another process or before a restart (false when not). */
   lendingStopped(profileId: string): boolean {
-    return this.governors.get(profileId)?.snapshot().lendingRefused ?? false;
+    return this.lendingStoppedAt(profileId) !== null;
   }
 
-  /** A person set the profile's lending (on or off): its governor follows it at once. */
+  /** When lending stopped on this profile after a refusal (epoch ms), or null. */
+  lendingStoppedAt(profileId: string): number | null {
+    return this.refusal(profileId) ?? null;
+  }
+
+  /** When a refusal stopped lending, null when none did, undefined when the store cannot be read. */
+  private refusal(profileId: string): number | null | undefined {
+    if (this.unkept.has(profileId)) return this.unkept.get(profileId)!;
+    try {
+      return this.options.refusals?.at(profileId) ?? null;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** A person set the profile's lending (on or off): its governor follows it at once; set on, a refusal that stopped it is forgotten. */
   applyLending(profileId: string): void {
-    const allowed = this.options.lendingOf?.(profileId) ?? true;
-    this.for(profileId).setLending(allowed);
+    if (this.options.lendingOf?.(profileId) ?? true) {
+      this.unkept.delete(profileId);
+      try {
+        this.options.refusals?.keep(profileId, null);
+      } catch {
+        // The store cannot be written: the refusal stays kept there, and lending stays stopped (safe side).
+      }
+    }
+    this.for(profileId);
+  }
+
+  /** A refusal stopped lending on this profile: kept with the profile, or here when it cannot be. */
+  private keepRefusal(profileId: string): void {
+    const at = (this.options.now ?? Date.now)();
+    let kept = false;
+    try {
+      kept = this.options.refusals?.keep(profileId, at) ?? false;
+    } catch {
+      kept = false;
+    }
+    if (!kept) this.unkept.set(profileId, at);
   }
 
   /** Lends (or, with null, takes back) the line of the call with this message ID, whichever profile holds it. */

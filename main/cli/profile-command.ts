@@ -4,6 +4,7 @@
 import { Command, Option } from 'commander';
 import { FOLLOW_MODES, SIGNING_MODES, type FollowMode, type ProfileInput, type ProfileLines, type ProfileView, type SigningMode } from '../../common/contract';
 import { CALLS_PER_LINE } from '../../common/domain/lines';
+import { formatClock } from '../dial/limits';
 import type { CommandContext } from './context';
 import { failureFromIpc, usage } from './io';
 
@@ -38,7 +39,7 @@ export function profileJson(p: ProfileView, full = false, lines?: ProfileLines) 
     dialectName: p.dialect.name,
     follow: p.follow,
     receipts: p.receipts,
-    ...(lines ? { lines: lines.lines, lendLines: lines.lendLines } : {}),
+    ...(lines ? { lines: lines.lines, lendLines: lines.lendLines, lendingStoppedAt: lines.lendingStoppedAt === null ? null : new Date(lines.lendingStoppedAt).toISOString() } : {}),
     ...(full ? { dialectSpec: p.dialect } : {}),
   };
 }
@@ -59,6 +60,12 @@ export function registerProfileCommand(program: Command, ctx: CommandContext): v
   const line = (label: string, value: string) => t('cli:profile.line', { label, value });
   const note = (text: string, n: string) => t('cli:profile.note', { text, note: n });
 
+  const lending = (lines: ProfileLines) =>
+    !lines.lendLines
+      ? t('cli:profile.lendOff')
+      : lines.lendingStoppedAt !== null
+        ? t('cli:profile.lendStopped', { time: formatClock(lines.lendingStoppedAt, Date.now()) })
+        : t('cli:profile.lendOn');
   const human = (p: ProfileView, lines: ProfileLines) =>
     [
       p.builtin ? note(p.name, t('cli:profile.builtin')) : p.name,
@@ -69,7 +76,7 @@ export function registerProfileCommand(program: Command, ctx: CommandContext): v
       line(t('cli:profile.dialect'), p.dialectId ? `${dialectName(p)} [${p.dialectId}]` : dialectName(p)),
       line(t('cli:profile.follow'), t(`cli:profile.followMode.${p.follow}`)),
       ...(p.receipts.url ? [line(t('cli:profile.receipts'), note(p.receipts.url, t(`cli:profile.listener.${p.receipts.state}`)))] : []),
-      line(t('cli:profile.lines'), `${t('cli:profile.linesValue', { count: lines.lines, concurrent: lines.lines * CALLS_PER_LINE })} · ${t(lines.lendLines ? 'cli:profile.lendOn' : 'cli:profile.lendOff')}`),
+      line(t('cli:profile.lines'), `${t('cli:profile.linesValue', { count: lines.lines, concurrent: lines.lines * CALLS_PER_LINE })} · ${lending(lines)}`),
     ].join('\n');
 
   /** The form's fields from the flags (global ones: --base-url, --api-id, --format, --timeout, --connect-timeout). */

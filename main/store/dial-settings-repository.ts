@@ -35,6 +35,7 @@ export class DialSettingsRepository {
   private readonly callTimesStmt;
   private readonly linesStmt;
   private readonly lendingStmt;
+  private readonly refusalStmt;
 
   constructor(private readonly db: Database, private readonly now: () => number = Date.now) {
     // Served by messages_mobile (mobile, created_at). Sends the provider provably refused placed no call.
@@ -42,6 +43,7 @@ export class DialSettingsRepository {
     // Read at every start (the governor) and every status query (the follower's budget): prepared once.
     this.linesStmt = db.prepare('SELECT lines FROM profiles WHERE id = ?');
     this.lendingStmt = db.prepare('SELECT lend_lines AS lend FROM profiles WHERE id = ?');
+    this.refusalStmt = db.prepare('SELECT lend_refused_at AS at FROM profiles WHERE id = ?');
   }
 
   /** The settings for a profile: its own row, else the global one. */
@@ -93,6 +95,20 @@ export class DialSettingsRepository {
 
   setProfileLending(profileId: string, lend: boolean): boolean {
     return this.db.prepare('UPDATE profiles SET lend_lines = ? WHERE id = ?').run(lend ? 1 : 0, profileId).changes > 0;
+  }
+
+  /**
+   * When lending stopped on the profile because the provider refused a send that started on a lent
+   * line (epoch ms), or null: not stopped, or the profile is unknown.
+   */
+  lendingRefusedAt(profileId: string): number | null {
+    const r = this.refusalStmt.get(profileId) as { at: number | null } | undefined;
+    return r?.at ?? null;
+  }
+
+  /** Keeps (a time) or clears (null) the refusal that stopped lending; false when the profile has no row. */
+  setLendingRefusedAt(profileId: string, at: number | null): boolean {
+    return this.db.prepare('UPDATE profiles SET lend_refused_at = ? WHERE id = ?').run(at, profileId).changes > 0;
   }
 
   /** The provider's redial wait as learned on this profile (kept in the settings table as JSON; the clock checks it). */

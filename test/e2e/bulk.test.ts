@@ -144,13 +144,13 @@ describe.each(LOCALES)('Bulk send ($suffix)', ({ locale, lang, suffix, markers, 
       await expect.poll(() => page.getByTestId('lines-limits').innerText()).toBe(t('bulk.lines.limits', { concurrent: '40', perHour: lang === 'zh-CN' ? '4000' : '4,000' }));
       await page.getByTestId('save-lines').click();
       await expect.poll(() => editor.getAttribute('data-lines')).toBe('2');
-      expect(await app.handlers['profiles.lines']({ id: sandboxId })).toEqual({ lines: 2, lendLines: true, lendingStopped: false });
+      expect(await app.handlers['profiles.lines']({ id: sandboxId })).toEqual({ lines: 2, lendLines: true, lendingStopped: false, lendingStoppedAt: null });
 
       // Off: the switch says so, main keeps it, and the governor stops lending at once.
       await page.getByTestId('lend-lines').click();
       await expect.poll(() => editor.getAttribute('data-lend')).toBe('false');
       await expect.poll(() => bodyText(page)).toContain(t('bulk.lines.lendOff'));
-      expect(await app.handlers['profiles.lines']({ id: sandboxId })).toEqual({ lines: 2, lendLines: false, lendingStopped: false });
+      expect(await app.handlers['profiles.lines']({ id: sandboxId })).toEqual({ lines: 2, lendLines: false, lendingStopped: false, lendingStoppedAt: null });
       expect(app.services.governors.for(sandboxId).snapshot().lending).toBe(false);
       expect(await bodyText(page)).not.toMatch(RAW_KEY);
       await snap(`bulk-lines-${suffix}`, '[data-testid=import-wizard]');
@@ -162,7 +162,8 @@ describe.each(LOCALES)('Bulk send ($suffix)', ({ locale, lang, suffix, markers, 
       await page.getByTestId('lend-lines').click();
       await expect.poll(() => page.getByTestId('lines-editor').getAttribute('data-lend')).toBe('true');
 
-      // The provider refuses a send that started on a lent line: lending stops, and the screen says why.
+      // The provider refuses a send that started on a lent line: lending stops (kept with the profile,
+      // for the CLI and the next start too), and the screen says since when and why.
       const g = app.services.governors.for(sandboxId);
       const held = await g.acquire();
       held.holds(999_999);
@@ -173,13 +174,16 @@ describe.each(LOCALES)('Bulk send ($suffix)', ({ locale, lang, suffix, markers, 
       held.release();
       await page.reload();
       await expect.poll(() => page.getByTestId('lines-editor').getAttribute('data-lend')).toBe('false');
-      expect(await page.getByTestId('lend-stopped').innerText()).toBe(t('bulk.lines.lendStopped'));
+      const stoppedAt = app.services.store.dialSettings.lendingRefusedAt(sandboxId);
+      expect(stoppedAt).not.toBeNull();
+      expect(await page.getByTestId('lend-stopped').innerText()).toBe(t('bulk.lines.lendStopped', { time: new Date(stoppedAt!).toTimeString().slice(0, 8) }));
       await snap(`bulk-lines-stopped-${suffix}`, '[data-testid=import-wizard]');
       // Turned on again by a person: lending resumes.
       await page.getByTestId('lend-lines').click();
       await expect.poll(() => page.getByTestId('lines-editor').getAttribute('data-lend')).toBe('true');
       expect(await page.getByTestId('lend-stopped').count()).toBe(0);
       expect(g.snapshot()).toMatchObject({ lending: true, inUse: 0 });
+      expect(app.services.store.dialSettings.lendingRefusedAt(sandboxId)).toBeNull();
 
       // Back as it was, for the batches below: one line, lent.
       await page.locator('#bulk-lines').fill('1');

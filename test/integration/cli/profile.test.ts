@@ -6,6 +6,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { builtinDialect } from '../../../common/dialects';
 import { startSandbox, type Sandbox } from '../../../main/sandbox';
+import { openStore } from '../../../main/store';
 import { tempHome } from '../../helpers/temp-home';
 import { probeRealKeychain, KEYCHAIN_REQUIRED, NO_KEYCHAIN_HINT, uniqueService } from '../secrets/helpers';
 import { cli } from './run-cli';
@@ -63,7 +64,35 @@ describe('callout profile', () => {
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('--lend-lines');
     expect((await cli(['profile', 'update', 'Lines', '--lines', '0'], env)).code).toBe(2);
-    expect((await cli(['--json', 'profile', 'show', 'Lines'], env)).json).toMatchObject({ lines: 3, lendLines: false });
+    expect((await cli(['--json', 'profile', 'show', 'Lines'], env)).json).toMatchObject({ lines: 3, lendLines: false, lendingStoppedAt: null });
+  });
+
+  it('shows that a refusal in the app stopped lending, since when, and how to lend again', async () => {
+    await cli(['profile', 'add', 'Lent', '--base-url', 'https://voice.example.com/api', '--api-id', 'l-2'], env);
+    const id = ((await cli(['--json', 'profile', 'show', 'Lent'], env)).json as { id: string }).id;
+    // The app saw the provider refuse a send on a lent line (kept with the profile, at 09:41:07 local time today).
+    const at = new Date();
+    at.setHours(9, 41, 7, 0);
+    const store = openStore(home.dir);
+    try {
+      expect(store.dialSettings.setLendingRefusedAt(id, at.getTime())).toBe(true);
+    } finally {
+      store.close();
+    }
+    const shown = await cli(['profile', 'show', 'Lent'], env);
+    expect(shown.stdout).toContain('Lines: 1 line (20 calls at once) · not lent since 09:41:07: the provider refused a call placed on a lent line (to lend again: --lend-lines on)');
+    const zh = await cli(['profile', 'show', 'Lent'], { ...env, LC_ALL: 'zh_CN.UTF-8' });
+    expect(zh.stdout).toContain('自 09:41:07 起不再让出线路：服务商拒绝了一通使用让出线路的呼叫（如需重新让出：--lend-lines on）');
+    expect((await cli(['--json', 'profile', 'show', 'Lent'], env)).json).toMatchObject({ lendLines: true, lendingStoppedAt: at.toISOString() });
+    // A person sets it on: the refusal is forgotten, for the app too.
+    expect(await cli(['--json', 'profile', 'update', 'Lent', '--lend-lines', 'on'], env)).toMatchObject({ code: 0, json: { lendLines: true, lendingStoppedAt: null } });
+    expect((await cli(['profile', 'show', 'Lent'], env)).stdout).toContain('· lent while calls wait for a redial');
+    const again = openStore(home.dir);
+    try {
+      expect(again.dialSettings.lendingRefusedAt(id)).toBeNull();
+    } finally {
+      again.close();
+    }
   });
 
   it('refuses what the form refuses, field by field, and says which profiles exist', async () => {

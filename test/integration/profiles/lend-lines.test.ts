@@ -1,5 +1,5 @@
 // A profile's lines and whether they are lent while its calls wait for a redial: read, set, kept
-// across a restart, and followed by the profile's governor at once.
+// across a restart (so is a refusal that stopped lending), and followed by the profile's governor at once.
 import { describe, expect, it } from 'vitest';
 import { tempHome } from '../../helpers/temp-home';
 import { rehearsal } from '../dialects/helpers';
@@ -10,21 +10,21 @@ describe('lending a profile\'s lines', () => {
     try {
       const first = await rehearsal({ home: home.dir });
       const { id } = first.profile;
-      expect(await first.call('profiles.lines', { id })).toEqual({ lines: 1, lendLines: true, lendingStopped: false });
+      expect(await first.call('profiles.lines', { id })).toEqual({ lines: 1, lendLines: true, lendingStopped: false, lendingStoppedAt: null });
       expect(first.services.governors.for(id).snapshot().lending).toBe(true);
 
-      expect(await first.call('profiles.setLines', { id, lendLines: false })).toEqual({ lines: 1, lendLines: false, lendingStopped: false });
+      expect(await first.call('profiles.setLines', { id, lendLines: false })).toEqual({ lines: 1, lendLines: false, lendingStopped: false, lendingStoppedAt: null });
       expect(first.services.governors.for(id).snapshot().lending).toBe(false);
       // Lines alone leave the lending as it is.
-      expect(await first.call('profiles.setLines', { id, lines: 3 })).toEqual({ lines: 3, lendLines: false, lendingStopped: false });
+      expect(await first.call('profiles.setLines', { id, lines: 3 })).toEqual({ lines: 3, lendLines: false, lendingStopped: false, lendingStoppedAt: null });
       await expect(first.call('profiles.setLines', { id, lines: 0 })).rejects.toMatchObject({ code: 'invalid-input' });
       await expect(first.call('profiles.lines', { id: 'nobody' })).rejects.toMatchObject({ code: 'not-found', params: { kind: 'profile' } });
       await first.services.close();
 
       const again = await rehearsal({ home: home.dir });
-      expect(await again.call('profiles.lines', { id })).toEqual({ lines: 3, lendLines: false, lendingStopped: false });
+      expect(await again.call('profiles.lines', { id })).toEqual({ lines: 3, lendLines: false, lendingStopped: false, lendingStoppedAt: null });
       expect(again.services.governors.for(id).snapshot()).toMatchObject({ lending: false, limits: { concurrency: 60 } });
-      expect(await again.call('profiles.setLines', { id, lendLines: true })).toEqual({ lines: 3, lendLines: true, lendingStopped: false });
+      expect(await again.call('profiles.setLines', { id, lendLines: true })).toEqual({ lines: 3, lendLines: true, lendingStopped: false, lendingStoppedAt: null });
       expect(again.services.governors.for(id).snapshot().lending).toBe(true);
 
       // Set by another process (the CLI while the app runs): the governor follows at its next start.
@@ -38,17 +38,30 @@ describe('lending a profile\'s lines', () => {
       const held = await g.acquire();
       held.holds(1);
       g.lend(1, Date.now() + 60_000);
+      const before = Date.now();
       g.tryAcquire()!.refused();
-      expect(await again.call('profiles.lines', { id })).toEqual({ lines: 3, lendLines: true, lendingStopped: true });
-      // A person sets it to lend again: lending resumes.
-      expect(await again.call('profiles.setLines', { id, lendLines: true })).toEqual({ lines: 3, lendLines: true, lendingStopped: false });
-      expect(g.snapshot().lending).toBe(true);
+      const stopped = await again.call('profiles.lines', { id });
+      expect(stopped).toMatchObject({ lines: 3, lendLines: true, lendingStopped: true });
+      expect(stopped.lendingStoppedAt).toBeGreaterThanOrEqual(before);
+      expect(stopped.lendingStoppedAt).toBeLessThanOrEqual(Date.now());
+      held.release();
+      await again.services.close();
+
+      // Kept with the profile: after a restart lending is still stopped, and says since when.
+      const third = await rehearsal({ home: home.dir });
+      expect(await third.call('profiles.lines', { id })).toEqual({ ...stopped });
+      expect(third.services.governors.for(id).snapshot()).toMatchObject({ lending: false, lendingRefused: true });
+      // A person sets it to lend again: lending resumes, here and after the next restart.
+      expect(await third.call('profiles.setLines', { id, lendLines: true })).toEqual({ lines: 3, lendLines: true, lendingStopped: false, lendingStoppedAt: null });
+      expect(third.services.governors.for(id).snapshot().lending).toBe(true);
+      expect(third.services.store.dialSettings.lendingRefusedAt(id)).toBeNull();
 
       // The redial wait learned on it is kept until the profile is removed.
-      again.services.store.dialSettings.saveRedialWait(id, { at: 10, spread: 0.5, samples: 4 });
-      expect(again.services.store.dialSettings.learnedRedialWait(id)).toEqual({ at: 10, spread: 0.5, samples: 4 });
-      await again.call('profiles.remove', { id });
-      expect(again.services.store.dialSettings.learnedRedialWait(id)).toBeNull();
+      third.services.store.dialSettings.saveRedialWait(id, { at: 10, spread: 0.5, samples: 4 });
+      expect(third.services.store.dialSettings.learnedRedialWait(id)).toEqual({ at: 10, spread: 0.5, samples: 4 });
+      await third.call('profiles.remove', { id });
+      expect(third.services.store.dialSettings.learnedRedialWait(id)).toBeNull();
+      await third.services.close();
     } finally {
       home.cleanup();
     }

@@ -245,4 +245,82 @@ describe('governor', () => {
     // A governor made for a profile set not to lend starts so.
     expect(new GovernorRegistry(() => 1, { lendingOf: () => false }).for('q').snapshot().lending).toBe(false);
   });
+
+  /** A refusal on a lent line, on governor `g` (one line): a call waits for its redial, the send on its line is refused. */
+  const refuseOnLent = async (reg: GovernorRegistry, id: string, messageId: number) => {
+    const g = reg.for(id);
+    const held = await g.acquire();
+    held.holds(messageId);
+    reg.lend(messageId, Date.now() + 10_000);
+    const onLent = g.tryAcquire()!;
+    onLent.refused();
+    onLent.release();
+    return held;
+  };
+
+  it('keeps a refusal that stopped lending with the profile: another process and the next start see it, until a person sets lending on', async () => {
+    const kept = new Map<string, number>();
+    const store = { at: (id: string) => kept.get(id) ?? null, keep: (id: string, at: number | null) => (at === null ? kept.delete(id) : kept.set(id, at), true) };
+    const app = new GovernorRegistry(() => 1, { refusals: store });
+    const held = await refuseOnLent(app, 'p', 1);
+    expect(kept.get('p')).toBe(Date.now());
+    expect(app.lendingStoppedAt('p')).toBe(Date.now());
+    // Another process (or the app after a restart) reads it: its governor starts with lending stopped.
+    const cli = new GovernorRegistry(() => 1, { refusals: store });
+    expect(cli.lendingStopped('p')).toBe(true);
+    const g2 = cli.for('p');
+    (await g2.acquire()).holds(5);
+    cli.lend(5, Date.now() + 10_000);
+    expect(g2.snapshot()).toMatchObject({ lending: false, lendingRefused: true, lent: 0, inUse: 1 });
+    // A person sets lending on in that process: the kept refusal is cleared, and the app's governor
+    // lends again at its next start.
+    cli.applyLending('p');
+    expect(kept.has('p')).toBe(false);
+    expect(g2.snapshot()).toMatchObject({ lending: true, lendingRefused: false });
+    expect(app.lendingStopped('p')).toBe(false);
+    expect(app.for('p').snapshot().lending).toBe(true);
+    held.release();
+  });
+
+  it('holds a refusal in memory when the store cannot keep it (a profile with no row, a store that throws), and never lends again by mistake', async () => {
+    const noRow = new GovernorRegistry(() => 1, { refusals: { at: () => null, keep: () => false } });
+    await refuseOnLent(noRow, 'mem', 1);
+    expect(noRow.lendingStopped('mem')).toBe(true);
+    expect(noRow.for('mem').snapshot().lending).toBe(false);
+    noRow.applyLending('mem'); // set on by a person: forgotten here too
+    expect(noRow.for('mem').snapshot().lending).toBe(true);
+
+    const broken = new GovernorRegistry(() => 1, {
+      refusals: {
+        at: () => {
+          throw new Error('disk I/O error');
+        },
+        keep: () => {
+          throw new Error('database or disk is full');
+        },
+      },
+    });
+    await refuseOnLent(broken, 'b', 2);
+    expect(broken.lendingStoppedAt('b')).toBe(Date.now());
+    expect(broken.for('b').snapshot()).toMatchObject({ lending: false, lendingRefused: true });
+    // Kept, then the store cannot be read: lending stays stopped.
+    let readable = true;
+    const kept = new Map<string, number>();
+    const flaky = new GovernorRegistry(() => 1, {
+      refusals: {
+        at: (id) => {
+          if (!readable) throw new Error('disk I/O error');
+          return kept.get(id) ?? null;
+        },
+        keep: (id, at) => (at === null ? kept.delete(id) : kept.set(id, at), true),
+      },
+    });
+    await refuseOnLent(flaky, 'f', 4);
+    readable = false;
+    expect(flaky.for('f').snapshot()).toMatchObject({ lending: false, lendingRefused: true });
+    // Without a store at all (the default), the refusal holds for this process.
+    const plain = new GovernorRegistry(() => 1);
+    await refuseOnLent(plain, 'x', 3);
+    expect(plain.for('x').snapshot().lending).toBe(false);
+  });
 });

@@ -12,6 +12,7 @@ import { describeError } from '../../app/api';
 import { ask } from '../../app/query';
 import { currentLanguage } from '../../i18n';
 import { formatNumber } from './bulk-model';
+import { formatClock } from '../dial/dial-model';
 import { useFeedback } from '../../app/feedback';
 
 const linesQuery = (profileId: string) =>
@@ -102,7 +103,7 @@ export function LinesEditor({ profileId }: { profileId: string | null }) {
           </Typography.Text>
           {current?.lendLines && current.lendingStopped ? (
             <Typography.Text type="warning" className="bulk-lend-help" data-testid="lend-stopped">
-              {t('bulk.lines.lendStopped')}
+              {t('bulk.lines.lendStopped', { time: current.lendingStoppedAt === null ? '—' : formatClock(lang, current.lendingStoppedAt) })}
             </Typography.Text>
           ) : null}
         </div>
