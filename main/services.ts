@@ -172,6 +172,7 @@ export async function createServices(options: ServicesOptions = {}): Promise<Ser
       timeScale,
       lendingOf: (id) => store.dialSettings.profileLending(id),
       refusals: { at: (id) => store.dialSettings.lendingRefusedAt(id), keep: (id, at) => store.dialSettings.setLendingRefusedAt(id, at) },
+      log: options.log,
     });
     const calls = new CallService({
       messages: store.messages,

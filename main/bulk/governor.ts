@@ -453,10 +453,11 @@ export class GovernorRegistry {
    * @param linesOf a profile's lines
    * @param options.lendingOf whether a profile's lines may be lent while its calls wait for a redial (default: yes)
    * @param options.refusals where a refusal that stopped lending is kept (default: this process only)
+   * @param options.log where a refusal that could not be kept is reported
    */
   constructor(
     private readonly linesOf: (profileId: string) => number,
-    private readonly options: { timeScale?: number; now?: () => number; lendingOf?: (profileId: string) => boolean; refusals?: LendRefusals } = {},
+    private readonly options: { timeScale?: number; now?: () => number; lendingOf?: (profileId: string) => boolean; refusals?: LendRefusals; log?: (error: unknown) => void } = {},
   ) {}
 
   /**
@@ -476,6 +477,7 @@ export class GovernorRegistry {
     }
     const allowed = this.options.lendingOf?.(profileId) ?? true;
     if (allowed !== g.lendingAllowed) g.setLending(allowed);
+    this.retryUnkept(profileId);
     const refusal = this.refusal(profileId);
     // Unknown (the store cannot be read): the governor keeps what it knows.
     if (allowed && refusal !== undefined) {
@@ -506,16 +508,12 @@ export class GovernorRegistry {
     }
   }
 
-  /** A person set the profile's lending (on or off): its governor follows it at once; set on, a refusal that stopped it is forgotten. */
+  /**
+   * A person set the profile's lending (on or off; the store forgets a kept refusal when it is set
+   * on): its governor follows it at once, and set on, a refusal held only here is forgotten too.
+   */
   applyLending(profileId: string): void {
-    if (this.options.lendingOf?.(profileId) ?? true) {
-      this.unkept.delete(profileId);
-      try {
-        this.options.refusals?.keep(profileId, null);
-      } catch {
-        // The store cannot be written: the refusal stays kept there, and lending stays stopped (safe side).
-      }
-    }
+    if (this.options.lendingOf?.(profileId) ?? true) this.unkept.delete(profileId);
     this.for(profileId);
   }
 
@@ -525,10 +523,22 @@ export class GovernorRegistry {
     let kept = false;
     try {
       kept = this.options.refusals?.keep(profileId, at) ?? false;
-    } catch {
+    } catch (error) {
+      this.options.log?.(error);
       kept = false;
     }
     if (!kept) this.unkept.set(profileId, at);
+  }
+
+  /** A refusal held only here is written again once the store can keep it (e.g. the disk has room again). */
+  private retryUnkept(profileId: string): void {
+    const at = this.unkept.get(profileId);
+    if (at === undefined || !this.options.refusals) return;
+    try {
+      if (this.options.refusals.keep(profileId, at)) this.unkept.delete(profileId);
+    } catch {
+      // Still cannot be kept: it holds here (reported when first seen).
+    }
   }
 
   /** Lends (or, with null, takes back) the line of the call with this message ID, whichever profile holds it. */

@@ -93,8 +93,10 @@ export class DialSettingsRepository {
     return r ? r.lend === 1 : true;
   }
 
+  /** Sets the profile's lending; set on (a person's choice), it also forgets a refusal that had stopped it, in the same write. */
   setProfileLending(profileId: string, lend: boolean): boolean {
-    return this.db.prepare('UPDATE profiles SET lend_lines = ? WHERE id = ?').run(lend ? 1 : 0, profileId).changes > 0;
+    const sql = lend ? 'UPDATE profiles SET lend_lines = 1, lend_refused_at = NULL WHERE id = ?' : 'UPDATE profiles SET lend_lines = 0 WHERE id = ?';
+    return this.db.prepare(sql).run(profileId).changes > 0;
   }
 
   /**
@@ -106,9 +108,13 @@ export class DialSettingsRepository {
     return r?.at ?? null;
   }
 
-  /** Keeps (a time) or clears (null) the refusal that stopped lending; false when the profile has no row. */
+  /**
+   * Keeps (a time) or clears (null) the refusal that stopped lending; false when the profile has no
+   * row. A refusal already kept keeps its time (the first one stopped lending).
+   */
   setLendingRefusedAt(profileId: string, at: number | null): boolean {
-    return this.db.prepare('UPDATE profiles SET lend_refused_at = ? WHERE id = ?').run(at, profileId).changes > 0;
+    const sql = at === null ? 'UPDATE profiles SET lend_refused_at = NULL WHERE id = ?' : 'UPDATE profiles SET lend_refused_at = COALESCE(lend_refused_at, ?) WHERE id = ?';
+    return (at === null ? this.db.prepare(sql).run(profileId) : this.db.prepare(sql).run(at, profileId)).changes > 0;
   }
 
   /** The provider's redial wait as learned on this profile (kept in the settings table as JSON; the clock checks it). */

@@ -80,9 +80,9 @@ describe('callout profile', () => {
       store.close();
     }
     const shown = await cli(['profile', 'show', 'Lent'], env);
-    expect(shown.stdout).toContain('Lines: 1 line (20 calls at once) · not lent since 09:41:07: the provider refused a call placed on a lent line (to lend again: --lend-lines on)');
+    expect(shown.stdout).toContain('Lines: 1 line (20 calls at once) · not lent since 09:41:07, when the provider refused a call that started on a lent line (to lend again: --lend-lines on)');
     const zh = await cli(['profile', 'show', 'Lent'], { ...env, LC_ALL: 'zh_CN.UTF-8' });
-    expect(zh.stdout).toContain('自 09:41:07 起不再让出线路：服务商拒绝了一通使用让出线路的呼叫（如需重新让出：--lend-lines on）');
+    expect(zh.stdout).toContain('自 09:41:07 起不再让出线路：服务商拒绝了一通在让出的线路上发起的呼叫（如需重新让出：--lend-lines on）');
     expect((await cli(['--json', 'profile', 'show', 'Lent'], env)).json).toMatchObject({ lendLines: true, lendingStoppedAt: at.toISOString() });
     // A person sets it on: the refusal is forgotten, for the app too.
     expect(await cli(['--json', 'profile', 'update', 'Lent', '--lend-lines', 'on'], env)).toMatchObject({ code: 0, json: { lendLines: true, lendingStoppedAt: null } });

@@ -51,8 +51,14 @@ describe('lending a profile\'s lines', () => {
       const third = await rehearsal({ home: home.dir });
       expect(await third.call('profiles.lines', { id })).toEqual({ ...stopped });
       expect(third.services.governors.for(id).snapshot()).toMatchObject({ lending: false, lendingRefused: true });
+      // Lines alone leave it as it is; a second refusal (another process) keeps the first one's time;
+      // set off, lending stays stopped underneath.
+      expect(await third.call('profiles.setLines', { id, lines: 2 })).toEqual({ ...stopped, lines: 2 });
+      expect(third.services.store.dialSettings.setLendingRefusedAt(id, stopped.lendingStoppedAt! + 5_000)).toBe(true);
+      expect(third.services.store.dialSettings.lendingRefusedAt(id)).toBe(stopped.lendingStoppedAt);
+      expect(await third.call('profiles.setLines', { id, lendLines: false })).toEqual({ ...stopped, lines: 2, lendLines: false });
       // A person sets it to lend again: lending resumes, here and after the next restart.
-      expect(await third.call('profiles.setLines', { id, lendLines: true })).toEqual({ lines: 3, lendLines: true, lendingStopped: false, lendingStoppedAt: null });
+      expect(await third.call('profiles.setLines', { id, lendLines: true })).toEqual({ lines: 2, lendLines: true, lendingStopped: false, lendingStoppedAt: null });
       expect(third.services.governors.for(id).snapshot().lending).toBe(true);
       expect(third.services.store.dialSettings.lendingRefusedAt(id)).toBeNull();
 

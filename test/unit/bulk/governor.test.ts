@@ -272,10 +272,10 @@ describe('governor', () => {
     (await g2.acquire()).holds(5);
     cli.lend(5, Date.now() + 10_000);
     expect(g2.snapshot()).toMatchObject({ lending: false, lendingRefused: true, lent: 0, inUse: 1 });
-    // A person sets lending on in that process: the kept refusal is cleared, and the app's governor
-    // lends again at its next start.
+    // A person sets lending on in that process (the store forgets the refusal in the same write): the
+    // governor there lends at once, and the app's at its next start.
+    kept.delete('p');
     cli.applyLending('p');
-    expect(kept.has('p')).toBe(false);
     expect(g2.snapshot()).toMatchObject({ lending: true, lendingRefused: false });
     expect(app.lendingStopped('p')).toBe(false);
     expect(app.for('p').snapshot().lending).toBe(true);
@@ -303,6 +303,31 @@ describe('governor', () => {
     await refuseOnLent(broken, 'b', 2);
     expect(broken.lendingStoppedAt('b')).toBe(Date.now());
     expect(broken.for('b').snapshot()).toMatchObject({ lending: false, lendingRefused: true });
+
+    // A full disk that later has room: the refusal is reported, held here, and written at the next start.
+    let full = true;
+    const logged: unknown[] = [];
+    const store = new Map<string, number>();
+    const disk = new GovernorRegistry(() => 1, {
+      log: (e) => logged.push(e),
+      refusals: {
+        at: (id) => store.get(id) ?? null,
+        keep: (id, at) => {
+          if (full) throw new Error('database or disk is full');
+          if (at === null) store.delete(id);
+          else if (!store.has(id)) store.set(id, at);
+          return true;
+        },
+      },
+    });
+    await refuseOnLent(disk, 'd', 6);
+    expect(logged).toHaveLength(1);
+    expect(store.has('d')).toBe(false);
+    const refusedAt = disk.lendingStoppedAt('d');
+    vi.advanceTimersByTime(5_000);
+    full = false;
+    expect(disk.for('d').snapshot().lending).toBe(false);
+    expect(store.get('d')).toBe(refusedAt);
     // Kept, then the store cannot be read: lending stays stopped.
     let readable = true;
     const kept = new Map<string, number>();

@@ -58,7 +58,7 @@ export function LinesEditor({ profileId }: { profileId: string | null }) {
     );
   }
   // On: the profile is set to lend and lending was not stopped by a refusal.
-  const lending = current ? current.lendLines && !current.lendingStopped : true;
+  const lending = current ? current.lendLines && current.lendingStoppedAt === null : true;
   return (
     <div data-testid="lines-editor" data-lines={lines} data-lend={current ? String(lending) : undefined}>
       <Flex gap={8} align="center" wrap>
@@ -101,9 +101,9 @@ export function LinesEditor({ profileId }: { profileId: string | null }) {
           <Typography.Text type="secondary" id="bulk-lend-help" className="bulk-lend-help">
             {t('bulk.lines.lendHelp')}
           </Typography.Text>
-          {current?.lendLines && current.lendingStopped ? (
+          {current?.lendLines && current.lendingStoppedAt !== null ? (
             <Typography.Text type="warning" className="bulk-lend-help" data-testid="lend-stopped">
-              {t('bulk.lines.lendStopped', { time: current.lendingStoppedAt === null ? '—' : formatClock(lang, current.lendingStoppedAt) })}
+              {t('bulk.lines.lendStopped', { time: formatClock(lang, current.lendingStoppedAt) })}
             </Typography.Text>
           ) : null}
         </div>
