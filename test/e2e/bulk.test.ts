@@ -156,7 +156,8 @@ describe.each(LOCALES)('Bulk send ($suffix)', ({ locale, lang, suffix, markers, 
       await snap(`bulk-lines-${suffix}`, '[data-testid=import-wizard]');
       // A reload reads it back from main.
       await page.reload();
-      await expect.poll(() => page.getByTestId('lines-editor').getAttribute('data-lend')).toBe('false');
+      // A reload loads the screen anew: slow on a loaded machine (5 s were once not enough).
+      await expect.poll(() => page.getByTestId('lines-editor').getAttribute('data-lend'), { timeout: 20_000 }).toBe('false');
       expect(await page.getByTestId('lines-editor').getAttribute('data-lines')).toBe('2');
 
       await page.getByTestId('lend-lines').click();
@@ -173,7 +174,7 @@ describe.each(LOCALES)('Bulk send ($suffix)', ({ locale, lang, suffix, markers, 
       onLent.release();
       held.release();
       await page.reload();
-      await expect.poll(() => page.getByTestId('lines-editor').getAttribute('data-lend')).toBe('false');
+      await expect.poll(() => page.getByTestId('lines-editor').getAttribute('data-lend'), { timeout: 20_000 }).toBe('false');
       const stoppedAt = app.services.store.dialSettings.lendingRefusedAt(sandboxId);
       expect(stoppedAt).not.toBeNull();
       expect(await page.getByTestId('lend-stopped').innerText()).toBe(t('bulk.lines.lendStopped', { time: new Date(stoppedAt!).toTimeString().slice(0, 8) }));
