@@ -56,12 +56,10 @@ export function createHandlers(services: Services): Handlers {
 
 function handlerTable(services: Services): Handlers {
   const { profiles, calls, store, workbench } = services;
-  const lineSettings = (id: string) => ({
-    lines: store.dialSettings.profileLines(id),
-    lendLines: store.dialSettings.profileLending(id),
-    lendingStopped: services.governors.lendingStopped(id),
-    lendingStoppedAt: services.governors.lendingStoppedAt(id),
-  });
+  const lineSettings = (id: string) => {
+    const lendingStoppedAt = services.governors.lendingStoppedAt(id);
+    return { lines: store.dialSettings.profileLines(id), lendLines: store.dialSettings.profileLending(id), lendingStopped: lendingStoppedAt !== null, lendingStoppedAt };
+  };
 
   const keyFor = async (key: { profileId: string } | { adHoc: string }) => ('adHoc' in key ? key.adHoc : (await profiles.endpoint(key.profileId)).apiKey);
 
