@@ -80,10 +80,10 @@ function handlerTable(services: Services): Handlers {
   const recent = new Map<string, { at: number; rows: ExchangeRecord[] }>();
   const capturedReplies = (profileId: string): ExchangeRecord[] => {
     const hit = recent.get(profileId);
-    if (hit && Date.now() - hit.at < 10_000) return hit.rows;
+    if (hit && services.clock.now() - hit.at < 10_000) return hit.rows;
     const rows = store.exchanges.recentForProfile(profileId, ['status', 'balance', 'receipt'], PREVIEW_LIMIT);
     recent.clear();
-    recent.set(profileId, { at: Date.now(), rows });
+    recent.set(profileId, { at: services.clock.now(), rows });
     return rows;
   };
 
@@ -213,7 +213,7 @@ function handlerTable(services: Services): Handlers {
         providerCode: r.reply?.code ?? null,
         failure: r.failure,
         low: units !== null && threshold !== null && units <= threshold,
-        checkedAt: Date.now(),
+        checkedAt: services.clock.now(),
       };
     },
 
@@ -244,7 +244,7 @@ function handlerTable(services: Services): Handlers {
       if (!e.profile) throw fail('exchange-without-profile');
       const endpoint = await profiles.endpoint(e.profile);
       // The key goes from main straight to the clipboard; only "copied" goes back.
-      services.clipboard.writeText(toCurl(e, { apiKey: endpoint.apiKey, signing: endpoint.signing ?? undefined, target }));
+      services.clipboard.writeText(toCurl(e, { apiKey: endpoint.apiKey, signing: endpoint.signing ?? undefined, target, now: () => services.clock.date() }));
       return { copied: true as const };
     },
     'exchanges.exportHar': async ({ ids }) => {
@@ -295,7 +295,7 @@ function handlerTable(services: Services): Handlers {
       let last = 0;
       const onProgress = requestId
         ? (p: ReadProgress) => {
-            const now = Date.now();
+            const now = services.clock.now();
             if (now - last < 200) return;
             last = now;
             services.emit('importProgress', { requestId, ...p });
@@ -399,10 +399,10 @@ function handlerTable(services: Services): Handlers {
     'signature.probeClock': async ({ profileId }) => {
       const record = profiles.record(profileId);
       const { baseUrl } = await profiles.view(record);
-      return probeServerClock(baseUrl, { timeoutMs: record.totalTimeoutMs });
+      return probeServerClock(baseUrl, { timeoutMs: record.totalTimeoutMs, clock: services.clock });
     },
     'signature.probeVariant': async ({ profileId }) => {
-      const probe = await probeSignatureVariant(await profiles.endpoint(profileId));
+      const probe = await probeSignatureVariant(await profiles.endpoint(profileId), { clock: services.clock });
       for (const r of probe.results) if (r.exchange) store.exchanges.insert(r.exchange, { profile: profileId });
       return { accepted: probe.accepted, results: probe.results.map(({ exchange: _exchange, ...rest }) => rest) };
     },

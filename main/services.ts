@@ -25,10 +25,13 @@ import { CaptureService } from './capture/capture-service';
 import { dataDirectory } from './store/paths';
 import { fail, isDiskFull, isStorageError } from './errors';
 import { WorkbenchService } from './workbench/workbench-service';
+import { systemClock, type Clock } from './clock';
 
 export type Locale = Lang;
 
 export interface ServicesOptions {
+  /** The time every part of main reads and waits on: systemClock by default, a ManualClock in tests. */
+  clock?: Clock;
   /** Data directory; default CALLOUT_HOME or the OS app-data folder. */
   home?: string;
   /**
@@ -70,6 +73,8 @@ type Listener = (channel: string, payload: unknown) => void;
 
 export interface Services {
   home: string;
+  /** The one clock of this process (see main/clock.ts). */
+  clock: Clock;
   store: Store;
   secrets: SecretStore;
   profiles: ProfileService;
@@ -127,7 +132,8 @@ function lazyKeychain(modulePath: string | undefined): { store: SecretStore; sta
 
 export async function createServices(options: ServicesOptions = {}): Promise<Services> {
   const home = options.home ?? dataDirectory();
-  const store = openStore(home, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {});
+  const clock = options.clock ?? systemClock;
+  const store = openStore(home, options.nativeBinding ? { nativeBinding: options.nativeBinding, clock } : { clock });
   const timeScale = options.timeScale ?? 1;
   let sandbox: Sandbox | null = null;
   try {
@@ -159,17 +165,18 @@ export async function createServices(options: ServicesOptions = {}): Promise<Ser
         const kind = isDiskFull(error) ? 'disk-full' : 'write-failed';
         const unstored = unstoredCount();
         if (storageProblem && storageProblem.kind === kind && storageProblem.unstored === unstored) return;
-        storageProblem = { kind, unstored, dataDirectory: home, at: Date.now() };
+        storageProblem = { kind, unstored, dataDirectory: home, at: clock.now() };
       }
       emit('storageProblem', storageProblem);
     };
 
-    const profiles = new ProfileService(store.profiles, secrets, () => sandbox?.baseUrl ?? null);
+    const profiles = new ProfileService(store.profiles, secrets, () => sandbox?.baseUrl ?? null, clock);
     let receipts: ReceiptListeners | null = null;
     // One governor per profile, for batches and quick dial; a call waiting for its redial lends its line
     // (unless the profile is set not to, or a refusal kept with the profile stopped it).
     const governors = new GovernorRegistry((id) => store.dialSettings.profileLines(id), {
       timeScale,
+      clock,
       lendingOf: (id) => store.dialSettings.profileLending(id),
       refusals: { at: (id) => store.dialSettings.lendingRefusedAt(id), keep: (id, at) => store.dialSettings.setLendingRefusedAt(id, at) },
       log: options.log,
@@ -184,7 +191,7 @@ export async function createServices(options: ServicesOptions = {}): Promise<Ser
         emit('callEnded', m);
       },
       onKeyVerdict: (profileId, verdict) => {
-        if (!profiles.noteKeyCheck(profileId, { ...verdict, at: Date.now() })) return;
+        if (!profiles.noteKeyCheck(profileId, { ...verdict, at: clock.now() })) return;
         // Every screen shows the same verdict: the profile is pushed to every caller.
         const record = (() => {
           try {
@@ -204,6 +211,7 @@ export async function createServices(options: ServicesOptions = {}): Promise<Ser
       log: options.log,
       onStoreHealth: noteStoreHealth,
       storeRetry: options.storeRetry,
+      clock,
     });
     receipts = new ReceiptListeners({
       record: (id) => {
@@ -216,16 +224,17 @@ export async function createServices(options: ServicesOptions = {}): Promise<Ser
       calls,
       keepPort: (id, port) => store.profiles.keepReceiptPort(id, port),
       log: options.log,
+      clock,
     });
     profiles.attachListeners((id) => receipts!.status(id));
     const send = calls.send.bind(calls);
     const awaitEnd = calls.awaitEnd.bind(calls);
-    const queue = new BulkQueue({ batches: store.batches, send, awaitEnd, governors, onProgress: (p) => emit('bulkProgress', p), timeScale, log: options.log, ...options.queue });
-    const bulk = new BulkService({ queue, templates: store.templates });
+    const queue = new BulkQueue({ batches: store.batches, send, awaitEnd, governors, onProgress: (p) => emit('bulkProgress', p), timeScale, clock, log: options.log, ...options.queue });
+    const bulk = new BulkService({ queue, templates: store.templates, clock });
     const contacts = new ContactService(store.contacts);
-    const dialer = new Dialer({ contacts, settings: store.dialSettings, templates: store.templates, send, awaitEnd, governors, onProgress: (p) => emit('dialProgress', p), timeScale, log: options.log });
+    const dialer = new Dialer({ contacts, settings: store.dialSettings, templates: store.templates, send, awaitEnd, governors, onProgress: (p) => emit('dialProgress', p), timeScale, clock, log: options.log });
 
-    const workbench = new WorkbenchService({ store, profiles, clipboard: () => options.clipboard ?? null, onRunProgress: (p) => emit('runProgress', p) });
+    const workbench = new WorkbenchService({ store, profiles, clipboard: () => options.clipboard ?? null, onRunProgress: (p) => emit('runProgress', p), clock });
     const capture = new CaptureService({
       exchanges: store.exchanges,
       templates: () => store.templates.list(),
@@ -233,6 +242,7 @@ export async function createServices(options: ServicesOptions = {}): Promise<Ser
       onChange: (status, exchangeId) => emit('captureUpdated', { status, exchangeId }),
       onStoreHealth: noteStoreHealth,
       log: options.log,
+      clock,
     });
 
     // Sends left in flight by a process that is gone become unknown; calls still going on are followed again.
@@ -246,7 +256,7 @@ export async function createServices(options: ServicesOptions = {}): Promise<Ser
         apiKey = `sbx_${randomBytes(18).toString('base64url')}`;
         await secrets.set(account, apiKey);
       }
-      sandbox = await startSandbox({ ...options.sandbox, accounts: [{ apiId: SANDBOX_API_ID, apiKey }] });
+      sandbox = await startSandbox({ clock, ...options.sandbox, accounts: [{ apiId: SANDBOX_API_ID, apiKey }] });
     }
     // Batches that were running when Callout last stopped reopen paused; their in-flight items become unknown.
     const recovered = queue.recover();
@@ -255,6 +265,7 @@ export async function createServices(options: ServicesOptions = {}): Promise<Ser
     const version = options.version ?? '0.1.0';
     const services: Services = {
       home,
+      clock,
       store,
       secrets,
       profiles,

@@ -3,6 +3,7 @@
 // parameters, so this file is tested without Electron.
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { systemClock, type Clock, type TimerHandle } from './clock';
 
 export const WINDOW_STATE_FILE = 'window-state.json';
 
@@ -173,6 +174,8 @@ export interface TrackableWindow {
 
 export interface TrackWindowStateOptions {
   debounceMs?: number;
+  /** The debounce's timer. Default systemClock. */
+  clock?: Clock;
   log?: (message: string) => void;
 }
 
@@ -188,11 +191,12 @@ export interface WindowStateTracker {
  */
 export function trackWindowState(win: TrackableWindow, file: string, options: TrackWindowStateOptions = {}): WindowStateTracker {
   const debounceMs = options.debounceMs ?? 500;
-  let timer: ReturnType<typeof setTimeout> | undefined;
+  const clock = options.clock ?? systemClock;
+  let timer: TimerHandle | undefined;
 
   const flush = (): void => {
     if (timer !== undefined) {
-      clearTimeout(timer);
+      timer.cancel();
       timer = undefined;
     }
     if (win.isDestroyed()) return;
@@ -205,8 +209,8 @@ export function trackWindowState(win: TrackableWindow, file: string, options: Tr
   };
 
   const schedule = (): void => {
-    if (timer !== undefined) clearTimeout(timer);
-    timer = setTimeout(flush, debounceMs);
+    timer?.cancel();
+    timer = clock.setTimeout(flush, debounceMs);
   };
 
   win.on('resize', schedule);

@@ -20,6 +20,7 @@ import {
 } from './import';
 import type { BatchRecord } from '../store/batch-repository';
 import type { ImportView } from '../../common/bulk-types';
+import { systemClock, type Clock } from '../clock';
 export type { ImportView } from '../../common/bulk-types';
 
 
@@ -38,6 +39,8 @@ export interface BulkServiceOptions {
   templates: { get(id: string): TemplateRecord | undefined };
   /** Imports kept at once (the oldest is dropped). Default 4. */
   maxDrafts?: number;
+  /** When a draft was made. Default systemClock. */
+  clock?: Clock;
 }
 
 /** How a file is being read: progress as it goes, and the id a cancel names. */
@@ -86,7 +89,7 @@ export class BulkService {
     const fileName = basename('path' in source ? source.path : source.name);
     const spec = mapping && Object.keys(mapping).length ? mapping : suggestMapping(sheet, template);
     const prepared = await prepareRowsAsync(sheet, template, resolveMapping(sheet.columns, template, spec), prepare);
-    const draft: Draft = { id: randomUUID(), fileName, sheet, template, mapping: spec, prepared, at: Date.now() };
+    const draft: Draft = { id: randomUUID(), fileName, sheet, template, mapping: spec, prepared, at: (this.o.clock ?? systemClock).now() };
     this.keep(draft);
     return this.view(draft, suggestMapping(sheet, template));
   }

@@ -20,6 +20,7 @@
 // use stay at the limit unless the hourly window is what holds them back.
 
 import { limitsForLines } from '../../common/domain/lines';
+import { systemClock, type Clock, type TimerHandle } from '../clock';
 
 export { CALLS_PER_HOUR_PER_LINE, CALLS_PER_LINE, limitsForLines } from '../../common/domain/lines';
 export const HOUR_MS = 60 * 60 * 1000;
@@ -35,7 +36,8 @@ export interface GovernorOptions {
   limits: GovernorLimits;
   /** Shrinks the hour: the window is HOUR_MS × timeScale real ms (tests and benchmarks against a sped-up sandbox). Default 1. */
   timeScale?: number;
-  now?: () => number;
+  /** The time and the timers (the hourly window, lent lines). Default systemClock. */
+  clock?: Clock;
   /** Told when a refusal stops lending (the registry keeps it with the profile). */
   onLendRefused?: () => void;
 }
@@ -96,7 +98,7 @@ interface SlotState {
   /** Taken while some line was lent. */
   onLent: boolean;
   /** Lent while its call waits for a redial: given back to the count at this timer. */
-  lentTimer: NodeJS.Timeout | null;
+  lentTimer: TimerHandle | null;
   messageId: number | null;
 }
 
@@ -118,7 +120,7 @@ interface Waiter {
 export class Governor {
   private limitsValue: GovernorLimits;
   private readonly timeScale: number;
-  private readonly now: () => number;
+  private readonly clock: Clock;
   private inUse = 0;
   private peak = 0;
   private peakAtStart = 0;
@@ -127,7 +129,7 @@ export class Governor {
   private startsHead = 0;
   private readonly priority: Waiter[] = [];
   private readonly normal: Waiter[] = [];
-  private timer: NodeJS.Timeout | null = null;
+  private timer: TimerHandle | null = null;
   // utilization accounting (time-weighted)
   private lastAt: number;
   private busyIntegral = 0;
@@ -146,9 +148,9 @@ export class Governor {
   constructor(options: GovernorOptions) {
     this.limitsValue = { ...options.limits };
     this.timeScale = options.timeScale ?? 1;
-    this.now = options.now ?? Date.now;
+    this.clock = options.clock ?? systemClock;
     this.onLendRefused = options.onLendRefused;
-    this.lastAt = this.now();
+    this.lastAt = this.clock.now();
   }
 
   get limits(): GovernorLimits {
@@ -203,7 +205,7 @@ export class Governor {
    */
   adopt(): Slot {
     this.account();
-    const slot = this.makeSlot(this.now(), false);
+    const slot = this.makeSlot(this.clock.now(), false);
     this.record();
     return slot;
   }
@@ -217,16 +219,15 @@ export class Governor {
   lend(messageId: number, untilMs: number | null): void {
     const st = this.byMessage.get(messageId);
     if (!st || st.released) return;
-    const delay = untilMs === null || !this.lending ? 0 : untilMs - this.now();
+    const delay = untilMs === null || !this.lending ? 0 : untilMs - this.clock.now();
     if (delay <= 0) {
       this.reclaim(st);
       return;
     }
     this.account();
-    if (st.lentTimer) clearTimeout(st.lentTimer);
+    if (st.lentTimer) st.lentTimer.cancel();
     else this.inUse--;
-    st.lentTimer = setTimeout(() => this.reclaim(st), delay);
-    st.lentTimer.unref?.();
+    st.lentTimer = this.clock.setTimeout(() => this.reclaim(st), delay).unref();
     this.pump();
   }
 
@@ -292,9 +293,9 @@ export class Governor {
 
   /** Rejects every waiter and stops the timer. */
   close(): void {
-    if (this.timer) clearTimeout(this.timer);
+    this.timer?.cancel();
     this.timer = null;
-    for (const st of this.byMessage.values()) if (st.lentTimer) clearTimeout(st.lentTimer);
+    for (const st of this.byMessage.values()) st.lentTimer?.cancel();
     this.byMessage.clear();
     for (const w of [...this.priority.splice(0), ...this.normal.splice(0)]) {
       if (w.onAbort) w.signal?.removeEventListener('abort', w.onAbort);
@@ -306,7 +307,7 @@ export class Governor {
   // ------------------------------------------------------------ internals
 
   private windowCount(): number {
-    const cutoff = this.now() - this.windowMs;
+    const cutoff = this.clock.now() - this.windowMs;
     while (this.startsHead < this.starts.length && this.starts[this.startsHead]! <= cutoff) this.startsHead++;
     if (this.startsHead > 1024 && this.startsHead * 2 > this.starts.length) {
       this.starts = this.starts.slice(this.startsHead);
@@ -321,7 +322,7 @@ export class Governor {
 
   /** Integrates utilization up to now, under the state that held since the last change. */
   private account(): void {
-    const t = this.now();
+    const t = this.clock.now();
     const dt = t - this.lastAt;
     this.lastAt = t;
     if (dt <= 0 || !this.since.waiting) return;
@@ -349,7 +350,7 @@ export class Governor {
   }
 
   private take(): Slot {
-    const at = this.now();
+    const at = this.clock.now();
     this.starts.push(at);
     const slot = this.makeSlot(at, true, this.lentCount() > 0);
     this.peakAtStart = Math.max(this.peakAtStart, this.inUse);
@@ -381,7 +382,7 @@ export class Governor {
         this.account();
         if (st.messageId !== null) this.byMessage.delete(st.messageId);
         // A lent slot no longer counts: only its timer goes.
-        if (st.lentTimer) clearTimeout(st.lentTimer);
+        if (st.lentTimer) st.lentTimer.cancel();
         else this.inUse--;
         st.lentTimer = null;
         if (opts?.refund && counted) {
@@ -401,7 +402,7 @@ export class Governor {
   private reclaim(st: SlotState): void {
     if (st.released || !st.lentTimer) return;
     this.account();
-    clearTimeout(st.lentTimer);
+    st.lentTimer.cancel();
     st.lentTimer = null;
     this.inUse++;
     this.peak = Math.max(this.peak, this.inUse);
@@ -415,15 +416,15 @@ export class Governor {
       w.resolve(this.take());
     }
     if (this.timer) {
-      clearTimeout(this.timer);
+      this.timer.cancel();
       this.timer = null;
     }
     // The hourly window is full: wake up when its oldest start leaves it.
     if (this.priority.length + this.normal.length > 0 && this.windowCount() >= this.limitsValue.perHour) {
       const oldest = this.starts[this.startsHead];
       if (oldest !== undefined) {
-        const delay = Math.max(1, oldest + this.windowMs - this.now() + 1);
-        this.timer = setTimeout(() => {
+        const delay = Math.max(1, oldest + this.windowMs - this.clock.now() + 1);
+        this.timer = this.clock.setTimeout(() => {
           this.timer = null;
           this.account();
           this.pump();
@@ -457,7 +458,7 @@ export class GovernorRegistry {
    */
   constructor(
     private readonly linesOf: (profileId: string) => number,
-    private readonly options: { timeScale?: number; now?: () => number; lendingOf?: (profileId: string) => boolean; refusals?: LendRefusals; log?: (error: unknown) => void } = {},
+    private readonly options: { timeScale?: number; clock?: Clock; lendingOf?: (profileId: string) => boolean; refusals?: LendRefusals; log?: (error: unknown) => void } = {},
   ) {}
 
   /**
@@ -465,10 +466,10 @@ export class GovernorRegistry {
    * start: another process, the CLI or the app, may have changed them, or seen a refusal).
    */
   for(profileId: string): Governor {
-    const { timeScale, now } = this.options;
+    const { timeScale, clock } = this.options;
     let g = this.governors.get(profileId);
     if (!g) {
-      g = new Governor({ limits: limitsForLines(this.linesOf(profileId)), timeScale, now, onLendRefused: () => this.keepRefusal(profileId) });
+      g = new Governor({ limits: limitsForLines(this.linesOf(profileId)), timeScale, clock, onLendRefused: () => this.keepRefusal(profileId) });
       this.governors.set(profileId, g);
     } else {
       const limits = limitsForLines(this.linesOf(profileId));
@@ -519,7 +520,7 @@ export class GovernorRegistry {
 
   /** A refusal stopped lending on this profile: kept with the profile, or here when it cannot be. */
   private keepRefusal(profileId: string): void {
-    const at = (this.options.now ?? Date.now)();
+    const at = (this.options.clock ?? systemClock).now();
     let kept = false;
     try {
       kept = this.options.refusals?.keep(profileId, at) ?? false;

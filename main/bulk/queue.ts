@@ -20,6 +20,7 @@ import type { Lang } from '../../common/domain/i18n-text';
 import type { GovernorRegistry, Slot } from './governor';
 import { invalidReason, skippedAsDuplicate, type DuplicatePolicy, type PreparedRow } from './import';
 import type { BatchProgress } from '../../common/bulk-types';
+import { systemClock, type Clock, type TimerHandle } from '../clock';
 export type { BatchProgress } from '../../common/bulk-types';
 
 export interface SendInput {
@@ -71,7 +72,8 @@ export interface BulkQueueOptions {
   maxHoldMs?: number;
   /** Pause after this many unknown outcomes in a row (the provider is failing). Default 10; 0 = never. */
   unknownStreakLimit?: number;
-  now?: () => number;
+  /** The time and the timers (hold times, progress). Default systemClock. */
+  clock?: Clock;
   log?: (error: unknown) => void;
 }
 
@@ -94,7 +96,7 @@ class BatchState {
   runner: Runner | null = null;
   readonly heldMessages = new Set<number>();
   readonly holdAbort = new AbortController();
-  progressTimer: NodeJS.Timeout | null = null;
+  progressTimer: TimerHandle | null = null;
   lastEmit = 0;
   constructor(counts: BatchCounts) {
     this.counts = counts;
@@ -117,7 +119,7 @@ class Runner {
 
 export class BulkQueue {
   private readonly states = new Map<number, BatchState>();
-  private readonly o: Required<Pick<BulkQueueOptions, 'progressIntervalMs' | 'timeScale' | 'unknownHoldMs' | 'maxHoldMs' | 'unknownStreakLimit' | 'now'>> & BulkQueueOptions;
+  private readonly o: Required<Pick<BulkQueueOptions, 'progressIntervalMs' | 'timeScale' | 'unknownHoldMs' | 'maxHoldMs' | 'unknownStreakLimit' | 'clock'>> & BulkQueueOptions;
 
   constructor(options: BulkQueueOptions) {
     this.o = {
@@ -126,7 +128,7 @@ export class BulkQueue {
       unknownHoldMs: 60_000,
       maxHoldMs: 10 * 60_000,
       unknownStreakLimit: 10,
-      now: Date.now,
+      clock: systemClock,
       ...options,
     };
   }
@@ -293,7 +295,7 @@ export class BulkQueue {
     const batch = this.get(batchId);
     const state = this.state(batchId);
     const c = state.counts;
-    const now = this.o.now();
+    const now = this.o.clock.now();
     const recent = state.launches.filter((t) => t > now - 60_000);
     state.launches = recent;
     const running = batch.status === 'running' && !!state.runner && !state.runner.stopping;
@@ -339,7 +341,7 @@ export class BulkQueue {
   async whenCallsEnded(batchId: number, pollMs = 50): Promise<BatchProgress> {
     await this.whenStopped(batchId);
     const state = this.states.get(batchId);
-    while (state && state.heldMessages.size > 0) await new Promise((r) => setTimeout(r, pollMs));
+    while (state && state.heldMessages.size > 0) await this.o.clock.sleep(pollMs);
     this.refresh(batchId);
     return this.progress(batchId);
   }
@@ -354,7 +356,7 @@ export class BulkQueue {
     await Promise.all(waits);
     for (const s of this.states.values()) {
       s.holdAbort.abort();
-      if (s.progressTimer) clearTimeout(s.progressTimer);
+      s.progressTimer?.cancel();
     }
     this.states.clear();
   }
@@ -396,7 +398,7 @@ export class BulkQueue {
           const more = this.repo.nextQueued(batchId, 0, 200);
           if (more.length === 0) break;
           // Items whose twin (same number, same text) was being sent by someone else: give it a moment.
-          if (more.every((i) => i.errorKind === 'send-in-flight')) await new Promise((r) => setTimeout(r, 200));
+          if (more.every((i) => i.errorKind === 'send-in-flight')) await this.o.clock.sleep(200);
           runner.buffer = more;
           runner.lastId = more.at(-1)!.id;
           continue;
@@ -460,7 +462,7 @@ export class BulkQueue {
     c.inFlight++;
     const k = key(item);
     runner.inFlightKeys.add(k);
-    state.launches.push(this.o.now());
+    state.launches.push(this.o.clock.now());
     const p = (async () => {
       let result: SendLike | undefined;
       let thrown: unknown;
@@ -564,10 +566,10 @@ export class BulkQueue {
     c.unknown++;
     // It may be ringing: keep its line for a while.
     const abort = () => {
-      clearTimeout(hold);
+      hold.cancel();
       slot.release();
     };
-    const hold = setTimeout(() => {
+    const hold = this.o.clock.setTimeout(() => {
       state.holdAbort.signal.removeEventListener('abort', abort);
       slot.release();
     }, this.o.unknownHoldMs * this.o.timeScale);
@@ -586,10 +588,9 @@ export class BulkQueue {
   private holdUntilEnded(batchId: number, state: BatchState, slot: Slot, messageId: number): void {
     state.heldMessages.add(messageId);
     slot.holds(messageId);
-    let timer: NodeJS.Timeout | undefined;
+    let timer: TimerHandle | undefined;
     const timeout = new Promise<null>((resolve) => {
-      timer = setTimeout(() => resolve(null), this.o.maxHoldMs * this.o.timeScale);
-      timer.unref?.();
+      timer = this.o.clock.setTimeout(() => resolve(null), this.o.maxHoldMs * this.o.timeScale).unref();
     });
     void Promise.race([this.o.awaitEnd(messageId, state.holdAbort.signal).catch(() => null), timeout])
       .then((m) => {
@@ -600,7 +601,7 @@ export class BulkQueue {
         }
       })
       .finally(() => {
-        clearTimeout(timer);
+        timer?.cancel();
         state.heldMessages.delete(messageId);
         slot.release();
         this.scheduleProgress(batchId);
@@ -622,10 +623,10 @@ export class BulkQueue {
   private emitNow(batchId: number): void {
     const s = this.states.get(batchId);
     if (s?.progressTimer) {
-      clearTimeout(s.progressTimer);
+      s.progressTimer.cancel();
       s.progressTimer = null;
     }
-    if (s) s.lastEmit = this.o.now();
+    if (s) s.lastEmit = this.o.clock.now();
     if (!this.o.onProgress) return;
     try {
       this.o.onProgress(this.progress(batchId));
@@ -637,11 +638,10 @@ export class BulkQueue {
   private scheduleProgress(batchId: number): void {
     const s = this.states.get(batchId);
     if (!s || s.progressTimer || !this.o.onProgress) return;
-    const wait = Math.max(0, s.lastEmit + this.o.progressIntervalMs - this.o.now());
-    s.progressTimer = setTimeout(() => {
+    const wait = Math.max(0, s.lastEmit + this.o.progressIntervalMs - this.o.clock.now());
+    s.progressTimer = this.o.clock.setTimeout(() => {
       s.progressTimer = null;
       this.emitNow(batchId);
-    }, wait);
-    s.progressTimer.unref?.();
+    }, wait).unref();
   }
 }

@@ -27,6 +27,7 @@ import { parseBody, parsePost, type BalanceReply, type SendReply, type StatusRep
 import { CallClock, redialAfter, type CallClockOptions } from './call-clock';
 import { EndWatcher } from './end-watcher';
 import { Follower, type LookResult } from './follower';
+import { systemClock, type Clock, type TimerHandle } from '../clock';
 
 export interface SendInput {
   mobile: string;
@@ -113,6 +114,8 @@ export interface CallServiceOptions {
   storeRetry?: { delaysMs?: readonly number[]; intervalMs?: number };
   /** A write failed (the store's health: disk full, I/O error) or, with null, a write succeeded again. */
   onStoreHealth?: (error: unknown | null) => void;
+  /** The time and the timers (following, waiting for ends, store retries). Default systemClock. */
+  clock?: Clock;
 }
 
 /** A send whose request left, with what the provider answered, not yet (completely) stored. */
@@ -144,14 +147,16 @@ export class CallService {
   private readonly inFlight = new Set<string>();
   /** Answers not yet (completely) stored, by message id. */
   private readonly unstored = new Map<number, Unstored>();
-  private flushTimer: NodeJS.Timeout | null = null;
+  private flushTimer: TimerHandle | null = null;
   private readonly clientFor: (endpoint: ProviderEndpoint) => VoiceClient;
   private readonly follower: Follower;
   private readonly watcher: EndWatcher;
+  private readonly time: Clock;
 
   constructor(private readonly o: CallServiceOptions) {
-    this.clientFor = o.clientFor ?? ((e) => new VoiceClient(e));
-    this.watcher = new EndWatcher({ get: (id) => o.messages.get(id), pollMs: o.watcherPollMs });
+    this.time = o.clock ?? systemClock;
+    this.clientFor = o.clientFor ?? ((e) => new VoiceClient(e, { clock: this.time }));
+    this.watcher = new EndWatcher({ get: (id) => o.messages.get(id), pollMs: o.watcherPollMs, clock: this.time });
     // Each profile's call timings start from the durations already in its history.
     const clock = new CallClock({ history: (profile) => o.messages.recentDurations(profile, 50), redialWaits: o.redialWaits });
     this.follower = new Follower({
@@ -164,6 +169,7 @@ export class CallService {
       delayScale: o.follow?.delayScale,
       maxAgeMs: o.follow?.maxAgeMs,
       budgetPerLine: o.follow?.budgetPerLine,
+      time: this.time,
       log: o.log,
     });
   }
@@ -253,7 +259,7 @@ export class CallService {
 
   /** Sends whose result is not stored yet (their number and text are refused until it is). */
   unstoredResults(): MessageRecord[] {
-    return [...this.unstored.values()].filter((u) => !u.stored).map((u) => incompleteRecord(u));
+    return [...this.unstored.values()].filter((u) => !u.stored).map((u) => incompleteRecord(u, this.time.now()));
   }
 
   /** Tries once more to store what is waiting; true when nothing is left. */
@@ -272,7 +278,7 @@ export class CallService {
   close(): void {
     // A last try: what is still not stored stays `pending` in the store and becomes `unknown` at the next start.
     if (this.unstored.size) this.flushUnstored();
-    if (this.flushTimer) clearInterval(this.flushTimer);
+    this.flushTimer?.cancel();
     this.flushTimer = null;
     this.follower.stop();
     this.watcher.close();
@@ -444,7 +450,7 @@ export class CallService {
         failed = error;
         this.o.log?.(error);
         if (entry.stored || attempt >= delays.length) break;
-        await new Promise((resolve) => setTimeout(resolve, delays[attempt]));
+        await this.time.sleep(delays[attempt]!);
       }
     }
     if (failed !== null) {
@@ -453,7 +459,7 @@ export class CallService {
       this.o.onStoreHealth?.(failed);
     }
     if (entry.stored) return entry.stored;
-    const message = incompleteRecord(entry);
+    const message = incompleteRecord(entry, this.time.now());
     this.changed(message);
     return message;
   }
@@ -488,13 +494,12 @@ export class CallService {
 
   private scheduleFlush(): void {
     if (this.flushTimer) return;
-    this.flushTimer = setInterval(() => {
+    this.flushTimer = this.time.setInterval(() => {
       if (this.flushUnstored() && this.flushTimer) {
-        clearInterval(this.flushTimer);
+        this.flushTimer.cancel();
         this.flushTimer = null;
       }
-    }, this.o.storeRetry?.intervalMs ?? 2000);
-    this.flushTimer.unref?.();
+    }, this.o.storeRetry?.intervalMs ?? 2000).unref();
   }
 
   private recordSend(id: number, reply: SendReply | null, failure: FailureView | null): MessageRecord {
@@ -520,7 +525,7 @@ export class CallService {
 }
 
 /** A send whose outcome is not stored, as it stands in memory: `unknown`, why, and the provider's answer (its smsid above all). */
-function incompleteRecord(u: Unstored): MessageRecord {
+function incompleteRecord(u: Unstored, now: number): MessageRecord {
   const r = u.reply;
   const answer = u.failure ? 'no-reply' : r?.code === 2 ? 'accepted' : r?.code === 500 || r?.code === null || r === null ? 'unknown' : 'rejected';
   return {
@@ -533,6 +538,6 @@ function incompleteRecord(u: Unstored): MessageRecord {
     billedUnits: r?.count ?? null,
     errorKind: 'store-incomplete',
     reason: reason('store-incomplete', { smsid: r?.smsid ?? null, kind: answer }),
-    updatedAt: Date.now(),
+    updatedAt: now,
   };
 }

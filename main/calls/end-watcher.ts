@@ -4,12 +4,14 @@
 // process (the app and the CLI share the database).
 import { isSettled } from '../../common/domain/status';
 import type { MessageRecord } from '../../common/records';
+import { systemClock, type Clock, type TimerHandle } from '../clock';
 
 export interface EndWatcherOptions {
   /** Reads a message from the store. */
   get: (id: number) => MessageRecord | undefined;
   /** How often the store is checked for watched messages (real ms). Default 1000. */
   pollMs?: number;
+  clock?: Clock;
 }
 
 interface Watch {
@@ -20,7 +22,7 @@ interface Watch {
 
 export class EndWatcher {
   private readonly watches = new Map<number, Watch[]>();
-  private timer: NodeJS.Timeout | null = null;
+  private timer: TimerHandle | null = null;
   private closed = false;
 
   constructor(private readonly o: EndWatcherOptions) {}
@@ -74,7 +76,7 @@ export class EndWatcher {
 
   close(): void {
     this.closed = true;
-    if (this.timer) clearTimeout(this.timer);
+    this.timer?.cancel();
     this.timer = null;
     for (const list of this.watches.values()) for (const w of list) w.reject(new Error('The watcher was closed.'));
     this.watches.clear();
@@ -82,7 +84,7 @@ export class EndWatcher {
 
   private schedule(): void {
     if (this.timer || this.closed || this.watches.size === 0) return;
-    this.timer = setTimeout(() => {
+    this.timer = (this.o.clock ?? systemClock).setTimeout(() => {
       this.timer = null;
       for (const id of [...this.watches.keys()]) {
         const m = this.o.get(id);

@@ -14,6 +14,7 @@
 import { isFinalState, isSettled } from '../../common/domain/status';
 import { textLength } from '../../common/domain/units';
 import type { MessageRecord } from '../../common/records';
+import { systemClock, type Clock, type TimerHandle } from '../clock';
 import { CallClock, attemptOf, isTalking, isWaitingToRedial, type RingOut, type Sighting, type Timing } from './call-clock';
 import { FOLLOW_PLAN, nextLookAt, type FollowPlan } from './follow-plan';
 import { PollBudget } from './poll-budget';
@@ -63,7 +64,8 @@ export interface FollowerOptions {
   /** Multiplies every wait: the provider's seconds are this many real seconds (tests, and the sandbox's time scale). */
   delayScale?: number;
   maxAgeMs?: number;
-  now?: () => number;
+  /** The time and the timers of the looks (not `clock`: that one is the learned call timings). Default systemClock. */
+  time?: Clock;
   log?: (error: unknown) => void;
 }
 
@@ -73,7 +75,7 @@ interface Entry {
   length: number;
   /** Real ms the send was accepted (the call's clock starts there). */
   since: number;
-  timer: NodeJS.Timeout | null;
+  timer: TimerHandle | null;
   /** Seconds since acceptance of the last look that went out, and of the last one that found the call going on. */
   lastLook: number | null;
   lastOpen: number;
@@ -96,13 +98,13 @@ export class Follower {
   private readonly budgets = new Map<string, PollBudget>();
   private readonly clock: CallClock;
   private readonly scale: number;
-  private readonly now: () => number;
+  private readonly time: Clock;
   private stopped = false;
 
   constructor(private readonly o: FollowerOptions) {
     this.clock = o.clock ?? new CallClock();
     this.scale = o.delayScale ?? 1;
-    this.now = o.now ?? Date.now;
+    this.time = o.time ?? systemClock;
   }
 
   /** Starts following a message (idempotent). `since`: when its send was accepted (default now; a call resumed after a restart: its creation). */
@@ -114,7 +116,7 @@ export class Follower {
       id,
       profile: m.profile,
       length: textLength(m.content),
-      since: since ?? this.now(),
+      since: since ?? this.time.now(),
       timer: null,
       lastLook: null,
       lastOpen: 0,
@@ -169,7 +171,7 @@ export class Follower {
   /** Stops every look (the service closes); lines still lent come back by the governor's own timers. */
   stop(): void {
     this.stopped = true;
-    for (const { timer } of this.entries.values()) if (timer) clearTimeout(timer);
+    for (const { timer } of this.entries.values()) timer?.cancel();
     this.entries.clear();
   }
 
@@ -177,11 +179,11 @@ export class Follower {
 
   /** Seconds on the provider's clock since the entry's send was accepted. */
   private seconds(entry: Entry): number {
-    return (this.now() - entry.since) / (1000 * this.scale);
+    return (this.time.now() - entry.since) / (1000 * this.scale);
   }
 
   private drop(id: number, entry: Entry): void {
-    if (entry.timer) clearTimeout(entry.timer);
+    entry.timer?.cancel();
     entry.timer = null;
     this.entries.delete(id);
     // Whoever holds its line releases it now (its end is known, or following stopped); a line still
@@ -223,7 +225,7 @@ export class Follower {
     const redial = this.redialMoment(entry);
     if (!entry.lineFree && redial && this.o.onLineFree) {
       const untilMs = entry.since + redial.at * 1000 * this.scale;
-      if (untilMs > this.now()) {
+      if (untilMs > this.time.now()) {
         entry.lineFree = true;
         this.o.onLineFree(entry.id, untilMs);
       }
@@ -253,7 +255,7 @@ export class Follower {
 
   /** Sets the timer for the entry's next look. */
   private plan(id: number, entry: Entry): void {
-    if (entry.timer) clearTimeout(entry.timer);
+    entry.timer?.cancel();
     const plan = this.o.plan ?? FOLLOW_PLAN;
     const now = this.seconds(entry);
     const ends = this.clock.expectedEnds(entry.profile, entry.length, entry.seen, this.lastRingOut(entry));
@@ -286,8 +288,7 @@ export class Follower {
   }
 
   private arm(id: number, entry: Entry, delayMs: number): void {
-    entry.timer = setTimeout(() => void this.tick(id, entry), Math.max(0, delayMs));
-    entry.timer.unref?.();
+    entry.timer = this.time.setTimeout(() => void this.tick(id, entry), Math.max(0, delayMs)).unref();
   }
 
   private async tick(id: number, entry: Entry): Promise<void> {
@@ -299,14 +300,14 @@ export class Follower {
       this.drop(id, entry);
       return;
     }
-    if (this.now() - entry.since > (this.o.maxAgeMs ?? DEFAULT_MAX_AGE_MS)) {
+    if (this.time.now() - entry.since > (this.o.maxAgeMs ?? DEFAULT_MAX_AGE_MS)) {
       this.drop(id, entry);
       this.o.expire(message);
       return;
     }
     if (!entry.booked) {
       // The profile's status-query budget: wait for this look's moment.
-      const now = this.now();
+      const now = this.time.now();
       const at = this.budget(entry.profile).book(now);
       if (at > now) {
         entry.booked = true;
@@ -318,13 +319,13 @@ export class Follower {
     const budget = this.budget(entry.profile);
     const perLine = this.o.budgetPerLine ?? STATUS_QUERIES_PER_LINE_PER_SECOND;
     const lines = Math.max(1, this.o.linesOf?.(entry.profile) ?? 1);
-    const hold = budget.hold(this.now(), Math.round(perLine * (1 + STATUS_QUERY_BURST_SECONDS) * lines), 1000 * this.scale);
+    const hold = budget.hold(this.time.now(), Math.round(perLine * (1 + STATUS_QUERY_BURST_SECONDS) * lines), 1000 * this.scale);
     if (hold > 0) {
       entry.booked = true;
       this.arm(id, entry, hold);
       return;
     }
-    budget.started(this.now());
+    budget.started(this.time.now());
     entry.booked = false;
     entry.looking = true;
     const startedAt = this.seconds(entry);

@@ -9,6 +9,7 @@ import type { ExchangeRepository } from '../store/exchange-repository';
 import { REDACTED, Redactor } from '../voice/redaction';
 import { checkExchange, voiceOperation, type CheckKey } from './checks';
 import { DEFAULT_MAX_KEPT_BYTES, startCaptureProxy, type CaptureProxy, type ProxiedExchange } from './proxy';
+import { systemClock, type Clock } from '../clock';
 
 export interface CaptureServiceDeps {
   exchanges: ExchangeRepository;
@@ -19,6 +20,8 @@ export interface CaptureServiceDeps {
   onChange: (status: CaptureStatus, exchangeId: number | null) => void;
   onStoreHealth?: (error: unknown | null) => void;
   log?: (error: unknown) => void;
+  /** Default systemClock. */
+  clock?: Clock;
 }
 
 export interface CaptureStart {
@@ -84,7 +87,7 @@ export class CaptureService {
       }
     };
     try {
-      this.proxy = await startCaptureProxy({ target, port: input.port ?? 0, maxKeptBytes, onExchange: record });
+      this.proxy = await startCaptureProxy({ target, port: input.port ?? 0, maxKeptBytes, onExchange: record, clock: this.deps.clock });
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code ?? 'unknown';
       throw fail('capture-listen', { port: input.port ?? 0, detail: code });
@@ -97,7 +100,7 @@ export class CaptureService {
       target: target.toString().replace(/\/$/, ''),
       profileId: input.profileId ?? null,
       key: key ? 'profile' : 'none',
-      startedAt: Date.now(),
+      startedAt: (this.deps.clock ?? systemClock).now(),
     };
     this.deps.onChange(this.status(), null);
     return this.status();

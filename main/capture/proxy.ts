@@ -13,6 +13,7 @@ import { request as httpsRequest } from 'node:https';
 import { connect, type Socket } from 'node:net';
 import type { CaptureMode } from '../../common/capture';
 import type { Header, TransportErrorKind } from '../../common/records';
+import { systemClock, type Clock } from '../clock';
 
 /** What is kept of each body by default (the rest is passed on, and counted). */
 export const DEFAULT_MAX_KEPT_BYTES = 256 * 1024;
@@ -67,6 +68,8 @@ export interface CaptureProxyOptions {
   host?: string;
   maxKeptBytes?: number;
   connectTimeoutMs?: number;
+  /** The time of exchanges and the connect timeouts. Default systemClock. */
+  clock?: Clock;
   /** Told once per exchange, when both sides are done. */
   onExchange: (exchange: ProxiedExchange) => void;
 }
@@ -127,6 +130,7 @@ export function badGatewayBody(target: string, kind: TransportErrorKind, detail:
 export async function startCaptureProxy(opts: CaptureProxyOptions): Promise<CaptureProxy> {
   const max = opts.maxKeptBytes ?? DEFAULT_MAX_KEPT_BYTES;
   const connectTimeout = opts.connectTimeoutMs ?? CONNECT_TIMEOUT_MS;
+  const clock = opts.clock ?? systemClock;
   const target = opts.target;
   const base = target.pathname.replace(/\/+$/, '');
   let inFlight = 0;
@@ -144,7 +148,7 @@ export async function startCaptureProxy(opts: CaptureProxyOptions): Promise<Capt
 
   function onRequest(req: IncomingMessage, res: ServerResponse): void {
     inFlight++;
-    const startedAt = Date.now();
+    const startedAt = clock.now();
     const t0 = performance.now();
     const headers = pairs(req.rawHeaders);
     const method = req.method ?? 'GET';
@@ -239,9 +243,9 @@ export async function startCaptureProxy(opts: CaptureProxyOptions): Promise<Capt
     if (mode === 'reverse') out.unshift(['Host', providerHost]);
     const send = upstream.protocol === 'https:' ? httpsRequest : httpRequest;
     const up = send(upstream, { method, headers: out as unknown as Record<string, string>, agent: false, setHost: false });
-    const connectTimer = setTimeout(() => up.destroy(timeoutError('CONNECT_TIMEOUT')), connectTimeout);
+    const connectTimer = clock.setTimeout(() => up.destroy(timeoutError('CONNECT_TIMEOUT')), connectTimeout);
     up.on('socket', (s) => {
-      s.once(upstream.protocol === 'https:' ? 'secureConnect' : 'connect', () => clearTimeout(connectTimer));
+      s.once(upstream.protocol === 'https:' ? 'secureConnect' : 'connect', () => connectTimer.cancel());
       s.setTimeout(IDLE_TIMEOUT_MS, () => up.destroy(timeoutError('IDLE_TIMEOUT')));
     });
 
@@ -249,7 +253,7 @@ export async function startCaptureProxy(opts: CaptureProxyOptions): Promise<Capt
     req.pipe(up);
 
     up.on('response', (upRes) => {
-      clearTimeout(connectTimer);
+      connectTimer.cancel();
       firstByteMs = Math.round(performance.now() - t0);
       status = upRes.statusCode ?? null;
       statusText = upRes.statusMessage ?? null;
@@ -294,7 +298,7 @@ export async function startCaptureProxy(opts: CaptureProxyOptions): Promise<Capt
     });
 
     up.on('error', (e: NodeJS.ErrnoException) => {
-      clearTimeout(connectTimer);
+      connectTimer.cancel();
       if (status !== null) {
         error ??= { kind: errorKind(e), message: e.message };
         res.destroy();
@@ -329,7 +333,7 @@ export async function startCaptureProxy(opts: CaptureProxyOptions): Promise<Capt
 
   function onConnect(req: IncomingMessage, client: Socket, head: Buffer): void {
     inFlight++;
-    const startedAt = Date.now();
+    const startedAt = clock.now();
     const t0 = performance.now();
     const authority = req.url ?? '';
     const headers = pairs(req.rawHeaders);
@@ -372,11 +376,11 @@ export async function startCaptureProxy(opts: CaptureProxyOptions): Promise<Capt
       return;
     }
     const server = connect({ host: m[1]!, port: Number(m[2]) });
-    const timer = setTimeout(() => server.destroy(timeoutError('CONNECT_TIMEOUT')), connectTimeout);
+    const timer = clock.setTimeout(() => server.destroy(timeoutError('CONNECT_TIMEOUT')), connectTimeout);
     server.setTimeout(IDLE_TIMEOUT_MS, () => server.destroy(timeoutError('IDLE_TIMEOUT')));
     client.setTimeout(IDLE_TIMEOUT_MS, () => client.destroy());
     server.once('connect', () => {
-      clearTimeout(timer);
+      timer.cancel();
       status = 200;
       answeredBy = 'target';
       firstByteMs = Math.round(performance.now() - t0);
@@ -391,7 +395,7 @@ export async function startCaptureProxy(opts: CaptureProxyOptions): Promise<Capt
       server.pipe(client);
     });
     server.on('error', (e: NodeJS.ErrnoException) => {
-      clearTimeout(timer);
+      timer.cancel();
       const kind = errorKind(e);
       if (status === null) {
         status = 502;
@@ -444,7 +448,7 @@ export async function startCaptureProxy(opts: CaptureProxyOptions): Promise<Capt
         for (const s of sockets) s.destroy();
       });
       // Exchanges cut short by the stop are still reported (as aborted) before it returns: none is lost.
-      for (let i = 0; i < 100 && inFlight > 0; i++) await new Promise((r) => setTimeout(r, 20));
+      for (let i = 0; i < 100 && inFlight > 0; i++) await clock.sleep(20);
     },
   };
 }

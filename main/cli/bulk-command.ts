@@ -20,7 +20,7 @@ export function progressLine(ctx: CommandContext): { update(text: string): void;
   return {
     update(text) {
       if (!live) return;
-      const now = Date.now();
+      const now = ctx.session.clock.now();
       if (now - last < 100) return;
       last = now;
       ctx.io.stderr(`${CLEAR_LINE}${text}`);
@@ -96,9 +96,9 @@ async function waitFor(ctx: CommandContext, batchId: number, done: (p: BatchProg
       const p = await ctx.session.call('bulk.progress', { batchId });
       if (done(p)) return p;
       await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, 250);
+        const timer = ctx.session.clock.setTimeout(resolve, 250);
         wake = () => {
-          clearTimeout(timer);
+          timer.cancel();
           resolve();
         };
       });

@@ -4,6 +4,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { redactSecrets } from '../secrets/secret-store';
 import { dataDirectory } from '../store/paths';
+import { systemClock } from '../clock';
 
 function detail(error: unknown): string {
   if (error instanceof Error) return `${error.stack ?? `${error.name}: ${error.message}`}${error.cause ? `\ncaused by: ${detail(error.cause)}` : ''}`;
@@ -15,7 +16,7 @@ function detail(error: unknown): string {
 }
 
 /** Writes the error's details; returns the file's path, or null when it could not be written (a full disk...). */
-export function writeCrashLog(env: NodeJS.ProcessEnv, argv: readonly string[], error: unknown, now = new Date()): string | null {
+export function writeCrashLog(env: NodeJS.ProcessEnv, argv: readonly string[], error: unknown, now = systemClock.date()): string | null {
   try {
     const dir = join(dataDirectory(env), 'logs');
     mkdirSync(dir, { recursive: true });

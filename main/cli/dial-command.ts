@@ -10,12 +10,13 @@ import { CliFailure, EXIT, usage } from './io';
 import type { CommandContext } from './context';
 import { valuesFromVars } from './template-vars';
 import type { CliWords } from './text';
+import { systemClock } from '../clock';
 
 const MAX_ATTEMPTS = 10;
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
 /** A per-number limit or quiet hours, said from the catalog (refusal.*). */
-export function refusalText(words: CliWords, r: DialRefusal, now = Date.now()): string {
+export function refusalText(words: CliWords, r: DialRefusal, now = systemClock.now()): string {
   const { t } = words;
   const rule = r.limit === 'quiet-hours' ? t('refusal.quiet', { mobile: r.mobile }) : r.max === 0 ? t('refusal.never') : t(`refusal.${r.limit}`, { max: r.max, mobile: r.mobile, count: r.count ?? 0 });
   const plan = r.plan ? t('refusal.plan', { mobile: r.mobile, attempts: r.plan.attempts, call: r.plan.call }) : '';

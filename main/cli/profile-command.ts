@@ -64,7 +64,7 @@ export function registerProfileCommand(program: Command, ctx: CommandContext): v
     !lines.lendLines
       ? t('cli:profile.lendOff')
       : lines.lendingStoppedAt !== null
-        ? t('cli:profile.lendStopped', { time: formatClock(lines.lendingStoppedAt, Date.now()) })
+        ? t('cli:profile.lendStopped', { time: formatClock(lines.lendingStoppedAt, ctx.session.clock.now()) })
         : t('cli:profile.lendOn');
   const human = (p: ProfileView, lines: ProfileLines) =>
     [

@@ -170,7 +170,7 @@ export async function runCli(argv: readonly string[], rawIo: CliIo): Promise<num
         }
       }
       const page = await session.call('history.page', { filter, limit: opts.limit });
-      const now = Date.now();
+      const now = session.clock.now();
       emit(
         page.rows.map((m) => ({ ...historyJson(m), ...(notRefreshed.has(m.id) ? { notRefreshed: notRefreshed.get(m.id) } : {}) })),
         () =>
@@ -197,7 +197,7 @@ export async function runCli(argv: readonly string[], rawIo: CliIo): Promise<num
       const apiKey = envApiKey(io.env);
       const method = checkMethod(opts.method);
       checkUrl(opts.url);
-      if (opts.date !== undefined && !parseHttpDate(opts.date)) throw usage('badDate', { flag: '--date', example: formatHttpDate(new Date()), value: opts.date });
+      if (opts.date !== undefined && !parseHttpDate(opts.date)) throw usage('badDate', { flag: '--date', example: formatHttpDate(session.clock.date()), value: opts.date });
       const steps = await session.call('signature.compute', { apiId, method, url: opts.url, date: opts.date, variant: opts.variant, key: { adHoc: apiKey } });
       const value = { stringToSign: steps.stringToSign, signature: steps.signature, authorization: steps.authorization, headers: steps.headers, variant: steps.variant };
       emit(value, () =>
@@ -224,7 +224,7 @@ export async function runCli(argv: readonly string[], rawIo: CliIo): Promise<num
     .action(async (opts: { method: string; url: string; date: string; authorization: string; host?: string; now?: string; variant: SignatureVariant }) => {
       const apiKey = envApiKey(io.env);
       checkUrl(opts.url);
-      if (opts.now !== undefined && !parseHttpDate(opts.now)) throw usage('badDate', { flag: '--now', example: formatHttpDate(new Date()), value: opts.now });
+      if (opts.now !== undefined && !parseHttpDate(opts.now)) throw usage('badDate', { flag: '--now', example: formatHttpDate(session.clock.date()), value: opts.now });
       const r = await session.call('signature.verify', { method: checkMethod(opts.method), url: opts.url, host: opts.host, date: opts.date, authorization: opts.authorization, now: opts.now, variant: opts.variant, key: { adHoc: apiKey } });
       const value = { valid: r.valid, reason: r.reason, skewSeconds: r.skewSeconds };
       emit(value, () => (r.valid ? t('cli:verify.valid', { skew: r.skewSeconds ?? 0 }) : t('cli:verify.invalid', { reason: r.reason, skew: r.skewSeconds === null ? '' : t('cli:verify.skew', { skew: r.skewSeconds }) })));

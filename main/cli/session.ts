@@ -17,6 +17,7 @@ import { dataDirectory } from '../store/paths';
 import type { RecoveredDatabase } from '../store/integrity';
 import { DEFAULT_CONNECT_TIMEOUT_MS, DEFAULT_TOTAL_TIMEOUT_MS, type ReplyFormat } from '../voice/client';
 import { failureFromIpc, usage } from './io';
+import { systemClock, type Clock } from '../clock';
 
 /** The id of the in-memory profile built from --base-url/--api-id and CALLOUT_API_KEY. */
 export const CLI_PROFILE_ID = 'cli';
@@ -71,13 +72,18 @@ export class CliSession {
   /** The last error the handler table turned into `internal` (its details go to the crash log). */
   lastInternalError: unknown = undefined;
 
-  constructor(private readonly env: NodeJS.ProcessEnv) {}
+  constructor(
+    private readonly env: NodeJS.ProcessEnv,
+    /** The time of the commands and of the services they open. */
+    readonly clock: Clock = systemClock,
+  ) {}
 
   private open(): Promise<{ services: Services; handlers: Handlers }> {
     this.opened ??= (async () => {
       const scale = cliTimeScale(this.env);
       const services = await createServices({
         home: dataDirectory(this.env),
+        clock: this.clock,
         secrets: { lazy: true },
         sandbox: false,
         // A receipt listener starts when a profile that follows by receipts places a call (another Callout may already listen).

@@ -20,6 +20,7 @@ import type { DialSettingsRepository } from '../store/dial-settings-repository';
 import type { ContactService } from './contacts';
 import { checkDial, checkPlan, policyFrom, type DialRefusal } from './limits';
 import type { DialRequest, DialTarget, DialAttempt, DialStatus, DialResult, DialProgress, DialPlan, DialStart } from '../../common/bulk-types';
+import { systemClock, type Clock } from '../clock';
 export type { DialRequest, DialTarget, DialPhase, DialAttempt, DialStatus, DialResult, DialProgress, DialPlan, DialStart } from '../../common/bulk-types';
 
 export const MAX_ATTEMPTS = 10;
@@ -34,7 +35,8 @@ export interface DialerOptions {
   /** Per-profile governors (shared with bulk sends); a dial takes the next free line before queued batch items. */
   governors?: GovernorRegistry;
   onProgress?: (p: DialProgress) => void;
-  now?: () => number;
+  /** The time and the waits (limits, pauses between attempts). Default systemClock. */
+  clock?: Clock;
   /** Multiplies pauses and limit waits (tests). Default 1. */
   timeScale?: number;
   log?: (error: unknown) => void;
@@ -48,26 +50,18 @@ interface Run {
   done: Promise<DialResult>;
 }
 
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    const t = setTimeout(done, Math.max(0, ms));
-    function done() {
-      clearTimeout(t);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-    signal.addEventListener('abort', done, { once: true });
-  });
+/** Waits `ms` on the clock; resolves early (never rejects) when the signal aborts. */
+function sleep(clock: Clock, ms: number, signal: AbortSignal): Promise<void> {
+  return clock.sleep(ms, signal).catch(() => undefined);
 }
 
 export class Dialer {
   private readonly runs = new Map<string, Run>();
-  private readonly now: () => number;
+  private readonly clock: Clock;
   private readonly timeScale: number;
 
   constructor(private readonly o: DialerOptions) {
-    this.now = o.now ?? Date.now;
+    this.clock = o.clock ?? systemClock;
     this.timeScale = o.timeScale ?? 1;
   }
 
@@ -82,7 +76,7 @@ export class Dialer {
     const refusals: DialRefusal[] = [];
     if (!req.override) {
       const policy = policyFrom(this.o.settings.effective(req.profileId));
-      const now = this.now();
+      const now = this.clock.now();
       const seen = new Set<string>();
       for (const t of targets) {
         if (seen.has(t.mobile)) continue;
@@ -213,14 +207,14 @@ export class Dialer {
         if (signal.aborted) return finish(result('cancelled'), ti);
         // Limits, before every call (unless a person overrode them).
         if (!req.override) {
-          let r = checkDial(policy, target.mobile, this.o.settings.callTimes(target.mobile, this.now() - 86_400_000), this.now());
-          const minuteOnly = r.length === 1 && r[0]!.limit === 'per-minute' && r[0]!.freesAt - this.now() <= 60_000;
+          let r = checkDial(policy, target.mobile, this.o.settings.callTimes(target.mobile, this.clock.now() - 86_400_000), this.clock.now());
+          const minuteOnly = r.length === 1 && r[0]!.limit === 'per-minute' && r[0]!.freesAt - this.clock.now() <= 60_000;
           if (minuteOnly && attempt > 1) {
             const until = r[0]!.freesAt + 50;
             emit({ phase: 'waiting', targetIndex: ti, target, attempt, messageId: null, state: null, nextAttemptAt: until, refusals: r });
-            await sleep((until - this.now()) * this.timeScale, signal);
+            await sleep(this.clock, (until - this.clock.now()) * this.timeScale, signal);
             if (signal.aborted) return finish(result('cancelled'), ti);
-            r = checkDial(policy, target.mobile, this.o.settings.callTimes(target.mobile, this.now() - 86_400_000), this.now());
+            r = checkDial(policy, target.mobile, this.o.settings.callTimes(target.mobile, this.clock.now() - 86_400_000), this.clock.now());
           }
           if (r.length > 0) {
             refusals.push(...r);
@@ -229,7 +223,7 @@ export class Dialer {
             break;
           }
         }
-        const startedAt = this.now();
+        const startedAt = this.clock.now();
         emit({ phase: 'calling', targetIndex: ti, target, attempt, messageId: null, state: null, nextAttemptAt: null, refusals: [] });
         const slot: Slot | null = this.o.governors ? await this.o.governors.for(req.profileId).acquire({ priority: true, signal }).catch(() => null) : null;
         if (this.o.governors && !slot) return finish(result('cancelled'), ti);
@@ -241,7 +235,7 @@ export class Dialer {
           const local = error instanceof CalloutError;
           slot?.release({ refund: local });
           if (!local) this.o.log?.(error);
-          attempts.push({ targetIndex: ti, attempt, mobile: target.mobile, messageId: null, outcome: 'not-sent', state: null, code: null, reason: local ? reason('refused', { error: error.code }) : reason('internal', {}), startedAt, endedAt: this.now() });
+          attempts.push({ targetIndex: ti, attempt, mobile: target.mobile, messageId: null, outcome: 'not-sent', state: null, code: null, reason: local ? reason('refused', { error: error.code }) : reason('internal', {}), startedAt, endedAt: this.clock.now() });
           return finish(result(local ? 'failed' : 'unknown'), ti);
         }
         const m = sent.message;
@@ -250,7 +244,7 @@ export class Dialer {
         const next = nextCall({ outcome: m.outcome, code: m.code, failure: sent.failure });
         if (next.kind === 'not-sent' || next.kind === 'account' || next.kind === 'number') {
           slot?.release({ refund: next.kind === 'not-sent' });
-          record.endedAt = this.now();
+          record.endedAt = this.clock.now();
           emit({ phase: 'ended', targetIndex: ti, target, attempt, messageId: m.id, state: m.state, nextAttemptAt: null, refusals: [] });
           // Refusals that concern the account (or a provider out of reach): nobody else can be called either.
           if (next.kind !== 'number') return finish(result('failed'), ti);
@@ -258,8 +252,8 @@ export class Dialer {
         }
         if (next.kind === 'unknown') {
           const s = slot;
-          if (s) setTimeout(() => s.release(), 60_000 * this.timeScale).unref?.();
-          record.endedAt = this.now();
+          if (s) this.clock.setTimeout(() => s.release(), 60_000 * this.timeScale).unref();
+          record.endedAt = this.clock.now();
           emit({ phase: 'ended', targetIndex: ti, target, attempt, messageId: m.id, state: m.state, nextAttemptAt: null, refusals: [] });
           return finish(result('unknown'), ti);
         }
@@ -275,16 +269,16 @@ export class Dialer {
         }
         if (!final) return finish(result('cancelled'), ti);
         record.state = final.state;
-        record.endedAt = final.endedAt ?? this.now();
+        record.endedAt = final.endedAt ?? this.clock.now();
         emit({ phase: 'ended', targetIndex: ti, target, attempt, messageId: m.id, state: final.state, nextAttemptAt: null, refusals: [] });
         const end = callEnd(final);
         if (end === 'answered') return finish(result('answered', { ...target, targetIndex: ti, messageId: m.id }), ti);
         // Nobody knows how this call ended (it could not be followed, or following stopped): it may have been answered. Never call again automatically.
         if (end === 'unknown') return finish(result('unknown'), ti);
         if (attempt < plan.attempts) {
-          const nextAt = this.now() + plan.pauseSeconds * 1000;
+          const nextAt = this.clock.now() + plan.pauseSeconds * 1000;
           emit({ phase: 'waiting', targetIndex: ti, target, attempt: attempt + 1, messageId: null, state: null, nextAttemptAt: nextAt, refusals: [] });
-          await sleep(plan.pauseSeconds * 1000 * this.timeScale, signal);
+          await sleep(this.clock, plan.pauseSeconds * 1000 * this.timeScale, signal);
         }
       }
       if (refused) refusedTargets++;

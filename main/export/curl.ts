@@ -4,6 +4,7 @@ import type { Exchange, Header } from '../../common/records';
 import { DEFAULT_SIGNATURE_VARIANT, formatHttpDate, hostOf, signParts, type SignatureVariant } from '../signing';
 import { REDACTED, Redactor } from '../voice/redaction';
 import { harRequest } from './har';
+import { systemClock } from '../clock';
 
 export interface CurlOptions {
   /**
@@ -70,7 +71,7 @@ export function toCurl(exchange: Pick<Exchange, 'method' | 'url' | 'requestHeade
     const keyId = auth && /keyId\s*=\s*"([^"]*)"/i.exec(auth)?.[1];
     if (auth && keyId !== undefined) {
       const target = new URL(url);
-      const date = formatHttpDate((options.now ?? (() => new Date()))());
+      const date = formatHttpDate((options.now ?? (() => systemClock.date()))());
       const host = header(headers, 'host') ?? hostOf(target);
       const { authorization } = signParts({
         apiId: keyId,

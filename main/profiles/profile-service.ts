@@ -12,6 +12,7 @@ import type { FollowMode } from '../../common/contract/profiles';
 import type { ListenerStatus } from '../receipts/receipt-listeners';
 import { newReceiptSecret } from '../receipts/listener';
 import { isIP } from 'node:net';
+import { systemClock, type Clock } from '../clock';
 
 export const SANDBOX_PROFILE_ID = 'sandbox';
 export const SANDBOX_API_ID = 'sandbox-demo';
@@ -48,6 +49,7 @@ export class ProfileService {
     private readonly repo: ProfileRepository,
     private readonly secrets: SecretStore,
     private readonly sandboxBaseUrl: () => string | null,
+    private readonly clock: Clock = systemClock,
   ) {}
 
   /** Makes sure the built-in Sandbox profile exists (first start). */
@@ -74,7 +76,7 @@ export class ProfileService {
     const key = requireValidApiKey(apiKey);
     const sendKeyUnencrypted = record.sendKeyUnencrypted ?? false;
     if (!keyMayGoTo(record.baseUrl, sendKeyUnencrypted)) throw fail('key-transport', { profile: record.name, origin: originOf(record.baseUrl) ?? record.baseUrl });
-    const at = Date.now();
+    const at = this.clock.now();
     const full: ProfileRecord = {
       dialect: SPEC_DIALECT,
       dialectId: DEFAULT_DIALECT_ID,

@@ -10,6 +10,7 @@ import { performance } from 'node:perf_hooks';
 import type { Exchange, Header } from '../../common/records';
 import { decodeBody } from '../voice/charset';
 import { Redactor } from '../voice/redaction';
+import { systemClock, type Clock } from '../clock';
 
 /** Posts above this size are refused (413): a post of receipts is a few KiB. */
 export const MAX_RECEIPT_BYTES = 64 * 1024;
@@ -44,6 +45,8 @@ export interface ReceiptListenerOptions {
   /** Gets the whole exchange (request and answer, secret redacted) once the answer is sent. */
   record(exchange: Exchange): void;
   log?: (error: unknown) => void;
+  /** When posts arrive. Default systemClock. */
+  clock?: Clock;
 }
 
 export interface ReceiptListener {
@@ -114,7 +117,7 @@ export async function startReceiptListener(o: ReceiptListenerOptions): Promise<R
   const sockets = new Set<Socket>();
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    const startedAt = Date.now();
+    const startedAt = (o.clock ?? systemClock).now();
     const t0 = performance.now();
     let path: string;
     try {

@@ -11,6 +11,7 @@ import { parsePost } from '../voice/replies';
 import { receiptUrl, startReceiptListener, type ReceiptAck, type ReceiptListener } from './listener';
 
 import type { ListenerState } from '../../common/contract/profiles';
+import { type Clock } from '../clock';
 export type { ListenerState };
 
 export interface ListenerStatus {
@@ -26,6 +27,8 @@ export interface ReceiptListenersOptions {
   /** A listener on port 0 got this port: keep it, so the address does not change. */
   keepPort?: (profileId: string, port: number) => void;
   log?: (error: unknown) => void;
+  /** Default systemClock. */
+  clock?: Clock;
 }
 
 interface Running {
@@ -116,6 +119,7 @@ export class ReceiptListeners {
     const secret = p.receipts.secret!;
     try {
       const listener = await startReceiptListener({
+        clock: this.o.clock,
         host,
         port,
         secret,

@@ -67,7 +67,7 @@ export class ReceiptPusher {
       this.seq += 1;
       const entry: PushedReceipt = {
         seq: this.seq,
-        at: new Date().toISOString(),
+        at: new Date(this.scheduler.now()).toISOString(),
         url,
         smsids: group.map((c) => c.smsid),
         contentType,
@@ -85,7 +85,7 @@ export class ReceiptPusher {
   private post(entry: PushedReceipt, body: Buffer): void {
     if (this.stopped) return;
     entry.attempts += 1;
-    entry.at = new Date().toISOString();
+    entry.at = new Date(this.scheduler.now()).toISOString();
     const retry = (error: string | null, status: number | null) => {
       entry.error = error;
       entry.status = status;

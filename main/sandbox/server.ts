@@ -101,7 +101,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   const reviewDelayMs = opts.reviewDelayMs ?? DEFAULT_REVIEW_DELAY_MS;
   checkReviewDelay(reviewDelayMs);
 
-  const scheduler = new Scheduler(timeScale);
+  const scheduler = new Scheduler(timeScale, opts.clock);
   let dialect: Dialect | null = opts.dialect ?? null;
   let receiptsUrl: string | null = null;
   const checkReceiptsUrl = (url: string | null): string | null => {
@@ -203,7 +203,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     requestSeq += 1;
     const entry: ReceivedRequest = {
       seq: requestSeq,
-      time: new Date().toISOString(),
+      time: new Date(scheduler.now()).toISOString(),
       method: req.method ?? 'GET',
       path: redactPath(rawUrl, keys),
       op,
@@ -288,7 +288,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
             date: headerText('date'),
             authorization: headerText('authorization'),
             lookupKey: (keyId) => service.keyOf(keyId),
-            now: new Date(Date.now() + clockOffsetSeconds * 1000),
+            now: new Date(scheduler.now() + clockOffsetSeconds * 1000),
             variant: signatureMode,
           });
           verdict = { valid: v.valid, reason: v.reason, variant: v.variant, keyId: v.keyId, skewSeconds: v.skewSeconds };
@@ -466,7 +466,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
 
   const server = createServer((req, res) => {
     // The gateway's clock, offset included, is what its Date header says (clock probes read it).
-    res.setHeader('Date', formatHttpDate(new Date(Date.now() + clockOffsetSeconds * 1000)));
+    res.setHeader('Date', formatHttpDate(new Date(scheduler.now() + clockOffsetSeconds * 1000)));
     handle(req, res).catch(() => {
       // Never crash on bad input: an unexpected error is the provider's "internal error".
       if (res.headersSent || res.destroyed) res.destroy();

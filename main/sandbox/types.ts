@@ -7,6 +7,7 @@ import type { CallState } from '../../common/domain/status';
 import type { Dialect } from '../../common/dialects';
 import type { VerifyReason } from '../signing';
 import type { SignatureVariant } from '../signing';
+import { type Clock } from '../clock';
 
 /** The three voice operations: POST /voice/vm, /voice/status, /voice/balance. */
 export type SandboxOp = 'send' | 'status' | 'balance';
@@ -76,6 +77,8 @@ export interface SandboxOptions {
   port?: number;
   /** Multiplies every simulated duration: 1 = real time, 0.001 = 1000x faster. Default 1. */
   timeScale?: number;
+  /** The time the sandbox runs on (its time scale applies on top). Default systemClock. */
+  clock?: Clock;
   /** Optional signature gateway in front of /voice/*. Default 'off'. */
   signature?: SandboxSignatureMode;
   /** Default: one demo account (see DEMO_ACCOUNT). The first account is `sandbox.demo`. */

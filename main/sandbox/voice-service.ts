@@ -144,7 +144,7 @@ export class VoiceService {
   reviewDelayMs: number;
   private readonly demoTemplates: boolean;
   private readonly onCallEnded: ((call: SandboxCall) => void) | undefined;
-  private readonly smsidPrefix = 'SBX' + Date.now().toString(36).toUpperCase();
+  private readonly smsidPrefix: string;
   private callSeq = 0;
   private templateSeq = 0;
   private active = 0;
@@ -153,6 +153,7 @@ export class VoiceService {
 
   constructor(opts: VoiceServiceOptions) {
     this.scheduler = opts.scheduler;
+    this.smsidPrefix = 'SBX' + this.scheduler.now().toString(36).toUpperCase();
     this.random = opts.random;
     this.reviewDelayMs = opts.reviewDelayMs;
     this.demoTemplates = opts.demoTemplates;
@@ -215,7 +216,7 @@ export class VoiceService {
     if (typeof content !== 'string') throw new TypeError('content must be a string');
     const check = validateTemplate(content);
     if (!check.ok) throw new RangeError(`invalid template: ${check.error} (length ${check.length}, max ${check.max})`);
-    const now = Date.now();
+    const now = this.scheduler.now();
     this.templateSeq += 1;
     const record: TemplateRecord = {
       id: `tpl-${this.templateSeq}`,
@@ -234,7 +235,7 @@ export class VoiceService {
     const account = this.account(apiId);
     const record = account.templates.find((t) => t.id === id);
     if (!record) throw new RangeError(`no template ${id} in account ${apiId}`);
-    const now = Date.now();
+    const now = this.scheduler.now();
     if (record.approvedMs > now) record.approvedMs = now;
     return this.publicTemplate(record, now);
   }
@@ -250,7 +251,7 @@ export class VoiceService {
   }
 
   templates(apiId: string): SandboxTemplate[] {
-    const now = Date.now();
+    const now = this.scheduler.now();
     return this.account(apiId).templates.map((t) => this.publicTemplate(t, now));
   }
 
@@ -284,7 +285,7 @@ export class VoiceService {
         msg: check.error === 'empty' ? `${MESSAGES[400]}：内容为空` : `${MESSAGES[400]}：内容 ${check.length} 字，超过 ${check.max} 字`,
       };
     }
-    const now = Date.now();
+    const now = this.scheduler.now();
     const approved = acct.templates.filter((t) => t.approvedMs <= now);
     if (findMatchingTemplates(content, approved).length === 0) return { code: 403, msg: MESSAGES[403] };
     if (acct.balance - acct.reserved < check.units) return { code: 402, msg: MESSAGES[402] };
@@ -369,7 +370,7 @@ export class VoiceService {
   }
 
   allTemplates(): SandboxTemplate[] {
-    const now = Date.now();
+    const now = this.scheduler.now();
     return [...this.accounts.values()].flatMap((a) => a.templates.map((t) => this.publicTemplate(t, now)));
   }
 
@@ -405,7 +406,7 @@ export class VoiceService {
   private publicCall(c: CallRecord): SandboxCall {
     let duration = c.duration;
     if (c.phase === 'talking') {
-      const elapsed = Math.floor(this.scheduler.toSim(Date.now() - c.answeredRealMs) / 1000);
+      const elapsed = Math.floor(this.scheduler.toSim(this.scheduler.now() - c.answeredRealMs) / 1000);
       duration = Math.min(c.talkSeconds, Math.max(0, elapsed));
     }
     return {
@@ -474,7 +475,7 @@ export class VoiceService {
 
   private enqueue(call: CallRecord): void {
     call.phase = 'queued';
-    call.readyRealMs = Date.now();
+    call.readyRealMs = this.scheduler.now();
     call.account.queue.push(call);
     this.pump(call.account);
   }
@@ -491,7 +492,7 @@ export class VoiceService {
 
   private dial(call: CallRecord): void {
     const account = call.account;
-    call.simMs += this.scheduler.toSim(Date.now() - call.readyRealMs);
+    call.simMs += this.scheduler.toSim(this.scheduler.now() - call.readyRealMs);
     call.attempts += 1;
     call.phase = 'ringing';
     call.state = 'calling';
@@ -518,7 +519,7 @@ export class VoiceService {
       account.balance = Math.max(0, account.balance - call.units);
       call.billed = true;
       call.phase = 'talking';
-      call.answeredRealMs = Date.now();
+      call.answeredRealMs = this.scheduler.now();
       call.answeredAt = this.log(call, 'answered');
       const talkMs = call.talkSeconds * 1000;
       this.scheduler.afterSim(talkMs, () => {

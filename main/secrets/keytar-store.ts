@@ -20,6 +20,7 @@ import { randomBytes } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { requireValidApiKey } from './api-key';
 import { assertAccount, errorText, SecretStoreError, resolveKeychainService, type SecretStore } from './secret-store';
+import { systemClock, type Clock } from '../clock';
 
 /** The package loaded when no modulePath is given. */
 export const KEYTAR_MODULE = 'keytar';
@@ -120,17 +121,17 @@ function seconds(ms: number): string {
 }
 
 /** Resolves or rejects like promise, or rejects with onTimeout() after ms. The late outcome is swallowed. */
-function withTimeout<T>(promise: Promise<T>, ms: number, onTimeout: () => Error): Promise<T> {
+function withTimeout<T>(promise: Promise<T>, ms: number, onTimeout: () => Error, clock: Clock = systemClock): Promise<T> {
   if (!Number.isFinite(ms) || ms <= 0) return promise;
   return new Promise<T>((resolve, reject) => {
-    const timer = setTimeout(() => reject(onTimeout()), ms);
+    const timer = clock.setTimeout(() => reject(onTimeout()), ms);
     promise.then(
       (value) => {
-        clearTimeout(timer);
+        timer.cancel();
         resolve(value);
       },
       (error: unknown) => {
-        clearTimeout(timer);
+        timer.cancel();
         reject(error);
       },
     );

@@ -32,6 +32,7 @@ import {
   type SkewDirection,
   type StringToSignForm,
 } from '../../common/signature-types';
+import { systemClock } from '../clock';
 export type {
   DiagnosedPart,
   PartStatus,
@@ -238,7 +239,7 @@ function candidateString(apiId: string, method: string, query: string, c: Candid
 export function diagnoseSignature(input: DiagnoseInput): Diagnosis {
   const url = new URL(input.url);
   url.hash = '';
-  const now = input.now ?? new Date();
+  const now = input.now ?? systemClock.date();
   const windowSeconds = input.windowSeconds ?? CLOCK_WINDOW_SECONDS;
   const variant = input.variant ?? 'spec';
   const hostHeader = input.host === undefined || input.host === null || input.host.trim() === '' ? null : input.host.trim();

@@ -1,3 +1,4 @@
+import { systemClock } from '../clock';
 /**
  * HTTP-date (RFC 9110 section 5.6.7). We always produce IMF-fixdate
  * (`Sat, 21 Nov 2026 22:36:54 GMT`); we also read the two obsolete forms a recipient must
@@ -74,7 +75,7 @@ function build(
  * `now` only matters for RFC 850's two-digit year (a year more than 50 years ahead of `now`
  * means the previous century, RFC 9110).
  */
-export function parseHttpDate(s: string, now: Date = new Date()): Date | null {
+export function parseHttpDate(s: string, now: Date = systemClock.date()): Date | null {
   if (typeof s !== 'string') return null;
   const v = s.replace(/^[ \t]+|[ \t]+$/g, '');
   let m = IMF_FIXDATE.exec(v);

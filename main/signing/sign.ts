@@ -5,6 +5,7 @@ import { hostOf } from './host';
 import { DEFAULT_SIGNATURE_VARIANT, type SignatureVariant } from './scheme';
 import { buildStringToSign, stringToSignLines, type StringToSignParts } from './string-to-sign';
 import type { SignSteps } from '../../common/signature-types';
+import { systemClock } from '../clock';
 export type { SignSteps } from '../../common/signature-types';
 
 // The last API Key used, prepared once as a KeyObject when it is used twice in a row. Saves
@@ -73,7 +74,7 @@ export function signRequest(input: SignInput): SignSteps {
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
     throw new TypeError(`URL must be http or https, got ${parsed.protocol}`);
   }
-  const date = input.date ?? formatHttpDate(new Date());
+  const date = input.date ?? formatHttpDate(systemClock.date());
   if (LINE_BREAK.test(date)) throw new TypeError('Date must not contain a line break');
 
   const droppedFragment = input.url.includes('#');

@@ -5,6 +5,7 @@ import { hostOf } from './host';
 import { HMAC_ALGORITHM_PREFIX, SIGNATURE_VARIANTS, SIGNED_HEADERS, type SignatureVariant } from './scheme';
 import { buildStringToSign } from './string-to-sign';
 import { coder, type VerifyDetail, type VerifyDetailParams, type VerifyReason } from '../../common/signature-types';
+import { systemClock } from '../clock';
 export type { VerifyDetail, VerifyReason } from '../../common/signature-types';
 
 const detail = coder<VerifyDetailParams>();
@@ -100,7 +101,7 @@ export function verifyRequest(input: VerifyInput): VerifyResult {
 
   const date = input.date;
   if (date === undefined || date === null || date.trim() === '') return result('missing-date', { keyId });
-  const now = input.now ?? new Date();
+  const now = input.now ?? systemClock.date();
   const skewSeconds = clockSkewSeconds(date, now);
   if (skewSeconds === null) return result('missing-date', { keyId, detail: detail('date-not-http-date', {}) });
 

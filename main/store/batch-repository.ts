@@ -4,6 +4,7 @@ import { parseReason } from './message-repository';
 import { ownerAlive, processOwner } from './process-owner';
 import { reason, type Reason } from '../../common/reasons';
 import type { BatchStatus, ItemStatus, StopReason, BatchRecord, BatchItemRecord, BatchItemView, BatchCounts } from '../../common/bulk-types';
+import { systemClock } from '../clock';
 export type { BatchStatus, ItemStatus, StopReason, BatchRecord, BatchItemRecord, BatchItemView, BatchCounts } from '../../common/bulk-types';
 export { BATCH_STATUSES, ITEM_STATUSES } from '../../common/bulk-types';
 
@@ -115,7 +116,7 @@ export class BatchRepository {
   private readonly inFlightStmt;
   private readonly outcomeStmt;
 
-  constructor(private readonly db: Database, private readonly now: () => number = Date.now) {
+  constructor(private readonly db: Database, private readonly now: () => number = () => systemClock.now()) {
     this.getStmt = db.prepare('SELECT * FROM batches WHERE id = ?');
     this.itemStmt = db.prepare('SELECT * FROM batch_items WHERE id = ?');
     this.nextStmt = db.prepare("SELECT * FROM batch_items WHERE batch_id = ? AND status = 'queued' AND id > ? ORDER BY id LIMIT ?");

@@ -1,5 +1,6 @@
 import type { Database } from 'better-sqlite3';
 import type { ContactRecord, ContactGroupRecord, ContactFields } from '../../common/bulk-types';
+import { systemClock } from '../clock';
 export type { ContactRecord, ContactGroupRecord, ContactFields } from '../../common/bulk-types';
 
 
@@ -37,7 +38,7 @@ const CONTACT_SELECT = `SELECT c.*, (SELECT group_concat(group_id) FROM contact_
 
 /** Contacts and contact groups. The mobile is stored normalised; callers validate it. */
 export class ContactRepository {
-  constructor(private readonly db: Database, private readonly now: () => number = Date.now) {}
+  constructor(private readonly db: Database, private readonly now: () => number = () => systemClock.now()) {}
 
   list(): ContactRecord[] {
     return (this.db.prepare(`${CONTACT_SELECT} ORDER BY c.favourite DESC, c.name COLLATE NOCASE, c.id`).all() as ContactRow[]).map(toContact);

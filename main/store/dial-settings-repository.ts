@@ -1,6 +1,7 @@
 import type { Database } from 'better-sqlite3';
 import type { DialSettingsRecord } from '../../common/bulk-types';
 import { deleteSetting, getSetting, setSetting } from './retention';
+import { systemClock } from '../clock';
 export type { DialSettingsRecord } from '../../common/bulk-types';
 
 /** The scope of the settings every profile uses unless it has its own. */
@@ -37,7 +38,7 @@ export class DialSettingsRepository {
   private readonly lendingStmt;
   private readonly refusalStmt;
 
-  constructor(private readonly db: Database, private readonly now: () => number = Date.now) {
+  constructor(private readonly db: Database, private readonly now: () => number = () => systemClock.now()) {
     // Served by messages_mobile (mobile, created_at). Sends the provider provably refused placed no call.
     this.callTimesStmt = db.prepare("SELECT created_at AS at FROM messages WHERE mobile = ? AND created_at > ? AND outcome IN ('pending', 'accepted', 'unknown') ORDER BY created_at");
     // Read at every start (the governor) and every status query (the follower's budget): prepared once.

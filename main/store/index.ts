@@ -22,6 +22,7 @@ import {
   type RetentionSettings,
   type VacuumResult,
 } from './retention';
+import { systemClock } from '../clock';
 
 /** Below this much free space an I/O error at open is taken for a full disk. */
 const LOW_SPACE_BYTES = 256 * 1024;
@@ -87,22 +88,24 @@ export function openStore(dir: string = dataDirectory(), options: OpenDatabaseOp
     throw error;
   }
   const { db, recovered } = opened;
+  const clock = options.clock ?? systemClock;
+  const now = () => clock.now();
   return {
     dir,
     db,
-    messages: new MessageRepository(db),
+    messages: new MessageRepository(db, now),
     exchanges: new ExchangeRepository(db),
-    templates: new TemplateRepository(db),
-    profiles: new ProfileRepository(db),
-    batches: new BatchRepository(db),
-    contacts: new ContactRepository(db),
-    dialSettings: new DialSettingsRepository(db),
+    templates: new TemplateRepository(db, now),
+    profiles: new ProfileRepository(db, now),
+    batches: new BatchRepository(db, now),
+    contacts: new ContactRepository(db, now),
+    dialSettings: new DialSettingsRepository(db, now),
     history: new HistoryRepository(db),
-    workbench: new WorkbenchRepository(db),
+    workbench: new WorkbenchRepository(db, now),
     retention: {
       settings: () => getRetentionSettings(db),
       setSettings: (s) => setRetentionSettings(db, s),
-      apply: (now) => applyRetention(db, getRetentionSettings(db), now),
+      apply: (at) => applyRetention(db, getRetentionSettings(db), at ?? clock.now()),
       usage: () => exchangeUsage(db),
       vacuum: () => vacuum(db),
     },

@@ -2,6 +2,7 @@ import { copyFileSync, existsSync, readFileSync, renameSync, rmSync, statSync, w
 import BetterSqlite3 from 'better-sqlite3';
 import { openDatabase, type Database, type OpenDatabaseOptions } from './database';
 import { checkWal } from './wal-check';
+import { systemClock, type Clock } from '../clock';
 
 /**
  * Damaged databases at start: detected, kept aside, never discarded or repaired in place.
@@ -66,6 +67,8 @@ export interface SafeOpenResult {
 export interface IntegrityOptions {
   /** Default {@link FULL_CHECK_MAX_BYTES}. */
   fullCheckMaxBytes?: number;
+  /** When a damaged file is set aside (its name says it). Default systemClock. */
+  clock?: Clock;
 }
 
 /** SQLite's error codes for "this file is not (or no longer) a database". */
@@ -129,7 +132,7 @@ function stamp(date: Date): string {
  * Moves `file` and its -wal/-shm companions to `<file>.corrupt-<UTC time>` in the same folder,
  * never overwriting an earlier one. Returns the new path of the main file.
  */
-export function moveAside(file: string, now: Date = new Date()): string {
+export function moveAside(file: string, now: Date = systemClock.date()): string {
   const base = `${file}.corrupt-${stamp(now)}`;
   let target = base;
   for (let n = 2; existsSync(target) || existsSync(`${target}-wal`); n++) target = `${base}-${n}`;
@@ -151,8 +154,8 @@ export function damageMarkerPath(file: string): string {
  * Records that the database was found damaged while in use (e.g. a query failed with
  * SQLITE_CORRUPT): the next {@link openDatabaseSafely} sets it aside as if it had failed its check.
  */
-export function markDamaged(file: string, reason: string): void {
-  writeFileSync(damageMarkerPath(file), JSON.stringify({ reason, at: new Date().toISOString() }));
+export function markDamaged(file: string, reason: string, now: Date = systemClock.date()): void {
+  writeFileSync(damageMarkerPath(file), JSON.stringify({ reason, at: now.toISOString() }));
 }
 
 function readMarker(file: string): string | null {
@@ -202,7 +205,7 @@ export function openDatabaseSafely(file: string, options: OpenDatabaseOptions & 
   const present = existsSync(file) && statSync(file).size > 0;
   // A damaged WAL: SQLite would drop committed rows without a word. The files are copied aside as
   // found (for whoever can recover more from them) and the database opens with what SQLite reads.
-  const walRecovered = present ? keepDamagedWal(file) : null;
+  const walRecovered = present ? keepDamagedWal(file, (options.clock ?? systemClock).date()) : null;
   let reason = present ? (readMarker(file) ?? probe(file, options)) : null;
   if (reason === null) {
     try {
@@ -213,7 +216,7 @@ export function openDatabaseSafely(file: string, options: OpenDatabaseOptions & 
       reason = (error as Error).message || 'damaged';
     }
   }
-  const movedTo = moveAside(file);
+  const movedTo = moveAside(file, (options.clock ?? systemClock).date());
   const marker = damageMarkerPath(file);
   if (existsSync(marker)) renameSync(marker, `${movedTo}.damaged`);
   return { db: openDatabase(file, options), recovered: { movedTo, reason, kind: 'database' } };
@@ -224,7 +227,7 @@ export function openDatabaseSafely(file: string, options: OpenDatabaseOptions & 
  * to `<file>.wal-damaged-<UTC time>` (never overwriting) and says so. Checked twice, a moment
  * apart, so that a WAL another process is rewriting at that instant is not taken for damage.
  */
-function keepDamagedWal(file: string, now: Date = new Date()): RecoveredDatabase | null {
+function keepDamagedWal(file: string, now: Date): RecoveredDatabase | null {
   const first = checkWal(file);
   if (!first) return null;
   // A short synchronous pause: this runs before anything else opens the store.

@@ -4,6 +4,7 @@ import type { CallState, Outcome } from '../../common/domain/status';
 import { textLength } from '../../common/domain/units';
 import { reason as makeReason, type Reason } from '../../common/reasons';
 import { ownerAlive, processOwner } from './process-owner';
+import { systemClock } from '../clock';
 
 interface MessageRow {
   id: number;
@@ -97,7 +98,7 @@ export class MessageRepository {
       VALUES (@profile, @baseUrl, @apiId, @mobile, @content, @templateId, @units, @resendOf, @batchItemId, 'pending', 'pending', @owner, @at, @at)`));
   }
 
-  constructor(private readonly db: Database, private readonly now: () => number = Date.now) {
+  constructor(private readonly db: Database, private readonly now: () => number = () => systemClock.now()) {
     this.eventStmt = db.prepare(
       'INSERT INTO message_events (message_id, at, kind, state, detail, reason) VALUES (?, ?, ?, ?, ?, ?)',
     );

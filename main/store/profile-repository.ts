@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { SigningMode } from '../../common/contract';
 import { builtinDialect, checkDialect, DEFAULT_DIALECT_ID, SPEC_DIALECT, type Dialect } from '../../common/dialects';
 import type { FollowMode } from '../../common/contract/profiles';
+import { systemClock } from '../clock';
 
 /** Where a profile's receipt listener listens, and the path secret a provider must post to. */
 export interface ReceiptSettings {
@@ -103,7 +104,7 @@ export type ProfileFields = Omit<ProfileRecord, 'id' | 'builtin' | 'createdAt' |
 };
 
 export class ProfileRepository {
-  constructor(private readonly db: Database, private readonly now: () => number = Date.now) {}
+  constructor(private readonly db: Database, private readonly now: () => number = () => systemClock.now()) {}
 
   list(): ProfileRecord[] {
     return (this.db.prepare('SELECT * FROM profiles ORDER BY builtin DESC, name COLLATE NOCASE').all() as ProfileRow[]).map(toRecord);

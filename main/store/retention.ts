@@ -2,6 +2,7 @@ import { statSync } from 'node:fs';
 import type { Database } from 'better-sqlite3';
 import type { RetentionSettings, RetentionResult, VacuumResult } from '../../common/history-types';
 import { fail } from '../errors';
+import { systemClock } from '../clock';
 export type { RetentionSettings, RetentionResult, VacuumResult } from '../../common/history-types';
 
 /**
@@ -76,7 +77,7 @@ export function exchangeUsage(db: Database): { bytes: number; exchanges: number 
  * Deletes exchanges older than `exchangeDays` before `now`, then the oldest ones until what is left
  * weighs at most `exchangeMaxBytes`. One transaction. Messages are left as they are.
  */
-export function applyRetention(db: Database, settings: RetentionSettings, now: number = Date.now()): RetentionResult {
+export function applyRetention(db: Database, settings: RetentionSettings, now: number = systemClock.now()): RetentionResult {
   const s = validateRetention(settings);
   return db.transaction((): RetentionResult => {
     let deletedByAge = 0;

@@ -2,6 +2,7 @@ import type { Database } from 'better-sqlite3';
 import { randomUUID } from 'node:crypto';
 import { parseTemplate, validateTemplate } from '../../common/domain/templates';
 import { fail } from '../errors';
+import { systemClock } from '../clock';
 
 export interface TemplateRecord {
   id: string;
@@ -43,7 +44,7 @@ export interface TemplateInput {
 }
 
 export class TemplateRepository {
-  constructor(private readonly db: Database, private readonly now: () => number = Date.now) {}
+  constructor(private readonly db: Database, private readonly now: () => number = () => systemClock.now()) {}
 
   list(): TemplateRecord[] {
     return (this.db.prepare('SELECT * FROM templates ORDER BY name, id').all() as TemplateRow[]).map(toRecord);

@@ -18,6 +18,7 @@ import {
   type Variable,
 } from '../../common/contract/workbench';
 import { fail } from '../errors';
+import { systemClock } from '../clock';
 
 // Rows hold JSON written from the contract's shapes; read back through the same schemas (their
 // defaults fill fields added later), a damaged value becoming an empty one rather than a crash.
@@ -126,7 +127,7 @@ function isUniqueViolation(error: unknown): boolean {
 
 /** Collections, their requests, environments and runs (migration 0009). */
 export class WorkbenchRepository {
-  constructor(private readonly db: Database) {}
+  constructor(private readonly db: Database, private readonly now: () => number = () => systemClock.now()) {}
 
   // ——— collections ———
 
@@ -152,7 +153,7 @@ export class WorkbenchRepository {
     return row ? this.collection(row.id) : null;
   }
 
-  saveCollection(input: { id?: number; name: string; description: string; variables: Variable[] }, now = Date.now()): CollectionView {
+  saveCollection(input: { id?: number; name: string; description: string; variables: Variable[] }, now = this.now()): CollectionView {
     try {
       if (input.id !== undefined) {
         const r = this.db
@@ -183,7 +184,7 @@ export class WorkbenchRepository {
 
   saveRequest(
     input: { id?: number; collectionId: number; name: string; request: RawRequest; assertions: Assertion[]; captures: Capture[] },
-    now = Date.now(),
+    now = this.now(),
   ): SavedRequestView {
     return this.db.transaction((): SavedRequestView => {
       this.collection(input.collectionId);
@@ -234,7 +235,7 @@ export class WorkbenchRepository {
     return r ? this.environmentView(r) : null;
   }
 
-  saveEnvironment(input: { id?: number; name: string; profileId: string; variables: Variable[] }, now = Date.now()): EnvironmentView {
+  saveEnvironment(input: { id?: number; name: string; profileId: string; variables: Variable[] }, now = this.now()): EnvironmentView {
     try {
       if (input.id !== undefined) {
         const r = this.db
@@ -259,7 +260,7 @@ export class WorkbenchRepository {
 
   // ——— runs ———
 
-  startRun(input: { collectionId: number; collectionName: string; environmentName: string | null; profile: string; total: number }, now = Date.now()): number {
+  startRun(input: { collectionId: number; collectionName: string; environmentName: string | null; profile: string; total: number }, now = this.now()): number {
     const r = this.db
       .prepare('INSERT INTO runs (collection_id, collection_name, environment_name, profile, total, started_at) VALUES (?, ?, ?, ?, ?, ?)')
       .run(input.collectionId, input.collectionName, input.environmentName, input.profile, input.total, now);
@@ -288,7 +289,7 @@ export class WorkbenchRepository {
       );
   }
 
-  finishRun(runId: number, now = Date.now()): RunView {
+  finishRun(runId: number, now = this.now()): RunView {
     const counts = this.db
       .prepare(
         `SELECT count(*) AS total, coalesce(sum(outcome = 'passed'), 0) AS passed, coalesce(sum(outcome = 'failed'), 0) AS failed, coalesce(sum(outcome = 'error'), 0) AS errored

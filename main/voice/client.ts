@@ -19,6 +19,7 @@ import { httpExchange, type TransportResult } from './transport';
 export type ReplyFormat = 'json' | 'xml';
 
 import type { FollowMode } from '../../common/contract/profiles';
+import { systemClock, type Clock } from '../clock';
 export type { FollowMode };
 
 /** Where and as whom to call the provider. The key lives here only in main's memory. */
@@ -69,6 +70,8 @@ export interface ClientOptions {
   retries?: number;
   retryDelayMs?: (attempt: number) => number;
   now?: () => Date;
+  /** The time (signatures' Date, exchanges) and the waits between attempts. Default systemClock. */
+  clock?: Clock;
 }
 
 export class VoiceClient {
@@ -76,12 +79,14 @@ export class VoiceClient {
   private readonly retries: number;
   private readonly retryDelayMs: (attempt: number) => number;
   private readonly now: () => Date;
+  private readonly clock: Clock;
 
   constructor(readonly endpoint: ProviderEndpoint, options: ClientOptions = {}) {
     this.redactor = new Redactor([endpoint.apiKey]);
     this.retries = options.retries ?? 2;
     this.retryDelayMs = options.retryDelayMs ?? ((n) => 250 * 3 ** (n - 1));
-    this.now = options.now ?? (() => new Date());
+    this.clock = options.clock ?? systemClock;
+    this.now = options.now ?? (() => this.clock.date());
   }
 
   send(input: { mobile: string; content: string }, signal?: AbortSignal): Promise<ClientResult<SendReply>> {
@@ -142,6 +147,7 @@ export class VoiceClient {
           connectTimeoutMs: this.endpoint.connectTimeoutMs,
           totalTimeoutMs: this.endpoint.totalTimeoutMs,
           signal,
+          clock: this.clock,
         },
         this.redactor,
       );
@@ -150,7 +156,7 @@ export class VoiceClient {
       if (error) {
         const neverLeft = result.delivery === 'not-sent';
         if (neverLeft && NEVER_LEFT.has(error.kind) && attempt < this.retries && !signal?.aborted) {
-          await new Promise((r) => setTimeout(r, this.retryDelayMs(attempt + 1)));
+          await this.clock.sleep(this.retryDelayMs(attempt + 1));
           continue;
         }
         return { reply: null, failure: transportFailure(error, result.delivery), exchanges };

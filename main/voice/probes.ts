@@ -8,6 +8,7 @@ import https from 'node:https';
 import { performance } from 'node:perf_hooks';
 import { VoiceClient, type ProviderEndpoint } from './client';
 import { transportErrorKind } from './transport';
+import { systemClock, type Clock } from '../clock';
 import { parseHttpDate, SIGNATURE_VARIANTS } from '../signing';
 import { coder, type ClockProbe, type ClockProbeError, type ClockProbeErrorParams, type VariantProbeResult, type VariantProbe } from '../../common/signature-types';
 export type { ClockProbe, ClockProbeError, VariantProbeResult, VariantProbe } from '../../common/signature-types';
@@ -21,6 +22,8 @@ export interface ClockProbeOptions {
   /** Default HEAD; GET for servers that mishandle HEAD. */
   method?: 'HEAD' | 'GET';
   signal?: AbortSignal;
+  /** The local time and the timeout. Default systemClock. */
+  clock?: Clock;
 }
 
 export const DEFAULT_PROBE_TIMEOUT_MS = 5_000;
@@ -36,7 +39,8 @@ export function probeServerClock(baseUrl: string, options: ClockProbeOptions = {
   url.hash = '';
   const timeoutMs = options.timeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS;
   const lib = url.protocol === 'https:' ? https : http;
-  const startWall = Date.now();
+  const clock = options.clock ?? systemClock;
+  const startWall = clock.now();
   const t0 = performance.now();
 
   return new Promise<ClockProbe>((resolve) => {
@@ -44,11 +48,11 @@ export function probeServerClock(baseUrl: string, options: ClockProbeOptions = {
     const finish = (r: { serverDate: string | null; httpStatus: number | null; error: ClockProbeError | null }): void => {
       if (settled) return;
       settled = true;
-      clearTimeout(timer);
+      timer.cancel();
       options.signal?.removeEventListener('abort', onAbort);
       const roundTripMs = Math.round((performance.now() - t0) * 10) / 10;
       const localTime = Math.round(startWall + roundTripMs / 2);
-      const parsed = r.serverDate === null ? null : parseHttpDate(r.serverDate);
+      const parsed = r.serverDate === null ? null : parseHttpDate(r.serverDate, clock.date());
       const serverTime = parsed ? parsed.getTime() : null;
       const skewSeconds = serverTime === null ? null : Math.round((serverTime - localTime) / 100) / 10;
       let error = r.error;
@@ -66,7 +70,7 @@ export function probeServerClock(baseUrl: string, options: ClockProbeOptions = {
     req.on('error', (e: NodeJS.ErrnoException) => {
       finish({ serverDate: null, httpStatus: null, error: clockError('transport', { kind: transportErrorKind(e) }) });
     });
-    const timer = setTimeout(() => {
+    const timer = clock.setTimeout(() => {
       req.destroy();
       finish({ serverDate: null, httpStatus: null, error: clockError('timeout', { ms: timeoutMs }) });
     }, timeoutMs);
@@ -97,10 +101,10 @@ export function probeServerClock(baseUrl: string, options: ClockProbeOptions = {
  * costs nothing) signed with each variant, one after the other, no retries. `endpoint.signing` is
  * ignored (each variant is tried).
  */
-export async function probeSignatureVariant(endpoint: ProviderEndpoint, options: { signal?: AbortSignal } = {}): Promise<VariantProbe> {
+export async function probeSignatureVariant(endpoint: ProviderEndpoint, options: { signal?: AbortSignal; clock?: Clock } = {}): Promise<VariantProbe> {
   const results: VariantProbeResult[] = [];
   for (const variant of SIGNATURE_VARIANTS) {
-    const client = new VoiceClient({ ...endpoint, signing: variant }, { retries: 0 });
+    const client = new VoiceClient({ ...endpoint, signing: variant }, { retries: 0, clock: options.clock });
     const r = await client.balance(options.signal);
     const exchange = r.exchanges.at(-1) ?? null;
     const httpStatus = exchange?.status ?? null;

@@ -5,6 +5,7 @@ import type { Exchange, Header, Operation, TransportErrorKind } from '../../comm
 import { decodeBody } from './charset';
 import { hostOf } from '../signing/host';
 import type { Redactor } from './redaction';
+import { systemClock, type Clock } from '../clock';
 
 export interface HttpRequestSpec {
   operation: Operation;
@@ -22,6 +23,8 @@ export interface HttpRequestSpec {
   omit?: readonly ('host' | 'content-length')[];
   connectTimeoutMs: number;
   totalTimeoutMs: number;
+  /** The time of the exchange and its timeouts. Default systemClock. */
+  clock?: Clock;
   signal?: AbortSignal;
 }
 
@@ -86,7 +89,8 @@ function headerList(raw: string[]): Header[] {
 export function httpExchange(spec: HttpRequestSpec, redactor: Redactor): Promise<TransportResult> {
   const url = new URL(spec.url);
   const lib = url.protocol === 'https:' ? https : http;
-  const startedAt = Date.now();
+  const clock = spec.clock ?? systemClock;
+  const startedAt = clock.now();
   const t0 = performance.now();
   const since = () => Math.round((performance.now() - t0) * 100) / 100;
   const timings = { dnsMs: null as number | null, connectMs: null as number | null, tlsMs: null as number | null, firstByteMs: null as number | null, totalMs: 0 };
@@ -113,8 +117,8 @@ export function httpExchange(spec: HttpRequestSpec, redactor: Redactor): Promise
     const finish = (error: TransportError | null, delivery: Delivery) => {
       if (settled) return;
       settled = true;
-      clearTimeout(connectTimer);
-      clearTimeout(totalTimer);
+      connectTimer.cancel();
+      totalTimer.cancel();
       spec.signal?.removeEventListener('abort', onAbort);
       timings.totalMs = since();
       const exchange: Exchange = {
@@ -156,10 +160,10 @@ export function httpExchange(spec: HttpRequestSpec, redactor: Redactor): Promise
       return;
     }
 
-    const connectTimer = setTimeout(() => {
+    const connectTimer = clock.setTimeout(() => {
       if (!connected) fail(new TransportError('connect-timeout', `No connection within ${spec.connectTimeoutMs} ms; the request was not sent.`, spec.connectTimeoutMs));
     }, spec.connectTimeoutMs);
-    const totalTimer = setTimeout(() => {
+    const totalTimer = clock.setTimeout(() => {
       fail(
         connected
           ? new TransportError('timeout', `No complete reply within ${spec.totalTimeoutMs} ms; the request may have reached the provider.`, spec.totalTimeoutMs)

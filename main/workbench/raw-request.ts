@@ -8,6 +8,7 @@ import type { Header } from '../../common/records';
 import { fail } from '../errors';
 import { formatHttpDate, hostOf, signParts, type SignatureVariant } from '../signing';
 import type { ProviderEndpoint } from '../voice/client';
+import { systemClock } from '../clock';
 
 export interface BuiltRequest {
   method: string;
@@ -125,7 +126,7 @@ export function buildRawRequest(req: RawRequest, ctx: BuildContext): { request: 
   const host = ownValue('Host') ?? hostOf(url);
   if (!omitted('Host')) callout.push(['Host', host]);
   if (signing) {
-    const date = ownValue('Date') ?? formatHttpDate(ctx.now ?? new Date());
+    const date = ownValue('Date') ?? formatHttpDate(ctx.now ?? systemClock.date());
     const { authorization } = signParts({
       apiId: endpoint.apiId,
       apiKey: endpoint.apiKey,

@@ -29,6 +29,7 @@ import { capturedValues, checkAssertions, outcomeOf } from './assertions';
 import { exportCollection, importCollection } from './collection-file';
 import { buildRawRequest, type BuiltRequest } from './raw-request';
 import { draftFromCapture, draftFromText } from './request-draft';
+import { systemClock, type Clock } from '../clock';
 
 export interface RequestScope {
   profileId: string;
@@ -43,12 +44,18 @@ export interface WorkbenchDeps {
   profiles: ProfileService;
   clipboard: () => { writeText(text: string): void } | null;
   onRunProgress: (p: { runId: number; done: number; total: number; result: RunResultView | null }) => void;
+  /** The Date of signed requests, exchanges' times. Default systemClock. */
+  clock?: Clock;
 }
 
 const toMap = (list: readonly Variable[] | undefined) => Object.fromEntries((list ?? []).map((v) => [v.name, v.value]));
 
 export class WorkbenchService {
   constructor(private readonly deps: WorkbenchDeps) {}
+
+  private get clock(): Clock {
+    return this.deps.clock ?? systemClock;
+  }
 
   private get repo() {
     return this.deps.store.workbench;
@@ -63,7 +70,7 @@ export class WorkbenchService {
 
   private async built(request: RawRequest, scope: RequestScope): Promise<{ built: BuiltRequest; missing: string[]; endpoint: ProviderEndpoint }> {
     const endpoint = await this.deps.profiles.endpoint(scope.profileId);
-    const { request: built, missing } = buildRawRequest(request, { endpoint, variables: this.variables(scope) });
+    const { request: built, missing } = buildRawRequest(request, { endpoint, variables: this.variables(scope), now: this.clock.date() });
     return { built, missing, endpoint };
   }
 
@@ -79,7 +86,7 @@ export class WorkbenchService {
     if (missing.length) throw fail('unresolved-variables', { names: missing.join(', ') });
     const redactor = new Redactor([endpoint.apiKey]);
     const { exchange, delivery } = await httpExchange(
-      { operation: 'raw', method: built.method, url: built.url, headers: built.headers, body: built.body, omit: built.omit, connectTimeoutMs: endpoint.connectTimeoutMs, totalTimeoutMs: endpoint.totalTimeoutMs },
+      { operation: 'raw', method: built.method, url: built.url, headers: built.headers, body: built.body, omit: built.omit, connectTimeoutMs: endpoint.connectTimeoutMs, totalTimeoutMs: endpoint.totalTimeoutMs, clock: this.clock },
       redactor,
     );
     const id = this.deps.store.exchanges.insert(exchange, { profile: scope.profileId });
@@ -105,7 +112,7 @@ export class WorkbenchService {
     const redacted = new Redactor([endpoint.apiKey]);
     const contentType = built.headers.find(([n]) => n.toLowerCase() === 'content-type')?.[1];
     const request_ = { method: built.method, url: redacted.text(built.url), requestHeaders: redacted.headers(built.headers), requestBody: redacted.body(built.body, contentType) };
-    return toCurl(request_, withKey ? { apiKey: endpoint.apiKey, signing: built.signing ?? undefined, target } : { target });
+    return toCurl(request_, withKey ? { apiKey: endpoint.apiKey, signing: built.signing ?? undefined, target, now: () => this.clock.date() } : { target });
   }
 
   async copyCodeWithKey(request: RawRequest, scope: RequestScope, target: CodeTarget): Promise<void> {

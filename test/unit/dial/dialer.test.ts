@@ -8,6 +8,8 @@ import { ContactService } from '../../../main/dial/contacts';
 import { Dialer, type DialProgress } from '../../../main/dial/dialer';
 import { openStore } from '../../../main/store';
 import { tempHome } from '../../helpers/temp-home';
+import { ManualClock } from '../../../main/clock';
+import { drive as driveClock } from '../../helpers/manual-clock';
 
 const cleanups: Array<() => unknown> = [];
 afterEach(async () => {
@@ -21,15 +23,17 @@ type Script = CallState | 'unknown' | 402 | 404;
  * A provider in memory: each call to a number takes the next outcome of that number's script
  * (default: answered), ends after `callMs`, and is written to the store as a real message.
  */
-function setup(scripts: Record<string, Script[]> = {}, opts: { callMs?: number; limits?: boolean; now?: () => number; onWait?: (p: DialProgress) => void } = {}) {
+function setup(scripts: Record<string, Script[]> = {}, opts: { callMs?: number; limits?: boolean } = {}) {
   const home = tempHome();
-  const store = openStore(home.dir);
+  // Time passes only as the test moves it: pauses, limits and calls take no wall-clock time.
+  const clock = new ManualClock();
+  const store = openStore(home.dir, { clock });
   if (!opts.limits) store.dialSettings.save({ scope: '*', perMinute: null, perHour: null, perDay: null, quietStart: null, quietEnd: null });
-  const watcher = new EndWatcher({ get: (id) => store.messages.get(id), pollMs: 10 });
+  const watcher = new EndWatcher({ get: (id) => store.messages.get(id), pollMs: 10, clock });
   const contacts = new ContactService(store.contacts);
   const sends: SendInput[] = [];
   const progress: DialProgress[] = [];
-  const timers: NodeJS.Timeout[] = [];
+  const timers: Array<{ cancel(): void }> = [];
   const send = async (_p: string, input: SendInput): Promise<SendLike> => {
     sends.push(input);
     const next = scripts[input.mobile]?.shift() ?? 'answered';
@@ -40,26 +44,20 @@ function setup(scripts: Record<string, Script[]> = {}, opts: { callMs?: number; 
     }
     if (next === 402 || next === 404) return { message: store.messages.markRejected(pending.id, { code: next, msg: `code ${next}`, errorKind: 'provider-code' }), failure: null };
     const accepted = store.messages.markAccepted(pending.id, { code: 2, msg: 'ok', smsid: `S${pending.id}`, count: 1 });
-    timers.push(setTimeout(() => watcher.notify(store.messages.updateState(accepted.id, next, { final: true })), opts.callMs ?? 5));
+    timers.push(clock.setTimeout(() => watcher.notify(store.messages.updateState(accepted.id, next, { final: true })), opts.callMs ?? 5));
     return { message: accepted, failure: null };
   };
-  const governors = new GovernorRegistry(() => 1);
-  const dialer = new Dialer({ contacts, settings: store.dialSettings, templates: { get: (id) => (id === ALERT.id ? ALERT : undefined) }, send, awaitEnd: (id, s) => watcher.awaitEnd(id, s), governors, onProgress: (p) => {
-      progress.push(p);
-      if (p.phase === 'waiting' && p.refusals.length) opts.onWait?.(p);
-    },
-    timeScale: 0.001,
-    now: opts.now,
-  });
-  cleanups.push(home.cleanup, () => store.close(), () => watcher.close(), () => timers.forEach(clearTimeout), () => dialer.close());
-  return { store, contacts, dialer, sends, progress, governors };
+  const governors = new GovernorRegistry(() => 1, { clock });
+  const dialer = new Dialer({ contacts, settings: store.dialSettings, templates: { get: (id) => (id === ALERT.id ? ALERT : undefined) }, send, awaitEnd: (id, s) => watcher.awaitEnd(id, s), governors, onProgress: (p) => progress.push(p), clock });
+  cleanups.push(home.cleanup, () => store.close(), () => watcher.close(), () => timers.forEach((t) => t.cancel()), () => dialer.close());
+  return { store, contacts, dialer, sends, progress, governors, clock, drive: <T>(work: Promise<T>) => driveClock(clock, work) };
 }
 
 describe('quick dial', () => {
   it('calls until answered: repeats after the pause and stops at the first answer', async () => {
-    const { dialer, contacts, sends, progress } = setup({ '13800138000': ['no_answer', 'busy', 'answered', 'answered'] });
+    const { dialer, contacts, sends, progress, drive } = setup({ '13800138000': ['no_answer', 'busy', 'answered', 'answered'] });
     const a = contacts.save({ name: '张三', mobile: '13800138000' });
-    const r = await dialer.run({ profileId: 'p', targets: [{ contactId: a.id }], templateId: 'alert', values: ['db1', '磁盘满'], attempts: 5, pauseSeconds: 30 });
+    const r = await drive(dialer.run({ profileId: 'p', targets: [{ contactId: a.id }], templateId: 'alert', values: ['db1', '磁盘满'], attempts: 5, pauseSeconds: 30 }));
     expect(r).toMatchObject({ status: 'answered', answered: { contactId: a.id, name: '张三', targetIndex: 0 } });
     expect(sends).toHaveLength(3);
     expect(sends[0]!.content).toBe('db1告警：磁盘满，请立即处理。');
@@ -67,22 +65,22 @@ describe('quick dial', () => {
     const waits = progress.filter((p) => p.phase === 'waiting');
     expect(waits).toHaveLength(2);
     expect(waits.map((w) => w.attempt)).toEqual([2, 3]);
-    expect(waits[0]!.nextAttemptAt! - Date.now()).toBeGreaterThan(20_000); // 30 s after the call ended
+    expect(waits[0]!.nextAttemptAt! - r.attempts[0]!.endedAt!).toBeGreaterThan(20_000); // 30 s after the call ended
     expect(progress.at(-1)).toMatchObject({ phase: 'done', result: expect.objectContaining({ status: 'answered' }) });
   });
 
   it('gives up after the maximum number of attempts', async () => {
-    const { dialer, sends } = setup({ '13800138000': ['no_answer', 'no_answer', 'no_answer', 'answered'] });
-    const r = await dialer.run({ profileId: 'p', targets: [{ mobile: '138 0013 8000' }], content: 'x', attempts: 3, pauseSeconds: 1 });
+    const { dialer, sends, drive } = setup({ '13800138000': ['no_answer', 'no_answer', 'no_answer', 'answered'] });
+    const r = await drive(dialer.run({ profileId: 'p', targets: [{ mobile: '138 0013 8000' }], content: 'x', attempts: 3, pauseSeconds: 1 }));
     expect(r.status).toBe('not-answered');
     expect(sends).toHaveLength(3);
   });
 
   it('escalates: calls A until its attempts run out, then B, and stops at the first answer (C is never called)', async () => {
-    const { dialer, contacts, sends, progress } = setup({ '13800138001': ['no_answer', 'rejected'], '13800138002': ['answered'] });
+    const { dialer, contacts, sends, progress, drive } = setup({ '13800138001': ['no_answer', 'rejected'], '13800138002': ['answered'] });
     const [a, b, c] = ['A', 'B', 'C'].map((n, i) => contacts.save({ name: n, mobile: `1380013800${i + 1}` }));
     const group = contacts.saveGroup({ name: 'on-call', memberIds: [a!.id, b!.id, c!.id] });
-    const r = await dialer.run({ profileId: 'p', groupId: group.id, templateId: 'alert', values: ['db1', 'down'], attempts: 2, pauseSeconds: 1 });
+    const r = await drive(dialer.run({ profileId: 'p', groupId: group.id, templateId: 'alert', values: ['db1', 'down'], attempts: 2, pauseSeconds: 1 }));
     expect(r).toMatchObject({ status: 'answered', answered: { name: 'B', targetIndex: 1 } });
     expect(sends.map((s) => s.mobile)).toEqual(['13800138001', '13800138001', '13800138002']);
     expect(progress.filter((p) => p.phase === 'next-target').map((p) => p.target.name)).toEqual(['B']);
@@ -90,43 +88,42 @@ describe('quick dial', () => {
 
   it('moves on to the next person when a number cannot be called, and stops everything when the account cannot call', async () => {
     const first = setup({ '13800138001': [404] });
-    const r = await first.dialer.run({ profileId: 'p', targets: [{ mobile: '13800138001' }, { mobile: '13800138002' }], content: 'x', attempts: 3, pauseSeconds: 0 });
+    const r = await first.drive(first.dialer.run({ profileId: 'p', targets: [{ mobile: '13800138001' }, { mobile: '13800138002' }], content: 'x', attempts: 3, pauseSeconds: 0 }));
     expect(r).toMatchObject({ status: 'answered', answered: { mobile: '13800138002' } });
     const second = setup({ '13800138001': [402] });
-    const s = await second.dialer.run({ profileId: 'p', targets: [{ mobile: '13800138001' }, { mobile: '13800138002' }], content: 'x' });
+    const s = await second.drive(second.dialer.run({ profileId: 'p', targets: [{ mobile: '13800138001' }, { mobile: '13800138002' }], content: 'x' }));
     expect(s.status).toBe('failed');
     expect(s.attempts).toEqual([expect.objectContaining({ code: 402, outcome: 'rejected' })]);
     expect(second.sends).toHaveLength(1);
   });
 
   it('does not call again after an unknown outcome (the call may have been placed and answered)', async () => {
-    const { dialer, sends } = setup({ '13800138000': ['unknown', 'answered'] });
-    const r = await dialer.run({ profileId: 'p', targets: [{ mobile: '13800138000' }, { mobile: '13900139000' }], content: 'x', attempts: 3, pauseSeconds: 0 });
+    const { dialer, sends, drive } = setup({ '13800138000': ['unknown', 'answered'] });
+    const r = await drive(dialer.run({ profileId: 'p', targets: [{ mobile: '13800138000' }, { mobile: '13900139000' }], content: 'x', attempts: 3, pauseSeconds: 0 }));
     expect(r.status).toBe('unknown');
     expect(r.attempts).toEqual([expect.objectContaining({ outcome: 'unknown', reason: { code: 'transport', params: { kind: 'timeout', ms: 1000 } } })]);
     expect(sends).toHaveLength(1);
   });
 
   it('refuses a call the per-number limits forbid, saying which limit and when it frees; an override calls anyway', async () => {
-    const { dialer, store, sends } = setup({}, { limits: true });
+    const { dialer, store, sends, drive, clock } = setup({}, { limits: true });
     store.dialSettings.save({ scope: '*', perMinute: 1, perHour: 5, perDay: 20, quietStart: null, quietEnd: null });
-    const first = await dialer.run({ profileId: 'p', targets: [{ mobile: '13800138000' }], content: 'x' });
+    const first = await drive(dialer.run({ profileId: 'p', targets: [{ mobile: '13800138000' }], content: 'x' }));
     expect(first.status).toBe('answered');
     const again = dialer.start({ profileId: 'p', targets: [{ mobile: '13800138000' }], content: 'x' });
     expect(again.started).toBe(false);
     expect(again.plan.refusals).toEqual([expect.objectContaining({ limit: 'per-minute', count: 1, max: 1, mobile: '13800138000' })]);
-    expect(again.plan.refusals[0]!.freesAt).toBeGreaterThan(Date.now());
+    expect(again.plan.refusals[0]!.freesAt).toBeGreaterThan(clock.now());
     expect(sends).toHaveLength(1);
-    const forced = await dialer.run({ profileId: 'p', targets: [{ mobile: '13800138000' }], content: 'x', override: true });
+    const forced = await drive(dialer.run({ profileId: 'p', targets: [{ mobile: '13800138000' }], content: 'x', override: true }));
     expect(forced.status).toBe('answered');
     expect(sends).toHaveLength(2);
   });
 
   it('waits out the per-minute limit between attempts of a run instead of giving up', async () => {
-    let offset = 0;
-    const { dialer, store, sends, progress } = setup({ '13800138000': ['no_answer', 'answered'] }, { limits: true, now: () => Date.now() + offset, onWait: (p) => (offset += p.nextAttemptAt! - (Date.now() + offset)) });
+    const { dialer, store, sends, progress, drive } = setup({ '13800138000': ['no_answer', 'answered'] }, { limits: true });
     store.dialSettings.save({ scope: '*', perMinute: 1, perHour: null, perDay: null, quietStart: null, quietEnd: null });
-    const r = await dialer.run({ profileId: 'p', targets: [{ mobile: '13800138000' }], content: 'x', attempts: 2, pauseSeconds: 0 });
+    const r = await drive(dialer.run({ profileId: 'p', targets: [{ mobile: '13800138000' }], content: 'x', attempts: 2, pauseSeconds: 0 }));
     expect(r.status).toBe('answered');
     expect(sends).toHaveLength(2);
     const wait = progress.find((p) => p.phase === 'waiting' && p.refusals.length > 0)!;
@@ -135,23 +132,23 @@ describe('quick dial', () => {
   });
 
   it('refuses during quiet hours unless overridden', async () => {
-    const { dialer, store, sends } = setup({}, { limits: true });
-    const now = new Date();
+    const { dialer, store, sends, drive, clock } = setup({}, { limits: true });
+    const now = clock.date();
     const hhmm = (d: Date) => `${String(d.getHours()).padStart(2, '0')}:${String(d.getMinutes()).padStart(2, '0')}`;
     store.dialSettings.save({ scope: '*', perMinute: null, perHour: null, perDay: null, quietStart: hhmm(now), quietEnd: hhmm(new Date(now.getTime() + 2 * 3_600_000)) });
-    const r = await dialer.run({ profileId: 'p', targets: [{ mobile: '13800138000' }], content: 'x' });
+    const r = await drive(dialer.run({ profileId: 'p', targets: [{ mobile: '13800138000' }], content: 'x' }));
     expect(r.status).toBe('refused');
     expect(r.refusals[0]).toMatchObject({ limit: 'quiet-hours' });
     expect(sends).toHaveLength(0);
-    expect((await dialer.run({ profileId: 'p', targets: [{ mobile: '13800138000' }], content: 'x', override: true })).status).toBe('answered');
+    expect((await drive(dialer.run({ profileId: 'p', targets: [{ mobile: '13800138000' }], content: 'x', override: true }))).status).toBe('answered');
   });
 
   it('fills the template from the contact\'s last values when none are given, and remembers them', async () => {
-    const { dialer, contacts, sends } = setup();
+    const { dialer, contacts, sends, drive } = setup();
     const a = contacts.save({ name: 'A', mobile: '13800138000' });
-    await dialer.run({ profileId: 'p', targets: [{ contactId: a.id }], templateId: 'alert', values: ['web', '502'] });
+    await drive(dialer.run({ profileId: 'p', targets: [{ contactId: a.id }], templateId: 'alert', values: ['web', '502'] }));
     expect(contacts.get(a.id)).toMatchObject({ lastTemplateId: 'alert', lastValues: ['web', '502'] });
-    await dialer.run({ profileId: 'p', targets: [{ contactId: a.id }], templateId: 'alert' });
+    await drive(dialer.run({ profileId: 'p', targets: [{ contactId: a.id }], templateId: 'alert' }));
     expect(sends[1]!.content).toBe('web告警：502，请立即处理。');
     const thrown = (f: () => unknown) => {
       try {
@@ -167,27 +164,28 @@ describe('quick dial', () => {
   });
 
   it('can be cancelled during the pause: no further call starts', async () => {
-    const { dialer, sends, progress } = setup({ '13800138000': ['no_answer', 'answered'] });
+    const { dialer, sends, progress, clock, drive } = setup({ '13800138000': ['no_answer', 'answered'] });
     const s = dialer.start({ profileId: 'p', targets: [{ mobile: '13800138000' }], content: 'x', attempts: 3, pauseSeconds: 3600 });
     expect(s.started).toBe(true);
     if (!s.started) return;
-    while (!progress.some((p) => p.phase === 'waiting')) await new Promise((r) => setTimeout(r, 5));
+    while (!progress.some((p) => p.phase === 'waiting')) await clock.advance(5);
     expect(dialer.active()).toEqual([expect.objectContaining({ runId: s.runId, phase: 'waiting' })]);
     expect(dialer.cancel(s.runId)).toBe(true);
-    const r = await dialer.result(s.runId);
+    const done = dialer.result(s.runId);
+    const r = done && (await drive(done));
     expect(r?.status).toBe('cancelled');
     expect(sends).toHaveLength(1);
   });
 
   it('takes a line from the profile\'s governor before queued batch items, and gives it back when the call ends', async () => {
-    const { dialer, governors } = setup({}, { callMs: 20 });
+    const { dialer, governors, clock, drive } = setup({}, { callMs: 20 });
     const g = governors.for('p');
     const held = Array.from({ length: 20 }, () => g.tryAcquire()!);
     const batchWaiter = g.acquire();
     const run = dialer.run({ profileId: 'p', targets: [{ mobile: '13800138000' }], content: 'x' });
-    await new Promise((r) => setTimeout(r, 10));
+    await clock.advance(10);
     held[0]!.release(); // the dial gets this line, not the waiting batch item
-    const r = await run;
+    const r = await drive(run);
     expect(r.status).toBe('answered');
     const slot = await batchWaiter; // freed when the dial's call ended
     slot.release();
