@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { MESSAGES } from '../../../common/messages';
 import { EN as en, ZH_CN as zhCN } from '../../../renderer/src/i18n/dictionaries';
+import cliEn from '../../../main/cli/locales/en.json';
 
 type Tree = { [key: string]: string | Tree };
 
@@ -93,5 +94,13 @@ describe('renderer dictionaries (en, zh-CN)', () => {
       expect(enLeaves.has(form), form).toBe(true);
       expect(zhLeaves.has(form), form).toBe(true);
     }
+  });
+});
+
+describe('English plurals', () => {
+  it('never write "(s)" in the app or the CLI: a count picks its own form (_one / _other)', () => {
+    const all = [...enLeaves, ...leaves(cliEn as Tree)];
+    const lazy = all.filter(([, text]) => /\w\(s\)/.test(String(text).replace(/https?\(s\)|http\(s\)/g, ''))).map(([path, text]) => `${path}: ${String(text)}`);
+    expect(lazy).toEqual([]);
   });
 });
