@@ -18,6 +18,7 @@ import { defaultTemplate, fillPreview, markerLabel, refusalText } from './dial-m
 import { dialRuns, type PalettePreset } from './dial-store';
 import { SHORTCUT_KEYS } from './shortcut';
 import type { DialData } from './use-dial-data';
+import { withAside } from '../../i18n/punctuation';
 
 type Target = { kind: 'contact'; contact: ContactRecord } | { kind: 'group'; group: ContactGroupRecord } | { kind: 'number'; mobile: string };
 type Option = { key: string } & Target;
@@ -449,7 +450,7 @@ export function QuickDialPalette({ open, preset, data, onClose, onStarted }: Qui
                     placeholder={t('dial.palette.escalationNone')}
                     value={escalation ?? undefined}
                     onChange={(v: number | undefined) => setEscalation(v ?? null)}
-                    options={data.groups.map((g) => ({ value: g.id, label: `${g.name} (${g.memberIds.map((id) => contactsById.get(id)?.name ?? `#${id}`).join(' → ')})` }))}
+                    options={data.groups.map((g) => ({ value: g.id, label: withAside(lang, g.name, g.memberIds.map((id) => contactsById.get(id)?.name ?? `#${id}`).join(' → ')) }))}
                   />
                 </Form.Item>
               ) : null}
