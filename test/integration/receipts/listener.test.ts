@@ -1,7 +1,8 @@
 // The receipt listener under hostile input: only POSTs to its path secret are heard, bodies are
 // bounded, unreadable posts are refused (and kept), unknown IDs are acknowledged (and kept), one
 // profile never receives for another, and the secret is never stored. A post is acknowledged only
-// once it is stored (a locked database gets 503, and the post sent again is applied once).
+// once it is stored (a locked database gets 503, and the post sent again is applied once), and
+// every receipt of a post within the size limit is read.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it, onTestFinished } from 'vitest';
@@ -123,6 +124,23 @@ describe('the receipt listener', () => {
     expect(services.store.messages.get(id)).toEqual(after);
     expect(services.store.messages.events(id).filter((e) => e.kind === 'state' && e.state === 'answered')).toHaveLength(1);
     expect((await call('messages.get', { id })).exchanges.filter((e) => e.operation === 'receipt').map((e) => e.status)).toEqual([200, 200]);
+  });
+
+  it('reads every receipt of a post within the size limit: 1,200 receipts in one post are all applied', async () => {
+    const { services, url, profile } = await receiving();
+    const { messages } = services.store;
+    const ids = services.store.db.transaction(() =>
+      Array.from({ length: 1200 }, (_, i) => {
+        const m = messages.insertPending({ profile: profile.id, baseUrl: profile.baseUrl, apiId: profile.apiId, mobile: '13800138008', content: OTP, units: 1 });
+        return messages.markAccepted(m.id, { code: 2, msg: 'ok', smsid: `R${i}`, count: 1 }).id;
+      }),
+    )();
+    const body = JSON.stringify(ids.map((_, i) => ({ smsid: `R${i}`, state: 'busy' })));
+    expect(Buffer.byteLength(body)).toBeLessThan(MAX_RECEIPT_BYTES);
+    expect((await post(url, body)).status).toBe(200);
+    const states = ids.map((id) => messages.get(id)!.state);
+    expect(states.filter((s) => s === 'busy')).toHaveLength(1200);
+    expect(messages.get(ids[1199]!)).toMatchObject({ state: 'busy', endedAt: expect.any(Number) });
   });
 
   it('a new secret retires the old address; polling again stops the listener', async () => {
