@@ -309,7 +309,7 @@ export class CallService {
    * backwards (mayMove): a repeated or late receipt, or an older state, changes nothing. A value the
    * dialect does not map is shown on the message ("not recognised — map it"), never guessed.
    */
-  private apply(id: number, r: CallReading): MessageRecord | null {
+  private apply(id: number, r: CallReading, notifyLater?: Array<() => void>): MessageRecord | null {
     const { messages } = this.o;
     const m = messages.get(id);
     if (!m || m.outcome !== 'accepted') return m ?? null;
@@ -327,7 +327,11 @@ export class CallService {
       if (!moves && !sameButMore) return m;
       next = messages.updateState(id, r.state, { duration: r.duration, attempts: r.attempts ?? null, final, detail: r.value });
     }
-    if (next.updatedAt !== m.updatedAt) this.changed(next, m);
+    if (next.updatedAt !== m.updatedAt) {
+      // Inside a transaction, nobody is told before it commits.
+      if (notifyLater) notifyLater.push(() => this.changed(next, m));
+      else this.changed(next, m);
+    }
     return next;
   }
 
@@ -349,23 +353,37 @@ export class CallService {
 
   /**
    * A post of receipts from the provider (the receipt listener): kept as an exchange in history —
-   * linked to each message it names — and each receipt recorded on its message, matched by id
-   * through the profile's dialect.
+   * linked to each message it names (or to none) — and each receipt recorded on its message,
+   * matched by id through the profile's dialect. All of it in one transaction: when this throws
+   * (the database locked by another process, a full disk), nothing of the post was kept, and the
+   * listener asks the provider to send it again; a receipt applied twice changes nothing.
    */
   receive(profileId: string, dialect: Dialect, exchange: Exchange): ReceiptOutcome {
     const { messages, exchanges } = this.o;
     const type = exchange.requestHeaders.find(([n]) => n.toLowerCase() === 'content-type')?.[1] ?? null;
     const parsed = exchange.requestBody === null ? null : parsePost(exchange.requestBody, type);
     const receipts = parsed === null ? [] : readReceipts(dialect, parsed);
-    const matches: Array<{ id: number; receipt: ReceiptReading }> = [];
-    for (const receipt of receipts) {
-      const local = receipt.id ? messages.findBySmsid(receipt.id, profileId) : undefined;
-      if (local) matches.push({ id: local.id, receipt });
+    const notify: Array<() => void> = [];
+    const outcome = messages.atomically((): ReceiptOutcome => {
+      const matches: Array<{ id: number; receipt: ReceiptReading }> = [];
+      for (const receipt of receipts) {
+        const local = receipt.id ? messages.findBySmsid(receipt.id, profileId) : undefined;
+        if (local) matches.push({ id: local.id, receipt });
+      }
+      const linked = [...new Set(matches.map((x) => x.id))];
+      const exchangeIds = (linked.length ? linked : [null]).map((messageId) => exchanges.insert(exchange, { messageId, profile: profileId }));
+      for (const { id, receipt } of matches) this.apply(id, { state: receipt.state, value: receipt.value, unmapped: receipt.unmapped, duration: receipt.duration }, notify);
+      return { readable: parsed !== null, receipts: receipts.length, matched: matches.length, exchangeIds };
+    });
+    // Stored: what is told now can no longer be taken back (and a failure to tell is not a failure to store).
+    for (const tell of notify) {
+      try {
+        tell();
+      } catch (error) {
+        this.o.log?.(error);
+      }
     }
-    const linked = [...new Set(matches.map((x) => x.id))];
-    const exchangeIds = (linked.length ? linked : [null]).map((messageId) => exchanges.insert(exchange, { messageId, profile: profileId }));
-    for (const { id, receipt } of matches) this.apply(id, { state: receipt.state, value: receipt.value, unmapped: receipt.unmapped, duration: receipt.duration });
-    return { readable: parsed !== null, receipts: receipts.length, matched: matches.length, exchangeIds };
+    return outcome;
   }
 
   /**

@@ -104,6 +104,15 @@ export class MessageRepository {
     this.getStmt = db.prepare('SELECT * FROM messages WHERE id = ?');
   }
 
+  /**
+   * Runs `fn` in one transaction (a savepoint inside another): what it writes to the store's tables
+   * is all kept, or none of it. The write lock is taken first, so a write by another process in
+   * between fails it only after the store's busy wait.
+   */
+  atomically<T>(fn: () => T): T {
+    return this.db.transaction(fn).immediate();
+  }
+
   /** Written and committed before the request leaves: if the process dies, the row says so. */
   insertPending(m: NewMessage): MessageRecord {
     const at = this.now();
