@@ -33,7 +33,7 @@ const LETTERS = /[A-Za-z]{2,}/;
  * says "API ID" and "API Key" in Chinese too). Nothing else may be left untranslated.
  */
 // Protocol tokens and file formats are the same words in both languages.
-const SAME_IN_BOTH = new Set(['profiles.column.apiId', 'profiles.column.key', 'profiles.form.apiId', 'key.label', 'bulk.action.exportXlsx', 'sandbox.faults.kindName.http500', 'sandbox.requests.answerHttp']);
+const SAME_IN_BOTH = new Set(['profiles.column.apiId', 'profiles.column.key', 'profiles.form.apiId', 'key.label', 'bulk.action.exportXlsx', 'sandbox.faults.kindName.http500', 'sandbox.requests.answerHttp', 'send.timeline.smsid']);
 
 const dictionaries = { en: en as Tree, 'zh-CN': zhCN as Tree };
 const enLeaves = new Map(leaves(dictionaries.en));
