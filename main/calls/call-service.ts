@@ -11,6 +11,10 @@
 // the same text to the same number is refused (`result-not-stored`), so a full disk can never lead
 // to a second call; the send itself reports `unknown` with the reason `store-incomplete` and the
 // smsid the provider gave, never an internal error.
+//
+// The same text to the same number (profile and address) is sent once at a time: in this process
+// (`inFlight`), and across the processes sharing the data directory (the app, `callout ui`, the
+// CLI) by the `pending` row itself, claimed atomically before the request leaves (claimPending).
 import { checkContent, unitsFor } from '../../common/domain/units';
 import { normalizeMobile } from '../../common/domain/mobile';
 import { FINAL_STATES, keyVerdict, mayMove, maySendAgain, stopsFollowing } from '../../common/domain';
@@ -180,7 +184,7 @@ export class CallService {
     if (waiting) throw fail('result-not-stored', { id: waiting.pending.id, smsid: waiting.reply?.smsid ?? null });
     this.inFlight.add(key);
     try {
-      const pending = this.write(() => this.o.messages.insertPending({
+      const claim = this.write(() => this.o.messages.claimPending({
         profile: endpoint.profile,
         baseUrl: endpoint.baseUrl,
         apiId: endpoint.apiId,
@@ -191,6 +195,9 @@ export class CallService {
         resendOf: input.resendOf ?? null,
         batchItemId: input.batchItemId ?? null,
       }));
+      // Another running process is sending the same text to the same number: nothing leaves from here.
+      if (claim.busy) throw fail('send-in-flight');
+      const pending = claim.claimed;
       this.changed(pending);
       const result = await this.clientFor(endpoint).send({ mobile: checked.mobile, content: checked.content }, signal);
       this.noteKey(endpoint.profile, result.reply, result.failure);
