@@ -133,8 +133,14 @@ export function handledPercent(p: Pick<BatchProgress, 'total' | 'remaining'>): n
 
 export { formatCount as formatNumber } from '../../i18n/numbers';
 
-export function formatDateTime(lang: Language, ms: number): string {
-  return new Intl.DateTimeFormat(lang === 'zh-CN' ? 'zh-CN' : 'en-GB', { year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit' }).format(ms);
+/**
+ * "2026-11-27 10:32" in both languages: the date as History writes it, never "27/11/2026" or
+ * "11/27/2026", which readers of the other convention misread.
+ */
+export function formatDateTime(_lang: Language, ms: number): string {
+  const d = new Date(ms);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}`;
 }
 
 /** A duration for people: "45 s", "3 min", "1 h 20 min". */

@@ -14,7 +14,8 @@ export function formatClock(lang: Language, ms: number, now = Date.now()): strin
   const sameDay = d.getFullYear() === today.getFullYear() && d.getMonth() === today.getMonth() && d.getDate() === today.getDate();
   const time = new Intl.DateTimeFormat(locale, { hour: '2-digit', minute: '2-digit', second: '2-digit', hour12: false }).format(d);
   if (sameDay) return time;
-  return `${new Intl.DateTimeFormat(locale, { month: '2-digit', day: '2-digit' }).format(d)} ${time}`;
+  // Month before day, as History writes dates ("11-27 10:32:05"): never "27/11", which reads as a month 27 to some.
+  return `${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')} ${time}`;
 }
 
 /** "in 45 s", "in 12 min", "in 3 h 5 min". */
