@@ -20,6 +20,34 @@ export default tseslint.config(
     },
   },
   {
+    // One clock: main reads the time and waits only through the Clock it is given (main/clock.ts).
+    files: ['main/**/*.ts'],
+    ignores: ['main/clock.ts'],
+    rules: {
+      'no-restricted-properties': [
+        'error',
+        { object: 'Date', property: 'now', message: 'Read the time from the Clock (main/clock.ts) given to this code: clock.now().' },
+        { object: 'globalThis', property: 'setTimeout', message: 'Wait on the Clock (main/clock.ts) given to this code: clock.setTimeout() or clock.sleep().' },
+        { object: 'globalThis', property: 'setInterval', message: 'Repeat on the Clock (main/clock.ts) given to this code: clock.setInterval().' },
+      ],
+      'no-restricted-syntax': [
+        'error',
+        { selector: "NewExpression[callee.name='Date'][arguments.length=0]", message: 'Read the time from the Clock (main/clock.ts) given to this code: clock.date().' },
+      ],
+      'no-restricted-globals': [
+        'error',
+        { name: 'setTimeout', message: 'Wait on the Clock (main/clock.ts) given to this code: clock.setTimeout() or clock.sleep().' },
+        { name: 'setInterval', message: 'Repeat on the Clock (main/clock.ts) given to this code: clock.setInterval().' },
+        { name: 'clearTimeout', message: 'Cancel the TimerHandle the Clock (main/clock.ts) returned: handle.cancel().' },
+        { name: 'clearInterval', message: 'Cancel the TimerHandle the Clock (main/clock.ts) returned: handle.cancel().' },
+      ],
+      'no-restricted-imports': ['error', { paths: [
+        { name: 'node:timers', message: 'Wait on the Clock (main/clock.ts) given to this code.' },
+        { name: 'node:timers/promises', message: 'Wait on the Clock (main/clock.ts) given to this code: clock.sleep().' },
+      ] }],
+    },
+  },
+  {
     files: ['renderer/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },
   },
