@@ -1,18 +1,27 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { ManualClock } from '../../../main/clock';
 import { startSandbox } from '../../../main/sandbox';
 import { creds, FAST, post, request, sandbox, send, TEXT } from './helpers';
 
 describe('sandbox faults', () => {
   it('delay: answers normally after the delay, once (times=1), then at full speed', async () => {
-    const sb = await sandbox();
+    // The delay is kept on the sandbox's clock: it is a manual one, so the test says when 300 ms have passed.
+    const clock = new ManualClock();
+    const sb = await sandbox({ clock });
     sb.setFault({ kind: 'delay', delayMs: 300, op: 'balance', times: 1 });
-    let t0 = Date.now();
-    const slow = await post(sb, '/voice/balance', creds(sb));
-    expect(Date.now() - t0).toBeGreaterThanOrEqual(290);
+    let answered = false;
+    const slowReply = post(sb, '/voice/balance', creds(sb)).then((r) => ((answered = true), r));
+    // Waits for the request to reach the sandbox over the socket (I/O, not time): its delay is then pending.
+    await vi.waitFor(() => expect(clock.pending).toBe(1));
+    await clock.advance(290);
+    expect(answered).toBe(false);
+    await clock.advance(10);
+    const slow = await slowReply;
     expect(slow.json).toMatchObject({ code: 2, num: 10 });
-    t0 = Date.now();
+    // The second balance query is answered without the clock moving at all.
+    const at = clock.now();
     await post(sb, '/voice/balance', creds(sb));
-    expect(Date.now() - t0).toBeLessThan(290);
+    expect(clock.now()).toBe(at);
     expect(sb.requests().map((r) => r.fault ?? null)).toEqual(['delay', null]);
   });
 
@@ -47,10 +56,10 @@ describe('sandbox faults', () => {
       () => 'answered',
       () => 'failed',
     );
-    await new Promise((r) => setTimeout(r, 50));
-    const t0 = Date.now();
+    // Waits for the request to reach the sandbox (I/O, not time), which then holds it open.
+    await vi.waitFor(() => expect(sb.requests()).toHaveLength(1));
+    // close() does not wait for the held request: it resolves (a hang would run into the test's timeout).
     await sb.close();
-    expect(Date.now() - t0).toBeLessThan(500);
     expect(await hanging).toBe('failed');
     await sb.close(); // idempotent
   });
