@@ -1,7 +1,8 @@
 // Following calls to their end, on a provider simulated in fake time: how soon an end is seen (a
 // bulk batch's line is given back only then), how many status queries it takes, the budget that
 // bounds them, and news of a call that arrives from elsewhere (a receipt) stopping the looks at once.
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { ManualClock } from '../../../main/clock';
 import type { CallState } from '../../../common/domain/status';
 import type { MessageRecord } from '../../../common/records';
 import { redialAfter } from '../../../main/calls/call-clock';
@@ -58,16 +59,17 @@ class SimulatedProvider {
     this.follower = new Follower({
       get: (id) => this.messages.get(id),
       look: (m) => this.look(m),
-      expire: (m) => this.messages.set(m.id, { ...m, endedAt: Date.now() }),
-      onFinal: (id) => this.ended.push({ id, at: Date.now() }),
-      onLineFree: (id, until) => this.lines.push({ id, at: Date.now(), until }),
+      expire: (m) => this.messages.set(m.id, { ...m, endedAt: clock.now() }),
+      onFinal: (id) => this.ended.push({ id, at: clock.now() }),
+      onLineFree: (id, until) => this.lines.push({ id, at: clock.now(), until }),
       linesOf: () => opts.lines ?? 1,
+      time: clock,
     });
   }
 
   place(script: Script, content = TEXT): number {
     const id = this.next++;
-    const now = Date.now();
+    const now = clock.now();
     this.messages.set(id, {
       id, profile: 'p', baseUrl: 'http://127.0.0.1', apiId: 'a', mobile: '13800138008', content, templateId: null, units: 2,
       outcome: 'accepted', code: 2, providerMsg: null, smsid: `S${id}`, billedUnits: null, state: 'pending', duration: null,
@@ -80,7 +82,7 @@ class SimulatedProvider {
 
   /** What the provider says now; records it as the call service does, telling the follower of every change. */
   private async look(m: MessageRecord): Promise<LookResult> {
-    this.looks.push({ id: m.id, at: Date.now() });
+    this.looks.push({ id: m.id, at: clock.now() });
     await Promise.resolve();
     if (this.unreachable) return 'retry';
     return this.report(m.id, this.momentOf(m.id));
@@ -88,7 +90,7 @@ class SimulatedProvider {
 
   momentOf(id: number): Moment {
     const { script, since } = this.scripts.get(id)!;
-    return script((Date.now() - since) / 1000);
+    return script((clock.now() - since) / 1000);
   }
 
   /** News of a call, from a look or from elsewhere (a receipt). */
@@ -100,7 +102,7 @@ class SimulatedProvider {
     if (waiting !== null) return { redialAfter: waiting };
     if (m.state === 'calling' && s.state === 'pending') return 'open';
     if (m.state === s.state && m.attempts === s.attempts && m.duration === s.duration) return 'open';
-    const updated = { ...m, state: s.state, attempts: s.attempts, duration: s.duration, updatedAt: Date.now(), endedAt: final ? Date.now() : null };
+    const updated = { ...m, state: s.state, attempts: s.attempts, duration: s.duration, updatedAt: clock.now(), endedAt: final ? clock.now() : null };
     this.messages.set(id, updated);
     this.follower.observe(updated);
     return final ? 'final' : 'open';
@@ -112,15 +114,13 @@ class SimulatedProvider {
 }
 
 const settle = async (ms: number) => {
-  await vi.advanceTimersByTimeAsync(ms);
+  await clock.advance(ms);
 };
 
+// The follower and the simulated provider run on a manual clock: time passes only in settle().
+let clock: ManualClock;
 beforeEach(() => {
-  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
-  vi.setSystemTime(new Date('2026-11-21T02:00:00Z'));
-});
-afterEach(() => {
-  vi.useRealTimers();
+  clock = new ManualClock(Date.parse('2026-11-21T02:00:00Z'));
 });
 
 describe('following calls to their end', () => {
@@ -159,7 +159,7 @@ describe('following calls to their end', () => {
     await settle(8_000);
     // A receipt at 8 s: answered 1 s ago.
     sim.report(id, { state: 'calling', attempts: 1, duration: 1 });
-    const reportedAt = Date.now();
+    const reportedAt = clock.now();
     await settle(90_000);
     const later = sim.looksOf(id).filter((t) => t > reportedAt);
     const since = sim.scripts.get(id)!.since;
