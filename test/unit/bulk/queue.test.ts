@@ -10,6 +10,8 @@ import { BulkQueue, type BatchProgress, type SendInput, type SendLike } from '..
 import { fail } from '../../../main/errors';
 import { reason } from '../../../common/reasons';
 import { openStore } from '../../../main/store';
+import { ManualClock } from '../../../main/clock';
+import { drive } from '../../helpers/manual-clock';
 import { tempHome } from '../../helpers/temp-home';
 
 const cleanups: Array<() => unknown> = [];
@@ -22,9 +24,11 @@ type Behaviour = (input: SendInput, n: number) => 'accept' | 'unknown' | 'throw'
 /** A provider in memory: records every send, writes real message rows, and ends calls when told. */
 function setup(opts: { behaviour?: Behaviour; sendDelayMs?: number; lines?: number; unknownStreakLimit?: number; progressIntervalMs?: number } = {}) {
   const home = tempHome();
-  const store = openStore(home.dir);
-  const watcher = new EndWatcher({ get: (id) => store.messages.get(id), pollMs: 20 });
-  const governors = new GovernorRegistry((id) => store.dialSettings.profileLines(id));
+  // The queue, its governors and the calls run on a manual clock (see `clock` below): no test waits on real time.
+  clock = new ManualClock();
+  const store = openStore(home.dir, { clock });
+  const watcher = new EndWatcher({ get: (id) => store.messages.get(id), pollMs: 20, clock });
+  const governors = new GovernorRegistry((id) => store.dialSettings.profileLines(id), { clock });
   const sends: (SendInput & { itemStatusAtSend: string | undefined })[] = [];
   const progress: BatchProgress[] = [];
   if (opts.lines) {
@@ -37,7 +41,7 @@ function setup(opts: { behaviour?: Behaviour; sendDelayMs?: number; lines?: numb
     const row = observer.db.prepare('SELECT status FROM batch_items WHERE mobile = ? AND content = ? ORDER BY updated_at DESC, id LIMIT 1').get(input.mobile, input.content) as { status: string } | undefined;
     sends.push({ ...input, itemStatusAtSend: row?.status });
     const n = sends.length;
-    if (opts.sendDelayMs) await new Promise((r) => setTimeout(r, opts.sendDelayMs));
+    if (opts.sendDelayMs) await clock.sleep(opts.sendDelayMs);
     const what = (opts.behaviour ?? (() => 'accept'))(input, n);
     if (what === 'throw') throw new Error('socket hang up inside');
     if (what === 'invalid') throw fail('invalid-mobile', { kind: 'wrong-length' });
@@ -63,7 +67,13 @@ function setup(opts: { behaviour?: Behaviour; sendDelayMs?: number; lines?: numb
     progressIntervalMs: opts.progressIntervalMs ?? 250,
     unknownHoldMs: 10,
     unknownStreakLimit: opts.unknownStreakLimit,
+    clock,
   });
+  // Waiting for a batch to stop (or its calls to end) moves the manual clock from timer to timer until it has.
+  const whenStopped = queue.whenStopped.bind(queue);
+  const whenCallsEnded = queue.whenCallsEnded.bind(queue);
+  queue.whenStopped = (id) => drive(clock, whenStopped(id));
+  queue.whenCallsEnded = (id, pollMs) => drive(clock, whenCallsEnded(id, pollMs));
   const endCall = (m: MessageRecord | number, state: CallState = 'answered') => {
     const id = typeof m === 'number' ? m : m.id;
     watcher.notify(store.messages.updateState(id, state, { final: true }));
@@ -89,11 +99,15 @@ const rows = (n: number, f: (i: number) => Partial<PreparedRow> = () => ({})): P
     ...f(i),
   }));
 
+/** The clock of the latest setup(). */
+let clock: ManualClock;
+
+/** Moves the clock 5 ms at a time until `pred` holds (at most `ms` of the clock's time). */
 const until = async (pred: () => boolean, ms = 5000) => {
-  const end = Date.now() + ms;
+  const end = clock.now() + ms;
   while (!pred()) {
-    if (Date.now() > end) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 5));
+    if (clock.now() > end) throw new Error('timed out');
+    await clock.advance(5);
   }
 };
 
@@ -136,12 +150,12 @@ describe('bulk queue', () => {
     const b = queue.create({ profileId: 'p', templateId: 't', name: 'x', duplicates: 'none', rows: rows(50) });
     queue.start(b.id);
     await until(() => sends.length === 20);
-    await new Promise((r) => setTimeout(r, 50));
+    await clock.advance(50);
     expect(sends).toHaveLength(20); // accepted quickly, but their calls are still ringing
     expect(queue.progress(b.id)).toMatchObject({ accepted: 20, queued: 30, governor: { limit: 20, inUse: 20 } });
     for (const m of store.messages.openMessages().slice(0, 5)) endCall(m, 'no_answer');
     await until(() => sends.length === 25);
-    await new Promise((r) => setTimeout(r, 30));
+    await clock.advance(30);
     expect(sends).toHaveLength(25);
     expect(queue.progress(b.id)).toMatchObject({ notAnswered: 5, failed: 5 });
     // Ending calls one by one lets the rest through, never more than 20 open.
@@ -149,7 +163,7 @@ describe('bulk queue', () => {
       expect(store.messages.openMessages().length).toBeLessThanOrEqual(20);
       const open = store.messages.openMessages();
       if (open[0]) endCall(open[0]);
-      await new Promise((r) => setTimeout(r, 2));
+      await clock.advance(2);
     }
     await queue.whenStopped(b.id);
   });
@@ -159,7 +173,7 @@ describe('bulk queue', () => {
     const b = queue.create({ profileId: 'p', templateId: 't', name: 'x', duplicates: 'none', rows: rows(60) });
     queue.start(b.id);
     await until(() => sends.length === 40);
-    await new Promise((r) => setTimeout(r, 50));
+    await clock.advance(50);
     expect(sends).toHaveLength(40);
     queue.pause(b.id);
   });
@@ -179,8 +193,8 @@ describe('bulk queue', () => {
     expect(sentBeforePause).toBeLessThan(30);
     broke = false;
     queue.resume(b.id);
-    const ender = setInterval(endAllCalls, 5);
-    cleanups.push(() => clearInterval(ender));
+    const ender = clock.setInterval(endAllCalls, 5);
+    cleanups.push(() => ender.cancel());
     const done = await queue.whenStopped(b.id);
     // No row was rejected, but History lists the refused send: the batch counts it the same way.
     expect(done).toMatchObject({ status: 'done', accepted: 30, rejected: 0, refusedSends: 1 });
@@ -204,7 +218,7 @@ describe('bulk queue', () => {
     expect(p.cancelled).toBe(40 - sends.length);
     const n = sends.length;
     expect(() => queue.start(b.id)).toThrow(/cancelled/);
-    await new Promise((r) => setTimeout(r, 30));
+    await clock.advance(30);
     expect(sends.length).toBe(n);
   });
 
@@ -277,7 +291,7 @@ describe('bulk queue', () => {
     expect(paused).toMatchObject({ status: 'paused', pausedReason: 'user', inFlight: 0 });
     expect(paused.accepted).toBe(sends.length);
     const n = sends.length;
-    await new Promise((r) => setTimeout(r, 50));
+    await clock.advance(50);
     expect(sends).toHaveLength(n);
     endAllCalls();
     const cancelled = queue.cancel(b.id);
@@ -313,15 +327,15 @@ describe('bulk queue', () => {
   it('reports progress at a bounded rate, and at once when the status changes', async () => {
     const { queue, progress, endAllCalls } = setup({ sendDelayMs: 3, progressIntervalMs: 25 });
     const b = queue.create({ profileId: 'p', templateId: 't', name: 'x', duplicates: 'none', rows: rows(200) });
-    const started = Date.now();
+    const started = clock.now();
     queue.start(b.id);
-    const timer = setInterval(endAllCalls, 10);
+    const timer = clock.setInterval(endAllCalls, 10);
     try {
       await queue.whenStopped(b.id);
     } finally {
-      clearInterval(timer);
+      timer.cancel();
     }
-    const elapsed = Date.now() - started;
+    const elapsed = clock.now() - started;
     expect(progress[0]).toMatchObject({ status: 'running', total: 200, remaining: 200 });
     expect(progress.at(-1)).toMatchObject({ status: 'done', remaining: 0, sent: 200 });
     const running = progress.filter((p) => p.status === 'running');
