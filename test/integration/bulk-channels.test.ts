@@ -44,6 +44,7 @@ describe('bulk channels', () => {
     await call('bulk.start', { batchId: batch.id });
     let progress = await call<BatchProgress>('bulk.progress', { batchId: batch.id });
     for (let i = 0; i < 200 && progress.status !== 'done'; i++) {
+      // Real time: a poll interval for work done over real HTTP against the sandbox on the system clock (a manual clock would need to wait for that I/O before moving).
       await new Promise((r) => setTimeout(r, 25));
       progress = await call<BatchProgress>('bulk.progress', { batchId: batch.id });
     }
@@ -74,6 +75,7 @@ describe('contacts and quick dial channels', () => {
     expect(start.started).toBe(true);
     let done: DialProgress | undefined;
     for (let i = 0; i < 400 && !done; i++) {
+      // Real time: a poll interval for work done over real HTTP against the sandbox on the system clock (a manual clock would need to wait for that I/O before moving).
       await new Promise((r) => setTimeout(r, 25));
       done = events.map((e) => e.payload as DialProgress).find((p) => (p as DialProgress).phase === 'done' && (p as DialProgress).runId === start.runId);
     }

@@ -26,6 +26,7 @@ async function untilEnded(id: number): Promise<MessageRecord> {
   for (let i = 0; i < 400; i++) {
     const m = (await call<{ message: MessageRecord }>('messages.get', { id })).message;
     if (m.endedAt !== null) return m;
+    // Real time: a poll interval for work done over real HTTP against the sandbox on the system clock (a manual clock would need to wait for that I/O before moving).
     await new Promise((r) => setTimeout(r, 25));
   }
   throw new Error(`message ${id} did not end`);

@@ -59,6 +59,7 @@ describe('live call tracking', () => {
     expect(final.duration).toBeGreaterThanOrEqual(3);
     expect(states).toContain('calling');
     expect(states.at(-1)).toBe('answered');
+    // Real time: checks that no second notification comes; the services run on the system clock against the sandbox over HTTP.
     await new Promise((r) => setTimeout(r, 100));
     expect(notified).toHaveLength(1);
     expect(notified[0]![1]).toBe('zh-CN');

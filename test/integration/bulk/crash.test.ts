@@ -81,6 +81,7 @@ describe('crash safety of the bulk queue', () => {
     expect(inFlightAtKill.length).toBeGreaterThan(0);
     expect(left.find((r) => r.status === 'queued')?.n ?? 0).toBeGreaterThan(0);
     // Let the requests the dead process had sent reach the provider (or not): they must not be repeated.
+    // Real time: requests of a killed child process are still on their way over sockets.
     await new Promise((r) => setTimeout(r, 300));
 
     const second = runner({ ...env, PHASE: 'resume', BATCH_ID: String(batchId) });

@@ -120,6 +120,7 @@ describe('bulk batch against the sandbox provider', () => {
     const batch = runtime.queue.create({ profileId: 'ext', templateId: 'ship', name: 'x', duplicates: 'none', rows: rowsFor(mobiles(12, () => 9)) });
     const first = runtime.queue.items(batch.id)[0]!;
     runtime.queue.start(batch.id);
+    // One turn of the event loop (not a wait for time): the batch starts before it is awaited.
     await new Promise((r) => setTimeout(r, 0));
     const p = await runtime.queue.whenStopped(batch.id);
     expect(p).toMatchObject({ status: 'done', unknown: 2, accepted: 10 });

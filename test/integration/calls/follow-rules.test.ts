@@ -82,6 +82,7 @@ async function place(caller: Caller, s: Awaited<ReturnType<typeof start>>): Prom
     for (;;) {
       const p = await call('bulk.progress', { batchId: batch.id });
       if (p.status === 'done' && p.calling === 0) return p;
+      // Real time: a poll interval for work done over real HTTP against the sandbox on the system clock (a manual clock would need to wait for that I/O before moving).
       await new Promise((r) => setTimeout(r, 20));
     }
   })();

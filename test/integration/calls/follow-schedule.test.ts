@@ -55,6 +55,7 @@ describe('the follow-up schedule, end to end', () => {
     const deadline = Date.now() + 10_000;
     while (!sandbox.calls().find((c) => c.smsid === sent.message.smsid)?.endedAt) {
       if (Date.now() > deadline) throw new Error('the sandbox never ended the call');
+      // Real time: a poll interval while the sandbox (a real HTTP server on the system clock, sped up by its time scale) runs the call; the loop is bounded by its deadline.
       await new Promise((r) => setTimeout(r, 10));
     }
     const before = statusQueries(services, id);
@@ -62,6 +63,7 @@ describe('the follow-up schedule, end to end', () => {
     expect(status.message).toMatchObject({ id, state: 'answered' });
     expect(services.calls.following()).toEqual([]);
     // No more queries of the follower's own, even once its clock has run past every expected end.
+    // Real time: the follower runs on the system clock here (the call goes through the sandbox over HTTP); this checks that no look comes later.
     await new Promise((r) => setTimeout(r, 600));
     expect(statusQueries(services, id)).toBe(before + 1);
     expect((await services.calls.awaitEnd(id)).state).toBe('answered');
@@ -85,6 +87,7 @@ describe('the follow-up schedule, end to end', () => {
     expect(services.store.exchanges.forMessage(id).some((e) => e.operation === 'receipt')).toBe(true);
     expect(services.calls.following()).toEqual([]);
     const before = statusQueries(services, id);
+    // Real time: as above, no look may come once the receipt ended the call.
     await new Promise((r) => setTimeout(r, 600));
     expect(statusQueries(services, id)).toBe(before);
   });

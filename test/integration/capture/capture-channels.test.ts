@@ -48,6 +48,7 @@ describe('capture channels', () => {
     const body = JSON.stringify({ account: 'sandbox-demo', password: key, mobile: '13800138008', content: '您的验证码是123456，5分钟内有效。' });
     expect(await post(status.port!, url, { Host: h.Host, Date: h.Date, Authorization: h.Authorization, 'Proxy-Authorization': 'Basic c2VjcmV0' }, body)).toBe(200);
     expect(await post(status.port!, `/voice/status?password=${encodeURIComponent(key)}`, {}, '{}')).toBe(200);
+    // Real time: a poll interval for I/O (sockets, a child process), not a wait for time to pass.
     for (let i = 0; i < 100 && pushes.filter((p) => p.exchangeId !== null).length < 2; i++) await new Promise((r) => setTimeout(r, 20));
 
     const captured = await call<ExchangePage>('exchanges.list', { captured: true, order: 'oldest' });

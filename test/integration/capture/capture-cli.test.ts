@@ -189,6 +189,7 @@ describe('callout capture: 50 requests of a backend through the proxy to the san
     const port = Number(/127\.0\.0\.1:(\d+)/.exec(out)![1]);
     const body = JSON.stringify({ account: API_ID, password: KEY, mobile: '12345', content: 'hello' });
     await send(port, { url: '', path: '/voice/vm', headers: {}, body });
+    // Real time: a poll interval for I/O (sockets, a child process), not a wait for time to pass.
     for (let i = 0; i < 100 && !out.includes('#1'); i++) await new Promise((r) => setTimeout(r, 20));
     stop();
     expect(await exit).toBe(0);

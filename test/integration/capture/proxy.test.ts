@@ -325,6 +325,7 @@ describe('stopping the capture proxy', () => {
     const got: ProxiedExchange[] = [];
     const proxy = await startCaptureProxy({ target: new URL(t.url), onExchange: (x) => got.push(x) });
     const pending = call(proxy.port, { path: '/voice/vm', body: '{}' }).catch(() => 'closed');
+    // Real time: a poll interval for I/O (sockets, a child process), not a wait for time to pass.
     for (let i = 0; i < 100 && t.seen.length === 0; i++) await new Promise((r) => setTimeout(r, 10));
     expect(proxy.inFlight()).toBe(1);
     await proxy.close();

@@ -55,6 +55,7 @@ describe('the callout binary', () => {
     const { smsid, messageId } = JSON.parse(sent.stdout);
     let status = { state: 'pending', duration: 0 };
     for (let i = 0; i < 60 && status.state !== 'answered'; i++) {
+      // Real time: a poll interval for I/O (sockets, a child process), not a wait for time to pass.
       await new Promise((r) => setTimeout(r, 100));
       const r = callout(['status', '--json', smsid], env);
       expect(r.code).toBe(0);

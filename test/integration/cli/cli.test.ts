@@ -39,6 +39,7 @@ describe('callout send / status / history against the sandbox', () => {
 
     let status = await cli(['--json', 'status', smsid], env);
     for (let i = 0; i < 100 && (status.json as { state: string }).state !== 'answered'; i++) {
+      // Real time: a poll interval for I/O (sockets, a child process), not a wait for time to pass.
       await new Promise((r) => setTimeout(r, 50));
       status = await cli(['--json', 'status', smsid], env);
     }

@@ -80,6 +80,7 @@ describe('callout history: a state that may be stale says since when; --refresh 
     const sent = await cli(['--json', 'send', '--to', '13800138008', '--content', text('5')], env);
     const id = (sent.json as { messageId: number }).messageId;
     // The sandbox ends the call within milliseconds, but nobody asked: history still says what was known.
+    // Real time: gives the sandbox (on the system clock, reached over HTTP by a CLI child process) time to end the call.
     await new Promise((r) => setTimeout(r, 200));
     const stale = await cli(['history'], env);
     expect(stale.stdout).toMatch(new RegExp(`#${id}\\t.*Accepted/(Waiting to call|Calling) \\(as of \\d\\d:\\d\\d:\\d\\d, just now\\)`));

@@ -167,6 +167,7 @@ describe('--dialect: a one-off reading beside --base-url/--api-id', () => {
     const { smsid } = sent.json as { smsid: string };
     let status = await cli(['--json', '--dialect', 'numeric-states', 'status', smsid], env);
     for (let i = 0; i < 100 && (status.json as { state: string }).state !== 'answered'; i++) {
+      // Real time: a poll interval for I/O (sockets, a child process), not a wait for time to pass.
       await new Promise((r) => setTimeout(r, 30));
       status = await cli(['--json', '--dialect', 'numeric-states', 'status', smsid], env);
     }

@@ -93,6 +93,7 @@ describe('sandbox calls: outcome scripted by the last digit, observed through /v
       for (;;) {
         const r = await post(sb, '/voice/status', { account: 'acme', password: 'acme-secret-key', smsid });
         if (r.json?.state === 'answered' || Date.now() > deadline) return r.json;
+        // Real time: a poll interval while the sandbox (a real HTTP server on the system clock, sped up by its time scale) runs the call; the loop is bounded by its deadline.
         await sleep(5);
       }
     };

@@ -102,6 +102,7 @@ export async function untilFinal(sb: Sandbox, smsid: string, timeoutMs = 5000): 
     const s = await status(sb, smsid);
     if (FINAL.has(String(s.state))) return s;
     if (Date.now() > deadline) throw new Error(`call ${smsid} not final after ${timeoutMs} ms: ${JSON.stringify(s)}`);
+    // Real time: a poll interval while the sandbox (a real HTTP server on the system clock, sped up by its time scale) runs the call; the loop is bounded by its deadline.
     await sleep(5);
   }
 }
@@ -110,6 +111,7 @@ export async function waitFor(check: () => boolean, timeoutMs = 5000, what = 'co
   const deadline = Date.now() + timeoutMs;
   while (!check()) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    // Real time: a poll interval while the sandbox (a real HTTP server on the system clock, sped up by its time scale) runs the call; the loop is bounded by its deadline.
     await sleep(5);
   }
 }

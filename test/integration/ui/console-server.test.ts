@@ -358,6 +358,7 @@ describe('an accepted page', () => {
     await page.call('balance.query', { profileId: 'sandbox' });
     await page.call('history.page', { filter: {}, limit: 50 });
     // Let the follow-up pushes of both calls arrive too.
+    // Real time: pushes travel over a real WebSocket from services on the system clock; nothing says when the last one has arrived.
     await new Promise((r) => setTimeout(r, 500));
     expect(page.frames.length).toBeGreaterThan(20);
     const all = page.frames.map((f) => f.text).join('\n');
