@@ -12,6 +12,7 @@ import {
   windowStatePath,
 } from '../../../main/window-state';
 import { FakeBrowserWindow } from '../../fixtures/fake-electron';
+import { ManualClock } from '../../../main/clock';
 
 const SCREEN = { x: 0, y: 0, width: 1920, height: 1040 };
 const RIGHT_SCREEN = { x: 1920, y: 0, width: 2560, height: 1400 };
@@ -25,7 +26,6 @@ beforeEach(() => {
 });
 
 afterEach(() => {
-  vi.useRealTimers();
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -130,31 +130,32 @@ describe('fitToDisplays', () => {
 });
 
 describe('trackWindowState', () => {
-  it('saves debounced on move/resize, with the normal bounds and the maximized flag', () => {
-    vi.useFakeTimers();
+  it('saves debounced on move/resize, with the normal bounds and the maximized flag', async () => {
+    const clock = new ManualClock();
     const win = new FakeBrowserWindow({ x: 10, y: 10, width: 1280, height: 800 });
-    trackWindowState(win, file, { debounceMs: 300 });
+    trackWindowState(win, file, { debounceMs: 300, clock });
 
     win.userSetBounds({ x: 50, y: 60, width: 1280, height: 800 });
     win.userSetBounds({ x: 50, y: 60, width: 1300, height: 820 });
-    vi.advanceTimersByTime(299);
+    await clock.advance(299);
     expect(() => readFileSync(file)).toThrow(); // nothing written yet
-    vi.advanceTimersByTime(1);
+    await clock.advance(1);
     expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({ x: 50, y: 60, width: 1300, height: 820, maximized: false });
 
     win.maximize();
-    vi.advanceTimersByTime(300);
+    await clock.advance(300);
     expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({ x: 50, y: 60, width: 1300, height: 820, maximized: true });
   });
 
-  it('saves at once on close, without waiting for the debounce', () => {
-    vi.useFakeTimers();
+  it('saves at once on close, without waiting for the debounce', async () => {
+    const clock = new ManualClock();
     const win = new FakeBrowserWindow({ x: 10, y: 10, width: 1280, height: 800 });
-    trackWindowState(win, file, { debounceMs: 10_000 });
+    trackWindowState(win, file, { debounceMs: 10_000, clock });
     win.userSetBounds({ x: 70, y: 80, width: 1111, height: 777 });
     win.close();
     expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({ x: 70, y: 80, width: 1111, height: 777, maximized: false });
-    vi.advanceTimersByTime(10_000); // the pending timer was cleared: no write after destroy
+    expect(clock.pending).toBe(0); // the pending timer was cleared: no write after destroy
+    await clock.advance(10_000);
   });
 
   it('creates the data directory when it does not exist yet', () => {
