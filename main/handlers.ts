@@ -20,6 +20,7 @@ import {
   verifyRequest,
 } from './signing';
 import type { TemplateRecord } from './store/template-repository';
+import { SANDBOX_PROFILE_ID } from './profiles/profile-service';
 import { probeServerClock, probeSignatureVariant } from './voice/probes';
 import type { SendOutcome } from './calls/call-service';
 import type { ReadProgress } from './bulk/import-runner';
@@ -151,7 +152,11 @@ function handlerTable(services: Services): Handlers {
     },
     'dialects.preview': async ({ profileId, dialect }) => previewDialect(capturedReplies(profileId), dialect, profiles.record(profileId).dialect),
 
-    'templates.list': async () => store.templates.list().map(templateView),
+    'templates.list': async () => {
+      // A review that ended in the Sandbox approves the library's template (the Sandbox screen may be closed).
+      if (services.sandbox) services.sandboxControl(SANDBOX_PROFILE_ID).syncLibrary();
+      return store.templates.list().map(templateView);
+    },
     'templates.save': async (input) => templateView(store.templates.save(input)),
     'templates.import': async ({ templates }): Promise<ImportResult> => {
       const errors: ImportResult['errors'] = [];

@@ -272,7 +272,7 @@ export async function createServices(options: ServicesOptions = {}): Promise<Ser
       sandboxControl(profileId) {
         const record = profiles.record(profileId);
         if (!record.builtin || !sandbox) throw fail('not-found', { kind: 'sandbox' });
-        return new SandboxControl(sandbox, record.apiId, record.id, () => store.templates.list());
+        return new SandboxControl(sandbox, record.apiId, record.id, () => store.templates.list(), (ids) => void store.templates.markApproved(ids));
       },
       recovery: { messages: interrupted, ...recovered },
       version,
