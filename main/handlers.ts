@@ -312,6 +312,7 @@ function handlerTable(services: Services): Handlers {
     'bulk.remap': async ({ importId, mapping, templateId }) => services.bulk.remap(importId, mapping, templateId),
     'bulk.issues': async ({ importId, ...q }) => services.bulk.issues(importId, q),
     'bulk.create': async ({ importId, ...input }) => services.bulk.createBatch(importId, input),
+    'bulk.recentlyCalled': async ({ importId }) => services.bulk.recentlyCalled(importId),
     'bulk.discard': async ({ importId }) => ({ discarded: services.bulk.discard(importId) }),
     'bulk.list': async (input) => services.queue.list(input?.limit),
     'bulk.progress': async ({ batchId }) => services.queue.progress(batchId),

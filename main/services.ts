@@ -221,7 +221,7 @@ export async function createServices(options: ServicesOptions = {}): Promise<Ser
     const send = calls.send.bind(calls);
     const awaitEnd = calls.awaitEnd.bind(calls);
     const queue = new BulkQueue({ batches: store.batches, send, awaitEnd, governors, onProgress: (p) => emit('bulkProgress', p), timeScale, log: options.log, ...options.queue });
-    const bulk = new BulkService({ queue, templates: store.templates });
+    const bulk = new BulkService({ queue, templates: store.templates, calledSince: (since) => store.messages.calledSince(since) });
     const contacts = new ContactService(store.contacts);
     const dialer = new Dialer({ contacts, settings: store.dialSettings, templates: store.templates, send, awaitEnd, governors, onProgress: (p) => emit('dialProgress', p), timeScale, log: options.log });
 
