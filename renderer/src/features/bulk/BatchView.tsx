@@ -172,7 +172,7 @@ export function BatchView({ batch, profiles }: BatchViewProps) {
           aria-label={t('bulk.figures.progressLabel')}
         />
         <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-          {t('bulk.figures.progressLegend', { handled: formatNumber(lang, p.total - p.remaining), total: formatNumber(lang, p.total), answered: formatNumber(lang, p.answered) })}
+          {t('bulk.figures.progressLegend', { handled: formatNumber(lang, p.total - p.remaining - p.calling), total: formatNumber(lang, p.total), answered: formatNumber(lang, p.answered) })}
         </Typography.Text>
       </div>
 
