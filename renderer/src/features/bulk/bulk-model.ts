@@ -3,7 +3,7 @@
 // catalog, and number/time formatting.
 import type { TFunction } from 'i18next';
 import type { TemplateView } from '../../../../common/contract';
-import type { BatchProgress, BatchStatus, DuplicatePolicy, IssueKind, ItemStatus, MappingSpec, RowIssue, StopReason } from '../../../../common/bulk-types';
+import type { BatchStatus, DuplicatePolicy, IssueKind, ItemStatus, MappingSpec, RowIssue, StopReason } from '../../../../common/bulk-types';
 import type { Language } from '../../i18n';
 import { isoDateTime } from '../../i18n/dates';
 
@@ -124,12 +124,6 @@ export function stopSeverity(reason: StopReason | null): 'info' | 'warning' | 'e
   if (reason === 'credentials' || reason === 'profile') return 'error';
   if (reason === 'user' || reason === null) return 'info';
   return 'warning';
-}
-
-/** Items handled so far (sent, skipped or cancelled), as a share of the batch. */
-export function handledPercent(p: Pick<BatchProgress, 'total' | 'remaining'>): number {
-  if (p.total === 0) return 0;
-  return Math.floor(((p.total - p.remaining) / p.total) * 1000) / 10;
 }
 
 export { formatCount as formatNumber } from '../../i18n/numbers';
