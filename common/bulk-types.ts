@@ -86,6 +86,11 @@ export interface BatchCounts {
    * back to the queue, so this can be more than `rejected` (rows).
    */
   refusedSends: number;
+  /**
+   * Rows whose latest send was refused: still not sent. A row sent after its refusal (after a
+   * top-up, an approval) no longer counts here, though History keeps the refused send.
+   */
+  refusedNow: number;
 }
 
 export interface ContactRecord {
@@ -203,6 +208,14 @@ export interface ImportView {
   report: ValidationReport;
 }
 
+/** Rows of a list about to be called that were called with the same text in the last 30 minutes. */
+export interface RecentlyCalledView {
+  rows: number;
+  latestAt: number | null;
+  mobiles: string[];
+  windowMinutes: number;
+}
+
 export interface BatchProgress {
   batchId: number;
   status: BatchRecord['status'];
@@ -220,6 +233,8 @@ export interface BatchProgress {
   rejected: number;
   /** Sends the provider refused, as History lists them (see BatchCounts.refusedSends). */
   refusedSends: number;
+  /** Rows whose latest send was refused, not sent since (see BatchCounts.refusedNow). */
+  refusedNow: number;
   /** Rejected by the provider plus calls that ended without an answer. */
   failed: number;
   unknown: number;

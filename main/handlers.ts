@@ -20,6 +20,7 @@ import {
   verifyRequest,
 } from './signing';
 import type { TemplateRecord } from './store/template-repository';
+import { SANDBOX_PROFILE_ID } from './profiles/profile-service';
 import { probeServerClock, probeSignatureVariant } from './voice/probes';
 import type { SendOutcome } from './calls/call-service';
 import type { ReadProgress } from './bulk/import-runner';
@@ -151,7 +152,11 @@ function handlerTable(services: Services): Handlers {
     },
     'dialects.preview': async ({ profileId, dialect }) => previewDialect(capturedReplies(profileId), dialect, profiles.record(profileId).dialect),
 
-    'templates.list': async () => store.templates.list().map(templateView),
+    'templates.list': async () => {
+      // A review that ended in the Sandbox approves the library's template (the Sandbox screen may be closed).
+      if (services.sandbox) services.sandboxControl(SANDBOX_PROFILE_ID).syncLibrary();
+      return store.templates.list().map(templateView);
+    },
     'templates.save': async (input) => templateView(store.templates.save(input)),
     'templates.import': async ({ templates }): Promise<ImportResult> => {
       const errors: ImportResult['errors'] = [];
@@ -307,6 +312,7 @@ function handlerTable(services: Services): Handlers {
     'bulk.remap': async ({ importId, mapping, templateId }) => services.bulk.remap(importId, mapping, templateId),
     'bulk.issues': async ({ importId, ...q }) => services.bulk.issues(importId, q),
     'bulk.create': async ({ importId, ...input }) => services.bulk.createBatch(importId, input),
+    'bulk.recentlyCalled': async ({ importId }) => services.bulk.recentlyCalled(importId),
     'bulk.discard': async ({ importId }) => ({ discarded: services.bulk.discard(importId) }),
     'bulk.list': async (input) => services.queue.list(input?.limit),
     'bulk.progress': async ({ batchId }) => services.queue.progress(batchId),

@@ -233,7 +233,7 @@ export async function createServices(options: ServicesOptions = {}): Promise<Ser
     const send = calls.send.bind(calls);
     const awaitEnd = calls.awaitEnd.bind(calls);
     const queue = new BulkQueue({ batches: store.batches, send, awaitEnd, governors, onProgress: (p) => emit('bulkProgress', p), timeScale, clock, log: options.log, ...options.queue });
-    const bulk = new BulkService({ queue, templates: store.templates, clock });
+    const bulk = new BulkService({ queue, templates: store.templates, calledSince: (since) => store.messages.calledSince(since), clock });
     const contacts = new ContactService(store.contacts);
     const dialer = new Dialer({ contacts, settings: store.dialSettings, templates: store.templates, send, awaitEnd, governors, onProgress: (p) => emit('dialProgress', p), timeScale, clock, log: options.log });
 
@@ -289,7 +289,7 @@ export async function createServices(options: ServicesOptions = {}): Promise<Ser
       sandboxControl(profileId) {
         const record = profiles.record(profileId);
         if (!record.builtin || !sandbox) throw fail('not-found', { kind: 'sandbox' });
-        return new SandboxControl(sandbox, record.apiId, record.id, () => store.templates.list());
+        return new SandboxControl(sandbox, record.apiId, record.id, () => store.templates.list(), (ids) => void store.templates.markApproved(ids));
       },
       recovery: { messages: interrupted, ...recovered },
       version,

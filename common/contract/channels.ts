@@ -75,6 +75,7 @@ export const CHANNEL_NAMES = [
   'bulk.remap',
   'bulk.issues',
   'bulk.create',
+  'bulk.recentlyCalled',
   'bulk.discard',
   'bulk.list',
   'bulk.progress',

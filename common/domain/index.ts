@@ -9,3 +9,4 @@ export * from './key-origin';
 export * from './import-limits';
 export * from './figures';
 export * from './lines';
+export * from './batches';

@@ -19,7 +19,8 @@ import {
   type Sheet,
 } from './import';
 import type { BatchRecord } from '../store/batch-repository';
-import type { ImportView } from '../../common/bulk-types';
+import type { ImportView, RecentlyCalledView } from '../../common/bulk-types';
+import { RECENT_CALL_WINDOW_MS, recentlyCalled, type RecentCall } from './recent-calls';
 import { systemClock, type Clock } from '../clock';
 export type { ImportView } from '../../common/bulk-types';
 
@@ -39,6 +40,8 @@ export interface BulkServiceOptions {
   templates: { get(id: string): TemplateRecord | undefined };
   /** Imports kept at once (the oldest is dropped). Default 4. */
   maxDrafts?: number;
+  /** Numbers called (not refused) since a time, with each text (History). */
+  calledSince?: (since: number) => RecentCall[];
   /** When a draft was made. Default systemClock. */
   clock?: Clock;
 }
@@ -118,6 +121,13 @@ export class BulkService {
     const filtered = q.kind ? all.filter((i) => i.kind === q.kind) : all;
     const offset = Math.max(0, q.offset ?? 0);
     return filtered.slice(offset, offset + Math.max(1, Math.min(q.limit ?? 500, 10_000)));
+  }
+
+  /** Rows of an import whose number was called with the same text in the last 30 minutes: said before it is started. */
+  recentlyCalled(importId: string): RecentlyCalledView {
+    const d = this.draft(importId);
+    const since = (this.o.clock ?? systemClock).now() - RECENT_CALL_WINDOW_MS;
+    return { ...recentlyCalled(d.prepared.rows, this.o.calledSince?.(since) ?? []), windowMinutes: RECENT_CALL_WINDOW_MS / 60_000 };
   }
 
   /** Turns an import into a draft batch (nothing is sent until the batch is started). */

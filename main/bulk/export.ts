@@ -6,6 +6,7 @@ import type { Lang } from '../../common/domain/i18n-text';
 import { reasonArgs } from '../../common/messages';
 import { translator } from '../i18n';
 import { localTime, type Table } from '../export/table';
+import { rowInProgress } from '../../common/domain/batches';
 
 /** The result columns after the sheet's own, by key (their words: the catalog's csv.result.<key>). */
 export const RESULT_COLUMNS = ['row', 'mobile', 'content', 'status', 'state', 'duration', 'units', 'code', 'why', 'refusedSends', 'sent', 'ended', 'smsid', 'message'] as const;
@@ -39,7 +40,8 @@ export function resultsTable(batch: BatchRecord, items: readonly BatchItemView[]
         i.rowNumber,
         i.mobile,
         i.content,
-        t(`csv.itemStatus.${i.status}`),
+        // A call still going on says so: the export of a batch whose calls still ring is not its result yet.
+        t(rowInProgress(i) && i.status === 'accepted' ? 'csv.itemStatus.calling' : `csv.itemStatus.${i.status}`),
         i.state === null ? '' : t(`state.${i.state}`),
         i.duration,
         chargedUnits(i),

@@ -315,6 +315,7 @@ export class BulkQueue {
       calling: c.calling,
       rejected: c.rejected,
       refusedSends: c.refusedSends,
+      refusedNow: c.refusedNow,
       failed: c.rejected + c.notAnswered,
       unknown: c.unknown,
       skipped: c.skipped,
@@ -462,6 +463,7 @@ export class BulkQueue {
     c.inFlight++;
     const k = key(item);
     runner.inFlightKeys.add(k);
+    const wasRefused = this.repo.lastSendRefused(item.id);
     state.launches.push(this.o.clock.now());
     const p = (async () => {
       let result: SendLike | undefined;
@@ -476,7 +478,7 @@ export class BulkQueue {
       if (twin >= 0) runner.buffer.unshift(runner.deferred.splice(twin, 1)[0]!);
       c.inFlight--;
       try {
-        this.settle(batchId, state, runner, item, slot, result, thrown);
+        this.settle(batchId, state, runner, item, slot, result, thrown, wasRefused);
       } catch (error) {
         slot.release();
         throw error;
@@ -487,7 +489,7 @@ export class BulkQueue {
     void p.catch((e) => this.o.log?.(e)).finally(() => runner.sending.delete(p));
   }
 
-  private settle(batchId: number, state: BatchState, runner: Runner, item: BatchItemRecord, slot: Slot, result: SendLike | undefined, thrown: unknown): void {
+  private settle(batchId: number, state: BatchState, runner: Runner, item: BatchItemRecord, slot: Slot, result: SendLike | undefined, thrown: unknown, wasRefused: boolean): void {
     const c = state.counts;
     const repo = this.repo;
     // Any outcome recorded below ends the item's wait; a return to the queue adds its units back.
@@ -521,6 +523,9 @@ export class BulkQueue {
     const failure = result.failure;
     // History lists this send as rejected: the batch counts it the same way.
     if (m.outcome === 'rejected') c.refusedSends++;
+    // Still refused: rows whose latest send was refused (one sent since no longer counts).
+    if (m.outcome === 'rejected' && !wasRefused) c.refusedNow++;
+    else if (m.outcome !== 'rejected' && wasRefused) c.refusedNow--;
     const next = nextCall({ outcome: m.outcome, code: m.code, failure });
     switch (next.kind) {
       case 'accepted':

@@ -429,7 +429,7 @@ export class CallService {
         if (local) matches.push({ id: local.id, receipt });
       }
       const linked = [...new Set(matches.map((x) => x.id))];
-      const exchangeIds = (linked.length ? linked : [null]).map((messageId) => exchanges.insert(exchange, { messageId, profile: profileId }));
+      const exchangeIds = [exchanges.insert(exchange, { messageIds: linked, profile: profileId })];
       for (const { id, receipt } of matches) this.apply(id, { state: receipt.state, value: receipt.value, unmapped: receipt.unmapped, duration: receipt.duration }, notify);
       return { readable: parsed !== null, receipts: receipts.length, matched: matches.length, exchangeIds };
     });

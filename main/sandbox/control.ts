@@ -28,19 +28,38 @@ export class SandboxControl {
     private readonly apiId: string,
     private readonly profileId: string,
     private readonly library: () => TemplateRecord[],
+    /** Marks library templates approved: the Sandbox is the provider of the Sandbox profile, so its approval is the library's. */
+    private readonly markApproved: (templateIds: string[]) => void = () => undefined,
   ) {}
 
-  view(): SandboxView {
-    const sb = this.sandbox;
-    const account = sb.accounts().find((a) => a.apiId === this.apiId);
-    if (!account) throw fail('not-found', { kind: 'sandbox' });
-    const templates = sb.templates(this.apiId);
-    // The newest registration of a text is the one that counts (a text registered twice: its latest review).
+  /** The registration of each text that counts: the newest (a text registered twice: its latest review), an approved one first. */
+  private registrations(): { templates: SandboxTemplate[]; byContent: Map<string, SandboxTemplate> } {
+    const templates = this.sandbox.templates(this.apiId);
     const byContent = new Map<string, SandboxTemplate>();
     for (const t of templates) {
       const seen = byContent.get(t.content);
       if (!seen || seen.status !== 'approved') byContent.set(t.content, t);
     }
+    return { templates, byContent };
+  }
+
+  /**
+   * Library templates whose text the Sandbox approved (now, or when its review ended) are marked
+   * approved in the library, so that the library and the Send screen offer them. Never the other way:
+   * a template the person marked approved stays so.
+   */
+  syncLibrary(): void {
+    const { byContent } = this.registrations();
+    const approved = this.library().filter((t) => !t.approved && byContent.get(t.content)?.status === 'approved');
+    if (approved.length) this.markApproved(approved.map((t) => t.id));
+  }
+
+  view(): SandboxView {
+    const sb = this.sandbox;
+    const account = sb.accounts().find((a) => a.apiId === this.apiId);
+    if (!account) throw fail('not-found', { kind: 'sandbox' });
+    this.syncLibrary();
+    const { templates, byContent } = this.registrations();
     const library: SandboxLibraryEntry[] = this.library().map((t) => {
       const s = byContent.get(t.content);
       return {

@@ -243,7 +243,7 @@ export class BatchRepository {
   }
 
   counts(batchId: number): BatchCounts {
-    const c: BatchCounts = { total: 0, queued: 0, inFlight: 0, accepted: 0, rejected: 0, unknown: 0, skipped: 0, cancelled: 0, answered: 0, notAnswered: 0, calling: 0, unitsRemaining: 0, refusedSends: 0 };
+    const c: BatchCounts = { total: 0, queued: 0, inFlight: 0, accepted: 0, rejected: 0, unknown: 0, skipped: 0, cancelled: 0, answered: 0, notAnswered: 0, calling: 0, unitsRemaining: 0, refusedSends: 0, refusedNow: 0 };
     const rows = this.db
       .prepare("SELECT status, count(*) AS n, sum(units) AS units FROM batch_items WHERE batch_id = ? GROUP BY status")
       .all(batchId) as { status: ItemStatus; n: number; units: number }[];
@@ -271,7 +271,22 @@ export class BatchRepository {
         .prepare("SELECT count(*) AS n FROM batch_items i JOIN messages m ON m.batch_item_id = i.id WHERE i.batch_id = ? AND m.outcome = 'rejected'")
         .get(batchId) as { n: number }
     ).n;
+    // Rows whose latest send was refused: sent again since, a row no longer counts.
+    c.refusedNow = (
+      this.db
+        .prepare(
+          `SELECT count(*) AS n FROM (SELECT max(m.id) AS last FROM batch_items i JOIN messages m ON m.batch_item_id = i.id WHERE i.batch_id = ? GROUP BY i.id) x
+           JOIN messages l ON l.id = x.last WHERE l.outcome = 'rejected'`,
+        )
+        .get(batchId) as { n: number }
+    ).n;
     return c;
+  }
+
+  /** Whether this row's latest send was refused by the provider (it counts in refusedNow). */
+  lastSendRefused(itemId: number): boolean {
+    const r = this.db.prepare('SELECT outcome FROM messages WHERE batch_item_id = ? ORDER BY id DESC LIMIT 1').get(itemId) as { outcome: string } | undefined;
+    return r?.outcome === 'rejected';
   }
 
   /** Items with their call, in row order; optionally one status; paged. */

@@ -264,6 +264,13 @@ export class MessageRepository {
     return (this.db.prepare('SELECT mobile FROM messages GROUP BY mobile ORDER BY max(created_at) DESC LIMIT ?').all(limit) as { mobile: string }[]).map((r) => r.mobile);
   }
 
+  /** Numbers called (not refused) since `since`, with each text, the last time (for the bulk check before a list is called again). */
+  calledSince(since: number): { mobile: string; content: string; at: number }[] {
+    return this.db
+      .prepare("SELECT mobile, content, max(created_at) AS at FROM messages WHERE created_at >= ? AND outcome <> 'rejected' GROUP BY mobile, content")
+      .all(since) as { mobile: string; content: string; at: number }[];
+  }
+
   /** The text of the latest message sent from each template. */
   latestPerTemplate(): { templateId: string; content: string }[] {
     return this.db

@@ -84,6 +84,13 @@ export class TemplateRepository {
     return this.get(id)!;
   }
 
+  /** Marks templates approved (the provider approved their text), keeping everything else; the ids changed. */
+  markApproved(ids: readonly string[]): string[] {
+    const stmt = this.db.prepare('UPDATE templates SET approved = 1, updated_at = ? WHERE id = ? AND approved = 0');
+    const at = this.now();
+    return this.db.transaction(() => ids.filter((id) => stmt.run(at, id).changes > 0))();
+  }
+
   remove(id: string): boolean {
     return this.db.prepare('DELETE FROM templates WHERE id = ?').run(id).changes > 0;
   }

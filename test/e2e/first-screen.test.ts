@@ -160,3 +160,67 @@ describe('the first screen', () => {
     TIMEOUT,
   );
 });
+
+// At 1024×700, on a first visit (the guide and the browser note both open): choosing a screen shows
+// that screen, the guide and the note folded to one line each.
+describe.each([
+  { locale: 'en-US', lang: 'en', suffix: 'en' },
+  { locale: 'zh-CN', lang: 'zh-CN', suffix: 'zh-CN' },
+] as const)('the first screen at 1024×700 ($suffix)', ({ locale, lang, suffix }) => {
+  let browser: Browser;
+  let app: AppUnderTest;
+  let page: Page;
+  const problems: string[] = [];
+  const t = translator(lang);
+  const inView = async (testId: string) => {
+    const box = await page.getByTestId(testId).first().boundingBox();
+    return box !== null && box.y >= 0 && box.y + box.height <= 700;
+  };
+
+  beforeAll(async () => {
+    browser = await launchChromium();
+    app = await startApp({ browser, locale, consoleNote: true, screen: 'send' });
+    page = app.page;
+    await page.setViewportSize({ width: 1024, height: 700 });
+    collectProblems(page, problems);
+  }, TIMEOUT);
+
+  afterAll(async () => {
+    await app?.close();
+    await browser?.close();
+  }, TIMEOUT);
+
+  it(
+    'choosing Templates shows the template library on the first screen; the guide and the note fold to one line',
+    async () => {
+      await page.getByTestId('onboarding').waitFor();
+      await page.getByTestId('console-banner').waitFor();
+      await settled(page);
+      await app.screenshot(`first-screen-1024-${suffix}`);
+
+      await page.getByRole('menuitem').filter({ hasText: new RegExp(`^\\s*${t('nav.templates')}\\s*$`) }).click();
+      await page.getByTestId('add-template').waitFor();
+      expect(await page.getByTestId('onboarding').getAttribute('data-compact')).toBe('true');
+      expect(await page.getByTestId('console-banner').getAttribute('data-compact')).toBe('true');
+      // Both are still there, one line each, and can be opened again.
+      expect((await page.getByTestId('onboarding').boundingBox())!.height).toBeLessThan(64);
+      expect((await page.getByTestId('console-banner').boundingBox())!.height).toBeLessThan(64);
+      expect(await page.getByTestId('onboarding').innerText()).toContain(t('onboarding.steps.sandbox'));
+      // The library itself on the first screen: its title and its "add" button.
+      await expect.poll(() => inView('add-template')).toBe(true);
+      expect(await bodyText(page)).toContain(t('templates.title'));
+      const title = await page.getByRole('heading', { name: t('templates.title') }).first().boundingBox();
+      expect(title!.y + title!.height).toBeLessThanOrEqual(700);
+      await settled(page);
+      await app.screenshot(`first-screen-1024-templates-${suffix}`);
+
+      // The guide opens again in full from its line.
+      await page.getByTestId('onboarding-expand').click();
+      await expect.poll(() => page.getByTestId('onboarding').getAttribute('data-compact')).toBe(null);
+      await page.getByTestId('console-banner-details').click();
+      await expect.poll(() => page.getByTestId('console-banner').getAttribute('data-compact')).toBe('false');
+      expect(problems).toEqual([]);
+    },
+    TIMEOUT,
+  );
+});

@@ -16,12 +16,13 @@ const RAW_KEY = /\b(sandbox|send|nav|msg)\.[a-z][\w-]*(\.[\w-]+)+\b/;
 const ASCII_IN_CHINESE = /[\u4e00-\u9fff][?:]/;
 
 const MINE = '王工您好，机房【变量】温度过高，请到现场查看。';
+const PENDING = '王工您好，机房【变量】湿度过高，请到现场查看。';
 const LOCALES = [
-  { locale: 'en-US', lang: 'en', suffix: 'en', name: 'Machine room alarm', label: 'Room' },
-  { locale: 'zh-CN', lang: 'zh-CN', suffix: 'zh-CN', name: '机房告警', label: '机房' },
+  { locale: 'en-US', lang: 'en', suffix: 'en', name: 'Machine room alarm', label: 'Room', pendingName: 'Humidity alarm' },
+  { locale: 'zh-CN', lang: 'zh-CN', suffix: 'zh-CN', name: '机房告警', label: '机房', pendingName: '湿度告警' },
 ] as const;
 
-describe.each(LOCALES)('Sandbox screen ($suffix)', ({ locale, lang, suffix, name, label }) => {
+describe.each(LOCALES)('Sandbox screen ($suffix)', ({ locale, lang, suffix, name, label, pendingName }) => {
   let browser: Browser;
   let app: AppUnderTest;
   let page: Page;
@@ -44,10 +45,10 @@ describe.each(LOCALES)('Sandbox screen ($suffix)', ({ locale, lang, suffix, name
   const libraryStatus = () => libraryRow().getByTestId('sandbox-template-status').getAttribute('data-status');
 
   /** Fills the Send screen with the user's template and a number, sends, confirms; returns the call card's outcome once settled. */
-  const sendMine = async (mobile: string): Promise<string | null> => {
+  const sendMine = async (mobile: string, template: string = name): Promise<string | null> => {
     const before = await cardAttr('data-message-id');
     await page.locator('#send_templateId').click();
-    await page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option').filter({ hasText: name }).first().click();
+    await page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option').filter({ hasText: template }).first().click();
     await page.getByLabel(label, { exact: true }).fill('A3');
     await page.locator('#send_mobile').fill(mobile);
     await page.keyboard.press('Escape');
@@ -208,6 +209,49 @@ describe.each(LOCALES)('Sandbox screen ($suffix)', ({ locale, lang, suffix, name
       // The renderer never called the sandbox's admin endpoints: only the sandbox.* operations.
       expect(app.calls.filter((c) => c.channel.startsWith('sandbox.')).length).toBeGreaterThan(5);
       expect(app.services.sandbox!.requests().some((r) => r.path.startsWith('/__sandbox'))).toBe(false);
+      expect(problems).toEqual([]);
+    },
+    TIMEOUT,
+  );
+  it(
+    'at 1024×700, a template pending in the library, registered and approved in the Sandbox: the advice names Send, the library says approved, and Send sends it',
+    async () => {
+      await page.setViewportSize({ width: 1024, height: 700 });
+      await go('templates');
+      await page.getByTestId('add-template').click();
+      await page.locator('#template_name').fill(pendingName);
+      await page.locator('#template_content').fill(PENDING);
+      await page.locator('#template_labels_0').fill(label);
+      await page.getByTestId('template-save').click();
+      await page.locator('.ant-drawer-content').waitFor({ state: 'hidden' });
+      const libraryApproved = () => page.locator('[data-testid="template-row"]').filter({ hasText: pendingName }).getByTestId('template-status').getAttribute('data-approved');
+      await expect.poll(libraryApproved).toBe('false');
+
+      await go('sandbox');
+      const row = page.locator('[data-testid="sandbox-library-row"]').filter({ hasText: pendingName });
+      await row.getByTestId('sandbox-register').click();
+      await expect.poll(() => row.getByTestId('sandbox-template-status').getAttribute('data-status')).toBe('approved');
+      // The advice says where to go next: Send, where the template is now offered.
+      const advice = t('sandbox.templates.registered', { name: pendingName });
+      await page.locator('.ant-message-notice').filter({ hasText: advice }).waitFor();
+      expect(advice).toContain(t('nav.send'));
+      await row.scrollIntoViewIfNeeded();
+      await settled(page);
+      await app.screenshot(`sandbox-registered-advice-1024-${suffix}`);
+
+      // The library sees the approval.
+      await go('templates');
+      await expect.poll(libraryApproved).toBe('true');
+      await page.locator('[data-testid="template-row"]').filter({ hasText: pendingName }).scrollIntoViewIfNeeded();
+      await snap(`sandbox-registered-library-1024-${suffix}`);
+
+      // "Send with it" on the Sandbox screen opens Send, which offers and sends it.
+      await go('sandbox');
+      await row.getByTestId('sandbox-open-send').click();
+      await expect.poll(() => page.evaluate(() => (globalThis as unknown as { location: { hash: string } }).location.hash)).toBe('#/send');
+      expect(await sendMine('13800138027', pendingName)).toBe('accepted');
+      expect(sends().at(-1)?.body).toMatchObject({ mobile: '13800138027', content: '王工您好，机房A3湿度过高，请到现场查看。' });
+      await snap(`sandbox-registered-send-1024-${suffix}`);
       expect(problems).toEqual([]);
     },
     TIMEOUT,

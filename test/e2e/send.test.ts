@@ -489,6 +489,36 @@ describe.each(LOCALES)('Send screen ($suffix)', ({ locale, lang, suffix, markers
     );
   }
 
+  it(
+    'at 1024×700: the call card sits beside the form, and after "Call now" the call\'s progress is seen without scrolling',
+    async () => {
+      app.services.sandbox!.setBalance('sandbox-demo', 10);
+      await page.setViewportSize({ width: 1024, height: 700 });
+      await page.reload();
+      await page.getByTestId('send-form-card').waitFor();
+      await chooseTemplate('验证码');
+      await page.getByTestId('value-0').fill('2468');
+      await fillMobile('13800138027');
+      // The person scrolls down to the button, as the form is taller than the window.
+      await page.getByTestId('send-button').scrollIntoViewIfNeeded();
+      const id = await sendAndConfirm();
+      expect(sends().at(-1)?.body).toMatchObject({ mobile: '13800138027' });
+      const form = (await page.getByTestId('send-form-card').boundingBox())!;
+      const inView = async () => {
+        const box = await page.locator(`[data-testid="call-card"][data-message-id="${id}"]`).boundingBox();
+        return box !== null && box.y >= 0 && box.y + Math.min(box.height, 200) <= 700 && box.x >= form.x + form.width;
+      };
+      // In the right column, and in view: its steps (the call's progress) without scrolling.
+      await expect.poll(inView, { timeout: 10_000 }).toBe(true);
+      const steps = (await page.getByTestId('call-steps').first().boundingBox())!;
+      expect(steps.y + steps.height).toBeLessThanOrEqual(700);
+      await settled(page);
+      await app.screenshot(`send-1024-call-${suffix}`);
+      await page.setViewportSize({ width: 1280, height: 800 });
+    },
+    TIMEOUT,
+  );
+
   it('logged no errors or warnings in the page', () => {
     expect(problems).toEqual([]);
   });

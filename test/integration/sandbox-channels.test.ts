@@ -4,7 +4,7 @@
 // the request log never carries the key.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MessageRecord } from '../../common/records';
-import type { SandboxView, SendView } from '../../common/contract';
+import type { SandboxView, SendView, TemplateView } from '../../common/contract';
 import { dispatch } from '../../main/dispatch';
 import { createHandlers } from '../../main/handlers';
 import { SessionSecretStore } from '../../main/secrets';
@@ -79,6 +79,33 @@ describe('the Sandbox screen, through the handler table', () => {
     const sent = await call<SendView>('messages.send', { profileId: 'sandbox', mobile: '13800138007', content: SENT, templateId: 'room' });
     expect(sent.message.outcome).toBe('accepted');
     expect(await untilEnded(sent.message.id)).toMatchObject({ state: 'answered' });
+  });
+
+  it('a library template still pending there: approved in the Sandbox (now, or when its review ends), the library and Send offer it as approved', async () => {
+    const pendingNow = '张经理您好，仓库【变量】门禁告警，请到现场查看。';
+    const pendingReview = '张经理您好，仓库【变量】温度告警，请到现场查看。';
+    await call('templates.save', { id: 'gate', name: '仓库门禁', content: pendingNow, approved: false });
+    await call('templates.save', { id: 'heat', name: '仓库温度', content: pendingReview, approved: false });
+    const approvedIn = async () => Object.fromEntries((await call<TemplateView[]>('templates.list')).map((t) => [t.id, t.approved]));
+    expect(await approvedIn()).toMatchObject({ gate: false, heat: false });
+
+    // Register and approve: the library says approved at once.
+    let v = await call<SandboxView>('sandbox.registerTemplates', { templateIds: ['gate'], approve: 'now' });
+    expect(v.library.find((l) => l.templateId === 'gate')).toMatchObject({ approvedInLibrary: true, sandbox: { status: 'approved' } });
+    expect(await approvedIn()).toMatchObject({ gate: true, heat: false });
+
+    // Registered for review: pending in the library until the review ends, then approved without opening the Sandbox screen.
+    await call('sandbox.setSettings', { reviewDelayMs: 3_600_000 });
+    v = await call<SandboxView>('sandbox.registerTemplates', { templateIds: ['heat'], approve: 'review' });
+    const heat = v.library.find((l) => l.templateId === 'heat')!;
+    expect(heat).toMatchObject({ approvedInLibrary: false, sandbox: { status: 'pending' } });
+    expect(await approvedIn()).toMatchObject({ heat: false });
+    // The review ends inside the Sandbox (not through its screen).
+    services.sandbox!.approveTemplate('sandbox-demo', heat.sandbox!.id);
+    expect(await approvedIn()).toMatchObject({ heat: true });
+
+    await call('templates.remove', { id: 'gate' });
+    await call('templates.remove', { id: 'heat' });
   });
 
   it('a drained balance answers 402 until it is topped up', async () => {

@@ -69,6 +69,11 @@ function Shell() {
     document.title = `${t(`nav.${screen}`)} · ${APP_NAME}`;
   }, [t, screen]);
 
+  // Another screen chosen: it starts at its top (not where the last one was scrolled to).
+  useEffect(() => {
+    window.scrollTo(0, 0);
+  }, [screen]);
+
   return (
     <Layout style={{ minHeight: '100vh' }}>
       <Layout.Header

@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { useState } from 'react';
 import { useNoticePermission } from './browser-notifications';
 import { consoleShell, useConnectionState } from './browser-transport';
+import { currentAddress, useScreen } from './navigation';
 import { IS_MAC, SHORTCUT_KEYS } from '../features/dial/shortcut';
 
 export const CONSOLE_BANNER_DISMISSED_KEY = 'callout.console.banner.dismissed';
@@ -23,6 +24,11 @@ export function BrowserConsoleBanner() {
   const connection = useConnectionState();
   const [permission, askPermission] = useNoticePermission();
   const [dismissed, setDismissed] = useState(dismissedBefore);
+  // In full on the screen it first showed on; on any other screen one line, so that screen's content comes first.
+  const address = useScreen();
+  const [firstAddress] = useState(currentAddress);
+  const [expanded, setExpanded] = useState(false);
+  const compact = address !== firstAddress && !expanded;
   if (consoleShell().kind !== 'browser') return null;
 
   if (connection === 'lost') {
@@ -53,6 +59,7 @@ export function BrowserConsoleBanner() {
       closable
       role="status"
       data-testid="console-banner"
+      data-compact={compact}
       onClose={() => {
         try {
           window.localStorage.setItem(CONSOLE_BANNER_DISMISSED_KEY, '1');
@@ -62,26 +69,35 @@ export function BrowserConsoleBanner() {
         setDismissed(true);
       }}
       title={t('console.title')}
-      description={
-        <>
-          <div>{t('console.body')}</div>
-          <ul style={{ margin: '4px 0 0', paddingInlineStart: 20 }}>
-            <li data-testid="console-notifications">
-              <Space size={8} wrap>
-                <span>{t(`console.notifications.${permission}`)}</span>
-                {permission === 'default' && (
-                  <Button size="small" type="primary" onClick={() => void askPermission()} data-testid="allow-notifications">
-                    {t('console.notifications.allow')}
-                  </Button>
-                )}
-              </Space>
-            </li>
-            <li>{t('console.shortcut', { keys: globalKeys, pageKeys: SHORTCUT_KEYS.join(IS_MAC ? '' : '+') })}</li>
-            <li>{t('console.keyCopy')}</li>
-          </ul>
-        </>
+      action={
+        compact ? (
+          <Button size="small" type="link" onClick={() => setExpanded(true)} data-testid="console-banner-details">
+            {t('console.details')}
+          </Button>
+        ) : undefined
       }
-      style={{ marginBottom: 16 }}
+      description={
+        compact ? undefined : (
+          <>
+            <div>{t('console.body')}</div>
+            <ul style={{ margin: '4px 0 0', paddingInlineStart: 20 }}>
+              <li data-testid="console-notifications">
+                <Space size={8} wrap>
+                  <span>{t(`console.notifications.${permission}`)}</span>
+                  {permission === 'default' && (
+                    <Button size="small" type="primary" onClick={() => void askPermission()} data-testid="allow-notifications">
+                      {t('console.notifications.allow')}
+                    </Button>
+                  )}
+                </Space>
+              </li>
+              <li>{t('console.shortcut', { keys: globalKeys, pageKeys: SHORTCUT_KEYS.join(IS_MAC ? '' : '+') })}</li>
+              <li>{t('console.keyCopy')}</li>
+            </ul>
+          </>
+        )
+      }
+      style={{ marginBottom: compact ? 12 : 16, ...(compact ? { paddingBlock: 4 } : {}) }}
     />
   );
 }

@@ -189,6 +189,9 @@ describe('bulk queue', () => {
     const refused = sends[2]!;
     const item = store.batches.items(b.id).find((i) => i.mobile === refused.mobile)!;
     expect(item).toMatchObject({ status: 'queued', code: 402 });
+    // The refused row is still refused: counted, until it is sent.
+    expect(queue.progress(b.id)).toMatchObject({ refusedSends: 1, refusedNow: 1 });
+    expect(store.batches.counts(b.id).refusedNow).toBe(1);
     const sentBeforePause = sends.length;
     expect(sentBeforePause).toBeLessThan(30);
     broke = false;
@@ -198,6 +201,9 @@ describe('bulk queue', () => {
     const done = await queue.whenStopped(b.id);
     // No row was rejected, but History lists the refused send: the batch counts it the same way.
     expect(done).toMatchObject({ status: 'done', accepted: 30, rejected: 0, refusedSends: 1 });
+    // Sent after the top-up: nothing is still refused (History keeps the refused send).
+    expect(done.refusedNow).toBe(0);
+    expect(store.batches.counts(b.id).refusedNow).toBe(0);
     const rejectedInHistory = store.history.page({ outcomes: ['rejected'] }).rows;
     expect(rejectedInHistory.map((m) => [m.code, m.batchItemId])).toEqual([[402, item.id]]);
     expect(store.batches.counts(b.id).refusedSends).toBe(1);

@@ -1,7 +1,7 @@
 // One batch, live: its progress bar and figures (from main:bulk-progress), pause / resume / cancel,
 // why it stopped (insufficient balance: recharge then resume; credentials: stopped), the items whose
 // outcome is unknown for a person to decide, every item's result, and the results as CSV.
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Alert, Button, Card, Flex, Progress, Skeleton, Space, Statistic, Tag, Tooltip, Typography } from 'antd';
 import { CaretRightOutlined, CloseCircleOutlined, DownloadOutlined, PauseOutlined, PlusCircleOutlined, ReloadOutlined } from '@ant-design/icons';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -13,9 +13,11 @@ import { downloadBase64, downloadText } from '../../app/browser-io';
 import { utcOffsetMinutes } from '../history/history-model';
 import { ask } from '../../app/query';
 import { navigate } from '../../app/navigation';
+import { revealTop } from '../../app/reveal';
 import { useSandboxChange } from '../sandbox/use-sandbox';
 import { currentLanguage } from '../../i18n';
-import { formatDateTime, formatDuration, formatNumber, handledPercent, STATUS_COLORS, stopSeverity } from './bulk-model';
+import { formatDateTime, formatDuration, formatNumber, STATUS_COLORS, stopSeverity } from './bulk-model';
+import { batchStanding, finishedPercent } from '../../../../common/domain/batches';
 import { ItemsTable } from './ItemsTable';
 import { UnknownItems } from './UnknownItems';
 import { applyBulkProgress, progressQuery } from './use-bulk-data';
@@ -37,6 +39,13 @@ export function BatchView({ batch, profiles }: BatchViewProps) {
   const { data: progress, error, refetch } = useQuery(progressQuery(batch.id));
   const [balance, setBalance] = useState<number | null>(null);
   const profile = profiles.find((p) => p.id === batch.profile) ?? null;
+  // The card's top in view when it opens (the wizard's last step may have been scrolled down) and when
+  // the batch stops (402, a pause): why it stopped is said at the top of the card.
+  const card = useRef<HTMLDivElement>(null);
+  const stopped = progress?.status === 'paused' || progress?.status === 'cancelled';
+  useEffect(() => {
+    revealTop(card.current);
+  }, [stopped, progress?.pausedReason]);
 
   const act = useMutation({
     mutationFn: (action: Action) => ask((api) => api.bulk[action]({ batchId: batch.id })),
@@ -90,20 +99,25 @@ export function BatchView({ batch, profiles }: BatchViewProps) {
   const p = progress;
   const status = p.status;
   const running = status === 'running';
+  // Nothing left to send, but calls still ring: not "done" yet.
+  const standing = batchStanding(p);
+  const percent = finishedPercent(p);
 
   return (
     <Card
+      ref={card}
       data-testid="batch-view"
       data-batch-id={batch.id}
       data-status={status}
+      data-standing={standing}
       data-reason={p.pausedReason ?? ''}
       title={
         <Flex align="center" gap={8} style={{ minWidth: 0 }}>
           <Typography.Text strong ellipsis style={{ maxWidth: 360 }} title={batch.name}>
             {batch.name}
           </Typography.Text>
-          <Tag color={STATUS_COLORS[status]} data-testid="batch-status">
-            {t(`bulk.status.${status}`)}
+          <Tag color={standing === 'calling' ? 'processing' : STATUS_COLORS[status]} data-testid="batch-status" data-standing={standing}>
+            {standing === 'calling' ? t('bulk.standing.calling', { count: p.calling }) : t(`bulk.status.${status}`)}
           </Tag>
         </Flex>
       }
@@ -150,15 +164,15 @@ export function BatchView({ batch, profiles }: BatchViewProps) {
         <StopBanner progress={p} balance={balance} sandbox={profile?.builtin === true} onCheckBalance={() => void checkBalance()} onBalance={setBalance} onResume={() => act.mutate('resume')} />
       ) : null}
 
-      <div className="bulk-progress" data-testid="batch-progress" data-percent={handledPercent(p)}>
+      <div className="bulk-progress" data-testid="batch-progress" data-percent={percent}>
         <Progress
-          percent={handledPercent(p)}
+          percent={percent}
           success={{ percent: p.total ? Math.floor((p.answered / p.total) * 1000) / 10 : 0 }}
-          status={running ? 'active' : status === 'cancelled' ? 'exception' : status === 'done' ? 'success' : 'normal'}
+          status={running || standing === 'calling' ? 'active' : status === 'cancelled' ? 'exception' : status === 'done' ? 'success' : 'normal'}
           aria-label={t('bulk.figures.progressLabel')}
         />
         <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-          {t('bulk.figures.progressLegend', { handled: formatNumber(lang, p.total - p.remaining), total: formatNumber(lang, p.total), answered: formatNumber(lang, p.answered) })}
+          {t('bulk.figures.progressLegend', { handled: formatNumber(lang, p.total - p.remaining - p.calling), total: formatNumber(lang, p.total), answered: formatNumber(lang, p.answered) })}
         </Typography.Text>
       </div>
 
@@ -166,7 +180,14 @@ export function BatchView({ batch, profiles }: BatchViewProps) {
         <Figure name="sent" value={p.sent} title={t('bulk.figures.sent')} />
         <Figure name="accepted" value={p.accepted} title={t('bulk.figures.accepted')} />
         <Figure name="answered" value={p.answered} title={t('bulk.figures.answered')} color="#389e0d" />
-        <Figure name="refused" value={p.refusedSends} title={t('bulk.figures.refused')} color={p.refusedSends ? '#cf1322' : undefined} hint={t('bulk.figures.refusedHint')} />
+        <Figure
+          name="refused"
+          value={p.refusedNow}
+          title={t('bulk.figures.refused')}
+          color={p.refusedNow ? '#cf1322' : undefined}
+          hint={t('bulk.figures.refusedHint')}
+          note={p.refusedSends ? t('bulk.figures.refusedInAll', { count: p.refusedSends }) : undefined}
+        />
         <Figure name="failed" value={p.failed} title={t('bulk.figures.failed')} color={p.failed ? '#cf1322' : undefined} hint={t('bulk.figures.failedHint')} />
         <Figure name="unknown" value={p.unknown} title={t('bulk.figures.unknown')} color={p.unknown ? '#d46b08' : undefined} hint={t('bulk.figures.unknownHint')} />
         <Figure name="remaining" value={p.remaining} title={t('bulk.figures.remaining')} />
@@ -191,7 +212,7 @@ export function BatchView({ batch, profiles }: BatchViewProps) {
   );
 }
 
-function Figure({ name, title, value, color, hint }: { name: string; title: string; value: number | string; color?: string; hint?: string }) {
+function Figure({ name, title, value, color, hint, note }: { name: string; title: string; value: number | string; color?: string; hint?: string; note?: string }) {
   const label = hint ? (
     <Tooltip title={hint}>
       <span className="bulk-figure-hint">{title}</span>
@@ -202,6 +223,11 @@ function Figure({ name, title, value, color, hint }: { name: string; title: stri
   return (
     <div className="bulk-figure" data-testid={`figure-${name}`} data-value={value}>
       <Statistic title={label} value={value} styles={color ? { content: { color } } : undefined} />
+      {note ? (
+        <Typography.Text type="secondary" className="bulk-figure-note" data-testid={`figure-${name}-note`}>
+          {note}
+        </Typography.Text>
+      ) : null}
     </div>
   );
 }

@@ -12,6 +12,7 @@ import { IMPORT_LIMITS } from '../../../../common/domain/import-limits';
 import type { BatchRecord, DuplicatePolicy, ImportView, MappingSpec } from '../../../../common/bulk-types';
 import { call, calloutApi, describeError, type IpcError } from '../../app/api';
 import { ask } from '../../app/query';
+import { revealTop } from '../../app/reveal';
 import { fileToBase64, missingTargets, specFromTargets, targetsFromSpec, type ColumnTargets } from './bulk-model';
 import { LinesEditor } from './lines';
 import { MappingStep } from './MappingStep';
@@ -44,6 +45,11 @@ export function ImportWizard({ data, onStarted }: ImportWizardProps) {
   const [profileId, setProfileId] = useState<string | undefined>(firstProfile?.id);
   const [templateId, setTemplateId] = useState<string | undefined>(approved.length === 1 ? approved[0]!.id : undefined);
   const [step, setStep] = useState<Step>('file');
+  // Each step starts at its top: the last one may have been scrolled down to its buttons.
+  const wizard = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    revealTop(wizard.current);
+  }, [step]);
   const [file, setFile] = useState<File | null>(null);
   const [view, setView] = useState<ImportView | null>(null);
   const [targets, setTargets] = useState<ColumnTargets>({});
@@ -179,7 +185,7 @@ export function ImportWizard({ data, onStarted }: ImportWizardProps) {
   })();
 
   return (
-    <Card data-testid="import-wizard" data-step={step}>
+    <Card ref={wizard} data-testid="import-wizard" data-step={step}>
       <Steps
         size="small"
         current={stepIndex}

@@ -11,6 +11,7 @@ import { ISSUE_KINDS, type BatchRecord, type DuplicatePolicy, type ImportView, t
 import { call, describeError } from '../../app/api';
 import { ask } from '../../app/query';
 import { currentLanguage } from '../../i18n';
+import { timeParts } from '../history/history-model';
 import { BLOCKING_KINDS, DUPLICATE_POLICIES, formatNumber, issueText } from './bulk-model';
 import { useFeedback } from '../../app/feedback';
 import { withAside } from '../../i18n/punctuation';
@@ -57,11 +58,29 @@ export function ReportStep(props: ReportStepProps) {
   const units = totals.units[policy];
   const enough = balanceUnits === null ? null : units <= balanceUnits;
 
-  const start = () => {
+  const start = async () => {
+    // Numbers of this list called with the very same text a short while ago (History): said before anyone's phone rings again.
+    const recent = await ask((api) => api.bulk.recentlyCalled({ importId: view.importId })).catch(() => null);
     modal.confirm({
       title: t('bulk.confirmStart.title', { count: toSend }),
       content: (
         <Flex vertical gap={4} data-testid="confirm-start-body">
+          {recent && recent.rows > 0 ? (
+            <Alert
+              type="warning"
+              showIcon
+              data-testid="confirm-start-recent"
+              data-rows={recent.rows}
+              title={t('bulk.confirmStart.recentTitle')}
+              description={t('bulk.confirmStart.recent', {
+                count: recent.rows,
+                minutes: recent.windowMinutes,
+                time: recent.latestAt === null ? '' : timeParts(lang, recent.latestAt).time,
+                mobiles: recent.mobiles.join(lang === 'zh-CN' ? '、' : ', ') + (recent.rows > recent.mobiles.length ? (lang === 'zh-CN' ? '等' : '…') : ''),
+              })}
+              style={{ marginBottom: 8 }}
+            />
+          ) : null}
           <span>{t('bulk.confirmStart.body', { profile: profile.name, template: template.name })}</span>
           <span>{t('bulk.confirmStart.units', { units: formatNumber(lang, units) })}</span>
           <span>{t('bulk.confirmStart.control')}</span>
@@ -202,7 +221,7 @@ export function ReportStep(props: ReportStepProps) {
         <Button onClick={props.onDiscard} data-testid="discard-import">
           {t('bulk.report.discard')}
         </Button>
-        <Button type="primary" onClick={start} disabled={toSend === 0} loading={starting.isPending} data-testid="create-start">
+        <Button type="primary" onClick={() => void start()} disabled={toSend === 0} loading={starting.isPending} data-testid="create-start">
           {t('bulk.report.createStart', { count: toSend })}
         </Button>
       </Flex>

@@ -3,8 +3,9 @@
 // catalog, and number/time formatting.
 import type { TFunction } from 'i18next';
 import type { TemplateView } from '../../../../common/contract';
-import type { BatchProgress, BatchStatus, DuplicatePolicy, IssueKind, ItemStatus, MappingSpec, RowIssue, StopReason } from '../../../../common/bulk-types';
+import type { BatchStatus, DuplicatePolicy, IssueKind, ItemStatus, MappingSpec, RowIssue, StopReason } from '../../../../common/bulk-types';
 import type { Language } from '../../i18n';
+import { isoDateTime } from '../../i18n/dates';
 
 /** What one column fills: the mobile number, a marker (0-based), or nothing. */
 export type ColumnTarget = { kind: 'mobile' } | { kind: 'marker'; index: number } | { kind: 'none' };
@@ -125,22 +126,11 @@ export function stopSeverity(reason: StopReason | null): 'info' | 'warning' | 'e
   return 'warning';
 }
 
-/** Items handled so far (sent, skipped or cancelled), as a share of the batch. */
-export function handledPercent(p: Pick<BatchProgress, 'total' | 'remaining'>): number {
-  if (p.total === 0) return 0;
-  return Math.floor(((p.total - p.remaining) / p.total) * 1000) / 10;
-}
-
 export { formatCount as formatNumber } from '../../i18n/numbers';
 
-/**
- * "2026-11-27 10:32" in both languages: the date as History writes it, never "27/11/2026" or
- * "11/27/2026", which readers of the other convention misread.
- */
+/** "2026-11-27 10:32" in both languages (one rule for dates: i18n/dates.ts). */
 export function formatDateTime(_lang: Language, ms: number): string {
-  const d = new Date(ms);
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}`;
+  return isoDateTime(ms);
 }
 
 /** A duration for people: "45 s", "3 min", "1 h 20 min". */

@@ -2,12 +2,13 @@
 // by itself on the first start, walks through the Sandbox, a real provider, templates and sending,
 // can be skipped at any step, and comes back from the "Getting started" button in the header.
 // The card itself (its steps use the profiles' forms) is its own chunk, loaded when it is shown.
-import { lazy, Suspense, useEffect } from 'react';
+import { lazy, Suspense, useEffect, useRef } from 'react';
 import { Button } from 'antd';
 import { QuestionCircleOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { loadTexts } from '../../i18n';
-import { checkFirstStart, openGuide, useGuide } from './guide-store';
+import { useScreen } from '../../app/navigation';
+import { checkFirstStart, compactGuide, openGuide, useGuide } from './guide-store';
 
 const GuideCard = lazy(() => Promise.all([import('./GuideCard'), loadTexts(['onboarding', 'templates', 'sandbox'])]).then(([m]) => ({ default: m.GuideCard })));
 
@@ -27,9 +28,17 @@ export function GuidePanel() {
   useEffect(() => {
     void checkFirstStart();
   }, []);
+  // Another screen chosen: the guide folds to one line, so that the screen's own content is seen first.
+  const address = useScreen();
+  const shown = useRef(address);
+  useEffect(() => {
+    if (shown.current === address) return;
+    shown.current = address;
+    compactGuide();
+  }, [address]);
   return guide.visible ? (
     <Suspense fallback={null}>
-      <GuideCard step={guide.step} focusRequest={guide.focusRequest} />
+      <GuideCard step={guide.step} focusRequest={guide.focusRequest} compact={guide.compact} />
     </Suspense>
   ) : null;
 }

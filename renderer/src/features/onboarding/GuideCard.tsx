@@ -2,15 +2,15 @@
 // back and next, skip. Loaded when the guide is shown (Guide.tsx).
 import { useEffect, useRef } from 'react';
 import { Button, Card, Flex, Steps, Typography, theme as antTheme } from 'antd';
-import { ArrowLeftOutlined, ArrowRightOutlined, CloseOutlined } from '@ant-design/icons';
+import { ArrowLeftOutlined, ArrowRightOutlined, CloseOutlined, DownOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { navigate } from '../../app/navigation';
 import { useProfiles } from '../profiles/use-profiles';
 import { useTemplates } from '../templates/use-templates';
-import { dismissGuide, GUIDE_STEPS, setGuideStep, type GuideStep } from './guide-store';
+import { dismissGuide, GUIDE_STEPS, openGuide, setGuideStep, type GuideStep } from './guide-store';
 import { ProviderStep, SandboxStep, SendStep, TemplatesStep } from './GuideSteps';
 
-export function GuideCard({ step, focusRequest }: { step: number; focusRequest: number }) {
+export function GuideCard({ step, focusRequest, compact }: { step: number; focusRequest: number; compact: boolean }) {
   const { t } = useTranslation();
   const { token } = antTheme.useToken();
   const profiles = useProfiles();
@@ -33,6 +33,37 @@ export function GuideCard({ step, focusRequest }: { step: number; focusRequest: 
     send: false,
   };
   const finish = () => dismissGuide();
+
+  if (compact) {
+    // One line: where the guide stands, to open it again or skip it; the screen below comes first.
+    return (
+      <section ref={section} aria-labelledby="onboarding-title" data-testid="onboarding" data-step={key} data-compact="true" style={{ marginBottom: 12 }}>
+        <Card size="small" className="onboarding-card onboarding-compact" style={{ borderColor: token.colorPrimaryBorder }} styles={{ body: { padding: '6px 12px' } }}>
+          <Flex justify="space-between" align="center" gap={12} wrap>
+            <Typography.Text ellipsis style={{ minWidth: 0, flex: '1 1 240px' }}>
+              <Typography.Text strong id="onboarding-title">
+                {t('onboarding.title')}
+              </Typography.Text>
+              <Typography.Text type="secondary">
+                {' · '}
+                {t('onboarding.progress', { step: step + 1, total: GUIDE_STEPS.length })}
+                {' · '}
+                {t(`onboarding.steps.${key}`)}
+              </Typography.Text>
+            </Typography.Text>
+            <Flex gap={4}>
+              <Button size="small" type="link" icon={<DownOutlined aria-hidden />} onClick={openGuide} data-testid="onboarding-expand">
+                {t('onboarding.expand')}
+              </Button>
+              <Button size="small" type="text" icon={<CloseOutlined aria-hidden />} onClick={finish} data-testid="onboarding-skip">
+                {t('onboarding.skip')}
+              </Button>
+            </Flex>
+          </Flex>
+        </Card>
+      </section>
+    );
+  }
 
   return (
     <section ref={section} aria-labelledby="onboarding-title" data-testid="onboarding" data-step={key} style={{ marginBottom: 16 }}>

@@ -15,9 +15,11 @@ export interface GuideState {
   step: number;
   /** Goes up when the user asks for the guide (the panel then takes the focus). */
   focusRequest: number;
+  /** One line only (the person went to a screen: that screen's content comes first); expanded again on request. */
+  compact: boolean;
 }
 
-const guide = createStore<GuideState>({ visible: false, step: 0, focusRequest: 0 });
+const guide = createStore<GuideState>({ visible: false, step: 0, focusRequest: 0, compact: false });
 
 const update = (next: Partial<GuideState>) => guide.set((state) => ({ ...state, ...next }));
 
@@ -34,7 +36,12 @@ export function isGuideDismissed(): boolean {
 }
 
 export function openGuide(): void {
-  update({ visible: true, focusRequest: guide.get().focusRequest + 1 });
+  update({ visible: true, compact: false, focusRequest: guide.get().focusRequest + 1 });
+}
+
+/** The guide folds to one line when the person goes to another screen, so that screen shows first. */
+export function compactGuide(): void {
+  if (guide.get().visible) update({ compact: true });
 }
 
 /** Hides the guide and remembers it, so it does not open by itself again. */

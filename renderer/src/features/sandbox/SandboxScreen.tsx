@@ -315,8 +315,12 @@ function TemplatesCard({ view }: { view: SandboxView }) {
       title: t('sandbox.templates.column.actions'),
       width: 300,
       render: (_: unknown, e) =>
-        e.sandbox?.status === 'approved' ? null : e.sandbox?.status === 'pending' ? (
-          <Button size="small" type="primary" loading={busy(e.sandbox.id)} onClick={() => approve.mutate(e.sandbox!.id, { onSuccess: () => void message.success(t('sandbox.templates.approved')), onError: failed })} data-testid="sandbox-approve">
+        e.sandbox?.status === 'approved' ? (
+          <Button size="small" type="link" onClick={() => navigate('send')} data-testid="sandbox-open-send">
+            {t('sandbox.templates.openSend')}
+          </Button>
+        ) : e.sandbox?.status === 'pending' ? (
+          <Button size="small" type="primary" loading={busy(e.sandbox.id)} onClick={() => approve.mutate(e.sandbox!.id, { onSuccess: () => void message.success(t('sandbox.templates.approved', { name: nameOf(e) })), onError: failed })} data-testid="sandbox-approve">
             {t('sandbox.templates.approve')}
           </Button>
         ) : (

@@ -4,6 +4,7 @@ import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query
 import type { SandboxView } from '../../../../common/contract';
 import type { CalloutApi, IpcResult } from '../../app/api';
 import { ask } from '../../app/query';
+import { templatesChanged } from '../templates/use-templates';
 
 /** While the screen is open, the sandbox is read again this often (calls ring and end, balances change). */
 export const SANDBOX_POLL_MS = 2_000;
@@ -21,6 +22,8 @@ export function useSandboxChange<I>(run: (api: CalloutApi, input: I) => Promise<
     onSuccess: (view) => {
       client.setQueryData(sandboxQuery.queryKey, view);
       void client.invalidateQueries({ queryKey: ['sandbox.requests'] });
+      // A template the Sandbox approved is approved in the library too (main marks it): every list of templates loads again.
+      templatesChanged();
     },
   });
 }

@@ -70,6 +70,7 @@ export function SendScreen() {
 
   const afterSend = (m: MessageRecord) => {
     sessionCalls.add(m);
+    setReveal((n) => n + 1);
     // A call may have been placed: empty the number, so that Enter cannot call the same person again by accident.
     if (m.outcome !== 'rejected') form.setFieldValue('mobile', '');
     void client.invalidateQueries({ queryKey: balanceQuery(m.profile).queryKey });
@@ -86,6 +87,7 @@ export function SendScreen() {
     inFlight.current = true;
     setConfirming(null);
     setProblem(null);
+    setReveal((n) => n + 1);
     const r = await send.mutateAsync(request);
     inFlight.current = false;
     if (r.ok) afterSend(r.value.message);
@@ -122,6 +124,14 @@ export function SendScreen() {
   };
 
   const selected = session.calls.find((c) => c.message.id === session.selectedId) ?? null;
+
+  // The call just placed is shown where the person is looking: its card scrolled into view (the
+  // form may be scrolled down to its button, or stacked above the card on a narrow window).
+  const callCard = useRef<HTMLDivElement>(null);
+  const [reveal, setReveal] = useState(0);
+  useEffect(() => {
+    if (reveal) callCard.current?.scrollIntoView({ block: 'nearest' });
+  }, [reveal, selected?.message.id, send.isPending]);
 
   let notice: ReactNode = null;
   if (data && data.templates.length === 0) {
@@ -221,13 +231,15 @@ export function SendScreen() {
           </div>
           <aside className="send-side" aria-label={t('send.sideLabel')}>
             <BalanceCard profile={profile} />
-            <CallCard
-              call={send.isPending ? null : selected}
-              sendingTo={send.isPending ? send.variables.mobile : null}
-              onSendAgain={sendAgain}
-              sendAgainBusy={again.isPending}
-              onOpenProfiles={() => navigate('profiles')}
-            />
+            <div ref={callCard} className="send-call-slot">
+              <CallCard
+                call={send.isPending ? null : selected}
+                sendingTo={send.isPending ? send.variables.mobile : null}
+                onSendAgain={sendAgain}
+                sendAgainBusy={again.isPending}
+                onOpenProfiles={() => navigate('profiles')}
+              />
+            </div>
             <RecentCalls calls={session.calls} selectedId={session.selectedId} onSelect={(id) => sessionCalls.select(id)} />
           </aside>
         </div>
