@@ -248,7 +248,7 @@ describe.each(LOCALES)('Quick dial ($suffix)', ({ locale, lang, suffix, full }) 
         const run = page.getByTestId('run-card').filter({ hasText: person.name }).first();
         await expect.poll(() => run.getAttribute('data-status'), { timeout: 30_000 }).toBe('answered');
         expect(await run.getByTestId('run-attempt').count()).toBe(1);
-        expect(await run.getByTestId('run-result').innerText()).toContain(t('msg:dialResult.answered', { who: `${person.name} (${person.mobile})`, attempt: 1 }));
+        expect(await run.getByTestId('run-result').innerText()).toContain(t('msg:dialResult.answered', { who: lang === 'zh-CN' ? `${person.name}（${person.mobile}）` : `${person.name} (${person.mobile})`, attempt: 1 }));
         expect(sendsTo(person.mobile).length - before).toBe(1);
         expect(sendsTo(person.mobile).at(-1)!.body?.content).toBe(`${VALUES[lang][0]}告警：${VALUES[lang][1]}，请立即处理。`);
       }
