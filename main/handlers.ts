@@ -174,13 +174,13 @@ function handlerTable(services: Services): Handlers {
     'messages.send': async ({ profileId, mobile, content, templateId }) => sendView(await calls.send(profileId, { mobile, content, templateId: templateId ?? null })),
     'messages.sendAgain': async ({ id }) => sendView(await calls.sendAgain(id)),
     'messages.recents': async (): Promise<RecentsView> => {
-      const lastValues: Record<string, string[]> = {};
-      for (const { templateId, content } of store.messages.latestPerTemplate()) {
+      const lastSends: RecentsView['lastSends'] = {};
+      for (const { templateId, content, mobile, createdAt } of store.messages.latestPerTemplate()) {
         const t = store.templates.get(templateId);
         const values = t && matchTemplate(content, t.content);
-        if (values) lastValues[templateId] = values;
+        if (values) lastSends[templateId] = { values, mobile, at: createdAt };
       }
-      return { mobiles: store.messages.recentMobiles(10), lastValues };
+      return { mobiles: store.messages.recentMobiles(10), lastSends };
     },
     'messages.refreshStatus': ({ id }) => calls.refresh(id),
     'messages.queryStatus': async ({ profileId, smsid }): Promise<StatusView> => {

@@ -225,14 +225,14 @@ export class MessageRepository {
     return (this.db.prepare('SELECT mobile FROM messages GROUP BY mobile ORDER BY max(created_at) DESC LIMIT ?').all(limit) as { mobile: string }[]).map((r) => r.mobile);
   }
 
-  /** The text of the latest message sent from each template. */
-  latestPerTemplate(): { templateId: string; content: string }[] {
+  /** The text of the latest message sent from each template, with its number and time. */
+  latestPerTemplate(): { templateId: string; content: string; mobile: string; createdAt: number }[] {
     return this.db
       .prepare(
-        `SELECT template_id AS templateId, content FROM messages m
+        `SELECT template_id AS templateId, content, mobile, created_at AS createdAt FROM messages m
          WHERE template_id IS NOT NULL AND id = (SELECT max(id) FROM messages WHERE template_id = m.template_id)`,
       )
-      .all() as { templateId: string; content: string }[];
+      .all() as { templateId: string; content: string; mobile: string; createdAt: number }[];
   }
 
   addEvent(id: number, kind: MessageEventRecord['kind'], state: CallState | null, detail: string | null, why: Reason | null = null): void {
