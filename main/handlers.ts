@@ -200,7 +200,10 @@ function handlerTable(services: Services): Handlers {
         failure: r.failure,
       };
     },
-    'messages.get': async ({ id }) => ({ message: message(id), events: store.messages.events(id), exchanges: store.exchanges.forMessage(id) }),
+    'messages.get': async ({ id }) => {
+      const m = message(id);
+      return { message: m, later: store.messages.laterSend(m) ?? null, events: store.messages.events(id), exchanges: store.exchanges.forMessage(id) };
+    },
     'balance.query': async ({ profileId }): Promise<BalanceView> => {
       const r = await calls.balance(profileId);
       const threshold = profiles.record(profileId).lowBalanceThreshold;

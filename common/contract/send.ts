@@ -72,6 +72,8 @@ export interface LastSendView {
 /** A message with its call timeline and every exchange that concerned it. */
 export interface MessageDetail {
   message: MessageRecord;
+  /** The newest send of the same text to the same number made after this one, if any: the way forward from this message. */
+  later: MessageRecord | null;
   events: MessageEventRecord[];
   exchanges: ExchangeRecord[];
 }

@@ -235,6 +235,14 @@ export class MessageRepository {
       .all() as { templateId: string; content: string; mobile: string; createdAt: number }[];
   }
 
+  /** The newest message with the same text to the same number created after this one (by the `messages_mobile` index). */
+  laterSend(m: Pick<MessageRecord, 'id' | 'mobile' | 'content' | 'createdAt'>): MessageRecord | undefined {
+    const row = this.db
+      .prepare('SELECT * FROM messages WHERE mobile = ? AND created_at >= ? AND id > ? AND content = ? ORDER BY created_at DESC, id DESC LIMIT 1')
+      .get(m.mobile, m.createdAt, m.id, m.content) as MessageRow | undefined;
+    return row && toRecord(row);
+  }
+
   addEvent(id: number, kind: MessageEventRecord['kind'], state: CallState | null, detail: string | null, why: Reason | null = null): void {
     this.eventStmt.run(id, this.now(), kind, state, detail, reasonJson(why));
   }
