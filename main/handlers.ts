@@ -179,13 +179,13 @@ function handlerTable(services: Services): Handlers {
     'messages.send': async ({ profileId, mobile, content, templateId }) => sendView(await calls.send(profileId, { mobile, content, templateId: templateId ?? null })),
     'messages.sendAgain': async ({ id }) => sendView(await calls.sendAgain(id)),
     'messages.recents': async (): Promise<RecentsView> => {
-      const lastValues: Record<string, string[]> = {};
-      for (const { templateId, content } of store.messages.latestPerTemplate()) {
+      const lastSends: RecentsView['lastSends'] = {};
+      for (const { templateId, content, mobile, createdAt } of store.messages.latestPerTemplate()) {
         const t = store.templates.get(templateId);
         const values = t && matchTemplate(content, t.content);
-        if (values) lastValues[templateId] = values;
+        if (values) lastSends[templateId] = { values, mobile, at: createdAt };
       }
-      return { mobiles: store.messages.recentMobiles(10), lastValues };
+      return { mobiles: store.messages.recentMobiles(10), lastSends };
     },
     'messages.refreshStatus': ({ id }) => calls.refresh(id),
     'messages.queryStatus': async ({ profileId, smsid }): Promise<StatusView> => {
@@ -205,7 +205,10 @@ function handlerTable(services: Services): Handlers {
         failure: r.failure,
       };
     },
-    'messages.get': async ({ id }) => ({ message: message(id), events: store.messages.events(id), exchanges: store.exchanges.forMessage(id) }),
+    'messages.get': async ({ id }) => {
+      const m = message(id);
+      return { message: m, later: store.messages.laterSend(m) ?? null, events: store.messages.events(id), exchanges: store.exchanges.forMessage(id) };
+    },
     'balance.query': async ({ profileId }): Promise<BalanceView> => {
       const r = await calls.balance(profileId);
       const threshold = profiles.record(profileId).lowBalanceThreshold;

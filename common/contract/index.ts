@@ -68,7 +68,7 @@ export { FOLLOW_MODES, profileInput, type DialectSaved, type FollowMode, type Ke
 export type { DialectPreview, ReplyTree, ResolveCount, SeenValue } from './dialects';
 export type { SandboxFaultInput, SandboxFaultView, SandboxLibraryEntry, SandboxRequestView, SandboxTemplateView, SandboxView } from './sandbox';
 export type { ImportResult, TemplateView } from './templates';
-export type { BalanceView, FailureView, MessageDetail, RecentsView, SendView, StatusView } from './send';
+export type { BalanceView, FailureView, LastSendView, MessageDetail, RecentsView, SendView, StatusView } from './send';
 export { exchangeQuery, historyFilter, type StoreStatus } from './history';
 export * from './workbench';
 export type { SignStepsView, VariantProbeView, VectorCheckView, VerifyView } from './signature';

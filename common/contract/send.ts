@@ -55,13 +55,25 @@ export interface StatusView {
 export interface RecentsView {
   /** Numbers called most recently, newest first. */
   mobiles: string[];
-  /** The variable values last used with each template, by template id. */
-  lastValues: Record<string, string[]>;
+  /**
+   * The last send of each template, by template id: its values, and to whom and when they went. A new
+   * send never starts from them; the form offers them as an explicit choice that says whose they were.
+   */
+  lastSends: Record<string, LastSendView>;
+}
+
+/** The variable values of a template's last send, with the number they went to and when (epoch ms). */
+export interface LastSendView {
+  values: string[];
+  mobile: string;
+  at: number;
 }
 
 /** A message with its call timeline and every exchange that concerned it. */
 export interface MessageDetail {
   message: MessageRecord;
+  /** The newest send of the same text to the same number made after this one, if any: the way forward from this message. */
+  later: MessageRecord | null;
   events: MessageEventRecord[];
   exchanges: ExchangeRecord[];
 }

@@ -68,3 +68,17 @@ export function chargedUnits(m: { outcome: Outcome; state: string; endedAt: numb
   if (m.state === 'answered') return m.billedUnits ?? m.units;
   return m.endedAt !== null ? 0 : null;
 }
+
+/** Why a message cost what it did: charged on answer; refused or unanswered cost nothing; open is not known yet. */
+export type BillingKind = 'charged' | 'refused' | 'unanswered' | 'open';
+
+/**
+ * What a message cost and why, by chargedUnits' rule: the one reading of "billed" for the History
+ * list, its detail and the exports (a refused send is 0 whatever units its text would have cost).
+ */
+export function billingOf(m: Parameters<typeof chargedUnits>[0]): { kind: BillingKind; units: number | null } {
+  const units = chargedUnits(m);
+  if (units === null) return { kind: 'open', units: null };
+  if (m.outcome === 'accepted' && m.state === 'answered') return { kind: 'charged', units };
+  return { kind: m.outcome === 'rejected' ? 'refused' : 'unanswered', units: 0 };
+}

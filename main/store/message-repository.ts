@@ -271,14 +271,22 @@ export class MessageRepository {
       .all(since) as { mobile: string; content: string; at: number }[];
   }
 
-  /** The text of the latest message sent from each template. */
-  latestPerTemplate(): { templateId: string; content: string }[] {
+  /** The text of the latest message sent from each template, with its number and time. */
+  latestPerTemplate(): { templateId: string; content: string; mobile: string; createdAt: number }[] {
     return this.db
       .prepare(
-        `SELECT template_id AS templateId, content FROM messages m
+        `SELECT template_id AS templateId, content, mobile, created_at AS createdAt FROM messages m
          WHERE template_id IS NOT NULL AND id = (SELECT max(id) FROM messages WHERE template_id = m.template_id)`,
       )
-      .all() as { templateId: string; content: string }[];
+      .all() as { templateId: string; content: string; mobile: string; createdAt: number }[];
+  }
+
+  /** The newest message with the same text to the same number created after this one (by the `messages_mobile` index). */
+  laterSend(m: Pick<MessageRecord, 'id' | 'mobile' | 'content' | 'createdAt'>): MessageRecord | undefined {
+    const row = this.db
+      .prepare('SELECT * FROM messages WHERE mobile = ? AND created_at >= ? AND id > ? AND content = ? ORDER BY created_at DESC, id DESC LIMIT 1')
+      .get(m.mobile, m.createdAt, m.id, m.content) as MessageRow | undefined;
+    return row && toRecord(row);
   }
 
   addEvent(id: number, kind: MessageEventRecord['kind'], state: CallState | null, detail: string | null, why: Reason | null = null): void {

@@ -15,6 +15,7 @@ import { errorArgs, reasonArgs } from '../../common/messages';
 import type { MessageRecord } from '../../common/records';
 import { harValidator } from '../helpers/har-validator';
 import { launchChromium, ROOT, startApp, type AppUnderTest } from './bridge';
+import { timeParts } from '../../renderer/src/features/history/history-model';
 import { bodyText, catalogText, collectProblems, NOWHERE, pickOption, settled, translator, whereSecretAppears } from './page-helpers';
 
 const TIMEOUT = 60_000;
@@ -502,6 +503,54 @@ describe.each(LOCALES)('History screen ($suffix)', ({ locale, lang, suffix }) =>
       expect(await drawer.getByTestId('vacuum-result').innerText()).toMatch(/\d/);
       if (suffix === 'en') await snap('history-store-en');
       await closeDrawers();
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'a send refused with 402 is billed 0 in its row and its detail; once the same text went to the same number and was answered, its detail says so and leads there',
+    async () => {
+      await page.setViewportSize({ width: 1024, height: 700 });
+      await tab('messages');
+      const templates = await app.handlers['templates.list'](undefined);
+      const codeTemplate = templates.find((x) => x.content === CODE('【变量】'))!.id;
+      const mobile = '13700137005';
+      app.services.sandbox!.setFault({ kind: 'code', code: 402, op: 'send', times: 1 });
+      const refused = (await app.handlers['messages.send']({ profileId: 'sandbox', mobile, content: CODE('402402'), templateId: codeTemplate })).message;
+      expect(refused).toMatchObject({ outcome: 'rejected', code: 402, units: 1 });
+      await expect.poll(() => row(refused.id).count(), { timeout: 10_000 }).toBe(1);
+      expect(await row(refused.id).getByTestId('row-units').getAttribute('data-units')).toBe('0');
+      await openMessage(refused.id);
+      // One rule for what it cost: 0 in the detail too, with why.
+      const units = panel().getByTestId('panel-units');
+      expect(await units.getAttribute('data-units')).toBe('0');
+      expect(await units.innerText()).toContain(t('history.units.refused'));
+      expect(await panel().getByTestId('later-send').count()).toBe(0);
+      expect(await panel().getByTestId('send-again').count()).toBe(1);
+      await snap(`history-refused-402-${suffix}`);
+      await closeDrawers();
+
+      // The same text sent to the same number again (after a top-up), answered.
+      const later = (await app.handlers['messages.send']({ profileId: 'sandbox', mobile, content: CODE('402402'), templateId: codeTemplate })).message;
+      expect(later.outcome).toBe('accepted');
+      await expect.poll(async () => (await app.handlers['messages.get']({ id: later.id })).message.state, { timeout: 20_000 }).toBe('answered');
+      const { later: found } = await app.handlers['messages.get']({ id: refused.id });
+      expect(found?.id).toBe(later.id);
+      await openMessage(refused.id);
+      const note = panel().getByTestId('later-send');
+      await expect.poll(() => note.innerText().catch(() => '')).toContain(stateText('answered'));
+      expect((await note.innerText()).trim()).toContain(t('history.later.said', { time: timeParts(lang, later.createdAt).time, result: stateText('answered') }));
+      // The way forward is the later send, not another call.
+      expect(await panel().getByTestId('send-again').count()).toBe(0);
+      expect(await bodyText(page)).not.toMatch(RAW_KEY);
+      await snap(`history-refused-sent-later-${suffix}`);
+      await note.getByTestId('open-later-send').click();
+      await expect.poll(() => panel().getAttribute('data-message-id').catch(() => null)).toBe(String(later.id));
+      expect(await panel().getByTestId('later-send').count()).toBe(0);
+      const billed = (await app.handlers['messages.get']({ id: later.id })).message;
+      expect(await panel().getByTestId('panel-units').getAttribute('data-units')).toBe(String(billed.billedUnits ?? billed.units));
+      await closeDrawers();
+      await page.setViewportSize({ width: 1280, height: 800 });
     },
     TIMEOUT,
   );

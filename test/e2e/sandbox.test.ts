@@ -256,4 +256,53 @@ describe.each(LOCALES)('Sandbox screen ($suffix)', ({ locale, lang, suffix, name
     },
     TIMEOUT,
   );
+
+  it(
+    'opened directly at 1024×700, the templates table says its variables in words; the settings and the request log fit their cards',
+    async () => {
+      // A template whose variables have no label shows "Variable n" (the templates feature's words).
+      await app.handlers['templates.save']({ name: 'Unlabelled', content: '【变量】告警：【变量】，请处理。', approved: true });
+      await page.setViewportSize({ width: 1024, height: 700 });
+      await page.reload();
+      await page.getByTestId('sandbox-screen').waitFor();
+      const unlabelled = page.locator('[data-testid="sandbox-library-row"]').filter({ hasText: 'Unlabelled' });
+      await unlabelled.waitFor();
+      expect(await unlabelled.getByTestId('marker-chip').allInnerTexts()).toEqual([t('templates.marker', { n: 1 }), t('templates.marker', { n: 2 })]);
+      const chip = libraryRow().getByTestId('marker-chip').first();
+      expect(await chip.getAttribute('aria-label')).toBe(t('templates.markerTitle', { marker: '【变量】', n: 1 }));
+      const text = await bodyText(page);
+      expect(text).not.toMatch(/\btemplates\.[a-z]/);
+      expect(text).not.toMatch(RAW_KEY);
+      await page.getByTestId('sandbox-templates').scrollIntoViewIfNeeded();
+      await snap(`sandbox-templates-1024-${suffix}`);
+
+      // The settings card holds its controls: the reply shape's select ends inside it.
+      const inside = async (inner: string, outer: string) => {
+        const a = (await page.getByTestId(inner).boundingBox())!;
+        const b = (await page.getByTestId(outer).boundingBox())!;
+        return a.x >= b.x && a.x + a.width <= b.x + b.width;
+      };
+      await page.getByTestId('sandbox-settings').scrollIntoViewIfNeeded();
+      expect(await inside('sandbox-dialect', 'sandbox-settings')).toBe(true);
+      expect(await inside('sandbox-time-scale', 'sandbox-settings')).toBe(true);
+      expect(await inside('sandbox-signature', 'sandbox-settings')).toBe(true);
+      await snap(`sandbox-settings-1024-${suffix}`);
+
+      // The request log: every column on screen, the answer readable on one line, rows of one or two lines.
+      await page.getByTestId('sandbox-requests').scrollIntoViewIfNeeded();
+      await page.getByTestId('sandbox-request').first().waitFor();
+      const table = page.getByTestId('sandbox-requests').locator('.ant-table-content, .ant-table-body').first();
+      expect(await table.evaluate((el: { scrollWidth: number; clientWidth: number }) => el.scrollWidth <= el.clientWidth)).toBe(true);
+      const answer = (await page.getByTestId('sandbox-request-answer').first().boundingBox())!;
+      expect(answer.width).toBeGreaterThanOrEqual(140);
+      expect(answer.x + answer.width).toBeLessThanOrEqual(1024);
+      await page.getByTestId('sandbox-requests').evaluate((el: { scrollIntoView(o: unknown): void }) => el.scrollIntoView({ block: 'start' }));
+      await snap(`sandbox-requests-1024-${suffix}`);
+      // At most three short lines a row (a rejected signature's reason may wrap), not a column a few characters wide.
+      const heights = await page.getByTestId('sandbox-request').evaluateAll((rows) => rows.map((r) => (r as unknown as { getBoundingClientRect(): { height: number } }).getBoundingClientRect().height));
+      expect(Math.max(...heights)).toBeLessThanOrEqual(90);
+      expect(problems).toEqual([]);
+    },
+    TIMEOUT,
+  );
 });

@@ -9,6 +9,7 @@ import type { ProfileView } from '../../common/contract';
 import { reasonArgs } from '../../common/messages';
 import { launchChromium, SCREENS_DIR, startApp, type AppUnderTest } from './bridge';
 import { bodyText, catalogText, collectProblems, settled, translator } from './page-helpers';
+import { formatWhen } from '../../renderer/src/features/send/last-send';
 
 const TIMEOUT = 60_000;
 const CJK = /[\u3400-\u9fff]/;
@@ -219,13 +220,52 @@ describe.each(LOCALES)('Send screen ($suffix)', ({ locale, lang, suffix, markers
   );
 
   it(
-    'remembers the values last used with a template and suggests recent numbers',
+    "starts a new send empty: the last send's values (another person's) are offered with their number and time, never put in unasked",
     async () => {
+      // Since then the same template went to someone else, as the last row of a batch does.
+      const other = await app.handlers['messages.send']({ profileId: 'sandbox', mobile: '13800138008', content: '您好，吴霞19，您的订单B9999已发货，请注意查收。', templateId: ids.shipping });
+      await page.setViewportSize({ width: 1024, height: 700 });
       await page.reload();
       await page.getByTestId('send-form-card').waitFor();
       await chooseTemplate('发货通知');
-      expect(await page.getByLabel(markers.shipping[0], { exact: true }).inputValue()).toBe('张先生');
-      expect(await page.getByLabel(markers.shipping[1], { exact: true }).inputValue()).toBe('A1024');
+      const first = page.getByLabel(markers.shipping[0], { exact: true });
+      const second = page.getByLabel(markers.shipping[1], { exact: true });
+      expect(await first.inputValue()).toBe('');
+      expect(await second.inputValue()).toBe('');
+      // Sending to a new number without filling in the blanks is refused in place: nothing of 吴霞19's goes out.
+      const before = sends().length;
+      await fillMobile('13912345678');
+      await page.getByTestId('send-button').click();
+      await expect.poll(() => fieldError(page, 'send_values_0').allInnerTexts()).toEqual([t('send.errors.valueRequired', { label: markers.shipping[0] })]);
+      expect(await confirmBody().count()).toBe(0);
+      expect(sends().length).toBe(before);
+      // Reusing them is a choice that says whose they were.
+      const reuse = page.getByTestId('reuse-last-send');
+      const args = { mobile: '13800138008', first: '吴霞19', time: formatWhen(lang, other.message.createdAt, Date.now()) };
+      expect(await reuse.innerText()).toBe(t('send.field.reuse', args));
+      expect(await bodyText(page)).not.toMatch(RAW_KEY);
+      await snap(`send-new-starts-empty-${suffix}`, { whole: true });
+      await reuse.click();
+      expect(await first.inputValue()).toBe('吴霞19');
+      expect(await second.inputValue()).toBe('B9999');
+      expect((await page.getByTestId('values-reused').innerText()).trim()).toBe(t('send.field.reused', args));
+      await expect.poll(() => fieldError(page, 'send_values_0').count()).toBe(0);
+      await snap(`send-reused-values-${suffix}`, { whole: true });
+      // Choosing the template again starts empty again.
+      await chooseTemplate('告警通知');
+      await chooseTemplate('发货通知');
+      expect(await first.inputValue()).toBe('');
+      expect(await page.getByTestId('reuse-last-send').count()).toBe(1);
+      await first.fill('张先生');
+      await second.fill('A1024');
+      await page.setViewportSize({ width: 1280, height: 800 });
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'suggests recent numbers',
+    async () => {
       await page.locator('#send_mobile').click();
       await page.locator('#send_mobile').fill('138');
       const suggestion = page.getByTestId('mobile-suggestion').filter({ hasText: '13812345678' });

@@ -159,7 +159,11 @@ describe('sending again, recents and template import', () => {
     await call('templates.save', { id: 'otp', content: '您的验证码是【变量】，5分钟内有效。', approved: true });
     await call('messages.send', { profileId: 'sandbox', mobile: '13911112228', content: OTP('111'), templateId: 'otp' });
     await call('messages.send', { profileId: 'sandbox', mobile: '13800138008', content: OTP('222'), templateId: 'otp' });
-    expect(await call('messages.recents')).toEqual({ mobiles: ['13800138008', '13911112228'], lastValues: { otp: ['222'] } });
+    // The last values come with whose they were (the number and the time), for the form to say so.
+    const recents = await call<{ mobiles: string[]; lastSends: Record<string, { values: string[]; mobile: string; at: number }> }>('messages.recents');
+    expect(recents).toEqual({ mobiles: ['13800138008', '13911112228'], lastSends: { otp: { values: ['222'], mobile: '13800138008', at: expect.any(Number) } } });
+    const { rows } = await call<{ rows: MessageRecord[] }>('history.page', { limit: 1 });
+    expect(recents.lastSends.otp!.at).toBe(rows[0]!.createdAt);
   });
 
   it('imports templates, saving the valid ones and naming the rows that are not', async () => {

@@ -31,11 +31,11 @@ function screen(key: ScreenKey, icon: ReactNode, texts: readonly Feature[], load
 export const SCREENS: readonly Screen[] = [
   screen('send', <PhoneOutlined />, ['send'], () => import('../features/send/SendScreen').then((m) => m.SendScreen)),
   screen('templates', <FileTextOutlined />, ['templates'], () => import('../features/templates/TemplatesScreen').then((m) => m.TemplatesScreen)),
-  screen('history', <HistoryOutlined />, ['history', 'dialects'], () => import('../features/history/HistoryScreen').then((m) => m.HistoryScreen)),
+  screen('history', <HistoryOutlined />, ['history', 'dialects', 'workbench'], () => import('../features/history/HistoryScreen').then((m) => m.HistoryScreen)),
   screen('bulk', <TeamOutlined />, ['bulk', 'sandbox'], () => import('../features/bulk/BulkScreen').then((m) => m.BulkScreen)),
   screen('dial', DIAL_ICON, ['dial'], () => import('../features/dial/DialScreen').then((m) => m.DialScreen)),
   screen('profiles', <ApiOutlined />, ['dialects'], () => import('../features/profiles/ProfilesScreen').then((m) => m.ProfilesScreen)),
-  screen('sandbox', <ExperimentOutlined />, ['sandbox'], () => import('../features/sandbox/SandboxScreen').then((m) => m.SandboxScreen)),
+  screen('sandbox', <ExperimentOutlined />, ['sandbox', 'templates'], () => import('../features/sandbox/SandboxScreen').then((m) => m.SandboxScreen)),
   screen('requests', <InteractionOutlined />, ['workbench', 'history', 'dialects'], () => import('../features/workbench/WorkbenchScreen').then((m) => m.WorkbenchScreen)),
   screen('signature', <SafetyCertificateOutlined />, ['signature'], () => import('../features/signature/SignatureScreen').then((m) => m.SignatureScreen)),
 ];

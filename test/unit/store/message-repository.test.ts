@@ -37,6 +37,19 @@ describe('message repository', () => {
     expect(s.messages.openMessages()).toEqual([]);
   });
 
+  it('finds the newest later send of the same text to the same number, for a message that was refused', () => {
+    const s = store();
+    const refused = s.messages.markRejected(s.messages.insertPending(base).id, { code: 402, msg: 'no balance', errorKind: 'provider-code' });
+    expect(s.messages.laterSend(refused)).toBeUndefined();
+    s.messages.insertPending({ ...base, mobile: '13900139000' });
+    s.messages.insertPending({ ...base, content: '您好！' });
+    const first = s.messages.markAccepted(s.messages.insertPending(base).id, { code: 2, msg: null, smsid: 'a', count: 1 });
+    const second = s.messages.markAccepted(s.messages.insertPending(base).id, { code: 2, msg: null, smsid: 'b', count: 1 });
+    expect(s.messages.laterSend(refused)?.id).toBe(second.id);
+    expect(s.messages.laterSend(first)?.id).toBe(second.id);
+    expect(s.messages.laterSend(second)).toBeUndefined();
+  });
+
   it('adds a timeline event only when the state changes, and ends on a final state', () => {
     const s = store();
     const m = s.messages.insertPending(base);

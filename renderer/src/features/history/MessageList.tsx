@@ -10,8 +10,7 @@ import type { HistoryOrder } from '../../../../common/history-types';
 import type { MessageRecord } from '../../../../common/records';
 import { describeError } from '../../app/api';
 import { currentLanguage, type Language } from '../../i18n';
-import { chargedUnits } from '../../../../common/domain/outcomes';
-import { formatCount, formatDuration, formatTime, OUTCOME_COLORS, outcomeExplanation, outcomeLabel, STATE_COLORS, stateLabel, timeParts } from './history-model';
+import { billingWords, formatCount, formatDuration, formatTime, OUTCOME_COLORS, outcomeExplanation, outcomeLabel, STATE_COLORS, stateLabel, timeParts } from './history-model';
 import type { HistoryList } from './use-history-list';
 import type { Lookups } from './use-lookups';
 
@@ -107,11 +106,10 @@ export function TimeCell({ lang, at, withSeconds = false }: { lang: Language; at
 /** Units a message cost: billing is on answer only, so a refused send or an unanswered call shows 0, an open call "—". */
 function UnitsCell({ m }: { m: MessageRecord }) {
   const { t } = useTranslation();
-  const charged = chargedUnits(m);
-  const title = charged === null ? t('history.units.open', { units: m.units }) : charged === 0 ? t(m.outcome === 'rejected' ? 'history.units.refused' : 'history.units.unanswered') : t('history.units.charged', { units: charged });
+  const billing = billingWords(t, m);
   return (
-    <span role="gridcell" className={`history-cell history-num${charged ? '' : ' history-muted'}`} title={title} data-testid="row-units" data-units={charged ?? ''}>
-      {charged ?? '—'}
+    <span role="gridcell" className={`history-cell history-num${billing.units ? '' : ' history-muted'}`} title={billing.why} data-testid="row-units" data-units={billing.units ?? ''}>
+      {billing.value}
     </span>
   );
 }

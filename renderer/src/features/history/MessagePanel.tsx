@@ -12,7 +12,7 @@ import { call, describeError, describeProviderCode, describeReason } from '../..
 import { messageQuery } from '../../app/query';
 import { currentLanguage } from '../../i18n';
 import { ExchangeList } from './ExchangeList';
-import { formatDuration, formatTime, OUTCOME_COLORS, outcomeExplanation, outcomeLabel, STATE_COLORS, stateLabel } from './history-model';
+import { billingWords, formatDuration, laterSendWords, formatTime, OUTCOME_COLORS, outcomeExplanation, outcomeLabel, STATE_COLORS, stateLabel } from './history-model';
 import { MessageTimeline } from './MessageTimeline';
 import { TeachDrawer } from '../dialects/TeachDrawer';
 import type { Lookups } from './use-lookups';
@@ -92,7 +92,10 @@ export function MessagePanel({ id, open, onClose, lookups, onOpenExchange, onSho
     body = <Skeleton active paragraph={{ rows: 8 }} />;
   } else {
     // An unknown outcome offers it in its timeline entry, where it says why the outcome is unknown.
-    const offerAgain = maySendAgain(m) && m.outcome !== 'unknown';
+    // A later send of the same text to the same number is the way forward: it is offered instead.
+    const later = detail.later;
+    const offerAgain = maySendAgain(m) && m.outcome !== 'unknown' && !later;
+    const billing = billingWords(t, m);
     const teachFrom = m.reason?.code === 'unmapped-state' ? lastReply(detail.exchanges, m.reason.params.value) : undefined;
     body = (
       <div data-testid="message-panel" data-message-id={m.id} data-outcome={m.outcome} data-state={m.state}>
@@ -116,6 +119,21 @@ export function MessagePanel({ id, open, onClose, lookups, onOpenExchange, onSho
             </Button>
           ) : null}
         </Space>
+        {later ? (
+          <Alert
+            type={later.outcome === 'accepted' ? 'success' : 'info'}
+            showIcon
+            title={laterSendWords(t, lang, later, m.createdAt)}
+            action={
+              <Button size="small" type="primary" onClick={() => onShowMessage(later.id)} data-testid="open-later-send">
+                {t('history.later.open')}
+              </Button>
+            }
+            style={{ marginBottom: 12 }}
+            data-testid="later-send"
+            data-later-id={later.id}
+          />
+        ) : null}
         {m.outcome === 'unknown' ? <Alert type="warning" showIcon title={outcomeExplanation(t, 'unknown')} style={{ marginBottom: 12 }} /> : null}
         {m.reason?.code === 'unmapped-state' && !isSettled(m) ? (
           <Alert
@@ -143,7 +161,7 @@ export function MessagePanel({ id, open, onClose, lookups, onOpenExchange, onSho
         <Typography.Title level={5} style={{ marginTop: 16 }}>
           {t('history.detail.timeline')}
         </Typography.Title>
-        <MessageTimeline message={m} events={detail.events} onSendAgain={() => sendAgain(m)} sendingAgain={again.isPending} />
+        <MessageTimeline message={m} events={detail.events} onSendAgain={later ? null : () => sendAgain(m)} sendingAgain={again.isPending} />
         <Typography.Title level={5} style={{ marginTop: 4 }}>
           {t('history.detail.details')}
         </Typography.Title>
@@ -158,7 +176,11 @@ export function MessagePanel({ id, open, onClose, lookups, onOpenExchange, onSho
             {
               key: 'units',
               label: t('history.column.units'),
-              children: m.billedUnits !== null ? t('history.detail.unitsBilled', { units: m.units, billed: m.billedUnits }) : String(m.units),
+              children: (
+                <span data-testid="panel-units" data-units={billing.units ?? ''}>
+                  {billing.value} <Typography.Text type="secondary">· {billing.why}</Typography.Text>
+                </span>
+              ),
             },
             ...(m.code !== null
               ? [{ key: 'code', label: t('history.detail.code'), children: `${m.code} · ${withProviderMessage(lang, describeProviderCode(t, m.code).meaning, m.providerMsg)}` }]

@@ -92,7 +92,8 @@ function entriesOf(t: TFunction, lang: Language, m: MessageRecord, events: Messa
 export interface MessageTimelineProps {
   message: MessageRecord;
   events: MessageEventRecord[];
-  onSendAgain: () => void;
+  /** Null when a later send of the same text is the way forward (nothing is offered here then). */
+  onSendAgain: (() => void) | null;
   sendingAgain: boolean;
 }
 
@@ -100,7 +101,7 @@ export function MessageTimeline({ message, events, onSendAgain, sendingAgain }: 
   const { t, i18n } = useTranslation();
   const lang = currentLanguage(i18n.language);
   const again =
-    message.outcome === 'unknown' ? (
+    message.outcome === 'unknown' && onSendAgain ? (
       <Button size="small" icon={<RedoOutlined />} onClick={onSendAgain} loading={sendingAgain} style={{ marginTop: 8 }} data-testid="send-again">
         {t('history.again.button')}
       </Button>

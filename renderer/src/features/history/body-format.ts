@@ -1,6 +1,8 @@
 // Pretty views of exchange bodies, written simply: JSON through JSON.parse/stringify, XML with a
-// small indenter that gives up (null) on anything that is not well nested, form bodies one field a
-// line. The raw view always shows the stored text byte for byte.
+// small indenter that keeps every tag as written (a quoted attribute value may hold `>`) and gives
+// up (null) on anything it cannot read whole or that is not well nested, form bodies one field a
+// line as the platform's URLSearchParams reads them. The raw view always shows the stored text byte
+// for byte.
 import type { Header } from '../../../../common/records';
 
 export type BodyKind = 'json' | 'xml' | 'html' | 'form' | 'text';
@@ -34,14 +36,16 @@ export function prettyJson(text: string): string | null {
   }
 }
 
-const TOKENS = /<!\[CDATA\[[\s\S]*?\]\]>|<!--[\s\S]*?-->|<[^>]+>|[^<]+/g;
+// CDATA, comments and processing instructions whole; a tag up to its first `>` outside quotes; text.
+const TOKENS = /<!\[CDATA\[[\s\S]*?\]\]>|<!--[\s\S]*?-->|<\?[\s\S]*?\?>|<(?:[^>"']|"[^"]*"|'[^']*')+>|[^<]+/g;
 
 /** Indents XML two spaces a level; a leaf's text stays on its tag's line. Null when the tags do not nest. */
 export function prettyXml(xml: string): string | null {
   const src = xml.trim();
   if (!src.startsWith('<')) return null;
   const tokens = src.match(TOKENS);
-  if (!tokens) return null;
+  // Every character must belong to a token: an unterminated tag or quote is not shown half-read.
+  if (!tokens || tokens.join('') !== src) return null;
   const lines: string[] = [];
   const open: string[] = [];
   const indent = () => '  '.repeat(open.length);
@@ -78,23 +82,9 @@ export function prettyXml(xml: string): string | null {
   return open.length === 0 ? lines.join('\n') : null;
 }
 
-/** name=value pairs of a form body, decoded, one a line. */
+/** name=value pairs of a form body, decoded as the platform reads them (a value keeps every `=`), one a line. */
 export function prettyForm(text: string): string {
-  return text
-    .split('&')
-    .filter(Boolean)
-    .map((pair) => {
-      const [k = '', v = ''] = pair.split('=');
-      const decode = (s: string) => {
-        try {
-          return decodeURIComponent(s.replace(/\+/g, ' '));
-        } catch {
-          return s;
-        }
-      };
-      return `${decode(k)} = ${decode(v)}`;
-    })
-    .join('\n');
+  return Array.from(new URLSearchParams(text), ([k, v]) => `${k} = ${v}`).join('\n');
 }
 
 /** The pretty view of a body, or null when there is none better than the raw text. */

@@ -2,8 +2,10 @@
 // reads, and which colour a state gets (the filter's rules: history-filter.ts). No React and no
 // window.callout here.
 import type { TFunction } from 'i18next';
+import type { MessageRecord } from '../../../../common/records';
+import { billingOf } from '../../../../common/domain/outcomes';
 import type { CallState, Outcome } from '../../../../common/domain/status';
-import type { Language } from '../../i18n';
+import type { Language } from '../../i18n/language';
 import { isoDate } from '../../i18n/dates';
 
 /** antd Tag colours per call state: answered green, still going blue, no answer / busy orange, failures red. */
@@ -105,4 +107,27 @@ export function utcOffsetMinutes(): number {
 /** "callout-history-20261124-140312" */
 export function fileStamp(now: Date = new Date()): string {
   return `${now.getFullYear()}${pad(now.getMonth() + 1)}${pad(now.getDate())}-${pad(now.getHours())}${pad(now.getMinutes())}${pad(now.getSeconds())}`;
+}
+
+/**
+ * What a message cost, in words, for its row and its detail alike (common/domain's billingOf): the
+ * figure ("0", "1", "—" while not known) and why ("Not charged: the provider refused the send…").
+ */
+export function billingWords(t: TFunction, m: MessageRecord): { value: string; units: number | null; why: string } {
+  const b = billingOf(m);
+  const why =
+    b.kind === 'open' ? t('history.units.open', { units: m.units }) : b.kind === 'charged' ? t('history.units.charged', { units: b.units }) : t(b.kind === 'refused' ? 'history.units.refused' : 'history.units.unanswered');
+  return { value: b.units === null ? '—' : String(b.units), units: b.units, why };
+}
+
+/**
+ * A later send of the same text to the same number, in words: when it went (its time of day when it
+ * was the same day as `since`, else its date too) and what became of it (its call's state once the
+ * provider took it, else its outcome).
+ */
+export function laterSendWords(t: TFunction, lang: Language, later: MessageRecord, since: number): string {
+  const sameDay = new Date(later.createdAt).toDateString() === new Date(since).toDateString();
+  const time = sameDay ? timeParts(lang, later.createdAt).time : formatTime(lang, later.createdAt);
+  const result = later.outcome === 'accepted' ? stateLabel(t, later.state) : outcomeLabel(t, later.outcome);
+  return t('history.later.said', { time, result });
 }

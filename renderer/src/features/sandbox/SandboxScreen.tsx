@@ -187,7 +187,7 @@ function SettingsCard({ view }: { view: SandboxView }) {
             onChange={(signatureMode) => set({ signatureMode })}
             aria-label={t('sandbox.settings.signature')}
             data-testid="sandbox-signature"
-            style={{ width: 200 }}
+            style={{ width: '100%', maxWidth: 200 }}
           />
         </dd>
         <dt>
@@ -254,7 +254,7 @@ function SettingsCard({ view }: { view: SandboxView }) {
             disabled={view.dialects.length < 2}
             aria-label={t('sandbox.settings.dialect')}
             data-testid="sandbox-dialect"
-            style={{ width: 280 }}
+            style={{ width: '100%', maxWidth: 280 }}
           />
         </dd>
       </dl>
@@ -289,12 +289,12 @@ function TemplatesCard({ view }: { view: SandboxView }) {
     );
 
   const columns: TableColumnsType<SandboxLibraryEntry> = [
-    { key: 'name', title: t('sandbox.templates.column.name'), width: 150, render: (_: unknown, e) => <Typography.Text strong>{nameOf(e)}</Typography.Text> },
+    { key: 'name', title: t('sandbox.templates.column.name'), width: 140, render: (_: unknown, e) => <Typography.Text strong>{nameOf(e)}</Typography.Text> },
     { key: 'text', title: t('sandbox.templates.column.text'), render: (_: unknown, e) => <MarkedContent content={e.content} clamp /> },
     {
       key: 'status',
       title: t('sandbox.templates.column.status'),
-      width: 180,
+      width: 160,
       render: (_: unknown, e) =>
         !e.sandbox ? (
           <Tag data-testid="sandbox-template-status" data-status="none">
@@ -313,7 +313,7 @@ function TemplatesCard({ view }: { view: SandboxView }) {
     {
       key: 'actions',
       title: t('sandbox.templates.column.actions'),
-      width: 300,
+      width: 240,
       render: (_: unknown, e) =>
         e.sandbox?.status === 'approved' ? (
           <Button size="small" type="link" onClick={() => navigate('send')} data-testid="sandbox-open-send">
@@ -502,21 +502,36 @@ function RequestsCard() {
   const q = useQuery({ ...sandboxRequestsQuery(REQUESTS_SHOWN), refetchInterval: SANDBOX_POLL_MS });
   const requests = q.data?.requests ?? [];
   const columns: TableColumnsType<SandboxRequestView> = [
-    { key: 'seq', title: t('sandbox.requests.column.seq'), dataIndex: 'seq', width: 64 },
-    { key: 'time', title: t('sandbox.requests.column.time'), width: 190, render: (_: unknown, r) => formatTime(lang, r.at, true) },
-    { key: 'op', title: t('sandbox.requests.column.op'), width: 110, render: (_: unknown, r) => t(`sandbox.requests.opName.${r.op ?? 'other'}`) },
-    { key: 'mobile', title: t('sandbox.requests.column.mobile'), width: 130, render: (_: unknown, r) => <span className="sandbox-mono">{r.mobile ?? '—'}</span> },
+    // Fixed widths for the short columns, the rest for the answer, so that the whole row fits the card
+    // at 1024 px: the time of day (the whole date in its title, and shown when it was not today).
+    { key: 'seq', title: t('sandbox.requests.column.seq'), dataIndex: 'seq', width: 48 },
+    {
+      key: 'time',
+      title: t('sandbox.requests.column.time'),
+      width: 84,
+      render: (_: unknown, r) => {
+        const p = timeParts(lang, r.at, true);
+        return (
+          <span title={formatTime(lang, r.at, true)} data-testid="sandbox-request-time">
+            {new Date(r.at).toDateString() === new Date().toDateString() ? p.time : `${p.date} ${p.time}`}
+          </span>
+        );
+      },
+    },
+    { key: 'op', title: t('sandbox.requests.column.op'), width: 88, render: (_: unknown, r) => t(`sandbox.requests.opName.${r.op ?? 'other'}`) },
+    { key: 'mobile', title: t('sandbox.requests.column.mobile'), width: 108, render: (_: unknown, r) => <span className="sandbox-mono">{r.mobile ?? '—'}</span> },
     {
       key: 'signature',
       title: t('sandbox.requests.column.signature'),
-      width: 170,
+      width: 104,
       render: (_: unknown, r) =>
-        r.signature === null ? '—' : r.signature.valid ? <Tag color="success">{t('sandbox.requests.signatureValid')}</Tag> : <Tag color="error">{t('sandbox.requests.signatureInvalid', { reason: r.signature.reason ?? '?' })}</Tag>,
+        r.signature === null ? '—' : r.signature.valid ? <Tag color="success">{t('sandbox.requests.signatureValid')}</Tag> : <Tag color="error" className="sandbox-tag-wrap">{t('sandbox.requests.signatureInvalid', { reason: r.signature.reason ?? '?' })}</Tag>,
     },
-    { key: 'fault', title: t('sandbox.requests.column.fault'), width: 150, ellipsis: true, render: (_: unknown, r) => (r.fault ? <Tag color="volcano">{t(`sandbox.faults.kindName.${r.fault}`)}</Tag> : '—') },
+    { key: 'fault', title: t('sandbox.requests.column.fault'), width: 96, ellipsis: true, render: (_: unknown, r) => (r.fault ? <Tag color="volcano">{t(`sandbox.faults.kindName.${r.fault}`)}</Tag> : '—') },
     {
       key: 'answer',
       title: t('sandbox.requests.column.answer'),
+      onCell: () => ({ 'data-testid': 'sandbox-request-answer' }) as HTMLAttributes<HTMLElement>,
       render: (_: unknown, r) =>
         r.response ? (
           r.response.code !== null ? (
@@ -549,7 +564,7 @@ function RequestsCard() {
         dataSource={requests}
         loading={q.isPending}
         pagination={{ pageSize: 10, showSizeChanger: false, hideOnSinglePage: true }}
-        scroll={{ x: 900 }}
+        tableLayout="fixed"
         expandable={{
           expandedRowRender: (r) => (
             <div>

@@ -8,13 +8,15 @@ import { Alert, AutoComplete, Button, Col, Form, Row, Segmented, Select, Space, 
 // (about 12 KB of the first screen that this form does not use).
 import Input from 'antd/es/input/Input';
 import TextArea from 'antd/es/input/TextArea';
-import { CheckCircleFilled, ExclamationCircleFilled, PhoneOutlined, WarningFilled } from '@ant-design/icons';
+import { CheckCircleFilled, ExclamationCircleFilled, HistoryOutlined, PhoneOutlined, WarningFilled } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { keyStanding } from '../profiles/key-standing';
-import type { TemplateView } from '../../../../common/contract';
+import type { LastSendView, TemplateView } from '../../../../common/contract';
+import type { Language } from '../../i18n';
 import { normalizeMobile } from '../../../../common/domain/mobile';
 import { matchTemplate } from '../../../../common/domain/templates';
 import { CHARS_PER_UNIT, CONTENT_MAX, checkContent, textLength } from '../../../../common/domain/units';
+import { firstValueOf, formatWhen } from './last-send';
 import { composeText, markerLabel, matchFreeText, measure, previewParts, type FreeTextMatch, type PreviewPart } from './send-model';
 import type { SendFormValues, SendRequest } from './send-request';
 import type { SendData } from './use-send-data';
@@ -67,13 +69,25 @@ export function SendForm({ form, data, initialProfileId, sending, onReview, prob
     if (withErrors.length) form.validateFields(withErrors).catch(() => undefined);
   }, [i18n.language, form]);
 
+  // The send whose values were put in the fields by "Use the values of the last send", if any.
+  const [reused, setReused] = useState<LastSendView | null>(null);
+  const lastSend = template && template.markerCount > 0 ? (recents.lastSends[template.id] ?? null) : null;
+
   const chooseTemplate = (id: string) => {
     const next = templates.find((tpl) => tpl.id === id);
-    // The values last sent with this template, if any, as a starting point.
-    const last = recents.lastValues[id] ?? [];
-    form.setFieldsValue({ values: Array.from({ length: next?.markerCount ?? 0 }, (_, i) => last[i] ?? '') });
+    // A new send starts empty: values of another person's send are put in only when asked for.
+    form.setFieldsValue({ values: Array.from({ length: next?.markerCount ?? 0 }, () => '') });
     form.setFields(Array.from({ length: next?.markerCount ?? 0 }, (_, i) => ({ name: ['values', i], errors: [] })));
+    setReused(null);
   };
+
+  const reuseLastSend = () => {
+    if (!template || !lastSend) return;
+    form.setFieldsValue({ values: Array.from({ length: template.markerCount }, (_, i) => lastSend.values[i] ?? '') });
+    form.setFields(Array.from({ length: template.markerCount }, (_, i) => ({ name: ['values', i], errors: [] })));
+    setReused(lastSend);
+  };
+  const lastSendArgs = (last: LastSendView) => ({ mobile: last.mobile, first: firstValueOf(last.values), time: formatWhen(i18n.language as Language, last.at, Date.now()) });
 
   const switchMode = (next: 'template' | 'free') => {
     // Free text starts from the text composed so far, so a user can adjust it.
@@ -246,6 +260,17 @@ export function SendForm({ form, data, initialProfileId, sending, onReview, prob
                 );
               })}
             </Row>
+            {lastSend && template.approved ? (
+              reused && reused.mobile === lastSend.mobile && reused.at === lastSend.at ? (
+                <Text type="secondary" className="send-reused" data-testid="values-reused" role="status">
+                  <HistoryOutlined aria-hidden /> {t('send.field.reused', lastSendArgs(lastSend))}
+                </Text>
+              ) : (
+                <Button type="link" size="small" className="send-reuse" icon={<HistoryOutlined />} onClick={reuseLastSend} data-testid="reuse-last-send" title={lastSend.values.join(' · ')}>
+                  {t('send.field.reuse', lastSendArgs(lastSend))}
+                </Button>
+              )
+            ) : null}
           </fieldset>
         ) : null}
 

@@ -1,5 +1,5 @@
 // What the Send screen needs from main before the user can start: the profiles, the template
-// library, the recent numbers and per-template last values, and which profile was used last.
+// library, the recent numbers and each template's last send (offered, never prefilled), and which profile was used last.
 import { useMemo } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import type { ProfileView, RecentsView, TemplateView } from '../../../../common/contract';
@@ -21,7 +21,7 @@ export interface SendDataState {
   reload: () => void;
 }
 
-const NO_RECENTS: RecentsView = { mobiles: [], lastValues: {} };
+const NO_RECENTS: RecentsView = { mobiles: [], lastSends: {} };
 
 export function useSendData(): SendDataState {
   const profiles = useQuery(profilesQuery);
