@@ -14,7 +14,7 @@ import { normalizeMobile } from '../../../../common/domain/mobile';
 import { call, describeError } from '../../app/api';
 import { ask } from '../../app/query';
 import { currentLanguage } from '../../i18n';
-import { defaultTemplate, fillPreview, markerLabel, refusalText } from './dial-model';
+import { defaultTemplate, fillPreview, formatClock, markerLabel, prefillFor, refusalText, type RememberedValues } from './dial-model';
 import { dialRuns, type PalettePreset } from './dial-store';
 import { SHORTCUT_KEYS } from './shortcut';
 import type { DialData } from './use-dial-data';
@@ -23,10 +23,15 @@ import { navigate } from '../../app/navigation';
 
 type Target = { kind: 'contact'; contact: ContactRecord } | { kind: 'group'; group: ContactGroupRecord } | { kind: 'number'; mobile: string };
 type Option = { key: string } & Target;
+
+/** Whom a quick dial was for, as the palette names it. */
+function targetLabel(tg: Target): string {
+  return tg.kind === 'contact' ? tg.contact.name : tg.kind === 'group' ? tg.group.name : tg.mobile;
+}
 type Stage = 'search' | 'confirm' | 'refused';
 
 /** What the palette remembers between openings (this session). */
-const memory: { templateId: string | null; profileId: string | null; untilAnswered: boolean; attempts: number; pauseSeconds: number; values: Record<string, string[]> } = {
+const memory: { templateId: string | null; profileId: string | null; untilAnswered: boolean; attempts: number; pauseSeconds: number; values: Record<string, RememberedValues> } = {
   templateId: null,
   profileId: null,
   untilAnswered: true,
@@ -66,6 +71,7 @@ export function QuickDialPalette({ open, preset, data, onClose, onStarted }: Qui
   const [target, setTarget] = useState<Target | null>(null);
   const [templateId, setTemplateId] = useState<string | null>(null);
   const [values, setValues] = useState<string[]>([]);
+  const [valuesFrom, setValuesFrom] = useState<RememberedValues | null>(null);
   const [profileId, setProfileId] = useState<string | null>(null);
   const [untilAnswered, setUntilAnswered] = useState(memory.untilAnswered);
   const [attempts, setAttempts] = useState<number>(memory.attempts);
@@ -113,10 +119,11 @@ export function QuickDialPalette({ open, preset, data, onClose, onStarted }: Qui
     (tg: Target) => {
       const first = firstContact(tg);
       const tpl = defaultTemplate(data.templates, first, memory.templateId);
-      const prefilled = tpl && first?.lastTemplateId === tpl.id && first.lastValues ? first.lastValues : tpl ? (memory.values[tpl.id] ?? []) : [];
+      const prefilled = prefillFor(tpl, first, memory.values);
       setTarget(tg);
       setTemplateId(tpl?.id ?? null);
-      setValues(Array.from({ length: tpl?.markerCount ?? 0 }, (_, i) => prefilled[i] ?? ''));
+      setValues(prefilled.values);
+      setValuesFrom(prefilled.from);
       setEscalation(null);
       setMissing([]);
       setProblem(null);
@@ -217,9 +224,10 @@ export function QuickDialPalette({ open, preset, data, onClose, onStarted }: Qui
   const changeTemplate = (id: string) => {
     const tpl = data.templates.find((x) => x.id === id);
     const first = target ? firstContact(target) : null;
-    const prefilled = tpl && first?.lastTemplateId === tpl.id && first.lastValues ? first.lastValues : tpl ? (memory.values[tpl.id] ?? []) : [];
+    const prefilled = prefillFor(tpl ?? null, first, memory.values);
     setTemplateId(id);
-    setValues(Array.from({ length: tpl?.markerCount ?? 0 }, (_, i) => prefilled[i] ?? ''));
+    setValues(prefilled.values);
+    setValuesFrom(prefilled.from);
     setMissing([]);
   };
 
@@ -273,7 +281,7 @@ export function QuickDialPalette({ open, preset, data, onClose, onStarted }: Qui
     memory.untilAnswered = untilAnswered;
     memory.attempts = attempts;
     memory.pauseSeconds = pauseSeconds;
-    if (template) memory.values[template.id] = values;
+    if (template && target) memory.values[template.id] = { values, who: targetLabel(target), at: Date.now() };
     dialRuns.started(r.value.runId, r.value.plan);
     onStarted();
     onClose();
@@ -429,6 +437,11 @@ export function QuickDialPalette({ open, preset, data, onClose, onStarted }: Qui
                     </Form.Item>
                   ))}
                 </Flex>
+              ) : null}
+              {template && valuesFrom ? (
+                <Typography.Text type="warning" className="dial-values-from" data-testid="palette-values-from">
+                  {t('dial.palette.valuesFrom', { who: valuesFrom.who, time: formatClock(lang, valuesFrom.at) })}
+                </Typography.Text>
               ) : null}
               {template ? (
                 <div className="dial-preview" data-testid="palette-preview">

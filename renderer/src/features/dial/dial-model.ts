@@ -4,7 +4,7 @@ import type { TFunction } from 'i18next';
 import type { TemplateView } from '../../../../common/contract';
 import type { ContactRecord, DialRefusal, DialStatus } from '../../../../common/bulk-types';
 import type { CallState } from '../../../../common/domain/status';
-import type { Language } from '../../i18n';
+import type { Language } from '../../i18n/language';
 import { monthDay } from '../../i18n/dates';
 
 /** Local wall-clock time, with the date when it is not today. */
@@ -67,6 +67,33 @@ export function defaultTemplate(templates: readonly TemplateView[], contact: Con
   const approved = templates.filter((x) => x.approved);
   const byId = (id: string | null | undefined) => (id ? (approved.find((x) => x.id === id) ?? null) : null);
   return byId(contact?.lastTemplateId) ?? byId(remembered) ?? approved[0] ?? null;
+}
+
+/** Values a quick dial used, with whom they were for and when (kept for this session only). */
+export interface RememberedValues {
+  values: string[];
+  who: string;
+  at: number;
+}
+
+/**
+ * The values a quick dial starts with: the contact's own last values with this template (the same
+ * person, the same call again); else the values of the last quick dial with this template to someone
+ * else, said with whom and when (`from`), so that nobody passes one person's details to another
+ * unseen; else empty.
+ */
+export function prefillFor(
+  template: TemplateView | null,
+  contact: ContactRecord | null,
+  remembered: Readonly<Record<string, RememberedValues>>,
+): { values: string[]; from: RememberedValues | null } {
+  if (!template) return { values: [], from: null };
+  const sized = (vs: readonly string[]) => Array.from({ length: template.markerCount }, (_, i) => vs[i] ?? '');
+  if (contact?.lastTemplateId === template.id && contact.lastValues) return { values: sized(contact.lastValues), from: null };
+  const last = remembered[template.id];
+  if (!last || last.values.every((v) => !v.trim())) return { values: sized([]), from: null };
+  const own = contact && last.who === contact.name;
+  return { values: sized(last.values), from: own ? null : last };
 }
 
 export function markerLabel(t: TFunction, template: Pick<TemplateView, 'markerNames'>, index: number): string {
