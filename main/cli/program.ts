@@ -366,27 +366,23 @@ function clock(ms: number): string {
   return localTime(ms).slice(11);
 }
 
-/** Resolves with the message once its call ended (or following it stopped); tells each change. */
+/**
+ * Resolves with the message once its call ended (or following it stopped); tells each change as it
+ * is pushed. The wait itself is the call service's (session.awaitEnd), which keeps the process up:
+ * a subscription to pushed events alone does not, and the CLI exited before the call ended.
+ */
 async function waitForEnd(session: CliSession, id: number, onChange: (m: MessageRecord) => void): Promise<MessageRecord> {
   let last = (await session.call('messages.get', { id })).message;
-  if (last.endedAt !== null || last.outcome !== 'accepted') return last;
-  return new Promise<MessageRecord>((resolve) => {
-    let off: (() => void) | null = null;
-    const seen = (m: MessageRecord) => {
-      if (m.id !== id) return;
-      if (m.state !== last.state) onChange(m);
-      last = m;
-      if (m.endedAt !== null) {
-        off?.();
-        resolve(m);
-      }
-    };
-    void session.on('messageUpdated', seen).then((unsubscribe) => {
-      off = unsubscribe;
-      // It may have ended between the first read and the subscription.
-      void session.call('messages.get', { id }).then((d) => seen(d.message));
-    });
+  const off = await session.on('messageUpdated', (m) => {
+    if (m.id !== id) return;
+    if (m.state !== last.state) onChange(m);
+    last = m;
   });
+  try {
+    return await session.awaitEnd(id);
+  } finally {
+    off();
+  }
 }
 
 /** How a followed call ended, in words. */
