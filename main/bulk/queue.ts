@@ -71,6 +71,11 @@ export interface BulkQueueOptions {
   maxHoldMs?: number;
   /** Pause after this many unknown outcomes in a row (the provider is failing). Default 10; 0 = never. */
   unknownStreakLimit?: number;
+  /**
+   * Follows the batch's calls still going on that a process now gone left (killed mid-batch): without
+   * it nobody asks about them and their lines stay taken until maxHoldMs.
+   */
+  followLeft?: (messageIds: number[]) => void;
   now?: () => number;
   log?: (error: unknown) => void;
 }
@@ -379,8 +384,11 @@ export class BulkQueue {
   private async run(batchId: number, state: BatchState, runner: Runner): Promise<void> {
     const batch = this.repo.require(batchId);
     const governor = this.o.governors.for(batch.profile);
-    // Calls of this batch still ringing (from before a restart) hold lines: count them.
-    for (const open of this.repo.openCalls(batchId)) {
+    // Calls of this batch still ringing (from before a restart) hold lines: count them, and follow
+    // those a process now gone left, so that their lines free as they end.
+    const left = this.repo.openCalls(batchId);
+    this.o.followLeft?.(left.filter((o) => !state.heldMessages.has(o.messageId)).map((o) => o.messageId));
+    for (const open of left) {
       if (state.heldMessages.has(open.messageId)) continue;
       this.holdUntilEnded(batchId, state, governor.adopt(), open.messageId);
     }
