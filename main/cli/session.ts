@@ -50,6 +50,16 @@ export function envApiKey(env: NodeJS.ProcessEnv): string {
   }
 }
 
+/**
+ * CALLOUT_API_KEY for `callout sign` / `verify`, a signature debugger: any non-empty key (trimmed),
+ * even one Callout would not store (RFC 4231's "Jefe"); the answer's keyNote says so.
+ */
+export function envSigningKey(env: NodeJS.ProcessEnv): string {
+  const key = env.CALLOUT_API_KEY?.trim();
+  if (!key) throw usage('noApiKey');
+  return key;
+}
+
 /** A coded error of main's as the CLI's failure (exit status from the one table). */
 function asFailure(error: unknown): unknown {
   return error instanceof CalloutError ? failureFromIpc(error.toIpc()) : error;

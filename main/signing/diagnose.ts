@@ -253,6 +253,7 @@ export function diagnoseSignature(input: DiagnoseInput): Diagnosis {
     date,
     authorization,
     apiKey: input.apiKey,
+    ...(expectedApiId !== null ? { expectedApiId } : {}),
     now,
     windowSeconds,
     variant,

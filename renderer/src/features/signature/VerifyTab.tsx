@@ -9,6 +9,7 @@ import { CheckCircleFilled, CloseCircleFilled, ImportOutlined, SafetyCertificate
 import { useMutation } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { ProfileView } from '../../../../common/contract';
+import type { DiagnosisView } from '../../../../common/contract';
 import type { CapturedParseError, CapturedRequest, Diagnosis, DiagnosisCause, DiagnosisPart, ParseProblem, PartStatus, SignatureVariant } from '../../../../common/signature-types';
 import { describeError } from '../../app/api';
 import { ask } from '../../app/query';
@@ -24,12 +25,12 @@ type GatewayVariant = SignatureVariant | 'any';
 
 type Outcome =
   | { kind: 'parse-error'; error: CapturedParseError; detail: ParseProblem }
-  | { kind: 'diagnosed'; request: CapturedRequest; diagnosis: Diagnosis; comparedWith: string; variant: GatewayVariant };
+  | { kind: 'diagnosed'; request: CapturedRequest; diagnosis: DiagnosisView; comparedWith: string; variant: GatewayVariant };
 
-type DiagnoseInput = { text: string; defaultUrl: string; variant: GatewayVariant; now: string; key: { profileId: string } | { adHoc: string } };
+type DiagnoseInput = { text: string; defaultUrl: string; variant: GatewayVariant; now: string; key: { profileId: string } | { adHoc: string }; expectedApiId?: string };
 
 /** Reads the paste (signature.parseRequest), then checks it with the key (signature.diagnose). */
-async function readAndDiagnose({ text, defaultUrl, variant, now, key }: DiagnoseInput): Promise<Outcome> {
+async function readAndDiagnose({ text, defaultUrl, variant, now, key, expectedApiId }: DiagnoseInput): Promise<Outcome> {
   const parsed = await ask((api) => api.signature.parseRequest({ text, ...(defaultUrl ? { defaults: { url: defaultUrl } } : {}) }));
   if (!parsed.ok) return { kind: 'parse-error', error: parsed.error, detail: parsed.detail };
   const request = parsed.value;
@@ -42,6 +43,7 @@ async function readAndDiagnose({ text, defaultUrl, variant, now, key }: Diagnose
       date: h.date ?? null,
       authorization: h.authorization ?? null,
       key,
+      ...(expectedApiId ? { expectedApiId } : {}),
       variant,
       now,
     }),
@@ -75,7 +77,8 @@ export function VerifyTab({ keyState, profile, build }: VerifyTabProps) {
   const diagnose = () => {
     if (!key.ok || text.trim() === '' || diagnosis.isPending) return;
     const now = compareMode === 'fixed' && compareTime.trim() !== '' ? compareTime.trim() : httpDateNow();
-    diagnosis.mutate({ text, defaultUrl: defaultUrl.trim() || build.inputs.url.trim(), variant, now, key: key.key });
+    // keyId must name the chosen profile's API ID (a typed key too): a gateway refuses another one.
+    diagnosis.mutate({ text, defaultUrl: defaultUrl.trim() || build.inputs.url.trim(), variant, now, key: key.key, ...(profile ? { expectedApiId: profile.apiId } : {}) });
   };
 
   const compareInvalid = compareMode === 'fixed' && compareTime.trim() !== '' && Number.isNaN(Date.parse(compareTime));
@@ -257,7 +260,7 @@ function matchedVariant(d: Diagnosis): SignatureVariant | null {
 }
 
 /** The verdict, the likely causes and the clock, at the top right. */
-function DiagnosisSummary({ diagnosis: d, comparedWith }: { diagnosis: Diagnosis; comparedWith: string }) {
+function DiagnosisSummary({ diagnosis: d, comparedWith }: { diagnosis: DiagnosisView; comparedWith: string }) {
   const { t, i18n } = useTranslation();
   const lang = currentLanguage(i18n.language);
   const top = d.causes[0];
@@ -271,6 +274,7 @@ function DiagnosisSummary({ diagnosis: d, comparedWith }: { diagnosis: Diagnosis
         : t(seconds > 0 ? 'signature.skew.ahead' : 'signature.skew.behind', { seconds: formatAbsSeconds(lang, seconds) });
   return (
     <Flex vertical gap={12}>
+      {d.keyNote ? <Alert type="warning" showIcon title={t(`signature.key.notStored.${d.keyNote}`)} data-testid="verify-key-note" /> : null}
       <Alert
         type={d.valid ? 'success' : 'error'}
         showIcon
