@@ -173,7 +173,7 @@ export const CHECK_TEXT_KINDS: { [C in CheckCode]: readonly string[] } = {
 export const RULE_TEXT_KINDS: { [C in RuleCode]: readonly string[] } = {
   missing: [],
   'not-text': [],
-  mobile: ['empty', 'invalid-characters', 'wrong-length', 'not-mainland-mobile', 'not-bare'],
+  mobile: ['empty', 'invalid-characters', 'wrong-length', 'landline', 'not-mainland-mobile', 'not-bare'],
   content: ['empty', 'too-long'],
   template: ['none', 'pending', 'no-library'],
   format: [],

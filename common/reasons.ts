@@ -53,9 +53,12 @@ export interface ReasonParams {
   internal: Record<string, never>;
   /**
    * The request left but its result could not be written (a full disk): the provider's answer is
-   * kept in memory and written as soon as possible. `kind`: what the provider answered.
+   * kept in memory and in a file outside the database (it survives the process), and written as
+   * soon as possible, at the latest by the next start. `kind`: what the provider answered.
    */
   'store-incomplete': { smsid: string | null; kind: 'accepted' | 'rejected' | 'unknown' | 'no-reply' };
+  /** As store-incomplete, but the answer could not be kept in a file either: it lives only as long as this process. */
+  'store-unkept': { smsid: string | null; kind: 'accepted' | 'rejected' | 'unknown' | 'no-reply' };
 }
 
 export type ReasonCode = keyof ReasonParams;
@@ -85,6 +88,7 @@ export const REASON_CODES = [
   'batch-requeued',
   'internal',
   'store-incomplete',
+  'store-unkept',
 ] as const satisfies readonly ReasonCode[];
 const reasonCodesComplete: Exclude<ReasonCode, (typeof REASON_CODES)[number]> extends never ? true : false = true;
 void reasonCodesComplete;

@@ -23,6 +23,7 @@ import { openStore, type Store } from './store';
 import { ReceiptListeners } from './receipts/receipt-listeners';
 import { CaptureService } from './capture/capture-service';
 import { dataDirectory } from './store/paths';
+import { KeptAnswers } from './store/kept-answers';
 import { fail, isDiskFull, isStorageError } from './errors';
 import { WorkbenchService } from './workbench/workbench-service';
 
@@ -204,6 +205,8 @@ export async function createServices(options: ServicesOptions = {}): Promise<Ser
       log: options.log,
       onStoreHealth: noteStoreHealth,
       storeRetry: options.storeRetry,
+      kept: new KeptAnswers({ home }),
+      followKept: options.follow?.resume ?? true,
     });
     receipts = new ReceiptListeners({
       record: (id) => {
@@ -235,7 +238,10 @@ export async function createServices(options: ServicesOptions = {}): Promise<Ser
       log: options.log,
     });
 
-    // Sends left in flight by a process that is gone become unknown; calls still going on are followed again.
+    // Answers a process kept in files because the store could not take them are written first (a
+    // full disk: their smsid reaches the history); then sends left in flight by a process that is
+    // gone become unknown, and calls still going on are followed again.
+    calls.replayKept();
     const interrupted = calls.recover({ resume: options.follow?.resume ?? true });
     profiles.ensureSandboxProfile();
     if (options.sandbox !== false) {

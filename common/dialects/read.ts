@@ -49,9 +49,6 @@ export interface ReceiptReading extends StateReading {
   duration: number | null;
 }
 
-/** At most this many receipts are read from one post. */
-export const MAX_RECEIPTS_PER_POST = 500;
-
 const list = (p: DialectPaths | undefined): string[] => (p === undefined ? [] : typeof p === 'string' ? [p] : p);
 
 /** A JSON text inside a field (`"data": "{\"state\":1}"`) is read as what it holds. */
@@ -215,13 +212,13 @@ export function readBalance(d: Dialect, raw: unknown): BalanceReading {
   return { ...common, units: d.balance ? plausibleUnits(firstAt(d.balance.units, raw)?.value) : null };
 }
 
-/** Every receipt in one post (at most MAX_RECEIPTS_PER_POST): a list at the dialect's place, a JSON list, or the post itself. */
+/** Every receipt in one post (all of them: the listener bounds a post's size): a list at the dialect's place, a JSON list, or the post itself. */
 export function readReceipts(d: Dialect, raw: unknown): ReceiptReading[] {
   const r = d.receipt;
   if (!r) return [];
   const found = r.list === undefined ? null : firstAt(r.list, raw);
   const body = unwrap(found ? found.value : raw);
-  const items = (Array.isArray(body) ? body : [body]).slice(0, MAX_RECEIPTS_PER_POST);
+  const items = Array.isArray(body) ? body : [body];
   const states = r.states ?? d.status?.states ?? {};
   return items.map((item) => {
     const entry = unwrap(item);

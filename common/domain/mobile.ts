@@ -9,7 +9,7 @@
  * parentheses (ASCII and full-width).
  */
 
-export type MobileError = 'empty' | 'invalid-characters' | 'wrong-length' | 'not-mainland-mobile';
+export type MobileError = 'empty' | 'invalid-characters' | 'wrong-length' | 'landline' | 'not-mainland-mobile';
 
 export type MobileResult = { ok: true; mobile: string } | { ok: false; error: MobileError };
 
@@ -37,9 +37,23 @@ export function normalizeMobile(input: string): MobileResult {
   if (!/^\+?\d+$/.test(compact)) return { ok: false, error: 'invalid-characters' };
   const national = nationalPart(compact, false);
   if (national === null) return { ok: false, error: 'not-mainland-mobile' };
+  if (isLandline(compact, national)) return { ok: false, error: 'landline' };
   if (national.length !== 11) return { ok: false, error: 'wrong-length' };
   if (!MAINLAND_MOBILE_RE.test(national)) return { ok: false, error: 'not-mainland-mobile' };
   return { ok: true, mobile: national };
+}
+
+/**
+ * A mainland landline (or a 400/800 service number): a trunk 0, an area code and 7–8 digits
+ * (0755-12345678, 010 1234 5678), the same after +86 without the 0 (+86 755 1234 5678), or a
+ * 10-digit 400/800 number. Callout calls mobiles only, so these get their own answer instead of
+ * "wrong number of digits".
+ */
+function isLandline(compact: string, national: string): boolean {
+  if (/^0[1-9]\d{8,10}$/.test(national)) return true;
+  if (/^[48]00\d{7}$/.test(national)) return true;
+  const prefixed = national !== compact;
+  return prefixed && /^[2-9]\d{8,10}$/.test(national);
 }
 
 /** Full-width digits and plus folded, separators removed. */

@@ -10,7 +10,13 @@
 // is retried at once a few times, then in the background. While a message's result is not stored,
 // the same text to the same number is refused (`result-not-stored`), so a full disk can never lead
 // to a second call; the send itself reports `unknown` with the reason `store-incomplete` and the
-// smsid the provider gave, never an internal error.
+// smsid the provider gave, never an internal error. The answer is also kept in a file outside the
+// database (KeptAnswers), so that it survives the process: the next start, or the next send of any
+// process, writes it into the store.
+//
+// The same text to the same number (profile and address) is sent once at a time: in this process
+// (`inFlight`), and across the processes sharing the data directory (the app, `callout ui`, the
+// CLI) by the `pending` row itself, claimed atomically before the request leaves (claimPending).
 import { checkContent, unitsFor } from '../../common/domain/units';
 import { normalizeMobile } from '../../common/domain/mobile';
 import { FINAL_STATES, keyVerdict, mayMove, maySendAgain, stopsFollowing } from '../../common/domain';
@@ -21,7 +27,9 @@ import type { Exchange, MessageRecord } from '../../common/records';
 import { reason } from '../../common/reasons';
 import { CalloutError, fail, isDiskFull } from '../errors';
 import type { ExchangeRepository } from '../store/exchange-repository';
+import type { KeptAnswers } from '../store/kept-answers';
 import type { MessageRepository } from '../store/message-repository';
+import { ownerAlive, processOwner } from '../store/process-owner';
 import { dialectOf, VoiceClient, type ProviderEndpoint } from '../voice/client';
 import { parseBody, parsePost, type BalanceReply, type SendReply, type StatusReply } from '../voice/replies';
 import { CallClock, redialAfter, type CallClockOptions } from './call-clock';
@@ -113,6 +121,10 @@ export interface CallServiceOptions {
   storeRetry?: { delaysMs?: readonly number[]; intervalMs?: number };
   /** A write failed (the store's health: disk full, I/O error) or, with null, a write succeeded again. */
   onStoreHealth?: (error: unknown | null) => void;
+  /** Where an answer the store could not take is kept until it can (survives the process). Without it, only memory. */
+  kept?: KeptAnswers;
+  /** Follow the calls whose kept answer this process writes (the app: yes; the CLI follows only its own). */
+  followKept?: boolean;
 }
 
 /** A send whose request left, with what the provider answered, not yet (completely) stored. */
@@ -126,6 +138,8 @@ interface Unstored {
   exchanges: Exchange[];
   /** The stored outcome, once it is. */
   stored: MessageRecord | null;
+  /** A file outside the database holds the answer too (KeptAnswers). */
+  kept?: boolean;
 }
 
 /** Checks a send locally: the normalised number, the text, its units. Throws invalid-mobile / invalid-content. */
@@ -180,7 +194,9 @@ export class CallService {
     if (waiting) throw fail('result-not-stored', { id: waiting.pending.id, smsid: waiting.reply?.smsid ?? null });
     this.inFlight.add(key);
     try {
-      const pending = this.write(() => this.o.messages.insertPending({
+      // An answer another process kept but could not store (it is gone) is written first: its message is settled, not `pending`.
+      this.replayKept();
+      const claim = this.write(() => this.o.messages.claimPending({
         profile: endpoint.profile,
         baseUrl: endpoint.baseUrl,
         apiId: endpoint.apiId,
@@ -191,12 +207,15 @@ export class CallService {
         resendOf: input.resendOf ?? null,
         batchItemId: input.batchItemId ?? null,
       }));
+      // Another running process is sending the same text to the same number: nothing leaves from here.
+      if (claim.busy) throw fail('send-in-flight');
+      const pending = claim.claimed;
       this.changed(pending);
       const result = await this.clientFor(endpoint).send({ mobile: checked.mobile, content: checked.content }, signal);
       this.noteKey(endpoint.profile, result.reply, result.failure);
       // From here the provider may have placed a call: its answer is kept until it is stored.
       const entry: Unstored = { key: sameCallKey(checked.mobile, checked.content), pending, profile: endpoint.profile, reply: result.reply, failure: result.failure, exchanges: [...result.exchanges], stored: null };
-      const message = await this.storeWithRetry(entry);
+      const message = await this.storeWithRetry(entry, [endpoint.apiKey]);
       return { message, reply: result.reply, failure: result.failure };
     } finally {
       this.inFlight.delete(key);
@@ -244,6 +263,39 @@ export class CallService {
     for (const m of interrupted) this.changed(m);
     if (opts.resume) for (const m of this.o.messages.claimOrphanedOpen()) this.follower.follow(m.id, m.createdAt);
     return interrupted;
+  }
+
+  /**
+   * Answers kept in files because the store could not take them, by a process that is gone (or by
+   * this one before a restart): written into the store now, their files removed. A process still
+   * running writes its own. Returns the messages written.
+   */
+  replayKept(): MessageRecord[] {
+    const kept = this.o.kept;
+    if (!kept) return [];
+    const written: MessageRecord[] = [];
+    for (const { path, answer } of kept.list()) {
+      if (answer.owner === processOwner() ? this.unstored.has(answer.messageId) : ownerAlive(answer.owner)) continue;
+      try {
+        const before = this.o.messages.get(answer.messageId);
+        if (before && before.profile !== answer.profile) continue;
+        // Written already (by another process replaying it too), or gone from the history: nothing to do.
+        if (!before || !awaitsAnswer(before)) {
+          kept.remove(path);
+          continue;
+        }
+        const message = this.recordSend(before.id, answer.reply, answer.failure);
+        for (const e of answer.exchanges) this.o.exchanges.insert(e, { messageId: before.id, profile: answer.profile });
+        kept.remove(path);
+        written.push(message);
+        this.changed(message, before);
+        if (this.o.followKept && message.outcome === 'accepted' && message.endedAt === null) this.follower.follow(message.id);
+      } catch (error) {
+        // Still cannot be written (the disk is still full): kept for the next try.
+        this.o.log?.(error);
+      }
+    }
+    return written;
   }
 
   /**
@@ -319,7 +371,7 @@ export class CallService {
    * backwards (mayMove): a repeated or late receipt, or an older state, changes nothing. A value the
    * dialect does not map is shown on the message ("not recognised — map it"), never guessed.
    */
-  private apply(id: number, r: CallReading): MessageRecord | null {
+  private apply(id: number, r: CallReading, notifyLater?: Array<() => void>): MessageRecord | null {
     const { messages } = this.o;
     const m = messages.get(id);
     if (!m || m.outcome !== 'accepted') return m ?? null;
@@ -337,7 +389,11 @@ export class CallService {
       if (!moves && !sameButMore) return m;
       next = messages.updateState(id, r.state, { duration: r.duration, attempts: r.attempts ?? null, final, detail: r.value });
     }
-    if (next.updatedAt !== m.updatedAt) this.changed(next, m);
+    if (next.updatedAt !== m.updatedAt) {
+      // Inside a transaction, nobody is told before it commits.
+      if (notifyLater) notifyLater.push(() => this.changed(next, m));
+      else this.changed(next, m);
+    }
     return next;
   }
 
@@ -359,23 +415,37 @@ export class CallService {
 
   /**
    * A post of receipts from the provider (the receipt listener): kept as an exchange in history —
-   * linked to each message it names — and each receipt recorded on its message, matched by id
-   * through the profile's dialect.
+   * linked to each message it names (or to none) — and each receipt recorded on its message,
+   * matched by id through the profile's dialect. All of it in one transaction: when this throws
+   * (the database locked by another process, a full disk), nothing of the post was kept, and the
+   * listener asks the provider to send it again; a receipt applied twice changes nothing.
    */
   receive(profileId: string, dialect: Dialect, exchange: Exchange): ReceiptOutcome {
     const { messages, exchanges } = this.o;
     const type = exchange.requestHeaders.find(([n]) => n.toLowerCase() === 'content-type')?.[1] ?? null;
     const parsed = exchange.requestBody === null ? null : parsePost(exchange.requestBody, type);
     const receipts = parsed === null ? [] : readReceipts(dialect, parsed);
-    const matches: Array<{ id: number; receipt: ReceiptReading }> = [];
-    for (const receipt of receipts) {
-      const local = receipt.id ? messages.findBySmsid(receipt.id, profileId) : undefined;
-      if (local) matches.push({ id: local.id, receipt });
+    const notify: Array<() => void> = [];
+    const outcome = messages.atomically((): ReceiptOutcome => {
+      const matches: Array<{ id: number; receipt: ReceiptReading }> = [];
+      for (const receipt of receipts) {
+        const local = receipt.id ? messages.findBySmsid(receipt.id, profileId) : undefined;
+        if (local) matches.push({ id: local.id, receipt });
+      }
+      const linked = [...new Set(matches.map((x) => x.id))];
+      const exchangeIds = [exchanges.insert(exchange, { messageIds: linked, profile: profileId })];
+      for (const { id, receipt } of matches) this.apply(id, { state: receipt.state, value: receipt.value, unmapped: receipt.unmapped, duration: receipt.duration }, notify);
+      return { readable: parsed !== null, receipts: receipts.length, matched: matches.length, exchangeIds };
+    });
+    // Stored: what is told now can no longer be taken back (and a failure to tell is not a failure to store).
+    for (const tell of notify) {
+      try {
+        tell();
+      } catch (error) {
+        this.o.log?.(error);
+      }
     }
-    const linked = [...new Set(matches.map((x) => x.id))];
-    const exchangeIds = (linked.length ? linked : [null]).map((messageId) => exchanges.insert(exchange, { messageId, profile: profileId }));
-    for (const { id, receipt } of matches) this.apply(id, { state: receipt.state, value: receipt.value, unmapped: receipt.unmapped, duration: receipt.duration });
-    return { readable: parsed !== null, receipts: receipts.length, matched: matches.length, exchangeIds };
+    return outcome;
   }
 
   /**
@@ -442,7 +512,7 @@ export class CallService {
    * cannot be written) the message as it stands in memory: `unknown`, reason `store-incomplete`, its
    * smsid kept, and the entry left for the background retries.
    */
-  private async storeWithRetry(entry: Unstored): Promise<MessageRecord> {
+  private async storeWithRetry(entry: Unstored, secrets: readonly string[]): Promise<MessageRecord> {
     const delays = this.o.storeRetry?.delaysMs ?? [50, 250, 1000];
     let failed: unknown = null;
     for (let attempt = 0; ; attempt++) {
@@ -453,6 +523,12 @@ export class CallService {
       } catch (error) {
         failed = error;
         this.o.log?.(error);
+        // Kept outside the database at once, before anything else can stop this process (and
+        // counted as not stored from now: this process's own, never replayed by it meanwhile).
+        if (attempt === 0 && !entry.stored) {
+          entry.kept = this.keep(entry, secrets);
+          this.unstored.set(entry.pending.id, entry);
+        }
         if (entry.stored || attempt >= delays.length) break;
         await new Promise((resolve) => setTimeout(resolve, delays[attempt]));
       }
@@ -471,6 +547,15 @@ export class CallService {
   /** One try at writing what is left of an entry (throws when a write fails). The outcome first: it is what prevents a second call. */
   private writeEntry(entry: Unstored): void {
     if (!entry.stored) {
+      const current = this.o.messages.get(entry.pending.id);
+      if (current && !awaitsAnswer(current)) {
+        // Another process wrote it from the kept file (with its exchanges): taken as it is.
+        entry.stored = current;
+        entry.exchanges = [];
+        this.changed(current);
+      }
+    }
+    if (!entry.stored) {
       const message = this.recordSend(entry.pending.id, entry.reply, entry.failure);
       entry.stored = message;
       this.o.onStoreHealth?.(null);
@@ -483,6 +568,20 @@ export class CallService {
       entry.exchanges.shift();
     }
     this.unstored.delete(entry.pending.id);
+    if (entry.kept) {
+      try {
+        this.o.kept?.forget(entry.pending.id);
+      } catch (error) {
+        // Left behind, it is found already written at the next replay and removed then.
+        this.o.log?.(error);
+      }
+    }
+  }
+
+  /** Keeps an answer the store cannot take in a file (true), or says it could not (false: memory only). */
+  private keep(entry: Unstored, secrets: readonly string[]): boolean {
+    const kept = this.o.kept?.keep({ messageId: entry.pending.id, profile: entry.profile, reply: entry.reply, failure: entry.failure, exchanges: entry.exchanges }, secrets);
+    return kept !== undefined && kept !== null;
   }
 
   /** A write whose failure (a full disk...) is reported to the store's health before it is thrown. */
@@ -529,6 +628,11 @@ export class CallService {
   }
 }
 
+/** A message whose provider answer is not recorded: still `pending`, or marked interrupted by a later start. */
+function awaitsAnswer(m: MessageRecord): boolean {
+  return m.outcome === 'pending' || (m.outcome === 'unknown' && m.errorKind === 'interrupted');
+}
+
 /** A send whose outcome is not stored, as it stands in memory: `unknown`, why, and the provider's answer (its smsid above all). */
 function incompleteRecord(u: Unstored): MessageRecord {
   const r = u.reply;
@@ -542,7 +646,8 @@ function incompleteRecord(u: Unstored): MessageRecord {
     smsid: r?.smsid ?? null,
     billedUnits: r?.count ?? null,
     errorKind: 'store-incomplete',
-    reason: reason('store-incomplete', { smsid: r?.smsid ?? null, kind: answer }),
+    // Kept in a file, it survives this process; otherwise it is said that it does not (write the smsid down).
+    reason: reason(u.kept ? 'store-incomplete' : 'store-unkept', { smsid: r?.smsid ?? null, kind: answer }),
     updatedAt: Date.now(),
   };
 }

@@ -6,7 +6,7 @@ import type { CaptureInfo, CaptureStatus } from '../../common/capture';
 import type { Exchange } from '../../common/records';
 import { fail } from '../errors';
 import type { ExchangeRepository } from '../store/exchange-repository';
-import { REDACTED, Redactor } from '../voice/redaction';
+import { REDACTED, Redactor, redactQueryFields } from '../voice/redaction';
 import { checkExchange, voiceOperation, type CheckKey } from './checks';
 import { DEFAULT_MAX_KEPT_BYTES, startCaptureProxy, type CaptureProxy, type ProxiedExchange } from './proxy';
 
@@ -172,7 +172,6 @@ export class CaptureService {
       timings: { dnsMs: null, connectMs: null, tlsMs: null, firstByteMs: x.firstByteMs, totalMs: x.totalMs },
     };
     const redacted = redactor.exchange(exchange);
-    redacted.url = redactQueryPassword(redacted.url);
     const counts = this.state.counts;
     let id: number | null = null;
     try {
@@ -198,13 +197,14 @@ function operationOf(url: string, target: URL): Exchange['operation'] {
   }
 }
 
-/** The checks' texts quote what the backend sent (a URL, an account, a value): the key goes nowhere. */
+/** The checks' texts quote what the backend sent (a URL, an account, a value): the key goes nowhere, in any of its forms. */
 function redactInfo(info: CaptureInfo, redactor: Redactor): CaptureInfo {
-  // A password in a query the checks quote (a URL they could not read, the address it was sent to) goes too.
-  return JSON.parse(redactor.text(JSON.stringify(info)), (_key, value: unknown) => (typeof value === 'string' ? redactQueryPassword(value) : value)) as CaptureInfo;
-}
-
-/** A `password` in a URL's query (the spec's send also takes GET) does not reach the store. */
-function redactQueryPassword(url: string): string {
-  return url.replace(/([?&]password=)[^&#]*/gi, `$1${encodeURIComponent(REDACTED)}`);
+  // Each text on its own (a password in a query the checks quote goes too), names included.
+  const texts = (value: unknown): unknown => {
+    if (typeof value === 'string') return redactor.text(redactQueryFields(value));
+    if (Array.isArray(value)) return value.map(texts);
+    if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [redactor.text(k), texts(v)]));
+    return value;
+  };
+  return texts(info) as CaptureInfo;
 }

@@ -19,6 +19,8 @@ export const DEFAULT_MAX_KEPT_BYTES = 256 * 1024;
 const CONNECT_TIMEOUT_MS = 10_000;
 /** A connection with nothing moving either way for this long is closed. */
 const IDLE_TIMEOUT_MS = 120_000;
+/** A request whose headers are not complete after this long is answered 408 and its connection closed (slow headers hold nothing). */
+export const HEADERS_TIMEOUT_MS = 15_000;
 
 /** Headers about one connection, not the request: not passed on (RFC 9110 7.6.1). */
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'proxy-authorization', 'proxy-authenticate', 'upgrade', 'te', 'trailer']);
@@ -67,6 +69,8 @@ export interface CaptureProxyOptions {
   host?: string;
   maxKeptBytes?: number;
   connectTimeoutMs?: number;
+  /** How long a backend may take to send a request's headers (default HEADERS_TIMEOUT_MS). */
+  headersTimeoutMs?: number;
   /** Told once per exchange, when both sides are done. */
   onExchange: (exchange: ProxiedExchange) => void;
 }
@@ -415,14 +419,19 @@ export async function startCaptureProxy(opts: CaptureProxyOptions): Promise<Capt
     });
   }
 
-  const server: Server = createServer({ requestTimeout: 0 }, onRequest);
+  // Bodies may stream for as long as they move (requestTimeout 0, the idle timeout above); headers may
+  // not: Node checks them every tenth of the timeout (its own timer, at most a second apart).
+  const headersTimeout = opts.headersTimeoutMs ?? HEADERS_TIMEOUT_MS;
+  const server: Server = createServer({ requestTimeout: 0, headersTimeout, connectionsCheckingInterval: Math.min(1000, Math.max(10, Math.floor(headersTimeout / 10))) }, onRequest);
   server.on('connect', onConnect);
   server.on('connection', (s: Socket) => {
     sockets.add(s);
     s.on('close', () => sockets.delete(s));
   });
-  server.on('clientError', (_e, socket: Socket) => {
-    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nconnection: close\r\n\r\n');
+  server.on('clientError', (e: NodeJS.ErrnoException, socket: Socket) => {
+    const late = e.code === 'ERR_HTTP_REQUEST_TIMEOUT';
+    if (socket.writable) socket.end(late ? 'HTTP/1.1 408 Request Timeout\r\nconnection: close\r\n\r\n' : 'HTTP/1.1 400 Bad Request\r\nconnection: close\r\n\r\n');
+    else socket.destroy();
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -3,7 +3,9 @@
 // path secret (at least 128 random bits; anything else gets a bare 404 and is not recorded), reads
 // at most 64 KiB, decodes the body by its declared charset, and hands each post on as an exchange
 // (operation 'receipt') with the secret already redacted. What the post means is the caller's.
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+// A post is answered only once it is stored: when it cannot be (the database locked by another
+// process, a full disk), the answer is 503 with Retry-After, so the provider sends it again.
+import { createServer, STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
@@ -13,6 +15,9 @@ import { Redactor } from '../voice/redaction';
 
 /** Posts above this size are refused (413): a post of receipts is a few KiB. */
 export const MAX_RECEIPT_BYTES = 64 * 1024;
+
+/** How long a provider is asked to wait before posting again what could not be stored (seconds). */
+export const RECEIPT_RETRY_AFTER_S = 5;
 
 /** A new path secret: 192 random bits, URL-safe. */
 export function newReceiptSecret(): string {
@@ -41,7 +46,10 @@ export interface ReceiptListenerOptions {
   secret: string;
   /** Decides the answer to a post (before it is recorded). */
   answer(post: ReceivedPost): ReceiptAck;
-  /** Gets the whole exchange (request and answer, secret redacted) once the answer is sent. */
+  /**
+   * Stores the whole exchange (request and the answer about to be sent, secret redacted) before it
+   * is sent; throws when it could not be stored (the post is then answered 503, to be sent again).
+   */
   record(exchange: Exchange): void;
   log?: (error: unknown) => void;
 }
@@ -143,7 +151,6 @@ export async function startReceiptListener(o: ReceiptListenerOptions): Promise<R
     const contentType = headers.find(([n]) => n.toLowerCase() === 'content-type')?.[1] ?? null;
     const body = decodeBody(read, contentType).text;
     const ack = o.answer({ headers, contentType, body, startedAt });
-    reply(res, ack.status, ack.type, ack.body);
     const totalMs = Math.round((performance.now() - t0) * 100) / 100;
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : o.port;
@@ -154,7 +161,7 @@ export async function startReceiptListener(o: ReceiptListenerOptions): Promise<R
       requestHeaders: headers,
       requestBody: body,
       status: ack.status,
-      statusText: res.statusMessage || null,
+      statusText: STATUS_CODES[ack.status] ?? null,
       responseHeaders: [
         ['Content-Type', ack.type],
         ['Content-Length', String(Buffer.byteLength(ack.body))],
@@ -164,7 +171,15 @@ export async function startReceiptListener(o: ReceiptListenerOptions): Promise<R
       startedAt,
       timings: { dnsMs: null, connectMs: null, tlsMs: null, firstByteMs: totalMs, totalMs },
     };
-    o.record(redactor.exchange(exchange));
+    // Acknowledged only once stored: a provider does not send again what was acknowledged.
+    try {
+      o.record(redactor.exchange(exchange));
+    } catch (error) {
+      o.log?.(error);
+      reply(res, 503, 'text/plain; charset=utf-8', 'not stored, send it again', { 'Retry-After': String(RECEIPT_RETRY_AFTER_S) });
+      return;
+    }
+    reply(res, ack.status, ack.type, ack.body);
   };
 
   const server = createServer((req, res) => {

@@ -50,6 +50,7 @@ function toRecord(r: ExchangeRow): ExchangeRecord {
 /** Stores exchanges exactly as captured. They arrive redacted: the transport redacts before anything else sees them. */
 export class ExchangeRepository {
   private insertStmt: Statement | null = null;
+  private linkStmt: Statement | null = null;
 
   constructor(private readonly db: Database) {}
 
@@ -63,10 +64,17 @@ export class ExchangeRepository {
     return this.insertStmt;
   }
 
-  /** Stores an exchange; `capture` marks one the capture proxy recorded (with its checks). */
-  insert(e: Exchange, link: { messageId?: number | null; profile?: string | null; capture?: CaptureInfo | null } = {}): number {
+  /**
+   * Stores an exchange; `capture` marks one the capture proxy recorded (with its checks). `messageIds`:
+   * every message it belongs to (a post of receipts: each message it names), stored once however
+   * many they are: the first as its messageId, the others linked (exchange_messages, migration 0016).
+   */
+  insert(e: Exchange, link: { messageId?: number | null; messageIds?: readonly number[]; profile?: string | null; capture?: CaptureInfo | null } = {}): number {
+    const ids = [...new Set(link.messageIds ?? [])];
+    const [first = link.messageId ?? null, ...others] = ids;
+    if (others.length && !this.db.inTransaction) return this.db.transaction(() => this.insert(e, link))();
     const info = this.insertStatement.run({
-      messageId: link.messageId ?? null,
+      messageId: first,
       profile: link.profile ?? null,
       operation: e.operation,
       method: e.method,
@@ -86,11 +94,25 @@ export class ExchangeRepository {
       capture: link.capture ? JSON.stringify(link.capture) : null,
       captureVerdict: link.capture?.verdict ?? null,
     });
-    return Number(info.lastInsertRowid);
+    const id = Number(info.lastInsertRowid);
+    if (others.length) {
+      const linkStmt = (this.linkStmt ??= this.db.prepare('INSERT INTO exchange_messages (message_id, started_at, exchange_id) VALUES (?, ?, ?)'));
+      for (const m of others) linkStmt.run(m, e.startedAt, id);
+    }
+    return id;
   }
 
+  /** A message's exchanges, oldest first: its own, and the posts linked to it (migration 0016). */
   forMessage(messageId: number): ExchangeRecord[] {
-    return (this.db.prepare('SELECT * FROM exchanges WHERE message_id = ? ORDER BY started_at, id').all(messageId) as ExchangeRow[]).map(toRecord);
+    return (
+      this.db
+        .prepare(
+          `SELECT * FROM exchanges WHERE message_id = ?
+           UNION ALL SELECT e.* FROM exchange_messages l JOIN exchanges e ON e.id = l.exchange_id WHERE l.message_id = ?
+           ORDER BY started_at, id`,
+        )
+        .all(messageId, messageId) as ExchangeRow[]
+    ).map(toRecord);
   }
 
   /** The newest exchanges of a profile of these operations (the teach preview reads them again with a candidate dialect). */

@@ -336,14 +336,23 @@ export class HistoryRepository {
       }
     }
     const dir = order === 'newest' ? 'DESC' : 'ASC';
-    const common = exchangeRange(range, '');
-    if (cursor) common.push({ sql: `(started_at, id) ${order === 'newest' ? '<' : '>'} (?, ?)`, params: cursor });
+    const after = (id: string): Clause[] => (cursor ? [{ sql: `(started_at, ${id}) ${order === 'newest' ? '<' : '>'} (?, ?)`, params: cursor }] : []);
+    const common = [...exchangeRange(range, ''), ...after('id')];
     const arm = (head: Clause | null, columns: string): Clause => {
       const where = head ? [head, ...common] : common;
       return { sql: `SELECT ${columns} FROM exchanges${where.length ? ` WHERE ${where.map((c) => c.sql).join(' AND ')}` : ''}`, params: where.flatMap((c) => c.params) };
     };
+    // A message's exchanges: its own (exchanges_message_time) merged with the posts linked to it, in
+    // time order from the link table's key (message_id, started_at, exchange_id). With other filters
+    // the linked posts' rows are read by id and sorted: a message is named by a few posts at most.
+    const linked = (messageId: number, columns: string): Clause => {
+      const where = [{ sql: 'message_id = ?', params: [messageId] }, ...exchangeRange(range, ''), ...after('exchange_id')];
+      const sql = `SELECT ${columns === '*' ? 'exchange_id' : 'exchange_id AS id, started_at AS created_at'} FROM exchange_messages WHERE ${where.map((c) => c.sql).join(' AND ')}`;
+      return { sql: columns === '*' ? `SELECT * FROM exchanges WHERE id IN (${sql})` : sql, params: where.flatMap((c) => c.params) };
+    };
     const walk = (columns: string): Clause => {
-      const arms = drive?.arms ? drive.arms.map((a) => arm(a, columns)) : [arm(drive ? drive.clause('', false) : null, columns)];
+      const own = drive?.messageId !== undefined ? [arm({ sql: 'message_id = ?', params: [drive.messageId] }, columns), linked(drive.messageId, columns)] : null;
+      const arms = own ?? (drive?.arms ? drive.arms.map((a) => arm(a, columns)) : [arm(drive ? drive.clause('', false) : null, columns)]);
       return { sql: arms.map((a) => a.sql).join(' UNION ALL '), params: arms.flatMap((a) => a.params) };
     };
     const residual = [...dims.filter((d) => d !== drive).map((d) => d.clause('', false)), ...textClauses(terms, '')];
@@ -565,6 +574,8 @@ interface ExchangeDimension {
   key: 'message' | 'operation' | 'profile' | 'status' | 'code' | 'captured';
   clause(prefix: string, noIndex: boolean): Clause;
   arms: Clause[] | null;
+  /** The message filter's id: its walk merges two indexes (see walkExchanges). */
+  messageId?: number;
 }
 
 function exchangeDimensions(q: ExchangeQuery): ExchangeDimension[] {
@@ -580,8 +591,14 @@ function exchangeDimensions(q: ExchangeQuery): ExchangeDimension[] {
     });
   };
   if (q.messageId !== undefined) {
+    // Its own exchanges, and the posts of receipts linked to it (exchange_messages, migration 0016).
     const id = q.messageId;
-    out.push({ key: 'message', clause: (prefix, noIndex) => ({ sql: `${col('message_id', prefix, noIndex)} = ?`, params: [id] }), arms: null });
+    out.push({
+      key: 'message',
+      clause: (prefix, noIndex) => ({ sql: `(${col('message_id', prefix, noIndex)} = ? OR ${prefix}id IN (SELECT exchange_id FROM exchange_messages WHERE message_id = ?))`, params: [id, id] }),
+      arms: null,
+      messageId: id,
+    });
   }
   list('operation', 'operation', [...(q.operation ? [q.operation] : []), ...(q.operations ?? [])]);
   list('profile', 'profile', q.profiles ?? []);

@@ -31,6 +31,7 @@ export const PROBED_TABLES: ReadonlySet<string> = new Set([
   'messages',
   'message_events',
   'exchanges',
+  'exchange_messages',
   'message_stats',
   'messages_fts_data',
   'messages_fts_idx',

@@ -29,6 +29,7 @@ interface MessageRow {
   attempts: number | null;
   resend_of: number | null;
   batch_item_id?: number | null;
+  owner?: string | null;
 }
 
 /** A stored reason (JSON), or null for none (or for a row written before reasons were codes). */
@@ -85,6 +86,9 @@ export interface NewMessage {
   batchItemId?: number | null;
 }
 
+/** What claimPending found: the new `pending` row, or the same send already in flight in another running process. */
+export type PendingClaim = { claimed: MessageRecord; busy?: undefined } | { claimed?: undefined; busy: MessageRecord };
+
 export class MessageRepository {
   private insertStmtCache: Statement | undefined;
   private readonly eventStmt;
@@ -104,6 +108,15 @@ export class MessageRepository {
     this.getStmt = db.prepare('SELECT * FROM messages WHERE id = ?');
   }
 
+  /**
+   * Runs `fn` in one transaction (a savepoint inside another): what it writes to the store's tables
+   * is all kept, or none of it. The write lock is taken first, so a write by another process in
+   * between fails it only after the store's busy wait.
+   */
+  atomically<T>(fn: () => T): T {
+    return this.db.transaction(fn).immediate();
+  }
+
   /** Written and committed before the request leaves: if the process dies, the row says so. */
   insertPending(m: NewMessage): MessageRecord {
     const at = this.now();
@@ -114,6 +127,31 @@ export class MessageRepository {
       return newId;
     })();
     return this.require(id);
+  }
+
+  /**
+   * Writes a send's `pending` row unless another running process is sending the same text to the
+   * same number with the same profile and address right now: both checked and written in one
+   * IMMEDIATE transaction, so two processes starting together on one data directory cannot both
+   * claim it. The claim is the row: it is released when its outcome is recorded (a full disk keeps
+   * it held while its owner runs). A row left `pending` by a process that is gone does not block
+   * (it was interrupted, and becomes `unknown` at the next start). This process's own rows are its
+   * in-memory guard's business (CallService), so a row it could not settle never blocks it forever.
+   */
+  claimPending(m: NewMessage): PendingClaim {
+    const me = processOwner();
+    return this.db
+      .transaction((): PendingClaim => {
+        const rows = this.db
+          .prepare(
+            `SELECT * FROM messages WHERE mobile = ? AND outcome = 'pending' AND content = ? AND profile = ? AND base_url = ? AND owner IS NOT ? ORDER BY id`,
+          )
+          .all(m.mobile, m.content, m.profile, m.baseUrl, me) as MessageRow[];
+        const busy = rows.find((r) => ownerAlive(r.owner ?? null));
+        if (busy) return { busy: toRecord(busy) };
+        return { claimed: this.insertPending(m) };
+      })
+      .immediate();
   }
 
   /**

@@ -115,6 +115,18 @@ describe.each(LOCALES)('Quick dial ($suffix)', ({ locale, lang, suffix, full }) 
       await page.getByTestId('dial-runs-empty').waitFor();
       expect(await page.getByTestId('contacts-tab').innerText()).toContain(t('dial.contacts.empty'));
 
+      // With no contact yet, the palette says where contacts are added and takes the person there.
+      await page.goto(page.url().replace(/#.*$/, '') + '#/send');
+      await page.locator('main h3').first().waitFor();
+      await page.keyboard.press('Control+k');
+      await expect.poll(stage).toBe('search');
+      expect(await palette().getByTestId('palette-empty').innerText()).toContain(t('dial.palette.noContacts'));
+      if (full) await snap(`dial-palette-empty-${suffix}`, null);
+      await palette().getByTestId('palette-add-contacts').click();
+      await expect.poll(() => palette().count()).toBe(0);
+      await expect.poll(() => page.evaluate(() => (globalThis as unknown as PageGlobals).location.hash)).toBe('#/dial');
+      await page.getByTestId('contacts-tab').waitFor();
+
       await page.getByTestId('add-contact').first().click();
       const form = page.getByTestId('contact-form');
       await form.waitFor();
@@ -125,6 +137,10 @@ describe.each(LOCALES)('Quick dial ($suffix)', ({ locale, lang, suffix, full }) 
       await page.locator('#contact_favourite').check();
       await page.keyboard.press('Enter');
       await expect.poll(() => page.locator('.ant-form-item:has(#contact_mobile) .ant-form-item-explain-error').allInnerTexts()).toEqual([t('msg:mobile.wrong-length')]);
+      // A landline is named as one, not as a number with the wrong count of digits.
+      await page.locator('#contact_mobile').fill('0755-12345678');
+      await page.keyboard.press('Enter');
+      await expect.poll(() => page.locator('.ant-form-item:has(#contact_mobile) .ant-form-item-explain-error').allInnerTexts()).toEqual([t('msg:mobile.landline')]);
       await page.locator('#contact_mobile').fill(`+86 ${people.never.mobile.slice(0, 3)}-${people.never.mobile.slice(3, 7)}-${people.never.mobile.slice(7)}`);
       await page.keyboard.press('Enter');
       const row = page.getByTestId('contact-row');

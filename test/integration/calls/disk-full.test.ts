@@ -13,6 +13,8 @@ import type { StorageProblem } from '../../../common/contract';
 import { cli } from '../cli/run-cli';
 import { scriptedServer } from '../../helpers/scripted-server';
 import { mountSmallDisk, type SmallDisk } from '../../helpers/small-disk';
+import { readFileSync } from 'node:fs';
+import { KeptAnswers } from '../../../main/store/kept-answers';
 
 const KEY = 'disk-full-test-key-1';
 const TEXT = '您的验证码是2468，5分钟内有效。';
@@ -123,16 +125,21 @@ describe.skipIf(refused !== null)('a full disk after the provider answered (3 MB
     expect(full.stderr.trim().split('\n')).toHaveLength(1);
     expect(full.stderr).toMatch(/^callout: The disk holding Callout's data is full: nothing can be stored, so nothing was sent/);
     expect(server.sends()).toHaveLength(2);
+    // The answer that invocation could not write outlived it: kept in a file — in the OS temp folder,
+    // since the data directory is full — never with the key.
+    const kept = new KeptAnswers({ home });
+    expect(kept.list().map((f) => [f.path.startsWith(kept.folders[1]!), f.answer.reply?.smsid])).toEqual([[true, 'SMS-2']]);
+    expect(readFileSync(kept.list()[0]!.path, 'utf8')).not.toContain(KEY);
     d.free();
-    // Space again: the first call is still in the history; the second, whose result that invocation
-    // could not write, stays `pending` — never resent — until a later process finds its owner gone
-    // and marks it unknown (the CLI runs in this test's process here, so its owner is still alive).
+    // Space again: the next start writes it. The first call is still in the history; the second has
+    // its smsid and is accepted — never resent.
     const history = await cli(['--json', 'history'], env);
     expect(history.code).toBe(0);
-    expect((history.json as { mobile: string; outcome: string }[]).map((x) => [x.mobile, x.outcome])).toEqual([
-      ['13900000012', 'pending'],
-      ['13900000011', 'accepted'],
+    expect((history.json as { mobile: string; outcome: string; smsid: string | null }[]).map((x) => [x.mobile, x.outcome, x.smsid])).toEqual([
+      ['13900000012', 'accepted', 'SMS-2'],
+      ['13900000011', 'accepted', 'SMS-1'],
     ]);
+    expect(kept.list()).toEqual([]);
     expect(server.sends()).toHaveLength(2);
   });
 });
@@ -174,6 +181,8 @@ describe('a write that fails after the provider answered (injected, any machine)
     const id = (sent as { value: { message: { id: number } } }).value.message.id;
     await expect.poll(() => messages.get(id)?.outcome, { timeout: 3000 }).toBe('accepted');
     expect(services.storageProblem).toBeNull();
+    // Written here, its kept copy is gone (nothing is written twice at the next start).
+    expect(new KeptAnswers({ home: home.dir }).list()).toEqual([]);
     expect(server.received).toHaveLength(1);
   });
 });

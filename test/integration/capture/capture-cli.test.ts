@@ -196,7 +196,7 @@ describe('callout capture: 50 requests of a backend through the proxy to the san
     expect(out).toMatch(/#1 .* fail .*POST http:\/\/127\.0\.0\.1:\d+\/voice\/vm/);
     expect(out).toContain('mobile 12345 does not have 11 digits.');
     expect(out).toContain('The template library is empty');
-    expect(out).toContain('Capture stopped: 1 exchange(s) recorded');
+    expect(out).toContain('Capture stopped. Exchanges recorded: 1');
     expect(out).not.toContain(KEY);
     const zh = await cli(['exchanges', '--captured', '--lang', 'zh-CN'], noKey);
     expect(zh.code).toBe(0);

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createServer as createHttpServer, request, type IncomingMessage, type Server } from 'node:http';
 import { connect, createServer as createTcpServer, type AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
-import { startCaptureProxy, type CaptureProxy, type ProxiedExchange } from '../../../main/capture/proxy';
+import { HEADERS_TIMEOUT_MS, startCaptureProxy, type CaptureProxy, type ProxiedExchange } from '../../../main/capture/proxy';
 
 const closers: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -290,6 +290,32 @@ describe('the capture proxy', () => {
     expect(refused).toContain('could not reach 127.0.0.1:1');
     await next(2);
     expect(got[1]).toMatchObject({ mode: 'tunnel', status: 502, answeredBy: 'proxy', error: { kind: 'refused' } });
+  });
+});
+
+describe('slow headers', () => {
+  it('answers 408 and closes a connection whose headers do not arrive in time, though they keep trickling in', async () => {
+    const t = await target((_req, _body, res) => res.end('{}'));
+    // Node checks header deadlines on a timer of its own (no Clock can be injected into it): the timeout
+    // is made short here so the test waits 300 ms, not the 15 s a backend gets.
+    const proxy = await startCaptureProxy({ target: new URL(t.url), headersTimeoutMs: 300, onExchange: () => undefined });
+    closers.push(() => proxy.close());
+    const s = connect(proxy.port, '127.0.0.1');
+    s.write('POST /voice/vm HTTP/1.1\r\nHost: x\r\n');
+    // A header line every 50 ms: the connection is never idle, only slow.
+    let n = 0;
+    const trickle = setInterval(() => s.writable && s.write(`X-Slow-${n++}: 1\r\n`), 50);
+    const answer = await new Promise<string>((resolve) => {
+      let text = '';
+      s.on('data', (c: Buffer) => (text += c.toString()));
+      s.on('error', () => undefined);
+      s.on('close', () => resolve(text));
+    }).finally(() => clearInterval(trickle));
+    expect(answer).toMatch(/^HTTP\/1\.1 408/);
+    expect(t.seen).toHaveLength(0);
+    // The proxy goes on serving.
+    expect((await call(proxy.port, { path: '/voice/vm', body: '{}' })).status).toBe(200);
+    expect(HEADERS_TIMEOUT_MS).toBeLessThanOrEqual(20_000);
   });
 });
 

@@ -51,10 +51,13 @@ export async function rehearsal(opts: { sandboxDialect?: Dialect; profileDialect
 
 /** Resolves with the message once it is settled (final, stopped, or never followable). */
 export function ended(services: Services, id: number, timeoutMs = 15_000): Promise<MessageRecord> {
+  let timer: NodeJS.Timeout | undefined;
   return Promise.race([
     services.calls.awaitEnd(id),
-    new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`message ${id} did not end in ${timeoutMs} ms: ${JSON.stringify(services.store.messages.get(id))}`)), timeoutMs).unref()),
-  ]);
+    new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`message ${id} did not end in ${timeoutMs} ms: ${JSON.stringify(services.store.messages.get(id))}`)), timeoutMs).unref();
+    }),
+  ]).finally(() => clearTimeout(timer));
 }
 
 /** Resolves with the first pushed update of this message that matches. */

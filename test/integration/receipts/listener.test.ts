@@ -1,10 +1,14 @@
 // The receipt listener under hostile input: only POSTs to its path secret are heard, bodies are
 // bounded, unreadable posts are refused (and kept), unknown IDs are acknowledged (and kept), one
-// profile never receives for another, and the secret is never stored.
+// profile never receives for another, and the secret is never stored. A post is acknowledged only
+// once it is stored (a locked database gets 503, and the post sent again is applied once), and
+// every receipt of a post within the size limit is read.
 import http from 'node:http';
+import { existsSync, statSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import iconv from 'iconv-lite';
+import Database from 'better-sqlite3';
 import { builtinDialect } from '../../../common/dialects';
 import { MAX_RECEIPT_BYTES } from '../../../main/receipts/listener';
 import { OTP, rehearsal, ended } from '../dialects/helpers';
@@ -57,9 +61,9 @@ describe('the receipt listener', () => {
       [null, 400],
       [null, 200],
     ]);
-    // The path secret is never stored.
+    // The path secret is never stored (the placeholder is percent-encoded: the URL stays one).
     const secret = new URL(url).pathname.slice(1);
-    for (const r of rows) expect(r.url).toMatch(/\/\[REDACTED\]$/);
+    for (const r of rows) expect(r.url).toMatch(/\/%5BREDACTED%5D$/);
     const dump = JSON.stringify(services.store.db.prepare('SELECT * FROM exchanges').all());
     expect(dump).not.toContain(secret);
   });
@@ -89,6 +93,67 @@ describe('the receipt listener', () => {
     expect(ea).toHaveLength(2);
     expect(eb).toHaveLength(1);
     expect(ea[0]!.requestBody).toBe(eb[0]!.requestBody);
+  });
+
+  it('acknowledges only what it stored: with the database locked by another process it answers 503, and the post sent again is applied once', async () => {
+    const { services, call, url, profile, receipts } = await receiving();
+    const sent = await call('messages.send', { profileId: profile.id, mobile: '13800138008', content: OTP });
+    const id = sent.message.id;
+    const before = services.store.messages.get(id)!;
+    // Another process (a vacuum, an import) holds the write lock. The app waits 5 s for it before giving up; 100 ms here.
+    services.store.db.pragma('busy_timeout = 100');
+    const other = new Database(services.store.db.name);
+    onTestFinished(() => {
+      if (other.inTransaction) other.exec('ROLLBACK');
+      other.close();
+    });
+    other.exec('BEGIN IMMEDIATE');
+    const body = JSON.stringify([{ smsid: sent.message.smsid, state: 'answered', duration: 11 }]);
+    const refused = await fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body });
+    expect(refused.status).toBe(503);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    other.exec('ROLLBACK');
+    // Nothing of it was kept, nothing changed.
+    expect(receipts().n).toBe(0);
+    expect(services.store.messages.get(id)).toEqual(before);
+    // The provider sends it again, the lock gone: acknowledged, kept with the message, applied.
+    expect(await post(url, body)).toEqual({ status: 200, text: '{"code":2,"msg":"ok"}' });
+    const after = services.store.messages.get(id)!;
+    expect(after).toMatchObject({ state: 'answered', duration: 11, endedAt: expect.any(Number) });
+    // Delivered once more (a provider that missed the answer): kept, and changes nothing.
+    expect((await post(url, body)).status).toBe(200);
+    expect(services.store.messages.get(id)).toEqual(after);
+    expect(services.store.messages.events(id).filter((e) => e.kind === 'state' && e.state === 'answered')).toHaveLength(1);
+    expect((await call('messages.get', { id })).exchanges.filter((e) => e.operation === 'receipt').map((e) => e.status)).toEqual([200, 200]);
+  });
+
+  it('reads every receipt of a post within the size limit: 1,200 receipts in one post are all applied, and the post is stored once', async () => {
+    const { services, url, profile, call, receipts } = await receiving();
+    const { messages } = services.store;
+    const ids = services.store.db.transaction(() =>
+      Array.from({ length: 1200 }, (_, i) => {
+        const m = messages.insertPending({ profile: profile.id, baseUrl: profile.baseUrl, apiId: profile.apiId, mobile: '13800138008', content: OTP, units: 1 });
+        return messages.markAccepted(m.id, { code: 2, msg: 'ok', smsid: `R${i}`, count: 1 }).id;
+      }),
+    )();
+    const body = JSON.stringify(ids.map((_, i) => ({ smsid: `R${i}`, state: 'busy' })));
+    expect(Buffer.byteLength(body)).toBeLessThan(MAX_RECEIPT_BYTES);
+    const { db } = services.store;
+    db.pragma('wal_checkpoint(TRUNCATE)');
+    const bytes = () => [db.name, `${db.name}-wal`].reduce((n, f) => n + (existsSync(f) ? statSync(f).size : 0), 0);
+    const before = bytes();
+    expect((await post(url, body)).status).toBe(200);
+    const states = ids.map((id) => messages.get(id)!.state);
+    expect(states.filter((s) => s === 'busy')).toHaveLength(1200);
+    expect(messages.get(ids[1199]!)).toMatchObject({ state: 'busy', endedAt: expect.any(Number) });
+    // Stored once (not once per message it names: 1,200 copies of 38 KB were 50 MB), and shown with each message it names.
+    expect(receipts().n).toBe(1);
+    expect(bytes() - before).toBeLessThan(1024 * 1024);
+    for (const id of [ids[0]!, ids[599]!, ids[1199]!]) {
+      const shown = (await call('messages.get', { id })).exchanges.filter((e) => e.operation === 'receipt');
+      expect(shown.map((e) => e.requestBody)).toEqual([body]);
+      expect((await call('exchanges.list', { messageId: id })).rows.map((e) => e.id)).toEqual([shown[0]!.id]);
+    }
   });
 
   it('a new secret retires the old address; polling again stops the listener', async () => {

@@ -238,7 +238,7 @@ describe('callout run', () => {
       expect(failed.code).toBe(1);
       expect(failed.stdout).toContain('✗ Balance is {{expected}}');
       expect(failed.stdout).toContain('expected code = 3, got 2');
-      expect(failed.stderr).toContain('1 request(s) failed an assertion');
+      expect(failed.stderr).toContain('Requests that failed an assertion: 1.');
       const missing = await cli(['run', path], env);
       expect(missing.code).toBe(2);
       const noReply = await cli(['run', path, '--var', 'expected=2', '--base-url', 'http://127.0.0.1:9'], { ...env, CALLOUT_BASE_URL: undefined });

@@ -84,7 +84,7 @@ describe('the raw client', () => {
 
   it('puts the parameters in the query string, or leaves them to {{account}}/{{password}} written by hand', async () => {
     const q = await send({ method: 'POST', path: '/voice/balance?x=1', credentials: 'query', format: 'xml' });
-    expect(q.exchange.url).toMatch(/\?x=1&account=sandbox-demo&password=\[REDACTED\]&format=xml$/);
+    expect(q.exchange.url).toMatch(/\?x=1&account=sandbox-demo&password=%5BREDACTED%5D&format=xml$/);
     expect(q.exchange.requestBody).toBeNull();
     const form = await send({
       method: 'POST',

@@ -23,7 +23,8 @@ describe('contacts', () => {
     const c = contacts.save({ name: ' 张三 ', mobile: '+86 138-0013-8000', note: 'DBA' });
     expect(c).toMatchObject({ name: '张三', mobile: '13800138000', favourite: false, note: 'DBA', groupIds: [] });
     expect(() => contacts.save({ name: '', mobile: '13800138000' })).toThrow(expect.objectContaining({ code: 'invalid-input', issues: [{ path: 'name', message: 'name-required' }] }));
-    expect(() => contacts.save({ name: 'x', mobile: '010-1234567' })).toThrow(expect.objectContaining({ code: 'invalid-input', issues: [{ path: 'mobile', message: 'wrong-length' }] }));
+    expect(() => contacts.save({ name: 'x', mobile: '138-1234-567' })).toThrow(expect.objectContaining({ code: 'invalid-input', issues: [{ path: 'mobile', message: 'wrong-length' }] }));
+    expect(() => contacts.save({ name: 'x', mobile: '010-1234567' })).toThrow(expect.objectContaining({ code: 'invalid-input', issues: [{ path: 'mobile', message: 'landline' }] }));
     expect(() => contacts.save({ id: 999, name: 'x', mobile: '13800138000' })).toThrow(expect.objectContaining({ code: 'not-found', params: { kind: 'contact', id: '#999' } }));
     expect(contacts.setFavourite(c.id, true).favourite).toBe(true);
     expect(contacts.remove(c.id)).toBe(true);

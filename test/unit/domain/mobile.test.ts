@@ -71,14 +71,19 @@ describe('normalizeMobile says what is wrong', () => {
     ['0086138123456', 'wrong-length'],
     ['86138123456', 'not-mainland-mobile'], // 11 digits, not stripped as a prefix: 86… is not a mobile
     ['8601012345678', 'wrong-length'], // 13 digits, 86 prefix only counts before a 1
-    ['01012345678', 'not-mainland-mobile'], // Beijing landline
-    ['02112345678', 'not-mainland-mobile'],
+    ['01012345678', 'landline'], // Beijing landline
+    ['02112345678', 'landline'],
+    ['0755-12345678', 'landline'], // Shenzhen, as people write it
+    ['010 1234 5678', 'landline'],
+    ['0571-8888888', 'landline'], // 7-digit local number
+    ['+86 755 1234 5678', 'landline'], // after +86 without the trunk 0
+    ['400-810-8888', 'landline'], // service number
     ['12345678901', 'not-mainland-mobile'],
     ['11012345678', 'not-mainland-mobile'],
-    ['+8601012345678', 'not-mainland-mobile'],
+    ['+8601012345678', 'landline'],
     ['+14155550123', 'not-mainland-mobile'], // foreign number
     ['+852 9123 4567', 'not-mainland-mobile'], // Hong Kong
-    ['008601012345678', 'not-mainland-mobile'],
+    ['008601012345678', 'landline'],
   ])('%j → %s', (input, error) => {
     expect(normalizeMobile(input)).toEqual({ ok: false, error });
     expect(normalizeMobile(input).ok).toBe(false);
@@ -91,7 +96,7 @@ const MOBILE_HINT = catalogText('mobile.hint');
 
 describe('mobile texts in the catalog', () => {
   it('has a message in Chinese and English for every error', () => {
-    const errors: MobileError[] = ['empty', 'invalid-characters', 'wrong-length', 'not-mainland-mobile'];
+    const errors: MobileError[] = ['empty', 'invalid-characters', 'wrong-length', 'landline', 'not-mainland-mobile'];
     expect(Object.keys(MOBILE_ERRORS).sort()).toEqual([...errors].sort());
     for (const e of errors) {
       expect(MOBILE_ERRORS[e]!['zh-CN']).toMatch(CJK);
@@ -112,8 +117,8 @@ describe('mobile texts in the catalog', () => {
   it('messages differ per error', () => {
     const en = new Set(Object.values(MOBILE_ERRORS).map((t) => t.en));
     const zh = new Set(Object.values(MOBILE_ERRORS).map((t) => t['zh-CN']));
-    expect(en.size).toBe(4);
-    expect(zh.size).toBe(4);
+    expect(en.size).toBe(Object.keys(MOBILE_ERRORS).length);
+    expect(zh.size).toBe(Object.keys(MOBILE_ERRORS).length);
   });
 });
 

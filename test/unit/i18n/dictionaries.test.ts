@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { MESSAGES } from '../../../common/messages';
 import { EN as en, ZH_CN as zhCN } from '../../../renderer/src/i18n/dictionaries';
+import cliEn from '../../../main/cli/locales/en.json';
 
 type Tree = { [key: string]: string | Tree };
 
@@ -32,7 +33,7 @@ const LETTERS = /[A-Za-z]{2,}/;
  * says "API ID" and "API Key" in Chinese too). Nothing else may be left untranslated.
  */
 // Protocol tokens and file formats are the same words in both languages.
-const SAME_IN_BOTH = new Set(['profiles.column.apiId', 'profiles.column.key', 'profiles.form.apiId', 'key.label', 'bulk.action.exportXlsx', 'sandbox.faults.kindName.http500', 'sandbox.requests.answerHttp']);
+const SAME_IN_BOTH = new Set(['profiles.column.apiId', 'profiles.column.key', 'profiles.form.apiId', 'key.label', 'bulk.action.exportXlsx', 'sandbox.faults.kindName.http500', 'sandbox.requests.answerHttp', 'send.timeline.smsid']);
 
 const dictionaries = { en: en as Tree, 'zh-CN': zhCN as Tree };
 const enLeaves = new Map(leaves(dictionaries.en));
@@ -93,5 +94,13 @@ describe('renderer dictionaries (en, zh-CN)', () => {
       expect(enLeaves.has(form), form).toBe(true);
       expect(zhLeaves.has(form), form).toBe(true);
     }
+  });
+});
+
+describe('English plurals', () => {
+  it('never write "(s)" in the app or the CLI: a count picks its own form (_one / _other)', () => {
+    const all = [...enLeaves, ...leaves(cliEn as Tree)];
+    const lazy = all.filter(([, text]) => /\w\(s\)/.test(String(text).replace(/https?\(s\)|http\(s\)/g, ''))).map(([path, text]) => `${path}: ${String(text)}`);
+    expect(lazy).toEqual([]);
   });
 });

@@ -162,6 +162,8 @@ for (const analyzed of [false, true]) {
     it('inspector: exchanges by message, by operation and by time walk their indexes without a sort', () => {
       const cases: Array<[Parameters<HistoryRepository['listExchanges']>[0], RegExp]> = [
         [{ messageId: 42 }, /SEARCH exchanges USING (COVERING )?INDEX exchanges_message_time \(message_id=\?\)/],
+        // The posts of receipts linked to the message (migration 0016), merged in time order from the link's key.
+        [{ messageId: 42 }, /SEARCH exchange_messages USING PRIMARY KEY \(message_id=\?\)/],
         [{ operation: 'send', from: HISTORY_END - 30 * DAY }, /SEARCH exchanges USING (COVERING )?INDEX exchanges_operation_time \(operation=\? AND started_at>\?\)/],
         [{ from: HISTORY_END - 30 * DAY, to: HISTORY_END }, /SEARCH exchanges USING (COVERING )?INDEX exchanges_time_size \(started_at>\? AND started_at<\?\)/],
       ];

@@ -5,6 +5,7 @@ import { HistoryRepository, searchNumber, type HistoryFilter, type HistoryOrder,
 import { mobileDigits } from '../../../common/domain/mobile';
 import { CalloutError } from '../../../main/errors';
 import { MessageRepository } from '../../../main/store/message-repository';
+import { applyRetention } from '../../../main/store/retention';
 import { CALL_STATES, type CallState, type Outcome } from '../../../common/domain/status';
 import type { Exchange, MessageRecord } from '../../../common/records';
 import { tempHome } from '../../helpers/temp-home';
@@ -364,5 +365,46 @@ describe('inspector exchanges', () => {
     expect(ranged.map((e) => e.startedAt)).toEqual([T0 + 2000, T0 + 2000, T0 + 3000, T0 + 3000]);
     expect(s.history.exchange(ids[0]!)).toMatchObject({ id: ids[0], operation: 'send', messageId: m.id, requestBody: '{"password":"[REDACTED]"}' });
     expect(s.history.exchange(999_999)).toBeUndefined();
+  });
+
+  it('a post naming several messages is stored once, and listed with each of them: in time order, page by page, filtered, searched', () => {
+    const s = store();
+    const pending = () => s.messages.insertPending({ profile: 'p', baseUrl: 'http://x', apiId: 'id', mobile: '13800138000', content: 'x', units: 1 });
+    const [a, b, c] = [pending(), pending(), pending()];
+    const own = (m: MessageRecord, i: number, op: Exchange['operation']) => s.exchanges.insert(exchange(T0 + i * 1000, op), { messageId: m.id, profile: 'p' });
+    const aSend = own(a, 0, 'send');
+    const bSend = own(b, 1, 'send');
+    const post = { ...exchange(T0 + 2000, 'receipt'), requestBody: '[{"smsid":"A"},{"smsid":"B"},{"smsid":"C"}]' };
+    const postId = s.exchanges.insert(post, { messageIds: [a.id, b.id, c.id, b.id], profile: 'p' });
+    const bStatus = own(b, 3, 'status');
+    expect(s.db.prepare('SELECT count(*) AS n FROM exchanges').get()).toEqual({ n: 4 });
+
+    expect(s.exchanges.forMessage(a.id).map((e) => e.id)).toEqual([aSend, postId]);
+    expect(s.exchanges.forMessage(b.id).map((e) => e.id)).toEqual([bSend, postId, bStatus]);
+    expect(s.exchanges.forMessage(c.id).map((e) => e.id)).toEqual([postId]);
+    const list = (q: Parameters<typeof s.history.listExchanges>[0]) => {
+      const seen: number[] = [];
+      let cursor: string | null = null;
+      do {
+        const page = s.history.listExchanges({ ...q, limit: 1, cursor });
+        seen.push(...page.rows.map((e) => e.id));
+        cursor = page.nextCursor;
+      } while (cursor);
+      return seen;
+    };
+    expect(list({ messageId: b.id })).toEqual([bStatus, postId, bSend]);
+    expect(list({ messageId: b.id, order: 'oldest' })).toEqual([bSend, postId, bStatus]);
+    expect(list({ messageId: c.id })).toEqual([postId]);
+    expect(list({ messageId: b.id, operation: 'receipt' })).toEqual([postId]);
+    expect(list({ messageId: b.id, from: T0 + 1500 })).toEqual([bStatus, postId]);
+    expect(list({ messageId: c.id, search: 'smsid' })).toEqual([postId]);
+    expect(list({ messageId: a.id, search: 'smsid' })).toEqual([postId]);
+    expect(list({})).toEqual([bStatus, postId, bSend, aSend]);
+
+    // Retention deletes the post once, and it leaves every message it named.
+    applyRetention(s.db, { exchangeDays: 1, exchangeMaxBytes: null }, T0 + 2500 + 86_400_000);
+    expect(s.exchanges.forMessage(c.id)).toEqual([]);
+    expect(s.exchanges.forMessage(b.id).map((e) => e.id)).toEqual([bStatus]);
+    expect(s.db.prepare('SELECT count(*) AS n FROM exchange_messages').get()).toEqual({ n: 0 });
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Exchange } from '../../../common/records';
 import { REDACTED, Redactor } from '../../../main/voice/redaction';
+import { findKey, keyEncodings } from '../../helpers/key-scan';
 
 const KEY = 'k3y/with+odd"chars&=中文';
 
@@ -89,4 +90,56 @@ describe('redaction', () => {
     // A key the parser would cut (a #) adds no short form that would blank ordinary text.
     expect(new Redactor(['a#bcdefgh']).text('a banana')).toBe('a banana');
   });
+
+  it('finds the key in every encoding a backend may write it, also one written half one way, half another', () => {
+    const r = new Redactor([KEY]);
+    for (const { name, text } of keyEncodings(KEY)) {
+      const out = r.text(`a=1&x=${text}&b=2`);
+      expect(findKey(out, KEY), name).toEqual([]);
+      expect(out, name).toMatch(/^a=1&x=.*\[REDACTED\].*&b=2$/);
+    }
+    const half = encodeURIComponent(KEY.slice(0, 5)).toLowerCase() + JSON.stringify(KEY.slice(5)).slice(1, -1);
+    expect(r.text(half)).toBe(REDACTED);
+    // Inside longer base64 at each alignment, in a JSON string with \/ escapes: the whole token goes.
+    for (const prefix of ['a:', 'ab:', 'abc:']) {
+      const token = Buffer.from(`${prefix}${KEY}!`).toString('base64').replace(/\//g, '\\/');
+      expect(r.text(`{"auth":"Basic ${token}"}`)).toBe(`{"auth":"Basic ${REDACTED}"}`);
+    }
+    // In a URL the placeholder is percent-encoded, so that the URL stays one.
+    expect(r.url(`http://h/x?t=${encodeURIComponent(KEY).toLowerCase()}`)).toBe(`http://h/x?t=${encodeURIComponent(REDACTED)}`);
+  });
+
+  it('finds a password field by its name as a server reads it, in forms, queries, multipart and XML, without the key', () => {
+    const r = new Redactor([]);
+    const gone = encodeURIComponent(REDACTED);
+    expect(r.body('a=1&pass%77ord=s3cret&data%5Bpassword%5D=s3cret&passwords=kept', 'application/x-www-form-urlencoded')).toBe(`a=1&pass%77ord=${gone}&data%5Bpassword%5D=${gone}&passwords=kept`);
+    expect(r.url('http://h/x?PASS%57ORD=s3cret&y=2#f')).toBe(`http://h/x?PASS%57ORD=${gone}&y=2#f`);
+    const multipart = [
+      '--B',
+      'Content-Disposition: form-data; name="a"',
+      '',
+      'kept',
+      '--B',
+      "Content-Disposition: form-data; name*=UTF-8''pass%77ord",
+      'Content-Type: text/plain',
+      '',
+      's3cret',
+      '--B',
+      'Content-Disposition: form-data; name="password"',
+      '',
+      's3cret cut off',
+    ].join('\r\n');
+    // A boundary read from the body when the Content-Type lost it; the last part is cut by the size limit.
+    expect(r.body(multipart, 'multipart/form-data')).toBe(multipart.replace('s3cret cut off', REDACTED).replace('s3cret', REDACTED));
+    expect(r.body('<r><s:Password x="1">s3cret</s:Password><password/><a password=\'s3cret\'>kept</a><password>cut', 'text/xml')).toBe(
+      `<r><s:Password x="1">${REDACTED}</s:Password><password/><a password="${REDACTED}">kept</a><password>${REDACTED}`,
+    );
+  });
+
+  it('leaves base64 and percent-encoded text that does not hold the key as it was', () => {
+    const r = new Redactor([KEY]);
+    const other = `Basic ${Buffer.from('acct:another-key-entirely').toString('base64')} %6b%33%79 k3y`;
+    expect(r.text(other)).toBe(other);
+  });
 });
+

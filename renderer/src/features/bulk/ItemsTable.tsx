@@ -10,6 +10,7 @@ import { ask } from '../../app/query';
 import { currentLanguage } from '../../i18n';
 import { formatNumber, ITEM_COLORS } from './bulk-model';
 import { itemsKey } from './use-bulk-data';
+import { withAside } from '../../i18n/punctuation';
 
 type Filter = 'all' | ItemStatus;
 const FILTERS: Filter[] = ['all', 'accepted', 'rejected', 'unknown', 'queued', 'skipped', 'cancelled'];
@@ -46,7 +47,7 @@ export function ItemsTable({ batchId, progress }: { batchId: number; progress: B
           setFilter(f);
           setPage(1);
         }}
-        options={FILTERS.map((f) => ({ value: f, label: `${t(`bulk.items.filter.${f}`)} (${formatNumber(lang, countOf(progress, f))})` }))}
+        options={FILTERS.map((f) => ({ value: f, label: withAside(lang, t(`bulk.items.filter.${f}`), formatNumber(lang, countOf(progress, f))) }))}
         style={{ marginBottom: 12 }}
         data-testid="items-filter"
       />

@@ -101,7 +101,7 @@ export function MappingStep({ view, template, targets, busy, canContinue, onChan
           {view.report.preview.map((p) => (
             <li key={p.row} data-testid="preview-row" data-row={p.row}>
               <Typography.Text type="secondary" className="bulk-preview-meta">
-                {t('bulk.mapping.previewMeta', { row: p.row, mobile: p.mobile, length: p.length, units: p.units })}
+                {t('bulk.mapping.previewMeta', { row: p.row, mobile: p.mobile, length: p.length, count: p.units })}
               </Typography.Text>
               <span className="bulk-preview-text">{p.content}</span>
             </li>

@@ -13,6 +13,7 @@ import { ask } from '../../app/query';
 import { currentLanguage } from '../../i18n';
 import { BLOCKING_KINDS, DUPLICATE_POLICIES, formatNumber, issueText } from './bulk-model';
 import { useFeedback } from '../../app/feedback';
+import { withAside } from '../../i18n/punctuation';
 
 export interface ReportStepProps {
   view: ImportView;
@@ -110,7 +111,7 @@ export function ReportStep(props: ReportStepProps) {
               buttonStyle="solid"
               size="small"
               aria-label={t('bulk.report.filterLabel')}
-              options={kindOptions.map((o) => ({ value: o.value, label: `${o.label} (${formatNumber(lang, o.count)})` }))}
+              options={kindOptions.map((o) => ({ value: o.value, label: withAside(lang, o.label, formatNumber(lang, o.count)) }))}
               data-testid="issue-filter"
               style={{ marginBottom: 12 }}
             />

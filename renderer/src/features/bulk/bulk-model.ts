@@ -5,6 +5,7 @@ import type { TFunction } from 'i18next';
 import type { TemplateView } from '../../../../common/contract';
 import type { BatchProgress, BatchStatus, DuplicatePolicy, IssueKind, ItemStatus, MappingSpec, RowIssue, StopReason } from '../../../../common/bulk-types';
 import type { Language } from '../../i18n';
+import { isoDateTime } from '../../i18n/dates';
 
 /** What one column fills: the mobile number, a marker (0-based), or nothing. */
 export type ColumnTarget = { kind: 'mobile' } | { kind: 'marker'; index: number } | { kind: 'none' };
@@ -133,8 +134,9 @@ export function handledPercent(p: Pick<BatchProgress, 'total' | 'remaining'>): n
 
 export { formatCount as formatNumber } from '../../i18n/numbers';
 
-export function formatDateTime(lang: Language, ms: number): string {
-  return new Intl.DateTimeFormat(lang === 'zh-CN' ? 'zh-CN' : 'en-GB', { year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit' }).format(ms);
+/** "2026-11-27 10:32" in both languages (one rule for dates: i18n/dates.ts). */
+export function formatDateTime(_lang: Language, ms: number): string {
+  return isoDateTime(ms);
 }
 
 /** A duration for people: "45 s", "3 min", "1 h 20 min". */

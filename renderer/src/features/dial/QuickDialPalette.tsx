@@ -18,6 +18,8 @@ import { defaultTemplate, fillPreview, markerLabel, refusalText } from './dial-m
 import { dialRuns, type PalettePreset } from './dial-store';
 import { SHORTCUT_KEYS } from './shortcut';
 import type { DialData } from './use-dial-data';
+import { withAside } from '../../i18n/punctuation';
+import { navigate } from '../../app/navigation';
 
 type Target = { kind: 'contact'; contact: ContactRecord } | { kind: 'group'; group: ContactGroupRecord } | { kind: 'number'; mobile: string };
 type Option = { key: string } & Target;
@@ -353,6 +355,19 @@ export function QuickDialPalette({ open, preset, data, onClose, onStarted }: Qui
             {fresh && options.length === 0 ? (
               <Typography.Paragraph type="secondary" className="dial-options-empty" data-testid="palette-empty">
                 {data.contacts.length ? t('dial.palette.noMatch', { query }) : t('dial.palette.noContacts')}
+                {data.contacts.length ? null : (
+                  <Button
+                    type="link"
+                    size="small"
+                    data-testid="palette-add-contacts"
+                    onClick={() => {
+                      onClose();
+                      navigate('dial');
+                    }}
+                  >
+                    {t('dial.palette.addContacts')}
+                  </Button>
+                )}
               </Typography.Paragraph>
             ) : null}
             <Typography.Text type="secondary" className="dial-palette-help">
@@ -449,7 +464,7 @@ export function QuickDialPalette({ open, preset, data, onClose, onStarted }: Qui
                     placeholder={t('dial.palette.escalationNone')}
                     value={escalation ?? undefined}
                     onChange={(v: number | undefined) => setEscalation(v ?? null)}
-                    options={data.groups.map((g) => ({ value: g.id, label: `${g.name} (${g.memberIds.map((id) => contactsById.get(id)?.name ?? `#${id}`).join(' → ')})` }))}
+                    options={data.groups.map((g) => ({ value: g.id, label: withAside(lang, g.name, g.memberIds.map((id) => contactsById.get(id)?.name ?? `#${id}`).join(' → ')) }))}
                   />
                 </Form.Item>
               ) : null}

@@ -12,6 +12,7 @@ import { currentLanguage } from '../../i18n';
 import { formatClock, formatIn, refusalText, RESULT_TYPES, STATE_COLORS } from './dial-model';
 import { dialRuns, type AttemptView, type RunView } from './dial-store';
 import { useFeedback } from '../../app/feedback';
+import { withAside } from '../../i18n/punctuation';
 
 function useNow(active: boolean): number {
   const [now, setNow] = useState(Date.now());
@@ -159,8 +160,9 @@ function AttemptRow({ attempt, showWho }: { attempt: AttemptView; showWho: boole
 }
 
 function ResultBanner({ result }: { result: DialResult }) {
-  const { t } = useTranslation();
-  const who = result.answered ? (result.answered.name ? `${result.answered.name} (${result.answered.mobile})` : result.answered.mobile) : '';
+  const { t, i18n } = useTranslation();
+  const lang = currentLanguage(i18n.language);
+  const who = result.answered ? (result.answered.name ? withAside(lang, result.answered.name, result.answered.mobile) : result.answered.mobile) : '';
   const answeredAttempt = result.answered ? result.attempts.filter((a) => a.targetIndex === result.answered!.targetIndex).length : 0;
   const body =
     result.status === 'answered'

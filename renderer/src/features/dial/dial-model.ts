@@ -5,6 +5,7 @@ import type { TemplateView } from '../../../../common/contract';
 import type { ContactRecord, DialRefusal, DialStatus } from '../../../../common/bulk-types';
 import type { CallState } from '../../../../common/domain/status';
 import type { Language } from '../../i18n';
+import { monthDay } from '../../i18n/dates';
 
 /** Local wall-clock time, with the date when it is not today. */
 export function formatClock(lang: Language, ms: number, now = Date.now()): string {
@@ -14,7 +15,7 @@ export function formatClock(lang: Language, ms: number, now = Date.now()): strin
   const sameDay = d.getFullYear() === today.getFullYear() && d.getMonth() === today.getMonth() && d.getDate() === today.getDate();
   const time = new Intl.DateTimeFormat(locale, { hour: '2-digit', minute: '2-digit', second: '2-digit', hour12: false }).format(d);
   if (sameDay) return time;
-  return `${new Intl.DateTimeFormat(locale, { month: '2-digit', day: '2-digit' }).format(d)} ${time}`;
+  return `${monthDay(d)} ${time}`; // month before day ("11-27 10:32:05"), as every date reads
 }
 
 /** "in 45 s", "in 12 min", "in 3 h 5 min". */

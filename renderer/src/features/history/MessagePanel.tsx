@@ -17,6 +17,7 @@ import { MessageTimeline } from './MessageTimeline';
 import { TeachDrawer } from '../dialects/TeachDrawer';
 import type { Lookups } from './use-lookups';
 import { useFeedback } from '../../app/feedback';
+import { withProviderMessage } from '../../i18n/punctuation';
 
 /**
  * The reply to teach from: the newest status reply or receipt that carries the value not recognised
@@ -160,7 +161,7 @@ export function MessagePanel({ id, open, onClose, lookups, onOpenExchange, onSho
               children: m.billedUnits !== null ? t('history.detail.unitsBilled', { units: m.units, billed: m.billedUnits }) : String(m.units),
             },
             ...(m.code !== null
-              ? [{ key: 'code', label: t('history.detail.code'), children: `${m.code} · ${describeProviderCode(t, m.code).meaning}${m.providerMsg ? ` (${m.providerMsg})` : ''}` }]
+              ? [{ key: 'code', label: t('history.detail.code'), children: `${m.code} · ${withProviderMessage(lang, describeProviderCode(t, m.code).meaning, m.providerMsg)}` }]
               : []),
             ...(m.smsid ? [{ key: 'smsid', label: 'smsid', children: <Typography.Text copyable code>{m.smsid}</Typography.Text> }] : []),
             { key: 'duration', label: t('history.column.duration'), children: formatDuration(t, m.duration) },

@@ -4,6 +4,7 @@
 import type { TFunction } from 'i18next';
 import type { CallState, Outcome } from '../../../../common/domain/status';
 import type { Language } from '../../i18n';
+import { isoDate } from '../../i18n/dates';
 
 /** antd Tag colours per call state: answered green, still going blue, no answer / busy orange, failures red. */
 export const STATE_COLORS: Record<CallState, string> = {
@@ -49,7 +50,7 @@ function weekday(lang: Language, date: Date): string {
 /** "2026-11-24 Tue 14:03" / "2026-11-24 周二 14:03": the date, its weekday (staff ask "on Tuesday?") and the time. */
 export function formatTime(lang: Language, ms: number, withSeconds = false): string {
   const d = new Date(ms);
-  const date = `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
+  const date = isoDate(d);
   const time = `${pad(d.getHours())}:${pad(d.getMinutes())}${withSeconds ? `:${pad(d.getSeconds())}` : ''}`;
   return `${date} ${weekday(lang, d)} ${time}`;
 }
@@ -61,7 +62,7 @@ export function formatTime(lang: Language, ms: number, withSeconds = false): str
 export function timeParts(lang: Language, ms: number, withSeconds = false): { date: string; weekday: string; time: string } {
   const d = new Date(ms);
   return {
-    date: `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`,
+    date: isoDate(d),
     weekday: weekday(lang, d),
     time: `${pad(d.getHours())}:${pad(d.getMinutes())}${withSeconds ? `:${pad(d.getSeconds())}` : ''}`,
   };

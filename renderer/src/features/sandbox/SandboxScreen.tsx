@@ -27,6 +27,7 @@ import { SANDBOX_POLL_MS, sandboxQuery, sandboxRequestsQuery, useSandboxChange }
 import { useFeedback } from '../../app/feedback';
 import './sandbox.css';
 import '../templates/templates.css';
+import { withAside } from '../../i18n/punctuation';
 
 /** A review's end: the time of day when it is today, else the whole date and time. */
 function shortTime(lang: Language, ms: number): string {
@@ -419,7 +420,8 @@ function FaultsCard({ view }: { view: SandboxView }) {
     ...(kind === 'delay' ? { delayMs: delayMs ?? 0 } : {}),
   });
   const describe = (f: SandboxView['faults'][number]) => {
-    const what = f.kind === 'code' ? `${t(`sandbox.faults.kindName.${f.kind}`)} (${t('sandbox.faults.codeValue', { code: f.code })})` : f.kind === 'delay' ? `${t(`sandbox.faults.kindName.${f.kind}`)} (${t('sandbox.faults.delayValue', { ms: formatCount(lang, f.delayMs ?? 0) })})` : t(`sandbox.faults.kindName.${f.kind}`);
+    const name = t(`sandbox.faults.kindName.${f.kind}`);
+    const what = f.kind === 'code' ? withAside(lang, name, t('sandbox.faults.codeValue', { code: f.code })) : f.kind === 'delay' ? withAside(lang, name, t('sandbox.faults.delayValue', { ms: formatCount(lang, f.delayMs ?? 0) })) : name;
     const left = f.remaining === null ? t('sandbox.faults.untilCleared') : t('sandbox.faults.left', { count: f.remaining });
     return t('sandbox.faults.active', { kind: what, op: t(`sandbox.faults.opName.${f.op ?? 'all'}`), left });
   };

@@ -1,0 +1,94 @@
+// A key scan: every way a backend (or an export) can write an API key, searched for in bytes (files of a
+// data directory, exports). Used after the capture tests: none of these may be found anywhere.
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+
+const hex = (b: number) => b.toString(16).padStart(2, '0');
+const UNRESERVED = /[A-Za-z0-9_.~-]/;
+
+/** Percent-encoding of every byte but the unreserved ones (as Python's quote_plus writes), `+` for a space when asked. */
+function percent(key: string, opts: { upper: boolean; plus: boolean; all?: boolean }): string {
+  let out = '';
+  for (const ch of key) {
+    if (ch === ' ' && opts.plus) out += '+';
+    else if (!opts.all && UNRESERVED.test(ch)) out += ch;
+    else for (const b of Buffer.from(ch, 'utf8')) out += `%${opts.upper ? hex(b).toUpperCase() : hex(b)}`;
+  }
+  return out;
+}
+
+/** Every character as a JSON \u escape (as some JSON writers do for all non-ASCII, here for all). */
+function unicodeEscapes(key: string, upper: boolean): string {
+  let out = '';
+  for (let i = 0; i < key.length; i++) {
+    const h = key.charCodeAt(i).toString(16).padStart(4, '0');
+    out += `\\u${upper ? h.toUpperCase() : h}`;
+  }
+  return out;
+}
+
+/** The base64 characters made only of the key's bits, for each alignment of its first byte (the key inside a longer value). */
+function base64Cores(key: string): string[] {
+  const bytes = Buffer.from(key, 'utf8');
+  const out: string[] = [];
+  for (let offset = 0; offset < 3; offset++) {
+    const b64 = Buffer.concat([Buffer.alloc(offset), bytes]).toString('base64');
+    out.push(b64.slice(Math.ceil((8 * offset) / 6), Math.floor((8 * (offset + bytes.length)) / 6)));
+  }
+  return out;
+}
+
+/** The key as each encoding writes it, by name. */
+export function keyEncodings(key: string): Array<{ name: string; text: string }> {
+  const b64 = Buffer.from(key, 'utf8').toString('base64');
+  const b64url = Buffer.from(key, 'utf8').toString('base64url');
+  const json = JSON.stringify(key).slice(1, -1);
+  const list: Array<{ name: string; text: string }> = [
+    { name: 'plain', text: key },
+    { name: 'json', text: json },
+    { name: 'json-in-json', text: JSON.stringify(json).slice(1, -1) },
+    { name: 'json-slash', text: json.replace(/\//g, '\\/') },
+    { name: 'encodeURIComponent', text: encodeURIComponent(key) },
+    { name: 'percent-lower', text: encodeURIComponent(key).replace(/%[0-9A-F]{2}/g, (m) => m.toLowerCase()) },
+    { name: 'quote_plus', text: percent(key, { upper: true, plus: true }) },
+    { name: 'quote_plus-lower', text: percent(key, { upper: false, plus: true }) },
+    { name: 'percent-every-byte', text: percent(key, { upper: true, plus: false, all: true }) },
+    { name: 'percent-every-byte-lower', text: percent(key, { upper: false, plus: false, all: true }) },
+    { name: 'form', text: new URLSearchParams({ k: key }).toString().slice(2) },
+    { name: 'json-unicode-escapes', text: unicodeEscapes(key, false) },
+    { name: 'json-unicode-escapes-upper', text: unicodeEscapes(key, true) },
+    { name: 'base64', text: b64 },
+    { name: 'base64-unpadded', text: b64.replace(/=+$/, '') },
+    { name: 'base64url', text: b64url },
+  ];
+  base64Cores(key).forEach((core, i) => {
+    list.push({ name: `base64-inside-${i}`, text: core });
+    list.push({ name: `base64url-inside-${i}`, text: core.replace(/\+/g, '-').replace(/\//g, '_') });
+  });
+  return list;
+}
+
+/** The names of the encodings of `key` found in `haystack` (empty when none). */
+export function findKey(haystack: Buffer | string, key: string): string[] {
+  const bytes = typeof haystack === 'string' ? Buffer.from(haystack, 'utf8') : haystack;
+  return keyEncodings(key)
+    .filter(({ text }) => bytes.includes(Buffer.from(text, 'utf8')))
+    .map(({ name }) => name);
+}
+
+/** Every file under `dir` (the database, its -wal and -shm, logs) where an encoding of `key` is found, with the encodings. */
+export function scanDirectory(dir: string, key: string): Array<{ file: string; found: string[] }> {
+  const out: Array<{ file: string; found: string[] }> = [];
+  const walk = (d: string) => {
+    for (const name of readdirSync(d)) {
+      const path = join(d, name);
+      if (statSync(path).isDirectory()) walk(path);
+      else {
+        const found = findKey(readFileSync(path), key);
+        if (found.length) out.push({ file: path, found });
+      }
+    }
+  };
+  walk(dir);
+  return out;
+}
