@@ -59,7 +59,7 @@ describe('signature channels', () => {
     expect(v).toMatchObject({ valid: false, reason: 'key-id-mismatch', keyId: 'someone-else', expectedApiId: 'sandbox-demo' });
     const d = await call<{ valid: boolean; verdict: string }>('signature.diagnose', { method: 'POST', url, date, now: date, authorization: other.authorization, key: { profileId: 'sandbox' } });
     expect(d).toMatchObject({ valid: false, verdict: 'key-id-mismatch' });
-    // A typed key: the workbench passes the chosen profile's API ID.
+    // A typed key, when the caller names the expected API ID (the CLI's --api-id).
     const typed = await call<{ authorization: string }>('signature.compute', { apiId: 'someone-else', method: 'POST', url, date, key: { adHoc: 'Jefe' } });
     const dt = await call<{ valid: boolean; verdict: string }>('signature.diagnose', { method: 'POST', url, date, now: date, authorization: typed.authorization, key: { adHoc: 'Jefe' }, expectedApiId: 'sandbox-demo' });
     expect(dt).toMatchObject({ valid: false, verdict: 'key-id-mismatch' });

@@ -27,10 +27,10 @@ type Outcome =
   | { kind: 'parse-error'; error: CapturedParseError; detail: ParseProblem }
   | { kind: 'diagnosed'; request: CapturedRequest; diagnosis: DiagnosisView; comparedWith: string; variant: GatewayVariant };
 
-type DiagnoseInput = { text: string; defaultUrl: string; variant: GatewayVariant; now: string; key: { profileId: string } | { adHoc: string }; expectedApiId?: string };
+type DiagnoseInput = { text: string; defaultUrl: string; variant: GatewayVariant; now: string; key: { profileId: string } | { adHoc: string } };
 
 /** Reads the paste (signature.parseRequest), then checks it with the key (signature.diagnose). */
-async function readAndDiagnose({ text, defaultUrl, variant, now, key, expectedApiId }: DiagnoseInput): Promise<Outcome> {
+async function readAndDiagnose({ text, defaultUrl, variant, now, key }: DiagnoseInput): Promise<Outcome> {
   const parsed = await ask((api) => api.signature.parseRequest({ text, ...(defaultUrl ? { defaults: { url: defaultUrl } } : {}) }));
   if (!parsed.ok) return { kind: 'parse-error', error: parsed.error, detail: parsed.detail };
   const request = parsed.value;
@@ -43,7 +43,6 @@ async function readAndDiagnose({ text, defaultUrl, variant, now, key, expectedAp
       date: h.date ?? null,
       authorization: h.authorization ?? null,
       key,
-      ...(expectedApiId ? { expectedApiId } : {}),
       variant,
       now,
     }),
@@ -77,8 +76,9 @@ export function VerifyTab({ keyState, profile, build }: VerifyTabProps) {
   const diagnose = () => {
     if (!key.ok || text.trim() === '' || diagnosis.isPending) return;
     const now = compareMode === 'fixed' && compareTime.trim() !== '' ? compareTime.trim() : httpDateNow();
-    // keyId must name the chosen profile's API ID (a typed key too): a gateway refuses another one.
-    diagnosis.mutate({ text, defaultUrl: defaultUrl.trim() || build.inputs.url.trim(), variant, now, key: key.key, ...(profile ? { expectedApiId: profile.apiId } : {}) });
+    // With the profile's key, keyId must name the profile's API ID (main compares them: a gateway
+    // refuses another keyId). A typed key belongs to no known account: keyId is shown, not compared.
+    diagnosis.mutate({ text, defaultUrl: defaultUrl.trim() || build.inputs.url.trim(), variant, now, key: key.key });
   };
 
   const compareInvalid = compareMode === 'fixed' && compareTime.trim() !== '' && Number.isNaN(Date.parse(compareTime));
