@@ -36,4 +36,6 @@ export const CONSOLE_CLOSE = {
   goingAway: 1001,
   /** A frame that is not a call (not JSON, not text, wrong shape). */
   badFrame: 1008,
+  /** The page's session ended (idle too long): a new link from `callout ui` opens a new one. */
+  sessionEnded: 4401,
 } as const;

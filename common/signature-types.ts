@@ -438,6 +438,8 @@ export type VerifyReason =
   | 'malformed-header'
   | 'missing-date'
   | 'unknown-key'
+  /** keyId names another API ID than the one expected (a gateway refuses it: APISIX's "Invalid key_id"). */
+  | 'key-id-mismatch'
   | 'unsupported-algorithm'
   | 'missing-authorization';
 

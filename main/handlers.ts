@@ -27,6 +27,7 @@ import type { ReadProgress } from './bulk/import-runner';
 import { BUILTIN_DIALECTS, parseDialectText, SPEC_DIALECT } from '../common/dialects';
 import type { ExchangeRecord } from '../common/records';
 import { PREVIEW_LIMIT, previewDialect, replyTree } from './dialects/teach';
+import { unstorableKey } from './secrets/api-key';
 
 export type Handlers = { [C in Channel]: (input: ParsedInputOf<C>) => Promise<OutputOf<C>> };
 
@@ -63,6 +64,8 @@ function handlerTable(services: Services): Handlers {
   };
 
   const keyFor = async (key: { profileId: string } | { adHoc: string }) => ('adHoc' in key ? key.adHoc : (await profiles.endpoint(key.profileId)).apiKey);
+  /** A typed key is used as given (any non-empty key: a signature debugger); one Callout would not store is said. */
+  const keyNote = (key: { profileId: string } | { adHoc: string }) => ('adHoc' in key ? unstorableKey(key.adHoc) : null);
 
   const httpDate = (value: string | undefined, path: string): Date | undefined => {
     if (value === undefined) return undefined;
@@ -363,11 +366,11 @@ function handlerTable(services: Services): Handlers {
 
     'signature.compute': async (i) => {
       httpDate(i.date, 'date');
-      return signRequest({ apiId: i.apiId, apiKey: await keyFor(i.key), method: i.method, url: i.url, date: i.date, variant: i.variant });
+      return { ...signRequest({ apiId: i.apiId, apiKey: await keyFor(i.key), method: i.method, url: i.url, date: i.date, variant: i.variant }), keyNote: keyNote(i.key) };
     },
     'signature.diagnose': async (i) => {
       const expectedApiId = i.expectedApiId ?? ('profileId' in i.key ? profiles.record(i.key.profileId).apiId : undefined);
-      return diagnoseSignature({
+      const diagnosis = diagnoseSignature({
         method: i.method,
         url: i.url,
         host: i.host,
@@ -378,6 +381,7 @@ function handlerTable(services: Services): Handlers {
         variant: i.variant,
         now: httpDate(i.now, 'now'),
       });
+      return { ...diagnosis, keyNote: keyNote(i.key) };
     },
     'signature.parseRequest': async ({ text, defaults }) => parseCapturedRequest(text, defaults),
     'signature.exportVector': async (i) => {
@@ -416,8 +420,9 @@ function handlerTable(services: Services): Handlers {
       return { accepted: probe.accepted, results: probe.results.map(({ exchange: _exchange, ...rest }) => rest) };
     },
     'signature.verify': async (i) => {
-      const r = verifyRequest({ method: i.method, url: i.url, host: i.host, date: i.date, authorization: i.authorization, apiKey: await keyFor(i.key), now: httpDate(i.now, 'now'), variant: i.variant });
-      return { valid: r.valid, reason: r.reason, skewSeconds: r.skewSeconds, variant: r.variant };
+      const expectedApiId = i.expectedApiId ?? ('profileId' in i.key ? profiles.record(i.key.profileId).apiId : undefined);
+      const r = verifyRequest({ method: i.method, url: i.url, host: i.host, date: i.date, authorization: i.authorization, apiKey: await keyFor(i.key), expectedApiId, now: httpDate(i.now, 'now'), variant: i.variant });
+      return { valid: r.valid, reason: r.reason, keyId: r.keyId, expectedApiId: expectedApiId ?? null, skewSeconds: r.skewSeconds, variant: r.variant, keyNote: keyNote(i.key) };
     },
   };
 }

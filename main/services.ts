@@ -232,7 +232,7 @@ export async function createServices(options: ServicesOptions = {}): Promise<Ser
     profiles.attachListeners((id) => receipts!.status(id));
     const send = calls.send.bind(calls);
     const awaitEnd = calls.awaitEnd.bind(calls);
-    const queue = new BulkQueue({ batches: store.batches, send, awaitEnd, governors, onProgress: (p) => emit('bulkProgress', p), timeScale, clock, log: options.log, ...options.queue });
+    const queue = new BulkQueue({ batches: store.batches, send, awaitEnd, governors, followLeft: (ids) => calls.followLeft(ids), onProgress: (p) => emit('bulkProgress', p), timeScale, clock, log: options.log, ...options.queue });
     const bulk = new BulkService({ queue, templates: store.templates, calledSince: (since) => store.messages.calledSince(since), clock });
     const contacts = new ContactService(store.contacts);
     const dialer = new Dialer({ contacts, settings: store.dialSettings, templates: store.templates, send, awaitEnd, governors, onProgress: (p) => emit('dialProgress', p), timeScale, clock, log: options.log });

@@ -71,5 +71,5 @@ export type { ImportResult, TemplateView } from './templates';
 export type { BalanceView, FailureView, LastSendView, MessageDetail, RecentsView, SendView, StatusView } from './send';
 export { exchangeQuery, historyFilter, type StoreStatus } from './history';
 export * from './workbench';
-export type { SignStepsView, VariantProbeView, VectorCheckView, VerifyView } from './signature';
+export type { DiagnosisView, KeyNote, SignStepsView, VariantProbeView, VectorCheckView, VerifyView } from './signature';
 export type { CallState } from '../domain/status';

@@ -3,13 +3,25 @@ import { z } from 'zod';
 import type { ClockProbe, Diagnosis, ParseCapturedResult, SignSteps, VariantProbe, VariantProbeResult, VectorCheck, VerifyReason } from '../signature-types';
 import { id, op, signatureKey } from './define';
 
-export type SignStepsView = SignSteps;
+/**
+ * A typed key Callout would not store in a profile (the same rule as for stored keys): the workbench
+ * and the CLI compute with it anyway, and say so. null: a profile's key, or one Callout would store.
+ */
+export type KeyNote = 'empty' | 'too-short' | 'too-long' | 'control-characters' | null;
+
+export type SignStepsView = SignSteps & { keyNote: KeyNote };
+export type DiagnosisView = Diagnosis & { keyNote: KeyNote };
 
 export interface VerifyView {
   valid: boolean;
   reason: VerifyReason | null;
+  /** keyId from the Authorization header (null when it could not be read). */
+  keyId: string | null;
+  /** The API ID keyId was compared with (expectedApiId, or the profile's); null when none was known. */
+  expectedApiId: string | null;
   skewSeconds: number | null;
   variant: 'spec' | 'apisix' | null;
+  keyNote: KeyNote;
 }
 
 /** A variant probe without its exchanges (they are stored, and shown in the inspector). */
@@ -59,10 +71,12 @@ export const signatureOps = {
         now: z.string().max(64).optional(),
         variant: z.enum(['spec', 'apisix', 'any']).default('spec'),
         key: signatureKey,
+        /** The API ID keyId must name; default the key's profile's. */
+        expectedApiId: z.string().max(128).optional(),
       })
       .strict(),
   ),
-  'signature.diagnose': op<Diagnosis>()(
+  'signature.diagnose': op<DiagnosisView>()(
     z
       .object({
         ...signatureInputs,

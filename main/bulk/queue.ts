@@ -74,6 +74,11 @@ export interface BulkQueueOptions {
   unknownStreakLimit?: number;
   /** The time and the timers (hold times, progress). Default systemClock. */
   clock?: Clock;
+  /**
+   * Follows the batch's calls still going on that a process now gone left (killed mid-batch): without
+   * it nobody asks about them and their lines stay taken until maxHoldMs.
+   */
+  followLeft?: (messageIds: number[]) => void;
   log?: (error: unknown) => void;
 }
 
@@ -382,8 +387,11 @@ export class BulkQueue {
   private async run(batchId: number, state: BatchState, runner: Runner): Promise<void> {
     const batch = this.repo.require(batchId);
     const governor = this.o.governors.for(batch.profile);
-    // Calls of this batch still ringing (from before a restart) hold lines: count them.
-    for (const open of this.repo.openCalls(batchId)) {
+    // Calls of this batch still ringing (from before a restart) hold lines: count them, and follow
+    // those a process now gone left, so that their lines free as they end.
+    const left = this.repo.openCalls(batchId);
+    this.o.followLeft?.(left.filter((o) => !state.heldMessages.has(o.messageId)).map((o) => o.messageId));
+    for (const open of left) {
       if (state.heldMessages.has(open.messageId)) continue;
       this.holdUntilEnded(batchId, state, governor.adopt(), open.messageId);
     }

@@ -304,6 +304,16 @@ export class CallService {
     return written;
   }
 
+  /**
+   * Follows those of these calls still going on that a process now gone left (a batch resumed in
+   * another process: its lines free as they end). A call a running process follows stays with it.
+   */
+  followLeft(ids: readonly number[]): MessageRecord[] {
+    const claimed = ids.length ? this.o.messages.claimOrphanedOpen(ids) : [];
+    for (const m of claimed) this.follower.follow(m.id, m.createdAt);
+    return claimed;
+  }
+
   /** Messages being followed now. */
   following(): number[] {
     return this.follower.following();

@@ -1,6 +1,7 @@
 import { Command, CommanderError, Option } from 'commander';
 import { CALL_STATES, OUTCOMES, type CallState, type Outcome } from '../../common/domain/status';
 import type { MessageRecord } from '../../common/records';
+import type { KeyNote } from '../../common/contract/signature';
 import { formatHttpDate, parseHttpDate, SIGNATURE_VARIANTS, type SignatureVariant } from '../signing';
 import { readFileSync, statSync } from 'node:fs';
 import { BUILTIN_DIALECTS, builtinDialect, parseDialectText, type Dialect } from '../../common/dialects';
@@ -16,7 +17,7 @@ import { registerProfileCommand } from './profile-command';
 import { registerRunCommand } from './run-command';
 import { runSandboxCommand } from './sandbox-command';
 import { runUiCommand } from './ui-command';
-import { CliSession, envApiKey, type ProviderFlags } from './session';
+import { CliSession, envSigningKey, type ProviderFlags } from './session';
 import { fillFromVars } from './template-vars';
 import { cliLanguage, cliWords, type CliWords } from './text';
 import { localTime } from '../export/table';
@@ -194,12 +195,14 @@ export async function runCli(argv: readonly string[], rawIo: CliIo): Promise<num
     .action(async (opts: { method: string; url: string; date?: string; variant: SignatureVariant }) => {
       const apiId = flags().apiId ?? io.env.CALLOUT_API_ID;
       if (!apiId) throw usage('noApiIdToSign');
-      const apiKey = envApiKey(io.env);
+      const apiKey = envSigningKey(io.env);
       const method = checkMethod(opts.method);
       checkUrl(opts.url);
       if (opts.date !== undefined && !parseHttpDate(opts.date)) throw usage('badDate', { flag: '--date', example: formatHttpDate(session.clock.date()), value: opts.date });
       const steps = await session.call('signature.compute', { apiId, method, url: opts.url, date: opts.date, variant: opts.variant, key: { adHoc: apiKey } });
-      const value = { stringToSign: steps.stringToSign, signature: steps.signature, authorization: steps.authorization, headers: steps.headers, variant: steps.variant };
+      const note = keyNoteText(words, steps.keyNote);
+      const value = { stringToSign: steps.stringToSign, signature: steps.signature, authorization: steps.authorization, headers: steps.headers, variant: steps.variant, ...(note ? { keyNote: note } : {}) };
+      if (note && !json) io.stderr(`callout: ${note}\n`);
       emit(value, () =>
         [
           t('cli:sign.stringToSign', { variant: steps.variant }),
@@ -222,12 +225,18 @@ export async function runCli(argv: readonly string[], rawIo: CliIo): Promise<num
     .option('--now <http-date>', t('cli:help.now'))
     .addOption(new Option('--variant <variant>', t('cli:help.variant')).argParser(parse.oneOf('--variant', SIGNATURE_VARIANTS)).default('spec'))
     .action(async (opts: { method: string; url: string; date: string; authorization: string; host?: string; now?: string; variant: SignatureVariant }) => {
-      const apiKey = envApiKey(io.env);
+      // The API ID the header must be signed for (a gateway refuses another keyId): --api-id, the profile's, or CALLOUT_API_ID.
+      const expectedApiId = flags().apiId ?? (flags().profile !== undefined ? await profileApiId(session, flags().profile!) : io.env.CALLOUT_API_ID);
+      if (!expectedApiId) throw usage('noApiIdToVerify');
+      const apiKey = envSigningKey(io.env);
       checkUrl(opts.url);
       if (opts.now !== undefined && !parseHttpDate(opts.now)) throw usage('badDate', { flag: '--now', example: formatHttpDate(session.clock.date()), value: opts.now });
-      const r = await session.call('signature.verify', { method: checkMethod(opts.method), url: opts.url, host: opts.host, date: opts.date, authorization: opts.authorization, now: opts.now, variant: opts.variant, key: { adHoc: apiKey } });
-      const value = { valid: r.valid, reason: r.reason, skewSeconds: r.skewSeconds };
-      emit(value, () => (r.valid ? t('cli:verify.valid', { skew: r.skewSeconds ?? 0 }) : t('cli:verify.invalid', { reason: r.reason, skew: r.skewSeconds === null ? '' : t('cli:verify.skew', { skew: r.skewSeconds }) })));
+      const r = await session.call('signature.verify', { method: checkMethod(opts.method), url: opts.url, host: opts.host, date: opts.date, authorization: opts.authorization, now: opts.now, variant: opts.variant, key: { adHoc: apiKey }, expectedApiId });
+      const note = keyNoteText(words, r.keyNote);
+      const why = r.reason === null ? null : t(`cli:verify.reason.${r.reason}`, { keyId: r.keyId ?? '', apiId: expectedApiId });
+      const value = { valid: r.valid, reason: r.reason, message: why, keyId: r.keyId, expectedApiId, skewSeconds: r.skewSeconds, ...(note ? { keyNote: note } : {}) };
+      if (note && !json) io.stderr(`callout: ${note}\n`);
+      emit(value, () => (r.valid ? t('cli:verify.valid', { skew: r.skewSeconds ?? 0 }) : t('cli:verify.invalid', { reason: why, skew: r.skewSeconds === null ? '' : t('cli:verify.skew', { skew: r.skewSeconds }) })));
       if (!r.valid) exitCode = EXIT.invalid;
     });
 
@@ -324,6 +333,19 @@ function globalsSafe(program: Command): { json?: boolean } {
   }
 }
 
+/** What a typed key Callout would not store is, in words (null for one it would). */
+function keyNoteText(words: CliWords, note: KeyNote): string | null {
+  return note === null ? null : words.t(`cli:keyNotStored.${note}`);
+}
+
+/** A saved profile's API ID, by name or id (verify's expected keyId). */
+async function profileApiId(session: CliSession, name: string): Promise<string> {
+  const list = await session.call('profiles.list', undefined);
+  const p = list.find((x) => x.name === name) ?? list.find((x) => x.id === name);
+  if (!p) throw usage('noProfile', { name, names: list.map((x) => x.name).join(', ') || '—' }, 'not-found');
+  return p.apiId;
+}
+
 function checkMethod(method: string): 'GET' | 'POST' {
   const m = method.toUpperCase();
   if (m !== 'GET' && m !== 'POST') throw usage('badMethod', { value: method });
@@ -366,27 +388,23 @@ function clock(ms: number): string {
   return localTime(ms).slice(11);
 }
 
-/** Resolves with the message once its call ended (or following it stopped); tells each change. */
+/**
+ * Resolves with the message once its call ended (or following it stopped); tells each change as it
+ * is pushed. The wait itself is the call service's (session.awaitEnd), which keeps the process up:
+ * a subscription to pushed events alone does not, and the CLI exited before the call ended.
+ */
 async function waitForEnd(session: CliSession, id: number, onChange: (m: MessageRecord) => void): Promise<MessageRecord> {
   let last = (await session.call('messages.get', { id })).message;
-  if (last.endedAt !== null || last.outcome !== 'accepted') return last;
-  return new Promise<MessageRecord>((resolve) => {
-    let off: (() => void) | null = null;
-    const seen = (m: MessageRecord) => {
-      if (m.id !== id) return;
-      if (m.state !== last.state) onChange(m);
-      last = m;
-      if (m.endedAt !== null) {
-        off?.();
-        resolve(m);
-      }
-    };
-    void session.on('messageUpdated', seen).then((unsubscribe) => {
-      off = unsubscribe;
-      // It may have ended between the first read and the subscription.
-      void session.call('messages.get', { id }).then((d) => seen(d.message));
-    });
+  const off = await session.on('messageUpdated', (m) => {
+    if (m.id !== id) return;
+    if (m.state !== last.state) onChange(m);
+    last = m;
   });
+  try {
+    return await session.awaitEnd(id);
+  } finally {
+    off();
+  }
 }
 
 /** How a followed call ended, in words. */

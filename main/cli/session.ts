@@ -5,6 +5,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import type { Channel, EventName, InputOf, OutputOf, PayloadOf } from '../../common/contract';
 import type { Dialect } from '../../common/dialects';
+import type { MessageRecord } from '../../common/records';
 import { EVENT_CHANNELS } from '../../common/contract';
 import { dispatch } from '../dispatch';
 import { createHandlers, type Handlers } from '../handlers';
@@ -48,6 +49,16 @@ export function envApiKey(env: NodeJS.ProcessEnv): string {
   } catch (error) {
     throw asFailure(error);
   }
+}
+
+/**
+ * CALLOUT_API_KEY for `callout sign` / `verify`, a signature debugger: any non-empty key (trimmed),
+ * even one Callout would not store (RFC 4231's "Jefe"); the answer's keyNote says so.
+ */
+export function envSigningKey(env: NodeJS.ProcessEnv): string {
+  const key = env.CALLOUT_API_KEY?.trim();
+  if (!key) throw usage('noApiKey');
+  return key;
 }
 
 /** A coded error of main's as the CLI's failure (exit status from the one table). */
@@ -114,6 +125,16 @@ export class CliSession {
     return services.subscribe((c, payload) => {
       if (c === channel) listener(payload as PayloadOf<E>);
     });
+  }
+
+  /**
+   * Resolves with the message once nothing more will happen to it (the call service's end watcher,
+   * which also reads the store now and then). Its timer keeps a plain Node process up while it
+   * waits: push events alone do not, and the CLI would exit before the call ends.
+   */
+  async awaitEnd(id: number): Promise<MessageRecord> {
+    const { services } = await this.open();
+    return services.calls.awaitEnd(id);
   }
 
   /** A dialect named on the command line: a built-in one's id, or a file checked by main (dialects.check). */

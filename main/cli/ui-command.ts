@@ -11,6 +11,7 @@ import { createServices, type Services } from '../services';
 import { dataDirectory } from '../store/paths';
 import { isLoopback, isWildcard } from '../ui/access';
 import { startConsoleServer, type ConsoleServer } from '../ui/server';
+import { LINK_LIFETIME_MS, SESSION_IDLE_MS } from '../ui/access';
 import { usage, type CliIo } from './io';
 import type { CliWords } from './text';
 
@@ -101,7 +102,7 @@ export async function runUiCommand(opts: UiCommandOptions, io: CliIo, json: bool
     if (json) {
       io.stdout(`${JSON.stringify({ url: printed, origin: server.origin, address: server.address, port: server.port, dataDirectory: home })}\n`);
     } else {
-      io.stdout([t('cli:ui.listening', { link: printed }), t('cli:ui.once'), t('cli:ui.data', { dir: home }), ''].join('\n'));
+      io.stdout([t('cli:ui.listening', { link: printed }), t('cli:ui.once', { minutes: LINK_LIFETIME_MS / 60_000, hours: SESSION_IDLE_MS / 3_600_000 }), t('cli:ui.data', { dir: home }), ''].join('\n'));
     }
     if (browser) {
       // The browser gets a link of its own, so the printed one still works elsewhere.

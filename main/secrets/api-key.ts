@@ -38,6 +38,15 @@ export function validateApiKey(secret: string): ApiKeyValidation {
   return { ok: true, value };
 }
 
+/**
+ * Why Callout would not store this key (too short, control characters...), or null for a key it
+ * would. A signature debugger computes with any non-empty key (RFC 4231's "Jefe") and says this.
+ */
+export function unstorableKey(secret: string): ApiKeyError | null {
+  const checked = validateApiKey(secret);
+  return checked.ok ? null : checked.error;
+}
+
 /** A plain English sentence for a validation error. Never contains the key. */
 export function describeApiKeyError(error: ApiKeyError): string {
   switch (error) {

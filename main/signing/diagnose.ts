@@ -254,6 +254,7 @@ export function diagnoseSignature(input: DiagnoseInput): Diagnosis {
     date,
     authorization,
     apiKey: input.apiKey,
+    ...(expectedApiId !== null ? { expectedApiId } : {}),
     now,
     windowSeconds,
     variant,

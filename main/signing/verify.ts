@@ -22,6 +22,11 @@ export interface VerifyInput {
   authorization?: string | null;
   /** The API Key to verify with, whatever keyId the request names. */
   apiKey?: string;
+  /**
+   * The API ID the request must be signed for: a keyId naming another is refused (key-id-mismatch),
+   * as a gateway does, whatever the key. Undefined: keyId is not compared.
+   */
+  expectedApiId?: string;
   /** Look the key up by keyId; takes precedence over apiKey. Undefined means unknown key. */
   lookupKey?: (keyId: string) => string | undefined;
   /** Default: the current time. */
@@ -72,7 +77,8 @@ function sameText(a: string, b: string): boolean {
  * Verify a signed request the way the gateway does. Checks, in order:
  * authorization present (missing-authorization) -> parse (malformed-header) -> algorithm is
  * hmac-sha256 (unsupported-algorithm) -> headers list is '@request-target date host'
- * (malformed-header) -> Date present and an HTTP-date (missing-date) -> key (unknown-key) ->
+ * (malformed-header) -> Date present and an HTTP-date (missing-date) -> keyId is the expected API
+ * ID, when one is given (key-id-mismatch) -> key (unknown-key) ->
  * clock window (clock-skew) -> signature, compared in constant time (signature-mismatch).
  * Throws TypeError only when `url` is not a URL (a caller error, not a request error).
  */
@@ -104,6 +110,8 @@ export function verifyRequest(input: VerifyInput): VerifyResult {
   const now = input.now ?? systemClock.date();
   const skewSeconds = clockSkewSeconds(date, now);
   if (skewSeconds === null) return result('missing-date', { keyId, detail: detail('date-not-http-date', {}) });
+
+  if (input.expectedApiId !== undefined && keyId !== input.expectedApiId) return result('key-id-mismatch', { keyId, skewSeconds });
 
   const apiKey = input.lookupKey ? input.lookupKey(keyId) : input.apiKey;
   if (apiKey === undefined) return result('unknown-key', { keyId, skewSeconds });

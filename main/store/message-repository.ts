@@ -336,8 +336,9 @@ export class MessageRepository {
   /**
    * Calls still going on that no running process follows (their owner is gone, or unknown), claimed
    * by this one: tracking resumes these. A call another running process placed stays with it.
+   * `ids`: only among these messages (a resumed batch's calls).
    */
-  claimOrphanedOpen(): MessageRecord[] {
+  claimOrphanedOpen(ids?: readonly number[]): MessageRecord[] {
     const me = processOwner();
     const claim = this.db.prepare('UPDATE messages SET owner = ? WHERE id = ? AND owner IS ?');
     const claimed: number[] = [];
@@ -345,7 +346,9 @@ export class MessageRepository {
       const rows = this.db
         .prepare("SELECT id, owner FROM messages WHERE ended_at IS NULL AND outcome = 'accepted' AND smsid IS NOT NULL ORDER BY created_at")
         .all() as { id: number; owner: string | null }[];
+      const only = ids === undefined ? null : new Set(ids);
       for (const row of rows) {
+        if (only && !only.has(row.id)) continue;
         if (row.owner === me || !ownerAlive(row.owner)) {
           if (claim.run(me, row.id, row.owner).changes === 1) claimed.push(row.id);
         }

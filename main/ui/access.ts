@@ -1,15 +1,23 @@
 // Who may use the browser console of `callout ui`, as plain checks on request headers (no I/O):
 // - a one-time token (256 random bits, fresh per start) in the link printed by `callout ui`, exchanged
-//   once for a session cookie (HttpOnly, SameSite=Strict) whose value is another random secret;
+//   once, within LINK_LIFETIME_MS of being printed, for a session cookie (HttpOnly, SameSite=Strict)
+//   whose value is another random secret; a session ends after SESSION_IDLE_MS without a request;
 // - the Host header must name the bound address and port exactly (DNS rebinding);
 // - a request another site started is refused: an Origin other than the console's own, or a
 //   Sec-Fetch-Site other than same-origin / none (a page on another port of 127.0.0.1 is "same-site"
 //   and would get the cookie: only the console's own page, or the person typing the address, counts).
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { isIP } from 'node:net';
+import { systemClock, type Clock } from '../clock';
 
 /** Bytes of randomness in a token and in a session cookie (256 bits). */
 export const SECRET_BYTES = 32;
+
+/** How long a printed link can be opened: 10 minutes (then `callout ui` prints a new one on Enter, or again). */
+export const LINK_LIFETIME_MS = 10 * 60_000;
+
+/** A session ends after 12 hours without a request or a call from its pages. */
+export const SESSION_IDLE_MS = 12 * 60 * 60_000;
 
 export function newSecret(): string {
   return randomBytes(SECRET_BYTES).toString('base64url');
@@ -56,7 +64,12 @@ export interface ConsoleAccessOptions {
   /** The address the server is bound to (an IP literal or localhost). */
   address: string;
   port: number;
+  /** Where the time comes from (links and sessions expire); default the system's. */
+  clock?: Clock;
 }
+
+/** What a link's token is worth: a session, or why not (unknown or used, or expired). */
+export type Redeemed = { session: string } | { refused: 'unknown' | 'expired' };
 
 /** The console's gate: tokens, sessions and the checks every request and upgrade go through. */
 export class ConsoleAccess {
@@ -66,10 +79,14 @@ export class ConsoleAccess {
   readonly host: string;
   /** Cookies are not kept apart by port: each console's cookie carries its port in its name. */
   readonly cookieName: string;
-  private readonly tokens = new Set<string>();
-  private readonly sessions = new Set<string>();
+  /** Tokens not yet used, with when each was issued. */
+  private readonly tokens = new Map<string, number>();
+  /** Sessions, with when each was last used. */
+  private readonly sessions = new Map<string, number>();
+  private readonly clock: Clock;
 
   constructor(o: ConsoleAccessOptions) {
+    this.clock = o.clock ?? systemClock;
     this.host = `${hostForUrl(o.address)}:${o.port}`.toLowerCase();
     this.origin = `http://${this.host}`;
     this.cookieName = `callout-console-${o.port}`;
@@ -78,22 +95,24 @@ export class ConsoleAccess {
   /** A fresh one-time token for a link. */
   issueToken(): string {
     const token = newSecret();
-    this.tokens.add(token);
+    this.tokens.set(token, this.clock.now());
     return token;
   }
 
-  /** Exchanges a token (once) for a new session id; null when it is unknown or was used. */
-  redeem(token: string | null | undefined): string | null {
-    if (!token) return null;
-    for (const known of this.tokens) {
+  /** Exchanges a token (once, within LINK_LIFETIME_MS of its link) for a new session id. */
+  redeem(token: string | null | undefined): Redeemed {
+    if (!token) return { refused: 'unknown' };
+    const now = this.clock.now();
+    for (const [known, issuedAt] of this.tokens) {
       if (sameSecret(known, token)) {
         this.tokens.delete(known);
+        if (now - issuedAt >= LINK_LIFETIME_MS) return { refused: 'expired' };
         const session = newSecret();
-        this.sessions.add(session);
-        return session;
+        this.sessions.set(session, now);
+        return { session };
       }
     }
-    return null;
+    return { refused: 'unknown' };
   }
 
   /** The Set-Cookie header value for a session: HttpOnly, SameSite=Strict, for the whole console. */
@@ -101,10 +120,25 @@ export class ConsoleAccess {
     return `${this.cookieName}=${session}; Path=/; HttpOnly; SameSite=Strict`;
   }
 
+  /** True for a live session (its use now keeps it alive); one idle for SESSION_IDLE_MS is forgotten. */
   hasSession(cookieHeader: string | undefined): boolean {
     const value = cookieValue(cookieHeader, this.cookieName);
     if (!value) return false;
-    for (const known of this.sessions) if (sameSecret(known, value)) return true;
+    return this.touch(value);
+  }
+
+  /** Notes a use of the session with this cookie value; false when it is unknown or ended idle. */
+  touch(value: string): boolean {
+    const now = this.clock.now();
+    for (const [known, lastUsed] of this.sessions) {
+      if (!sameSecret(known, value)) continue;
+      if (now - lastUsed >= SESSION_IDLE_MS) {
+        this.sessions.delete(known);
+        return false;
+      }
+      this.sessions.set(known, now);
+      return true;
+    }
     return false;
   }
 

@@ -15,16 +15,17 @@ import { createHandlers, type Handlers } from '../handlers';
 import { translator } from '../i18n';
 import { rendererFilePath, responseHeaders } from '../renderer-files';
 import type { Services } from '../services';
-import { ConsoleAccess, type Refusal } from './access';
+import { systemClock, type Clock } from '../clock';
+import { ConsoleAccess, cookieValue, LINK_LIFETIME_MS, type Refusal } from './access';
 
 /**
  * Operations the browser transport refuses, with why: they would put the API Key somewhere the page's
  * person may not be (main's clipboard is the clipboard of the machine `callout ui` runs on).
  */
-export const DESKTOP_ONLY: Partial<Record<Channel, IpcResult<never>>> = {
-  'exchanges.copyCurlWithKey': { ok: false, error: { code: 'unavailable', params: { kind: 'browser-key-copy' } } },
-  'raw.copyCodeWithKey': { ok: false, error: { code: 'unavailable', params: { kind: 'browser-key-copy' } } },
-};
+export const DESKTOP_ONLY: ReadonlyMap<string, IpcResult<never>> = new Map<Channel, IpcResult<never>>([
+  ['exchanges.copyCurlWithKey', { ok: false, error: { code: 'unavailable', params: { kind: 'browser-key-copy' } } }],
+  ['raw.copyCodeWithKey', { ok: false, error: { code: 'unavailable', params: { kind: 'browser-key-copy' } } }],
+]);
 
 /** Large enough for a 40 MB spreadsheet sent as base64 (bulk.open), no larger. */
 export const MAX_FRAME_BYTES = 64 * 1024 * 1024;
@@ -42,6 +43,8 @@ export interface ConsoleServerOptions {
   log?: (error: unknown) => void;
   /** Told of every call the page makes, as it arrived (before it is parsed): a debug log, the tests. */
   onCall?: (call: { channel: string; input: unknown }) => void;
+  /** Where the time comes from (links and sessions expire: access.ts); default the system's. */
+  clock?: Clock;
 }
 
 export interface ConsoleServer {
@@ -66,11 +69,11 @@ const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt
 const html = (s: string) => escapeHtml(s).replace(/`([^`]+)`/g, '<code>$1</code>');
 
 /** A short page that says why, in the language the browser asks for; no script, no style, no link. */
-function refusalPage(res: ServerResponse, req: IncomingMessage, status: number, key: 'unauthorized' | 'forbidden' | 'notFound', origin: string, extra: Record<string, string> = {}): void {
+function refusalPage(res: ServerResponse, req: IncomingMessage, status: number, key: 'unauthorized' | 'expired' | 'forbidden' | 'notFound', origin: string, extra: Record<string, string> = {}): void {
   const lang = pageLanguage(req.headers['accept-language']);
   const t = translator(lang);
   const title = html(t(`console.${key}.title`));
-  const body = html(t(`console.${key}.body`, { origin }));
+  const body = html(t(`console.${key}.body`, { origin, minutes: LINK_LIFETIME_MS / 60_000 }));
   const page = `<!doctype html>\n<html lang="${lang}"><head><meta charset="utf-8"><title>${title}</title></head><body><h1>${title}</h1><p>${body}</p></body></html>\n`;
   res.writeHead(status, { ...responseHeaders('refusal.html', page), ...extra });
   res.end(req.method === 'HEAD' ? undefined : page);
@@ -113,8 +116,9 @@ export async function startConsoleServer(o: ConsoleServerOptions): Promise<Conso
     const url = new URL(req.url ?? '/', gate.origin);
     if (url.searchParams.has(CONSOLE_TOKEN_PARAM)) {
       // Exchanged once for the session cookie, then taken out of the address bar (303 to the same page without it).
-      const session = gate.redeem(url.searchParams.get(CONSOLE_TOKEN_PARAM));
-      if (session === null && !gate.hasSession(req.headers.cookie)) return refusalPage(res, req, 401, 'unauthorized', gate.origin);
+      const redeemed = gate.redeem(url.searchParams.get(CONSOLE_TOKEN_PARAM));
+      const session = 'session' in redeemed ? redeemed.session : null;
+      if (session === null && !gate.hasSession(req.headers.cookie)) return refusalPage(res, req, 401, 'refused' in redeemed && redeemed.refused === 'expired' ? 'expired' : 'unauthorized', gate.origin);
       url.searchParams.delete(CONSOLE_TOKEN_PARAM);
       res.writeHead(303, {
         Location: `${url.pathname}${url.search}`,
@@ -154,7 +158,7 @@ export async function startConsoleServer(o: ConsoleServerOptions): Promise<Conso
   server.headersTimeout = 10_000;
   server.requestTimeout = 30_000;
 
-  const connect = (ws: WebSocket): void => {
+  const connect = (ws: WebSocket, session: string, gate: ConsoleAccess): void => {
     sockets.add(ws);
     const send = (frame: ServerFrame) => {
       if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(frame));
@@ -166,8 +170,14 @@ export async function startConsoleServer(o: ConsoleServerOptions): Promise<Conso
         ws.close(CONSOLE_CLOSE.badFrame, 'not a call');
         return;
       }
+      // A session that ended idle (or with the server) answers nothing more: the page is closed.
+      if (!gate.touch(session)) {
+        ws.close(CONSOLE_CLOSE.sessionEnded, 'session ended');
+        return;
+      }
       o.onCall?.({ channel: call.channel, input: call.input });
-      const refusal = DESKTOP_ONLY[call.channel as Channel];
+      // A Map, not an object: `__proto__`, `constructor`... are unknown operations like any other name.
+      const refusal = DESKTOP_ONLY.get(call.channel);
       const answer = refusal ? Promise.resolve(refusal) : dispatch(handlers, call.channel, call.input, log);
       // dispatch never rejects: every failure is an IpcResult.
       void answer.then((result) => send({ id: call.id, result }));
@@ -189,7 +199,8 @@ export async function startConsoleServer(o: ConsoleServerOptions): Promise<Conso
       socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
       return;
     }
-    wss.handleUpgrade(req, socket, head, connect);
+    const session = cookieValue(req.headers.cookie, gate.cookieName)!;
+    wss.handleUpgrade(req, socket, head, (ws) => connect(ws, session, gate));
   });
 
   const address = o.host ?? '127.0.0.1';
@@ -201,7 +212,7 @@ export async function startConsoleServer(o: ConsoleServerOptions): Promise<Conso
     });
   });
   const { port } = server.address() as AddressInfo;
-  const gate = new ConsoleAccess({ address, port });
+  const gate = new ConsoleAccess({ address, port, clock: o.clock ?? systemClock });
   access = gate;
 
   let closing: Promise<void> | null = null;

@@ -554,6 +554,34 @@ describe.each(LOCALES)('Signature workbench ($suffix)', ({ locale, dict, msg, su
   );
 
   it(
+    'computes with a short typed key (RFC 4231\'s "Jefe") and says Callout would not store it; Verify with the profile\'s key names a keyId that is not its API ID',
+    async () => {
+      await tab('build');
+      await typeKey('Jefe');
+      await setBuild({ url: 'https://api.example.com/voice/vm', apiId: 'someone-else', date: DATE });
+      await expect.poll(signatureShown).toMatch(/^[A-Za-z0-9+/]{43}=$/);
+      expect(await page.getByTestId('sig-key-note').innerText()).toBe(t('signature.key.notStored.too-short'));
+      const typed = await page.getByTestId('sig-authorization').innerText();
+      const request = (authorization: string) => `POST /voice/vm HTTP/1.1\nHost: api.example.com\nDate: ${DATE}\nAuthorization: ${authorization}`;
+      let d = await diagnose(request(typed), DATE);
+      expect(d.verdict).toBe('valid');
+      expect(await page.getByTestId('verify-key-note').innerText()).toBe(t('signature.key.notStored.too-short'));
+      // The Sandbox profile's own key, signing as another account: the key matches, the keyId does not.
+      await tab('build');
+      await useProfileKey();
+      await expect.poll(() => page.getByTestId('sig-authorization').innerText().catch(() => '')).not.toBe(typed);
+      const other = await page.getByTestId('sig-authorization').innerText();
+      expect(other).toContain('keyId="someone-else"');
+      d = await diagnose(request(other), DATE);
+      expect(d.verdict).toBe('key-id-mismatch');
+      expect(d.title).toBe(t('signature.verdict.invalid', { reason: t('signature.verdict.reason.key-id-mismatch') }));
+      await snap(`signature-keyid-mismatch-${suffix}`);
+      await tab('build');
+    },
+    TIMEOUT,
+  );
+
+  it(
     'forgets a typed key when the screen is left, and logs no errors',
     async () => {
       await tab('build');

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHmac } from 'node:crypto';
 import { dispatch } from '../../main/dispatch';
 import { createHandlers } from '../../main/handlers';
 import { SessionSecretStore } from '../../main/secrets';
@@ -35,6 +36,33 @@ describe('signature channels', () => {
     expect(d).toMatchObject({ valid: false, verdict: 'signature-mismatch' });
     expect(d.causes[0]).toMatchObject({ id: 'trailing-line-break', confidence: 'high' });
     expect(JSON.stringify(d)).not.toContain(sandboxKey);
+  });
+
+  it('computes and verifies with a short typed key (RFC 4231\'s "Jefe"), saying Callout would not store it', async () => {
+    const steps = await call<{ stringToSign: string; signature: string; authorization: string; keyNote: string | null }>('signature.compute', { apiId: 'AK1', method: 'POST', url: 'https://api.example.com/voice/vm', date, key: { adHoc: 'Jefe' } });
+    expect(steps.signature).toBe(createHmac('sha256', 'Jefe').update(steps.stringToSign).digest('base64'));
+    expect(steps.keyNote).toBe('too-short');
+    const v = await call<{ valid: boolean; keyNote: string | null }>('signature.verify', { method: 'POST', url: 'https://api.example.com/voice/vm', date, now: date, authorization: steps.authorization, key: { adHoc: 'Jefe' }, expectedApiId: 'AK1' });
+    expect(v).toMatchObject({ valid: true, keyNote: 'too-short' });
+    const d = await call<{ valid: boolean; keyNote: string | null }>('signature.diagnose', { method: 'POST', url: 'https://api.example.com/voice/vm', date, now: date, authorization: steps.authorization, key: { adHoc: 'Jefe' } });
+    expect(d).toMatchObject({ valid: true, keyNote: 'too-short' });
+    // A key Callout would store carries no note; neither does a profile's.
+    expect((await call<{ keyNote: string | null }>('signature.compute', { apiId: 'AK1', method: 'GET', url: 'https://h.example/x', date, key: { adHoc: 'a-long-enough-key' } })).keyNote).toBeNull();
+    expect((await call<{ keyNote: string | null }>('signature.compute', { apiId: 'AK1', method: 'GET', url: 'https://h.example/x', date, key: { profileId: 'sandbox' } })).keyNote).toBeNull();
+  });
+
+  it('verify and diagnose refuse a header signed for another API ID (keyId), with the profile\'s key or a typed one', async () => {
+    const url = 'http://127.0.0.1:8080/voice/vm';
+    // The sandbox profile's own key, but signed as another account.
+    const other = await call<{ authorization: string }>('signature.compute', { apiId: 'someone-else', method: 'POST', url, date, key: { profileId: 'sandbox' } });
+    const v = await call<{ valid: boolean; reason: string; keyId: string; expectedApiId: string }>('signature.verify', { method: 'POST', url, date, now: date, authorization: other.authorization, key: { profileId: 'sandbox' } });
+    expect(v).toMatchObject({ valid: false, reason: 'key-id-mismatch', keyId: 'someone-else', expectedApiId: 'sandbox-demo' });
+    const d = await call<{ valid: boolean; verdict: string }>('signature.diagnose', { method: 'POST', url, date, now: date, authorization: other.authorization, key: { profileId: 'sandbox' } });
+    expect(d).toMatchObject({ valid: false, verdict: 'key-id-mismatch' });
+    // A typed key, when the caller names the expected API ID (the CLI's --api-id).
+    const typed = await call<{ authorization: string }>('signature.compute', { apiId: 'someone-else', method: 'POST', url, date, key: { adHoc: 'Jefe' } });
+    const dt = await call<{ valid: boolean; verdict: string }>('signature.diagnose', { method: 'POST', url, date, now: date, authorization: typed.authorization, key: { adHoc: 'Jefe' }, expectedApiId: 'sandbox-demo' });
+    expect(dt).toMatchObject({ valid: false, verdict: 'key-id-mismatch' });
   });
 
   it('exports a profile-keyed vector without the key, and checks it back with the profile key', async () => {

@@ -1,4 +1,5 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createHmac } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startSandbox, type Sandbox } from '../../../main/sandbox';
@@ -194,7 +195,7 @@ describe('callout send / status / history against the sandbox', () => {
 });
 
 describe('callout sign / verify', () => {
-  const signEnv = () => ({ CALLOUT_HOME: home.dir, CALLOUT_API_KEY: 'sign-key' });
+  const signEnv = () => ({ CALLOUT_HOME: home.dir, CALLOUT_API_KEY: 'sign-key', CALLOUT_API_ID: 'AK1' });
   const date = 'Sat, 21 Nov 2026 12:00:00 GMT';
 
   it('signs, and verify accepts its own output (exit 0)', async () => {
@@ -218,6 +219,43 @@ describe('callout sign / verify', () => {
     expect(inWindow).toMatchObject({ code: 0, json: { valid: true } });
     const apisix = await cli([...base, '--authorization', s.authorization, '--now', date, '--variant', 'apisix'], signEnv());
     expect(apisix).toMatchObject({ code: 1, json: { reason: 'signature-mismatch' } });
+  });
+
+  it('signs and verifies with a key shorter than 8 characters (RFC 4231\'s "Jefe"), saying Callout would not store it', async () => {
+    const env = { ...signEnv(), CALLOUT_API_KEY: 'Jefe', LANG: 'en_US.UTF-8' };
+    const s = await cli(['--json', 'sign', '--api-id', 'AK1', '--method', 'POST', '--url', 'https://api.example.com/voice/vm', '--date', date], env);
+    expect(s.code).toBe(0);
+    const out = s.json as { stringToSign: string; signature: string; authorization: string; keyNote: string };
+    expect(out.signature).toBe(createHmac('sha256', 'Jefe').update(out.stringToSign).digest('base64'));
+    expect(out.keyNote).toMatch(/shorter than 8 characters.*would not store it/);
+    const human = await cli(['sign', '--api-id', 'AK1', '--method', 'POST', '--url', 'https://api.example.com/voice/vm', '--date', date], env);
+    expect(human.code).toBe(0);
+    expect(human.stdout).toContain(out.authorization);
+    expect(human.stderr).toMatch(/^callout: Note: this key is shorter than 8 characters/);
+    const zh = await cli(['--lang', 'zh-CN', 'sign', '--api-id', 'AK1', '--method', 'POST', '--url', 'https://api.example.com/voice/vm', '--date', date], env);
+    expect(zh.stderr).toMatch(/少于 8 个字符.*不会把它保存到配置中。/);
+    const v = await cli(['--json', 'verify', '--api-id', 'AK1', '--method', 'POST', '--url', 'https://api.example.com/voice/vm', '--date', date, '--authorization', out.authorization, '--now', date], env);
+    expect(v).toMatchObject({ code: 0, json: { valid: true } });
+  });
+
+  it('verify refuses a header signed for another API ID (keyId) as its own reason, in both languages', async () => {
+    const url = 'https://api.example.com/voice/vm';
+    const other = (await cli(['--json', 'sign', '--api-id', 'OTHER-ACCT', '--method', 'POST', '--url', url, '--date', date], signEnv())).json as { authorization: string };
+    const args = ['verify', '--method', 'POST', '--url', url, '--date', date, '--authorization', other.authorization, '--now', date];
+    const v = await cli(['--json', '--api-id', 'AK1', ...args], signEnv());
+    expect(v).toMatchObject({ code: 1, json: { valid: false, reason: 'key-id-mismatch', keyId: 'OTHER-ACCT', expectedApiId: 'AK1' } });
+    // The API ID from the environment when no flag names one.
+    expect(await cli(['--json', ...args], signEnv())).toMatchObject({ code: 1, json: { reason: 'key-id-mismatch' } });
+    const en = await cli(['--lang', 'en', '--api-id', 'AK1', ...args], signEnv());
+    expect(en.stdout).toMatch(/^invalid: signed for another API ID: keyId “OTHER-ACCT”, expected “AK1”/);
+    const zh = await cli(['--lang', 'zh-CN', '--api-id', 'AK1', ...args], signEnv());
+    expect(zh.stdout).toMatch(/^签名无效：签名所用的 API ID 不对：keyId 为“OTHER-ACCT”，应为“AK1”/);
+    // Its own API ID verifies.
+    expect(await cli(['--json', '--api-id', 'OTHER-ACCT', ...args], signEnv())).toMatchObject({ code: 0, json: { valid: true } });
+    // Nothing to compare keyId with: a usage error, nothing checked.
+    const none = await cli(['--json', ...args], { ...signEnv(), CALLOUT_API_ID: '' });
+    expect(none.code).toBe(2);
+    expect(none.stderr).toMatch(/--api-id/);
   });
 
   it('the apisix variant ends every line with a line break and signs the query', async () => {

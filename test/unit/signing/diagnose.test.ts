@@ -309,11 +309,12 @@ describe('diagnoseSignature', () => {
       { authorization: signed({ variant: 'apisix' }).authorization, variant: 'any' },
       { authorization: good, host: 'localhost:8080' },
       { authorization: good, windowSeconds: 0, now: new Date(NOW.getTime() + 1000) },
+      { authorization: good, expectedApiId: 'another-account' },
     ];
     for (const c of cases) {
       const input = { method: 'POST', url: URL_, host: HOST, date: DATE, apiKey: KEY, expectedApiId: API_ID, now: NOW, ...c };
       const d = diagnoseSignature(input);
-      const v = verifyRequest({ ...input, host: input.host ?? undefined });
+      const v = verifyRequest({ ...input, host: input.host ?? undefined, expectedApiId: input.expectedApiId ?? undefined });
       expect({ valid: d.valid, verdict: d.verdict }, JSON.stringify(c)).toEqual({ valid: v.valid, verdict: v.reason });
     }
   });

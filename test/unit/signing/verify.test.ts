@@ -143,6 +143,18 @@ describe('verifyRequest', () => {
     expect(verifyRequest({ ...req, now: NOW }).reason).toBe('unknown-key');
   });
 
+  it('a keyId naming another API ID than the expected one is key-id-mismatch, even when the key signs it', () => {
+    const req = signed();
+    const other = authorizationHeader('C00000000', req.signature);
+    // Signed with the right key for the right keyId: valid when the expected API ID is that keyId.
+    expect(verifyRequest({ ...req, apiKey: API_KEY, expectedApiId: API_ID, now: NOW }).valid).toBe(true);
+    // The same key, another keyId: the key's HMAC matches (keyId is line 1 of the string to sign for its own header), but a gateway refuses it.
+    const forOther = signRequest({ apiId: 'C00000000', apiKey: API_KEY, method: req.method, url: req.url, date: req.date });
+    expect(verifyRequest({ ...req, authorization: forOther.authorization, apiKey: API_KEY, now: NOW }).valid).toBe(true);
+    expect(verifyRequest({ ...req, authorization: forOther.authorization, apiKey: API_KEY, expectedApiId: API_ID, now: NOW })).toMatchObject({ valid: false, reason: 'key-id-mismatch', keyId: 'C00000000' });
+    expect(verifyRequest({ ...req, authorization: other, apiKey: API_KEY, expectedApiId: API_ID, now: NOW }).reason).toBe('key-id-mismatch');
+  });
+
   it('checks in the documented order', () => {
     const req = signed({ date: at(1000) });
     const badAlg = req.authorization.replace('hmac-sha256', 'hmac-sha1');

@@ -238,6 +238,7 @@ function BuildOutputs({ build, curl, profile }: { build: BuildState; curl: strin
   const bytes = steps.stringToSignBytesHex.length / 2;
   return (
     <Flex vertical gap={12} data-testid="sig-outputs" data-variant={steps.variant}>
+      {steps.keyNote ? <Alert type="warning" showIcon title={t(`signature.key.notStored.${steps.keyNote}`)} data-testid="sig-key-note" /> : null}
       <OutputBlock
         step={1}
         title={t('signature.out.stringToSign')}

@@ -9,6 +9,7 @@ import { CheckCircleFilled, CloseCircleFilled, ImportOutlined, SafetyCertificate
 import { useMutation } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { ProfileView } from '../../../../common/contract';
+import type { DiagnosisView } from '../../../../common/contract';
 import type { CapturedParseError, CapturedRequest, Diagnosis, DiagnosisCause, DiagnosisPart, ParseProblem, PartStatus, SignatureVariant } from '../../../../common/signature-types';
 import { describeError } from '../../app/api';
 import { ask } from '../../app/query';
@@ -24,7 +25,7 @@ type GatewayVariant = SignatureVariant | 'any';
 
 type Outcome =
   | { kind: 'parse-error'; error: CapturedParseError; detail: ParseProblem }
-  | { kind: 'diagnosed'; request: CapturedRequest; diagnosis: Diagnosis; comparedWith: string; variant: GatewayVariant };
+  | { kind: 'diagnosed'; request: CapturedRequest; diagnosis: DiagnosisView; comparedWith: string; variant: GatewayVariant };
 
 type DiagnoseInput = { text: string; defaultUrl: string; variant: GatewayVariant; now: string; key: { profileId: string } | { adHoc: string } };
 
@@ -75,6 +76,8 @@ export function VerifyTab({ keyState, profile, build }: VerifyTabProps) {
   const diagnose = () => {
     if (!key.ok || text.trim() === '' || diagnosis.isPending) return;
     const now = compareMode === 'fixed' && compareTime.trim() !== '' ? compareTime.trim() : httpDateNow();
+    // With the profile's key, keyId must name the profile's API ID (main compares them: a gateway
+    // refuses another keyId). A typed key belongs to no known account: keyId is shown, not compared.
     diagnosis.mutate({ text, defaultUrl: defaultUrl.trim() || build.inputs.url.trim(), variant, now, key: key.key });
   };
 
@@ -257,7 +260,7 @@ function matchedVariant(d: Diagnosis): SignatureVariant | null {
 }
 
 /** The verdict, the likely causes and the clock, at the top right. */
-function DiagnosisSummary({ diagnosis: d, comparedWith }: { diagnosis: Diagnosis; comparedWith: string }) {
+function DiagnosisSummary({ diagnosis: d, comparedWith }: { diagnosis: DiagnosisView; comparedWith: string }) {
   const { t, i18n } = useTranslation();
   const lang = currentLanguage(i18n.language);
   const top = d.causes[0];
@@ -271,6 +274,7 @@ function DiagnosisSummary({ diagnosis: d, comparedWith }: { diagnosis: Diagnosis
         : t(seconds > 0 ? 'signature.skew.ahead' : 'signature.skew.behind', { seconds: formatAbsSeconds(lang, seconds) });
   return (
     <Flex vertical gap={12}>
+      {d.keyNote ? <Alert type="warning" showIcon title={t(`signature.key.notStored.${d.keyNote}`)} data-testid="verify-key-note" /> : null}
       <Alert
         type={d.valid ? 'success' : 'error'}
         showIcon

@@ -6,7 +6,8 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { IpcError, ProfileView } from '../../../../common/contract';
-import type { SignSteps, SignatureVariant } from '../../../../common/signature-types';
+import type { SignatureVariant } from '../../../../common/signature-types';
+import type { SignStepsView } from '../../../../common/contract';
 import { ask } from '../../app/query';
 import { keyFor, type KeyState } from './KeyBar';
 import { httpDateNow, httpUrl, presetBody, PRESETS, presetUrl, type PresetId } from './request-text';
@@ -33,7 +34,7 @@ export interface BuildState {
   inputs: BuildInputs;
   update: (patch: Partial<BuildInputs>) => void;
   applyPreset: (id: PresetId) => void;
-  steps: SignSteps | null;
+  steps: SignStepsView | null;
   fields: Partial<Record<BuildField, FieldProblem>>;
   keyProblem: 'no-profile' | 'no-profile-key' | 'no-typed-key' | null;
   error: IpcError | null;
