@@ -99,3 +99,26 @@ describe('message repository', () => {
     expect(s.messages.openMessages().map((m) => m.id)).toEqual([placed.id, orphan, legacy, other]);
   });
 });
+
+describe('a batch a dead process left', () => {
+  it('takes an item whose answer was written before the process died as accepted (a call to follow), the others as unknown', () => {
+    const s = store();
+    const b = s.batches.create({ profile: 'p', templateId: null, name: 'crash' }, [
+      { rowNumber: 2, mobile: '13800138008', content: '您好', units: 1, status: 'queued' },
+      { rowNumber: 3, mobile: '13800138018', content: '您好', units: 1, status: 'queued' },
+    ]);
+    const [answered, cut] = s.batches.items(b.id);
+    s.batches.markInFlight(answered!.id);
+    s.batches.markInFlight(cut!.id);
+    const m = s.messages.insertPending({ ...base, mobile: '13800138008', batchItemId: answered!.id });
+    s.messages.markAccepted(m.id, { code: 2, msg: null, smsid: 'S1', count: 1 });
+    const deadPid = Number(spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))']).stdout.toString());
+    s.db.prepare("UPDATE batches SET status = 'running', owner = ? WHERE id = ?").run(processOwner(deadPid), b.id);
+    s.batches.recoverInterrupted();
+    const [first, second] = s.batches.items(b.id);
+    expect(first).toMatchObject({ status: 'accepted', messageId: m.id });
+    expect(second).toMatchObject({ status: 'unknown' });
+    // The resume follows the accepted call: it is one of the batch's open calls.
+    expect(s.batches.openCalls(b.id)).toEqual([{ itemId: answered!.id, messageId: m.id }]);
+  });
+});
