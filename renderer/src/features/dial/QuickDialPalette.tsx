@@ -14,7 +14,7 @@ import { normalizeMobile } from '../../../../common/domain/mobile';
 import { call, describeError } from '../../app/api';
 import { ask } from '../../app/query';
 import { currentLanguage } from '../../i18n';
-import { defaultTemplate, fillPreview, markerLabel, refusalText } from './dial-model';
+import { defaultTemplate, fillPreview, lastCalledWithTemplate, markerLabel, refusalText } from './dial-model';
 import { dialRuns, type PalettePreset } from './dial-store';
 import { SHORTCUT_KEYS } from './shortcut';
 import type { DialData } from './use-dial-data';
@@ -111,9 +111,10 @@ export function QuickDialPalette({ open, preset, data, onClose, onStarted }: Qui
 
   const pick = useCallback(
     (tg: Target) => {
-      const first = firstContact(tg);
-      const tpl = defaultTemplate(data.templates, first, memory.templateId);
-      const prefilled = tpl && first?.lastTemplateId === tpl.id && first.lastValues ? first.lastValues : tpl ? (memory.values[tpl.id] ?? []) : [];
+      const members = tg.kind === 'contact' ? [tg.contact] : tg.kind === 'group' ? tg.group.memberIds.flatMap((id) => contactsById.get(id) ?? []) : [];
+      const tpl = defaultTemplate(data.templates, members, memory.templateId, data.contacts);
+      const last = lastCalledWithTemplate(members);
+      const prefilled = tpl && last?.lastTemplateId === tpl.id && last.lastValues ? last.lastValues : tpl ? (memory.values[tpl.id] ?? []) : [];
       setTarget(tg);
       setTemplateId(tpl?.id ?? null);
       setValues(Array.from({ length: tpl?.markerCount ?? 0 }, (_, i) => prefilled[i] ?? ''));
@@ -122,7 +123,7 @@ export function QuickDialPalette({ open, preset, data, onClose, onStarted }: Qui
       setProblem(null);
       setStage('confirm');
     },
-    [data.templates, firstContact],
+    [data.templates, data.contacts, contactsById],
   );
 
   // Opening: reset, or go straight to a preset person or list.
@@ -495,7 +496,7 @@ export function QuickDialPalette({ open, preset, data, onClose, onStarted }: Qui
               description={
                 <ul className="dial-refusals" data-testid="refusals">
                   {refusals.map((r, i) => {
-                    const text = refusalText(t, lang, r);
+                    const text = refusalText(t, lang, r, undefined, data.contacts.find((c) => c.mobile === r.mobile)?.name ?? null);
                     return (
                       <li key={i} data-testid="refusal" data-limit={r.limit} data-frees-at={r.freesAt}>
                         <div>{text.title}</div>
