@@ -5,7 +5,7 @@ import type { HTMLAttributes, ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ProfileView } from '../../../../common/contract';
 import { dialectDescription, dialectName } from '../dialects/dialect-names';
-import { keyRefusal, keyStanding, type KeyStanding } from './key-standing';
+import { keyRefusal, keyStanding, keyStatusWord, type KeyStanding } from './key-standing';
 
 export interface ProfileTableProps {
   profiles: ProfileView[];
@@ -31,7 +31,7 @@ export function KeyStatusTag({ profile }: { profile: Pick<ProfileView, 'hasKey' 
   const { color, icon } = STANDING_TAG[standing];
   // A refusal is named by what was refused: the signature (the key may be right), a profile that does not sign, or the API ID or key.
   const refusal = keyRefusal(profile);
-  const word = refusal === 'signature' ? 'signatureRejected' : refusal === 'unsigned' ? 'unsignedRejected' : standing;
+  const word = keyStatusWord(profile);
   return (
     <Tooltip title={t(`profiles.keyStatusHelp.${word}`)}>
       <Tag color={color} icon={icon} data-testid="key-status" data-has-key={String(profile.hasKey)} data-standing={standing} data-refusal={refusal ?? undefined}>

@@ -18,3 +18,9 @@ export function keyRefusal(p: Pick<ProfileView, 'hasKey' | 'keyCheck' | 'signing
   if (keyStanding(p) !== 'rejected') return null;
   return authRefusal(p.keyCheck?.kind ?? null, p.signing);
 }
+
+/** The word for a key's standing (profiles.keyStatus.<word>): a refusal is named by what was refused. */
+export function keyStatusWord(p: Pick<ProfileView, 'hasKey' | 'keyCheck' | 'signing'>): KeyStanding | 'signatureRejected' | 'unsignedRejected' {
+  const refusal = keyRefusal(p);
+  return refusal === 'signature' ? 'signatureRejected' : refusal === 'unsigned' ? 'unsignedRejected' : keyStanding(p);
+}
