@@ -197,6 +197,8 @@ describe.each(LOCALES)('First-start guide ($suffix)', ({ locale, lang, suffix, p
       expect(templates.map((x) => x.content).sort()).toEqual([...DEMO].sort());
       expect(templates.every((x) => x.approved)).toBe(true);
       expect(templates.find((x) => x.content === DEMO[0])).toMatchObject({ name: t('templates.demo.shipped'), markerNames: [t('templates.demoLabel.customer'), t('templates.demoLabel.order')] });
+      // Named as the Sandbox's: never the same name as a template of the user's own beside it.
+      for (const x of templates) expect(x.name).toMatch(lang === 'en' ? / \(Sandbox demo\)$/ : /（沙箱示例）$/);
       await snap(`onboarding-templates-${suffix}`);
 
       // Asked again: nothing is added twice.
