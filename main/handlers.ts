@@ -356,6 +356,7 @@ function handlerTable(services: Services): Handlers {
     'dial.saveSettings': async (settings) => store.dialSettings.save(settings),
 
     'sandbox.state': async (input) => services.sandboxControl(input?.profileId ?? 'sandbox').view(),
+    'sandbox.demoAccount': async () => profiles.sandboxDemoAccount(),
     'sandbox.registerTemplates': async ({ profileId, templateIds, approve }) => services.sandboxControl(profileId).register(templateIds, approve),
     'sandbox.approveTemplate': async ({ profileId, templateId }) => services.sandboxControl(profileId).approve(templateId),
     'sandbox.setBalance': async ({ profileId, ...balance }) => services.sandboxControl(profileId).setBalance(balance),

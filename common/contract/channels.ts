@@ -107,6 +107,7 @@ export const CHANNEL_NAMES = [
   'dial.saveSettings',
   // sandbox
   'sandbox.state',
+  'sandbox.demoAccount',
   'sandbox.registerTemplates',
   'sandbox.approveTemplate',
   'sandbox.setBalance',

@@ -4,7 +4,7 @@
 // never talks to the sandbox's own HTTP admin endpoints: these operations go through main, which
 // holds the sandbox (services.sandbox) and its account's key (which never comes here).
 import { z } from 'zod';
-import { id, op } from './define';
+import { id, none, op } from './define';
 
 export const SANDBOX_OPS = ['send', 'status', 'balance'] as const;
 export const SANDBOX_FAULT_KINDS = ['delay', 'timeout', 'http500', 'html', 'reset', 'code'] as const;
@@ -109,6 +109,11 @@ const sandboxProfile = z.object({ profileId: id.default('sandbox') });
 export const sandboxOps = {
   /** The sandbox behind a profile (default: the built-in Sandbox): account, settings, faults, templates. */
   'sandbox.state': op<SandboxView>()(sandboxProfile.strict().optional()),
+  /**
+   * The built-in Sandbox's demo account (API ID and key), for a tester's own backend behind the
+   * capture proxy: only the built-in profile's, never a real profile's key. null without one.
+   */
+  'sandbox.demoAccount': op<{ apiId: string; apiKey: string } | null>()(none),
   /**
    * Registers templates of the local library in the sandbox account, approved now or after the
    * review delay. A text already registered is not registered twice (`approve: 'now'` approves it).

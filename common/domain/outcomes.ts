@@ -58,6 +58,28 @@ export function keyVerdict(code: number | null, failureKind: string | null): { r
 }
 
 /**
+ * What a refusal at the door says, given how the profile authenticates (one rule for the call card,
+ * the key's label and the advice):
+ * - `signature`: the gateway refused a signing profile's signature (clock, host, key, variant): the
+ *   signature workbench shows which step differs; the key itself may be right.
+ * - `unsigned`: the gateway refused a request of a profile that does not sign (its API ID and key
+ *   travel in the request): no signature was checked, so the account or the key was refused, or the
+ *   gateway takes signed requests only: both are fixed in the profile.
+ * - `credentials`: the provider refused the API ID or the key (code 401): fixed in the profile.
+ */
+export type AuthRefusal = 'credentials' | 'signature' | 'unsigned';
+
+export function authRefusal(kind: 'credentials' | 'signature' | null, signing: 'off' | 'spec' | 'apisix' | null | undefined): AuthRefusal {
+  if (kind !== 'signature') return 'credentials';
+  return signing === 'off' ? 'unsigned' : 'signature';
+}
+
+/** Where a refusal is fixed: the signature workbench for a signature, the profile otherwise. */
+export function authFixPlace(refusal: AuthRefusal): 'signature' | 'profiles' {
+  return refusal === 'signature' ? 'signature' : 'profiles';
+}
+
+/**
  * Units a message cost: billing is on answer only (spec section 1). An answered call costs its units
  * (as the provider counted them, else the text's); a call that ended unanswered, or a send the
  * provider refused, cost nothing; a call still going on, or an unknown outcome, is not known yet (null).

@@ -100,12 +100,16 @@ export function registerCaptureCommand(program: Command, ctx: CommandContext): v
         off();
         throw error;
       }
+      // With the built-in Sandbox, a backend signs in with the Sandbox's demo account: said here, as `callout sandbox` does.
+      const builtin = profileId !== null && (await session.call('profiles.list', undefined)).some((p) => p.id === profileId && p.builtin);
+      const demo = builtin ? await session.call('sandbox.demoAccount', undefined) : null;
       if (json) {
-        print(JSON.stringify({ url: status.url, port: status.port, target: status.target, profile: profileId, key: status.key }));
+        print(JSON.stringify({ url: status.url, port: status.port, target: status.target, profile: profileId, key: status.key, ...(demo ? { sandboxAccount: demo } : {}) }));
       } else {
         lines.push(
           t('cli:capture.listening', { url: status.url, target: status.target }),
           t(status.key === 'none' ? 'cli:capture.noKey' : 'cli:capture.key', { profile: f.profile ?? 'CALLOUT_API_KEY' }),
+          ...(demo ? [t('cli:capture.sandboxAccount', { apiId: demo.apiId, apiKey: demo.apiKey })] : []),
           '',
           t('cli:capture.reverse'),
           `  ${status.url}`,

@@ -251,6 +251,19 @@ export class ProfileService {
     return { apiKey, apiId: r.apiId, variant: r.signing === 'off' ? null : r.signing, dialect: r.dialect };
   }
 
+  /**
+   * The built-in Sandbox's demo account (its API ID and key), for a tester's own backend to
+   * authenticate through the capture proxy. A local sandbox's account opens nothing else, so it is
+   * shown; only the built-in profile's (a person cannot set its key): a real profile's key never
+   * leaves main this way. null when the Sandbox has no key yet.
+   */
+  async sandboxDemoAccount(): Promise<{ apiId: string; apiKey: string } | null> {
+    const r = this.repo.get(SANDBOX_PROFILE_ID);
+    if (!r?.builtin) return null;
+    const apiKey = await this.secrets.get(secretAccount(r.id));
+    return apiKey ? { apiId: r.apiId, apiKey } : null;
+  }
+
   /** Main-only: the endpoint with its key, for the client. */
   async endpoint(id: string): Promise<ProviderEndpoint> {
     const r = this.record(id);

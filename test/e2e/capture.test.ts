@@ -70,6 +70,17 @@ describe.each(LOCALES)('Capture proxy on the History screen ($suffix)', ({ local
       await drawer.waitFor();
       const base = app.services.sandbox!.baseUrl;
       await expect.poll(() => page.locator('input[data-testid="capture-target"], [data-testid="capture-target"] input').first().inputValue()).toBe(base);
+      // The Sandbox's key is generated and hidden: the drawer offers its demo account to copy into the backend.
+      const account = drawer.getByTestId('capture-sandbox-account');
+      await account.waitFor();
+      expect(await account.innerText()).toContain(t('history.capture.sandboxHint'));
+      expect(await drawer.getByTestId('capture-sandbox-api-id').innerText()).toBe('sandbox-demo');
+      expect(await drawer.getByTestId('capture-sandbox-api-key').innerText()).toBe(apiKey);
+      expect(await account.locator('.ant-typography-copy').count()).toBe(2);
+      await page.setViewportSize({ width: 1024, height: 700 });
+      await account.scrollIntoViewIfNeeded();
+      await snap(`capture-sandbox-account-1024-${suffix}`);
+      await page.setViewportSize({ width: 1280, height: 800 });
       await page.getByTestId('capture-switch').click();
       await page.getByTestId('capture-howto').waitFor();
       const status = (await app.handlers['capture.status'](undefined)) as CaptureStatus;
@@ -153,6 +164,8 @@ describe.each(LOCALES)('Capture proxy on the History screen ($suffix)', ({ local
       await page.getByTestId('capture-switch').click();
       await expect.poll(async () => ((await app.handlers['capture.status'](undefined)) as CaptureStatus).running).toBe(false);
       await page.locator('.ant-drawer-open .ant-drawer-close').click();
+      // The drawer shows the Sandbox's demo account to copy; once it is closed the key is nowhere on the page.
+      await page.getByTestId('capture-drawer').waitFor({ state: 'detached' });
 
       const text = await bodyText(page);
       expect(text).not.toMatch(RAW_KEY);

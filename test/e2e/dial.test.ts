@@ -248,7 +248,18 @@ describe.each(LOCALES)('Quick dial ($suffix)', ({ locale, lang, suffix, full }) 
         const run = page.getByTestId('run-card').filter({ hasText: person.name }).first();
         await expect.poll(() => run.getAttribute('data-status'), { timeout: 30_000 }).toBe('answered');
         expect(await run.getByTestId('run-attempt').count()).toBe(1);
-        expect(await run.getByTestId('run-result').innerText()).toContain(t('msg:dialResult.answered', { who: lang === 'zh-CN' ? `${person.name}（${person.mobile}）` : `${person.name} (${person.mobile})`, attempt: 1 }));
+        const who = lang === 'zh-CN' ? `${person.name}（${person.mobile}）` : `${person.name} (${person.mobile})`;
+        expect(await run.getByTestId('run-result').innerText()).toContain(t('msg:dialResult.answered', { who, attempt: 1 }));
+        // Answered: the card no longer says "Calling …".
+        const title = await run.locator('.ant-card-head-title').innerText();
+        expect(title).toContain(t('dial.run.titleCalled', { who: `${person.name} · ${person.mobile}` }));
+        expect(title).not.toContain(t('dial.run.title', { who: `${person.name} · ${person.mobile}` }));
+        if (person === people.answers) {
+          await page.setViewportSize({ width: 1024, height: 700 });
+          await run.scrollIntoViewIfNeeded();
+          await snap(`dial-run-answered-1024-${suffix}`, null);
+          await page.setViewportSize({ width: 1280, height: 800 });
+        }
         expect(sendsTo(person.mobile).length - before).toBe(1);
         expect(sendsTo(person.mobile).at(-1)!.body?.content).toBe(`${VALUES[lang][0]}告警：${VALUES[lang][1]}，请立即处理。`);
       }
@@ -338,6 +349,47 @@ describe.each(LOCALES)('Quick dial ($suffix)', ({ locale, lang, suffix, full }) 
   );
 
   it(
+    'the palette prefills the template last used with the person, else the one last used in quick dial; never simply the first (a shipping notice)',
+    async () => {
+      // A shipping notice joins the library before the on-call template (it would come first).
+      const shipping = await app.handlers['templates.save']({ name: lang === 'en' ? 'A shipping notice' : '发货通知（示例）', content: '您好，【变量】，您的订单【变量】已发货，请注意查收。', approved: true });
+      const fresh = await app.handlers['contacts.save']({ name: lang === 'en' ? 'New colleague' : '新同事', mobile: lang === 'en' ? '13900000018' : '13700000018' });
+      await page.setViewportSize({ width: 1024, height: 700 });
+      try {
+        // A reload forgets this session's memory: what remains is what each contact was called with.
+        await page.reload();
+        await page.locator('main h3').first().waitFor();
+        await settled(page);
+        const templateShown = () => palette().getByTestId('palette-template').innerText();
+        for (const [typed, name] of [
+          [people.answers.typed, people.answers.name],
+          [fresh.name, fresh.name],
+        ] as const) {
+          await page.keyboard.press('Control+k');
+          await expect.poll(() => focused(page)).toBe('palette-search');
+          await page.keyboard.type(typed);
+          await expect.poll(() => palette().getByTestId('palette-option').first().innerText()).toContain(name);
+          await page.keyboard.press('Enter');
+          await expect.poll(stage).toBe('confirm');
+          // The on-call template: Li Na's last call; for a new contact, the last one used in quick dial.
+          expect(await templateShown()).toContain('告警通知');
+          expect(await templateShown()).not.toContain(shipping.name);
+          if (name === fresh.name) await snap(`dial-palette-template-1024-${suffix}`, null);
+          await page.keyboard.press('Escape');
+          await expect.poll(() => palette().count()).toBe(0);
+        }
+      } finally {
+        await app.handlers['templates.remove']({ id: shipping.id }).catch(() => undefined);
+        await page.setViewportSize({ width: 1280, height: 800 });
+        await page.reload();
+        await page.locator('main h3').first().waitFor();
+        await settled(page);
+      }
+    },
+    TIMEOUT,
+  );
+
+  it(
     'in quiet hours the palette refuses a call, says until when, and places nothing',
     async () => {
       // Quiet hours set around this machine's own clock, so the test means the same at any hour.
@@ -365,7 +417,8 @@ describe.each(LOCALES)('Quick dial ($suffix)', ({ locale, lang, suffix, full }) 
       const refusal = palette().getByTestId('refusal');
       expect(await refusal.getAttribute('data-limit')).toBe('quiet-hours');
       const text = await refusal.innerText();
-      expect(text).toContain(t('msg:refusal.quiet', { mobile: person.mobile }));
+      // Who was refused: the contact's name with the number.
+      expect(text).toContain(t('msg:refusal.quiet', { mobile: lang === 'zh-CN' ? `${person.name}（${person.mobile}）` : `${person.name} (${person.mobile})` }));
       expect(text).toContain(new Date(Number(await refusal.getAttribute('data-frees-at'))).toTimeString().slice(0, 5));
       expect(Number(await refusal.getAttribute('data-frees-at'))).toBeGreaterThan(Date.now() + 55 * 60_000);
       await snap(`dial-quiet-${suffix}`, null);

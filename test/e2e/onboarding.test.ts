@@ -101,6 +101,32 @@ describe.each(LOCALES)('First-start guide ($suffix)', ({ locale, lang, suffix, p
   );
 
   it(
+    'a step passed over without doing it is shown as skipped, never ticked as done',
+    async () => {
+      await page.setViewportSize({ width: 1024, height: 700 });
+      try {
+        await next('provider');
+        await next('templates');
+        const items = guide().locator('.ant-steps-item');
+        const provider = items.nth(1);
+        expect(await provider.innerText()).toContain(t('onboarding.steps.provider'));
+        expect(await provider.innerText()).toContain(t('onboarding.skipped'));
+        expect(await provider.getAttribute('class')).not.toContain('ant-steps-item-finish');
+        // The Sandbox step (a look at it) was done by passing it.
+        expect(await items.nth(0).getAttribute('class')).toContain('ant-steps-item-finish');
+        expect(await items.nth(0).innerText()).not.toContain(t('onboarding.skipped'));
+        await snap(`onboarding-skipped-1024-${suffix}`, guide());
+        await guide().getByTestId('onboarding-back').click();
+        await guide().getByTestId('onboarding-back').click();
+        await expect.poll(() => guide().getAttribute('data-step')).toBe('sandbox');
+      } finally {
+        await page.setViewportSize({ width: 1280, height: 800 });
+      }
+    },
+    TIMEOUT,
+  );
+
+  it(
     'step 2: adds a real provider; a wrong key is explained in words (401), the right key shows the balance',
     async () => {
       await next('provider');
@@ -171,6 +197,8 @@ describe.each(LOCALES)('First-start guide ($suffix)', ({ locale, lang, suffix, p
       expect(templates.map((x) => x.content).sort()).toEqual([...DEMO].sort());
       expect(templates.every((x) => x.approved)).toBe(true);
       expect(templates.find((x) => x.content === DEMO[0])).toMatchObject({ name: t('templates.demo.shipped'), markerNames: [t('templates.demoLabel.customer'), t('templates.demoLabel.order')] });
+      // Named as the Sandbox's: never the same name as a template of the user's own beside it.
+      for (const x of templates) expect(x.name).toMatch(lang === 'en' ? / \(Sandbox demo\)$/ : /（沙箱示例）$/);
       await snap(`onboarding-templates-${suffix}`);
 
       // Asked again: nothing is added twice.

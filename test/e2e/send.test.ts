@@ -559,6 +559,81 @@ describe.each(LOCALES)('Send screen ($suffix)', ({ locale, lang, suffix, markers
     TIMEOUT,
   );
 
+  it(
+    'a 401 says how the profile authenticates: a profile that does not sign is told so and sent to Profiles; a refused signature to Signatures, with the same name in the text and the button',
+    async () => {
+      const sandbox = (await app.handlers['profiles.list'](undefined)).find((p: ProfileView) => p.id === 'sandbox')!;
+      const { id: _id, builtin: _b, hasKey: _k, keyCheck: _kc, createdAt: _c, updatedAt: _u, dialect: _d, dialectId: _di, follow: _f, receipts: _r, ...input } = sandbox;
+      await page.setViewportSize({ width: 1024, height: 700 });
+      // The gateway in front of the provider takes signed requests only; the Sandbox profile does not sign.
+      app.services.sandbox!.setSignatureMode('spec');
+      try {
+        await page.reload();
+        await page.getByTestId('send-form-card').waitFor();
+        await chooseTemplate('验证码');
+        await page.getByTestId('value-0').fill('1357');
+        await fillMobile('13912345680');
+        await sendAndConfirm();
+        await expect.poll(() => cardAttr('data-outcome')).toBe('rejected');
+        const unsigned = await card().getByTestId('call-outcome').innerText();
+        expect(unsigned).toContain(t('msg:provider.signature.meaning', { context: 'unsigned' }));
+        expect(unsigned).toContain(t('msg:provider.signature.action', { context: 'unsigned' }));
+        // No advice about a clock or a signature variant for a request that carried no signature.
+        expect(unsigned).not.toContain(t('msg:provider.signature.action'));
+        const fix = card().getByTestId('auth-fix');
+        expect(await fix.getAttribute('data-place')).toBe('profiles');
+        expect(await fix.innerText()).toBe(t('send.call.openProfiles'));
+        expect(t('msg:provider.signature.action', { context: 'unsigned' })).toContain(t('nav.profiles'));
+        await card().scrollIntoViewIfNeeded();
+        await settled(page);
+        await app.screenshot(`send-401-unsigned-${suffix}`);
+        // The profile is labelled by what was refused: not "Key rejected" (the key may be good).
+        await fix.click();
+        await expect.poll(() => page.evaluate(() => (globalThis as unknown as { location: { hash: string } }).location.hash)).toBe('#/profiles');
+        const tag = page.locator('tr', { hasText: sandbox.name }).getByTestId('key-status').first();
+        await expect.poll(() => tag.getAttribute('data-refusal')).toBe('unsigned');
+        expect(await tag.innerText()).toBe(t('profiles.keyStatus.unsignedRejected'));
+        await settled(page);
+        await app.screenshot(`profiles-401-unsigned-${suffix}`);
+
+        // Now the profile signs, with the variant the gateway does not take: the signature was refused.
+        await app.handlers['profiles.save']({ ...input, id: 'sandbox', signing: 'apisix' });
+        await page.evaluate(() => {
+          (globalThis as unknown as { location: { hash: string } }).location.hash = '/send';
+        });
+        await page.reload();
+        await page.getByTestId('send-form-card').waitFor();
+        await chooseTemplate('验证码');
+        await page.getByTestId('value-0').fill('2468');
+        await fillMobile('13912345681');
+        await sendAndConfirm();
+        await expect.poll(() => cardAttr('data-outcome')).toBe('rejected');
+        const signed = await card().getByTestId('call-outcome').innerText();
+        expect(signed).toContain(t('msg:provider.signature.action'));
+        expect(await fix.getAttribute('data-place')).toBe('signature');
+        expect(await fix.innerText()).toBe(t('send.call.openSignatures'));
+        // The text names the place the button opens.
+        expect(t('msg:provider.signature.action')).toContain(t('nav.signature'));
+        await card().scrollIntoViewIfNeeded();
+        await settled(page);
+        await app.screenshot(`send-401-signature-${suffix}`);
+        await fix.click();
+        await expect.poll(() => page.evaluate(() => (globalThis as unknown as { location: { hash: string } }).location.hash)).toBe('#/signature');
+        const list = (await app.handlers['profiles.list'](undefined)).find((p: ProfileView) => p.id === 'sandbox')!;
+        expect(list.keyCheck).toMatchObject({ result: 'rejected', kind: 'signature' });
+      } finally {
+        app.services.sandbox!.setSignatureMode('off');
+        await app.handlers['profiles.save']({ ...input, id: 'sandbox' });
+        await page.setViewportSize({ width: 1280, height: 800 });
+        await page.evaluate(() => {
+          (globalThis as unknown as { location: { hash: string } }).location.hash = '/send';
+        });
+        await page.reload();
+      }
+    },
+    TIMEOUT * 2,
+  );
+
   it('logged no errors or warnings in the page', () => {
     expect(problems).toEqual([]);
   });

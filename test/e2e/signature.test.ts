@@ -496,6 +496,40 @@ describe.each(LOCALES)('Signature workbench ($suffix)', ({ locale, dict, msg, su
     TIMEOUT,
   );
 
+  it(
+    'neither variant accepted with the clock outside the window: says that the clock shown above is the likely cause',
+    async () => {
+      app.services.sandbox!.setClockOffset(-420);
+      await page.setViewportSize({ width: 1024, height: 700 });
+      try {
+        await useProfileKey();
+        await tab('clock');
+        const skew = async () => Number((await page.getByTestId('clock-skew').getAttribute('data-skew').catch(() => '')) || NaN);
+        await expect.poll(skew, { timeout: 15_000 }).toBeLessThan(-418);
+        await page.getByTestId('probe-run').click();
+        const result = page.getByTestId('probe-result');
+        await result.waitFor();
+        expect(await result.getAttribute('data-accepted')).toBe('');
+        expect(await result.getAttribute('data-cause')).toBe('clock');
+        const text = await result.innerText();
+        expect(text).toContain(t('signature.probe.none'));
+        // The skew read above (420 s, give or take the Date header's second), and the window.
+        const [before, after] = t('signature.probe.noneClock', { seconds: '\u0000', window: 300 }).split('\u0000');
+        expect(text).toContain(before);
+        expect(text).toContain(after);
+        expect(text).toMatch(/42[01]/);
+        await page.getByTestId('clock-live').click(); // a steady picture
+        await result.scrollIntoViewIfNeeded();
+        await snap(`signature-probe-clock-${suffix}`);
+        await page.getByTestId('clock-live').click();
+      } finally {
+        app.services.sandbox!.setClockOffset(0);
+        await page.setViewportSize({ width: 1280, height: 800 });
+      }
+    },
+    TIMEOUT,
+  );
+
   enOnly(
     "never lets the profile's key reach the page: signing, verifying and exporting with it happen in main",
     async () => {

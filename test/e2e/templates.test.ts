@@ -202,7 +202,21 @@ describe.each(LOCALES)('Template library ($suffix)', ({ locale, lang, suffix, na
       await page.getByRole('dialog', { name: t('templates.form.editTitle', { name: renamed }) }).waitFor();
       await page.locator('#template_content').fill(`${CONTENT}谢谢。`);
       await page.getByTestId('template-changed-approved').waitFor();
+      // Escape with unsaved changes asks first; "Keep editing" keeps what was typed.
       await page.keyboard.press('Escape');
+      const ask = page.getByTestId('template-discard-body');
+      await ask.waitFor();
+      expect(await ask.innerText()).toBe(t('templates.form.discardBody'));
+      await page.setViewportSize({ width: 1024, height: 700 });
+      await snap(`templates-discard-ask-1024-${suffix}`);
+      await page.setViewportSize({ width: 1280, height: 800 });
+      await page.getByTestId('template-keep-editing').click();
+      await ask.waitFor({ state: 'detached' });
+      expect(await page.getByRole('dialog', { name: t('templates.form.editTitle', { name: renamed }) }).isVisible()).toBe(true);
+      expect(await page.locator('#template_content').inputValue()).toBe(`${CONTENT}谢谢。`);
+      // Asked again, "Discard" closes it and nothing is saved.
+      await page.keyboard.press('Escape');
+      await page.getByTestId('template-discard').click();
       await page.getByRole('dialog', { name: t('templates.form.editTitle', { name: renamed }) }).waitFor({ state: 'hidden' });
       expect((await list()).find((x) => x.id === templateId)?.content).toBe(CONTENT);
     },
@@ -390,9 +404,21 @@ describe.each(LOCALES)('Template library ($suffix)', ({ locale, lang, suffix, na
       const form = page.getByRole('dialog', { name: t('templates.form.addTitle') });
       await form.waitFor();
       await settled(page);
+      // Nothing typed: Escape closes it at once.
+      await page.keyboard.press('Escape');
+      await form.waitFor({ state: 'hidden' });
+      expect(await page.getByTestId('template-discard-body').count()).toBe(0);
+      await page.getByTestId('add-template').focus();
+      await page.keyboard.press('Enter');
+      await form.waitFor();
+      await settled(page);
       await page.keyboard.type('Typed');
       expect(await page.locator('#template_name').inputValue()).toBe('Typed');
+      // Something typed: Escape asks first, and Enter on the question discards it.
       await page.keyboard.press('Escape');
+      await page.getByTestId('template-discard-body').waitFor();
+      await settled(page);
+      await page.keyboard.press('Enter');
       await form.waitFor({ state: 'hidden' });
     },
     TIMEOUT,

@@ -10,6 +10,7 @@ import { createServices } from '../../../main/services';
 import { startSandbox, type Sandbox } from '../../../main/sandbox';
 import { tempHome } from '../../helpers/temp-home';
 import { KEYCHAIN_REQUIRED, NO_KEYCHAIN_HINT, probeRealKeychain, uniqueService } from '../secrets/helpers';
+import { runCli } from '../../../main/cli/program';
 import { cli } from './run-cli';
 
 const SERVICE = uniqueService('cli-profile-');
@@ -67,5 +68,38 @@ describe.skipIf(skip)('--profile with the key in the real keychain', () => {
     const r = await cli(['--json', '--profile', 'Prod', 'bulk', file, '--template', 'otp', '--no-wait'], env);
     expect(r.code).toBe(0);
     expect(r.json).toMatchObject({ status: 'done', sent: 2, accepted: 2, unknown: 0, rejected: 0 });
+  });
+  it("capture --profile Sandbox prints the Sandbox's demo account for the backend (never a real profile's key)", async () => {
+    // The app ran with its Sandbox once: the Sandbox's key was generated and kept in the keychain.
+    const app = await createServices({ home: home.dir, sandbox: { timeScale: 0.002 } });
+    const demo = app.sandbox!.demo;
+    await app.close();
+    for (const [lang, words] of [['en_US.UTF-8', "Sandbox's demo account"], ['zh_CN.UTF-8', '沙箱的演示账号']] as const) {
+      let stop!: () => void;
+      const until = new Promise<void>((r) => (stop = r));
+      let out = '';
+      let up!: () => void;
+      const listening = new Promise<void>((r) => (up = r));
+      const exit = runCli(['--profile', 'Sandbox', 'capture', '--target', sandbox.baseUrl], { stdout: (x) => ((out += x), out.includes('Ctrl-C') && up()), stderr: () => undefined, env: { ...env, LANG: lang }, isTTY: false, until });
+      await Promise.race([listening, exit.then((c) => Promise.reject(new Error(`capture exited ${c}`)))]);
+      stop();
+      expect(await exit).toBe(0);
+      expect(out).toContain(words);
+      expect(out).toContain(demo.apiId);
+      expect(out).toContain(demo.apiKey);
+      expect(out).not.toContain(KEY);
+    }
+    // A real profile's key is not printed.
+    let stop!: () => void;
+    const until = new Promise<void>((r) => (stop = r));
+    let out = '';
+    let up!: () => void;
+    const listening = new Promise<void>((r) => (up = r));
+    const exit = runCli(['--profile', 'Prod', 'capture', '--target', sandbox.baseUrl], { stdout: (x) => ((out += x), out.includes('Ctrl-C') && up()), stderr: () => undefined, env, isTTY: false, until });
+    await listening;
+    stop();
+    expect(await exit).toBe(0);
+    expect(out).not.toContain(KEY);
+    expect(out).not.toContain(demo.apiKey);
   });
 });

@@ -62,8 +62,10 @@ describe('provider result codes', () => {
 
   it('401 points to the API ID and API Key', () => {
     expect(RESULT_CODES[401].meaning.en).toBe('Authentication failed: the API ID or API Key is wrong.');
-    expect(RESULT_CODES[401].action.en).toBe('Check the API ID and API Key in the profile (console → API settings).');
+    // It names the place its button opens (Profiles), and both fields: the provider does not say which it refused.
+    expect(RESULT_CODES[401].action.en).toBe("Check the profile's API ID and API Key in Profiles (the provider's console → API settings): the provider does not say which of the two it refused.");
     expect(RESULT_CODES[401].action['zh-CN']).toContain('API Key');
+    expect(RESULT_CODES[401].action['zh-CN']).toContain('接入配置');
   });
 
   it('402 explains how to recharge', () => {

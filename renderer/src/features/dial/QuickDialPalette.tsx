@@ -14,7 +14,7 @@ import { normalizeMobile } from '../../../../common/domain/mobile';
 import { call, describeError } from '../../app/api';
 import { ask } from '../../app/query';
 import { currentLanguage } from '../../i18n';
-import { defaultTemplate, fillPreview, formatClock, markerLabel, prefillFor, refusalText, type RememberedValues } from './dial-model';
+import { defaultTemplate, fillPreview, formatClock, lastCalledWithTemplate, markerLabel, prefillFor, refusalText, type RememberedValues } from './dial-model';
 import { dialRuns, type PalettePreset } from './dial-store';
 import { SHORTCUT_KEYS } from './shortcut';
 import type { DialData } from './use-dial-data';
@@ -117,9 +117,10 @@ export function QuickDialPalette({ open, preset, data, onClose, onStarted }: Qui
 
   const pick = useCallback(
     (tg: Target) => {
-      const first = firstContact(tg);
-      const tpl = defaultTemplate(data.templates, first, memory.templateId);
-      const prefilled = prefillFor(tpl, first, memory.values);
+      const members = tg.kind === 'contact' ? [tg.contact] : tg.kind === 'group' ? tg.group.memberIds.flatMap((id) => contactsById.get(id) ?? []) : [];
+      const tpl = defaultTemplate(data.templates, members, memory.templateId, data.contacts);
+      const last = lastCalledWithTemplate(members);
+      const prefilled = prefillFor(tpl, last, memory.values);
       setTarget(tg);
       setTemplateId(tpl?.id ?? null);
       setValues(prefilled.values);
@@ -129,7 +130,7 @@ export function QuickDialPalette({ open, preset, data, onClose, onStarted }: Qui
       setProblem(null);
       setStage('confirm');
     },
-    [data.templates, firstContact],
+    [data.templates, data.contacts, contactsById],
   );
 
   // Opening: reset, or go straight to a preset person or list.
@@ -508,7 +509,7 @@ export function QuickDialPalette({ open, preset, data, onClose, onStarted }: Qui
               description={
                 <ul className="dial-refusals" data-testid="refusals">
                   {refusals.map((r, i) => {
-                    const text = refusalText(t, lang, r);
+                    const text = refusalText(t, lang, r, undefined, data.contacts.find((c) => c.mobile === r.mobile)?.name ?? null);
                     return (
                       <li key={i} data-testid="refusal" data-limit={r.limit} data-frees-at={r.freesAt}>
                         <div>{text.title}</div>

@@ -9,7 +9,7 @@ import { useTranslation } from 'react-i18next';
 import type { DialResult } from '../../../../common/bulk-types';
 import { call, describeError, describeReason } from '../../app/api';
 import { currentLanguage } from '../../i18n';
-import { formatClock, formatIn, refusalText, RESULT_TYPES, STATE_COLORS } from './dial-model';
+import { formatClock, formatIn, refusalText, RESULT_TYPES, runTitleKey, STATE_COLORS } from './dial-model';
 import { dialRuns, type AttemptView, type RunView } from './dial-store';
 import { useFeedback } from '../../app/feedback';
 import { withAside } from '../../i18n/punctuation';
@@ -52,7 +52,7 @@ export function RunCard({ run }: { run: RunView }) {
     if (!r.ok) void message.error(describeError(t, r.error));
   };
 
-  const titleText = targets.length > 1 ? t('dial.run.escalationTitle', { names: targets.map((x) => x.name ?? x.mobile).join(' → ') }) : t('dial.run.title', { who: whoOf(target) });
+  const titleText = targets.length > 1 ? t('dial.run.escalationTitle', { names: targets.map((x) => x.name ?? x.mobile).join(' → ') }) : t(`dial.run.${runTitleKey(done, p?.result?.status)}`, { who: whoOf(target) });
 
   let line: string;
   if (!p) line = t('dial.run.starting');
@@ -116,7 +116,7 @@ export function RunCard({ run }: { run: RunView }) {
       {phase === 'refused' && p?.refusals.length ? (
         <ul className="dial-refusals">
           {p.refusals.map((r, i) => {
-            const text = refusalText(t, lang, r);
+            const text = refusalText(t, lang, r, undefined, targets.find((x) => x.mobile === r.mobile)?.name ?? null);
             return (
               <li key={i}>
                 {text.title} {text.plan} <Typography.Text type="secondary">{text.frees}</Typography.Text>

@@ -6,6 +6,7 @@ import type { ContactRecord, DialRefusal, DialStatus } from '../../../../common/
 import type { CallState } from '../../../../common/domain/status';
 import type { Language } from '../../i18n/language';
 import { monthDay } from '../../i18n/dates';
+import { withAside } from '../../i18n/punctuation';
 
 /** Local wall-clock time, with the date when it is not today. */
 export function formatClock(lang: Language, ms: number, now = Date.now()): string {
@@ -31,11 +32,13 @@ export function formatIn(t: TFunction, ms: number): string {
  * One refusal in the user's language: which limit and how many calls (for "call until answered",
  * which call of the run would break it), and when it frees up.
  */
-export function refusalText(t: TFunction, lang: Language, r: DialRefusal, now = Date.now()): { title: string; plan: string | null; frees: string } {
+export function refusalText(t: TFunction, lang: Language, r: DialRefusal, now = Date.now(), name: string | null = null): { title: string; plan: string | null; frees: string } {
   const when = Number.isFinite(r.freesAt) ? formatClock(lang, r.freesAt, now) : null;
   const frees = when ? t('refusal.frees', { ns: 'msg', time: when, in: formatIn(t, r.freesAt - now) }) : t('refusal.never', { ns: 'msg' });
-  const title = r.limit === 'quiet-hours' ? t('refusal.quiet', { ns: 'msg', mobile: r.mobile }) : t(`refusal.${r.limit}`, { ns: 'msg', mobile: r.mobile, count: r.count ?? 0, max: r.max ?? 0 });
-  const plan = r.plan ? t('refusal.plan', { ns: 'msg', mobile: r.mobile, attempts: r.plan.attempts, call: r.plan.call }) : null;
+  // Who was refused: the contact's name with the number where it is known.
+  const mobile = name?.trim() ? withAside(lang, name.trim(), r.mobile) : r.mobile;
+  const title = r.limit === 'quiet-hours' ? t('refusal.quiet', { ns: 'msg', mobile }) : t(`refusal.${r.limit}`, { ns: 'msg', mobile, count: r.count ?? 0, max: r.max ?? 0 });
+  const plan = r.plan ? t('refusal.plan', { ns: 'msg', mobile, attempts: r.plan.attempts, call: r.plan.call }) : null;
   return { title, plan, frees };
 }
 
@@ -62,11 +65,27 @@ export const RESULT_TYPES: Record<DialStatus, 'success' | 'warning' | 'error' | 
   cancelled: 'info',
 };
 
-/** The template a contact should be called with: the last one used, if it is still approved. */
-export function defaultTemplate(templates: readonly TemplateView[], contact: ContactRecord | null, remembered: string | null): TemplateView | null {
+/** Of these contacts, the one called last with a template (the list's last call, for a list's members). */
+export function lastCalledWithTemplate(contacts: readonly ContactRecord[]): ContactRecord | null {
+  let best: ContactRecord | null = null;
+  for (const c of contacts) {
+    if (!c.lastTemplateId) continue;
+    if (!best || (c.lastCalledAt ?? 0) > (best.lastCalledAt ?? 0)) best = c;
+  }
+  return best;
+}
+
+/**
+ * The template a person or a list should be called with, if it is still approved: the one last
+ * used with them (the list's last call), else the one last used in quick dial (`remembered` this
+ * session, else the last any contact was called with), else the only approved template. Else none:
+ * the person chooses, never simply the first of several (a shipping notice for an on-call page).
+ */
+export function defaultTemplate(templates: readonly TemplateView[], members: readonly ContactRecord[], remembered: string | null, everyone: readonly ContactRecord[] = []): TemplateView | null {
   const approved = templates.filter((x) => x.approved);
   const byId = (id: string | null | undefined) => (id ? (approved.find((x) => x.id === id) ?? null) : null);
-  return byId(contact?.lastTemplateId) ?? byId(remembered) ?? approved[0] ?? null;
+  const only = approved.length === 1 ? approved[0]! : null;
+  return byId(lastCalledWithTemplate(members)?.lastTemplateId) ?? byId(remembered) ?? byId(lastCalledWithTemplate(everyone)?.lastTemplateId) ?? only;
 }
 
 /** Values a quick dial used, with whom they were for and when (kept for this session only). */
@@ -109,4 +128,15 @@ export function fillPreview(t: TFunction, template: TemplateView, values: readon
     i++;
     return v ? v : `［${label}］`;
   });
+}
+
+/**
+ * The run card's title for one person: "Calling …" only while the run goes on; once it is over, what
+ * became of it (called, stopped, or not called at all).
+ */
+export function runTitleKey(done: boolean, status: DialStatus | null | undefined): 'title' | 'titleCalled' | 'titleStopped' | 'titleNotCalled' {
+  if (!done) return 'title';
+  if (status === 'cancelled') return 'titleStopped';
+  if (status === 'refused') return 'titleNotCalled';
+  return 'titleCalled';
 }

@@ -71,6 +71,7 @@ function CaptureForm({ status }: { status: CaptureStatus | null }) {
           <InputNumber min={1} max={65535} value={port} onChange={(v) => setPort(v)} style={{ width: 140 }} data-testid="capture-port" />
         </Form.Item>
       </Form>
+      {profile?.builtin ? <SandboxAccount /> : null}
       <Space align="center">
         <Switch checked={running} loading={toggle.isPending} onChange={(on) => toggle.mutate(on)} disabled={!running && !target.trim()} aria-label={t('history.capture.switch')} data-testid="capture-switch" />
         <Typography.Text strong>{running ? t('history.capture.on', { url: status?.url ?? '' }) : t('history.capture.off')}</Typography.Text>
@@ -97,5 +98,41 @@ function CaptureForm({ status }: { status: CaptureStatus | null }) {
         />
       ) : null}
     </Space>
+  );
+}
+
+/**
+ * With the built-in Sandbox, a backend authenticates with the Sandbox's demo account: its key is
+ * generated and kept hidden like any key, so it is offered here to copy (a local sandbox's account;
+ * main gives only the built-in profile's, never a real profile's key).
+ */
+function SandboxAccount() {
+  const { t } = useTranslation();
+  const account = useQuery({ queryKey: ['sandbox.demoAccount'], queryFn: () => ask((api) => api.sandbox.demoAccount()) }).data ?? null;
+  if (!account) return null;
+  return (
+    <Alert
+      type="info"
+      showIcon
+      data-testid="capture-sandbox-account"
+      title={t('history.capture.sandboxTitle')}
+      description={
+        <Space orientation="vertical" size={4}>
+          <Typography.Text>{t('history.capture.sandboxHint')}</Typography.Text>
+          <Typography.Text>
+            {t('history.capture.sandboxApiId')}{' '}
+            <Typography.Text code copyable data-testid="capture-sandbox-api-id">
+              {account.apiId}
+            </Typography.Text>
+          </Typography.Text>
+          <Typography.Text>
+            {t('history.capture.sandboxApiKey')}{' '}
+            <Typography.Text code copyable data-testid="capture-sandbox-api-key">
+              {account.apiKey}
+            </Typography.Text>
+          </Typography.Text>
+        </Space>
+      }
+    />
   );
 }

@@ -9,6 +9,7 @@ import { useProfiles } from '../profiles/use-profiles';
 import { useTemplates } from '../templates/use-templates';
 import { dismissGuide, GUIDE_STEPS, openGuide, setGuideStep, type GuideStep } from './guide-store';
 import { ProviderStep, SandboxStep, SendStep, TemplatesStep } from './GuideSteps';
+import { guideStepStatus } from './step-status';
 
 export function GuideCard({ step, focusRequest, compact }: { step: number; focusRequest: number; compact: boolean }) {
   const { t } = useTranslation();
@@ -84,10 +85,16 @@ export function GuideCard({ step, focusRequest, compact }: { step: number; focus
           size="small"
           current={step}
           onChange={setGuideStep}
-          items={GUIDE_STEPS.map((s, i) => ({
-            title: t(`onboarding.steps.${s}`),
-            ...(i !== step && done[s] ? { status: 'finish' as const } : {}),
-          }))}
+          items={GUIDE_STEPS.map((s, i) => {
+            // A step passed over is shown as skipped, never ticked as done.
+            const status = guideStepStatus(i, step, done[s], s === 'sandbox');
+            return {
+              title: t(`onboarding.steps.${s}`),
+              status: status === 'current' ? ('process' as const) : status === 'done' ? ('finish' as const) : ('wait' as const),
+              ...(status === 'skipped' ? { content: t('onboarding.skipped') } : {}),
+              'data-status': status,
+            };
+          })}
         />
 
         <div className="onboarding-body" aria-live="polite">

@@ -11,7 +11,7 @@ import { contract, type ProfileView } from '../../../../common/contract';
 import { call, describeError, describeIssue, type IpcError } from '../../app/api';
 import { useAppInfo } from '../../app/query';
 import { BalanceResult, useBalanceCheck } from './balance';
-import { keyStanding } from './key-standing';
+import { keyRefusal, keyStanding } from './key-standing';
 import { useFeedback } from '../../app/feedback';
 
 /**
@@ -23,13 +23,19 @@ function KeyStateAlert({ profile }: { profile: ProfileView }) {
   const standing = keyStanding(profile);
   const hint = profile.builtin ? t('key.builtinNote') : t('key.isSetHint');
   if (standing === 'rejected') {
-    const signature = profile.keyCheck?.kind === 'signature';
+    const refusal = keyRefusal(profile);
     return (
       <Alert
         type="error"
         showIcon
-        title={signature ? t('key.signatureRejected') : t('key.rejected')}
-        description={signature ? t('provider.signature.action', { ns: 'msg' }) : t('key.rejectedHint')}
+        title={refusal === 'signature' ? t('key.signatureRejected') : refusal === 'unsigned' ? t('key.unsignedRejected') : t('key.rejected')}
+        description={
+          refusal === 'signature'
+            ? t('provider.signature.action', { ns: 'msg' })
+            : refusal === 'unsigned'
+              ? t('provider.signature.action', { ns: 'msg', context: 'unsigned' })
+              : t('key.rejectedHint')
+        }
         data-testid="key-state"
         data-has-key="true"
         data-standing={standing}

@@ -5,7 +5,7 @@ import type { HTMLAttributes, ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ProfileView } from '../../../../common/contract';
 import { dialectDescription, dialectName } from '../dialects/dialect-names';
-import { keyStanding, type KeyStanding } from './key-standing';
+import { keyRefusal, keyStanding, keyStatusWord, type KeyStanding } from './key-standing';
 
 export interface ProfileTableProps {
   profiles: ProfileView[];
@@ -25,15 +25,17 @@ const STANDING_TAG: Record<KeyStanding, { color: string; icon: ReactNode }> = {
   unchecked: { color: 'default', icon: <KeyOutlined /> },
 };
 
-export function KeyStatusTag({ profile }: { profile: Pick<ProfileView, 'hasKey' | 'keyCheck'> }) {
+export function KeyStatusTag({ profile }: { profile: Pick<ProfileView, 'hasKey' | 'keyCheck' | 'signing'> }) {
   const { t } = useTranslation();
   const standing = keyStanding(profile);
   const { color, icon } = STANDING_TAG[standing];
-  const label = standing === 'rejected' && profile.keyCheck?.kind === 'signature' ? t('profiles.keyStatus.signatureRejected') : t(`profiles.keyStatus.${standing}`);
+  // A refusal is named by what was refused: the signature (the key may be right), a profile that does not sign, or the API ID or key.
+  const refusal = keyRefusal(profile);
+  const word = keyStatusWord(profile);
   return (
-    <Tooltip title={t(`profiles.keyStatusHelp.${standing}`)}>
-      <Tag color={color} icon={icon} data-testid="key-status" data-has-key={String(profile.hasKey)} data-standing={standing}>
-        {label}
+    <Tooltip title={t(`profiles.keyStatusHelp.${word}`)}>
+      <Tag color={color} icon={icon} data-testid="key-status" data-has-key={String(profile.hasKey)} data-standing={standing} data-refusal={refusal ?? undefined}>
+        {t(`profiles.keyStatus.${word}`)}
       </Tag>
     </Tooltip>
   );

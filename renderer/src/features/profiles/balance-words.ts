@@ -3,6 +3,7 @@
 // profile screen's check view (its spinner) along.
 import type { TFunction } from 'i18next';
 import type { BalanceView } from '../../../../common/contract';
+import { authRefusal } from '../../../../common/domain/outcomes';
 import { describeError, describeProviderCode, describeReason, type IpcResult } from '../../app/api';
 
 interface Described {
@@ -12,7 +13,7 @@ interface Described {
 }
 
 /** The outcome of a balance query in words, in the user's language. Exported for reuse by other screens. */
-export function describeBalance(t: TFunction, result: IpcResult<BalanceView>, threshold: number | null): Described {
+export function describeBalance(t: TFunction, result: IpcResult<BalanceView>, threshold: number | null, signing?: 'off' | 'spec' | 'apisix'): Described {
   if (!result.ok) return { type: 'error', title: t('balance.failedTitle'), body: [describeError(t, result.error)] };
   const v = result.value;
   if (v.units !== null) {
@@ -23,7 +24,9 @@ export function describeBalance(t: TFunction, result: IpcResult<BalanceView>, th
   }
   if (v.accepted) return { type: 'warning', title: t('balance.unreadableTitle'), body: [t('balance.unreadableBody')] };
   if (v.failure?.kind === 'signature-rejected') {
-    return { type: 'error', title: t('provider.signature.meaning', { ns: 'msg' }), body: [t('provider.signature.action', { ns: 'msg' })] };
+    // A profile that does not sign had no signature to refuse: its account or key was refused.
+    const context = authRefusal('signature', signing) === 'unsigned' ? 'unsigned' : undefined;
+    return { type: 'error', title: t('provider.signature.meaning', { ns: 'msg', context }), body: [t('provider.signature.action', { ns: 'msg', context })] };
   }
   if (v.failure) {
     const body = v.failure.outcome === 'not-sent' ? [t('balance.failedNotSent')] : v.failure.outcome === 'unknown' ? [t('balance.failedUnknown')] : [];

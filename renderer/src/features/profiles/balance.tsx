@@ -37,7 +37,7 @@ export function BalanceResult({ check, profile }: { check: BalanceCheck; profile
       </div>
     );
   }
-  const d = describeBalance(t, check.result, profile.lowBalanceThreshold);
+  const d = describeBalance(t, check.result, profile.lowBalanceThreshold, profile.signing);
   const checkedAt = check.result.ok ? new Intl.DateTimeFormat(lang, { timeStyle: 'medium' }).format(new Date(check.result.value.checkedAt)) : null;
   return (
     <div role="status" aria-live="polite" data-testid="balance-result" data-outcome={d.type}>

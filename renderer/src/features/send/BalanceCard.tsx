@@ -51,7 +51,7 @@ export function BalanceCard({ profile }: { profile: ProfileView | null }) {
         </>
       );
     }
-    const d = describeBalance(t, r, profile.lowBalanceThreshold);
+    const d = describeBalance(t, r, profile.lowBalanceThreshold, profile.signing);
     return <Alert type={d.type} showIcon title={d.title} description={d.body.length ? d.body.join(' ') : undefined} data-testid="balance-problem" />;
   })();
 

@@ -9,6 +9,7 @@ import { useTranslation } from 'react-i18next';
 import { navigate } from '../../app/navigation';
 import { profilesQuery } from '../../app/query';
 import { currentLanguage } from '../../i18n';
+import { authFixPlace, authRefusal } from '../../../../common/domain/outcomes';
 import { describeOutcome, formatTime, offersSendAgain, PHASE_COLORS, phaseLabel, phaseOf, stepsOf, timelineEntries } from './send-model';
 import type { SessionCall } from './session-calls';
 import { Panel } from '../../app/Panel';
@@ -28,14 +29,17 @@ export function CallProgress({ call, onSendAgain, sendAgainBusy, onOpenProfiles 
   const m = call.message;
   const phase = phaseOf(m);
   // A reply of the built-in Sandbox: what to do is on the Sandbox screen, not in a provider's console.
-  const sandbox = profiles?.find((p) => p.id === m.profile)?.builtin === true;
-  const outcome = describeOutcome(t, m, sandbox ? 'sandbox' : undefined);
+  const profile = profiles?.find((p) => p.id === m.profile);
+  const sandbox = profile?.builtin === true;
+  const outcome = describeOutcome(t, m, sandbox ? 'sandbox' : undefined, profile?.signing);
   const sandboxFix = sandbox && m.outcome === 'rejected' && (m.code === 402 || m.code === 403) ? m.code : null;
   const steps = stepsOf(t, m);
   const entries = call.events ? timelineEntries(t, m, call.events) : [];
   const open = phase === 'sending' || phase === 'waiting' || phase === 'calling';
   const again = offersSendAgain(m);
   const authProblem = m.code === 401 || m.errorKind === 'signature-rejected';
+  // The button names the place the advice names: the signature workbench for a refused signature, Profiles otherwise.
+  const fixPlace = authFixPlace(authRefusal(m.errorKind === 'signature-rejected' ? 'signature' : 'credentials', profile?.signing));
 
   return (
     <Panel
@@ -73,8 +77,8 @@ export function CallProgress({ call, onSendAgain, sendAgainBusy, onOpenProfiles 
           }
           action={
             authProblem ? (
-              <Button size="small" onClick={onOpenProfiles}>
-                {t('send.call.openProfiles')}
+              <Button size="small" onClick={fixPlace === 'signature' ? () => navigate('signature') : onOpenProfiles} data-testid="auth-fix" data-place={fixPlace}>
+                {fixPlace === 'signature' ? t('send.call.openSignatures') : t('send.call.openProfiles')}
               </Button>
             ) : sandboxFix !== null ? (
               <Button size="small" type="primary" onClick={() => navigate('sandbox')} data-testid="open-sandbox">

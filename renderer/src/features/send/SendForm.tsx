@@ -10,7 +10,7 @@ import Input from 'antd/es/input/Input';
 import TextArea from 'antd/es/input/TextArea';
 import { CheckCircleFilled, ExclamationCircleFilled, HistoryOutlined, PhoneOutlined, WarningFilled } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import { keyStanding } from '../profiles/key-standing';
+import { keyStanding, keyStatusWord } from '../profiles/key-standing';
 import type { LastSendView, TemplateView } from '../../../../common/contract';
 import type { Language } from '../../i18n';
 import { normalizeMobile } from '../../../../common/domain/mobile';
@@ -198,7 +198,7 @@ export function SendForm({ form, data, initialProfileId, sending, onReview, prob
                       <span className="send-option-name">{p.name}</span>
                       {p.builtin ? <Tag color="blue">{t('send.field.builtin')}</Tag> : null}
                       {p.hasKey ? null : <Tag color="warning">{t('send.field.noKey')}</Tag>}
-                      {keyStanding(p) === 'rejected' ? <Tag color="error">{t('profiles.keyStatus.rejected')}</Tag> : null}
+                      {keyStanding(p) === 'rejected' ? <Tag color="error">{t(`profiles.keyStatus.${keyStatusWord(p)}`)}</Tag> : null}
                     </span>
                   ),
                 }))}

@@ -2,8 +2,9 @@
 // became of a message, in words. No React, no window.callout: everything here is derived from the
 // contract's records, the shared domain modules and the message catalog.
 import type { TFunction } from 'i18next';
-import type { TemplateView } from '../../../../common/contract';
+import type { ProfileView, TemplateView } from '../../../../common/contract';
 import type { MessageEventRecord, MessageRecord } from '../../../../common/records';
+import { authRefusal } from '../../../../common/domain/outcomes';
 import { FINAL_STATES, maySendAgain, type CallState } from '../../../../common/domain/status';
 import { findMatchingTemplates, parseTemplate } from '../../../../common/domain/templates';
 import { CHARS_PER_UNIT, CONTENT_MAX, textLength } from '../../../../common/domain/units';
@@ -134,7 +135,7 @@ export interface OutcomeText {
 }
 
 /** What became of a message, in words: what happened, and what to do next. */
-export function describeOutcome(t: TFunction, m: MessageRecord, where?: 'sandbox'): OutcomeText {
+export function describeOutcome(t: TFunction, m: MessageRecord, where?: 'sandbox', signing?: ProfileView['signing']): OutcomeText {
   const phase = phaseOf(m);
   switch (phase) {
     case 'sending':
@@ -168,7 +169,13 @@ export function describeOutcome(t: TFunction, m: MessageRecord, where?: 'sandbox
         return { type: 'error', title: code.meaning, body: [code.action, t('send.outcome.rejectedNothingPlaced')] };
       }
       if (m.errorKind === 'signature-rejected') {
-        return { type: 'error', title: t('provider.signature.meaning', { ns: 'msg' }), body: [t('provider.signature.action', { ns: 'msg' }), t('send.outcome.rejectedNothingPlaced')] };
+        // A profile that does not sign had no signature to refuse: its account or key was refused.
+        const context = authRefusal('signature', signing) === 'unsigned' ? 'unsigned' : undefined;
+        return {
+          type: 'error',
+          title: t('provider.signature.meaning', { ns: 'msg', context }),
+          body: [t('provider.signature.action', { ns: 'msg', context }), t('send.outcome.rejectedNothingPlaced')],
+        };
       }
       return { type: 'error', title: t('send.outcome.notSentTitle'), body: [...why(t, m), t('send.outcome.notSentBody')] };
     }

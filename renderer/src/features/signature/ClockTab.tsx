@@ -13,10 +13,11 @@ import { ask } from '../../app/query';
 import { currentLanguage } from '../../i18n';
 import { sayClockError } from './messages';
 import { formatAbsSeconds, SkewGauge } from './SkewGauge';
+import { CLOCK_WINDOW_SECONDS, outsideWindow, probeLikelyCause } from './probe-cause';
 
 export const CLOCK_REFRESH_MS = 5_000;
 export const CLOCK_WARN_SECONDS = 60;
-const WINDOW_SECONDS = 300;
+const WINDOW_SECONDS = CLOCK_WINDOW_SECONDS;
 
 export interface ClockTabProps {
   profile: ProfileView | null;
@@ -82,7 +83,7 @@ export function ClockTab({ profile, active }: ClockTabProps) {
               </Typography.Text>
             </div>
             <SkewGauge seconds={skew} windowSeconds={WINDOW_SECONDS} warnSeconds={CLOCK_WARN_SECONDS} label={`${skewText} ${t('signature.skew.window', { seconds: WINDOW_SECONDS })}`} testId="clock-gauge" />
-            {skew !== null && abs > WINDOW_SECONDS ? (
+            {outsideWindow(skew) ? (
               <Alert type="error" showIcon title={t('signature.clock.outsideTitle')} description={t('signature.clock.outsideBody', { seconds: WINDOW_SECONDS })} data-testid="clock-alert" data-level="error" />
             ) : skew !== null && abs > CLOCK_WARN_SECONDS ? (
               <Alert
@@ -118,12 +119,12 @@ export function ClockTab({ profile, active }: ClockTabProps) {
         ) : null}
       </Card>
       {/* Keyed by profile: another profile starts without an answer. */}
-      <VariantProbe key={profile.id} profile={profile} />
+      <VariantProbe key={profile.id} profile={profile} skew={skew} />
     </Flex>
   );
 }
 
-function VariantProbe({ profile }: { profile: ProfileView }) {
+function VariantProbe({ profile, skew }: { profile: ProfileView; skew: number | null }) {
   const { t } = useTranslation();
   // An action, not a reading: each run asks the gateway again and stores its exchanges.
   const probe = useMutation({ mutationFn: () => ask((api) => api.signature.probeVariant({ profileId: profile.id })) });
@@ -156,16 +157,19 @@ function VariantProbe({ profile }: { profile: ProfileView }) {
         {t('signature.probe.run')}
       </Button>
       {probe.error ? <Alert type="error" showIcon title={t('signature.probe.failed')} description={describeError(t, probe.error)} style={{ marginTop: 12 }} /> : null}
-      {probe.data ? <ProbeAnswer answer={probe.data} columns={columns} /> : null}
+      {probe.data ? <ProbeAnswer answer={probe.data} columns={columns} skew={skew} /> : null}
     </Card>
   );
 }
 
-function ProbeAnswer({ answer, columns }: { answer: VariantProbeView; columns: TableColumnsType<VariantProbeView['results'][number]> }) {
-  const { t } = useTranslation();
+function ProbeAnswer({ answer, columns, skew }: { answer: VariantProbeView; columns: TableColumnsType<VariantProbeView['results'][number]>; skew: number | null }) {
+  const { t, i18n } = useTranslation();
+  const lang = currentLanguage(i18n.language);
   const accepted = answer.accepted;
+  // Neither variant with the clock outside the window: the clock shown above is the likely cause.
+  const cause = probeLikelyCause(accepted, skew);
   return (
-    <div style={{ marginTop: 12 }} data-testid="probe-result" data-accepted={accepted.join(' ')}>
+    <div style={{ marginTop: 12 }} data-testid="probe-result" data-accepted={accepted.join(' ')} data-cause={cause ?? undefined}>
       <Alert
         type={accepted.length > 0 ? 'success' : 'warning'}
         showIcon
@@ -176,6 +180,7 @@ function ProbeAnswer({ answer, columns }: { answer: VariantProbeView; columns: T
               ? t('signature.probe.both')
               : t('signature.probe.accepts', { variant: t(`signature.variant.${accepted[0]!}`) })
         }
+        description={cause === 'clock' && skew !== null ? t('signature.probe.noneClock', { seconds: formatAbsSeconds(lang, Math.abs(skew), 1), window: WINDOW_SECONDS }) : undefined}
         style={{ marginBottom: 12 }}
       />
       <Table size="small" rowKey="variant" pagination={false} columns={columns} dataSource={answer.results} />

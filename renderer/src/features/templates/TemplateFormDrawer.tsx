@@ -12,7 +12,7 @@ import { useTranslation } from 'react-i18next';
 import type { InputOf, TemplateView } from '../../../../common/contract';
 import { call, describeError, type IpcError } from '../../app/api';
 import { MarkedContent } from './MarkedContent';
-import { cleanLabels, CONTENT_MAX, contentProblem, derivedName, LABEL_MAX, labelProblem, MARKER, NAME_MAX, nameProblem, sameText, templateFacts, type Problem } from './template-rules';
+import { cleanLabels, CONTENT_MAX, contentProblem, derivedName, LABEL_MAX, labelProblem, MARKER, NAME_MAX, nameProblem, sameText, templateFacts, unsavedChanges, type Problem } from './template-rules';
 import { useFeedback } from '../../app/feedback';
 
 export interface TemplateFormValues {
@@ -48,7 +48,7 @@ function problemRule(t: TFunction, check: (value: string) => Problem | null): Fo
 
 export function TemplateFormDrawer({ open, template, existing, onClose, onSaved }: TemplateFormDrawerProps) {
   const { t, i18n } = useTranslation();
-  const { message } = useFeedback();
+  const { message, modal } = useFeedback();
   const [form] = Form.useForm<TemplateFormValues>();
   const saving = useMutation({ mutationFn: (input: InputOf<'templates.save'>) => call((api) => api.templates.save(input)) });
   const [formError, setFormError] = useState<IpcError | null>(null);
@@ -120,15 +120,32 @@ export function TemplateFormDrawer({ open, template, existing, onClose, onSaved 
   const markerCount = facts.markerCount;
   const tooLong = facts.length > CONTENT_MAX;
 
+  // Escape, the close button and Cancel: a half-typed template is not discarded without asking.
+  const requestClose = () => {
+    if (!unsavedChanges(valuesOf(template), form.getFieldsValue(true) as Partial<TemplateFormValues>)) {
+      onClose();
+      return;
+    }
+    modal.confirm({
+      title: t('templates.form.discardTitle'),
+      content: <span data-testid="template-discard-body">{t('templates.form.discardBody')}</span>,
+      okText: t('templates.form.discard'),
+      cancelText: t('templates.form.keepEditing'),
+      okButtonProps: { danger: true, 'data-testid': 'template-discard' },
+      cancelButtonProps: { 'data-testid': 'template-keep-editing' },
+      onOk: onClose,
+    });
+  };
+
   return (
     <Drawer
       open={open}
-      onClose={onClose}
+      onClose={requestClose}
       size={620}
       title={template ? t('templates.form.editTitle', { name: template.name }) : t('templates.form.addTitle')}
       footer={
         <Space style={{ display: 'flex', justifyContent: 'flex-end' }}>
-          <Button onClick={onClose}>{t('common.cancel')}</Button>
+          <Button onClick={requestClose}>{t('common.cancel')}</Button>
           <Button type="primary" loading={saving.isPending} onClick={() => form.submit()} data-testid="template-save">
             {t('common.save')}
           </Button>

@@ -83,3 +83,25 @@ export function markerLabel(labels: readonly string[] | undefined, index: number
   const label = labels?.[index]?.trim();
   return label ? label : null;
 }
+
+/**
+ * Whether the form holds changes not saved yet: a name, a text, the approval or a label that differs
+ * from what the form opened with (spaces at the ends and empty trailing labels do not count).
+ * Closing such a form asks first.
+ */
+export function unsavedChanges(
+  opened: { name: string; content: string; approved: boolean; labels: readonly (string | null | undefined)[] },
+  now: { name?: string; content?: string; approved?: boolean; labels?: readonly (string | null | undefined)[] },
+): boolean {
+  const labels = (l: readonly (string | null | undefined)[] | undefined) => {
+    const clean = (l ?? []).map((x) => (x ?? '').trim());
+    while (clean.length && clean[clean.length - 1] === '') clean.pop();
+    return clean.join('\u0000');
+  };
+  return (
+    (now.name ?? '').trim() !== opened.name.trim() ||
+    (now.content ?? '').trim() !== opened.content.trim() ||
+    (now.approved ?? false) !== opened.approved ||
+    labels(now.labels) !== labels(opened.labels)
+  );
+}
