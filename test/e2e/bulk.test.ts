@@ -269,7 +269,7 @@ describe.each(LOCALES)('Bulk send ($suffix)', ({ locale, lang, suffix, markers, 
       expect(table).toContain(t('msg:importIssue.too-long', { detail: [...fill('赵先生', 'X'.repeat(520))].length }));
       expect(table).toContain(t('msg:importIssue.missing-value', { value: markers[0], column: markers[0] }));
       // Filtering one kind asks main for that kind only.
-      await page.getByTestId('issue-filter').getByText(`${t('bulk.issue.kind.bad-mobile')} (1)`).click();
+      await page.getByTestId('issue-filter').getByText(lang === 'zh-CN' ? `${t('bulk.issue.kind.bad-mobile')}（1）` : `${t('bulk.issue.kind.bad-mobile')} (1)`).click();
       await expect.poll(() => issueRows.count()).toBe(1);
       expect(await issueRows.first().getAttribute('data-row')).toBe(String(n.badMobile));
       expect(app.calls.some((c) => c.channel === 'bulk.issues' && (c.input as { kind?: string }).kind === 'bad-mobile')).toBe(true);

@@ -519,7 +519,8 @@ describe.each(LOCALES)('History screen ($suffix)', ({ locale, lang, suffix }) =>
       const refused = (await app.handlers['messages.send']({ profileId: 'sandbox', mobile, content: CODE('402402'), templateId: codeTemplate })).message;
       expect(refused).toMatchObject({ outcome: 'rejected', code: 402, units: 1 });
       await expect.poll(() => row(refused.id).count(), { timeout: 10_000 }).toBe(1);
-      expect(await row(refused.id).getByTestId('row-units').getAttribute('data-units')).toBe('0');
+      // The row appears as soon as the send is written (pending), then reads its outcome.
+      await expect.poll(() => row(refused.id).getByTestId('row-units').getAttribute('data-units')).toBe('0');
       await openMessage(refused.id);
       // One rule for what it cost: 0 in the detail too, with why.
       const units = panel().getByTestId('panel-units');
