@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { reasonArgs } from '../../common/messages';
 import { workbookWithSheet } from '../helpers/hostile-files';
+import { withAside } from '../../renderer/src/i18n/punctuation';
 import { launchChromium, startApp, type AppUnderTest } from './bridge';
 import { bodyText, catalogText, collectProblems, settled, translator } from './page-helpers';
 
@@ -70,6 +71,8 @@ describe.each(LOCALES)('Bulk send ($suffix)', ({ locale, lang, suffix, markers, 
   let dir: string;
   const problems: string[] = [];
   const t = translator(lang);
+  /** A label with its count, as the language writes it: "All (6)", "全部（6）". */
+  const aside = (label: string, n: number) => withAside(lang, label, String(n));
   const sends = () => app.services.sandbox!.requests().filter((r) => r.op === 'send');
   const batchView = () => page.getByTestId('batch-view');
   const status = () => batchView().getAttribute('data-status');
@@ -269,11 +272,11 @@ describe.each(LOCALES)('Bulk send ($suffix)', ({ locale, lang, suffix, markers, 
       expect(table).toContain(t('msg:importIssue.too-long', { detail: [...fill('赵先生', 'X'.repeat(520))].length }));
       expect(table).toContain(t('msg:importIssue.missing-value', { value: markers[0], column: markers[0] }));
       // Filtering one kind asks main for that kind only.
-      await page.getByTestId('issue-filter').getByText(lang === 'zh-CN' ? `${t('bulk.issue.kind.bad-mobile')}（1）` : `${t('bulk.issue.kind.bad-mobile')} (1)`).click();
+      await page.getByTestId('issue-filter').getByText(aside(t('bulk.issue.kind.bad-mobile'), 1)).click();
       await expect.poll(() => issueRows.count()).toBe(1);
       expect(await issueRows.first().getAttribute('data-row')).toBe(String(n.badMobile));
       expect(app.calls.some((c) => c.channel === 'bulk.issues' && (c.input as { kind?: string }).kind === 'bad-mobile')).toBe(true);
-      await page.getByTestId('issue-filter').getByText(`${t('bulk.issue.all')} (6)`).click();
+      await page.getByTestId('issue-filter').getByText(aside(t('bulk.issue.all'), 6)).click();
       await expect.poll(() => issueRows.count()).toBe(6);
 
       // Repeated rows: skipping same number and text is the default; the totals follow the choice.
