@@ -6,6 +6,7 @@ import type { ContactRecord, DialRefusal, DialStatus } from '../../../../common/
 import type { CallState } from '../../../../common/domain/status';
 import type { Language } from '../../i18n/language';
 import { monthDay } from '../../i18n/dates';
+import { fillTemplate, missingValues } from '../../../../common/domain/templates';
 
 /** Local wall-clock time, with the date when it is not today. */
 export function formatClock(lang: Language, ms: number, now = Date.now()): string {
@@ -109,4 +110,13 @@ export function fillPreview(t: TFunction, template: TemplateView, values: readon
     i++;
     return v ? v : `［${label}］`;
   });
+}
+
+/**
+ * The exact text a quick dial would have read (the values trimmed, as they are sent), or null
+ * while a marker is still empty: what "Hear it first" plays.
+ */
+export function spokenText(template: TemplateView, values: readonly string[]): string | null {
+  const trimmed = values.map((v) => v.trim());
+  return missingValues(template.content, trimmed).length ? null : fillTemplate(template.content, trimmed);
 }
