@@ -11,7 +11,7 @@ import { reasonArgs } from '../../common/messages';
 import { workbookWithSheet } from '../helpers/hostile-files';
 import { withAside } from '../../renderer/src/i18n/punctuation';
 import { launchChromium, startApp, type AppUnderTest } from './bridge';
-import { bodyText, catalogText, collectProblems, settled, translator } from './page-helpers';
+import { bodyText, catalogText, collectProblems, settled, spokenTexts, stubSpeech, translator } from './page-helpers';
 
 const TIMEOUT = 90_000;
 const CJK = /[\u3400-\u9fff]/;
@@ -225,6 +225,17 @@ describe.each(LOCALES)('Bulk send ($suffix)', ({ locale, lang, suffix, markers, 
       const preview = page.getByTestId('preview-row');
       await expect.poll(() => preview.count()).toBe(5);
       expect(await preview.first().innerText()).toContain(fill(file1.rows[0]!.customer, file1.rows[0]!.order));
+      // Each row can be heard first: exactly its text, with the system's Chinese voice.
+      await stubSpeech(page);
+      await preview.nth(1).getByTestId('preview-hear-button').click();
+      await expect.poll(() => spokenTexts(page)).toEqual([fill(file1.rows[1]!.customer, file1.rows[1]!.order)]);
+      // Without a Chinese voice, the row says so instead of playing nothing.
+      await stubSpeech(page, { chinese: false });
+      await preview.first().getByTestId('preview-hear-button').click();
+      await preview.first().getByTestId('preview-hear-problem').waitFor();
+      expect(await preview.first().getByTestId('preview-hear-problem').innerText()).toBe(t('speech.no-chinese-voice'));
+      expect(await spokenTexts(page)).toEqual([]);
+      await snap(`bulk-preview-hear-no-voice-${suffix}`, '[data-testid=import-wizard]');
       expect(await bodyText(page)).not.toMatch(RAW_KEY);
       if (lang === 'zh-CN') expect(await bodyText(page)).toMatch(CJK);
       await snap(`bulk-import-mapping-${suffix}`, '[data-testid=import-wizard]');

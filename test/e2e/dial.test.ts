@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium, startApp, type AppUnderTest } from './bridge';
-import { bodyText, collectProblems, settled, translator } from './page-helpers';
+import { bodyText, collectProblems, settled, spokenTexts, stubSpeech, translator } from './page-helpers';
 
 const TIMEOUT = 90_000;
 const CJK = /[\u3400-\u9fff]/;
@@ -268,6 +268,31 @@ describe.each(LOCALES)('Quick dial ($suffix)', ({ locale, lang, suffix, full }) 
       // The contact remembers the template it was called with.
       const answered = (await app.handlers['contacts.list'](undefined)).find((c) => c.mobile === people.answers.mobile)!;
       expect(answered.lastTemplateId).not.toBeNull();
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'hear it first: the palette plays the exact filled-in text with a Chinese voice, and calls nobody for it',
+    async () => {
+      const person = people.answers;
+      const before = sendsTo(person.mobile).length;
+      await page.keyboard.press('Control+k');
+      await expect.poll(stage).toBe('search');
+      await page.keyboard.type(person.typed);
+      await expect.poll(() => palette().getByTestId('palette-options').getAttribute('data-fresh')).toBe('true');
+      await expect.poll(() => palette().getByTestId('palette-option').first().innerText()).toContain(person.name);
+      await page.keyboard.press('Enter');
+      await expect.poll(stage).toBe('confirm');
+      // The contact's own last values come back (the previous case called them with these).
+      await stubSpeech(page);
+      await palette().getByTestId('palette-hear-button').click();
+      await expect.poll(() => spokenTexts(page)).toEqual([`${VALUES[lang][0]}告警：${VALUES[lang][1]}，请立即处理。`]);
+      await snap(`dial-palette-hear-${suffix}`, null);
+      await page.keyboard.press('Escape');
+      if (await palette().count()) await page.keyboard.press('Escape');
+      await expect.poll(() => palette().count()).toBe(0);
+      expect(sendsTo(person.mobile).length).toBe(before);
     },
     TIMEOUT,
   );

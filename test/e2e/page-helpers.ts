@@ -113,3 +113,38 @@ export async function whereSecretAppears(page: Page, secret: string) {
 
 /** whereSecretAppears when the secret is nowhere. */
 export const NOWHERE = { bodyText: false, html: false, inputs: false, localStorage: false, sessionStorage: false };
+
+/**
+ * Stubs the system's speech in the live page (the Web Speech API): what is spoken is recorded, and a
+ * Chinese voice is installed unless `chinese` is false. Read the record with `spokenTexts`.
+ */
+export async function stubSpeech(page: Page, { chinese = true } = {}): Promise<void> {
+  await page.evaluate((withChinese) => {
+    const w = globalThis as unknown as Record<string, unknown>;
+    const spoken: string[] = [];
+    w.__spokenTexts = spoken;
+    const voices = [{ name: 'Alex', lang: 'en-US', localService: true, default: true }, ...(withChinese ? [{ name: 'Tingting', lang: 'zh-CN', localService: true, default: false }] : [])];
+    class Utterance {
+      lang = '';
+      voice: unknown = null;
+      onend: (() => void) | null = null;
+      onerror: (() => void) | null = null;
+      constructor(public text: string) {}
+    }
+    const synth = {
+      getVoices: () => voices,
+      speak: (u: Utterance) => {
+        if (u.lang === 'zh-CN' && u.voice) spoken.push(u.text);
+        setTimeout(() => u.onend?.(), 50);
+      },
+      cancel: () => undefined,
+    };
+    Object.defineProperty(w, 'speechSynthesis', { value: synth, configurable: true });
+    Object.defineProperty(w, 'SpeechSynthesisUtterance', { value: Utterance, configurable: true });
+  }, chinese);
+}
+
+/** The texts spoken (in Chinese, with a voice) since `stubSpeech`. */
+export function spokenTexts(page: Page): Promise<string[]> {
+  return page.evaluate(() => (globalThis as unknown as { __spokenTexts?: string[] }).__spokenTexts ?? []);
+}

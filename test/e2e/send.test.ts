@@ -634,6 +634,109 @@ describe.each(LOCALES)('Send screen ($suffix)', ({ locale, lang, suffix, markers
     TIMEOUT * 2,
   );
 
+  it(
+    'hear it first: the exact filled-in text is read with a Chinese voice, in the form and the confirmation; "call me first" sends it once to the own number; without a Chinese voice it says so',
+    async () => {
+      app.services.sandbox!.setBalance('sandbox-demo', 10);
+      const viewport = page.viewportSize();
+      await page.setViewportSize({ width: 1024, height: 700 });
+      // The system's speech, stubbed in the page: it records what is spoken, with a Chinese voice
+      // unless the page's storage says none is installed.
+      await page.addInitScript(() => {
+        const w = globalThis as unknown as Record<string, unknown> & { localStorage: { getItem(k: string): string | null } };
+        const spoken: { text: string; lang: string; voice: string | null }[] = [];
+        w.__spoken = spoken;
+        const voices = w.localStorage.getItem('e2e.noChineseVoice') === '1' ? [{ name: 'Alex', lang: 'en-US', localService: true, default: true }] : [{ name: 'Alex', lang: 'en-US', localService: true, default: true }, { name: 'Tingting', lang: 'zh-CN', localService: true, default: false }];
+        class Utterance {
+          text: string;
+          lang = '';
+          voice: { name: string } | null = null;
+          onend: (() => void) | null = null;
+          onerror: (() => void) | null = null;
+          constructor(text: string) {
+            this.text = text;
+          }
+        }
+        const synth = {
+          getVoices: () => voices,
+          speak: (u: Utterance) => {
+            spoken.push({ text: u.text, lang: u.lang, voice: u.voice?.name ?? null });
+            setTimeout(() => u.onend?.(), 50);
+          },
+          cancel: () => undefined,
+          addEventListener: () => undefined,
+          removeEventListener: () => undefined,
+        };
+        Object.defineProperty(w, 'speechSynthesis', { value: synth, configurable: true });
+        Object.defineProperty(w, 'SpeechSynthesisUtterance', { value: Utterance, configurable: true });
+      });
+      const spoken = () => page.evaluate(() => (globalThis as unknown as { __spoken: { text: string; lang: string; voice: string | null }[] }).__spoken);
+      const fillShipping = async () => {
+        await page.reload();
+        await page.getByTestId('send-form-card').waitFor();
+        await page.getByTestId('send-mode').getByText(t('send.mode.template')).click();
+        await chooseTemplate('发货通知');
+        await page.getByTestId('value-0').fill('李女士');
+        await page.getByTestId('value-1').fill('B2048');
+      };
+      const TEXT = '您好，李女士，您的订单B2048已发货，请注意查收。';
+
+      await fillShipping();
+      await page.getByTestId('hear-it-button').click();
+      await expect.poll(spoken).toEqual([{ text: TEXT, lang: 'zh-CN', voice: 'Tingting' }]);
+      expect(await page.getByTestId('hear-it-problem').count()).toBe(0);
+      await snap(`send-hear-it-${suffix}`);
+
+      // The confirmation plays the same text, and calls the own number first on request.
+      await fillMobile('13812340000');
+      await page.getByTestId('send-button').click();
+      await confirmBody().waitFor();
+      await settled(page);
+      await confirmBody().getByTestId('confirm-hear-button').click();
+      await expect.poll(spoken).toHaveLength(2);
+      expect((await spoken())[1]).toEqual({ text: TEXT, lang: 'zh-CN', voice: 'Tingting' });
+      expect(await confirmBody().getByTestId('call-me-first').innerText()).toContain(t('send.confirm.callMe.explain', { mobile: '13812340000' }));
+
+      const before = sends().length;
+      await confirmBody().getByTestId('own-mobile').fill('139 0000 1111');
+      await confirmBody().getByTestId('call-me-button').click();
+      await confirmBody().getByTestId('call-me-placed').waitFor({ timeout: 20_000 });
+      expect(await confirmBody().getByTestId('call-me-placed').innerText()).toBe(t('send.confirm.callMe.placed', { own: '13900001111', mobile: '13812340000' }));
+      expect(sends().length).toBe(before + 1);
+      expect(sends().at(-1)!.body).toMatchObject({ mobile: '13900001111', content: TEXT });
+      // A real send, in History; the confirmation is still open for the person it was meant for.
+      const listed = (await app.handlers['history.page']({ filter: { mobile: '13900001111' } })).rows;
+      expect(listed.map((m) => [m.mobile, m.content])).toEqual([['13900001111', TEXT]]);
+      expect(await confirmBody().getByTestId('confirm-mobile').innerText()).toBe('13812340000');
+      await snap(`send-call-me-first-${suffix}`);
+      await page.getByTestId('confirm-cancel').click();
+      await confirmBody().waitFor({ state: 'detached' });
+      await page.waitForTimeout(300);
+      expect(sends().length).toBe(before + 1); // nothing else was sent, not to the other number
+      expect(sends().some((r) => (r.body as { mobile?: string }).mobile === '13812340000')).toBe(false);
+
+      // The own number is remembered for next time (only what the person typed).
+      await page.getByTestId('send-button').click();
+      await confirmBody().waitFor();
+      expect(await confirmBody().getByTestId('own-mobile').inputValue()).toBe('13900001111');
+      await page.getByTestId('confirm-cancel').click();
+      await confirmBody().waitFor({ state: 'detached' });
+
+      // No Chinese voice installed: said plainly, nothing played.
+      await page.evaluate(() => (globalThis as unknown as { localStorage: { setItem(k: string, v: string): void } }).localStorage.setItem('e2e.noChineseVoice', '1'));
+      await fillShipping();
+      await page.getByTestId('hear-it-button').click();
+      await page.getByTestId('hear-it-problem').waitFor();
+      expect(await page.getByTestId('hear-it-problem').innerText()).toBe(t('speech.no-chinese-voice'));
+      expect(await spoken()).toEqual([]);
+      await page.getByTestId('hear-it-problem').scrollIntoViewIfNeeded();
+      await snap(`send-hear-it-no-voice-${suffix}`);
+      await page.evaluate(() => (globalThis as unknown as { localStorage: { removeItem(k: string): void } }).localStorage.removeItem('e2e.noChineseVoice'));
+      if (viewport) await page.setViewportSize(viewport);
+    },
+    TIMEOUT,
+  );
+
   it('logged no errors or warnings in the page', () => {
     expect(problems).toEqual([]);
   });

@@ -6,6 +6,7 @@ import { Alert, Button, Flex, Select, Table, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { TemplateView } from '../../../../common/contract';
 import type { ImportView } from '../../../../common/bulk-types';
+import { HearItButton } from '../../app/HearItButton';
 import { assignTarget, markerLabel, missingTargets, targetFromKey, targetKey, targetsFromSpec, type ColumnTargets } from './bulk-model';
 
 export interface MappingStepProps {
@@ -103,7 +104,8 @@ export function MappingStep({ view, template, targets, busy, canContinue, onChan
               <Typography.Text type="secondary" className="bulk-preview-meta">
                 {t('bulk.mapping.previewMeta', { row: p.row, mobile: p.mobile, length: p.length, count: p.units })}
               </Typography.Text>
-              <span className="bulk-preview-text">{p.content}</span>
+              <span className="bulk-preview-text">{p.content}</span>{' '}
+              <HearItButton text={p.content} size="small" iconOnly data-testid="preview-hear" />
             </li>
           ))}
         </ol>

@@ -14,7 +14,8 @@ import { normalizeMobile } from '../../../../common/domain/mobile';
 import { call, describeError } from '../../app/api';
 import { ask } from '../../app/query';
 import { currentLanguage } from '../../i18n';
-import { defaultTemplate, fillPreview, formatClock, lastCalledWithTemplate, markerLabel, prefillFor, refusalText, type RememberedValues } from './dial-model';
+import { defaultTemplate, fillPreview, formatClock, lastCalledWithTemplate, markerLabel, prefillFor, refusalText, spokenText, type RememberedValues } from './dial-model';
+import { HearItButton } from '../../app/HearItButton';
 import { dialRuns, type PalettePreset } from './dial-store';
 import { SHORTCUT_KEYS } from './shortcut';
 import type { DialData } from './use-dial-data';
@@ -450,6 +451,7 @@ export function QuickDialPalette({ open, preset, data, onClose, onStarted }: Qui
                     {t('dial.palette.preview')}
                   </Typography.Text>
                   <div>{fillPreview(t, template, values)}</div>
+                  <HearItButton text={spokenText(template, values) ?? ''} size="small" data-testid="palette-hear" />
                 </div>
               ) : null}
               <Flex gap={16} align="center" wrap className="dial-options-row">

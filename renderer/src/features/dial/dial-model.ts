@@ -7,6 +7,7 @@ import type { CallState } from '../../../../common/domain/status';
 import type { Language } from '../../i18n/language';
 import { monthDay } from '../../i18n/dates';
 import { withAside } from '../../i18n/punctuation';
+import { fillTemplate, missingValues } from '../../../../common/domain/templates';
 
 /** Local wall-clock time, with the date when it is not today. */
 export function formatClock(lang: Language, ms: number, now = Date.now()): string {
@@ -139,4 +140,13 @@ export function runTitleKey(done: boolean, status: DialStatus | null | undefined
   if (status === 'cancelled') return 'titleStopped';
   if (status === 'refused') return 'titleNotCalled';
   return 'titleCalled';
+}
+
+/**
+ * The exact text a quick dial would have read (the values trimmed, as they are sent), or null
+ * while a marker is still empty: what "Hear it first" plays.
+ */
+export function spokenText(template: TemplateView, values: readonly string[]): string | null {
+  const trimmed = values.map((v) => v.trim());
+  return missingValues(template.content, trimmed).length ? null : fillTemplate(template.content, trimmed);
 }

@@ -22,6 +22,7 @@ import type { SendFormValues, SendRequest } from './send-request';
 import type { SendData } from './use-send-data';
 import { Panel } from '../../app/Panel';
 import { Text } from '../../app/Text';
+import { HearItButton } from '../../app/HearItButton';
 
 export interface SendFormProps {
   form: FormInstance<SendFormValues>;
@@ -306,6 +307,11 @@ export function SendForm({ form, data, initialProfileId, sending, onReview, prob
 
         {/* Free text: the field itself says the text is too long; the line only counts (said once). */}
         {text ? <MeasureLine length={size.length} units={size.units} tooLong={size.tooLong} saidByField={mode === 'free'} /> : null}
+        {text && !size.tooLong && (mode === 'free' || (template && Array.from({ length: template.markerCount }, (_, i) => values?.[i] ?? '').every((v) => v.trim() !== ''))) ? (
+          <div className="send-hear">
+            <HearItButton text={text} size="small" />
+          </div>
+        ) : null}
 
         <Form.Item
           name="mobile"

@@ -18,6 +18,7 @@ import { RecentCalls } from './RecentCalls';
 import { SendForm } from './SendForm';
 import { phaseOf } from './send-model';
 import type { SendFormValues, SendRequest } from './send-request';
+import type { TestCallResult } from './ConfirmSendModal';
 import { sessionCalls, useSessionCalls } from './session-calls';
 import { useSendData } from './use-send-data';
 import { useFeedback } from '../../app/feedback';
@@ -92,6 +93,21 @@ export function SendScreen() {
     inFlight.current = false;
     if (r.ok) afterSend(r.value.message);
     else sendFailed(r.error);
+  };
+
+  // "Call me first": the same text to the person's own number, through the same send (a real call,
+  // charged if answered, in History). The confirmation stays open, and the form keeps its number.
+  const callMeFirst = async (request: SendRequest, ownMobile: string): Promise<TestCallResult> => {
+    if (inFlight.current) return { ok: false, reason: t('send.action.sending') };
+    inFlight.current = true;
+    setReveal((n) => n + 1);
+    const r = await send.mutateAsync({ ...request, mobile: ownMobile });
+    inFlight.current = false;
+    if (!r.ok) return { ok: false, reason: describeError(t, r.error) };
+    sessionCalls.add(r.value.message);
+    void client.invalidateQueries({ queryKey: balanceQuery(r.value.message.profile).queryKey });
+    // A rejected send placed no call: the call card says why.
+    return r.value.message.outcome === 'rejected' ? { ok: false, reason: t('send.phase.rejected') } : { ok: true };
   };
 
   const sendAgain = (id: number) => {
@@ -247,7 +263,7 @@ export function SendScreen() {
 
       {confirmMounted.current ? (
         <Suspense fallback={null}>
-          <ConfirmSendModal request={confirming} onConfirm={(r) => void confirmSend(r)} onCancel={() => setConfirming(null)} />
+          <ConfirmSendModal request={confirming} onConfirm={(r) => void confirmSend(r)} onCancel={() => setConfirming(null)} onCallMeFirst={callMeFirst} />
         </Suspense>
       ) : null}
     </section>
