@@ -33,6 +33,11 @@ export interface BatchRecord {
   columns: string[] | null;
 }
 
+/** A batch as the list shows it: with how many of its calls still ring (a batch done sending may still be calling). */
+export interface BatchListRow extends BatchRecord {
+  calling: number;
+}
+
 export interface BatchItemRecord {
   id: number;
   batchId: number;

@@ -1,6 +1,6 @@
 // Bulk sends from a spreadsheet: import, validate, create a batch, run it under the provider's limits.
 import { z } from 'zod';
-import type { BatchItemView, BatchProgress, BatchRecord, ImportView, RecentlyCalledView, RowIssue } from '../bulk-types';
+import type { BatchItemView, BatchProgress, BatchListRow, BatchRecord, ImportView, RecentlyCalledView, RowIssue } from '../bulk-types';
 import { ISSUE_KINDS, ITEM_STATUSES } from '../bulk-types';
 import { event, id, lang, op, utcOffsetMinutes } from './define';
 import { base64Length, IMPORT_LIMITS } from '../domain/import-limits';
@@ -35,7 +35,7 @@ export const bulkOps = {
   /** Rows of an import called with the same text in the last 30 minutes (History): said before the list is started. */
   'bulk.recentlyCalled': op<RecentlyCalledView>()(z.object({ importId: z.string().max(64) }).strict()),
   'bulk.discard': op<{ discarded: boolean }>()(z.object({ importId: z.string().max(64) }).strict()),
-  'bulk.list': op<BatchRecord[]>()(z.object({ limit: z.number().int().min(1).max(500).optional() }).strict().optional()),
+  'bulk.list': op<BatchListRow[]>()(z.object({ limit: z.number().int().min(1).max(500).optional() }).strict().optional()),
   'bulk.progress': op<BatchProgress>()(z.object({ batchId }).strict()),
   'bulk.start': op<BatchProgress>()(z.object({ batchId }).strict()),
   'bulk.pause': op<BatchProgress>()(z.object({ batchId }).strict()),

@@ -19,7 +19,7 @@ import { tableCsv, tableXlsx } from '../export/table';
 import type { Lang } from '../../common/domain/i18n-text';
 import type { GovernorRegistry, Slot } from './governor';
 import { invalidReason, skippedAsDuplicate, type DuplicatePolicy, type PreparedRow } from './import';
-import type { BatchProgress } from '../../common/bulk-types';
+import type { BatchListRow, BatchProgress } from '../../common/bulk-types';
 import { systemClock, type Clock, type TimerHandle } from '../clock';
 export type { BatchProgress } from '../../common/bulk-types';
 
@@ -158,7 +158,7 @@ export class BulkQueue {
     return this.repo.create({ profile: input.profileId, templateId: input.templateId, name: input.name, columns: input.columns ?? null }, items);
   }
 
-  list(limit?: number): BatchRecord[] {
+  list(limit?: number): BatchListRow[] {
     return this.repo.list(limit);
   }
 

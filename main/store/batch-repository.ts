@@ -3,7 +3,7 @@ import type { CallState } from '../../common/domain/status';
 import { parseReason } from './message-repository';
 import { ownerAlive, processOwner } from './process-owner';
 import { reason, type Reason } from '../../common/reasons';
-import type { BatchStatus, ItemStatus, StopReason, BatchRecord, BatchItemRecord, BatchItemView, BatchCounts } from '../../common/bulk-types';
+import type { BatchStatus, ItemStatus, StopReason, BatchRecord, BatchListRow, BatchItemRecord, BatchItemView, BatchCounts } from '../../common/bulk-types';
 import { systemClock } from '../clock';
 export type { BatchStatus, ItemStatus, StopReason, BatchRecord, BatchItemRecord, BatchItemView, BatchCounts } from '../../common/bulk-types';
 export { BATCH_STATUSES, ITEM_STATUSES } from '../../common/bulk-types';
@@ -154,8 +154,16 @@ export class BatchRepository {
     return b;
   }
 
-  list(limit = 100): BatchRecord[] {
-    return (this.db.prepare('SELECT * FROM batches ORDER BY created_at DESC, id DESC LIMIT ?').all(limit) as BatchRow[]).map(toBatch);
+  /** The newest batches, each with how many of its calls still ring (so the list never says "done" while they do). */
+  list(limit = 100): BatchListRow[] {
+    const rows = this.db
+      .prepare(
+        `SELECT b.*, (SELECT count(*) FROM batch_items i JOIN messages m ON m.id = i.message_id
+                      WHERE i.batch_id = b.id AND i.status = 'accepted' AND m.ended_at IS NULL) AS calling
+         FROM batches b ORDER BY b.created_at DESC, b.id DESC LIMIT ?`,
+      )
+      .all(limit) as (BatchRow & { calling: number })[];
+    return rows.map((r) => ({ ...toBatch(r), calling: r.calling }));
   }
 
   remove(id: number): boolean {

@@ -559,6 +559,9 @@ describe.each(LOCALES)('Bulk send ($suffix)', ({ locale, lang, suffix, markers, 
       await expect.poll(() => tag.getAttribute('data-standing')).toBe('calling');
       expect(await tag.innerText()).not.toBe(t('bulk.status.done'));
       expect(Number(await page.getByTestId('batch-progress').getAttribute('data-percent'))).toBeLessThan(100);
+      // The list of batches reads the same figure, so it never says "Done" while calls ring either.
+      const listed = (await app.handlers['bulk.list']({ limit: 10 })).find((b) => b.id === p.batchId);
+      expect(listed?.calling).toBeGreaterThan(0);
       // Every refused row was sent since: none is still rejected; History keeps the refused sends.
       await expect.poll(() => figure('refused')).toBe(0);
       expect(await page.getByTestId('figure-refused-note').innerText()).toBe(t('bulk.figures.refusedInAll', { count: p.refusedSends }));

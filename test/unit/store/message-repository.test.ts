@@ -120,5 +120,10 @@ describe('a batch a dead process left', () => {
     expect(second).toMatchObject({ status: 'unknown' });
     // The resume follows the accepted call: it is one of the batch's open calls.
     expect(s.batches.openCalls(b.id)).toEqual([{ itemId: answered!.id, messageId: m.id }]);
+    // A batch done sending still says how many of its calls ring, in the list too, until they end.
+    s.db.prepare("UPDATE batches SET status = 'done' WHERE id = ?").run(b.id);
+    expect(s.batches.list()[0]).toMatchObject({ id: b.id, status: 'done', calling: 1 });
+    s.db.prepare('UPDATE messages SET ended_at = 1 WHERE id = ?').run(m.id);
+    expect(s.batches.list()[0]).toMatchObject({ id: b.id, status: 'done', calling: 0 });
   });
 });

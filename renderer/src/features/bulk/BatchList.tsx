@@ -4,14 +4,15 @@ import { Button, Card, Empty, Flex, Table, Tag } from 'antd';
 import { DeleteOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import type { ProfileView } from '../../../../common/contract';
-import type { BatchRecord } from '../../../../common/bulk-types';
+import type { BatchListRow, BatchRecord } from '../../../../common/bulk-types';
+import { batchStanding } from '../../../../common/domain/batches';
 import { call, describeError } from '../../app/api';
 import { currentLanguage } from '../../i18n';
 import { formatDateTime, formatNumber, STATUS_COLORS } from './bulk-model';
 import { useFeedback } from '../../app/feedback';
 
 export interface BatchListProps {
-  batches: BatchRecord[] | null;
+  batches: BatchListRow[] | null;
   profiles: ProfileView[];
   openId: number | null;
   onOpen: (batch: BatchRecord) => void;
@@ -40,7 +41,7 @@ export function BatchList({ batches, profiles, openId, onOpen, onRemoved }: Batc
 
   return (
     <Card size="small" title={t('bulk.list.title')} data-testid="batch-list" style={{ marginTop: 16 }}>
-      <Table<BatchRecord>
+      <Table<BatchListRow>
         size="small"
         rowKey="id"
         loading={batches === null}
@@ -51,7 +52,21 @@ export function BatchList({ batches, profiles, openId, onOpen, onRemoved }: Batc
         onRow={(b) => ({ 'data-testid': 'batch-row', 'data-batch-id': b.id, 'data-status': b.status }) as HTMLAttributes<HTMLTableRowElement>}
         columns={[
           { key: 'name', title: t('bulk.list.col.name'), dataIndex: 'name', ellipsis: true },
-          { key: 'status', title: t('bulk.list.col.status'), width: 120, render: (_, b) => <Tag color={STATUS_COLORS[b.status]}>{t(`bulk.status.${b.status}`)}</Tag> },
+          {
+            key: 'status',
+            title: t('bulk.list.col.status'),
+            width: 150,
+            render: (_, b) =>
+              batchStanding(b) === 'calling' ? (
+                <Tag color="processing" data-testid="batch-row-status" data-standing="calling">
+                  {t('bulk.standing.calling', { count: b.calling })}
+                </Tag>
+              ) : (
+                <Tag color={STATUS_COLORS[b.status]} data-testid="batch-row-status" data-standing={b.status}>
+                  {t(`bulk.status.${b.status}`)}
+                </Tag>
+              ),
+          },
           { key: 'total', title: t('bulk.list.col.total'), width: 90, render: (_, b) => formatNumber(lang, b.total) },
           { key: 'profile', title: t('bulk.list.col.profile'), width: 140, render: (_, b) => profiles.find((p) => p.id === b.profile)?.name ?? b.profile },
           { key: 'created', title: t('bulk.list.col.created'), width: 160, render: (_, b) => formatDateTime(lang, b.createdAt) },
