@@ -344,7 +344,9 @@ export class BatchRepository {
       const inFlight = (this.db.prepare("SELECT i.*, b.owner AS batch_owner FROM batch_items i JOIN batches b ON b.id = i.batch_id WHERE i.status = 'in_flight'").all() as (ItemRow & {
         batch_owner: string | null;
       })[]).filter((r) => staleIds.has(r.batch_id) || !ownerAlive(r.batch_owner));
-      const findMessage = this.db.prepare('SELECT id, outcome, code FROM messages WHERE mobile = ? AND content = ? AND created_at >= ? ORDER BY id LIMIT 1');
+      // The row's own send (linked when its pending row was written); rows from before that link, by number and text.
+      const ownMessage = this.db.prepare('SELECT id, outcome, code FROM messages WHERE batch_item_id = ? ORDER BY id DESC LIMIT 1');
+      const guessMessage = this.db.prepare('SELECT id FROM messages WHERE mobile = ? AND content = ? AND created_at >= ? AND batch_item_id IS NULL ORDER BY id LIMIT 1');
       // The provider's answer was written before the process died: the item is what its message says (a call to follow), not unknown.
       const accepted = this.db.prepare(
         "UPDATE batch_items SET status = 'accepted', message_id = ?, code = ?, error_kind = NULL, reason = NULL, updated_at = ? WHERE id = ? AND status = 'in_flight'",
@@ -354,9 +356,10 @@ export class BatchRepository {
       );
       const items: BatchItemRecord[] = [];
       for (const r of inFlight) {
-        const m = findMessage.get(r.mobile, r.content, r.updated_at) as { id: number; outcome: string; code: number | null } | undefined;
-        if (m?.outcome === 'accepted') {
-          accepted.run(m.id, m.code, at, r.id);
+        const own = ownMessage.get(r.id) as { id: number; outcome: string; code: number | null } | undefined;
+        const m = own ?? (guessMessage.get(r.mobile, r.content, r.updated_at) as { id: number } | undefined);
+        if (own?.outcome === 'accepted') {
+          accepted.run(own.id, own.code, at, r.id);
           items.push(this.getItem(r.id)!);
           continue;
         }

@@ -112,6 +112,9 @@ describe('a batch a dead process left', () => {
     s.batches.markInFlight(cut!.id);
     const m = s.messages.insertPending({ ...base, mobile: '13800138008', batchItemId: answered!.id });
     s.messages.markAccepted(m.id, { code: 2, msg: null, smsid: 'S1', count: 1 });
+    // Someone else called the other row's number with the same text meanwhile (quick dial): that call is not the row's.
+    const other = s.messages.insertPending({ ...base, mobile: '13800138018' });
+    s.messages.markAccepted(other.id, { code: 2, msg: null, smsid: 'S2', count: 1 });
     const deadPid = Number(spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))']).stdout.toString());
     s.db.prepare("UPDATE batches SET status = 'running', owner = ? WHERE id = ?").run(processOwner(deadPid), b.id);
     s.batches.recoverInterrupted();
