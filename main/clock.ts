@@ -57,6 +57,9 @@ abstract class BaseClock implements Clock {
   }
 }
 
+/** The longest delay Node's timers take as given. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
 /** The real clock: the system's time and Node's timers. */
 class SystemClock extends BaseClock {
   now(): number {
@@ -64,6 +67,31 @@ class SystemClock extends BaseClock {
   }
 
   setTimeout(fn: () => void, ms: number): TimerHandle {
+    // Node fires a delay past 2^31-1 ms (24.8 days) at once: a longer wait is taken in steps.
+    if (ms > MAX_TIMER_MS) {
+      let inner: TimerHandle | null = null;
+      let unref = false;
+      const outer = nodeHandle(
+        setTimeout(() => {
+          inner = this.setTimeout(fn, ms - MAX_TIMER_MS);
+          if (unref) inner.unref();
+        }, MAX_TIMER_MS),
+        clearTimeout,
+      );
+      const handle: TimerHandle = {
+        cancel: () => {
+          outer.cancel();
+          inner?.cancel();
+        },
+        unref: () => {
+          unref = true;
+          outer.unref();
+          inner?.unref();
+          return handle;
+        },
+      };
+      return handle;
+    }
     return nodeHandle(setTimeout(fn, Math.max(0, ms)), clearTimeout);
   }
 

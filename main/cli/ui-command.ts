@@ -88,7 +88,7 @@ export async function runUiCommand(opts: UiCommandOptions, io: CliIo, json: bool
   });
   let server: ConsoleServer;
   try {
-    server = await (deps.start ?? startConsoleServer)({ services, rendererDir, host: address, port: opts.port ?? 0, log: (error) => io.stderr(`callout ui: ${error instanceof Error ? error.message : String(error)}\n`) });
+    server = await (deps.start ?? startConsoleServer)({ services, clock: services.clock, rendererDir, host: address, port: opts.port ?? 0, log: (error) => io.stderr(`callout ui: ${error instanceof Error ? error.message : String(error)}\n`) });
   } catch (error) {
     await services.close();
     const detail = (error as NodeJS.ErrnoException).code ?? (error instanceof Error ? error.message : String(error));

@@ -64,3 +64,14 @@ describe('systemClock', () => {
     expect(systemClock.date().getTime()).toBeGreaterThanOrEqual(now);
   });
 });
+
+describe('systemClock, long waits', () => {
+  it('does not fire a wait of 30 days at once (Node would, past 24.8 days)', async () => {
+    let fired = false;
+    const handle = systemClock.setTimeout(() => (fired = true), 30 * 24 * 3600_000);
+    // Real time, on purpose: this checks Node's own timers, and an overflowed one fires after 1 ms.
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(fired).toBe(false);
+    handle.cancel();
+  });
+});
