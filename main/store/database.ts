@@ -31,10 +31,13 @@ export function migrate(db: Database, file: string, migrations: readonly Migrati
   const goal = target ?? latest;
   for (const m of migrations) {
     if (m.version <= current || m.version > goal) continue;
+    // IMMEDIATE, and the version read again inside: two processes opening one new data directory
+    // together (two `callout send` at once) run each migration once; the second finds it done.
     db.transaction(() => {
+      if (schemaVersion(db) >= m.version) return;
       m.up(db);
       db.pragma(`user_version = ${m.version}`);
-    })();
+    }).immediate();
   }
 }
 
@@ -42,11 +45,12 @@ export function openDatabase(file: string, options: OpenDatabaseOptions = {}): D
   if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
   const db = new BetterSqlite3(file, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {});
   try {
+    // First, so that switching to WAL and migrating wait for another process opening the same file.
+    db.pragma('busy_timeout = 5000');
     db.pragma('journal_mode = WAL');
     db.pragma('foreign_keys = ON');
     // A pending send must survive a crash or power loss before its request leaves.
     db.pragma('synchronous = FULL');
-    db.pragma('busy_timeout = 5000');
     migrate(db, file, options.migrations ?? MIGRATIONS, options.targetVersion);
   } catch (error) {
     db.close();

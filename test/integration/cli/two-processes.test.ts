@@ -71,7 +71,7 @@ describe('two processes, one send', () => {
     expect(placed).toHaveLength(1);
     expect(refused).toHaveLength(1);
     expect(placed[0]!.stdout).toContain('SMS-1');
-    expect(refused[0]!.code).toBe(2);
+    expect(refused[0]!.code, refused[0]!.stderr).toBe(2);
     expect(refused[0]!.stderr).toBe(`callout: ${MESSAGES[refused[0]!.lang].error['send-in-flight']}\n`);
 
     // One message for that number in the history, the call that was placed.
