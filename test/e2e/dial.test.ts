@@ -119,12 +119,13 @@ describe.each(LOCALES)('Quick dial ($suffix)', ({ locale, lang, suffix, full }) 
       await page.goto(page.url().replace(/#.*$/, '') + '#/send');
       await page.locator('main h3').first().waitFor();
       await page.keyboard.press('Control+k');
-      await expect.poll(stage).toBe('search');
-      expect(await palette().getByTestId('palette-empty').innerText()).toContain(t('dial.palette.noContacts'));
+      // The palette's code loads after the first screen has settled: allow a busy machine its time.
+      await expect.poll(stage, { timeout: 15_000 }).toBe('search');
+      await expect.poll(() => palette().getByTestId('palette-empty').innerText().catch(() => ''), { timeout: 10_000 }).toContain(t('dial.palette.noContacts'));
       if (full) await snap(`dial-palette-empty-${suffix}`, null);
       await palette().getByTestId('palette-add-contacts').click();
-      await expect.poll(() => palette().count()).toBe(0);
-      await expect.poll(() => page.evaluate(() => (globalThis as unknown as PageGlobals).location.hash)).toBe('#/dial');
+      await expect.poll(() => palette().count(), { timeout: 10_000 }).toBe(0);
+      await expect.poll(() => page.evaluate(() => (globalThis as unknown as PageGlobals).location.hash), { timeout: 10_000 }).toBe('#/dial');
       await page.getByTestId('contacts-tab').waitFor();
 
       await page.getByTestId('add-contact').first().click();
@@ -140,7 +141,7 @@ describe.each(LOCALES)('Quick dial ($suffix)', ({ locale, lang, suffix, full }) 
       // A landline is named as one, not as a number with the wrong count of digits.
       await page.locator('#contact_mobile').fill('0755-12345678');
       await page.keyboard.press('Enter');
-      await expect.poll(() => page.locator('.ant-form-item:has(#contact_mobile) .ant-form-item-explain-error').allInnerTexts()).toEqual([t('msg:mobile.landline')]);
+      await expect.poll(() => page.locator('.ant-form-item:has(#contact_mobile) .ant-form-item-explain-error').allInnerTexts(), { timeout: 10_000 }).toEqual([t('msg:mobile.landline')]);
       await page.locator('#contact_mobile').fill(`+86 ${people.never.mobile.slice(0, 3)}-${people.never.mobile.slice(3, 7)}-${people.never.mobile.slice(7)}`);
       await page.keyboard.press('Enter');
       const row = page.getByTestId('contact-row');
