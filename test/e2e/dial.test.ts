@@ -347,7 +347,8 @@ describe.each(LOCALES)('Quick dial ($suffix)', ({ locale, lang, suffix, full }) 
       expect(await refusal.count()).toBe(1);
       expect(await refusal.getAttribute('data-limit')).toBe('per-minute');
       const text = await refusal.innerText();
-      expect(text).toContain(t('msg:refusal.per-minute', { mobile: person.mobile, count: 1, max: 1 }));
+      // Named as the person is known, with the number.
+      expect(text).toContain(t('msg:refusal.per-minute', { mobile: lang === 'zh-CN' ? `${person.name}（${person.mobile}）` : `${person.name} (${person.mobile})`, count: 1, max: 1 }));
       expect(text).toMatch(/\d{2}:\d{2}:\d{2}/); // when it frees up, as a local time
       await snap(`dial-refusal-${suffix}`, null);
       const freesAt = Number(await refusal.getAttribute('data-frees-at'));
