@@ -263,6 +263,8 @@ describe.each(LOCALES)('Sandbox screen ($suffix)', ({ locale, lang, suffix, name
       // A template whose variables have no label shows "Variable n" (the templates feature's words).
       await app.handlers['templates.save']({ name: 'Unlabelled', content: '【变量】告警：【变量】，请处理。', approved: true });
       await page.setViewportSize({ width: 1024, height: 700 });
+      // Opened directly: the Sandbox's own address, loaded afresh (the test before ends on Send).
+      await page.goto(page.url().replace(/#.*$/, '') + '#/sandbox');
       await page.reload();
       await page.getByTestId('sandbox-screen').waitFor();
       const unlabelled = page.locator('[data-testid="sandbox-library-row"]').filter({ hasText: 'Unlabelled' });
