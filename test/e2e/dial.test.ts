@@ -280,6 +280,8 @@ describe.each(LOCALES)('Quick dial ($suffix)', ({ locale, lang, suffix, full }) 
       const before = sendsTo(person.mobile).length;
       await page.keyboard.press('Control+k');
       await expect.poll(stage).toBe('search');
+      // Chinese comes through an input method, which needs the field: wait for its focus.
+      await expect.poll(() => focused(page)).toBe('palette-search');
       await page.keyboard.type(person.typed);
       await expect.poll(() => palette().getByTestId('palette-options').getAttribute('data-fresh')).toBe('true');
       await expect.poll(() => palette().getByTestId('palette-option').first().innerText()).toContain(person.name);
@@ -294,6 +296,25 @@ describe.each(LOCALES)('Quick dial ($suffix)', ({ locale, lang, suffix, full }) 
       if (await palette().count()) await page.keyboard.press('Escape');
       await expect.poll(() => palette().count()).toBe(0);
       expect(sendsTo(person.mobile).length).toBe(before);
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'typed ahead: on the Send screen, Ctrl+K then letters and Enter at once, before the palette is there, choose the person those letters find',
+    async () => {
+      const person = people.answers;
+      await page.goto(page.url().replace(/#.*$/, '') + '#/send');
+      await page.locator('#send_mobile').click();
+      // No wait between the keys: the palette (and the Quick dial screen's code) arrive after them.
+      await page.keyboard.press('Control+k');
+      await page.keyboard.type(lang === 'en' ? 'li' : 'ln'); // 李娜 by the initials of her name's pinyin
+      await page.keyboard.press('Enter');
+      await expect.poll(stage, { timeout: 15_000 }).toBe('confirm');
+      expect(await palette().getByTestId('palette-target').innerText()).toContain(person.name);
+      await page.keyboard.press('Escape');
+      if (await palette().count()) await page.keyboard.press('Escape');
+      await expect.poll(() => palette().count()).toBe(0);
     },
     TIMEOUT,
   );

@@ -16,7 +16,7 @@ import { ask } from '../../app/query';
 import { currentLanguage } from '../../i18n';
 import { defaultTemplate, fillPreview, formatClock, lastCalledWithTemplate, markerLabel, prefillFor, refusalText, spokenText, type RememberedValues } from './dial-model';
 import { HearItButton } from '../../app/HearItButton';
-import { dialRuns, type PalettePreset } from './dial-store';
+import { dialRuns, takeTypeAhead, type PalettePreset } from './dial-store';
 import { SHORTCUT_KEYS } from './shortcut';
 import type { DialData } from './use-dial-data';
 import { withAside } from '../../i18n/punctuation';
@@ -165,8 +165,18 @@ export function QuickDialPalette({ open, preset, data, onClose, onStarted }: Qui
   // Focus: the search field; then the first empty value, else the Call button; then the override box.
   const bodyRef = useRef<HTMLDivElement>(null);
   const placeFocus = () => {
-    if (stage === 'search') searchRef.current?.focus();
-    else if (stage === 'confirm') {
+    if (stage === 'search') {
+      searchRef.current?.focus();
+      const ahead = takeTypeAhead();
+      if (ahead?.text) setQuery((q) => q + ahead.text);
+      if (ahead?.enter) {
+        // Enter was pressed before the results came: choose once they do (as Enter in the field does).
+        if (!ahead.text && fresh) {
+          const o = options[active];
+          if (o) pick(o);
+        } else pendingEnter.current = true;
+      }
+    } else if (stage === 'confirm') {
       const empty = values.findIndex((v) => !v.trim());
       if (empty >= 0) valueRefs.current[empty]?.focus();
       else callRef.current?.focus();

@@ -140,3 +140,59 @@ export const paletteRequest = createStore<{ preset: PalettePreset } | null>(null
 export function requestPalette(preset: PalettePreset = null): void {
   paletteRequest.set({ preset });
 }
+
+// ---------------------------------------------------------------- keys typed before the palette is there
+
+/** What was typed between the shortcut and the palette's search field taking the focus. */
+export interface TypeAhead {
+  text: string;
+  enter: boolean;
+}
+
+let typeAhead: TypeAhead | null = null;
+let stopTypeAhead: (() => void) | null = null;
+/** Past this, the palette did not come (its code failed to load): keys go where they would. */
+const TYPE_AHEAD_MS = 10_000;
+
+/**
+ * Ctrl+K, then "li", Enter, Enter without waiting: on a slow machine the palette (and, from another
+ * screen, its code) is not there yet when the letters arrive. Until its search field has the focus,
+ * letters, Backspace and Enter are kept here for it instead of landing in whatever had the focus (the
+ * send form's number field, or the Send button that Enter would press again). Characters entered
+ * through an input method need a field to compose in and are not kept.
+ */
+export function startTypeAhead(): void {
+  if (typeAhead) return;
+  typeAhead = { text: '', enter: false };
+  const onKey = (e: KeyboardEvent) => {
+    if (!typeAhead || e.isComposing) return;
+    const at = document.activeElement;
+    // The palette has the focus (it was open already, or just took it): keys are its own now.
+    if (at instanceof Element && at.closest('[data-testid="palette-body"]')) {
+      stop();
+      return;
+    }
+    if (e.key === 'Enter') typeAhead.enter = true;
+    else if (e.key === 'Backspace') typeAhead.text = typeAhead.text.slice(0, -1);
+    else if (e.key.length === 1 && !e.ctrlKey && !e.metaKey && !e.altKey) typeAhead.text += e.key;
+    else return;
+    e.preventDefault();
+    e.stopPropagation();
+  };
+  const timer = window.setTimeout(() => stop(), TYPE_AHEAD_MS);
+  const stop = () => {
+    typeAhead = null;
+    window.removeEventListener('keydown', onKey, true);
+    window.clearTimeout(timer);
+    if (stopTypeAhead === stop) stopTypeAhead = null;
+  };
+  window.addEventListener('keydown', onKey, true);
+  stopTypeAhead = stop;
+}
+
+/** The palette's search field has the focus: what was typed before it (null when nothing was waiting). */
+export function takeTypeAhead(): TypeAhead | null {
+  const kept = typeAhead;
+  stopTypeAhead?.();
+  return kept;
+}

@@ -5,7 +5,7 @@
 import { useEffect } from 'react';
 import { ThunderboltOutlined } from '@ant-design/icons';
 import { navigate } from '../../app/navigation';
-import { requestPalette } from './dial-store';
+import { requestPalette, startTypeAhead } from './dial-store';
 
 export const IS_MAC = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform || navigator.userAgent);
 
@@ -27,6 +27,7 @@ export function isQuickDialShortcut(e: Pick<KeyboardEvent, 'key' | 'ctrlKey' | '
 }
 
 function openPalette(): void {
+  startTypeAhead();
   requestPalette();
   navigate('dial');
 }
