@@ -19,6 +19,13 @@ export const LINK_LIFETIME_MS = 10 * 60_000;
 /** A session ends after 12 hours without a request or a call from its pages. */
 export const SESSION_IDLE_MS = 12 * 60 * 60_000;
 
+/**
+ * How long an unused link's token and an ended session are remembered, so that opening them says
+ * "expired" / "ended" rather than "open Callout with its link"; after that they are forgotten (a
+ * console left running for weeks, Enter pressed for many links, keeps no growing list).
+ */
+export const REMEMBER_MS = 7 * 24 * 60 * 60_000;
+
 export function newSecret(): string {
   return randomBytes(SECRET_BYTES).toString('base64url');
 }
@@ -71,6 +78,9 @@ export interface ConsoleAccessOptions {
 /** What a link's token is worth: a session, or why not (unknown or used, or expired). */
 export type Redeemed = { session: string } | { refused: 'unknown' | 'expired' };
 
+/** A request's session: live, ended (idle for SESSION_IDLE_MS, or the link that made it), or none. */
+export type SessionState = 'live' | 'ended' | 'none';
+
 /** The console's gate: tokens, sessions and the checks every request and upgrade go through. */
 export class ConsoleAccess {
   /** http://127.0.0.1:PORT — the console's own origin. */
@@ -83,6 +93,8 @@ export class ConsoleAccess {
   private readonly tokens = new Map<string, number>();
   /** Sessions, with when each was last used. */
   private readonly sessions = new Map<string, number>();
+  /** Sessions that ended idle, with when they ended (remembered for REMEMBER_MS). */
+  private readonly ended = new Map<string, number>();
   private readonly clock: Clock;
 
   constructor(o: ConsoleAccessOptions) {
@@ -94,6 +106,7 @@ export class ConsoleAccess {
 
   /** A fresh one-time token for a link. */
   issueToken(): string {
+    this.sweep();
     const token = newSecret();
     this.tokens.set(token, this.clock.now());
     return token;
@@ -102,6 +115,7 @@ export class ConsoleAccess {
   /** Exchanges a token (once, within LINK_LIFETIME_MS of its link) for a new session id. */
   redeem(token: string | null | undefined): Redeemed {
     if (!token) return { refused: 'unknown' };
+    this.sweep();
     const now = this.clock.now();
     for (const [known, issuedAt] of this.tokens) {
       if (sameSecret(known, token)) {
@@ -122,9 +136,17 @@ export class ConsoleAccess {
 
   /** True for a live session (its use now keeps it alive); one idle for SESSION_IDLE_MS is forgotten. */
   hasSession(cookieHeader: string | undefined): boolean {
+    return this.sessionState(cookieHeader) === 'live';
+  }
+
+  /** As hasSession, and for a refusal whether the cookie named a session that has ended (idle). */
+  sessionState(cookieHeader: string | undefined): SessionState {
     const value = cookieValue(cookieHeader, this.cookieName);
-    if (!value) return false;
-    return this.touch(value);
+    if (!value) return 'none';
+    this.sweep();
+    if (this.touch(value)) return 'live';
+    for (const known of this.ended.keys()) if (sameSecret(known, value)) return 'ended';
+    return 'none';
   }
 
   /** Notes a use of the session with this cookie value; false when it is unknown or ended idle. */
@@ -134,6 +156,7 @@ export class ConsoleAccess {
       if (!sameSecret(known, value)) continue;
       if (now - lastUsed >= SESSION_IDLE_MS) {
         this.sessions.delete(known);
+        this.ended.set(known, now);
         return false;
       }
       this.sessions.set(known, now);
@@ -155,9 +178,30 @@ export class ConsoleAccess {
     return null;
   }
 
+  /**
+   * Forgets what no longer needs remembering: sessions idle past SESSION_IDLE_MS become ended, and
+   * tokens and ended sessions older than REMEMBER_MS go.
+   */
+  private sweep(): void {
+    const now = this.clock.now();
+    for (const [token, issuedAt] of this.tokens) if (now - issuedAt >= REMEMBER_MS) this.tokens.delete(token);
+    for (const [session, lastUsed] of this.sessions) {
+      if (now - lastUsed < SESSION_IDLE_MS) continue;
+      this.sessions.delete(session);
+      this.ended.set(session, now);
+    }
+    for (const [session, endedAt] of this.ended) if (now - endedAt >= REMEMBER_MS) this.ended.delete(session);
+  }
+
+  /** How many tokens and sessions (live or ended) are remembered: for the test that nothing grows unbounded. */
+  remembered(): { tokens: number; sessions: number; ended: number } {
+    return { tokens: this.tokens.size, sessions: this.sessions.size, ended: this.ended.size };
+  }
+
   /** Forgets every token and session (the server is stopping). */
   clear(): void {
     this.tokens.clear();
+    this.ended.clear();
     this.sessions.clear();
   }
 }

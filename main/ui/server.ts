@@ -16,7 +16,7 @@ import { translator } from '../i18n';
 import { rendererFilePath, responseHeaders } from '../renderer-files';
 import type { Services } from '../services';
 import { systemClock, type Clock } from '../clock';
-import { ConsoleAccess, cookieValue, LINK_LIFETIME_MS, type Refusal } from './access';
+import { ConsoleAccess, cookieValue, LINK_LIFETIME_MS, SESSION_IDLE_MS, type Refusal } from './access';
 
 /**
  * Operations the browser transport refuses, with why: they would put the API Key somewhere the page's
@@ -69,11 +69,11 @@ const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt
 const html = (s: string) => escapeHtml(s).replace(/`([^`]+)`/g, '<code>$1</code>');
 
 /** A short page that says why, in the language the browser asks for; no script, no style, no link. */
-function refusalPage(res: ServerResponse, req: IncomingMessage, status: number, key: 'unauthorized' | 'expired' | 'forbidden' | 'notFound', origin: string, extra: Record<string, string> = {}): void {
+function refusalPage(res: ServerResponse, req: IncomingMessage, status: number, key: 'unauthorized' | 'expired' | 'sessionEnded' | 'forbidden' | 'notFound', origin: string, extra: Record<string, string> = {}): void {
   const lang = pageLanguage(req.headers['accept-language']);
   const t = translator(lang);
   const title = html(t(`console.${key}.title`));
-  const body = html(t(`console.${key}.body`, { origin, minutes: LINK_LIFETIME_MS / 60_000 }));
+  const body = html(t(`console.${key}.body`, { origin, minutes: LINK_LIFETIME_MS / 60_000, hours: SESSION_IDLE_MS / 3_600_000 }));
   const page = `<!doctype html>\n<html lang="${lang}"><head><meta charset="utf-8"><title>${title}</title></head><body><h1>${title}</h1><p>${body}</p></body></html>\n`;
   res.writeHead(status, { ...responseHeaders('refusal.html', page), ...extra });
   res.end(req.method === 'HEAD' ? undefined : page);
@@ -130,7 +130,8 @@ export async function startConsoleServer(o: ConsoleServerOptions): Promise<Conso
       res.end();
       return;
     }
-    if (!gate.hasSession(req.headers.cookie)) return refusalPage(res, req, 401, 'unauthorized', gate.origin);
+    const state = gate.sessionState(req.headers.cookie);
+    if (state !== 'live') return refusalPage(res, req, 401, state === 'ended' ? 'sessionEnded' : 'unauthorized', gate.origin);
     const file = rendererFilePath(o.rendererDir, url.pathname);
     if (file === null) return refusalPage(res, req, 404, 'notFound', gate.origin);
     let body: Buffer;

@@ -11,6 +11,7 @@ import { CONSOLE_SOCKET_PATH } from '../../../common/console-transport';
 import { ManualClock } from '../../../main/clock';
 import { SessionSecretStore } from '../../../main/secrets';
 import { createServices, type Services } from '../../../main/services';
+import { ConsoleAccess, REMEMBER_MS, SESSION_IDLE_MS } from '../../../main/ui/access';
 import { startConsoleServer, type ConsoleServer } from '../../../main/ui/server';
 import { tempHome } from '../../helpers/temp-home';
 
@@ -138,7 +139,34 @@ describe('a session of callout ui ends after 12 hours without use', () => {
     expect(await page.closed).toBe(4401);
     const refused = await request('/', { Cookie: cookie! });
     expect(refused.status).toBe(401);
+    // The page says the session ended and why, not "open Callout with its link" as to a stranger.
+    expect(refused.body).toContain('This session has ended');
+    expect(refused.body).toContain('unused for 12 hours');
+    const zh = await request('/', { Cookie: cookie!, 'Accept-Language': 'zh-CN,zh;q=0.9' });
+    expect(zh.body).toContain('此会话已结束');
+    expect(zh.body).toContain('闲置 12 小时');
     await expect(socket(cookie!)).rejects.toMatchObject({ status: 401 });
+    // A cookie that never was a session still gets the stranger's page.
+    expect((await request('/', { Cookie: cookie!.replace(/=.*/, '=not-a-session') })).body).toContain('Open Callout with its link');
+  });
+});
+
+describe('what the console remembers does not grow without end', () => {
+  it('links never opened and sessions long ended are forgotten after a week; until then they say expired / ended', async () => {
+    const c = new ManualClock();
+    const access = new ConsoleAccess({ address: '127.0.0.1', port: 1, clock: c });
+    const tokens = Array.from({ length: 50 }, () => access.issueToken());
+    const session = (access.redeem(access.issueToken()) as { session: string }).session;
+    const cookie = `${access.cookieName}=${session}`;
+    expect(access.remembered()).toEqual({ tokens: 50, sessions: 1, ended: 0 });
+    await c.advance(SESSION_IDLE_MS);
+    expect(access.sessionState(cookie)).toBe('ended');
+    expect(access.redeem(tokens[0])).toEqual({ refused: 'expired' });
+    await c.advance(REMEMBER_MS);
+    access.issueToken();
+    expect(access.remembered()).toEqual({ tokens: 1, sessions: 0, ended: 0 });
+    expect(access.sessionState(cookie)).toBe('none');
+    expect(access.redeem(tokens[1])).toEqual({ refused: 'unknown' });
   });
 });
 
