@@ -132,6 +132,15 @@ describe('a rotation in Asia/Shanghai (the default), weekly, handing over on Mon
     expect(shifts(s, at('2026-11-30T02:00:00Z'), at('2026-11-30T02:00:00Z'))).toEqual([]);
   });
 
+  it('a start that is not at the handover time: the first shift runs from the start to the next handover after its length', () => {
+    // Started at 09:00 on Monday with a 10:00 handover: the first shift is 1 day and 1 hour, then 10:00 every day.
+    const early = schedule({ start: at('2026-11-23T09:00:00+08:00'), participants: [1, 2], shift: { count: 1, unit: 'day' } });
+    expect(shifts(early, at('2026-11-23T01:00:00Z'), at('2026-11-25T00:00:00Z')).map(brief)).toEqual([
+      '1 2026-11-23T01:00Z→2026-11-24T02:00Z',
+      '2 2026-11-24T02:00Z→2026-11-25T02:00Z',
+    ]);
+  });
+
   it('with shifts of 2 weeks, hands over every 14 days', () => {
     const two = schedule({ start, participants: [1, 2], shift: { count: 2, unit: 'week' } });
     expect(onCallAt(two, at('2026-12-07T02:00:00Z'))?.contactId).toBe(2);
