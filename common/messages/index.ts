@@ -10,6 +10,14 @@
 // probe, a capture's checks, a dialect's name, an import's issues, a dial's results, an exchange's
 // failure in short). The console loads the first before its first screen and the second with those
 // screens (renderer/src/i18n/packs.ts); main and the CLI use the whole (MESSAGES).
+//
+// A sentence lives once. One that the app and the CLI both say, or that several features' screens
+// say, is here under the key of the feature that owns it, and every caller uses that key (the
+// renderer with `{ ns: 'msg' }`, the CLI as it is): `workbench` (a collection file's notes, an
+// assertion, the raw client), `signature` (why a signature does not verify; the CLI's `_detailed`
+// variant names the keyIds) in the feature sections; `templates` (the template picker) and
+// `provider.short` in the core, which the first screen says. test/unit/i18n/one-sentence.test.ts
+// fails on a sentence copied into a second catalog.
 import en from './en.json';
 import zhCN from './zh-CN.json';
 import featuresEn from './features/en.json';

@@ -182,7 +182,8 @@ export function registerBulkCommand(program: Command, ctx: CommandContext): void
           batchId = Number(opts.resume.replace(/^#/, ''));
           if (!Number.isInteger(batchId) || batchId <= 0) throw usage('resumeNumber', { value: opts.resume });
           const batch = (await session.call('bulk.list', { limit: 500 })).find((b) => b.id === batchId);
-          if (!batch) throw usage('noBatch', { id: batchId }, 'not-found');
+          // A usage error (nothing sent) in the words of main's own not-found error for a batch.
+          if (!batch) throw new CliFailure(EXIT.usage, 'not-found', { key: 'error.not-found_batch', params: { id: batchId } });
           if (batch.profile !== profileId) throw usage('resumeProfile', { id: batchId, profile: batch.profile });
           templateId = batch.templateId;
           await session.call('bulk.resume', { batchId });
@@ -225,7 +226,7 @@ export function registerBulkCommand(program: Command, ctx: CommandContext): void
             t('cli:bulk.result', { id: batchId, status: t(`cli:bulk.status.${p.status}`) }),
             `  ${t('cli:bulk.counts', { sent: p.sent, accepted: p.accepted, answered: p.answered, notAnswered: p.notAnswered, calling: p.calling, rejected: p.rejected, unknown: p.unknown, skipped: p.skipped, cancelled: p.cancelled, remaining: p.remaining })}`,
             ...(statusText ? [`  ${statusText}`] : []),
-            ...problems.slice(0, 20).map((i) => `  ${t('cli:bulk.row', { row: i.rowNumber })} ${maskMobile(i.mobile)}: ${t(`cli:bulk.itemStatus.${i.status}`)}${i.code ? ` (${t('cli:code', { code: i.code })})` : ''}${i.reason ? ` ${words.reason(i.reason)}` : ''}`),
+            ...problems.slice(0, 20).map((i) => `  ${t('cli:bulk.row', { row: i.rowNumber })} ${maskMobile(i.mobile)}: ${t(`cli:bulk.itemStatus.${i.status}`)}${i.code ? ` (${t('provider.short', { code: i.code })})` : ''}${i.reason ? ` ${words.reason(i.reason)}` : ''}`),
             ...(p.status === 'paused' ? [t('cli:bulk.resumeWith', { id: batchId })] : []),
           ].join('\n');
         if (p.status === 'done' && p.unknown === 0 && p.rejected === 0) {

@@ -233,7 +233,7 @@ export async function runCli(argv: readonly string[], rawIo: CliIo): Promise<num
       if (opts.now !== undefined && !parseHttpDate(opts.now)) throw usage('badDate', { flag: '--now', example: formatHttpDate(session.clock.date()), value: opts.now });
       const r = await session.call('signature.verify', { method: checkMethod(opts.method), url: opts.url, host: opts.host, date: opts.date, authorization: opts.authorization, now: opts.now, variant: opts.variant, key: { adHoc: apiKey }, expectedApiId });
       const note = keyNoteText(words, r.keyNote);
-      const why = r.reason === null ? null : t(`cli:verify.reason.${r.reason}`, { keyId: r.keyId ?? '', apiId: expectedApiId });
+      const why = r.reason === null ? null : t(`signature.verdict.${r.reason}`, { keyId: r.keyId ?? '', apiId: expectedApiId, context: 'detailed' });
       const value = { valid: r.valid, reason: r.reason, message: why, keyId: r.keyId, expectedApiId, skewSeconds: r.skewSeconds, ...(note ? { keyNote: note } : {}) };
       if (note && !json) io.stderr(`callout: ${note}\n`);
       emit(value, () => (r.valid ? t('cli:verify.valid', { skew: r.skewSeconds ?? 0 }) : t('cli:verify.invalid', { reason: why, skew: r.skewSeconds === null ? '' : t('cli:verify.skew', { skew: r.skewSeconds }) })));

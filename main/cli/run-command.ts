@@ -27,26 +27,26 @@ export function assertionText(words: CliWords, a: AssertionResult['assertion'], 
   const { t } = words;
   switch (a.kind) {
     case 'status':
-      return t('cli:run.assert.status', { value: a.equals });
+      return t('workbench.assertion.status', { value: a.equals });
     case 'code':
-      return t('cli:run.assert.code', { value: a.equals });
+      return t('workbench.assertion.code', { value: a.equals });
     case 'json-equals':
-      return t('cli:run.assert.equals', { path: a.path, value: expected ?? a.equals });
+      return t('workbench.assertion.equals', { path: a.path, value: expected ?? a.equals });
     case 'json-exists':
-      return t('cli:run.assert.exists', { path: a.path });
+      return t('workbench.assertion.exists', { path: a.path });
   }
 }
 
 function resultLines(words: CliWords, r: RunResultView): string[] {
   const { t } = words;
   const mark = r.outcome === 'passed' ? '✓' : r.outcome === 'failed' ? '✗' : '!';
-  const what = r.status !== null ? `${r.status}${r.providerCode !== null ? ` · ${t('cli:code', { code: r.providerCode })}` : ''}` : '';
+  const what = r.status !== null ? `${r.status}${r.providerCode !== null ? ` · ${t('provider.short', { code: r.providerCode })}` : ''}` : '';
   const ms = r.ms !== null ? ` (${Math.round(r.ms)} ms)` : '';
   const lines = [`${mark} ${r.name}  ${what}${ms}${r.exchangeId !== null ? `  ${t('cli:run.exchangeRef', { id: r.exchangeId })}` : ''}`];
   if (r.problem) lines.push(`    ${words.error(r.problem)}`);
   if (r.failure) lines.push(`    ${words.reason(r.failure.reason)}`);
   for (const a of r.assertions) {
-    if (!a.passed) lines.push(`    ${t('cli:run.failedAssertion', { assertion: assertionText(words, a.assertion, a.expected), actual: a.actual ?? t('cli:run.nothing') })}`);
+    if (!a.passed) lines.push(`    ${t('cli:run.failedAssertion', { assertion: assertionText(words, a.assertion, a.expected), actual: a.actual ?? t('workbench.assertion.nothing') })}`);
   }
   return lines;
 }
@@ -85,7 +85,7 @@ export function registerRunCommand(program: Command, ctx: CommandContext): void 
         const imported = await session.call('collections.import', { text });
         temporary = imported.collection.id;
         collectionId = temporary;
-        for (const w of imported.warnings) io.stderr(`callout: ${t(`cli:run.warning.${w.code}`, w.params)}\n`);
+        for (const w of imported.warnings) io.stderr(`callout: ${t(`workbench.fileWarning.${w.code}`, w.params)}\n`);
       } else {
         const list = await session.call('collections.list', undefined);
         const byId = /^#?\d+$/.test(ref) ? list.find((c) => c.id === Number(ref.replace('#', ''))) : undefined;

@@ -1,5 +1,7 @@
 // What the CLI says, in the language of the environment (or --lang): the shared message catalog
-// (errors, reasons, states, provider codes) and the CLI's own dictionary (cli:...), one i18next.
+// (errors, reasons, states, provider codes, and the sentences the CLI says like the app, under their
+// feature's key: workbench.fileWarning..., signature.verdict...) and the CLI's own dictionary
+// (cli:..., what only the command line says), one i18next.
 import i18next, { type TFunction } from 'i18next';
 import type { IpcError } from '../../common/contract/errors';
 import type { Lang } from '../../common/domain/i18n-text';

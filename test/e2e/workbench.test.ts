@@ -184,7 +184,7 @@ describe.each(LOCALES)('the tester\'s workbench ($suffix)', ({ locale, lang, suf
       await drawer.getByTestId('run-result').first().waitFor({ timeout: 15_000 });
       expect(await drawer.getByTestId('run-result').first().getAttribute('data-outcome')).toBe('passed');
       expect(await drawer.getByTestId('assertion-result').first().getAttribute('data-passed')).toBe('true');
-      expect(await drawer.innerText()).toContain(t('workbench.assert.say_equals', { path: 'code', value: '2' }));
+      expect(await drawer.innerText()).toContain(t('msg:workbench.assertion.equals', { path: 'code', value: '2' }));
       await snap(`workbench-run-${suffix}`);
       await drawer.locator('.ant-drawer-close').click();
       await settled(page);

@@ -83,6 +83,15 @@ describe('callout bulk', () => {
     expect(resumed.json).toMatchObject({ batchId, status: 'done', accepted: 8, remaining: 0 });
   });
 
+  it('says there is no such batch when --resume names none, in the words of the app (exit 2, nothing sent)', async () => {
+    const en = await cli(['bulk', '--resume', '99999', '--lang', 'en'], env);
+    expect(en.code).toBe(2);
+    expect(en.stderr).toContain('There is no batch #99999.');
+    const zh = await cli(['bulk', '--resume', '99999', '--lang', 'zh-CN'], env);
+    expect(zh.stderr).toContain('没有编号为 #99999 的批次。');
+    expect(await cli(['--json', 'bulk', '--resume', '99999'], env)).toMatchObject({ code: 2, json: { error: expect.objectContaining({ kind: 'not-found' }) } });
+  });
+
   it('exits 4 and lists the items whose outcome is unknown, without resending them', async () => {
     sandbox.setFault({ kind: 'http500', op: 'send', times: 1 });
     const tag = unique();

@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CollectionView, EnvironmentView, RunView, SavedRequestView } from '../../../common/contract';
+import { MESSAGES } from '../../../common/messages';
 import type { ExchangeRecord } from '../../../common/records';
 import { dispatch } from '../../../main/dispatch';
 import { createHandlers } from '../../../main/handlers';
@@ -249,6 +250,28 @@ describe('callout run', () => {
       // The runs are in the history of that data directory; the file's collection was not kept.
       const later = await cli(['--json', 'history'], env);
       expect(later.code).toBe(0);
+    } finally {
+      tmpHome.cleanup();
+    }
+  });
+
+  it("says a file's notes in the workbench's words, in both languages", async () => {
+    const exported = JSON.parse((await call<{ json: string }>('collections.export', { id: (await call<CollectionView[]>('collections.list'))[0]!.id })).json);
+    // A request with a test script: Callout does not run it, and says so.
+    const file = {
+      ...exported,
+      item: [{ name: 'Balance', event: [{ listen: 'test', script: { exec: ['pm.test("ok")'] } }], request: { method: 'POST', url: '{{baseUrl}}/voice/balance' } }],
+    };
+    const path = join(dir, 'scripted.postman_collection.json');
+    writeFileSync(path, JSON.stringify(file));
+    const tmpHome = tempHome();
+    try {
+      const env = { CALLOUT_HOME: tmpHome.dir, CALLOUT_BASE_URL: sandbox.baseUrl, CALLOUT_API_ID: 'run-acct', CALLOUT_API_KEY: KEY };
+      for (const lang of ['en', 'zh-CN'] as const) {
+        const run = await cli(['run', path, '--lang', lang], env);
+        expect(run.code, run.stderr).toBe(0);
+        expect(run.stderr).toContain(MESSAGES[lang].workbench.fileWarning['script-ignored'].replace('{{item}}', 'Balance'));
+      }
     } finally {
       tmpHome.cleanup();
     }

@@ -34,8 +34,11 @@ function featuresSaid(entry: string): Map<string, string> {
     if (!file || seen.has(file)) continue;
     seen.add(file);
     const src = readFileSync(file, 'utf8');
+    // A text of the message catalog (`{ ns: 'msg' }`, keyed by the feature that owns it) comes with
+    // the catalog, not with that feature's texts.
     if (file.endsWith('.tsx'))
-      for (const m of src.matchAll(/\bt\(\s*['"`](\w+)\./g)) if ((FEATURES as readonly string[]).includes(m[1]!) && !said.has(m[1]!)) said.set(m[1]!, file.slice(SRC.length + 1));
+      for (const m of src.matchAll(/\bt\(\s*(['"`])(\w+)\.([^'"`]*\1\s*,\s*\{\s*ns:\s*'msg')?/g))
+        if (!m[3] && (FEATURES as readonly string[]).includes(m[2]!) && !said.has(m[2]!)) said.set(m[2]!, file.slice(SRC.length + 1));
     for (const m of src.matchAll(/^import\s+(?!type\b)[^;]*?from\s+'(\.[^']+)'/gm)) {
       const target = resolve(dirname(file), m[1]!);
       if (target.startsWith(join(SRC, 'features'))) queue.push(target);

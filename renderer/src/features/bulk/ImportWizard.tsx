@@ -223,9 +223,9 @@ export function ImportWizard({ data, onStarted }: ImportWizardProps) {
                 id="bulk-template"
                 value={templateId}
                 onChange={changeTemplate}
-                placeholder={t('bulk.field.templatePlaceholder')}
+                placeholder={t('templates.choose', { ns: 'msg' })}
                 showSearch={{ optionFilterProp: 'label' }}
-                notFoundContent={t('bulk.field.noTemplates')}
+                notFoundContent={t('templates.noneMatches', { ns: 'msg' })}
                 options={data.templates.map((x) => ({
                   value: x.id,
                   label: `${x.name} · ${x.content}`,
@@ -237,7 +237,7 @@ export function ImportWizard({ data, onStarted }: ImportWizardProps) {
                   return (
                     <Flex vertical>
                       <span>
-                        {x?.name} {x && !x.approved ? <Tag color="orange">{t('bulk.field.pending')}</Tag> : null}
+                        {x?.name} {x && !x.approved ? <Tag color="orange">{t('templates.pendingGroup', { ns: 'msg' })}</Tag> : null}
                       </span>
                       <Typography.Text type="secondary" ellipsis style={{ fontSize: 12 }}>
                         {x?.content}

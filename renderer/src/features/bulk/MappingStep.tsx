@@ -88,7 +88,7 @@ export function MappingStep({ view, template, targets, busy, canContinue, onChan
           data-testid="mapping-missing"
           title={t('bulk.mapping.incomplete')}
           description={[
-            ...(missing.mobile ? [t('bulk.mapping.missingMobile')] : []),
+            ...(missing.mobile ? [t('issue.mapping-mobile', { ns: 'msg' })] : []),
             ...missing.markers.map((i) => t('bulk.mapping.missingMarker', { label: markerLabel(t, template, i) })),
           ].join(' ')}
         />

@@ -171,7 +171,7 @@ export function MessagePanel({ id, open, onClose, lookups, onOpenExchange, onSho
           bordered
           styles={{ label: { width: 128 } }}
           items={[
-            { key: 'template', label: t('history.column.template'), children: lookups.templateName(m.templateId) ?? t('history.detail.noTemplate') },
+            { key: 'template', label: t('history.column.template'), children: lookups.templateName(m.templateId) ?? t('templates.none', { ns: 'msg' }) },
             { key: 'profile', label: t('history.column.profile'), children: lookups.profileName(m.profile) },
             {
               key: 'units',

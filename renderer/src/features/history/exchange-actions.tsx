@@ -36,7 +36,7 @@ export function ReplayButton({ exchange }: { exchange: ExchangeRecord }) {
   return (
     <Tooltip title={t('history.inspector.replayHelp')}>
       <Button icon={<RetweetOutlined />} loading={replay.isPending} onClick={() => replay.mutate()} data-testid="replay">
-        {t('history.inspector.replay')}
+        {t('workbench.openInRawClient', { ns: 'msg' })}
       </Button>
     </Tooltip>
   );
@@ -115,7 +115,7 @@ export function CopyCurlButtons({ exchange }: { exchange: ExchangeRecord }) {
   const noProfile = exchange.profile === null;
   // In a browser (`callout ui`) main's clipboard is not this person's: the key is never copied there.
   const desktopOnly = consoleShell().kind === 'browser';
-  const keyTip = desktopOnly ? describeError(t, { code: 'unavailable', params: { kind: 'browser-key-copy' } }) : noProfile ? t('history.curl.noProfile') : t('history.curl.keyHelp');
+  const keyTip = desktopOnly ? describeError(t, { code: 'unavailable', params: { kind: 'browser-key-copy' } }) : noProfile ? t('error.exchange-without-profile', { ns: 'msg' }) : t('history.curl.keyHelp');
   return (
     <Space size={8} wrap>
       <Space.Compact>

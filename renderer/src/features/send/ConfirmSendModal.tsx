@@ -65,7 +65,7 @@ export function ConfirmSendModal({ request, onConfirm, onCancel, onCallMeFirst }
               {
                 key: 'template',
                 label: t('send.confirm.template'),
-                children: request.template ? request.template.name || t('send.field.unnamedTemplate') : t('send.confirm.noTemplate'),
+                children: request.template ? request.template.name || t('send.field.unnamedTemplate') : t('templates.none', { ns: 'msg' }),
               },
               {
                 key: 'text',

@@ -122,8 +122,8 @@ export function SendForm({ form, data, initialProfileId, sending, onReview, prob
     ...(templates.some((tpl) => !tpl.approved)
       ? [
           {
-            label: <span>{t('send.field.pendingGroup')}</span>,
-            title: t('send.field.pendingGroup'),
+            label: <span>{t('templates.pendingGroup', { ns: 'msg' })}</span>,
+            title: t('templates.pendingGroup', { ns: 'msg' }),
             options: templates.filter((tpl) => !tpl.approved).map((tpl) => ({ value: tpl.id, label: <TemplateOption template={tpl} />, search: `${tpl.name} ${tpl.content}` })),
           },
         ]
@@ -226,13 +226,13 @@ export function SendForm({ form, data, initialProfileId, sending, onReview, prob
               >
                 <Select
                   data-testid="template-select"
-                  placeholder={t('send.field.templatePlaceholder')}
+                  placeholder={t('templates.choose', { ns: 'msg' })}
                   options={templateOptions}
                   onChange={chooseTemplate}
                   showSearch={{
                     filterOption: (input, option) => String((option as { search?: string } | undefined)?.search ?? '').toLowerCase().includes(input.toLowerCase()),
                   }}
-                  notFoundContent={t('send.field.templateNone')}
+                  notFoundContent={t('templates.noneMatches', { ns: 'msg' })}
                 />
               </Form.Item>
             ) : (

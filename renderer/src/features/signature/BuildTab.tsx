@@ -273,7 +273,7 @@ function BuildOutputs({ build, curl, profile }: { build: BuildState; curl: strin
         <div className="sig-hint">{t('signature.out.curlHint', { password: '{{password}}' })}</div>
         {profile && build.inputs.preset?.startsWith('voice-') ? (
           <Button icon={<ExperimentOutlined />} onClick={() => toRawClient(build, profile)} style={{ marginTop: 8 }} data-testid="sig-to-raw-client">
-            {t('signature.out.toRawClient')}
+            {t('workbench.openInRawClient', { ns: 'msg' })}
           </Button>
         ) : null}
       </OutputBlock>

@@ -47,7 +47,7 @@ export function SignatureScreen() {
         <Alert
           type="error"
           showIcon
-          title={t('signature.profilesFailed')}
+          title={t('profiles.loadFailed')}
           description={describeError(t, error)}
           action={
             <Button icon={<ReloadOutlined />} onClick={() => void refetch()}>

@@ -282,7 +282,7 @@ function DiagnosisSummary({ diagnosis: d, comparedWith }: { diagnosis: Diagnosis
         data-verdict={d.verdict ?? 'valid'}
         title={
           <span data-testid="verdict-title">
-            {d.valid ? t('signature.verdict.valid', { variant: t(`signature.variant.${matched ?? 'spec'}`) }) : t('signature.verdict.invalid', { reason: t(`signature.verdict.reason.${d.verdict ?? 'signature-mismatch'}`) })}
+            {d.valid ? t('signature.verdict.valid', { variant: t(`signature.variant.${matched ?? 'spec'}`) }) : t('signature.verdict.invalid', { reason: t(`signature.verdict.${d.verdict ?? 'signature-mismatch'}`, { ns: 'msg' }) })}
           </span>
         }
         description={

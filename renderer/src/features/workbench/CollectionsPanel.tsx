@@ -223,7 +223,7 @@ export function CollectionsPanel() {
           content: (
             <ul className="wb-list" data-testid="wb-import-file-warnings">
               {r.warnings.map((w, i) => (
-                <li key={i}>{t(`workbench.fileWarning.${w.code}`, w.params)}</li>
+                <li key={i}>{t(`workbench.fileWarning.${w.code}`, { ns: 'msg', ...w.params })}</li>
               ))}
             </ul>
           ),

@@ -27,17 +27,17 @@ export function AssertionLine({ r }: { r: AssertionResult }) {
   const a = r.assertion;
   const what =
     a.kind === 'status'
-      ? t('workbench.assert.say_status', { value: a.equals })
+      ? t('workbench.assertion.status', { ns: 'msg', value: a.equals })
       : a.kind === 'code'
-        ? t('workbench.assert.say_code', { value: a.equals })
+        ? t('workbench.assertion.code', { ns: 'msg', value: a.equals })
         : a.kind === 'json-exists'
-          ? t('workbench.assert.say_exists', { path: a.path })
-          : t('workbench.assert.say_equals', { path: a.path, value: r.expected ?? a.equals });
+          ? t('workbench.assertion.exists', { ns: 'msg', path: a.path })
+          : t('workbench.assertion.equals', { ns: 'msg', path: a.path, value: r.expected ?? a.equals });
   return (
     <div className="wb-assertion-result" data-testid="assertion-result" data-passed={r.passed}>
       {r.passed ? <CheckCircleFilled className="wb-pass" /> : <CloseCircleFilled className="wb-fail" />}
       <code>{what}</code>
-      {!r.passed ? <Typography.Text type="danger">{t('workbench.assert.found', { actual: r.actual ?? t('workbench.assert.nothing') })}</Typography.Text> : null}
+      {!r.passed ? <Typography.Text type="danger">{t('workbench.assert.found', { actual: r.actual ?? t('workbench.assertion.nothing', { ns: 'msg' }) })}</Typography.Text> : null}
     </div>
   );
 }
@@ -84,7 +84,7 @@ export function RunResults({ results }: { results: RunResultView[] }) {
                 {r.outcome === 'passed' ? <CheckCircleFilled className="wb-pass" /> : r.outcome === 'failed' ? <CloseCircleFilled className="wb-fail" /> : <ExclamationCircleFilled className="wb-error" />}
                 <Typography.Text strong>{r.name}</Typography.Text>
                 {r.status !== null ? <Tag>{r.status}</Tag> : null}
-                {r.providerCode !== null ? <Tag color="blue">{t('workbench.run.code', { code: r.providerCode })}</Tag> : null}
+                {r.providerCode !== null ? <Tag color="blue">{t('provider.short', { ns: 'msg', code: r.providerCode })}</Tag> : null}
                 {r.ms !== null ? <Typography.Text type="secondary">{Math.round(r.ms)} ms</Typography.Text> : null}
               </Space>
               {r.problem ? <Typography.Paragraph type="danger" className="wb-result-why">{describeError(t, r.problem)}</Typography.Paragraph> : null}

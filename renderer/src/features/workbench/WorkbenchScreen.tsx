@@ -214,7 +214,7 @@ function ResultPanel({ result }: { result: RawResult }) {
     <div className="wb-result-panel" data-testid="wb-result">
       <Space wrap size={8} style={{ marginBottom: 8 }}>
         {result.assertions.length || result.outcome === 'error' ? <OutcomeTag outcome={result.outcome} /> : null}
-        {result.providerCode !== null ? <Typography.Text data-testid="wb-result-code">{t('workbench.run.code', { code: result.providerCode })}</Typography.Text> : null}
+        {result.providerCode !== null ? <Typography.Text data-testid="wb-result-code">{t('provider.short', { ns: 'msg', code: result.providerCode })}</Typography.Text> : null}
       </Space>
       {result.failure ? (
         <Alert type={result.failure.outcome === 'unknown' ? 'warning' : 'error'} showIcon title={t(`workbench.failure.${result.failure.outcome}`)} description={describeReason(t, result.failure.reason)} style={{ marginBottom: 8 }} />
