@@ -46,7 +46,7 @@ export interface BulkServiceOptions {
   clock?: Clock;
 }
 
-/** How a file is being read: progress as it goes, and the id a cancel names. */
+/** How a file is being read: progress as it goes (at most every 200 ms), and the id a cancel names. */
 export interface OpenProgress {
   requestId?: string;
   onProgress?: (p: ReadProgress) => void;
@@ -75,7 +75,17 @@ export class BulkService {
     options: { previewCount?: number; maxIssues?: number; balance?: number | null } & OpenProgress = {},
   ): Promise<ImportView> {
     const template = this.template(templateId);
-    const { requestId, onProgress, ...prepare } = options;
+    const { requestId, onProgress: report, ...prepare } = options;
+    // Progress is passed on at most once every 200 ms: a window redraws it, it need not see every slice.
+    let last = 0;
+    const onProgress = report
+      ? (p: ReadProgress) => {
+          const now = (this.o.clock ?? systemClock).now();
+          if (now - last < 200) return;
+          last = now;
+          report(p);
+        }
+      : undefined;
     const abort = new AbortController();
     if (requestId) {
       this.reading.get(requestId)?.abort();
