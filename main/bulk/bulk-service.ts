@@ -2,7 +2,7 @@
 // then turn it into a draft batch. Parsed files are kept in memory by id until used or discarded.
 import { randomUUID } from 'node:crypto';
 import { basename } from 'node:path';
-import type { TemplateRecord } from '../store/template-repository';
+import type { BatchRecord, TemplateRecord } from '../store';
 import { fail } from '../errors';
 import type { BulkQueue } from './queue';
 import { readFile } from 'node:fs/promises';
@@ -18,7 +18,6 @@ import {
   type RowIssue,
   type Sheet,
 } from './import';
-import type { BatchRecord } from '../store/batch-repository';
 import type { ImportView, RecentlyCalledView } from '../../common/bulk-types';
 import { RECENT_CALL_WINDOW_MS, recentlyCalled, type RecentCall } from './recent-calls';
 import { systemClock, type Clock } from '../clock';

@@ -1,7 +1,7 @@
 // The dial slice of the handler table: contacts and groups, quick dial and its settings.
 import type { dialOps } from '../../common/contract/dial';
 import type { Ops } from '../ops';
-import type { DialSettingsRepository } from '../store/dial-settings-repository';
+import type { DialSettingsRepository } from '../store';
 import type { ContactService } from './contacts';
 import type { Dialer } from './dialer';
 

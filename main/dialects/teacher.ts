@@ -6,7 +6,7 @@ import type { ExchangeRecord } from '../../common/records';
 import type { Clock } from '../clock';
 import { invalid } from '../errors';
 import type { ExchangeLookup } from '../history/exchanges';
-import type { ExchangeRepository } from '../store/exchange-repository';
+import type { ExchangeRepository } from '../store';
 import { PREVIEW_LIMIT, previewDialect, replyTree } from './teach';
 
 export interface DialectTeacherDeps {

@@ -1,6 +1,6 @@
 import type { ExchangeRecord } from '../../common/records';
 import { fail } from '../errors';
-import type { HistoryRepository } from '../store/history-repository';
+import type { HistoryRepository } from '../store';
 
 /** The exchanges several features read by id (history, teaching a dialect, the workbench): a missing one is not-found. */
 export type ExchangeLookup = (id: number) => ExchangeRecord;

@@ -2,7 +2,7 @@
 import type { Lang } from '../../common/domain/i18n-text';
 import type { HistoryFilter } from '../../common/history-types';
 import { toCsv } from '../export';
-import type { HistoryRepository } from '../store/history-repository';
+import type { HistoryRepository } from '../store';
 
 export interface HistoryCsvDeps {
   history: Pick<HistoryRepository, 'upTo'>;

@@ -6,9 +6,7 @@ import { fail } from '../errors';
 import { toCurl, toHar } from '../export';
 import type { Ops } from '../ops';
 import type { ProfileService } from '../profiles/profile-service';
-import type { StoreRetention } from '../store';
-import type { HistoryRepository } from '../store/history-repository';
-import type { RecoveredDatabase } from '../store/integrity';
+import type { HistoryRepository, RecoveredDatabase, StoreRetention } from '../store';
 import type { ExchangeLookup } from './exchanges';
 import { historyCsv, type HistoryCsvDeps } from './history-csv';
 

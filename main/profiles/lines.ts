@@ -1,7 +1,7 @@
 // A profile's lines: how many it bought, whether one is lent while its call waits for a redial, and
 // whether a refusal stopped that lending. Kept in SQLite (dial settings), applied by the governors.
 import type { ProfileLines as LinesView } from '../../common/contract';
-import type { DialSettingsRepository } from '../store/dial-settings-repository';
+import type { DialSettingsRepository } from '../store';
 import type { GovernorRegistry } from '../bulk/governor';
 import { fail } from '../errors';
 

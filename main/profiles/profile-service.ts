@@ -3,7 +3,7 @@ import { profileInput } from '../../common/contract';
 import { keyMayGoTo, originOf, sameOrigin } from '../../common/domain/key-origin';
 import { requireValidApiKey, validateApiKey } from '../secrets/api-key';
 import type { SecretStore } from '../secrets/secret-store';
-import type { ProfileRecord, ProfileRepository } from '../store/profile-repository';
+import type { ProfileRecord, ProfileRepository } from '../store';
 import type { ProviderEndpoint } from '../voice/client';
 import type { SignatureVariant } from '../signing';
 import { fail, invalid } from '../errors';

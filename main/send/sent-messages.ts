@@ -3,9 +3,7 @@
 import type { MessageDetail, RecentsView } from '../../common/contract';
 import { matchTemplate } from '../../common/domain/templates';
 import { fail } from '../errors';
-import type { ExchangeRepository } from '../store/exchange-repository';
-import type { MessageRepository } from '../store/message-repository';
-import type { TemplateRepository } from '../store/template-repository';
+import type { ExchangeRepository, MessageRepository, TemplateRepository } from '../store';
 
 export interface SentMessagesDeps {
   messages: Pick<MessageRepository, 'latestPerTemplate' | 'recentMobiles' | 'get' | 'laterSend' | 'events'>;

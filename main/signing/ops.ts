@@ -6,7 +6,7 @@ import { fail, invalid } from '../errors';
 import type { Ops } from '../ops';
 import type { ProfileService } from '../profiles/profile-service';
 import { unstorableKey } from '../secrets/api-key';
-import type { ExchangeRepository } from '../store/exchange-repository';
+import type { ExchangeRepository } from '../store';
 import { probeServerClock, probeSignatureVariant } from '../voice/probes';
 import { checkVectors, diagnoseSignature, exportVector, parseCapturedRequest, parseHttpDate, parseVectorFile, serializeVectorFile, signRequest, vectorKeyRefs, verifyRequest } from './index';
 

@@ -3,7 +3,7 @@ import type { TemplateView } from '../../common/contract';
 import type { templatesOps } from '../../common/contract/templates';
 import { parseTemplate } from '../../common/domain/templates';
 import type { Ops } from '../ops';
-import type { TemplateRecord, TemplateRepository } from '../store/template-repository';
+import type { TemplateRecord, TemplateRepository } from '../store';
 
 const templateView = (t: TemplateRecord): TemplateView => ({ ...t, markerCount: parseTemplate(t.content).markerCount });
 

@@ -2,7 +2,7 @@
 import type { workbenchOps } from '../../common/contract/workbench';
 import type { ExchangeLookup } from '../history/exchanges';
 import type { Ops } from '../ops';
-import type { WorkbenchRepository } from '../store/workbench-repository';
+import type { WorkbenchRepository } from '../store';
 import type { WorkbenchService } from './workbench-service';
 
 type Saved = Pick<
