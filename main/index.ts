@@ -7,7 +7,7 @@ import type { App, BrowserWindow as BrowserWindowInstance } from 'electron';
 import { registerAppScheme, serveAppScheme, type ProtocolLike } from './app-protocol';
 import { appUrlMatcher, DEFAULT_EXTERNAL_HOSTS, hardenApp, type SessionModuleLike, type ShellLike } from './app-security';
 import { installAppMenu, type MenuModuleLike } from './app-menu';
-import { dataDirectory } from './store/paths';
+import { dataDirectory } from './store';
 import { startAppServices, type AppServices, type AppServicesOptions } from './app-services';
 import { createMainWindow, resolveRendererTarget, type BrowserWindowCtor, type ScreenLike } from './window';
 

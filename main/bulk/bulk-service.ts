@@ -2,7 +2,7 @@
 // then turn it into a draft batch. Parsed files are kept in memory by id until used or discarded.
 import { randomUUID } from 'node:crypto';
 import { basename } from 'node:path';
-import type { TemplateRecord } from '../store/template-repository';
+import type { BatchRecord, TemplateRecord } from '../store';
 import { fail } from '../errors';
 import type { BulkQueue } from './queue';
 import { readFile } from 'node:fs/promises';
@@ -18,7 +18,6 @@ import {
   type RowIssue,
   type Sheet,
 } from './import';
-import type { BatchRecord } from '../store/batch-repository';
 import type { ImportView, RecentlyCalledView } from '../../common/bulk-types';
 import { RECENT_CALL_WINDOW_MS, recentlyCalled, type RecentCall } from './recent-calls';
 import { systemClock, type Clock } from '../clock';
@@ -46,7 +45,7 @@ export interface BulkServiceOptions {
   clock?: Clock;
 }
 
-/** How a file is being read: progress as it goes, and the id a cancel names. */
+/** How a file is being read: progress as it goes (at most every 200 ms), and the id a cancel names. */
 export interface OpenProgress {
   requestId?: string;
   onProgress?: (p: ReadProgress) => void;
@@ -75,7 +74,17 @@ export class BulkService {
     options: { previewCount?: number; maxIssues?: number; balance?: number | null } & OpenProgress = {},
   ): Promise<ImportView> {
     const template = this.template(templateId);
-    const { requestId, onProgress, ...prepare } = options;
+    const { requestId, onProgress: report, ...prepare } = options;
+    // Progress is passed on at most once every 200 ms: a window redraws it, it need not see every slice.
+    let last = 0;
+    const onProgress = report
+      ? (p: ReadProgress) => {
+          const now = (this.o.clock ?? systemClock).now();
+          if (now - last < 200) return;
+          last = now;
+          report(p);
+        }
+      : undefined;
     const abort = new AbortController();
     if (requestId) {
       this.reading.get(requestId)?.abort();

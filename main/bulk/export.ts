@@ -1,7 +1,7 @@
 // A batch's results for a spreadsheet: the sheet's own columns (customer, order number...) as they
 // were read, then what became of each row, in the reader's language and local time. Written by the
 // same table writer as History (main/export/table.ts): CSV (UTF-8 with a BOM, CRLF, formula-safe) or XLSX.
-import type { BatchItemView, BatchRecord } from '../store/batch-repository';
+import type { BatchItemView, BatchRecord } from '../store';
 import type { Lang } from '../../common/domain/i18n-text';
 import { reasonArgs } from '../../common/messages';
 import { translator } from '../i18n';

@@ -5,7 +5,7 @@
 import type { CaptureInfo, CaptureStatus } from '../../common/capture';
 import type { Exchange } from '../../common/records';
 import { fail } from '../errors';
-import type { ExchangeRepository } from '../store/exchange-repository';
+import type { ExchangeRepository } from '../store';
 import { REDACTED, Redactor, redactQueryFields } from '../voice/redaction';
 import { checkExchange, voiceOperation, type CheckKey } from './checks';
 import { DEFAULT_MAX_KEPT_BYTES, startCaptureProxy, type CaptureProxy, type ProxiedExchange } from './proxy';

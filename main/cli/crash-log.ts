@@ -3,7 +3,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { redactSecrets } from '../secrets/secret-store';
-import { dataDirectory } from '../store/paths';
+import { dataDirectory } from '../store';
 import { systemClock } from '../clock';
 
 function detail(error: unknown): string {

@@ -8,14 +8,12 @@ import type { Dialect } from '../../common/dialects';
 import type { MessageRecord } from '../../common/records';
 import { EVENT_CHANNELS } from '../../common/contract';
 import { dispatch } from '../dispatch';
-import { createHandlers, type Handlers } from '../handlers';
+import { createHandlers, createLocalHandlers, type Handlers, type LocalHandlers } from '../handlers';
 import { CalloutError } from '../errors';
-import type { EphemeralProfile } from '../profiles/profile-service';
 import { requireValidApiKey } from '../secrets/api-key';
 import { createServices, type Services } from '../services';
 import type { SignatureVariant } from '../signing';
-import { dataDirectory } from '../store/paths';
-import type { RecoveredDatabase } from '../store/integrity';
+import { dataDirectory, type RecoveredDatabase } from '../store';
 import { DEFAULT_CONNECT_TIMEOUT_MS, DEFAULT_TOTAL_TIMEOUT_MS, type ReplyFormat } from '../voice/client';
 import { failureFromIpc, usage } from './io';
 import { systemClock, type Clock } from '../clock';
@@ -75,8 +73,10 @@ export function cliTimeScale(env: NodeJS.ProcessEnv): number {
   return Number.isFinite(n) && n > 0 && n <= 1 ? n : 1;
 }
 
+type Opened = { services: Services; handlers: Handlers; local: LocalHandlers };
+
 export class CliSession {
-  private opened?: Promise<{ services: Services; handlers: Handlers }>;
+  private opened?: Promise<Opened>;
   private profileId?: string;
   /** The damaged database set aside when the store opened (said on stderr and in --json). */
   recovered: RecoveredDatabase | null = null;
@@ -89,7 +89,7 @@ export class CliSession {
     readonly clock: Clock = systemClock,
   ) {}
 
-  private open(): Promise<{ services: Services; handlers: Handlers }> {
+  private open(): Promise<Opened> {
     this.opened ??= (async () => {
       const scale = cliTimeScale(this.env);
       const services = await createServices({
@@ -104,8 +104,9 @@ export class CliSession {
         timeScale: scale,
         watcherPollMs: Math.max(20, 1000 * scale),
       });
-      this.recovered = services.store.recovered;
-      return { services, handlers: createHandlers(services) };
+      const local = createLocalHandlers(services);
+      this.recovered = await local['app.recovered']();
+      return { services, handlers: createHandlers(services), local };
     })();
     return this.opened;
   }
@@ -133,8 +134,7 @@ export class CliSession {
    * waits: push events alone do not, and the CLI would exit before the call ends.
    */
   async awaitEnd(id: number): Promise<MessageRecord> {
-    const { services } = await this.open();
-    return services.calls.awaitEnd(id);
+    return this.local('messages.awaitEnd', { id });
   }
 
   /** A dialect named on the command line: a built-in one's id, or a file checked by main (dialects.check). */
@@ -165,30 +165,14 @@ export class CliSession {
       const seconds = timeoutOverride ?? flags.timeout;
       if (seconds !== undefined || flags.connectTimeout !== undefined || flags.sign || flags.format || dialect) {
         // Flags override the stored profile for this invocation only.
-        const { services } = await this.open();
-        const record = services.profiles.record(p.id);
-        const apiKey = await services.profiles.endpoint(p.id).then(
-          (e) => e.apiKey,
-          (error: unknown) => {
-            throw asFailure(error);
-          },
-        );
-        this.register(
-          services,
-          {
-            ...record,
-            totalTimeoutMs: seconds !== undefined ? seconds * 1000 : record.totalTimeoutMs,
-            connectTimeoutMs: flags.connectTimeout !== undefined ? flags.connectTimeout * 1000 : Math.min(record.connectTimeoutMs, seconds !== undefined ? seconds * 1000 : Infinity),
-            signing: flags.sign ?? record.signing,
-            format: flags.format ?? record.format,
-            dialect: record.dialect,
-            dialectId: record.dialectId,
-            follow: record.follow,
-            receipts: record.receipts,
-            ...reading,
-          },
-          apiKey,
-        );
+        await this.local('profiles.overrideForProcess', {
+          id: p.id,
+          totalTimeoutMs: seconds !== undefined ? seconds * 1000 : undefined,
+          connectTimeoutMs: flags.connectTimeout !== undefined ? flags.connectTimeout * 1000 : undefined,
+          signing: flags.sign,
+          format: flags.format,
+          reading,
+        });
       }
       return (this.profileId = p.id);
     }
@@ -204,21 +188,23 @@ export class CliSession {
     if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw usage('badBaseUrl', { value: baseUrl });
     if (!apiId) throw usage('noApiId');
     const apiKey = envApiKey(this.env);
-    const { services } = await this.open();
     const total = (timeoutOverride ?? flags.timeout) !== undefined ? (timeoutOverride ?? flags.timeout)! * 1000 : DEFAULT_TOTAL_TIMEOUT_MS;
     const connect = flags.connectTimeout !== undefined ? flags.connectTimeout * 1000 : Math.min(DEFAULT_CONNECT_TIMEOUT_MS, total);
-    this.register(
-      services,
-      { id: CLI_PROFILE_ID, name: 'cli', baseUrl, apiId, signing: flags.sign ?? 'off', format: flags.format ?? 'json', connectTimeoutMs: connect, totalTimeoutMs: total, lowBalanceThreshold: null, sendKeyUnencrypted: flags.sendKeyUnencrypted ?? false, ...reading },
+    await this.local('profiles.registerForProcess', {
+      record: { id: CLI_PROFILE_ID, name: 'cli', baseUrl, apiId, signing: flags.sign ?? 'off', format: flags.format ?? 'json', connectTimeoutMs: connect, totalTimeoutMs: total, lowBalanceThreshold: null, sendKeyUnencrypted: flags.sendKeyUnencrypted ?? false, ...reading },
       apiKey,
-    );
+    });
     return (this.profileId = CLI_PROFILE_ID);
   }
 
-  /** The profile service's rules for keys (length, where they may go) apply to the CLI's profiles too. */
-  private register(services: Services, record: EphemeralProfile, apiKey: string): void {
+  /**
+   * Calls one of the operations only this process has (handlers.ts: createLocalHandlers). The
+   * profile service's rules for keys (length, where they may go) apply to the CLI's profiles too.
+   */
+  private async local<K extends keyof LocalHandlers>(name: K, input: Parameters<LocalHandlers[K]>[0]): Promise<Awaited<ReturnType<LocalHandlers[K]>>> {
+    const { local } = await this.open();
     try {
-      services.profiles.registerEphemeral(record, apiKey);
+      return (await (local[name] as (i: typeof input) => Promise<unknown>)(input)) as Awaited<ReturnType<LocalHandlers[K]>>;
     } catch (error) {
       throw asFailure(error);
     }

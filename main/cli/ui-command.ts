@@ -8,7 +8,7 @@ import { join, resolve } from 'node:path';
 import { betterSqliteNativeBinding, keytarModulePath } from '../native-modules';
 import { ENTRY_DOCUMENT } from '../renderer-files';
 import { createServices, type Services } from '../services';
-import { dataDirectory } from '../store/paths';
+import { dataDirectory } from '../store';
 import { isLoopback, isWildcard } from '../ui/access';
 import { startConsoleServer, type ConsoleServer } from '../ui/server';
 import { LINK_LIFETIME_MS, SESSION_IDLE_MS } from '../ui/access';

@@ -2,7 +2,7 @@
 import { normalizeMobile } from '../../common/domain/mobile';
 import { fold, matchText } from '../../common/domain/search';
 import { fail } from '../errors';
-import type { ContactGroupRecord, ContactRecord, ContactRepository } from '../store/contact-repository';
+import type { ContactGroupRecord, ContactRecord, ContactRepository } from '../store';
 import type { ContactInput, ContactMatch } from '../../common/bulk-types';
 export type { ContactInput, ContactMatch } from '../../common/bulk-types';
 

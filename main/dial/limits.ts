@@ -2,7 +2,7 @@
 // Counted from the messages in SQLite (every send that may have placed a call: pending, accepted,
 // unknown), over rolling windows: the last minute, the last hour, the last 24 hours. Quiet hours
 // are local wall-clock time. Each refusal says which limit, and when it frees up.
-import type { DialSettingsRecord } from '../store/dial-settings-repository';
+import type { DialSettingsRecord } from '../store';
 import type { LimitKind, DialPolicy, DialRefusal } from '../../common/bulk-types';
 export type { LimitKind, DialPolicy, DialRefusal } from '../../common/bulk-types';
 

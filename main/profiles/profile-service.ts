@@ -3,7 +3,7 @@ import { profileInput } from '../../common/contract';
 import { keyMayGoTo, originOf, sameOrigin } from '../../common/domain/key-origin';
 import { requireValidApiKey, validateApiKey } from '../secrets/api-key';
 import type { SecretStore } from '../secrets/secret-store';
-import type { ProfileRecord, ProfileRepository } from '../store/profile-repository';
+import type { ProfileRecord, ProfileRepository } from '../store';
 import type { ProviderEndpoint } from '../voice/client';
 import type { SignatureVariant } from '../signing';
 import { fail, invalid } from '../errors';
@@ -25,6 +25,11 @@ export const secretAccount = (profileId: string) => `profile:${profileId}`;
 /** A profile that lives only in this process (the CLI's --base-url/--api-id, or flags over a saved one). */
 export type EphemeralProfile = Omit<ProfileRecord, 'createdAt' | 'updatedAt' | 'builtin' | 'keyOrigin' | 'sendKeyUnencrypted' | 'dialect' | 'dialectId' | 'follow' | 'receipts'> &
   Partial<Pick<ProfileRecord, 'dialect' | 'dialectId' | 'follow' | 'receipts'>> & { sendKeyUnencrypted?: boolean };
+
+/** Settings a saved profile takes for this process only (see overrideForProcess). */
+export type ProcessOverrides = Partial<Pick<ProfileRecord, 'totalTimeoutMs' | 'connectTimeoutMs' | 'signing' | 'format'>> & {
+  reading?: Partial<Pick<ProfileRecord, 'dialect' | 'dialectId' | 'follow'>>;
+};
 
 /**
  * Profiles (in SQLite, no secrets) and their keys (in the secret store). Keys leave only as endpoints, inside main.
@@ -90,6 +95,47 @@ export class ProfileService {
       updatedAt: at,
     };
     this.ephemeral.set(record.id, { record: full, apiKey: key });
+  }
+
+  /**
+   * A saved profile with some settings changed for this process only (the CLI's --timeout, --sign,
+   * --format or --dialect with --profile): its key stays the saved one, under the same rules.
+   */
+  async overrideForProcess(id: string, o: ProcessOverrides): Promise<void> {
+    const record = this.record(id);
+    const { apiKey } = await this.endpoint(id);
+    const total = o.totalTimeoutMs;
+    this.registerEphemeral(
+      {
+        ...record,
+        totalTimeoutMs: total ?? record.totalTimeoutMs,
+        connectTimeoutMs: o.connectTimeoutMs ?? Math.min(record.connectTimeoutMs, total ?? Infinity),
+        signing: o.signing ?? record.signing,
+        format: o.format ?? record.format,
+        dialect: record.dialect,
+        dialectId: record.dialectId,
+        follow: record.follow,
+        receipts: record.receipts,
+        ...o.reading,
+      },
+      apiKey,
+    );
+  }
+
+  /**
+   * The keys a vector file names by reference ("profile:<name>"), looked up inside main: each one
+   * found, and the references whose profile or key is missing.
+   */
+  async keysByReference(refs: Iterable<string>): Promise<{ keys: Map<string, string>; missing: string[] }> {
+    const keys = new Map<string, string>();
+    const missing: string[] = [];
+    for (const ref of refs) {
+      const profile = ref.startsWith('profile:') ? this.findByName(ref.slice('profile:'.length)) : undefined;
+      const key = profile ? await this.endpoint(profile.id).then((e) => e.apiKey, () => null) : null;
+      if (key) keys.set(ref, key);
+      else missing.push(ref);
+    }
+    return { keys, missing };
   }
 
   record(id: string): ProfileRecord {

@@ -6,7 +6,7 @@
 import type { Dialect } from '../../common/dialects';
 import type { CallService } from '../calls/call-service';
 import { fail } from '../errors';
-import type { ProfileRecord } from '../store/profile-repository';
+import type { ProfileRecord } from '../store';
 import { parsePost } from '../voice/replies';
 import { receiptUrl, startReceiptListener, type ReceiptAck, type ReceiptListener } from './listener';
 

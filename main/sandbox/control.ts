@@ -4,7 +4,7 @@
 // and nothing secret (the request log is redacted by the sandbox itself).
 import type { SandboxFaultInput, SandboxLibraryEntry, SandboxRequestView, SandboxTemplateView, SandboxView } from '../../common/contract/sandbox';
 import { fail, invalid } from '../errors';
-import type { TemplateRecord } from '../store/template-repository';
+import type { TemplateRecord } from '../store';
 import { BUILTIN_DIALECTS, builtinDialect } from '../../common/dialects';
 import type { Sandbox, SandboxFault, SandboxTemplate } from './index';
 

@@ -185,6 +185,18 @@ export class HistoryRepository {
 
   // ——— messages ———
 
+  /** Up to `limit` messages matching `filter`, newest first, read a page at a time; `capped` when more were left. */
+  upTo(filter: HistoryFilter, limit: number): { rows: MessageRecord[]; capped: boolean } {
+    const rows: MessageRecord[] = [];
+    let cursor: string | null = null;
+    do {
+      const page = this.page(filter, { limit: Math.min(1000, limit - rows.length), cursor });
+      rows.push(...page.rows);
+      cursor = page.nextCursor;
+    } while (cursor && rows.length < limit);
+    return { rows, capped: cursor !== null };
+  }
+
   /** One page of messages matching `filter`, newest (default) or oldest first. */
   page(filter: HistoryFilter = {}, request: HistoryPageRequest = {}): HistoryPage {
     const limit = pageSize(request.limit);

@@ -24,6 +24,20 @@ import {
 } from './retention';
 import { systemClock } from '../clock';
 
+// The store's public face: what the rest of main may import (a lint rule keeps the files above private).
+export { dataDirectory, databasePath } from './paths';
+export { KeptAnswers } from './kept-answers';
+export type { RecoveredDatabase } from './integrity';
+export type { ExchangeRepository } from './exchange-repository';
+export type { MessageRepository } from './message-repository';
+export type { TemplateRecord, TemplateRepository } from './template-repository';
+export type { ProfileRecord, ProfileRepository } from './profile-repository';
+export type { BatchItemView, BatchRecord } from './batch-repository';
+export type { ContactGroupRecord, ContactRecord, ContactRepository } from './contact-repository';
+export type { DialSettingsRecord, DialSettingsRepository } from './dial-settings-repository';
+export type { HistoryRepository } from './history-repository';
+export type { WorkbenchRepository } from './workbench-repository';
+
 /** Below this much free space an I/O error at open is taken for a full disk. */
 const LOW_SPACE_BYTES = 256 * 1024;
 

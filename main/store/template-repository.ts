@@ -1,7 +1,8 @@
 import type { Database } from 'better-sqlite3';
 import { randomUUID } from 'node:crypto';
 import { parseTemplate, validateTemplate } from '../../common/domain/templates';
-import { fail } from '../errors';
+import type { IpcError } from '../../common/contract/errors';
+import { CalloutError, fail, toIpcError } from '../errors';
 import { systemClock } from '../clock';
 
 export interface TemplateRecord {
@@ -82,6 +83,27 @@ export class TemplateRepository {
         at,
       });
     return this.get(id)!;
+  }
+
+  /**
+   * Saves a list of templates in one transaction: each one that breaks a template rule is told by
+   * its index and skipped, the others are kept; any other failure keeps none.
+   */
+  importAll(templates: readonly TemplateInput[]): { saved: number; errors: { index: number; error: IpcError }[] } {
+    const errors: { index: number; error: IpcError }[] = [];
+    let saved = 0;
+    this.db.transaction(() => {
+      templates.forEach((t, index) => {
+        try {
+          this.save({ ...t, id: t.id || undefined });
+          saved++;
+        } catch (error) {
+          if (!(error instanceof CalloutError)) throw error;
+          errors.push({ index, error: toIpcError(error) });
+        }
+      });
+    })();
+    return { saved, errors };
   }
 
   /** Marks templates approved (the provider approved their text), keeping everything else; the ids changed. */

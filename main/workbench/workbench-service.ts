@@ -5,6 +5,7 @@ import type {
   Assertion,
   CodeTarget,
   CollectionView,
+  EnvironmentView,
   RawImport,
   RawPreview,
   RawRequest,
@@ -145,6 +146,12 @@ export class WorkbenchService {
   }
 
   // ——— collections and environments ———
+
+  /** An environment belongs to a profile that exists. */
+  saveEnvironment(input: Parameters<Store['workbench']['saveEnvironment']>[0]): EnvironmentView {
+    this.deps.profiles.record(input.profileId);
+    return this.repo.saveEnvironment(input);
+  }
 
   importFile(text: string, name?: string): { collection: CollectionView; warnings: ReturnType<typeof importCollection>['warnings'] } {
     const file = importCollection(text);

@@ -129,6 +129,9 @@ describe('callout profile', () => {
     expect(r.stdout).not.toContain(KEY);
     const sent = await cli(['--json', '--profile', 'Keyed', 'send', '--to', '13800138008', '--content', OTP], env);
     expect(sent).toMatchObject({ code: 0, json: { outcome: 'accepted' } });
+    // Flags over a saved profile hold for this command only, with the profile's key.
+    const once = await cli(['--json', '--profile', 'Keyed', '--timeout', '20', '--format', 'json', 'send', '--to', '13800138009', '--content', OTP], env);
+    expect(once).toMatchObject({ code: 0, json: { outcome: 'accepted' } });
     await cli(['profile', 'remove', 'Keyed'], env);
   });
 
