@@ -41,22 +41,24 @@ export const INTAKE_LIMITS = {
 /** Titles are cut to this many characters for lists (never rejected for length). */
 export const TITLE_CHARS = 200;
 
-export type IntakeProblem =
-  | 'content-type'
-  | 'too-large'
-  | 'not-json'
-  | 'too-deep'
-  | 'too-many-nodes'
-  | 'not-object'
-  | 'unknown-shape'
-  | 'unsupported-version'
-  | 'missing'
-  | 'wrong-type'
-  | 'empty'
-  | 'too-many'
-  | 'too-long'
-  | 'invalid-status'
-  | 'invalid-time';
+export const INTAKE_PROBLEMS = [
+  'content-type',
+  'too-large',
+  'not-json',
+  'too-deep',
+  'too-many-nodes',
+  'not-object',
+  'unknown-shape',
+  'unsupported-version',
+  'missing',
+  'wrong-type',
+  'empty',
+  'too-many',
+  'too-long',
+  'invalid-status',
+  'invalid-time',
+] as const;
+export type IntakeProblem = (typeof INTAKE_PROBLEMS)[number];
 
 export interface IntakeError {
   code: 'alert-post-invalid';

@@ -44,6 +44,8 @@ export function heldBy(group: AlertGroup, windows: readonly MaintenanceWindow[],
   return { held: true, windows: windows.filter((w) => used.has(w)) };
 }
 
+export const WINDOW_ISSUE_CODES = ['no-matchers', 'range-empty', 'matcher'] as const;
+
 /** A window's problems before it is saved: `paging.maintenance.<code>` in the catalog. */
 export type WindowIssue =
   | { code: 'no-matchers'; params: Record<string, never> }

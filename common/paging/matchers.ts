@@ -17,7 +17,7 @@ export const MATCHER_LABEL_MAX = 256;
 /** Matchers in one text (a route's, a window's). */
 export const MATCHERS_MAX = 50;
 
-export type MatcherProblem = 'label-empty' | 'label-too-long' | 'value-too-long' | 'pattern-invalid' | 'pattern-unsupported';
+export type MatcherProblem = (typeof MATCHER_PROBLEMS)[number];
 
 export interface MatcherIssue {
   code: MatcherProblem;
@@ -79,7 +79,7 @@ export function formatMatcher(m: LabelMatcher): string {
 export interface MatcherSyntaxError {
   code: 'matcher-syntax';
   /** `at`: the character (0-based) where the text stops making sense. */
-  params: { at: number; problem: 'expected-label' | 'expected-operator' | 'expected-value' | 'unterminated-quote' | 'expected-comma' | 'too-many' | 'too-long' };
+  params: { at: number; problem: (typeof MATCHER_SYNTAX_PROBLEMS)[number] };
 }
 
 export type ParsedMatchers = { ok: true; matchers: LabelMatcher[] } | { ok: false; error: MatcherSyntaxError };
@@ -176,6 +176,10 @@ export function labelsOf(group: AlertGroup): Record<string, string> {
   return group.alerts.length === 1 ? group.alerts[0]!.labels : group.commonLabels;
 }
 
+export const MATCHER_PROBLEMS = ['label-empty', 'label-too-long', 'value-too-long', 'pattern-invalid', 'pattern-unsupported'] as const;
+export const MATCHER_SYNTAX_PROBLEMS = ['expected-label', 'expected-operator', 'expected-value', 'unterminated-quote', 'expected-comma', 'too-many', 'too-long'] as const;
+export const ROUTE_WHY_CODES = ['matched', 'default', 'skipped-severity', 'skipped-matcher', 'skipped-label-missing', 'skipped-invalid', 'none'] as const;
+
 /** One line of a route's explanation: `paging.route.<code>` in the catalog. */
 export type RouteWhy =
   /** This route took the group: every matcher matched (`matchers`: them, formatted; `severity` when filtered). */
@@ -185,7 +189,9 @@ export type RouteWhy =
   /** A route was passed: the group's severity is not one of its severities. */
   | { code: 'skipped-severity'; params: { route: string; severity: string; severities: string } }
   /** A route was passed: this matcher (its first that failed) did not match; `actual`: the label's value. */
-  | { code: 'skipped-matcher'; params: { route: string; matcher: string; label: string; actual: string; missing: boolean } }
+  | { code: 'skipped-matcher'; params: { route: string; matcher: string; label: string; actual: string } }
+  /** A route was passed: this matcher (its first that failed) needs a label the alert does not have. */
+  | { code: 'skipped-label-missing'; params: { route: string; matcher: string; label: string } }
   /** A route was passed because one of its matchers is invalid (it can match nothing until fixed). */
   | { code: 'skipped-invalid'; params: { route: string; matcher: string; problem: MatcherProblem } }
   /** No route took the group (and there is no default route). */
@@ -214,8 +220,8 @@ function refusal(route: Route, group: AlertGroup, labels: Record<string, string>
     const c = compileMatcher(m);
     if (!c.ok) return { code: 'skipped-invalid', params: { route: route.name, matcher: formatMatcher(m), problem: c.issue.code } };
     if (!c.test(labels)) {
-      const missing = !Object.prototype.hasOwnProperty.call(labels, m.label);
-      return { code: 'skipped-matcher', params: { route: route.name, matcher: formatMatcher(m), label: m.label, actual: labelValue(labels, m.label), missing } };
+      if (!Object.prototype.hasOwnProperty.call(labels, m.label)) return { code: 'skipped-label-missing', params: { route: route.name, matcher: formatMatcher(m), label: m.label } };
+      return { code: 'skipped-matcher', params: { route: route.name, matcher: formatMatcher(m), label: m.label, actual: labelValue(labels, m.label) } };
     }
   }
   return null;

@@ -63,6 +63,22 @@ export function valueOf(name: string, group: AlertGroup, statusWords: { firing: 
   }
 }
 
+export const SAY_CODES = [
+  'marker-unmapped',
+  'unknown-name',
+  'value-missing',
+  'value-empty',
+  'marker-unknown',
+  'empty',
+  'too-long',
+  'template-mismatch',
+  'ip-address',
+  'url',
+  'long-digits',
+  'english-punctuation',
+  'value-stand-in',
+] as const;
+
 /** A problem or a warning: `paging.say.<code>` in the catalog. */
 export type SayIssue =
   /** A marker has no expression in the route. */

@@ -49,14 +49,18 @@ export const POLICY_LIMITS = {
 export type PolicyIssue =
   | { code: 'no-steps'; params: Record<string, never> }
   | { code: 'too-many-steps'; params: { max: number } }
-  | { code: 'range'; params: { field: 'attempts' | 'retrySeconds' | 'pauseSeconds' | 'repeat' | 'minAnsweredSeconds'; step: number | null; min: number; max: number } };
+  /** A field out of its range: `<field>-range` (attempts-range ...); `step` 1-based, or 0 for the policy's own fields. */
+  | { code: `${RangeField}-range`; params: { step: number; min: number; max: number } };
 
-/** A policy's problems before it is saved (`step`: 1-based, null for the policy's own fields). */
+type RangeField = 'attempts' | 'retrySeconds' | 'pauseSeconds' | 'repeat' | 'minAnsweredSeconds';
+export const POLICY_ISSUE_CODES = ['no-steps', 'too-many-steps', 'attempts-range', 'retrySeconds-range', 'pauseSeconds-range', 'repeat-range', 'minAnsweredSeconds-range'] as const;
+
+/** A policy's problems before it is saved (`step`: 1-based, 0 for the policy's own fields). */
 export function policyIssues(p: Pick<EscalationPolicy, 'steps' | 'repeat' | 'minAnsweredSeconds'>): PolicyIssue[] {
   const out: PolicyIssue[] = [];
-  const range = (field: Extract<PolicyIssue, { code: 'range' }>['params']['field'], value: number, step: number | null) => {
+  const range = (field: RangeField, value: number, step: number) => {
     const { min, max } = POLICY_LIMITS[field];
-    if (!Number.isInteger(value) || value < min || value > max) out.push({ code: 'range', params: { field, step, min, max } });
+    if (!Number.isInteger(value) || value < min || value > max) out.push({ code: `${field}-range`, params: { step, min, max } });
   };
   if (p.steps.length === 0) out.push({ code: 'no-steps', params: {} });
   if (p.steps.length > POLICY_LIMITS.steps) out.push({ code: 'too-many-steps', params: { max: POLICY_LIMITS.steps } });
@@ -65,8 +69,8 @@ export function policyIssues(p: Pick<EscalationPolicy, 'steps' | 'repeat' | 'min
     range('retrySeconds', s.retrySeconds, i + 1);
     range('pauseSeconds', s.pauseSeconds, i + 1);
   });
-  range('repeat', p.repeat, null);
-  range('minAnsweredSeconds', p.minAnsweredSeconds, null);
+  range('repeat', p.repeat, 0);
+  range('minAnsweredSeconds', p.minAnsweredSeconds, 0);
   return out;
 }
 

@@ -125,7 +125,7 @@ describe('routeFor', () => {
     expect(r.route?.id).toBe(9);
     expect(r.why).toEqual([
       { code: 'skipped-severity', params: { route: 'pages', severity: 'warning', severities: 'critical' } },
-      { code: 'skipped-matcher', params: { route: 'db', matcher: 'env="prod"', label: 'env', actual: 'staging', missing: false } },
+      { code: 'skipped-matcher', params: { route: 'db', matcher: 'env="prod"', label: 'env', actual: 'staging' } },
       { code: 'default', params: { route: '默认' } },
     ]);
   });
@@ -134,7 +134,7 @@ describe('routeFor', () => {
     expect(routeFor(group({ service: 'db', env: 'prod', severity: 'warning' }), routes).route?.id).toBe(2);
     const why = routeFor(group({ service: 'db' }, null), routes).why;
     expect(why[0]).toEqual({ code: 'skipped-severity', params: { route: 'pages', severity: '', severities: 'critical' } });
-    expect(why[1]).toMatchObject({ code: 'skipped-matcher', params: { label: 'env', actual: '', missing: true } });
+    expect(why[1]).toEqual({ code: 'skipped-label-missing', params: { route: 'db', matcher: 'env="prod"', label: 'env' } });
   });
 
   it('the default route comes last whatever its position; without one, none', () => {

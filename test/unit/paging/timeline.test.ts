@@ -103,9 +103,9 @@ describe('policyIssues', () => {
   it('reports no steps and out-of-range fields with the step', () => {
     expect(policyIssues({ steps: [], repeat: 0, minAnsweredSeconds: 0 })).toEqual([{ code: 'no-steps', params: {} }]);
     expect(policyIssues({ steps: [step({ attempts: 6 }), step({ retrySeconds: -1 })], repeat: 11, minAnsweredSeconds: 0 })).toEqual([
-      { code: 'range', params: { field: 'attempts', step: 1, min: 1, max: 5 } },
-      { code: 'range', params: { field: 'retrySeconds', step: 2, min: 0, max: 3600 } },
-      { code: 'range', params: { field: 'repeat', step: null, min: 0, max: 10 } },
+      { code: 'attempts-range', params: { step: 1, min: 1, max: 5 } },
+      { code: 'retrySeconds-range', params: { step: 2, min: 0, max: 3600 } },
+      { code: 'repeat-range', params: { step: 0, min: 0, max: 10 } },
     ]);
   });
 });
