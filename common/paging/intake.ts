@@ -383,6 +383,7 @@ export function parseAlertPost(body: unknown, contentType?: string, options: Par
   try {
     if (contentType !== undefined && !isJsonContentType(contentType)) invalid('content-type', 'content-type');
     let value = body;
+    if (body instanceof Uint8Array && body.byteLength > INTAKE_LIMITS.textChars * 4) invalid('$', 'too-large', INTAKE_LIMITS.textChars);
     if (typeof body === 'string' || body instanceof Uint8Array) {
       const text = typeof body === 'string' ? body : new TextDecoder('utf-8', { fatal: false }).decode(body);
       if (text.length > INTAKE_LIMITS.textChars) invalid('$', 'too-large', INTAKE_LIMITS.textChars);

@@ -30,6 +30,12 @@ export type CompiledMatcher = { ok: true; matcher: LabelMatcher; test: (labels: 
 // backreferences and look-around.
 const UNSUPPORTED = /\\[1-9]|\\k<|\(\?<?[=!]/;
 
+// JavaScript's regular expressions backtrack (RE2 does not): a repeated group that itself repeats, such as
+// (a+)+ or (.*x){3,}, can take exponential time on a hostile label value. Such patterns are refused; the
+// same match is written without nesting (a+, .*x). A heuristic: alternations that overlap, as in (a|a)+,
+// are not caught, so label values are bounded too (the intake's 4,096 characters).
+const NESTED_REPEAT = /\((?:[^()\\]|\\.)*(?:[+*]|\{\d*,\d*\})(?:[^()\\]|\\.)*\)(?:[+*]|\{\d*,)/;
+
 function compileRegExp(pattern: string): RegExp | null {
   for (const flags of ['u', '']) {
     try {
@@ -60,6 +66,7 @@ export function compileMatcher(m: LabelMatcher): CompiledMatcher {
     return { ok: true, matcher: m, test: (labels) => (labelValue(labels, m.label) === m.value) === eq };
   }
   if (UNSUPPORTED.test(m.value)) return issue('pattern-unsupported');
+  if (NESTED_REPEAT.test(m.value)) return issue('pattern-slow');
   const re = compileRegExp(m.value);
   if (!re) return issue('pattern-invalid');
   const positive = m.op === '=~';
@@ -176,7 +183,7 @@ export function labelsOf(group: AlertGroup): Record<string, string> {
   return group.alerts.length === 1 ? group.alerts[0]!.labels : group.commonLabels;
 }
 
-export const MATCHER_PROBLEMS = ['label-empty', 'label-too-long', 'value-too-long', 'pattern-invalid', 'pattern-unsupported'] as const;
+export const MATCHER_PROBLEMS = ['label-empty', 'label-too-long', 'value-too-long', 'pattern-invalid', 'pattern-unsupported', 'pattern-slow'] as const;
 export const MATCHER_SYNTAX_PROBLEMS = ['expected-label', 'expected-operator', 'expected-value', 'unterminated-quote', 'expected-comma', 'too-many', 'too-long'] as const;
 export const ROUTE_WHY_CODES = ['matched', 'default', 'skipped-severity', 'skipped-matcher', 'skipped-label-missing', 'skipped-invalid', 'none'] as const;
 

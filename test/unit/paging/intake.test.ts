@@ -192,6 +192,8 @@ describe('malformed and hostile bodies: one coded error, never a throw', () => {
     const e = error(parseAlertPost(' '.repeat(INTAKE_LIMITS.textChars + 1)));
     expect(e.params.problem).toBe('too-large');
     expect(intakeHttpStatus(e)).toBe(413);
+    // bytes: refused before they are decoded
+    expect(error(parseAlertPost(new Uint8Array(INTAKE_LIMITS.textChars * 4 + 1))).params.problem).toBe('too-large');
   });
 
   it('too many labels, too long a label, too long a name', () => {

@@ -37,6 +37,9 @@ describe('label matchers', () => {
     expect(compileMatcher({ label: 'a', op: '=~', value: 'x'.repeat(MATCHER_VALUE_MAX + 1) })).toMatchObject({ ok: false, issue: { code: 'value-too-long' } });
     expect(compileMatcher({ label: 'a', op: '=~', value: '(a)\\1' })).toMatchObject({ ok: false, issue: { code: 'pattern-unsupported' } });
     expect(compileMatcher({ label: 'a', op: '=~', value: 'x(?=y)' })).toMatchObject({ ok: false, issue: { code: 'pattern-unsupported' } });
+    expect(compileMatcher({ label: 'a', op: '=~', value: '(a+)+' })).toMatchObject({ ok: false, issue: { code: 'pattern-slow' } });
+    expect(compileMatcher({ label: 'a', op: '=~', value: '(.*x){3,}' })).toMatchObject({ ok: false, issue: { code: 'pattern-slow' } });
+    expect(compileMatcher({ label: 'a', op: '=~', value: '(db|mysql)-[0-9]+' })).toMatchObject({ ok: true });
     expect(compileMatcher({ label: ' ', op: '=', value: 'x' })).toMatchObject({ ok: false, issue: { code: 'label-empty' } });
     // RE2 takes \- outside a class; so do we
     expect(test({ label: 'a', op: '=~', value: 'db\\-01' }, { a: 'db-01' })).toBe(true);
