@@ -10,13 +10,27 @@
 // - unknown (the call could not be followed to its end: it may have been answered): stop, and never
 //   call again automatically (the incident ends 'unknown-call' and says so).
 
-import type { CallState } from '../domain/status';
+import { callEnd, type CallState, type Outcome } from '../domain/status';
 import type { EscalationPolicy, PolicyStep } from './types';
 
 /** How a call ended, as the paging rule reads it: a final call state, or 'unknown'. */
 export type CallEndState = Exclude<CallState, 'pending' | 'calling'>;
 
 export type AfterCall = 'retry' | 'next-person' | 'stop';
+
+/**
+ * How a settled message's call ended, for afterCall: its final state, or 'unknown' whenever status.ts's
+ * callEnd says nobody knows (the send's outcome is unknown, or following stopped before a final state).
+ */
+export function callEndState(m: { outcome: Outcome; state: CallState; endedAt: number | null }): CallEndState {
+  const end = callEnd(m);
+  if (end === 'unknown') return 'unknown';
+  if (end === 'answered') return 'answered';
+  // A send the provider refused placed no call: nobody was reached, the next person may be. (A refusal
+  // that concerns the account, e.g. no balance, stops every call: the engine reads outcomes.ts nextCall first.)
+  if (m.state === 'pending' || m.state === 'calling' || m.state === 'unknown') return 'failed';
+  return m.state;
+}
 
 export const MOVE_ON_AT_ONCE: ReadonlySet<CallEndState> = new Set<CallEndState>(['busy', 'rejected', 'powered_off', 'unreachable', 'invalid_number', 'failed']);
 

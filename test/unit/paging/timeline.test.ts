@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { afterCall, formatOffset, MAX_TIMELINE_CALLS, policyIssues, policyTimeline } from '../../../common/paging/timeline';
+import { afterCall, callEndState, formatOffset, MAX_TIMELINE_CALLS, policyIssues, policyTimeline } from '../../../common/paging/timeline';
 import type { EscalationPolicy, PolicyStep } from '../../../common/paging/types';
 
 const step = (over: Partial<PolicyStep> = {}): PolicyStep => ({ target: { kind: 'contact', contactId: 1 }, attempts: 2, retrySeconds: 60, pauseSeconds: 30, ...over });
@@ -31,6 +31,17 @@ describe('afterCall: one rule for what follows a call', () => {
 
   it('an unknown end (may have been answered) stops: nobody is called again automatically', () => {
     expect(afterCall(s, 1, 'unknown')).toBe('stop');
+  });
+});
+
+describe('callEndState: a message as the rule reads it', () => {
+  it('a final state is itself; an unknown outcome or an unfollowed call is unknown; a refused send failed', () => {
+    expect(callEndState({ outcome: 'accepted', state: 'busy', endedAt: 1 })).toBe('busy');
+    expect(callEndState({ outcome: 'accepted', state: 'answered', endedAt: 1 })).toBe('answered');
+    expect(callEndState({ outcome: 'unknown', state: 'pending', endedAt: null })).toBe('unknown');
+    expect(callEndState({ outcome: 'accepted', state: 'calling', endedAt: 5 })).toBe('unknown');
+    expect(callEndState({ outcome: 'rejected', state: 'pending', endedAt: null })).toBe('failed');
+    expect(afterCall(step(), 1, callEndState({ outcome: 'rejected', state: 'pending', endedAt: null }))).toBe('next-person');
   });
 });
 
