@@ -36,7 +36,19 @@ const UNSUPPORTED = /\\[1-9]|\\k<|\(\?<?[=!]/;
 // are not caught, so label values are bounded too (the intake's 4,096 characters).
 const NESTED_REPEAT = /\((?:[^()\\]|\\.)*(?:[+*]|\{\d*,\d*\})(?:[^()\\]|\\.)*\)(?:[+*]|\{\d*,)/;
 
+// Compiled patterns, reused across alerts (bounded: the oldest is dropped first).
+const COMPILED = new Map<string, RegExp | null>();
+const COMPILED_MAX = 1_000;
+
 function compileRegExp(pattern: string): RegExp | null {
+  if (COMPILED.has(pattern)) return COMPILED.get(pattern)!;
+  const re = compileFresh(pattern);
+  if (COMPILED.size >= COMPILED_MAX) COMPILED.delete(COMPILED.keys().next().value!);
+  COMPILED.set(pattern, re);
+  return re;
+}
+
+function compileFresh(pattern: string): RegExp | null {
   for (const flags of ['u', '']) {
     try {
       return new RegExp(`^(?:${pattern})$`, flags);
