@@ -28,6 +28,7 @@ import { BUILTIN_DIALECTS, parseDialectText, SPEC_DIALECT } from '../common/dial
 import type { ExchangeRecord } from '../common/records';
 import { PREVIEW_LIMIT, previewDialect, replyTree } from './dialects/teach';
 import { unstorableKey } from './secrets/api-key';
+import { pagingHandlers } from './paging/ops';
 
 export type Handlers = { [C in Channel]: (input: ParsedInputOf<C>) => Promise<OutputOf<C>> };
 
@@ -98,6 +99,7 @@ function handlerTable(services: Services): Handlers {
   };
 
   return {
+    ...pagingHandlers(services),
     'app.info': () => services.info(),
     'app.setLocale': async ({ locale }) => {
       services.setLocale(locale);

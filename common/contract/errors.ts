@@ -38,7 +38,9 @@ export type PagingProblem =
   | 'policy-in-use'
   | 'schedule-not-found'
   | 'window-not-found'
-  | 'alert-invalid';
+  | 'alert-invalid'
+  /** This build's paging rules (routes, text, maintenance, timeline, schedules) are not wired in. */
+  | 'rules-missing';
 
 export type VectorFileProblem = 'invalid-json' | 'wrong-format' | 'unsupported-version' | 'invalid-vector' | 'too-many';
 

@@ -43,3 +43,12 @@ export interface PagingLimits {
   effective(profileId?: string | null): DialSettingsRecord;
   callTimes(mobile: string, since: number): number[];
 }
+
+/** The pure rules of paging (common/paging/*), given together by the composition root. */
+export interface PagingRules {
+  routeFor: RouteFor;
+  say: Say;
+  heldBy: HeldBy;
+  afterCall: AfterCall;
+  onCallAt: OnCallAt;
+}
