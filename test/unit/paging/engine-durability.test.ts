@@ -60,6 +60,33 @@ describe('paging engine: restarts', () => {
     expect(d.incident.ended).toBe('unknown-call');
     expect(d.calls.map((c) => c.result)).toEqual(['unknown']);
   });
+  it('a call a process that is gone had placed (it has a message) is followed to its end, and the escalation goes on from there', async () => {
+    const clock = new ManualClock(START);
+    const dir = dataDirectory();
+    const gone = `${hostname()}:999999999`;
+    const before = rig(clock, dir, script, { owner: gone });
+    const incident = before.engine.receive(alertGroup('g1'))!;
+    // The first call left (message 1) and rang when the process died.
+    await before.engine.close();
+    before.db.prepare('UPDATE incident_calls SET result = NULL, state = NULL, ended_at = NULL').run();
+    before.db.prepare("UPDATE paging_actions SET state = 'claimed', owner = ? WHERE id = (SELECT min(id) FROM paging_actions)").run(gone);
+    before.db.prepare('DELETE FROM paging_actions WHERE id > (SELECT min(id) FROM paging_actions)').run();
+    before.db.prepare('UPDATE incidents SET ended = NULL').run();
+    const after = rig(clock, dir, script);
+    after.engine.resume();
+    await clock.advance(15 * 60_000);
+    const d = after.engine.detail(incident.id);
+    // Not placed again: followed (no answer), then attempts 2 and 3, 李雷, 张三.
+    expect(after.sent.map((s) => s.mobile)).toEqual([wang, wang, li, zhang]);
+    expect(d.calls.map((c) => [c.name, c.attempt, c.result])).toEqual([
+      ['王工', 1, 'no-answer'],
+      ['王工', 2, 'no-answer'],
+      ['王工', 3, 'no-answer'],
+      ['李雷', 1, 'busy'],
+      ['张三', 1, 'answered'],
+    ]);
+    expect(d.incident.ended).toBe('answered');
+  });
 });
 
 describe('paging engine: two processes on one data directory', () => {
