@@ -5,12 +5,10 @@
 import { join } from 'node:path';
 import { onTestFinished } from 'vitest';
 import type { Database } from 'better-sqlite3';
-import type { CallState } from '../../../common/domain/status';
-import type { AlertGroup, EscalationPolicy, Route } from '../../../common/paging/types';
+import type { EscalationPolicy, Route } from '../../../common/paging/types';
 import type { MessageRecord } from '../../../common/records';
 import { ManualClock } from '../../../main/clock';
 import { PagingEngine, type PagingEngineOptions } from '../../../main/paging/engine';
-import type { AfterCall, HeldBy, PagingPerson } from '../../../main/paging/deps';
 import { openDatabase } from '../../../main/store/database';
 import { DialSettingsRepository } from '../../../main/store/dial-settings-repository';
 import { IncidentRepository } from '../../../main/store/incident-repository';
@@ -18,39 +16,9 @@ import { MessageRepository } from '../../../main/store/message-repository';
 import { PagingConfigRepository } from '../../../main/store/paging-config-repository';
 import { tempHome } from '../../helpers/temp-home';
 
-export const START = Date.UTC(2026, 10, 27, 2, 32, 0);
-export const RING_MS = 30_000;
+import { PEOPLE, RING_MS, afterCall, heldBy, type Script } from './script';
 
-export const PEOPLE: PagingPerson[] = [
-  { id: 1, name: '王工', mobile: '13800000001' },
-  { id: 2, name: '李雷', mobile: '13800000002' },
-  { id: 3, name: '张三', mobile: '13800000003' },
-];
-
-/** How a number's calls end, in order (the last one repeats). */
-export type Script = Record<string, { state: CallState; duration?: number }[]>;
-
-/** The policy's rule after an unanswered call (timeline.ts's, in small): only "no answer" retries. */
-export const afterCall: AfterCall = (step, attempt, result) => ((result === 'no-answer' || result === 'short-answer') && attempt < step.attempts ? 'retry' : 'next-person');
-
-/** A window holds a group whose common labels equal all its `=` matchers. */
-export const heldBy: HeldBy = (group, windows, at) => windows.find((w) => at >= w.from && at < w.to && w.matchers.every((m) => group.commonLabels[m.label] === m.value)) ?? null;
-
-export function alertGroup(key: string, status: 'firing' | 'resolved' = 'firing', fingerprints = ['f1'], labels: Record<string, string> = { alertname: 'DiskFull', severity: 'critical' }): AlertGroup {
-  return {
-    source: 'alertmanager',
-    key,
-    status,
-    title: 'DiskFull db1',
-    severity: labels.severity ?? null,
-    groupLabels: { alertname: labels.alertname ?? 'x' },
-    commonLabels: labels,
-    commonAnnotations: { summary: 'disk full' },
-    externalURL: null,
-    truncatedAlerts: 0,
-    alerts: fingerprints.map((fingerprint) => ({ status, labels, annotations: {}, startsAt: START, endsAt: null, fingerprint, generatorURL: null })),
-  };
-}
+export { PEOPLE, RING_MS, START, afterCall, alertGroup, heldBy, type Script } from './script';
 
 /** One data directory: a database file, opened by as many "processes" (connections) as a test wants. */
 export function dataDirectory(): { file: string; open: () => Database } {
