@@ -12,6 +12,7 @@ import { DialectTeacher } from './dialects/teacher';
 import { isDiskFull } from './errors';
 import { exchangeLookup } from './history/exchanges';
 import { historyOpsOf } from './history/ops';
+import { pagingHandlers } from './paging/ops';
 import { ProfileLines } from './profiles/lines';
 import { localProfileOps, profileOps } from './profiles/ops';
 import { ProfileChanges } from './profiles/profile-changes';
@@ -54,6 +55,7 @@ function slices(services: Services) {
     ...sandboxOpsOf({ control: (id) => services.sandboxControl(id), demoAccount: () => profiles.sandboxDemoAccount() }),
     ...signatureOpsOf({ profiles, exchanges: store.exchanges, clock }),
     ...captureOpsOf(services.capture),
+    ...pagingHandlers(services),
   };
 }
 

@@ -25,6 +25,8 @@ import { CaptureService } from './capture/capture-service';
 import { fail, isDiskFull, isStorageError } from './errors';
 import { WorkbenchService } from './workbench/workbench-service';
 import { systemClock, type Clock } from './clock';
+import { PagingService } from './paging/paging-service';
+import type { PagingRules } from './paging/deps';
 
 export type Locale = Lang;
 
@@ -66,6 +68,8 @@ export interface ServicesOptions {
   log?: (error: unknown) => void;
   /** Where "copy as cURL with the key" writes, from main (Electron's clipboard; a recorder in tests). */
   clipboard?: { writeText(text: string): void };
+  /** Paging: its pure rules, and whether this process runs escalations (the app, `callout page serve`; default: when the rules are given). */
+  paging?: { rules?: PagingRules; escalate?: boolean };
 }
 
 type Listener = (channel: string, payload: unknown) => void;
@@ -90,6 +94,8 @@ export interface Services {
   receipts: ReceiptListeners;
   /** The capture proxy: a backend's requests to the provider, passed through, checked and stored. */
   capture: CaptureService;
+  /** Paging: routes, policies, schedules, maintenance, incidents and their escalations. */
+  paging: PagingService;
   /** Where unexpected errors go (the app's log). */
   log: (error: unknown) => void;
   /** The sandbox behind a profile, as the Sandbox screen drives it (the built-in profile: the embedded sandbox). */
@@ -246,6 +252,18 @@ export async function createServices(options: ServicesOptions = {}): Promise<Ser
       clock,
     });
 
+    const paging = new PagingService({
+      store,
+      send,
+      awaitEnd,
+      clock,
+      defaultProfileId: SANDBOX_PROFILE_ID,
+      rules: options.paging?.rules,
+      escalate: options.paging?.escalate ?? options.paging?.rules !== undefined,
+      onChange: (incident) => emit('incidentUpdated', incident),
+      log: options.log,
+    });
+
     // Answers a process kept in files because the store could not take them are written first (a
     // full disk: their smsid reaches the history); then sends left in flight by a process that is
     // gone become unknown, and calls still going on are followed again.
@@ -264,6 +282,8 @@ export async function createServices(options: ServicesOptions = {}): Promise<Ser
     }
     // Batches that were running when Callout last stopped reopen paused; their in-flight items become unknown.
     const recovered = queue.recover();
+    // Escalations waiting in the store resume (what fell due meanwhile runs once, late).
+    paging.start();
     if ((options.receipts ?? 'all') === 'all') await receipts.startAll(store.profiles.list());
 
     const version = options.version ?? '0.1.0';
@@ -283,6 +303,7 @@ export async function createServices(options: ServicesOptions = {}): Promise<Ser
       sandbox,
       receipts,
       capture,
+      paging,
       log: options.log ?? (() => undefined),
       sandboxControl(profileId) {
         const record = profiles.record(profileId);
@@ -318,6 +339,7 @@ export async function createServices(options: ServicesOptions = {}): Promise<Ser
       }),
       async close() {
         await dialer.close();
+        await paging.close();
         await queue.close();
         await receipts!.close();
         await capture.close();

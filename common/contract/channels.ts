@@ -105,6 +105,25 @@ export const CHANNEL_NAMES = [
   'dial.active',
   'dial.settings',
   'dial.saveSettings',
+  // paging
+  'incidents.list',
+  'incidents.show',
+  'incidents.ack',
+  'incidents.resolve',
+  'incidents.export',
+  'paging.receive',
+  'paging.routes',
+  'paging.saveRoute',
+  'paging.removeRoute',
+  'paging.policies',
+  'paging.savePolicy',
+  'paging.removePolicy',
+  'paging.schedules',
+  'paging.saveSchedule',
+  'paging.removeSchedule',
+  'paging.maintenance',
+  'paging.saveWindow',
+  'paging.removeWindow',
   // sandbox
   'sandbox.state',
   'sandbox.demoAccount',
@@ -144,6 +163,7 @@ export const EVENT_CHANNELS = {
   profileUpdated: 'main:profile-updated',
   runProgress: 'main:run-progress',
   captureUpdated: 'main:capture-updated',
+  incidentUpdated: 'main:incident-updated',
 } as const;
 
 export type EventChannelNames = typeof EVENT_CHANNELS;

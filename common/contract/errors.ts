@@ -29,6 +29,19 @@ export type CollectionFileProblem = 'invalid-json' | 'not-a-collection' | 'unsup
 /** Why a raw request cannot be built as asked. */
 export type RawRequestProblem = 'credentials-in-text' | 'credentials-not-object' | 'url-outside-profile' | 'header-value';
 
+export type PagingProblem =
+  | 'incident-not-found'
+  | 'incident-acknowledged'
+  | 'incident-resolved'
+  | 'route-not-found'
+  | 'policy-not-found'
+  | 'policy-in-use'
+  | 'schedule-not-found'
+  | 'window-not-found'
+  | 'alert-invalid'
+  /** This build's paging rules (routes, text, maintenance, timeline, schedules) are not wired in. */
+  | 'rules-missing';
+
 export type VectorFileProblem = 'invalid-json' | 'wrong-format' | 'unsupported-version' | 'invalid-vector' | 'too-many';
 
 /** Each error code with the parameters its text uses. */
@@ -94,6 +107,8 @@ export interface ErrorParams {
   'capture-target': { value: string };
   /** The capture proxy could not listen on that port. */
   'capture-listen': { port: number; detail: string };
+  /** Paging (issue 25): an incident, route, policy, schedule or maintenance window problem. */
+  paging: { kind: PagingProblem; id?: number };
   internal: Record<string, never>;
 }
 

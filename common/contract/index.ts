@@ -11,6 +11,7 @@ import { dialEvents, dialOps } from './dial';
 import { dialectsOps } from './dialects';
 import type { IpcResult } from './errors';
 import { historyOps } from './history';
+import { pagingEvents, pagingOps } from './paging';
 import { profilesEvents, profilesOps } from './profiles';
 import { sandboxOps } from './sandbox';
 import { sendEvents, sendOps } from './send';
@@ -19,8 +20,8 @@ import { templatesOps } from './templates';
 import { workbenchEvents, workbenchOps } from './workbench';
 
 export const contract = {
-  channels: { ...appOps, ...profilesOps, ...dialectsOps, ...templatesOps, ...sendOps, ...historyOps, ...bulkOps, ...dialOps, ...sandboxOps, ...signatureOps, ...workbenchOps, ...captureOps },
-  events: { ...sendEvents, ...bulkEvents, ...dialEvents, ...appEvents, ...profilesEvents, ...workbenchEvents, ...captureEvents },
+  channels: { ...appOps, ...profilesOps, ...dialectsOps, ...templatesOps, ...sendOps, ...historyOps, ...bulkOps, ...dialOps, ...sandboxOps, ...signatureOps, ...workbenchOps, ...captureOps, ...pagingOps },
+  events: { ...sendEvents, ...bulkEvents, ...dialEvents, ...appEvents, ...profilesEvents, ...workbenchEvents, ...captureEvents, ...pagingEvents },
 } as const;
 
 export type Contract = typeof contract;

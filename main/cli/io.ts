@@ -79,6 +79,7 @@ export const EXIT_FOR_ERROR: Record<ErrorCode, ExitCode> = {
   'capture-running': EXIT.usage,
   'capture-target': EXIT.usage,
   'capture-listen': EXIT.usage,
+  paging: EXIT.usage,
   internal: EXIT.invalid,
 };
 

@@ -18,7 +18,7 @@ const sections: Array<[string, readonly string[]]> = [
 ];
 
 describe.each(['en', 'zh-CN'] as const)('the paging messages (%s)', (lang) => {
-  const paging: Record<string, Record<string, string>> = MESSAGES[lang].paging;
+  const paging = MESSAGES[lang].paging as unknown as Record<string, Record<string, string> | undefined>;
   it.each(sections)('%s: a text for every code', (section, codes) => {
     for (const code of codes) expect(paging[section]?.[code], `paging.${section}.${code}`).toMatch(/\S/);
   });

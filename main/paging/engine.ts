@@ -1,0 +1,426 @@
+// Paging's engine (issue 25): an alert group becomes an incident, and an incident's escalation
+// policy becomes calls — placed through the same send path as quick dial (CallService's send and
+// awaitEnd), under the same per-number limits and quiet hours (main/dial/limits.ts).
+//
+// Durability. Everything an escalation waits for is a row first (paging_actions: "run step S of
+// round R, person P, attempt A at T"), then a timer on the injected clock. A process that stops
+// leaves its rows; `resume()` at the next start claims what fell due while it was down and runs it
+// once, late (the step's record says how late). Two processes on one data directory (the app and
+// `callout page serve`) claim each action in one IMMEDIATE transaction with their process owner
+// (IncidentRepository.claimDue): only one runs it. A claim whose owner is gone is taken over; a
+// call that owner started is then followed to its end if it got a message, and otherwise (it may
+// have left, its outcome is unknown) the incident stops for a person to decide: never a second call.
+//
+// Incidents. The group's key is the incident (unique among open incidents): repeats and new alerts
+// of a group add to it and never start a second escalation. "Resolved" (every alert of the group)
+// resolves it and cancels its waiting actions; nobody is phoned about it. An answer, an
+// acknowledgement or a resolution stops the escalation; a call whose outcome is unknown stops it too.
+import { nextCall } from '../../common/domain/outcomes';
+import { callEnd } from '../../common/domain/status';
+import type { CallResult, IncidentDetail, IncidentRecord } from '../../common/paging/records';
+import type { AlertGroup, EscalationPolicy, MaintenanceWindow, PolicyStep, Route, Schedule } from '../../common/paging/types';
+import type { MessageRecord } from '../../common/records';
+import { reason } from '../../common/reasons';
+import type { AwaitEnd, SendFn, SendLike } from '../bulk/queue';
+import { systemClock, type Clock, type TimerHandle } from '../clock';
+import { checkDial, policyFrom } from '../dial/limits';
+import { CalloutError, fail } from '../errors';
+import type { EscalationCursor, IncidentRepository, PagingAction } from '../store/incident-repository';
+import { processOwner } from '../store/process-owner';
+import type { AfterCall, HeldBy, OnCallAt, PagingContacts, PagingLimits, PagingPerson, RouteFor, Say } from './deps';
+
+/** The configuration the engine reads (PagingConfigRepository). */
+export interface PagingConfig {
+  routes(): Route[];
+  route(id: number): Route | undefined;
+  policy(id: number): EscalationPolicy | undefined;
+  schedule(id: number): Schedule | undefined;
+  windowsAt(t: number): MaintenanceWindow[];
+}
+
+export interface PagingEngineOptions {
+  incidents: IncidentRepository;
+  config: PagingConfig;
+  contacts: PagingContacts;
+  limits: PagingLimits;
+  /** The send path of quick dial: validates, writes pending, posts, records, follows. */
+  send: SendFn;
+  awaitEnd: AwaitEnd;
+  /** The profile paging calls with. */
+  profileId: () => string;
+  routeFor: RouteFor;
+  say: Say;
+  heldBy: HeldBy;
+  afterCall: AfterCall;
+  onCallAt: OnCallAt;
+  clock?: Clock;
+  /** Who claims actions (default: this process). Tests give two engines in one process two owners. */
+  owner?: string;
+  /** Tells a live claim from one whose process is gone (default: process-owner.ts). */
+  ownerAlive?: (owner: string | null) => boolean;
+  /** How often to look for actions another process wrote or left (ms); 0: only this process's timers. Default 15 s. */
+  pollMs?: number;
+  /** An incident changed (opened, a call, acknowledged, resolved). */
+  onChange?: (incident: IncidentRecord) => void;
+  log?: (error: unknown) => void;
+}
+
+/**
+ * How a followed call ended, for the escalation. The profile's dialect maps the provider's state
+ * words to Callout's states (common/domain/status.ts: answered, no_answer, busy, rejected,
+ * powered_off, unreachable, ...), and `duration` is the seconds of talk the provider reports with
+ * the status or the receipt. `callEnd` says whether the call is over and answered: a call whose
+ * send or following ended without a final state is 'unknown' (it may have been answered). An answer
+ * shorter than `minAnsweredSeconds` (a voicemail box picks up and hangs up) counts as not answered;
+ * an answer whose duration the provider did not report counts as answered (someone picked up).
+ */
+export function callResult(m: Pick<MessageRecord, 'outcome' | 'state' | 'endedAt' | 'duration'>, minAnsweredSeconds: number): CallResult {
+  const end = callEnd(m);
+  if (end === 'unknown') return 'unknown';
+  if (end === 'answered') return minAnsweredSeconds > 0 && m.duration !== null && m.duration < minAnsweredSeconds ? 'short-answer' : 'answered';
+  switch (m.state) {
+    case 'no_answer':
+      return 'no-answer';
+    case 'busy':
+      return 'busy';
+    case 'rejected':
+      return 'declined';
+    case 'powered_off':
+      return 'powered-off';
+    case 'unreachable':
+      return 'unreachable';
+    default:
+      return 'failed';
+  }
+}
+
+const FIRST: EscalationCursor = { round: 0, step: 0, person: 0, attempt: 1 };
+const DEFAULT_POLL_MS = 15_000;
+
+export class PagingEngine {
+  private readonly clock: Clock;
+  private readonly owner: string;
+  private wake: { at: number; timer: TimerHandle } | null = null;
+  private poll: TimerHandle | null = null;
+  private readonly running = new Set<Promise<void>>();
+  private readonly abort = new AbortController();
+  private closed = false;
+
+  constructor(private readonly o: PagingEngineOptions) {
+    this.clock = o.clock ?? systemClock;
+    this.owner = o.owner ?? processOwner();
+  }
+
+  /**
+   * Takes a post (or paste) of alerts: a new incident and its escalation, or the open incident of
+   * the same key (its alerts added; "resolved" ends it). Null when a resolution names no open
+   * incident (nothing to end, nobody to phone).
+   */
+  receive(group: AlertGroup): IncidentRecord | null {
+    const { incidents, config } = this.o;
+    const now = this.clock.now();
+    const out = incidents.atomically((): { incident: IncidentRecord; started: boolean } | null => {
+      const open = incidents.openByKey(group.key);
+      if (open) {
+        incidents.addAlerts(open.id, group.alerts);
+        incidents.keepGroup(open.id, group);
+        if (group.status === 'resolved') {
+          incidents.resolve(open.id, null);
+          incidents.cancelFor(open.id);
+        }
+        return { incident: incidents.get(open.id)!, started: false };
+      }
+      if (group.status === 'resolved') return null;
+      const base = { key: group.key, source: group.source, title: group.title, severity: group.severity, group };
+      const held = this.o.heldBy(group, config.windowsAt(now), now);
+      if (held) {
+        const incident = incidents.open({ ...base, state: 'held', ended: 'held', routeId: null, policyId: null, heldBy: held.id });
+        incidents.addAlerts(incident.id, group.alerts);
+        return { incident, started: false };
+      }
+      const route = this.o.routeFor(group, config.routes());
+      const policy = route ? config.policy(route.policyId) : undefined;
+      if (!route || !policy || policy.steps.length === 0) {
+        const incident = incidents.open({ ...base, state: 'triggered', ended: 'no-route', routeId: route?.id ?? null, policyId: policy?.id ?? null, heldBy: null });
+        incidents.addAlerts(incident.id, group.alerts);
+        return { incident, started: false };
+      }
+      const incident = incidents.open({ ...base, state: 'triggered', ended: null, routeId: route.id, policyId: policy.id, heldBy: null });
+      incidents.addAlerts(incident.id, group.alerts);
+      // The first step is a row before anything waits for it.
+      incidents.schedule(incident.id, FIRST, now);
+      return { incident, started: true };
+    });
+    if (!out) return null;
+    this.changed(out.incident.id);
+    if (out.started) this.tick();
+    return incidents.get(out.incident.id)!;
+  }
+
+  /** A person acknowledged the incident: its escalation stops (a call ringing now is not recalled). */
+  acknowledge(id: number, by: string): IncidentRecord {
+    const { incidents } = this.o;
+    const incident = this.require(id);
+    const done = incidents.atomically(() => {
+      const ok = incidents.acknowledge(id, by);
+      if (ok) incidents.cancelFor(id);
+      return ok;
+    });
+    if (!done) throw fail('paging', { kind: incident.resolvedAt !== null ? 'incident-resolved' : 'incident-acknowledged', id });
+    this.changed(id);
+    return incidents.get(id)!;
+  }
+
+  /** A person resolved the incident: it ends, its waiting steps are cancelled. */
+  resolve(id: number, by: string): IncidentRecord {
+    const { incidents } = this.o;
+    this.require(id);
+    const done = incidents.atomically(() => {
+      const ok = incidents.resolve(id, by);
+      if (ok) incidents.cancelFor(id);
+      return ok;
+    });
+    if (!done) throw fail('paging', { kind: 'incident-resolved', id });
+    this.changed(id);
+    return incidents.get(id)!;
+  }
+
+  detail(id: number): IncidentDetail {
+    const d = this.o.incidents.detail(id);
+    if (!d) throw fail('paging', { kind: 'incident-not-found', id });
+    return d;
+  }
+
+  /**
+   * At start: runs what fell due while no process ran (once, late) and waits for the rest; then
+   * keeps looking for actions another process wrote or left behind.
+   */
+  resume(): void {
+    const pollMs = this.o.pollMs ?? DEFAULT_POLL_MS;
+    if (pollMs > 0 && !this.poll) this.poll = this.clock.setInterval(() => this.tick(), pollMs).unref();
+    this.tick();
+  }
+
+  /** Stops waiting (the rows stay for the next start); calls ringing now are left to their follower. */
+  async close(): Promise<void> {
+    this.closed = true;
+    this.poll?.cancel();
+    this.wake?.timer.cancel();
+    this.wake = null;
+    this.abort.abort();
+    await Promise.all([...this.running].map((p) => p.catch(() => undefined)));
+  }
+
+  /** Claims and runs every due action, then waits for the next. */
+  tick(): void {
+    if (this.closed) return;
+    let claimed: PagingAction[] = [];
+    try {
+      claimed = this.o.incidents.claimDue(this.owner, this.clock.now(), this.o.ownerAlive);
+    } catch (error) {
+      this.o.log?.(error);
+    }
+    for (const action of claimed) {
+      const p = this.run(action).catch((error: unknown) => {
+        if (!this.closed) this.o.log?.(error);
+      });
+      this.running.add(p);
+      void p.finally(() => this.running.delete(p));
+    }
+    this.arm();
+  }
+
+  // ------------------------------------------------------------ internals
+
+  private arm(): void {
+    if (this.closed) return;
+    const next = this.o.incidents.nextDue();
+    if (next === null) {
+      this.wake?.timer.cancel();
+      this.wake = null;
+      return;
+    }
+    if (this.wake && this.wake.at === next) return;
+    this.wake?.timer.cancel();
+    this.wake = { at: next, timer: this.clock.wakeAt(next, () => {
+      this.wake = null;
+      this.tick();
+    }).unref() };
+  }
+
+  private require(id: number): IncidentRecord {
+    const incident = this.o.incidents.get(id);
+    if (!incident) throw fail('paging', { kind: 'incident-not-found', id });
+    return incident;
+  }
+
+  private changed(id: number): void {
+    const incident = this.o.incidents.get(id);
+    if (!incident) return;
+    try {
+      this.o.onChange?.(incident);
+    } catch (error) {
+      this.o.log?.(error);
+    }
+  }
+
+  /** Still escalating: not ended, acknowledged or resolved. */
+  private escalating(id: number): IncidentRecord | null {
+    const incident = this.o.incidents.get(id);
+    return incident && incident.ended === null && incident.state === 'triggered' ? incident : null;
+  }
+
+  /** Who a step calls, as it runs now. */
+  private people(step: PolicyStep, at: number): PagingPerson[] {
+    const { contacts } = this.o;
+    const t = step.target;
+    const ids: readonly number[] =
+      t.kind === 'contact'
+        ? [t.contactId]
+        : t.kind === 'group'
+          ? (contacts.group(t.groupId)?.memberIds ?? [])
+          : (() => {
+              const schedule = this.o.config.schedule(t.scheduleId);
+              const who = schedule ? this.o.onCallAt(schedule, at) : null;
+              return who === null ? [] : [who];
+            })();
+    return ids.flatMap((id) => {
+      const p = contacts.get(id);
+      return p ? [p] : [];
+    });
+  }
+
+  private async run(action: PagingAction): Promise<void> {
+    const { incidents } = this.o;
+    const incident = this.escalating(action.incidentId);
+    if (!incident) {
+      incidents.finish(action.id);
+      return;
+    }
+    const route = incident.routeId !== null ? this.o.config.route(incident.routeId) : undefined;
+    const policy = incident.policyId !== null ? this.o.config.policy(incident.policyId) : undefined;
+    const group = incidents.lastGroup(incident.id);
+    const c = action.cursor;
+    const step = policy?.steps[c.step];
+    if (!route || !policy || !step || !group) {
+      incidents.atomically(() => {
+        incidents.end(incident.id, 'no-route');
+        incidents.finish(action.id);
+      });
+      this.changed(incident.id);
+      return;
+    }
+
+    let results: CallResult[];
+    let people: PagingPerson[];
+    const unsettled = action.takenOver ? incidents.unsettledCalls(action.id) : [];
+    if (unsettled.length > 0) {
+      // A process that is gone started these calls: follow them to their end; one that may have
+      // left without a message to follow is unknown, and nobody is called again automatically.
+      people = this.people(step, this.clock.now());
+      results = await Promise.all(unsettled.map((call) => (call.messageId === null ? Promise.resolve<CallResult>('unknown') : this.follow(call.id, call.messageId, policy))));
+      for (const call of unsettled) if (call.messageId === null) incidents.updateCall(call.id, { result: 'unknown', reason: reason('interrupted', {}), endedAt: this.clock.now() });
+    } else {
+      people = this.people(step, this.clock.now());
+      if (c.person === 0 && c.attempt === 1) incidents.addStep(incident.id, { round: c.round, stepIndex: c.step, dueAt: action.dueAt });
+      const batch = step.target.kind === 'group' && step.target.mode === 'all-at-once' ? people : people.slice(c.person, c.person + 1);
+      results = await Promise.all(batch.map((person) => this.place(incident, route, policy, group, action, person)));
+      this.changed(incident.id);
+    }
+    this.decide(incident.id, action, policy, step, people.length, results);
+  }
+
+  /** After the action's calls: stop, or write the next action (in one transaction with this one's end). */
+  private decide(incidentId: number, action: PagingAction, policy: EscalationPolicy, step: PolicyStep, peopleCount: number, results: CallResult[]): void {
+    const { incidents } = this.o;
+    const c = action.cursor;
+    const now = this.clock.now();
+    const allAtOnce = step.target.kind === 'group' && step.target.mode === 'all-at-once';
+    let next: { cursor: EscalationCursor; at: number } | null = null;
+    let end: 'answered' | 'unknown-call' | 'exhausted' | null = null;
+    if (results.includes('answered')) end = 'answered';
+    else if (results.includes('unknown')) end = 'unknown-call';
+    else {
+      const nextStep = (): void => {
+        const at = now + step.pauseSeconds * 1000;
+        if (c.step + 1 < policy.steps.length) next = { cursor: { round: c.round, step: c.step + 1, person: 0, attempt: 1 }, at };
+        else if (c.round < policy.repeat) next = { cursor: { round: c.round + 1, step: 0, person: 0, attempt: 1 }, at };
+        else end = 'exhausted';
+      };
+      const nextPerson = (): void => {
+        if (!allAtOnce && c.person + 1 < peopleCount) next = { cursor: { ...c, person: c.person + 1, attempt: 1 }, at: now };
+        else nextStep();
+      };
+      // The rule of the policy: a refused or failed call moves on; otherwise the result decides.
+      const decisions = results.map((r) => (r === 'refused' || r === 'failed' ? 'next-person' : this.o.afterCall(step, c.attempt, r as Exclude<CallResult, 'answered' | 'unknown'>)));
+      if (decisions.length === 0) nextPerson();
+      else if (decisions.includes('retry')) next = { cursor: { ...c, attempt: c.attempt + 1 }, at: now + step.retrySeconds * 1000 };
+      else if (decisions.every((d) => d === 'stop')) end = 'exhausted';
+      else nextPerson();
+    }
+    incidents.atomically(() => {
+      incidents.finish(action.id);
+      // Acknowledged or resolved while the call rang: nothing more.
+      if (!this.escalating(incidentId)) return;
+      if (end) incidents.end(incidentId, end);
+      else if (next) incidents.schedule(incidentId, next.cursor, next.at);
+    });
+    this.changed(incidentId);
+    this.arm();
+  }
+
+  /** One call: its row first, then the limits, then the send, then its end. */
+  private async place(incident: IncidentRecord, route: Route, policy: EscalationPolicy, group: AlertGroup, action: PagingAction, person: PagingPerson): Promise<CallResult> {
+    const { incidents } = this.o;
+    const c = action.cursor;
+    const callId = incidents.addCall({ incidentId: incident.id, actionId: action.id, round: c.round, stepIndex: c.step, attempt: c.attempt, contactId: person.id, name: person.name, mobile: person.mobile, dueAt: action.dueAt });
+    const profileId = this.o.profileId();
+    const now = this.clock.now();
+    // Per-number limits and quiet hours, as for quick dial; the route lets some severities through quiet hours.
+    let refusals = checkDial(policyFrom(this.o.limits.effective(profileId)), person.mobile, this.o.limits.callTimes(person.mobile, now - 86_400_000), now);
+    if (incident.severity !== null && route.throughQuietHours.includes(incident.severity)) refusals = refusals.filter((r) => r.limit !== 'quiet-hours');
+    if (refusals.length > 0) {
+      incidents.updateCall(callId, { result: 'refused', refusal: refusals[0]!.limit, endedAt: now });
+      return 'refused';
+    }
+    let sent: SendLike;
+    try {
+      const text = this.o.say(route, group);
+      sent = await this.o.send(profileId, { mobile: person.mobile, content: text.content, templateId: text.templateId });
+    } catch (error) {
+      // Refused before it could leave (a local check): nothing was placed. Anything else may have left.
+      const local = error instanceof CalloutError;
+      if (!local) this.o.log?.(error);
+      incidents.updateCall(callId, { result: local ? 'failed' : 'unknown', reason: local ? reason('refused', { error: error.code }) : reason('internal', {}), endedAt: this.clock.now() });
+      return local ? 'failed' : 'unknown';
+    }
+    const m = sent.message;
+    incidents.updateCall(callId, { messageId: m.id, smsid: m.smsid, state: m.state });
+    const kind = nextCall({ outcome: m.outcome, code: m.code, failure: sent.failure });
+    if (kind.kind === 'unknown') {
+      incidents.updateCall(callId, { result: 'unknown', reason: m.reason ?? sent.failure?.reason ?? null, endedAt: this.clock.now() });
+      return 'unknown';
+    }
+    if (kind.kind !== 'accepted') {
+      incidents.updateCall(callId, { result: 'failed', reason: m.reason ?? sent.failure?.reason ?? null, endedAt: this.clock.now() });
+      return 'failed';
+    }
+    this.changed(incident.id);
+    return this.follow(callId, m.id, policy);
+  }
+
+  /** Waits for a placed call's end and records it. */
+  private async follow(callId: number, messageId: number, policy: EscalationPolicy): Promise<CallResult> {
+    let final: MessageRecord | null;
+    try {
+      final = await this.o.awaitEnd(messageId, this.abort.signal);
+    } catch {
+      final = null;
+    }
+    // Closing: the call's end is left to the next start (its row stays unsettled, its action claimed).
+    if (this.closed) throw new Error('paging engine closed');
+    const result: CallResult = final ? callResult(final, policy.minAnsweredSeconds) : 'unknown';
+    this.o.incidents.updateCall(callId, { smsid: final?.smsid ?? null, state: final?.state ?? null, duration: final?.duration ?? null, result, reason: final?.reason ?? null, endedAt: final?.endedAt ?? this.clock.now() });
+    return result;
+  }
+}

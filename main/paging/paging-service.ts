@@ -1,0 +1,76 @@
+// Paging as the rest of main sees it: its configuration, its incidents and its engine, built once
+// by the composition root (services.ts) on the store and the send path of quick dial.
+import type { Store } from '../store';
+import type { Clock } from '../clock';
+import type { AwaitEnd, SendFn } from '../bulk/queue';
+import { fail } from '../errors';
+import { getSetting } from '../store/retention';
+import { IncidentRepository } from '../store/incident-repository';
+import { PagingConfigRepository } from '../store/paging-config-repository';
+import type { IncidentRecord } from '../../common/paging/records';
+import type { PagingRules } from './deps';
+import { PagingEngine } from './engine';
+
+/** The settings key of the profile paging calls with (default: the built-in Sandbox profile). */
+export const PAGING_PROFILE_SETTING = 'paging.profile';
+
+/** Until the pure rules are wired in, receiving an alert says so (nothing is stored, nobody is called). */
+const missing = (): never => {
+  throw fail('paging', { kind: 'rules-missing' });
+};
+const MISSING_RULES: PagingRules = { routeFor: missing, say: missing, heldBy: missing, afterCall: missing, onCallAt: missing };
+
+export interface PagingServiceOptions {
+  store: Store;
+  send: SendFn;
+  awaitEnd: AwaitEnd;
+  clock: Clock;
+  /** The profile used when none is set. */
+  defaultProfileId: string;
+  rules?: PagingRules;
+  /** Run escalations in this process: resume pending steps at start and claim due ones (the app, `callout page serve`). */
+  escalate?: boolean;
+  onChange?: (incident: IncidentRecord) => void;
+  log?: (error: unknown) => void;
+}
+
+export class PagingService {
+  readonly config: PagingConfigRepository;
+  readonly incidents: IncidentRepository;
+  readonly engine: PagingEngine;
+
+  constructor(o: PagingServiceOptions) {
+    const now = () => o.clock.now();
+    const { store } = o;
+    this.config = new PagingConfigRepository(store.db, now);
+    this.incidents = new IncidentRepository(store.db, now);
+    this.engine = new PagingEngine({
+      incidents: this.incidents,
+      config: this.config,
+      contacts: {
+        get: (id) => store.contacts.get(id),
+        group: (id) => store.contacts.getGroup(id),
+      },
+      limits: store.dialSettings,
+      send: o.send,
+      awaitEnd: o.awaitEnd,
+      profileId: () => getSetting(store.db, PAGING_PROFILE_SETTING) ?? o.defaultProfileId,
+      ...(o.rules ?? MISSING_RULES),
+      clock: o.clock,
+      onChange: o.onChange,
+      log: o.log,
+    });
+    this.escalate = Boolean(o.escalate && o.rules);
+  }
+
+  private readonly escalate: boolean;
+
+  /** Once calls left by a previous process are recovered: resume pending steps and claim due ones (when this process escalates). */
+  start(): void {
+    if (this.escalate) this.engine.resume();
+  }
+
+  close(): Promise<void> {
+    return this.engine.close();
+  }
+}

@@ -1,0 +1,126 @@
+// Paging survives a restart and a second process on the same data directory: every waiting step is
+// a row first; a step that fell due while nothing ran runs once, late, and says so; of two
+// processes only one pages an incident; a call a dead process may have placed is never placed again.
+import { describe, expect, it } from 'vitest';
+import { hostname } from 'node:os';
+import { ManualClock } from '../../../main/clock';
+import { PEOPLE, START, alertGroup, dataDirectory, rig } from './harness';
+
+const [wang, li, zhang] = PEOPLE.map((p) => p.mobile) as [string, string, string];
+const script = { [wang]: [{ state: 'no_answer' as const }], [li]: [{ state: 'busy' as const }], [zhang]: [{ state: 'answered' as const }] };
+
+describe('paging engine: restarts', () => {
+  it('a restart in the middle of a pause runs the next step once, late, and the incident says so', async () => {
+    const clock = new ManualClock(START);
+    const dir = dataDirectory();
+    const before = rig(clock, dir, script);
+    const incident = before.engine.receive(alertGroup('g1'))!;
+    // 王工's three calls end at 3:30; 李雷 falls due at 5:30. The process stops at 4:10.
+    await clock.advance(250_000);
+    await before.engine.close();
+    expect(before.sent.map((s) => s.mobile)).toEqual([wang, wang, wang]);
+    expect(before.incidents.pendingCount(incident.id)).toBe(1);
+    // Down until 8:20 (nothing runs), then two starts of the app on the same directory.
+    await clock.advance(250_000);
+    const after = rig(clock, dir, script);
+    after.engine.resume();
+    after.engine.resume();
+    await clock.advance(15 * 60_000);
+    expect(after.sent.map((s) => [s.mobile, (s.at - START) / 1000])).toEqual([
+      [li, 500],
+      [zhang, 650],
+    ]);
+    const d = after.engine.detail(incident.id);
+    expect(d.incident.ended).toBe('answered');
+    expect(d.steps.map((s) => [s.stepIndex, s.lateMs])).toEqual([
+      [0, 0],
+      [1, 170_000],
+      [2, 0],
+    ]);
+    expect(d.calls.filter((c) => c.name === '李雷')).toHaveLength(1);
+  });
+
+  it('a call a process that is gone was placing, with no message to follow, is not placed again: the incident stops for a person', async () => {
+    const clock = new ManualClock(START);
+    const dir = dataDirectory();
+    const gone = `${hostname()}:999999999`;
+    const before = rig(clock, dir, script, { owner: gone });
+    // It claimed the first step and wrote its call, then died before the send returned.
+    const incident = before.engine.receive(alertGroup('g1'))!;
+    await before.engine.close();
+    before.db.prepare("UPDATE incident_calls SET message_id = NULL, smsid = NULL, result = NULL, ended_at = NULL").run();
+    before.db.prepare("UPDATE paging_actions SET state = 'claimed', owner = ? WHERE id = (SELECT min(id) FROM paging_actions)").run(gone);
+    before.db.prepare("DELETE FROM paging_actions WHERE id > (SELECT min(id) FROM paging_actions)").run();
+    before.db.prepare("UPDATE incidents SET ended = NULL").run();
+    const after = rig(clock, dir, script);
+    after.engine.resume();
+    await clock.advance(15 * 60_000);
+    expect(after.sent).toHaveLength(0);
+    const d = after.engine.detail(incident.id);
+    expect(d.incident.ended).toBe('unknown-call');
+    expect(d.calls.map((c) => c.result)).toEqual(['unknown']);
+  });
+  it('a call a process that is gone had placed (it has a message) is followed to its end, and the escalation goes on from there', async () => {
+    const clock = new ManualClock(START);
+    const dir = dataDirectory();
+    const gone = `${hostname()}:999999999`;
+    const before = rig(clock, dir, script, { owner: gone });
+    const incident = before.engine.receive(alertGroup('g1'))!;
+    // The first call left (message 1) and rang when the process died.
+    await before.engine.close();
+    before.db.prepare('UPDATE incident_calls SET result = NULL, state = NULL, ended_at = NULL').run();
+    before.db.prepare("UPDATE paging_actions SET state = 'claimed', owner = ? WHERE id = (SELECT min(id) FROM paging_actions)").run(gone);
+    before.db.prepare('DELETE FROM paging_actions WHERE id > (SELECT min(id) FROM paging_actions)').run();
+    before.db.prepare('UPDATE incidents SET ended = NULL').run();
+    const after = rig(clock, dir, script);
+    after.engine.resume();
+    await clock.advance(15 * 60_000);
+    const d = after.engine.detail(incident.id);
+    // Not placed again: followed (no answer), then attempts 2 and 3, 李雷, 张三.
+    expect(after.sent.map((s) => s.mobile)).toEqual([wang, wang, li, zhang]);
+    expect(d.calls.map((c) => [c.name, c.attempt, c.result])).toEqual([
+      ['王工', 1, 'no-answer'],
+      ['王工', 2, 'no-answer'],
+      ['王工', 3, 'no-answer'],
+      ['李雷', 1, 'busy'],
+      ['张三', 1, 'answered'],
+    ]);
+    expect(d.incident.ended).toBe('answered');
+  });
+});
+
+describe('paging engine: two processes on one data directory', () => {
+  it('pages each incident from one process only, whichever received the post', async () => {
+    const clock = new ManualClock(START);
+    const dir = dataDirectory();
+    const app = rig(clock, dir, script, { owner: 'app:1', ownerAlive: () => true, pollMs: 5_000 });
+    const serve = rig(clock, dir, script, { owner: 'serve:2', ownerAlive: () => true, pollMs: 5_000 });
+    app.engine.resume();
+    serve.engine.resume();
+    // Alertmanager posts the same group to both (two receivers), at once, and repeats it.
+    const a = app.engine.receive(alertGroup('g1'))!;
+    const b = serve.engine.receive(alertGroup('g1'))!;
+    serve.engine.tick();
+    app.engine.tick();
+    expect(b.id).toBe(a.id);
+    const other = serve.engine.receive(alertGroup('g2', 'firing', ['x'], { alertname: 'CpuHigh', severity: 'critical' }))!;
+    for (let i = 0; i < 30; i++) {
+      await clock.advance(30_000);
+      app.engine.receive(alertGroup('g1'));
+      serve.engine.receive(alertGroup('g1'));
+    }
+    const all = [...app.sent, ...serve.sent].sort((x, y) => x.at - y.at);
+    // Two incidents, each escalated once: 王工 ×3, 李雷, 张三 — no call twice.
+    const calls = (id: number) => app.engine.detail(id).calls.map((c) => [c.name, c.attempt, c.result]);
+    expect(calls(a.id)).toEqual([
+      ['王工', 1, 'no-answer'],
+      ['王工', 2, 'no-answer'],
+      ['王工', 3, 'no-answer'],
+      ['李雷', 1, 'busy'],
+      ['张三', 1, 'answered'],
+    ]);
+    expect(calls(other.id)).toEqual(calls(a.id));
+    expect(all).toHaveLength(10);
+    expect(app.incidents.list()).toHaveLength(2);
+  });
+});
