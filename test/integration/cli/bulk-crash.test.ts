@@ -39,6 +39,7 @@ function callout(args: string[], env: NodeJS.ProcessEnv): { child: ChildProcess;
 async function until(what: string, pred: () => boolean, ms: number): Promise<void> {
   for (let waited = 0; !pred(); waited += 50) {
     if (waited > ms) throw new Error(`timed out waiting for ${what}`);
+    // Real time: polls what a child process (the CLI) and the sandbox over HTTP did; bounded by `ms`.
     await new Promise((r) => setTimeout(r, 50));
   }
 }
