@@ -49,14 +49,12 @@ export interface ServicesOptions {
    * Following calls to their end. `resume`: at start, follow again the calls still going on in the
    * database (the app: yes; the CLI follows only the calls it places itself).
    */
-  follow?: { delayScale?: number; maxAgeMs?: number; budgetPerLine?: number; resume?: boolean };
+  follow?: { maxAgeMs?: number; budgetPerLine?: number; resume?: boolean };
   /**
    * Receipt listeners of profiles that follow by receipts: `all` starts every one at start (the
    * app), `on-demand` starts one when its profile places or follows a call (the CLI). Default all.
    */
   receipts?: 'all' | 'on-demand';
-  /** Speeds up the governors' hour, hold times and dial pauses (tests, a sped-up sandbox). Default 1. */
-  timeScale?: number;
   /** How often messages someone waits for are re-read from the store. Default 1000 ms. */
   watcherPollMs?: number;
   queue?: Pick<BulkQueueOptions, 'unknownHoldMs' | 'maxHoldMs' | 'unknownStreakLimit' | 'progressIntervalMs'>;
@@ -139,7 +137,6 @@ export async function createServices(options: ServicesOptions = {}): Promise<Ser
   const home = options.home ?? dataDirectory();
   const clock = options.clock ?? systemClock;
   const store = openStore(home, options.nativeBinding ? { nativeBinding: options.nativeBinding, clock } : { clock });
-  const timeScale = options.timeScale ?? 1;
   let sandbox: Sandbox | null = null;
   try {
     let secrets: SecretStore;
@@ -180,7 +177,6 @@ export async function createServices(options: ServicesOptions = {}): Promise<Ser
     // One governor per profile, for batches and quick dial; a call waiting for its redial lends its line
     // (unless the profile is set not to, or a refusal kept with the profile stopped it).
     const governors = new GovernorRegistry((id) => store.dialSettings.profileLines(id), {
-      timeScale,
       clock,
       lendingOf: (id) => store.dialSettings.profileLending(id),
       refusals: { at: (id) => store.dialSettings.lendingRefusedAt(id), keep: (id, at) => store.dialSettings.setLendingRefusedAt(id, at) },
@@ -236,10 +232,10 @@ export async function createServices(options: ServicesOptions = {}): Promise<Ser
     profiles.attachListeners((id) => receipts!.status(id));
     const send = calls.send.bind(calls);
     const awaitEnd = calls.awaitEnd.bind(calls);
-    const queue = new BulkQueue({ batches: store.batches, send, awaitEnd, governors, followLeft: (ids) => calls.followLeft(ids), onProgress: (p) => emit('bulkProgress', p), timeScale, clock, log: options.log, ...options.queue });
+    const queue = new BulkQueue({ batches: store.batches, send, awaitEnd, governors, followLeft: (ids) => calls.followLeft(ids), onProgress: (p) => emit('bulkProgress', p), clock, log: options.log, ...options.queue });
     const bulk = new BulkService({ queue, templates: store.templates, calledSince: (since) => store.messages.calledSince(since), clock });
     const contacts = new ContactService(store.contacts);
-    const dialer = new Dialer({ contacts, settings: store.dialSettings, templates: store.templates, send, awaitEnd, governors, onProgress: (p) => emit('dialProgress', p), timeScale, clock, log: options.log });
+    const dialer = new Dialer({ contacts, settings: store.dialSettings, templates: store.templates, send, awaitEnd, governors, onProgress: (p) => emit('dialProgress', p), clock, log: options.log });
 
     const workbench = new WorkbenchService({ store, profiles, clipboard: () => options.clipboard ?? null, onRunProgress: (p) => emit('runProgress', p), clock });
     const capture = new CaptureService({

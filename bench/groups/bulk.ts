@@ -1,10 +1,11 @@
 // `npm run bench -- --json --only bulk`: the bulk queue under the governor against the sandbox with
 // time sped up, and the spreadsheet import at 100,000 rows.
 import { parseCsv, prepareRows, resolveMapping, type PreparedRow } from '../../main/bulk/import';
-import { STATUS_QUERIES_PER_LINE_PER_SECOND, STATUS_QUERY_BURST_SECONDS } from '../../main/calls/follower';
+import { STATUS_QUERIES_PER_LINE_PER_SECOND, STATUS_QUERY_BURST_SECONDS } from '../../main/calls/follow';
 import { startSandbox } from '../../main/sandbox';
 import { SessionSecretStore } from '../../main/secrets';
 import { createServices } from '../../main/services';
+import { ScaledClock } from '../../test/helpers/scaled-clock';
 import { tempHome } from '../../test/helpers/temp-home';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -54,12 +55,13 @@ async function governor(items = 2000, timeScale = 0.05): Promise<Record<string, 
   const home = tempHome('callout-bench-bulk-', memoryBacked());
   const sandbox = await startSandbox({ timeScale, accounts: [{ apiId: 'bench', apiKey: 'bench-key', balance: 10_000_000, lines: 1 }] });
   sandbox.addTemplate('bench', '您好，【变量】，您的订单【变量】已发货，【变量】', { approved: true });
+  const clock = new ScaledClock(timeScale);
   const services = await createServices({
     home: home.dir,
     secrets: { store: new SessionSecretStore(), status: { kind: 'session', keychainAvailable: false, reason: 'bench' } },
     sandbox: false,
-    follow: { delayScale: timeScale },
-    timeScale,
+    // Callout's time runs as fast as the sandbox's: a provider's second is `timeScale` real seconds.
+    clock,
     watcherPollMs: 50,
   });
   services.profiles.registerEphemeral(
@@ -99,7 +101,7 @@ async function governor(items = 2000, timeScale = 0.05): Promise<Record<string, 
       lent += gov.snapshot().lent;
     }, 20);
     const started = performance.now();
-    const startedAt = Date.now();
+    const startedAt = clock.now();
     queue.start(batch.id);
     const done = await queue.whenStopped(batch.id);
     const seconds = (performance.now() - started) / 1000;
@@ -130,11 +132,11 @@ async function governor(items = 2000, timeScale = 0.05): Promise<Record<string, 
     const polls = services.store.db.prepare("SELECT started_at AS at FROM exchanges WHERE operation = 'status' AND started_at >= ?").all(startedAt) as { at: number }[];
     const perSecond = new Map<number, number>();
     for (const { at } of polls) {
-      const second = Math.floor((at - startedAt) / (1000 * timeScale));
+      const second = Math.floor((at - startedAt) / 1000);
       perSecond.set(second, (perSecond.get(second) ?? 0) + 1);
     }
     const lines = limit / 20;
-    const simulatedSeconds = Math.max(1, (Math.max(...polls.map((p) => p.at)) - startedAt) / (1000 * timeScale));
+    const simulatedSeconds = Math.max(1, (Math.max(...polls.map((p) => p.at)) - startedAt) / 1000);
     return {
       governorLimit: limit,
       governorPeakConcurrency: sandbox.stats().peakConcurrency,

@@ -3,6 +3,7 @@ import { buildStringToSign, formatHttpDate, signParts, type StringToSignParts } 
 import { startSandbox } from '../../main/sandbox';
 import { openStore } from '../../main/store';
 import { CallService } from '../../main/calls/call-service';
+import { ScaledClock } from '../../test/helpers/scaled-clock';
 import { tempHome } from '../../test/helpers/temp-home';
 
 /** Operations per second of fn, over about `ms` milliseconds. */
@@ -45,8 +46,9 @@ async function sends(total = 400, concurrency = 8): Promise<number> {
   const sandbox = await startSandbox({ timeScale: 0.001, accounts: [{ apiId: 'bench', apiKey: 'bench-key', balance: 1_000_000, lines: 100 }] });
   const store = openStore(home.dir);
   const endpoint = { profile: 'bench', baseUrl: sandbox.baseUrl, apiId: 'bench', apiKey: 'bench-key', signing: null, connectTimeoutMs: 2000, totalTimeoutMs: 5000, format: 'json' as const };
-  // The send-and-follow service every caller uses (following stays idle: the bench measures sends).
-  const service = new CallService({ messages: store.messages, exchanges: store.exchanges, endpoint: async () => endpoint, follow: { delayScale: 1000 } });
+  // The send-and-follow service every caller uses (following stays idle: the bench measures sends;
+  // on a clock a thousand times slower, the first look is half an hour away).
+  const service = new CallService({ messages: store.messages, exchanges: store.exchanges, endpoint: async () => endpoint, clock: new ScaledClock(1000) });
   try {
     let next = 0;
     const start = performance.now();

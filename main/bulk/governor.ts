@@ -34,8 +34,6 @@ export interface GovernorLimits {
 
 export interface GovernorOptions {
   limits: GovernorLimits;
-  /** Shrinks the hour: the window is HOUR_MS × timeScale real ms (tests and benchmarks against a sped-up sandbox). Default 1. */
-  timeScale?: number;
   /** The time and the timers (the hourly window, lent lines). Default systemClock. */
   clock?: Clock;
   /** Told when a refusal stops lending (the registry keeps it with the profile). */
@@ -119,7 +117,6 @@ interface Waiter {
 /** One profile's limits. */
 export class Governor {
   private limitsValue: GovernorLimits;
-  private readonly timeScale: number;
   private readonly clock: Clock;
   private inUse = 0;
   private peak = 0;
@@ -147,7 +144,6 @@ export class Governor {
 
   constructor(options: GovernorOptions) {
     this.limitsValue = { ...options.limits };
-    this.timeScale = options.timeScale ?? 1;
     this.clock = options.clock ?? systemClock;
     this.onLendRefused = options.onLendRefused;
     this.lastAt = this.clock.now();
@@ -165,7 +161,7 @@ export class Governor {
   }
 
   get windowMs(): number {
-    return HOUR_MS * this.timeScale;
+    return HOUR_MS;
   }
 
   /** Waits for a free slot. Priority callers (a person dialling) go before queued batch items. */
@@ -458,7 +454,7 @@ export class GovernorRegistry {
    */
   constructor(
     private readonly linesOf: (profileId: string) => number,
-    private readonly options: { timeScale?: number; clock?: Clock; lendingOf?: (profileId: string) => boolean; refusals?: LendRefusals; log?: (error: unknown) => void } = {},
+    private readonly options: { clock?: Clock; lendingOf?: (profileId: string) => boolean; refusals?: LendRefusals; log?: (error: unknown) => void } = {},
   ) {}
 
   /**
@@ -466,10 +462,10 @@ export class GovernorRegistry {
    * start: another process, the CLI or the app, may have changed them, or seen a refusal).
    */
   for(profileId: string): Governor {
-    const { timeScale, clock } = this.options;
+    const { clock } = this.options;
     let g = this.governors.get(profileId);
     if (!g) {
-      g = new Governor({ limits: limitsForLines(this.linesOf(profileId)), timeScale, clock, onLendRefused: () => this.keepRefusal(profileId) });
+      g = new Governor({ limits: limitsForLines(this.linesOf(profileId)), clock, onLendRefused: () => this.keepRefusal(profileId) });
       this.governors.set(profileId, g);
     } else {
       const limits = limitsForLines(this.linesOf(profileId));

@@ -64,8 +64,6 @@ export interface BulkQueueOptions {
   /** Progress of a batch: at most every progressIntervalMs, and at once when its status changes. */
   onProgress?: (p: BatchProgress) => void;
   progressIntervalMs?: number;
-  /** Multiplies the hold times below (tests and benchmarks against a sped-up sandbox). Default 1. */
-  timeScale?: number;
   /** How long a send with an unknown outcome holds its line (its call may be ringing). Default 60 s. */
   unknownHoldMs?: number;
   /** A line is given back after this long even if the call's end was never reported. Default 10 min. */
@@ -124,12 +122,11 @@ class Runner {
 
 export class BulkQueue {
   private readonly states = new Map<number, BatchState>();
-  private readonly o: Required<Pick<BulkQueueOptions, 'progressIntervalMs' | 'timeScale' | 'unknownHoldMs' | 'maxHoldMs' | 'unknownStreakLimit' | 'clock'>> & BulkQueueOptions;
+  private readonly o: Required<Pick<BulkQueueOptions, 'progressIntervalMs' | 'unknownHoldMs' | 'maxHoldMs' | 'unknownStreakLimit' | 'clock'>> & BulkQueueOptions;
 
   constructor(options: BulkQueueOptions) {
     this.o = {
       progressIntervalMs: 250,
-      timeScale: 1,
       unknownHoldMs: 60_000,
       maxHoldMs: 10 * 60_000,
       unknownStreakLimit: 10,
@@ -585,7 +582,7 @@ export class BulkQueue {
     const hold = this.o.clock.setTimeout(() => {
       state.holdAbort.signal.removeEventListener('abort', abort);
       slot.release();
-    }, this.o.unknownHoldMs * this.o.timeScale);
+    }, this.o.unknownHoldMs);
     state.holdAbort.signal.addEventListener('abort', abort, { once: true });
     this.countUnknown(batchId, runner);
   }
@@ -603,7 +600,7 @@ export class BulkQueue {
     slot.holds(messageId);
     let timer: TimerHandle | undefined;
     const timeout = new Promise<null>((resolve) => {
-      timer = this.o.clock.setTimeout(() => resolve(null), this.o.maxHoldMs * this.o.timeScale).unref();
+      timer = this.o.clock.setTimeout(() => resolve(null), this.o.maxHoldMs).unref();
     });
     void Promise.race([this.o.awaitEnd(messageId, state.holdAbort.signal).catch(() => null), timeout])
       .then((m) => {

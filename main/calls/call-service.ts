@@ -32,9 +32,7 @@ import type { MessageRepository } from '../store/message-repository';
 import { ownerAlive, processOwner } from '../store/process-owner';
 import { dialectOf, VoiceClient, type ProviderEndpoint } from '../voice/client';
 import { parseBody, parsePost, type BalanceReply, type SendReply, type StatusReply } from '../voice/replies';
-import { CallClock, redialAfter, type CallClockOptions } from './call-clock';
-import { EndWatcher } from './end-watcher';
-import { Follower, type LookResult } from './follower';
+import { CallClock, EndWatcher, Follower, redialAfter, type CallClockOptions, type LookResult } from './follow';
 import { systemClock, type Clock, type TimerHandle } from '../clock';
 
 export interface SendInput {
@@ -99,11 +97,10 @@ export interface CallServiceOptions {
   /** The provider accepted (code 2) or rejected (401, signature) a profile's key: one record for every screen. */
   onKeyVerdict?: (profileId: string, verdict: { result: 'ok' | 'rejected'; code: number | null; kind: 'credentials' | 'signature' | null }) => void;
   /**
-   * Following calls: `delayScale` multiplies every wait (the provider's seconds are this many real
-   * seconds: tests, a sped-up sandbox), `maxAgeMs` how long a call is followed at most,
-   * `budgetPerLine` the status queries a second per line (default STATUS_QUERIES_PER_LINE_PER_SECOND).
+   * Following calls: `maxAgeMs` how long a call is followed at most, `budgetPerLine` the status
+   * queries a second per line (default STATUS_QUERIES_PER_LINE_PER_SECOND).
    */
-  follow?: { delayScale?: number; maxAgeMs?: number; budgetPerLine?: number };
+  follow?: { maxAgeMs?: number; budgetPerLine?: number };
   /** Lines of a profile: its status-query budget grows with them. Default 1. */
   linesOf?: (profileId: string) => number;
   /** Where each profile's learned redial wait is kept across restarts (see CallClockOptions.redialWaits). */
@@ -180,7 +177,6 @@ export class CallService {
       onLineFree: o.onLineFree,
       look: (m) => this.look(m),
       expire: (m) => this.changed(o.messages.endTracking(m.id, reason('tracking-timeout', {}))),
-      delayScale: o.follow?.delayScale,
       maxAgeMs: o.follow?.maxAgeMs,
       budgetPerLine: o.follow?.budgetPerLine,
       time: this.time,

@@ -1,3 +1,4 @@
+import type { Clock } from '../clock';
 import type { ErrorCode, IpcError } from '../../common/contract/errors';
 
 /** Where the CLI writes, and what it reads from its surroundings: injectable for tests. */
@@ -15,6 +16,8 @@ export interface CliIo {
   readSecret?: (prompt: string) => Promise<string | null>;
   /** Resolves when a foreground command (`callout capture`) should stop; default SIGINT or SIGTERM (tests pass their own). */
   until?: Promise<void>;
+  /** The time of the commands and of the services they open; default systemClock (tests pass their own). */
+  clock?: Clock;
 }
 
 export const EXIT = {

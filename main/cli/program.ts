@@ -34,7 +34,7 @@ export async function runCli(argv: readonly string[], rawIo: CliIo): Promise<num
   const words = cliWords(cliLanguage(argv, io.env));
   const { t } = words;
   const parse = parsers(words);
-  const session = new CliSession(io.env);
+  const session = new CliSession(io.env, io.clock);
   /** In --json, the value with the database's recovery, when there was one (see withRecovery). */
   const jsonOf = (value: unknown) => JSON.stringify(withRecovery(value, session.recovered));
 

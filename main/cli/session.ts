@@ -64,15 +64,6 @@ function asFailure(error: unknown): unknown {
   return error instanceof CalloutError ? failureFromIpc(error.toIpc()) : error;
 }
 
-/**
- * Speeds up following calls, the governor's hour and dial pauses when talking to a sped-up sandbox
- * (`callout sandbox --time-scale 0.01`). Not for real providers.
- */
-export function cliTimeScale(env: NodeJS.ProcessEnv): number {
-  const n = Number(env.CALLOUT_TIME_SCALE);
-  return Number.isFinite(n) && n > 0 && n <= 1 ? n : 1;
-}
-
 type Opened = { services: Services; handlers: Handlers; local: LocalHandlers };
 
 export class CliSession {
@@ -91,7 +82,6 @@ export class CliSession {
 
   private open(): Promise<Opened> {
     this.opened ??= (async () => {
-      const scale = cliTimeScale(this.env);
       const services = await createServices({
         home: dataDirectory(this.env),
         clock: this.clock,
@@ -100,9 +90,7 @@ export class CliSession {
         // A receipt listener starts when a profile that follows by receipts places a call (another Callout may already listen).
         receipts: 'on-demand',
         // The CLI follows the calls it places itself (not every open call of the app).
-        follow: { delayScale: scale, maxAgeMs: 30 * 60_000, resume: false },
-        timeScale: scale,
-        watcherPollMs: Math.max(20, 1000 * scale),
+        follow: { maxAgeMs: 30 * 60_000, resume: false },
       });
       const local = createLocalHandlers(services);
       this.recovered = await local['app.recovered']();

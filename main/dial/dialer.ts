@@ -37,8 +37,6 @@ export interface DialerOptions {
   onProgress?: (p: DialProgress) => void;
   /** The time and the waits (limits, pauses between attempts). Default systemClock. */
   clock?: Clock;
-  /** Multiplies pauses and limit waits (tests). Default 1. */
-  timeScale?: number;
   log?: (error: unknown) => void;
 }
 
@@ -58,11 +56,9 @@ function sleep(clock: Clock, ms: number, signal: AbortSignal): Promise<void> {
 export class Dialer {
   private readonly runs = new Map<string, Run>();
   private readonly clock: Clock;
-  private readonly timeScale: number;
 
   constructor(private readonly o: DialerOptions) {
     this.clock = o.clock ?? systemClock;
-    this.timeScale = o.timeScale ?? 1;
   }
 
   /** Resolves targets and text and checks the limits, without calling anyone. */
@@ -212,7 +208,7 @@ export class Dialer {
           if (minuteOnly && attempt > 1) {
             const until = r[0]!.freesAt + 50;
             emit({ phase: 'waiting', targetIndex: ti, target, attempt, messageId: null, state: null, nextAttemptAt: until, refusals: r });
-            await sleep(this.clock, (until - this.clock.now()) * this.timeScale, signal);
+            await sleep(this.clock, until - this.clock.now(), signal);
             if (signal.aborted) return finish(result('cancelled'), ti);
             r = checkDial(policy, target.mobile, this.o.settings.callTimes(target.mobile, this.clock.now() - 86_400_000), this.clock.now());
           }
@@ -252,7 +248,7 @@ export class Dialer {
         }
         if (next.kind === 'unknown') {
           const s = slot;
-          if (s) this.clock.setTimeout(() => s.release(), 60_000 * this.timeScale).unref();
+          if (s) this.clock.setTimeout(() => s.release(), 60_000).unref();
           record.endedAt = this.clock.now();
           emit({ phase: 'ended', targetIndex: ti, target, attempt, messageId: m.id, state: m.state, nextAttemptAt: null, refusals: [] });
           return finish(result('unknown'), ti);
@@ -278,7 +274,7 @@ export class Dialer {
         if (attempt < plan.attempts) {
           const nextAt = this.clock.now() + plan.pauseSeconds * 1000;
           emit({ phase: 'waiting', targetIndex: ti, target, attempt: attempt + 1, messageId: null, state: null, nextAttemptAt: nextAt, refusals: [] });
-          await sleep(this.clock, plan.pauseSeconds * 1000 * this.timeScale, signal);
+          await sleep(this.clock, plan.pauseSeconds * 1000, signal);
         }
       }
       if (refused) refusedTargets++;

@@ -5,6 +5,7 @@ import { createHandlers } from '../../main/handlers';
 import { startSandbox, type Sandbox } from '../../main/sandbox';
 import { SessionSecretStore } from '../../main/secrets';
 import { createServices, type Services, type ServicesOptions } from '../../main/services';
+import { FASTEST_SCALE, ScaledClock } from '../helpers/scaled-clock';
 import { tempHome } from '../helpers/temp-home';
 
 const cleanups: Array<() => Promise<void> | void> = [];
@@ -12,7 +13,13 @@ afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
-const fast = { delayScale: 0.01 } as const;
+/**
+ * Callout on a clock twenty times faster (its looks come as fast as the sped-up calls end), and the
+ * embedded sandbox on it, its calls taking `sandboxScale` real seconds a second.
+ */
+const fast = (sandboxScale = 1) => ({ clock: new ScaledClock(FASTEST_SCALE), sandbox: { timeScale: sandboxScale / FASTEST_SCALE } });
+/** A clock a hundred times slower: a process that sends and closes never looks at its call. */
+const idle = () => ({ clock: new ScaledClock(100) });
 
 async function open({ secrets, ...options }: Omit<Partial<ServicesOptions>, 'secrets'> & { home: string; secrets: SessionSecretStore }) {
   const services = await createServices({ ...options, secrets: { store: secrets, status: { kind: 'session', keychainAvailable: false, reason: 't' } } });
@@ -47,7 +54,8 @@ describe('live call tracking', () => {
   it('follows a call through ringing to answered with its duration, pushes each change, and notifies once', async () => {
     const home = tempHome();
     const notified: [MessageRecord, string][] = [];
-    const { services, call } = await open({ home: home.dir, secrets: new SessionSecretStore(), sandbox: { timeScale: 0.005 }, follow: fast, notify: (m, l) => notified.push([m, l]) });
+    // The call rings for about 200 ms: long enough for a look to see it ringing.
+    const { services, call } = await open({ home: home.dir, secrets: new SessionSecretStore(), ...fast(0.02), notify: (m, l) => notified.push([m, l]) });
     cleanups.push(home.cleanup, () => services.close());
     await call('app.setLocale', { locale: 'zh-CN' });
     const states: string[] = [];
@@ -59,7 +67,7 @@ describe('live call tracking', () => {
     expect(final.duration).toBeGreaterThanOrEqual(3);
     expect(states).toContain('calling');
     expect(states.at(-1)).toBe('answered');
-    // Real time: checks that no second notification comes; the services run on the system clock against the sandbox over HTTP.
+    // Real time: checks that no second notification comes; the services run on a sped-up wall clock against the sandbox over HTTP.
     await new Promise((r) => setTimeout(r, 100));
     expect(notified).toHaveLength(1);
     expect(notified[0]![1]).toBe('zh-CN');
@@ -70,7 +78,7 @@ describe('live call tracking', () => {
 
   it('records each redial in the timeline (a number that answers on the second attempt)', async () => {
     const home = tempHome();
-    const { services, call } = await open({ home: home.dir, secrets: new SessionSecretStore(), sandbox: { timeScale: 0.003 }, follow: fast });
+    const { services, call } = await open({ home: home.dir, secrets: new SessionSecretStore(), ...fast(0.003) });
     cleanups.push(home.cleanup, () => services.close());
     const done = until(services, (m) => m.endedAt !== null);
     await call('messages.send', { profileId: 'sandbox', mobile: '13800138005', content: OTP('2') });
@@ -82,7 +90,7 @@ describe('live call tracking', () => {
 
   it('ends a call nobody answers as no_answer after the redials', async () => {
     const home = tempHome();
-    const { services, call } = await open({ home: home.dir, secrets: new SessionSecretStore(), sandbox: { timeScale: 0.002 }, follow: fast });
+    const { services, call } = await open({ home: home.dir, secrets: new SessionSecretStore(), ...fast(0.002) });
     cleanups.push(home.cleanup, () => services.close());
     const done = until(services, (m) => m.endedAt !== null);
     await call('messages.send', { profileId: 'sandbox', mobile: '13800138000', content: OTP('3') });
@@ -94,14 +102,15 @@ describe('live call tracking', () => {
     const home = tempHome();
     const secrets = new SessionSecretStore();
     cleanups.push(home.cleanup, () => sandbox.close());
-    const first = await open({ home: home.dir, secrets, sandbox: false, follow: { delayScale: 100 } });
+    const first = await open({ home: home.dir, secrets, sandbox: false, ...idle() });
     const profile = await first.call<{ id: string }>('profiles.save', { name: 'External', baseUrl: sandbox.baseUrl, apiId: 'acct' });
     await first.call('profiles.setKey', { id: profile.id, apiKey: 'k-restart' });
     const sent = await first.call<{ message: MessageRecord }>('messages.send', { profileId: profile.id, mobile: '13800138008', content: OTP('4') });
     expect(sent.message.outcome).toBe('accepted');
     await first.services.close();
 
-    const second = await open({ home: home.dir, secrets, sandbox: false, follow: fast });
+    // As fast as the sandbox's calls.
+    const second = await open({ home: home.dir, secrets, sandbox: false, clock: new ScaledClock(0.02) });
     cleanups.push(() => second.services.close());
     expect(second.services.calls.following()).toEqual([sent.message.id]);
     const final = await until(second.services, (m) => m.id === sent.message.id && m.endedAt !== null, 15000);
@@ -111,11 +120,11 @@ describe('live call tracking', () => {
   it('stops following a message the provider no longer knows, and says so', async () => {
     const home = tempHome();
     const secrets = new SessionSecretStore();
-    const first = await open({ home: home.dir, secrets, sandbox: { timeScale: 1 }, follow: { delayScale: 100 } });
+    const first = await open({ home: home.dir, secrets, sandbox: { timeScale: 1 }, ...idle() });
     const sent = await first.call<{ message: MessageRecord }>('messages.send', { profileId: 'sandbox', mobile: '13800138008', content: OTP('5') });
     await first.services.close();
     // The embedded sandbox starts afresh: it has never heard of that smsid.
-    const second = await open({ home: home.dir, secrets, sandbox: { timeScale: 1 }, follow: fast });
+    const second = await open({ home: home.dir, secrets, ...fast() });
     cleanups.push(home.cleanup, () => second.services.close());
     const ended = await until(second.services, (m) => m.id === sent.message.id && m.endedAt !== null);
     expect(ended.state).not.toBe('answered');

@@ -1,3 +1,4 @@
+import { ScaledClock } from '../../helpers/scaled-clock';
 import type { PreparedRow } from '../../../main/bulk/import';
 import type { BatchProgress } from '../../../main/bulk/queue';
 import type { DialProgress } from '../../../main/dial/dialer';
@@ -9,18 +10,24 @@ import { EVENT_CHANNELS } from '../../../common/contract';
 export const TEMPLATE = '您好，【变量】，您的订单【变量】已发货，请注意查收。';
 export const fill = (name: string, order: string) => TEMPLATE.replace('【变量】', name).replace('【变量】', order);
 
-/** Services on a temp home with no embedded sandbox, calls followed fast, and a profile pointing at `sandbox`. */
-export async function servicesFor(home: string, sandbox: Sandbox, apiId: string, apiKey: string, opts: { timeScale: number; totalTimeoutMs?: number }) {
+/**
+ * Services on a temp home with no embedded sandbox, and a profile pointing at `sandbox`. Callout runs
+ * on a clock as fast as the sandbox's calls (a provider's second is `timeScale` real seconds), or
+ * `clockScale` (slower: the calls seem shorter to it than they are, its minutes pass slower); the
+ * profile's timeouts and the watcher's re-reads stay what they were in real time (2 s to connect,
+ * `totalTimeoutMs` or 5 s in all; every 20 ms).
+ */
+export async function servicesFor(home: string, sandbox: Sandbox, apiId: string, apiKey: string, opts: { timeScale: number; totalTimeoutMs?: number; clockScale?: number }) {
+  const clock = new ScaledClock(opts.clockScale ?? opts.timeScale);
   const services = await createServices({
     home,
     secrets: { store: new SessionSecretStore(), status: { kind: 'session', keychainAvailable: false, reason: 'test' } },
     sandbox: false,
-    follow: { delayScale: opts.timeScale },
-    timeScale: opts.timeScale,
-    watcherPollMs: 20,
+    clock,
+    watcherPollMs: clock.fromReal(20),
   });
   services.profiles.registerEphemeral(
-    { id: 'ext', name: 'External', baseUrl: sandbox.baseUrl, apiId, signing: 'off', format: 'json', connectTimeoutMs: 2000, totalTimeoutMs: opts.totalTimeoutMs ?? 5000, lowBalanceThreshold: null },
+    { id: 'ext', name: 'External', baseUrl: sandbox.baseUrl, apiId, signing: 'off', format: 'json', connectTimeoutMs: clock.fromReal(2000), totalTimeoutMs: clock.fromReal(opts.totalTimeoutMs ?? 5000), lowBalanceThreshold: null },
     apiKey,
   );
   const progress: BatchProgress[] = [];

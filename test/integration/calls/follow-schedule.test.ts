@@ -10,6 +10,7 @@ import { createHandlers } from '../../../main/handlers';
 import { SANDBOX_API_ID } from '../../../main/profiles/profile-service';
 import { SessionSecretStore } from '../../../main/secrets';
 import { createServices } from '../../../main/services';
+import { FASTEST_SCALE, ScaledClock } from '../../helpers/scaled-clock';
 import { tempHome } from '../../helpers/temp-home';
 
 const cleanups: Array<() => unknown> = [];
@@ -21,13 +22,15 @@ const TEXT = '您的验证码是4321，5分钟内有效。';
 
 async function start(scale: number, followScale = scale, sandboxDialect?: Dialect) {
   const home = tempHome();
+  // Callout runs on a sped-up clock (a provider's second is `followScale` real seconds, at most 20
+  // times faster so that a local request fits in the transport's timeouts); the embedded sandbox
+  // runs on it too, its own time scale on top, so that its calls take `scale` real seconds a second.
+  const clock = new ScaledClock(Math.max(followScale, FASTEST_SCALE));
   const services = await createServices({
     home: home.dir,
     secrets: { store: new SessionSecretStore(), status: { kind: 'session', keychainAvailable: false, reason: 'test' } },
-    sandbox: { timeScale: scale, ...(sandboxDialect ? { dialect: sandboxDialect } : {}) },
-    follow: { delayScale: followScale },
-    timeScale: scale,
-    watcherPollMs: 20,
+    clock,
+    sandbox: { timeScale: scale / clock.scale, ...(sandboxDialect ? { dialect: sandboxDialect } : {}) },
   });
   cleanups.push(home.cleanup, () => services.close());
   const handlers = createHandlers(services);

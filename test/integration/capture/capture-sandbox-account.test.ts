@@ -12,6 +12,7 @@ import { createHandlers } from '../../../main/handlers';
 import { SessionSecretStore } from '../../../main/secrets';
 import { createServices, type Services } from '../../../main/services';
 import { findKey, scanDirectory } from '../../helpers/key-scan';
+import { FASTEST_SCALE, ScaledClock } from '../../helpers/scaled-clock';
 import { tempHome } from '../../helpers/temp-home';
 
 const REAL_KEY = 'real-provider-key-7Q9';
@@ -28,9 +29,9 @@ beforeAll(async () => {
   services = await createServices({
     home: home.dir,
     secrets: { store: new SessionSecretStore(), status: { kind: 'session', keychainAvailable: false, reason: 't' } },
-    sandbox: { timeScale: 0.002 },
-    follow: { delayScale: 0.005 },
-    timeScale: 0.01,
+    // Callout on a clock twenty times faster; the embedded sandbox runs on it, its calls at 0.002.
+    clock: new ScaledClock(FASTEST_SCALE),
+    sandbox: { timeScale: 0.002 / FASTEST_SCALE },
   });
   services.subscribe((channel, payload) => {
     const p = payload as { status: CaptureStatus; exchangeId: number | null };

@@ -39,6 +39,7 @@ function callout(args: string[], env: NodeJS.ProcessEnv): { child: ChildProcess;
 async function until(what: string, pred: () => boolean, ms: number): Promise<void> {
   for (let waited = 0; !pred(); waited += 50) {
     if (waited > ms) throw new Error(`timed out waiting for ${what}`);
+    // Real time: polls what a child process (the CLI) and the sandbox over HTTP did; bounded by `ms`.
     await new Promise((r) => setTimeout(r, 50));
   }
 }
@@ -49,8 +50,9 @@ describe('callout bulk --resume after kill -9', () => {
     const sandbox: Sandbox = await startSandbox({ timeScale: 0.1, accounts: [{ apiId: 'crash-cli', apiKey: KEY, balance: 100_000 }] });
     const home = tempHome();
     cleanups.push(home.cleanup, () => sandbox.close());
-    // The CLI's hour, pauses and the longest a line is held for a call nobody follows (10 min × 0.1 = 60 s) are sped up 10 times.
-    const env = { CALLOUT_HOME: home.dir, CALLOUT_BASE_URL: sandbox.baseUrl, CALLOUT_API_ID: 'crash-cli', CALLOUT_API_KEY: KEY, CALLOUT_TIME_SCALE: '0.1', LANG: 'en_US.UTF-8' };
+    // Real time: the CLI runs in a child process, on the system clock (no clock can be handed to it); it
+    // follows its calls as it would a real provider's, its first look about 2 s after the send.
+    const env = { CALLOUT_HOME: home.dir, CALLOUT_BASE_URL: sandbox.baseUrl, CALLOUT_API_ID: 'crash-cli', CALLOUT_API_KEY: KEY, LANG: 'en_US.UTF-8' };
     expect((await cli(['template', 'add', '--id', 'ship', '--approved', '--content', TEMPLATE, '--marker', '姓名', '--marker', '订单号'], env)).code).toBe(0);
     const file = join(home.dir, 'list.csv');
     writeFileSync(file, ['手机,姓名,订单号', ...Array.from({ length: COUNT }, (_, i) => `1390000${String(i).padStart(3, '0')}8,客户${i},SO-${i}`)].join('\n'));
@@ -82,7 +84,7 @@ describe('callout bulk --resume after kill -9', () => {
     expect(leftOpen).toBeGreaterThan(0);
 
     const resumed = callout(['--json', 'bulk', '--resume', String(batchId)], env);
-    // Without following the left calls, their lines stay taken for 60 s (and their calls stay open after).
+    // Without following the left calls, their lines stay taken for 10 min (and their calls stay open after).
     const timer = setTimeout(() => resumed.child.kill('SIGKILL'), 45_000);
     const r = await resumed.done;
     clearTimeout(timer);

@@ -33,7 +33,7 @@ describe.skipIf(skip)('--profile with the key in the real keychain', () => {
     process.env[KEYCHAIN_SERVICE_ENV] = SERVICE;
     sandbox = await startSandbox({ timeScale: 0.002, accounts: [{ apiId: 'kc-acct', apiKey: KEY, balance: 1000 }] });
     home = tempHome();
-    env = { CALLOUT_HOME: home.dir, CALLOUT_TIME_SCALE: '0.002', LANG: 'en_US.UTF-8' };
+    env = { CALLOUT_HOME: home.dir, LANG: 'en_US.UTF-8' };
     // The app saved the profile and put its key in the keychain.
     const app = await createServices({ home: home.dir, sandbox: false });
     expect((await app.secretStatus()).kind).toBe('keychain');

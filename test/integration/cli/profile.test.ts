@@ -186,6 +186,7 @@ describe('--dialect: a one-off reading beside --base-url/--api-id', () => {
     const busyId = (busy.json as { smsid: string }).smsid;
     let s = await cli(['--dialect', 'numeric-states', 'status', busyId], env);
     for (let i = 0; i < 100 && !s.stdout.includes('200002'); i++) {
+      // Real time: the sandbox (a real HTTP server on the system clock, sped up by its time scale) runs the call; bounded by the count.
       await new Promise((r) => setTimeout(r, 30));
       s = await cli(['--dialect', 'numeric-states', 'status', busyId], env);
     }

@@ -38,7 +38,9 @@ beforeAll(async () => {
 afterAll(() => sandbox.close());
 beforeEach(() => {
   home = tempHome();
-  env = { CALLOUT_HOME: home.dir, CALLOUT_BASE_URL: sandbox.baseUrl, CALLOUT_API_ID: 'cli-acct', CALLOUT_API_KEY: KEY, CALLOUT_TIME_SCALE: '0.01', LANG: 'en_US.UTF-8' };
+  // Real time: the CLI runs in a child process, on the system clock (no clock can be handed to it); it
+  // follows its calls as it would a real provider's, its first look about 2 s after the send.
+  env = { CALLOUT_HOME: home.dir, CALLOUT_BASE_URL: sandbox.baseUrl, CALLOUT_API_ID: 'cli-acct', CALLOUT_API_KEY: KEY, LANG: 'en_US.UTF-8' };
 });
 afterEach(() => home.cleanup());
 

@@ -116,6 +116,7 @@ export async function waitFor(check: () => boolean, timeoutMs = 5000, what = 'co
   }
 }
 
+/** A real-time pause, for polling the sandbox over HTTP (each caller says why). */
 export function sleep(ms: number): Promise<void> {
   return new Promise((r) => setTimeout(r, ms));
 }

@@ -10,6 +10,7 @@ import { SessionSecretStore } from '../../../main/secrets';
 import { processOwner } from '../../../main/store/process-owner';
 import { startSandbox, type Sandbox } from '../../../main/sandbox';
 import { createServices, type Services } from '../../../main/services';
+import { ScaledClock } from '../../helpers/scaled-clock';
 import { tempHome } from '../../helpers/temp-home';
 
 const ROOT = resolve(__dirname, '../../..');
@@ -37,8 +38,9 @@ async function otherProcess(mobile: string): Promise<{ child: ChildProcess; id: 
   return { child, id: sent, lines };
 }
 
+/** Callout in this process, its time as fast as the sandbox's calls. */
 const open = (o: Parameters<typeof createServices>[0] = {}) =>
-  createServices({ home: home.dir, secrets: { store: new SessionSecretStore(), status: { kind: 'session', keychainAvailable: false, reason: 't' } }, sandbox: false, follow: { delayScale: SCALE }, ...o });
+  createServices({ home: home.dir, secrets: { store: new SessionSecretStore(), status: { kind: 'session', keychainAvailable: false, reason: 't' } }, sandbox: false, clock: new ScaledClock(SCALE), ...o });
 
 describe('two processes on one data directory', () => {
   it('a process starting beside another leaves the other’s call alone; that one follows it to its end', async () => {

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CallState } from '../../../common/domain/status';
-import { EndWatcher } from '../../../main/calls/end-watcher';
+import { EndWatcher } from '../../../main/calls/follow';
 import { reason } from '../../../common/reasons';
 import { GovernorRegistry } from '../../../main/bulk/governor';
 import type { SendInput, SendLike } from '../../../main/bulk/queue';

@@ -4,6 +4,7 @@ import type { MessageRecord } from '../../../common/records';
 import { callEndedNotice, startAppServices, type AppServices } from '../../../main/app-services';
 import { SessionSecretStore } from '../../../main/secrets';
 import { createServices } from '../../../main/services';
+import { FASTEST_SCALE, ScaledClock } from '../../helpers/scaled-clock';
 import { tempHome } from '../../helpers/temp-home';
 
 const message = (over: Partial<MessageRecord>): MessageRecord => ({
@@ -57,7 +58,7 @@ describe('startAppServices', () => {
       window: () => win,
       version: '9.9.9',
       log: () => undefined,
-      create: (o) => createServices({ ...o, secrets: { store: new SessionSecretStore(), status: { kind: 'session', keychainAvailable: false, reason: 't' } }, sandbox: { timeScale: 0.002 }, follow: { delayScale: 0.01 } }),
+      create: (o) => createServices({ ...o, secrets: { store: new SessionSecretStore(), status: { kind: 'session', keychainAvailable: false, reason: 't' } }, clock: new ScaledClock(FASTEST_SCALE), sandbox: { timeScale: 0.002 / FASTEST_SCALE } }),
     });
     expect([...handlers.keys()].sort()).toEqual([...CHANNELS].sort());
     const frame = { senderFrame: { url: 'app://callout/index.html', parent: null } };

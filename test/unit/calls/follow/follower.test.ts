@@ -2,12 +2,12 @@
 // bulk batch's line is given back only then), how many status queries it takes, the budget that
 // bounds them, and news of a call that arrives from elsewhere (a receipt) stopping the looks at once.
 import { beforeEach, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../../main/clock';
-import type { CallState } from '../../../common/domain/status';
-import type { MessageRecord } from '../../../common/records';
-import { redialAfter } from '../../../main/calls/call-clock';
-import { FOLLOW_PLAN } from '../../../main/calls/follow-plan';
-import { Follower, STATUS_QUERIES_PER_LINE_PER_SECOND, STATUS_QUERY_BURST_SECONDS, type LookResult } from '../../../main/calls/follower';
+import { ManualClock } from '../../../../main/clock';
+import type { CallState } from '../../../../common/domain/status';
+import type { MessageRecord } from '../../../../common/records';
+import { redialAfter } from '../../../../main/calls/follow/timings';
+import { FOLLOW_PLAN } from '../../../../main/calls/follow/plan';
+import { Follower, STATUS_QUERIES_PER_LINE_PER_SECOND, STATUS_QUERY_BURST_SECONDS, type LookResult } from '../../../../main/calls/follow/follower';
 
 interface Moment {
   state: CallState;

@@ -1,7 +1,7 @@
-// When to look next at a call that is still going on, given where it may end (call-clock.ts):
+// When to look next at a call that is still going on, given where it may end (timings.ts):
 // closely around its likely ends, once at its unlikely ones, sparsely in between, and less and less
 // often once every expected end has passed. Pure: seconds since the send was accepted.
-import type { ExpectedEnd } from './call-clock';
+import type { ExpectedEnd } from './timings';
 
 export interface FollowPlan {
   /** Never two looks at one call closer than this. */

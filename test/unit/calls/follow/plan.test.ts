@@ -1,8 +1,8 @@
 // When the follower looks again: closely around a likely end, once at an unlikely one, sparsely in
 // between, less and less often once every expected end has passed.
 import { describe, expect, it } from 'vitest';
-import type { ExpectedEnd } from '../../../main/calls/call-clock';
-import { FOLLOW_PLAN, nextLookAt } from '../../../main/calls/follow-plan';
+import type { ExpectedEnd } from '../../../../main/calls/follow/timings';
+import { FOLLOW_PLAN, nextLookAt } from '../../../../main/calls/follow/plan';
 
 const likely = (at: number, spread = 1): ExpectedEnd => ({ kind: 'answered', at, spread, likely: true });
 const unlikely = (at: number, spread = 1): ExpectedEnd => ({ kind: 'quick', at, spread, likely: false });

@@ -10,8 +10,8 @@
 // that ends on a profile refines them (and the durations already in the history seed the speech
 // rate), so the predictions and their spreads follow the provider actually behind the profile.
 // Times are seconds on the provider's clock, counted from the moment the send was accepted.
-import { isFinalState, type CallState } from '../../common/domain/status';
-import { CHARS_PER_UNIT, SPEECH_SECONDS_PER_UNIT } from '../../common/domain/units';
+import { isFinalState, type CallState } from '../../../common/domain/status';
+import { CHARS_PER_UNIT, SPEECH_SECONDS_PER_UNIT } from '../../../common/domain/units';
 
 /** A learned time and how far off it usually is (its mean absolute deviation), in seconds. */
 export interface Timing {
@@ -130,7 +130,7 @@ export function within(after: number, by: number, expected?: number): number {
 const spreadOf = (...spreads: number[]) => Math.max(MIN_SPREAD_S, Math.hypot(...spreads));
 
 /** When the given attempt rings out: after the previous ring-out seen, or counted from acceptance. */
-function ringOutOf(t: CallTimings, attempt: number, previous: RingOut | null): Timing {
+export function ringOutOf(t: CallTimings, attempt: number, previous: RingOut | null): Timing {
   if (attempt <= 1) return t.ringOut;
   if (previous && previous.attempt === attempt - 1) return { at: previous.at + t.redialGap.at, spread: t.redialGap.spread };
   return { at: t.ringOut.at + (attempt - 1) * t.redialGap.at, spread: Math.hypot(t.ringOut.spread, (attempt - 1) * t.redialGap.spread) };

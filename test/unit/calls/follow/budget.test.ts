@@ -1,7 +1,7 @@
 // The status-query budget: on average no more than the rate, bursts no larger than stated, and no
 // query dropped (a query over the budget waits for its moment).
 import { describe, expect, it } from 'vitest';
-import { PollBudget } from '../../../main/calls/poll-budget';
+import { PollBudget } from '../../../../main/calls/follow/budget';
 
 describe('the status-query budget', () => {
   it('lets a burst go at once, then spaces the rest by the interval', () => {

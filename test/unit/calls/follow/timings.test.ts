@@ -2,7 +2,7 @@
 // 20 s of speech), the ring time and the redial pattern, and how it learns a provider's timings
 // from the calls that end on a profile.
 import { describe, expect, it } from 'vitest';
-import { CallClock, expectedEnds, LIKELY_SHARE, PRIOR_TIMINGS, within, type EndedCall } from '../../../main/calls/call-clock';
+import { CallClock, expectedEnds, LIKELY_SHARE, PRIOR_TIMINGS, within, type EndedCall } from '../../../../main/calls/follow/timings';
 
 const answeredAt = (ends: ReturnType<typeof expectedEnds>) => ends.find((e) => e.kind === 'answered')!;
 

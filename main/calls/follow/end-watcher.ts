@@ -2,9 +2,9 @@
 // following, or an outcome that places no call to follow (rejected, unknown). Fed by every message
 // change (notify), with a periodic look at the store as a safety net for a change made by another
 // process (the app and the CLI share the database).
-import { isSettled } from '../../common/domain/status';
-import type { MessageRecord } from '../../common/records';
-import { systemClock, type Clock, type TimerHandle } from '../clock';
+import { isSettled } from '../../../common/domain/status';
+import type { MessageRecord } from '../../../common/records';
+import { systemClock, type Clock, type TimerHandle } from '../../clock';
 
 export interface EndWatcherOptions {
   /** Reads a message from the store. */
