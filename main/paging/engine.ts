@@ -25,8 +25,7 @@ import type { AwaitEnd, SendFn, SendLike } from '../bulk/queue';
 import { systemClock, type Clock, type TimerHandle } from '../clock';
 import { checkDial, policyFrom } from '../dial/limits';
 import { CalloutError, fail } from '../errors';
-import type { EscalationCursor, IncidentRepository, PagingAction } from '../store/incident-repository';
-import { processOwner } from '../store/process-owner';
+import { processOwner, type EscalationCursor, type IncidentRepository, type PagingAction } from '../store';
 import type { AfterCall, HeldBy, OnCallAt, PagingContacts, PagingLimits, PagingPerson, RouteFor, Say } from './deps';
 
 /** The configuration the engine reads (PagingConfigRepository). */

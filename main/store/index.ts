@@ -37,6 +37,10 @@ export type { ContactGroupRecord, ContactRecord, ContactRepository } from './con
 export type { DialSettingsRecord, DialSettingsRepository } from './dial-settings-repository';
 export type { HistoryRepository } from './history-repository';
 export type { WorkbenchRepository } from './workbench-repository';
+export { IncidentRepository, type EscalationCursor, type PagingAction } from './incident-repository';
+export { PagingConfigRepository } from './paging-config-repository';
+export { processOwner } from './process-owner';
+export { getSetting } from './retention';
 
 /** Below this much free space an I/O error at open is taken for a full disk. */
 const LOW_SPACE_BYTES = 256 * 1024;
