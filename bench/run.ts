@@ -1,17 +1,20 @@
-// `npm run bench [-- --json] [--only GROUP]`: runs the benchmark groups and prints their figures.
-// With --json, the last line of output is one JSON object of named figures.
+// `npm run bench [-- --json] [--only GROUP] [--quick]`: runs the benchmark groups and prints their figures.
+// With --json, the last line of output is one JSON object of named figures. With --quick, groups that
+// run for a set time (intake) run shorter: a check that they work, not figures to record.
 import { bulk } from './groups/bulk';
 import { consoleGroup } from './groups/console';
 import { core } from './groups/core';
 import { dialects } from './groups/dialects';
 import { history } from './groups/history';
+import { intake } from './groups/intake';
 
-type Group = () => Promise<Record<string, number>>;
-const GROUPS: Record<string, Group> = { core, history, bulk, dialects, console: consoleGroup };
+type Group = (opts: { quick: boolean }) => Promise<Record<string, number>>;
+const GROUPS: Record<string, Group> = { core, history, bulk, dialects, console: consoleGroup, intake };
 
 async function main(): Promise<number> {
   const args = process.argv.slice(2);
   const json = args.includes('--json');
+  const quick = args.includes('--quick');
   const onlyAt = args.indexOf('--only');
   const only = onlyAt >= 0 ? args[onlyAt + 1] : undefined;
   if (onlyAt >= 0 && (!only || !(only in GROUPS))) {
@@ -22,7 +25,7 @@ async function main(): Promise<number> {
   for (const [name, run] of Object.entries(GROUPS)) {
     if (only && name !== only) continue;
     process.stderr.write(`bench: ${name}…\n`);
-    const result = await run();
+    const result = await run({ quick });
     Object.assign(figures, result);
     if (!json) for (const [k, v] of Object.entries(result)) process.stdout.write(`${name}.${k}: ${v}\n`);
   }

@@ -98,7 +98,7 @@ function clip(field: string): string {
 }
 
 /** JSON media types: application/json, application/<x>+json, and text/plain (curl's and a paste's). */
-function isJsonContentType(contentType: string): boolean {
+export function isJsonContentType(contentType: string): boolean {
   const type = contentType.split(';')[0]!.trim().toLowerCase();
   return type === 'application/json' || /^application\/[\w.+-]+\+json$/.test(type) || type === 'text/plain';
 }

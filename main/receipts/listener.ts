@@ -6,13 +6,12 @@
 // A post is answered only once it is stored: when it cannot be (the database locked by another
 // process, a full disk), the answer is 503 with Retry-After, so the provider sends it again.
 import { createServer, STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { Socket } from 'node:net';
-import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import type { Exchange, Header } from '../../common/records';
 import { decodeBody } from '../voice/charset';
 import { Redactor } from '../voice/redaction';
 import { systemClock, type Clock } from '../clock';
+import { listenOn, listenerUrl, newPathSecret, readBody, reply, requestPath, sameSecretText } from '../net/inbound';
 
 /** Posts above this size are refused (413): a post of receipts is a few KiB. */
 export const MAX_RECEIPT_BYTES = 64 * 1024;
@@ -22,7 +21,7 @@ export const RECEIPT_RETRY_AFTER_S = 5;
 
 /** A new path secret: 192 random bits, URL-safe. */
 export function newReceiptSecret(): string {
-  return randomBytes(24).toString('base64url');
+  return newPathSecret();
 }
 
 /** What the listener answers a post with. */
@@ -67,13 +66,7 @@ export interface ReceiptListener {
 
 /** The address a provider posts to, for a host and port (an IPv6 literal in brackets). */
 export function receiptUrl(host: string, port: number, secret: string): string {
-  return `http://${host.includes(':') ? `[${host}]` : host}:${port}/${secret}`;
-}
-
-function sameSecret(path: string, secret: string): boolean {
-  const a = Buffer.from(path);
-  const b = Buffer.from(`/${secret}`);
-  return a.length === b.length && timingSafeEqual(a, b);
+  return listenerUrl(host, port, `/${secret}`);
 }
 
 function headerList(raw: string[]): Header[] {
@@ -82,59 +75,16 @@ function headerList(raw: string[]): Header[] {
   return out;
 }
 
-function readBody(req: IncomingMessage): Promise<Buffer | 'too-large' | 'aborted'> {
-  const declared = Number(req.headers['content-length']);
-  if (Number.isFinite(declared) && declared > MAX_RECEIPT_BYTES) {
-    req.resume();
-    return Promise.resolve('too-large');
-  }
-  return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let done = false;
-    const finish = (r: Buffer | 'too-large' | 'aborted') => {
-      if (!done) {
-        done = true;
-        resolve(r);
-      }
-    };
-    req.on('data', (c: Buffer) => {
-      if (done) return;
-      size += c.length;
-      if (size > MAX_RECEIPT_BYTES) {
-        chunks.length = 0;
-        finish('too-large');
-        return;
-      }
-      chunks.push(c);
-    });
-    req.on('end', () => finish(Buffer.concat(chunks)));
-    req.on('error', () => finish('aborted'));
-    req.on('close', () => finish('aborted'));
-  });
-}
-
-function reply(res: ServerResponse, status: number, type: string, body: string, extra: Record<string, string> = {}): void {
-  res.writeHead(status, { 'Content-Type': type, 'Content-Length': Buffer.byteLength(body), 'Cache-Control': 'no-store', ...extra });
-  res.end(body);
-}
-
 /** Starts a listener; rejects with the listen error (EADDRINUSE, EADDRNOTAVAIL, EACCES...). */
 export async function startReceiptListener(o: ReceiptListenerOptions): Promise<ReceiptListener> {
   const redactor = new Redactor([o.secret]);
-  const sockets = new Set<Socket>();
+  let boundPort = o.port;
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const startedAt = (o.clock ?? systemClock).now();
     const t0 = performance.now();
-    let path: string;
-    try {
-      path = new URL(req.url ?? '/', 'http://listener').pathname;
-    } catch {
-      path = '';
-    }
     // Only the secret path exists: anything else learns nothing, and is not kept.
-    if (!sameSecret(path, o.secret)) {
+    if (!sameSecretText(requestPath(req), `/${o.secret}`)) {
       req.resume();
       reply(res, 404, 'text/plain; charset=utf-8', 'not found');
       return;
@@ -144,8 +94,8 @@ export async function startReceiptListener(o: ReceiptListenerOptions): Promise<R
       reply(res, 405, 'text/plain; charset=utf-8', 'use POST', { Allow: 'POST' });
       return;
     }
-    const read = await readBody(req);
-    if (read === 'aborted') return;
+    const read = await readBody(req, { max: MAX_RECEIPT_BYTES });
+    if (read === 'aborted' || read === 'timeout') return;
     if (read === 'too-large') {
       reply(res, 413, 'text/plain; charset=utf-8', 'too large', { Connection: 'close' });
       return;
@@ -155,12 +105,10 @@ export async function startReceiptListener(o: ReceiptListenerOptions): Promise<R
     const body = decodeBody(read, contentType).text;
     const ack = o.answer({ headers, contentType, body, startedAt });
     const totalMs = Math.round((performance.now() - t0) * 100) / 100;
-    const address = server.address();
-    const port = typeof address === 'object' && address ? address.port : o.port;
     const exchange: Exchange = {
       operation: 'receipt',
       method: 'POST',
-      url: receiptUrl(o.host, port, o.secret) + (req.url?.includes('?') ? req.url.slice(req.url.indexOf('?')) : ''),
+      url: receiptUrl(o.host, boundPort, o.secret) + (req.url?.includes('?') ? req.url.slice(req.url.indexOf('?')) : ''),
       requestHeaders: headers,
       requestBody: body,
       status: ack.status,
@@ -192,33 +140,12 @@ export async function startReceiptListener(o: ReceiptListenerOptions): Promise<R
       else res.destroy();
     });
   });
-  server.headersTimeout = 10_000;
-  server.requestTimeout = 15_000;
-  server.on('connection', (s: Socket) => {
-    sockets.add(s);
-    s.on('close', () => sockets.delete(s));
-  });
-  server.on('clientError', (_e, socket) => socket.destroy());
-
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(o.port, o.host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : o.port;
-  let closing: Promise<void> | null = null;
+  const bound = await listenOn(server, o.host, o.port, { headersMs: 10_000, requestMs: 15_000 });
+  boundPort = bound.port;
   return {
     host: o.host,
-    port,
-    url: receiptUrl(o.host, port, o.secret),
-    close: () =>
-      (closing ??= new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-        for (const s of sockets) s.destroy();
-      })),
+    port: bound.port,
+    url: receiptUrl(o.host, bound.port, o.secret),
+    close: bound.close,
   };
 }
