@@ -62,6 +62,8 @@ export async function startAppServices(o: AppServicesOptions): Promise<AppServic
     keytarModulePath: keytarModulePath(),
     version: o.version,
     log: logError,
+    // The app runs escalations: pending steps resume at start (the claim keeps `callout page serve` from paging them too).
+    paging: { escalate: true },
     clipboard: o.clipboard,
     notify: (m, locale) => {
       if (!o.Notification.isSupported()) return;

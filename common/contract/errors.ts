@@ -39,8 +39,8 @@ export type PagingProblem =
   | 'schedule-not-found'
   | 'window-not-found'
   | 'alert-invalid'
-  /** This build's paging rules (routes, text, maintenance, timeline, schedules) are not wired in. */
-  | 'rules-missing';
+  /** The route's template could not be filled from the alert (say.ts names the problem). */
+  | 'say';
 
 export type VectorFileProblem = 'invalid-json' | 'wrong-format' | 'unsupported-version' | 'invalid-vector' | 'too-many';
 

@@ -84,6 +84,8 @@ export async function runUiCommand(opts: UiCommandOptions, io: CliIo, json: bool
     home,
     nativeBinding: betterSqliteNativeBinding(),
     keytarModulePath: keytarModulePath(),
+    // Like the app, the browser console runs escalations.
+    paging: { escalate: true },
     log: (error) => io.stderr(`callout ui: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`),
   });
   let server: ConsoleServer;

@@ -3,20 +3,15 @@
 import type { Store } from '../store';
 import type { Clock } from '../clock';
 import type { AwaitEnd, SendFn } from '../bulk/queue';
-import { fail } from '../errors';
 import { getSetting, IncidentRepository, PagingConfigRepository } from '../store';
 import type { IncidentRecord } from '../../common/paging/records';
 import type { PagingRules } from './deps';
 import { PagingEngine } from './engine';
+import { pagingRules } from './rules';
 
 /** The settings key of the profile paging calls with (default: the built-in Sandbox profile). */
 export const PAGING_PROFILE_SETTING = 'paging.profile';
 
-/** Until the pure rules are wired in, receiving an alert says so (nothing is stored, nobody is called). */
-const missing = (): never => {
-  throw fail('paging', { kind: 'rules-missing' });
-};
-const MISSING_RULES: PagingRules = { routeFor: missing, say: missing, heldBy: missing, afterCall: missing, onCallAt: missing };
 
 export interface PagingServiceOptions {
   store: Store;
@@ -25,6 +20,7 @@ export interface PagingServiceOptions {
   clock: Clock;
   /** The profile used when none is set. */
   defaultProfileId: string;
+  /** The pure rules (default: common/paging's, rules.ts); tests may give their own. */
   rules?: PagingRules;
   /** Run escalations in this process: resume pending steps at start and claim due ones (the app, `callout page serve`). */
   escalate?: boolean;
@@ -53,12 +49,12 @@ export class PagingService {
       send: o.send,
       awaitEnd: o.awaitEnd,
       profileId: () => getSetting(store.db, PAGING_PROFILE_SETTING) ?? o.defaultProfileId,
-      ...(o.rules ?? MISSING_RULES),
+      ...(o.rules ?? pagingRules(store.templates)),
       clock: o.clock,
       onChange: o.onChange,
       log: o.log,
     });
-    this.escalate = Boolean(o.escalate && o.rules);
+    this.escalate = Boolean(o.escalate);
   }
 
   private readonly escalate: boolean;
