@@ -23,9 +23,10 @@ const mobiles = (n: number, lastDigit: (i: number) => number) => Array.from({ le
 
 describe('bulk batch against the sandbox provider', () => {
   it('sends every row once, never more than 20 calls at once on one line, and counts answers as the calls end', async () => {
-    // At 100 times the speed: the provider's 10 s wait before a redial is 100 ms here, long enough
-    // for the follower's looks to see it on a loaded machine (at 250 times, 40 ms, a busy run once saw none).
-    const { sandbox, runtime } = await setup({}, { timeScale: 0.01 });
+    // At 33 times the speed: the provider's 10 s wait before a redial is 300 ms here, long enough for
+    // the follower's looks (real HTTP requests) to see it on a loaded machine. At 100 times (100 ms),
+    // runs with the other core busy saw none about one time in two; at 250 times (40 ms), more often.
+    const { sandbox, runtime } = await setup({}, { timeScale: 0.03 });
     // What the follower tells the governors: lines lent while calls wait for their redial.
     const lent: number[] = [];
     const lend = runtime.governors.lend.bind(runtime.governors);
