@@ -6,7 +6,8 @@ import { queryOptions, useQuery, type QueryClient } from '@tanstack/react-query'
 import type { ProfileView, TemplateView } from '../../../../common/contract';
 import type { ContactGroupRecord, ContactRecord } from '../../../../common/bulk-types';
 import type { IpcError } from '../../app/api';
-import { ask, profilesQuery, templatesQuery } from '../../app/query';
+import { ask, profilesQuery, templatesQuery, type LiveUpdates } from '../../app/query';
+import { dialRuns } from './dial-store';
 
 export interface DialData {
   contacts: ContactRecord[];
@@ -15,14 +16,29 @@ export interface DialData {
   profiles: ProfileView[];
 }
 
-export const contactsQuery = queryOptions({ queryKey: ['contacts.list'], queryFn: () => ask((api) => api.contacts.list()) });
-export const groupsQuery = queryOptions({ queryKey: ['contacts.groups'], queryFn: () => ask((api) => api.contacts.groups()) });
+/** The keys of what Quick dial reads (contacts and groups change together). */
+export const contactKeys = {
+  all: ['contacts'] as const,
+  list: () => [...contactKeys.all, 'list'] as const,
+  groups: () => [...contactKeys.all, 'groups'] as const,
+};
+
+export const contactsQuery = queryOptions({ queryKey: contactKeys.list(), queryFn: () => ask((api) => api.contacts.list()) });
+export const groupsQuery = queryOptions({ queryKey: contactKeys.groups(), queryFn: () => ask((api) => api.contacts.groups()) });
 
 /** Contacts and groups changed (a save, a removal, a call): load them again. */
 export function contactsChanged(client: QueryClient): void {
-  void client.invalidateQueries({ queryKey: contactsQuery.queryKey });
-  void client.invalidateQueries({ queryKey: groupsQuery.queryKey });
+  void client.invalidateQueries({ queryKey: contactKeys.all });
 }
+
+/** Runs follow the messages they placed and main's progress; contacts remember when they were called, and with which template. */
+export const dialLiveUpdates: LiveUpdates = (on, client) => {
+  on.messageUpdated((m) => dialRuns.messageUpdated(m));
+  on.dialProgress((p) => {
+    dialRuns.progress(p);
+    if (p.phase === 'done') contactsChanged(client);
+  });
+};
 
 /**
  * Loads what the palette needs ahead of Ctrl+K (once the first screen is up): the palette then

@@ -11,7 +11,7 @@ import { MAPPABLE_STATES, readBalance, readReceipts, readStatus, type Dialect, t
 import type { SeenValue } from '../../../../common/contract';
 import { call, describeError } from '../../app/api';
 import './dialects.css';
-import { ask, profilesQuery } from '../../app/query';
+import { ask, messageKeys, profilesQuery } from '../../app/query';
 import { currentLanguage } from '../../i18n';
 import { applyMapping, applyPick, ownDialect, pathsOf, relativePath, statesOf, targetsFor, treeOf, type TeachTarget, type TreeNode } from './teach-model';
 import { dialectName } from './dialect-names';
@@ -92,7 +92,7 @@ export function TeachDrawer({ exchangeId, onClose }: TeachDrawerProps) {
       }
       void message.success(t('dialects.teach.saved', { name: r.value.profile.name }));
       void client.invalidateQueries({ queryKey: profilesQuery.queryKey });
-      void client.invalidateQueries({ queryKey: ['messages.get'] });
+      void client.invalidateQueries({ queryKey: messageKeys.details() });
       onClose();
     },
   });
