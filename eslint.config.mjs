@@ -18,8 +18,6 @@ const RENDERER_CALLS_TO_MOVE = [
   'renderer/src/features/dial/RunCard.tsx',
   'renderer/src/features/dial/SettingsTab.tsx',
   'renderer/src/features/dial/shortcut.tsx',
-  'renderer/src/features/dialects/ReadingDrawer.tsx',
-  'renderer/src/features/dialects/TeachDrawer.tsx',
   'renderer/src/features/history/CapturePanel.tsx',
   'renderer/src/features/history/ExchangeDiff.tsx',
   'renderer/src/features/history/ExchangesTab.tsx',
