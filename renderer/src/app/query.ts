@@ -1,8 +1,9 @@
 // The renderer's data layer: one TanStack Query client for everything read from main, cached under
 // a key per channel (and its input), loaded again when main pushes a change (live-updates.ts) or a
 // screen changes the data; and the queries several screens share.
+import { useEffect } from 'react';
 import { QueryClient, queryOptions, useQuery } from '@tanstack/react-query';
-import type { AppInfo } from '../../../common/contract';
+import type { AppInfo, InputOf } from '../../../common/contract';
 import { call, type CalloutApi, type IpcError, type IpcResult } from './api';
 
 declare module '@tanstack/react-query' {
@@ -71,6 +72,13 @@ export type LiveUpdates = (on: CalloutApi['on'], client: QueryClient) => void;
 /** Version, data directory, where keys are kept: loaded once and shared by every screen. */
 export function useAppInfo(): AppInfo | null {
   return useQuery({ ...appInfoQuery, staleTime: Infinity }).data ?? null;
+}
+
+/** Tells main the UI's language (it speaks on its own: desktop notifications when a call ends); a failure changes nothing on screen. */
+export function useLocaleForMain(locale: InputOf<'app.setLocale'>['locale']): void {
+  useEffect(() => {
+    void call((api) => api.app.setLocale({ locale }));
+  }, [locale]);
 }
 
 /** A list with `item` in place of the entry with its id (or added at the end). */
