@@ -17,6 +17,7 @@ export const historyKeys = {
   lists: () => [...historyKeys.all, 'list'] as const,
   list: (filter: HistoryFilter, order: HistoryOrder) => [...historyKeys.lists(), filter, order] as const,
   total: (filter: HistoryFilter) => [...historyKeys.all, 'total', filter] as const,
+  overview: (input: object) => [...historyKeys.all, 'overview', input] as const,
 };
 export const listKey = historyKeys.list;
 export const totalKey = historyKeys.total;
@@ -26,6 +27,7 @@ export const exchangeKeys = {
   all: ['exchanges'] as const,
   lists: () => [...exchangeKeys.all, 'list'] as const,
   list: (filter: ExchangeQuery) => [...exchangeKeys.lists(), filter] as const,
+  detail: (id: number) => [...exchangeKeys.all, 'detail', id] as const,
 };
 export const captureKeys = { status: ['capture', 'status'] as const };
 

@@ -10,6 +10,7 @@ import { describeError } from '../../app/api';
 import { downloadText } from '../../app/browser-io';
 import { ask, profilesQuery } from '../../app/query';
 import { exchangeKeys } from '../history/history-push';
+import { runKeys } from '../history/data';
 import { RunResults, RunSummaryLine } from './RunResults';
 import { draftStore, useDraft } from './workbench-store';
 import { useFeedback } from '../../app/feedback';
@@ -208,7 +209,7 @@ export function CollectionsPanel() {
     },
     onSuccess: (r) => {
       setRun(r);
-      void client.invalidateQueries({ queryKey: ['runs.list'] });
+      void client.invalidateQueries({ queryKey: runKeys.all });
       void client.invalidateQueries({ queryKey: exchangeKeys.all });
     },
     onError: (e) => void message.error(describeError(t, e)),
