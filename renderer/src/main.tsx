@@ -9,7 +9,9 @@ import { followMain } from './app/live-updates';
 import { afterSettling } from './app/idle';
 import { currentAddress } from './app/navigation';
 import { queryClient } from './app/query';
-import { prefetchDialData } from './features/dial/use-dial-data';
+import { bulkLiveUpdates } from './features/bulk/use-bulk-data';
+import { dialLiveUpdates, prefetchDialData } from './features/dial/use-dial-data';
+import { historyLiveUpdates } from './features/history/history-push';
 import { SCREENS, screenFor } from './app/screens';
 import { preloadFeedback } from './app/feedback';
 import './app/app.css';
@@ -17,9 +19,10 @@ import './app/app.css';
 // In a browser (`callout ui`) there is no preload: window.callout is built over the console's WebSocket.
 if (!calloutApi()) connectBrowserTransport();
 
-// Main's push events update the data on screen, for the whole life of the window.
+// Main's push events update the data on screen, for the whole life of the window: the shared data,
+// and each feature's own (the features that follow main say so here).
 const api = calloutApi();
-if (api) followMain(api, queryClient);
+if (api) followMain(api, queryClient, [historyLiveUpdates, dialLiveUpdates, bulkLiveUpdates]);
 
 // The first screen needs its language's texts (the shell's and its own) and its own chunk: all are
 // fetched at once, then the console renders (with nothing to wait for, it appears complete).

@@ -6,7 +6,7 @@ import { ConfigProvider, Layout, Segmented, theme as antTheme } from 'antd';
 import { GlobalOutlined, PhoneFilled } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { antdLocale, currentLanguage, LANGUAGE_NAMES, LANGUAGES, setLanguage, type Feature, type Language } from '../i18n';
-import { call } from './api';
+import { useLocaleForMain } from './query';
 import { useScreen } from './navigation';
 import { SecretStoreBanner } from './SecretStoreBanner';
 import { BrowserConsoleBanner } from './BrowserConsoleBanner';
@@ -61,9 +61,7 @@ function Shell() {
   const lang = currentLanguage(i18n.language);
 
   // Main speaks on its own (desktop notifications when a call ends): in the UI's language.
-  useEffect(() => {
-    void call((api) => api.app.setLocale({ locale: lang }));
-  }, [lang]);
+  useLocaleForMain(lang);
 
   useEffect(() => {
     document.title = `${t(`nav.${screen}`)} · ${APP_NAME}`;

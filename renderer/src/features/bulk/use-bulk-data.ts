@@ -6,7 +6,7 @@ import { queryOptions, useQuery, type QueryClient } from '@tanstack/react-query'
 import type { ProfileView, TemplateView } from '../../../../common/contract';
 import type { BatchProgress } from '../../../../common/bulk-types';
 import type { IpcError } from '../../app/api';
-import { ask, profilesQuery, templatesQuery } from '../../app/query';
+import { ask, profilesQuery, templatesQuery, type LiveUpdates } from '../../app/query';
 
 export interface BulkData {
   profiles: ProfileView[];
@@ -52,3 +52,8 @@ export function applyBulkProgress(client: QueryClient, p: BatchProgress): void {
   const listed = client.getQueryData(batchesQuery.queryKey)?.find((b) => b.id === p.batchId);
   if (listed?.status !== p.status) void client.invalidateQueries({ queryKey: batchesQuery.queryKey });
 }
+
+/** Main pushes a batch's progress (main:bulk-progress) while it runs. */
+export const bulkLiveUpdates: LiveUpdates = (on, client) => {
+  on.bulkProgress((p) => applyBulkProgress(client, p));
+};

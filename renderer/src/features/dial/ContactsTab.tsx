@@ -3,16 +3,15 @@
 import { useEffect, useState, type HTMLAttributes } from 'react';
 import { Button, Checkbox, Empty, Flex, Form, Input, Modal, Table, Tag, Tooltip, Typography } from 'antd';
 import { DeleteOutlined, EditOutlined, PhoneOutlined, PlusOutlined, SearchOutlined, StarFilled, StarOutlined } from '@ant-design/icons';
-import { useMutation } from '@tanstack/react-query';
 import { matchesAny } from '../../../../common/domain/search';
 import { useTranslation } from 'react-i18next';
-import type { ContactGroupRecord, ContactInput, ContactRecord } from '../../../../common/bulk-types';
+import type { ContactGroupRecord, ContactRecord } from '../../../../common/bulk-types';
 import { normalizeMobile } from '../../../../common/domain/mobile';
-import { call, describeError, describeIssue } from '../../app/api';
+import { describeError, describeIssue, type IpcError } from '../../app/api';
 import { currentLanguage } from '../../i18n';
 import { formatClock } from './dial-model';
 import { requestPalette } from './dial-store';
-import type { DialData } from './use-dial-data';
+import { useRemoveContact, useSaveContact, useSetFavourite, type DialData } from './use-dial-data';
 import { useFeedback } from '../../app/feedback';
 
 export interface ContactsTabProps {
@@ -26,6 +25,8 @@ export function ContactsTab({ data, onChanged }: ContactsTabProps) {
   const { modal, message } = useFeedback();
   const [query, setQuery] = useState('');
   const [editing, setEditing] = useState<{ contact: ContactRecord | null } | null>(null);
+  const favouring = useSetFavourite();
+  const removing = useRemoveContact();
   const groupsOf = (c: ContactRecord): ContactGroupRecord[] => data.groups.filter((g) => g.memberIds.includes(c.id));
   // Name (its pinyin too: 王工 by "wg"), number or note: the one matching rule (common/domain/search).
   const digits = query.replace(/[\s\-+()]/g, '');
@@ -33,11 +34,7 @@ export function ContactsTab({ data, onChanged }: ContactsTabProps) {
     .filter((c) => matchesAny([c.name, c.note], query) || (/^\d+$/.test(digits) && c.mobile.includes(digits)))
     .sort((a, b) => Number(b.favourite) - Number(a.favourite) || a.name.localeCompare(b.name, lang));
 
-  const toggleFavourite = async (c: ContactRecord) => {
-    const r = await call((api) => api.contacts.setFavourite({ id: c.id, favourite: !c.favourite }));
-    if (r.ok) onChanged();
-    else void message.error(describeError(t, r.error));
-  };
+  const toggleFavourite = (c: ContactRecord) => favouring.mutate(c, { onSuccess: onChanged, onError: (e) => void message.error(describeError(t, e)) });
 
   const remove = (c: ContactRecord) => {
     modal.confirm({
@@ -46,13 +43,14 @@ export function ContactsTab({ data, onChanged }: ContactsTabProps) {
       okText: t('dial.contacts.delete'),
       okButtonProps: { danger: true },
       cancelText: t('common.cancel'),
-      onOk: async () => {
-        const r = await call((api) => api.contacts.remove({ id: c.id }));
-        if (r.ok) {
-          void message.success(t('dial.contacts.deleted', { name: c.name }));
-          onChanged();
-        } else void message.error(describeError(t, r.error));
-      },
+      onOk: () =>
+        removing.mutateAsync(c).then(
+          () => {
+            void message.success(t('dial.contacts.deleted', { name: c.name }));
+            onChanged();
+          },
+          (e: IpcError) => void message.error(describeError(t, e)),
+        ),
     });
   };
 
@@ -184,7 +182,7 @@ interface ContactFormValues {
 function ContactFormModal({ editing, onClose, onSaved }: { editing: { contact: ContactRecord | null } | null; onClose: () => void; onSaved: (c: ContactRecord, created: boolean) => void }) {
   const { t } = useTranslation();
   const [form] = Form.useForm<ContactFormValues>();
-  const saving = useMutation({ mutationFn: (input: ContactInput) => call((api) => api.contacts.save(input)) });
+  const saving = useSaveContact();
   const [problem, setProblem] = useState<string | null>(null);
   const contact = editing?.contact ?? null;
 
@@ -198,11 +196,16 @@ function ContactFormModal({ editing, onClose, onSaved }: { editing: { contact: C
   const save = async () => {
     const values = await form.validateFields().catch(() => null);
     if (!values) return;
-    const r = await saving.mutateAsync({ ...(contact ? { id: contact.id } : {}), name: values.name.trim(), mobile: values.mobile, favourite: values.favourite, note: values.note?.trim() ?? '' });
-    if (r.ok) return onSaved(r.value, !contact);
-    const fields = (r.error.issues ?? []).filter((i) => i.path in values).map((i) => ({ name: i.path as keyof ContactFormValues, errors: [describeIssue(t, i.message)] }));
+    let error: IpcError;
+    try {
+      const saved = await saving.mutateAsync({ ...(contact ? { id: contact.id } : {}), name: values.name.trim(), mobile: values.mobile, favourite: values.favourite, note: values.note?.trim() ?? '' });
+      return onSaved(saved, !contact);
+    } catch (e) {
+      error = e as IpcError;
+    }
+    const fields = (error.issues ?? []).filter((i) => i.path in values).map((i) => ({ name: i.path as keyof ContactFormValues, errors: [describeIssue(t, i.message)] }));
     if (fields.length) form.setFields(fields);
-    else setProblem(describeError(t, r.error));
+    else setProblem(describeError(t, error));
   };
 
   return (

@@ -4,19 +4,18 @@
 import { useEffect, useState } from 'react';
 import { Button, Card, Empty, Flex, Input, Modal, Select, Typography } from 'antd';
 import { ArrowDownOutlined, ArrowUpOutlined, CloseOutlined, DeleteOutlined, EditOutlined, PhoneOutlined, PlusOutlined } from '@ant-design/icons';
-import { useMutation } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import type { InputOf } from '../../../../common/contract';
 import type { ContactGroupRecord } from '../../../../common/bulk-types';
-import { call, describeError, describeIssue } from '../../app/api';
+import { describeError, describeIssue, type IpcError } from '../../app/api';
 import { requestPalette } from './dial-store';
-import type { DialData } from './use-dial-data';
+import { useRemoveGroup, useSaveGroup, type DialData } from './use-dial-data';
 import { useFeedback } from '../../app/feedback';
 
 export function GroupsTab({ data, onChanged }: { data: DialData; onChanged: () => void }) {
   const { t } = useTranslation();
   const { modal, message } = useFeedback();
   const [editing, setEditing] = useState<{ group: ContactGroupRecord | null } | null>(null);
+  const removing = useRemoveGroup();
   const name = (id: number) => data.contacts.find((c) => c.id === id);
 
   const remove = (g: ContactGroupRecord) => {
@@ -26,11 +25,7 @@ export function GroupsTab({ data, onChanged }: { data: DialData; onChanged: () =
       okText: t('dial.groups.delete'),
       okButtonProps: { danger: true },
       cancelText: t('common.cancel'),
-      onOk: async () => {
-        const r = await call((api) => api.contacts.removeGroup({ id: g.id }));
-        if (r.ok) onChanged();
-        else void message.error(describeError(t, r.error));
-      },
+      onOk: () => removing.mutateAsync(g).then(onChanged, (e: IpcError) => void message.error(describeError(t, e))),
     });
   };
 
@@ -95,7 +90,7 @@ function GroupFormModal({ editing, data, onClose, onSaved }: { editing: { group:
   const { t } = useTranslation();
   const [name, setName] = useState('');
   const [members, setMembers] = useState<number[]>([]);
-  const saving = useMutation({ mutationFn: (input: InputOf<'contacts.saveGroup'>) => call((api) => api.contacts.saveGroup(input)) });
+  const saving = useSaveGroup();
   const [problem, setProblem] = useState<string | null>(null);
   const group = editing?.group ?? null;
 
@@ -118,10 +113,14 @@ function GroupFormModal({ editing, data, onClose, onSaved }: { editing: { group:
 
   const save = async () => {
     if (!name.trim()) return setProblem(t('dial.groups.nameRequired'));
-    const r = await saving.mutateAsync({ ...(group ? { id: group.id } : {}), name: name.trim(), memberIds: members });
-    if (r.ok) return onSaved();
-    const issue = r.error.issues?.[0];
-    setProblem(issue ? describeIssue(t, issue.message) : describeError(t, r.error));
+    try {
+      await saving.mutateAsync({ ...(group ? { id: group.id } : {}), name: name.trim(), memberIds: members });
+    } catch (e) {
+      const error = e as IpcError;
+      const issue = error.issues?.[0];
+      return setProblem(issue ? describeIssue(t, issue.message) : describeError(t, error));
+    }
+    return onSaved();
   };
 
   const contact = (id: number) => data.contacts.find((c) => c.id === id);

@@ -6,19 +6,17 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { Alert, Button, Checkbox, Flex, Form, Input, InputNumber, Modal, Select, Switch, Tag, Typography, type InputRef } from 'antd';
 import { ArrowLeftOutlined, PhoneOutlined, StarFilled, TeamOutlined, WarningOutlined } from '@ant-design/icons';
-import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
 import { matchesAny } from '../../../../common/domain/search';
 import { useTranslation } from 'react-i18next';
 import type { ContactGroupRecord, ContactRecord, DialRefusal, DialRequest } from '../../../../common/bulk-types';
 import { normalizeMobile } from '../../../../common/domain/mobile';
-import { call, describeError } from '../../app/api';
-import { ask } from '../../app/query';
+import { describeError, type IpcError } from '../../app/api';
 import { currentLanguage } from '../../i18n';
 import { defaultTemplate, fillPreview, formatClock, lastCalledWithTemplate, markerLabel, prefillFor, refusalText, spokenText, type RememberedValues } from './dial-model';
 import { HearItButton } from '../../app/HearItButton';
 import { dialRuns, takeTypeAhead, type PalettePreset } from './dial-store';
 import { SHORTCUT_KEYS } from './shortcut';
-import type { DialData } from './use-dial-data';
+import { useContactSearch, useStartDial, type DialData } from './use-dial-data';
 import { withAside } from '../../i18n/punctuation';
 import { navigate } from '../../app/navigation';
 
@@ -57,13 +55,7 @@ export function QuickDialPalette({ open, preset, data, onClose, onStarted }: Qui
   const [query, setQuery] = useState('');
   // While the results for the text typed load, those shown before stay on screen: `fresh` says
   // whether the ones shown were just found for this text (a failed search finds nobody).
-  const search = useQuery({
-    queryKey: ['contacts.search', query],
-    queryFn: () => ask((api) => api.contacts.search({ query: query.slice(0, 100), limit: 8 })),
-    enabled: open && stage === 'search',
-    placeholderData: keepPreviousData,
-    gcTime: 0,
-  });
+  const search = useContactSearch(query, open && stage === 'search');
   const matches = search.data ?? null;
   const fresh = search.isFetched && !search.isFetching;
   /** Enter was pressed before the results for the current text arrived: choose once they do. */
@@ -80,7 +72,7 @@ export function QuickDialPalette({ open, preset, data, onClose, onStarted }: Qui
   const [escalation, setEscalation] = useState<number | null>(null);
   const [refusals, setRefusals] = useState<DialRefusal[]>([]);
   const [overrideChecked, setOverrideChecked] = useState(false);
-  const starting = useMutation({ mutationFn: (req: DialRequest) => call((api) => api.dial.start(req)) });
+  const starting = useStartDial();
   const busy = starting.isPending;
   const [problem, setProblem] = useState<string | null>(null);
   const [missing, setMissing] = useState<number[]>([]);
@@ -275,15 +267,18 @@ export function QuickDialPalette({ open, preset, data, onClose, onStarted }: Qui
       return;
     }
     setProblem(null);
-    const r = await starting.mutateAsync(req);
-    if (!r.ok) {
-      const issue = r.error.issues?.[0];
+    let started: Awaited<ReturnType<typeof starting.mutateAsync>>;
+    try {
+      started = await starting.mutateAsync(req);
+    } catch (e) {
+      const error = e as IpcError;
+      const issue = error.issues?.[0];
       if (issue?.path.startsWith('values.')) setMissing([Number(issue.path.slice(7))]);
-      else setProblem(describeError(t, r.error));
+      else setProblem(describeError(t, error));
       return;
     }
-    if (!r.value.started) {
-      setRefusals(r.value.plan.refusals);
+    if (!started.started) {
+      setRefusals(started.plan.refusals);
       setOverrideChecked(false);
       setStage('refused');
       return;
@@ -294,7 +289,7 @@ export function QuickDialPalette({ open, preset, data, onClose, onStarted }: Qui
     memory.attempts = attempts;
     memory.pauseSeconds = pauseSeconds;
     if (template && target) memory.values[template.id] = { values, who: targetLabel(target), at: Date.now() };
-    dialRuns.started(r.value.runId, r.value.plan);
+    dialRuns.started(started.runId, started.plan);
     onStarted();
     onClose();
   };

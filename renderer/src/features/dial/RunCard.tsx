@@ -7,7 +7,8 @@ import { CloseOutlined, PhoneOutlined, StopOutlined } from '@ant-design/icons';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import type { DialResult } from '../../../../common/bulk-types';
-import { call, describeError, describeReason } from '../../app/api';
+import { describeError, describeReason } from '../../app/api';
+import { useCancelDial } from './use-dial-data';
 import { currentLanguage } from '../../i18n';
 import { formatClock, formatIn, refusalText, RESULT_TYPES, runTitleKey, STATE_COLORS } from './dial-model';
 import { dialRuns, type AttemptView, type RunView } from './dial-store';
@@ -28,7 +29,8 @@ export function RunCard({ run }: { run: RunView }) {
   const { t, i18n } = useTranslation();
   const lang = currentLanguage(i18n.language);
   const { message } = useFeedback();
-  const [cancelling, setCancelling] = useState(false);
+  const cancelRun = useCancelDial();
+  const cancelling = cancelRun.isPending;
   const p = run.progress;
   const phase = p?.phase ?? 'calling';
   const done = phase === 'done';
@@ -45,12 +47,7 @@ export function RunCard({ run }: { run: RunView }) {
     return i < current ? 'error' : i === current ? 'process' : 'wait';
   };
 
-  const cancel = async () => {
-    setCancelling(true);
-    const r = await call((api) => api.dial.cancel({ runId: run.runId }));
-    setCancelling(false);
-    if (!r.ok) void message.error(describeError(t, r.error));
-  };
+  const cancel = () => cancelRun.mutate(run.runId, { onError: (e) => void message.error(describeError(t, e)) });
 
   const titleText = targets.length > 1 ? t('dial.run.escalationTitle', { names: targets.map((x) => x.name ?? x.mobile).join(' → ') }) : t(`dial.run.${runTitleKey(done, p?.result?.status)}`, { who: whoOf(target) });
 

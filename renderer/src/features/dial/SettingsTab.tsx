@@ -3,12 +3,9 @@
 // overridden for one call, with a confirmation, from the palette.
 import { useEffect, useState } from 'react';
 import { Alert, Button, Flex, Form, Input, InputNumber, Select, Skeleton, Switch, Typography } from 'antd';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import type { InputOf } from '../../../../common/contract';
 import { describeError } from '../../app/api';
-import { ask } from '../../app/query';
-import type { DialData } from './use-dial-data';
+import { useDialSettings, useSaveDialSettings, type DialData } from './use-dial-data';
 import { useFeedback } from '../../app/feedback';
 
 const HHMM = /^([01]\d|2[0-3]):[0-5]\d$/;
@@ -25,21 +22,9 @@ interface SettingsForm {
 export function SettingsTab({ data }: { data: DialData }) {
   const { t } = useTranslation();
   const { message } = useFeedback();
-  const client = useQueryClient();
   const [scope, setScope] = useState<string>('*');
-  const { data: record, error: loadError } = useQuery({
-    queryKey: ['dial.settings', scope],
-    queryFn: () => ask((api) => api.dial.settings({ profileId: scope === '*' ? null : scope })),
-  });
-  const saving = useMutation({
-    mutationFn: (input: InputOf<'dial.saveSettings'>) => ask((api) => api.dial.saveSettings(input)),
-    // Profiles without settings of their own use those for all profiles: every scope is loaded again.
-    onSuccess: () => {
-      void message.success(t('dial.settings.saved'));
-      return client.invalidateQueries({ queryKey: ['dial.settings'] });
-    },
-    onError: (e) => void message.error(describeError(t, e)),
-  });
+  const { data: record, error: loadError } = useDialSettings(scope);
+  const saving = useSaveDialSettings();
   const [form] = Form.useForm<SettingsForm>();
   const quiet = Form.useWatch('quiet', form);
 
@@ -66,7 +51,7 @@ export function SettingsTab({ data }: { data: DialData }) {
       perDay: v.perDay ?? null,
       quietStart: v.quiet ? v.quietStart : null,
       quietEnd: v.quiet ? v.quietEnd : null,
-    });
+    }, { onSuccess: () => void message.success(t('dial.settings.saved')), onError: (e) => void message.error(describeError(t, e)) });
   };
 
   const inherited = record !== undefined && scope !== '*' && record.scope !== scope;

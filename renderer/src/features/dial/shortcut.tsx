@@ -6,6 +6,7 @@ import { useEffect } from 'react';
 import { ThunderboltOutlined } from '@ant-design/icons';
 import { navigate } from '../../app/navigation';
 import { requestPalette, startTypeAhead } from './dial-store';
+import { onQuickDialFromMain } from './use-dial-data';
 
 export const IS_MAC = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform || navigator.userAgent);
 
@@ -40,7 +41,7 @@ export function useQuickDialShortcut(): void {
       openPalette();
     };
     window.addEventListener('keydown', onKey);
-    const offGlobal = window.callout.on.quickDial(openPalette);
+    const offGlobal = onQuickDialFromMain(openPalette);
     return () => {
       window.removeEventListener('keydown', onKey);
       offGlobal();

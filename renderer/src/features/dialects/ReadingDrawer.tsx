@@ -4,21 +4,18 @@
 import { useEffect, useState } from 'react';
 import { Alert, Button, Divider, Drawer, Form, Input, InputNumber, Radio, Select, Space, Tag, Typography, Upload } from 'antd';
 import { DownloadOutlined, ReloadOutlined, UploadOutlined } from '@ant-design/icons';
-import { useMutation, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { FOLLOW_MODES, type FollowMode, type IpcError, type ProfileView } from '../../../../common/contract';
-import type { Dialect } from '../../../../common/dialects';
-import { call, describeError, describeIssue } from '../../app/api';
+import { describeError, describeIssue } from '../../app/api';
 import { downloadText } from '../../app/browser-io';
 import './dialects.css';
-import { ask } from '../../app/query';
+import { useBuiltinDialects, useImportDialect, useSetDialect, useSetFollow } from './data';
 import { dialectDescription, dialectName } from './dialect-names';
 import { useFeedback } from '../../app/feedback';
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
 const LISTENER_COLORS = { off: 'default', listening: 'success', elsewhere: 'processing', failed: 'error' } as const;
 
-export const dialectsQuery = { queryKey: ['dialects.list'], queryFn: () => ask((api) => api.dialects.list()), staleTime: Infinity } as const;
 
 export interface ReadingDrawerProps {
   profile: ProfileView | null;
@@ -54,7 +51,7 @@ function Problems({ error }: { error: IpcError }) {
 export function ReadingDrawer({ profile, onClose, onChanged }: ReadingDrawerProps) {
   const { t } = useTranslation();
   const { message, modal } = useFeedback();
-  const builtins = useQuery(dialectsQuery);
+  const builtins = useBuiltinDialects();
   const [choice, setChoice] = useState<string>('spec');
   const [problem, setProblem] = useState<IpcError | null>(null);
   const [follow, setFollow] = useState<FollowMode>('poll');
@@ -76,30 +73,18 @@ export function ReadingDrawer({ profile, onClose, onChanged }: ReadingDrawerProp
     void message.success([t('dialects.drawer.applied', { name: r.profile.name, dialect: dialectName(t, r.profile.dialect, r.profile.dialectId) }), r.reread ? t('dialects.drawer.reread', { count: r.reread }) : ''].filter(Boolean).join(' '));
   };
 
-  const setDialect = useMutation({
-    mutationFn: (dialect: { builtin: string } | { custom: Dialect }) => call((api) => api.profiles.setDialect({ id: profile!.id, dialect })),
-    onSuccess: (r) => (r.ok ? applied(r.value) : setProblem(r.error)),
-  });
-  const importFile = useMutation({
-    mutationFn: async (text: string) => {
-      const checked = await call((api) => api.dialects.check({ text }));
-      if (!checked.ok) return checked;
-      return call((api) => api.profiles.setDialect({ id: profile!.id, dialect: { custom: checked.value } }));
-    },
-    onSuccess: (r) => (r.ok ? applied(r.value) : setProblem(r.error)),
-  });
-  const saveFollow = useMutation({
-    mutationFn: (input: { follow: FollowMode; host: string; port: number; newSecret?: boolean }) => call((api) => api.profiles.setFollow({ id: profile!.id, ...input })),
-    onSuccess: (r) => {
-      if (!r.ok) {
-        setProblem(r.error);
-        return;
-      }
+  const setDialect = useSetDialect(profile?.id);
+  const importFile = useImportDialect(profile?.id);
+  const saveFollow = useSetFollow(profile?.id);
+  const dialectApplied = { onSuccess: applied, onError: setProblem };
+  const followSaved = {
+    onSuccess: (changed: ProfileView) => {
       setProblem(null);
-      onChanged(r.value);
+      onChanged(changed);
       void message.success(t('dialects.drawer.saved'));
     },
-  });
+    onError: setProblem,
+  };
 
   const renewSecret = () =>
     modal.confirm({
@@ -107,7 +92,8 @@ export function ReadingDrawer({ profile, onClose, onChanged }: ReadingDrawerProp
       content: t('dialects.drawer.newSecretBody'),
       okText: t('dialects.drawer.newSecret'),
       cancelText: t('common.cancel'),
-      onOk: () => saveFollow.mutateAsync({ follow: profile!.follow, host: profile!.receipts.host, port: profile!.receipts.port, newSecret: true }),
+      // The confirmation closes whatever the answer: a refusal is shown in the drawer.
+      onOk: () => saveFollow.mutateAsync({ follow: profile!.follow, host: profile!.receipts.host, port: profile!.receipts.port, newSecret: true }, followSaved).catch(() => undefined),
     });
 
   let body = null;
@@ -132,7 +118,7 @@ export function ReadingDrawer({ profile, onClose, onChanged }: ReadingDrawerProp
                 type="primary"
                 disabled={choice === (profile.dialectId ?? 'own')}
                 loading={setDialect.isPending}
-                onClick={() => setDialect.mutate({ builtin: choice })}
+                onClick={() => setDialect.mutate({ builtin: choice }, dialectApplied)}
                 data-testid="dialect-apply"
               >
                 {t('dialects.drawer.apply')}
@@ -145,7 +131,7 @@ export function ReadingDrawer({ profile, onClose, onChanged }: ReadingDrawerProp
               showUploadList={false}
               maxCount={1}
               beforeUpload={(file) => {
-                void file.text().then((text) => importFile.mutate(text));
+                void file.text().then((text) => importFile.mutate(text, dialectApplied));
                 return false;
               }}
             >
@@ -179,7 +165,7 @@ export function ReadingDrawer({ profile, onClose, onChanged }: ReadingDrawerProp
               </Form.Item>
             </div>
           ) : null}
-          <Button type="primary" loading={saveFollow.isPending} onClick={() => saveFollow.mutate({ follow, host: host.trim(), port: port ?? 0 })} data-testid="follow-save">
+          <Button type="primary" loading={saveFollow.isPending} onClick={() => saveFollow.mutate({ follow, host: host.trim(), port: port ?? 0 }, followSaved)} data-testid="follow-save">
             {t('dialects.drawer.save')}
           </Button>
         </Form>

@@ -5,13 +5,14 @@
 import { useEffect, useMemo, useState } from 'react';
 import { Alert, Button, Descriptions, Drawer, Empty, Input, Segmented, Select, Skeleton, Space, Table, Tag, Tree, Typography } from 'antd';
 import type { DataNode } from 'antd/es/tree';
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { MAPPABLE_STATES, readBalance, readReceipts, readStatus, type Dialect, type MappableState } from '../../../../common/dialects';
 import type { SeenValue } from '../../../../common/contract';
-import { call, describeError } from '../../app/api';
+import { describeError } from '../../app/api';
 import './dialects.css';
-import { ask, profilesQuery } from '../../app/query';
+import { profilesQuery } from '../../app/query';
+import { useDialectPreview, useDialectReply, useSaveTaughtDialect } from './data';
 import { currentLanguage } from '../../i18n';
 import { applyMapping, applyPick, ownDialect, pathsOf, relativePath, statesOf, targetsFor, treeOf, type TeachTarget, type TreeNode } from './teach-model';
 import { dialectName } from './dialect-names';
@@ -52,9 +53,8 @@ export function TeachDrawer({ exchangeId, onClose }: TeachDrawerProps) {
   const { t, i18n } = useTranslation();
   const lang = currentLanguage(i18n.language);
   const { message } = useFeedback();
-  const client = useQueryClient();
   const open = exchangeId !== null;
-  const reply = useQuery({ queryKey: ['dialects.reply', exchangeId], queryFn: () => ask((api) => api.dialects.reply({ exchangeId: exchangeId! })), enabled: open, gcTime: 0 });
+  const reply = useDialectReply(exchangeId);
   const profiles = useQuery(profilesQuery);
   const tree = reply.data ?? null;
   const profile = profiles.data?.find((p) => p.id === tree?.profileId) ?? null;
@@ -75,27 +75,20 @@ export function TeachDrawer({ exchangeId, onClose }: TeachDrawerProps) {
 
   // The preview, read again by main whenever the mapping changes (the previous answer stays on screen meanwhile).
   const candidate = draft && profile ? ownDialect(draft, name || draft.name) : null;
-  const preview = useQuery({
-    queryKey: ['dialects.preview', profile?.id, candidate],
-    queryFn: () => ask((api) => api.dialects.preview({ profileId: profile!.id, dialect: candidate! })),
-    enabled: open && candidate !== null,
-    placeholderData: keepPreviousData,
-    gcTime: 0,
-  });
+  const preview = useDialectPreview(open, profile?.id, candidate);
 
-  const save = useMutation({
-    mutationFn: (d: Dialect) => call((api) => api.profiles.setDialect({ id: profile!.id, dialect: { custom: d } })),
-    onSuccess: (r) => {
-      if (!r.ok) {
-        void message.error(describeError(t, r.error));
-        return;
-      }
-      void message.success(t('dialects.teach.saved', { name: r.value.profile.name }));
-      void client.invalidateQueries({ queryKey: profilesQuery.queryKey });
-      void client.invalidateQueries({ queryKey: ['messages.get'] });
-      onClose();
-    },
-  });
+  const saving = useSaveTaughtDialect(profile?.id);
+  const save = {
+    isPending: saving.isPending,
+    mutate: (d: Dialect) =>
+      saving.mutate(d, {
+        onSuccess: (r) => {
+          void message.success(t('dialects.teach.saved', { name: r.profile.name }));
+          onClose();
+        },
+        onError: (error) => void message.error(describeError(t, error)),
+      }),
+  };
 
   // What this very reply reads as with the mapping so far.
   const reading = useMemo(() => {

@@ -10,8 +10,9 @@ import { useTranslation } from 'react-i18next';
 import type { CaptureStatus } from '../../../../common/capture';
 import { describeError } from '../../app/api';
 import { appInfoQuery, ask, profilesQuery, queryClient } from '../../app/query';
+import { captureKeys } from './history-push';
 
-export const captureStatusQuery = { queryKey: ['capture.status'] as const, queryFn: () => ask((api) => api.capture.status()) };
+export const captureStatusQuery = { queryKey: captureKeys.status, queryFn: () => ask((api) => api.capture.status()) };
 
 export function CapturePanel() {
   const { t } = useTranslation();

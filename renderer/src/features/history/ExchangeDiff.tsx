@@ -2,11 +2,10 @@
 // bodies compared JSON-aware (see exchange-diff.ts), changed lines marked on both sides.
 import { Fragment, useMemo } from 'react';
 import { Drawer, Empty, Segmented, Spin, Tag, Typography } from 'antd';
-import { useQueries } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ExchangeRecord } from '../../../../common/records';
-import { ask } from '../../app/query';
+import { useExchangePair } from './data';
 import { headerValue } from './body-format';
 import { pathOf, statusText } from './exchange-actions';
 import { canonicalBody, diffHeaders, diffText, type DiffRow, type HeaderRow } from './exchange-diff';
@@ -96,9 +95,7 @@ function Compare({ left, right }: { left: ExchangeRecord; right: ExchangeRecord 
 
 export function ExchangeDiffDrawer({ ids, onClose }: { ids: [number, number] | null; onClose: () => void }) {
   const { t } = useTranslation();
-  const [a, b] = useQueries({
-    queries: (ids ?? [0, 0]).map((id) => ({ queryKey: ['exchanges.get', id], queryFn: () => ask((api) => api.exchanges.get({ id })), enabled: ids !== null })),
-  });
+  const [a, b] = useExchangePair(ids);
   return (
     <Drawer open={ids !== null} onClose={onClose} size={Math.min(1200, Math.max(720, window.innerWidth - 120))} title={t('history.diff.title', { left: ids?.[0] ?? '', right: ids?.[1] ?? '' })} destroyOnHidden data-testid="diff-drawer">
       {a?.data && b?.data ? <Compare left={a.data} right={b.data} /> : a?.error || b?.error ? <Empty /> : <Spin />}

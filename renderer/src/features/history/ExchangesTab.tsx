@@ -14,6 +14,7 @@ import type { ExchangeQuery, StatusFilter } from '../../../../common/history-typ
 import { OPERATIONS, type ExchangeRecord, type Operation } from '../../../../common/records';
 import { describeError } from '../../app/api';
 import { ask } from '../../app/query';
+import { exchangeKeys } from './history-push';
 import { currentLanguage } from '../../i18n';
 import { ExportHarButton, pathOf, statusText } from './exchange-actions';
 import { statusColor } from './ExchangeList';
@@ -80,7 +81,7 @@ export function ExchangesTab({ lookups, active }: { lookups: Lookups; active: bo
   const set = (patch: Partial<Filters>) => setFilters((f) => ({ ...f, ...patch }));
   const filtered = JSON.stringify(filters) !== JSON.stringify(NO_FILTERS) || source !== 'all';
   const list = useInfiniteQuery({
-    queryKey: ['exchanges.list', filter],
+    queryKey: exchangeKeys.list(filter),
     queryFn: ({ pageParam }) => ask((api) => api.exchanges.list({ ...filter, limit: PAGE, cursor: pageParam, order: 'newest' })),
     initialPageParam: null as string | null,
     getNextPageParam: (last) => last.nextCursor,

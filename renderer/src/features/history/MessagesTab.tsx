@@ -3,12 +3,11 @@
 import { useCallback, useMemo, useState } from 'react';
 import { Button, Tooltip, Typography } from 'antd';
 import { FileExcelOutlined } from '@ant-design/icons';
-import { useMutation } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { HistoryOrder } from '../../../../common/history-types';
 import type { ExchangeRecord } from '../../../../common/records';
 import { describeError } from '../../app/api';
-import { ask } from '../../app/query';
+import { useExportHistoryCsv } from './data';
 import { currentLanguage } from '../../i18n';
 import { downloadText } from '../../app/browser-io';
 import { fileStamp, formatCount, utcOffsetMinutes } from './history-model';
@@ -52,15 +51,15 @@ export function MessagesTab({ lookups, active }: { lookups: Lookups; active: boo
     if (open) setPanelOpen(true);
   }, []);
 
-  const exporting = useMutation({
-    mutationFn: () => ask((api) => api.history.exportCsv({ filter, lang, utcOffsetMinutes: utcOffsetMinutes() })),
-    onSuccess: ({ csv, rows, capped }) => {
+  const exporting = useExportHistoryCsv(
+    () => ({ filter, lang, utcOffsetMinutes: utcOffsetMinutes() }),
+    ({ csv, rows, capped }) => {
       downloadText(`callout-history-${fileStamp()}.csv`, csv, 'text/csv;charset=utf-8');
       if (capped) void message.warning(t('history.csv.capped', { count: rows, n: formatCount(lang, rows) }));
       else void message.success(t('history.csv.done', { count: rows, n: formatCount(lang, rows) }));
     },
-    onError: (e) => void message.error(describeError(t, e)),
-  });
+    (e) => void message.error(describeError(t, e)),
+  );
 
   let count: string;
   if (list.loading || (list.counting && list.total === null)) count = t('history.list.counting');

@@ -3,12 +3,11 @@
 import { lazy, Suspense, useMemo, useState } from 'react';
 import { Alert, Button, DatePicker, Select, Spin, Typography } from 'antd';
 import { ReloadOutlined } from '@ant-design/icons';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import type { OverviewCounts } from '../../../../common/history-types';
 import { describeError } from '../../app/api';
-import { ask } from '../../app/query';
+import { useOverview } from './data';
 import { currentLanguage } from '../../i18n';
 import type { BarSeriesOption, LineSeriesOption } from 'echarts/charts';
 import type { ChartOption } from './EChart';
@@ -44,11 +43,7 @@ export function OverviewTab({ lookups }: { lookups: Lookups }) {
   const [profileId, setProfileId] = useState<string | null>(null);
   const input = { from: range[0].startOf('day').valueOf(), to: range[1].add(1, 'day').startOf('day').valueOf(), profileId, utcOffsetMinutes: utcOffsetMinutes() };
   // The chart keeps the last figures while those of another range or profile load.
-  const { data, error, isFetching: loading, refetch } = useQuery({
-    queryKey: ['history.overview', input],
-    queryFn: () => ask((api) => api.history.overview(input)),
-    placeholderData: keepPreviousData,
-  });
+  const { data, error, isFetching: loading, refetch } = useOverview(input);
 
   const option = useMemo<ChartOption>(() => {
     const days = data?.days ?? [];

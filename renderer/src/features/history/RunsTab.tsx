@@ -3,10 +3,9 @@
 import { useState } from 'react';
 import { Button, Empty, List, Spin, Typography } from 'antd';
 import { ReloadOutlined } from '@ant-design/icons';
-import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { describeError } from '../../app/api';
-import { ask } from '../../app/query';
+import { useRuns } from './data';
 import { currentLanguage } from '../../i18n';
 import { RunResults, RunSummaryLine } from '../workbench/RunResults';
 import { formatTime } from './history-model';
@@ -16,8 +15,7 @@ export function RunsTab({ lookups }: { lookups: Lookups }) {
   const { t, i18n } = useTranslation();
   const lang = currentLanguage(i18n.language);
   const [open, setOpen] = useState<number | null>(null);
-  const runs = useQuery({ queryKey: ['runs.list'], queryFn: () => ask((api) => api.runs.list({ limit: 200 })) });
-  const run = useQuery({ queryKey: ['runs.get', open], queryFn: () => ask((api) => api.runs.get({ id: open! })), enabled: open !== null });
+  const { runs, run } = useRuns(open);
   return (
     <div className="history-tab history-runs" data-testid="runs-tab">
       <div className="history-toolbar">

@@ -4,41 +4,27 @@
 import { useEffect, useState } from 'react';
 import { Alert, Button, Checkbox, Descriptions, Drawer, InputNumber, Space, Spin, Typography } from 'antd';
 import { ClearOutlined, CompressOutlined, SaveOutlined } from '@ant-design/icons';
-import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import type { RetentionSettings } from '../../../../common/history-types';
 import { describeError, type IpcError } from '../../app/api';
-import { ask } from '../../app/query';
+import { useStore } from './data';
 import { currentLanguage } from '../../i18n';
 import { DatabaseNotice } from './DatabaseNotice';
 import { formatBytes, formatCount } from './history-model';
 import { useFeedback } from '../../app/feedback';
 
 const MB = 1024 * 1024;
-const statusQuery = queryOptions({ queryKey: ['store.status'], queryFn: () => ask((api) => api.store.status()) });
 
 export function StoreDrawer({ open, onClose }: { open: boolean; onClose: () => void }) {
   const { t, i18n } = useTranslation();
   const lang = currentLanguage(i18n.language);
   const { message } = useFeedback();
-  const client = useQueryClient();
-  const { data: status, error } = useQuery({ ...statusQuery, enabled: open });
+  const failed = (e: IpcError) => void message.error(describeError(t, e));
+  const { status: statusQuery, save, apply, vacuum } = useStore(open, failed, () => void message.success(t('history.store.saved')));
+  const { data: status, error } = statusQuery;
   const [keepDays, setKeepDays] = useState(false);
   const [days, setDays] = useState<number | null>(90);
   const [capSize, setCapSize] = useState(false);
   const [sizeMb, setSizeMb] = useState<number | null>(500);
-  const reload = () => client.invalidateQueries({ queryKey: statusQuery.queryKey });
-  const failed = (e: IpcError) => void message.error(describeError(t, e));
-  const save = useMutation({
-    mutationFn: (retention: RetentionSettings) => ask((api) => api.store.setRetention(retention)),
-    onSuccess: () => {
-      void message.success(t('history.store.saved'));
-      return reload();
-    },
-    onError: failed,
-  });
-  const apply = useMutation({ mutationFn: () => ask((api) => api.store.applyRetention()), onSuccess: reload, onError: failed });
-  const vacuum = useMutation({ mutationFn: () => ask((api) => api.store.vacuum()), onError: failed });
   const { reset: resetApplied } = apply;
   const { reset: resetVacuumed } = vacuum;
   const applied = apply.data;

@@ -2,16 +2,34 @@
 // top when they match the filter), at most once a frame. Used by the shell from the first screen on
 // (app/live-updates.ts): a module of its own, without the History screen's list hook and model.
 import type { InfiniteData, QueryClient } from '@tanstack/react-query';
-import type { HistoryFilter, HistoryOrder, HistoryPage } from '../../../../common/history-types';
+import type { ExchangeQuery, HistoryFilter, HistoryOrder, HistoryPage } from '../../../../common/history-types';
 import type { MessageRecord } from '../../../../common/records';
+import type { LiveUpdates } from '../../app/query';
 import { matchesFilter } from './history-filter';
 
 /** A page, with how long main took to give it (ms). */
 export type Page = HistoryPage & { ms: number };
 type Pages = InfiniteData<Page, string | null>;
 
-export const listKey = (filter: HistoryFilter, order: HistoryOrder) => ['history.page', 'list', filter, order] as const;
-export const totalKey = (filter: HistoryFilter) => ['history.page', 'total', filter] as const;
+/** The keys of the History screen's message lists. */
+export const historyKeys = {
+  all: ['history'] as const,
+  lists: () => [...historyKeys.all, 'list'] as const,
+  list: (filter: HistoryFilter, order: HistoryOrder) => [...historyKeys.lists(), filter, order] as const,
+  total: (filter: HistoryFilter) => [...historyKeys.all, 'total', filter] as const,
+  overview: (input: object) => [...historyKeys.all, 'overview', input] as const,
+};
+export const listKey = historyKeys.list;
+export const totalKey = historyKeys.total;
+
+/** The keys of captured exchanges (the History screen's exchange list, and what the workbench adds to it). */
+export const exchangeKeys = {
+  all: ['exchanges'] as const,
+  lists: () => [...exchangeKeys.all, 'list'] as const,
+  list: (filter: ExchangeQuery) => [...exchangeKeys.lists(), filter] as const,
+  detail: (id: number) => [...exchangeKeys.all, 'detail', id] as const,
+};
+export const captureKeys = { status: ['capture', 'status'] as const };
 
 /** The list with pushed messages applied (changed rows in place, new matching ones at the top newest first, or at the end oldest first when all is loaded); null when none concerns it. */
 function patchPages(data: Pages, updates: readonly MessageRecord[], filter: HistoryFilter, order: HistoryOrder): { data: Pages; fresh: number } | null {
@@ -54,7 +72,7 @@ export function historyPatcher(client: QueryClient): (message: MessageRecord) =>
   let frame = 0;
   const flush = () => {
     frame = 0;
-    const lists = client.getQueryCache().findAll({ queryKey: ['history.page', 'list'] });
+    const lists = client.getQueryCache().findAll({ queryKey: historyKeys.lists() });
     if (lists.some((q) => q.state.fetchStatus === 'fetching')) {
       frame = window.requestAnimationFrame(flush);
       return;
@@ -76,3 +94,17 @@ export function historyPatcher(client: QueryClient): (message: MessageRecord) =>
     if (!frame) frame = window.requestAnimationFrame(flush);
   };
 }
+
+/** Messages main pushes go into the history lists; the capture proxy's state and captured exchanges are shown as they land. */
+export const historyLiveUpdates: LiveUpdates = (on, client) => {
+  on.messageUpdated(historyPatcher(client));
+  let pending: ReturnType<typeof setTimeout> | null = null;
+  on.captureUpdated(({ status, exchangeId }) => {
+    client.setQueryData(captureKeys.status, status);
+    if (exchangeId === null || pending) return;
+    pending = setTimeout(() => {
+      pending = null;
+      void client.invalidateQueries({ queryKey: exchangeKeys.lists(), predicate: (q) => (q.queryKey[2] as ExchangeQuery | undefined)?.captured === true });
+    }, 300);
+  });
+};

@@ -4,7 +4,6 @@
 import { useState } from 'react';
 import { Alert, Button, Flex, Space, Spin, Tag, Typography } from 'antd';
 import { AppstoreOutlined, CheckCircleFilled, ExperimentOutlined, KeyOutlined, PlusOutlined, SendOutlined, WalletOutlined } from '@ant-design/icons';
-import { useMutation } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { ProfileView } from '../../../../common/contract';
 import { MARKER } from '../../../../common/domain/templates';
@@ -15,7 +14,8 @@ import { KeyModal } from '../profiles/KeyModal';
 import { ProfileFormDrawer } from '../profiles/ProfileFormDrawer';
 import { KeyStatusTag } from '../profiles/ProfileTable';
 import type { ProfilesState } from '../profiles/use-profiles';
-import { addDemoTemplates, DEMO_TEMPLATES, demoTexts } from '../templates/demo-templates';
+import { DEMO_TEMPLATES, demoTexts } from '../templates/demo-templates';
+import { useAddDemoTemplates } from '../templates/use-templates';
 import { MarkedContent } from '../templates/MarkedContent';
 import '../templates/templates.css';
 import './onboarding.css';
@@ -120,8 +120,9 @@ export function ProviderStep({ profiles }: { profiles: ProfilesState }) {
 
 export function TemplatesStep({ onOpenLibrary }: { onOpenLibrary: () => void }) {
   const { t } = useTranslation();
-  const adding = useMutation({ mutationFn: () => addDemoTemplates(t) });
+  const adding = useAddDemoTemplates(t);
   const outcome = adding.data;
+  const failure = adding.error;
   const texts = demoTexts(t);
 
   return (
@@ -140,24 +141,20 @@ export function TemplatesStep({ onOpenLibrary }: { onOpenLibrary: () => void }) 
         {t('onboarding.templates.demoBody')}
       </Typography.Paragraph>
       <Flex gap={8} wrap>
-        <Button type={outcome?.ok ? 'default' : 'primary'} icon={<ExperimentOutlined />} loading={adding.isPending} onClick={() => adding.mutate()} data-testid="onboarding-add-demo">
+        <Button type={outcome ? 'default' : 'primary'} icon={<ExperimentOutlined />} loading={adding.isPending} onClick={() => adding.mutate()} data-testid="onboarding-add-demo">
           {t('onboarding.templates.addDemo', { count: DEMO_TEMPLATES.length })}
         </Button>
         <Button icon={<AppstoreOutlined />} onClick={onOpenLibrary} data-testid="onboarding-open-library">
           {t('onboarding.templates.open')}
         </Button>
       </Flex>
-      {outcome ? (
-        <div role="status" aria-live="polite" style={{ marginTop: 12, maxWidth: 820 }} data-testid="onboarding-demo-result" data-outcome={outcome.ok ? 'success' : 'error'}>
-          {outcome.ok ? (
-            <Alert
-              type="success"
-              showIcon
-              title={outcome.value.added ? t('onboarding.templates.added', { count: outcome.value.added }) : t('onboarding.templates.present')}
-            />
-          ) : (
-            <Alert type="error" showIcon title={t('onboarding.templates.failed')} description={describeError(t, outcome.error)} />
-          )}
+      {outcome || failure ? (
+        <div role="status" aria-live="polite" style={{ marginTop: 12, maxWidth: 820 }} data-testid="onboarding-demo-result" data-outcome={outcome ? 'success' : 'error'}>
+          {outcome ? (
+            <Alert type="success" showIcon title={outcome.added ? t('onboarding.templates.added', { count: outcome.added }) : t('onboarding.templates.present')} />
+          ) : failure ? (
+            <Alert type="error" showIcon title={t('onboarding.templates.failed')} description={describeError(t, failure)} />
+          ) : null}
         </div>
       ) : null}
     </div>

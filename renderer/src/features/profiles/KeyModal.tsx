@@ -8,7 +8,8 @@ import { Alert, Button, Form, Input, Modal, Space, Typography } from 'antd';
 import { DeleteOutlined, LockOutlined, SwapOutlined, WalletOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { contract, type ProfileView } from '../../../../common/contract';
-import { call, describeError, describeIssue, type IpcError } from '../../app/api';
+import { describeError, describeIssue, type IpcError } from '../../app/api';
+import { useDeleteKey, useSetKey } from './use-profiles';
 import { useAppInfo } from '../../app/query';
 import { BalanceResult, useBalanceCheck } from './balance';
 import { keyRefusal, keyStanding } from './key-standing';
@@ -79,6 +80,8 @@ export function KeyModal({ profile, intro, onClose, onChanged }: KeyModalProps) 
   // Plain state, not a mutation: a mutation keeps its variables (here the key) in its state.
   const [busy, setBusy] = useState<'save' | 'delete' | null>(null);
   const [error, setError] = useState<{ op: 'save' | 'delete'; error: IpcError } | null>(null);
+  const setKey = useSetKey();
+  const deleteKey = useDeleteKey();
   const { check, run: runCheck, reset: resetCheck } = useBalanceCheck(profile?.id ?? null);
   const profileId = profile?.id ?? null;
 
@@ -106,16 +109,20 @@ export function KeyModal({ profile, intro, onClose, onChanged }: KeyModalProps) 
     }
     setBusy('save');
     resetCheck();
-    const result = await call((api) => api.profiles.setKey({ id: profile.id, apiKey }));
-    setBusy(null);
-    if (!result.ok) {
-      const issue = result.error.issues?.find((i) => i.path === 'apiKey');
+    let saved: ProfileView;
+    try {
+      saved = await setKey(profile.id, apiKey);
+    } catch (e) {
+      const error = e as IpcError;
+      setBusy(null);
+      const issue = error.issues?.find((i) => i.path === 'apiKey');
       if (issue) form.setFields([{ name: 'apiKey', errors: [describeIssue(t, issue.message)] }]);
-      else setError({ op: 'save', error: result.error });
+      else setError({ op: 'save', error });
       return;
     }
+    setBusy(null);
     setReplacing(false);
-    onChanged(result.value); // the dialog now says "A key is set": no toast on top of it
+    onChanged(saved); // the dialog now says "A key is set": no toast on top of it
     await runCheck();
   };
 
@@ -130,13 +137,16 @@ export function KeyModal({ profile, intro, onClose, onChanged }: KeyModalProps) 
         setBusy('delete');
         setError(null);
         resetCheck();
-        const result = await call((api) => api.profiles.deleteKey({ id: profile.id }));
-        setBusy(null);
-        if (!result.ok) {
-          setError({ op: 'delete', error: result.error });
+        let changed: ProfileView;
+        try {
+          changed = await deleteKey.mutateAsync(profile.id);
+        } catch (e) {
+          setBusy(null);
+          setError({ op: 'delete', error: e as IpcError });
           return;
         }
-        onChanged(result.value); // the dialog now says "No key is set"
+        setBusy(null);
+        onChanged(changed); // the dialog now says "No key is set"
         void message.success(t('key.deleted'));
       },
     });

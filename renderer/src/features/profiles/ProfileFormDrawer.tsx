@@ -2,11 +2,11 @@
 // (issues with a path) are shown in place on their field until the user changes it.
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { Alert, Button, Checkbox, Drawer, Form, Input, InputNumber, Radio, Select, Space, Typography } from 'antd';
-import { useMutation } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { SIGNING_MODES, type ProfileInput, type ProfileView } from '../../../../common/contract';
+import { SIGNING_MODES, type ProfileView } from '../../../../common/contract';
 import { keyTransport, originOf, sameOrigin } from '../../../../common/domain/key-origin';
-import { call, describeError, type IpcError } from '../../app/api';
+import { describeError, type IpcError } from '../../app/api';
+import { useSaveProfile } from './use-profiles';
 import { fieldOfPath, formValuesOf, inputOf, profileRules, THRESHOLD_MAX, TIMEOUT_LIMITS, type FormField, type ProfileFormValues, type ServerIssues } from './profile-form';
 import { useFeedback } from '../../app/feedback';
 
@@ -27,7 +27,7 @@ export function ProfileFormDrawer({ open, profile, onClose, onSaved }: ProfileFo
   const { t, i18n } = useTranslation();
   const { message } = useFeedback();
   const [form] = Form.useForm<ProfileFormValues>();
-  const saving = useMutation({ mutationFn: (input: ProfileInput) => call((api) => api.profiles.save(input)) });
+  const saving = useSaveProfile();
   const [formError, setFormError] = useState<IpcError | null>(null);
   const serverIssues = useRef<ServerIssues>({});
   const rules = useMemo(() => profileRules(t, form, () => serverIssues.current), [t, form]);
@@ -60,17 +60,20 @@ export function ProfileFormDrawer({ open, profile, onClose, onSaved }: ProfileFo
 
   const save = async (values: ProfileFormValues) => {
     setFormError(null);
-    const result = await saving.mutateAsync(inputOf(values, profile?.id));
-    if (result.ok) {
+    let error: IpcError;
+    try {
+      const saved = await saving.mutateAsync(inputOf(values, profile?.id));
       // A new profile is announced by the key dialog that opens next; an edit gets a toast.
-      if (result.value.keyRemoved) void message.warning(t('profiles.keyRemoved', { name: result.value.name }));
-      else if (profile) void message.success(t('profiles.saved', { name: result.value.name }));
-      onSaved(result.value, !profile);
+      if (saved.keyRemoved) void message.warning(t('profiles.keyRemoved', { name: saved.name }));
+      else if (profile) void message.success(t('profiles.saved', { name: saved.name }));
+      onSaved(saved, !profile);
       return;
+    } catch (e) {
+      error = e as IpcError;
     }
     const issues: ServerIssues = {};
     let unplaced = false;
-    for (const issue of result.error.issues ?? []) {
+    for (const issue of error.issues ?? []) {
       const field = fieldOfPath(issue.path);
       if (field && !issues[field]) issues[field] = { issue, value: form.getFieldValue(field) as unknown };
       else if (!field) unplaced = true;
@@ -82,7 +85,7 @@ export function ProfileFormDrawer({ open, profile, onClose, onSaved }: ProfileFo
       form.scrollToField(fields[0]!, { block: 'center' });
       form.focusField(fields[0]!);
     }
-    if (!fields.length || unplaced) setFormError(result.error);
+    if (!fields.length || unplaced) setFormError(error);
   };
 
   return (

@@ -4,12 +4,12 @@ import { Alert, Button, Flex, Typography } from 'antd';
 import { PlusOutlined, ReloadOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import type { ProfileView } from '../../../../common/contract';
-import { call, describeError } from '../../app/api';
+import { describeError, type IpcError } from '../../app/api';
 import { ReadingDrawer } from '../dialects/ReadingDrawer';
 import { KeyModal } from './KeyModal';
 import { ProfileFormDrawer } from './ProfileFormDrawer';
 import { ProfileTable } from './ProfileTable';
-import { useProfiles } from './use-profiles';
+import { useProfiles, useRemoveProfile } from './use-profiles';
 import { useFeedback } from '../../app/feedback';
 
 type FormState = { open: false } | { open: true; profile: ProfileView | null };
@@ -17,7 +17,8 @@ type FormState = { open: false } | { open: true; profile: ProfileView | null };
 export function ProfilesScreen() {
   const { t } = useTranslation();
   const { message, modal } = useFeedback();
-  const { profiles, loading, error, reload, upsert, drop } = useProfiles();
+  const { profiles, loading, error, reload, upsert } = useProfiles();
+  const removing = useRemoveProfile();
   const [formState, setFormState] = useState<FormState>({ open: false });
   const [keyFor, setKeyFor] = useState<{ id: string; intro: 'new' | null } | null>(null);
   const [readingFor, setReadingFor] = useState<string | null>(null);
@@ -31,16 +32,11 @@ export function ProfilesScreen() {
       okText: t('profiles.confirmDelete.ok'),
       okButtonProps: { danger: true },
       cancelText: t('common.cancel'),
-      onOk: async () => {
-        const result = await call((api) => api.profiles.remove({ id: p.id }));
-        if (result.ok) {
-          drop(p.id);
-          void message.success(t('profiles.deleted', { name: p.name }));
-        } else {
-          void message.error(describeError(t, result.error));
-          if (result.error.code === 'not-found') reload();
-        }
-      },
+      onOk: () =>
+        removing.mutateAsync(p).then(
+          () => void message.success(t('profiles.deleted', { name: p.name })),
+          (e: IpcError) => void message.error(describeError(t, e)),
+        ),
     });
   };
 

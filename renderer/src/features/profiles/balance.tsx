@@ -1,26 +1,12 @@
 // Checking a profile's key and balance with a harmless balance query, and saying the outcome in words.
-import { useEffect } from 'react';
 import { Alert, Space, Spin, Typography } from 'antd';
-import { useMutation } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import type { BalanceView, ProfileView } from '../../../../common/contract';
-import { call, type IpcResult } from '../../app/api';
+import type { ProfileView } from '../../../../common/contract';
 import { currentLanguage } from '../../i18n';
 import { describeBalance } from './balance-words';
+import type { BalanceCheck } from './use-profiles';
 
-export type BalanceCheck = { state: 'idle' } | { state: 'checking' } | { state: 'done'; result: IpcResult<BalanceView> };
-
-/** Runs balance.query for a profile on demand; choosing another profile forgets the outcome (and one still on its way). */
-export function useBalanceCheck(profileId: string | null): { check: BalanceCheck; run: () => Promise<void>; reset: () => void } {
-  const query = useMutation({ mutationFn: (id: string) => call((api) => api.balance.query({ profileId: id })) });
-  const { reset, mutateAsync } = query;
-  useEffect(() => reset(), [profileId, reset]);
-  const check: BalanceCheck = query.isPending ? { state: 'checking' } : query.data ? { state: 'done', result: query.data } : { state: 'idle' };
-  const run = async () => {
-    if (profileId) await mutateAsync(profileId);
-  };
-  return { check, run, reset };
-}
+export { useBalanceCheck, type BalanceCheck } from './use-profiles';
 
 /** Shows a balance check: a spinner while it runs, then the outcome in words. */
 export function BalanceResult({ check, profile }: { check: BalanceCheck; profile: ProfileView }) {
@@ -37,8 +23,9 @@ export function BalanceResult({ check, profile }: { check: BalanceCheck; profile
       </div>
     );
   }
-  const d = describeBalance(t, check.result, profile.lowBalanceThreshold, profile.signing);
-  const checkedAt = check.result.ok ? new Intl.DateTimeFormat(lang, { timeStyle: 'medium' }).format(new Date(check.result.value.checkedAt)) : null;
+  const outcome = check.state === 'done' ? { ok: true as const, value: check.balance } : { ok: false as const, error: check.error };
+  const d = describeBalance(t, outcome, profile.lowBalanceThreshold, profile.signing);
+  const checkedAt = check.state === 'done' ? new Intl.DateTimeFormat(lang, { timeStyle: 'medium' }).format(new Date(check.balance.checkedAt)) : null;
   return (
     <div role="status" aria-live="polite" data-testid="balance-result" data-outcome={d.type}>
       <Alert

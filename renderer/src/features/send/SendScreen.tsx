@@ -4,13 +4,11 @@
 import { lazy, Suspense, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { Alert, Button, Form } from 'antd';
 import { ReloadOutlined } from '@ant-design/icons';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { IpcError } from '../../../../common/contract';
 import type { MessageRecord } from '../../../../common/records';
-import { call, describeError } from '../../app/api';
+import { describeError } from '../../app/api';
 import { navigate } from '../../app/navigation';
-import { balanceQuery } from '../../app/query';
 import { BalanceCard } from './BalanceCard';
 import { afterSettling } from '../../app/idle';
 import { CallCard, preloadCallProgress } from './CallCard';
@@ -20,7 +18,7 @@ import { phaseOf } from './send-model';
 import type { SendFormValues, SendRequest } from './send-request';
 import type { TestCallResult } from './ConfirmSendModal';
 import { sessionCalls, useSessionCalls } from './session-calls';
-import { useSendData } from './use-send-data';
+import { useSend, useSendAgain, useSendData } from './use-send-data';
 import { useFeedback } from '../../app/feedback';
 import { Panel } from '../../app/Panel';
 import { Title, Paragraph } from '../../app/Text';
@@ -35,7 +33,6 @@ const ConfirmSendModal = lazy(() => loadConfirm().then((m) => ({ default: m.Conf
 export function SendScreen() {
   const { t } = useTranslation();
   const { modal, message } = useFeedback();
-  const client = useQueryClient();
   const { data, loading, error, reload } = useSendData();
   const [form] = Form.useForm<SendFormValues>();
   const profileId = Form.useWatch('profileId', form) as string | undefined;
@@ -55,11 +52,8 @@ export function SendScreen() {
     });
   }, [loaded]);
   const [problem, setProblem] = useState<IpcError | null>(null);
-  const send = useMutation({
-    mutationFn: (request: SendRequest) =>
-      call((api) => api.messages.send({ profileId: request.profile.id, mobile: request.mobile, content: request.content, templateId: request.template?.id ?? null })),
-  });
-  const again = useMutation({ mutationFn: (id: number) => call((api) => api.messages.sendAgain({ id, confirm: true })) });
+  const send = useSend();
+  const again = useSendAgain();
   // Set synchronously on the first confirming click: later clicks, Enter presses or a second
   // "send again" find it set and do nothing until the send has returned.
   const inFlight = useRef(false);
@@ -74,7 +68,6 @@ export function SendScreen() {
     setReveal((n) => n + 1);
     // A call may have been placed: empty the number, so that Enter cannot call the same person again by accident.
     if (m.outcome !== 'rejected') form.setFieldValue('mobile', '');
-    void client.invalidateQueries({ queryKey: balanceQuery(m.profile).queryKey });
   };
 
   const sendFailed = (error: IpcError) => {
@@ -89,10 +82,13 @@ export function SendScreen() {
     setConfirming(null);
     setProblem(null);
     setReveal((n) => n + 1);
-    const r = await send.mutateAsync(request);
-    inFlight.current = false;
-    if (r.ok) afterSend(r.value.message);
-    else sendFailed(r.error);
+    try {
+      afterSend((await send.mutateAsync(request)).message);
+    } catch (error) {
+      sendFailed(error as IpcError);
+    } finally {
+      inFlight.current = false;
+    }
   };
 
   // "Call me first": the same text to the person's own number, through the same send (a real call,
@@ -101,13 +97,17 @@ export function SendScreen() {
     if (inFlight.current) return { ok: false, reason: t('send.action.sending') };
     inFlight.current = true;
     setReveal((n) => n + 1);
-    const r = await send.mutateAsync({ ...request, mobile: ownMobile });
-    inFlight.current = false;
-    if (!r.ok) return { ok: false, reason: describeError(t, r.error) };
-    sessionCalls.add(r.value.message);
-    void client.invalidateQueries({ queryKey: balanceQuery(r.value.message.profile).queryKey });
+    let sent: MessageRecord;
+    try {
+      sent = (await send.mutateAsync({ ...request, mobile: ownMobile })).message;
+    } catch (error) {
+      return { ok: false, reason: describeError(t, error as IpcError) };
+    } finally {
+      inFlight.current = false;
+    }
+    sessionCalls.add(sent);
     // A rejected send placed no call: the call card says why.
-    return r.value.message.outcome === 'rejected' ? { ok: false, reason: t('send.phase.rejected') } : { ok: true };
+    return sent.outcome === 'rejected' ? { ok: false, reason: t('send.phase.rejected') } : { ok: true };
   };
 
   const sendAgain = (id: number) => {
@@ -131,10 +131,13 @@ export function SendScreen() {
       onOk: async () => {
         if (inFlight.current) return;
         inFlight.current = true;
-        const r = await again.mutateAsync(id);
-        inFlight.current = false;
-        if (r.ok) afterSend(r.value.message);
-        else void message.error(describeError(t, r.error));
+        try {
+          afterSend((await again.mutateAsync(id)).message);
+        } catch (error) {
+          void message.error(describeError(t, error as IpcError));
+        } finally {
+          inFlight.current = false;
+        }
       },
     });
   };

@@ -1,10 +1,11 @@
 // What the Send screen needs from main before the user can start: the profiles, the template
 // library, the recent numbers and each template's last send (offered, never prefilled), and which profile was used last.
 import { useMemo } from 'react';
-import { useQuery } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import type { ProfileView, RecentsView, TemplateView } from '../../../../common/contract';
 import type { IpcError } from '../../app/api';
-import { ask, profilesQuery, recentsQuery, templatesQuery } from '../../app/query';
+import { ask, balanceKeys, profilesQuery, recentsQuery, templatesQuery } from '../../app/query';
+import type { SendRequest } from './send-request';
 
 export interface SendData {
   profiles: ProfileView[];
@@ -49,4 +50,22 @@ export function useSendData(): SendDataState {
       void templates.refetch();
     },
   };
+}
+
+/** A send may have been billed: its profile's balance is asked again where it is shown. */
+const balanceMayChange = (client: QueryClient) => (sent: { message: { profile: string } }) => void client.invalidateQueries({ queryKey: balanceKeys.of(sent.message.profile) });
+
+/** Sends a request (a real call): main's answer with the message, or main's refusal thrown. Never repeated by itself. */
+export function useSend() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (request: SendRequest) => ask((api) => api.messages.send({ profileId: request.profile.id, mobile: request.mobile, content: request.content, templateId: request.template?.id ?? null })),
+    onSuccess: balanceMayChange(client),
+  });
+}
+
+/** Sends a message again, once the person confirmed it (a real call). */
+export function useSendAgain() {
+  const client = useQueryClient();
+  return useMutation({ mutationFn: (id: number) => ask((api) => api.messages.sendAgain({ id, confirm: true })), onSuccess: balanceMayChange(client) });
 }

@@ -5,11 +5,10 @@ import { useState } from 'react';
 import { Alert, Button, Card, Descriptions, Empty, Flex, Switch, Table, Tag, Typography } from 'antd';
 import type { TableColumnsType } from 'antd';
 import { QuestionCircleOutlined, ReloadOutlined } from '@ant-design/icons';
-import { useMutation, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { ProfileView, VariantProbeView } from '../../../../common/contract';
 import { describeError, describeReason } from '../../app/api';
-import { ask } from '../../app/query';
+import { useGatewayClock, useProbeVariant } from './data';
 import { currentLanguage } from '../../i18n';
 import { sayClockError } from './messages';
 import { formatAbsSeconds, SkewGauge } from './SkewGauge';
@@ -32,16 +31,7 @@ export function ClockTab({ profile, active }: ClockTabProps) {
   const profileId = profile?.id ?? null;
   // Read when the tab is shown, then every 5 s while live and the window is visible (and again when it
   // becomes visible). Each profile has its own reading.
-  const reading = useQuery({
-    queryKey: ['signature.probeClock', profileId],
-    queryFn: () => ask((api) => api.signature.probeClock({ profileId: profileId! })),
-    enabled: active && profileId !== null,
-    refetchInterval: live ? CLOCK_REFRESH_MS : false,
-    refetchIntervalInBackground: false,
-    refetchOnWindowFocus: live ? 'always' : false,
-    refetchOnMount: 'always',
-    staleTime: 0,
-  });
+  const reading = useGatewayClock(profileId, { active, live, refreshMs: CLOCK_REFRESH_MS });
 
   if (!profile) return <Empty description={t('signature.key.problem.no-profile')} />;
 
@@ -127,7 +117,7 @@ export function ClockTab({ profile, active }: ClockTabProps) {
 function VariantProbe({ profile, skew }: { profile: ProfileView; skew: number | null }) {
   const { t } = useTranslation();
   // An action, not a reading: each run asks the gateway again and stores its exchanges.
-  const probe = useMutation({ mutationFn: () => ask((api) => api.signature.probeVariant({ profileId: profile.id })) });
+  const probe = useProbeVariant(profile.id);
 
   type Row = VariantProbeView['results'][number];
   const columns: TableColumnsType<Row> = [

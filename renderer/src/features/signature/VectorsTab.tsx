@@ -4,18 +4,17 @@ import { useRef, useState, type HTMLAttributes } from 'react';
 import { Alert, Button, Card, Col, Flex, Form, Input, Row, Space, Table, Tag, Typography } from 'antd';
 import type { TableColumnsType } from 'antd';
 import { DownloadOutlined, ExperimentOutlined, FolderOpenOutlined } from '@ant-design/icons';
-import { useMutation } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import type { InputOf, IpcError, ProfileView, VectorCheckView } from '../../../../common/contract';
+import type { IpcError, ProfileView, VectorCheckView } from '../../../../common/contract';
 import type { VectorCheck, VectorField } from '../../../../common/signature-types';
 import { describeError } from '../../app/api';
-import { ask } from '../../app/query';
 import { CopyButton } from './CopyButton';
 import { keyFor, type KeyState } from './KeyBar';
 import { sayVectorCheck, sayVectorProblem } from './messages';
 import { vectorFileName } from './request-text';
 import { StringToSignView } from './StringToSignView';
 import type { BuildState } from './use-build';
+import { useCheckVectors, useExportVector } from './data';
 
 export interface VectorsTabProps {
   build: BuildState;
@@ -57,13 +56,7 @@ function ExportCard({ build, keyState, profile }: VectorsTabProps) {
   const suggested = steps ? `${t(`signature.variant.${steps.variant}`)}, ${steps.method} ${steps.path} (${steps.host})` : '';
   const previewRef = useRef<HTMLPreElement>(null);
 
-  const exportCase = useMutation({
-    mutationFn: async (input: InputOf<'signature.exportVector'>) => {
-      const { json } = await ask((api) => api.signature.exportVector(input));
-      return { json, fileName: vectorFileName(input.name) };
-    },
-    onSuccess: ({ json, fileName }) => download(json, fileName),
-  });
+  const exportCase = useExportVector(vectorFileName, ({ json, fileName }) => download(json, fileName));
   const exported = exportCase.data ?? null;
 
   const run = () => {
@@ -141,9 +134,7 @@ function ImportCard() {
   const [text, setText] = useState('');
   const [fileName, setFileName] = useState<string | null>(null);
   const fileInput = useRef<HTMLInputElement>(null);
-  const checking = useMutation({
-    mutationFn: async (source: string) => ({ value: await ask((api) => api.signature.checkVectors({ text: source })), expected: expectedValues(source) }),
-  });
+  const checking = useCheckVectors(expectedValues);
 
   const check = (source: string) => {
     if (source.trim() !== '') checking.mutate(source);

@@ -6,13 +6,11 @@ import { useEffect, useState, type HTMLAttributes, type ReactNode } from 'react'
 import { Alert, Button, Card, Col, Descriptions, Empty, Flex, Form, Input, Row, Segmented, Space, Table, Tag, Typography } from 'antd';
 import type { TableColumnsType } from 'antd';
 import { CheckCircleFilled, CloseCircleFilled, ImportOutlined, SafetyCertificateOutlined } from '@ant-design/icons';
-import { useMutation } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { ProfileView } from '../../../../common/contract';
 import type { DiagnosisView } from '../../../../common/contract';
-import type { CapturedParseError, CapturedRequest, Diagnosis, DiagnosisCause, DiagnosisPart, ParseProblem, PartStatus, SignatureVariant } from '../../../../common/signature-types';
+import type { CapturedRequest, Diagnosis, DiagnosisCause, DiagnosisPart, PartStatus, SignatureVariant } from '../../../../common/signature-types';
 import { describeError } from '../../app/api';
-import { ask } from '../../app/query';
 import { currentLanguage } from '../../i18n';
 import { keyFor, type KeyState } from './KeyBar';
 import { sayDiagnosis, sayParseProblem, sayParseWarning } from './messages';
@@ -20,35 +18,8 @@ import { httpDateNow, rawHttpRequest } from './request-text';
 import { formatAbsSeconds, SkewGauge } from './SkewGauge';
 import { StringToSignView } from './StringToSignView';
 import type { BuildState } from './use-build';
+import { useDiagnose, type GatewayVariant } from './data';
 
-type GatewayVariant = SignatureVariant | 'any';
-
-type Outcome =
-  | { kind: 'parse-error'; error: CapturedParseError; detail: ParseProblem }
-  | { kind: 'diagnosed'; request: CapturedRequest; diagnosis: DiagnosisView; comparedWith: string; variant: GatewayVariant };
-
-type DiagnoseInput = { text: string; defaultUrl: string; variant: GatewayVariant; now: string; key: { profileId: string } | { adHoc: string } };
-
-/** Reads the paste (signature.parseRequest), then checks it with the key (signature.diagnose). */
-async function readAndDiagnose({ text, defaultUrl, variant, now, key }: DiagnoseInput): Promise<Outcome> {
-  const parsed = await ask((api) => api.signature.parseRequest({ text, ...(defaultUrl ? { defaults: { url: defaultUrl } } : {}) }));
-  if (!parsed.ok) return { kind: 'parse-error', error: parsed.error, detail: parsed.detail };
-  const request = parsed.value;
-  const h = request.headers;
-  const diagnosis = await ask((api) =>
-    api.signature.diagnose({
-      method: request.method,
-      url: request.url,
-      ...(h.host ? { host: h.host } : {}),
-      date: h.date ?? null,
-      authorization: h.authorization ?? null,
-      key,
-      variant,
-      now,
-    }),
-  );
-  return { kind: 'diagnosed', request, diagnosis, comparedWith: now, variant };
-}
 
 export interface VerifyTabProps {
   keyState: KeyState;
@@ -64,7 +35,7 @@ export function VerifyTab({ keyState, profile, build }: VerifyTabProps) {
   const [compareMode, setCompareMode] = useState<'now' | 'fixed'>('now');
   const [compareTime, setCompareTime] = useState('');
   // An action on what was pasted: the answer stays until the next one (or Clear).
-  const diagnosis = useMutation({ mutationFn: readAndDiagnose });
+  const diagnosis = useDiagnose();
   const outcome = diagnosis.data ?? null;
   const key = keyFor(keyState, profile);
   // The gateway of a profile that signs with APISIX checks APISIX: start from the profile's variant.

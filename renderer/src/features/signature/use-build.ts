@@ -9,6 +9,7 @@ import type { IpcError, ProfileView } from '../../../../common/contract';
 import type { SignatureVariant } from '../../../../common/signature-types';
 import type { SignStepsView } from '../../../../common/contract';
 import { ask } from '../../app/query';
+import { signatureKeys } from './data';
 import { keyFor, type KeyState } from './KeyBar';
 import { httpDateNow, httpUrl, presetBody, PRESETS, presetUrl, type PresetId } from './request-text';
 
@@ -149,7 +150,7 @@ export function useBuild(keyState: KeyState, profile: ProfileView | null, active
   const settled = useSettled(request, requestId, SETTLE_MS);
 
   const query = useQuery({
-    queryKey: ['signature.compute', settled.id],
+    queryKey: signatureKeys.compute(settled.id),
     queryFn: () => ask((api) => api.signature.compute(settled.value as ComputeInput)),
     enabled: settled.value !== null,
     // The steps of the last inputs stay on screen while the next ones are computed.

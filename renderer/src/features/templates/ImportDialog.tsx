@@ -6,15 +6,13 @@ import { Alert, Button, Checkbox, Input, Modal, Space, Table, Tag, Typography, U
 import type { TableColumnsType } from 'antd';
 import { FileTextOutlined, InboxOutlined, SwapOutlined } from '@ant-design/icons';
 import type { TFunction } from 'i18next';
-import { useMutation } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { TemplateView } from '../../../../common/contract';
-import { call, describeError } from '../../app/api';
+import { describeError } from '../../app/api';
 import { MarkedContent } from './MarkedContent';
 import { TemplateSize } from './TemplateTable';
-import { derivedName } from './template-rules';
 import { CSV_HEADERS, parseFile, parsePastedText, planImport, planSummary, type Parsed, type PlannedRow, type Where } from './template-io';
-import { templatesChanged } from './use-templates';
+import { useImportTemplates } from './use-templates';
 
 export type ImportMode = 'file' | 'paste';
 
@@ -91,62 +89,19 @@ export function ImportDialog({ mode, existing, onClose, onImported }: ImportDial
     }
   };
 
-  /** Saves the rows to save: what was saved, and the rows that were not, with why. */
-  const saveAll = async (rows: PlannedRow[]): Promise<{ saved: number; list: SaveFailure[] }> => {
-    const list: SaveFailure[] = [];
-    let saved = 0;
-    // templates.import has no labels: rows with labels (a Callout export) are saved one by one.
-    const plain = rows.filter((r) => !r.markerNames?.some(Boolean));
-    const labelled = rows.filter((r) => r.markerNames?.some(Boolean));
-    if (plain.length) {
-      const result = await call((api) =>
-        api.templates.import({
-          templates: plain.map((r) => ({
-            ...(r.id ? { id: r.id } : {}),
-            ...(r.name ? { name: r.name } : r.action === 'new' ? { name: derivedName(r.content) } : {}),
-            content: r.content,
-            ...(r.approved !== undefined ? { approved: r.approved } : {}),
-          })),
-        }),
-      );
-      if (result.ok) {
-        saved += result.value.saved;
-        for (const e of result.value.errors) {
-          const row = plain[e.index];
-          if (row) list.push({ where: row.where, reason: describeError(t, e.error) });
+  const importing = useImportTemplates();
+  const saveAll = (rows: PlannedRow[]) =>
+    importing.mutate(rows, {
+      onSuccess: ({ saved, failures: failed }) => {
+        const list: SaveFailure[] = failed.map((f) => ({ where: f.row.where, reason: describeError(t, f.error) }));
+        if (list.length) {
+          setFailures({ saved, list });
+          return;
         }
-      } else {
-        const reason = describeError(t, result.error);
-        for (const row of plain) list.push({ where: row.where, reason });
-      }
-    }
-    for (const row of labelled) {
-      const result = await call((api) =>
-        api.templates.save({
-          ...(row.id ? { id: row.id } : {}),
-          ...(row.name ? { name: row.name } : row.action === 'new' ? { name: derivedName(row.content) } : {}),
-          content: row.content,
-          ...(row.approved !== undefined ? { approved: row.approved } : {}),
-          markerNames: row.markerNames,
-        }),
-      );
-      if (result.ok) saved++;
-      else list.push({ where: row.where, reason: describeError(t, result.error) });
-    }
-    return { saved, list };
-  };
-  const importing = useMutation({
-    mutationFn: saveAll,
-    onSuccess: ({ saved, list }) => {
-      if (saved) templatesChanged();
-      if (list.length) {
-        setFailures({ saved, list });
-        return;
-      }
-      reset();
-      onImported(saved, skippedAll.length);
-    },
-  });
+        reset();
+        onImported(saved, skippedAll.length);
+      },
+    });
 
   const close = () => {
     reset();
@@ -248,7 +203,7 @@ export function ImportDialog({ mode, existing, onClose, onImported }: ImportDial
             {failures ? t('common.close') : t('common.cancel')}
           </Button>
           {failures ? null : (
-            <Button type="primary" disabled={!toSave.length} loading={importing.isPending} onClick={() => importing.mutate(toSave)} data-testid="import-submit">
+            <Button type="primary" disabled={!toSave.length} loading={importing.isPending} onClick={() => saveAll(toSave)} data-testid="import-submit">
               {toSave.length ? t('templates.importer.submit', { count: toSave.length }) : t('templates.importer.nothing')}
             </Button>
           )}

@@ -6,11 +6,11 @@ import { Alert, Button, Checkbox, Drawer, Form, Input, Space, Typography } from 
 import type { FormRule } from 'antd';
 import type { TextAreaRef } from 'antd/es/input/TextArea';
 import { PlusOutlined } from '@ant-design/icons';
-import { useMutation } from '@tanstack/react-query';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
-import type { InputOf, TemplateView } from '../../../../common/contract';
-import { call, describeError, type IpcError } from '../../app/api';
+import type { TemplateView } from '../../../../common/contract';
+import { describeError, type IpcError } from '../../app/api';
+import { useSaveTemplate } from './use-templates';
 import { MarkedContent } from './MarkedContent';
 import { cleanLabels, CONTENT_MAX, contentProblem, derivedName, LABEL_MAX, labelProblem, MARKER, NAME_MAX, nameProblem, sameText, templateFacts, unsavedChanges, type Problem } from './template-rules';
 import { useFeedback } from '../../app/feedback';
@@ -50,7 +50,7 @@ export function TemplateFormDrawer({ open, template, existing, onClose, onSaved 
   const { t, i18n } = useTranslation();
   const { message, modal } = useFeedback();
   const [form] = Form.useForm<TemplateFormValues>();
-  const saving = useMutation({ mutationFn: (input: InputOf<'templates.save'>) => call((api) => api.templates.save(input)) });
+  const saving = useSaveTemplate();
   const [formError, setFormError] = useState<IpcError | null>(null);
   const textArea = useRef<TextAreaRef>(null);
   const content = (Form.useWatch('content', form) as string | undefined) ?? '';
@@ -101,20 +101,25 @@ export function TemplateFormDrawer({ open, template, existing, onClose, onSaved 
     });
   };
 
-  const save = async (values: TemplateFormValues) => {
+  const save = (values: TemplateFormValues) => {
     setFormError(null);
     const text = values.content.trim();
     const markerNames = cleanLabels(values.labels ?? [], templateFacts(text).markerCount);
-    const result = await saving.mutateAsync({ ...(template ? { id: template.id } : {}), name: values.name.trim() || derivedName(text), content: text, approved: values.approved, markerNames });
-    if (result.ok) {
-      void message.success(template ? t('templates.saved', { name: result.value.name }) : t('templates.added', { name: result.value.name }));
-      onSaved(result.value, !template);
-      return;
-    }
-    if (result.error.issues?.some((i) => i.path === 'content')) {
-      form.setFields([{ name: 'content', errors: [t('templates.problem.empty', { max: CONTENT_MAX })] }]);
-      form.focusField('content');
-    } else setFormError(result.error);
+    saving.mutate(
+      { ...(template ? { id: template.id } : {}), name: values.name.trim() || derivedName(text), content: text, approved: values.approved, markerNames },
+      {
+        onSuccess: (saved) => {
+          void message.success(template ? t('templates.saved', { name: saved.name }) : t('templates.added', { name: saved.name }));
+          onSaved(saved, !template);
+        },
+        onError: (error) => {
+          if (error.issues?.some((i) => i.path === 'content')) {
+            form.setFields([{ name: 'content', errors: [t('templates.problem.empty', { max: CONTENT_MAX })] }]);
+            form.focusField('content');
+          } else setFormError(error);
+        },
+      },
+    );
   };
 
   const markerCount = facts.markerCount;

@@ -4,18 +4,16 @@
 import { useState } from 'react';
 import { Alert, Button, Dropdown, Empty, Flex, Input, Segmented, Space, Typography } from 'antd';
 import { DownloadOutlined, DownOutlined, ExperimentOutlined, ImportOutlined, PlusOutlined, ReloadOutlined, SearchOutlined, SnippetsOutlined } from '@ant-design/icons';
-import { useMutation } from '@tanstack/react-query';
 import { matchesAny } from '../../../../common/domain/search';
 import { useTranslation } from 'react-i18next';
 import type { TemplateView } from '../../../../common/contract';
-import { call, describeError } from '../../app/api';
-import { addDemoTemplates } from './demo-templates';
+import { describeError, type IpcError } from '../../app/api';
 import { downloadText } from '../../app/browser-io';
 import { ImportDialog, type ImportMode } from './ImportDialog';
 import { TemplateFormDrawer } from './TemplateFormDrawer';
 import { TemplateTable } from './TemplateTable';
 import { exportCsv, exportFileName, exportJson } from './template-io';
-import { useTemplates } from './use-templates';
+import { useAddDemoTemplates, useRemoveTemplate, useTemplates } from './use-templates';
 import { useFeedback } from '../../app/feedback';
 import './templates.css';
 
@@ -25,18 +23,18 @@ type FormState = { open: false } | { open: true; template: TemplateView | null }
 export function TemplatesScreen() {
   const { t } = useTranslation();
   const { message, modal } = useFeedback();
-  const { templates, loading, error, reload, upsert, drop } = useTemplates();
+  const { templates, loading, error, reload } = useTemplates();
+  const removing = useRemoveTemplate();
   const [query, setQuery] = useState('');
   const [filter, setFilter] = useState<Filter>('all');
   const [formState, setFormState] = useState<FormState>({ open: false });
   const [importMode, setImportMode] = useState<ImportMode | null>(null);
-  const demos = useMutation({
-    mutationFn: () => addDemoTemplates(t),
-    onSuccess: (result) => {
-      if (result.ok) void message.success(t('templates.demoAdded', { count: result.value.added }));
-      else void message.error(describeError(t, result.error));
-    },
-  });
+  const demos = useAddDemoTemplates(t);
+  const addDemos = () =>
+    demos.mutate(undefined, {
+      onSuccess: (result) => void message.success(t('templates.demoAdded', { count: result.added })),
+      onError: (e) => void message.error(describeError(t, e)),
+    });
 
   const list = templates ?? [];
   const counts: Record<Filter, number> = { all: list.length, approved: list.filter((x) => x.approved).length, pending: list.filter((x) => !x.approved).length };
@@ -52,16 +50,11 @@ export function TemplatesScreen() {
       okText: t('templates.confirmDelete.ok'),
       okButtonProps: { danger: true },
       cancelText: t('common.cancel'),
-      onOk: async () => {
-        const result = await call((api) => api.templates.remove({ id: tpl.id }));
-        if (result.ok) {
-          drop(tpl.id);
-          void message.success(t('templates.deleted', { name: tpl.name }));
-        } else {
-          void message.error(describeError(t, result.error));
-          reload();
-        }
-      },
+      onOk: () =>
+        removing.mutateAsync(tpl).then(
+          () => void message.success(t('templates.deleted', { name: tpl.name })),
+          (e: IpcError) => void message.error(describeError(t, e)),
+        ),
     });
   };
 
@@ -85,7 +78,7 @@ export function TemplatesScreen() {
           <Button icon={<ImportOutlined />} onClick={() => setImportMode('file')}>
             {t('templates.import')}
           </Button>
-          <Button type="link" icon={<ExperimentOutlined />} loading={demos.isPending} onClick={() => demos.mutate()} data-testid="templates-add-demo">
+          <Button type="link" icon={<ExperimentOutlined />} loading={demos.isPending} onClick={addDemos} data-testid="templates-add-demo">
             {t('templates.emptyDemo')}
           </Button>
         </Space>
@@ -179,10 +172,7 @@ export function TemplatesScreen() {
         template={formState.open ? formState.template : null}
         existing={list}
         onClose={() => setFormState({ open: false })}
-        onSaved={(saved) => {
-          upsert(saved);
-          setFormState({ open: false });
-        }}
+        onSaved={() => setFormState({ open: false })}
       />
 
       <ImportDialog

@@ -2,7 +2,7 @@
 // every account), to try sending before any real template is registered. Offered by the onboarding
 // guide and by the empty template library.
 import type { TFunction } from 'i18next';
-import { call, type IpcResult } from '../../app/api';
+import { ask } from '../../app/query';
 import { sameText } from './template-rules';
 import { templatesChanged } from './use-templates';
 
@@ -29,22 +29,24 @@ export function demoTexts(t: TFunction): Record<DemoKey, { name: string; labels:
   };
 }
 
-/** Adds, as approved, the demo templates that are not in the library yet (same text), named and labelled in the user's language. */
-export async function addDemoTemplates(t: TFunction): Promise<IpcResult<DemoResult>> {
+/**
+ * Adds, as approved, the demo templates that are not in the library yet (same text), named and
+ * labelled in the user's language. A failure is thrown (main's error), after the ones already
+ * added are shown.
+ */
+export async function addDemoTemplates(t: TFunction): Promise<DemoResult> {
   const texts = demoTexts(t);
-  const listed = await call((api) => api.templates.list());
-  if (!listed.ok) return listed;
-  const have = new Set(listed.value.map((x) => sameText(x.content)));
+  const listed = await ask((api) => api.templates.list());
+  const have = new Set(listed.map((x) => sameText(x.content)));
   const missing = DEMO_TEMPLATES.filter((d) => !have.has(sameText(d.content)));
   let added = 0;
-  for (const demo of missing) {
-    const saved = await call((api) => api.templates.save({ name: texts[demo.key].name, content: demo.content, approved: true, markerNames: texts[demo.key].labels }));
-    if (!saved.ok) {
-      if (added) templatesChanged();
-      return saved;
+  try {
+    for (const demo of missing) {
+      await ask((api) => api.templates.save({ name: texts[demo.key].name, content: demo.content, approved: true, markerNames: texts[demo.key].labels }));
+      added++;
     }
-    added++;
+  } finally {
+    if (added) templatesChanged();
   }
-  if (added) templatesChanged();
-  return { ok: true, value: { added, present: DEMO_TEMPLATES.length - missing.length } };
+  return { added, present: DEMO_TEMPLATES.length - missing.length };
 }

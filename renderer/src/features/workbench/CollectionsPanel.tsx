@@ -9,6 +9,8 @@ import type { CollectionView, EnvironmentView, RunView, Variable } from '../../.
 import { describeError } from '../../app/api';
 import { downloadText } from '../../app/browser-io';
 import { ask, profilesQuery } from '../../app/query';
+import { exchangeKeys } from '../history/history-push';
+import { runKeys } from '../history/data';
 import { RunResults, RunSummaryLine } from './RunResults';
 import { draftStore, useDraft } from './workbench-store';
 import { useFeedback } from '../../app/feedback';
@@ -207,8 +209,8 @@ export function CollectionsPanel() {
     },
     onSuccess: (r) => {
       setRun(r);
-      void client.invalidateQueries({ queryKey: ['runs.list'] });
-      void client.invalidateQueries({ queryKey: ['exchanges.list'] });
+      void client.invalidateQueries({ queryKey: runKeys.all });
+      void client.invalidateQueries({ queryKey: exchangeKeys.all });
     },
     onError: (e) => void message.error(describeError(t, e)),
   });

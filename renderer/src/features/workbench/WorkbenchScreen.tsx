@@ -13,6 +13,7 @@ import { CODE_TARGETS } from '../../../../common/contract/workbench';
 import { describeError, describeReason } from '../../app/api';
 import { copyText } from '../../app/browser-io';
 import { ask, profilesQuery } from '../../app/query';
+import { exchangeKeys } from '../history/history-push';
 import { consoleShell } from '../../app/browser-transport';
 import { ExchangeInspector } from '../history/Inspector';
 import { sayParseProblem, sayParseWarning } from '../signature/messages';
@@ -250,7 +251,7 @@ export function WorkbenchScreen() {
     mutationFn: () => ask((api) => api.raw.send({ ...scope!, request: draft.request, assertions: draft.assertions })),
     onSuccess: (r) => {
       setResult(r);
-      void client.invalidateQueries({ queryKey: ['exchanges.list'] });
+      void client.invalidateQueries({ queryKey: exchangeKeys.all });
     },
   });
   const variables = usedVariables(draft);
