@@ -177,7 +177,7 @@ export function transportFailure(error: NonNullable<Exchange['error']>, delivery
 
 /** The gateway refused the signature (an HTTP 401 with APISIX's message and no provider code, as the dialect reads it). */
 export function signatureRejected(status: number | null, raw: Record<string, unknown> | null, dialect: Dialect = SPEC_DIALECT): ClientFailure | null {
-  if (status === null || (raw && readCommon(dialect, raw).code !== null) || !isSignatureRejection(status, raw)) return null;
+  if (status === null || (raw && readCommon(dialect, raw).codeText !== null) || !isSignatureRejection(status, raw)) return null;
   return { kind: 'signature-rejected', outcome: 'rejected', reason: reason('signature-rejected', { status }) };
 }
 
@@ -200,11 +200,11 @@ export function interpretReply<R>(
   const rejected = signatureRejected(status, raw, dialect);
   if (rejected) return { reply: null, failure: rejected };
   const common = raw ? readCommon(dialect, raw) : null;
-  if (raw && common && common.code !== null) {
+  if (raw && common && common.readable) {
     // A success needs an HTTP success too: "code 2" in the body of an HTTP 500 or 404 page is not one.
     // The request reached something that answered, so the call may have been placed: unknown.
     if (common.outcome === 'accepted' && status !== null && (status < 200 || status > 299)) {
-      return { reply: null, failure: { kind: 'http-status', outcome: 'unknown', reason: reason('http-status', { status, code: common.code }) } };
+      return { reply: null, failure: { kind: 'http-status', outcome: 'unknown', reason: reason('http-status', { status, code: common.code ?? common.codeText ?? '—' }) } };
     }
     return { reply: parse(raw), failure: null };
   }
