@@ -335,6 +335,13 @@ export function readBalance(d: Dialect, raw: unknown): BalanceReading {
   return { ...common, units: d.balance ? plausibleUnits(firstAt(d.balance.units, raw)?.value) : null };
 }
 
+/** A receipt kind's condition: the value present (true), or equal as text (ignoring surrounding spaces). */
+function matches(v: unknown, want: string | number | true): boolean {
+  if (want === true) return present(v);
+  const text = textOf(unwrap(v));
+  return text !== null && text.trim() === String(want).trim();
+}
+
 /** Every receipt in one post (all of them: the listener bounds a post's size): a list at the dialect's place, a JSON list, or the post itself. */
 export function readReceipts(d: Dialect, raw: unknown): ReceiptReading[] {
   const r = d.receipt;
@@ -345,10 +352,12 @@ export function readReceipts(d: Dialect, raw: unknown): ReceiptReading[] {
   const states = r.states ?? d.status?.states ?? {};
   return items.map((item) => {
     const entry = unwrap(item);
+    // The kind of receipt this is (a result or a failure callback): its own places and values.
+    const kind = r.kinds?.find((k) => Object.entries(k.when).every(([p, want]) => matches(valueAt(entry, p), want)));
     return {
-      ...readState(r.state, entry, entry, states, d.words),
+      ...readState(kind?.state ?? r.state, entry, entry, kind?.states ?? states, d.words),
       id: usableId(firstAt(r.id, entry)?.value),
-      ...readDuration(r.duration, entry),
+      ...readDuration(kind?.duration ?? r.duration, entry),
     };
   });
 }

@@ -75,6 +75,22 @@ const duration = z.union(
   { error: 'dialect-duration' },
 );
 
+/**
+ * One kind of receipt among several a provider posts (a result callback, a failure callback): which
+ * posts it is (`when`: a place and its value, or true for "present"), and how its values are read
+ * (its own state place, state map and duration), the receipt's own settings otherwise.
+ */
+const receiptKind = z
+  .object({
+    when: z
+      .record(path, z.union([z.string().max(100), z.number(), z.literal(true)], { error: 'dialect-when' }), { error: 'dialect-when' })
+      .refine((m) => Object.keys(m).length >= 1 && Object.keys(m).length <= 10, 'dialect-when'),
+    state: paths.optional(),
+    states: states.optional(),
+    duration: duration.optional(),
+  })
+  .strict();
+
 const code = z.object({ meaning: z.string().trim().max(200, 'dialect-meaning').optional(), outcome: z.enum(['accepted', 'rejected', 'unknown'], { error: 'dialect-outcome' }) }).strict();
 
 const ack = z
@@ -159,6 +175,8 @@ export const dialectSchema = z
         duration: duration.optional(),
         /** Default: the status values. */
         states: states.optional(),
+        /** Several kinds of receipt, each read its own way; the first whose `when` matches is used (none: the settings above). */
+        kinds: z.array(receiptKind, { error: 'dialect-when' }).max(10, 'dialect-when').optional(),
         ack: ack.default({ status: 200, body: 'ok' }),
       })
       .strict()

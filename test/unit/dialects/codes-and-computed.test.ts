@@ -136,4 +136,32 @@ describe('computed values', () => {
     const zone = checkDialect({ name: 'x', send: { id: 'id' }, status: { state: 's', duration: { from: 'a', to: 'b', zone: 'Mars/Olympus' } } });
     expect(zone.ok ? [] : zone.issues.map((i) => i.message)).toEqual(expect.arrayContaining([expect.stringMatching(/^dialect-/)]));
   });
+
+  it('receipts of several kinds in one dialect, each with its own state map and duration', () => {
+    const d = dialect({
+      status: null,
+      receipt: {
+        id: 'callid',
+        state: 'status',
+        duration: 'duration',
+        states: { '1': 'answered' },
+        kinds: [
+          // A failure callback: its own field, and "1" there means busy, not answered.
+          { when: { type: 'fail' }, state: 'fail_reason', states: { '1': 'busy', '2': 'powered_off' } },
+          // A result callback: two times, no duration.
+          { when: { end_calltime: true }, duration: { from: 'accept_time', to: 'end_calltime' } },
+        ],
+      },
+    });
+    const [fail, result, plain] = readReceipts(d, [
+      { type: 'fail', callid: 'a', fail_reason: '1' },
+      { callid: 'b', status: '1', accept_time: '1764210000', end_calltime: '1764210009' },
+      { callid: 'c', status: '1', duration: '4' },
+    ]);
+    expect(fail).toMatchObject({ id: 'a', state: 'busy', value: '1' });
+    expect(result).toMatchObject({ id: 'b', state: 'answered', duration: 9 });
+    expect(plain).toMatchObject({ id: 'c', state: 'answered', duration: 4 });
+    const bad = checkDialect({ name: 'x', send: { id: 'id' }, status: null, receipt: { id: 'i', state: 's', kinds: [{ when: {} }] } });
+    expect(bad.ok ? [] : bad.issues.map((i) => i.message)).toContain('dialect-when');
+  });
 });
