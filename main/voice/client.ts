@@ -40,6 +40,22 @@ export interface ProviderEndpoint {
   follow?: FollowMode;
 }
 
+/**
+ * A request's URL: the operation's path (which may carry a query) after the base URL's path (a
+ * gateway route), the base URL's query kept and the path's added to it. A base URL
+ * `…/webservice/voice.php?method=GetNum` stays a query, never `?method=GetNum/voice/balance`.
+ */
+export function joinUrl(baseUrl: string, path: string): URL {
+  const url = new URL(baseUrl);
+  url.hash = '';
+  const q = path.indexOf('?');
+  const pathPart = q < 0 ? path : path.slice(0, q);
+  const query = q < 0 ? '' : path.slice(q + 1);
+  url.pathname = `${url.pathname.replace(/\/+$/, '')}/${pathPart.replace(/^\/+/, '')}`;
+  if (query) url.search = url.search ? `${url.search}&${query}` : `?${query}`;
+  return url;
+}
+
 /** The endpoint's dialect: its own, or the spec's reading. */
 export const dialectOf = (e: Pick<ProviderEndpoint, 'dialect'>): Dialect => e.dialect ?? SPEC_DIALECT;
 
@@ -109,8 +125,7 @@ export class VoiceClient {
   /** The exact request that would be sent (headers and body), before redaction. Main-only. */
   buildRequest(path: string, fields: Record<string, string>): { url: string; headers: Header[]; body: string } {
     const { baseUrl, apiId, apiKey, format, signing } = this.endpoint;
-    // The base URL may carry a path prefix (a gateway route): keep it.
-    const url = new URL(`${baseUrl.replace(/\/+$/, '')}/${path.replace(/^\/+/, '')}`);
+    const url = joinUrl(baseUrl, path);
     const body = JSON.stringify({ account: apiId, password: apiKey, ...fields, format: fields.format ?? format });
     const headers: Header[] = [
       ['Content-Type', 'application/json; charset=utf-8'],
