@@ -53,9 +53,9 @@ export interface CheckParams {
   /** HTTPS through CONNECT: encrypted end to end, nothing to read. */
   tunnel: { authority: string };
   // reply
-  'reply-sent': { code: number; id: string };
-  'reply-no-id': { code: number };
-  'reply-refused': { code: number; msg: string };
+  'reply-sent': { code: number | string; id: string };
+  'reply-no-id': { code: number | string };
+  'reply-refused': { code: number | string; msg: string };
   'reply-unknown': { code: string; msg: string };
   'reply-status': { kind: CallState; value: string; duration: string };
   'reply-unmapped': { value: string };

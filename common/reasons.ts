@@ -17,11 +17,11 @@ export interface ReasonParams {
   'unreadable-reply': { status: number | null; type: string };
   'signature-rejected': { status: number };
   /** Provider code 500, or a reply without a code: the call may or may not have been placed. `meaning`: the dialect's words for the code (kind 'dialect'). */
-  'provider-error': { code: number | null; msg: string | null; kind?: 'dialect'; meaning?: string };
+  'provider-error': { code: number | string | null; msg: string | null; kind?: 'dialect' | 'said' | 'dialectSaid'; meaning?: string };
   /** The provider refused the send with this code. `meaning`: the dialect's words for the code (kind 'dialect'). */
-  'provider-code': { code: number; msg: string | null; kind?: 'dialect'; meaning?: string };
+  'provider-code': { code: number | string; msg: string | null; kind?: 'dialect' | 'said' | 'dialectSaid'; meaning?: string };
   /** The body said success (code 2) but the HTTP status was not a success: the call may have been placed. */
-  'http-status': { status: number; code: number };
+  'http-status': { status: number; code: number | string };
   /** The provider accepted the send but gave no usable message ID: the call cannot be followed. */
   'no-message-id': Record<string, never>;
   /** The provider reported a state value the profile's dialect does not map (shown, never guessed). */

@@ -22,6 +22,11 @@ function issuesOf(error: ZodError): Issue[] {
     const path = i.path.map(String).join('.');
     if (i.code === 'unrecognized_keys') return { path: [path, ...i.keys.slice(0, 1)].filter(Boolean).join('.'), message: 'dialect-unknown-field' };
     if (i.code === 'invalid_type' && i.input === undefined) return { path, message: 'dialect-missing' };
+    // A key of a map that is not valid (a code with a space): the key's own problem.
+    if (i.code === 'invalid_key') {
+      const inner = i.issues[0]?.message ?? '';
+      return { path, message: inner.startsWith('dialect-') ? inner : 'dialect-invalid' };
+    }
     return { path, message: i.message.startsWith('dialect-') ? i.message : 'dialect-invalid' };
   });
 }

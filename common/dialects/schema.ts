@@ -32,6 +32,65 @@ const states = z
   .record(z.string().min(1, 'dialect-value').max(100, 'dialect-value'), state)
   .refine((m) => Object.keys(m).length <= MAX_STATE_VALUES, 'dialect-too-many-values');
 
+/** A provider's result code as a dialect names it: a number's digits or a code word (`FailedOperation.InsufficientBalance`, `OK`, `000000`). */
+const codeKey = z.string().max(100, 'dialect-code').regex(/^[^\s]+$/u, 'dialect-code');
+
+/** A success value: a number or a string, as the provider writes it. */
+const successValue = z.union([z.number({ error: 'dialect-success' }).int('dialect-success'), z.string({ error: 'dialect-success' }).trim().min(1, 'dialect-success').max(100, 'dialect-success')], { error: 'dialect-success' });
+
+/**
+ * What a successful reply looks like: the code's value (a number, a string, or any of several), or
+ * `{ "absent": "Response.Error" }` (a reply without that field is a success; with it, its code is
+ * read at `code` and refused unless `codes` says otherwise).
+ */
+const success = z.union([successValue, z.array(successValue, { error: 'dialect-success' }).min(1, 'dialect-success').max(50, 'dialect-success'), z.object({ absent: paths }).strict()], { error: 'dialect-success' });
+
+/** A time unit for a duration written in another unit than seconds. */
+const durationUnit = z.enum(['s', 'ms', 'min'], { error: 'dialect-unit' });
+
+/** How times are written: Unix seconds or milliseconds (numbers or strings), local date-time text, or told apart by their look (default). */
+const timeFormat = z.enum(['auto', 's', 'ms', 'text'], { error: 'dialect-time-format' });
+
+/** An IANA time zone (for local date-time text). */
+const zone = z.string().max(60, 'dialect-zone').refine((z) => {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: z });
+    return true;
+  } catch {
+    return false;
+  }
+}, 'dialect-zone');
+
+/**
+ * A call's duration: a place holding seconds; a place holding it in another unit
+ * (`{ "at": "billsec_ms", "unit": "ms" }`); or computed from two times
+ * (`{ "from": "accept_time", "to": "end_calltime", "times": "s" }`).
+ */
+const duration = z.union(
+  [
+    paths,
+    z.object({ at: paths, unit: durationUnit }).strict(),
+    z.object({ from: paths, to: paths, times: timeFormat.default('auto'), zone: zone.default('Asia/Shanghai') }).strict(),
+  ],
+  { error: 'dialect-duration' },
+);
+
+/**
+ * One kind of receipt among several a provider posts (a result callback, a failure callback): which
+ * posts it is (`when`: a place and its value, or true for "present"), and how its values are read
+ * (its own state place, state map and duration), the receipt's own settings otherwise.
+ */
+const receiptKind = z
+  .object({
+    when: z
+      .record(path, z.union([z.string().max(100), z.number(), z.literal(true)], { error: 'dialect-when' }), { error: 'dialect-when' })
+      .refine((m) => Object.keys(m).length >= 1 && Object.keys(m).length <= 10, 'dialect-when'),
+    state: paths.optional(),
+    states: states.optional(),
+    duration: duration.optional(),
+  })
+  .strict();
+
 const code = z.object({ meaning: z.string().trim().max(200, 'dialect-meaning').optional(), outcome: z.enum(['accepted', 'rejected', 'unknown'], { error: 'dialect-outcome' }) }).strict();
 
 const ack = z
@@ -60,7 +119,7 @@ const shape = z
     /** The value written at each state place, per state (default: the first value mapped to it). */
     values: z.record(path, z.partialRecord(z.enum(CALL_STATES), z.string().max(100))).optional(),
     /** The provider's code for each of the spec's codes ("401": "405"). */
-    codes: z.record(z.string().regex(/^\d{1,9}$/), z.string().regex(/^-?\d{1,9}$/)).optional(),
+    codes: z.record(z.string().regex(/^\d{1,9}$/), codeKey).optional(),
     receipt: z
       .object({
         format: z.enum(['json', 'form', 'xml']).default('json'),
@@ -84,9 +143,11 @@ export const dialectSchema = z
     /** Where the result code is, and where its description is. */
     code: paths.default('code'),
     message: paths.default(['msg', 'message']),
-    /** Codes beyond the spec's (2 success, 500 unknown, others refused), with their meaning. */
+    /** What a success looks like (default: the codes named accepted below, else the spec's 2). */
+    success: success.optional(),
+    /** Codes beyond the spec's (2 success, 500 unknown, others refused), with their meaning: numbers or code words. */
     codes: z
-      .record(z.string().regex(/^-?\d{1,9}$/, 'dialect-code'), code)
+      .record(codeKey, code)
       .refine((m) => Object.keys(m).length <= 200, 'dialect-too-many-values')
       .optional(),
     /** Also recognise common English and Chinese words for states ("answered", "已接听", "busy"…). */
@@ -98,7 +159,7 @@ export const dialectSchema = z
         record: paths.optional(),
         id: paths.optional(),
         state: paths,
-        duration: paths.optional(),
+        duration: duration.optional(),
         attempts: paths.optional(),
         states: states.default({}),
       })
@@ -111,9 +172,11 @@ export const dialectSchema = z
         list: paths.optional(),
         id: paths,
         state: paths,
-        duration: paths.optional(),
+        duration: duration.optional(),
         /** Default: the status values. */
         states: states.optional(),
+        /** Several kinds of receipt, each read its own way; the first whose `when` matches is used (none: the settings above). */
+        kinds: z.array(receiptKind, { error: 'dialect-when' }).max(10, 'dialect-when').optional(),
         ack: ack.default({ status: 200, body: 'ok' }),
       })
       .strict()
@@ -125,4 +188,6 @@ export const dialectSchema = z
 export type Dialect = z.output<typeof dialectSchema>;
 export type DialectInput = z.input<typeof dialectSchema>;
 export type DialectPaths = string | string[];
+export type DurationPlace = z.output<typeof duration>;
+export type SuccessRule = z.output<typeof success>;
 export type StateMap = Record<string, MappableState>;

@@ -615,17 +615,20 @@ export class CallService {
       return messages.markRejected(id, { code: null, msg: null, errorKind, reason: failure.reason });
     }
     const r = reply!;
-    const said = r.meaning ? { kind: 'dialect' as const, meaning: r.meaning } : {};
+    // A code word (not a whole number) has no text in the catalog: the provider's own message is said with it.
+    const word = r.code === null && r.codeText !== null && r.msg !== null;
+    const said = r.meaning ? { kind: word ? ('dialectSaid' as const) : ('dialect' as const), meaning: r.meaning } : word ? { kind: 'said' as const } : {};
+    const code = r.code ?? r.codeText;
     if (r.outcome === 'accepted') {
       // Accepted, but without an ID there is nothing to follow it by: its call ends at once as unknown (settled, never resent).
-      if (r.smsid === null) return messages.markAccepted(id, { code: r.code!, msg: r.msg, smsid: null, count: r.count, unfollowable: reason('no-message-id', {}) });
-      return messages.markAccepted(id, { code: r.code!, msg: r.msg, smsid: r.smsid, count: r.count });
+      if (r.smsid === null) return messages.markAccepted(id, { code: r.code, msg: r.msg, smsid: null, count: r.count, unfollowable: reason('no-message-id', {}) });
+      return messages.markAccepted(id, { code: r.code, msg: r.msg, smsid: r.smsid, count: r.count });
     }
     if (r.outcome === 'unknown') {
       // "Internal server error", no code, or a code the dialect calls unknown: the provider may or may not have placed the call.
-      return messages.markUnknown(id, { errorKind: 'provider-error', reason: reason('provider-error', { code: r.code, msg: r.msg, ...said }), code: r.code, msg: r.msg });
+      return messages.markUnknown(id, { errorKind: 'provider-error', reason: reason('provider-error', { code, msg: r.msg, ...said }), code: r.code, msg: r.msg });
     }
-    return messages.markRejected(id, { code: r.code, msg: r.msg, errorKind: 'provider-code', reason: reason('provider-code', { code: r.code!, msg: r.msg, ...said }) });
+    return messages.markRejected(id, { code: r.code, msg: r.msg, errorKind: 'provider-code', reason: reason('provider-code', { code: code ?? '—', msg: r.msg, ...said }) });
   }
 }
 
@@ -637,7 +640,7 @@ function awaitsAnswer(m: MessageRecord): boolean {
 /** A send whose outcome is not stored, as it stands in memory: `unknown`, why, and the provider's answer (its smsid above all). */
 function incompleteRecord(u: Unstored, now: number): MessageRecord {
   const r = u.reply;
-  const answer = u.failure ? 'no-reply' : r?.code === 2 ? 'accepted' : r?.code === 500 || r?.code === null || r === null ? 'unknown' : 'rejected';
+  const answer = u.failure ? 'no-reply' : r ? r.outcome : 'unknown';
   return {
     ...u.pending,
     outcome: 'unknown',

@@ -222,19 +222,19 @@ function replyCheck(x: CheckedExchange, op: VoiceOperation, ctx: CheckContext): 
   const raw = read.reply!;
   if (op === 'send') {
     const r = readSend(dialect, raw);
-    if (r.outcome === 'rejected') return check('reply', 'fail', 'reply-refused', { code: r.code ?? 0, msg: (r.meaning ?? r.msg ?? '').slice(0, 200) });
-    if (r.outcome === 'unknown') return check('reply', 'warn', 'reply-unknown', { code: String(r.code ?? '—'), msg: (r.msg ?? '').slice(0, 200) });
-    return r.id === null ? check('reply', 'warn', 'reply-no-id', { code: r.code ?? 0 }) : check('reply', 'pass', 'reply-sent', { code: r.code ?? 0, id: r.id.slice(0, 100) });
+    if (r.outcome === 'rejected') return check('reply', 'fail', 'reply-refused', { code: r.code ?? r.codeText ?? 0, msg: (r.meaning ?? r.msg ?? '').slice(0, 200) });
+    if (r.outcome === 'unknown') return check('reply', 'warn', 'reply-unknown', { code: String(r.code ?? r.codeText ?? '—'), msg: (r.msg ?? '').slice(0, 200) });
+    return r.id === null ? check('reply', 'warn', 'reply-no-id', { code: r.code ?? r.codeText ?? '—' }) : check('reply', 'pass', 'reply-sent', { code: r.code ?? r.codeText ?? '—', id: r.id.slice(0, 100) });
   }
   if (op === 'status') {
     const r = readStatus(dialect, raw);
-    if (r.outcome === 'rejected') return check('reply', 'fail', 'reply-refused', { code: r.code ?? 0, msg: (r.meaning ?? r.msg ?? '').slice(0, 200) });
-    if (r.outcome === 'unknown') return check('reply', 'warn', 'reply-unknown', { code: String(r.code ?? '—'), msg: (r.msg ?? '').slice(0, 200) });
+    if (r.outcome === 'rejected') return check('reply', 'fail', 'reply-refused', { code: r.code ?? r.codeText ?? 0, msg: (r.meaning ?? r.msg ?? '').slice(0, 200) });
+    if (r.outcome === 'unknown') return check('reply', 'warn', 'reply-unknown', { code: String(r.code ?? r.codeText ?? '—'), msg: (r.msg ?? '').slice(0, 200) });
     if (r.unmapped) return check('reply', 'warn', 'reply-unmapped', { value: (r.value ?? '').slice(0, 100) });
     return check('reply', 'pass', 'reply-status', { kind: r.state, value: (r.value ?? '').slice(0, 100), duration: r.duration === null ? '' : String(r.duration) });
   }
   const r = readBalance(dialect, raw);
-  if (r.outcome === 'rejected') return check('reply', 'fail', 'reply-refused', { code: r.code ?? 0, msg: (r.meaning ?? r.msg ?? '').slice(0, 200) });
-  if (r.outcome === 'unknown') return check('reply', 'warn', 'reply-unknown', { code: String(r.code ?? '—'), msg: (r.msg ?? '').slice(0, 200) });
+  if (r.outcome === 'rejected') return check('reply', 'fail', 'reply-refused', { code: r.code ?? r.codeText ?? 0, msg: (r.meaning ?? r.msg ?? '').slice(0, 200) });
+  if (r.outcome === 'unknown') return check('reply', 'warn', 'reply-unknown', { code: String(r.code ?? r.codeText ?? '—'), msg: (r.msg ?? '').slice(0, 200) });
   return r.units === null ? check('reply', 'warn', 'reply-balance-unknown', {}) : check('reply', 'pass', 'reply-balance', { units: r.units });
 }

@@ -116,6 +116,11 @@ export async function runCli(argv: readonly string[], rawIo: CliIo): Promise<num
         return;
       }
       if (m.outcome === 'unknown') printAndFail(value, null, new CliFailure(EXIT.transport, 'provider-error', { key: 'cli:notResent', params: { text: words.reason(m.reason) } }));
+      // A code word (FailedOperation.InsufficientBalance): the provider's code and message, as the dialect reads them.
+      if (m.code === null && m.reason?.code === 'provider-code') {
+        const code = m.reason.params.code;
+        printAndFail({ ...value, code }, null, new CliFailure(EXIT.rejected, 'provider', { key: 'cli:plain', params: { text: words.reason(m.reason) } }, { code }));
+      }
       printAndFail(value, null, providerRejection(words, m.code));
     });
 

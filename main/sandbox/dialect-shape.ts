@@ -4,7 +4,7 @@
 // dialect is the sandbox's own shape, unchanged. This is how a tester rehearses a provider, and how
 // the tests follow calls end to end in every built-in dialect.
 import iconv from 'iconv-lite';
-import { successCodes, valueAt, type Dialect, type DialectPaths } from '../../common/dialects';
+import { successCodes, valueAt, type Dialect, type DialectPaths, type DurationPlace } from '../../common/dialects';
 import type { CallState } from '../../common/domain/status';
 import type { SandboxCall, SandboxOp } from './types';
 import { XML_ROOTS } from './http-io';
@@ -93,11 +93,42 @@ export function encode(d: Dialect | null, text: string, mediaType: string): { bo
 function providerCode(d: Dialect, code: number): number | string {
   if (code === 2) return successCodes(d)[0] ?? 2;
   const own = d.shape?.codes?.[String(code)];
-  return own === undefined ? code : Number(own);
+  return own === undefined ? code : /^-?\d{1,9}$/.test(own) ? Number(own) : own;
+}
+
+/** When the sandbox's rehearsed calls start, for dialects that give two times (a fixed moment: replies stay comparable). */
+const CALL_START_MS = Date.UTC(2026, 0, 5, 1, 30, 0);
+
+/** A time written as the dialect reads it: Unix seconds or ms (as numbers, or strings when the dialect's shape says), or local date-time text. */
+function timeText(ms: number, times: 'auto' | 's' | 'ms' | 'text', zone: string): number | string {
+  if (times === 'ms') return ms;
+  if (times !== 'text') return Math.floor(ms / 1000);
+  const p = Object.fromEntries(
+    new Intl.DateTimeFormat('en-US', { timeZone: zone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' })
+      .formatToParts(new Date(ms))
+      .map((x) => [x.type, x.value]),
+  );
+  return `${p.year}-${p.month}-${p.day} ${p.hour}:${p.minute}:${p.second}`;
+}
+
+/** A duration where (and how) the dialect reads it: seconds at a place, another unit, or two times. */
+function writeDuration(rec: Record<string, unknown>, place: DurationPlace | undefined, seconds: number): void {
+  if (place === undefined) return;
+  if (typeof place === 'string' || Array.isArray(place)) {
+    const at = first(place);
+    if (at !== undefined) setAt(rec, at, seconds);
+    return;
+  }
+  if ('at' in place) {
+    setAt(rec, first(place.at)!, place.unit === 'ms' ? seconds * 1000 : place.unit === 'min' ? seconds / 60 : seconds);
+    return;
+  }
+  setAt(rec, first(place.from)!, timeText(CALL_START_MS, place.times, place.zone));
+  setAt(rec, first(place.to)!, timeText(CALL_START_MS + seconds * 1000, place.times, place.zone));
 }
 
 /** One call's state, duration and attempts as the dialect's status record (or receipt) has them. */
-function callRecord(d: Dialect, places: { id?: DialectPaths; state: DialectPaths; duration?: DialectPaths; attempts?: DialectPaths }, states: Record<string, string>, c: { smsid: string; state: CallState; duration: number | null; attempts?: number }): Record<string, unknown> {
+function callRecord(d: Dialect, places: { id?: DialectPaths; state: DialectPaths; duration?: DurationPlace; attempts?: DialectPaths }, states: Record<string, string>, c: { smsid: string; state: CallState; duration: number | null; attempts?: number }): Record<string, unknown> {
   const rec: Record<string, unknown> = {};
   const id = first(places.id);
   if (id !== undefined) setAt(rec, id, c.smsid);
@@ -105,8 +136,7 @@ function callRecord(d: Dialect, places: { id?: DialectPaths; state: DialectPaths
     const v = stateValue(d, p, places.state, states, c.state);
     if (v !== undefined && v !== '') setAt(rec, p, v);
   }
-  const duration = first(places.duration);
-  if (duration !== undefined && c.duration !== null) setAt(rec, duration, c.duration);
+  if (c.duration !== null) writeDuration(rec, places.duration, c.duration);
   const attempts = first(places.attempts);
   if (attempts !== undefined && c.attempts !== undefined) setAt(rec, attempts, c.attempts);
   return rec;
@@ -115,8 +145,12 @@ function callRecord(d: Dialect, places: { id?: DialectPaths; state: DialectPaths
 /** A provider reply (code, msg, the operation's fields) in the dialect's shape, as an object. */
 export function replyObject(d: Dialect, op: SandboxOp, reply: ProviderReply): Record<string, unknown> {
   const obj: Record<string, unknown> = {};
-  setAt(obj, first(d.code) ?? 'code', providerCode(d, reply.code));
-  setAt(obj, first(d.message) ?? 'msg', reply.msg);
+  // A provider whose success is the absence of an error field writes no code on success.
+  const byAbsence = typeof d.success === 'object' && !Array.isArray(d.success);
+  if (!(byAbsence && reply.code === 2)) {
+    setAt(obj, first(d.code) ?? 'code', providerCode(d, reply.code));
+    setAt(obj, first(d.message) ?? 'msg', reply.msg);
+  }
   if (reply.code === 2 && op === 'send') {
     setAt(obj, first(d.send.id)!, reply.smsid);
     if (d.send.count !== undefined) setAt(obj, first(d.send.count)!, reply.count);

@@ -159,7 +159,7 @@ export class MessageRepository {
    * The provider accepted the send. With `unfollowable` (no message ID came back) its call can never
    * be followed: it ends at once as `unknown`, saying why — settled, so nobody waits for it forever.
    */
-  markAccepted(id: number, r: { code: number; msg: string | null; smsid: string | null; count: number | null; unfollowable?: Reason }): MessageRecord {
+  markAccepted(id: number, r: { code: number | null; msg: string | null; smsid: string | null; count: number | null; unfollowable?: Reason }): MessageRecord {
     const at = this.now();
     this.db.transaction(() => {
       this.db

@@ -40,6 +40,22 @@ export interface ProviderEndpoint {
   follow?: FollowMode;
 }
 
+/**
+ * A request's URL: the operation's path (which may carry a query) after the base URL's path (a
+ * gateway route), the base URL's query kept and the path's added to it. A base URL
+ * `…/webservice/voice.php?method=GetNum` stays a query, never `?method=GetNum/voice/balance`.
+ */
+export function joinUrl(baseUrl: string, path: string): URL {
+  const url = new URL(baseUrl);
+  url.hash = '';
+  const q = path.indexOf('?');
+  const pathPart = q < 0 ? path : path.slice(0, q);
+  const query = q < 0 ? '' : path.slice(q + 1);
+  url.pathname = `${url.pathname.replace(/\/+$/, '')}/${pathPart.replace(/^\/+/, '')}`;
+  if (query) url.search = url.search ? `${url.search}&${query}` : `?${query}`;
+  return url;
+}
+
 /** The endpoint's dialect: its own, or the spec's reading. */
 export const dialectOf = (e: Pick<ProviderEndpoint, 'dialect'>): Dialect => e.dialect ?? SPEC_DIALECT;
 
@@ -109,8 +125,7 @@ export class VoiceClient {
   /** The exact request that would be sent (headers and body), before redaction. Main-only. */
   buildRequest(path: string, fields: Record<string, string>): { url: string; headers: Header[]; body: string } {
     const { baseUrl, apiId, apiKey, format, signing } = this.endpoint;
-    // The base URL may carry a path prefix (a gateway route): keep it.
-    const url = new URL(`${baseUrl.replace(/\/+$/, '')}/${path.replace(/^\/+/, '')}`);
+    const url = joinUrl(baseUrl, path);
     const body = JSON.stringify({ account: apiId, password: apiKey, ...fields, format: fields.format ?? format });
     const headers: Header[] = [
       ['Content-Type', 'application/json; charset=utf-8'],
@@ -177,7 +192,7 @@ export function transportFailure(error: NonNullable<Exchange['error']>, delivery
 
 /** The gateway refused the signature (an HTTP 401 with APISIX's message and no provider code, as the dialect reads it). */
 export function signatureRejected(status: number | null, raw: Record<string, unknown> | null, dialect: Dialect = SPEC_DIALECT): ClientFailure | null {
-  if (status === null || (raw && readCommon(dialect, raw).code !== null) || !isSignatureRejection(status, raw)) return null;
+  if (status === null || (raw && readCommon(dialect, raw).codeText !== null) || !isSignatureRejection(status, raw)) return null;
   return { kind: 'signature-rejected', outcome: 'rejected', reason: reason('signature-rejected', { status }) };
 }
 
@@ -200,11 +215,11 @@ export function interpretReply<R>(
   const rejected = signatureRejected(status, raw, dialect);
   if (rejected) return { reply: null, failure: rejected };
   const common = raw ? readCommon(dialect, raw) : null;
-  if (raw && common && common.code !== null) {
+  if (raw && common && common.readable) {
     // A success needs an HTTP success too: "code 2" in the body of an HTTP 500 or 404 page is not one.
     // The request reached something that answered, so the call may have been placed: unknown.
     if (common.outcome === 'accepted' && status !== null && (status < 200 || status > 299)) {
-      return { reply: null, failure: { kind: 'http-status', outcome: 'unknown', reason: reason('http-status', { status, code: common.code }) } };
+      return { reply: null, failure: { kind: 'http-status', outcome: 'unknown', reason: reason('http-status', { status, code: common.code ?? common.codeText ?? '—' }) } };
     }
     return { reply: parse(raw), failure: null };
   }

@@ -80,7 +80,10 @@ export function parsePost(body: string, contentType: string | null): unknown {
 }
 
 export interface CommonReply {
+  /** The result code when it is a whole number. */
   code: number | null;
+  /** The result code as the provider wrote it (a whole number's digits, or a code word such as FailedOperation.InsufficientBalance). */
+  codeText: string | null;
   msg: string | null;
   /** What the code means for the request, by the dialect: success, refused, or not known. */
   outcome: CodeOutcome;
@@ -114,7 +117,7 @@ export interface BalanceReply extends CommonReply {
 
 export function sendReply(raw: Record<string, unknown>, dialect: Dialect = SPEC_DIALECT): SendReply {
   const r = readSend(dialect, raw);
-  return { code: r.code, msg: r.msg, outcome: r.outcome, meaning: r.meaning, raw, smsid: r.id, count: r.count };
+  return { code: r.code, codeText: r.codeText, msg: r.msg, outcome: r.outcome, meaning: r.meaning, raw, smsid: r.id, count: r.count };
 }
 
 /**
@@ -135,6 +138,7 @@ export function statusReply(raw: Record<string, unknown>, dialect: Dialect = SPE
   const r = readStatus(dialect, raw, smsid);
   return {
     code: r.code,
+    codeText: r.codeText,
     msg: r.msg,
     outcome: r.outcome,
     meaning: r.meaning,
@@ -150,5 +154,5 @@ export function statusReply(raw: Record<string, unknown>, dialect: Dialect = SPE
 
 export function balanceReply(raw: Record<string, unknown>, dialect: Dialect = SPEC_DIALECT): BalanceReply {
   const r = readBalance(dialect, raw);
-  return { code: r.code, msg: r.msg, outcome: r.outcome, meaning: r.meaning, raw, units: r.units };
+  return { code: r.code, codeText: r.codeText, msg: r.msg, outcome: r.outcome, meaning: r.meaning, raw, units: r.units };
 }

@@ -37,12 +37,12 @@ describe('the dialect format', () => {
     expect(readSend(r.dialect, { code: 405, msg: 'x' })).toMatchObject({ outcome: 'rejected', meaning: 'wrong API ID or Key' });
   });
 
-  it('says what is wrong, field by field: a misspelt state, an unknown field, a path with a space, a bad code', () => {
+  it('says what is wrong, field by field: a misspelt state, an unknown field, a path with a space, a code with a space', () => {
     const r = checkDialect({
       ...EXAMPLE,
       sned: {},
       status: { ...EXAMPLE.status, states: { '200000': 'answred' }, state: 'data state' },
-      codes: { abc: { outcome: 'rejected' } },
+      codes: { '40 5': { outcome: 'rejected' } },
     });
     expect(r.ok).toBe(false);
     if (r.ok) return;

@@ -68,7 +68,10 @@ export function pathsOf(d: Dialect, operation: Operation, target: TeachTarget): 
   if (target === 'units') return list(d.balance?.units);
   const section = operation === 'receipt' ? d.receipt : d.status;
   if (!section) return [];
-  return list(target === 'state' ? section.state : section.duration);
+  if (target === 'state') return list(section.state);
+  // A duration computed (from two times, or in another unit) is not one place to teach.
+  const duration = section.duration;
+  return typeof duration === 'object' && !Array.isArray(duration) ? [] : list(duration);
 }
 
 /**
