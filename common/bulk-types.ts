@@ -309,7 +309,7 @@ export interface DialRequest {
   content?: string;
   /** Calls per target until one is answered (1 = call once). Default 1, at most 10. */
   attempts?: number;
-  /** Seconds between the end of one call and the next attempt. Default 60. */
+  /** Seconds between the end of a call nobody answered and the next attempt to the same person. Default 60 for one person, 20 for a list (common/domain/dial-defaults.ts). */
   pauseSeconds?: number;
   /** A person confirmed calling despite per-number limits and quiet hours. */
   override?: boolean;
@@ -361,8 +361,23 @@ export interface DialProgress {
   state: MessageRecord['state'] | null;
   /** While waiting: when the next attempt starts (epoch ms). */
   nextAttemptAt: number | null;
+  /** What the run does next, and when; null when nothing follows (the last call of the run). */
+  next: DialNext | null;
   refusals: DialRefusal[];
   result: DialResult | null;
+}
+
+/**
+ * The run's next call: who, which of their attempts, and when (epoch ms). While a call rings, `at` is null:
+ * the call that follows if this one is not answered (busy and the like move to the next person at once).
+ */
+export interface DialNext {
+  targetIndex: number;
+  target: DialTarget;
+  attempt: number;
+  at: number | null;
+  /** While a call rings and the next is the same person: the pause after this call ends (seconds). */
+  afterSeconds: number | null;
 }
 
 /** Before calling: what would be called, the text, and what the limits say. */

@@ -47,16 +47,28 @@ export function resultText(words: CliWords, r: DialResult): string {
   return t(`dialResult.${r.status}`);
 }
 
-function progressText(words: CliWords, p: DialProgress): string {
+/** What the run does next and when ("next: 李雷 at 10:36:30"), or, while a call rings, what follows if it is not answered. */
+export function nextText(words: CliWords, p: DialProgress, now = systemClock.now()): string {
+  const { t } = words;
+  const n = p.next;
+  if (!n) return '';
+  const again = n.targetIndex === p.targetIndex;
+  const of = again && p.maxAttempts > 1 ? ` ${t('cli:dial.attemptOf', { attempt: n.attempt, max: p.maxAttempts })}` : '';
+  if (n.at !== null) return t(again ? 'cli:dial.nextAgainAt' : 'cli:dial.nextAt', { who: who(n.target), time: formatClock(n.at, now), of });
+  return again ? t('cli:dial.ifNoAnswerAgain', { who: who(n.target), seconds: n.afterSeconds ?? 0, of }) : t('cli:dial.ifNoAnswer', { who: who(n.target) });
+}
+
+export function progressText(words: CliWords, p: DialProgress, now = systemClock.now()): string {
   const { t } = words;
   const of = p.maxAttempts > 1 ? ` ${t('cli:dial.attemptOf', { attempt: p.attempt, max: p.maxAttempts })}` : '';
+  const next = nextText(words, p, now);
   switch (p.phase) {
     case 'calling':
-      return t('cli:dial.calling', { who: who(p.target), of, state: p.state ? ` · ${t(`state.${p.state}`)}` : '' });
+      return [t('cli:dial.calling', { who: who(p.target), of, state: p.state ? ` · ${t(`state.${p.state}`)}` : '' }), next].filter(Boolean).join(' · ');
     case 'ended':
-      return `${who(p.target)}: ${p.state ? t(`state.${p.state}`) : t('cli:dial.ended')}`;
+      return [`${who(p.target)}: ${p.state ? t(`state.${p.state}`) : t('cli:dial.ended')}`, next].filter(Boolean).join(' · ');
     case 'waiting':
-      return t('cli:dial.waiting', { who: who(p.target), time: p.nextAttemptAt ? new Date(p.nextAttemptAt).toLocaleTimeString() : '?' });
+      return next || t('cli:dial.waiting', { who: who(p.target), time: p.nextAttemptAt ? formatClock(p.nextAttemptAt, now) : '?' });
     case 'refused':
       return `${who(p.target)}: ${words.sentences(...p.refusals.map((r) => refusalText(words, r)))}`;
     case 'next-target':
@@ -116,7 +128,7 @@ export function registerDialCommand(program: Command, ctx: CommandContext): void
         if (!template) throw usage('noTemplate', { id: templateId });
         values = valuesFromVars(template, opts.var);
       }
-      const req: DialRequest = { profileId, targets, templateId, values, content: opts.content, attempts: opts.untilAnswered ?? 1, pauseSeconds: opts.pause ?? 60, override: opts.override ?? false };
+      const req: DialRequest = { profileId, targets, templateId, values, content: opts.content, attempts: opts.untilAnswered ?? 1, ...(opts.pause !== undefined ? { pauseSeconds: opts.pause } : {}), override: opts.override ?? false };
 
       const line = progressLine(ctx);
       let runId = '';

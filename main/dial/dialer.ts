@@ -1,14 +1,17 @@
 // On-call quick dial: call a person, "until answered" (repeat with a pause, up to N attempts, stop at
 // the first answer), and escalation lists (call A; if A does not answer after their own attempts,
-// call B, ...). Per-number limits and quiet hours are checked before every call; an explicit
-// override (a person confirmed it) skips them.
+// call B, ...). After each call the paging rule decides (common/paging/timeline.ts afterCall): busy,
+// declined, powered off and unreachable move to the next person at once; "no answer" retries while
+// attempts remain. Each progress says what comes next and when. Per-number limits and quiet hours are
+// checked before every call; an explicit override (a person confirmed it) skips them.
 //
 // A send whose outcome is unknown (the call may have been placed and answered) ends the run: it is
 // not followed by another call automatically (see ARCHITECTURE: non-idempotent sends).
 import { randomUUID } from 'node:crypto';
 import { normalizeMobile } from '../../common/domain/mobile';
 import { nextCall } from '../../common/domain/outcomes';
-import { callEnd } from '../../common/domain/status';
+import { dialDefaults } from '../../common/domain/dial-defaults';
+import { afterCall, callEndState } from '../../common/paging/timeline';
 import { missingValues, fillTemplate } from '../../common/domain/templates';
 import type { MessageRecord } from '../../common/records';
 import { reason } from '../../common/reasons';
@@ -19,12 +22,11 @@ import type { ContactRecord } from '../store/contact-repository';
 import type { DialSettingsRepository } from '../store/dial-settings-repository';
 import type { ContactService } from './contacts';
 import { checkDial, checkPlan, policyFrom, type DialRefusal } from './limits';
-import type { DialRequest, DialTarget, DialAttempt, DialStatus, DialResult, DialProgress, DialPlan, DialStart } from '../../common/bulk-types';
+import type { DialRequest, DialTarget, DialAttempt, DialStatus, DialResult, DialProgress, DialPlan, DialStart, DialNext } from '../../common/bulk-types';
 import { systemClock, type Clock } from '../clock';
-export type { DialRequest, DialTarget, DialPhase, DialAttempt, DialStatus, DialResult, DialProgress, DialPlan, DialStart } from '../../common/bulk-types';
+export type { DialRequest, DialTarget, DialPhase, DialAttempt, DialStatus, DialResult, DialProgress, DialPlan, DialStart, DialNext } from '../../common/bulk-types';
 
 export const MAX_ATTEMPTS = 10;
-export const DEFAULT_PAUSE_SECONDS = 60;
 
 export interface DialerOptions {
   contacts: ContactService;
@@ -64,10 +66,10 @@ export class Dialer {
   /** Resolves targets and text and checks the limits, without calling anyone. */
   plan(req: DialRequest): DialPlan {
     const attempts = req.attempts ?? 1;
-    const pauseSeconds = req.pauseSeconds ?? DEFAULT_PAUSE_SECONDS;
     if (!Number.isInteger(attempts) || attempts < 1 || attempts > MAX_ATTEMPTS) throw invalid(['attempts', 'attempts-range']);
-    if (!Number.isFinite(pauseSeconds) || pauseSeconds < 0 || pauseSeconds > 3600) throw invalid(['pauseSeconds', 'pause-range']);
+    if (req.pauseSeconds !== undefined && (!Number.isFinite(req.pauseSeconds) || req.pauseSeconds < 0 || req.pauseSeconds > 3600)) throw invalid(['pauseSeconds', 'pause-range']);
     const targets = this.targets(req);
+    const pauseSeconds = req.pauseSeconds ?? dialDefaults(targets.length).pauseSeconds;
     const { content, values, templateId } = this.text(req, targets);
     const refusals: DialRefusal[] = [];
     if (!req.override) {
@@ -177,8 +179,8 @@ export class Dialer {
     const attempts: DialAttempt[] = [];
     const refusals: DialRefusal[] = [];
     const result = (status: DialStatus, answered: DialResult['answered'] = null): DialResult => ({ runId: run.id, status, answered, targets: plan.targets, attempts, refusals });
-    const emit = (p: Omit<DialProgress, 'runId' | 'targets' | 'maxAttempts' | 'result'> & { result?: DialResult | null }) => {
-      const progress: DialProgress = { runId: run.id, targets: plan.targets.length, maxAttempts: plan.attempts, result: null, ...p };
+    const emit = (p: Omit<DialProgress, 'runId' | 'targets' | 'maxAttempts' | 'result' | 'next'> & { result?: DialResult | null; next?: DialNext | null }) => {
+      const progress: DialProgress = { runId: run.id, targets: plan.targets.length, maxAttempts: plan.attempts, result: null, next: null, ...p };
       run.last = progress;
       try {
         this.o.onProgress?.(progress);
@@ -192,6 +194,12 @@ export class Dialer {
       return r;
     };
     const policy = policyFrom(this.o.settings.effective(req.profileId));
+    const step = { attempts: plan.attempts };
+    /** The call that follows (at `at`, or null: when it is known) — the next person's first, or none after the last. */
+    const nextPerson = (ti: number, at: number | null): DialNext | null => (ti + 1 < plan.targets.length ? { targetIndex: ti + 1, target: plan.targets[ti + 1]!, attempt: 1, at, afterSeconds: null } : null);
+    /** While attempt `attempt` to target `ti` rings: what follows if it is not answered (the rule for "no answer"). */
+    const ifNoAnswer = (ti: number, attempt: number): DialNext | null =>
+      afterCall(step, attempt, 'no_answer') === 'retry' ? { targetIndex: ti, target: plan.targets[ti]!, attempt: attempt + 1, at: null, afterSeconds: plan.pauseSeconds } : nextPerson(ti, null);
     let refusedTargets = 0;
 
     for (let ti = 0; ti < plan.targets.length; ti++) {
@@ -207,20 +215,20 @@ export class Dialer {
           const minuteOnly = r.length === 1 && r[0]!.limit === 'per-minute' && r[0]!.freesAt - this.clock.now() <= 60_000;
           if (minuteOnly && attempt > 1) {
             const until = r[0]!.freesAt + 50;
-            emit({ phase: 'waiting', targetIndex: ti, target, attempt, messageId: null, state: null, nextAttemptAt: until, refusals: r });
+            emit({ phase: 'waiting', targetIndex: ti, target, attempt, messageId: null, state: null, nextAttemptAt: until, next: { targetIndex: ti, target, attempt, at: until, afterSeconds: null }, refusals: r });
             await sleep(this.clock, until - this.clock.now(), signal);
             if (signal.aborted) return finish(result('cancelled'), ti);
             r = checkDial(policy, target.mobile, this.o.settings.callTimes(target.mobile, this.clock.now() - 86_400_000), this.clock.now());
           }
           if (r.length > 0) {
             refusals.push(...r);
-            emit({ phase: 'refused', targetIndex: ti, target, attempt, messageId: null, state: null, nextAttemptAt: null, refusals: r });
+            emit({ phase: 'refused', targetIndex: ti, target, attempt, messageId: null, state: null, nextAttemptAt: null, next: nextPerson(ti, this.clock.now()), refusals: r });
             refused = true;
             break;
           }
         }
         const startedAt = this.clock.now();
-        emit({ phase: 'calling', targetIndex: ti, target, attempt, messageId: null, state: null, nextAttemptAt: null, refusals: [] });
+        emit({ phase: 'calling', targetIndex: ti, target, attempt, messageId: null, state: null, nextAttemptAt: null, next: ifNoAnswer(ti, attempt), refusals: [] });
         const slot: Slot | null = this.o.governors ? await this.o.governors.for(req.profileId).acquire({ priority: true, signal }).catch(() => null) : null;
         if (this.o.governors && !slot) return finish(result('cancelled'), ti);
         let sent: SendLike;
@@ -241,7 +249,7 @@ export class Dialer {
         if (next.kind === 'not-sent' || next.kind === 'account' || next.kind === 'number') {
           slot?.release({ refund: next.kind === 'not-sent' });
           record.endedAt = this.clock.now();
-          emit({ phase: 'ended', targetIndex: ti, target, attempt, messageId: m.id, state: m.state, nextAttemptAt: null, refusals: [] });
+          emit({ phase: 'ended', targetIndex: ti, target, attempt, messageId: m.id, state: m.state, nextAttemptAt: null, next: next.kind === 'number' ? nextPerson(ti, this.clock.now()) : null, refusals: [] });
           // Refusals that concern the account (or a provider out of reach): nobody else can be called either.
           if (next.kind !== 'number') return finish(result('failed'), ti);
           break; // this number cannot be called (e.g. 404): next target
@@ -253,7 +261,7 @@ export class Dialer {
           emit({ phase: 'ended', targetIndex: ti, target, attempt, messageId: m.id, state: m.state, nextAttemptAt: null, refusals: [] });
           return finish(result('unknown'), ti);
         }
-        emit({ phase: 'calling', targetIndex: ti, target, attempt, messageId: m.id, state: m.state, nextAttemptAt: null, refusals: [] });
+        emit({ phase: 'calling', targetIndex: ti, target, attempt, messageId: m.id, state: m.state, nextAttemptAt: null, next: ifNoAnswer(ti, attempt), refusals: [] });
         let final: MessageRecord | null;
         slot?.holds(m.id);
         try {
@@ -266,16 +274,19 @@ export class Dialer {
         if (!final) return finish(result('cancelled'), ti);
         record.state = final.state;
         record.endedAt = final.endedAt ?? this.clock.now();
-        emit({ phase: 'ended', targetIndex: ti, target, attempt, messageId: m.id, state: final.state, nextAttemptAt: null, refusals: [] });
-        const end = callEnd(final);
-        if (end === 'answered') return finish(result('answered', { ...target, targetIndex: ti, messageId: m.id }), ti);
-        // Nobody knows how this call ended (it could not be followed, or following stopped): it may have been answered. Never call again automatically.
-        if (end === 'unknown') return finish(result('unknown'), ti);
-        if (attempt < plan.attempts) {
-          const nextAt = this.clock.now() + plan.pauseSeconds * 1000;
-          emit({ phase: 'waiting', targetIndex: ti, target, attempt: attempt + 1, messageId: null, state: null, nextAttemptAt: nextAt, refusals: [] });
-          await sleep(this.clock, plan.pauseSeconds * 1000, signal);
-        }
+        // The paging rule (one place for policies and the quick dial): answered stops; unknown stops and never calls
+        // again automatically (it may have been answered); busy, declined, powered off, unreachable move on at once;
+        // no answer retries while attempts remain.
+        const end = callEndState(final);
+        const decision = afterCall(step, attempt, end);
+        const now = this.clock.now();
+        const nextAt = now + plan.pauseSeconds * 1000;
+        const then = decision === 'retry' ? { targetIndex: ti, target, attempt: attempt + 1, at: nextAt, afterSeconds: null } : decision === 'next-person' ? nextPerson(ti, now) : null;
+        emit({ phase: 'ended', targetIndex: ti, target, attempt, messageId: m.id, state: final.state, nextAttemptAt: null, next: then, refusals: [] });
+        if (decision === 'stop') return end === 'answered' ? finish(result('answered', { ...target, targetIndex: ti, messageId: m.id }), ti) : finish(result('unknown'), ti);
+        if (decision === 'next-person') break;
+        emit({ phase: 'waiting', targetIndex: ti, target, attempt: attempt + 1, messageId: null, state: null, nextAttemptAt: nextAt, next: then, refusals: [] });
+        await sleep(this.clock, nextAt - this.clock.now(), signal);
       }
       if (refused) refusedTargets++;
     }

@@ -319,8 +319,8 @@ describe.each(LOCALES)('Quick dial ($suffix)', ({ locale, lang, suffix, full }) 
     TIMEOUT,
   );
 
-  it.runIf(full)(
-    'an escalation list calls the next person when nobody answers',
+  it(
+    'an escalation list calls the next person when nobody answers, and says what it does next and when',
     async () => {
       await page.keyboard.press('Control+k');
       await expect.poll(stage).toBe('search');
@@ -330,13 +330,29 @@ describe.each(LOCALES)('Quick dial ($suffix)', ({ locale, lang, suffix, full }) 
       await expect.poll(() => palette().getByTestId('palette-option').first().getAttribute('data-kind')).toBe('group');
       await page.keyboard.press('Enter');
       await expect.poll(stage).toBe('confirm');
-      await palette().getByTestId('palette-until-answered').click(); // one call each
+      // A list's default: one call each, the next person at once (common/domain/dial-defaults.ts).
+      expect(await palette().getByTestId('palette-until-answered').getAttribute('aria-checked')).toBe('false');
+      await palette().getByTestId('palette-until-answered').click(); // 2 calls each, 20 s apart
+      expect(await palette().getByTestId('palette-attempts').inputValue()).toBe('2');
+      expect(await palette().getByTestId('palette-pause').inputValue()).toBe('20');
       await palette().getByTestId('palette-call').click();
       await expect.poll(() => palette().count()).toBe(0);
       const run = card();
+      const never = `${people.never.name} · ${people.never.mobile}`;
+      const answers = `${people.answers.name} · ${people.answers.mobile}`;
+      // While the first call rings: what follows if nobody answers.
+      await expect.poll(() => run.getByTestId('run-next').innerText().catch(() => ''), { timeout: 20_000 }).toBe(t('dial.run.ifNoAnswerAgain', { who: never, seconds: 20, attempt: 2, max: 2 }));
+      // While it waits: who, and at what time (the time the card shows is the one the run announced).
+      await expect.poll(() => run.getAttribute('data-phase'), { timeout: 20_000 }).toBe('waiting');
+      const nextText = await run.getByTestId('run-next').innerText();
+      expect(nextText).toMatch(new RegExp(`${people.never.name}.*\\d\\d:\\d\\d:\\d\\d|\\d\\d:\\d\\d:\\d\\d.*${people.never.name}`));
+      expect(nextText.startsWith(t('dial.run.nextAgain', { who: never, time: '§', attempt: 2, max: 2 }).split('§')[0]!)).toBe(true);
+      await snap(`dial-next-${suffix}`);
+      await expect.poll(() => run.getByTestId('run-next').innerText().catch(() => ''), { timeout: 20_000 }).toBe(t('dial.run.ifNoAnswer', { who: answers }));
       await expect.poll(() => run.getAttribute('data-status'), { timeout: 40_000 }).toBe('answered');
       const states = await run.getByTestId('run-attempt').evaluateAll((els) => els.map((e) => [e.getAttribute('data-target'), e.getAttribute('data-state')]));
       expect(states).toEqual([
+        ['0', 'no_answer'],
         ['0', 'no_answer'],
         ['1', 'answered'],
       ]);

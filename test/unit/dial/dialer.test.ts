@@ -10,6 +10,10 @@ import { openStore } from '../../../main/store';
 import { tempHome } from '../../helpers/temp-home';
 import { ManualClock } from '../../../main/clock';
 import { drive as driveClock } from '../../helpers/manual-clock';
+import { dialDefaults, dialOptions, LIST_DIAL_DEFAULTS } from '../../../common/domain/dial-defaults';
+import { DEFAULT_RING_SECONDS } from '../../../common/paging/timeline';
+import { nextText, progressText } from '../../../main/cli/dial-command';
+import { cliWords } from '../../../main/cli/text';
 
 const cleanups: Array<() => unknown> = [];
 afterEach(async () => {
@@ -55,13 +59,13 @@ function setup(scripts: Record<string, Script[]> = {}, opts: { callMs?: number; 
 
 describe('quick dial', () => {
   it('calls until answered: repeats after the pause and stops at the first answer', async () => {
-    const { dialer, contacts, sends, progress, drive } = setup({ '13800138000': ['no_answer', 'busy', 'answered', 'answered'] });
+    const { dialer, contacts, sends, progress, drive } = setup({ '13800138000': ['no_answer', 'no_answer', 'answered', 'answered'] });
     const a = contacts.save({ name: '张三', mobile: '13800138000' });
     const r = await drive(dialer.run({ profileId: 'p', targets: [{ contactId: a.id }], templateId: 'alert', values: ['db1', '磁盘满'], attempts: 5, pauseSeconds: 30 }));
     expect(r).toMatchObject({ status: 'answered', answered: { contactId: a.id, name: '张三', targetIndex: 0 } });
     expect(sends).toHaveLength(3);
     expect(sends[0]!.content).toBe('db1告警：磁盘满，请立即处理。');
-    expect(r.attempts.map((x) => x.state)).toEqual(['no_answer', 'busy', 'answered']);
+    expect(r.attempts.map((x) => x.state)).toEqual(['no_answer', 'no_answer', 'answered']);
     const waits = progress.filter((p) => p.phase === 'waiting');
     expect(waits).toHaveLength(2);
     expect(waits.map((w) => w.attempt)).toEqual([2, 3]);
@@ -84,6 +88,73 @@ describe('quick dial', () => {
     expect(r).toMatchObject({ status: 'answered', answered: { name: 'B', targetIndex: 1 } });
     expect(sends.map((s) => s.mobile)).toEqual(['13800138001', '13800138001', '13800138002']);
     expect(progress.filter((p) => p.phase === 'next-target').map((p) => p.target.name)).toEqual(['B']);
+  });
+
+  it.each(['busy', 'rejected', 'powered_off', 'unreachable'] as const)('moves to the next person at once when the call ends %s (no retry of that person, no pause)', async (state) => {
+    const { dialer, sends, progress, drive } = setup({ '13800138001': [state, 'answered'], '13800138002': ['answered'] });
+    const r = await drive(dialer.run({ profileId: 'p', targets: [{ mobile: '13800138001' }, { mobile: '13800138002' }], content: 'x', attempts: 3, pauseSeconds: 30 }));
+    expect(r).toMatchObject({ status: 'answered', answered: { mobile: '13800138002', targetIndex: 1 } });
+    expect(sends.map((s) => s.mobile)).toEqual(['13800138001', '13800138002']);
+    expect(r.attempts[1]!.startedAt).toBe(r.attempts[0]!.endedAt);
+    expect(progress.filter((p) => p.phase === 'waiting')).toEqual([]);
+    // The call's end says what comes next: the next person, now.
+    expect(progress.find((p) => p.phase === 'ended' && p.targetIndex === 0)!.next).toMatchObject({ targetIndex: 1, attempt: 1, at: r.attempts[0]!.endedAt });
+  });
+
+  it('busy ends a one-person run instead of calling them again', async () => {
+    const { dialer, sends, drive } = setup({ '13800138000': ['busy', 'answered'] });
+    const r = await drive(dialer.run({ profileId: 'p', targets: [{ mobile: '13800138000' }], content: 'x', attempts: 3, pauseSeconds: 30 }));
+    expect(r.status).toBe('not-answered');
+    expect(sends).toHaveLength(1);
+  });
+
+  it('says what it does next and when: while a call rings, if nobody answers; while it waits, who and at what time', async () => {
+    const { dialer, progress, drive } = setup({ '13800138001': ['no_answer', 'no_answer'], '13800138002': ['no_answer', 'no_answer'] }, { callMs: 30_000 });
+    const r = await drive(dialer.run({ profileId: 'p', targets: [{ mobile: '13800138001' }, { mobile: '13800138002' }], content: 'x', attempts: 2, pauseSeconds: 20 }));
+    expect(r.status).toBe('not-answered');
+    const [a1, a2, b1] = r.attempts;
+    const ringing = progress.filter((p) => p.phase === 'calling' && p.messageId !== null);
+    expect(ringing.map((p) => p.next && { targetIndex: p.next.targetIndex, attempt: p.next.attempt, at: p.next.at, afterSeconds: p.next.afterSeconds })).toEqual([
+      { targetIndex: 0, attempt: 2, at: null, afterSeconds: 20 },
+      { targetIndex: 1, attempt: 1, at: null, afterSeconds: null },
+      { targetIndex: 1, attempt: 2, at: null, afterSeconds: 20 },
+      null, // the last call of the run: nothing follows
+    ]);
+    const wait = progress.find((p) => p.phase === 'waiting')!;
+    expect(wait.next).toMatchObject({ targetIndex: 0, attempt: 2, at: a1!.endedAt! + 20_000 });
+    // The announced time is when the call goes out.
+    expect(a2!.startedAt).toBe(wait.next!.at);
+    expect(b1!.startedAt).toBe(a2!.endedAt);
+    // In both languages, and in the CLI's live line.
+    const at = new Date(wait.next!.at!);
+    const hhmmss = [at.getHours(), at.getMinutes(), at.getSeconds()].map((n) => String(n).padStart(2, '0')).join(':');
+    expect(nextText(cliWords('en'), wait, a1!.endedAt!)).toBe(`next: 138****8001 again at ${hhmmss} attempt 2/2`);
+    expect(nextText(cliWords('zh-CN'), wait, a1!.endedAt!)).toBe(`下一步：${hhmmss} 再次呼叫 138****8001 第 2/2 次`);
+    const ended = progress.find((p) => p.phase === 'ended' && p.targetIndex === 0 && p.attempt === 2)!;
+    expect(progressText(cliWords('en'), ended, a2!.endedAt!)).toMatch(/^138\*{4}8001: .+ · next: 138\*{4}8002 at \d\d:\d\d:\d\d$/);
+    expect(progressText(cliWords('zh-CN'), ringing[1]!, a2!.startedAt)).toMatch(/ · 如未接听：接着呼叫 138\*{4}8002$/);
+  });
+
+  it('reaches the third person of a list in under 3 minutes with the defaults when nobody answers (the old 3 attempts 60 s apart took 7 minutes)', async () => {
+    // Every call rings out: 30 s, the time the policy timeline assumes for an unanswered call.
+    const third = async (options: { attempts: number; pauseSeconds?: number }) => {
+      const nobody = ['no_answer', 'no_answer', 'no_answer'] as Script[];
+      const { dialer, contacts, drive, clock } = setup({ '13800138001': [...nobody], '13800138002': [...nobody], '13800138003': [...nobody] }, { callMs: DEFAULT_RING_SECONDS * 1000 });
+      const ids = ['王工', '李雷', '张三'].map((name, i) => contacts.save({ name, mobile: `1380013800${i + 1}` }).id);
+      const group = contacts.saveGroup({ name: 'DB', memberIds: ids });
+      const t0 = clock.now();
+      const r = await drive(dialer.run({ profileId: 'p', groupId: group.id, content: 'x', ...options }));
+      expect(r.status).toBe('not-answered');
+      return (r.attempts.find((a) => a.targetIndex === 2)!.startedAt - t0) / 1000;
+    };
+    const defaults = dialDefaults(3);
+    expect(defaults).toBe(LIST_DIAL_DEFAULTS);
+    // As the palette sends it for a list (and the CLI without --until-answered): once each, the next at once.
+    expect(await third(dialOptions(defaults))).toBe(60);
+    // "Until answered" switched on for a list: 2 calls 20 s apart.
+    expect(await third(dialOptions({ ...defaults, untilAnswered: true }))).toBe(160);
+    // The old defaults, for comparison: 3 attempts 60 s apart.
+    expect(await third({ attempts: 3, pauseSeconds: 60 })).toBe(420);
   });
 
   it('moves on to the next person when a number cannot be called, and stops everything when the account cannot call', async () => {

@@ -10,6 +10,7 @@ import { matchesAny } from '../../../../common/domain/search';
 import { useTranslation } from 'react-i18next';
 import type { ContactGroupRecord, ContactRecord, DialRefusal, DialRequest } from '../../../../common/bulk-types';
 import { normalizeMobile } from '../../../../common/domain/mobile';
+import { dialOptions, LIST_DIAL_DEFAULTS, ONE_DIAL_DEFAULTS, type DialDefaults } from '../../../../common/domain/dial-defaults';
 import { describeError, type IpcError } from '../../app/api';
 import { currentLanguage } from '../../i18n';
 import { defaultTemplate, fillPreview, formatClock, lastCalledWithTemplate, markerLabel, prefillFor, refusalText, spokenText, type RememberedValues } from './dial-model';
@@ -29,13 +30,11 @@ function targetLabel(tg: Target): string {
 }
 type Stage = 'search' | 'confirm' | 'refused';
 
-/** What the palette remembers between openings (this session). */
-const memory: { templateId: string | null; profileId: string | null; untilAnswered: boolean; attempts: number; pauseSeconds: number; values: Record<string, RememberedValues> } = {
+/** What the palette remembers between openings (this session); "until answered" apart for one person and for a list (dial-defaults.ts). */
+const memory: { templateId: string | null; profileId: string | null; options: Record<'one' | 'list', DialDefaults>; values: Record<string, RememberedValues> } = {
   templateId: null,
   profileId: null,
-  untilAnswered: true,
-  attempts: 3,
-  pauseSeconds: 60,
+  options: { one: { ...ONE_DIAL_DEFAULTS }, list: { ...LIST_DIAL_DEFAULTS } },
   values: {},
 };
 
@@ -66,10 +65,17 @@ export function QuickDialPalette({ open, preset, data, onClose, onStarted }: Qui
   const [values, setValues] = useState<string[]>([]);
   const [valuesFrom, setValuesFrom] = useState<RememberedValues | null>(null);
   const [profileId, setProfileId] = useState<string | null>(null);
-  const [untilAnswered, setUntilAnswered] = useState(memory.untilAnswered);
-  const [attempts, setAttempts] = useState<number>(memory.attempts);
-  const [pauseSeconds, setPauseSeconds] = useState<number>(memory.pauseSeconds);
+  const [untilAnswered, setUntilAnswered] = useState(memory.options.one.untilAnswered);
+  const [attempts, setAttempts] = useState<number>(memory.options.one.attempts);
+  const [pauseSeconds, setPauseSeconds] = useState<number>(memory.options.one.pauseSeconds);
   const [escalation, setEscalation] = useState<number | null>(null);
+  const kind: 'one' | 'list' = target?.kind === 'group' || (target?.kind === 'contact' && escalation !== null) ? 'list' : 'one';
+  useEffect(() => {
+    const d = memory.options[kind];
+    setUntilAnswered(d.untilAnswered);
+    setAttempts(d.attempts);
+    setPauseSeconds(d.pauseSeconds);
+  }, [kind]);
   const [refusals, setRefusals] = useState<DialRefusal[]>([]);
   const [overrideChecked, setOverrideChecked] = useState(false);
   const starting = useStartDial();
@@ -243,8 +249,7 @@ export function QuickDialPalette({ open, preset, data, onClose, onStarted }: Qui
       profileId,
       templateId: template.id,
       values: values.map((v) => v.trim()),
-      attempts: untilAnswered ? attempts : 1,
-      ...(untilAnswered ? { pauseSeconds } : {}),
+      ...dialOptions({ untilAnswered, attempts, pauseSeconds }),
       ...(override ? { override: true } : {}),
     };
     if (target.kind === 'group') return { ...base, groupId: target.group.id };
@@ -285,9 +290,7 @@ export function QuickDialPalette({ open, preset, data, onClose, onStarted }: Qui
     }
     memory.templateId = template?.id ?? null;
     memory.profileId = profileId;
-    memory.untilAnswered = untilAnswered;
-    memory.attempts = attempts;
-    memory.pauseSeconds = pauseSeconds;
+    memory.options[kind] = { untilAnswered, attempts, pauseSeconds };
     if (template && target) memory.values[template.id] = { values, who: targetLabel(target), at: Date.now() };
     dialRuns.started(started.runId, started.plan);
     onStarted();

@@ -1,6 +1,6 @@
 // One quick-dial run, live: who is being called (the escalation order when there are several),
-// which attempt, the call ringing and how it ended, the countdown to the next attempt, and the
-// result. A run in progress can be cancelled (a call already ringing cannot be recalled).
+// which attempt, the call ringing and how it ended, what the run does next and when ("next: 李雷 at
+// 10:36:30"; while a call rings, what follows if it is not answered), and the result. A run in progress can be cancelled (a call already ringing cannot be recalled).
 import { useEffect, useState } from 'react';
 import { Alert, Button, Card, Flex, Steps, Tag, Typography } from 'antd';
 import { CloseOutlined, PhoneOutlined, StopOutlined } from '@ant-design/icons';
@@ -59,6 +59,7 @@ export function RunCard({ run }: { run: RunView }) {
   else if (phase === 'next-target') line = t('dial.run.nextTarget', { who: whoOf(p.target) });
   else if (phase === 'refused') line = t('dial.run.refusedNow', { who: whoOf(p.target) });
   else line = '';
+  const next = !done && p ? nextLine(t, lang, run, p, whoOf) : null;
 
   return (
     <Card
@@ -110,6 +111,12 @@ export function RunCard({ run }: { run: RunView }) {
         </div>
       ) : null}
 
+      {next ? (
+        <Typography.Text type="secondary" className="dial-run-next" data-testid="run-next" data-next-target={p?.next?.targetIndex ?? ''} data-next-at={p?.next?.at ?? ''} style={{ display: 'block' }}>
+          {next}
+        </Typography.Text>
+      ) : null}
+
       {phase === 'refused' && p?.refusals.length ? (
         <ul className="dial-refusals">
           {p.refusals.map((r, i) => {
@@ -134,6 +141,16 @@ export function RunCard({ run }: { run: RunView }) {
       ) : null}
     </Card>
   );
+}
+
+/** What the run does next and when; while a call rings, what follows if nobody answers (or that nobody else is called). */
+function nextLine(t: TFunction, lang: ReturnType<typeof currentLanguage>, run: RunView, p: NonNullable<RunView['progress']>, whoOf: (x: { name: string | null; mobile: string }) => string): string | null {
+  const n = p.next;
+  if (!n) return p.phase === 'calling' && p.messageId !== null && run.targets.length > 1 ? t('dial.run.nextNone') : null;
+  const again = n.targetIndex === p.targetIndex;
+  const params = { who: whoOf(n.target), attempt: n.attempt, max: run.maxAttempts };
+  if (n.at !== null) return t(again ? 'dial.run.nextAgain' : 'dial.run.next', { ...params, time: formatClock(lang, n.at) });
+  return again ? t('dial.run.ifNoAnswerAgain', { ...params, seconds: n.afterSeconds ?? 0 }) : t('dial.run.ifNoAnswer', params);
 }
 
 function AttemptRow({ attempt, showWho }: { attempt: AttemptView; showWho: boolean }) {
