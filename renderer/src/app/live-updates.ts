@@ -7,6 +7,7 @@ import { applyBulkProgress } from '../features/bulk/use-bulk-data';
 import { dialRuns } from '../features/dial/dial-store';
 import { contactsChanged } from '../features/dial/use-dial-data';
 import { historyPatcher } from '../features/history/history-push';
+import { incidentUpdated } from '../features/oncall/data';
 import i18next from 'i18next';
 import type { CalloutApi } from './api';
 import { notifyCallEnded } from './browser-notifications';
@@ -56,6 +57,9 @@ export function followMain(api: CalloutApi, client: QueryClient): void {
       void client.invalidateQueries({ queryKey: ['exchanges.list'], predicate: (q) => (q.queryKey[1] as { captured?: boolean } | undefined)?.captured === true });
     }, 300);
   });
+
+  // An incident opened or changed: its list and detail on the On call screen follow.
+  api.on.incidentUpdated((incident) => incidentUpdated(client, incident));
 
   api.on.dialProgress((p) => {
     dialRuns.progress(p);
