@@ -122,7 +122,7 @@ function IncidentDetailCard({ id }: { id: number }) {
       <Descriptions size="small" column={2} style={{ marginBottom: 8 }}>
         <Descriptions.Item label={t('oncall.incidents.state')}>
           <Tag color={STATE_COLOR[incident.state]}>{t(`oncall.state.${incident.state}`)}</Tag>
-          {incident.ended ? <span data-testid="incident-ended">{t(`oncall.ended.${incident.ended}`)}</span> : null}
+          {incident.ended ? <Typography.Text type="secondary" data-testid="incident-ended">{t(`oncall.ended.${incident.ended}`)}</Typography.Text> : null}
         </Descriptions.Item>
         <Descriptions.Item label={t('oncall.incidents.opened')}>{when(incident.openedAt, i18n.language)}</Descriptions.Item>
         {incident.acknowledgedBy ? <Descriptions.Item label={t('oncall.incidents.acked')}>{`${incident.acknowledgedBy} · ${when(incident.acknowledgedAt, i18n.language)}`}</Descriptions.Item> : null}

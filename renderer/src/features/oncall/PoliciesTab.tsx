@@ -144,6 +144,19 @@ function PolicyForm({ draft, people, onClose }: { draft: Omit<EscalationPolicy, 
           <span>{t('oncall.policies.name')}</span>
           <Input value={d.name} onChange={(e) => setD({ ...d, name: e.target.value })} data-testid="policy-name" />
         </label>
+        <div className="oncall-preview" style={{ marginBottom: 8 }}>
+          <Typography.Text strong>{t('oncall.policies.timeline')}</Typography.Text>
+          <ul className="oncall-timeline" data-testid="policy-timeline">
+            {timeline.calls.map((c, n) => (
+              <li key={n}>{say(t, ['paging.timeline.call', { at: formatOffset(c.at), who: c.who, attempt: c.attempt, attempts: c.attempts }])}</li>
+            ))}
+            {timeline.emptySteps.map((s) => (
+              <li key={`e${s}`}>{say(t, ['paging.timeline.empty-step', { step: s }])}</li>
+            ))}
+            {timeline.calls.length ? <li>{say(t, ['paging.timeline.end', { at: formatOffset(timeline.endsAt) }])}</li> : null}
+            {timeline.truncated ? <li>{say(t, ['paging.timeline.truncated', {}])}</li> : null}
+          </ul>
+        </div>
         {d.steps.map((s, i) => (
           <Card key={i} size="small" style={{ marginBottom: 8 }} title={t('oncall.policies.step', { n: i + 1 })} data-testid="policy-step"
             extra={
@@ -177,9 +190,9 @@ function PolicyForm({ draft, people, onClose }: { draft: Omit<EscalationPolicy, 
               )}
             </Flex>
             <Flex gap={8} wrap style={{ marginTop: 8 }}>
-              <InputNumber addonBefore={t('oncall.policies.attempts')} min={1} max={5} value={s.attempts} onChange={(v) => setStep(i, { attempts: v ?? 1 })} style={{ width: 150 }} />
-              <InputNumber addonBefore={t('oncall.policies.retry')} addonAfter="s" min={0} max={3600} value={s.retrySeconds} onChange={(v) => setStep(i, { retrySeconds: v ?? 0 })} style={{ width: 190 }} />
-              <InputNumber addonBefore={t('oncall.policies.pause')} addonAfter="s" min={0} max={86400} value={s.pauseSeconds} onChange={(v) => setStep(i, { pauseSeconds: v ?? 0 })} style={{ width: 200 }} />
+              <InputNumber addonBefore={t('oncall.policies.attempts')} min={1} max={5} value={s.attempts} onChange={(v) => setStep(i, { attempts: v ?? 1 })} style={{ width: 130 }} />
+              <InputNumber addonBefore={t('oncall.policies.retry')} addonAfter="s" min={0} max={3600} value={s.retrySeconds} onChange={(v) => setStep(i, { retrySeconds: v ?? 0 })} style={{ width: 170 }} />
+              <InputNumber addonBefore={t('oncall.policies.pause')} addonAfter="s" min={0} max={86400} value={s.pauseSeconds} onChange={(v) => setStep(i, { pauseSeconds: v ?? 0 })} style={{ width: 170 }} />
             </Flex>
           </Card>
         ))}
@@ -195,17 +208,6 @@ function PolicyForm({ draft, people, onClose }: { draft: Omit<EscalationPolicy, 
             {say(t, codedArgs('paging.policy', issue))}
           </Typography.Text>
         ))}
-        <Typography.Text strong>{t('oncall.policies.timeline')}</Typography.Text>
-        <ul className="oncall-timeline" data-testid="policy-timeline">
-          {timeline.calls.map((c, n) => (
-            <li key={n}>{say(t, ['paging.timeline.call', { at: formatOffset(c.at), who: c.who, attempt: c.attempt, attempts: c.attempts }])}</li>
-          ))}
-          {timeline.emptySteps.map((s) => (
-            <li key={`e${s}`}>{say(t, ['paging.timeline.empty-step', { step: s }])}</li>
-          ))}
-          {timeline.calls.length ? <li>{say(t, ['paging.timeline.end', { at: formatOffset(timeline.endsAt) }])}</li> : null}
-          {timeline.truncated ? <li>{say(t, ['paging.timeline.truncated', {}])}</li> : null}
-        </ul>
       </div>
     </Modal>
   );

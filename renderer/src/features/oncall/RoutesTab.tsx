@@ -26,14 +26,14 @@ export const SAMPLE_ALERT: AlertGroup = {
   title: 'DiskFull db-1',
   severity: 'critical',
   groupLabels: { alertname: 'DiskFull' },
-  commonLabels: { alertname: 'DiskFull', instance: 'db-1', severity: 'critical', service: '数据库' },
+  commonLabels: { alertname: 'DiskFull', instance: 'db-1', job: 'node', severity: 'critical', service: '数据库' },
   commonAnnotations: { summary: '磁盘已满', description: '/data 可用空间 2%' },
   externalURL: null,
   truncatedAlerts: 0,
   alerts: [
     {
       status: 'firing',
-      labels: { alertname: 'DiskFull', instance: 'db-1', severity: 'critical', service: '数据库' },
+      labels: { alertname: 'DiskFull', instance: 'db-1', job: 'node', severity: 'critical', service: '数据库' },
       annotations: { summary: '磁盘已满', description: '/data 可用空间 2%' },
       startsAt: null,
       endsAt: null,

@@ -88,11 +88,11 @@ export function SchedulesTab() {
             >
               <Flex gap={16} wrap style={{ marginBottom: 8 }} data-testid="schedule-now">
                 <span>
-                  {t('oncall.schedules.now')}: <strong>{current ? name(current.contactId) : t('oncall.schedules.nobody')}</strong>
+                  {t('oncall.schedules.now')} <strong>{current ? name(current.contactId) : t('oncall.schedules.nobody')}</strong>
                   {current ? <Typography.Text type="secondary"> ({t('oncall.schedules.until', { at: local(current.to, s.rotation.timeZone) })})</Typography.Text> : null}
                 </span>
                 <span>
-                  {t('oncall.schedules.next')}: <strong>{next ? name(next.contactId) : '—'}</strong>
+                  {t('oncall.schedules.next')} <strong>{next ? name(next.contactId) : '—'}</strong>
                   {next ? <Typography.Text type="secondary"> ({t('oncall.schedules.from', { at: local(next.from, s.rotation.timeZone) })})</Typography.Text> : null}
                 </span>
                 <Typography.Text type="secondary">
