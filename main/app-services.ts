@@ -1,6 +1,8 @@
 // The Electron side of the services: IPC registration, push events to the window, and desktop
 // notifications. Electron objects come in as parameters, so this is tested with fakes.
 import type { MessageRecord } from '../common/records';
+import type { IncidentRecord } from '../common/paging/records';
+import { EVENT_CHANNELS } from '../common/contract/channels';
 import { callEndedNotice as noticeOfCallEnd } from '../common/messages';
 import { translator } from './i18n';
 import { createHandlers } from './handlers';
@@ -24,6 +26,17 @@ export interface WindowLike {
 export function callEndedNotice(m: MessageRecord, locale: Locale): { title: string; body: string } {
   const t = translator(locale);
   return noticeOfCallEnd((key, params) => t(key, params) as string, m);
+}
+
+/** What a desktop notification says when an incident opens, in the UI's language. */
+export function incidentOpenedNotice(incident: IncidentRecord, locale: Locale): { title: string; body: string } {
+  const t = translator(locale);
+  return { title: t('notice.incident.title', { title: incident.title }), body: t('notice.incident.body', { severity: incident.severity ?? '—' }) };
+}
+
+/** An incident worth a notice when this process first hears of it: open and paging (not held, acknowledged or resolved). */
+export function isIncidentOpening(incident: IncidentRecord): boolean {
+  return incident.state === 'triggered';
 }
 
 /** The OS-wide shortcut that brings Callout forward on its quick-dial palette. */
@@ -55,6 +68,18 @@ export interface AppServices {
 }
 
 export async function startAppServices(o: AppServicesOptions): Promise<AppServices> {
+  const notify = (notice: { title: string; body: string }) => {
+    if (!o.Notification.isSupported()) return;
+    const n = new o.Notification({ ...notice, silent: false });
+    n.on('click', () => {
+      const w = o.window();
+      if (w && !w.isDestroyed()) {
+        w.show();
+        w.focus();
+      }
+    });
+    n.show();
+  };
   const logError = (error: unknown) => o.log(error instanceof Error ? (error.stack ?? error.message) : String(error));
   const services = await (o.create ?? createServices)({
     home: o.dataDir,
@@ -65,21 +90,19 @@ export async function startAppServices(o: AppServicesOptions): Promise<AppServic
     // The app runs escalations: pending steps resume at start (the claim keeps `callout page serve` from paging them too).
     paging: { escalate: true },
     clipboard: o.clipboard,
-    notify: (m, locale) => {
-      if (!o.Notification.isSupported()) return;
-      const n = new o.Notification({ ...callEndedNotice(m, locale), silent: false });
-      n.on('click', () => {
-        const w = o.window();
-        if (w && !w.isDestroyed()) {
-          w.show();
-          w.focus();
-        }
-      });
-      n.show();
-    },
+    notify: (m, locale) => notify(callEndedNotice(m, locale)),
   });
   const unregister = registerIpcHandlers(o.ipcMain, createHandlers(services), trustedSender(o.isAppUrl), logError);
+  const noticed = new Set<number>();
   const unsubscribe = services.subscribe((channel, payload) => {
+    // A new incident: a desktop notification (once per incident and process), as for a call's end.
+    if (channel === EVENT_CHANNELS.incidentUpdated) {
+      const incident = payload as IncidentRecord;
+      if (isIncidentOpening(incident) && !noticed.has(incident.id)) {
+        noticed.add(incident.id);
+        notify(incidentOpenedNotice(incident, services.locale));
+      }
+    }
     const w = o.window();
     if (w && !w.isDestroyed()) w.webContents.send(channel, payload);
   });

@@ -12,6 +12,7 @@ import { queryClient } from './app/query';
 import { bulkLiveUpdates } from './features/bulk/use-bulk-data';
 import { dialLiveUpdates, prefetchDialData } from './features/dial/use-dial-data';
 import { historyLiveUpdates } from './features/history/history-push';
+import { oncallLiveUpdates } from './features/oncall/live';
 import { SCREENS, screenFor } from './app/screens';
 import { preloadFeedback } from './app/feedback';
 import './app/app.css';
@@ -22,7 +23,7 @@ if (!calloutApi()) connectBrowserTransport();
 // Main's push events update the data on screen, for the whole life of the window: the shared data,
 // and each feature's own (the features that follow main say so here).
 const api = calloutApi();
-if (api) followMain(api, queryClient, [historyLiveUpdates, dialLiveUpdates, bulkLiveUpdates]);
+if (api) followMain(api, queryClient, [historyLiveUpdates, dialLiveUpdates, bulkLiveUpdates, oncallLiveUpdates]);
 
 // The first screen needs its language's texts (the shell's and its own) and its own chunk: all are
 // fetched at once, then the console renders (with nothing to wait for, it appears complete).

@@ -74,6 +74,8 @@ export async function startApp(options: AppOptions = {}): Promise<AppUnderTest> 
     // Real time: the browser is Chromium itself. Main follows calls on the system clock (a call is
     // first looked at about 2 s after its send) while the sandbox's calls run sped up.
     clipboard: { writeText: (text) => void clipboard.push(text) },
+    // As `callout ui`: escalations run (pending steps resume at start).
+    paging: { escalate: true },
   });
   const handlers = createHandlers(services);
   const calls: AppUnderTest['calls'] = [];

@@ -12,7 +12,8 @@ import dial from '../features/dial/locales/en.json';
 import dialects from '../features/dialects/locales/en.json';
 import sandbox from '../features/sandbox/locales/en.json';
 import workbench from '../features/workbench/locales/en.json';
+import oncall from '../features/oncall/locales/en.json';
 
-export const EN = { ...shell, onboarding, send, templates, history, signature, bulk, dial, dialects, sandbox, workbench };
+export const EN = { ...shell, onboarding, send, templates, history, signature, bulk, dial, dialects, sandbox, workbench, oncall };
 
 export type Dictionary = typeof EN;

@@ -11,6 +11,7 @@ import dial from '../features/dial/locales/zh-CN.json';
 import dialects from '../features/dialects/locales/zh-CN.json';
 import sandbox from '../features/sandbox/locales/zh-CN.json';
 import workbench from '../features/workbench/locales/zh-CN.json';
+import oncall from '../features/oncall/locales/zh-CN.json';
 import type { Dictionary } from './dictionary-en';
 
-export const ZH_CN: Dictionary = { ...shell, onboarding, send, templates, history, signature, bulk, dial, dialects, sandbox, workbench } as Dictionary;
+export const ZH_CN: Dictionary = { ...shell, onboarding, send, templates, history, signature, bulk, dial, dialects, sandbox, workbench, oncall } as Dictionary;

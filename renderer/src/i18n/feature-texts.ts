@@ -6,7 +6,7 @@ import type { Dictionary } from './dictionary-en';
 import type { Language } from './language';
 
 /** The features that bring their own texts (under their key of the dictionary). */
-export const FEATURES = ['onboarding', 'send', 'templates', 'history', 'signature', 'bulk', 'dial', 'dialects', 'sandbox', 'workbench'] as const satisfies readonly (keyof Dictionary)[];
+export const FEATURES = ['onboarding', 'send', 'templates', 'history', 'signature', 'bulk', 'dial', 'dialects', 'sandbox', 'workbench', 'oncall'] as const satisfies readonly (keyof Dictionary)[];
 export type Feature = (typeof FEATURES)[number];
 
 type Loader<T> = () => Promise<{ default: T }>;
@@ -23,6 +23,7 @@ const FEATURE_TEXTS: { [L in Language]: { [F in Feature]: Loader<Dictionary[F]> 
     dialects: () => import('../features/dialects/locales/en.json'),
     sandbox: () => import('../features/sandbox/locales/en.json'),
     workbench: () => import('../features/workbench/locales/en.json'),
+    oncall: () => import('../features/oncall/locales/en.json'),
   },
   'zh-CN': {
     onboarding: () => import('../features/onboarding/locales/zh-CN.json'),
@@ -35,6 +36,7 @@ const FEATURE_TEXTS: { [L in Language]: { [F in Feature]: Loader<Dictionary[F]> 
     dialects: () => import('../features/dialects/locales/zh-CN.json'),
     sandbox: () => import('../features/sandbox/locales/zh-CN.json'),
     workbench: () => import('../features/workbench/locales/zh-CN.json'),
+    oncall: () => import('../features/oncall/locales/zh-CN.json'),
   },
 };
 

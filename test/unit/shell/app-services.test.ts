@@ -74,6 +74,12 @@ describe('startAppServices', () => {
     expect(sent.filter(([c]) => c === 'main:message-updated').length).toBeGreaterThanOrEqual(3);
     expect(sent.filter(([c]) => c === 'main:call-ended')).toEqual([['main:call-ended', expect.objectContaining({ state: 'answered' })]]);
     expect(sent.filter(([c]) => c === 'main:profile-updated')).toHaveLength(1);
+    // A new incident is a desktop notification, once: a repeat of its alert is not another one.
+    const group = { source: 'paste', key: 'g1', status: 'firing', title: 'DiskFull db-1', severity: 'critical', groupLabels: {}, commonLabels: {}, commonAnnotations: {}, externalURL: null, truncatedAlerts: 0, alerts: [{ status: 'firing', labels: { alertname: 'DiskFull' }, annotations: {}, startsAt: null, endsAt: null, fingerprint: 'f1', generatorURL: null }] };
+    await expect(handlers.get('paging.receive')!(frame, { group })).resolves.toMatchObject({ ok: true });
+    await expect(handlers.get('paging.receive')!(frame, { group })).resolves.toMatchObject({ ok: true });
+    expect(shown.slice(1)).toEqual([{ title: 'New incident: DiskFull db-1', body: expect.stringContaining('critical') }]);
+    sent.splice(0);
     // The OS-wide quick-dial shortcut brings the window forward on the palette.
     let raised = 0;
     win.show = () => void raised++;

@@ -1,0 +1,80 @@
+// What the On call screen reads from main and changes there: incidents, routes, escalation policies
+// and schedules, as TanStack Query hooks under typed keys. A failed call is the query's or the
+// mutation's error (shown by the screen's error view); nothing here catches it.
+import { queryOptions, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import type { InputOf } from '../../../../common/contract';
+import type { IncidentRecord } from '../../../../common/paging/records';
+import { parseAlertPost, type IntakeResult } from '../../../../common/paging/intake';
+import type { IpcError } from '../../app/api';
+import { ask } from '../../app/query';
+import { oncallKeys } from './keys';
+
+export { contactsQuery, groupsQuery } from '../dial/use-dial-data';
+export { templatesQuery } from '../../app/query';
+
+export { oncallKeys } from './keys';
+export { oncallLiveUpdates } from './live';
+import { incidentUpdated } from './live';
+
+export const incidentsQuery = queryOptions({ queryKey: oncallKeys.incidents(), queryFn: () => ask((api) => api.incidents.list({ limit: 200 })) });
+export const incidentQuery = (id: number) => queryOptions({ queryKey: oncallKeys.incident(id), queryFn: () => ask((api) => api.incidents.show({ id })) });
+export const routesQuery = queryOptions({ queryKey: oncallKeys.routes(), queryFn: () => ask((api) => api.paging.routes()) });
+export const policiesQuery = queryOptions({ queryKey: oncallKeys.policies(), queryFn: () => ask((api) => api.paging.policies()) });
+export const schedulesQuery = queryOptions({ queryKey: oncallKeys.schedules(), queryFn: () => ask((api) => api.paging.schedules()) });
+
+export const useIncidents = () => useQuery(incidentsQuery);
+export const useIncident = (id: number | null) => useQuery({ ...incidentQuery(id ?? 0), enabled: id !== null });
+export const useRoutes = () => useQuery(routesQuery);
+export const usePolicies = () => useQuery(policiesQuery);
+export const useSchedules = () => useQuery(schedulesQuery);
+
+
+function useChange<I, O>(run: (input: I) => Promise<O>, after: (client: QueryClient, out: O) => void) {
+  const client = useQueryClient();
+  return useMutation<O, IpcError, I>({ mutationFn: run, onSuccess: (out) => after(client, out) });
+}
+
+const refreshIncident = (client: QueryClient, incident: IncidentRecord) => incidentUpdated(client, incident);
+
+export const useAck = () => useChange((i: { id: number; by: string }) => ask((api) => api.incidents.ack(i)), refreshIncident);
+export const useResolve = () => useChange((i: { id: number; by: string }) => ask((api) => api.incidents.resolve(i)), refreshIncident);
+export const useExport = () => useChange((i: InputOf<'incidents.export'>) => ask((api) => api.incidents.export(i)), () => undefined);
+
+/** A pasted alert (Alertmanager's, Grafana's or our JSON), read here as the receiver reads a post. */
+export function parsePaste(text: string): IntakeResult {
+  return parseAlertPost(text, undefined, { source: 'paste' });
+}
+export const usePaste = () =>
+  useChange(
+    (group: InputOf<'paging.receive'>['group']) => ask((api) => api.paging.receive({ group })),
+    (client, incident) => {
+      if (incident) incidentUpdated(client, incident);
+      void client.invalidateQueries({ queryKey: oncallKeys.incidents() });
+    },
+  );
+
+const invalidate = (key: readonly unknown[]) => (client: QueryClient) => void client.invalidateQueries({ queryKey: key });
+
+export const useSaveRoute = () => useChange((i: InputOf<'paging.saveRoute'>) => ask((api) => api.paging.saveRoute(i)), invalidate(oncallKeys.routes()));
+export const useRemoveRoute = () => useChange((id: number) => ask((api) => api.paging.removeRoute({ id })), invalidate(oncallKeys.routes()));
+export const useSavePolicy = () => useChange((i: InputOf<'paging.savePolicy'>) => ask((api) => api.paging.savePolicy(i)), invalidate(oncallKeys.policies()));
+export const useRemovePolicy = () => useChange((id: number) => ask((api) => api.paging.removePolicy({ id })), invalidate(oncallKeys.policies()));
+export const useSaveSchedule = () => useChange((i: InputOf<'paging.saveSchedule'>) => ask((api) => api.paging.saveSchedule(i)), invalidate(oncallKeys.schedules()));
+export const useRemoveSchedule = () => useChange((id: number) => ask((api) => api.paging.removeSchedule({ id })), invalidate(oncallKeys.schedules()));
+
+/** The name an on-call engineer acknowledges with, remembered on this machine. */
+const WHO_KEY = 'callout.oncall.who';
+export function rememberedName(): string {
+  try {
+    return window.localStorage.getItem(WHO_KEY) ?? '';
+  } catch {
+    return '';
+  }
+}
+export function rememberName(name: string): void {
+  try {
+    window.localStorage.setItem(WHO_KEY, name.trim());
+  } catch {
+    // Private mode: the name is asked again next time.
+  }
+}
