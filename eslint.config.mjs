@@ -4,13 +4,6 @@ import globals from 'globals';
 
 /** Components that still call main themselves; each leaves this list when its feature's data module has its calls. */
 const RENDERER_CALLS_TO_MOVE = [
-  'renderer/src/features/bulk/BatchList.tsx',
-  'renderer/src/features/bulk/BatchView.tsx',
-  'renderer/src/features/bulk/ImportWizard.tsx',
-  'renderer/src/features/bulk/ItemsTable.tsx',
-  'renderer/src/features/bulk/ReportStep.tsx',
-  'renderer/src/features/bulk/UnknownItems.tsx',
-  'renderer/src/features/bulk/lines.tsx',
   'renderer/src/features/workbench/CollectionsPanel.tsx',
   'renderer/src/features/workbench/RequestEditor.tsx',
   'renderer/src/features/workbench/RunResults.tsx',
