@@ -2,25 +2,6 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import globals from 'globals';
 
-/** Components that still call main themselves; each leaves this list when its feature's data module has its calls. */
-const RENDERER_CALLS_TO_MOVE = [
-  'renderer/src/features/bulk/BatchList.tsx',
-  'renderer/src/features/bulk/BatchView.tsx',
-  'renderer/src/features/bulk/ImportWizard.tsx',
-  'renderer/src/features/bulk/ItemsTable.tsx',
-  'renderer/src/features/bulk/ReportStep.tsx',
-  'renderer/src/features/bulk/UnknownItems.tsx',
-  'renderer/src/features/bulk/lines.tsx',
-  'renderer/src/features/history/CapturePanel.tsx',
-  'renderer/src/features/history/ExchangesTab.tsx',
-  'renderer/src/features/history/MessagePanel.tsx',
-  'renderer/src/features/history/exchange-actions.tsx',
-  'renderer/src/features/workbench/CollectionsPanel.tsx',
-  'renderer/src/features/workbench/RequestEditor.tsx',
-  'renderer/src/features/workbench/RunResults.tsx',
-  'renderer/src/features/workbench/WorkbenchScreen.tsx',
-];
-
 export default tseslint.config(
   { ignores: ['out/**', 'dist/**', 'node_modules/**', 'test-results/**', 'coverage/**'] },
   js.configs.recommended,
@@ -92,8 +73,6 @@ export default tseslint.config(
     ignores: [
       // The composition root connects the bridge and follows main's events.
       'renderer/src/main.tsx',
-      // Not moved to their feature's data module yet (issue 22, item 3).
-      ...RENDERER_CALLS_TO_MOVE,
     ],
     rules: {
       'no-restricted-imports': ['error', { patterns: [

@@ -6,10 +6,11 @@ import { useTranslation } from 'react-i18next';
 import type { ProfileView } from '../../../../common/contract';
 import type { BatchListRow, BatchRecord } from '../../../../common/bulk-types';
 import { batchStanding } from '../../../../common/domain/batches';
-import { call, describeError } from '../../app/api';
+import { describeError } from '../../app/api';
 import { currentLanguage } from '../../i18n';
 import { formatDateTime, formatNumber, STATUS_COLORS } from './bulk-model';
 import { useFeedback } from '../../app/feedback';
+import { useRemoveBatch } from './use-bulk-data';
 
 export interface BatchListProps {
   batches: BatchListRow[] | null;
@@ -23,6 +24,7 @@ export function BatchList({ batches, profiles, openId, onOpen, onRemoved }: Batc
   const { t, i18n } = useTranslation();
   const lang = currentLanguage(i18n.language);
   const { modal, message } = useFeedback();
+  const removing = useRemoveBatch();
 
   const remove = (b: BatchRecord) => {
     modal.confirm({
@@ -32,9 +34,10 @@ export function BatchList({ batches, profiles, openId, onOpen, onRemoved }: Batc
       okButtonProps: { danger: true },
       cancelText: t('common.cancel'),
       onOk: async () => {
-        const r = await call((api) => api.bulk.remove({ batchId: b.id }));
-        if (r.ok) onRemoved(b.id);
-        else void message.error(describeError(t, r.error));
+        await removing.mutateAsync(b.id).then(
+          () => onRemoved(b.id),
+          (e) => void message.error(describeError(t, e)),
+        );
       },
     });
   };

@@ -4,14 +4,13 @@
 import { useEffect, useRef, useState } from 'react';
 import { Alert, Button, Card, Flex, Progress, Skeleton, Space, Statistic, Tag, Tooltip, Typography } from 'antd';
 import { CaretRightOutlined, CloseCircleOutlined, DownloadOutlined, PauseOutlined, PlusCircleOutlined, ReloadOutlined } from '@ant-design/icons';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { ProfileView } from '../../../../common/contract';
 import type { BatchProgress, BatchRecord } from '../../../../common/bulk-types';
 import { describeError, describeReason } from '../../app/api';
 import { downloadBase64, downloadText } from '../../app/browser-io';
 import { utcOffsetMinutes } from '../history/history-model';
-import { ask } from '../../app/query';
 import { navigate } from '../../app/navigation';
 import { revealTop } from '../../app/reveal';
 import { useSandboxChange } from '../sandbox/use-sandbox';
@@ -20,7 +19,7 @@ import { formatDateTime, formatDuration, formatNumber, STATUS_COLORS, stopSeveri
 import { batchStanding, finishedPercent } from '../../../../common/domain/batches';
 import { ItemsTable } from './ItemsTable';
 import { UnknownItems } from './UnknownItems';
-import { applyBulkProgress, progressQuery } from './use-bulk-data';
+import { progressQuery, useBalanceUnits, useBatchAction, useExportBatch } from './use-bulk-data';
 import { useFeedback } from '../../app/feedback';
 
 export interface BatchViewProps {
@@ -34,7 +33,6 @@ export function BatchView({ batch, profiles }: BatchViewProps) {
   const { t, i18n } = useTranslation();
   const lang = currentLanguage(i18n.language);
   const { modal, message } = useFeedback();
-  const client = useQueryClient();
   // Fetched when opened, then kept up to date by main's pushes (applyBulkProgress).
   const { data: progress, error, refetch } = useQuery(progressQuery(batch.id));
   const [balance, setBalance] = useState<number | null>(null);
@@ -47,25 +45,22 @@ export function BatchView({ batch, profiles }: BatchViewProps) {
     revealTop(card.current);
   }, [stopped, progress?.pausedReason]);
 
-  const act = useMutation({
-    mutationFn: (action: Action) => ask((api) => api.bulk[action]({ batchId: batch.id })),
-    onSuccess: (p) => applyBulkProgress(client, p),
-    onError: (e) => {
-      void message.error(describeError(t, e));
-      void refetch();
-    },
+  const act = useBatchAction(batch.id, (e) => {
+    void message.error(describeError(t, e));
+    void refetch();
   });
   const busy = (action: Action) => act.isPending && act.variables === action;
-  const exporting = useMutation({
+  const exporting = useExportBatch(
     // The sheet's own columns and each row's result, in this language and local time (History's conventions).
-    mutationFn: (format: 'csv' | 'xlsx') => ask((api) => api.bulk.export({ batchId: batch.id, lang, utcOffsetMinutes: utcOffsetMinutes(), format })),
-    onSuccess: ({ fileName, text, base64 }) => {
+    () => ({ batchId: batch.id, lang, utcOffsetMinutes: utcOffsetMinutes() }),
+    ({ fileName, text, base64 }) => {
       if (base64 !== undefined) downloadBase64(fileName, base64, 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
       else downloadText(fileName, text ?? '', 'text/csv;charset=utf-8');
       void message.success(t('bulk.exported', { name: fileName }));
     },
-    onError: (e) => void message.error(describeError(t, e)),
-  });
+    (e) => void message.error(describeError(t, e)),
+  );
+  const balanceUnitsOf = useBalanceUnits();
 
   const confirmCancel = () => {
     modal.confirm({
@@ -79,7 +74,7 @@ export function BatchView({ batch, profiles }: BatchViewProps) {
   };
 
   const checkBalance = async () => {
-    const units = await ask((api) => api.balance.query({ profileId: batch.profile })).then((b) => b.units, () => null);
+    const units = await balanceUnitsOf(batch.profile);
     if (units !== null) setBalance(units);
     else void message.warning(t('bulk.report.balanceUnknown'));
   };

@@ -5,19 +5,17 @@
 import { useEffect, useRef, useState } from 'react';
 import { Alert, Button, Card, Flex, Form, Progress, Select, Steps, Tag, Typography, Upload } from 'antd';
 import { InboxOutlined } from '@ant-design/icons';
-import { useMutation } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { ImportProgress, TemplateView } from '../../../../common/contract';
 import { IMPORT_LIMITS } from '../../../../common/domain/import-limits';
-import type { BatchRecord, DuplicatePolicy, ImportView, MappingSpec } from '../../../../common/bulk-types';
-import { call, calloutApi, describeError, type IpcError } from '../../app/api';
-import { ask } from '../../app/query';
+import type { BatchRecord, DuplicatePolicy, ImportView } from '../../../../common/bulk-types';
+import { describeError, type IpcError } from '../../app/api';
 import { revealTop } from '../../app/reveal';
-import { fileToBase64, missingTargets, specFromTargets, targetsFromSpec, type ColumnTargets } from './bulk-model';
+import { missingTargets, specFromTargets, targetsFromSpec, type ColumnTargets } from './bulk-model';
 import { LinesEditor } from './lines';
 import { MappingStep } from './MappingStep';
 import { ReportStep } from './ReportStep';
-import type { BulkData } from './use-bulk-data';
+import { cancelImportRead, discardImport, FILE_UNREADABLE, useBalanceUnits, useImportProgress, useOpenImport, useRemapImport, type BulkData } from './use-bulk-data';
 import { useFeedback } from '../../app/feedback';
 
 type Step = 'file' | 'mapping' | 'report';
@@ -57,29 +55,14 @@ export function ImportWizard({ data, onStarted }: ImportWizardProps) {
   // request's id, which is also what a cancel names.
   const [reading, setReading] = useState<{ requestId: string; progress: ImportProgress | null } | null>(null);
   const readingId = reading?.requestId ?? null;
-  useEffect(() => {
-    if (!readingId) return;
-    return calloutApi()?.on.importProgress((p) => {
-      if (p.requestId === readingId) setReading((r) => (r && r.requestId === p.requestId ? { ...r, progress: p } : r));
-    });
-  }, [readingId]);
+  useImportProgress(readingId, (p) => setReading((r) => (r && r.requestId === p.requestId ? { ...r, progress: p } : r)));
   const cancelReading = () => {
-    if (reading) void call((api) => api.bulk.cancelOpen({ requestId: reading.requestId }));
+    if (reading) cancelImportRead(reading.requestId);
   };
-  // Fails (throws) only when the file cannot be read from the disk; main's answer is its value.
-  const opening = useMutation({
-    mutationFn: async ({ chosen, forTemplate }: { chosen: File; forTemplate: string }) => {
-      const requestId = `import-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
-      setReading({ requestId, progress: null });
-      try {
-        const base64 = await fileToBase64(chosen);
-        return await call((api) => api.bulk.open({ templateId: forTemplate, file: { name: chosen.name, base64 }, requestId, ...(profileId ? { profileId } : {}) }));
-      } finally {
-        setReading(null);
-      }
-    },
-  });
-  const remapping = useMutation({ mutationFn: ({ importId, mapping }: { importId: string; mapping: MappingSpec }) => call((api) => api.bulk.remap({ importId, mapping })) });
+  // Fails with FILE_UNREADABLE when the file cannot be read from the disk, else with main's error.
+  const opening = useOpenImport((requestId) => setReading(requestId ? { requestId, progress: null } : null));
+  const remapping = useRemapImport();
+  const balanceUnitsOf = useBalanceUnits();
   const [problem, setProblem] = useState<Problem | null>(null);
   const [balanceUnits, setBalanceUnits] = useState<number | null>(null);
   const [policy, setPolicy] = useState<DuplicatePolicy>('same-text');
@@ -93,7 +76,7 @@ export function ImportWizard({ data, onStarted }: ImportWizardProps) {
   useEffect(
     () => () => {
       const id = importIdRef.current;
-      if (id) void call((api) => api.bulk.discard({ importId: id }));
+      if (id) discardImport(id);
     },
     [],
   );
@@ -101,7 +84,7 @@ export function ImportWizard({ data, onStarted }: ImportWizardProps) {
   const discardCurrent = () => {
     const id = importIdRef.current;
     importIdRef.current = null;
-    if (id) void call((api) => api.bulk.discard({ importId: id }));
+    if (id) discardImport(id);
   };
 
   const opened = (chosen: File, v: ImportView) => {
@@ -125,14 +108,14 @@ export function ImportWizard({ data, onStarted }: ImportWizardProps) {
     }
     setProblem(null);
     opening.mutate(
-      { chosen, forTemplate },
+      { chosen, templateId: forTemplate, ...(profileId ? { profileId } : {}) },
       {
-        onSuccess: (r) => {
-          if (r.ok) opened(chosen, r.value);
-          else if (r.error.code === 'import-cancelled') setProblem(null);
-          else setProblem({ title: t('bulk.file.openFailed', { name: chosen.name }), error: r.error });
+        onSuccess: (v) => opened(chosen, v),
+        onError: (e) => {
+          if (e === FILE_UNREADABLE) setProblem({ title: t('bulk.file.unreadable'), error: null });
+          else if (e.code === 'import-cancelled') setProblem(null);
+          else setProblem({ title: t('bulk.file.openFailed', { name: chosen.name }), error: e });
         },
-        onError: () => setProblem({ title: t('bulk.file.unreadable'), error: null }),
       },
     );
   };
@@ -152,19 +135,18 @@ export function ImportWizard({ data, onStarted }: ImportWizardProps) {
     remapping.mutate(
       { importId: view.importId, mapping: specFromTargets(next) },
       {
-        onSuccess: (r) => {
-          if (r.ok) {
-            setView(r.value);
-            setProblem(null);
-          } else setProblem({ title: t('bulk.mapping.remapFailed'), error: r.error });
+        onSuccess: (v) => {
+          setView(v);
+          setProblem(null);
         },
+        onError: (e) => setProblem({ title: t('bulk.mapping.remapFailed'), error: e }),
       },
     );
   };
 
   const refreshBalance = async () => {
     if (!profileId) return;
-    const units = await ask((api) => api.balance.query({ profileId })).then((b) => b.units, () => null);
+    const units = await balanceUnitsOf(profileId);
     if (units !== null) setBalanceUnits(units);
     else void message.warning(t('bulk.report.balanceUnknown'));
   };

@@ -2,14 +2,12 @@
 // as the batch progresses (each progress main pushes); the page shown stays until the next one is here.
 import { useState, type HTMLAttributes } from 'react';
 import { Card, Segmented, Table, Tag, Typography } from 'antd';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { BatchItemView, BatchProgress, ItemStatus } from '../../../../common/bulk-types';
 import { describeReason } from '../../app/api';
-import { ask } from '../../app/query';
 import { currentLanguage } from '../../i18n';
 import { formatNumber, ITEM_COLORS } from './bulk-model';
-import { itemsKey } from './use-bulk-data';
+import { useBatchItems } from './use-bulk-data';
 import { withAside } from '../../i18n/punctuation';
 
 type Filter = 'all' | ItemStatus;
@@ -33,11 +31,7 @@ export function ItemsTable({ batchId, progress }: { batchId: number; progress: B
   const [filter, setFilter] = useState<Filter>('all');
   const [page, setPage] = useState(1);
   const input = { batchId, ...(filter === 'all' ? {} : { status: filter }), offset: (page - 1) * PAGE_SIZE, limit: PAGE_SIZE };
-  const { data: items } = useQuery({
-    queryKey: [...itemsKey(batchId), input],
-    queryFn: () => ask((api) => api.bulk.items(input)),
-    placeholderData: keepPreviousData,
-  });
+  const { data: items } = useBatchItems(input);
 
   return (
     <Card size="small" title={t('bulk.items.title')} data-testid="batch-items">

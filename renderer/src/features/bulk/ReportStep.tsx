@@ -4,17 +4,16 @@
 import { useState, type HTMLAttributes } from 'react';
 import { Alert, Button, Card, Flex, Input, Radio, Statistic, Table, Tag, Typography } from 'antd';
 import { WarningOutlined } from '@ant-design/icons';
-import { useMutation, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { ProfileView, TemplateView } from '../../../../common/contract';
 import { ISSUE_KINDS, type BatchRecord, type DuplicatePolicy, type ImportView, type IssueKind, type RowIssue } from '../../../../common/bulk-types';
-import { call, describeError } from '../../app/api';
-import { ask } from '../../app/query';
+import { describeError, type IpcError } from '../../app/api';
 import { currentLanguage } from '../../i18n';
 import { timeParts } from '../history/history-model';
 import { BLOCKING_KINDS, DUPLICATE_POLICIES, formatNumber, issueText } from './bulk-model';
 import { useFeedback } from '../../app/feedback';
 import { withAside } from '../../i18n/punctuation';
+import { recentlyCalled, useCreateBatch, useImportIssues, useStartBatch } from './use-bulk-data';
 
 export interface ReportStepProps {
   view: ImportView;
@@ -46,13 +45,10 @@ export function ReportStep(props: ReportStepProps) {
   const totalIssues = kind === 'all' ? ISSUE_KINDS.reduce((n, k) => n + report.issueCounts[k], 0) : report.issueCounts[kind];
   const input = { importId: view.importId, ...(kind === 'all' ? {} : { kind }), offset: (page - 1) * PAGE_SIZE, limit: PAGE_SIZE };
   // The mapping is part of the key: another mapping (same import) finds other problems.
-  const { data: issues, error: issuesError } = useQuery({ queryKey: ['bulk.issues', input, view.mapping], queryFn: () => ask((api) => api.bulk.issues(input)) });
-  const starting = useMutation({
-    mutationFn: async () => {
-      const created = await call((api) => api.bulk.create({ importId: view.importId, profileId: profile.id, duplicates: policy, ...(name.trim() ? { name: name.trim() } : {}) }));
-      return { created, started: created.ok ? await call((api) => api.bulk.start({ batchId: created.value.id })) : null };
-    },
-  });
+  const { data: issues, error: issuesError } = useImportIssues(input, view.mapping);
+  // Created, then started (each once: a start places real calls).
+  const creating = useCreateBatch();
+  const starting = useStartBatch();
 
   const toSend = totals.toSend[policy];
   const units = totals.units[policy];
@@ -60,7 +56,7 @@ export function ReportStep(props: ReportStepProps) {
 
   const start = async () => {
     // Numbers of this list called with the very same text a short while ago (History): said before anyone's phone rings again.
-    const recent = await ask((api) => api.bulk.recentlyCalled({ importId: view.importId })).catch(() => null);
+    const recent = await recentlyCalled(view.importId);
     modal.confirm({
       title: t('bulk.confirmStart.title', { count: toSend }),
       content: (
@@ -89,13 +85,12 @@ export function ReportStep(props: ReportStepProps) {
       okText: t('bulk.confirmStart.ok'),
       cancelText: t('common.cancel'),
       onOk: async () => {
-        const { created, started } = await starting.mutateAsync();
-        if (!created.ok) {
-          void message.error(describeError(t, created.error));
-          return;
-        }
-        if (started && !started.ok) void message.error(t('bulk.startFailed', { error: describeError(t, started.error) }));
-        props.onStarted(created.value);
+        const created = await creating
+          .mutateAsync({ importId: view.importId, profileId: profile.id, duplicates: policy, ...(name.trim() ? { name: name.trim() } : {}) })
+          .catch((e: IpcError) => void message.error(describeError(t, e)));
+        if (!created) return;
+        await starting.mutateAsync(created.id).catch((e: IpcError) => void message.error(t('bulk.startFailed', { error: describeError(t, e) })));
+        props.onStarted(created);
       },
     });
   };
@@ -221,7 +216,7 @@ export function ReportStep(props: ReportStepProps) {
         <Button onClick={props.onDiscard} data-testid="discard-import">
           {t('bulk.report.discard')}
         </Button>
-        <Button type="primary" onClick={() => void start()} disabled={toSend === 0} loading={starting.isPending} data-testid="create-start">
+        <Button type="primary" onClick={() => void start()} disabled={toSend === 0} loading={creating.isPending || starting.isPending} data-testid="create-start">
           {t('bulk.report.createStart', { count: toSend })}
         </Button>
       </Flex>

@@ -3,14 +3,12 @@
 // confirmation that someone may be called twice) or not to send them.
 import { useEffect, useState, type HTMLAttributes } from 'react';
 import { Alert, Button, Card, Checkbox, Flex, Table, Typography } from 'antd';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { BatchItemView, BatchProgress } from '../../../../common/bulk-types';
-import { call, describeError, describeReason } from '../../app/api';
-import { ask } from '../../app/query';
+import { describeError, describeReason } from '../../app/api';
 import { currentLanguage } from '../../i18n';
 import { formatDateTime } from './bulk-model';
-import { itemsKey, progressQuery, unknownKey } from './use-bulk-data';
+import { useUnknownItems } from './use-bulk-data';
 import { useFeedback } from '../../app/feedback';
 
 export interface UnknownItemsProps {
@@ -22,19 +20,15 @@ export function UnknownItems({ batchId, progress }: UnknownItemsProps) {
   const { t, i18n } = useTranslation();
   const lang = currentLanguage(i18n.language);
   const { modal, message } = useFeedback();
-  const client = useQueryClient();
-  // Loaded again when their number changes (applyBulkProgress).
-  const { data: items, error } = useQuery({ queryKey: unknownKey(batchId), queryFn: () => ask((api) => api.bulk.unknown({ batchId })) });
+  // Loaded again when their number changes (applyBulkProgress), and with the batch once a person decided.
+  const unknown = useUnknownItems(batchId);
+  const { data: items, error } = unknown.items;
   const [selected, setSelected] = useState<number[]>([]);
 
   useEffect(() => {
     if (items) setSelected((s) => s.filter((id) => items.some((i) => i.id === id)));
   }, [items]);
 
-  const done = () => {
-    setSelected([]);
-    for (const queryKey of [unknownKey(batchId), itemsKey(batchId), progressQuery(batchId).queryKey]) void client.invalidateQueries({ queryKey });
-  };
 
   const requeue = () => {
     const ids = [...selected];
@@ -61,21 +55,25 @@ export function UnknownItems({ batchId, progress }: UnknownItemsProps) {
       cancelText: t('common.cancel'),
       onOk: async () => {
         if (!confirmed) return;
-        const r = await call((api) => api.bulk.requeue({ batchId, itemIds: ids, confirm: true }));
-        if (r.ok) {
-          void message.success(t('bulk.unknown.requeued', { count: r.value.requeued }));
-          done();
-        } else void message.error(describeError(t, r.error));
+        await unknown.requeue.mutateAsync(ids).then(
+          (r) => {
+            void message.success(t('bulk.unknown.requeued', { count: r.requeued }));
+            setSelected([]);
+          },
+          (e) => void message.error(describeError(t, e)),
+        );
       },
     });
   };
 
   const skip = async () => {
-    const r = await call((api) => api.bulk.skip({ batchId, itemIds: selected }));
-    if (r.ok) {
-      void message.success(t('bulk.unknown.skipped', { count: r.value.skipped }));
-      done();
-    } else void message.error(describeError(t, r.error));
+    await unknown.skip.mutateAsync(selected).then(
+      (r) => {
+        void message.success(t('bulk.unknown.skipped', { count: r.skipped }));
+        setSelected([]);
+      },
+      (e) => void message.error(describeError(t, e)),
+    );
   };
 
   return (

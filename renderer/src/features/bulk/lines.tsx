@@ -4,29 +4,27 @@
 // that counts waiting calls against the lines.
 import { useEffect, useState } from 'react';
 import { Alert, Button, Flex, InputNumber, Switch, Typography } from 'antd';
-import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import type { ProfileLines } from '../../../../common/contract';
 import { CALLS_PER_HOUR_PER_LINE, CALLS_PER_LINE } from '../../../../common/domain/lines';
 import { describeError } from '../../app/api';
-import { ask } from '../../app/query';
 import { currentLanguage } from '../../i18n';
 import { formatNumber } from './bulk-model';
 import { formatClock } from '../dial/dial-model';
 import { useFeedback } from '../../app/feedback';
-
-const linesQuery = (profileId: string) =>
-  queryOptions({
-    queryKey: ['profiles.lines', profileId],
-    queryFn: () => ask((api) => api.profiles.lines({ id: profileId })),
-  });
+import { useProfileLines } from './use-bulk-data';
 
 export function LinesEditor({ profileId }: { profileId: string | null }) {
   const { t, i18n } = useTranslation();
   const lang = currentLanguage(i18n.language);
   const { message } = useFeedback();
-  const client = useQueryClient();
-  const read = useQuery({ ...linesQuery(profileId ?? ''), enabled: profileId !== null });
+  const { read, save } = useProfileLines(
+    profileId,
+    (saved, input) => {
+      if (input.lines !== undefined) void message.success(t('bulk.lines.saved', { count: saved.lines }));
+      else void message.success(t(saved.lendLines ? 'bulk.lines.lendOn' : 'bulk.lines.lendOff'));
+    },
+    (e) => void message.error(describeError(t, e)),
+  );
   const current = read.data;
   const lines = current?.lines ?? 1;
   // Nothing to change before main has said how the profile is set.
@@ -34,15 +32,6 @@ export function LinesEditor({ profileId }: { profileId: string | null }) {
   const [draft, setDraft] = useState<number | null>(lines);
   useEffect(() => setDraft(lines), [lines, profileId]);
 
-  const save = useMutation({
-    mutationFn: (input: { id: string; lines?: number; lendLines?: boolean }) => ask((api) => api.profiles.setLines(input)),
-    onSuccess: (saved: ProfileLines, input) => {
-      client.setQueryData(linesQuery(input.id).queryKey, saved);
-      if (input.lines !== undefined) void message.success(t('bulk.lines.saved', { count: saved.lines }));
-      else void message.success(t(saved.lendLines ? 'bulk.lines.lendOn' : 'bulk.lines.lendOff'));
-    },
-    onError: (e) => void message.error(describeError(t, e)),
-  });
   const saving = save.isPending ? save.variables : undefined;
 
   const shown = draft ?? lines;

@@ -5,19 +5,17 @@
 import { useEffect, useState } from 'react';
 import { Alert, Badge, Button, Drawer, Form, Input, InputNumber, Select, Space, Switch, Typography } from 'antd';
 import { ApiOutlined } from '@ant-design/icons';
-import { useMutation, useQuery } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { CaptureStatus } from '../../../../common/capture';
 import { describeError } from '../../app/api';
-import { appInfoQuery, ask, profilesQuery, queryClient } from '../../app/query';
-import { captureKeys } from './history-push';
-
-export const captureStatusQuery = { queryKey: captureKeys.status, queryFn: () => ask((api) => api.capture.status()) };
+import { appInfoQuery, profilesQuery } from '../../app/query';
+import { useCaptureStatus, useCaptureSwitch, useSandboxDemoAccount } from './data';
 
 export function CapturePanel() {
   const { t } = useTranslation();
   const [open, setOpen] = useState(false);
-  const status = useQuery(captureStatusQuery).data;
+  const status = useCaptureStatus().data;
   const running = status?.running ?? false;
   return (
     <>
@@ -46,10 +44,7 @@ function CaptureForm({ status }: { status: CaptureStatus | null }) {
     if (!running) setTarget(defaultTarget);
   }, [defaultTarget, running]);
 
-  const toggle = useMutation({
-    mutationFn: (on: boolean) => (on ? ask((api) => api.capture.start({ target: target.trim(), port: port ?? undefined, profileId })) : ask((api) => api.capture.stop())),
-    onSuccess: (s) => queryClient.setQueryData(captureStatusQuery.queryKey, s),
-  });
+  const toggle = useCaptureSwitch(() => ({ target: target.trim(), port: port ?? undefined, profileId }));
 
   return (
     <Space orientation="vertical" size={16} style={{ width: '100%' }}>
@@ -109,7 +104,7 @@ function CaptureForm({ status }: { status: CaptureStatus | null }) {
  */
 function SandboxAccount() {
   const { t } = useTranslation();
-  const account = useQuery({ queryKey: ['sandbox.demoAccount'], queryFn: () => ask((api) => api.sandbox.demoAccount()) }).data ?? null;
+  const account = useSandboxDemoAccount().data ?? null;
   if (!account) return null;
   return (
     <Alert

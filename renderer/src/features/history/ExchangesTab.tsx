@@ -7,14 +7,12 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { Button, Checkbox, DatePicker, Empty, Input, Segmented, Select, Spin, Tag, Typography } from 'antd';
 import { DiffOutlined, ReloadOutlined } from '@ant-design/icons';
 import type { Dayjs } from 'dayjs';
-import { useInfiniteQuery } from '@tanstack/react-query';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useTranslation } from 'react-i18next';
 import type { ExchangeQuery, StatusFilter } from '../../../../common/history-types';
 import { OPERATIONS, type ExchangeRecord, type Operation } from '../../../../common/records';
 import { describeError } from '../../app/api';
-import { ask } from '../../app/query';
-import { exchangeKeys } from './history-push';
+import { useExchangeList } from './data';
 import { currentLanguage } from '../../i18n';
 import { ExportHarButton, pathOf, statusText } from './exchange-actions';
 import { statusColor } from './ExchangeList';
@@ -80,15 +78,7 @@ export function ExchangesTab({ lookups, active }: { lookups: Lookups; active: bo
   const filter = useMemo(() => ({ ...toQuery(filters), ...SOURCE_QUERY[source] }), [filters, source]);
   const set = (patch: Partial<Filters>) => setFilters((f) => ({ ...f, ...patch }));
   const filtered = JSON.stringify(filters) !== JSON.stringify(NO_FILTERS) || source !== 'all';
-  const list = useInfiniteQuery({
-    queryKey: exchangeKeys.list(filter),
-    queryFn: ({ pageParam }) => ask((api) => api.exchanges.list({ ...filter, limit: PAGE, cursor: pageParam, order: 'newest' })),
-    initialPageParam: null as string | null,
-    getNextPageParam: (last) => last.nextCursor,
-    // As loaded, until "Reload": loading it again would fetch every page.
-    staleTime: Infinity,
-    gcTime: 0,
-  });
+  const list = useExchangeList(filter, PAGE);
   const rows = useMemo(() => list.data?.pages.flatMap((p) => p.rows) ?? [], [list.data]);
   const { error, hasNextPage: more, isFetching: loading, fetchNextPage, refetch } = list;
 

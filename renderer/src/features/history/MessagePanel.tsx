@@ -4,11 +4,11 @@
 import { useEffect, useState } from 'react';
 import { Alert, Button, Descriptions, Drawer, Skeleton, Space, Tag, Tooltip, Typography } from 'antd';
 import { ReloadOutlined, RedoOutlined } from '@ant-design/icons';
-import { useMutation, useQuery } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { ExchangeRecord, MessageRecord } from '../../../../common/records';
 import { isSettled, maySendAgain } from '../../../../common/domain/status';
-import { call, describeError, describeProviderCode, describeReason } from '../../app/api';
+import { describeError, describeProviderCode, describeReason, type IpcError } from '../../app/api';
 import { messageQuery } from '../../app/query';
 import { currentLanguage } from '../../i18n';
 import { ExchangeList } from './ExchangeList';
@@ -18,6 +18,7 @@ import { TeachDrawer } from '../dialects/TeachDrawer';
 import type { Lookups } from './use-lookups';
 import { useFeedback } from '../../app/feedback';
 import { withProviderMessage } from '../../i18n/punctuation';
+import { useRefreshStatus, useSendAgain } from './data';
 
 /**
  * The reply to teach from: the newest status reply or receipt that carries the value not recognised
@@ -51,14 +52,11 @@ export function MessagePanel({ id, open, onClose, lookups, onOpenExchange, onSho
   const m = detail?.message ?? null;
   useEffect(() => setSelected(new Set()), [id]);
 
-  const refresh = useMutation({
-    mutationFn: (target: MessageRecord) => call((api) => api.messages.refreshStatus({ id: target.id })),
-    onSuccess: (r) => {
-      if (!r.ok) void message.error(describeError(t, r.error));
-      void refetch();
-    },
-  });
-  const again = useMutation({ mutationFn: (target: MessageRecord) => call((api) => api.messages.sendAgain({ id: target.id, confirm: true })) });
+  const refresh = useRefreshStatus(
+    (e) => void message.error(describeError(t, e)),
+    () => void refetch(),
+  );
+  const again = useSendAgain();
 
   const sendAgain = (target: MessageRecord) => {
     modal.confirm({
@@ -74,13 +72,10 @@ export function MessagePanel({ id, open, onClose, lookups, onOpenExchange, onSho
       okText: t('history.again.ok'),
       cancelText: t('common.cancel'),
       onOk: async () => {
-        const r = await again.mutateAsync(target);
-        if (!r.ok) {
-          void message.error(describeError(t, r.error));
-          return;
-        }
-        void message.success(t('history.again.sent', { mobile: r.value.message.mobile }));
-        onShowMessage(r.value.message.id);
+        const sent = await again.mutateAsync(target.id).catch((e: IpcError) => void message.error(describeError(t, e)));
+        if (!sent) return;
+        void message.success(t('history.again.sent', { mobile: sent.message.mobile }));
+        onShowMessage(sent.message.id);
       },
     });
   };
@@ -109,7 +104,7 @@ export function MessagePanel({ id, open, onClose, lookups, onOpenExchange, onSho
             {stateLabel(t, m.state)}
           </Tag>
           {m.smsid && !isSettled(m) && lookups.profiles.find((p) => p.id === m.profile)?.dialect.status !== null ? (
-            <Button size="small" icon={<ReloadOutlined />} loading={refresh.isPending} onClick={() => refresh.mutate(m)} data-testid="refresh-status">
+            <Button size="small" icon={<ReloadOutlined />} loading={refresh.isPending} onClick={() => refresh.mutate(m.id)} data-testid="refresh-status">
               {t('history.detail.refresh')}
             </Button>
           ) : null}

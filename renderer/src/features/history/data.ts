@@ -1,12 +1,13 @@
 // What the History screen asks main besides its message lists (use-history-list.ts): the overview,
-// exchanges to compare, collection runs, the CSV export and the store's size and retention. A
-// failure is the query's or mutation's error (main's, or `internal`).
-import { keepPreviousData, useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { InputOf, OutputOf } from '../../../../common/contract';
-import type { RetentionSettings } from '../../../../common/history-types';
+// exchanges (listed, compared, copied, exported, replayed), a message's status asked again or the
+// message sent again, the capture proxy, collection runs, the CSV export and the store's size and
+// retention. A failure is the query's or mutation's error (main's, or `internal`).
+import { keepPreviousData, queryOptions, useInfiniteQuery, useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { CodeTarget, InputOf, OutputOf } from '../../../../common/contract';
+import type { ExchangeQuery, RetentionSettings } from '../../../../common/history-types';
 import type { IpcError } from '../../app/api';
 import { ask } from '../../app/query';
-import { exchangeKeys, historyKeys } from './history-push';
+import { captureKeys, exchangeKeys, historyKeys } from './history-push';
 
 /** The keys of collection runs (the workbench starts them, History lists them). */
 export const runKeys = { all: ['runs'] as const, list: () => [...runKeys.all, 'list'] as const, detail: (id: number | null) => [...runKeys.all, 'detail', id] as const };
@@ -52,4 +53,68 @@ export function useStore(open: boolean, failed: (e: IpcError) => void, saved: ()
   const apply = useMutation({ mutationFn: () => ask((api) => api.store.applyRetention()), onSuccess: reload, onError: failed });
   const vacuum = useMutation({ mutationFn: () => ask((api) => api.store.vacuum()), onError: failed });
   return { status, save, apply, vacuum };
+}
+
+/** The keys of the built-in Sandbox's demo account (offered to copy while capturing with it). */
+export const sandboxAccountKeys = { demo: ['sandbox', 'demoAccount'] as const };
+
+/** Exchanges matching a filter, newest first, a page of `limit` at a time (as loaded, until reloaded). */
+export function useExchangeList(filter: ExchangeQuery, limit: number) {
+  return useInfiniteQuery({
+    queryKey: exchangeKeys.list(filter),
+    queryFn: ({ pageParam }) => ask((api) => api.exchanges.list({ ...filter, limit, cursor: pageParam, order: 'newest' })),
+    initialPageParam: null as string | null,
+    getNextPageParam: (last) => last.nextCursor,
+    // As loaded, until "Reload": loading it again would fetch every page.
+    staleTime: Infinity,
+    gcTime: 0,
+  });
+}
+
+/** An exchange's request, to open in the raw client. */
+export function useReplayRequest(id: number, done: (r: OutputOf<'raw.fromExchange'>) => void, failed: (e: IpcError) => void) {
+  return useMutation({ mutationFn: () => ask((api) => api.raw.fromExchange({ id })), onSuccess: done, onError: failed });
+}
+
+/** Exchanges as a HAR file. */
+export function useExportHar(ids: number[], done: (har: OutputOf<'exchanges.exportHar'>) => void, failed: (e: IpcError) => void) {
+  return useMutation({ mutationFn: () => ask((api) => api.exchanges.exportHar({ ids })), onSuccess: done, onError: failed });
+}
+
+/** An exchange as code (redacted), and the same with the real key put on the clipboard by main (the key never comes here). */
+export function useCopyExchange(id: number, target: CodeTarget, copied: (curl: OutputOf<'exchanges.curl'>) => void, keyCopied: () => void, failed: (e: IpcError) => void) {
+  const copy = useMutation({ mutationFn: () => ask((api) => api.exchanges.curl({ id, target })), onSuccess: copied, onError: failed });
+  const copyKey = useMutation({ mutationFn: () => ask((api) => api.exchanges.copyCurlWithKey({ id, target, confirm: true })), onSuccess: keyCopied, onError: failed });
+  return { copy, copyKey };
+}
+
+/** Asks the provider a message's status again (then the message is read again, failed or not). */
+export function useRefreshStatus(failed: (e: IpcError) => void, settled: () => void) {
+  return useMutation({ mutationFn: (id: number) => ask((api) => api.messages.refreshStatus({ id })), onError: failed, onSettled: settled });
+}
+
+/** Sends a message again, once the person confirmed: a new real call, never retried. */
+export function useSendAgain() {
+  return useMutation({ mutationFn: (id: number) => ask((api) => api.messages.sendAgain({ id, confirm: true })), retry: false });
+}
+
+/** Whether the capture proxy runs (kept current by the captureUpdated push, history-push.ts). */
+export const captureStatusQuery = queryOptions({ queryKey: captureKeys.status, queryFn: () => ask((api) => api.capture.status()) });
+
+export function useCaptureStatus() {
+  return useQuery(captureStatusQuery);
+}
+
+/** Starts the capture proxy (with `start`'s settings) or stops it; its new state is cached at once. */
+export function useCaptureSwitch(start: () => InputOf<'capture.start'>) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (on: boolean) => (on ? ask((api) => api.capture.start(start())) : ask((api) => api.capture.stop())),
+    onSuccess: (s) => client.setQueryData(captureStatusQuery.queryKey, s),
+  });
+}
+
+/** The built-in Sandbox's demo account. */
+export function useSandboxDemoAccount() {
+  return useQuery({ queryKey: sandboxAccountKeys.demo, queryFn: () => ask((api) => api.sandbox.demoAccount()) });
 }

@@ -5,17 +5,16 @@ import { useState } from 'react';
 import { Button, Select, Space, Tooltip } from 'antd';
 import { CopyOutlined, DownloadOutlined, KeyOutlined, RetweetOutlined } from '@ant-design/icons';
 import type { TFunction } from 'i18next';
-import { useMutation } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { CodeTarget } from '../../../../common/contract';
 import type { ExchangeRecord } from '../../../../common/records';
 import { describeError, type IpcError } from '../../app/api';
 import { consoleShell } from '../../app/browser-transport';
-import { ask } from '../../app/query';
 import { copyText, downloadText } from '../../app/browser-io';
 import { openInWorkbench } from '../workbench/workbench-store';
 import { fileStamp } from './history-model';
 import { useFeedback } from '../../app/feedback';
+import { useCopyExchange, useExportHar, useReplayRequest } from './data';
 
 const LANGUAGES: { value: CodeTarget; label: string }[] = [
   { value: 'curl', label: 'cURL' },
@@ -28,11 +27,11 @@ const LANGUAGES: { value: CodeTarget; label: string }[] = [
 export function ReplayButton({ exchange }: { exchange: ExchangeRecord }) {
   const { t } = useTranslation();
   const { message } = useFeedback();
-  const replay = useMutation({
-    mutationFn: () => ask((api) => api.raw.fromExchange({ id: exchange.id })),
-    onSuccess: (r) => openInWorkbench({ request: r.request, ...(r.profileId ? { profileId: r.profileId } : {}), environmentId: null }),
-    onError: (e) => void message.error(describeError(t, e)),
-  });
+  const replay = useReplayRequest(
+    exchange.id,
+    (r) => openInWorkbench({ request: r.request, ...(r.profileId ? { profileId: r.profileId } : {}), environmentId: null }),
+    (e) => void message.error(describeError(t, e)),
+  );
   return (
     <Tooltip title={t('history.inspector.replayHelp')}>
       <Button icon={<RetweetOutlined />} loading={replay.isPending} onClick={() => replay.mutate()} data-testid="replay">
@@ -61,14 +60,14 @@ export function pathOf(url: string): string {
 export function ExportHarButton({ ids, size }: { ids: number[]; size?: 'small' | 'middle' }) {
   const { t } = useTranslation();
   const { message } = useFeedback();
-  const exporting = useMutation({
-    mutationFn: () => ask((api) => api.exchanges.exportHar({ ids })),
-    onSuccess: (har) => {
+  const exporting = useExportHar(
+    ids,
+    (har) => {
       downloadText(`callout-exchanges-${fileStamp()}.har`, har.json, 'application/json');
       void message.success(t('history.har.done', { count: har.entries }));
     },
-    onError: (e) => void message.error(describeError(t, e)),
-  });
+    (e) => void message.error(describeError(t, e)),
+  );
   return (
     <Button size={size} icon={<DownloadOutlined />} disabled={!ids.length} loading={exporting.isPending} onClick={() => exporting.mutate()} data-testid="export-har">
       {ids.length > 1 ? t('history.har.exportN', { count: ids.length }) : t('history.har.export')}
@@ -81,20 +80,17 @@ export function CopyCurlButtons({ exchange }: { exchange: ExchangeRecord }) {
   const { message, modal } = useFeedback();
   const failed = (e: IpcError) => void message.error(describeError(t, e));
   const [target, setTarget] = useState<CodeTarget>('curl');
-  const copy = useMutation({
-    mutationFn: () => ask((api) => api.exchanges.curl({ id: exchange.id, target })),
-    onSuccess: async (curl) => {
+  // Main puts the command with the key on the clipboard itself: the key never comes to this window.
+  const { copy, copyKey } = useCopyExchange(
+    exchange.id,
+    target,
+    async (curl) => {
       if ((await copyText(curl.command)) !== 'failed') void message.success(t('history.curl.copied'));
       else void message.warning(t('history.curl.copyFailed'));
     },
-    onError: failed,
-  });
-  // Main puts the command on the clipboard itself: the key never comes to this window.
-  const copyKey = useMutation({
-    mutationFn: () => ask((api) => api.exchanges.copyCurlWithKey({ id: exchange.id, target, confirm: true })),
-    onSuccess: () => void message.success(t('history.curl.keyCopied')),
-    onError: failed,
-  });
+    () => void message.success(t('history.curl.keyCopied')),
+    failed,
+  );
 
   const copyWithKey = () => {
     modal.confirm({

@@ -3,21 +3,16 @@
 import { useState } from 'react';
 import { Alert, Button, Collapse, Drawer, Dropdown, Empty, Input, Modal, Select, Space, Spin, Typography } from 'antd';
 import { DeleteOutlined, DownloadOutlined, EnvironmentOutlined, MoreOutlined, PlayCircleOutlined, PlusOutlined, UploadOutlined } from '@ant-design/icons';
-import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { CollectionView, EnvironmentView, RunView, Variable } from '../../../../common/contract';
-import { describeError } from '../../app/api';
+import { describeError, type IpcError } from '../../app/api';
 import { downloadText } from '../../app/browser-io';
-import { ask, profilesQuery } from '../../app/query';
-import { exchangeKeys } from '../history/history-push';
-import { runKeys } from '../history/data';
+import { profilesQuery } from '../../app/query';
 import { RunResults, RunSummaryLine } from './RunResults';
 import { draftStore, useDraft } from './workbench-store';
 import { useFeedback } from '../../app/feedback';
-
-export const collectionsKey = ['collections.list'];
-export const environmentsQuery = queryOptions({ queryKey: ['environments.list'], queryFn: () => ask((api) => api.environments.list()) });
-const collectionQuery = (id: number) => queryOptions({ queryKey: ['collections.get', id], queryFn: () => ask((api) => api.collections.get({ id })) });
+import { useCollection, useCollectionFiles, useCollections, useEnvironmentChanges, useEnvironments, useLoadCollection, useRunCollection, useSaveCollection } from './data';
 
 /** name = value rows. */
 function VariablesEditor({ value, onChange }: { value: Variable[]; onChange: (v: Variable[]) => void }) {
@@ -43,23 +38,15 @@ function VariablesEditor({ value, onChange }: { value: Variable[]; onChange: (v:
 
 function CollectionModal({ collection, open, onClose }: { collection: CollectionView | null; open: boolean; onClose: () => void }) {
   const { t } = useTranslation();
-  const client = useQueryClient();
   const [name, setName] = useState(collection?.name ?? '');
   const [variables, setVariables] = useState<Variable[]>(collection?.variables ?? []);
-  const save = useMutation({
-    mutationFn: () => ask((api) => api.collections.save({ id: collection?.id, name: name.trim(), description: collection?.description ?? '', variables: variables.filter((v) => v.name.trim()) })),
-    onSuccess: (c) => {
-      client.setQueryData(collectionQuery(c.id).queryKey, c);
-      void client.invalidateQueries({ queryKey: collectionsKey });
-      onClose();
-    },
-  });
+  const save = useSaveCollection(onClose);
   return (
     <Modal
       open={open}
       title={collection ? t('workbench.collections.edit', { name: collection.name }) : t('workbench.collections.new')}
       onCancel={onClose}
-      onOk={() => save.mutate()}
+      onOk={() => save.mutate({ id: collection?.id, name: name.trim(), description: collection?.description ?? '', variables: variables.filter((v) => v.name.trim()) })}
       okText={t('common.save')}
       cancelText={t('common.cancel')}
       okButtonProps={{ disabled: !name.trim(), loading: save.isPending, ...({ 'data-testid': 'wb-collection-ok' } as object) }}
@@ -76,21 +63,13 @@ function CollectionModal({ collection, open, onClose }: { collection: Collection
 
 function EnvironmentsModal({ open, onClose }: { open: boolean; onClose: () => void }) {
   const { t } = useTranslation();
-  const client = useQueryClient();
   const profiles = useQuery(profilesQuery).data ?? [];
-  const list = useQuery(environmentsQuery).data ?? [];
+  const list = useEnvironments().data ?? [];
   const [editing, setEditing] = useState<Partial<EnvironmentView> | null>(null);
-  const save = useMutation({
-    mutationFn: (e: Partial<EnvironmentView>) => ask((api) => api.environments.save({ id: e.id, name: (e.name ?? '').trim(), profileId: e.profileId ?? profiles[0]?.id ?? '', variables: (e.variables ?? []).filter((v) => v.name.trim()) })),
-    onSuccess: () => {
-      void client.invalidateQueries({ queryKey: environmentsQuery.queryKey });
-      setEditing(null);
-    },
-  });
-  const remove = useMutation({
-    mutationFn: (id: number) => ask((api) => api.environments.remove({ id })),
-    onSuccess: () => void client.invalidateQueries({ queryKey: environmentsQuery.queryKey }),
-  });
+  const { save, remove } = useEnvironmentChanges(
+    () => profiles[0]?.id ?? '',
+    () => setEditing(null),
+  );
   return (
     <Modal open={open} title={t('workbench.env.title')} onCancel={onClose} footer={null} width={640} destroyOnHidden>
       <Typography.Paragraph type="secondary">{t('workbench.env.hint')}</Typography.Paragraph>
@@ -161,7 +140,7 @@ function RunDrawer({ run, onClose }: { run: RunView | null; onClose: () => void 
 function CollectionItem({ id, onRun }: { id: number; onRun: (c: CollectionView) => void }) {
   const { t } = useTranslation();
   const draft = useDraft();
-  const c = useQuery(collectionQuery(id));
+  const c = useCollection(id);
   if (c.isLoading) return <Spin size="small" />;
   if (!c.data) return c.error ? <Typography.Text type="danger">{describeError(t, c.error)}</Typography.Text> : null;
   const open = (r: CollectionView['requests'][number]) =>
@@ -192,32 +171,22 @@ function CollectionItem({ id, onRun }: { id: number; onRun: (c: CollectionView) 
 export function CollectionsPanel() {
   const { t } = useTranslation();
   const { message, modal } = useFeedback();
-  const client = useQueryClient();
   const draft = useDraft();
-  const list = useQuery({ queryKey: collectionsKey, queryFn: () => ask((api) => api.collections.list()) });
-  const environments = useQuery(environmentsQuery).data ?? [];
+  const list = useCollections();
+  const environments = useEnvironments().data ?? [];
   const profiles = useQuery(profilesQuery).data ?? [];
   const [editing, setEditing] = useState<{ collection: CollectionView | null } | null>(null);
   const [envOpen, setEnvOpen] = useState(false);
   const [run, setRun] = useState<RunView | null>(null);
 
-  const refresh = () => void client.invalidateQueries({ predicate: (q) => ['collections.list', 'collections.get'].includes(String(q.queryKey[0])) });
-  const running = useMutation({
-    mutationFn: (c: CollectionView) => {
-      const environment = environments.find((e) => e.id === draft.environmentId);
-      return ask((api) => api.collections.run({ id: c.id, environmentId: environment?.id ?? null, profileId: environment ? undefined : (draft.profileId ?? profiles[0]?.id) }));
-    },
-    onSuccess: (r) => {
-      setRun(r);
-      void client.invalidateQueries({ queryKey: runKeys.all });
-      void client.invalidateQueries({ queryKey: exchangeKeys.all });
-    },
-    onError: (e) => void message.error(describeError(t, e)),
-  });
-  const importing = useMutation({
-    mutationFn: (text: string) => ask((api) => api.collections.import({ text })),
-    onSuccess: (r) => {
-      refresh();
+  const failed = (e: IpcError) => void message.error(describeError(t, e));
+  const running = useRunCollection(setRun, failed);
+  const runCollection = (c: CollectionView) => {
+    const environment = environments.find((e) => e.id === draft.environmentId);
+    running.mutate({ id: c.id, environmentId: environment?.id ?? null, profileId: environment ? undefined : (draft.profileId ?? profiles[0]?.id) });
+  };
+  const { importing, exporting, removing, removeRequest } = useCollectionFiles(
+    (r) => {
       void message.success(t('workbench.collections.imported', { name: r.collection.name, count: r.collection.requests.length }));
       if (r.warnings.length) {
         modal.warning({
@@ -232,15 +201,9 @@ export function CollectionsPanel() {
         });
       }
     },
-    onError: (e) => void message.error(describeError(t, e)),
-  });
-  const exporting = useMutation({
-    mutationFn: (id: number) => ask((api) => api.collections.export({ id })),
-    onSuccess: (f) => downloadText(f.fileName, f.json, 'application/json'),
-    onError: (e) => void message.error(describeError(t, e)),
-  });
-  const removing = useMutation({ mutationFn: (id: number) => ask((api) => api.collections.remove({ id })), onSuccess: refresh });
-  const removeRequest = useMutation({ mutationFn: (id: number) => ask((api) => api.collections.removeRequest({ id })), onSuccess: refresh });
+    (f) => downloadText(f.fileName, f.json, 'application/json'),
+    failed,
+  );
 
   const pickFile = () => {
     const input = document.createElement('input');
@@ -253,7 +216,7 @@ export function CollectionsPanel() {
     input.click();
   };
 
-  const loadCollection = async (id: number) => client.fetchQuery(collectionQuery(id));
+  const loadCollection = useLoadCollection();
   const collections = list.data ?? [];
 
   return (
@@ -301,7 +264,7 @@ export function CollectionsPanel() {
               <Button size="small" type="text" icon={<MoreOutlined />} onClick={(e) => e.stopPropagation()} aria-label={t('workbench.collections.menu', { name: c.name })} data-testid="wb-collection-menu" />
             </Dropdown>
           ),
-          children: <CollectionItem id={c.id} onRun={(full) => running.mutate(full)} />,
+          children: <CollectionItem id={c.id} onRun={runCollection} />,
         }))}
       />
       {running.isPending ? (

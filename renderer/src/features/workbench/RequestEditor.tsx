@@ -5,13 +5,12 @@
 import { useMemo, useState } from 'react';
 import { Alert, AutoComplete, Button, Checkbox, Empty, Input, Radio, Segmented, Select, Space, Spin, Switch, Tabs, Tag, Typography } from 'antd';
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { Assertion, Capture, OmittableHeader, RawBody, RawHeaderRow, RawRequest } from '../../../../common/contract';
 import { OMITTABLE_HEADERS } from '../../../../common/contract/workbench';
 import { variablesIn } from '../../../../common/domain/variables';
 import { describeError } from '../../app/api';
-import { ask } from '../../app/query';
+import { useRawPreview } from './data';
 import { editDraft, editRequest, type Draft } from './workbench-store';
 
 export const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'];
@@ -240,13 +239,7 @@ function AssertionsTab({ assertions, captures }: { assertions: Assertion[]; capt
 function PreviewTab({ draft }: { draft: Draft }) {
   const { t } = useTranslation();
   const input = draft.profileId ? { profileId: draft.profileId, environmentId: draft.environmentId, collectionId: draft.collectionId, request: draft.request } : null;
-  const preview = useQuery({
-    queryKey: ['raw.preview', input],
-    queryFn: () => ask((api) => api.raw.preview(input!)),
-    enabled: input !== null,
-    placeholderData: keepPreviousData,
-    gcTime: 0,
-  });
+  const preview = useRawPreview(input);
   if (!input) return <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} />;
   if (preview.error) return <Alert type="warning" showIcon title={describeError(t, preview.error)} data-testid="wb-preview-error" />;
   const p = preview.data;

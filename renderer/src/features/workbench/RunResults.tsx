@@ -3,12 +3,11 @@
 import { useState } from 'react';
 import { Alert, Button, List, Space, Tag, Typography } from 'antd';
 import { CheckCircleFilled, CloseCircleFilled, ExclamationCircleFilled } from '@ant-design/icons';
-import { useMutation } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { AssertionResult, ResultOutcome, RunResultView, RunSummary } from '../../../../common/contract';
 import type { ExchangeRecord } from '../../../../common/records';
 import { describeError, describeReason } from '../../app/api';
-import { ask } from '../../app/query';
+import { useOpenExchange } from './data';
 import { InspectorDrawer } from '../history/Inspector';
 
 export function OutcomeTag({ outcome }: { outcome: ResultOutcome | 'running' }) {
@@ -57,7 +56,7 @@ export function RunSummaryLine({ run }: { run: RunSummary }) {
 export function RunResults({ results }: { results: RunResultView[] }) {
   const { t } = useTranslation();
   const [inspected, setInspected] = useState<ExchangeRecord | null>(null);
-  const open = useMutation({ mutationFn: (id: number) => ask((api) => api.exchanges.get({ id })), onSuccess: setInspected });
+  const open = useOpenExchange(setInspected);
   return (
     <>
       {open.error ? <Alert type="error" showIcon title={describeError(t, open.error)} style={{ marginBottom: 8 }} /> : null}

@@ -6,18 +6,18 @@
 import { useEffect, useState } from 'react';
 import { Alert, Button, Dropdown, Empty, Input, Modal, Select, Space, Tooltip, Typography } from 'antd';
 import { CodeOutlined, ImportOutlined, KeyOutlined, PlusOutlined, SaveOutlined, SendOutlined } from '@ant-design/icons';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { CodeTarget, InputOf, RawImport, RawResult } from '../../../../common/contract';
 import { CODE_TARGETS } from '../../../../common/contract/workbench';
 import { describeError, describeReason } from '../../app/api';
 import { copyText } from '../../app/browser-io';
-import { ask, profilesQuery } from '../../app/query';
-import { exchangeKeys } from '../history/history-push';
+import { profilesQuery } from '../../app/query';
 import { consoleShell } from '../../app/browser-transport';
 import { ExchangeInspector } from '../history/Inspector';
 import { sayParseProblem, sayParseWarning } from '../signature/messages';
-import { CollectionsPanel, collectionsKey, environmentsQuery } from './CollectionsPanel';
+import { CollectionsPanel } from './CollectionsPanel';
+import { useCollections, useCopyCode, useEnvironments, useRawSend, useReadRawImport, useSaveRequest } from './data';
 import { MethodInput, RequestTabs, usedVariables } from './RequestEditor';
 import { AssertionLine, OutcomeTag } from './RunResults';
 import { draftStore, editDraft, editRequest, newDraft, useDraft } from './workbench-store';
@@ -30,12 +30,9 @@ function ImportModal({ open, onClose, profileId }: { open: boolean; onClose: () 
   const { t } = useTranslation();
   const [text, setText] = useState('');
   const [result, setResult] = useState<RawImport | null>(null);
-  const read = useMutation({
-    mutationFn: () => ask((api) => api.raw.import({ profileId, text })),
-    onSuccess: (r) => {
-      setResult(r);
-      if (r.ok && !r.warnings.length && !r.otherOrigin) use(r);
-    },
+  const read = useReadRawImport((r) => {
+    setResult(r);
+    if (r.ok && !r.warnings.length && !r.otherOrigin) use(r);
   });
   const use = (r: RawImport) => {
     if (!r.ok) return;
@@ -57,7 +54,7 @@ function ImportModal({ open, onClose, profileId }: { open: boolean; onClose: () 
             {t('workbench.import.use')}
           </Button>
         ) : (
-          <Button type="primary" onClick={() => read.mutate()} loading={read.isPending} disabled={!text.trim()} data-testid="wb-import-read">
+          <Button type="primary" onClick={() => read.mutate({ profileId, text })} loading={read.isPending} disabled={!text.trim()} data-testid="wb-import-read">
             {t('workbench.import.read')}
           </Button>
         )
@@ -102,9 +99,8 @@ function ImportModal({ open, onClose, profileId }: { open: boolean; onClose: () 
 function SaveModal({ open, onClose }: { open: boolean; onClose: () => void }) {
   const { t } = useTranslation();
   const { message } = useFeedback();
-  const client = useQueryClient();
   const draft = useDraft();
-  const collections = useQuery({ queryKey: collectionsKey, queryFn: () => ask((api) => api.collections.list()) }).data ?? [];
+  const collections = useCollections().data ?? [];
   const [collectionId, setCollectionId] = useState<number | null>(draft.collectionId);
   const [name, setName] = useState(draft.name);
   const [newName, setNewName] = useState('');
@@ -114,25 +110,17 @@ function SaveModal({ open, onClose }: { open: boolean; onClose: () => void }) {
       setName(draft.name || `${draft.request.method} ${draft.request.path.split('?')[0]}`);
     }
   }, [open]);
-  const save = useMutation({
-    mutationFn: async () => {
-      let id = collectionId;
-      if (id === null) id = (await ask((api) => api.collections.save({ name: newName.trim() }))).id;
-      return ask((api) => api.collections.saveRequest({ collectionId: id!, name: name.trim(), request: draft.request, assertions: draft.assertions, captures: draft.captures }));
-    },
-    onSuccess: (saved) => {
-      editDraft({ savedId: saved.id, collectionId: saved.collectionId, name: saved.name, dirty: false });
-      void client.invalidateQueries({ predicate: (q) => ['collections.list', 'collections.get'].includes(String(q.queryKey[0])) });
-      void message.success(t('workbench.save.done', { name: saved.name }));
-      onClose();
-    },
+  const save = useSaveRequest((saved) => {
+    editDraft({ savedId: saved.id, collectionId: saved.collectionId, name: saved.name, dirty: false });
+    void message.success(t('workbench.save.done', { name: saved.name }));
+    onClose();
   });
   return (
     <Modal
       open={open}
       title={t('workbench.save.title')}
       onCancel={onClose}
-      onOk={() => save.mutate()}
+      onOk={() => save.mutate({ collectionId, newCollection: newName.trim(), name: name.trim(), request: draft.request, assertions: draft.assertions, captures: draft.captures })}
       okText={t('common.save')}
       cancelText={t('common.cancel')}
       okButtonProps={{ disabled: !name.trim() || (collectionId === null && !newName.trim()), loading: save.isPending, ...({ 'data-testid': 'wb-save-ok' } as object) }}
@@ -159,16 +147,12 @@ function SaveModal({ open, onClose }: { open: boolean; onClose: () => void }) {
 function CodeMenu({ input }: { input: Omit<InputOf<'raw.code'>, 'target'> | null }) {
   const { t } = useTranslation();
   const { message, modal } = useFeedback();
-  const copy = useMutation({
-    mutationFn: (target: CodeTarget) => ask((api) => api.raw.code({ ...input!, target })),
-    onSuccess: async ({ code }) => void ((await copyText(code)) !== 'failed' ? message.success(t('workbench.code.copied')) : message.warning(t('workbench.code.copyFailed'))),
-    onError: (e) => void message.error(describeError(t, e)),
-  });
-  const withKey = useMutation({
-    mutationFn: (target: CodeTarget) => ask((api) => api.raw.copyCodeWithKey({ ...input!, target, confirm: true })),
-    onSuccess: () => void message.success(t('workbench.code.keyCopied')),
-    onError: (e) => void message.error(describeError(t, e)),
-  });
+  const { copy, withKey } = useCopyCode(
+    input,
+    async ({ code }) => void ((await copyText(code)) !== 'failed' ? message.success(t('workbench.code.copied')) : message.warning(t('workbench.code.copyFailed'))),
+    () => void message.success(t('workbench.code.keyCopied')),
+    (e) => void message.error(describeError(t, e)),
+  );
   const confirmKey = (target: CodeTarget) =>
     modal.confirm({
       title: t('history.curl.keyConfirmTitle'),
@@ -236,24 +220,17 @@ export function WorkbenchScreen() {
   const { t } = useTranslation();
   const draft = useDraft();
   const profiles = useQuery(profilesQuery).data ?? [];
-  const environments = useQuery(environmentsQuery).data ?? [];
+  const environments = useEnvironments().data ?? [];
   const [importing, setImporting] = useState(false);
   const [saving, setSaving] = useState(false);
   const [result, setResult] = useState<RawResult | null>(null);
-  const client = useQueryClient();
 
   // The environment names its profile; otherwise the one chosen, or the first.
   const environment = environments.find((e) => e.id === draft.environmentId) ?? null;
   const profileId = environment?.profileId ?? draft.profileId ?? profiles[0]?.id ?? null;
   const profile = profiles.find((p) => p.id === profileId) ?? null;
   const scope = profileId ? { profileId, environmentId: draft.environmentId, collectionId: draft.collectionId } : null;
-  const sending = useMutation({
-    mutationFn: () => ask((api) => api.raw.send({ ...scope!, request: draft.request, assertions: draft.assertions })),
-    onSuccess: (r) => {
-      setResult(r);
-      void client.invalidateQueries({ queryKey: exchangeKeys.all });
-    },
-  });
+  const sending = useRawSend(setResult);
   const variables = usedVariables(draft);
   const isSend = /^\/voice\/vm\b/.test(draft.request.path);
 
@@ -300,7 +277,7 @@ export function WorkbenchScreen() {
             className="wb-line"
             onSubmit={(e) => {
               e.preventDefault();
-              if (scope) sending.mutate();
+              if (scope) sending.mutate({ ...scope, request: draft.request, assertions: draft.assertions });
             }}
           >
             <MethodInput value={draft.request.method} />
