@@ -38,6 +38,10 @@ export function pagingHandlers(services: Services): PagingHandlers {
     },
 
     'paging.receive': async ({ group }) => engine.receive(group),
+    'paging.paste': async ({ text }) => paging.intake.paste(text),
+    'paging.preview': async ({ text }) => paging.intake.preview(text),
+    'paging.receiverStatus': async () => paging.intake.status(),
+    'paging.receiverSave': async (s) => paging.intake.save(s),
 
     'paging.routes': async () => config.routes(),
     'paging.saveRoute': async (r) => {
