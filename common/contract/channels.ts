@@ -116,6 +116,8 @@ export const CHANNEL_NAMES = [
   'paging.preview',
   'paging.receiverStatus',
   'paging.receiverSave',
+  'paging.receiverStart',
+  'paging.receiverStop',
   'paging.routes',
   'paging.saveRoute',
   'paging.removeRoute',

@@ -121,6 +121,9 @@ export const pagingOps = {
 
   /** The alert receiver: its settings, whether it listens, its address (with the secret path). */
   'paging.receiverStatus': op<ReceiverStatus>()(z.object({}).strict().optional()),
+  /** Starts the receiver with its kept settings whether or not it is enabled (`callout page serve`); `error` says why it could not listen. */
+  'paging.receiverStart': op<ReceiverStatus>()(z.object({}).strict().optional()),
+  'paging.receiverStop': op<ReceiverStatus>()(z.object({}).strict().optional()),
   /**
    * Keeps the receiver's settings and (re)starts or stops it accordingly. `bearer`/`basic`: undefined
    * keeps what is stored, null removes it, a value replaces it (kept in the keychain, never in SQLite).

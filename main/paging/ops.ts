@@ -42,6 +42,14 @@ export function pagingHandlers(services: Services): PagingHandlers {
     'paging.preview': async ({ text }) => paging.intake.preview(text),
     'paging.receiverStatus': async () => paging.intake.status(),
     'paging.receiverSave': async (s) => paging.intake.save(s),
+    'paging.receiverStart': async () => {
+      await paging.intake.start();
+      return paging.intake.status();
+    },
+    'paging.receiverStop': async () => {
+      await paging.intake.stop();
+      return paging.intake.status();
+    },
 
     'paging.routes': async () => config.routes(),
     'paging.saveRoute': async (r) => {
