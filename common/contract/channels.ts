@@ -117,6 +117,7 @@ export const CHANNEL_NAMES = [
   'paging.receiverStatus',
   'paging.receiverSave',
   'paging.receiverStart',
+  'paging.profile',
   'paging.receiverStop',
   'paging.routes',
   'paging.saveRoute',

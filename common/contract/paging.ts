@@ -121,6 +121,8 @@ export const pagingOps = {
 
   /** The alert receiver: its settings, whether it listens, its address (with the secret path). */
   'paging.receiverStatus': op<ReceiverStatus>()(z.object({}).strict().optional()),
+  /** The profile paging calls with (default: the built-in Sandbox); `profileId` set: paging calls with it from now on. */
+  'paging.profile': op<{ profileId: string }>()(z.object({ profileId: z.string().trim().min(1).max(64).optional() }).strict().optional()),
   /** Starts the receiver with its kept settings whether or not it is enabled (`callout page serve`); `error` says why it could not listen. */
   'paging.receiverStart': op<ReceiverStatus>()(z.object({}).strict().optional()),
   'paging.receiverStop': op<ReceiverStatus>()(z.object({}).strict().optional()),

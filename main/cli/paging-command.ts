@@ -2,7 +2,7 @@
 // following headless (a server without a desktop), `callout page test` sends a test alert,
 // `callout oncall now` says who is on call, `callout incidents ...` lists, shows, acknowledges,
 // resolves and exports incidents. Everything goes through the handler table (session.call).
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { userInfo } from 'node:os';
 import { Command, Option } from 'commander';
 import type { IncidentCallRecord, IncidentDetail, IncidentRecord } from '../../common/paging/records';
@@ -12,7 +12,7 @@ import { offsetAt } from '../../common/paging/zoned';
 import type { Schedule } from '../../common/paging/types';
 import { localTime } from '../export/table';
 import type { CommandContext } from './context';
-import { usage } from './io';
+import { CliFailure, usage } from './io';
 import type { CliWords } from './text';
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
@@ -117,6 +117,15 @@ class ServeLog {
   }
 }
 
+/** An unreadable paste: the catalog's sentence, then where the intake found the problem and what it is. */
+function alertInvalid(words: CliWords, error: unknown): unknown {
+  if (!(error instanceof CliFailure) || !('error' in error.text)) return error;
+  const e = error.text.error;
+  if (e.code !== 'paging' || e.params.kind !== 'alert-invalid' || !e.params.problem) return error;
+  const detail = words.t(`paging.intake.${e.params.problem}`, { field: e.params.field, limit: e.params.limit });
+  return new CliFailure(error.exitCode, error.kind, { key: 'cli:pagePaste.invalid', params: { head: words.error(e), field: e.params.field, detail } }, { field: e.params.field, problem: e.params.problem });
+}
+
 export function registerPagingCommands(program: Command, ctx: CommandContext): void {
   const { io, session, words, parse, emit } = ctx;
   const { t } = words;
@@ -142,6 +151,16 @@ export function registerPagingCommands(program: Command, ctx: CommandContext): v
         pending.add(p);
       });
       try {
+        const profileName = ctx.flags().profile;
+        const profiles = await session.call('profiles.list', undefined);
+        if (profileName !== undefined) {
+          // A saved profile (its key in the keychain) is kept as paging's: the app calls with it too.
+          const p = profiles.find((x) => x.name === profileName) ?? profiles.find((x) => x.id === profileName);
+          if (!p) throw usage('noProfile', { name: profileName, names: profiles.map((x) => x.name).join(', ') || '—' }, 'not-found');
+          await session.call('paging.profile', { profileId: p.id });
+        }
+        const { profileId } = await session.call('paging.profile', undefined);
+        const profile = profiles.find((x) => x.id === profileId)?.name ?? profileId;
         let status = await session.call('paging.receiverStatus', undefined);
         if (opts.host !== undefined || opts.port !== undefined) {
           // Kept like the app's settings: the address given to Alertmanager stays the same at the next start.
@@ -150,8 +169,8 @@ export function registerPagingCommands(program: Command, ctx: CommandContext): v
         status = await session.call('paging.receiverStart', undefined);
         if (!status.listening) throw usage('receiverListen', { host: status.host, port: status.port, detail: status.error?.kind ?? 'other' });
         if (status.warning) io.stderr(`callout: ${t('paging.receiver.exposed', status.warning.params)}\n`);
-        if (ctx.json()) io.stdout(`${JSON.stringify({ url: status.url, healthUrl: status.healthUrl, host: status.host, auth: status.auth })}\n`);
-        else io.stdout([t('cli:serve.listening', { url: status.url }), t('cli:serve.health', { url: status.healthUrl }), t('cli:serve.stop'), ''].join('\n'));
+        if (ctx.json()) io.stdout(`${JSON.stringify({ url: status.url, healthUrl: status.healthUrl, host: status.host, auth: status.auth, profile })}\n`);
+        else io.stdout([t('cli:serve.listening', { url: status.url }), t('cli:serve.health', { url: status.healthUrl }), t('cli:serve.profile', { profile }), t('cli:serve.stop'), ''].join('\n'));
         // Incidents still open when it starts: their escalations resume (said as they go on).
         for (const i of await session.call('incidents.list', { open: true })) log.note(await session.call('incidents.show', { id: i.id }));
         await (io.until ?? signals());
@@ -161,6 +180,35 @@ export function registerPagingCommands(program: Command, ctx: CommandContext): v
         await session.call('paging.receiverStop', undefined).catch(() => undefined);
       }
       if (!ctx.json()) io.stdout(`${t('cli:serve.stopped')}\n`);
+    });
+
+  page
+    .command('paste')
+    .description(t('cli:help.pagePaste'))
+    .argument('<file>', t('cli:help.alertFile'))
+    .option('--preview', t('cli:help.pastePreview'))
+    .action(async (file: string, opts: { preview?: boolean }) => {
+      let text: string;
+      try {
+        text = readFileSync(file === '-' ? 0 : file, 'utf8');
+      } catch (error) {
+        throw usage('cannotRead', { name: file, detail: (error as NodeJS.ErrnoException).code ?? String(error) });
+      }
+      const preview = await session.call('paging.preview', { text }).catch((error: unknown) => {
+        throw alertInvalid(words, error);
+      });
+      const said = [
+        preview.route ? t('cli:pageTest.route', { name: preview.route.name }) : t('cli:pageTest.noRoute'),
+        ...preview.why.map((w) => `  ${t(`paging.route.${w.code}` as string, w.params as Record<string, string>)}`),
+        ...(preview.text ? [t('cli:pageTest.says', { text: preview.text })] : []),
+        ...[...preview.errors, ...preview.warnings].map((i) => `  ${t(`paging.say.${i.code}` as string, i.params as Record<string, string>)}`),
+        ...(preview.joins !== null ? [t('cli:pagePaste.joins', { id: preview.joins })] : []),
+      ];
+      if (opts.preview) return emit(preview, () => said.join('\n'));
+      const incident = await session.call('paging.paste', { text });
+      emit({ incident: incident ? incidentJson(incident) : null, preview }, () =>
+        [incident ? t('cli:pagePaste.received', { id: incident.id, state: t(`cli:incidents.state.${incident.state}`) }) : t('cli:pagePaste.nothing'), ...said].join('\n'),
+      );
     });
 
   page

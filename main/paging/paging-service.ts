@@ -3,7 +3,7 @@
 import type { Store } from '../store';
 import type { Clock } from '../clock';
 import type { AwaitEnd, SendFn } from '../bulk/queue';
-import { getSetting, IncidentRepository, PagingConfigRepository } from '../store';
+import { getSetting, IncidentRepository, PagingConfigRepository, setSetting } from '../store';
 import type { IncidentRecord } from '../../common/paging/records';
 import type { PagingRules } from './deps';
 import { PagingEngine } from './engine';
@@ -56,7 +56,7 @@ export class PagingService {
       limits: store.dialSettings,
       send: o.send,
       awaitEnd: o.awaitEnd,
-      profileId: () => getSetting(store.db, PAGING_PROFILE_SETTING) ?? o.defaultProfileId,
+      profileId: () => this.profileId(),
       ...(o.rules ?? pagingRules(store.templates)),
       clock: o.clock,
       onChange: o.onChange,
@@ -75,6 +75,15 @@ export class PagingService {
       log: o.log,
     });
     if (o.onIntake) this.intakeListeners.add(o.onIntake);
+  }
+
+  /** The profile paging calls with. */
+  profileId(): string {
+    return getSetting(this.o.store.db, PAGING_PROFILE_SETTING) ?? this.o.defaultProfileId;
+  }
+
+  setProfile(id: string): void {
+    setSetting(this.o.store.db, PAGING_PROFILE_SETTING, id);
   }
 
   private readonly intakeListeners = new Set<(e: IntakeEvent) => void>();

@@ -1,7 +1,7 @@
 // Paging on the command line, in both languages: `callout incidents list|show|ack|resolve|export`,
 // `callout oncall now` and `callout page test`, on a data directory configured through the handler
 // table (as the app would), on the manual clock.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../main/clock';
@@ -145,5 +145,32 @@ describe('callout page test', () => {
     const bad = await cli(['--lang', 'zh-CN', 'page', 'test', '--label', 'novalue'], env);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('--label 的格式是');
+  });
+});
+
+describe('callout page paste', () => {
+  it('previews without receiving, receives, and says where an unreadable alert is wrong (both languages)', async () => {
+    await seed();
+    const cli = cliOn(clock);
+    const file = join(__dirname, '../../fixtures/paging/plain.json');
+    const preview = await cli(['--lang', 'en', 'page', 'paste', file, '--preview'], env);
+    expect(preview.code, preview.stderr).toBe(0);
+    expect(preview.stdout).toContain('Route “Critical” takes this alert: all its conditions match.');
+    expect(preview.stdout).toContain('The call says: 告警：订单库主从延迟，请处理。');
+    expect((await cli(['--json', 'incidents', 'list'], env)).json).toHaveLength(1);
+
+    const received = await cli(['--lang', 'zh-CN', 'page', 'paste', file], env);
+    expect(received.code, received.stderr).toBe(0);
+    expect(received.stdout).toContain('已收到告警：事件 #2');
+
+    const bad = join(home.dir, 'bad.json');
+    writeFileSync(bad, '{"version":"4","groupKey":"x","status":"firing","alerts":[{"status":"burning","labels":{}}]}');
+    const en = await cli(['--lang', 'en', 'page', 'paste', bad], env);
+    expect(en.code).toBe(2);
+    expect(en.stderr).toContain('Callout’s own JSON. alerts[0].status must be firing or resolved.');
+    const zh = await cli(['--lang', 'zh-CN', '--json', 'page', 'paste', bad], env);
+    expect(zh.code).toBe(2);
+    expect(zh.json).toMatchObject({ error: { kind: 'paging', field: 'alerts[0].status', problem: 'invalid-status' } });
+    expect((await cli(['--json', 'incidents', 'list'], env)).json).toHaveLength(2);
   });
 });
