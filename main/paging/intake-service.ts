@@ -23,7 +23,8 @@ export const RECEIVER_SETTING = 'paging.receiver';
 /** Keychain accounts of the receiver's credentials. */
 export const RECEIVER_BEARER_ACCOUNT = 'paging.receiver.bearer';
 export const RECEIVER_BASIC_ACCOUNT = 'paging.receiver.basic';
-export const DEFAULT_RECEIVER_PORT = 9094;
+/** Alertmanager itself uses 9093 (web) and 9094 (cluster). */
+export const DEFAULT_RECEIVER_PORT = 9095;
 
 interface KeptReceiver {
   enabled: boolean;

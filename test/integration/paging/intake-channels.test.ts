@@ -192,7 +192,7 @@ describe('the alert receiver’s settings', () => {
     const stopped = await second.call<ReceiverStatus>('paging.receiverStop');
     expect(stopped.listening).toBe(false);
     await expect(post(status.url!, '{}')).rejects.toThrow();
-    const exposed = await second.call<ReceiverStatus>('paging.receiverSave', { enabled: false, host: '192.0.2.10', port: 9094 });
+    const exposed = await second.call<ReceiverStatus>('paging.receiverSave', { enabled: false, host: '192.0.2.10', port: 9095 });
     expect(exposed).toMatchObject({ listening: false, warning: { code: 'paging.receiver.exposed', params: { host: '192.0.2.10' } }, auth: { bearer: true } });
   });
 });
