@@ -44,9 +44,6 @@ export interface ReceiverSave {
   newSecret?: boolean;
 }
 
-/** One line per thing the receiver did, for `callout page serve`'s log. */
-export type IntakeEvent = { kind: 'received'; group: AlertGroup; incident: IncidentRecord | null };
-
 export interface AlertIntakeOptions {
   db: Database;
   secrets: SecretStore;
@@ -56,7 +53,6 @@ export interface AlertIntakeOptions {
   template: (id: string) => { content: string; markerNames: string[] } | undefined;
   openByKey: (key: string) => IncidentRecord | undefined;
   clock: Clock;
-  onEvent?: (e: IntakeEvent) => void;
   log?: (error: unknown) => void;
 }
 
@@ -128,11 +124,7 @@ export class AlertIntake {
           auth: await this.auth(k),
           clock: this.o.clock,
           log: this.o.log,
-          receive: (group) => {
-            const incident = this.o.receive(group);
-            this.o.onEvent?.({ kind: 'received', group, incident });
-            return { incidentId: incident?.id ?? null };
-          },
+          receive: (group) => ({ incidentId: this.o.receive(group)?.id ?? null }),
         });
         this.receiver = receiver;
         this.lastError = null;
@@ -197,10 +189,7 @@ export class AlertIntake {
 
   /** "Paste an alert": received like a post. */
   paste(text: string): IncidentRecord | null {
-    const group = this.parse(text);
-    const incident = this.o.receive(group);
-    this.o.onEvent?.({ kind: 'received', group, incident });
-    return incident;
+    return this.o.receive(this.parse(text));
   }
 
   /** Which route it would take and why, and what the call would say: nobody is called, nothing changes. */

@@ -8,7 +8,7 @@ import type { IncidentRecord } from '../../common/paging/records';
 import type { PagingRules } from './deps';
 import { PagingEngine } from './engine';
 import { pagingRules } from './rules';
-import { AlertIntake, type IntakeEvent } from './intake-service';
+import { AlertIntake } from './intake-service';
 import type { SecretStore } from '../secrets/secret-store';
 
 /** The settings key of the profile paging calls with (default: the built-in Sandbox profile). */
@@ -29,8 +29,6 @@ export interface PagingServiceOptions {
   onChange?: (incident: IncidentRecord) => void;
   /** Where the receiver's credentials are kept (the keychain, like API keys). */
   secrets: SecretStore;
-  /** What the receiver or a paste took (`callout page serve` logs it). */
-  onIntake?: (e: IntakeEvent) => void;
   log?: (error: unknown) => void;
 }
 
@@ -59,6 +57,7 @@ export class PagingService {
       profileId: () => this.profileId(),
       ...(o.rules ?? pagingRules(store.templates)),
       clock: o.clock,
+      runsSteps: Boolean(o.escalate),
       onChange: o.onChange,
       log: o.log,
     });
@@ -71,10 +70,8 @@ export class PagingService {
       template: (id) => store.templates.get(id),
       openByKey: (key) => this.incidents.openByKey(key),
       clock: o.clock,
-      onEvent: (e) => this.intakeListeners.forEach((l) => l(e)),
       log: o.log,
     });
-    if (o.onIntake) this.intakeListeners.add(o.onIntake);
   }
 
   /** The profile paging calls with. */
@@ -84,14 +81,6 @@ export class PagingService {
 
   setProfile(id: string): void {
     setSetting(this.o.store.db, PAGING_PROFILE_SETTING, id);
-  }
-
-  private readonly intakeListeners = new Set<(e: IntakeEvent) => void>();
-
-  /** Listens to what the receiver and pastes take (until the returned function is called). */
-  onIntake(listener: (e: IntakeEvent) => void): () => void {
-    this.intakeListeners.add(listener);
-    return () => this.intakeListeners.delete(listener);
   }
 
   private readonly escalate: boolean;

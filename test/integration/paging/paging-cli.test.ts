@@ -141,7 +141,10 @@ describe('callout page test', () => {
     expect(r.stdout).toContain('Route: Critical');
     expect(r.stdout).toContain('The call says: 告警：CalloutTest，请处理。');
     const json = await cli(['--json', 'incidents', 'show', '2'], env);
-    expect(json.json).toMatchObject({ incident: { source: 'test', severity: 'critical' } });
+    expect(json.json).toMatchObject({ incident: { source: 'test', severity: 'critical', state: 'triggered' } });
+    // The CLI places no call itself: the first step waits in the store for the app or `callout page serve`.
+    expect((json.json as { calls: unknown[] }).calls).toEqual([]);
+    expect((json.json as { nextAt: number | null }).nextAt).toBe(START);
     const bad = await cli(['--lang', 'zh-CN', 'page', 'test', '--label', 'novalue'], env);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('--label 的格式是');
