@@ -14,7 +14,7 @@ import type { Clock } from '../clock';
 import { fail } from '../errors';
 import { newPathSecret } from '../net/inbound';
 import type { SecretStore } from '../secrets/secret-store';
-import { getSetting, setSetting } from '../store';
+import { getSetting, setSetting, setSettingOnce } from '../store';
 import { receiverWarning, startAlertReceiver, type AlertReceiver, type ReceiverAuth } from './receiver';
 import { standInFor } from './rules';
 
@@ -70,17 +70,21 @@ export class AlertIntake {
 
   /** The kept record; the secret path is made the first time and kept. */
   private kept(): KeptReceiver {
-    const raw = getSetting(this.o.db, RECEIVER_SETTING);
-    if (raw) {
-      try {
-        return JSON.parse(raw) as KeptReceiver;
-      } catch {
-        // A damaged record: a new one below (a new address).
-      }
+    const made = (): KeptReceiver => ({ enabled: false, host: '127.0.0.1', port: DEFAULT_RECEIVER_PORT, secret: newPathSecret(), bearer: false, basicUser: null });
+    let raw = getSetting(this.o.db, RECEIVER_SETTING);
+    if (raw === null) {
+      // Made once: another process making it at the same moment keeps its own, and both read that one.
+      setSettingOnce(this.o.db, RECEIVER_SETTING, JSON.stringify(made()));
+      raw = getSetting(this.o.db, RECEIVER_SETTING)!;
     }
-    const made: KeptReceiver = { enabled: false, host: '127.0.0.1', port: DEFAULT_RECEIVER_PORT, secret: newPathSecret(), bearer: false, basicUser: null };
-    setSetting(this.o.db, RECEIVER_SETTING, JSON.stringify(made));
-    return made;
+    try {
+      return JSON.parse(raw) as KeptReceiver;
+    } catch {
+      // A damaged record: a new one (a new address).
+      const fresh = made();
+      setSetting(this.o.db, RECEIVER_SETTING, JSON.stringify(fresh));
+      return fresh;
+    }
   }
 
   status(): ReceiverStatus {
