@@ -257,6 +257,7 @@ export async function createServices(options: ServicesOptions = {}): Promise<Ser
       rules: options.paging?.rules,
       escalate: options.paging?.escalate ?? options.paging?.rules !== undefined,
       onChange: (incident) => emit('incidentUpdated', incident),
+      secrets,
       log: options.log,
     });
 

@@ -5,6 +5,7 @@
 import type { ContentError } from '../domain/units';
 import type { MobileError } from '../domain/mobile';
 import type { ImportLimit } from '../domain/import-limits';
+import type { IntakeProblem } from '../paging/intake';
 
 export type NotFoundKind = 'profile' | 'message' | 'exchange' | 'template' | 'batch' | 'contact' | 'group' | 'import' | 'sandbox' | 'collection' | 'request' | 'environment' | 'run';
 
@@ -108,7 +109,8 @@ export interface ErrorParams {
   /** The capture proxy could not listen on that port. */
   'capture-listen': { port: number; detail: string };
   /** Paging (issue 25): an incident, route, policy, schedule or maintenance window problem. */
-  paging: { kind: PagingProblem; id?: number };
+  /** `field`, `problem`, `limit`: for alert-invalid, where the intake found the problem (`paging.intake.<problem>`). */
+  paging: { kind: PagingProblem; id?: number; field?: string; problem?: IntakeProblem; limit?: number };
   internal: Record<string, never>;
 }
 

@@ -2,7 +2,9 @@
 // (routes, escalation policies, schedules, maintenance windows) and "paste an alert".
 import { z } from 'zod';
 import type { IncidentDetail, IncidentRecord } from '../paging/records';
-import type { EscalationPolicy, MaintenanceWindow, Route, Schedule } from '../paging/types';
+import type { AlertSource, EscalationPolicy, MaintenanceWindow, Route, Schedule } from '../paging/types';
+import type { RouteWhy } from '../paging/matchers';
+import type { SayIssue } from '../paging/say';
 import { EVENT_CHANNELS } from './channels';
 import { event, op } from './define';
 
@@ -60,6 +62,44 @@ export const alertGroupInput = z
   })
   .strict();
 
+/** The alert receiver as it is now (the settings kept, and whether it listens). */
+export interface ReceiverStatus {
+  /** Start it when the app or `callout page serve` starts. */
+  enabled: boolean;
+  listening: boolean;
+  host: string;
+  /** The port asked for (0: any free one); when listening, the port it got is in `url`. */
+  port: number;
+  /** The address to give Alertmanager or Grafana, with its secret path (null when not listening). Keep it out of chats and tickets. */
+  url: string | null;
+  /** GET answers `ok` while the receiver runs (for a supervisor's probe); null when not listening. */
+  healthUrl: string | null;
+  /** Set when the address is not loopback: other machines can post alerts (and so phone people). */
+  warning: { code: 'paging.receiver.exposed'; params: { host: string } } | null;
+  /** Which credentials a post must carry (the secrets themselves stay in the keychain and never cross IPC). */
+  auth: { bearer: boolean; basic: { username: string } | null };
+  /** Why it is not listening although enabled (the listen error), else null. */
+  error: { kind: 'in-use' | 'address' | 'denied' | 'other' } | null;
+}
+
+/** Which route a pasted alert would take, why, and what the call would say, without calling anyone. */
+export interface AlertPreview {
+  group: { source: AlertSource; key: string; status: 'firing' | 'resolved'; title: string; severity: string | null; alertCount: number };
+  route: { id: number; name: string; policyId: number } | null;
+  /** Each route tried, in order, and why it was passed or took the alert (`paging.route.<code>`). */
+  why: RouteWhy[];
+  /** The call's text (null without a route, or when the route's template is gone). */
+  text: string | null;
+  /** Problems that stop the call (`paging.say.<code>`): the call would not go out. */
+  errors: SayIssue[];
+  /** What speech reads badly (`paging.say.<code>`): the call still goes. */
+  warnings: SayIssue[];
+  /** An open incident with this key already exists: the alert would join it (nobody new is called). */
+  joins: number | null;
+}
+
+const pastedText = z.object({ text: z.string().min(1, 'value-required').max(4_000_000) }).strict();
+
 export const pagingOps = {
   /** Newest first: all, the open ones, or those a maintenance window held. */
   'incidents.list': op<IncidentRecord[]>()(z.object({ open: z.boolean().optional(), held: z.boolean().optional(), limit: z.number().int().min(1).max(1000).optional() }).strict().optional()),
@@ -74,6 +114,35 @@ export const pagingOps = {
 
   /** Receives an alert group (a pasted alert, parsed): a new incident, or the open one of its key. Null: a resolution with nothing open. */
   'paging.receive': op<IncidentRecord | null>()(z.object({ group: alertGroupInput }).strict()),
+  /** "Paste an alert" (or a file's text): parsed as the receiver would (an unreadable one: paging_alert-invalid with the intake's field and problem), then received. */
+  'paging.paste': op<IncidentRecord | null>()(pastedText),
+  /** Which route a pasted alert would take and why, and the call's text with its warnings; calls nobody, changes nothing. */
+  'paging.preview': op<AlertPreview>()(pastedText),
+
+  /** The alert receiver: its settings, whether it listens, its address (with the secret path). */
+  'paging.receiverStatus': op<ReceiverStatus>()(z.object({}).strict().optional()),
+  /** The profile paging calls with (default: the built-in Sandbox); `profileId` set: paging calls with it from now on. */
+  'paging.profile': op<{ profileId: string }>()(z.object({ profileId: z.string().trim().min(1).max(64).optional() }).strict().optional()),
+  /** Starts the receiver with its kept settings whether or not it is enabled (`callout page serve`); `error` says why it could not listen. */
+  'paging.receiverStart': op<ReceiverStatus>()(z.object({}).strict().optional()),
+  'paging.receiverStop': op<ReceiverStatus>()(z.object({}).strict().optional()),
+  /**
+   * Keeps the receiver's settings and (re)starts or stops it accordingly. `bearer`/`basic`: undefined
+   * keeps what is stored, null removes it, a value replaces it (kept in the keychain, never in SQLite).
+   * `newSecret`: a new secret path (the old address stops working).
+   */
+  'paging.receiverSave': op<ReceiverStatus>()(
+    z
+      .object({
+        enabled: z.boolean(),
+        host: z.string().trim().min(1).max(255),
+        port: z.number().int().min(0).max(65535),
+        bearer: z.string().trim().min(16, 'key-too-short').max(256).nullable().optional(),
+        basic: z.object({ username: z.string().min(1).max(100).regex(/^[^:]*$/, 'invalid-characters'), password: z.string().min(8, 'key-too-short').max(200) }).strict().nullable().optional(),
+        newSecret: z.boolean().optional(),
+      })
+      .strict(),
+  ),
 
   'paging.routes': op<Route[]>()(z.object({}).strict().optional()),
   'paging.saveRoute': op<Route>()(

@@ -13,6 +13,7 @@ import { failureOfView, parsers, providerRejection, type CommandContext } from '
 import { registerBulkCommand } from './bulk-command';
 import { registerCaptureCommand } from './capture-command';
 import { registerDialCommand } from './dial-command';
+import { registerPagingCommands } from './paging-command';
 import { registerProfileCommand } from './profile-command';
 import { registerRunCommand } from './run-command';
 import { runSandboxCommand } from './sandbox-command';
@@ -302,6 +303,7 @@ export async function runCli(argv: readonly string[], rawIo: CliIo): Promise<num
   registerProfileCommand(program, ctx);
   registerRunCommand(program, ctx);
   registerCaptureCommand(program, ctx);
+  registerPagingCommands(program, ctx);
 
   try {
     await program.parseAsync(argv as string[], { from: 'user' });

@@ -73,6 +73,11 @@ export class CliSession {
   recovered: RecoveredDatabase | null = null;
   /** The last error the handler table turned into `internal` (its details go to the crash log). */
   lastInternalError: unknown = undefined;
+  /**
+   * `callout page serve`: this process runs paging like the app (escalations, the embedded Sandbox,
+   * every receipt listener, following every open call). Set before the first call.
+   */
+  serving = false;
 
   constructor(
     private readonly env: NodeJS.ProcessEnv,
@@ -80,18 +85,25 @@ export class CliSession {
     readonly clock: Clock = systemClock,
   ) {}
 
+  /** Where a serving process says what went wrong in the background (stderr). */
+  log?: (error: unknown) => void;
+
   private open(): Promise<Opened> {
     this.opened ??= (async () => {
-      const services = await createServices({
-        home: dataDirectory(this.env),
-        clock: this.clock,
-        secrets: { lazy: true },
-        sandbox: false,
-        // A receipt listener starts when a profile that follows by receipts places a call (another Callout may already listen).
-        receipts: 'on-demand',
-        // The CLI follows the calls it places itself (not every open call of the app).
-        follow: { maxAgeMs: 30 * 60_000, resume: false },
-      });
+      const services = await createServices(
+        this.serving
+          ? { home: dataDirectory(this.env), clock: this.clock, secrets: { lazy: true }, paging: { escalate: true }, log: this.log }
+          : {
+              home: dataDirectory(this.env),
+              clock: this.clock,
+              secrets: { lazy: true },
+              sandbox: false,
+              // A receipt listener starts when a profile that follows by receipts places a call (another Callout may already listen).
+              receipts: 'on-demand',
+              // The CLI follows the calls it places itself (not every open call of the app).
+              follow: { maxAgeMs: 30 * 60_000, resume: false },
+            },
+      );
       const local = createLocalHandlers(services);
       this.recovered = await local['app.recovered']();
       return { services, handlers: createHandlers(services), local };

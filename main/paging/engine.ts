@@ -59,6 +59,11 @@ export interface PagingEngineOptions {
   ownerAlive?: (owner: string | null) => boolean;
   /** How often to look for actions another process wrote or left (ms); 0: only this process's timers. Default 15 s. */
   pollMs?: number;
+  /**
+   * Whether this process runs steps (default true). A process that does not (a CLI command such as
+   * `callout page test`) only writes the first step's row: the app or `callout page serve` claims it.
+   */
+  runsSteps?: boolean;
   /** An incident changed (opened, a call, acknowledged, resolved). */
   onChange?: (incident: IncidentRecord) => void;
   log?: (error: unknown) => void;
@@ -152,7 +157,7 @@ export class PagingEngine {
     });
     if (!out) return null;
     this.changed(out.incident.id);
-    if (out.started) this.tick();
+    if (out.started && this.o.runsSteps !== false) this.tick();
     return incidents.get(out.incident.id)!;
   }
 

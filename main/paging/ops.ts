@@ -38,6 +38,25 @@ export function pagingHandlers(services: Services): PagingHandlers {
     },
 
     'paging.receive': async ({ group }) => engine.receive(group),
+    'paging.paste': async ({ text }) => paging.intake.paste(text),
+    'paging.preview': async ({ text }) => paging.intake.preview(text),
+    'paging.receiverStatus': async () => paging.intake.status(),
+    'paging.receiverSave': async (s) => paging.intake.save(s),
+    'paging.profile': async (q) => {
+      if (q?.profileId !== undefined) {
+        if (!store.profiles.get(q.profileId)) throw fail('not-found', { kind: 'profile', id: q.profileId });
+        paging.setProfile(q.profileId);
+      }
+      return { profileId: paging.profileId() };
+    },
+    'paging.receiverStart': async () => {
+      await paging.intake.start();
+      return paging.intake.status();
+    },
+    'paging.receiverStop': async () => {
+      await paging.intake.stop();
+      return paging.intake.status();
+    },
 
     'paging.routes': async () => config.routes(),
     'paging.saveRoute': async (r) => {

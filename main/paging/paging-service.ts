@@ -3,11 +3,13 @@
 import type { Store } from '../store';
 import type { Clock } from '../clock';
 import type { AwaitEnd, SendFn } from '../bulk/queue';
-import { getSetting, IncidentRepository, PagingConfigRepository } from '../store';
+import { getSetting, IncidentRepository, PagingConfigRepository, setSetting } from '../store';
 import type { IncidentRecord } from '../../common/paging/records';
 import type { PagingRules } from './deps';
 import { PagingEngine } from './engine';
 import { pagingRules } from './rules';
+import { AlertIntake } from './intake-service';
+import type { SecretStore } from '../secrets/secret-store';
 
 /** The settings key of the profile paging calls with (default: the built-in Sandbox profile). */
 export const PAGING_PROFILE_SETTING = 'paging.profile';
@@ -25,6 +27,8 @@ export interface PagingServiceOptions {
   /** Run escalations in this process: resume pending steps at start and claim due ones (the app, `callout page serve`). */
   escalate?: boolean;
   onChange?: (incident: IncidentRecord) => void;
+  /** Where the receiver's credentials are kept (the keychain, like API keys). */
+  secrets: SecretStore;
   log?: (error: unknown) => void;
 }
 
@@ -32,8 +36,10 @@ export class PagingService {
   readonly config: PagingConfigRepository;
   readonly incidents: IncidentRepository;
   readonly engine: PagingEngine;
+  /** The alert receiver (settings, start/stop), "paste an alert" and its preview. */
+  readonly intake: AlertIntake;
 
-  constructor(o: PagingServiceOptions) {
+  constructor(private readonly o: PagingServiceOptions) {
     const now = () => o.clock.now();
     const { store } = o;
     this.config = new PagingConfigRepository(store.db, now);
@@ -48,23 +54,47 @@ export class PagingService {
       limits: store.dialSettings,
       send: o.send,
       awaitEnd: o.awaitEnd,
-      profileId: () => getSetting(store.db, PAGING_PROFILE_SETTING) ?? o.defaultProfileId,
+      profileId: () => this.profileId(),
       ...(o.rules ?? pagingRules(store.templates)),
       clock: o.clock,
+      runsSteps: Boolean(o.escalate),
       onChange: o.onChange,
       log: o.log,
     });
     this.escalate = Boolean(o.escalate);
+    this.intake = new AlertIntake({
+      db: store.db,
+      secrets: o.secrets,
+      receive: (group) => this.engine.receive(group),
+      routes: () => this.config.routes(),
+      template: (id) => store.templates.get(id),
+      openByKey: (key) => this.incidents.openByKey(key),
+      clock: o.clock,
+      log: o.log,
+    });
+  }
+
+  /** The profile paging calls with. */
+  profileId(): string {
+    return getSetting(this.o.store.db, PAGING_PROFILE_SETTING) ?? this.o.defaultProfileId;
+  }
+
+  setProfile(id: string): void {
+    setSetting(this.o.store.db, PAGING_PROFILE_SETTING, id);
   }
 
   private readonly escalate: boolean;
 
   /** Once calls left by a previous process are recovered: resume pending steps and claim due ones (when this process escalates). */
   start(): void {
-    if (this.escalate) this.engine.resume();
+    if (!this.escalate) return;
+    this.engine.resume();
+    // The receiver listens where paging runs (the app, `callout page serve`) when its settings say so.
+    void this.intake.startIfEnabled().catch((error: unknown) => this.o.log?.(error));
   }
 
-  close(): Promise<void> {
-    return this.engine.close();
+  async close(): Promise<void> {
+    await this.intake.stop();
+    await this.engine.close();
   }
 }

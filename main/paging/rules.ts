@@ -23,13 +23,18 @@ const END_OF: Record<Exclude<CallResult, 'answered' | 'unknown' | 'failed' | 're
 const STAND_IN = { zh: '未知', en: 'unknown' } as const;
 const CJK = /[\u3400-\u9fff]/;
 
+/** The stand-in for a template: in its language. */
+export function standInFor(content: string): string {
+  return CJK.test(content) ? STAND_IN.zh : STAND_IN.en;
+}
+
 export function pagingRules(templates: { get(id: string): { content: string; markerNames: string[] } | undefined }): PagingRules {
   return {
     routeFor: (group, routes) => routeFor(group, routes).route,
     say: (route, group) => {
       const template = templates.get(route.templateId);
       if (!template) throw fail('not-found', { kind: 'template', id: route.templateId });
-      const said = sayText(template, route.variables, group, { missing: CJK.test(template.content) ? STAND_IN.zh : STAND_IN.en });
+      const said = sayText(template, route.variables, group, { missing: standInFor(template.content) });
       if (!said.ok) throw fail('paging', { kind: 'say' });
       return { content: said.text, templateId: route.templateId };
     },

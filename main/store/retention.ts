@@ -34,6 +34,11 @@ export function setSetting(db: Database, key: string, value: string): void {
   db.prepare('INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value').run(key, value);
 }
 
+/** Writes the setting only when it has none (two processes making it at once keep the first's). */
+export function setSettingOnce(db: Database, key: string, value: string): void {
+  db.prepare('INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO NOTHING').run(key, value);
+}
+
 export function deleteSetting(db: Database, key: string): void {
   db.prepare('DELETE FROM settings WHERE key = ?').run(key);
 }
