@@ -10,7 +10,7 @@ import { MESSAGES_NS } from '../../../../common/messages';
 import type { IncidentCallRecord, IncidentRecord } from '../../../../common/paging/records';
 import { copyText, downloadText } from '../../app/browser-io';
 import { describeReason } from '../../app/api';
-import { ErrorView } from './OnCallScreen';
+import { ErrorView } from './ErrorView';
 import { parsePaste, rememberName, rememberedName, useAck, useExport, useIncident, useIncidents, usePaste, useResolve } from './data';
 
 const STATE_COLOR: Record<IncidentRecord['state'], string> = { triggered: 'red', acknowledged: 'gold', resolved: 'green', held: 'default' };

@@ -1,9 +1,8 @@
 // The On call screen: incidents first (what an on-call engineer opens at night), then the
 // configuration that decides who is phoned: routes, escalation policies and schedules.
 import { useState } from 'react';
-import { Alert, Tabs, Typography } from 'antd';
+import { Tabs, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { describeError, type IpcError } from '../../app/api';
 import { IncidentsTab } from './IncidentsTab';
 import { PoliciesTab } from './PoliciesTab';
 import { RoutesTab } from './RoutesTab';
@@ -12,12 +11,6 @@ import './oncall.css';
 
 type TabKey = 'incidents' | 'routes' | 'policies' | 'schedules';
 
-/** A failed load or change, as the app shows errors: main's code said in the user's language. */
-export function ErrorView({ error, title }: { error: IpcError | null | undefined; title?: string }) {
-  const { t } = useTranslation();
-  if (!error) return null;
-  return <Alert type="error" showIcon title={title ?? t('oncall.failed')} description={describeError(t, error)} style={{ marginBottom: 12 }} data-testid="oncall-error" />;
-}
 
 export function OnCallScreen() {
   const { t } = useTranslation();

@@ -12,7 +12,7 @@ import { codedArgs, MESSAGES_NS } from '../../../../common/messages';
 import { onCallAt } from '../../../../common/paging/schedule';
 import { formatOffset, policyIssues, policyTimeline, type ResolvedStep } from '../../../../common/paging/timeline';
 import type { EscalationPolicy, PolicyStep, Schedule, StepTarget } from '../../../../common/paging/types';
-import { ErrorView } from './OnCallScreen';
+import { ErrorView } from './ErrorView';
 import { contactsQuery, groupsQuery, usePolicies, useRemovePolicy, useSavePolicy, useSchedules } from './data';
 
 function say(t: TFunction, [key, options]: [string, object]): string {

@@ -11,7 +11,7 @@ import { codedArgs, MESSAGES_NS } from '../../../../common/messages';
 import { formatMatcher, orderRoutes, parseMatchers } from '../../../../common/paging/matchers';
 import { markerName, sayText, type SayIssue } from '../../../../common/paging/say';
 import type { AlertGroup, Route } from '../../../../common/paging/types';
-import { ErrorView } from './OnCallScreen';
+import { ErrorView } from './ErrorView';
 import { templatesQuery, usePolicies, useRemoveRoute, useRoutes, useSaveRoute } from './data';
 
 function say(t: TFunction, [key, options]: [string, object]): string {

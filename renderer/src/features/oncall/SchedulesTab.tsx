@@ -13,7 +13,7 @@ import { DEFAULT_TIME_ZONE, nextShift, onCallAt, rotationStart, toICalendar, two
 import { epochToLocal, formatDate, formatTime, isTimeZone, localToEpoch } from '../../../../common/paging/zoned';
 import type { Override, Schedule } from '../../../../common/paging/types';
 import { downloadText } from '../../app/browser-io';
-import { ErrorView } from './OnCallScreen';
+import { ErrorView } from './ErrorView';
 import { contactsQuery, useRemoveSchedule, useSaveSchedule, useSchedules } from './data';
 
 function say(t: TFunction, [key, options]: [string, object]): string {

@@ -4,7 +4,7 @@ import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query
 import type { SandboxView } from '../../../../common/contract';
 import type { CalloutApi, IpcResult } from '../../app/api';
 import { ask } from '../../app/query';
-import { templatesChanged } from '../templates/use-templates';
+import { templatesChanged } from '../templates/templates-changed';
 
 /** While the screen is open, the sandbox is read again this often (calls ring and end, balances change). */
 export const SANDBOX_POLL_MS = 2_000;

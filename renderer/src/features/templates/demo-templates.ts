@@ -4,7 +4,7 @@
 import type { TFunction } from 'i18next';
 import { ask } from '../../app/query';
 import { sameText } from './template-rules';
-import { templatesChanged } from './use-templates';
+import { templatesChanged } from './templates-changed';
 
 export type DemoKey = 'shipped' | 'alert' | 'code';
 

@@ -6,15 +6,14 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { TFunction } from 'i18next';
 import type { InputOf, TemplateView } from '../../../../common/contract';
 import type { IpcError } from '../../app/api';
-import { ask, queryClient, templateKeys, templatesQuery, upsertById } from '../../app/query';
+import { ask, templatesQuery, upsertById } from '../../app/query';
 import { addDemoTemplates } from './demo-templates';
 import { derivedName } from './template-rules';
 import type { PlannedRow } from './template-io';
 
-/** Has every template list on screen loaded again. */
-export function templatesChanged(): void {
-  void queryClient.invalidateQueries({ queryKey: templateKeys.all });
-}
+import { templatesChanged } from './templates-changed';
+
+export { templatesChanged };
 
 /** Saves a template (new or changed); the list shows it. */
 export function useSaveTemplate() {
