@@ -14,11 +14,11 @@ import { exchangeLookup } from './history/exchanges';
 import { historyOpsOf } from './history/ops';
 import { pagingHandlers } from './paging/ops';
 import { ProfileLines } from './profiles/lines';
-import { localProfileOps, profileOps } from './profiles/ops';
+import { profileOps } from './profiles/ops';
 import { ProfileChanges } from './profiles/profile-changes';
 import { SANDBOX_PROFILE_ID } from './profiles/profile-service';
 import { sandboxOpsOf } from './sandbox/ops';
-import { localSendOps, sendOpsOf } from './send/ops';
+import { sendOpsOf } from './send/ops';
 import { SentMessages } from './send/sent-messages';
 import type { Services } from './services';
 import { signatureOpsOf } from './signing/ops';
@@ -65,7 +65,7 @@ const exactlyTheChannels: Same<keyof ReturnType<typeof slices>, Channel> = true;
 void exactlyTheChannels;
 
 /** A write that failed for lack of space, whichever operation ran into it, is said in the app (storageProblem). */
-function noticingDiskFull<T extends Record<string, (input: never) => Promise<unknown>>>(table: T, services: Pick<Services, 'noteStoreHealth'>): T {
+export function noticingDiskFull<T extends Record<string, (input: never) => Promise<unknown>>>(table: T, services: Pick<Services, 'noteStoreHealth'>): T {
   const wrapped: Record<string, (input: never) => Promise<unknown>> = {};
   for (const [name, handler] of Object.entries(table)) {
     wrapped[name] = async (input) => {
@@ -84,12 +84,3 @@ export function createHandlers(services: Services): Handlers {
   const table: Handlers = slices(services);
   return noticingDiskFull(table, services);
 }
-
-/**
- * Operations only a caller in this process has (the CLI), never a window: profiles for this process
- * alone, waiting for a call's end, and the database set aside at open. Not in the contract.
- */
-export function createLocalHandlers(services: Services) {
-  return noticingDiskFull({ ...localProfileOps(services.profiles), ...localSendOps(services.calls), 'app.recovered': async () => services.store.recovered }, services);
-}
-export type LocalHandlers = ReturnType<typeof createLocalHandlers>;
