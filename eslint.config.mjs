@@ -16,7 +16,10 @@ export default tseslint.config(
   {
     files: ['common/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: ['node:*', 'electron', '../main/*', '../renderer/*', '../preload/*', '../../main/*', '../../renderer/*', '../../preload/*'] }],
+      'no-restricted-imports': [
+        'error',
+        { patterns: ['node:*', 'electron', '../main/*', '../renderer/*', '../preload/*', '../../main/*', '../../renderer/*', '../../preload/*'] },
+      ],
     },
   },
   {
@@ -32,7 +35,10 @@ export default tseslint.config(
       ],
       'no-restricted-syntax': [
         'error',
-        { selector: "NewExpression[callee.name='Date'][arguments.length=0]", message: 'Read the time from the Clock (main/clock.ts) given to this code: clock.date().' },
+        {
+          selector: "NewExpression[callee.name='Date'][arguments.length=0]",
+          message: 'Read the time from the Clock (main/clock.ts) given to this code: clock.date().',
+        },
       ],
       'no-restricted-globals': [
         'error',
@@ -41,10 +47,15 @@ export default tseslint.config(
         { name: 'clearTimeout', message: 'Cancel the TimerHandle the Clock (main/clock.ts) returned: handle.cancel().' },
         { name: 'clearInterval', message: 'Cancel the TimerHandle the Clock (main/clock.ts) returned: handle.cancel().' },
       ],
-      'no-restricted-imports': ['error', { paths: [
-        { name: 'node:timers', message: 'Wait on the Clock (main/clock.ts) given to this code.' },
-        { name: 'node:timers/promises', message: 'Wait on the Clock (main/clock.ts) given to this code: clock.sleep().' },
-      ] }],
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            { name: 'node:timers', message: 'Wait on the Clock (main/clock.ts) given to this code.' },
+            { name: 'node:timers/promises', message: 'Wait on the Clock (main/clock.ts) given to this code: clock.sleep().' },
+          ],
+        },
+      ],
     },
   },
   {
@@ -59,7 +70,10 @@ export default tseslint.config(
       'main/dial/dialer.ts',
     ],
     rules: {
-      '@typescript-eslint/no-restricted-imports': ['error', { patterns: [{ group: ['**/store/*'], message: "Import the store's public index (main/store/index.ts), not its files." }] }],
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['**/store/*'], message: "Import the store's public index (main/store/index.ts), not its files." }] },
+      ],
     },
   },
   {
@@ -75,11 +89,30 @@ export default tseslint.config(
       'renderer/src/main.tsx',
     ],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [
-        { group: ['**/app/api', './api'], importNames: ['call', 'calloutApi'], message: "Call main from the feature's data module (a query or mutation hook), not from a component." },
-        { group: ['**/app/query', './query'], importNames: ['ask'], message: "Call main from the feature's data module (a query or mutation hook), not from a component." },
-      ] }],
-      'no-restricted-syntax': ['error', { selector: "MemberExpression[object.name='window'][property.name='callout']", message: "Reach main from the feature's data module, not from a component." }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/app/api', './api'],
+              importNames: ['call', 'calloutApi'],
+              message: "Call main from the feature's data module (a query or mutation hook), not from a component.",
+            },
+            {
+              group: ['**/app/query', './query'],
+              importNames: ['ask'],
+              message: "Call main from the feature's data module (a query or mutation hook), not from a component.",
+            },
+          ],
+        },
+      ],
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "MemberExpression[object.name='window'][property.name='callout']",
+          message: "Reach main from the feature's data module, not from a component.",
+        },
+      ],
     },
   },
   {

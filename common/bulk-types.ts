@@ -13,7 +13,6 @@ export type BatchStatus = (typeof BATCH_STATUSES)[number];
 
 export type ItemStatus = (typeof ITEM_STATUSES)[number];
 
-
 export interface BatchRecord {
   id: number;
   profile: string;
@@ -153,7 +152,6 @@ export interface ColumnMapping {
   mobile: number;
   markers: number[];
 }
-
 
 export interface RowIssue {
   /** Row number in the file (the header is row 1). */

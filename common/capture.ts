@@ -128,7 +128,13 @@ export function worstVerdict(verdicts: Iterable<Verdict>): Verdict {
 }
 
 /** Builds a check, typed by its code. */
-export function check<C extends CheckCode>(name: CheckName, verdict: Verdict, code: C, params: CheckParams[C], extra: Pick<CaptureCheck, 'issues' | 'detail' | 'causes'> = {}): CaptureCheck {
+export function check<C extends CheckCode>(
+  name: CheckName,
+  verdict: Verdict,
+  code: C,
+  params: CheckParams[C],
+  extra: Pick<CaptureCheck, 'issues' | 'detail' | 'causes'> = {},
+): CaptureCheck {
   return { check: name, verdict, code, params, ...extra } as CaptureCheck;
 }
 

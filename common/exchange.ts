@@ -21,7 +21,6 @@ export interface ExchangeTimings {
   totalMs: number;
 }
 
-
 /** One HTTP exchange as captured: secrets already redacted. */
 export interface Exchange {
   operation: Operation;

@@ -158,8 +158,7 @@ export type StringToSignForm = 'spec' | 'apisix' | 'trailing' | 'query';
 
 /** One change from the gateway's string to sign that made the signature match: the form, or a value (a host, a path, the method, a date). */
 export type InferredChange =
-  | { dimension: 'framing'; from: StringToSignForm; to: StringToSignForm }
-  | { dimension: 'host' | 'path' | 'method' | 'date'; from: string; to: string };
+  { dimension: 'framing'; from: StringToSignForm; to: StringToSignForm } | { dimension: 'host' | 'path' | 'method' | 'date'; from: string; to: string };
 
 export interface Diagnosis {
   /** Same as verifyRequest(...).valid with the same inputs. */
@@ -288,8 +287,8 @@ export interface ClockProbeErrorParams {
   'no-date-header': NoParams;
   /** The Date header as received (a value the server sent). */
   'bad-date-header': { value: string };
-  'timeout': { ms: number };
-  'transport': { kind: TransportErrorKind };
+  timeout: { ms: number };
+  transport: { kind: TransportErrorKind };
 }
 export type ClockProbeError = CodedText<ClockProbeErrorParams>;
 
@@ -378,18 +377,18 @@ export type ParseWarning = CodedText<ParseWarningParams>;
 export interface ParseProblemParams {
   'not-text': NoParams;
   'too-long': { length: number; max: number };
-  'empty': NoParams;
+  empty: NoParams;
   /** Neither raw HTTP, nor cURL, nor header lines: the first line that is not a header. */
   'not-a-request': { line: number; text: string };
   'not-a-header': { line: number; text: string };
   'header-name': { line: number; name: string };
-  'method': { method: string };
+  method: { method: string };
   'http-version': { version: string };
   /** A request target that is neither a path nor an absolute URL. */
-  'target': { target: string };
+  target: { target: string };
   'target-asterisk': NoParams;
   'not-http-url': { url: string };
-  'scheme': { scheme: string };
+  scheme: { scheme: string };
   'host-name': { host: string };
   'url-from-host': { host: string; target: string };
   'default-url': { url: string };
@@ -428,9 +427,7 @@ export type CapturedParseError =
   /** Origin-form request target without a Host header and no default URL to take the host from. */
   | 'no-host';
 
-export type ParseCapturedResult =
-  | { ok: true; value: CapturedRequest }
-  | { ok: false; error: CapturedParseError; detail: ParseProblem };
+export type ParseCapturedResult = { ok: true; value: CapturedRequest } | { ok: false; error: CapturedParseError; detail: ParseProblem };
 
 export type VerifyReason =
   | 'signature-mismatch'

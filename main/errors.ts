@@ -23,14 +23,21 @@ export class CalloutError<C extends ErrorCode = ErrorCode> extends Error {
 }
 
 /** Builds an error from a code and its parameters (the parameters' type follows the code). */
-export function fail<C extends ErrorCode>(code: C, ...rest: ErrorParams[C] extends Record<string, never> ? [params?: ErrorParams[C], issues?: Issue[]] : [params: ErrorParams[C], issues?: Issue[]]): CalloutError<C> {
+export function fail<C extends ErrorCode>(
+  code: C,
+  ...rest: ErrorParams[C] extends Record<string, never> ? [params?: ErrorParams[C], issues?: Issue[]] : [params: ErrorParams[C], issues?: Issue[]]
+): CalloutError<C> {
   const [params, issues] = rest;
   return new CalloutError(code, (params ?? {}) as ErrorParams[C], issues);
 }
 
 /** Invalid input on named fields: `invalid(['date', 'date-invalid'])`. */
 export function invalid(...issues: [path: string, code: string][]): CalloutError<'invalid-input'> {
-  return new CalloutError('invalid-input', {}, issues.map(([path, message]) => ({ path, message })));
+  return new CalloutError(
+    'invalid-input',
+    {},
+    issues.map(([path, message]) => ({ path, message })),
+  );
 }
 
 export function isCalloutError(error: unknown, code?: ErrorCode): error is CalloutError {
@@ -55,6 +62,7 @@ export function isStorageError(error: unknown): boolean {
 export function toIpcError(error: unknown): IpcError {
   if (error instanceof CalloutError) return error.toIpc();
   if (isDiskFull(error)) return { code: 'disk-full', params: {} };
-  if (error instanceof ZodError) return { code: 'invalid-input', params: {}, issues: error.issues.map((i) => ({ path: i.path.join('.'), message: i.message })) };
+  if (error instanceof ZodError)
+    return { code: 'invalid-input', params: {}, issues: error.issues.map((i) => ({ path: i.path.join('.'), message: i.message })) };
   return { code: 'internal', params: {} };
 }

@@ -41,7 +41,16 @@ function slices(services: Services) {
   const teacher = new DialectTeacher({ exchange, exchanges: store.exchanges, dialectOf: (id) => profiles.record(id).dialect, clock });
   const sent = new SentMessages({ messages: store.messages, templates: store.templates, exchanges: store.exchanges });
   const syncSandboxApprovals = () => void (services.sandbox && services.sandboxControl(SANDBOX_PROFILE_ID).syncLibrary());
-  const history = { history: store.history, exchange, retention: store.retention, recovered: () => store.recovered, profiles, clipboard: services.clipboard, clock, version: services.version };
+  const history = {
+    history: store.history,
+    exchange,
+    retention: store.retention,
+    recovered: () => store.recovered,
+    profiles,
+    clipboard: services.clipboard,
+    clock,
+    version: services.version,
+  };
   return {
     ...appOpsOf(services),
     ...profileOps({ profiles, changes, lines }),

@@ -14,10 +14,7 @@ import { createMainWindow, resolveRendererTarget, type BrowserWindowCtor, type S
 /** Chromium's session data (caches, storage) inside the data directory. */
 export const SESSION_DATA_FOLDER = 'chromium';
 
-export type AppModuleLike = Pick<
-  App,
-  'requestSingleInstanceLock' | 'quit' | 'setPath' | 'enableSandbox' | 'isReady' | 'whenReady' | 'on' | 'isPackaged'
->;
+export type AppModuleLike = Pick<App, 'requestSingleInstanceLock' | 'quit' | 'setPath' | 'enableSandbox' | 'isReady' | 'whenReady' | 'on' | 'isPackaged'>;
 
 export interface ElectronModules {
   app: AppModuleLike;

@@ -91,10 +91,6 @@ export function betterSqliteNativeBinding(
 }
 
 /** The Electron build of keytar's addon when running in Electron and it exists; else undefined. */
-export function keytarModulePath(
-  versions: RuntimeVersions = process.versions,
-  fileExists: FileExists = existsSync,
-  baseDir?: string,
-): string | undefined {
+export function keytarModulePath(versions: RuntimeVersions = process.versions, fileExists: FileExists = existsSync, baseDir?: string): string | undefined {
   return electronBuild(KEYTAR_BINARY, versions, fileExists, baseDir);
 }

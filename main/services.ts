@@ -201,7 +201,11 @@ export async function createServices(options: ServicesOptions = {}): Promise<Ser
             return null;
           }
         })();
-        if (record) void profiles.view(record).then((v) => emit('profileUpdated', v), (error: unknown) => options.log?.(error));
+        if (record)
+          void profiles.view(record).then(
+            (v) => emit('profileUpdated', v),
+            (error: unknown) => options.log?.(error),
+          );
       },
       follow: options.follow,
       linesOf: (id) => store.dialSettings.profileLines(id),
@@ -232,12 +236,38 @@ export async function createServices(options: ServicesOptions = {}): Promise<Ser
     profiles.attachListeners((id) => receipts!.status(id));
     const send = calls.send.bind(calls);
     const awaitEnd = calls.awaitEnd.bind(calls);
-    const queue = new BulkQueue({ batches: store.batches, send, awaitEnd, governors, followLeft: (ids) => calls.followLeft(ids), onProgress: (p) => emit('bulkProgress', p), clock, log: options.log, ...options.queue });
+    const queue = new BulkQueue({
+      batches: store.batches,
+      send,
+      awaitEnd,
+      governors,
+      followLeft: (ids) => calls.followLeft(ids),
+      onProgress: (p) => emit('bulkProgress', p),
+      clock,
+      log: options.log,
+      ...options.queue,
+    });
     const bulk = new BulkService({ queue, templates: store.templates, calledSince: (since) => store.messages.calledSince(since), clock });
     const contacts = new ContactService(store.contacts);
-    const dialer = new Dialer({ contacts, settings: store.dialSettings, templates: store.templates, send, awaitEnd, governors, onProgress: (p) => emit('dialProgress', p), clock, log: options.log });
+    const dialer = new Dialer({
+      contacts,
+      settings: store.dialSettings,
+      templates: store.templates,
+      send,
+      awaitEnd,
+      governors,
+      onProgress: (p) => emit('dialProgress', p),
+      clock,
+      log: options.log,
+    });
 
-    const workbench = new WorkbenchService({ store, profiles, clipboard: () => options.clipboard ?? null, onRunProgress: (p) => emit('runProgress', p), clock });
+    const workbench = new WorkbenchService({
+      store,
+      profiles,
+      clipboard: () => options.clipboard ?? null,
+      onRunProgress: (p) => emit('runProgress', p),
+      clock,
+    });
     const capture = new CaptureService({
       exchanges: store.exchanges,
       templates: () => store.templates.list(),
@@ -305,7 +335,13 @@ export async function createServices(options: ServicesOptions = {}): Promise<Ser
       sandboxControl(profileId) {
         const record = profiles.record(profileId);
         if (!record.builtin || !sandbox) throw fail('not-found', { kind: 'sandbox' });
-        return new SandboxControl(sandbox, record.apiId, record.id, () => store.templates.list(), (ids) => void store.templates.markApproved(ids));
+        return new SandboxControl(
+          sandbox,
+          record.apiId,
+          record.id,
+          () => store.templates.list(),
+          (ids) => void store.templates.markApproved(ids),
+        );
       },
       recovery: { messages: interrupted, ...recovered },
       version,

@@ -98,7 +98,8 @@ function progressPrinter(label, stream) {
 export async function fetchElectronBinary({ root = ROOT, env = process.env, progress = process.stderr } = {}) {
   const found = findElectronBinary({ root, env });
   if (found) return { ok: true, path: found, fetched: false };
-  if (env.ELECTRON_OVERRIDE_DIST_PATH?.trim()) return { ok: false, reason: `no Electron executable in ELECTRON_OVERRIDE_DIST_PATH (${env.ELECTRON_OVERRIDE_DIST_PATH})` };
+  if (env.ELECTRON_OVERRIDE_DIST_PATH?.trim())
+    return { ok: false, reason: `no Electron executable in ELECTRON_OVERRIDE_DIST_PATH (${env.ELECTRON_OVERRIDE_DIST_PATH})` };
   const dir = electronDir(root);
   if (!dir) return { ok: false, reason: 'the electron package is not installed (run npm install)' };
   const version = electronVersion(root);
@@ -114,7 +115,10 @@ export async function fetchElectronBinary({ root = ROOT, env = process.env, prog
       arch,
       cacheRoot: env.electron_config_cache,
       checksums: remoteChecksums ? undefined : JSON.parse(readFileSync(join(dir, 'checksums.json'), 'utf8')),
-      downloadOptions: { quiet: true, getProgressCallback: progress ? progressPrinter(`Downloading Electron ${version} (${platform}-${arch})`, progress) : undefined },
+      downloadOptions: {
+        quiet: true,
+        getProgressCallback: progress ? progressPrinter(`Downloading Electron ${version} (${platform}-${arch})`, progress) : undefined,
+      },
     });
   } catch (error) {
     return { ok: false, reason: failureReason(error) };

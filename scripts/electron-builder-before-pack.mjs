@@ -41,7 +41,8 @@ export function checkNativeBuilds({ projectDir, platform, arch, electronVersion 
   const problems = [];
   const wantPlatform = platform === 'mas' ? 'darwin' : platform;
   if (electronVersion && manifest.electron !== electronVersion) problems.push(`built for Electron ${manifest.electron}, packaging Electron ${electronVersion}`);
-  if (manifest.platform !== wantPlatform) problems.push(`built on ${manifest.platform}, packaging for ${wantPlatform} (native modules cannot be cross-compiled)`);
+  if (manifest.platform !== wantPlatform)
+    problems.push(`built on ${manifest.platform}, packaging for ${wantPlatform} (native modules cannot be cross-compiled)`);
   if (arch === 'universal') problems.push('universal macOS builds need an x64 and an arm64 build merged; build each arch separately instead');
   else if (manifest.arch !== arch) problems.push(`built for ${manifest.arch}, packaging for ${arch}`);
   for (const name of REQUIRED) {

@@ -15,7 +15,12 @@ function firstLine(text) {
   return (
     `${text ?? ''}`
       .split('\n')
-      .map((line) => line.replace(/^rebuild-electron-native:\s*/, '').replace(/:\s*$/, '').trim())
+      .map((line) =>
+        line
+          .replace(/^rebuild-electron-native:\s*/, '')
+          .replace(/:\s*$/, '')
+          .trim(),
+      )
       .find(Boolean) ?? ''
   );
 }
@@ -25,7 +30,13 @@ function buildNativeModules(root) {
   return spawnSync(process.execPath, [join(root, 'scripts', 'rebuild-electron-native.mjs'), '--if-missing'], { cwd: root, encoding: 'utf8' });
 }
 
-export async function postinstall({ root = ROOT, env = process.env, say = (line) => process.stdout.write(`callout: ${line}\n`), progress = process.stderr, build = buildNativeModules } = {}) {
+export async function postinstall({
+  root = ROOT,
+  env = process.env,
+  say = (line) => process.stdout.write(`callout: ${line}\n`),
+  progress = process.stderr,
+  build = buildNativeModules,
+} = {}) {
   const version = electronVersion(root);
   if (env.ELECTRON_SKIP_BINARY_DOWNLOAD) {
     say(`Electron ${version} was not downloaded (ELECTRON_SKIP_BINARY_DOWNLOAD is set): \`npm start\` opens the console in your browser until it is.`);
@@ -42,7 +53,9 @@ export async function postinstall({ root = ROOT, env = process.env, say = (line)
     return;
   }
   const why = firstLine(built.stderr) || firstLine(built.stdout) || `exit ${built.status}`;
-  say(`Electron ${version} is installed, but the native modules could not be built for it (${why}); \`npm start\` tries again. The browser console, the CLI and the tests do not need them.`);
+  say(
+    `Electron ${version} is installed, but the native modules could not be built for it (${why}); \`npm start\` tries again. The browser console, the CLI and the tests do not need them.`,
+  );
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {

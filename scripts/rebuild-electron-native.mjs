@@ -96,7 +96,12 @@ function parseArgs(argv) {
         break;
       case '--help':
       case '-h':
-        console.log(readFileSync(fileURLToPath(import.meta.url), 'utf8').split('\n').filter((line) => line.startsWith('//')).join('\n'));
+        console.log(
+          readFileSync(fileURLToPath(import.meta.url), 'utf8')
+            .split('\n')
+            .filter((line) => line.startsWith('//'))
+            .join('\n'),
+        );
         process.exit(0);
         break;
       default:
@@ -187,7 +192,18 @@ function buildEnv(version, arch, headersDir) {
   const env = { ...process.env };
   for (const key of Object.keys(env)) {
     const lower = key.toLowerCase();
-    if (['npm_config_nodedir', 'npm_config_target', 'npm_config_disturl', 'npm_config_dist_url', 'npm_config_runtime', 'npm_config_arch', 'npm_config_target_arch'].includes(lower)) delete env[key];
+    if (
+      [
+        'npm_config_nodedir',
+        'npm_config_target',
+        'npm_config_disturl',
+        'npm_config_dist_url',
+        'npm_config_runtime',
+        'npm_config_arch',
+        'npm_config_target_arch',
+      ].includes(lower)
+    )
+      delete env[key];
   }
   env.npm_config_runtime = 'electron';
   env.npm_config_target = version;
@@ -271,7 +287,9 @@ function runNodeGyp(moduleRoot, version, options) {
 }
 
 async function runElectronRebuild(info, stagingRoot, names, version, options) {
-  console.log(`  @electron/rebuild ${info.version}: rebuild({ buildPath: ${relative(ROOT, stagingRoot)}, electronVersion: ${version}, arch: ${options.arch}, onlyModules: [${names.join(', ')}], force: true })`);
+  console.log(
+    `  @electron/rebuild ${info.version}: rebuild({ buildPath: ${relative(ROOT, stagingRoot)}, electronVersion: ${version}, arch: ${options.arch}, onlyModules: [${names.join(', ')}], force: true })`,
+  );
   if (options.dryRun) return;
   const entry = createRequire(join(info.dir, 'package.json')).resolve('@electron/rebuild');
   const loaded = await import(pathToFileURL(entry).href);
@@ -349,7 +367,9 @@ async function main(argv) {
 
   let staged;
   if (options.dryRun) {
-    staged = Object.fromEntries(options.modules.map((name) => [name, { source: moduleDir(name), target: join(stagingRoot, 'node_modules', name), version: '?' }]));
+    staged = Object.fromEntries(
+      options.modules.map((name) => [name, { source: moduleDir(name), target: join(stagingRoot, 'node_modules', name), version: '?' }]),
+    );
   } else {
     mkdirSync(stagingRoot, { recursive: true });
     writeFileSync(

@@ -23,8 +23,11 @@ export async function chooseStart({ env = process.env, platform = process.platfo
   const noDisplay = displayProblem(env, platform);
   if (noDisplay) return { browser: noDisplay };
   const binary = await fetch({ env, progress: process.stderr });
-  if (!binary.ok) return { browser: `Electron's binary is not here and could not be downloaded (${binary.reason}); set ELECTRON_MIRROR or ELECTRON_OVERRIDE_DIST_PATH for the desktop app` };
-  if (!buildNative()) return { browser: "the native modules could not be built for Electron (see above); `npm run native:electron` tries again" };
+  if (!binary.ok)
+    return {
+      browser: `Electron's binary is not here and could not be downloaded (${binary.reason}); set ELECTRON_MIRROR or ELECTRON_OVERRIDE_DIST_PATH for the desktop app`,
+    };
+  if (!buildNative()) return { browser: 'the native modules could not be built for Electron (see above); `npm run native:electron` tries again' };
   return { desktop: binary.path };
 }
 

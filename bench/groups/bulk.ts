@@ -65,7 +65,17 @@ async function governor(items = 2000, timeScale = 0.05): Promise<Record<string, 
     watcherPollMs: 50,
   });
   services.profiles.registerEphemeral(
-    { id: 'bench', name: 'bench', baseUrl: sandbox.baseUrl, apiId: 'bench', signing: 'off', format: 'json', connectTimeoutMs: 5000, totalTimeoutMs: 15_000, lowBalanceThreshold: null },
+    {
+      id: 'bench',
+      name: 'bench',
+      baseUrl: sandbox.baseUrl,
+      apiId: 'bench',
+      signing: 'off',
+      format: 'json',
+      connectTimeoutMs: 5000,
+      totalTimeoutMs: 15_000,
+      lowBalanceThreshold: null,
+    },
     'bench-key',
   );
   try {
@@ -74,7 +84,17 @@ async function governor(items = 2000, timeScale = 0.05): Promise<Record<string, 
     const digits = [7, 8, 9, 7, 8, 9, 5, 0, 1, 8];
     const rows: PreparedRow[] = Array.from({ length: items }, (_, i) => {
       const content = `您好，客户${i}，您的订单SO-${String(i).padStart(6, '0')}已发货，${'请注意查收，如有疑问请联系客服。'.repeat(6)}`;
-      return { row: i + 2, mobile: `139${String(i).padStart(7, '0')}${digits[i % digits.length]}`, content, length: content.length, units: 2, valid: true, issues: [], duplicateOf: null, sameMobileAs: null };
+      return {
+        row: i + 2,
+        mobile: `139${String(i).padStart(7, '0')}${digits[i % digits.length]}`,
+        content,
+        length: content.length,
+        units: 2,
+        valid: true,
+        issues: [],
+        duplicateOf: null,
+        sameMobileAs: null,
+      };
     });
     const { queue, governors } = services;
     const batch = queue.create({ profileId: 'bench', templateId: null, name: 'bench', duplicates: 'none', rows });
@@ -108,11 +128,13 @@ async function governor(items = 2000, timeScale = 0.05): Promise<Record<string, 
     clearInterval(sampler);
     await queue.whenCallsEnded(batch.id);
     const snap = gov.snapshot();
-    if (done.status !== 'done' || done.accepted !== items) throw new Error(`bench: batch ended ${done.status} with ${done.accepted}/${items} accepted: ${done.pausedReason} ${JSON.stringify(done.statusReason)}`);
+    if (done.status !== 'done' || done.accepted !== items)
+      throw new Error(`bench: batch ended ${done.status} with ${done.accepted}/${items} accepted: ${done.pausedReason} ${JSON.stringify(done.statusReason)}`);
     // Every call the provider placed, by number and text (its request log keeps only the latest 10,000 requests).
     const calls = sandbox.calls();
     const placed = new Set(calls.map((c) => `${c.mobile}\n${c.content}`));
-    if (calls.length !== items || placed.size !== items) throw new Error(`bench: ${calls.length} calls placed for ${items} items (${placed.size} distinct): an item was sent twice`);
+    if (calls.length !== items || placed.size !== items)
+      throw new Error(`bench: ${calls.length} calls placed for ${items} items (${placed.size} distinct): an item was sent twice`);
     // The share of a call's life (accepted to ended, at the provider) spent on a line: the dispatch
     // and the waits before a redial hold none. With a limit that counts calls, that share is the
     // ceiling of the lines' utilization, whatever the client does.
@@ -129,7 +151,9 @@ async function governor(items = 2000, timeScale = 0.05): Promise<Record<string, 
     }
     // Status queries, from Callout's own record of its exchanges: in total, and per second of the
     // provider's clock per line over the batch (mean, and the busiest second).
-    const polls = services.store.db.prepare("SELECT started_at AS at FROM exchanges WHERE operation = 'status' AND started_at >= ?").all(startedAt) as { at: number }[];
+    const polls = services.store.db.prepare("SELECT started_at AS at FROM exchanges WHERE operation = 'status' AND started_at >= ?").all(startedAt) as {
+      at: number;
+    }[];
     const perSecond = new Map<number, number>();
     for (const { at } of polls) {
       const second = Math.floor((at - startedAt) / 1000);
@@ -174,7 +198,11 @@ async function governor(items = 2000, timeScale = 0.05): Promise<Record<string, 
  */
 async function open29mb(): Promise<Record<string, number>> {
   const home = tempHome();
-  const services = await createServices({ home: join(home.dir, 'app'), secrets: { store: new SessionSecretStore(), status: { kind: 'session', keychainAvailable: false, reason: 'bench' } }, sandbox: false });
+  const services = await createServices({
+    home: join(home.dir, 'app'),
+    secrets: { store: new SessionSecretStore(), status: { kind: 'session', keychainAvailable: false, reason: 'bench' } },
+    sandbox: false,
+  });
   try {
     services.store.templates.save({ id: 't', name: 't', content: '您好【变量】，您的订单【变量】已发货。', approved: true });
     const base64 = Buffer.from(bigCsv(199_000, 156)).toString('base64');

@@ -45,7 +45,10 @@ function ensureBuilt(): void {
   const sources = Math.max(newest(join(ROOT, 'renderer')), newest(join(ROOT, 'common')));
   if (existsSync(index) && statSync(index).mtimeMs >= sources) return;
   process.stderr.write('bench: building the console (electron-vite build)…\n');
-  const r = spawnSync(process.execPath, [join(ROOT, 'node_modules/electron-vite/bin/electron-vite.js'), 'build'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+  const r = spawnSync(process.execPath, [join(ROOT, 'node_modules/electron-vite/bin/electron-vite.js'), 'build'], {
+    cwd: ROOT,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   if (r.status !== 0) throw new Error('bench: the console did not build');
 }
 
@@ -84,7 +87,9 @@ async function openBlank(page: Page, url: string): Promise<number> {
   await page.goto('about:blank');
   await page.goto(url, { waitUntil: 'load' });
   return page.evaluate(() => {
-    const nav = (globalThis as unknown as { performance: { getEntriesByType(t: string): { loadEventEnd: number }[] } }).performance.getEntriesByType('navigation')[0];
+    const nav = (globalThis as unknown as { performance: { getEntriesByType(t: string): { loadEventEnd: number }[] } }).performance.getEntriesByType(
+      'navigation',
+    )[0];
     return nav?.loadEventEnd ?? 0;
   });
 }
@@ -133,7 +138,14 @@ export async function consoleGroup(): Promise<Record<string, number>> {
       const before = pending.length;
       const start = performance.now();
       await page.keyboard.press('Control+k');
-      await page.waitForFunction(() => (globalThis as unknown as { document: { activeElement: { getAttribute(n: string): string | null } | null } }).document.activeElement?.getAttribute('data-testid') === 'palette-search', undefined, { polling: 'raf' });
+      await page.waitForFunction(
+        () =>
+          (globalThis as unknown as { document: { activeElement: { getAttribute(n: string): string | null } | null } }).document.activeElement?.getAttribute(
+            'data-testid',
+          ) === 'palette-search',
+        undefined,
+        { polling: 'raf' },
+      );
       await page.keyboard.type(name.slice(0, 3).toLowerCase());
       await page.locator('[data-testid="palette-options"][data-fresh="true"] [data-testid="palette-option"]', { hasText: name }).first().waitFor();
       await page.keyboard.press('Enter');
@@ -143,7 +155,15 @@ export async function consoleGroup(): Promise<Record<string, number>> {
           if (i > 0) await page.keyboard.press('Tab');
           await page.keyboard.type(v);
         }
-      } else await page.waitForFunction(() => (globalThis as unknown as { document: { activeElement: { getAttribute(n: string): string | null } | null } }).document.activeElement?.getAttribute('data-testid') === 'palette-call', undefined, { polling: 'raf' });
+      } else
+        await page.waitForFunction(
+          () =>
+            (globalThis as unknown as { document: { activeElement: { getAttribute(n: string): string | null } | null } }).document.activeElement?.getAttribute(
+              'data-testid',
+            ) === 'palette-call',
+          undefined,
+          { polling: 'raf' },
+        );
       await page.keyboard.press('Enter');
       while (pending.length === before) await new Promise((r) => setTimeout(r, 2));
       return pending[before]!.at - start;

@@ -34,8 +34,14 @@ function signing(): { signPerSec: number; rawHmacPerSec: number } {
   let sign = 0;
   let raw = 0;
   for (let round = 0; round < 5; round++) {
-    raw = Math.max(raw, rate(() => createHmac('sha256', parts.apiKey).update(stringToSign).digest('base64')));
-    sign = Math.max(sign, rate(() => signParts(parts)));
+    raw = Math.max(
+      raw,
+      rate(() => createHmac('sha256', parts.apiKey).update(stringToSign).digest('base64')),
+    );
+    sign = Math.max(
+      sign,
+      rate(() => signParts(parts)),
+    );
   }
   return { signPerSec: Math.round(sign), rawHmacPerSec: Math.round(raw) };
 }
@@ -45,7 +51,16 @@ async function sends(total = 400, concurrency = 8): Promise<number> {
   const home = tempHome('callout-bench-');
   const sandbox = await startSandbox({ timeScale: 0.001, accounts: [{ apiId: 'bench', apiKey: 'bench-key', balance: 1_000_000, lines: 100 }] });
   const store = openStore(home.dir);
-  const endpoint = { profile: 'bench', baseUrl: sandbox.baseUrl, apiId: 'bench', apiKey: 'bench-key', signing: null, connectTimeoutMs: 2000, totalTimeoutMs: 5000, format: 'json' as const };
+  const endpoint = {
+    profile: 'bench',
+    baseUrl: sandbox.baseUrl,
+    apiId: 'bench',
+    apiKey: 'bench-key',
+    signing: null,
+    connectTimeoutMs: 2000,
+    totalTimeoutMs: 5000,
+    format: 'json' as const,
+  };
   // The send-and-follow service every caller uses (following stays idle: the bench measures sends;
   // on a clock a thousand times slower, the first look is half an hour away).
   const service = new CallService({ messages: store.messages, exchanges: store.exchanges, endpoint: async () => endpoint, clock: new ScaledClock(1000) });
@@ -57,7 +72,8 @@ async function sends(total = 400, concurrency = 8): Promise<number> {
         while (next < total) {
           const i = next++;
           const r = await service.send('bench', { mobile: `1380013${String(i).padStart(4, '0')}`, content: `您的验证码是${100000 + i}，5分钟内有效。` });
-          if (r.message.outcome !== 'accepted') throw new Error(`bench send ${i} was ${r.message.outcome}: ${JSON.stringify(r.message.reason) ?? r.reply?.msg}`);
+          if (r.message.outcome !== 'accepted')
+            throw new Error(`bench send ${i} was ${r.message.outcome}: ${JSON.stringify(r.message.reason) ?? r.reply?.msg}`);
         }
       }),
     );

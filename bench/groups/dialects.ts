@@ -23,7 +23,9 @@ export async function dialects(): Promise<Record<string, number>> {
   const numeric = builtinDialect('numeric-states')!;
   const digits = builtinDialect('digit-states')!;
   const statusReply = { code: '2', msg: '查询成功', data: JSON.stringify({ callId: 'SBX000001', state: '200000', duration: '12' }) };
-  const receiptPost = { voice_status: JSON.stringify(Array.from({ length: 10 }, (_, i) => ({ msgid: `M${i}`, state: '2', desc: '被叫用户无法接通', duration: 0 }))) };
+  const receiptPost = {
+    voice_status: JSON.stringify(Array.from({ length: 10 }, (_, i) => ({ msgid: `M${i}`, state: '2', desc: '被叫用户无法接通', duration: 0 }))),
+  };
   const statusReadsPerSec = perSecond(() => readStatus(numeric, statusReply, 'SBX000001'));
   const receiptReadsPerSec = perSecond(() => readReceipts(digits, receiptPost)) * 10;
 
@@ -49,7 +51,14 @@ export async function dialects(): Promise<Record<string, number>> {
     await call('profiles.setKey', { id: p.id, apiKey: sandbox.demo.apiKey });
     const view = (await call('profiles.setFollow', { id: p.id, follow: 'receipts' })) as { receipts: { url: string } };
     const messages = Array.from({ length: 200 }, (_, i) => {
-      const m = services.store.messages.insertPending({ profile: p.id, baseUrl: sandbox.baseUrl, apiId: 'x', mobile: `138${String(i).padStart(8, '0')}`, content: 'x', units: 1 });
+      const m = services.store.messages.insertPending({
+        profile: p.id,
+        baseUrl: sandbox.baseUrl,
+        apiId: 'x',
+        mobile: `138${String(i).padStart(8, '0')}`,
+        content: 'x',
+        units: 1,
+      });
       return services.store.messages.markAccepted(m.id, { code: 2, msg: null, smsid: `R${i}`, count: 1 });
     });
     const posts = 2000;
@@ -59,7 +68,11 @@ export async function dialects(): Promise<Record<string, number>> {
         Array.from({ length: 8 }, (_, j) => {
           const m = messages[(i + j) % messages.length]!;
           const state = (i + j) % 3 === 0 ? 'answered' : 'calling';
-          return fetch(view.receipts.url, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ smsid: m.smsid, state, duration: 9 }) }).then((r) => r.text());
+          return fetch(view.receipts.url, {
+            method: 'POST',
+            headers: { 'Content-Type': 'application/json' },
+            body: JSON.stringify({ smsid: m.smsid, state, duration: 9 }),
+          }).then((r) => r.text());
         }),
       );
     }

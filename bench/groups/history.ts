@@ -35,10 +35,55 @@ export function seededRandom(seed: number): () => number {
   };
 }
 
-const PREFIXES = ['130', '131', '132', '133', '135', '136', '137', '138', '139', '150', '151', '152', '153', '155', '156', '157', '158', '159', '166', '177', '180', '181', '182', '183', '185', '186', '187', '188', '189', '191', '198', '199'];
-const SURNAMES = '王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘于蒋蔡余杜叶程苏魏吕丁任沈姚卢姜崔钟谭陆汪范金石廖贾夏韦付方白邹孟熊秦邱江尹薛闫段雷侯龙史陶黎贺顾毛郝龚邵万钱严覃武戴莫孔向汤';
+const PREFIXES = [
+  '130',
+  '131',
+  '132',
+  '133',
+  '135',
+  '136',
+  '137',
+  '138',
+  '139',
+  '150',
+  '151',
+  '152',
+  '153',
+  '155',
+  '156',
+  '157',
+  '158',
+  '159',
+  '166',
+  '177',
+  '180',
+  '181',
+  '182',
+  '183',
+  '185',
+  '186',
+  '187',
+  '188',
+  '189',
+  '191',
+  '198',
+  '199',
+];
+const SURNAMES =
+  '王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘于蒋蔡余杜叶程苏魏吕丁任沈姚卢姜崔钟谭陆汪范金石廖贾夏韦付方白邹孟熊秦邱江尹薛闫段雷侯龙史陶黎贺顾毛郝龚邵万钱严覃武戴莫孔向汤';
 const GIVEN = '伟芳娜秀英敏静丽强磊军洋勇艳杰娟涛明超秀兰霞平刚桂英华建国建华志强文婷玉兰红梅海燕国庆晓东小红春梅子涵浩然欣怡宇轩梓萱俊杰思远雨桐';
-const ALARMS = ['数据库主库CPU使用率超过90%', '支付网关响应超时', '磁盘空间不足', '订单服务不可用', '机房温度过高', '核心交换机端口中断', '证书即将过期', 'Redis 内存使用率过高', '消息队列积压', 'API 错误率升高'];
+const ALARMS = [
+  '数据库主库CPU使用率超过90%',
+  '支付网关响应超时',
+  '磁盘空间不足',
+  '订单服务不可用',
+  '机房温度过高',
+  '核心交换机端口中断',
+  '证书即将过期',
+  'Redis 内存使用率过高',
+  '消息队列积压',
+  'API 错误率升高',
+];
 const SERVICES = ['体检', '维修', '家政保洁', '牙科复诊', '车辆保养', '宽带安装', '理疗', '面试'];
 
 export interface GeneratedTemplate {
@@ -65,7 +110,12 @@ export const TEMPLATES: readonly GeneratedTemplate[] = [
   { id: 'tpl-shipping', weight: 30, content: (r) => `您好，${personName(r)}，您的订单${digits(r, 12)}已发货，请注意查收。` },
   { id: 'tpl-alarm', weight: 20, content: (r) => `${pick(r, ['生产环境', '测试环境', '华东机房', '华北机房'])}告警：${pick(r, ALARMS)}，请立即处理。` },
   { id: 'tpl-code', weight: 30, content: (r) => `您的验证码是${digits(r, 6)}，5分钟内有效。` },
-  { id: 'tpl-appointment', weight: 12, content: (r) => `尊敬的${personName(r)}，您预约的${pick(r, SERVICES)}服务将于${1 + Math.floor(r() * 12)}月${1 + Math.floor(r() * 28)}日${8 + Math.floor(r() * 10)}点开始。` },
+  {
+    id: 'tpl-appointment',
+    weight: 12,
+    content: (r) =>
+      `尊敬的${personName(r)}，您预约的${pick(r, SERVICES)}服务将于${1 + Math.floor(r() * 12)}月${1 + Math.floor(r() * 28)}日${8 + Math.floor(r() * 10)}点开始。`,
+  },
   { id: '', weight: 8, content: (r) => `${personName(r)}您好，您的快递已到${pick(r, ['东门', '南门', '3号楼', '物业前台'])}驿站，取件码${digits(r, 4)}。` },
 ];
 
@@ -163,24 +213,58 @@ export function generateHistory(db: BetterSqlite3.Database, rows: number, seed =
       const answered = res.state === 'answered';
       const ended = res.outcome === 'unknown' ? null : at + (answered ? 20_000 + Math.floor(r() * 60_000) : 45_000 + Math.floor(r() * 90_000));
       insertMessage.run(
-        id, p, `${p}-api`, mobile, content, t.id || null, units, res.outcome, code,
+        id,
+        p,
+        `${p}-api`,
+        mobile,
+        content,
+        t.id || null,
+        units,
+        res.outcome,
+        code,
         accepted ? '提交成功' : res.outcome === 'rejected' ? '内容未审核：没有匹配的已审核模板' : null,
-        smsid, accepted ? units : null, res.state, answered ? 5 + Math.floor(r() * 55) : accepted ? 0 : null,
-        res.outcome === 'unknown' ? 'timeout' : null, res.outcome === 'unknown' ? 'No complete reply within 15000 ms; the request may have reached the provider.' : null,
-        at, ended ?? at, ended, accepted ? (res.state === 'no_answer' ? 3 : 1) : null,
+        smsid,
+        accepted ? units : null,
+        res.state,
+        answered ? 5 + Math.floor(r() * 55) : accepted ? 0 : null,
+        res.outcome === 'unknown' ? 'timeout' : null,
+        res.outcome === 'unknown' ? 'No complete reply within 15000 ms; the request may have reached the provider.' : null,
+        at,
+        ended ?? at,
+        ended,
+        accepted ? (res.state === 'no_answer' ? 3 : 1) : null,
       );
       insertEvent.run(id, ended ?? at, res.outcome === 'accepted' ? 'state' : res.outcome, res.state, null);
       const wait = 40 + r() * 200;
       const requestBody = JSON.stringify({ account: `${p}-api`, password: '[REDACTED]', mobile, content, format: 'json' });
-      const responseBody = res.outcome === 'unknown' ? null : JSON.stringify(accepted ? { code: 2, msg: '提交成功', smsid, count: units } : { code, msg: '内容未审核：没有匹配的已审核模板' });
+      const responseBody =
+        res.outcome === 'unknown'
+          ? null
+          : JSON.stringify(accepted ? { code: 2, msg: '提交成功', smsid, count: units } : { code, msg: '内容未审核：没有匹配的已审核模板' });
       insertExchange.run(
-        id, p, requestHeaders, requestBody,
-        responseBody === null ? null : 200, responseBody === null ? null : 'OK',
-        responseBody === null ? null : JSON.stringify([['Content-Type', 'application/json; charset=utf-8'], ['Date', new Date(at).toUTCString()], ['Content-Length', String(Buffer.byteLength(responseBody))], ['Connection', 'close']]),
+        id,
+        p,
+        requestHeaders,
+        requestBody,
+        responseBody === null ? null : 200,
+        responseBody === null ? null : 'OK',
+        responseBody === null
+          ? null
+          : JSON.stringify([
+              ['Content-Type', 'application/json; charset=utf-8'],
+              ['Date', new Date(at).toUTCString()],
+              ['Content-Length', String(Buffer.byteLength(responseBody))],
+              ['Connection', 'close'],
+            ]),
         responseBody,
-        responseBody === null ? 'timeout' : null, responseBody === null ? 'No complete reply within 15000 ms; the request may have reached the provider.' : null,
+        responseBody === null ? 'timeout' : null,
+        responseBody === null ? 'No complete reply within 15000 ms; the request may have reached the provider.' : null,
         at,
-        JSON.stringify(responseBody === null ? { dnsMs: 3.1, connectMs: 21.4, tlsMs: 48.2, firstByteMs: null, totalMs: 15000 } : { dnsMs: 3.1, connectMs: 21.4, tlsMs: 48.2, firstByteMs: Math.round(48 + wait), totalMs: Math.round(50 + wait) }),
+        JSON.stringify(
+          responseBody === null
+            ? { dnsMs: 3.1, connectMs: 21.4, tlsMs: 48.2, firstByteMs: null, totalMs: 15000 }
+            : { dnsMs: 3.1, connectMs: 21.4, tlsMs: 48.2, firstByteMs: Math.round(48 + wait), totalMs: Math.round(50 + wait) },
+        ),
       );
     }
   })();
@@ -192,7 +276,7 @@ function schemaKey(): string {
   const db = new BetterSqlite3(':memory:');
   try {
     migrate(db, ':memory:');
-    const sql = (db.prepare("SELECT type, name, sql FROM sqlite_master ORDER BY type, name").all() as unknown[]).map((x) => JSON.stringify(x)).join('\n');
+    const sql = (db.prepare('SELECT type, name, sql FROM sqlite_master ORDER BY type, name').all() as unknown[]).map((x) => JSON.stringify(x)).join('\n');
     return createHash('sha256').update(`${GENERATOR_VERSION}\n${HISTORY_ROWS}\n${sql}`).digest('hex').slice(0, 16);
   } finally {
     db.close();
@@ -287,7 +371,11 @@ export async function history(): Promise<Record<string, number>> {
       pageMs.push(timed(() => repo.page(f, { limit: 100, order: 'newest' })));
     }
 
-    const mobiles = (db.prepare('SELECT mobile FROM messages WHERE id IN (?, ?, ?, ?, ?, ?, ?, ?)').all(...Array.from({ length: 8 }, () => 1 + Math.floor(r() * rows))) as { mobile: string }[]).map((m) => m.mobile);
+    const mobiles = (
+      db.prepare('SELECT mobile FROM messages WHERE id IN (?, ?, ?, ?, ?, ?, ?, ?)').all(...Array.from({ length: 8 }, () => 1 + Math.floor(r() * rows))) as {
+        mobile: string;
+      }[]
+    ).map((m) => m.mobile);
     const searchFilter = (i: number): HistoryFilter => {
       if (i % 2 === 0) {
         const m = pick(r, mobiles);

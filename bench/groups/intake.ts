@@ -20,10 +20,14 @@ const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length 
 
 function post(agent: http.Agent, url: string, body: string, token: string): Promise<number> {
   return new Promise((resolve) => {
-    const req = http.request(url, { method: 'POST', agent, headers: { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body), Authorization: `Bearer ${token}` } }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode ?? 0));
-    });
+    const req = http.request(
+      url,
+      { method: 'POST', agent, headers: { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body), Authorization: `Bearer ${token}` } },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      },
+    );
     req.on('error', () => resolve(0));
     req.end(body);
   });
@@ -31,7 +35,9 @@ function post(agent: http.Agent, url: string, body: string, token: string): Prom
 
 export async function intake(opts: { quick?: boolean } = {}): Promise<Record<string, number>> {
   const seconds = opts.quick ? 5 : 30;
-  const template = JSON.parse(readFileSync(join(__dirname, '..', '..', 'test', 'fixtures', 'paging', 'alertmanager-v4-firing.json'), 'utf8')) as { groupKey: string };
+  const template = JSON.parse(readFileSync(join(__dirname, '..', '..', 'test', 'fixtures', 'paging', 'alertmanager-v4-firing.json'), 'utf8')) as {
+    groupKey: string;
+  };
   const bodies = Array.from({ length: GROUPS }, (_, i) => JSON.stringify({ ...template, groupKey: `${template.groupKey}-${i}` }));
   const incidents = new Map<string, number>();
   const token = newPathSecret();

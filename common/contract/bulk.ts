@@ -27,27 +27,55 @@ export const bulkOps = {
   'bulk.cancelOpen': op<{ cancelled: boolean }>()(z.object({ requestId: z.string().min(1).max(64) }).strict()),
   'bulk.remap': op<ImportView>()(z.object({ importId: z.string().max(64), mapping, templateId: id.optional() }).strict()),
   'bulk.issues': op<RowIssue[]>()(
-    z.object({ importId: z.string().max(64), kind: z.enum(ISSUE_KINDS).optional(), offset: z.number().int().min(0).optional(), limit: z.number().int().min(1).max(1000).optional() }).strict(),
+    z
+      .object({
+        importId: z.string().max(64),
+        kind: z.enum(ISSUE_KINDS).optional(),
+        offset: z.number().int().min(0).optional(),
+        limit: z.number().int().min(1).max(1000).optional(),
+      })
+      .strict(),
   ),
   'bulk.create': op<BatchRecord>()(
-    z.object({ importId: z.string().max(64), profileId: id, duplicates: z.enum(['none', 'same-text', 'same-mobile']), name: z.string().trim().max(100).optional() }).strict(),
+    z
+      .object({
+        importId: z.string().max(64),
+        profileId: id,
+        duplicates: z.enum(['none', 'same-text', 'same-mobile']),
+        name: z.string().trim().max(100).optional(),
+      })
+      .strict(),
   ),
   /** Rows of an import called with the same text in the last 30 minutes (History): said before the list is started. */
   'bulk.recentlyCalled': op<RecentlyCalledView>()(z.object({ importId: z.string().max(64) }).strict()),
   'bulk.discard': op<{ discarded: boolean }>()(z.object({ importId: z.string().max(64) }).strict()),
-  'bulk.list': op<BatchListRow[]>()(z.object({ limit: z.number().int().min(1).max(500).optional() }).strict().optional()),
+  'bulk.list': op<BatchListRow[]>()(
+    z
+      .object({ limit: z.number().int().min(1).max(500).optional() })
+      .strict()
+      .optional(),
+  ),
   'bulk.progress': op<BatchProgress>()(z.object({ batchId }).strict()),
   'bulk.start': op<BatchProgress>()(z.object({ batchId }).strict()),
   'bulk.pause': op<BatchProgress>()(z.object({ batchId }).strict()),
   'bulk.resume': op<BatchProgress>()(z.object({ batchId }).strict()),
   'bulk.cancel': op<BatchProgress>()(z.object({ batchId }).strict()),
   'bulk.items': op<BatchItemView[]>()(
-    z.object({ batchId, status: z.enum(ITEM_STATUSES).optional(), offset: z.number().int().min(0).optional(), limit: z.number().int().min(1).max(1000).optional() }).strict(),
+    z
+      .object({
+        batchId,
+        status: z.enum(ITEM_STATUSES).optional(),
+        offset: z.number().int().min(0).optional(),
+        limit: z.number().int().min(1).max(1000).optional(),
+      })
+      .strict(),
   ),
   /** Items whose outcome is unknown (in flight when Callout stopped, or a timeout): for a person to decide. */
   'bulk.unknown': op<BatchItemView[]>()(z.object({ batchId }).strict()),
   /** Sends chosen unknown items again: only with a person's confirmation. */
-  'bulk.requeue': op<{ requeued: number }>()(z.object({ batchId, itemIds: z.array(z.number().int().positive()).min(1).max(100_000), confirm: z.literal(true, { error: 'confirm-required' }) }).strict()),
+  'bulk.requeue': op<{ requeued: number }>()(
+    z.object({ batchId, itemIds: z.array(z.number().int().positive()).min(1).max(100_000), confirm: z.literal(true, { error: 'confirm-required' }) }).strict(),
+  ),
   'bulk.skip': op<{ skipped: number }>()(z.object({ batchId, itemIds: z.array(z.number().int().positive()).min(1).max(100_000) }).strict()),
   /**
    * The results: the sheet's own columns plus what became of each row, in `lang` and local time

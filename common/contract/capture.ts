@@ -13,7 +13,12 @@ export const captureOps = {
   'capture.start': op<CaptureStatus>()(
     z
       .object({
-        target: z.string().trim().min(1, 'required').max(2000).regex(/^https?:\/\//i, 'url-invalid'),
+        target: z
+          .string()
+          .trim()
+          .min(1, 'required')
+          .max(2000)
+          .regex(/^https?:\/\//i, 'url-invalid'),
         port: z.number().int().min(0).max(65535).optional(),
         profileId: id.nullable().optional(),
       })

@@ -22,7 +22,4 @@ export const SIGNING_MODES = ['off', 'spec', 'apisix'] as const;
 export type SigningMode = (typeof SIGNING_MODES)[number];
 
 /** The key used to sign in the workbench: a profile's (stays in main) or one typed for this case. */
-export const signatureKey = z.union([
-  z.object({ profileId: id }).strict(),
-  z.object({ adHoc: z.string().min(1, 'key-required').max(256) }).strict(),
-]);
+export const signatureKey = z.union([z.object({ profileId: id }).strict(), z.object({ adHoc: z.string().min(1, 'key-required').max(256) }).strict()]);

@@ -10,7 +10,10 @@ const hhmm = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'time-invalid');
 const dialRequest = z
   .object({
     profileId: id,
-    targets: z.array(z.union([z.object({ contactId }).strict(), z.object({ mobile: z.string().max(40) }).strict()])).max(20).optional(),
+    targets: z
+      .array(z.union([z.object({ contactId }).strict(), z.object({ mobile: z.string().max(40) }).strict()]))
+      .max(20)
+      .optional(),
     groupId: z.number().int().positive().optional(),
     templateId: id.nullable().optional(),
     values: z.array(z.string().max(500)).max(50).optional(),
@@ -42,7 +45,9 @@ export const dialOps = {
   'contacts.groups': op<ContactGroupRecord[]>()(none),
   /** A group's members in calling order (an escalation list: call A, if no answer call B...). */
   'contacts.saveGroup': op<ContactGroupRecord>()(
-    z.object({ id: z.number().int().positive().optional(), name: z.string().trim().min(1, 'name-required').max(60), memberIds: z.array(contactId).max(50) }).strict(),
+    z
+      .object({ id: z.number().int().positive().optional(), name: z.string().trim().min(1, 'name-required').max(60), memberIds: z.array(contactId).max(50) })
+      .strict(),
   ),
   'contacts.removeGroup': op<{ removed: boolean }>()(z.object({ id: z.number().int().positive() }).strict()),
 

@@ -7,18 +7,11 @@ import type { MobileError } from '../domain/mobile';
 import type { ImportLimit } from '../domain/import-limits';
 import type { IntakeProblem } from '../paging/intake';
 
-export type NotFoundKind = 'profile' | 'message' | 'exchange' | 'template' | 'batch' | 'contact' | 'group' | 'import' | 'sandbox' | 'collection' | 'request' | 'environment' | 'run';
+export type NotFoundKind =
+  'profile' | 'message' | 'exchange' | 'template' | 'batch' | 'contact' | 'group' | 'import' | 'sandbox' | 'collection' | 'request' | 'environment' | 'run';
 
 export type ImportProblem =
-  | 'no-rows'
-  | 'no-data-rows'
-  | 'unreadable-csv'
-  | 'unreadable-xlsx'
-  | 'xls-unsupported'
-  | 'zip-not-spreadsheet'
-  | 'not-xlsx'
-  | 'cannot-read'
-  | 'reader-failed';
+  'no-rows' | 'no-data-rows' | 'unreadable-csv' | 'unreadable-xlsx' | 'xls-unsupported' | 'zip-not-spreadsheet' | 'not-xlsx' | 'cannot-read' | 'reader-failed';
 
 export type HistoryProblem = 'cursor' | 'page-size' | 'mobile-digits' | 'range' | 'utc-offset' | 'days' | 'dates';
 
@@ -71,7 +64,7 @@ export interface ErrorParams {
   'still-in-progress': { id: number };
   'builtin-profile': { kind: 'remove' | 'set-key' | 'delete-key' };
   'database-too-new': { version: number; supported: number };
-  'unavailable': { kind: 'clipboard' | 'calls' | 'browser-key-copy' };
+  unavailable: { kind: 'clipboard' | 'calls' | 'browser-key-copy' };
   'exchange-without-profile': Record<string, never>;
   'vector-file-invalid': { kind: VectorFileProblem; where: string | null };
   'import-failed': { kind: ImportProblem; name?: string; detail?: string; row?: number };

@@ -93,7 +93,12 @@ export const historyOps = {
     z
       .object({
         exchangeDays: z.number().int().min(1, 'retention-days-range').max(36_500, 'retention-days-range').nullable(),
-        exchangeMaxBytes: z.number().int().min(1024 * 1024, 'retention-size-range').max(1024 ** 4, 'retention-size-range').nullable(),
+        exchangeMaxBytes: z
+          .number()
+          .int()
+          .min(1024 * 1024, 'retention-size-range')
+          .max(1024 ** 4, 'retention-size-range')
+          .nullable(),
       })
       .strict(),
   ),

@@ -20,7 +20,21 @@ import { templatesOps } from './templates';
 import { workbenchEvents, workbenchOps } from './workbench';
 
 export const contract = {
-  channels: { ...appOps, ...profilesOps, ...dialectsOps, ...templatesOps, ...sendOps, ...historyOps, ...bulkOps, ...dialOps, ...sandboxOps, ...signatureOps, ...workbenchOps, ...captureOps, ...pagingOps },
+  channels: {
+    ...appOps,
+    ...profilesOps,
+    ...dialectsOps,
+    ...templatesOps,
+    ...sendOps,
+    ...historyOps,
+    ...bulkOps,
+    ...dialOps,
+    ...sandboxOps,
+    ...signatureOps,
+    ...workbenchOps,
+    ...captureOps,
+    ...pagingOps,
+  },
   events: { ...sendEvents, ...bulkEvents, ...dialEvents, ...appEvents, ...profilesEvents, ...workbenchEvents, ...captureEvents, ...pagingEvents },
 } as const;
 
@@ -65,7 +79,18 @@ export * from './define';
 export * from './errors';
 export type { AppInfo, SecretStoreView, StorageProblem } from './app';
 export type { ImportProgress } from './bulk';
-export { FOLLOW_MODES, profileInput, type DialectSaved, type FollowMode, type KeyCheck, type ListenerState, type ProfileInput, type ProfileLines, type ProfileSaveResult, type ProfileView } from './profiles';
+export {
+  FOLLOW_MODES,
+  profileInput,
+  type DialectSaved,
+  type FollowMode,
+  type KeyCheck,
+  type ListenerState,
+  type ProfileInput,
+  type ProfileLines,
+  type ProfileSaveResult,
+  type ProfileView,
+} from './profiles';
 export type { DialectPreview, ReplyTree, ResolveCount, SeenValue } from './dialects';
 export type { SandboxFaultInput, SandboxFaultView, SandboxLibraryEntry, SandboxRequestView, SandboxTemplateView, SandboxView } from './sandbox';
 export type { ImportResult, TemplateView } from './templates';

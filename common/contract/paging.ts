@@ -29,7 +29,11 @@ const step = z
     target: stepTarget,
     attempts: z.number().int().min(1, 'attempts-range').max(5, 'attempts-range'),
     retrySeconds: z.number().int().min(0).max(3600),
-    pauseSeconds: z.number().int().min(0).max(24 * 3600),
+    pauseSeconds: z
+      .number()
+      .int()
+      .min(0)
+      .max(24 * 3600),
   })
   .strict();
 
@@ -102,14 +106,26 @@ const pastedText = z.object({ text: z.string().min(1, 'value-required').max(4_00
 
 export const pagingOps = {
   /** Newest first: all, the open ones, or those a maintenance window held. */
-  'incidents.list': op<IncidentRecord[]>()(z.object({ open: z.boolean().optional(), held: z.boolean().optional(), limit: z.number().int().min(1).max(1000).optional() }).strict().optional()),
+  'incidents.list': op<IncidentRecord[]>()(
+    z
+      .object({ open: z.boolean().optional(), held: z.boolean().optional(), limit: z.number().int().min(1).max(1000).optional() })
+      .strict()
+      .optional(),
+  ),
   /** An incident's full record: alerts, steps, calls (smsid, state, duration, reason), who acknowledged or resolved it. */
   'incidents.show': op<IncidentDetail>()(z.object({ id: rowId }).strict()),
   'incidents.ack': op<IncidentRecord>()(z.object({ id: rowId, by: person }).strict()),
   'incidents.resolve': op<IncidentRecord>()(z.object({ id: rowId, by: person }).strict()),
   /** The calls as CSV, and the one-line summary for a chat, in a language. */
   'incidents.export': op<{ csv: string; summary: string }>()(
-    z.object({ id: rowId, lang: z.enum(['zh-CN', 'en']), utcOffsetMinutes: z.number().int().min(-840).max(840).optional(), timeZone: z.string().max(64).optional() }).strict(),
+    z
+      .object({
+        id: rowId,
+        lang: z.enum(['zh-CN', 'en']),
+        utcOffsetMinutes: z.number().int().min(-840).max(840).optional(),
+        timeZone: z.string().max(64).optional(),
+      })
+      .strict(),
   ),
 
   /** Receives an alert group (a pasted alert, parsed): a new incident, or the open one of its key. Null: a resolution with nothing open. */
@@ -122,7 +138,12 @@ export const pagingOps = {
   /** The alert receiver: its settings, whether it listens, its address (with the secret path). */
   'paging.receiverStatus': op<ReceiverStatus>()(z.object({}).strict().optional()),
   /** The profile paging calls with (default: the built-in Sandbox); `profileId` set: paging calls with it from now on. */
-  'paging.profile': op<{ profileId: string }>()(z.object({ profileId: z.string().trim().min(1).max(64).optional() }).strict().optional()),
+  'paging.profile': op<{ profileId: string }>()(
+    z
+      .object({ profileId: z.string().trim().min(1).max(64).optional() })
+      .strict()
+      .optional(),
+  ),
   /** Starts the receiver with its kept settings whether or not it is enabled (`callout page serve`); `error` says why it could not listen. */
   'paging.receiverStart': op<ReceiverStatus>()(z.object({}).strict().optional()),
   'paging.receiverStop': op<ReceiverStatus>()(z.object({}).strict().optional()),
@@ -138,7 +159,18 @@ export const pagingOps = {
         host: z.string().trim().min(1).max(255),
         port: z.number().int().min(0).max(65535),
         bearer: z.string().trim().min(16, 'key-too-short').max(256).nullable().optional(),
-        basic: z.object({ username: z.string().min(1).max(100).regex(/^[^:]*$/, 'invalid-characters'), password: z.string().min(8, 'key-too-short').max(200) }).strict().nullable().optional(),
+        basic: z
+          .object({
+            username: z
+              .string()
+              .min(1)
+              .max(100)
+              .regex(/^[^:]*$/, 'invalid-characters'),
+            password: z.string().min(8, 'key-too-short').max(200),
+          })
+          .strict()
+          .nullable()
+          .optional(),
         newSecret: z.boolean().optional(),
       })
       .strict(),
@@ -166,7 +198,15 @@ export const pagingOps = {
 
   'paging.policies': op<EscalationPolicy[]>()(z.object({}).strict().optional()),
   'paging.savePolicy': op<EscalationPolicy>()(
-    z.object({ id: rowId.optional(), name, steps: z.array(step).min(1).max(20), repeat: z.number().int().min(0).max(10), minAnsweredSeconds: z.number().int().min(0).max(600) }).strict(),
+    z
+      .object({
+        id: rowId.optional(),
+        name,
+        steps: z.array(step).min(1).max(20),
+        repeat: z.number().int().min(0).max(10),
+        minAnsweredSeconds: z.number().int().min(0).max(600),
+      })
+      .strict(),
   ),
   'paging.removePolicy': op<{ removed: boolean }>()(z.object({ id: rowId }).strict()),
 
@@ -185,7 +225,10 @@ export const pagingOps = {
             start: time,
           })
           .strict(),
-        overrides: z.array(z.object({ contactId: rowId, from: time, to: time }).strict()).max(500).optional(),
+        overrides: z
+          .array(z.object({ contactId: rowId, from: time, to: time }).strict())
+          .max(500)
+          .optional(),
       })
       .strict(),
   ),

@@ -19,9 +19,25 @@ export const profileInput = z
     apiId: z.string().trim().min(1, 'api-id-required').max(128, 'api-id-too-long'),
     signing: z.enum(SIGNING_MODES).default('off'),
     format: z.enum(['json', 'xml']).default('json'),
-    connectTimeoutMs: z.number({ error: 'connect-timeout-range' }).int('connect-timeout-range').min(500, 'connect-timeout-range').max(60_000, 'connect-timeout-range').default(5_000),
-    totalTimeoutMs: z.number({ error: 'total-timeout-range' }).int('total-timeout-range').min(1_000, 'total-timeout-range').max(300_000, 'total-timeout-range').default(15_000),
-    lowBalanceThreshold: z.number({ error: 'threshold-range' }).int('threshold-range').min(0, 'threshold-range').max(10_000_000, 'threshold-range').nullable().default(null),
+    connectTimeoutMs: z
+      .number({ error: 'connect-timeout-range' })
+      .int('connect-timeout-range')
+      .min(500, 'connect-timeout-range')
+      .max(60_000, 'connect-timeout-range')
+      .default(5_000),
+    totalTimeoutMs: z
+      .number({ error: 'total-timeout-range' })
+      .int('total-timeout-range')
+      .min(1_000, 'total-timeout-range')
+      .max(300_000, 'total-timeout-range')
+      .default(15_000),
+    lowBalanceThreshold: z
+      .number({ error: 'threshold-range' })
+      .int('threshold-range')
+      .min(0, 'threshold-range')
+      .max(10_000_000, 'threshold-range')
+      .nullable()
+      .default(null),
     /**
      * A person ticked "send my key unencrypted": the key may travel over plain http:// to a host
      * that is not this machine. Without it such an address is refused (loopback http is fine).
@@ -129,7 +145,9 @@ export const profilesOps = {
    * Lines bought from the provider (each allows 20 concurrent calls and about 2,000 an hour), and
    * whether a line is lent while its call waits for the provider's redial. Either or both.
    */
-  'profiles.setLines': op<ProfileLines>()(z.object({ id, lines: z.number().int().min(1, 'lines-range').max(100, 'lines-range').optional(), lendLines: z.boolean().optional() }).strict()),
+  'profiles.setLines': op<ProfileLines>()(
+    z.object({ id, lines: z.number().int().min(1, 'lines-range').max(100, 'lines-range').optional(), lendLines: z.boolean().optional() }).strict(),
+  ),
 };
 
 export const profilesEvents = {

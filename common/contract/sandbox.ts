@@ -119,9 +119,7 @@ export const sandboxOps = {
    * review delay. A text already registered is not registered twice (`approve: 'now'` approves it).
    */
   'sandbox.registerTemplates': op<SandboxView>()(
-    sandboxProfile
-      .extend({ templateIds: z.array(id).min(1, 'templates-required').max(500), approve: z.enum(['now', 'review']) })
-      .strict(),
+    sandboxProfile.extend({ templateIds: z.array(id).min(1, 'templates-required').max(500), approve: z.enum(['now', 'review']) }).strict(),
   ),
   /** Ends a pending sandbox template's review now. */
   'sandbox.approveTemplate': op<SandboxView>()(sandboxProfile.extend({ templateId: z.string().trim().min(1).max(64) }).strict()),
@@ -141,7 +139,12 @@ export const sandboxOps = {
         timeScale: z.number().min(0.001, 'time-scale-range').max(1, 'time-scale-range').optional(),
         signatureMode: z.enum(SANDBOX_SIGNATURE_MODES).optional(),
         clockOffsetSeconds: z.number().int().min(-86_400, 'clock-offset-range').max(86_400, 'clock-offset-range').optional(),
-        reviewDelayMs: z.number().int().min(0, 'review-delay-range').max(24 * 3_600_000, 'review-delay-range').optional(),
+        reviewDelayMs: z
+          .number()
+          .int()
+          .min(0, 'review-delay-range')
+          .max(24 * 3_600_000, 'review-delay-range')
+          .optional(),
         dialect: z.string().trim().min(1).max(64).optional(),
       })
       .strict(),
@@ -150,6 +153,9 @@ export const sandboxOps = {
   'sandbox.clearFaults': op<SandboxView>()(sandboxProfile.strict().optional()),
   /** The most recent requests the sandbox received, newest first. */
   'sandbox.requests': op<{ total: number; requests: SandboxRequestView[] }>()(
-    sandboxProfile.extend({ limit: z.number().int().min(1).max(500).default(100) }).strict().optional(),
+    sandboxProfile
+      .extend({ limit: z.number().int().min(1).max(500).default(100) })
+      .strict()
+      .optional(),
   ),
 };

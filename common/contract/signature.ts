@@ -37,7 +37,11 @@ export interface VectorCheckView {
 }
 
 /** An API ID as it can stand in a Signature header: no double quote, no line break. */
-const apiId = z.string().min(1, 'api-id-required').max(128, 'api-id-too-long').regex(/^[^"\r\n]*$/, 'api-id-quote');
+const apiId = z
+  .string()
+  .min(1, 'api-id-required')
+  .max(128, 'api-id-too-long')
+  .regex(/^[^"\r\n]*$/, 'api-id-quote');
 
 const signatureInputs = {
   method: z.string().trim().min(1).max(16),
@@ -89,7 +93,15 @@ export const signatureOps = {
   ),
   /** Reads a pasted request: raw HTTP, a cURL command, or just its headers. */
   'signature.parseRequest': op<ParseCapturedResult>()(
-    z.object({ text: z.string().max(200_000), defaults: z.object({ url: z.string().max(4096).optional(), method: z.string().max(16).optional() }).strict().optional() }).strict(),
+    z
+      .object({
+        text: z.string().max(200_000),
+        defaults: z
+          .object({ url: z.string().max(4096).optional(), method: z.string().max(16).optional() })
+          .strict()
+          .optional(),
+      })
+      .strict(),
   ),
   /** The current case as a test vector file (a profile's key is never written: it becomes a keyRef). */
   'signature.exportVector': op<{ json: string }>()(

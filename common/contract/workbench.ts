@@ -73,7 +73,12 @@ export const rawBody = z.discriminatedUnion('kind', [
 export const rawRequest = z
   .object({
     method: method.default('POST'),
-    path: z.string().trim().min(1, 'path-invalid').max(4000, 'path-invalid').regex(/^\/[^\s#]*$/, 'path-invalid'),
+    path: z
+      .string()
+      .trim()
+      .min(1, 'path-invalid')
+      .max(4000, 'path-invalid')
+      .regex(/^\/[^\s#]*$/, 'path-invalid'),
     headers: z.array(headerRow).max(100, 'too-many-headers').default([]),
     omit: z.array(z.enum(OMITTABLE_HEADERS)).max(OMITTABLE_HEADERS.length).default([]),
     body: rawBody.default({ kind: 'none' }),
@@ -281,9 +286,7 @@ export const workbenchOps = {
 
   'collections.list': op<CollectionSummary[]>()(none),
   'collections.get': op<CollectionView>()(z.object({ id: rowId }).strict()),
-  'collections.save': op<CollectionView>()(
-    z.object({ id: rowId.optional(), name, description: z.string().max(5000).default(''), variables }).strict(),
-  ),
+  'collections.save': op<CollectionView>()(z.object({ id: rowId.optional(), name, description: z.string().max(5000).default(''), variables }).strict()),
   'collections.remove': op<{ removed: boolean }>()(z.object({ id: rowId }).strict()),
   'collections.saveRequest': op<SavedRequestView>()(
     z
@@ -323,7 +326,12 @@ export const workbenchOps = {
   'environments.save': op<EnvironmentView>()(z.object({ id: rowId.optional(), name, profileId: id, variables }).strict()),
   'environments.remove': op<{ removed: boolean }>()(z.object({ id: rowId }).strict()),
 
-  'runs.list': op<RunSummary[]>()(z.object({ collectionId: rowId.optional(), limit: z.number().int().min(1).max(500).optional() }).strict().optional()),
+  'runs.list': op<RunSummary[]>()(
+    z
+      .object({ collectionId: rowId.optional(), limit: z.number().int().min(1).max(500).optional() })
+      .strict()
+      .optional(),
+  ),
   'runs.get': op<RunView>()(z.object({ id: rowId }).strict()),
 };
 

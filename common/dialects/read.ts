@@ -236,7 +236,16 @@ function localTime(text: string, zone: string): number | null {
   // The zone's offset at that moment (read twice: right across a daylight saving change).
   const offsetAt = (t: number) => {
     const p = Object.fromEntries(
-      new Intl.DateTimeFormat('en-US', { timeZone: zone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' })
+      new Intl.DateTimeFormat('en-US', {
+        timeZone: zone,
+        hourCycle: 'h23',
+        year: 'numeric',
+        month: '2-digit',
+        day: '2-digit',
+        hour: '2-digit',
+        minute: '2-digit',
+        second: '2-digit',
+      })
         .formatToParts(new Date(t))
         .map((x) => [x.type, x.value]),
     );

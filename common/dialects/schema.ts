@@ -33,17 +33,33 @@ const states = z
   .refine((m) => Object.keys(m).length <= MAX_STATE_VALUES, 'dialect-too-many-values');
 
 /** A provider's result code as a dialect names it: a number's digits or a code word (`FailedOperation.InsufficientBalance`, `OK`, `000000`). */
-const codeKey = z.string().max(100, 'dialect-code').regex(/^[^\s]+$/u, 'dialect-code');
+const codeKey = z
+  .string()
+  .max(100, 'dialect-code')
+  .regex(/^[^\s]+$/u, 'dialect-code');
 
 /** A success value: a number or a string, as the provider writes it. */
-const successValue = z.union([z.number({ error: 'dialect-success' }).int('dialect-success'), z.string({ error: 'dialect-success' }).trim().min(1, 'dialect-success').max(100, 'dialect-success')], { error: 'dialect-success' });
+const successValue = z.union(
+  [
+    z.number({ error: 'dialect-success' }).int('dialect-success'),
+    z.string({ error: 'dialect-success' }).trim().min(1, 'dialect-success').max(100, 'dialect-success'),
+  ],
+  { error: 'dialect-success' },
+);
 
 /**
  * What a successful reply looks like: the code's value (a number, a string, or any of several), or
  * `{ "absent": "Response.Error" }` (a reply without that field is a success; with it, its code is
  * read at `code` and refused unless `codes` says otherwise).
  */
-const success = z.union([successValue, z.array(successValue, { error: 'dialect-success' }).min(1, 'dialect-success').max(50, 'dialect-success'), z.object({ absent: paths }).strict()], { error: 'dialect-success' });
+const success = z.union(
+  [
+    successValue,
+    z.array(successValue, { error: 'dialect-success' }).min(1, 'dialect-success').max(50, 'dialect-success'),
+    z.object({ absent: paths }).strict(),
+  ],
+  { error: 'dialect-success' },
+);
 
 /** A time unit for a duration written in another unit than seconds. */
 const durationUnit = z.enum(['s', 'ms', 'min'], { error: 'dialect-unit' });
@@ -52,14 +68,17 @@ const durationUnit = z.enum(['s', 'ms', 'min'], { error: 'dialect-unit' });
 const timeFormat = z.enum(['auto', 's', 'ms', 'text'], { error: 'dialect-time-format' });
 
 /** An IANA time zone (for local date-time text). */
-const zone = z.string().max(60, 'dialect-zone').refine((z) => {
-  try {
-    new Intl.DateTimeFormat('en', { timeZone: z });
-    return true;
-  } catch {
-    return false;
-  }
-}, 'dialect-zone');
+const zone = z
+  .string()
+  .max(60, 'dialect-zone')
+  .refine((z) => {
+    try {
+      new Intl.DateTimeFormat('en', { timeZone: z });
+      return true;
+    } catch {
+      return false;
+    }
+  }, 'dialect-zone');
 
 /**
  * A call's duration: a place holding seconds; a place holding it in another unit
@@ -91,12 +110,21 @@ const receiptKind = z
   })
   .strict();
 
-const code = z.object({ meaning: z.string().trim().max(200, 'dialect-meaning').optional(), outcome: z.enum(['accepted', 'rejected', 'unknown'], { error: 'dialect-outcome' }) }).strict();
+const code = z
+  .object({
+    meaning: z.string().trim().max(200, 'dialect-meaning').optional(),
+    outcome: z.enum(['accepted', 'rejected', 'unknown'], { error: 'dialect-outcome' }),
+  })
+  .strict();
 
 const ack = z
   .object({
     status: z.number({ error: 'dialect-ack-status' }).int('dialect-ack-status').min(200, 'dialect-ack-status').max(299, 'dialect-ack-status').default(200),
-    type: z.string().max(100, 'dialect-ack-type').regex(/^[\w.+-]+\/[\w.+-]+(\s*;\s*[\w-]+=[\w.-]+)*$/, 'dialect-ack-type').optional(),
+    type: z
+      .string()
+      .max(100, 'dialect-ack-type')
+      .regex(/^[\w.+-]+\/[\w.+-]+(\s*;\s*[\w-]+=[\w.-]+)*$/, 'dialect-ack-type')
+      .optional(),
     body: z.string().max(2000, 'dialect-ack-body').default('ok'),
   })
   .strict();
@@ -108,7 +136,10 @@ const shape = z
     format: z.enum(['json', 'xml']).optional(),
     /** Namespace on the XML root element (`<SubmitResult xmlns="…">`). */
     xmlns: z.string().max(200).optional(),
-    roots: z.object({ send: z.string().max(60).optional(), status: z.string().max(60).optional(), balance: z.string().max(60).optional() }).strict().optional(),
+    roots: z
+      .object({ send: z.string().max(60).optional(), status: z.string().max(60).optional(), balance: z.string().max(60).optional() })
+      .strict()
+      .optional(),
     /** Every value written as a string ("2", "12"). */
     strings: z.boolean().optional(),
     /** Places whose object is written as a JSON text. */
@@ -137,7 +168,11 @@ const shape = z
 export const dialectSchema = z
   .object({
     /** Set on built-in dialects (spec, voiceid-push, ...); a dialect of your own has none. */
-    id: z.string().max(60).regex(/^[a-z0-9-]+$/, 'dialect-id').optional(),
+    id: z
+      .string()
+      .max(60)
+      .regex(/^[a-z0-9-]+$/, 'dialect-id')
+      .optional(),
     name: z.string({ error: 'dialect-name' }).trim().min(1, 'dialect-name').max(80, 'dialect-name'),
     description: z.string().max(1000, 'dialect-description').optional(),
     /** Where the result code is, and where its description is. */

@@ -35,9 +35,5 @@ export function isSignatureRejection(httpStatus: number, body: unknown): boolean
       return false;
     }
   }
-  return (
-    typeof value === 'object' &&
-    value !== null &&
-    (value as { message?: unknown }).message === SIGNATURE_REJECTED_MESSAGE
-  );
+  return typeof value === 'object' && value !== null && (value as { message?: unknown }).message === SIGNATURE_REJECTED_MESSAGE;
 }

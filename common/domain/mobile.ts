@@ -19,9 +19,7 @@ export const MAINLAND_MOBILE_RE = /^1[3-9]\d{9}$/;
 const SEPARATORS = /[\s\-\u2010\u2011\u2012\u2013\u2014\u2212\uff0d.\uff0e()\uff08\uff09]/g;
 
 function foldFullWidth(input: string): string {
-  return input.replace(/[\uff10-\uff19\uff0b]/g, (ch) =>
-    ch === '\uff0b' ? '+' : String.fromCharCode(ch.charCodeAt(0) - 0xff10 + 0x30),
-  );
+  return input.replace(/[\uff10-\uff19\uff0b]/g, (ch) => (ch === '\uff0b' ? '+' : String.fromCharCode(ch.charCodeAt(0) - 0xff10 + 0x30)));
 }
 
 /**

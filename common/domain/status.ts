@@ -50,24 +50,55 @@ export function isOutcome(x: unknown): x is Outcome {
 
 /** Case, spaces, dashes and underscores are ignored: 'No-Answer', 'no answer', 'NO_ANSWER' are one key. */
 export function callStateKey(raw: string): string {
-  return raw.trim().toLowerCase().replace(/[\s_-]+/g, '');
+  return raw
+    .trim()
+    .toLowerCase()
+    .replace(/[\s_-]+/g, '');
 }
 
 /** The words {@link normalizeCallState} recognises, per state (compared ignoring case, spaces, - and _). */
 export const CALL_STATE_SYNONYMS: Record<Exclude<CallState, 'unknown'>, readonly string[]> = {
   pending: ['pending', 'queued', 'queue', 'submitted', 'sending', 'accepted', 'waiting', '等待', '等待中', '排队', '排队中', '已提交', '待呼叫'],
   calling: [
-    'calling', 'dialing', 'dialling', 'ringing', 'redial', 'redialing', 'redialling', 'in_progress', 'in progress',
-    'initiated', '呼叫中', '正在呼叫', '振铃', '振铃中', '重呼', '重呼中', '拨号中',
+    'calling',
+    'dialing',
+    'dialling',
+    'ringing',
+    'redial',
+    'redialing',
+    'redialling',
+    'in_progress',
+    'in progress',
+    'initiated',
+    '呼叫中',
+    '正在呼叫',
+    '振铃',
+    '振铃中',
+    '重呼',
+    '重呼中',
+    '拨号中',
   ],
-  answered: ['answered', 'answer', 'success', 'succeeded', 'successful', 'delivrd', 'delivered', 'connected', '已接听', '接听', '接通', '已接通', '成功', '呼叫成功'],
+  answered: [
+    'answered',
+    'answer',
+    'success',
+    'succeeded',
+    'successful',
+    'delivrd',
+    'delivered',
+    'connected',
+    '已接听',
+    '接听',
+    '接通',
+    '已接通',
+    '成功',
+    '呼叫成功',
+  ],
   no_answer: ['no_answer', 'noanswer', 'not answered', 'unanswered', 'timeout', 'timed out', '未接听', '无人接听', '无应答', '未接'],
   busy: ['busy', 'user busy', 'line busy', '忙', '用户忙', '占线', '忙线'],
   rejected: ['rejected', 'reject', 'refused', 'refuse', 'declined', 'decline', '拒接', '用户拒接', '拒绝接听'],
   powered_off: ['powered_off', 'poweroff', 'power off', 'powered off', 'switched off', 'shutdown', 'shut down', '关机'],
-  unreachable: [
-    'unreachable', 'not reachable', 'out of service', 'out of coverage', 'suspended', '停机', '不在服务区', '无法接通', '暂时无法接通',
-  ],
+  unreachable: ['unreachable', 'not reachable', 'out of service', 'out of coverage', 'suspended', '停机', '不在服务区', '无法接通', '暂时无法接通'],
   invalid_number: ['invalid_number', 'invalid', 'invalid number', 'empty number', 'vacant', 'vacant number', 'not exist', '空号', '号码不存在'],
   failed: ['failed', 'fail', 'failure', 'error', 'canceled', 'cancelled', '失败', '呼叫失败'],
 };

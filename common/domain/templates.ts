@@ -53,9 +53,7 @@ export function fillTemplate(content: string, values: readonly string[]): string
   return out;
 }
 
-export type TemplateCheck =
-  | { ok: true; length: number; units: number; markerCount: number }
-  | Extract<ContentCheck, { ok: false }>;
+export type TemplateCheck = { ok: true; length: number; units: number; markerCount: number } | Extract<ContentCheck, { ok: false }>;
 
 /**
  * Checks a template's own content: 1..500 code points, markers counted as their 4 characters;
@@ -132,10 +130,7 @@ export function textMatchesTemplate(text: string, templateContent: string): bool
 }
 
 /** Every template that `text` is consistent with, in input order, with the captured values. */
-export function findMatchingTemplates<T extends { content: string }>(
-  text: string,
-  templates: readonly T[],
-): Array<{ template: T; values: string[] }> {
+export function findMatchingTemplates<T extends { content: string }>(text: string, templates: readonly T[]): Array<{ template: T; values: string[] }> {
   const out: Array<{ template: T; values: string[] }> = [];
   for (const template of templates) {
     const values = matchTemplate(text, template.content);

@@ -11,9 +11,7 @@ export const CHARS_PER_UNIT = 70;
 /** Seconds of speech one unit's 70 characters take (spec: "one unit covers 70 characters (about 20 seconds of speech)"). */
 export const SPEECH_SECONDS_PER_UNIT = 20;
 
-export type ContentCheck =
-  | { ok: true; length: number; units: number }
-  | { ok: false; error: 'empty' | 'too-long'; length: number; max: number };
+export type ContentCheck = { ok: true; length: number; units: number } | { ok: false; error: 'empty' | 'too-long'; length: number; max: number };
 
 export type ContentError = Extract<ContentCheck, { ok: false }>['error'];
 

@@ -16,7 +16,11 @@ export function variablesIn(text: string): string[] {
  * The text with each `{{name}}` replaced by `lookup(name)` (passed through `encode`), and the names
  * that had no value (left as written).
  */
-export function fillVariables(text: string, lookup: (name: string) => string | undefined, encode: (value: string) => string = (v) => v): { text: string; missing: string[] } {
+export function fillVariables(
+  text: string,
+  lookup: (name: string) => string | undefined,
+  encode: (value: string) => string = (v) => v,
+): { text: string; missing: string[] } {
   const missing: string[] = [];
   const out = text.replace(PATTERN, (whole, name: string) => {
     const value = lookup(name);

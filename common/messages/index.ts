@@ -82,7 +82,10 @@ export function issueArgs(code: string): MessageArgs {
  * or register the template on the Sandbox screen, not in a provider's console): the action's
  * `_sandbox` variant when the catalog has one.
  */
-export function providerCodeKeys(code: number | null | undefined, where?: 'sandbox'): { meaning: string; action: string; params: { code: number | string; context?: string } } {
+export function providerCodeKeys(
+  code: number | null | undefined,
+  where?: 'sandbox',
+): { meaning: string; action: string; params: { code: number | string; context?: string } } {
   // The codes the spec documents (common/domain/codes.ts); the catalog has a text for each.
   const documented = isResultCode(code);
   const base = documented ? `provider.${code}` : typeof code === 'number' && !Number.isNaN(code) ? 'provider.unknown' : 'provider.none';
@@ -101,6 +104,7 @@ export function callEndedNotice(
   const who = maskMobile(m.mobile);
   return {
     title: say('notice.ended.title', { state }),
-    body: m.state === 'answered' && m.duration !== null ? say('notice.ended.answered', { who, duration: m.duration }) : say('notice.ended.other', { who, state }),
+    body:
+      m.state === 'answered' && m.duration !== null ? say('notice.ended.answered', { who, duration: m.duration }) : say('notice.ended.other', { who, state }),
   };
 }

@@ -225,7 +225,8 @@ function commonOf(alerts: readonly Alert[]): Record<string, string> {
   const out: Record<string, string> = {};
   const [first, ...rest] = alerts;
   if (!first) return out;
-  for (const [k, v] of Object.entries(first.labels)) if (rest.every((a) => Object.prototype.hasOwnProperty.call(a.labels, k) && a.labels[k] === v)) setOwn(out, k, v);
+  for (const [k, v] of Object.entries(first.labels))
+    if (rest.every((a) => Object.prototype.hasOwnProperty.call(a.labels, k) && a.labels[k] === v)) setOwn(out, k, v);
   return out;
 }
 
@@ -363,7 +364,12 @@ function parsePlain(o: Obj): AlertGroup {
 /** Which shape a body has, by what it carries. */
 export function detectShape(o: Obj): 'alertmanager' | 'grafana' | 'json' | null {
   if (has(o, 'alerts')) {
-    if (has(o, 'orgId') || has(o, 'state') || (Array.isArray(o.alerts) && o.alerts.some((a) => isObj(a) && (has(a, 'silenceURL') || has(a, 'values') || has(a, 'dashboardURL'))))) return 'grafana';
+    if (
+      has(o, 'orgId') ||
+      has(o, 'state') ||
+      (Array.isArray(o.alerts) && o.alerts.some((a) => isObj(a) && (has(a, 'silenceURL') || has(a, 'values') || has(a, 'dashboardURL'))))
+    )
+      return 'grafana';
     return 'alertmanager';
   }
   if (has(o, 'title') || has(o, 'labels') || has(o, 'key') || has(o, 'severity')) return 'json';

@@ -109,7 +109,10 @@ export type ParsedMatchers = { ok: true; matchers: LabelMatcher[] } | { ok: fals
  * matchers (a trailing comma allowed). Label names are letters, digits, `_`, `.`, `-`, or quoted.
  */
 export function parseMatchers(text: string): ParsedMatchers {
-  const fail = (at: number, problem: MatcherSyntaxError['params']['problem']): ParsedMatchers => ({ ok: false, error: { code: 'matcher-syntax', params: { at, problem } } });
+  const fail = (at: number, problem: MatcherSyntaxError['params']['problem']): ParsedMatchers => ({
+    ok: false,
+    error: { code: 'matcher-syntax', params: { at, problem } },
+  });
   if (text.length > MATCHERS_MAX * (MATCHER_VALUE_MAX + MATCHER_LABEL_MAX)) return fail(0, 'too-long');
   let s = text.trim();
   const offset = text.length - text.trimStart().length;
@@ -196,7 +199,15 @@ export function labelsOf(group: AlertGroup): Record<string, string> {
 }
 
 export const MATCHER_PROBLEMS = ['label-empty', 'label-too-long', 'value-too-long', 'pattern-invalid', 'pattern-unsupported', 'pattern-slow'] as const;
-export const MATCHER_SYNTAX_PROBLEMS = ['expected-label', 'expected-operator', 'expected-value', 'unterminated-quote', 'expected-comma', 'too-many', 'too-long'] as const;
+export const MATCHER_SYNTAX_PROBLEMS = [
+  'expected-label',
+  'expected-operator',
+  'expected-value',
+  'unterminated-quote',
+  'expected-comma',
+  'too-many',
+  'too-long',
+] as const;
 export const ROUTE_WHY_CODES = ['matched', 'default', 'skipped-severity', 'skipped-matcher', 'skipped-label-missing', 'skipped-invalid', 'none'] as const;
 
 /** One line of a route's explanation: `paging.route.<code>` in the catalog. */
@@ -239,7 +250,8 @@ function refusal(route: Route, group: AlertGroup, labels: Record<string, string>
     const c = compileMatcher(m);
     if (!c.ok) return { code: 'skipped-invalid', params: { route: route.name, matcher: formatMatcher(m), problem: c.issue.code } };
     if (!c.test(labels)) {
-      if (!Object.prototype.hasOwnProperty.call(labels, m.label)) return { code: 'skipped-label-missing', params: { route: route.name, matcher: formatMatcher(m), label: m.label } };
+      if (!Object.prototype.hasOwnProperty.call(labels, m.label))
+        return { code: 'skipped-label-missing', params: { route: route.name, matcher: formatMatcher(m), label: m.label } };
       return { code: 'skipped-matcher', params: { route: route.name, matcher: formatMatcher(m), label: m.label, actual: labelValue(labels, m.label) } };
     }
   }
@@ -264,7 +276,14 @@ export function routeFor(group: AlertGroup, routes: readonly Route[]): RouteChoi
       why.push(no);
       continue;
     }
-    why.push({ code: 'matched', params: { route: route.name, matchers: route.matchers.map(formatMatcher).join(', '), severity: route.severities.length > 0 ? (group.severity ?? '') : '' } });
+    why.push({
+      code: 'matched',
+      params: {
+        route: route.name,
+        matchers: route.matchers.map(formatMatcher).join(', '),
+        severity: route.severities.length > 0 ? (group.severity ?? '') : '',
+      },
+    });
     return { route, why };
   }
   why.push({ code: 'none', params: {} });

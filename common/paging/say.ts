@@ -134,7 +134,8 @@ export function markerName(template: SayTemplate, index: number): string {
 }
 
 // IPv4 (with a port), or IPv6 written in full or with '::' (a time such as 10:30:00 is not one).
-const IP = /\b(?:\d{1,3}\.){3}\d{1,3}(?::\d+)?\b|\b(?:[0-9a-f]{1,4}:){7}[0-9a-f]{1,4}\b|\b[0-9a-f]{1,4}(?::[0-9a-f]{1,4})*::(?:[0-9a-f]{1,4}(?::[0-9a-f]{1,4})*\b)?|::[0-9a-f]{1,4}(?::[0-9a-f]{1,4})*\b/i;
+const IP =
+  /\b(?:\d{1,3}\.){3}\d{1,3}(?::\d+)?\b|\b(?:[0-9a-f]{1,4}:){7}[0-9a-f]{1,4}\b|\b[0-9a-f]{1,4}(?::[0-9a-f]{1,4})*::(?:[0-9a-f]{1,4}(?::[0-9a-f]{1,4})*\b)?|::[0-9a-f]{1,4}(?::[0-9a-f]{1,4})*\b/i;
 const URL_RE = /\b(?:https?|ftp):\/\/\S+|\bwww\.\S+/i;
 const LONG_DIGITS = /\d{7,}/;
 const CJK = /[\u3400-\u4dbf\u4e00-\u9fff]/;
@@ -193,7 +194,9 @@ export function sayText(template: SayTemplate, variables: Record<string, string>
     const expr = Object.prototype.hasOwnProperty.call(variables, marker) ? (variables[marker] ?? '') : '';
     const lookup = (name: string) => (isKnownName(name) ? valueOf(name, group, options.statusWords) : undefined);
     const { missing } = fillVariables(expr, lookup);
-    const filled = fillVariables(expr, (name) => lookup(name) ?? options.missing ?? '').text.replace(/\s+/g, ' ').trim();
+    const filled = fillVariables(expr, (name) => lookup(name) ?? options.missing ?? '')
+      .text.replace(/\s+/g, ' ')
+      .trim();
     for (const name of missing) {
       if (!isKnownName(name)) continue; // reported as unknown-name
       if (options.missing !== undefined) warnings.push({ code: 'value-stand-in', params: { marker, name } });

@@ -25,7 +25,11 @@ import { addDays, daysBetween, DEFAULT_TIME_ZONE, epochToLocal, formatDate, form
 export { DEFAULT_TIME_ZONE };
 
 /** What a new rotation's form starts with. */
-export const ROTATION_DEFAULTS: Pick<Rotation, 'shift' | 'handover' | 'timeZone'> = { shift: { count: 1, unit: 'week' }, handover: '10:00', timeZone: DEFAULT_TIME_ZONE };
+export const ROTATION_DEFAULTS: Pick<Rotation, 'shift' | 'handover' | 'timeZone'> = {
+  shift: { count: 1, unit: 'week' },
+  handover: '10:00',
+  timeZone: DEFAULT_TIME_ZONE,
+};
 
 /** How many days or weeks a shift may last. */
 export const SHIFT_COUNT_BOUNDS = { day: { min: 1, max: 365 }, week: { min: 1, max: 52 } } as const;
@@ -72,9 +76,11 @@ export function validateRotation(r: Rotation): ScheduleIssue[] {
   else {
     const { min, max } = SHIFT_COUNT_BOUNDS[unit];
     const count = r.shift.count;
-    if (!Number.isInteger(count) || count < min || count > max) issues.push({ field: 'shift', code: 'shift-count-range', params: { kind: unit, min, max, value: String(count) } });
+    if (!Number.isInteger(count) || count < min || count > max)
+      issues.push({ field: 'shift', code: 'shift-count-range', params: { kind: unit, min, max, value: String(count) } });
   }
-  if (typeof r.handover !== 'string' || !HANDOVER.test(r.handover)) issues.push({ field: 'handover', code: 'handover-invalid', params: { value: String(r.handover) } });
+  if (typeof r.handover !== 'string' || !HANDOVER.test(r.handover))
+    issues.push({ field: 'handover', code: 'handover-invalid', params: { value: String(r.handover) } });
   if (!isTimeZone(r.timeZone)) issues.push({ field: 'timeZone', code: 'time-zone-unknown', params: { value: String(r.timeZone) } });
   if (!Number.isFinite(r.start)) issues.push({ field: 'start', code: 'start-invalid', params: {} });
   return issues;
@@ -154,7 +160,15 @@ class Boundaries {
 }
 
 function usable(r: Rotation): boolean {
-  return r.participants.length > 0 && (r.shift.unit === 'day' || r.shift.unit === 'week') && Number.isInteger(r.shift.count) && r.shift.count >= 1 && HANDOVER.test(r.handover) && Number.isFinite(r.start) && isTimeZone(r.timeZone || DEFAULT_TIME_ZONE);
+  return (
+    r.participants.length > 0 &&
+    (r.shift.unit === 'day' || r.shift.unit === 'week') &&
+    Number.isInteger(r.shift.count) &&
+    r.shift.count >= 1 &&
+    HANDOVER.test(r.handover) &&
+    Number.isFinite(r.start) &&
+    isTimeZone(r.timeZone || DEFAULT_TIME_ZONE)
+  );
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -277,7 +291,16 @@ export function twoWeeks(schedule: Schedule, t: number, timeZone: string = DEFAU
     const covers: DayCover[] = [];
     let at = from;
     const push = (contactId: number | null, overrideId: number | null, f: number, e: number, before: boolean, after: boolean) =>
-      covers.push({ contactId, overrideId, from: f, to: e, fromTime: hhmm(f), toTime: e === to ? '24:00' : hhmm(e), continuesFromBefore: before, continuesAfter: after });
+      covers.push({
+        contactId,
+        overrideId,
+        from: f,
+        to: e,
+        fromTime: hhmm(f),
+        toTime: e === to ? '24:00' : hhmm(e),
+        continuesFromBefore: before,
+        continuesAfter: after,
+      });
     for (const s of all) {
       if (s.to <= from || s.from >= to) continue;
       const f = Math.max(s.from, from);
@@ -313,7 +336,11 @@ const CRLF = '\r\n';
 
 /** TEXT value escaping (RFC 5545 §3.3.11): backslash, semicolon, comma, and line breaks as \n. */
 export function escapeText(s: string): string {
-  return s.replace(/\\/g, '\\\\').replace(/;/g, '\\;').replace(/,/g, '\\,').replace(/\r\n|\r|\n/g, '\\n');
+  return s
+    .replace(/\\/g, '\\\\')
+    .replace(/;/g, '\\;')
+    .replace(/,/g, '\\,')
+    .replace(/\r\n|\r|\n/g, '\\n');
 }
 
 const encoder = new TextEncoder();
@@ -343,7 +370,10 @@ export function foldLine(line: string): string {
 
 /** 'YYYYMMDDTHHMMSSZ' (UTC). */
 export function icalDateTime(t: number): string {
-  return new Date(t).toISOString().replace(/[-:]/g, '').replace(/\.\d{3}Z$/, 'Z');
+  return new Date(t)
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d{3}Z$/, 'Z');
 }
 
 const fill = (template: string, values: Record<string, string>) => template.replace(/\{\{(\w+)\}\}/g, (m, k: string) => values[k] ?? m);
@@ -357,7 +387,14 @@ const fill = (template: string, values: Record<string, string>) => template.repl
 export function toICalendar(schedule: Schedule, names: Map<number, string>, from: number, to: number, opts: ICalendarOptions): string {
   const domain = opts.domain ?? 'callout.local';
   const stamp = icalDateTime(opts.dtstamp);
-  const lines = ['BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//Callout//Paging schedules//EN', 'CALSCALE:GREGORIAN', 'METHOD:PUBLISH', `X-WR-CALNAME:${escapeText(schedule.name)}`];
+  const lines = [
+    'BEGIN:VCALENDAR',
+    'VERSION:2.0',
+    'PRODID:-//Callout//Paging schedules//EN',
+    'CALSCALE:GREGORIAN',
+    'METHOD:PUBLISH',
+    `X-WR-CALNAME:${escapeText(schedule.name)}`,
+  ];
   for (const s of shifts(schedule, from, to)) {
     const name = names.get(s.contactId) ?? `#${s.contactId}`;
     const uid = `schedule-${schedule.id}-${s.from}-${s.contactId}${s.overrideId === null ? '' : `-override-${s.overrideId}`}@${domain}`;

@@ -39,7 +39,12 @@ export const MOVE_ON_AT_ONCE: ReadonlySet<CallEndState> = new Set<CallEndState>(
  * `answeredSeconds`: how long the answered call lasted (its talk time); with `minAnsweredSeconds` > 0, a
  * shorter answer (or one of unknown length) counts as no answer.
  */
-export function afterCall(step: Pick<PolicyStep, 'attempts'>, attempt: number, end: CallEndState, answer: { answeredSeconds?: number | null; minAnsweredSeconds?: number } = {}): AfterCall {
+export function afterCall(
+  step: Pick<PolicyStep, 'attempts'>,
+  attempt: number,
+  end: CallEndState,
+  answer: { answeredSeconds?: number | null; minAnsweredSeconds?: number } = {},
+): AfterCall {
   const min = answer.minAnsweredSeconds ?? 0;
   if (end === 'answered') {
     if (min <= 0 || (answer.answeredSeconds ?? -1) >= min) return 'stop';
@@ -67,7 +72,15 @@ export type PolicyIssue =
   | { code: `${RangeField}-range`; params: { step: number; min: number; max: number } };
 
 type RangeField = 'attempts' | 'retrySeconds' | 'pauseSeconds' | 'repeat' | 'minAnsweredSeconds';
-export const POLICY_ISSUE_CODES = ['no-steps', 'too-many-steps', 'attempts-range', 'retrySeconds-range', 'pauseSeconds-range', 'repeat-range', 'minAnsweredSeconds-range'] as const;
+export const POLICY_ISSUE_CODES = [
+  'no-steps',
+  'too-many-steps',
+  'attempts-range',
+  'retrySeconds-range',
+  'pauseSeconds-range',
+  'repeat-range',
+  'minAnsweredSeconds-range',
+] as const;
 
 /** A policy's problems before it is saved (`step`: 1-based, 0 for the policy's own fields). */
 export function policyIssues(p: Pick<EscalationPolicy, 'steps' | 'repeat' | 'minAnsweredSeconds'>): PolicyIssue[] {
@@ -126,7 +139,11 @@ export const DEFAULT_RING_SECONDS = 30;
  * unanswered call is assumed to take to end. Busy and the like move on sooner; the timeline shows the
  * worst case a person waits through: every call rings out.
  */
-export function policyTimeline(policy: Pick<EscalationPolicy, 'steps' | 'repeat'>, steps: readonly ResolvedStep[], ringSeconds: number = DEFAULT_RING_SECONDS): PolicyTimeline {
+export function policyTimeline(
+  policy: Pick<EscalationPolicy, 'steps' | 'repeat'>,
+  steps: readonly ResolvedStep[],
+  ringSeconds: number = DEFAULT_RING_SECONDS,
+): PolicyTimeline {
   const calls: TimelineCall[] = [];
   const emptySteps: number[] = [];
   let t = 0;

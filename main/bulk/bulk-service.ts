@@ -23,7 +23,6 @@ import { RECENT_CALL_WINDOW_MS, recentlyCalled, type RecentCall } from './recent
 import { systemClock, type Clock } from '../clock';
 export type { ImportView } from '../../common/bulk-types';
 
-
 interface Draft {
   id: string;
   fileName: string;
@@ -114,7 +113,12 @@ export class BulkService {
   }
 
   /** Another mapping (or template) for a file already read. */
-  async remap(importId: string, mapping: MappingSpec, templateId?: string, options: { previewCount?: number; maxIssues?: number; balance?: number | null } = {}): Promise<ImportView> {
+  async remap(
+    importId: string,
+    mapping: MappingSpec,
+    templateId?: string,
+    options: { previewCount?: number; maxIssues?: number; balance?: number | null } = {},
+  ): Promise<ImportView> {
     const d = this.draft(importId);
     const template = templateId ? this.template(templateId) : d.template;
     d.prepared = await prepareRowsAsync(d.sheet, template, resolveMapping(d.sheet.columns, template, mapping), options);
@@ -126,7 +130,12 @@ export class BulkService {
   /** Every issue of one kind (or all), paged: the report carries only the first ones. */
   async issues(importId: string, q: { kind?: IssueKind; offset?: number; limit?: number } = {}): Promise<RowIssue[]> {
     const d = this.draft(importId);
-    const all = (await prepareRowsAsync(d.sheet, d.template, resolveMapping(d.sheet.columns, d.template, d.mapping), { maxIssues: Number.MAX_SAFE_INTEGER, previewCount: 0 })).report.issues;
+    const all = (
+      await prepareRowsAsync(d.sheet, d.template, resolveMapping(d.sheet.columns, d.template, d.mapping), {
+        maxIssues: Number.MAX_SAFE_INTEGER,
+        previewCount: 0,
+      })
+    ).report.issues;
     const filtered = q.kind ? all.filter((i) => i.kind === q.kind) : all;
     const offset = Math.max(0, q.offset ?? 0);
     return filtered.slice(offset, offset + Math.max(1, Math.min(q.limit ?? 500, 10_000)));
@@ -144,7 +153,14 @@ export class BulkService {
     const d = this.draft(importId);
     const sendable = d.prepared.rows.filter((r) => r.valid).length;
     if (sendable === 0) throw fail('nothing-to-send');
-    const batch = this.o.queue.create({ profileId: input.profileId, templateId: d.template.id, name: input.name?.trim() || d.fileName, rows: d.prepared.rows, duplicates: input.duplicates, columns: d.sheet.columns });
+    const batch = this.o.queue.create({
+      profileId: input.profileId,
+      templateId: d.template.id,
+      name: input.name?.trim() || d.fileName,
+      rows: d.prepared.rows,
+      duplicates: input.duplicates,
+      columns: d.sheet.columns,
+    });
     this.drafts.delete(importId);
     return batch;
   }

@@ -9,7 +9,22 @@ import { localTime, type Table } from '../export/table';
 import { rowInProgress } from '../../common/domain/batches';
 
 /** The result columns after the sheet's own, by key (their words: the catalog's csv.result.<key>). */
-export const RESULT_COLUMNS = ['row', 'mobile', 'content', 'status', 'state', 'duration', 'units', 'code', 'why', 'refusedSends', 'sent', 'ended', 'smsid', 'message'] as const;
+export const RESULT_COLUMNS = [
+  'row',
+  'mobile',
+  'content',
+  'status',
+  'state',
+  'duration',
+  'units',
+  'code',
+  'why',
+  'refusedSends',
+  'sent',
+  'ended',
+  'smsid',
+  'message',
+] as const;
 
 /** Units a row cost: its call was answered; nothing for a refused send or an unanswered call; unknown while it may still ring. */
 function chargedUnits(i: BatchItemView): number | null {

@@ -38,7 +38,12 @@ const tooLarge = (kind: keyof ImportLimits, max: number, found: number, extra: {
   fail('import-too-large', { kind, max, found, ...extra });
 
 /** Reads a spreadsheet (XLSX when it is a ZIP, else CSV) within `limits`; `name` only tells what was expected. */
-export async function readBounded(name: string, bytes: Uint8Array, limits: ImportLimits = IMPORT_LIMITS, progress: (p: ReadProgress) => void = () => undefined): Promise<Sheet> {
+export async function readBounded(
+  name: string,
+  bytes: Uint8Array,
+  limits: ImportLimits = IMPORT_LIMITS,
+  progress: (p: ReadProgress) => void = () => undefined,
+): Promise<Sheet> {
   if (bytes.byteLength > limits.fileBytes) throw tooLarge('fileBytes', limits.fileBytes, bytes.byteLength);
   const ext = extname(name).toLowerCase();
   const zip = bytes[0] === 0x50 && bytes[1] === 0x4b;
@@ -77,7 +82,13 @@ export function readCsvBounded(bytes: Uint8Array, limits: ImportLimits, progress
       if (over) return parser.abort();
       if (!quoteError) quoteError = result.errors.find((e) => e.type === 'Quotes' && e.code === 'MissingQuotes') ?? null;
       records.push(row);
-      if (n % 20_000 === 0) progress({ phase: 'reading', bytes: Math.round((result.meta.cursor / Math.max(1, text.length)) * bytes.byteLength), totalBytes: bytes.byteLength, rows: n });
+      if (n % 20_000 === 0)
+        progress({
+          phase: 'reading',
+          bytes: Math.round((result.meta.cursor / Math.max(1, text.length)) * bytes.byteLength),
+          totalBytes: bytes.byteLength,
+          rows: n,
+        });
     },
   });
   if (over) throw over;
@@ -221,7 +232,10 @@ export async function readXlsxBounded(bytes: Uint8Array, limits: ImportLimits, p
   const { readSheet } = await import('read-excel-file/node');
   let data: unknown[][];
   try {
-    data = (await readSheet(Buffer.from(checked.buffer, checked.byteOffset, checked.byteLength), { parseNumber: (s: string) => s, trim: false })) as unknown[][];
+    data = (await readSheet(Buffer.from(checked.buffer, checked.byteOffset, checked.byteLength), {
+      parseNumber: (s: string) => s,
+      trim: false,
+    })) as unknown[][];
   } catch (error) {
     throw fail('import-failed', { kind: 'unreadable-xlsx', detail: error instanceof Error ? error.message : String(error) });
   } finally {

@@ -26,7 +26,6 @@ export interface Sheet {
 
 export type TextEncodingName = 'utf-8' | 'utf-16le' | 'utf-16be' | 'gb18030';
 
-
 /** What a template brings to an import: its markers and their optional labels. */
 export interface ImportTemplate {
   id: string;
@@ -114,11 +113,18 @@ export async function parseXlsx(input: Uint8Array | string): Promise<Sheet> {
   const { readSheet } = await import('read-excel-file/node');
   let data: unknown[][];
   try {
-    data = (await readSheet(typeof input === 'string' ? input : Buffer.from(input.buffer, input.byteOffset, input.byteLength), { parseNumber: (s: string) => s, trim: false })) as unknown[][];
+    data = (await readSheet(typeof input === 'string' ? input : Buffer.from(input.buffer, input.byteOffset, input.byteLength), {
+      parseNumber: (s: string) => s,
+      trim: false,
+    })) as unknown[][];
   } catch (error) {
     throw fail('import-failed', { kind: 'unreadable-xlsx', detail: error instanceof Error ? error.message : String(error) });
   }
-  return toSheet(data.map((r) => r.map(cellText)), 'xlsx', null);
+  return toSheet(
+    data.map((r) => r.map(cellText)),
+    'xlsx',
+    null,
+  );
 }
 
 /** Reads a spreadsheet from bytes: XLSX (a ZIP, "PK") or CSV; `name` only helps to say what was expected. */
@@ -145,8 +151,6 @@ export async function readSpreadsheet(path: string): Promise<Sheet> {
 }
 
 // ---------------------------------------------------------------- mapping
-
-
 
 const MOBILE_HEADER = /^(mobile|phone|cell|tel|telephone|number|手机|手机号|手机号码|电话|电话号码|号码|联系电话|联系方式)$/i;
 
@@ -266,7 +270,6 @@ export function resolveMapping(columns: readonly string[], template: ImportTempl
 /** Kinds that make a row unsendable (duplicates are sendable: the person chooses). */
 const BLOCKING: ReadonlySet<IssueKind> = new Set(['missing-mobile', 'bad-mobile', 'missing-value', 'empty-text', 'too-long']);
 
-
 export interface PreparedRow {
   row: number;
   /** Normalised 11 digits when valid, else the cell as written. */
@@ -284,9 +287,6 @@ export interface PreparedRow {
   /** The row's own cells, as read (kept with the batch: the results export gives them back). */
   cells?: readonly string[];
 }
-
-
-
 
 export interface PrepareOptions {
   previewCount?: number;
@@ -310,13 +310,24 @@ export function prepareRows(sheet: Sheet, template: ImportTemplate, mapping: Col
  * The same, a slice of rows at a time, letting the event loop run between slices: main stays
  * responsive while 200,000 rows are checked (each slice takes a few milliseconds).
  */
-export async function prepareRowsAsync(sheet: Sheet, template: ImportTemplate, mapping: ColumnMapping, options: PrepareOptions = {}, slice = 1_000): Promise<PreparedImport> {
+export async function prepareRowsAsync(
+  sheet: Sheet,
+  template: ImportTemplate,
+  mapping: ColumnMapping,
+  options: PrepareOptions = {},
+  slice = 1_000,
+): Promise<PreparedImport> {
   const job = preparing(sheet, template, mapping, options);
   while (!job.step(slice)) await new Promise<void>((resolve) => setImmediate(resolve));
   return job.result();
 }
 
-function preparing(sheet: Sheet, template: ImportTemplate, mapping: ColumnMapping, options: PrepareOptions): { step(rows: number): boolean; result(): PreparedImport } {
+function preparing(
+  sheet: Sheet,
+  template: ImportTemplate,
+  mapping: ColumnMapping,
+  options: PrepareOptions,
+): { step(rows: number): boolean; result(): PreparedImport } {
   const { literals, markerCount } = parseTemplate(template.content);
   const maxIssues = options.maxIssues ?? 1000;
   const previewCount = options.previewCount ?? 5;
@@ -437,12 +448,15 @@ function preparing(sheet: Sheet, template: ImportTemplate, mapping: ColumnMappin
       issues,
       issuesOmitted,
       preview,
-  };
-  if (options.balance !== undefined && options.balance !== null) {
-    const b = options.balance;
-    report.balance = { units: b, enough: { none: totals.units.none <= b, 'same-text': totals.units['same-text'] <= b, 'same-mobile': totals.units['same-mobile'] <= b } };
-  }
-  return { rows, report };
+    };
+    if (options.balance !== undefined && options.balance !== null) {
+      const b = options.balance;
+      report.balance = {
+        units: b,
+        enough: { none: totals.units.none <= b, 'same-text': totals.units['same-text'] <= b, 'same-mobile': totals.units['same-mobile'] <= b },
+      };
+    }
+    return { rows, report };
   };
   return { step, result };
 }

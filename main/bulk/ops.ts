@@ -7,7 +7,12 @@ import type { BulkService } from './bulk-service';
 import type { ReadProgress } from './import-runner';
 import type { BulkQueue } from './queue';
 
-export function bulkOpsOf(d: { bulk: BulkService; queue: BulkQueue; calls: Pick<CallService, 'balance'>; emit: (event: 'importProgress', payload: PayloadOf<'importProgress'>) => void }): Ops<typeof bulkOps> {
+export function bulkOpsOf(d: {
+  bulk: BulkService;
+  queue: BulkQueue;
+  calls: Pick<CallService, 'balance'>;
+  emit: (event: 'importProgress', payload: PayloadOf<'importProgress'>) => void;
+}): Ops<typeof bulkOps> {
   const { bulk, queue } = d;
   return {
     'bulk.open': async ({ templateId, file, mapping, profileId, requestId }) => {

@@ -12,7 +12,15 @@ import type { FailureView } from '../../common/contract/send';
 import type { MessageRecord, TransportErrorKind } from '../../common/records';
 import { reason, type Reason, type StopKind } from '../../common/reasons';
 import { CalloutError, fail } from '../errors';
-import { type BatchCounts, type BatchItemRecord, type BatchItemView, type BatchRecord, type BatchRepository, type ItemStatus, type StopReason } from '../store/batch-repository';
+import {
+  type BatchCounts,
+  type BatchItemRecord,
+  type BatchItemView,
+  type BatchRecord,
+  type BatchRepository,
+  type ItemStatus,
+  type StopReason,
+} from '../store/batch-repository';
 import { ownerAlive } from '../store/process-owner';
 import { resultsTable } from './export';
 import { tableCsv, tableXlsx } from '../export/table';
@@ -43,7 +51,6 @@ export interface SendLike {
 export type SendFn = (profileId: string, input: SendInput) => Promise<SendLike>;
 /** Resolves when nothing more will happen to the message (its call ended, or it places no call). */
 export type AwaitEnd = (messageId: number, signal?: AbortSignal) => Promise<MessageRecord>;
-
 
 export interface CreateBatchInput {
   profileId: string;
@@ -122,7 +129,8 @@ class Runner {
 
 export class BulkQueue {
   private readonly states = new Map<number, BatchState>();
-  private readonly o: Required<Pick<BulkQueueOptions, 'progressIntervalMs' | 'unknownHoldMs' | 'maxHoldMs' | 'unknownStreakLimit' | 'clock'>> & BulkQueueOptions;
+  private readonly o: Required<Pick<BulkQueueOptions, 'progressIntervalMs' | 'unknownHoldMs' | 'maxHoldMs' | 'unknownStreakLimit' | 'clock'>> &
+    BulkQueueOptions;
 
   constructor(options: BulkQueueOptions) {
     this.o = {
@@ -145,10 +153,29 @@ export class BulkQueue {
   create(input: CreateBatchInput): BatchRecord {
     const items = input.rows.map((r) => {
       const cells = r.cells ?? null;
-      if (!r.valid) return { rowNumber: r.row, mobile: r.mobile, content: r.content, units: r.units, status: 'skipped' as const, errorKind: 'invalid-row', reason: invalidReason(r), cells };
+      if (!r.valid)
+        return {
+          rowNumber: r.row,
+          mobile: r.mobile,
+          content: r.content,
+          units: r.units,
+          status: 'skipped' as const,
+          errorKind: 'invalid-row',
+          reason: invalidReason(r),
+          cells,
+        };
       if (skippedAsDuplicate(r, input.duplicates)) {
         const why = input.duplicates === 'same-text' ? reason('duplicate', { row: r.duplicateOf! }) : reason('same-mobile', { row: r.sameMobileAs! });
-        return { rowNumber: r.row, mobile: r.mobile, content: r.content, units: r.units, status: 'skipped' as const, errorKind: 'duplicate', reason: why, cells };
+        return {
+          rowNumber: r.row,
+          mobile: r.mobile,
+          content: r.content,
+          units: r.units,
+          status: 'skipped' as const,
+          errorKind: 'duplicate',
+          reason: why,
+          cells,
+        };
       }
       return { rowNumber: r.row, mobile: r.mobile, content: r.content, units: r.units, status: 'queued' as const, cells };
     });
@@ -179,7 +206,10 @@ export class BulkQueue {
    * The results: the sheet's own columns and what became of each row, in `lang` and local time, as
    * CSV (UTF-8 with BOM, formula-safe) or XLSX (bytes).
    */
-  async exportResults(batchId: number, o: { lang: Lang; utcOffsetMinutes?: number; format: 'csv' | 'xlsx' }): Promise<{ rows: number; csv?: string; xlsx?: Buffer }> {
+  async exportResults(
+    batchId: number,
+    o: { lang: Lang; utcOffsetMinutes?: number; format: 'csv' | 'xlsx' },
+  ): Promise<{ rows: number; csv?: string; xlsx?: Buffer }> {
     const batch = this.get(batchId);
     const all: BatchItemView[] = [];
     for (let offset = 0; ; offset += 50_000) {
@@ -474,7 +504,13 @@ export class BulkQueue {
       let result: SendLike | undefined;
       let thrown: unknown;
       try {
-        result = await this.o.send(profile, { mobile: item.mobile, content: item.content, templateId, resendOf: item.errorKind === 'requeued' ? item.messageId : null, batchItemId: item.id });
+        result = await this.o.send(profile, {
+          mobile: item.mobile,
+          content: item.content,
+          templateId,
+          resendOf: item.errorKind === 'requeued' ? item.messageId : null,
+          batchItemId: item.id,
+        });
       } catch (error) {
         thrown = error;
       }
@@ -494,7 +530,16 @@ export class BulkQueue {
     void p.catch((e) => this.o.log?.(e)).finally(() => runner.sending.delete(p));
   }
 
-  private settle(batchId: number, state: BatchState, runner: Runner, item: BatchItemRecord, slot: Slot, result: SendLike | undefined, thrown: unknown, wasRefused: boolean): void {
+  private settle(
+    batchId: number,
+    state: BatchState,
+    runner: Runner,
+    item: BatchItemRecord,
+    slot: Slot,
+    result: SendLike | undefined,
+    thrown: unknown,
+    wasRefused: boolean,
+  ): void {
     const c = state.counts;
     const repo = this.repo;
     // Any outcome recorded below ends the item's wait; a return to the queue adds its units back.
@@ -551,7 +596,11 @@ export class BulkQueue {
         slot.release();
         if (next.retryLater) {
           // 402 / 403: no call was placed; the item waits for a person to recharge or for the approval.
-          repo.returnToQueue(item.id, { code: m.code, errorKind: next.cause, reason: m.reason ?? reason('provider-code', { code: m.code!, msg: m.providerMsg }) });
+          repo.returnToQueue(item.id, {
+            code: m.code,
+            errorKind: next.cause,
+            reason: m.reason ?? reason('provider-code', { code: m.code!, msg: m.providerMsg }),
+          });
           requeued();
           this.stop(batchId, runner, 'paused', next.cause as StopReason, stopped(next.cause as StopReason));
         } else {
@@ -572,7 +621,12 @@ export class BulkQueue {
         break;
     }
     // unknown (or, defensively, still pending): the call may have been placed. Never resent.
-    repo.recordOutcome(item.id, 'unknown', { messageId: m.id, code: m.code, errorKind: m.errorKind ?? failure?.kind ?? 'unknown', reason: m.reason ?? failure?.reason ?? null });
+    repo.recordOutcome(item.id, 'unknown', {
+      messageId: m.id,
+      code: m.code,
+      errorKind: m.errorKind ?? failure?.kind ?? 'unknown',
+      reason: m.reason ?? failure?.reason ?? null,
+    });
     c.unknown++;
     // It may be ringing: keep its line for a while.
     const abort = () => {
@@ -649,9 +703,11 @@ export class BulkQueue {
     const s = this.states.get(batchId);
     if (!s || s.progressTimer || !this.o.onProgress) return;
     const wait = Math.max(0, s.lastEmit + this.o.progressIntervalMs - this.o.clock.now());
-    s.progressTimer = this.o.clock.setTimeout(() => {
-      s.progressTimer = null;
-      this.emitNow(batchId);
-    }, wait).unref();
+    s.progressTimer = this.o.clock
+      .setTimeout(() => {
+        s.progressTimer = null;
+        this.emitNow(batchId);
+      }, wait)
+      .unref();
   }
 }

@@ -198,17 +198,19 @@ export class CallService {
     try {
       // An answer another process kept but could not store (it is gone) is written first: its message is settled, not `pending`.
       this.replayKept();
-      const claim = this.write(() => this.o.messages.claimPending({
-        profile: endpoint.profile,
-        baseUrl: endpoint.baseUrl,
-        apiId: endpoint.apiId,
-        mobile: checked.mobile,
-        content: checked.content,
-        templateId: input.templateId ?? null,
-        units: checked.units,
-        resendOf: input.resendOf ?? null,
-        batchItemId: input.batchItemId ?? null,
-      }));
+      const claim = this.write(() =>
+        this.o.messages.claimPending({
+          profile: endpoint.profile,
+          baseUrl: endpoint.baseUrl,
+          apiId: endpoint.apiId,
+          mobile: checked.mobile,
+          content: checked.content,
+          templateId: input.templateId ?? null,
+          units: checked.units,
+          resendOf: input.resendOf ?? null,
+          batchItemId: input.batchItemId ?? null,
+        }),
+      );
       // Another running process is sending the same text to the same number: nothing leaves from here.
       if (claim.busy) throw fail('send-in-flight');
       const pending = claim.claimed;
@@ -216,7 +218,15 @@ export class CallService {
       const result = await this.clientFor(endpoint).send({ mobile: checked.mobile, content: checked.content }, signal);
       this.noteKey(endpoint.profile, result.reply, result.failure);
       // From here the provider may have placed a call: its answer is kept until it is stored.
-      const entry: Unstored = { key: sameCallKey(checked.mobile, checked.content), pending, profile: endpoint.profile, reply: result.reply, failure: result.failure, exchanges: [...result.exchanges], stored: null };
+      const entry: Unstored = {
+        key: sameCallKey(checked.mobile, checked.content),
+        pending,
+        profile: endpoint.profile,
+        reply: result.reply,
+        failure: result.failure,
+        exchanges: [...result.exchanges],
+        stored: null,
+      };
       const message = await this.storeWithRetry(entry, [endpoint.apiKey]);
       return { message, reply: result.reply, failure: result.failure };
     } finally {
@@ -387,7 +397,7 @@ export class CallService {
       // After following stopped, only a final state is still news.
       if (m.endedAt !== null && !final) return m;
       const moves = mayMove(m.state, r.state);
-      const sameButMore = m.state === r.state && m.endedAt === null && ((r.duration ?? m.duration) !== m.duration || ((r.attempts ?? m.attempts) !== m.attempts));
+      const sameButMore = m.state === r.state && m.endedAt === null && ((r.duration ?? m.duration) !== m.duration || (r.attempts ?? m.attempts) !== m.attempts);
       if (!moves && !sameButMore) return m;
       next = messages.updateState(id, r.state, { duration: r.duration, attempts: r.attempts ?? null, final, detail: r.value });
     }
@@ -410,7 +420,9 @@ export class CallService {
     let message = local;
     const reply = result.reply;
     if (local && reply?.outcome === 'accepted') {
-      message = this.apply(local.id, { state: reply.state, value: reply.rawState, unmapped: reply.unmapped, duration: reply.duration, attempts: reply.attempts }) ?? local;
+      message =
+        this.apply(local.id, { state: reply.state, value: reply.rawState, unmapped: reply.unmapped, duration: reply.duration, attempts: reply.attempts }) ??
+        local;
     }
     return { message, reply, failure: result.failure };
   }
@@ -436,7 +448,8 @@ export class CallService {
       }
       const linked = [...new Set(matches.map((x) => x.id))];
       const exchangeIds = [exchanges.insert(exchange, { messageIds: linked, profile: profileId })];
-      for (const { id, receipt } of matches) this.apply(id, { state: receipt.state, value: receipt.value, unmapped: receipt.unmapped, duration: receipt.duration }, notify);
+      for (const { id, receipt } of matches)
+        this.apply(id, { state: receipt.state, value: receipt.value, unmapped: receipt.unmapped, duration: receipt.duration }, notify);
       return { readable: parsed !== null, receipts: receipts.length, matched: matches.length, exchangeIds };
     });
     // Stored: what is told now can no longer be taken back (and a failure to tell is not a failure to store).
@@ -582,7 +595,10 @@ export class CallService {
 
   /** Keeps an answer the store cannot take in a file (true), or says it could not (false: memory only). */
   private keep(entry: Unstored, secrets: readonly string[]): boolean {
-    const kept = this.o.kept?.keep({ messageId: entry.pending.id, profile: entry.profile, reply: entry.reply, failure: entry.failure, exchanges: entry.exchanges }, secrets);
+    const kept = this.o.kept?.keep(
+      { messageId: entry.pending.id, profile: entry.profile, reply: entry.reply, failure: entry.failure, exchanges: entry.exchanges },
+      secrets,
+    );
     return kept !== undefined && kept !== null;
   }
 
@@ -599,12 +615,14 @@ export class CallService {
 
   private scheduleFlush(): void {
     if (this.flushTimer) return;
-    this.flushTimer = this.time.setInterval(() => {
-      if (this.flushUnstored() && this.flushTimer) {
-        this.flushTimer.cancel();
-        this.flushTimer = null;
-      }
-    }, this.o.storeRetry?.intervalMs ?? 2000).unref();
+    this.flushTimer = this.time
+      .setInterval(() => {
+        if (this.flushUnstored() && this.flushTimer) {
+          this.flushTimer.cancel();
+          this.flushTimer = null;
+        }
+      }, this.o.storeRetry?.intervalMs ?? 2000)
+      .unref();
   }
 
   private recordSend(id: number, reply: SendReply | null, failure: FailureView | null): MessageRecord {
@@ -621,14 +639,25 @@ export class CallService {
     const code = r.code ?? r.codeText;
     if (r.outcome === 'accepted') {
       // Accepted, but without an ID there is nothing to follow it by: its call ends at once as unknown (settled, never resent).
-      if (r.smsid === null) return messages.markAccepted(id, { code: r.code, msg: r.msg, smsid: null, count: r.count, unfollowable: reason('no-message-id', {}) });
+      if (r.smsid === null)
+        return messages.markAccepted(id, { code: r.code, msg: r.msg, smsid: null, count: r.count, unfollowable: reason('no-message-id', {}) });
       return messages.markAccepted(id, { code: r.code, msg: r.msg, smsid: r.smsid, count: r.count });
     }
     if (r.outcome === 'unknown') {
       // "Internal server error", no code, or a code the dialect calls unknown: the provider may or may not have placed the call.
-      return messages.markUnknown(id, { errorKind: 'provider-error', reason: reason('provider-error', { code, msg: r.msg, ...said }), code: r.code, msg: r.msg });
+      return messages.markUnknown(id, {
+        errorKind: 'provider-error',
+        reason: reason('provider-error', { code, msg: r.msg, ...said }),
+        code: r.code,
+        msg: r.msg,
+      });
     }
-    return messages.markRejected(id, { code: r.code, msg: r.msg, errorKind: 'provider-code', reason: reason('provider-code', { code: code ?? '—', msg: r.msg, ...said }) });
+    return messages.markRejected(id, {
+      code: r.code,
+      msg: r.msg,
+      errorKind: 'provider-code',
+      reason: reason('provider-code', { code: code ?? '—', msg: r.msg, ...said }),
+    });
   }
 }
 

@@ -130,7 +130,10 @@ export class CaptureService {
     const responseCut = x.response.kept.length < x.response.bytes && x.mode !== 'tunnel';
     const verdicts =
       x.mode === 'tunnel'
-        ? { verdict: 'skip' as const, checks: [{ check: 'rules' as const, verdict: 'skip' as const, code: 'tunnel' as const, params: { authority: x.url.slice(0, 300) } }] }
+        ? {
+            verdict: 'skip' as const,
+            checks: [{ check: 'rules' as const, verdict: 'skip' as const, code: 'tunnel' as const, params: { authority: x.url.slice(0, 300) } }],
+          }
         : checkExchange(
             {
               mode: x.mode,

@@ -3,7 +3,17 @@
 // clock, the spec's request rules and the reply read through the profile's dialect. Pure: the
 // exchange as it passed (before redaction: the password is compared with the key here, and only the
 // verdict is kept), the key and the template library in; the checks with their verdicts out.
-import { check, rule, worstVerdict, type CaptureCheck, type CaptureMode, type ClockKind, type RuleIssue, type Verdict, type VoiceOperation } from '../../common/capture';
+import {
+  check,
+  rule,
+  worstVerdict,
+  type CaptureCheck,
+  type CaptureMode,
+  type ClockKind,
+  type RuleIssue,
+  type Verdict,
+  type VoiceOperation,
+} from '../../common/capture';
 import { readBalance, readSend, readStatus, SPEC_DIALECT, type Dialect } from '../../common/dialects';
 import { normalizeMobile } from '../../common/domain/mobile';
 import { findMatchingTemplates } from '../../common/domain/templates';
@@ -110,7 +120,13 @@ function signatureCheck(x: CheckedExchange, url: URL, ctx: CheckContext): Captur
   }
   const kind = verified.reason ?? 'signature-mismatch';
   const diagnosis = diagnoseSignature({ ...input, apiKey: ctx.key.apiKey, expectedApiId: ctx.key.apiId, windowSeconds: Number.MAX_SAFE_INTEGER });
-  return check('signature', 'fail', 'signature-invalid', { kind }, { ...(verified.detail ? { detail: verified.detail } : {}), causes: diagnosis.causes.slice(0, 3) });
+  return check(
+    'signature',
+    'fail',
+    'signature-invalid',
+    { kind },
+    { ...(verified.detail ? { detail: verified.detail } : {}), causes: diagnosis.causes.slice(0, 3) },
+  );
 }
 
 function clockCheck(x: CheckedExchange, ctx: CheckContext): CaptureCheck {
@@ -153,14 +169,16 @@ function parameters(x: CheckedExchange, url: URL): { params: Record<string, unkn
   } catch {
     return { problem: rule('fail', 'body', { kind: 'unreadable', type, max: x.maxBytes }) };
   }
-  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return { problem: rule('fail', 'body', { kind: 'not-object', type, max: x.maxBytes }) };
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed))
+    return { problem: rule('fail', 'body', { kind: 'not-object', type, max: x.maxBytes }) };
   return { params: parsed as Record<string, unknown> };
 }
 
 function rulesCheck(x: CheckedExchange, op: VoiceOperation, ctx: CheckContext): CaptureCheck {
   const issues: RuleIssue[] = [];
   const url = new URL(x.url);
-  if (x.method.toUpperCase() !== 'POST' && !(op === 'send' && x.method.toUpperCase() === 'GET')) issues.push(rule('fail', 'method', { method: x.method.slice(0, 20) }));
+  if (x.method.toUpperCase() !== 'POST' && !(op === 'send' && x.method.toUpperCase() === 'GET'))
+    issues.push(rule('fail', 'method', { method: x.method.slice(0, 20) }));
   const type = header(x.headers, 'content-type');
   if (x.method.toUpperCase() === 'POST' && !/json/i.test(type ?? '')) issues.push(rule('warn', 'content-type', { type: (type ?? '').slice(0, 100) }));
   const read = parameters(x, url);
@@ -222,19 +240,30 @@ function replyCheck(x: CheckedExchange, op: VoiceOperation, ctx: CheckContext): 
   const raw = read.reply!;
   if (op === 'send') {
     const r = readSend(dialect, raw);
-    if (r.outcome === 'rejected') return check('reply', 'fail', 'reply-refused', { code: r.code ?? r.codeText ?? 0, msg: (r.meaning ?? r.msg ?? '').slice(0, 200) });
-    if (r.outcome === 'unknown') return check('reply', 'warn', 'reply-unknown', { code: String(r.code ?? r.codeText ?? '—'), msg: (r.msg ?? '').slice(0, 200) });
-    return r.id === null ? check('reply', 'warn', 'reply-no-id', { code: r.code ?? r.codeText ?? '—' }) : check('reply', 'pass', 'reply-sent', { code: r.code ?? r.codeText ?? '—', id: r.id.slice(0, 100) });
+    if (r.outcome === 'rejected')
+      return check('reply', 'fail', 'reply-refused', { code: r.code ?? r.codeText ?? 0, msg: (r.meaning ?? r.msg ?? '').slice(0, 200) });
+    if (r.outcome === 'unknown')
+      return check('reply', 'warn', 'reply-unknown', { code: String(r.code ?? r.codeText ?? '—'), msg: (r.msg ?? '').slice(0, 200) });
+    return r.id === null
+      ? check('reply', 'warn', 'reply-no-id', { code: r.code ?? r.codeText ?? '—' })
+      : check('reply', 'pass', 'reply-sent', { code: r.code ?? r.codeText ?? '—', id: r.id.slice(0, 100) });
   }
   if (op === 'status') {
     const r = readStatus(dialect, raw);
-    if (r.outcome === 'rejected') return check('reply', 'fail', 'reply-refused', { code: r.code ?? r.codeText ?? 0, msg: (r.meaning ?? r.msg ?? '').slice(0, 200) });
-    if (r.outcome === 'unknown') return check('reply', 'warn', 'reply-unknown', { code: String(r.code ?? r.codeText ?? '—'), msg: (r.msg ?? '').slice(0, 200) });
+    if (r.outcome === 'rejected')
+      return check('reply', 'fail', 'reply-refused', { code: r.code ?? r.codeText ?? 0, msg: (r.meaning ?? r.msg ?? '').slice(0, 200) });
+    if (r.outcome === 'unknown')
+      return check('reply', 'warn', 'reply-unknown', { code: String(r.code ?? r.codeText ?? '—'), msg: (r.msg ?? '').slice(0, 200) });
     if (r.unmapped) return check('reply', 'warn', 'reply-unmapped', { value: (r.value ?? '').slice(0, 100) });
-    return check('reply', 'pass', 'reply-status', { kind: r.state, value: (r.value ?? '').slice(0, 100), duration: r.duration === null ? '' : String(r.duration) });
+    return check('reply', 'pass', 'reply-status', {
+      kind: r.state,
+      value: (r.value ?? '').slice(0, 100),
+      duration: r.duration === null ? '' : String(r.duration),
+    });
   }
   const r = readBalance(dialect, raw);
-  if (r.outcome === 'rejected') return check('reply', 'fail', 'reply-refused', { code: r.code ?? r.codeText ?? 0, msg: (r.meaning ?? r.msg ?? '').slice(0, 200) });
+  if (r.outcome === 'rejected')
+    return check('reply', 'fail', 'reply-refused', { code: r.code ?? r.codeText ?? 0, msg: (r.meaning ?? r.msg ?? '').slice(0, 200) });
   if (r.outcome === 'unknown') return check('reply', 'warn', 'reply-unknown', { code: String(r.code ?? r.codeText ?? '—'), msg: (r.msg ?? '').slice(0, 200) });
   return r.units === null ? check('reply', 'warn', 'reply-balance-unknown', {}) : check('reply', 'pass', 'reply-balance', { units: r.units });
 }

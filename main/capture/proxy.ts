@@ -218,7 +218,9 @@ export async function startCaptureProxy(opts: CaptureProxyOptions): Promise<Capt
     if (unparsable) {
       error = { kind: 'network', message: 'the request URL cannot be read' };
       answeredBy = 'proxy';
-      res.writeHead(400, { 'content-type': 'application/json', connection: 'close' }).end(badGatewayBody(target.origin, 'network', 'the request URL cannot be read, so it was not sent on'));
+      res
+        .writeHead(400, { 'content-type': 'application/json', connection: 'close' })
+        .end(badGatewayBody(target.origin, 'network', 'the request URL cannot be read, so it was not sent on'));
       req.resume();
       req.on('end', finish);
       res.on('close', finish);
@@ -274,7 +276,8 @@ export async function startCaptureProxy(opts: CaptureProxyOptions): Promise<Capt
         statusText = null;
         responseHeaders = null;
         upRes.destroy();
-        if (!res.headersSent) res.writeHead(502, { 'content-type': 'application/json; charset=utf-8', connection: 'close' }).end(badGatewayBody(upstream.origin, 'network', why));
+        if (!res.headersSent)
+          res.writeHead(502, { 'content-type': 'application/json; charset=utf-8', connection: 'close' }).end(badGatewayBody(upstream.origin, 'network', why));
         finish();
       };
       if (!writableStatus(upRes.statusCode, upRes.statusMessage)) {
@@ -406,7 +409,10 @@ export async function startCaptureProxy(opts: CaptureProxyOptions): Promise<Capt
         answeredBy = 'proxy';
         error = { kind, message: e.message };
         const body = badGatewayBody(authority, kind, e.code ?? e.message);
-        if (!client.destroyed) client.end(`HTTP/1.1 502 Bad Gateway\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
+        if (!client.destroyed)
+          client.end(
+            `HTTP/1.1 502 Bad Gateway\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+          );
       } else {
         error ??= { kind, message: e.message };
         client.destroy();
@@ -426,7 +432,10 @@ export async function startCaptureProxy(opts: CaptureProxyOptions): Promise<Capt
   // Bodies may stream for as long as they move (requestTimeout 0, the idle timeout above); headers may
   // not: Node checks them every tenth of the timeout (its own timer, at most a second apart).
   const headersTimeout = opts.headersTimeoutMs ?? HEADERS_TIMEOUT_MS;
-  const server: Server = createServer({ requestTimeout: 0, headersTimeout, connectionsCheckingInterval: Math.min(1000, Math.max(10, Math.floor(headersTimeout / 10))) }, onRequest);
+  const server: Server = createServer(
+    { requestTimeout: 0, headersTimeout, connectionsCheckingInterval: Math.min(1000, Math.max(10, Math.floor(headersTimeout / 10))) },
+    onRequest,
+  );
   server.on('connect', onConnect);
   server.on('connection', (s: Socket) => {
     sockets.add(s);
@@ -434,7 +443,8 @@ export async function startCaptureProxy(opts: CaptureProxyOptions): Promise<Capt
   });
   server.on('clientError', (e: NodeJS.ErrnoException, socket: Socket) => {
     const late = e.code === 'ERR_HTTP_REQUEST_TIMEOUT';
-    if (socket.writable) socket.end(late ? 'HTTP/1.1 408 Request Timeout\r\nconnection: close\r\n\r\n' : 'HTTP/1.1 400 Bad Request\r\nconnection: close\r\n\r\n');
+    if (socket.writable)
+      socket.end(late ? 'HTTP/1.1 408 Request Timeout\r\nconnection: close\r\n\r\n' : 'HTTP/1.1 400 Bad Request\r\nconnection: close\r\n\r\n');
     else socket.destroy();
   });
   await new Promise<void>((resolve, reject) => {

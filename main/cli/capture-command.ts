@@ -28,7 +28,14 @@ export function exchangeJson(e: ExchangeRecord) {
           mode: e.capture.mode,
           answeredBy: e.capture.answeredBy,
           verdict: e.capture.verdict,
-          checks: e.capture.checks.map((c) => ({ check: c.check, verdict: c.verdict, code: c.code, params: c.params, ...(c.issues ? { issues: c.issues } : {}), ...(c.causes ? { causes: c.causes.map((x) => x.id) } : {}) })),
+          checks: e.capture.checks.map((c) => ({
+            check: c.check,
+            verdict: c.verdict,
+            code: c.code,
+            params: c.params,
+            ...(c.issues ? { issues: c.issues } : {}),
+            ...(c.causes ? { causes: c.causes.map((x) => x.id) } : {}),
+          })),
         }
       : {}),
   };
@@ -50,7 +57,9 @@ export function exchangeLines(words: CliWords, e: ExchangeRecord): string {
   const verdict = e.capture ? t(`capture.verdict.${e.capture.verdict}`) : '';
   const head = `#${e.id}  ${when}  ${verdict.padEnd(8)}  ${e.method} ${e.url}  → ${answer}`;
   if (!e.capture) return head;
-  const details = e.capture.checks.filter((c) => c.verdict === 'fail' || c.verdict === 'warn').map((c) => `    ${t(`capture.checkName.${c.check}`)}: ${checkText(words, c)}`);
+  const details = e.capture.checks
+    .filter((c) => c.verdict === 'fail' || c.verdict === 'warn')
+    .map((c) => `    ${t(`capture.checkName.${c.check}`)}: ${checkText(words, c)}`);
   return [head, ...details].join('\n');
 }
 
@@ -104,7 +113,16 @@ export function registerCaptureCommand(program: Command, ctx: CommandContext): v
       const builtin = profileId !== null && (await session.call('profiles.list', undefined)).some((p) => p.id === profileId && p.builtin);
       const demo = builtin ? await session.call('sandbox.demoAccount', undefined) : null;
       if (json) {
-        print(JSON.stringify({ url: status.url, port: status.port, target: status.target, profile: profileId, key: status.key, ...(demo ? { sandboxAccount: demo } : {}) }));
+        print(
+          JSON.stringify({
+            url: status.url,
+            port: status.port,
+            target: status.target,
+            profile: profileId,
+            key: status.key,
+            ...(demo ? { sandboxAccount: demo } : {}),
+          }),
+        );
       } else {
         lines.push(
           t('cli:capture.listening', { url: status.url, target: status.target }),

@@ -50,11 +50,20 @@ export interface CommandContext {
 export function failureOfView(words: CliWords, failure: FailureView, extra: Record<string, unknown> = {}): CliFailure {
   const exit = failure.kind === 'signature-rejected' ? EXIT.rejected : EXIT.transport;
   const said = words.reason(failure.reason);
-  return new CliFailure(exit, failure.kind, { key: failure.outcome === 'unknown' ? 'cli:notResent' : 'cli:plain', params: { text: said } }, { ...extra, outcome: failure.outcome, message: said });
+  return new CliFailure(
+    exit,
+    failure.kind,
+    { key: failure.outcome === 'unknown' ? 'cli:notResent' : 'cli:plain', params: { text: said } },
+    { ...extra, outcome: failure.outcome, message: said },
+  );
 }
 
 /** The provider refused (exit 3): its code's meaning and what to do. */
 export function providerRejection(words: CliWords, code: number | null, extra: Record<string, unknown> = {}): CliFailure {
-  return new CliFailure(EXIT.rejected, 'provider', { key: 'cli:providerAnswered', params: { code: code ?? '—', meaning: words.providerCode(code) } }, { code, ...extra });
+  return new CliFailure(
+    EXIT.rejected,
+    'provider',
+    { key: 'cli:providerAnswered', params: { code: code ?? '—', meaning: words.providerCode(code) } },
+    { code, ...extra },
+  );
 }
-

@@ -18,9 +18,16 @@ const collect = (value: string, previous: string[] = []) => [...previous, value]
 /** A per-number limit or quiet hours, said from the catalog (refusal.*). */
 export function refusalText(words: CliWords, r: DialRefusal, now = systemClock.now()): string {
   const { t } = words;
-  const rule = r.limit === 'quiet-hours' ? t('refusal.quiet', { mobile: r.mobile }) : r.max === 0 ? t('refusal.never') : t(`refusal.${r.limit}`, { max: r.max, mobile: r.mobile, count: r.count ?? 0 });
+  const rule =
+    r.limit === 'quiet-hours'
+      ? t('refusal.quiet', { mobile: r.mobile })
+      : r.max === 0
+        ? t('refusal.never')
+        : t(`refusal.${r.limit}`, { max: r.max, mobile: r.mobile, count: r.count ?? 0 });
   const plan = r.plan ? t('refusal.plan', { mobile: r.mobile, attempts: r.plan.attempts, call: r.plan.call }) : '';
-  const frees = Number.isFinite(r.freesAt) ? t('refusal.frees', { time: formatClock(r.freesAt, now), in: t('cli:dial.inMinutes', { count: Math.max(1, Math.ceil((r.freesAt - now) / 60_000)) }) }) : '';
+  const frees = Number.isFinite(r.freesAt)
+    ? t('refusal.frees', { time: formatClock(r.freesAt, now), in: t('cli:dial.inMinutes', { count: Math.max(1, Math.ceil((r.freesAt - now) / 60_000)) }) })
+    : '';
   return words.sentences(rule, plan, frees);
 }
 
@@ -83,8 +90,23 @@ function resultJson(words: CliWords, r: DialResult) {
     status: r.status,
     message: resultText(words, r),
     answered: r.answered && { name: r.answered.name, mobile: r.answered.mobile, contactId: r.answered.contactId, messageId: r.answered.messageId },
-    attempts: r.attempts.map((a) => ({ target: a.targetIndex, attempt: a.attempt, mobile: a.mobile, messageId: a.messageId, outcome: a.outcome, state: a.state, code: a.code })),
-    refusals: r.refusals.map((x) => ({ limit: x.limit, mobile: x.mobile, count: x.count, max: x.max, freesAt: new Date(x.freesAt).toISOString(), message: refusalText(words, x) })),
+    attempts: r.attempts.map((a) => ({
+      target: a.targetIndex,
+      attempt: a.attempt,
+      mobile: a.mobile,
+      messageId: a.messageId,
+      outcome: a.outcome,
+      state: a.state,
+      code: a.code,
+    })),
+    refusals: r.refusals.map((x) => ({
+      limit: x.limit,
+      mobile: x.mobile,
+      count: x.count,
+      max: x.max,
+      freesAt: new Date(x.freesAt).toISOString(),
+      message: refusalText(words, x),
+    })),
   };
 }
 
@@ -97,83 +119,99 @@ export function registerDialCommand(program: Command, ctx: CommandContext): void
     .option('--template <id>', t('cli:help.dialTemplate'))
     .option('--var <name=value>', t('cli:help.dialVar'), collect, [])
     .option('--content <text>', t('cli:help.content'))
-    .addOption(new Option('--until-answered <n>', t('cli:help.untilAnswered', { max: MAX_ATTEMPTS })).argParser(ctx.parse.int('--until-answered', 1, MAX_ATTEMPTS)))
+    .addOption(
+      new Option('--until-answered <n>', t('cli:help.untilAnswered', { max: MAX_ATTEMPTS })).argParser(ctx.parse.int('--until-answered', 1, MAX_ATTEMPTS)),
+    )
     .addOption(new Option('--pause <seconds>', t('cli:help.pause')).argParser(ctx.parse.int('--pause', 0, 3600)))
     .option('--override', t('cli:help.override'))
-    .action(async (refs: string[], opts: { template?: string; var: string[]; content?: string; untilAnswered?: number; pause?: number; override?: boolean }) => {
-      const { session, words } = ctx;
-      if (opts.content !== undefined && (opts.template !== undefined || opts.var.length)) throw usage('contentOrTemplate');
-      const profileId = await session.providerProfile(ctx.flags());
-      // A one-off dialect without a status query: nothing could follow the calls (no listener without a saved profile).
-      const one = ctx.flags().dialect;
-      if (one !== undefined && ctx.flags().profile === undefined && !(await session.dialect(one)).status) throw usage('dialNeedsFollow');
-      const targets: NonNullable<DialRequest['targets']> = [];
-      let firstContact: { lastTemplateId: string | null } | null = null;
-      for (const ref of refs) {
-        try {
-          const c = await session.call('contacts.resolve', { query: ref });
-          targets.push({ contactId: c.id });
-          firstContact ??= c;
-        } catch (error) {
-          // Not a contact: a number is called as it is.
-          if (!(error instanceof CliFailure) || error.kind !== 'not-found' || !/^[+\d\s()-]{7,}$/.test(ref.trim())) throw error;
-          targets.push({ mobile: ref });
+    .action(
+      async (refs: string[], opts: { template?: string; var: string[]; content?: string; untilAnswered?: number; pause?: number; override?: boolean }) => {
+        const { session, words } = ctx;
+        if (opts.content !== undefined && (opts.template !== undefined || opts.var.length)) throw usage('contentOrTemplate');
+        const profileId = await session.providerProfile(ctx.flags());
+        // A one-off dialect without a status query: nothing could follow the calls (no listener without a saved profile).
+        const one = ctx.flags().dialect;
+        if (one !== undefined && ctx.flags().profile === undefined && !(await session.dialect(one)).status) throw usage('dialNeedsFollow');
+        const targets: NonNullable<DialRequest['targets']> = [];
+        let firstContact: { lastTemplateId: string | null } | null = null;
+        for (const ref of refs) {
+          try {
+            const c = await session.call('contacts.resolve', { query: ref });
+            targets.push({ contactId: c.id });
+            firstContact ??= c;
+          } catch (error) {
+            // Not a contact: a number is called as it is.
+            if (!(error instanceof CliFailure) || error.kind !== 'not-found' || !/^[+\d\s()-]{7,}$/.test(ref.trim())) throw error;
+            targets.push({ mobile: ref });
+          }
         }
-      }
-      const templateId = opts.content !== undefined ? null : (opts.template ?? firstContact?.lastTemplateId ?? null);
-      if (opts.content === undefined && !templateId) throw usage('dialNeedsTemplate');
-      let values: string[] | undefined;
-      if (templateId && opts.var.length) {
-        const template = (await session.call('templates.list', undefined)).find((x) => x.id === templateId);
-        if (!template) throw usage('noTemplate', { id: templateId });
-        values = valuesFromVars(template, opts.var);
-      }
-      const req: DialRequest = { profileId, targets, templateId, values, content: opts.content, attempts: opts.untilAnswered ?? 1, ...(opts.pause !== undefined ? { pauseSeconds: opts.pause } : {}), override: opts.override ?? false };
+        const templateId = opts.content !== undefined ? null : (opts.template ?? firstContact?.lastTemplateId ?? null);
+        if (opts.content === undefined && !templateId) throw usage('dialNeedsTemplate');
+        let values: string[] | undefined;
+        if (templateId && opts.var.length) {
+          const template = (await session.call('templates.list', undefined)).find((x) => x.id === templateId);
+          if (!template) throw usage('noTemplate', { id: templateId });
+          values = valuesFromVars(template, opts.var);
+        }
+        const req: DialRequest = {
+          profileId,
+          targets,
+          templateId,
+          values,
+          content: opts.content,
+          attempts: opts.untilAnswered ?? 1,
+          ...(opts.pause !== undefined ? { pauseSeconds: opts.pause } : {}),
+          override: opts.override ?? false,
+        };
 
-      const line = progressLine(ctx);
-      let runId = '';
-      let resolveDone: (r: DialResult) => void = () => undefined;
-      const done = new Promise<DialResult>((resolve) => (resolveDone = resolve));
-      const off = await session.on('dialProgress', (p) => {
-        if (runId && p.runId !== runId) return;
-        line.update(progressText(words, p));
-        if (p.phase === 'done' && p.result) resolveDone(p.result);
-      });
-      const stopOnSignal = () => {
-        if (runId) void session.call('dial.cancel', { runId }).catch(() => undefined);
-      };
-      process.once('SIGINT', stopOnSignal);
-      let result: DialResult;
-      try {
-        const started = await session.call('dial.start', req);
-        if (!started.started) {
-          result = { runId: '', status: 'refused', answered: null, targets: started.plan.targets, attempts: [], refusals: started.plan.refusals };
-        } else {
-          runId = started.runId;
-          result = await done;
+        const line = progressLine(ctx);
+        let runId = '';
+        let resolveDone: (r: DialResult) => void = () => undefined;
+        const done = new Promise<DialResult>((resolve) => (resolveDone = resolve));
+        const off = await session.on('dialProgress', (p) => {
+          if (runId && p.runId !== runId) return;
+          line.update(progressText(words, p));
+          if (p.phase === 'done' && p.result) resolveDone(p.result);
+        });
+        const stopOnSignal = () => {
+          if (runId) void session.call('dial.cancel', { runId }).catch(() => undefined);
+        };
+        process.once('SIGINT', stopOnSignal);
+        let result: DialResult;
+        try {
+          const started = await session.call('dial.start', req);
+          if (!started.started) {
+            result = { runId: '', status: 'refused', answered: null, targets: started.plan.targets, attempts: [], refusals: started.plan.refusals };
+          } else {
+            runId = started.runId;
+            result = await done;
+          }
+        } finally {
+          off();
+          process.removeListener('SIGINT', stopOnSignal);
+          line.end();
         }
-      } finally {
-        off();
-        process.removeListener('SIGINT', stopOnSignal);
-        line.end();
-      }
-      const value = resultJson(words, result);
-      const human = () =>
-        [
-          resultText(words, result),
-          ...result.attempts.map((a) => `  ${t('cli:dial.attemptLine', { mobile: maskMobile(a.mobile), attempt: a.attempt, outcome: a.outcome === 'not-sent' ? t('cli:dial.notSent') : t(`csv.outcome.${a.outcome}`), state: a.state ? `/${t(`state.${a.state}`)}` : '', message: a.messageId ? ` · ${t('cli:messageRef', { id: a.messageId })}` : '' })}`),
-        ].join('\n');
-      if (result.status === 'answered') {
-        ctx.emit(value, human);
-        return;
-      }
-      const failures: Record<Exclude<DialResult['status'], 'answered'>, CliFailure> = {
-        'not-answered': new CliFailure(EXIT.invalid, 'not-answered', { key: 'cli:plain', params: { text: resultText(words, result) } }),
-        refused: new CliFailure(EXIT.usage, 'dial-limited', { key: 'cli:dial.limited', params: { text: resultText(words, result) } }),
-        failed: new CliFailure(EXIT.rejected, 'failed', { key: 'cli:plain', params: { text: resultText(words, result) } }),
-        unknown: new CliFailure(EXIT.transport, 'unknown', { key: 'cli:plain', params: { text: resultText(words, result) } }),
-        cancelled: new CliFailure(1, 'cancelled', { key: 'cli:plain', params: { text: resultText(words, result) } }),
-      };
-      ctx.printAndFail(value, human, failures[result.status]);
-    });
+        const value = resultJson(words, result);
+        const human = () =>
+          [
+            resultText(words, result),
+            ...result.attempts.map(
+              (a) =>
+                `  ${t('cli:dial.attemptLine', { mobile: maskMobile(a.mobile), attempt: a.attempt, outcome: a.outcome === 'not-sent' ? t('cli:dial.notSent') : t(`csv.outcome.${a.outcome}`), state: a.state ? `/${t(`state.${a.state}`)}` : '', message: a.messageId ? ` · ${t('cli:messageRef', { id: a.messageId })}` : '' })}`,
+            ),
+          ].join('\n');
+        if (result.status === 'answered') {
+          ctx.emit(value, human);
+          return;
+        }
+        const failures: Record<Exclude<DialResult['status'], 'answered'>, CliFailure> = {
+          'not-answered': new CliFailure(EXIT.invalid, 'not-answered', { key: 'cli:plain', params: { text: resultText(words, result) } }),
+          refused: new CliFailure(EXIT.usage, 'dial-limited', { key: 'cli:dial.limited', params: { text: resultText(words, result) } }),
+          failed: new CliFailure(EXIT.rejected, 'failed', { key: 'cli:plain', params: { text: resultText(words, result) } }),
+          unknown: new CliFailure(EXIT.transport, 'unknown', { key: 'cli:plain', params: { text: resultText(words, result) } }),
+          cancelled: new CliFailure(1, 'cancelled', { key: 'cli:plain', params: { text: resultText(words, result) } }),
+        };
+        ctx.printAndFail(value, human, failures[result.status]);
+      },
+    );
 }

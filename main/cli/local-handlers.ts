@@ -9,6 +9,9 @@ import type { Services } from '../services';
  * alone, waiting for a call's end, and the database set aside at open. Not in the contract.
  */
 export function createLocalHandlers(services: Services) {
-  return noticingDiskFull({ ...localProfileOps(services.profiles), ...localSendOps(services.calls), 'app.recovered': async () => services.store.recovered }, services);
+  return noticingDiskFull(
+    { ...localProfileOps(services.profiles), ...localSendOps(services.calls), 'app.recovered': async () => services.store.recovered },
+    services,
+  );
 }
 export type LocalHandlers = ReturnType<typeof createLocalHandlers>;

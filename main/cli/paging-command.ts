@@ -89,7 +89,8 @@ class ServeLog {
     if (!known) {
       known = { state: '', ended: null, calls: new Map() };
       this.seen.set(i.id, known);
-      if (i.openedAt >= this.since) this.write(`${at(i.openedAt)} ${t('cli:serve.opened', { id: i.id, title: i.title, severity: i.severity ?? '—', source: i.source })}`);
+      if (i.openedAt >= this.since)
+        this.write(`${at(i.openedAt)} ${t('cli:serve.opened', { id: i.id, title: i.title, severity: i.severity ?? '—', source: i.source })}`);
       known.state = i.state === 'triggered' ? 'triggered' : '';
     }
     if (i.state !== known.state) {
@@ -102,7 +103,8 @@ class ServeLog {
       const who = c.name ? `${c.name} ${c.mobile}` : c.mobile;
       if (had === undefined) {
         known.calls.set(c.id, null);
-        if (c.result !== 'refused') this.write(`${at(c.startedAt)} ${t('cli:serve.call', { id: i.id, who, step: c.stepIndex + 1, attempt: c.attempt, smsid: c.smsid ?? '—' })}`);
+        if (c.result !== 'refused')
+          this.write(`${at(c.startedAt)} ${t('cli:serve.call', { id: i.id, who, step: c.stepIndex + 1, attempt: c.attempt, smsid: c.smsid ?? '—' })}`);
       }
       if (c.result !== null && known.calls.get(c.id) !== c.result) {
         known.calls.set(c.id, c.result);
@@ -123,7 +125,12 @@ function alertInvalid(words: CliWords, error: unknown): unknown {
   const e = error.text.error;
   if (e.code !== 'paging' || e.params.kind !== 'alert-invalid' || !e.params.problem) return error;
   const detail = words.t(`paging.intake.${e.params.problem}`, { field: e.params.field, limit: e.params.limit });
-  return new CliFailure(error.exitCode, error.kind, { key: 'cli:pagePaste.invalid', params: { head: words.error(e), field: e.params.field, detail } }, { field: e.params.field, problem: e.params.problem });
+  return new CliFailure(
+    error.exitCode,
+    error.kind,
+    { key: 'cli:pagePaste.invalid', params: { head: words.error(e), field: e.params.field, detail } },
+    { field: e.params.field, problem: e.params.problem },
+  );
 }
 
 export function registerPagingCommands(program: Command, ctx: CommandContext): void {
@@ -170,7 +177,16 @@ export function registerPagingCommands(program: Command, ctx: CommandContext): v
         if (!status.listening) throw usage('receiverListen', { host: status.host, port: status.port, detail: status.error?.kind ?? 'other' });
         if (status.warning) io.stderr(`callout: ${t('paging.receiver.exposed', status.warning.params)}\n`);
         if (ctx.json()) io.stdout(`${JSON.stringify({ url: status.url, healthUrl: status.healthUrl, host: status.host, auth: status.auth, profile })}\n`);
-        else io.stdout([t('cli:serve.listening', { url: status.url }), t('cli:serve.health', { url: status.healthUrl }), t('cli:serve.profile', { profile }), t('cli:serve.stop'), ''].join('\n'));
+        else
+          io.stdout(
+            [
+              t('cli:serve.listening', { url: status.url }),
+              t('cli:serve.health', { url: status.healthUrl }),
+              t('cli:serve.profile', { profile }),
+              t('cli:serve.stop'),
+              '',
+            ].join('\n'),
+          );
         // Incidents still open when it starts: their escalations resume (said as they go on).
         for (const i of await session.call('incidents.list', { open: true })) log.note(await session.call('incidents.show', { id: i.id }));
         await (io.until ?? signals());
@@ -207,7 +223,10 @@ export function registerPagingCommands(program: Command, ctx: CommandContext): v
       if (opts.preview) return emit(preview, () => said.join('\n'));
       const incident = await session.call('paging.paste', { text });
       emit({ incident: incident ? incidentJson(incident) : null, preview }, () =>
-        [incident ? t('cli:pagePaste.received', { id: incident.id, state: t(`cli:incidents.state.${incident.state}`) }) : t('cli:pagePaste.nothing'), ...said].join('\n'),
+        [
+          incident ? t('cli:pagePaste.received', { id: incident.id, state: t(`cli:incidents.state.${incident.state}`) }) : t('cli:pagePaste.nothing'),
+          ...said,
+        ].join('\n'),
       );
     });
 
@@ -225,9 +244,16 @@ export function registerPagingCommands(program: Command, ctx: CommandContext): v
         labels[pair.slice(0, at)] = pair.slice(at + 1);
       }
       const now = session.clock.now();
-      const post = { title: opts.title ?? t('cli:pageTest.title'), severity: opts.severity, labels: { ...labels, severity: opts.severity }, key: `callout-test-${now}`, status: 'firing' };
+      const post = {
+        title: opts.title ?? t('cli:pageTest.title'),
+        severity: opts.severity,
+        labels: { ...labels, severity: opts.severity },
+        key: `callout-test-${now}`,
+        status: 'firing',
+      };
       const parsed = parseAlertPost(post, undefined, { source: 'test' });
-      if (!parsed.ok) throw usage('badTestAlert', { field: parsed.error.params.field, problem: t(`paging.intake.${parsed.error.params.problem}`, parsed.error.params) });
+      if (!parsed.ok)
+        throw usage('badTestAlert', { field: parsed.error.params.field, problem: t(`paging.intake.${parsed.error.params.problem}`, parsed.error.params) });
       const preview = await session.call('paging.preview', { text: JSON.stringify(post) });
       const incident = await session.call('paging.receive', { group: parsed.group });
       const why = preview.why.map((w) => t(`paging.route.${w.code}` as string, w.params as Record<string, string>));
@@ -261,7 +287,9 @@ export function registerPagingCommands(program: Command, ctx: CommandContext): v
               .map((r) =>
                 [
                   t('cli:oncall.schedule', { name: r.schedule, zone: r.timeZone }),
-                  r.now ? t('cli:oncall.now', { name: r.now.name, mobile: r.now.mobile, until: r.now.untilLocal, context: r.now.override ? 'override' : undefined }) : t('cli:oncall.nobody'),
+                  r.now
+                    ? t('cli:oncall.now', { name: r.now.name, mobile: r.now.mobile, until: r.now.untilLocal, context: r.now.override ? 'override' : undefined })
+                    : t('cli:oncall.nobody'),
                   r.next ? t('cli:oncall.next', { name: r.next.name, mobile: r.next.mobile, from: r.next.fromLocal }) : t('cli:oncall.noNext'),
                 ].join('\n'),
               )

@@ -39,7 +39,13 @@ export function profileJson(p: ProfileView, full = false, lines?: ProfileLines) 
     dialectName: p.dialect.name,
     follow: p.follow,
     receipts: p.receipts,
-    ...(lines ? { lines: lines.lines, lendLines: lines.lendLines, lendingStoppedAt: lines.lendingStoppedAt === null ? null : new Date(lines.lendingStoppedAt).toISOString() } : {}),
+    ...(lines
+      ? {
+          lines: lines.lines,
+          lendLines: lines.lendLines,
+          lendingStoppedAt: lines.lendingStoppedAt === null ? null : new Date(lines.lendingStoppedAt).toISOString(),
+        }
+      : {}),
     ...(full ? { dialectSpec: p.dialect } : {}),
   };
 }
@@ -72,7 +78,10 @@ export function registerProfileCommand(program: Command, ctx: CommandContext): v
       line(t('cli:profile.baseUrl'), p.baseUrl),
       line('API ID', p.apiId),
       line(t('cli:profile.key'), t(p.hasKey ? 'cli:profile.keySet' : 'cli:profile.keyMissing')),
-      line(t('cli:profile.signing'), `${p.signing} · ${t('cli:profile.format')} ${p.format.toUpperCase()} · ${t('cli:profile.timeouts', { connect: p.connectTimeoutMs / 1000, total: p.totalTimeoutMs / 1000 })}`),
+      line(
+        t('cli:profile.signing'),
+        `${p.signing} · ${t('cli:profile.format')} ${p.format.toUpperCase()} · ${t('cli:profile.timeouts', { connect: p.connectTimeoutMs / 1000, total: p.totalTimeoutMs / 1000 })}`,
+      ),
       line(t('cli:profile.dialect'), p.dialectId ? `${dialectName(p)} [${p.dialectId}]` : dialectName(p)),
       line(t('cli:profile.follow'), t(`cli:profile.followMode.${p.follow}`)),
       ...(p.receipts.url ? [line(t('cli:profile.receipts'), note(p.receipts.url, t(`cli:profile.listener.${p.receipts.state}`)))] : []),
@@ -111,11 +120,21 @@ export function registerProfileCommand(program: Command, ctx: CommandContext): v
       reread = r.reread;
     }
     if (o.follow !== undefined || o.listenHost !== undefined || o.listenPort !== undefined || o.newSecret) {
-      profile = await session.call('profiles.setFollow', { id: p.id, follow: o.follow ?? profile.follow, host: o.listenHost, port: o.listenPort, newSecret: o.newSecret });
+      profile = await session.call('profiles.setFollow', {
+        id: p.id,
+        follow: o.follow ?? profile.follow,
+        host: o.listenHost,
+        port: o.listenPort,
+        newSecret: o.newSecret,
+      });
     }
     const lines =
       o.lines !== undefined || o.lendLines !== undefined
-        ? await session.call('profiles.setLines', { id: p.id, ...(o.lines !== undefined ? { lines: o.lines } : {}), ...(o.lendLines !== undefined ? { lendLines: o.lendLines === 'on' } : {}) })
+        ? await session.call('profiles.setLines', {
+            id: p.id,
+            ...(o.lines !== undefined ? { lines: o.lines } : {}),
+            ...(o.lendLines !== undefined ? { lendLines: o.lendLines === 'on' } : {}),
+          })
         : await session.call('profiles.lines', { id: p.id });
     return { profile, reread, lines };
   };
@@ -123,7 +142,11 @@ export function registerProfileCommand(program: Command, ctx: CommandContext): v
   const withFormFlags = (cmd: Command) =>
     cmd
       .addOption(new Option('--signing <mode>', t('cli:help.signing')).argParser(parse.oneOf('--signing', SIGNING_MODES)))
-      .addOption(new Option('--low-balance <units>', t('cli:help.lowBalance')).argParser((v: string) => (v === 'none' ? ('none' as const) : parse.int('--low-balance', 0, 10_000_000)(v))))
+      .addOption(
+        new Option('--low-balance <units>', t('cli:help.lowBalance')).argParser((v: string) =>
+          v === 'none' ? ('none' as const) : parse.int('--low-balance', 0, 10_000_000)(v),
+        ),
+      )
       .addOption(new Option('--follow <mode>', t('cli:help.follow')).argParser(parse.oneOf('--follow', FOLLOW_MODES)))
       .option('--listen-host <ip>', t('cli:help.listenHost'))
       .addOption(new Option('--listen-port <n>', t('cli:help.listenPort')).argParser(parse.int('--listen-port', 0, 65535)))
@@ -138,10 +161,15 @@ export function registerProfileCommand(program: Command, ctx: CommandContext): v
     .description(t('cli:help.profileList'))
     .action(async () => {
       const list = await session.call('profiles.list', undefined);
-      ctx.emit(list.map((p) => profileJson(p)), () =>
-        list
-          .map((p) => `${p.name}\t${p.baseUrl}\t${p.apiId}\t${t(p.hasKey ? 'cli:profile.keySet' : 'cli:profile.keyMissing')}\t${dialectName(p)}\t${t(`cli:profile.followMode.${p.follow}`)}`)
-          .join('\n'),
+      ctx.emit(
+        list.map((p) => profileJson(p)),
+        () =>
+          list
+            .map(
+              (p) =>
+                `${p.name}\t${p.baseUrl}\t${p.apiId}\t${t(p.hasKey ? 'cli:profile.keySet' : 'cli:profile.keyMissing')}\t${dialectName(p)}\t${t(`cli:profile.followMode.${p.follow}`)}`,
+            )
+            .join('\n'),
       );
     });
 
@@ -155,13 +183,17 @@ export function registerProfileCommand(program: Command, ctx: CommandContext): v
       ctx.emit(profileJson(p, true, lines), () => human(p, lines));
     });
 
-  withFormFlags(profile.command('add').argument('<name>', t('cli:help.profileName')).description(t('cli:help.profileAdd'))).action(async (name: string, o: ProfileFlags) => {
-    const list = await session.call('profiles.list', undefined);
-    if (list.some((x) => x.name.toLowerCase() === name.trim().toLowerCase())) throw usage('profileExists', { name });
-    const saved = await session.call('profiles.save', formInput(name, o, null));
-    const { profile: p, lines } = await rest(saved, o);
-    ctx.emit(profileJson(p, true, lines), () => [t('cli:profile.added', { name: p.name }), human(p, lines), t('cli:profile.setKeyNext', { name: p.name })].join('\n'));
-  });
+  withFormFlags(profile.command('add').argument('<name>', t('cli:help.profileName')).description(t('cli:help.profileAdd'))).action(
+    async (name: string, o: ProfileFlags) => {
+      const list = await session.call('profiles.list', undefined);
+      if (list.some((x) => x.name.toLowerCase() === name.trim().toLowerCase())) throw usage('profileExists', { name });
+      const saved = await session.call('profiles.save', formInput(name, o, null));
+      const { profile: p, lines } = await rest(saved, o);
+      ctx.emit(profileJson(p, true, lines), () =>
+        [t('cli:profile.added', { name: p.name }), human(p, lines), t('cli:profile.setKeyNext', { name: p.name })].join('\n'),
+      );
+    },
+  );
 
   withFormFlags(
     profile
@@ -173,7 +205,9 @@ export function registerProfileCommand(program: Command, ctx: CommandContext): v
     const base = await find(name);
     const saved = await session.call('profiles.save', formInput(o.name ?? base.name, o, base));
     const { profile: p, reread, lines } = await rest(saved, o);
-    ctx.emit({ ...profileJson(p, true, lines), reread }, () => [t('cli:profile.updated', { name: p.name }), human(p, lines), ...(reread ? [t('cli:profile.reread', { count: reread })] : [])].join('\n'));
+    ctx.emit({ ...profileJson(p, true, lines), reread }, () =>
+      [t('cli:profile.updated', { name: p.name }), human(p, lines), ...(reread ? [t('cli:profile.reread', { count: reread })] : [])].join('\n'),
+    );
   });
 
   profile
@@ -222,7 +256,11 @@ export function registerProfileCommand(program: Command, ctx: CommandContext): v
       }
       const r = await session.call('profiles.setDialect', { id: p.id, dialect: choice });
       ctx.emit({ ...profileJson(r.profile, true), reread: r.reread }, () =>
-        [t('cli:profile.dialectSet', { name: r.profile.name, dialect: dialectName(r.profile) }), ...(r.reread ? [t('cli:profile.reread', { count: r.reread })] : []), ...(r.profile.follow !== p.follow ? [line(t('cli:profile.follow'), t(`cli:profile.followMode.${r.profile.follow}`)).trim()] : [])].join('\n'),
+        [
+          t('cli:profile.dialectSet', { name: r.profile.name, dialect: dialectName(r.profile) }),
+          ...(r.reread ? [t('cli:profile.reread', { count: r.reread })] : []),
+          ...(r.profile.follow !== p.follow ? [line(t('cli:profile.follow'), t(`cli:profile.followMode.${r.profile.follow}`)).trim()] : []),
+        ].join('\n'),
       );
     });
 }

@@ -105,7 +105,13 @@ export async function runCli(argv: readonly string[], rawIo: CliIo): Promise<num
         const ended = await waitForEnd(session, m.id, (s) => {
           if (!json) io.stdout(`${t('cli:send.state', { state: t(`state.${s.state}`), time: clock(s.updatedAt) })}\n`);
         });
-        const final = { ...value, state: ended.state, duration: ended.duration, endedAt: ended.endedAt === null ? null : new Date(ended.endedAt).toISOString(), reason: ended.reason ? words.reason(ended.reason) : null };
+        const final = {
+          ...value,
+          state: ended.state,
+          duration: ended.duration,
+          endedAt: ended.endedAt === null ? null : new Date(ended.endedAt).toISOString(),
+          reason: ended.reason ? words.reason(ended.reason) : null,
+        };
         emit(final, () => endedLine(words, ended));
         if (ended.state !== 'answered') exitCode = EXIT.invalid;
         return;
@@ -116,11 +122,16 @@ export async function runCli(argv: readonly string[], rawIo: CliIo): Promise<num
         emit(value, () => [t('cli:send.accepted', { smsid: m.smsid ?? '—', mobile: m.mobile, count: m.units, id: m.id }), next].join('\n'));
         return;
       }
-      if (m.outcome === 'unknown') printAndFail(value, null, new CliFailure(EXIT.transport, 'provider-error', { key: 'cli:notResent', params: { text: words.reason(m.reason) } }));
+      if (m.outcome === 'unknown')
+        printAndFail(value, null, new CliFailure(EXIT.transport, 'provider-error', { key: 'cli:notResent', params: { text: words.reason(m.reason) } }));
       // A code word (FailedOperation.InsufficientBalance): the provider's code and message, as the dialect reads them.
       if (m.code === null && m.reason?.code === 'provider-code') {
         const code = m.reason.params.code;
-        printAndFail({ ...value, code }, null, new CliFailure(EXIT.rejected, 'provider', { key: 'cli:plain', params: { text: words.reason(m.reason) } }, { code }));
+        printAndFail(
+          { ...value, code },
+          null,
+          new CliFailure(EXIT.rejected, 'provider', { key: 'cli:plain', params: { text: words.reason(m.reason) } }, { code }),
+        );
       }
       printAndFail(value, null, providerRejection(words, m.code));
     });
@@ -133,9 +144,24 @@ export async function runCli(argv: readonly string[], rawIo: CliIo): Promise<num
       const profileId = await session.providerProfile(flags());
       const r = await session.call('messages.queryStatus', { profileId, smsid });
       if (r.failure) throw failureOfView(words, r.failure, { smsid });
-      const value = { code: r.providerCode, msg: r.msg, smsid: r.smsid, state: r.state, value: r.value, unmapped: r.unmapped, duration: r.duration, messageId: r.message?.id ?? null, raw: r.raw };
+      const value = {
+        code: r.providerCode,
+        msg: r.msg,
+        smsid: r.smsid,
+        state: r.state,
+        value: r.value,
+        unmapped: r.unmapped,
+        duration: r.duration,
+        messageId: r.message?.id ?? null,
+        raw: r.raw,
+      };
       if (!r.accepted) printAndFail(value, null, providerRejection(words, r.providerCode));
-      const line = t('cli:status.line', { smsid, state: t(`state.${r.state}`), duration: r.duration ? t('cli:seconds', { n: r.duration }) : '', message: r.message ? t('cli:messageRef', { id: r.message.id }) : '' });
+      const line = t('cli:status.line', {
+        smsid,
+        state: t(`state.${r.state}`),
+        duration: r.duration ? t('cli:seconds', { n: r.duration }) : '',
+        message: r.message ? t('cli:messageRef', { id: r.message.id }) : '',
+      });
       // A value the dialect does not map is shown, never guessed.
       emit(value, () => (r.unmapped ? `${line}\n${words.reason({ code: 'unmapped-state', params: { value: r.value ?? '' } })}` : line));
     });
@@ -160,7 +186,11 @@ export async function runCli(argv: readonly string[], rawIo: CliIo): Promise<num
     .addOption(new Option('--outcome <outcome>', t('cli:help.outcome')).argParser(parse.oneOf('--outcome', OUTCOMES)))
     .option('--refresh', t('cli:help.refresh'))
     .action(async (opts: { limit: number; mobile?: string; state?: CallState; outcome?: Outcome; refresh?: boolean }) => {
-      const filter = { ...(opts.mobile ? { mobile: opts.mobile } : {}), ...(opts.state ? { states: [opts.state] } : {}), ...(opts.outcome ? { outcomes: [opts.outcome] } : {}) };
+      const filter = {
+        ...(opts.mobile ? { mobile: opts.mobile } : {}),
+        ...(opts.state ? { states: [opts.state] } : {}),
+        ...(opts.outcome ? { outcomes: [opts.outcome] } : {}),
+      };
       const notRefreshed = new Map<number, string>();
       if (opts.refresh) {
         // Ask the provider about the open calls of this page first. Each message keeps its profile:
@@ -204,10 +234,18 @@ export async function runCli(argv: readonly string[], rawIo: CliIo): Promise<num
       const apiKey = envSigningKey(io.env);
       const method = checkMethod(opts.method);
       checkUrl(opts.url);
-      if (opts.date !== undefined && !parseHttpDate(opts.date)) throw usage('badDate', { flag: '--date', example: formatHttpDate(session.clock.date()), value: opts.date });
+      if (opts.date !== undefined && !parseHttpDate(opts.date))
+        throw usage('badDate', { flag: '--date', example: formatHttpDate(session.clock.date()), value: opts.date });
       const steps = await session.call('signature.compute', { apiId, method, url: opts.url, date: opts.date, variant: opts.variant, key: { adHoc: apiKey } });
       const note = keyNoteText(words, steps.keyNote);
-      const value = { stringToSign: steps.stringToSign, signature: steps.signature, authorization: steps.authorization, headers: steps.headers, variant: steps.variant, ...(note ? { keyNote: note } : {}) };
+      const value = {
+        stringToSign: steps.stringToSign,
+        signature: steps.signature,
+        authorization: steps.authorization,
+        headers: steps.headers,
+        variant: steps.variant,
+        ...(note ? { keyNote: note } : {}),
+      };
       if (note && !json) io.stderr(`callout: ${note}\n`);
       emit(value, () =>
         [
@@ -236,13 +274,36 @@ export async function runCli(argv: readonly string[], rawIo: CliIo): Promise<num
       if (!expectedApiId) throw usage('noApiIdToVerify');
       const apiKey = envSigningKey(io.env);
       checkUrl(opts.url);
-      if (opts.now !== undefined && !parseHttpDate(opts.now)) throw usage('badDate', { flag: '--now', example: formatHttpDate(session.clock.date()), value: opts.now });
-      const r = await session.call('signature.verify', { method: checkMethod(opts.method), url: opts.url, host: opts.host, date: opts.date, authorization: opts.authorization, now: opts.now, variant: opts.variant, key: { adHoc: apiKey }, expectedApiId });
+      if (opts.now !== undefined && !parseHttpDate(opts.now))
+        throw usage('badDate', { flag: '--now', example: formatHttpDate(session.clock.date()), value: opts.now });
+      const r = await session.call('signature.verify', {
+        method: checkMethod(opts.method),
+        url: opts.url,
+        host: opts.host,
+        date: opts.date,
+        authorization: opts.authorization,
+        now: opts.now,
+        variant: opts.variant,
+        key: { adHoc: apiKey },
+        expectedApiId,
+      });
       const note = keyNoteText(words, r.keyNote);
       const why = r.reason === null ? null : t(`signature.verdict.${r.reason}`, { keyId: r.keyId ?? '', apiId: expectedApiId, context: 'detailed' });
-      const value = { valid: r.valid, reason: r.reason, message: why, keyId: r.keyId, expectedApiId, skewSeconds: r.skewSeconds, ...(note ? { keyNote: note } : {}) };
+      const value = {
+        valid: r.valid,
+        reason: r.reason,
+        message: why,
+        keyId: r.keyId,
+        expectedApiId,
+        skewSeconds: r.skewSeconds,
+        ...(note ? { keyNote: note } : {}),
+      };
       if (note && !json) io.stderr(`callout: ${note}\n`);
-      emit(value, () => (r.valid ? t('cli:verify.valid', { skew: r.skewSeconds ?? 0 }) : t('cli:verify.invalid', { reason: why, skew: r.skewSeconds === null ? '' : t('cli:verify.skew', { skew: r.skewSeconds }) })));
+      emit(value, () =>
+        r.valid
+          ? t('cli:verify.valid', { skew: r.skewSeconds ?? 0 })
+          : t('cli:verify.invalid', { reason: why, skew: r.skewSeconds === null ? '' : t('cli:verify.skew', { skew: r.skewSeconds }) }),
+      );
       if (!r.valid) exitCode = EXIT.invalid;
     });
 
@@ -256,7 +317,13 @@ export async function runCli(argv: readonly string[], rawIo: CliIo): Promise<num
     .option('--approved', t('cli:help.approved'))
     .option('--marker <label>', t('cli:help.marker'), collect, [])
     .action(async (opts: { content: string; id?: string; name?: string; approved?: boolean; marker: string[] }) => {
-      const saved = await session.call('templates.save', { id: opts.id, name: opts.name, content: opts.content, approved: opts.approved ?? false, markerNames: opts.marker });
+      const saved = await session.call('templates.save', {
+        id: opts.id,
+        name: opts.name,
+        content: opts.content,
+        approved: opts.approved ?? false,
+        markerNames: opts.marker,
+      });
       emit(saved, () => t(saved.approved ? 'cli:template.savedApproved' : 'cli:template.savedPending', { id: saved.id }));
     });
   template
@@ -264,7 +331,11 @@ export async function runCli(argv: readonly string[], rawIo: CliIo): Promise<num
     .description(t('cli:help.templateList'))
     .action(async () => {
       const list = await session.call('templates.list', undefined);
-      emit(list, () => (list.length ? list.map((x) => `${x.id}\t${t(x.approved ? 'cli:template.approved' : 'cli:template.pending')}\t${x.content}`).join('\n') : t('cli:template.none')));
+      emit(list, () =>
+        list.length
+          ? list.map((x) => `${x.id}\t${t(x.approved ? 'cli:template.approved' : 'cli:template.pending')}\t${x.content}`).join('\n')
+          : t('cli:template.none'),
+      );
     });
   template
     .command('remove')
@@ -280,7 +351,9 @@ export async function runCli(argv: readonly string[], rawIo: CliIo): Promise<num
     .description(t('cli:help.sandbox'))
     .addOption(new Option('--port <n>', t('cli:help.port')).argParser(parse.int('--port', 1, 65535)))
     .addOption(new Option('--time-scale <x>', t('cli:help.timeScale')).argParser(parse.seconds('--time-scale')).default(1))
-    .addOption(new Option('--signature <mode>', t('cli:help.signature')).argParser(parse.oneOf('--signature', ['off', 'spec', 'apisix', 'any'] as const)).default('off'))
+    .addOption(
+      new Option('--signature <mode>', t('cli:help.signature')).argParser(parse.oneOf('--signature', ['off', 'spec', 'apisix', 'any'] as const)).default('off'),
+    )
     .option('--receipts-to <url>', t('cli:help.receiptsTo'))
     .action(async (opts: { port?: number; timeScale: number; signature: 'off' | 'spec' | 'apisix' | 'any'; receiptsTo?: string }) => {
       const dialect = flags().dialect === undefined ? undefined : sandboxDialect(flags().dialect!);
@@ -450,7 +523,9 @@ function historyLine(words: CliWords, m: MessageRecord, now: number): string {
   const { t } = words;
   const minutes = Math.floor((now - m.updatedAt) / 60_000);
   // A call still going on says since when Callout knows it so (it may have ended since).
-  const since = isOpen(m) ? ` ${t('cli:history.since', { time: clock(m.updatedAt), ago: minutes < 1 ? t('cli:history.justNow') : t('cli:history.minutesAgo', { count: minutes }) })}` : '';
+  const since = isOpen(m)
+    ? ` ${t('cli:history.since', { time: clock(m.updatedAt), ago: minutes < 1 ? t('cli:history.justNow') : t('cli:history.minutesAgo', { count: minutes }) })}`
+    : '';
   return `#${m.id}\t${when}\t${m.mobile}\t${t(`csv.outcome.${m.outcome}`)}/${t(`state.${m.state}`)}${m.duration ? ` ${t('cli:seconds', { n: m.duration })}` : ''}${since}\t${m.code ?? ''}\t${text}`;
 }
 
@@ -474,7 +549,12 @@ function report(
   if (failure.kind === 'internal') {
     // Never a stack trace: one line, and the details in a log file of the data directory.
     const log = writeCrashLog(io.env, o.argv, o.internal ?? error);
-    failure = new CliFailure(failure.exitCode, 'internal', { key: log ? 'cli:internal' : 'cli:internalNoLog', params: { path: log ?? '' } }, { ...failure.extra, ...(log ? { log } : {}) });
+    failure = new CliFailure(
+      failure.exitCode,
+      'internal',
+      { key: log ? 'cli:internal' : 'cli:internalNoLog', params: { path: log ?? '' } },
+      { ...failure.extra, ...(log ? { log } : {}) },
+    );
   }
   const message = words.text(failure.text).replace(/\s*\n\s*/g, ' ');
   if (json && !failure.printed) io.stdout(`${o.jsonOf({ error: { kind: failure.kind, message, ...failure.extra } })}\n`);

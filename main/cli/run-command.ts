@@ -46,7 +46,10 @@ function resultLines(words: CliWords, r: RunResultView): string[] {
   if (r.problem) lines.push(`    ${words.error(r.problem)}`);
   if (r.failure) lines.push(`    ${words.reason(r.failure.reason)}`);
   for (const a of r.assertions) {
-    if (!a.passed) lines.push(`    ${t('cli:run.failedAssertion', { assertion: assertionText(words, a.assertion, a.expected), actual: a.actual ?? t('workbench.assertion.nothing') })}`);
+    if (!a.passed)
+      lines.push(
+        `    ${t('cli:run.failedAssertion', { assertion: assertionText(words, a.assertion, a.expected), actual: a.actual ?? t('workbench.assertion.nothing') })}`,
+      );
   }
   return lines;
 }

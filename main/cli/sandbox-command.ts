@@ -17,12 +17,20 @@ export interface SandboxCommandOptions {
 /** `callout sandbox`: runs the sandbox provider in the foreground until SIGINT/SIGTERM. */
 export async function runSandboxCommand(opts: SandboxCommandOptions, io: CliIo, json: boolean, words: CliWords, until?: Promise<void>): Promise<void> {
   const { t } = words;
-  const sandbox = await startSandbox({ port: opts.port ?? 0, timeScale: opts.timeScale, signature: opts.signature, dialect: opts.dialect, receiptsUrl: opts.receiptsTo ?? null });
+  const sandbox = await startSandbox({
+    port: opts.port ?? 0,
+    timeScale: opts.timeScale,
+    signature: opts.signature,
+    dialect: opts.dialect,
+    receiptsUrl: opts.receiptsTo ?? null,
+  });
   const dialect = opts.dialect?.id ?? opts.dialect?.name ?? 'spec';
   const { apiId, apiKey } = sandbox.demo;
   const templates = sandbox.templates(apiId);
   if (json) {
-    io.stdout(`${JSON.stringify({ baseUrl: sandbox.baseUrl, apiId, apiKey, signature: opts.signature, dialect, receiptsTo: opts.receiptsTo ?? null, templates: templates.map((t) => ({ content: t.content, approved: t.approved })) })}\n`);
+    io.stdout(
+      `${JSON.stringify({ baseUrl: sandbox.baseUrl, apiId, apiKey, signature: opts.signature, dialect, receiptsTo: opts.receiptsTo ?? null, templates: templates.map((t) => ({ content: t.content, approved: t.approved })) })}\n`,
+    );
   } else {
     // Each demo template's markers filled with values of their kind (a name, an order number...).
     const examples = DEMO_TEMPLATES.filter((d) => d.approved).map((d) => fillTemplate(d.content, d.example));

@@ -14,7 +14,13 @@ function readPiped(stdin: NodeJS.ReadStream): Promise<string> {
       size += c.length;
       if (size <= MAX_SECRET_BYTES) chunks.push(c);
     });
-    stdin.on('end', () => resolve(Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '')));
+    stdin.on('end', () =>
+      resolve(
+        Buffer.concat(chunks)
+          .toString('utf8')
+          .replace(/\r?\n$/, ''),
+      ),
+    );
     stdin.on('error', reject);
   });
 }

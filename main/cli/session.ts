@@ -192,7 +192,19 @@ export class CliSession {
     const total = (timeoutOverride ?? flags.timeout) !== undefined ? (timeoutOverride ?? flags.timeout)! * 1000 : DEFAULT_TOTAL_TIMEOUT_MS;
     const connect = flags.connectTimeout !== undefined ? flags.connectTimeout * 1000 : Math.min(DEFAULT_CONNECT_TIMEOUT_MS, total);
     await this.local('profiles.registerForProcess', {
-      record: { id: CLI_PROFILE_ID, name: 'cli', baseUrl, apiId, signing: flags.sign ?? 'off', format: flags.format ?? 'json', connectTimeoutMs: connect, totalTimeoutMs: total, lowBalanceThreshold: null, sendKeyUnencrypted: flags.sendKeyUnencrypted ?? false, ...reading },
+      record: {
+        id: CLI_PROFILE_ID,
+        name: 'cli',
+        baseUrl,
+        apiId,
+        signing: flags.sign ?? 'off',
+        format: flags.format ?? 'json',
+        connectTimeoutMs: connect,
+        totalTimeoutMs: total,
+        lowBalanceThreshold: null,
+        sendKeyUnencrypted: flags.sendKeyUnencrypted ?? false,
+        ...reading,
+      },
       apiKey,
     });
     return (this.profileId = CLI_PROFILE_ID);

@@ -36,7 +36,10 @@ export function escapeControls(text: string, options: { keepLines?: boolean } = 
  * (DEL, C1, direction overrides, line/paragraph separators) as \u sequences. Same JSON value.
  */
 export function safeJson(text: string): string {
-  return text.replace(/[\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return text.replace(
+    /[\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g,
+    (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
 }
 
 /** The one control sequence the CLI writes itself: back to the start of the line and clear it (the progress line). */

@@ -90,7 +90,14 @@ export async function runUiCommand(opts: UiCommandOptions, io: CliIo, json: bool
   });
   let server: ConsoleServer;
   try {
-    server = await (deps.start ?? startConsoleServer)({ services, clock: services.clock, rendererDir, host: address, port: opts.port ?? 0, log: (error) => io.stderr(`callout ui: ${error instanceof Error ? error.message : String(error)}\n`) });
+    server = await (deps.start ?? startConsoleServer)({
+      services,
+      clock: services.clock,
+      rendererDir,
+      host: address,
+      port: opts.port ?? 0,
+      log: (error) => io.stderr(`callout ui: ${error instanceof Error ? error.message : String(error)}\n`),
+    });
   } catch (error) {
     await services.close();
     const detail = (error as NodeJS.ErrnoException).code ?? (error instanceof Error ? error.message : String(error));
@@ -104,7 +111,14 @@ export async function runUiCommand(opts: UiCommandOptions, io: CliIo, json: bool
     if (json) {
       io.stdout(`${JSON.stringify({ url: printed, origin: server.origin, address: server.address, port: server.port, dataDirectory: home })}\n`);
     } else {
-      io.stdout([t('cli:ui.listening', { link: printed }), t('cli:ui.once', { minutes: LINK_LIFETIME_MS / 60_000, hours: SESSION_IDLE_MS / 3_600_000 }), t('cli:ui.data', { dir: home }), ''].join('\n'));
+      io.stdout(
+        [
+          t('cli:ui.listening', { link: printed }),
+          t('cli:ui.once', { minutes: LINK_LIFETIME_MS / 60_000, hours: SESSION_IDLE_MS / 3_600_000 }),
+          t('cli:ui.data', { dir: home }),
+          '',
+        ].join('\n'),
+      );
     }
     if (browser) {
       // The browser gets a link of its own, so the printed one still works elsewhere.
@@ -128,4 +142,3 @@ export async function runUiCommand(opts: UiCommandOptions, io: CliIo, json: bool
   }
   if (!json) io.stdout(`${t('cli:ui.stopped')}\n`);
 }
-

@@ -6,8 +6,6 @@ import type { ContactGroupRecord, ContactRecord, ContactRepository } from '../st
 import type { ContactInput, ContactMatch } from '../../common/bulk-types';
 export type { ContactInput, ContactMatch } from '../../common/bulk-types';
 
-
-
 /** How much each kind of name match counts (the shared rule says how a name matched: common/domain/search). */
 const NAME_SCORE = { exact: 100, prefix: 80, initials: 70, pinyin: 70, text: 60 } as const;
 
@@ -109,12 +107,23 @@ export class ContactService {
       const byMobile = all.filter((c) => c.mobile === mobile.mobile);
       if (byMobile.length === 1) return byMobile[0]!;
     }
-    const found = exact.length > 1 ? exact.map((contact) => ({ contact, score: 100 })) : all.map((c) => score(c, t)).filter((m): m is ContactMatch => m !== null && m.score > 0);
+    const found =
+      exact.length > 1
+        ? exact.map((contact) => ({ contact, score: 100 }))
+        : all.map((c) => score(c, t)).filter((m): m is ContactMatch => m !== null && m.score > 0);
     if (found.length === 0) throw fail('not-found', { kind: 'contact', id: t });
     const best = Math.max(...found.map((m) => m.score));
     const top = found.filter((m) => m.score === best);
     if (top.length === 1) return top[0]!.contact;
-    throw fail('contact-ambiguous', { query: t, count: top.length, names: top.slice(0, 5).map((m) => `#${m.contact.id} ${m.contact.name}`).join(', ') + (top.length > 5 ? ', …' : '') });
+    throw fail('contact-ambiguous', {
+      query: t,
+      count: top.length,
+      names:
+        top
+          .slice(0, 5)
+          .map((m) => `#${m.contact.id} ${m.contact.name}`)
+          .join(', ') + (top.length > 5 ? ', …' : ''),
+    });
   }
 
   listGroups(): ContactGroupRecord[] {

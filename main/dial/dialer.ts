@@ -24,7 +24,18 @@ import type { ContactService } from './contacts';
 import { checkDial, checkPlan, policyFrom, type DialRefusal } from './limits';
 import type { DialRequest, DialTarget, DialAttempt, DialStatus, DialResult, DialProgress, DialPlan, DialStart, DialNext } from '../../common/bulk-types';
 import { systemClock, type Clock } from '../clock';
-export type { DialRequest, DialTarget, DialPhase, DialAttempt, DialStatus, DialResult, DialProgress, DialPlan, DialStart, DialNext } from '../../common/bulk-types';
+export type {
+  DialRequest,
+  DialTarget,
+  DialPhase,
+  DialAttempt,
+  DialStatus,
+  DialResult,
+  DialProgress,
+  DialPlan,
+  DialStart,
+  DialNext,
+} from '../../common/bulk-types';
 
 export const MAX_ATTEMPTS = 10;
 
@@ -67,7 +78,8 @@ export class Dialer {
   plan(req: DialRequest): DialPlan {
     const attempts = req.attempts ?? 1;
     if (!Number.isInteger(attempts) || attempts < 1 || attempts > MAX_ATTEMPTS) throw invalid(['attempts', 'attempts-range']);
-    if (req.pauseSeconds !== undefined && (!Number.isFinite(req.pauseSeconds) || req.pauseSeconds < 0 || req.pauseSeconds > 3600)) throw invalid(['pauseSeconds', 'pause-range']);
+    if (req.pauseSeconds !== undefined && (!Number.isFinite(req.pauseSeconds) || req.pauseSeconds < 0 || req.pauseSeconds > 3600))
+      throw invalid(['pauseSeconds', 'pause-range']);
     const targets = this.targets(req);
     const pauseSeconds = req.pauseSeconds ?? dialDefaults(targets.length).pauseSeconds;
     const { content, values, templateId } = this.text(req, targets);
@@ -178,7 +190,14 @@ export class Dialer {
     const signal = run.abort.signal;
     const attempts: DialAttempt[] = [];
     const refusals: DialRefusal[] = [];
-    const result = (status: DialStatus, answered: DialResult['answered'] = null): DialResult => ({ runId: run.id, status, answered, targets: plan.targets, attempts, refusals });
+    const result = (status: DialStatus, answered: DialResult['answered'] = null): DialResult => ({
+      runId: run.id,
+      status,
+      answered,
+      targets: plan.targets,
+      attempts,
+      refusals,
+    });
     const emit = (p: Omit<DialProgress, 'runId' | 'targets' | 'maxAttempts' | 'result' | 'next'> & { result?: DialResult | null; next?: DialNext | null }) => {
       const progress: DialProgress = { runId: run.id, targets: plan.targets.length, maxAttempts: plan.attempts, result: null, next: null, ...p };
       run.last = progress;
@@ -190,16 +209,29 @@ export class Dialer {
     };
     const finish = (r: DialResult, targetIndex: number): DialResult => {
       const target = plan.targets[Math.min(targetIndex, plan.targets.length - 1)]!;
-      emit({ phase: 'done', targetIndex, target, attempt: 0, messageId: r.answered?.messageId ?? null, state: null, nextAttemptAt: null, refusals: r.refusals, result: r });
+      emit({
+        phase: 'done',
+        targetIndex,
+        target,
+        attempt: 0,
+        messageId: r.answered?.messageId ?? null,
+        state: null,
+        nextAttemptAt: null,
+        refusals: r.refusals,
+        result: r,
+      });
       return r;
     };
     const policy = policyFrom(this.o.settings.effective(req.profileId));
     const step = { attempts: plan.attempts };
     /** The call that follows (at `at`, or null: when it is known) — the next person's first, or none after the last. */
-    const nextPerson = (ti: number, at: number | null): DialNext | null => (ti + 1 < plan.targets.length ? { targetIndex: ti + 1, target: plan.targets[ti + 1]!, attempt: 1, at, afterSeconds: null } : null);
+    const nextPerson = (ti: number, at: number | null): DialNext | null =>
+      ti + 1 < plan.targets.length ? { targetIndex: ti + 1, target: plan.targets[ti + 1]!, attempt: 1, at, afterSeconds: null } : null;
     /** While attempt `attempt` to target `ti` rings: what follows if it is not answered (the rule for "no answer"). */
     const ifNoAnswer = (ti: number, attempt: number): DialNext | null =>
-      afterCall(step, attempt, 'no_answer') === 'retry' ? { targetIndex: ti, target: plan.targets[ti]!, attempt: attempt + 1, at: null, afterSeconds: plan.pauseSeconds } : nextPerson(ti, null);
+      afterCall(step, attempt, 'no_answer') === 'retry'
+        ? { targetIndex: ti, target: plan.targets[ti]!, attempt: attempt + 1, at: null, afterSeconds: plan.pauseSeconds }
+        : nextPerson(ti, null);
     let refusedTargets = 0;
 
     for (let ti = 0; ti < plan.targets.length; ti++) {
@@ -215,21 +247,56 @@ export class Dialer {
           const minuteOnly = r.length === 1 && r[0]!.limit === 'per-minute' && r[0]!.freesAt - this.clock.now() <= 60_000;
           if (minuteOnly && attempt > 1) {
             const until = r[0]!.freesAt + 50;
-            emit({ phase: 'waiting', targetIndex: ti, target, attempt, messageId: null, state: null, nextAttemptAt: until, next: { targetIndex: ti, target, attempt, at: until, afterSeconds: null }, refusals: r });
+            emit({
+              phase: 'waiting',
+              targetIndex: ti,
+              target,
+              attempt,
+              messageId: null,
+              state: null,
+              nextAttemptAt: until,
+              next: { targetIndex: ti, target, attempt, at: until, afterSeconds: null },
+              refusals: r,
+            });
             await sleep(this.clock, until - this.clock.now(), signal);
             if (signal.aborted) return finish(result('cancelled'), ti);
             r = checkDial(policy, target.mobile, this.o.settings.callTimes(target.mobile, this.clock.now() - 86_400_000), this.clock.now());
           }
           if (r.length > 0) {
             refusals.push(...r);
-            emit({ phase: 'refused', targetIndex: ti, target, attempt, messageId: null, state: null, nextAttemptAt: null, next: nextPerson(ti, this.clock.now()), refusals: r });
+            emit({
+              phase: 'refused',
+              targetIndex: ti,
+              target,
+              attempt,
+              messageId: null,
+              state: null,
+              nextAttemptAt: null,
+              next: nextPerson(ti, this.clock.now()),
+              refusals: r,
+            });
             refused = true;
             break;
           }
         }
         const startedAt = this.clock.now();
-        emit({ phase: 'calling', targetIndex: ti, target, attempt, messageId: null, state: null, nextAttemptAt: null, next: ifNoAnswer(ti, attempt), refusals: [] });
-        const slot: Slot | null = this.o.governors ? await this.o.governors.for(req.profileId).acquire({ priority: true, signal }).catch(() => null) : null;
+        emit({
+          phase: 'calling',
+          targetIndex: ti,
+          target,
+          attempt,
+          messageId: null,
+          state: null,
+          nextAttemptAt: null,
+          next: ifNoAnswer(ti, attempt),
+          refusals: [],
+        });
+        const slot: Slot | null = this.o.governors
+          ? await this.o.governors
+              .for(req.profileId)
+              .acquire({ priority: true, signal })
+              .catch(() => null)
+          : null;
         if (this.o.governors && !slot) return finish(result('cancelled'), ti);
         let sent: SendLike;
         try {
@@ -239,17 +306,49 @@ export class Dialer {
           const local = error instanceof CalloutError;
           slot?.release({ refund: local });
           if (!local) this.o.log?.(error);
-          attempts.push({ targetIndex: ti, attempt, mobile: target.mobile, messageId: null, outcome: 'not-sent', state: null, code: null, reason: local ? reason('refused', { error: error.code }) : reason('internal', {}), startedAt, endedAt: this.clock.now() });
+          attempts.push({
+            targetIndex: ti,
+            attempt,
+            mobile: target.mobile,
+            messageId: null,
+            outcome: 'not-sent',
+            state: null,
+            code: null,
+            reason: local ? reason('refused', { error: error.code }) : reason('internal', {}),
+            startedAt,
+            endedAt: this.clock.now(),
+          });
           return finish(result(local ? 'failed' : 'unknown'), ti);
         }
         const m = sent.message;
-        const record: DialAttempt = { targetIndex: ti, attempt, mobile: target.mobile, messageId: m.id, outcome: m.outcome, state: m.state, code: m.code, reason: m.reason ?? sent.failure?.reason ?? null, startedAt, endedAt: null };
+        const record: DialAttempt = {
+          targetIndex: ti,
+          attempt,
+          mobile: target.mobile,
+          messageId: m.id,
+          outcome: m.outcome,
+          state: m.state,
+          code: m.code,
+          reason: m.reason ?? sent.failure?.reason ?? null,
+          startedAt,
+          endedAt: null,
+        };
         attempts.push(record);
         const next = nextCall({ outcome: m.outcome, code: m.code, failure: sent.failure });
         if (next.kind === 'not-sent' || next.kind === 'account' || next.kind === 'number') {
           slot?.release({ refund: next.kind === 'not-sent' });
           record.endedAt = this.clock.now();
-          emit({ phase: 'ended', targetIndex: ti, target, attempt, messageId: m.id, state: m.state, nextAttemptAt: null, next: next.kind === 'number' ? nextPerson(ti, this.clock.now()) : null, refusals: [] });
+          emit({
+            phase: 'ended',
+            targetIndex: ti,
+            target,
+            attempt,
+            messageId: m.id,
+            state: m.state,
+            nextAttemptAt: null,
+            next: next.kind === 'number' ? nextPerson(ti, this.clock.now()) : null,
+            refusals: [],
+          });
           // Refusals that concern the account (or a provider out of reach): nobody else can be called either.
           if (next.kind !== 'number') return finish(result('failed'), ti);
           break; // this number cannot be called (e.g. 404): next target
@@ -261,7 +360,17 @@ export class Dialer {
           emit({ phase: 'ended', targetIndex: ti, target, attempt, messageId: m.id, state: m.state, nextAttemptAt: null, refusals: [] });
           return finish(result('unknown'), ti);
         }
-        emit({ phase: 'calling', targetIndex: ti, target, attempt, messageId: m.id, state: m.state, nextAttemptAt: null, next: ifNoAnswer(ti, attempt), refusals: [] });
+        emit({
+          phase: 'calling',
+          targetIndex: ti,
+          target,
+          attempt,
+          messageId: m.id,
+          state: m.state,
+          nextAttemptAt: null,
+          next: ifNoAnswer(ti, attempt),
+          refusals: [],
+        });
         let final: MessageRecord | null;
         slot?.holds(m.id);
         try {
@@ -281,11 +390,27 @@ export class Dialer {
         const decision = afterCall(step, attempt, end);
         const now = this.clock.now();
         const nextAt = now + plan.pauseSeconds * 1000;
-        const then = decision === 'retry' ? { targetIndex: ti, target, attempt: attempt + 1, at: nextAt, afterSeconds: null } : decision === 'next-person' ? nextPerson(ti, now) : null;
+        const then =
+          decision === 'retry'
+            ? { targetIndex: ti, target, attempt: attempt + 1, at: nextAt, afterSeconds: null }
+            : decision === 'next-person'
+              ? nextPerson(ti, now)
+              : null;
         emit({ phase: 'ended', targetIndex: ti, target, attempt, messageId: m.id, state: final.state, nextAttemptAt: null, next: then, refusals: [] });
-        if (decision === 'stop') return end === 'answered' ? finish(result('answered', { ...target, targetIndex: ti, messageId: m.id }), ti) : finish(result('unknown'), ti);
+        if (decision === 'stop')
+          return end === 'answered' ? finish(result('answered', { ...target, targetIndex: ti, messageId: m.id }), ti) : finish(result('unknown'), ti);
         if (decision === 'next-person') break;
-        emit({ phase: 'waiting', targetIndex: ti, target, attempt: attempt + 1, messageId: null, state: null, nextAttemptAt: nextAt, next: then, refusals: [] });
+        emit({
+          phase: 'waiting',
+          targetIndex: ti,
+          target,
+          attempt: attempt + 1,
+          messageId: null,
+          state: null,
+          nextAttemptAt: nextAt,
+          next: then,
+          refusals: [],
+        });
         await sleep(this.clock, nextAt - this.clock.now(), signal);
       }
       if (refused) refusedTargets++;

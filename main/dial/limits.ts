@@ -6,10 +6,7 @@ import type { DialSettingsRecord } from '../store';
 import type { LimitKind, DialPolicy, DialRefusal } from '../../common/bulk-types';
 export type { LimitKind, DialPolicy, DialRefusal } from '../../common/bulk-types';
 
-
-
 export const DEFAULT_DIAL_POLICY: DialPolicy = { perMinute: 1, perHour: 5, perDay: 20, quietHours: { start: '22:00', end: '08:00' } };
-
 
 const WINDOWS: { limit: Exclude<LimitKind, 'quiet-hours'>; ms: number; key: 'perMinute' | 'perHour' | 'perDay' }[] = [
   { limit: 'per-minute', ms: 60_000, key: 'perMinute' },
@@ -18,7 +15,12 @@ const WINDOWS: { limit: Exclude<LimitKind, 'quiet-hours'>; ms: number; key: 'per
 ];
 
 export function policyFrom(r: DialSettingsRecord): DialPolicy {
-  return { perMinute: r.perMinute, perHour: r.perHour, perDay: r.perDay, quietHours: r.quietStart && r.quietEnd && r.quietStart !== r.quietEnd ? { start: r.quietStart, end: r.quietEnd } : null };
+  return {
+    perMinute: r.perMinute,
+    perHour: r.perHour,
+    perDay: r.perDay,
+    quietHours: r.quietStart && r.quietEnd && r.quietStart !== r.quietEnd ? { start: r.quietStart, end: r.quietEnd } : null,
+  };
 }
 
 export function parseClock(hhmm: string): number | null {

@@ -10,7 +10,10 @@ export interface HistoryCsvDeps {
   templateNames(): { id: string; name: string }[];
 }
 
-export function historyCsv(d: HistoryCsvDeps, o: { filter: HistoryFilter; lang: Lang; utcOffsetMinutes: number; limit: number }): { csv: string; rows: number; capped: boolean } {
+export function historyCsv(
+  d: HistoryCsvDeps,
+  o: { filter: HistoryFilter; lang: Lang; utcOffsetMinutes: number; limit: number },
+): { csv: string; rows: number; capped: boolean } {
   const { rows, capped } = d.history.upTo(o.filter, o.limit);
   const profileNames = Object.fromEntries(d.profileNames().map((p) => [p.id, p.name]));
   const templateNames = Object.fromEntries(d.templateNames().map((t) => [t.id, t.name]));

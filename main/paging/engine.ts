@@ -145,7 +145,14 @@ export class PagingEngine {
       const route = this.o.routeFor(group, config.routes());
       const policy = route ? config.policy(route.policyId) : undefined;
       if (!route || !policy || policy.steps.length === 0) {
-        const incident = incidents.open({ ...base, state: 'triggered', ended: 'no-route', routeId: route?.id ?? null, policyId: policy?.id ?? null, heldBy: null });
+        const incident = incidents.open({
+          ...base,
+          state: 'triggered',
+          ended: 'no-route',
+          routeId: route?.id ?? null,
+          policyId: policy?.id ?? null,
+          heldBy: null,
+        });
         incidents.addAlerts(incident.id, group.alerts);
         return { incident, started: false };
       }
@@ -246,10 +253,15 @@ export class PagingEngine {
     }
     if (this.wake && this.wake.at === next) return;
     this.wake?.timer.cancel();
-    this.wake = { at: next, timer: this.clock.wakeAt(next, () => {
-      this.wake = null;
-      this.tick();
-    }).unref() };
+    this.wake = {
+      at: next,
+      timer: this.clock
+        .wakeAt(next, () => {
+          this.wake = null;
+          this.tick();
+        })
+        .unref(),
+    };
   }
 
   private require(id: number): IncidentRecord {
@@ -322,8 +334,11 @@ export class PagingEngine {
       // A process that is gone started these calls: follow them to their end; one that may have
       // left without a message to follow is unknown, and nobody is called again automatically.
       people = this.people(step, this.clock.now());
-      results = await Promise.all(unsettled.map((call) => (call.messageId === null ? Promise.resolve<CallResult>('unknown') : this.follow(call.id, call.messageId, policy))));
-      for (const call of unsettled) if (call.messageId === null) incidents.updateCall(call.id, { result: 'unknown', reason: reason('interrupted', {}), endedAt: this.clock.now() });
+      results = await Promise.all(
+        unsettled.map((call) => (call.messageId === null ? Promise.resolve<CallResult>('unknown') : this.follow(call.id, call.messageId, policy))),
+      );
+      for (const call of unsettled)
+        if (call.messageId === null) incidents.updateCall(call.id, { result: 'unknown', reason: reason('interrupted', {}), endedAt: this.clock.now() });
     } else {
       people = this.people(step, this.clock.now());
       if (c.person === 0 && c.attempt === 1) incidents.addStep(incident.id, { round: c.round, stepIndex: c.step, dueAt: action.dueAt });
@@ -356,7 +371,9 @@ export class PagingEngine {
         else nextStep();
       };
       // The rule of the policy: a refused or failed call moves on; otherwise the result decides.
-      const decisions = results.map((r) => (r === 'refused' || r === 'failed' ? 'next-person' : this.o.afterCall(step, c.attempt, r as Exclude<CallResult, 'answered' | 'unknown'>)));
+      const decisions = results.map((r) =>
+        r === 'refused' || r === 'failed' ? 'next-person' : this.o.afterCall(step, c.attempt, r as Exclude<CallResult, 'answered' | 'unknown'>),
+      );
       if (decisions.length === 0) nextPerson();
       else if (decisions.includes('retry')) next = { cursor: { ...c, attempt: c.attempt + 1 }, at: now + step.retrySeconds * 1000 };
       else if (decisions.every((d) => d === 'stop')) end = 'exhausted';
@@ -374,10 +391,27 @@ export class PagingEngine {
   }
 
   /** One call: its row first, then the limits, then the send, then its end. */
-  private async place(incident: IncidentRecord, route: Route, policy: EscalationPolicy, group: AlertGroup, action: PagingAction, person: PagingPerson): Promise<CallResult> {
+  private async place(
+    incident: IncidentRecord,
+    route: Route,
+    policy: EscalationPolicy,
+    group: AlertGroup,
+    action: PagingAction,
+    person: PagingPerson,
+  ): Promise<CallResult> {
     const { incidents } = this.o;
     const c = action.cursor;
-    const callId = incidents.addCall({ incidentId: incident.id, actionId: action.id, round: c.round, stepIndex: c.step, attempt: c.attempt, contactId: person.id, name: person.name, mobile: person.mobile, dueAt: action.dueAt });
+    const callId = incidents.addCall({
+      incidentId: incident.id,
+      actionId: action.id,
+      round: c.round,
+      stepIndex: c.step,
+      attempt: c.attempt,
+      contactId: person.id,
+      name: person.name,
+      mobile: person.mobile,
+      dueAt: action.dueAt,
+    });
     const profileId = this.o.profileId();
     const now = this.clock.now();
     // Per-number limits and quiet hours, as for quick dial; the route lets some severities through quiet hours.
@@ -395,7 +429,11 @@ export class PagingEngine {
       // Refused before it could leave (a local check): nothing was placed. Anything else may have left.
       const local = error instanceof CalloutError;
       if (!local) this.o.log?.(error);
-      incidents.updateCall(callId, { result: local ? 'failed' : 'unknown', reason: local ? reason('refused', { error: error.code }) : reason('internal', {}), endedAt: this.clock.now() });
+      incidents.updateCall(callId, {
+        result: local ? 'failed' : 'unknown',
+        reason: local ? reason('refused', { error: error.code }) : reason('internal', {}),
+        endedAt: this.clock.now(),
+      });
       return local ? 'failed' : 'unknown';
     }
     const m = sent.message;
@@ -424,7 +462,14 @@ export class PagingEngine {
     // Closing: the call's end is left to the next start (its row stays unsettled, its action claimed).
     if (this.closed) throw new Error('paging engine closed');
     const result: CallResult = final ? callResult(final, policy.minAnsweredSeconds) : 'unknown';
-    this.o.incidents.updateCall(callId, { smsid: final?.smsid ?? null, state: final?.state ?? null, duration: final?.duration ?? null, result, reason: final?.reason ?? null, endedAt: final?.endedAt ?? this.clock.now() });
+    this.o.incidents.updateCall(callId, {
+      smsid: final?.smsid ?? null,
+      state: final?.state ?? null,
+      duration: final?.duration ?? null,
+      result,
+      reason: final?.reason ?? null,
+      endedAt: final?.endedAt ?? this.clock.now(),
+    });
     return result;
   }
 }

@@ -58,7 +58,13 @@ export interface AlertIntakeOptions {
 
 function listenKind(error: unknown): 'in-use' | 'address' | 'denied' | 'other' {
   const code = (error as { code?: unknown } | null)?.code;
-  return code === 'EADDRINUSE' ? 'in-use' : code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND' ? 'address' : code === 'EACCES' || code === 'EPERM' ? 'denied' : 'other';
+  return code === 'EADDRINUSE'
+    ? 'in-use'
+    : code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND'
+      ? 'address'
+      : code === 'EACCES' || code === 'EPERM'
+        ? 'denied'
+        : 'other';
 }
 
 export class AlertIntake {
@@ -70,7 +76,14 @@ export class AlertIntake {
 
   /** The kept record; the secret path is made the first time and kept. */
   private kept(): KeptReceiver {
-    const made = (): KeptReceiver => ({ enabled: false, host: '127.0.0.1', port: DEFAULT_RECEIVER_PORT, secret: newPathSecret(), bearer: false, basicUser: null });
+    const made = (): KeptReceiver => ({
+      enabled: false,
+      host: '127.0.0.1',
+      port: DEFAULT_RECEIVER_PORT,
+      secret: newPathSecret(),
+      bearer: false,
+      basicUser: null,
+    });
     let raw = getSetting(this.o.db, RECEIVER_SETTING);
     if (raw === null) {
       // Made once: another process making it at the same moment keeps its own, and both read that one.

@@ -72,7 +72,8 @@ export function pagingHandlers(services: Services): PagingHandlers {
       for (const s of p.steps) {
         if (s.target.kind === 'contact') contactExists(s.target.contactId);
         else if (s.target.kind === 'group' && !store.contacts.getGroup(s.target.groupId)) throw fail('not-found', { kind: 'group', id: s.target.groupId });
-        else if (s.target.kind === 'schedule' && !config.schedule(s.target.scheduleId)) throw fail('paging', { kind: 'schedule-not-found', id: s.target.scheduleId });
+        else if (s.target.kind === 'schedule' && !config.schedule(s.target.scheduleId))
+          throw fail('paging', { kind: 'schedule-not-found', id: s.target.scheduleId });
       }
       const saved = config.savePolicy(p);
       if (!saved) throw fail('paging', { kind: 'policy-not-found', id: p.id });

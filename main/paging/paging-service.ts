@@ -14,7 +14,6 @@ import type { SecretStore } from '../secrets/secret-store';
 /** The settings key of the profile paging calls with (default: the built-in Sandbox profile). */
 export const PAGING_PROFILE_SETTING = 'paging.profile';
 
-
 export interface PagingServiceOptions {
   store: Store;
   send: SendFn;

@@ -157,7 +157,8 @@ export async function startAlertReceiver(o: AlertReceiverOptions): Promise<Alert
     if (req.method !== 'POST') return refuse(res, 405, { error: 'method-not-allowed' }, { Allow: 'POST' });
     if (auth && !authorized(req.headers.authorization, auth)) return refuse(res, 401, { error: 'unauthorized' }, { 'WWW-Authenticate': challenges(auth) });
     const contentType = req.headers['content-type'];
-    if (!contentType || !isJsonContentType(contentType)) return refuse(res, 415, { error: 'alert-post-invalid', field: 'content-type', problem: 'content-type' });
+    if (!contentType || !isJsonContentType(contentType))
+      return refuse(res, 415, { error: 'alert-post-invalid', field: 'content-type', problem: 'content-type' });
     const declared = Number(req.headers['content-length']);
     const known = Number.isFinite(declared) && declared >= 0;
     if (known && declared > maxBody) return refuse(res, 413, { error: 'alert-post-invalid', field: '$', problem: 'too-large', limit: maxBody });

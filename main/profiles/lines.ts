@@ -18,13 +18,19 @@ export class ProfileLines {
   view(id: string): LinesView {
     this.d.requireProfile(id);
     const lendingStoppedAt = this.d.governors.lendingStoppedAt(id);
-    return { lines: this.d.settings.profileLines(id), lendLines: this.d.settings.profileLending(id), lendingStopped: lendingStoppedAt !== null, lendingStoppedAt };
+    return {
+      lines: this.d.settings.profileLines(id),
+      lendLines: this.d.settings.profileLending(id),
+      lendingStopped: lendingStoppedAt !== null,
+      lendingStoppedAt,
+    };
   }
 
   set(id: string, { lines, lendLines }: { lines?: number; lendLines?: boolean }): LinesView {
     this.d.requireProfile(id);
     // Kept in SQLite: a profile that lives only in this process's memory has nowhere to keep them.
-    const saved = (lines === undefined || this.d.settings.setProfileLines(id, lines)) && (lendLines === undefined || this.d.settings.setProfileLending(id, lendLines));
+    const saved =
+      (lines === undefined || this.d.settings.setProfileLines(id, lines)) && (lendLines === undefined || this.d.settings.setProfileLending(id, lendLines));
     if (!saved) throw fail('not-found', { kind: 'profile', id });
     if (lendLines) this.d.governors.applyLending(id);
     else this.d.governors.for(id);

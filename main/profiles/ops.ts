@@ -24,6 +24,7 @@ export function profileOps(d: { profiles: ProfileService; changes: ProfileChange
 export function localProfileOps(profiles: ProfileService) {
   return {
     'profiles.overrideForProcess': ({ id, ...o }: { id: string } & ProcessOverrides) => profiles.overrideForProcess(id, o),
-    'profiles.registerForProcess': async ({ record, apiKey }: { record: Parameters<ProfileService['registerEphemeral']>[0]; apiKey: string }) => profiles.registerEphemeral(record, apiKey),
+    'profiles.registerForProcess': async ({ record, apiKey }: { record: Parameters<ProfileService['registerEphemeral']>[0]; apiKey: string }) =>
+      profiles.registerEphemeral(record, apiKey),
   };
 }

@@ -19,11 +19,13 @@ export const SANDBOX_API_ID = 'sandbox-demo';
 /** Stored base URL of the built-in profile; resolved to the embedded sandbox's address at run time. */
 export const SANDBOX_BASE_URL = 'http://sandbox.callout.invalid';
 
-
 export const secretAccount = (profileId: string) => `profile:${profileId}`;
 
 /** A profile that lives only in this process (the CLI's --base-url/--api-id, or flags over a saved one). */
-export type EphemeralProfile = Omit<ProfileRecord, 'createdAt' | 'updatedAt' | 'builtin' | 'keyOrigin' | 'sendKeyUnencrypted' | 'dialect' | 'dialectId' | 'follow' | 'receipts'> &
+export type EphemeralProfile = Omit<
+  ProfileRecord,
+  'createdAt' | 'updatedAt' | 'builtin' | 'keyOrigin' | 'sendKeyUnencrypted' | 'dialect' | 'dialectId' | 'follow' | 'receipts'
+> &
   Partial<Pick<ProfileRecord, 'dialect' | 'dialectId' | 'follow' | 'receipts'>> & { sendKeyUnencrypted?: boolean };
 
 /** Settings a saved profile takes for this process only (see overrideForProcess). */
@@ -80,7 +82,8 @@ export class ProfileService {
   registerEphemeral(record: EphemeralProfile, apiKey: string): void {
     const key = requireValidApiKey(apiKey);
     const sendKeyUnencrypted = record.sendKeyUnencrypted ?? false;
-    if (!keyMayGoTo(record.baseUrl, sendKeyUnencrypted)) throw fail('key-transport', { profile: record.name, origin: originOf(record.baseUrl) ?? record.baseUrl });
+    if (!keyMayGoTo(record.baseUrl, sendKeyUnencrypted))
+      throw fail('key-transport', { profile: record.name, origin: originOf(record.baseUrl) ?? record.baseUrl });
     const at = this.clock.now();
     const full: ProfileRecord = {
       dialect: SPEC_DIALECT,
@@ -131,7 +134,12 @@ export class ProfileService {
     const missing: string[] = [];
     for (const ref of refs) {
       const profile = ref.startsWith('profile:') ? this.findByName(ref.slice('profile:'.length)) : undefined;
-      const key = profile ? await this.endpoint(profile.id).then((e) => e.apiKey, () => null) : null;
+      const key = profile
+        ? await this.endpoint(profile.id).then(
+            (e) => e.apiKey,
+            () => null,
+          )
+        : null;
       if (key) keys.set(ref, key);
       else missing.push(ref);
     }
@@ -153,7 +161,13 @@ export class ProfileService {
     const listener = this.listenerStatus(r.id);
     const receipts = { host: r.receipts.host, port: r.receipts.port, url: listener.url, state: listener.state };
     const { keyOrigin: _keyOrigin, ...shown } = r;
-    return { ...shown, baseUrl: r.builtin ? (this.sandboxBaseUrl() ?? r.baseUrl) : r.baseUrl, hasKey, receipts, keyCheck: hasKey ? (this.checks.get(r.id) ?? null) : null };
+    return {
+      ...shown,
+      baseUrl: r.builtin ? (this.sandboxBaseUrl() ?? r.baseUrl) : r.baseUrl,
+      hasKey,
+      receipts,
+      keyCheck: hasKey ? (this.checks.get(r.id) ?? null) : null,
+    };
   }
 
   /** Where the views learn whether a profile's receipt listener runs. */
@@ -239,7 +253,8 @@ export class ProfileService {
     if (builtin && newKey !== undefined) throw fail('builtin-profile', { kind: 'set-key' });
     const key = newKey === undefined ? undefined : checkedKey(newKey);
     // What the provider said of the key no longer holds once the key, the address, the API ID or the signing changes.
-    if (existing && !builtin && (key !== undefined || existing.baseUrl !== baseUrl || existing.apiId !== parsed.apiId || existing.signing !== parsed.signing)) this.forgetKeyCheck(existing.id);
+    if (existing && !builtin && (key !== undefined || existing.baseUrl !== baseUrl || existing.apiId !== parsed.apiId || existing.signing !== parsed.signing))
+      this.forgetKeyCheck(existing.id);
     // A key stays with the origin it was entered for: moving the profile elsewhere takes it away
     // first (a keychain that cannot delete it stops the save), and only a key entered now goes along.
     let keyRemoved = false;

@@ -11,7 +11,15 @@ import type { Sandbox, SandboxFault, SandboxTemplate } from './index';
 const ms = (iso: string | null) => (iso === null ? null : Date.parse(iso));
 
 function templateView(t: SandboxTemplate): SandboxTemplateView {
-  return { id: t.id, name: t.name, content: t.content, status: t.status, submittedAt: Date.parse(t.submittedAt), approvedAt: ms(t.approvedAt), reviewDueAt: ms(t.reviewDueAt) };
+  return {
+    id: t.id,
+    name: t.name,
+    content: t.content,
+    status: t.status,
+    submittedAt: Date.parse(t.submittedAt),
+    approvedAt: ms(t.approvedAt),
+    reviewDueAt: ms(t.reviewDueAt),
+  };
 }
 
 export interface SandboxSettingsInput {
@@ -76,8 +84,21 @@ export class SandboxControl {
       profileId: this.profileId,
       baseUrl: sb.baseUrl,
       apiId: this.apiId,
-      account: { balance: account.balance, reserved: account.reserved, available: account.available, lines: account.lines, activeCalls: account.activeCalls, waitingForLine: account.waitingForLine },
-      settings: { timeScale: settings.timeScale, signatureMode: settings.signatureMode, clockOffsetSeconds: settings.clockOffsetSeconds, reviewDelayMs: settings.reviewDelayMs, dialect: settings.dialect },
+      account: {
+        balance: account.balance,
+        reserved: account.reserved,
+        available: account.available,
+        lines: account.lines,
+        activeCalls: account.activeCalls,
+        waitingForLine: account.waitingForLine,
+      },
+      settings: {
+        timeScale: settings.timeScale,
+        signatureMode: settings.signatureMode,
+        clockOffsetSeconds: settings.clockOffsetSeconds,
+        reviewDelayMs: settings.reviewDelayMs,
+        dialect: settings.dialect,
+      },
       dialects: BUILTIN_DIALECTS.flatMap((d) => (d.id ? [d.id] : [])),
       faults: sb.faults().map((f) => ({ ...f })),
       templates: templates.map(templateView),
@@ -158,21 +179,19 @@ export class SandboxControl {
     const requests = this.sandbox
       .requests(limit)
       .reverse()
-      .map(
-        (r): SandboxRequestView => ({
-          seq: r.seq,
-          at: Date.parse(r.time),
-          method: r.method,
-          path: r.path,
-          op: r.op,
-          mobile: r.mobile,
-          body: r.body,
-          signature: r.signature ? { valid: r.signature.valid, reason: r.signature.reason, variant: r.signature.variant } : null,
-          fault: r.fault ?? null,
-          response: r.response ? { httpStatus: r.response.httpStatus, code: r.response.code, smsid: r.response.smsid ?? null } : null,
-          withheld: r.withheld ? { code: r.withheld.code, smsid: r.withheld.smsid ?? null } : null,
-        }),
-      );
+      .map((r): SandboxRequestView => ({
+        seq: r.seq,
+        at: Date.parse(r.time),
+        method: r.method,
+        path: r.path,
+        op: r.op,
+        mobile: r.mobile,
+        body: r.body,
+        signature: r.signature ? { valid: r.signature.valid, reason: r.signature.reason, variant: r.signature.variant } : null,
+        fault: r.fault ?? null,
+        response: r.response ? { httpStatus: r.response.httpStatus, code: r.response.code, smsid: r.response.smsid ?? null } : null,
+        withheld: r.withheld ? { code: r.withheld.code, smsid: r.withheld.smsid ?? null } : null,
+      }));
     return { total: this.sandbox.requestCount(), requests };
   }
 }

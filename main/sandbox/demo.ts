@@ -22,5 +22,10 @@ export const DEMO_TEMPLATES: readonly DemoTemplate[] = Object.freeze([
   { name: '发货通知（沙箱示例）', content: '您好，【变量】，您的订单【变量】已发货，请注意查收。', approved: true, example: ['张三', 'A1001'] },
   { name: '告警通知（沙箱示例）', content: '【变量】告警：【变量】，请立即处理。', approved: true, example: ['数据库', 'CPU 使用率 95%'] },
   { name: '验证码（沙箱示例）', content: '您的验证码是【变量】，5分钟内有效。', approved: true, example: ['123456'] },
-  { name: '预约提醒（沙箱示例）', content: '尊敬的【变量】，您预约的【变量】服务将于【变量】开始。', approved: false, example: ['李女士', '体检', '明天上午9点'] },
+  {
+    name: '预约提醒（沙箱示例）',
+    content: '尊敬的【变量】，您预约的【变量】服务将于【变量】开始。',
+    approved: false,
+    example: ['李女士', '体检', '明天上午9点'],
+  },
 ]);

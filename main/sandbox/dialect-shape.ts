@@ -73,14 +73,19 @@ function escapeXml(s: string): string {
 function xmlOf(name: string, v: unknown): string {
   if (Array.isArray(v)) return v.map((x) => xmlOf(name, x)).join('');
   if (v === null || v === undefined) return `<${name}/>`;
-  if (typeof v === 'object') return `<${name}>${Object.entries(v).map(([k, x]) => xmlOf(k, x)).join('')}</${name}>`;
+  if (typeof v === 'object')
+    return `<${name}>${Object.entries(v)
+      .map(([k, x]) => xmlOf(k, x))
+      .join('')}</${name}>`;
   return `<${name}>${escapeXml(String(v))}</${name}>`;
 }
 
 /** A whole XML document: the declaration, a root (with the dialect's namespace) and the fields, nested. */
 export function toXmlDocument(root: string, obj: Record<string, unknown>, xmlns: string | undefined, charset: string): string {
   const ns = xmlns ? ` xmlns="${escapeXml(xmlns)}"` : '';
-  return `<?xml version="1.0" encoding="${charset}"?>\n<${root}${ns}>${Object.entries(obj).map(([k, v]) => xmlOf(k, v)).join('')}</${root}>`;
+  return `<?xml version="1.0" encoding="${charset}"?>\n<${root}${ns}>${Object.entries(obj)
+    .map(([k, v]) => xmlOf(k, v))
+    .join('')}</${root}>`;
 }
 
 /** Text in the dialect's charset, with the Content-Type that says it. */
@@ -104,7 +109,16 @@ function timeText(ms: number, times: 'auto' | 's' | 'ms' | 'text', zone: string)
   if (times === 'ms') return ms;
   if (times !== 'text') return Math.floor(ms / 1000);
   const p = Object.fromEntries(
-    new Intl.DateTimeFormat('en-US', { timeZone: zone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' })
+    new Intl.DateTimeFormat('en-US', {
+      timeZone: zone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+    })
       .formatToParts(new Date(ms))
       .map((x) => [x.type, x.value]),
   );
@@ -128,7 +142,12 @@ function writeDuration(rec: Record<string, unknown>, place: DurationPlace | unde
 }
 
 /** One call's state, duration and attempts as the dialect's status record (or receipt) has them. */
-function callRecord(d: Dialect, places: { id?: DialectPaths; state: DialectPaths; duration?: DurationPlace; attempts?: DialectPaths }, states: Record<string, string>, c: { smsid: string; state: CallState; duration: number | null; attempts?: number }): Record<string, unknown> {
+function callRecord(
+  d: Dialect,
+  places: { id?: DialectPaths; state: DialectPaths; duration?: DurationPlace; attempts?: DialectPaths },
+  states: Record<string, string>,
+  c: { smsid: string; state: CallState; duration: number | null; attempts?: number },
+): Record<string, unknown> {
   const rec: Record<string, unknown> = {};
   const id = first(places.id);
   if (id !== undefined) setAt(rec, id, c.smsid);
@@ -195,7 +214,8 @@ export function receiptFactsOf(c: SandboxCall): ReceiptFacts {
 
 function percentEncode(bytes: Buffer): string {
   let out = '';
-  for (const b of bytes) out += /[A-Za-z0-9\-_.*]/.test(String.fromCharCode(b)) ? String.fromCharCode(b) : b === 0x20 ? '+' : `%${b.toString(16).toUpperCase().padStart(2, '0')}`;
+  for (const b of bytes)
+    out += /[A-Za-z0-9\-_.*]/.test(String.fromCharCode(b)) ? String.fromCharCode(b) : b === 0x20 ? '+' : `%${b.toString(16).toUpperCase().padStart(2, '0')}`;
   return out;
 }
 
@@ -229,7 +249,7 @@ export function renderReceipts(d: Dialect, calls: readonly ReceiptFacts[]): { bo
   switch (shape?.format ?? 'json') {
     case 'form': {
       const field = shape?.field ?? (at !== undefined ? at : undefined);
-      const fields = field !== undefined ? { [field]: JSON.stringify(items) } : items[0] ?? {};
+      const fields = field !== undefined ? { [field]: JSON.stringify(items) } : (items[0] ?? {});
       return encode(d, formOf(d, fields), 'application/x-www-form-urlencoded');
     }
     case 'xml': {

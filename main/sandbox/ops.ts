@@ -3,7 +3,10 @@ import type { sandboxOps } from '../../common/contract/sandbox';
 import type { Ops } from '../ops';
 import type { SandboxControl } from './control';
 
-export function sandboxOpsOf(d: { control(profileId: string): SandboxControl; demoAccount(): Promise<{ apiId: string; apiKey: string } | null> }): Ops<typeof sandboxOps> {
+export function sandboxOpsOf(d: {
+  control(profileId: string): SandboxControl;
+  demoAccount(): Promise<{ apiId: string; apiKey: string } | null>;
+}): Ops<typeof sandboxOps> {
   const { control } = d;
   return {
     'sandbox.state': async (input) => control(input?.profileId ?? 'sandbox').view(),

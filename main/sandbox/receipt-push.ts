@@ -94,7 +94,12 @@ export class ReceiptPusher {
     };
     let req: http.ClientRequest;
     try {
-      req = http.request(entry.url, { method: 'POST', headers: { 'Content-Type': entry.contentType, 'Content-Length': body.length }, timeout: 5000, agent: false });
+      req = http.request(entry.url, {
+        method: 'POST',
+        headers: { 'Content-Type': entry.contentType, 'Content-Length': body.length },
+        timeout: 5000,
+        agent: false,
+      });
     } catch (e) {
       entry.error = e instanceof Error ? e.message : String(e);
       return;

@@ -32,10 +32,13 @@ export class Scheduler {
   /** Runs `fn` after `ms` real milliseconds. */
   afterReal(ms: number, fn: () => void): void {
     if (this.stopped) return;
-    const t = this.clock.setTimeout(() => {
-      this.timers.delete(t);
-      fn();
-    }, Math.max(0, ms));
+    const t = this.clock.setTimeout(
+      () => {
+        this.timers.delete(t);
+        fn();
+      },
+      Math.max(0, ms),
+    );
     this.timers.add(t);
   }
 

@@ -29,15 +29,7 @@ import { FaultBoard, parseFault } from './faults';
 import { MAX_BODY_BYTES, parseParams, PROXY_ERROR_PAGE, readBody, sendHtml, sendJson, sendXml, toXml, XML_ROOTS } from './http-io';
 import { redactDeep, redactParams, redactPath } from './redact';
 import { Scheduler } from './scheduler';
-import type {
-  ReceivedRequest,
-  Sandbox,
-  SandboxFault,
-  SandboxOp,
-  SandboxOptions,
-  SandboxSettings,
-  SandboxSignatureMode,
-} from './types';
+import type { ReceivedRequest, Sandbox, SandboxFault, SandboxOp, SandboxOptions, SandboxSettings, SandboxSignatureMode } from './types';
 import { MESSAGES, VoiceService, type ProviderReply } from './voice-service';
 import { builtinDialect, checkDialect, type Dialect } from '../../common/dialects';
 import { receiptFactsOf, renderReply, speaksSpec } from './dialect-shape';
@@ -111,7 +103,11 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     return u.toString();
   };
   receiptsUrl = checkReceiptsUrl(opts.receiptsUrl ?? null);
-  const pusher = new ReceiptPusher(scheduler, () => dialect, () => receiptsUrl);
+  const pusher = new ReceiptPusher(
+    scheduler,
+    () => dialect,
+    () => receiptsUrl,
+  );
   const service = new VoiceService({
     scheduler,
     random: opts.random ?? Math.random,
@@ -182,16 +178,19 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
 
   /** Everything a tester may want to see, minus the API Keys (also scrubbed from call texts). */
   function adminState(): Record<string, unknown> {
-    return redactDeep({
-      baseUrl,
-      ...settings(),
-      receiptsUrl,
-      faults: faults.list(),
-      accounts: service.accountSummaries(),
-      templates: service.allTemplates(),
-      calls: service.listCalls(),
-      stats: service.stats(),
-    }, service.allKeys());
+    return redactDeep(
+      {
+        baseUrl,
+        ...settings(),
+        receiptsUrl,
+        faults: faults.list(),
+        accounts: service.accountSummaries(),
+        templates: service.allTemplates(),
+        calls: service.listCalls(),
+        stats: service.stats(),
+      },
+      service.allKeys(),
+    );
   }
 
   async function handleVoice(req: IncomingMessage, res: ServerResponse, rawUrl: string, pathname: string): Promise<void> {

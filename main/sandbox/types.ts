@@ -117,17 +117,7 @@ export interface SandboxTemplate {
 export interface SandboxCallEvent {
   /** ISO time on the call's simulated clock (see SandboxCall). */
   at: string;
-  event:
-    | 'submitted'
-    | 'dialing'
-    | 'answered'
-    | 'hung_up'
-    | 'no_answer'
-    | 'busy'
-    | 'rejected'
-    | 'powered_off'
-    | 'unreachable'
-    | 'invalid_number';
+  event: 'submitted' | 'dialing' | 'answered' | 'hung_up' | 'no_answer' | 'busy' | 'rejected' | 'powered_off' | 'unreachable' | 'invalid_number';
   state: CallState;
   /** Attempt number (0 before the first dial). */
   attempt: number;
@@ -167,15 +157,7 @@ export interface SandboxCall {
   timeline: SandboxCallEvent[];
 }
 
-export type CallScriptName =
-  | 'answered'
-  | 'no_answer'
-  | 'busy'
-  | 'powered_off'
-  | 'unreachable'
-  | 'rejected'
-  | 'answered_on_redial'
-  | 'invalid_number';
+export type CallScriptName = 'answered' | 'no_answer' | 'busy' | 'powered_off' | 'unreachable' | 'rejected' | 'answered_on_redial' | 'invalid_number';
 
 export interface ReceivedRequest {
   seq: number;

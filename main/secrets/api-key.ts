@@ -68,5 +68,7 @@ export function describeApiKeyError(error: ApiKeyError): string {
 export function requireValidApiKey(secret: string): string {
   const checked = validateApiKey(secret);
   if (checked.ok) return checked.value;
-  throw new SecretStoreError('invalid-key', { kind: checked.error, min: API_KEY_MIN_LENGTH, max: API_KEY_MAX_LENGTH }, describeApiKeyError(checked.error), { redact: [secret] });
+  throw new SecretStoreError('invalid-key', { kind: checked.error, min: API_KEY_MIN_LENGTH, max: API_KEY_MAX_LENGTH }, describeApiKeyError(checked.error), {
+    redact: [secret],
+  });
 }

@@ -38,17 +38,14 @@ export interface OpenSecretStoreOptions extends KeytarStoreOptions {
   readonly forceSession?: boolean;
 }
 
-export const FORCED_SESSION_REASON =
-  'Session-only storage was requested, so the system keychain is not used.';
+export const FORCED_SESSION_REASON = 'Session-only storage was requested, so the system keychain is not used.';
 
 /**
  * Opens the keychain store, or falls back to a SessionSecretStore when the keychain cannot be
  * used. The status tells which, and why in plain words, so the UI can warn that a key kept in
  * the session store is forgotten when the app quits. Never throws for an unreachable keychain.
  */
-export async function openSecretStore(
-  options: OpenSecretStoreOptions = {},
-): Promise<{ store: SecretStore; status: SecretStoreStatus }> {
+export async function openSecretStore(options: OpenSecretStoreOptions = {}): Promise<{ store: SecretStore; status: SecretStoreStatus }> {
   if (options.forceSession) {
     return {
       store: new SessionSecretStore(),

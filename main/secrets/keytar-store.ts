@@ -112,7 +112,7 @@ export function keychainUnavailableHint(platform: NodeJS.Platform = process.plat
     case 'win32':
       return 'Check that Windows Credential Manager is working for your account, then restart Callout.';
     default:
-      return 'Callout keeps the API Key in your desktop\'s Secret Service: install and unlock one, such as GNOME Keyring or KWallet, then restart Callout.';
+      return "Callout keeps the API Key in your desktop's Secret Service: install and unlock one, such as GNOME Keyring or KWallet, then restart Callout.";
   }
 }
 
@@ -232,11 +232,7 @@ export class KeytarSecretStore implements SecretStore {
       `The system keychain did not answer within ${seconds(this.#operationTimeoutMs)} when asked to ${what}.`,
     );
     try {
-      return await withTimeout(
-        Promise.resolve().then(operation),
-        this.#operationTimeoutMs,
-        () => timedOut,
-      );
+      return await withTimeout(Promise.resolve().then(operation), this.#operationTimeoutMs, () => timedOut);
     } catch (error) {
       if (error === timedOut) throw error;
       const detail = firstLine(errorText(error));

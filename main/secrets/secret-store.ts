@@ -48,9 +48,7 @@ export const REDACTED = '[redacted]';
 export function redactSecrets(text: string, secrets: readonly (string | null | undefined)[]): string {
   let out = text;
   // Longest first, so that a secret containing another one is removed whole.
-  const list = [...new Set(secrets.filter((s): s is string => typeof s === 'string' && s.length > 0))].sort(
-    (a, b) => b.length - a.length,
-  );
+  const list = [...new Set(secrets.filter((s): s is string => typeof s === 'string' && s.length > 0))].sort((a, b) => b.length - a.length);
   for (const secret of list) out = out.split(secret).join(REDACTED);
   return out;
 }

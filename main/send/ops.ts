@@ -15,7 +15,8 @@ const sendView = (r: SendOutcome): SendView => ({ message: r.message, providerCo
 export function sendOpsOf(d: { calls: Calls; sent: SentMessages; profiles: Pick<ProfileService, 'record'>; clock: Clock }): Ops<typeof sendOps> {
   const { calls, sent, profiles, clock } = d;
   return {
-    'messages.send': async ({ profileId, mobile, content, templateId }) => sendView(await calls.send(profileId, { mobile, content, templateId: templateId ?? null })),
+    'messages.send': async ({ profileId, mobile, content, templateId }) =>
+      sendView(await calls.send(profileId, { mobile, content, templateId: templateId ?? null })),
     'messages.sendAgain': async ({ id }) => sendView(await calls.sendAgain(id)),
     'messages.recents': async () => sent.recents(),
     'messages.refreshStatus': ({ id }) => calls.refresh(id),

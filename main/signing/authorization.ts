@@ -6,24 +6,12 @@ import { coder, type AuthorizationProblem, type AuthorizationProblemParams } fro
  * Plain concatenation: used on the hot path.
  */
 export function authorizationHeader(apiId: string, signature: string): string {
-  return (
-    'Signature keyId="' +
-    apiId +
-    '", algorithm="' +
-    SIGNATURE_ALGORITHM +
-    '", headers="' +
-    SIGNED_HEADERS +
-    '", signature="' +
-    signature +
-    '"'
-  );
+  return 'Signature keyId="' + apiId + '", algorithm="' + SIGNATURE_ALGORITHM + '", headers="' + SIGNED_HEADERS + '", signature="' + signature + '"';
 }
 
 export type ParsedAuthorization = { keyId: string; algorithm: string; headers: string[]; signature: string };
 
-export type ParseAuthorizationResult =
-  | { ok: true; value: ParsedAuthorization }
-  | { ok: false; reason: 'malformed-header'; detail: AuthorizationProblem };
+export type ParseAuthorizationResult = { ok: true; value: ParsedAuthorization } | { ok: false; reason: 'malformed-header'; detail: AuthorizationProblem };
 
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 const PARAM_NAME = /[A-Za-z0-9_-]/;
@@ -105,6 +93,12 @@ export function parseAuthorization(value: string): ParseAuthorizationResult {
   if (!BASE64.test(signature)) return fail(problem('authorization-signature-not-base64', {}));
   const algorithm = params.get('algorithm') ?? '';
   const headersParam = params.get('headers');
-  const headers = headersParam === undefined ? [] : headersParam.split(/[ \t]+/).filter((h) => h !== '').map((h) => h.toLowerCase());
+  const headers =
+    headersParam === undefined
+      ? []
+      : headersParam
+          .split(/[ \t]+/)
+          .filter((h) => h !== '')
+          .map((h) => h.toLowerCase());
   return { ok: true, value: { keyId, algorithm, headers, signature } };
 }

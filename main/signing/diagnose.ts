@@ -77,11 +77,6 @@ export interface DiagnoseInput {
   candidateDates?: string[];
 }
 
-
-
-
-
-
 /** A |skew| above this share of the window is reported as "close to the edge". */
 const NEAR_EDGE = 0.8;
 
@@ -158,8 +153,14 @@ function pathAlternatives(path: string): Alt[] {
     // not decodable: no alternative
   }
   if (/%[0-9a-fA-F]{2}/.test(path)) {
-    add(path.replace(/%[0-9a-fA-F]{2}/g, (m) => m.toLowerCase()), 'escapes-lower');
-    add(path.replace(/%[0-9a-fA-F]{2}/g, (m) => m.toUpperCase()), 'escapes-upper');
+    add(
+      path.replace(/%[0-9a-fA-F]{2}/g, (m) => m.toLowerCase()),
+      'escapes-lower',
+    );
+    add(
+      path.replace(/%[0-9a-fA-F]{2}/g, (m) => m.toUpperCase()),
+      'escapes-upper',
+    );
   }
   // A gateway route prefix: the client signed the path without the leading segments (or the reverse is
   // not knowable). Up to three segments dropped.
@@ -287,7 +288,21 @@ export function diagnoseSignature(input: DiagnoseInput): Diagnosis {
   let matchCauses: Array<{ id: LikelyCause; evidence: Evidence }> = [];
   let matched: Candidate | null = null;
   if (sig !== null && !baseMatch) {
-    const found = searchCandidates({ apiId, method, query, hasQuery, host, path, date: signedDate, url, now, variant, key: input.apiKey, sig, candidateDates: input.candidateDates ?? [] });
+    const found = searchCandidates({
+      apiId,
+      method,
+      query,
+      hasQuery,
+      host,
+      path,
+      date: signedDate,
+      url,
+      now,
+      variant,
+      key: input.apiKey,
+      sig,
+      candidateDates: input.candidateDates ?? [],
+    });
     if (found) {
       matched = found.candidate;
       inferred = { stringToSign: found.stringToSign, changes: found.changes };
@@ -406,9 +421,21 @@ export function diagnoseSignature(input: DiagnoseInput): Diagnosis {
   } else if (matched && matched.date !== date) {
     parts.push({ part: 'date', status: 'differs', got: matched.date, expected: date, note: note('inferred-date', {}) });
   } else if (!within) {
-    parts.push({ part: 'date', status: 'differs', got: date, expected: formatHttpDate(now), note: note('date-outside', { kind: direction(skewSeconds), seconds: Math.abs(skewSeconds), window: windowSeconds }) });
+    parts.push({
+      part: 'date',
+      status: 'differs',
+      got: date,
+      expected: formatHttpDate(now),
+      note: note('date-outside', { kind: direction(skewSeconds), seconds: Math.abs(skewSeconds), window: windowSeconds }),
+    });
   } else {
-    parts.push({ part: 'date', status: 'ok', got: date, expected: date, note: note('date-skew', { kind: skewSeconds === 0 ? 'in-step' : direction(skewSeconds), seconds: Math.abs(skewSeconds) }) });
+    parts.push({
+      part: 'date',
+      status: 'ok',
+      got: date,
+      expected: date,
+      note: note('date-skew', { kind: skewSeconds === 0 ? 'in-step' : direction(skewSeconds), seconds: Math.abs(skewSeconds) }),
+    });
   }
 
   // signature
@@ -459,17 +486,29 @@ interface SearchInput {
  * Try candidates with up to two kinds of change (framing, host, path, method case, date) from the
  * gateway's string to sign; the first match with the fewest changes wins. A few hundred HMACs.
  */
-function searchCandidates(s: SearchInput): { candidate: Candidate; stringToSign: string; changes: InferredChange[]; causes: Array<{ id: LikelyCause; evidence: Evidence }> } | null {
+function searchCandidates(
+  s: SearchInput,
+): { candidate: Candidate; stringToSign: string; changes: InferredChange[]; causes: Array<{ id: LikelyCause; evidence: Evidence }> } | null {
   const base = expectedFramings(s.variant, s.hasQuery);
   const allFramings: Framing[] = s.hasQuery
-    ? [{ trailing: false, query: false }, { trailing: true, query: false }, { trailing: false, query: true }, { trailing: true, query: true }]
-    : [{ trailing: false, query: false }, { trailing: true, query: false }];
+    ? [
+        { trailing: false, query: false },
+        { trailing: true, query: false },
+        { trailing: false, query: true },
+        { trailing: true, query: true },
+      ]
+    : [
+        { trailing: false, query: false },
+        { trailing: true, query: false },
+      ];
   const framingAlts = allFramings.filter((f) => !base.some((b) => b.trailing === f.trailing && b.query === f.query));
   const lowerMethod = upperMethod(s.method).toLowerCase() !== upperMethod(s.method);
   const alts: Record<Exclude<Dim, 'framing'>, Alt[]> = {
     host: hostAlternatives(s.host, s.url),
     path: pathAlternatives(s.path),
-    method: lowerMethod ? [{ value: 'lower', causes: ['method-case'], evidence: evidence('signed-method', { method: upperMethod(s.method).toLowerCase() }) }] : [],
+    method: lowerMethod
+      ? [{ value: 'lower', causes: ['method-case'], evidence: evidence('signed-method', { method: upperMethod(s.method).toLowerCase() }) }]
+      : [],
     date: s.date === '' ? [] : dateAlternatives(s.date, s.candidateDates, s.now),
   };
   const dims: Dim[] = ['framing', 'host', 'path', 'method', 'date'];
@@ -518,9 +557,7 @@ function searchCandidates(s: SearchInput): { candidate: Candidate; stringToSign:
 
   type Option = { framing: Framing | null; changed: Partial<Record<Exclude<Dim, 'framing'>, Alt>> };
   const optionsFor = (dim: Dim): Option[] =>
-    dim === 'framing'
-      ? framingAlts.map((f) => ({ framing: f, changed: {} }))
-      : alts[dim].map((a) => ({ framing: null, changed: { [dim]: a } }));
+    dim === 'framing' ? framingAlts.map((f) => ({ framing: f, changed: {} })) : alts[dim].map((a) => ({ framing: null, changed: { [dim]: a } }));
 
   const attempt = (o: Option) => {
     for (const f of o.framing ? [o.framing] : base) {

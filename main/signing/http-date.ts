@@ -49,15 +49,7 @@ export function formatHttpDate(d: Date): string {
   );
 }
 
-function build(
-  weekday: number,
-  year: number,
-  monthName: string,
-  day: number,
-  hour: number,
-  minute: number,
-  second: number,
-): Date | null {
+function build(weekday: number, year: number, monthName: string, day: number, hour: number, minute: number, second: number): Date | null {
   const month = (MONTH_NAMES as readonly string[]).indexOf(monthName);
   if (month < 0 || hour > 23 || minute > 59 || second > 59 || day < 1) return null;
   const d = new Date(0);

@@ -8,7 +8,18 @@ import type { ProfileService } from '../profiles/profile-service';
 import { unstorableKey } from '../secrets/api-key';
 import type { ExchangeRepository } from '../store';
 import { probeServerClock, probeSignatureVariant } from '../voice/probes';
-import { checkVectors, diagnoseSignature, exportVector, parseCapturedRequest, parseHttpDate, parseVectorFile, serializeVectorFile, signRequest, vectorKeyRefs, verifyRequest } from './index';
+import {
+  checkVectors,
+  diagnoseSignature,
+  exportVector,
+  parseCapturedRequest,
+  parseHttpDate,
+  parseVectorFile,
+  serializeVectorFile,
+  signRequest,
+  vectorKeyRefs,
+  verifyRequest,
+} from './index';
 
 type Key = { profileId: string } | { adHoc: string };
 
@@ -31,7 +42,10 @@ export function signatureOpsOf(d: {
   return {
     'signature.compute': async (i) => {
       httpDate(i.date, 'date');
-      return { ...signRequest({ apiId: i.apiId, apiKey: await keyFor(i.key), method: i.method, url: i.url, date: i.date, variant: i.variant }), keyNote: keyNote(i.key) };
+      return {
+        ...signRequest({ apiId: i.apiId, apiKey: await keyFor(i.key), method: i.method, url: i.url, date: i.date, variant: i.variant }),
+        keyNote: keyNote(i.key),
+      };
     },
     'signature.diagnose': async (i) => {
       const expectedApiId = i.expectedApiId ?? ('profileId' in i.key ? profiles.record(i.key.profileId).apiId : undefined);
@@ -79,8 +93,26 @@ export function signatureOpsOf(d: {
     },
     'signature.verify': async (i) => {
       const expectedApiId = i.expectedApiId ?? ('profileId' in i.key ? profiles.record(i.key.profileId).apiId : undefined);
-      const r = verifyRequest({ method: i.method, url: i.url, host: i.host, date: i.date, authorization: i.authorization, apiKey: await keyFor(i.key), expectedApiId, now: httpDate(i.now, 'now'), variant: i.variant });
-      return { valid: r.valid, reason: r.reason, keyId: r.keyId, expectedApiId: expectedApiId ?? null, skewSeconds: r.skewSeconds, variant: r.variant, keyNote: keyNote(i.key) };
+      const r = verifyRequest({
+        method: i.method,
+        url: i.url,
+        host: i.host,
+        date: i.date,
+        authorization: i.authorization,
+        apiKey: await keyFor(i.key),
+        expectedApiId,
+        now: httpDate(i.now, 'now'),
+        variant: i.variant,
+      });
+      return {
+        valid: r.valid,
+        reason: r.reason,
+        keyId: r.keyId,
+        expectedApiId: expectedApiId ?? null,
+        skewSeconds: r.skewSeconds,
+        variant: r.variant,
+        keyNote: keyNote(i.key),
+      };
     },
   };
 }

@@ -421,7 +421,8 @@ function ansiC(s: string, start: number): { ok: true; text: string; end: number 
 }
 
 /** Options that take an argument and map onto the request. */
-type CurlAction = 'method' | 'url' | 'header' | 'data' | 'data-raw' | 'data-urlencode' | 'json' | 'user-agent' | 'referer' | 'cookie' | 'user' | 'form' | 'upload';
+type CurlAction =
+  'method' | 'url' | 'header' | 'data' | 'data-raw' | 'data-urlencode' | 'json' | 'user-agent' | 'referer' | 'cookie' | 'user' | 'form' | 'upload';
 
 const LONG_WITH_ARG: Record<string, CurlAction | 'ignore'> = {
   request: 'method',
@@ -473,7 +474,7 @@ const LONG_WITH_ARG: Record<string, CurlAction | 'ignore'> = {
   'abstract-unix-socket': 'ignore',
   ciphers: 'ignore',
   'tls-max': 'ignore',
-  'stderr': 'ignore',
+  stderr: 'ignore',
   config: 'ignore',
   'request-target': 'ignore',
 };
@@ -509,12 +510,70 @@ const SHORT_WITH_ARG: Record<string, CurlAction | 'ignore'> = {
 
 /** Flags (no value) known to have no effect on what is signed: accepted silently. */
 const HARMLESS_FLAGS = new Set([
-  '-s', '-S', '-k', '-v', '-L', '-i', '-f', '-g', '-N', '-#', '-0', '-1', '-2', '-3', '-4', '-6', '-j', '-l', '-n', '-O', '-J', '-R', '-q', '-Z', '-B', '-p',
-  '--compressed', '--insecure', '--silent', '--show-error', '--location', '--location-trusted', '--include', '--verbose',
-  '--fail', '--fail-with-body', '--globoff', '--no-buffer', '--http1.0', '--http1.1', '--http2', '--http2-prior-knowledge',
-  '--http3', '--path-as-is', '--no-keepalive', '--tcp-nodelay', '--ipv4', '--ipv6', '--tlsv1.2', '--tlsv1.3', '--ssl',
-  '--no-progress-meter', '--progress-bar', '--raw', '--remote-name', '--remote-header-name', '--junk-session-cookies',
-  '--proxy-insecure', '--disable', '--no-alpn', '--no-npn', '--no-sessionid', '--false-start', '--styled-output',
+  '-s',
+  '-S',
+  '-k',
+  '-v',
+  '-L',
+  '-i',
+  '-f',
+  '-g',
+  '-N',
+  '-#',
+  '-0',
+  '-1',
+  '-2',
+  '-3',
+  '-4',
+  '-6',
+  '-j',
+  '-l',
+  '-n',
+  '-O',
+  '-J',
+  '-R',
+  '-q',
+  '-Z',
+  '-B',
+  '-p',
+  '--compressed',
+  '--insecure',
+  '--silent',
+  '--show-error',
+  '--location',
+  '--location-trusted',
+  '--include',
+  '--verbose',
+  '--fail',
+  '--fail-with-body',
+  '--globoff',
+  '--no-buffer',
+  '--http1.0',
+  '--http1.1',
+  '--http2',
+  '--http2-prior-knowledge',
+  '--http3',
+  '--path-as-is',
+  '--no-keepalive',
+  '--tcp-nodelay',
+  '--ipv4',
+  '--ipv6',
+  '--tlsv1.2',
+  '--tlsv1.3',
+  '--ssl',
+  '--no-progress-meter',
+  '--progress-bar',
+  '--raw',
+  '--remote-name',
+  '--remote-header-name',
+  '--junk-session-cookies',
+  '--proxy-insecure',
+  '--disable',
+  '--no-alpn',
+  '--no-npn',
+  '--no-sessionid',
+  '--false-start',
+  '--styled-output',
 ]);
 
 function parseCurl(command: string, defaults: CapturedDefaults): ParseCapturedResult {
@@ -551,7 +610,9 @@ function parseCurl(command: string, defaults: CapturedDefaults): ParseCapturedRe
         headerLines.push(arg);
         break;
       case 'data':
-        if (arg.startsWith('@')) bodyUnknown = arg === '@-' ? warning('body-unavailable', { kind: 'stdin', file: '' }) : warning('body-unavailable', { kind: 'file', file: clip(arg.slice(1)) });
+        if (arg.startsWith('@'))
+          bodyUnknown =
+            arg === '@-' ? warning('body-unavailable', { kind: 'stdin', file: '' }) : warning('body-unavailable', { kind: 'file', file: clip(arg.slice(1)) });
         else data.push(arg);
         break;
       case 'data-raw':

@@ -6,7 +6,6 @@
  * named variants exist; see ARCHITECTURE.md, "Decisions where the spec says not shown".
  */
 
-
 import type { SignatureVariant } from '../../common/signature-types';
 export type { SignatureVariant } from '../../common/signature-types';
 export const SIGNATURE_VARIANTS: readonly SignatureVariant[] = Object.freeze(['spec', 'apisix'] as const);

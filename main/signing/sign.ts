@@ -49,7 +49,6 @@ export interface SignInput {
   variant?: SignatureVariant;
 }
 
-
 const METHOD_TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 // Characters that would split a line of the string to sign or break a header.
 const LINE_BREAK = /[\r\n]/;

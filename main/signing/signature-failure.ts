@@ -3,11 +3,7 @@
  * what APISIX's hmac-auth answers: HTTP 401 with `{"message": "client request can't be validated"}`.
  * The sandbox's gateway sends it; the client recognises it with the same rule (common/domain/codes).
  */
-import {
-  SIGNATURE_REJECTED_HTTP_STATUS,
-  SIGNATURE_REJECTED_MESSAGE,
-  isSignatureRejection,
-} from '../../common/domain/codes';
+import { SIGNATURE_REJECTED_HTTP_STATUS, SIGNATURE_REJECTED_MESSAGE, isSignatureRejection } from '../../common/domain/codes';
 
 export const SIGNATURE_FAILURE_STATUS = SIGNATURE_REJECTED_HTTP_STATUS;
 export const SIGNATURE_FAILURE_MESSAGE = SIGNATURE_REJECTED_MESSAGE;

@@ -52,10 +52,5 @@ export function buildStringToSign(p: StringToSignParts): string {
 
 /** The four lines of the string to sign, without line breaks. */
 export function stringToSignLines(p: StringToSignParts): string[] {
-  return [
-    p.apiId,
-    upperMethod(p.method) + ' ' + requestTarget(p.path, p.query, p.variant),
-    'date: ' + p.date,
-    'host: ' + p.host,
-  ];
+  return [p.apiId, upperMethod(p.method) + ' ' + requestTarget(p.path, p.query, p.variant), 'date: ' + p.date, 'host: ' + p.host];
 }

@@ -91,8 +91,6 @@ export function serializeVectorFile(vectors: SignatureVector[], description?: st
   return JSON.stringify(file, null, 2) + '\n';
 }
 
-
-
 const METHOD_TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const SIGNATURE_BASE64 = /^[A-Za-z0-9+/]{43}=$/; // 32 bytes
 const MAX_PROBLEMS = 50;
@@ -110,7 +108,12 @@ function fieldPath(at: string, name: string): string {
 /** Parse and validate a vector file. Unknown fields are refused (they are usually typos). */
 export function parseVectorFile(text: string): ParseVectorFileResult {
   const problems: VectorProblem[] = [];
-  const bad = (error: VectorFileError, code: VectorProblemCode, where: string | null): ParseVectorFileResult => ({ ok: false, error, problems: [{ where, code }], more: 0 });
+  const bad = (error: VectorFileError, code: VectorProblemCode, where: string | null): ParseVectorFileResult => ({
+    ok: false,
+    error,
+    problems: [{ where, code }],
+    more: 0,
+  });
   let data: unknown;
   try {
     data = JSON.parse(typeof text === 'string' ? text.replace(/^\uFEFF/, '') : String(text));
@@ -150,7 +153,8 @@ function validateVector(raw: unknown, at: string, problems: VectorProblem[]): Si
   const p = (field: string, code: VectorProblemCode): void => {
     problems.push({ where: `${at}.${field}`, code });
   };
-  for (const k of Object.keys(raw)) if (!['name', 'description', 'variant', 'input', 'expected'].includes(k)) problems.push({ where: fieldPath(at, k), code: 'unknown-field' });
+  for (const k of Object.keys(raw))
+    if (!['name', 'description', 'variant', 'input', 'expected'].includes(k)) problems.push({ where: fieldPath(at, k), code: 'unknown-field' });
   if (typeof raw.name !== 'string' || raw.name.trim() === '') p('name', 'name');
   if (raw.description !== undefined && typeof raw.description !== 'string') p('description', 'description');
   if (!isSignatureVariant(raw.variant)) p('variant', 'variant');
@@ -224,8 +228,6 @@ function validateVector(raw: unknown, at: string, problems: VectorProblem[]): Si
     },
   };
 }
-
-
 
 /** The keyRefs a set of vectors needs, each once (to resolve profile keys before checkVectors). */
 export function vectorKeyRefs(vectors: readonly SignatureVector[]): string[] {

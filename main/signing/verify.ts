@@ -10,7 +10,6 @@ export type { VerifyDetail, VerifyReason } from '../../common/signature-types';
 
 const detail = coder<VerifyDetailParams>();
 
-
 export interface VerifyInput {
   method: string;
   /** Full URL; the path (and the query, for apisix) are taken from it. */
@@ -55,10 +54,7 @@ export interface VerifyResult {
   detail?: VerifyDetail;
 }
 
-function result(
-  reason: VerifyReason,
-  fields: Partial<Omit<VerifyResult, 'valid' | 'reason'>> = {},
-): VerifyResult {
+function result(reason: VerifyReason, fields: Partial<Omit<VerifyResult, 'valid' | 'reason'>> = {}): VerifyResult {
   return { valid: false, reason, skewSeconds: null, variant: null, keyId: null, ...fields };
 }
 

@@ -8,12 +8,6 @@ import { systemClock } from '../clock';
 export type { BatchStatus, ItemStatus, StopReason, BatchRecord, BatchItemRecord, BatchItemView, BatchCounts } from '../../common/bulk-types';
 export { BATCH_STATUSES, ITEM_STATUSES } from '../../common/bulk-types';
 
-
-
-
-
-
-
 export interface NewBatchItem {
   rowNumber: number;
   mobile: string;
@@ -26,7 +20,6 @@ export interface NewBatchItem {
   /** The row's own cells in the sheet. */
   cells?: readonly string[] | null;
 }
-
 
 interface BatchRow {
   id: number;
@@ -105,7 +98,6 @@ const toItem = (r: ItemRow): BatchItemRecord => ({
   cells: stringList(r.cells),
 });
 
-
 const json = (r: Reason | null | undefined): string | null => (r ? JSON.stringify(r) : null);
 
 /** Batches and their items. Every state change is its own committed write. */
@@ -116,7 +108,10 @@ export class BatchRepository {
   private readonly inFlightStmt;
   private readonly outcomeStmt;
 
-  constructor(private readonly db: Database, private readonly now: () => number = () => systemClock.now()) {
+  constructor(
+    private readonly db: Database,
+    private readonly now: () => number = () => systemClock.now(),
+  ) {
     this.getStmt = db.prepare('SELECT * FROM batches WHERE id = ?');
     this.itemStmt = db.prepare('SELECT * FROM batch_items WHERE id = ?');
     this.nextStmt = db.prepare("SELECT * FROM batch_items WHERE batch_id = ? AND status = 'queued' AND id > ? ORDER BY id LIMIT ?");
@@ -137,7 +132,19 @@ export class BatchRepository {
       const insert = this.db.prepare(
         'INSERT INTO batch_items (batch_id, row_number, mobile, content, units, status, error_kind, reason, cells, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
       );
-      for (const it of items) insert.run(batchId, it.rowNumber, it.mobile, it.content, it.units, it.status, it.errorKind ?? null, json(it.reason), it.cells ? JSON.stringify(it.cells) : null, at);
+      for (const it of items)
+        insert.run(
+          batchId,
+          it.rowNumber,
+          it.mobile,
+          it.content,
+          it.units,
+          it.status,
+          it.errorKind ?? null,
+          json(it.reason),
+          it.cells ? JSON.stringify(it.cells) : null,
+          at,
+        );
       return batchId;
     })();
     return this.require(id);
@@ -174,7 +181,9 @@ export class BatchRepository {
   markRunning(id: number): BatchRecord {
     const at = this.now();
     this.db
-      .prepare("UPDATE batches SET status = 'running', paused_reason = NULL, status_reason = NULL, owner = ?, started_at = coalesce(started_at, ?), ended_at = NULL, updated_at = ? WHERE id = ?")
+      .prepare(
+        "UPDATE batches SET status = 'running', paused_reason = NULL, status_reason = NULL, owner = ?, started_at = coalesce(started_at, ?), ended_at = NULL, updated_at = ? WHERE id = ?",
+      )
       .run(processOwner(), at, at, id);
     return this.require(id);
   }
@@ -227,7 +236,8 @@ export class BatchRepository {
 
   /** Queued items of a cancelled batch. */
   cancelQueued(batchId: number): number {
-    return this.db.prepare("UPDATE batch_items SET status = 'cancelled', updated_at = ? WHERE batch_id = ? AND status = 'queued'").run(this.now(), batchId).changes;
+    return this.db.prepare("UPDATE batch_items SET status = 'cancelled', updated_at = ? WHERE batch_id = ? AND status = 'queued'").run(this.now(), batchId)
+      .changes;
   }
 
   /** A person chose to send these unknown (or cancelled / rejected) items again. */
@@ -251,10 +261,27 @@ export class BatchRepository {
   }
 
   counts(batchId: number): BatchCounts {
-    const c: BatchCounts = { total: 0, queued: 0, inFlight: 0, accepted: 0, rejected: 0, unknown: 0, skipped: 0, cancelled: 0, answered: 0, notAnswered: 0, calling: 0, unitsRemaining: 0, refusedSends: 0, refusedNow: 0 };
-    const rows = this.db
-      .prepare("SELECT status, count(*) AS n, sum(units) AS units FROM batch_items WHERE batch_id = ? GROUP BY status")
-      .all(batchId) as { status: ItemStatus; n: number; units: number }[];
+    const c: BatchCounts = {
+      total: 0,
+      queued: 0,
+      inFlight: 0,
+      accepted: 0,
+      rejected: 0,
+      unknown: 0,
+      skipped: 0,
+      cancelled: 0,
+      answered: 0,
+      notAnswered: 0,
+      calling: 0,
+      unitsRemaining: 0,
+      refusedSends: 0,
+      refusedNow: 0,
+    };
+    const rows = this.db.prepare('SELECT status, count(*) AS n, sum(units) AS units FROM batch_items WHERE batch_id = ? GROUP BY status').all(batchId) as {
+      status: ItemStatus;
+      n: number;
+      units: number;
+    }[];
     for (const r of rows) {
       c.total += r.n;
       if (r.status === 'in_flight') c.inFlight = r.n;
@@ -313,8 +340,23 @@ export class BatchRepository {
          FROM batch_items i LEFT JOIN messages m ON m.id = i.message_id
          WHERE ${where.join(' AND ')} ORDER BY i.id LIMIT ? OFFSET ?`,
       )
-      .all(...params) as (ItemRow & { smsid: string | null; state: CallState | null; duration: number | null; sent_at: number | null; call_ended_at: number | null; refused_sends: number })[];
-    return rows.map((r) => ({ ...toItem(r), smsid: r.smsid, state: r.state, duration: r.duration, sentAt: r.sent_at, endedAt: r.call_ended_at, refusedSends: r.refused_sends }));
+      .all(...params) as (ItemRow & {
+      smsid: string | null;
+      state: CallState | null;
+      duration: number | null;
+      sent_at: number | null;
+      call_ended_at: number | null;
+      refused_sends: number;
+    })[];
+    return rows.map((r) => ({
+      ...toItem(r),
+      smsid: r.smsid,
+      state: r.state,
+      duration: r.duration,
+      sentAt: r.sent_at,
+      endedAt: r.call_ended_at,
+      refusedSends: r.refused_sends,
+    }));
   }
 
   /** Accepted items whose call has not ended (they still hold a line). */
@@ -336,17 +378,23 @@ export class BatchRepository {
   recoverInterrupted(): { batches: BatchRecord[]; items: BatchItemRecord[] } {
     const at = this.now();
     return this.db.transaction(() => {
-      const stale = (this.db.prepare("SELECT id, owner FROM batches WHERE status = 'running' OR owner IS NOT NULL").all() as { id: number; owner: string | null }[]).filter(
-        (b) => !ownerAlive(b.owner),
-      );
+      const stale = (
+        this.db.prepare("SELECT id, owner FROM batches WHERE status = 'running' OR owner IS NOT NULL").all() as { id: number; owner: string | null }[]
+      ).filter((b) => !ownerAlive(b.owner));
       const staleIds = new Set(stale.map((b) => b.id));
       // In-flight items of batches no live process owns (a paused batch's last sends included).
-      const inFlight = (this.db.prepare("SELECT i.*, b.owner AS batch_owner FROM batch_items i JOIN batches b ON b.id = i.batch_id WHERE i.status = 'in_flight'").all() as (ItemRow & {
-        batch_owner: string | null;
-      })[]).filter((r) => staleIds.has(r.batch_id) || !ownerAlive(r.batch_owner));
+      const inFlight = (
+        this.db
+          .prepare("SELECT i.*, b.owner AS batch_owner FROM batch_items i JOIN batches b ON b.id = i.batch_id WHERE i.status = 'in_flight'")
+          .all() as (ItemRow & {
+          batch_owner: string | null;
+        })[]
+      ).filter((r) => staleIds.has(r.batch_id) || !ownerAlive(r.batch_owner));
       // The row's own send (linked when its pending row was written); rows from before that link, by number and text.
       const ownMessage = this.db.prepare('SELECT id, outcome, code FROM messages WHERE batch_item_id = ? ORDER BY id DESC LIMIT 1');
-      const guessMessage = this.db.prepare('SELECT id FROM messages WHERE mobile = ? AND content = ? AND created_at >= ? AND batch_item_id IS NULL ORDER BY id LIMIT 1');
+      const guessMessage = this.db.prepare(
+        'SELECT id FROM messages WHERE mobile = ? AND content = ? AND created_at >= ? AND batch_item_id IS NULL ORDER BY id LIMIT 1',
+      );
       // The provider's answer was written before the process died: the item is what its message says (a call to follow), not unknown.
       const accepted = this.db.prepare(
         "UPDATE batch_items SET status = 'accepted', message_id = ?, code = ?, error_kind = NULL, reason = NULL, updated_at = ? WHERE id = ? AND status = 'in_flight'",

@@ -3,8 +3,6 @@ import type { ContactRecord, ContactGroupRecord, ContactFields } from '../../com
 import { systemClock } from '../clock';
 export type { ContactRecord, ContactGroupRecord, ContactFields } from '../../common/bulk-types';
 
-
-
 interface ContactRow {
   id: number;
   name: string;
@@ -35,10 +33,12 @@ const toContact = (r: ContactRow): ContactRecord => ({
 
 const CONTACT_SELECT = `SELECT c.*, (SELECT group_concat(group_id) FROM contact_group_members g WHERE g.contact_id = c.id) AS group_ids FROM contacts c`;
 
-
 /** Contacts and contact groups. The mobile is stored normalised; callers validate it. */
 export class ContactRepository {
-  constructor(private readonly db: Database, private readonly now: () => number = () => systemClock.now()) {}
+  constructor(
+    private readonly db: Database,
+    private readonly now: () => number = () => systemClock.now(),
+  ) {}
 
   list(): ContactRecord[] {
     return (this.db.prepare(`${CONTACT_SELECT} ORDER BY c.favourite DESC, c.name COLLATE NOCASE, c.id`).all() as ContactRow[]).map(toContact);
@@ -81,13 +81,23 @@ export class ContactRepository {
   touch(id: number, templateId: string | null, values: readonly string[] | null): void {
     const at = this.now();
     this.db
-      .prepare('UPDATE contacts SET last_template_id = coalesce(?, last_template_id), last_values = CASE WHEN ? IS NULL THEN last_values ELSE ? END, last_called_at = ? WHERE id = ?')
+      .prepare(
+        'UPDATE contacts SET last_template_id = coalesce(?, last_template_id), last_values = CASE WHEN ? IS NULL THEN last_values ELSE ? END, last_called_at = ? WHERE id = ?',
+      )
       .run(templateId, templateId, values ? JSON.stringify(values) : null, at, id);
   }
 
   listGroups(): ContactGroupRecord[] {
-    const groups = this.db.prepare('SELECT * FROM contact_groups ORDER BY name COLLATE NOCASE').all() as { id: number; name: string; created_at: number; updated_at: number }[];
-    const members = this.db.prepare('SELECT group_id, contact_id FROM contact_group_members ORDER BY group_id, position').all() as { group_id: number; contact_id: number }[];
+    const groups = this.db.prepare('SELECT * FROM contact_groups ORDER BY name COLLATE NOCASE').all() as {
+      id: number;
+      name: string;
+      created_at: number;
+      updated_at: number;
+    }[];
+    const members = this.db.prepare('SELECT group_id, contact_id FROM contact_group_members ORDER BY group_id, position').all() as {
+      group_id: number;
+      contact_id: number;
+    }[];
     return groups.map((g) => ({
       id: g.id,
       name: g.name,

@@ -7,7 +7,6 @@ import { fail } from '../errors';
 
 export type { Database } from 'better-sqlite3';
 
-
 export interface OpenDatabaseOptions {
   /** Path of a better-sqlite3 build for this runtime (Electron), see main/native-modules.ts. */
   nativeBinding?: string;

@@ -7,7 +7,6 @@ export type { DialSettingsRecord } from '../../common/bulk-types';
 /** The scope of the settings every profile uses unless it has its own. */
 export const GLOBAL_SCOPE = '*';
 
-
 interface Row {
   scope: string;
   per_minute: number | null;
@@ -38,9 +37,14 @@ export class DialSettingsRepository {
   private readonly lendingStmt;
   private readonly refusalStmt;
 
-  constructor(private readonly db: Database, private readonly now: () => number = () => systemClock.now()) {
+  constructor(
+    private readonly db: Database,
+    private readonly now: () => number = () => systemClock.now(),
+  ) {
     // Served by messages_mobile (mobile, created_at). Sends the provider provably refused placed no call.
-    this.callTimesStmt = db.prepare("SELECT created_at AS at FROM messages WHERE mobile = ? AND created_at > ? AND outcome IN ('pending', 'accepted', 'unknown') ORDER BY created_at");
+    this.callTimesStmt = db.prepare(
+      "SELECT created_at AS at FROM messages WHERE mobile = ? AND created_at > ? AND outcome IN ('pending', 'accepted', 'unknown') ORDER BY created_at",
+    );
     // Read at every start (the governor) and every status query (the follower's budget): prepared once.
     this.linesStmt = db.prepare('SELECT lines FROM profiles WHERE id = ?');
     this.lendingStmt = db.prepare('SELECT lend_lines AS lend FROM profiles WHERE id = ?');
@@ -114,7 +118,10 @@ export class DialSettingsRepository {
    * row. A refusal already kept keeps its time (the first one stopped lending).
    */
   setLendingRefusedAt(profileId: string, at: number | null): boolean {
-    const sql = at === null ? 'UPDATE profiles SET lend_refused_at = NULL WHERE id = ?' : 'UPDATE profiles SET lend_refused_at = COALESCE(lend_refused_at, ?) WHERE id = ?';
+    const sql =
+      at === null
+        ? 'UPDATE profiles SET lend_refused_at = NULL WHERE id = ?'
+        : 'UPDATE profiles SET lend_refused_at = COALESCE(lend_refused_at, ?) WHERE id = ?';
     return (at === null ? this.db.prepare(sql).run(profileId) : this.db.prepare(sql).run(at, profileId)).changes > 0;
   }
 

@@ -39,7 +39,9 @@ function toRecord(r: ExchangeRow): ExchangeRecord {
     statusText: r.status_text,
     responseHeaders: r.response_headers === null ? null : JSON.parse(r.response_headers),
     responseBody: r.response_body,
-    error: r.error_kind ? { kind: r.error_kind as NonNullable<Exchange['error']>['kind'], message: r.error_message ?? '', ...(r.error_ms !== null ? { ms: r.error_ms } : {}) } : null,
+    error: r.error_kind
+      ? { kind: r.error_kind as NonNullable<Exchange['error']>['kind'], message: r.error_message ?? '', ...(r.error_ms !== null ? { ms: r.error_ms } : {}) }
+      : null,
     startedAt: r.started_at,
     timings: JSON.parse(r.timings),
     providerCode: r.provider_code ?? null,
@@ -119,7 +121,9 @@ export class ExchangeRepository {
   recentForProfile(profile: string, operations: readonly Exchange['operation'][], limit: number): ExchangeRecord[] {
     const marks = operations.map(() => '?').join(', ');
     return (
-      this.db.prepare(`SELECT * FROM exchanges WHERE profile = ? AND operation IN (${marks}) ORDER BY id DESC LIMIT ?`).all(profile, ...operations, limit) as ExchangeRow[]
+      this.db
+        .prepare(`SELECT * FROM exchanges WHERE profile = ? AND operation IN (${marks}) ORDER BY id DESC LIMIT ?`)
+        .all(profile, ...operations, limit) as ExchangeRow[]
     ).map(toRecord);
   }
 

@@ -5,8 +5,33 @@ import { mobileDigits } from '../../common/domain/mobile';
 import { fail } from '../errors';
 import { ExchangeRepository } from './exchange-repository';
 import { MessageRepository } from './message-repository';
-import type { HistoryFilter, HistoryOrder, HistoryPageRequest, HistoryPage, HistoryCount, OverviewCounts, OverviewDay, OverviewRequest, Overview, ExchangeQuery, ExchangePage, StatusFilter } from '../../common/history-types';
-export type { HistoryFilter, HistoryOrder, HistoryPageRequest, HistoryPage, HistoryCount, OverviewCounts, OverviewDay, OverviewRequest, Overview, ExchangeQuery, ExchangePage } from '../../common/history-types';
+import type {
+  HistoryFilter,
+  HistoryOrder,
+  HistoryPageRequest,
+  HistoryPage,
+  HistoryCount,
+  OverviewCounts,
+  OverviewDay,
+  OverviewRequest,
+  Overview,
+  ExchangeQuery,
+  ExchangePage,
+  StatusFilter,
+} from '../../common/history-types';
+export type {
+  HistoryFilter,
+  HistoryOrder,
+  HistoryPageRequest,
+  HistoryPage,
+  HistoryCount,
+  OverviewCounts,
+  OverviewDay,
+  OverviewRequest,
+  Overview,
+  ExchangeQuery,
+  ExchangePage,
+} from '../../common/history-types';
 
 /**
  * The history screen's queries over `messages` (and the inspector's over `exchanges`), built for a
@@ -227,7 +252,6 @@ export class HistoryRepository {
     return this.countPlan(this.plan(filter));
   }
 
-
   /**
    * Calls per local day by outcome, and units billed for answered calls, for a chart. Whole-hour
    * UTC offsets read the hourly counts of `message_stats` (a year in a few ms); other offsets
@@ -279,7 +303,6 @@ export class HistoryRepository {
 
   // ——— exchanges (the inspector) ———
 
-
   exchange(id: number): ExchangeRecord | undefined {
     return this.exchanges.get(id);
   }
@@ -311,10 +334,19 @@ export class HistoryRepository {
     if (indexed.length) {
       const where = indexed.map(() => 'text LIKE ?').join(' AND ');
       const patterns = indexed.map((t) => `%${t}%`);
-      const found = (this.stmt(`SELECT count(*) AS n FROM (SELECT 1 FROM exchanges_fts WHERE ${where} LIMIT ${this.rareMatches})`).get(...patterns) as { n: number }).n;
+      const found = (
+        this.stmt(`SELECT count(*) AS n FROM (SELECT 1 FROM exchanges_fts WHERE ${where} LIMIT ${this.rareMatches})`).get(...patterns) as { n: number }
+      ).n;
       if (found < this.rareMatches) {
         const desc = order === 'newest';
-        const residual = [...dims.map((d) => d.clause('e.', true)), ...exchangeRange(range, 'e.', true), ...textClauses(terms.filter((t) => !indexed.includes(t)), 'e.')];
+        const residual = [
+          ...dims.map((d) => d.clause('e.', true)),
+          ...exchangeRange(range, 'e.', true),
+          ...textClauses(
+            terms.filter((t) => !indexed.includes(t)),
+            'e.',
+          ),
+        ];
         if (cursor) residual.push({ sql: `(+e.started_at, +e.id) ${desc ? '<' : '>'} (?, ?)`, params: cursor });
         const dir = desc ? 'DESC' : 'ASC';
         const rows = this.stmt(
@@ -334,7 +366,14 @@ export class HistoryRepository {
     return page;
   }
 
-  private walkExchanges(dims: ExchangeDimension[], range: Range, terms: string[], cursor: [number, number] | null, order: HistoryOrder, limit: number): PageResult {
+  private walkExchanges(
+    dims: ExchangeDimension[],
+    range: Range,
+    terms: string[],
+    cursor: [number, number] | null,
+    order: HistoryOrder,
+    limit: number,
+  ): PageResult {
     // The driving walk: the message's own exchanges; else the filter with the fewest rows (an index per value).
     let drive: ExchangeDimension | null = dims.find((d) => d.key === 'message') ?? null;
     const drivable = dims.filter((d) => d.arms !== null && d.arms.length <= MAX_ARMS);
@@ -352,7 +391,10 @@ export class HistoryRepository {
     const common = [...exchangeRange(range, ''), ...after('id')];
     const arm = (head: Clause | null, columns: string): Clause => {
       const where = head ? [head, ...common] : common;
-      return { sql: `SELECT ${columns} FROM exchanges${where.length ? ` WHERE ${where.map((c) => c.sql).join(' AND ')}` : ''}`, params: where.flatMap((c) => c.params) };
+      return {
+        sql: `SELECT ${columns} FROM exchanges${where.length ? ` WHERE ${where.map((c) => c.sql).join(' AND ')}` : ''}`,
+        params: where.flatMap((c) => c.params),
+      };
     };
     // A message's exchanges: its own (exchanges_message_time) merged with the posts linked to it, in
     // time order from the link table's key (message_id, started_at, exchange_id). With other filters
@@ -363,7 +405,8 @@ export class HistoryRepository {
       return { sql: columns === '*' ? `SELECT * FROM exchanges WHERE id IN (${sql})` : sql, params: where.flatMap((c) => c.params) };
     };
     const walk = (columns: string): Clause => {
-      const own = drive?.messageId !== undefined ? [arm({ sql: 'message_id = ?', params: [drive.messageId] }, columns), linked(drive.messageId, columns)] : null;
+      const own =
+        drive?.messageId !== undefined ? [arm({ sql: 'message_id = ?', params: [drive.messageId] }, columns), linked(drive.messageId, columns)] : null;
       const arms = own ?? (drive?.arms ? drive.arms.map((a) => arm(a, columns)) : [arm(drive ? drive.clause('', false) : null, columns)]);
       return { sql: arms.map((a) => a.sql).join(' UNION ALL '), params: arms.flatMap((a) => a.params) };
     };
@@ -400,7 +443,9 @@ export class HistoryRepository {
     if (indexed.length) {
       const match = indexed.map((t) => (t.mobileOnly ? `mobile : ${ftsPhrase(t.text)}` : ftsPhrase(t.text))).join(' AND ');
       const short = terms.filter((t) => codePoints(t.text) < 3);
-      const found = (this.stmt(`SELECT count(*) AS n FROM (SELECT 1 FROM messages_fts WHERE messages_fts MATCH ? LIMIT ${this.rareMatches})`).get(match) as { n: number }).n;
+      const found = (
+        this.stmt(`SELECT count(*) AS n FROM (SELECT 1 FROM messages_fts WHERE messages_fts MATCH ? LIMIT ${this.rareMatches})`).get(match) as { n: number }
+      ).n;
       if (found < this.rareMatches) return { kind: 'matches', match, values, range, likes: short };
     }
     // Walk an index in time order: the most selective filter column drives.
@@ -491,9 +536,9 @@ export class HistoryRepository {
     if (plan.likes.length === 0) {
       const where = [...residualClauses(plan.values, null, ''), ...rangeClauses(plan.range, '')];
       const n = (
-        this.stmt(`SELECT count(*) AS n FROM (SELECT 1 FROM messages${where.length ? ` WHERE ${where.map((c) => c.sql).join(' AND ')}` : ''} LIMIT ${this.countCap + 1})`).get(
-          ...where.flatMap((c) => c.params),
-        ) as { n: number }
+        this.stmt(
+          `SELECT count(*) AS n FROM (SELECT 1 FROM messages${where.length ? ` WHERE ${where.map((c) => c.sql).join(' AND ')}` : ''} LIMIT ${this.countCap + 1})`,
+        ).get(...where.flatMap((c) => c.params)) as { n: number }
       ).n;
       return n > this.countCap ? { count: this.countCap, capped: true } : { count: n, capped: false };
     }
@@ -607,7 +652,10 @@ function exchangeDimensions(q: ExchangeQuery): ExchangeDimension[] {
     const id = q.messageId;
     out.push({
       key: 'message',
-      clause: (prefix, noIndex) => ({ sql: `(${col('message_id', prefix, noIndex)} = ? OR ${prefix}id IN (SELECT exchange_id FROM exchange_messages WHERE message_id = ?))`, params: [id, id] }),
+      clause: (prefix, noIndex) => ({
+        sql: `(${col('message_id', prefix, noIndex)} = ? OR ${prefix}id IN (SELECT exchange_id FROM exchange_messages WHERE message_id = ?))`,
+        params: [id, id],
+      }),
       arms: null,
       messageId: id,
     });
@@ -630,7 +678,11 @@ function exchangeDimensions(q: ExchangeQuery): ExchangeDimension[] {
   const statuses = [...new Set(q.statuses ?? [])];
   if (statuses.length) {
     const part = (s: StatusFilter, c: string): Clause =>
-      s === 'none' ? { sql: `${c} IS NULL`, params: [] } : typeof s === 'number' ? { sql: `${c} = ?`, params: [s] } : { sql: `(${c} >= ? AND ${c} < ?)`, params: [Number(s[0]) * 100, Number(s[0]) * 100 + 100] };
+      s === 'none'
+        ? { sql: `${c} IS NULL`, params: [] }
+        : typeof s === 'number'
+          ? { sql: `${c} = ?`, params: [s] }
+          : { sql: `(${c} >= ? AND ${c} < ?)`, params: [Number(s[0]) * 100, Number(s[0]) * 100 + 100] };
     out.push({
       key: 'status',
       clause: (prefix, noIndex) => {

@@ -145,7 +145,10 @@ export interface CallUpdate {
 }
 
 export class IncidentRepository {
-  constructor(private readonly db: Database, private readonly now: () => number = () => systemClock.now()) {}
+  constructor(
+    private readonly db: Database,
+    private readonly now: () => number = () => systemClock.now(),
+  ) {}
 
   /** Runs `fn` in one IMMEDIATE transaction: another process's write waits (the store's busy wait). */
   atomically<T>(fn: () => T): T {
@@ -175,7 +178,9 @@ export class IncidentRepository {
   open(f: NewIncident): IncidentRecord {
     const at = this.now();
     const info = this.db
-      .prepare('INSERT INTO incidents (key, source, title, severity, state, ended, route_id, policy_id, held_by, last_group, opened_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)')
+      .prepare(
+        'INSERT INTO incidents (key, source, title, severity, state, ended, route_id, policy_id, held_by, last_group, opened_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      )
       .run(f.key, f.source, f.title, f.severity, f.state, f.ended, f.routeId, f.policyId, f.heldBy, JSON.stringify(f.group), at, at);
     return this.get(Number(info.lastInsertRowid))!;
   }
@@ -194,7 +199,9 @@ export class IncidentRepository {
   /** Adds the alerts not seen before (same fingerprint, status and start): how many were new. */
   addAlerts(incidentId: number, alerts: readonly Alert[]): number {
     const at = this.now();
-    const add = this.db.prepare('INSERT OR IGNORE INTO incident_alerts (incident_id, fingerprint, status, starts_at, alert, received_at) VALUES (?, ?, ?, ?, ?, ?)');
+    const add = this.db.prepare(
+      'INSERT OR IGNORE INTO incident_alerts (incident_id, fingerprint, status, starts_at, alert, received_at) VALUES (?, ?, ?, ?, ?, ?)',
+    );
     let added = 0;
     for (const a of alerts) added += add.run(incidentId, a.fingerprint, a.status, a.startsAt, JSON.stringify(a), at).changes;
     if (added) this.db.prepare('UPDATE incidents SET updated_at = ? WHERE id = ?').run(at, incidentId);
@@ -210,7 +217,9 @@ export class IncidentRepository {
     const at = this.now();
     return (
       this.db
-        .prepare(`UPDATE incidents SET state = 'acknowledged', acknowledged_by = ?, acknowledged_at = ?, ended = coalesce(ended, 'acknowledged'), updated_at = ? WHERE id = ? AND state IN ('triggered', 'held')`)
+        .prepare(
+          `UPDATE incidents SET state = 'acknowledged', acknowledged_by = ?, acknowledged_at = ?, ended = coalesce(ended, 'acknowledged'), updated_at = ? WHERE id = ? AND state IN ('triggered', 'held')`,
+        )
         .run(by, at, at, id).changes > 0
     );
   }
@@ -220,7 +229,9 @@ export class IncidentRepository {
     const at = this.now();
     return (
       this.db
-        .prepare(`UPDATE incidents SET state = 'resolved', resolved_by = ?, resolved_at = ?, ended = coalesce(ended, 'resolved'), updated_at = ? WHERE id = ? AND resolved_at IS NULL`)
+        .prepare(
+          `UPDATE incidents SET state = 'resolved', resolved_by = ?, resolved_at = ?, ended = coalesce(ended, 'resolved'), updated_at = ? WHERE id = ? AND resolved_at IS NULL`,
+        )
         .run(by, at, at, id).changes > 0
     );
   }
@@ -228,13 +239,36 @@ export class IncidentRepository {
   detail(id: number): IncidentDetail | undefined {
     const incident = this.get(id);
     if (!incident) return undefined;
-    const alerts = (this.db.prepare('SELECT * FROM incident_alerts WHERE incident_id = ? ORDER BY id').all(id) as { id: number; fingerprint: string; status: 'firing' | 'resolved'; starts_at: number | null; received_at: number; alert: string }[]).map(
-      (a): IncidentAlertRecord => ({ id: a.id, fingerprint: a.fingerprint, status: a.status, startsAt: a.starts_at, receivedAt: a.received_at, alert: JSON.parse(a.alert) as Alert }),
-    );
-    const steps = (this.db.prepare('SELECT * FROM incident_steps WHERE incident_id = ? ORDER BY id').all(id) as { id: number; round: number; step_index: number; due_at: number; started_at: number; late_ms: number }[]).map(
-      (s): IncidentStepRecord => ({ id: s.id, round: s.round, stepIndex: s.step_index, dueAt: s.due_at, startedAt: s.started_at, lateMs: s.late_ms }),
-    );
-    const next = this.db.prepare(`SELECT min(due_at) AS at FROM paging_actions WHERE incident_id = ? AND state IN ('pending', 'claimed')`).get(id) as { at: number | null };
+    const alerts = (
+      this.db.prepare('SELECT * FROM incident_alerts WHERE incident_id = ? ORDER BY id').all(id) as {
+        id: number;
+        fingerprint: string;
+        status: 'firing' | 'resolved';
+        starts_at: number | null;
+        received_at: number;
+        alert: string;
+      }[]
+    ).map((a): IncidentAlertRecord => ({
+      id: a.id,
+      fingerprint: a.fingerprint,
+      status: a.status,
+      startsAt: a.starts_at,
+      receivedAt: a.received_at,
+      alert: JSON.parse(a.alert) as Alert,
+    }));
+    const steps = (
+      this.db.prepare('SELECT * FROM incident_steps WHERE incident_id = ? ORDER BY id').all(id) as {
+        id: number;
+        round: number;
+        step_index: number;
+        due_at: number;
+        started_at: number;
+        late_ms: number;
+      }[]
+    ).map((s): IncidentStepRecord => ({ id: s.id, round: s.round, stepIndex: s.step_index, dueAt: s.due_at, startedAt: s.started_at, lateMs: s.late_ms }));
+    const next = this.db.prepare(`SELECT min(due_at) AS at FROM paging_actions WHERE incident_id = ? AND state IN ('pending', 'claimed')`).get(id) as {
+      at: number | null;
+    };
     return { incident, alerts, steps, calls: this.calls(id), nextAt: next.at };
   }
 
@@ -242,7 +276,9 @@ export class IncidentRepository {
 
   addStep(incidentId: number, s: { round: number; stepIndex: number; dueAt: number }): void {
     const at = this.now();
-    this.db.prepare('INSERT INTO incident_steps (incident_id, round, step_index, due_at, started_at, late_ms) VALUES (?, ?, ?, ?, ?, ?)').run(incidentId, s.round, s.stepIndex, s.dueAt, at, Math.max(0, at - s.dueAt));
+    this.db
+      .prepare('INSERT INTO incident_steps (incident_id, round, step_index, due_at, started_at, late_ms) VALUES (?, ?, ?, ?, ?, ?)')
+      .run(incidentId, s.round, s.stepIndex, s.dueAt, at, Math.max(0, at - s.dueAt));
   }
 
   calls(incidentId: number): IncidentCallRecord[] {
@@ -252,7 +288,9 @@ export class IncidentRepository {
   /** Written before the request leaves: a process that dies after it leaves the row behind. */
   addCall(c: NewCall): number {
     const info = this.db
-      .prepare('INSERT INTO incident_calls (incident_id, action_id, round, step_index, attempt, contact_id, name, mobile, due_at, started_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)')
+      .prepare(
+        'INSERT INTO incident_calls (incident_id, action_id, round, step_index, attempt, contact_id, name, mobile, due_at, started_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      )
       .run(c.incidentId, c.actionId, c.round, c.stepIndex, c.attempt, c.contactId, c.name, c.mobile, c.dueAt, this.now());
     return Number(info.lastInsertRowid);
   }
@@ -291,7 +329,9 @@ export class IncidentRepository {
 
   /** Writes the escalation's next action (committed before anything waits for it). */
   schedule(incidentId: number, cursor: EscalationCursor, dueAt: number): number {
-    const info = this.db.prepare(`INSERT INTO paging_actions (incident_id, cursor, due_at, created_at) VALUES (?, ?, ?, ?)`).run(incidentId, JSON.stringify(cursor), dueAt, this.now());
+    const info = this.db
+      .prepare(`INSERT INTO paging_actions (incident_id, cursor, due_at, created_at) VALUES (?, ?, ?, ?)`)
+      .run(incidentId, JSON.stringify(cursor), dueAt, this.now());
     return Number(info.lastInsertRowid);
   }
 
@@ -302,7 +342,9 @@ export class IncidentRepository {
   claimDue(owner: string, at: number, alive: (owner: string | null) => boolean = ownerAlive): PagingAction[] {
     return this.atomically(() => {
       const rows = this.db
-        .prepare(`SELECT id, incident_id, cursor, due_at, state, owner FROM paging_actions WHERE state IN ('pending', 'claimed') AND due_at <= ? ORDER BY due_at, id`)
+        .prepare(
+          `SELECT id, incident_id, cursor, due_at, state, owner FROM paging_actions WHERE state IN ('pending', 'claimed') AND due_at <= ? ORDER BY due_at, id`,
+        )
         .all(at) as { id: number; incident_id: number; cursor: string; due_at: number; state: string; owner: string | null }[];
       const claim = this.db.prepare(`UPDATE paging_actions SET state = 'claimed', owner = ?, claimed_at = ? WHERE id = ?`);
       const out: PagingAction[] = [];
@@ -323,7 +365,8 @@ export class IncidentRepository {
 
   /** Cancels the incident's waiting actions (a running one finishes its call, then stops). */
   cancelFor(incidentId: number): number {
-    return this.db.prepare(`UPDATE paging_actions SET state = 'cancelled', done_at = ? WHERE incident_id = ? AND state = 'pending'`).run(this.now(), incidentId).changes;
+    return this.db.prepare(`UPDATE paging_actions SET state = 'cancelled', done_at = ? WHERE incident_id = ? AND state = 'pending'`).run(this.now(), incidentId)
+      .changes;
   }
 
   /** When the earliest pending action falls due. */
@@ -332,9 +375,11 @@ export class IncidentRepository {
   }
 
   pendingCount(incidentId?: number): number {
-    const r = (incidentId === undefined
-      ? this.db.prepare(`SELECT count(*) AS n FROM paging_actions WHERE state = 'pending'`).get()
-      : this.db.prepare(`SELECT count(*) AS n FROM paging_actions WHERE state = 'pending' AND incident_id = ?`).get(incidentId)) as { n: number };
+    const r = (
+      incidentId === undefined
+        ? this.db.prepare(`SELECT count(*) AS n FROM paging_actions WHERE state = 'pending'`).get()
+        : this.db.prepare(`SELECT count(*) AS n FROM paging_actions WHERE state = 'pending' AND incident_id = ?`).get(incidentId)
+    ) as { n: number };
     return r.n;
   }
 }

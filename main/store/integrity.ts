@@ -113,7 +113,12 @@ export function checkIntegrity(db: Database, options: IntegrityOptions = {}): st
     const key = withoutRowid ? primaryKey(db, t.name) : 'rowid';
     // Reading every column also follows each row's overflow pages.
     db.prepare(`SELECT * FROM ${name} ORDER BY ${key} LIMIT 1`).all();
-    db.prepare(`SELECT * FROM ${name} ORDER BY ${key.split(', ').map((k) => `${k} DESC`).join(', ')} LIMIT ${RECENT_ROWS}`).all();
+    db.prepare(
+      `SELECT * FROM ${name} ORDER BY ${key
+        .split(', ')
+        .map((k) => `${k} DESC`)
+        .join(', ')} LIMIT ${RECENT_ROWS}`,
+    ).all();
   }
   return null;
 }
@@ -126,7 +131,10 @@ function primaryKey(db: Database, table: string): string {
 }
 
 function stamp(date: Date): string {
-  return date.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+  return date
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d+Z$/, 'Z');
 }
 
 /**

@@ -139,7 +139,7 @@ function writeDurably(path: string, text: string): void {
     const fd = openSync(temp, 'w', 0o600);
     try {
       const bytes = Buffer.from(text, 'utf8');
-      for (let at = 0; at < bytes.length; ) at += writeSync(fd, bytes, at);
+      for (let at = 0; at < bytes.length;) at += writeSync(fd, bytes, at);
       fsyncSync(fd);
     } finally {
       closeSync(fd);

@@ -38,7 +38,7 @@ export function parseReason(json: string | null): Reason | null {
   if (!json) return null;
   try {
     const v = JSON.parse(json) as Reason;
-    return v && typeof v.code === 'string' ? { code: v.code, params: v.params ?? {} } as Reason : null;
+    return v && typeof v.code === 'string' ? ({ code: v.code, params: v.params ?? {} } as Reason) : null;
   } catch {
     return null;
   }
@@ -102,10 +102,11 @@ export class MessageRepository {
       VALUES (@profile, @baseUrl, @apiId, @mobile, @content, @templateId, @units, @resendOf, @batchItemId, 'pending', 'pending', @owner, @at, @at)`));
   }
 
-  constructor(private readonly db: Database, private readonly now: () => number = () => systemClock.now()) {
-    this.eventStmt = db.prepare(
-      'INSERT INTO message_events (message_id, at, kind, state, detail, reason) VALUES (?, ?, ?, ?, ?, ?)',
-    );
+  constructor(
+    private readonly db: Database,
+    private readonly now: () => number = () => systemClock.now(),
+  ) {
+    this.eventStmt = db.prepare('INSERT INTO message_events (message_id, at, kind, state, detail, reason) VALUES (?, ?, ?, ?, ?, ?)');
     this.getStmt = db.prepare('SELECT * FROM messages WHERE id = ?');
   }
 
@@ -122,7 +123,14 @@ export class MessageRepository {
   insertPending(m: NewMessage): MessageRecord {
     const at = this.now();
     const id = this.db.transaction(() => {
-      const info = this.insertStmt.run({ ...m, templateId: m.templateId ?? null, resendOf: m.resendOf ?? null, batchItemId: m.batchItemId ?? null, owner: processOwner(), at });
+      const info = this.insertStmt.run({
+        ...m,
+        templateId: m.templateId ?? null,
+        resendOf: m.resendOf ?? null,
+        batchItemId: m.batchItemId ?? null,
+        owner: processOwner(),
+        at,
+      });
       const newId = Number(info.lastInsertRowid);
       this.eventStmt.run(newId, at, 'created', 'pending', null, null);
       return newId;
@@ -163,9 +171,7 @@ export class MessageRepository {
     const at = this.now();
     this.db.transaction(() => {
       this.db
-        .prepare(
-          `UPDATE messages SET outcome = 'accepted', code = ?, provider_msg = ?, smsid = ?, billed_units = ?, owner = ?, updated_at = ? WHERE id = ?`,
-        )
+        .prepare(`UPDATE messages SET outcome = 'accepted', code = ?, provider_msg = ?, smsid = ?, billed_units = ?, owner = ?, updated_at = ? WHERE id = ?`)
         // The process that placed the call follows it (its owner), so that another one sharing this
         // database (the desktop app and `callout ui`, the CLI) leaves it alone while it runs.
         .run(r.code, r.msg, r.smsid, r.count, processOwner(), at, id);
@@ -253,7 +259,9 @@ export class MessageRepository {
   endTracking(id: number, why: Reason): MessageRecord {
     const at = this.now();
     this.db.transaction(() => {
-      this.db.prepare('UPDATE messages SET ended_at = ?, updated_at = ?, reason = coalesce(reason, ?) WHERE id = ? AND ended_at IS NULL').run(at, at, reasonJson(why), id);
+      this.db
+        .prepare('UPDATE messages SET ended_at = ?, updated_at = ?, reason = coalesce(reason, ?) WHERE id = ? AND ended_at IS NULL')
+        .run(at, at, reasonJson(why), id);
       this.eventStmt.run(id, at, 'error', null, null, reasonJson(why));
     })();
     return this.require(id);
@@ -261,7 +269,9 @@ export class MessageRepository {
 
   /** Numbers called most recently, newest first, distinct. */
   recentMobiles(limit = 10): string[] {
-    return (this.db.prepare('SELECT mobile FROM messages GROUP BY mobile ORDER BY max(created_at) DESC LIMIT ?').all(limit) as { mobile: string }[]).map((r) => r.mobile);
+    return (this.db.prepare('SELECT mobile FROM messages GROUP BY mobile ORDER BY max(created_at) DESC LIMIT ?').all(limit) as { mobile: string }[]).map(
+      (r) => r.mobile,
+    );
   }
 
   /** Numbers called (not refused) since `since`, with each text, the last time (for the bulk check before a list is called again). */
@@ -360,7 +370,8 @@ export class MessageRepository {
   /** Accepted messages whose call has not reached a final state (of one profile, when named): whoever follows them. */
   openMessages(profile?: string): MessageRecord[] {
     const sql = "SELECT * FROM messages WHERE ended_at IS NULL AND outcome = 'accepted' AND smsid IS NOT NULL";
-    const rows = profile === undefined ? this.db.prepare(`${sql} ORDER BY created_at`).all() : this.db.prepare(`${sql} AND profile = ? ORDER BY created_at`).all(profile);
+    const rows =
+      profile === undefined ? this.db.prepare(`${sql} ORDER BY created_at`).all() : this.db.prepare(`${sql} AND profile = ? ORDER BY created_at`).all(profile);
     return (rows as MessageRow[]).map(toRecord);
   }
 

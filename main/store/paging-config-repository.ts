@@ -57,7 +57,13 @@ interface WindowRow {
   to_at: number;
 }
 
-const toWindow = (r: WindowRow): MaintenanceWindow => ({ id: r.id, name: r.name, matchers: JSON.parse(r.matchers) as MaintenanceWindow['matchers'], from: r.from_at, to: r.to_at });
+const toWindow = (r: WindowRow): MaintenanceWindow => ({
+  id: r.id,
+  name: r.name,
+  matchers: JSON.parse(r.matchers) as MaintenanceWindow['matchers'],
+  from: r.from_at,
+  to: r.to_at,
+});
 
 export type RouteFields = Omit<Route, 'id'> & { id?: number };
 export type PolicyFields = Omit<EscalationPolicy, 'id'> & { id?: number };
@@ -65,7 +71,10 @@ export type ScheduleFields = { id?: number; name: string; rotation: Rotation; ov
 export type WindowFields = Omit<MaintenanceWindow, 'id'> & { id?: number };
 
 export class PagingConfigRepository {
-  constructor(private readonly db: Database, private readonly now: () => number = () => systemClock.now()) {}
+  constructor(
+    private readonly db: Database,
+    private readonly now: () => number = () => systemClock.now(),
+  ) {}
 
   // ------------------------------------------------------------ routes
 
@@ -81,18 +90,34 @@ export class PagingConfigRepository {
 
   saveRoute(f: RouteFields): Route {
     const at = this.now();
-    const values = [f.name, f.position, JSON.stringify(f.matchers), JSON.stringify(f.severities), f.policyId, f.templateId, JSON.stringify(f.variables), JSON.stringify(f.throughQuietHours), f.callOnResolved ? 1 : 0, f.isDefault ? 1 : 0, at];
+    const values = [
+      f.name,
+      f.position,
+      JSON.stringify(f.matchers),
+      JSON.stringify(f.severities),
+      f.policyId,
+      f.templateId,
+      JSON.stringify(f.variables),
+      JSON.stringify(f.throughQuietHours),
+      f.callOnResolved ? 1 : 0,
+      f.isDefault ? 1 : 0,
+      at,
+    ];
     return this.db.transaction(() => {
       // One default route: saving another default makes it the one.
       if (f.isDefault) this.db.prepare('UPDATE paging_routes SET is_default = 0 WHERE is_default = 1 AND id IS NOT ?').run(f.id ?? null);
       if (f.id !== undefined) {
         const changes = this.db
-          .prepare('UPDATE paging_routes SET name = ?, position = ?, matchers = ?, severities = ?, policy_id = ?, template_id = ?, variables = ?, through_quiet_hours = ?, call_on_resolved = ?, is_default = ?, updated_at = ? WHERE id = ?')
+          .prepare(
+            'UPDATE paging_routes SET name = ?, position = ?, matchers = ?, severities = ?, policy_id = ?, template_id = ?, variables = ?, through_quiet_hours = ?, call_on_resolved = ?, is_default = ?, updated_at = ? WHERE id = ?',
+          )
           .run(...values, f.id).changes;
         return changes ? this.route(f.id) : undefined;
       }
       const info = this.db
-        .prepare('INSERT INTO paging_routes (name, position, matchers, severities, policy_id, template_id, variables, through_quiet_hours, call_on_resolved, is_default, updated_at, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)')
+        .prepare(
+          'INSERT INTO paging_routes (name, position, matchers, severities, policy_id, template_id, variables, through_quiet_hours, call_on_resolved, is_default, updated_at, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+        )
         .run(...values, at);
       return this.route(Number(info.lastInsertRowid));
     })() as Route;
@@ -148,9 +173,14 @@ export class PagingConfigRepository {
   schedule(id: number): Schedule | undefined {
     const r = this.db.prepare('SELECT * FROM paging_schedules WHERE id = ?').get(id) as { id: number; name: string; rotation: string } | undefined;
     if (!r) return undefined;
-    const overrides = (this.db.prepare('SELECT * FROM paging_overrides WHERE schedule_id = ? ORDER BY from_at, id').all(id) as { id: number; contact_id: number; from_at: number; to_at: number }[]).map(
-      (o): Override => ({ id: o.id, contactId: o.contact_id, from: o.from_at, to: o.to_at }),
-    );
+    const overrides = (
+      this.db.prepare('SELECT * FROM paging_overrides WHERE schedule_id = ? ORDER BY from_at, id').all(id) as {
+        id: number;
+        contact_id: number;
+        from_at: number;
+        to_at: number;
+      }[]
+    ).map((o): Override => ({ id: o.id, contactId: o.contact_id, from: o.from_at, to: o.to_at }));
     return { id: r.id, name: r.name, rotation: JSON.parse(r.rotation) as Rotation, overrides };
   }
 
@@ -160,8 +190,15 @@ export class PagingConfigRepository {
     const id = this.db.transaction(() => {
       let sid = f.id;
       if (sid === undefined) {
-        sid = Number(this.db.prepare('INSERT INTO paging_schedules (name, rotation, created_at, updated_at) VALUES (?, ?, ?, ?)').run(f.name, JSON.stringify(f.rotation), at, at).lastInsertRowid);
-      } else if (this.db.prepare('UPDATE paging_schedules SET name = ?, rotation = ?, updated_at = ? WHERE id = ?').run(f.name, JSON.stringify(f.rotation), at, sid).changes === 0) {
+        sid = Number(
+          this.db
+            .prepare('INSERT INTO paging_schedules (name, rotation, created_at, updated_at) VALUES (?, ?, ?, ?)')
+            .run(f.name, JSON.stringify(f.rotation), at, at).lastInsertRowid,
+        );
+      } else if (
+        this.db.prepare('UPDATE paging_schedules SET name = ?, rotation = ?, updated_at = ? WHERE id = ?').run(f.name, JSON.stringify(f.rotation), at, sid)
+          .changes === 0
+      ) {
         return undefined;
       }
       if (f.overrides) {
@@ -191,11 +228,15 @@ export class PagingConfigRepository {
 
   saveWindow(f: WindowFields): MaintenanceWindow | undefined {
     if (f.id !== undefined) {
-      const changes = this.db.prepare('UPDATE paging_maintenance SET name = ?, matchers = ?, from_at = ?, to_at = ? WHERE id = ?').run(f.name, JSON.stringify(f.matchers), f.from, f.to, f.id).changes;
+      const changes = this.db
+        .prepare('UPDATE paging_maintenance SET name = ?, matchers = ?, from_at = ?, to_at = ? WHERE id = ?')
+        .run(f.name, JSON.stringify(f.matchers), f.from, f.to, f.id).changes;
       if (!changes) return undefined;
       return this.windows().find((w) => w.id === f.id);
     }
-    const info = this.db.prepare('INSERT INTO paging_maintenance (name, matchers, from_at, to_at, created_at) VALUES (?, ?, ?, ?, ?)').run(f.name, JSON.stringify(f.matchers), f.from, f.to, this.now());
+    const info = this.db
+      .prepare('INSERT INTO paging_maintenance (name, matchers, from_at, to_at, created_at) VALUES (?, ?, ?, ?, ?)')
+      .run(f.name, JSON.stringify(f.matchers), f.from, f.to, this.now());
     const id = Number(info.lastInsertRowid);
     return this.windows().find((w) => w.id === id);
   }

@@ -97,14 +97,20 @@ const toRecord = (r: ProfileRow): ProfileRecord => ({
 });
 
 /** What the profile form saves (the dialect and receipts are set on their own: setDialect, setFollow; the key's origin with setKeyOrigin). */
-export type ProfileFields = Omit<ProfileRecord, 'id' | 'builtin' | 'createdAt' | 'updatedAt' | 'keyOrigin' | 'sendKeyUnencrypted' | 'dialect' | 'dialectId' | 'follow' | 'receipts'> & {
+export type ProfileFields = Omit<
+  ProfileRecord,
+  'id' | 'builtin' | 'createdAt' | 'updatedAt' | 'keyOrigin' | 'sendKeyUnencrypted' | 'dialect' | 'dialectId' | 'follow' | 'receipts'
+> & {
   id?: string;
   builtin?: boolean;
   sendKeyUnencrypted?: boolean;
 };
 
 export class ProfileRepository {
-  constructor(private readonly db: Database, private readonly now: () => number = () => systemClock.now()) {}
+  constructor(
+    private readonly db: Database,
+    private readonly now: () => number = () => systemClock.now(),
+  ) {}
 
   list(): ProfileRecord[] {
     return (this.db.prepare('SELECT * FROM profiles ORDER BY builtin DESC, name COLLATE NOCASE').all() as ProfileRow[]).map(toRecord);

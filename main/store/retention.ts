@@ -14,11 +14,7 @@ export type { RetentionSettings, RetentionResult, VacuumResult } from '../../com
  * index, never the bodies.
  */
 
-
 export const DEFAULT_RETENTION: RetentionSettings = Object.freeze({ exchangeDays: null, exchangeMaxBytes: null });
-
-
-
 
 const RETENTION_KEY = 'retention';
 const DAY_MS = 86_400_000;
@@ -74,7 +70,10 @@ export function setRetentionSettings(db: Database, s: RetentionSettings): Retent
 
 /** Bytes of headers and bodies of all exchanges, and how many there are (one index read). */
 export function exchangeUsage(db: Database): { bytes: number; exchanges: number } {
-  const r = db.prepare('SELECT coalesce(sum(size_bytes), 0) AS bytes, count(*) AS n FROM exchanges INDEXED BY exchanges_time_size').get() as { bytes: number; n: number };
+  const r = db.prepare('SELECT coalesce(sum(size_bytes), 0) AS bytes, count(*) AS n FROM exchanges INDEXED BY exchanges_time_size').get() as {
+    bytes: number;
+    n: number;
+  };
   return { bytes: r.bytes, exchanges: r.n };
 }
 

@@ -45,7 +45,10 @@ export interface TemplateInput {
 }
 
 export class TemplateRepository {
-  constructor(private readonly db: Database, private readonly now: () => number = () => systemClock.now()) {}
+  constructor(
+    private readonly db: Database,
+    private readonly now: () => number = () => systemClock.now(),
+  ) {}
 
   list(): TemplateRecord[] {
     return (this.db.prepare('SELECT * FROM templates ORDER BY name, id').all() as TemplateRow[]).map(toRecord);

@@ -59,15 +59,12 @@ export function checkWalBytes(wal: Buffer, shm: Buffer | null): WalDamage | null
   const magic = wal.readUInt32BE(0);
   const pageSize = wal.readUInt32BE(8);
   const validHeader =
-    (magic === MAGIC_LE || magic === MAGIC_BE) &&
-    wal.readUInt32BE(4) === 3007000 &&
-    pageSize >= 512 &&
-    pageSize <= 65536 &&
-    (pageSize & (pageSize - 1)) === 0;
+    (magic === MAGIC_LE || magic === MAGIC_BE) && wal.readUInt32BE(4) === 3007000 && pageSize >= 512 && pageSize <= 65536 && (pageSize & (pageSize - 1)) === 0;
   const bigEndian = magic === MAGIC_BE;
   let sum: [number, number] = validHeader ? checksum(wal.subarray(0, 24), bigEndian, [0, 0]) : [0, 0];
   if (!validHeader || sum[0] !== wal.readUInt32BE(24) || sum[1] !== wal.readUInt32BE(28)) {
-    if (wal.length > WAL_HEADER && wal.subarray(0, WAL_HEADER).some((b) => b !== 0)) return { reason: 'the WAL header is damaged: SQLite ignores every frame after it', validFrames: 0 };
+    if (wal.length > WAL_HEADER && wal.subarray(0, WAL_HEADER).some((b) => b !== 0))
+      return { reason: 'the WAL header is damaged: SQLite ignores every frame after it', validFrames: 0 };
     return null;
   }
   const salt1 = wal.readUInt32BE(16);
@@ -88,12 +85,18 @@ export function checkWalBytes(wal: Buffer, shm: Buffer | null): WalDamage | null
   }
   for (let i = valid; i < frames; i++) {
     if (ours(i) && wal.readUInt32BE(frameAt(i) + 4) !== 0) {
-      return { reason: `WAL frame ${valid + 1} fails its checksum, and a transaction committed after it (frame ${i + 1}) would be lost`, validFrames: committed };
+      return {
+        reason: `WAL frame ${valid + 1} fails its checksum, and a transaction committed after it (frame ${i + 1}) would be lost`,
+        validFrames: committed,
+      };
     }
   }
   const index = walIndex(shm);
   if (index && index.salt1 === salt1 && index.salt2 === salt2 && index.mxFrame > committed) {
-    return { reason: `the WAL holds ${committed} valid committed frames but its index says ${index.mxFrame} were committed (the WAL was cut short or damaged)`, validFrames: committed };
+    return {
+      reason: `the WAL holds ${committed} valid committed frames but its index says ${index.mxFrame} were committed (the WAL was cut short or damaged)`,
+      validFrames: committed,
+    };
   }
   return null;
 }

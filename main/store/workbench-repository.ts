@@ -127,7 +127,10 @@ function isUniqueViolation(error: unknown): boolean {
 
 /** Collections, their requests, environments and runs (migration 0009). */
 export class WorkbenchRepository {
-  constructor(private readonly db: Database, private readonly now: () => number = () => systemClock.now()) {}
+  constructor(
+    private readonly db: Database,
+    private readonly now: () => number = () => systemClock.now(),
+  ) {}
 
   // ——— collections ———
 
@@ -144,8 +147,18 @@ export class WorkbenchRepository {
   collection(id: number): CollectionView {
     const c = this.db.prepare('SELECT * FROM collections WHERE id = ?').get(id) as CollectionRow | undefined;
     if (!c) throw fail('not-found', { kind: 'collection', id });
-    const requests = (this.db.prepare('SELECT * FROM collection_requests WHERE collection_id = ? ORDER BY position, id').all(id) as RequestRow[]).map(requestView);
-    return { id: c.id, name: c.name, description: c.description, variables: readVariables(c.variables), requests, createdAt: c.created_at, updatedAt: c.updated_at };
+    const requests = (this.db.prepare('SELECT * FROM collection_requests WHERE collection_id = ? ORDER BY position, id').all(id) as RequestRow[]).map(
+      requestView,
+    );
+    return {
+      id: c.id,
+      name: c.name,
+      description: c.description,
+      variables: readVariables(c.variables),
+      requests,
+      createdAt: c.created_at,
+      updatedAt: c.updated_at,
+    };
   }
 
   findCollection(name: string): CollectionView | null {
@@ -197,9 +210,13 @@ export class WorkbenchRepository {
         this.touch(input.collectionId, now);
         return this.request(input.id);
       }
-      const next = (this.db.prepare('SELECT coalesce(max(position), -1) + 1 AS p FROM collection_requests WHERE collection_id = ?').get(input.collectionId) as { p: number }).p;
+      const next = (
+        this.db.prepare('SELECT coalesce(max(position), -1) + 1 AS p FROM collection_requests WHERE collection_id = ?').get(input.collectionId) as { p: number }
+      ).p;
       const r = this.db
-        .prepare('INSERT INTO collection_requests (collection_id, position, name, request, assertions, captures, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
+        .prepare(
+          'INSERT INTO collection_requests (collection_id, position, name, request, assertions, captures, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+        )
         .run(input.collectionId, next, input.name, ...json, now, now);
       this.touch(input.collectionId, now);
       return this.request(Number(r.lastInsertRowid));
@@ -316,21 +333,19 @@ export class WorkbenchRepository {
   run(id: number): RunView {
     const r = this.db.prepare('SELECT * FROM runs WHERE id = ?').get(id) as RunRow | undefined;
     if (!r) throw fail('not-found', { kind: 'run', id });
-    const results = (this.db.prepare('SELECT * FROM run_results WHERE run_id = ? ORDER BY position, id').all(id) as ResultRow[]).map(
-      (x): RunResultView => ({
-        position: x.position,
-        requestId: x.request_id,
-        name: x.name,
-        exchangeId: x.exchange_id,
-        outcome: x.outcome,
-        status: x.status,
-        providerCode: x.provider_code,
-        assertions: readJson(x.assertions, (v) => v as AssertionResult[], []),
-        problem: readJson(x.problem, (v) => v as RunResultView['problem'], null),
-        failure: readJson(x.failure, (v) => v as RunResultView['failure'], null),
-        ms: x.ms,
-      }),
-    );
+    const results = (this.db.prepare('SELECT * FROM run_results WHERE run_id = ? ORDER BY position, id').all(id) as ResultRow[]).map((x): RunResultView => ({
+      position: x.position,
+      requestId: x.request_id,
+      name: x.name,
+      exchangeId: x.exchange_id,
+      outcome: x.outcome,
+      status: x.status,
+      providerCode: x.provider_code,
+      assertions: readJson(x.assertions, (v) => v as AssertionResult[], []),
+      problem: readJson(x.problem, (v) => v as RunResultView['problem'], null),
+      failure: readJson(x.failure, (v) => v as RunResultView['failure'], null),
+      ms: x.ms,
+    }));
     return { ...summary(r), results };
   }
 }

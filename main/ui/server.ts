@@ -69,7 +69,14 @@ const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt
 const html = (s: string) => escapeHtml(s).replace(/`([^`]+)`/g, '<code>$1</code>');
 
 /** A short page that says why, in the language the browser asks for; no script, no style, no link. */
-function refusalPage(res: ServerResponse, req: IncomingMessage, status: number, key: 'unauthorized' | 'expired' | 'sessionEnded' | 'forbidden' | 'notFound', origin: string, extra: Record<string, string> = {}): void {
+function refusalPage(
+  res: ServerResponse,
+  req: IncomingMessage,
+  status: number,
+  key: 'unauthorized' | 'expired' | 'sessionEnded' | 'forbidden' | 'notFound',
+  origin: string,
+  extra: Record<string, string> = {},
+): void {
   const lang = pageLanguage(req.headers['accept-language']);
   const t = translator(lang);
   const title = html(t(`console.${key}.title`));
@@ -118,7 +125,8 @@ export async function startConsoleServer(o: ConsoleServerOptions): Promise<Conso
       // Exchanged once for the session cookie, then taken out of the address bar (303 to the same page without it).
       const redeemed = gate.redeem(url.searchParams.get(CONSOLE_TOKEN_PARAM));
       const session = 'session' in redeemed ? redeemed.session : null;
-      if (session === null && !gate.hasSession(req.headers.cookie)) return refusalPage(res, req, 401, 'refused' in redeemed && redeemed.refused === 'expired' ? 'expired' : 'unauthorized', gate.origin);
+      if (session === null && !gate.hasSession(req.headers.cookie))
+        return refusalPage(res, req, 401, 'refused' in redeemed && redeemed.refused === 'expired' ? 'expired' : 'unauthorized', gate.origin);
       url.searchParams.delete(CONSOLE_TOKEN_PARAM);
       res.writeHead(303, {
         Location: `${url.pathname}${url.search}`,
@@ -240,4 +248,3 @@ export async function startConsoleServer(o: ConsoleServerOptions): Promise<Conso
     },
   };
 }
-

@@ -5,15 +5,7 @@ import { formatHttpDate, hostOf, signParts, type SignatureVariant } from '../sig
 import { Redactor } from './redaction';
 import { isSignatureRejection } from '../../common/domain/codes';
 import { readCommon, SPEC_DIALECT, type Dialect } from '../../common/dialects';
-import {
-  balanceReply,
-  parseBody,
-  sendReply,
-  statusReply,
-  type BalanceReply,
-  type SendReply,
-  type StatusReply,
-} from './replies';
+import { balanceReply, parseBody, sendReply, statusReply, type BalanceReply, type SendReply, type StatusReply } from './replies';
 import { httpExchange, type TransportResult } from './transport';
 
 export type ReplyFormat = 'json' | 'xml';
@@ -97,7 +89,10 @@ export class VoiceClient {
   private readonly now: () => Date;
   private readonly clock: Clock;
 
-  constructor(readonly endpoint: ProviderEndpoint, options: ClientOptions = {}) {
+  constructor(
+    readonly endpoint: ProviderEndpoint,
+    options: ClientOptions = {},
+  ) {
     this.redactor = new Redactor([endpoint.apiKey]);
     this.retries = options.retries ?? 2;
     this.retryDelayMs = options.retryDelayMs ?? ((n) => 250 * 3 ** (n - 1));
@@ -219,7 +214,10 @@ export function interpretReply<R>(
     // A success needs an HTTP success too: "code 2" in the body of an HTTP 500 or 404 page is not one.
     // The request reached something that answered, so the call may have been placed: unknown.
     if (common.outcome === 'accepted' && status !== null && (status < 200 || status > 299)) {
-      return { reply: null, failure: { kind: 'http-status', outcome: 'unknown', reason: reason('http-status', { status, code: common.code ?? common.codeText ?? '—' }) } };
+      return {
+        reply: null,
+        failure: { kind: 'http-status', outcome: 'unknown', reason: reason('http-status', { status, code: common.code ?? common.codeText ?? '—' }) },
+      };
     }
     return { reply: parse(raw), failure: null };
   }

@@ -10,11 +10,17 @@ import { VoiceClient, type ProviderEndpoint } from './client';
 import { transportErrorKind } from './transport';
 import { systemClock, type Clock } from '../clock';
 import { parseHttpDate, SIGNATURE_VARIANTS } from '../signing';
-import { coder, type ClockProbe, type ClockProbeError, type ClockProbeErrorParams, type VariantProbeResult, type VariantProbe } from '../../common/signature-types';
+import {
+  coder,
+  type ClockProbe,
+  type ClockProbeError,
+  type ClockProbeErrorParams,
+  type VariantProbeResult,
+  type VariantProbe,
+} from '../../common/signature-types';
 export type { ClockProbe, ClockProbeError, VariantProbeResult, VariantProbe } from '../../common/signature-types';
 
 const clockError = coder<ClockProbeErrorParams>();
-
 
 export interface ClockProbeOptions {
   /** Whole probe, connect included. Default 5000. */
@@ -93,8 +99,6 @@ export function probeServerClock(baseUrl: string, options: ClockProbeOptions = {
     req.end();
   });
 }
-
-
 
 /**
  * Ask the gateway which variant it accepts: one balance query (harmless: it places no call and

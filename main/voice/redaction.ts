@@ -94,7 +94,9 @@ export class Redactor {
     } else if (type.includes('xml') || /^\s*</.test(body)) {
       out = redactXml(body);
     } else {
-      out = body.replace(FORM_FIELD, (pair, sep: string, name: string) => (isSecretName(decodeName(name)) ? `${sep}${name}=${encodeURIComponent(REDACTED)}` : pair));
+      out = body.replace(FORM_FIELD, (pair, sep: string, name: string) =>
+        isSecretName(decodeName(name)) ? `${sep}${name}=${encodeURIComponent(REDACTED)}` : pair,
+      );
     }
     return this.text(out);
   }
@@ -165,7 +167,9 @@ function isSecretName(name: string): boolean {
 /** The `password` fields of the query of a URL (or of URLs quoted in a text) without their value. */
 export function redactQueryFields(text: string): string {
   if (!text.includes('=')) return text;
-  return text.replace(QUERY_FIELD, (pair, sep: string, name: string) => (isSecretName(decodeName(name)) ? `${sep}${name}=${encodeURIComponent(REDACTED)}` : pair));
+  return text.replace(QUERY_FIELD, (pair, sep: string, name: string) =>
+    isSecretName(decodeName(name)) ? `${sep}${name}=${encodeURIComponent(REDACTED)}` : pair,
+  );
 }
 
 /**
@@ -226,7 +230,16 @@ function hexPattern(n: number, width: number): string {
 /** The backslash of a JSON escape as a pattern: one, or three, five… (a JSON text inside a JSON string escapes it again). */
 const ESCAPE = '\\\\(?:\\\\\\\\)*';
 /** The JSON escapes of one character other than \u, as patterns (a backslash is itself: one or more). */
-const JSON_SHORT: Record<string, string> = { '"': `${ESCAPE}"`, '\\': '\\\\+', '/': `${ESCAPE}/`, '\b': `${ESCAPE}b`, '\f': `${ESCAPE}f`, '\n': `${ESCAPE}n`, '\r': `${ESCAPE}r`, '\t': `${ESCAPE}t` };
+const JSON_SHORT: Record<string, string> = {
+  '"': `${ESCAPE}"`,
+  '\\': '\\\\+',
+  '/': `${ESCAPE}/`,
+  '\b': `${ESCAPE}b`,
+  '\f': `${ESCAPE}f`,
+  '\n': `${ESCAPE}n`,
+  '\r': `${ESCAPE}r`,
+  '\t': `${ESCAPE}t`,
+};
 const XML_NAMED: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' };
 
 /**

@@ -53,7 +53,16 @@ export function parseForm(text: string, charset: string | null): Record<string, 
   if (!decoder) return Object.fromEntries(new URLSearchParams(text));
   const d = decoder;
   const part = (s: string) =>
-    s.replace(/\+/g, ' ').replace(/(?:%[0-9a-fA-F]{2})+/g, (run) => d.decode(Uint8Array.from(run.slice(1).split('%').map((h) => parseInt(h, 16)))));
+    s.replace(/\+/g, ' ').replace(/(?:%[0-9a-fA-F]{2})+/g, (run) =>
+      d.decode(
+        Uint8Array.from(
+          run
+            .slice(1)
+            .split('%')
+            .map((h) => parseInt(h, 16)),
+        ),
+      ),
+    );
   const out: Record<string, string> = {};
   for (const pair of text.split('&')) {
     if (!pair) continue;

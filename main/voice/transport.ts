@@ -93,7 +93,13 @@ export function httpExchange(spec: HttpRequestSpec, redactor: Redactor): Promise
   const startedAt = clock.now();
   const t0 = performance.now();
   const since = () => Math.round((performance.now() - t0) * 100) / 100;
-  const timings = { dnsMs: null as number | null, connectMs: null as number | null, tlsMs: null as number | null, firstByteMs: null as number | null, totalMs: 0 };
+  const timings = {
+    dnsMs: null as number | null,
+    connectMs: null as number | null,
+    tlsMs: null as number | null,
+    firstByteMs: null as number | null,
+    totalMs: 0,
+  };
   const headers: Header[] = [...spec.headers];
   const has = (name: string) => headers.some(([n]) => n.toLowerCase() === name);
   const omit = new Set(spec.omit ?? []);
@@ -152,8 +158,18 @@ export function httpExchange(spec: HttpRequestSpec, redactor: Redactor): Promise
       timings.totalMs = since();
       resolve({
         exchange: redactor.exchange({
-          operation: spec.operation, method: spec.method, url: spec.url, requestHeaders: headers, requestBody: spec.body, status: null, statusText: null,
-          responseHeaders: null, responseBody: null, error: { kind: 'network', message: (error as Error).message }, startedAt, timings,
+          operation: spec.operation,
+          method: spec.method,
+          url: spec.url,
+          requestHeaders: headers,
+          requestBody: spec.body,
+          status: null,
+          statusText: null,
+          responseHeaders: null,
+          responseBody: null,
+          error: { kind: 'network', message: (error as Error).message },
+          startedAt,
+          timings,
         }),
         delivery: 'not-sent',
       });
@@ -161,7 +177,8 @@ export function httpExchange(spec: HttpRequestSpec, redactor: Redactor): Promise
     }
 
     const connectTimer = clock.setTimeout(() => {
-      if (!connected) fail(new TransportError('connect-timeout', `No connection within ${spec.connectTimeoutMs} ms; the request was not sent.`, spec.connectTimeoutMs));
+      if (!connected)
+        fail(new TransportError('connect-timeout', `No connection within ${spec.connectTimeoutMs} ms; the request was not sent.`, spec.connectTimeoutMs));
     }, spec.connectTimeoutMs);
     const totalTimer = clock.setTimeout(() => {
       fail(
@@ -216,7 +233,10 @@ export function httpExchange(spec: HttpRequestSpec, redactor: Redactor): Promise
 function headBlock(req: http.ClientRequest): Header[] | null {
   const head = (req as unknown as { _header?: unknown })._header;
   if (typeof head !== 'string') return null;
-  const lines = head.split('\r\n').slice(1).filter((l) => l !== '');
+  const lines = head
+    .split('\r\n')
+    .slice(1)
+    .filter((l) => l !== '');
   const out: Header[] = [];
   for (const line of lines) {
     const colon = line.indexOf(':');

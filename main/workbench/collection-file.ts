@@ -51,9 +51,11 @@ export interface ImportedCollection {
 function postmanTests(assertions: readonly Assertion[]): string[] {
   const lines: string[] = [];
   for (const a of assertions) {
-    const path = (p: string) => `(${JSON.stringify(p)}).replace(/^\\$\\.?/, '').replace(/\\[(\\d+)\\]/g, '.$1').split('.').filter(Boolean).reduce((v, k) => (v == null ? undefined : v[k]), pm.response.json())`;
+    const path = (p: string) =>
+      `(${JSON.stringify(p)}).replace(/^\\$\\.?/, '').replace(/\\[(\\d+)\\]/g, '.$1').split('.').filter(Boolean).reduce((v, k) => (v == null ? undefined : v[k]), pm.response.json())`;
     if (a.kind === 'status') lines.push(`pm.test(${JSON.stringify(`status is ${a.equals}`)}, () => pm.response.to.have.status(${a.equals}));`);
-    else if (a.kind === 'code') lines.push(`pm.test(${JSON.stringify(`code is ${a.equals}`)}, () => pm.expect(Number(pm.response.json().code)).to.eql(${a.equals}));`);
+    else if (a.kind === 'code')
+      lines.push(`pm.test(${JSON.stringify(`code is ${a.equals}`)}, () => pm.expect(Number(pm.response.json().code)).to.eql(${a.equals}));`);
     else if (a.kind === 'json-exists') lines.push(`pm.test(${JSON.stringify(`${a.path} exists`)}, () => pm.expect(${path(a.path)}).to.not.be.undefined);`);
     else {
       let expected: string;
@@ -124,10 +126,18 @@ export function exportCollection(c: CollectionView): { fileName: string; json: s
         callout: { request: r.request, assertions: r.assertions, captures: r.captures },
       };
     }),
-    variable: [{ key: 'baseUrl', value: '', description: 'The profile base URL (Callout fills it in; set it in Postman).' }, ...c.variables.map((v) => ({ key: v.name, value: v.value }))],
+    variable: [
+      { key: 'baseUrl', value: '', description: 'The profile base URL (Callout fills it in; set it in Postman).' },
+      ...c.variables.map((v) => ({ key: v.name, value: v.value })),
+    ],
     callout: { format: CALLOUT_FILE_FORMAT, version: CALLOUT_FILE_VERSION },
   };
-  const slug = c.name.normalize('NFKD').replace(/[^\p{L}\p{N}]+/gu, '-').replace(/^-+|-+$/g, '').slice(0, 60) || 'collection';
+  const slug =
+    c.name
+      .normalize('NFKD')
+      .replace(/[^\p{L}\p{N}]+/gu, '-')
+      .replace(/^-+|-+$/g, '')
+      .slice(0, 60) || 'collection';
   return { fileName: `${slug}.postman_collection.json`, json: JSON.stringify(file, null, 2) };
 }
 
@@ -143,7 +153,15 @@ const postmanBody = z
   .passthrough();
 const postmanRequestSchema = z.union([
   z.string(),
-  z.object({ method: z.string().optional(), header: z.union([z.array(kv), z.string()]).optional(), url: postmanUrl.optional(), body: postmanBody.nullish(), auth: z.unknown().optional() }).passthrough(),
+  z
+    .object({
+      method: z.string().optional(),
+      header: z.union([z.array(kv), z.string()]).optional(),
+      url: postmanUrl.optional(),
+      body: postmanBody.nullish(),
+      auth: z.unknown().optional(),
+    })
+    .passthrough(),
 ]);
 type Item = { name?: unknown; item?: unknown; request?: unknown; event?: unknown; callout?: unknown };
 const calloutItem = z.object({ request: rawRequest, assertions: z.array(assertion).max(50).default([]), captures: z.array(capture).max(20).default([]) });
@@ -168,7 +186,10 @@ function pathOfUrl(url: z.infer<typeof postmanUrl> | undefined, warn: (host: str
   let raw = typeof url === 'string' ? url : (url?.raw ?? '');
   if (!raw && url && typeof url !== 'string') {
     const segments = Array.isArray(url.path) ? url.path.map(str) : typeof url.path === 'string' ? url.path.split('/') : [];
-    const query = (url.query ?? []).filter((q) => !q.disabled).map((q) => `${str(q.key)}=${str(q.value)}`).join('&');
+    const query = (url.query ?? [])
+      .filter((q) => !q.disabled)
+      .map((q) => `${str(q.key)}=${str(q.value)}`)
+      .join('&');
     raw = `/${segments.filter(Boolean).join('/')}${query ? `?${query}` : ''}`;
   }
   raw = raw.trim();
@@ -219,12 +240,17 @@ export function importCollection(text: string): ImportedCollection {
     throw fail('collection-file-invalid', { kind: 'invalid-json' });
   }
   const top = z
-    .object({ info: z.object({ name: z.string().optional(), description: z.unknown().optional(), schema: z.string().optional() }).passthrough(), item: z.array(z.unknown()), variable: z.array(kv).optional() })
+    .object({
+      info: z.object({ name: z.string().optional(), description: z.unknown().optional(), schema: z.string().optional() }).passthrough(),
+      item: z.array(z.unknown()),
+      variable: z.array(kv).optional(),
+    })
     .passthrough()
     .safeParse(doc);
   if (!top.success) throw fail('collection-file-invalid', { kind: 'not-a-collection' });
   const schema = top.data.info.schema ?? '';
-  if (schema && !/collection\/v2\.[01]\.\d+\/collection\.json$/.test(schema)) throw fail('collection-file-invalid', { kind: 'unsupported-schema', where: schema });
+  if (schema && !/collection\/v2\.[01]\.\d+\/collection\.json$/.test(schema))
+    throw fail('collection-file-invalid', { kind: 'unsupported-schema', where: schema });
 
   const warnings: CollectionImportWarning[] = [];
   let moreWarnings = 0;

@@ -7,7 +7,16 @@ import type { WorkbenchService } from './workbench-service';
 
 type Saved = Pick<
   WorkbenchRepository,
-  'listCollections' | 'collection' | 'saveCollection' | 'removeCollection' | 'saveRequest' | 'removeRequest' | 'listEnvironments' | 'removeEnvironment' | 'listRuns' | 'run'
+  | 'listCollections'
+  | 'collection'
+  | 'saveCollection'
+  | 'removeCollection'
+  | 'saveRequest'
+  | 'removeRequest'
+  | 'listEnvironments'
+  | 'removeEnvironment'
+  | 'listRuns'
+  | 'run'
 >;
 
 export function workbenchOpsOf(d: { workbench: WorkbenchService; saved: Saved; exchange: ExchangeLookup }): Ops<typeof workbenchOps> {

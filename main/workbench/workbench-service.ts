@@ -87,7 +87,17 @@ export class WorkbenchService {
     if (missing.length) throw fail('unresolved-variables', { names: missing.join(', ') });
     const redactor = new Redactor([endpoint.apiKey]);
     const { exchange, delivery } = await httpExchange(
-      { operation: 'raw', method: built.method, url: built.url, headers: built.headers, body: built.body, omit: built.omit, connectTimeoutMs: endpoint.connectTimeoutMs, totalTimeoutMs: endpoint.totalTimeoutMs, clock: this.clock },
+      {
+        operation: 'raw',
+        method: built.method,
+        url: built.url,
+        headers: built.headers,
+        body: built.body,
+        omit: built.omit,
+        connectTimeoutMs: endpoint.connectTimeoutMs,
+        totalTimeoutMs: endpoint.totalTimeoutMs,
+        clock: this.clock,
+      },
       redactor,
     );
     const id = this.deps.store.exchanges.insert(exchange, { profile: scope.profileId });
@@ -103,7 +113,13 @@ export class WorkbenchService {
     const { built, missing, endpoint } = await this.built(request, scope);
     const redactor = new Redactor([endpoint.apiKey]);
     const contentType = built.headers.find(([n]) => n.toLowerCase() === 'content-type')?.[1];
-    return { method: built.method, url: redactor.text(built.url), headers: redactor.headers(built.headers), body: redactor.body(built.body, contentType), unresolved: missing };
+    return {
+      method: built.method,
+      url: redactor.text(built.url),
+      headers: redactor.headers(built.headers),
+      body: redactor.body(built.body, contentType),
+      unresolved: missing,
+    };
   }
 
   /** The request as code; with the key only to the clipboard (main writes it; the key never leaves main otherwise). */
@@ -112,7 +128,12 @@ export class WorkbenchService {
     if (missing.length) throw fail('unresolved-variables', { names: missing.join(', ') });
     const redacted = new Redactor([endpoint.apiKey]);
     const contentType = built.headers.find(([n]) => n.toLowerCase() === 'content-type')?.[1];
-    const request_ = { method: built.method, url: redacted.text(built.url), requestHeaders: redacted.headers(built.headers), requestBody: redacted.body(built.body, contentType) };
+    const request_ = {
+      method: built.method,
+      url: redacted.text(built.url),
+      requestHeaders: redacted.headers(built.headers),
+      requestBody: redacted.body(built.body, contentType),
+    };
     return toCurl(request_, withKey ? { apiKey: endpoint.apiKey, signing: built.signing ?? undefined, target, now: () => this.clock.date() } : { target });
   }
 
@@ -181,7 +202,14 @@ export class WorkbenchService {
    * never sent again by itself). Values captured from a reply are variables for the requests after
    * it. Each result is kept with the run, and pushed as progress.
    */
-  async run(input: { id: number; requestIds?: number[]; environmentId?: number | null; profileId?: string; stopOnFailure?: boolean; variables?: Variable[] }): Promise<RunView> {
+  async run(input: {
+    id: number;
+    requestIds?: number[];
+    environmentId?: number | null;
+    profileId?: string;
+    stopOnFailure?: boolean;
+    variables?: Variable[];
+  }): Promise<RunView> {
     const collection = this.repo.collection(input.id);
     const environment = input.environmentId ? this.repo.environment(input.environmentId) : null;
     const profileId = input.profileId ?? environment?.profileId;
@@ -195,7 +223,13 @@ export class WorkbenchService {
         return r;
       });
     }
-    const runId = this.repo.startRun({ collectionId: collection.id, collectionName: collection.name, environmentName: environment?.name ?? null, profile: profileId, total: requests.length });
+    const runId = this.repo.startRun({
+      collectionId: collection.id,
+      collectionName: collection.name,
+      environmentName: environment?.name ?? null,
+      profile: profileId,
+      total: requests.length,
+    });
     const captured: Record<string, string> = toMap(input.variables);
     let done = 0;
     this.deps.onRunProgress({ runId, done, total: requests.length, result: null });
@@ -203,7 +237,12 @@ export class WorkbenchService {
       const started = performance.now();
       let result: RunResultView;
       try {
-        const scope: RequestScope = { profileId, collectionId: collection.id, environmentId: environment?.id ?? null, variables: Object.entries(captured).map(([name, value]) => ({ name, value })) };
+        const scope: RequestScope = {
+          profileId,
+          collectionId: collection.id,
+          environmentId: environment?.id ?? null,
+          variables: Object.entries(captured).map(([name, value]) => ({ name, value })),
+        };
         const r = await this.send(saved.request, scope, saved.assertions);
         Object.assign(captured, capturedValues(saved.captures, r.reply));
         result = {
@@ -222,7 +261,19 @@ export class WorkbenchService {
       } catch (error) {
         if (!(error instanceof CalloutError)) throw error;
         // Not sent: a variable without a value, a profile without a key...
-        result = { position, requestId: saved.id, name: saved.name, exchangeId: null, outcome: 'error', status: null, providerCode: null, assertions: [], problem: toIpcError(error), failure: null, ms: Math.round(performance.now() - started) };
+        result = {
+          position,
+          requestId: saved.id,
+          name: saved.name,
+          exchangeId: null,
+          outcome: 'error',
+          status: null,
+          providerCode: null,
+          assertions: [],
+          problem: toIpcError(error),
+          failure: null,
+          ms: Math.round(performance.now() - started),
+        };
       }
       this.repo.addResult(runId, result);
       done++;

@@ -28,7 +28,13 @@ if (api) followMain(api, queryClient, [historyLiveUpdates, dialLiveUpdates, bulk
 // The first screen needs its language's texts (the shell's and its own) and its own chunk: all are
 // fetched at once, then the console renders (with nothing to wait for, it appears complete).
 const root = document.getElementById('root');
-void Promise.all([startI18n(), loadTexts(SHELL_TEXTS), screenFor(currentAddress()).preload().catch(() => undefined)]).then(() => {
+void Promise.all([
+  startI18n(),
+  loadTexts(SHELL_TEXTS),
+  screenFor(currentAddress())
+    .preload()
+    .catch(() => undefined),
+]).then(() => {
   if (!root) return;
   createRoot(root).render(
     <StrictMode>
@@ -41,7 +47,9 @@ void Promise.all([startI18n(), loadTexts(SHELL_TEXTS), screenFor(currentAddress(
   // fetched once the first screen has its data and has been shown (when the browser is idle), with
   // the toasts' and confirmations' code (a first toast or confirmation is then shown at once).
   afterFirstScreen(() => {
-    void SCREENS.find((s) => s.key === 'dial')?.preload().catch(() => undefined);
+    void SCREENS.find((s) => s.key === 'dial')
+      ?.preload()
+      .catch(() => undefined);
     prefetchDialData(queryClient);
     preloadFeedback();
   });

@@ -35,7 +35,11 @@ interface Row {
 function sheet(prefix: string, good: number) {
   // Last digits 7, 8, 9 answer; 1 is busy (a failed call), so the figures show both.
   const digits = ['7', '8', '9', '1', '8'];
-  const goodRows: Row[] = Array.from({ length: good }, (_, i) => ({ mobile: `${prefix}0000${String(i).padStart(3, '0')}${digits[i % digits.length]}`, customer: `客户${i + 1}`, order: `A${1000 + i}` }));
+  const goodRows: Row[] = Array.from({ length: good }, (_, i) => ({
+    mobile: `${prefix}0000${String(i).padStart(3, '0')}${digits[i % digits.length]}`,
+    customer: `客户${i + 1}`,
+    order: `A${1000 + i}`,
+  }));
   const bad = {
     badMobile: { mobile: '138 1234', customer: '王先生', order: 'B1' },
     missingMobile: { mobile: '', customer: '李女士', order: 'B2' },
@@ -44,7 +48,18 @@ function sheet(prefix: string, good: number) {
     duplicate: { ...goodRows[0]! },
     sameMobile: { mobile: goodRows[1]!.mobile, customer: goodRows[1]!.customer, order: 'C9' },
   };
-  const rows: Row[] = [goodRows[0]!, goodRows[1]!, goodRows[2]!, bad.badMobile, bad.missingMobile, bad.missingValue, bad.tooLong, bad.duplicate, bad.sameMobile, ...goodRows.slice(3)];
+  const rows: Row[] = [
+    goodRows[0]!,
+    goodRows[1]!,
+    goodRows[2]!,
+    bad.badMobile,
+    bad.missingMobile,
+    bad.missingValue,
+    bad.tooLong,
+    bad.duplicate,
+    bad.sameMobile,
+    ...goodRows.slice(3),
+  ];
   const rowOf = (r: Row) => rows.indexOf(r) + 2;
   return {
     rows,
@@ -80,8 +95,15 @@ describe.each(LOCALES)('Bulk send ($suffix)', ({ locale, lang, suffix, markers, 
   const dialog = (title: string): Locator => page.getByRole('dialog').filter({ hasText: title });
   /** A screenshot that starts at `top` (the screen's title by default), below the shell's banners. */
   const snap = async (name: string, top = '#bulk-title') => {
-    await page.locator('.ant-message-notice').first().waitFor({ state: 'detached', timeout: 5_000 }).catch(() => undefined);
-    await page.locator(top).first().evaluate((el) => (el as unknown as { scrollIntoView(o: object): void }).scrollIntoView({ block: 'start' }));
+    await page
+      .locator('.ant-message-notice')
+      .first()
+      .waitFor({ state: 'detached', timeout: 5_000 })
+      .catch(() => undefined);
+    await page
+      .locator(top)
+      .first()
+      .evaluate((el) => (el as unknown as { scrollIntoView(o: object): void }).scrollIntoView({ block: 'start' }));
     await settled(page);
     await app.screenshot(name);
   };
@@ -122,7 +144,10 @@ describe.each(LOCALES)('Bulk send ($suffix)', ({ locale, lang, suffix, markers, 
       await page.getByTestId('import-wizard').waitFor();
       expect(await page.getByTestId('import-wizard').innerText()).toContain(t('bulk.file.limits', { mb: 32, rows: 200_000, chars: 5_000 }));
       const path = join(dir, 'far.xlsx');
-      writeFileSync(path, workbookWithSheet('<row r="1"><c r="A1" t="inlineStr"><is><t>手机</t></is></c></row><row r="1048576"><c r="A1048576"><v>1</v></c></row>'));
+      writeFileSync(
+        path,
+        workbookWithSheet('<row r="1"><c r="A1" t="inlineStr"><is><t>手机</t></is></c></row><row r="1048576"><c r="A1048576"><v>1</v></c></row>'),
+      );
       await page.locator('.ant-upload input[type=file]').setInputFiles(path);
       const said = t('msg:error.import-too-large_rows', { max: 200_000, found: 1_048_576 });
       await expect.poll(() => bodyText(page), { timeout: 15_000 }).toContain(said);
@@ -133,7 +158,7 @@ describe.each(LOCALES)('Bulk send ($suffix)', ({ locale, lang, suffix, markers, 
   );
 
   it(
-    'sets the profile\'s lines, and whether a line is lent while its call waits for a redial: saved in main, said in this language',
+    "sets the profile's lines, and whether a line is lent while its call waits for a redial: saved in main, said in this language",
     async () => {
       const sandboxId = (await app.handlers['profiles.list'](undefined)).find((p) => p.builtin)!.id;
       const editor = page.getByTestId('lines-editor');
@@ -144,7 +169,9 @@ describe.each(LOCALES)('Bulk send ($suffix)', ({ locale, lang, suffix, markers, 
       expect(await editor.innerText()).toContain(t('bulk.lines.lendHelp'));
 
       await page.locator('#bulk-lines').fill('2');
-      await expect.poll(() => page.getByTestId('lines-limits').innerText()).toBe(t('bulk.lines.limits', { concurrent: '40', perHour: lang === 'zh-CN' ? '4000' : '4,000' }));
+      await expect
+        .poll(() => page.getByTestId('lines-limits').innerText())
+        .toBe(t('bulk.lines.limits', { concurrent: '40', perHour: lang === 'zh-CN' ? '4000' : '4,000' }));
       await page.getByTestId('save-lines').click();
       await expect.poll(() => editor.getAttribute('data-lines')).toBe('2');
       expect(await app.handlers['profiles.lines']({ id: sandboxId })).toEqual({ lines: 2, lendLines: true, lendingStopped: false, lendingStoppedAt: null });
@@ -207,7 +234,9 @@ describe.each(LOCALES)('Bulk send ($suffix)', ({ locale, lang, suffix, markers, 
       // The only approved template is chosen already; the profile is the Sandbox.
       expect(await page.locator('.ant-form-item:has(#bulk-template)').innerText()).toContain('发货通知');
       expect(await page.locator('.ant-form-item:has(#bulk-profile)').innerText()).toContain('Sandbox');
-      expect(await page.getByTestId('lines-limits').innerText()).toBe(t('bulk.lines.limits', { concurrent: '20', perHour: lang === 'zh-CN' ? '2000' : '2,000' }));
+      expect(await page.getByTestId('lines-limits').innerText()).toBe(
+        t('bulk.lines.limits', { concurrent: '20', perHour: lang === 'zh-CN' ? '2000' : '2,000' }),
+      );
 
       await snap(`bulk-file-${suffix}`);
       await chooseFile('customers.csv', csv(header, file1.rows));
@@ -243,7 +272,10 @@ describe.each(LOCALES)('Bulk send ($suffix)', ({ locale, lang, suffix, markers, 
       // Unmapping a marker says what is missing and holds the next step; choosing it again goes on.
       const select = page.locator(`[data-testid=mapping-column][data-column="${markers[1]}"] .ant-select`);
       await select.click();
-      await page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option').filter({ hasText: t('bulk.mapping.none') }).click();
+      await page
+        .locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option')
+        .filter({ hasText: t('bulk.mapping.none') })
+        .click();
       await page.getByTestId('mapping-missing').waitFor();
       expect(await page.getByTestId('mapping-missing').innerText()).toContain(t('bulk.mapping.missingMarker', { label: markers[1] }));
       expect(await page.getByTestId('mapping-next').isDisabled()).toBe(true);
@@ -283,11 +315,17 @@ describe.each(LOCALES)('Bulk send ($suffix)', ({ locale, lang, suffix, markers, 
       expect(table).toContain(t('msg:importIssue.too-long', { detail: [...fill('赵先生', 'X'.repeat(520))].length }));
       expect(table).toContain(t('msg:importIssue.missing-value', { value: markers[0], column: markers[0] }));
       // Filtering one kind asks main for that kind only.
-      await page.getByTestId('issue-filter').getByText(aside(t('bulk.issue.kind.bad-mobile'), 1)).click();
+      await page
+        .getByTestId('issue-filter')
+        .getByText(aside(t('bulk.issue.kind.bad-mobile'), 1))
+        .click();
       await expect.poll(() => issueRows.count()).toBe(1);
       expect(await issueRows.first().getAttribute('data-row')).toBe(String(n.badMobile));
       expect(app.calls.some((c) => c.channel === 'bulk.issues' && (c.input as { kind?: string }).kind === 'bad-mobile')).toBe(true);
-      await page.getByTestId('issue-filter').getByText(aside(t('bulk.issue.all'), 6)).click();
+      await page
+        .getByTestId('issue-filter')
+        .getByText(aside(t('bulk.issue.all'), 6))
+        .click();
       await expect.poll(() => issueRows.count()).toBe(6);
 
       // Repeated rows: skipping same number and text is the default; the totals follow the choice.
@@ -379,7 +417,22 @@ describe.each(LOCALES)('Bulk send ($suffix)', ({ locale, lang, suffix, markers, 
         const name = t(`msg:csv.result.${k}`);
         return sheetColumns.has(name.toLowerCase()) ? t('msg:csv.result.collision', { name }) : name;
       };
-      const results = ['row', 'mobile', 'content', 'status', 'state', 'duration', 'units', 'code', 'why', 'refusedSends', 'sent', 'ended', 'smsid', 'message'].map(col);
+      const results = [
+        'row',
+        'mobile',
+        'content',
+        'status',
+        'state',
+        'duration',
+        'units',
+        'code',
+        'why',
+        'refusedSends',
+        'sent',
+        'ended',
+        'smsid',
+        'message',
+      ].map(col);
       expect(parsed.meta.fields).toEqual([...header, ...results]);
       expect(parsed.data).toHaveLength(file1.rows.length);
       const byRow = new Map(parsed.data.map((r) => [Number(r[col('row')]), r]));
@@ -398,7 +451,8 @@ describe.each(LOCALES)('Bulk send ($suffix)', ({ locale, lang, suffix, markers, 
         expect(line[col('sent')]).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
       }
       const n = file1.rowNumbers;
-      for (const row of [n.badMobile, n.missingMobile, n.missingValue, n.tooLong, n.duplicate]) expect(byRow.get(row)![col('status')]).toBe(t('msg:csv.itemStatus.skipped'));
+      for (const row of [n.badMobile, n.missingMobile, n.missingValue, n.tooLong, n.duplicate])
+        expect(byRow.get(row)![col('status')]).toBe(t('msg:csv.itemStatus.skipped'));
       expect(byRow.get(n.sameMobile)![col('status')]).toBe(t('msg:csv.itemStatus.accepted'));
       if (lang === 'zh-CN') expect(text).not.toMatch(/\baccepted\b|\bbusy\b|\bskipped\b/);
 
@@ -450,7 +504,12 @@ describe.each(LOCALES)('Bulk send ($suffix)', ({ locale, lang, suffix, markers, 
       expect(app.services.sandbox!.requests().filter((r) => r.op === 'send').length).toBe(sendsAtPause);
       // Billing is on answer only: a busy call gives its unit back, so more than 5 calls may have been
       // placed; what was charged never exceeds the 5 units.
-      expect(app.services.sandbox!.calls().slice(callsBefore).filter((c) => c.billed).length).toBeLessThanOrEqual(5);
+      expect(
+        app.services
+          .sandbox!.calls()
+          .slice(callsBefore)
+          .filter((c) => c.billed).length,
+      ).toBeLessThanOrEqual(5);
 
       // Recharge, then resume; the provider fails once with a 500 (the outcome is unknown); then cancel.
       app.services.sandbox!.setBalance('sandbox-demo', 10_000);
@@ -474,7 +533,10 @@ describe.each(LOCALES)('Bulk send ($suffix)', ({ locale, lang, suffix, markers, 
       expect(p.unknown).toBe(1);
       expect(p.cancelled + p.accepted + p.unknown + p.rejected).toBe(40);
       // Nobody was called twice; the cancelled rows were never sent.
-      const placed = app.services.sandbox!.calls().slice(callsBefore).map((c) => c.mobile);
+      const placed = app.services
+        .sandbox!.calls()
+        .slice(callsBefore)
+        .map((c) => c.mobile);
       expect(new Set(placed).size).toBe(placed.length);
       expect(placed.length).toBe(p.accepted);
 
@@ -498,7 +560,9 @@ describe.each(LOCALES)('Bulk send ($suffix)', ({ locale, lang, suffix, markers, 
       await page.getByTestId('unknown-skip').click();
       await expect.poll(() => page.getByTestId('unknown-items').count(), { timeout: 10_000 }).toBe(0);
       expect((await progress()).unknown).toBe(0);
-      const lastForMobile = sends().filter((r) => r.body?.mobile === unknownMobile).at(-1);
+      const lastForMobile = sends()
+        .filter((r) => r.body?.mobile === unknownMobile)
+        .at(-1);
       expect(lastForMobile).toBeDefined();
       // Nothing was sent for it after the failed request.
       expect(sends().filter((r) => r.body?.mobile === unknownMobile && r.seq > lastForMobile!.seq)).toHaveLength(0);
@@ -540,10 +604,12 @@ describe.each(LOCALES)('Bulk send ($suffix)', ({ locale, lang, suffix, markers, 
       // Refused for the balance: the batch pauses, and its banner is in view without scrolling.
       await expect.poll(() => batchView().getAttribute('data-reason'), { timeout: 15_000 }).toBe('insufficient-balance');
       const banner = page.getByTestId('stop-banner');
-      await expect.poll(async () => {
-        const box = await banner.boundingBox();
-        return box !== null && box.y >= 0 && box.y + box.height <= 700;
-      }).toBe(true);
+      await expect
+        .poll(async () => {
+          const box = await banner.boundingBox();
+          return box !== null && box.y >= 0 && box.y + box.height <= 700;
+        })
+        .toBe(true);
       await expect.poll(() => figure('refused')).toBeGreaterThan(0);
       await settled(page);
       await app.screenshot(`bulk-1024-paused-402-${suffix}`);

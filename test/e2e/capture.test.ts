@@ -41,7 +41,10 @@ describe.each(LOCALES)('Capture proxy on the History screen ($suffix)', ({ local
   };
   /** The source filter (all exchanges, the captured ones, those with problems). */
   const pickSource = async (key: 'all' | 'captured' | 'problems') => {
-    await page.getByTestId('exchanges-source').getByText(t(`history.capture.source.${key}`), { exact: true }).click();
+    await page
+      .getByTestId('exchanges-source')
+      .getByText(t(`history.capture.source.${key}`), { exact: true })
+      .click();
     await settled(page);
   };
 
@@ -94,7 +97,12 @@ describe.each(LOCALES)('Capture proxy on the History screen ($suffix)', ({ local
       for (const [i, kind] of KINDS.entries()) {
         const signedUrl = kind === 'reverse' ? `${status.url}/voice/vm` : url;
         const h = signRequest({ apiId: 'sandbox-demo', apiKey: kind === 'wrong-key' ? 'not-the-key-123' : apiKey, method: 'POST', url: signedUrl }).headers;
-        const body = JSON.stringify({ account: 'sandbox-demo', password: apiKey, mobile: kind === 'bad-number' ? '1380013800' : '13800138008', content: CODE(String(200000 + i)) });
+        const body = JSON.stringify({
+          account: 'sandbox-demo',
+          password: apiKey,
+          mobile: kind === 'bad-number' ? '1380013800' : '13800138008',
+          content: CODE(String(200000 + i)),
+        });
         replies[kind] = await post(status.port!, kind === 'reverse' ? '/voice/vm' : url, { Host: h.Host, Date: h.Date, Authorization: h.Authorization }, body);
       }
       expect(replies).toEqual({ good: 200, good2: 200, 'wrong-key': 401, 'bad-number': 200, reverse: 401 });
@@ -105,7 +113,9 @@ describe.each(LOCALES)('Capture proxy on the History screen ($suffix)', ({ local
 
       await pickSource('captured');
       await expect.poll(() => rows().count(), { timeout: 10_000 }).toBe(5);
-      const verdicts = await rows().getByTestId('capture-verdict').evaluateAll((els) => els.map((e) => e.getAttribute('data-verdict')));
+      const verdicts = await rows()
+        .getByTestId('capture-verdict')
+        .evaluateAll((els) => els.map((e) => e.getAttribute('data-verdict')));
       expect(verdicts.sort()).toEqual(['fail', 'fail', 'fail', 'pass', 'pass']);
       const listText = await page.getByTestId('exchanges-list').innerText();
       expect(listText).toContain(t('msg:capture.verdict.pass'));
@@ -126,7 +136,15 @@ describe.each(LOCALES)('Capture proxy on the History screen ($suffix)', ({ local
       expect(rule.code).toBe('mobile');
       const checksText = await checks.innerText();
       expect(checksText).toContain(catalogText(t, codedArgs('capture.rule', rule)));
-      expect(checksText).toContain(catalogText(t, codedArgs('capture.check', bad.capture!.checks.find((c) => c.check === 'reply')!)));
+      expect(checksText).toContain(
+        catalogText(
+          t,
+          codedArgs(
+            'capture.check',
+            bad.capture!.checks.find((c) => c.check === 'reply')!,
+          ),
+        ),
+      );
       expect(await checks.locator('[data-check="signature"]').getAttribute('data-verdict')).toBe('pass');
       await snap(`capture-inspector-number-${suffix}`);
       await page.locator('.ant-drawer-open .ant-drawer-close').click();

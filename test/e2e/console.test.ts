@@ -74,7 +74,12 @@ describe.each(LOCALES)('The console in a browser ($suffix)', ({ locale, lang, su
     async () => {
       expect(page.url()).toBe(`${app.server.origin}/`);
       expect(page.url()).not.toContain('token');
-      expect(await page.evaluate(() => ({ cookie: (globalThis as unknown as PageGlobals).document.cookie, referrer: (globalThis as unknown as PageGlobals).document.referrer }))).toEqual({ cookie: '', referrer: '' });
+      expect(
+        await page.evaluate(() => ({
+          cookie: (globalThis as unknown as PageGlobals).document.cookie,
+          referrer: (globalThis as unknown as PageGlobals).document.referrer,
+        })),
+      ).toEqual({ cookie: '', referrer: '' });
 
       // A link for a screen lands on that screen, token-free too.
       const other = await app.context.newPage();
@@ -143,7 +148,10 @@ describe.each(LOCALES)('The console in a browser ($suffix)', ({ locale, lang, su
       await expect.poll(() => banner().innerText()).toContain(t('console.notifications.granted'));
       await settled(page);
       await app.screenshot(`console-note-allowed-${suffix}`);
-      const sent = await page.evaluate((content) => (globalThis as unknown as PageGlobals).callout.messages.send({ profileId: 'sandbox', mobile: '13800138008', content }), CODE('2468'));
+      const sent = await page.evaluate(
+        (content) => (globalThis as unknown as PageGlobals).callout.messages.send({ profileId: 'sandbox', mobile: '13800138008', content }),
+        CODE('2468'),
+      );
       expect(sent.ok).toBe(true);
       await expect.poll(() => page.evaluate(() => (globalThis as unknown as PageGlobals).__notices?.length ?? 0), { timeout: 20_000 }).toBe(1);
       const [notice] = await page.evaluate(() => (globalThis as unknown as PageGlobals).__notices!);
@@ -177,7 +185,8 @@ describe.each(LOCALES)('The console in a browser ($suffix)', ({ locale, lang, su
         { baseUrl: app.services.sandbox!.baseUrl, typed },
       );
       await recorded.evaluate(
-        async ({ id, content }) => (await (globalThis as unknown as PageGlobals).callout.messages.send({ profileId: id, mobile: '13800138005', content })).value!.message.id,
+        async ({ id, content }) =>
+          (await (globalThis as unknown as PageGlobals).callout.messages.send({ profileId: id, mobile: '13800138005', content })).value!.message.id,
         { id: saved, content: CODE('1357') },
       );
       // The screens that show exchanges, profiles and the signature steps load what they need.
@@ -185,7 +194,9 @@ describe.each(LOCALES)('The console in a browser ($suffix)', ({ locale, lang, su
         await recorded.evaluate((s) => ((globalThis as unknown as PageGlobals).location.hash = `#/${s}`), screen);
         await settled(recorded);
       }
-      await expect.poll(() => frames.filter((f) => f.dir === 'received' && f.text.includes('"main:message-updated"')).length, { timeout: 20_000 }).toBeGreaterThan(1);
+      await expect
+        .poll(() => frames.filter((f) => f.dir === 'received' && f.text.includes('"main:message-updated"')).length, { timeout: 20_000 })
+        .toBeGreaterThan(1);
       await settled(recorded);
       expect(frames.filter((f) => f.dir === 'sent').length).toBeGreaterThan(5);
       const all = frames.map((f) => f.text).join('\n');

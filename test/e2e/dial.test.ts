@@ -17,8 +17,16 @@ const VALUES = { en: ['DB', 'disk full'], 'zh-CN': ['数据库', '磁盘已满']
 
 /** Last digit scripts the sandbox: 0 never answers (after the provider's redials), 8 answers, 5 answers on the provider's redial. */
 const PEOPLE = {
-  en: { never: { name: 'Zhang Wei', mobile: '13900000000', typed: 'zh' }, answers: { name: 'Li Na', mobile: '13900000008', typed: 'li' }, redial: { name: 'Wang Fang', mobile: '13900000005', typed: 'wf' } },
-  'zh-CN': { never: { name: '张伟', mobile: '13700000000', typed: '张' }, answers: { name: '李娜', mobile: '13700000008', typed: '李' }, redial: { name: '王芳', mobile: '13700000005', typed: '王芳' } },
+  en: {
+    never: { name: 'Zhang Wei', mobile: '13900000000', typed: 'zh' },
+    answers: { name: 'Li Na', mobile: '13900000008', typed: 'li' },
+    redial: { name: 'Wang Fang', mobile: '13900000005', typed: 'wf' },
+  },
+  'zh-CN': {
+    never: { name: '张伟', mobile: '13700000000', typed: '张' },
+    answers: { name: '李娜', mobile: '13700000008', typed: '李' },
+    redial: { name: '王芳', mobile: '13700000005', typed: '王芳' },
+  },
 } as const;
 
 const LOCALES = [
@@ -34,8 +42,6 @@ interface PageGlobals {
     getAnimations(): { playState: string; effect: { getComputedTiming(): { iterations: number } } | null }[];
   };
 }
-
-
 
 /** The test id of the focused element (or its tag). */
 async function focused(page: Page): Promise<string | null> {
@@ -54,11 +60,22 @@ describe.each(LOCALES)('Quick dial ($suffix)', ({ locale, lang, suffix, full }) 
   const t = translator(lang);
   const sendsTo = (mobile: string) => app.services.sandbox!.requests().filter((r) => r.op === 'send' && r.body?.mobile === mobile);
   const palette = () => page.getByTestId('palette-body');
-  const stage = () => palette().getAttribute('data-stage', { timeout: 2_000 }).catch(() => null);
+  const stage = () =>
+    palette()
+      .getAttribute('data-stage', { timeout: 2_000 })
+      .catch(() => null);
   const card = () => page.getByTestId('run-card').first();
   const snap = async (name: string, top: string | null = '#dial-title') => {
-    await page.locator('.ant-message-notice').first().waitFor({ state: 'detached', timeout: 5_000 }).catch(() => undefined);
-    if (top) await page.locator(top).first().evaluate((el) => (el as unknown as { scrollIntoView(o: object): void }).scrollIntoView({ block: 'start' }));
+    await page
+      .locator('.ant-message-notice')
+      .first()
+      .waitFor({ state: 'detached', timeout: 5_000 })
+      .catch(() => undefined);
+    if (top)
+      await page
+        .locator(top)
+        .first()
+        .evaluate((el) => (el as unknown as { scrollIntoView(o: object): void }).scrollIntoView({ block: 'start' }));
     await settled(page);
     await app.screenshot(name);
   };
@@ -98,7 +115,12 @@ describe.each(LOCALES)('Quick dial ($suffix)', ({ locale, lang, suffix, full }) 
     app.services.sandbox!.setBalance('sandbox-demo', 1_000);
     // Limits set explicitly: the default quiet hours (22:00–08:00 local) would make the results depend on the clock.
     await setLimits(10);
-    await app.handlers['templates.save']({ name: '告警通知', content: ALERT, approved: true, markerNames: lang === 'en' ? ['System', 'Problem'] : ['系统', '问题'] });
+    await app.handlers['templates.save']({
+      name: '告警通知',
+      content: ALERT,
+      approved: true,
+      markerNames: lang === 'en' ? ['System', 'Problem'] : ['系统', '问题'],
+    });
     await page.goto(page.url().replace(/#.*$/, '') + '#/dial');
     await page.reload();
   }, TIMEOUT);
@@ -121,7 +143,16 @@ describe.each(LOCALES)('Quick dial ($suffix)', ({ locale, lang, suffix, full }) 
       await page.keyboard.press('Control+k');
       // The palette's code loads after the first screen has settled: allow a busy machine its time.
       await expect.poll(stage, { timeout: 15_000 }).toBe('search');
-      await expect.poll(() => palette().getByTestId('palette-empty').innerText().catch(() => ''), { timeout: 10_000 }).toContain(t('dial.palette.noContacts'));
+      await expect
+        .poll(
+          () =>
+            palette()
+              .getByTestId('palette-empty')
+              .innerText()
+              .catch(() => ''),
+          { timeout: 10_000 },
+        )
+        .toContain(t('dial.palette.noContacts'));
       if (full) await snap(`dial-palette-empty-${suffix}`, null);
       await palette().getByTestId('palette-add-contacts').click();
       await expect.poll(() => palette().count(), { timeout: 10_000 }).toBe(0);
@@ -137,11 +168,15 @@ describe.each(LOCALES)('Quick dial ($suffix)', ({ locale, lang, suffix, full }) 
       await page.locator('#contact_note').fill(lang === 'en' ? 'Database on-call' : '数据库值班');
       await page.locator('#contact_favourite').check();
       await page.keyboard.press('Enter');
-      await expect.poll(() => page.locator('.ant-form-item:has(#contact_mobile) .ant-form-item-explain-error').allInnerTexts()).toEqual([t('msg:mobile.wrong-length')]);
+      await expect
+        .poll(() => page.locator('.ant-form-item:has(#contact_mobile) .ant-form-item-explain-error').allInnerTexts())
+        .toEqual([t('msg:mobile.wrong-length')]);
       // A landline is named as one, not as a number with the wrong count of digits.
       await page.locator('#contact_mobile').fill('0755-12345678');
       await page.keyboard.press('Enter');
-      await expect.poll(() => page.locator('.ant-form-item:has(#contact_mobile) .ant-form-item-explain-error').allInnerTexts(), { timeout: 10_000 }).toEqual([t('msg:mobile.landline')]);
+      await expect
+        .poll(() => page.locator('.ant-form-item:has(#contact_mobile) .ant-form-item-explain-error').allInnerTexts(), { timeout: 10_000 })
+        .toEqual([t('msg:mobile.landline')]);
       await page.locator('#contact_mobile').fill(`+86 ${people.never.mobile.slice(0, 3)}-${people.never.mobile.slice(3, 7)}-${people.never.mobile.slice(7)}`);
       await page.keyboard.press('Enter');
       const row = page.getByTestId('contact-row');
@@ -150,7 +185,11 @@ describe.each(LOCALES)('Quick dial ($suffix)', ({ locale, lang, suffix, full }) 
       expect(await row.first().getAttribute('data-favourite')).toBe('true');
 
       // The others through main, as if added on another day; the screen shows them after a reload.
-      const answers = await app.handlers['contacts.save']({ name: people.answers.name, mobile: people.answers.mobile, note: lang === 'en' ? 'Network, second line' : '网络二线' });
+      const answers = await app.handlers['contacts.save']({
+        name: people.answers.name,
+        mobile: people.answers.mobile,
+        note: lang === 'en' ? 'Network, second line' : '网络二线',
+      });
       await app.handlers['contacts.save']({ name: people.redial.name, mobile: people.redial.mobile });
       const never = (await app.handlers['contacts.list'](undefined)).find((c) => c.mobile === people.never.mobile)!;
       await app.handlers['contacts.saveGroup']({ name: lang === 'en' ? 'Database escalation' : '数据库升级', memberIds: [never.id, answers.id] });
@@ -239,7 +278,7 @@ describe.each(LOCALES)('Quick dial ($suffix)', ({ locale, lang, suffix, full }) 
   );
 
   it(
-    'calls until answered, and stops at the first answer (8: answers; 5: answers on the provider\'s redial)',
+    "calls until answered, and stops at the first answer (8: answers; 5: answers on the provider's redial)",
     async () => {
       for (const person of full ? [people.answers, people.redial] : [people.answers]) {
         const before = sendsTo(person.mobile).length;
@@ -341,14 +380,32 @@ describe.each(LOCALES)('Quick dial ($suffix)', ({ locale, lang, suffix, full }) 
       const never = `${people.never.name} · ${people.never.mobile}`;
       const answers = `${people.answers.name} · ${people.answers.mobile}`;
       // While the first call rings: what follows if nobody answers.
-      await expect.poll(() => run.getByTestId('run-next').innerText().catch(() => ''), { timeout: 20_000 }).toBe(t('dial.run.ifNoAnswerAgain', { who: never, seconds: 20, attempt: 2, max: 2 }));
+      await expect
+        .poll(
+          () =>
+            run
+              .getByTestId('run-next')
+              .innerText()
+              .catch(() => ''),
+          { timeout: 20_000 },
+        )
+        .toBe(t('dial.run.ifNoAnswerAgain', { who: never, seconds: 20, attempt: 2, max: 2 }));
       // While it waits: who, and at what time (the time the card shows is the one the run announced).
       await expect.poll(() => run.getAttribute('data-phase'), { timeout: 20_000 }).toBe('waiting');
       const nextText = await run.getByTestId('run-next').innerText();
       expect(nextText).toMatch(new RegExp(`${people.never.name}.*\\d\\d:\\d\\d:\\d\\d|\\d\\d:\\d\\d:\\d\\d.*${people.never.name}`));
       expect(nextText.startsWith(t('dial.run.nextAgain', { who: never, time: '§', attempt: 2, max: 2 }).split('§')[0]!)).toBe(true);
       await snap(`dial-next-${suffix}`);
-      await expect.poll(() => run.getByTestId('run-next').innerText().catch(() => ''), { timeout: 20_000 }).toBe(t('dial.run.ifNoAnswer', { who: answers }));
+      await expect
+        .poll(
+          () =>
+            run
+              .getByTestId('run-next')
+              .innerText()
+              .catch(() => ''),
+          { timeout: 20_000 },
+        )
+        .toBe(t('dial.run.ifNoAnswer', { who: answers }));
       await expect.poll(() => run.getAttribute('data-status'), { timeout: 40_000 }).toBe('answered');
       const states = await run.getByTestId('run-attempt').evaluateAll((els) => els.map((e) => [e.getAttribute('data-target'), e.getAttribute('data-state')]));
       expect(states).toEqual([
@@ -385,7 +442,13 @@ describe.each(LOCALES)('Quick dial ($suffix)', ({ locale, lang, suffix, full }) 
       expect(await refusal.getAttribute('data-limit')).toBe('per-minute');
       const text = await refusal.innerText();
       // Named as the person is known, with the number.
-      expect(text).toContain(t('msg:refusal.per-minute', { mobile: lang === 'zh-CN' ? `${person.name}（${person.mobile}）` : `${person.name} (${person.mobile})`, count: 1, max: 1 }));
+      expect(text).toContain(
+        t('msg:refusal.per-minute', {
+          mobile: lang === 'zh-CN' ? `${person.name}（${person.mobile}）` : `${person.name} (${person.mobile})`,
+          count: 1,
+          max: 1,
+        }),
+      );
       expect(text).toMatch(/\d{2}:\d{2}:\d{2}/); // when it frees up, as a local time
       await snap(`dial-refusal-${suffix}`, null);
       const freesAt = Number(await refusal.getAttribute('data-frees-at'));
@@ -416,8 +479,15 @@ describe.each(LOCALES)('Quick dial ($suffix)', ({ locale, lang, suffix, full }) 
     'the palette prefills the template last used with the person, else the one last used in quick dial; never simply the first (a shipping notice)',
     async () => {
       // A shipping notice joins the library before the on-call template (it would come first).
-      const shipping = await app.handlers['templates.save']({ name: lang === 'en' ? 'A shipping notice' : '发货通知（示例）', content: '您好，【变量】，您的订单【变量】已发货，请注意查收。', approved: true });
-      const fresh = await app.handlers['contacts.save']({ name: lang === 'en' ? 'New colleague' : '新同事', mobile: lang === 'en' ? '13900000018' : '13700000018' });
+      const shipping = await app.handlers['templates.save']({
+        name: lang === 'en' ? 'A shipping notice' : '发货通知（示例）',
+        content: '您好，【变量】，您的订单【变量】已发货，请注意查收。',
+        approved: true,
+      });
+      const fresh = await app.handlers['contacts.save']({
+        name: lang === 'en' ? 'New colleague' : '新同事',
+        mobile: lang === 'en' ? '13900000018' : '13700000018',
+      });
       await page.setViewportSize({ width: 1024, height: 700 });
       try {
         // A reload forgets this session's memory: what remains is what each contact was called with.
@@ -458,7 +528,14 @@ describe.each(LOCALES)('Quick dial ($suffix)', ({ locale, lang, suffix, full }) 
     async () => {
       // Quiet hours set around this machine's own clock, so the test means the same at any hour.
       const hhmm = (ms: number) => new Date(ms).toTimeString().slice(0, 5);
-      await app.handlers['dial.saveSettings']({ scope: '*', perMinute: null, perHour: null, perDay: null, quietStart: hhmm(Date.now() - 3_600_000), quietEnd: hhmm(Date.now() + 3_600_000) });
+      await app.handlers['dial.saveSettings']({
+        scope: '*',
+        perMinute: null,
+        perHour: null,
+        perDay: null,
+        quietStart: hhmm(Date.now() - 3_600_000),
+        quietEnd: hhmm(Date.now() + 3_600_000),
+      });
       onTestFinished(async () => void (await setLimits(10)));
       const person = people.answers;
       const before = sendsTo(person.mobile).length;

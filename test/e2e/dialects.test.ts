@@ -31,7 +31,11 @@ describe.each(LOCALES)('Dialects and the teach flow ($suffix)', ({ locale, lang,
   const t = translator(lang);
   const numeric = builtinDialect('numeric-states')!;
   const snap = async (name: string) => {
-    await page.locator('.ant-message-notice').first().waitFor({ state: 'detached', timeout: 6_000 }).catch(() => undefined);
+    await page
+      .locator('.ant-message-notice')
+      .first()
+      .waitFor({ state: 'detached', timeout: 6_000 })
+      .catch(() => undefined);
     await page.mouse.move(600, 28);
     await settled(page);
     await app.screenshot(name);
@@ -56,7 +60,17 @@ describe.each(LOCALES)('Dialects and the teach flow ($suffix)', ({ locale, lang,
       if (m.type() === 'error') problems.push(`${m.type()}: ${m.text()}`);
     });
     const sandbox = app.services.sandbox!;
-    const saved = await app.handlers['profiles.save']({ name: 'Rehearsal', baseUrl: sandbox.baseUrl, apiId: SANDBOX_API_ID, signing: 'off', format: 'json', connectTimeoutMs: 5000, totalTimeoutMs: 15000, lowBalanceThreshold: null, sendKeyUnencrypted: false });
+    const saved = await app.handlers['profiles.save']({
+      name: 'Rehearsal',
+      baseUrl: sandbox.baseUrl,
+      apiId: SANDBOX_API_ID,
+      signing: 'off',
+      format: 'json',
+      connectTimeoutMs: 5000,
+      totalTimeoutMs: 15000,
+      lowBalanceThreshold: null,
+      sendKeyUnencrypted: false,
+    });
     await app.handlers['profiles.setKey']({ id: saved.id, apiKey: sandbox.demo.apiKey });
     profileId = saved.id;
     await page.reload();
@@ -96,7 +110,11 @@ describe.each(LOCALES)('Dialects and the teach flow ($suffix)', ({ locale, lang,
       expect(await bodyText(page)).not.toMatch(RAW_KEY);
 
       // A file that is not a dialect says what is wrong, field by field.
-      await drawer.locator('input[type="file"]').setInputFiles({ name: 'bad.json', mimeType: 'application/json', buffer: Buffer.from('{"name":"x","send":{"id":"a"},"status":{"state":"s","states":{"1":"answred"}},"extra":1}') });
+      await drawer.locator('input[type="file"]').setInputFiles({
+        name: 'bad.json',
+        mimeType: 'application/json',
+        buffer: Buffer.from('{"name":"x","send":{"id":"a"},"status":{"state":"s","states":{"1":"answred"}},"extra":1}'),
+      });
       const problemsList = drawer.getByTestId('dialect-problems');
       await problemsList.waitFor();
       const said = await problemsList.innerText();
@@ -105,7 +123,10 @@ describe.each(LOCALES)('Dialects and the teach flow ($suffix)', ({ locale, lang,
       expect(said).toContain(t('msg:issue.dialect-unknown-field'));
       expect(app.services.store.profiles.get(profileId)!.dialectId).toBe('numeric-states');
       await page.locator('.ant-drawer-open .ant-drawer-close').last().click();
-      await page.locator('.ant-drawer-open').waitFor({ state: 'detached' }).catch(() => undefined);
+      await page
+        .locator('.ant-drawer-open')
+        .waitFor({ state: 'detached' })
+        .catch(() => undefined);
       expect(await row.getByTestId('profile-reading').innerText()).toContain(t('dialects.follow.both'));
       await snap(`dialects-profiles-${suffix}`);
     },
@@ -165,7 +186,9 @@ describe.each(LOCALES)('Dialects and the teach flow ($suffix)', ({ locale, lang,
       expect(await drawer.getByTestId('teach-reading-state').getAttribute('data-state')).toBe('unknown');
       // Picking the state field (the dialect already reads it there, relative to its record).
       await stateNode.click();
-      expect(await drawer.getByTestId('teach-picked').innerText()).toContain(t('dialects.teach.picked', { target: t('dialects.teach.target.state'), path: 'state' }));
+      expect(await drawer.getByTestId('teach-picked').innerText()).toContain(
+        t('dialects.teach.picked', { target: t('dialects.teach.target.state'), path: 'state' }),
+      );
 
       const value = drawer.locator('[data-testid="teach-value"][data-value="200002"]');
       await value.waitFor();
@@ -193,7 +216,10 @@ describe.each(LOCALES)('Dialects and the teach flow ($suffix)', ({ locale, lang,
       await expect.poll(() => page.getByTestId('panel-state').innerText()).toBe(t('msg:state.busy'));
       expect(await page.getByTestId('unmapped-alert').count()).toBe(0);
       const stored = app.services.store.profiles.get(profileId)!;
-      expect(stored).toMatchObject({ dialectId: null, dialect: { name: `${t('msg:dialect.numeric-states.name')}${lang === 'en' ? ' ' : ''}${t('dialects.teach.nameSuffix')}` } });
+      expect(stored).toMatchObject({
+        dialectId: null,
+        dialect: { name: `${t('msg:dialect.numeric-states.name')}${lang === 'en' ? ' ' : ''}${t('dialects.teach.nameSuffix')}` },
+      });
       expect(stored.dialect.status!.states['200002']).toBe('busy');
       await snap(`dialects-mapped-${suffix}`);
     },
@@ -203,7 +229,11 @@ describe.each(LOCALES)('Dialects and the teach flow ($suffix)', ({ locale, lang,
   it(
     'lists receipts among the exchanges, with the path secret redacted',
     async () => {
-      await page.locator('.ant-drawer-open .ant-drawer-close').last().click().catch(() => undefined);
+      await page
+        .locator('.ant-drawer-open .ant-drawer-close')
+        .last()
+        .click()
+        .catch(() => undefined);
       const shown = update((m) => m.endedAt !== null && m.state === 'answered');
       await app.handlers['messages.send']({ profileId, mobile: '13800138008', content: OTP, templateId: null });
       await shown;

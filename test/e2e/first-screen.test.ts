@@ -12,7 +12,8 @@ const TIMEOUT = 90_000;
  * What the first screen must not load: the other screens, the tables, the charts, the guide, the
  * toasts' and confirmations' holders, the full-disk banner, the other language.
  */
-const NOT_FIRST = /\/(HistoryScreen|BulkScreen|DialScreen|TemplatesScreen|SignatureScreen|ProfilesScreen|SandboxScreen|ProfileTable|Table|EChart|GuideCard|ConfirmSendModal|CallProgress|FeedbackHolders|StorageProblem)-|\/pack-zh-CN-/;
+const NOT_FIRST =
+  /\/(HistoryScreen|BulkScreen|DialScreen|TemplatesScreen|SignatureScreen|ProfilesScreen|SandboxScreen|ProfileTable|Table|EChart|GuideCard|ConfirmSendModal|CallProgress|FeedbackHolders|StorageProblem)-|\/pack-zh-CN-/;
 /**
  * The JavaScript of the first screen stays under this (uncompressed; the bench measures it as
  * `rendererInitialJsKB`). It was 2,600 KB when the console was one file, 1,067 KB with every screen
@@ -198,7 +199,10 @@ describe.each([
       await settled(page);
       await app.screenshot(`first-screen-1024-${suffix}`);
 
-      await page.getByRole('menuitem').filter({ hasText: new RegExp(`^\\s*${t('nav.templates')}\\s*$`) }).click();
+      await page
+        .getByRole('menuitem')
+        .filter({ hasText: new RegExp(`^\\s*${t('nav.templates')}\\s*$`) })
+        .click();
       await page.getByTestId('add-template').waitFor();
       expect(await page.getByTestId('onboarding').getAttribute('data-compact')).toBe('true');
       expect(await page.getByTestId('console-banner').getAttribute('data-compact')).toBe('true');
@@ -209,7 +213,10 @@ describe.each([
       // The library itself on the first screen: its title and its "add" button.
       await expect.poll(() => inView('add-template')).toBe(true);
       expect(await bodyText(page)).toContain(t('templates.title'));
-      const title = await page.getByRole('heading', { name: t('templates.title') }).first().boundingBox();
+      const title = await page
+        .getByRole('heading', { name: t('templates.title') })
+        .first()
+        .boundingBox();
       expect(title!.y + title!.height).toBeLessThanOrEqual(700);
       await settled(page);
       await app.screenshot(`first-screen-1024-templates-${suffix}`);

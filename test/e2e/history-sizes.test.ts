@@ -67,7 +67,8 @@ describe.each(LOCALES)('History at every window size ($suffix)', ({ locale, lang
     app = await startApp({ locale, browser, onboarding: false, screen: 'history', sandbox: { timeScale: 0.002 } });
     page = app.page;
     // Messages of every kind: answered, refused (402), an unknown outcome, a number that does not exist.
-    const send = (mobile: string, content = '您好，王工，您的订单A1001已发货，请注意查收。') => app.handlers['messages.send']({ profileId: 'sandbox', mobile, content });
+    const send = (mobile: string, content = '您好，王工，您的订单A1001已发货，请注意查收。') =>
+      app.handlers['messages.send']({ profileId: 'sandbox', mobile, content });
     await send('13800138008');
     await send('13800138006');
     app.services.sandbox!.setFault({ kind: 'code', code: 500, op: 'send', times: 1 });
@@ -92,7 +93,9 @@ describe.each(LOCALES)('History at every window size ($suffix)', ({ locale, lang
       await expect.poll(() => page.getByTestId('history-row').count(), { timeout: 15_000 }).toBe(4);
       await settled(page);
       const messages = await layout(page, '[data-testid="history-list"]', '.history-row');
-      expect(messages.headers.map((h) => h.text)).toEqual(['created', 'mobile', 'text', 'template', 'profile', 'units', 'outcome', 'state', 'duration'].map((k) => t(`history.column.${k}`)));
+      expect(messages.headers.map((h) => h.text)).toEqual(
+        ['created', 'mobile', 'text', 'template', 'profile', 'units', 'outcome', 'state', 'duration'].map((k) => t(`history.column.${k}`)),
+      );
       // Every column fits in the visible width: no sideways scrolling needed at these sizes.
       expect(messages.scrollsSideways).toBe(false);
       for (const h of messages.headers) {
@@ -132,7 +135,9 @@ describe.each(LOCALES)('History at every window size ($suffix)', ({ locale, lang
       const narrow = await layout(page, '[data-testid="history-list"]', '.history-row');
       expect(narrow.scrollsSideways).toBe(true);
       await page.evaluate(() => {
-        const body = (globalThis as unknown as { document: { querySelector(s: string): { scrollLeft: number; scrollWidth: number } } }).document.querySelector('[data-testid="history-list"] .history-body');
+        const body = (globalThis as unknown as { document: { querySelector(s: string): { scrollLeft: number; scrollWidth: number } } }).document.querySelector(
+          '[data-testid="history-list"] .history-body',
+        );
         body.scrollLeft = body.scrollWidth;
       });
       const scrolled = await layout(page, '[data-testid="history-list"]', '.history-row');

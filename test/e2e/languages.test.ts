@@ -98,7 +98,9 @@ describe.each([
       ...services.store.templates.list().flatMap((t) => [t.content, t.name, ...t.content.split('【变量】')]),
       ...services.store.history.page({}, { limit: 100 }).rows.map((m) => m.content),
       // What the provider said (its msg, a raw state): its values, as it sent them.
-      ...services.store.history.page({}, { limit: 100 }).rows.flatMap((m) => [m.providerMsg ?? '', ...services.store.messages.events(m.id).map((e) => e.detail ?? '')]),
+      ...services.store.history
+        .page({}, { limit: 100 })
+        .rows.flatMap((m) => [m.providerMsg ?? '', ...services.store.messages.events(m.id).map((e) => e.detail ?? '')]),
       ...services.store.profiles.list().map((p) => p.name),
       ...(services.sandbox?.templates('sandbox-demo').flatMap((t) => [t.content, ...t.content.split('【变量】')]) ?? []),
       'list.csv',

@@ -31,7 +31,6 @@ interface PageGlobals {
   localStorage: { getItem(k: string): string | null; removeItem(k: string): void };
 }
 
-
 describe.each(LOCALES)('First-start guide ($suffix)', ({ locale, lang, suffix, profileName }) => {
   let browser: Browser;
   let app: AppUnderTest;
@@ -43,7 +42,11 @@ describe.each(LOCALES)('First-start guide ($suffix)', ({ locale, lang, suffix, p
   const keyModal = () => page.getByRole('dialog').filter({ has: page.getByTestId('key-modal-body') });
   const dismissed = () => page.evaluate((k) => (globalThis as unknown as PageGlobals).localStorage.getItem(k), ONBOARDING_DISMISSED_KEY);
   const snap = async (name: string, target?: Locator) => {
-    await page.locator('.ant-message-notice').first().waitFor({ state: 'detached', timeout: 5_000 }).catch(() => undefined);
+    await page
+      .locator('.ant-message-notice')
+      .first()
+      .waitFor({ state: 'detached', timeout: 5_000 })
+      .catch(() => undefined);
     await settled(page);
     await target?.scrollIntoViewIfNeeded();
     await app.screenshot(name);
@@ -196,7 +199,10 @@ describe.each(LOCALES)('First-start guide ($suffix)', ({ locale, lang, suffix, p
       const templates = (await app.handlers['templates.list'](undefined)) as TemplateView[];
       expect(templates.map((x) => x.content).sort()).toEqual([...DEMO].sort());
       expect(templates.every((x) => x.approved)).toBe(true);
-      expect(templates.find((x) => x.content === DEMO[0])).toMatchObject({ name: t('templates.demo.shipped'), markerNames: [t('templates.demoLabel.customer'), t('templates.demoLabel.order')] });
+      expect(templates.find((x) => x.content === DEMO[0])).toMatchObject({
+        name: t('templates.demo.shipped'),
+        markerNames: [t('templates.demoLabel.customer'), t('templates.demoLabel.order')],
+      });
       // Named as the Sandbox's: never the same name as a template of the user's own beside it.
       for (const x of templates) expect(x.name).toMatch(lang === 'en' ? / \(Sandbox demo\)$/ : /（沙箱示例）$/);
       await snap(`onboarding-templates-${suffix}`);

@@ -75,17 +75,56 @@ describe.each(LOCALES)('On call ($suffix)', ({ locale, lang, suffix }) => {
     const markers = lang === 'en' ? ['System', 'Problem'] : ['系统', '问题'];
     const template = await app.handlers['templates.save']({ name: '告警通知', content: ALERT, approved: true, markerNames: markers });
     const ids: Record<keyof typeof people, number> = { never: 0, busy: 0, answers: 0 };
-    for (const key of ['never', 'busy', 'answers'] as const) ids[key] = (await app.handlers['contacts.save']({ name: people[key][0], mobile: people[key][1] })).id;
+    for (const key of ['never', 'busy', 'answers'] as const)
+      ids[key] = (await app.handlers['contacts.save']({ name: people[key][0], mobile: people[key][1] })).id;
     const step = (contactId: number, pauseSeconds: number) => ({ target: { kind: 'contact' as const, contactId }, attempts: 1, retrySeconds: 0, pauseSeconds });
-    const quick = await app.handlers['paging.savePolicy']({ name: lang === 'en' ? 'Database' : '数据库', steps: [step(ids.never, 2), step(ids.busy, 2), step(ids.answers, 0)], repeat: 0, minAnsweredSeconds: 0 });
-    const slow = await app.handlers['paging.savePolicy']({ name: lang === 'en' ? 'Disks (long pause)' : '磁盘（长等待）', steps: [step(ids.never, 600), step(ids.answers, 0)], repeat: 0, minAnsweredSeconds: 0 });
+    const quick = await app.handlers['paging.savePolicy']({
+      name: lang === 'en' ? 'Database' : '数据库',
+      steps: [step(ids.never, 2), step(ids.busy, 2), step(ids.answers, 0)],
+      repeat: 0,
+      minAnsweredSeconds: 0,
+    });
+    const slow = await app.handlers['paging.savePolicy']({
+      name: lang === 'en' ? 'Disks (long pause)' : '磁盘（长等待）',
+      steps: [step(ids.never, 600), step(ids.answers, 0)],
+      repeat: 0,
+      minAnsweredSeconds: 0,
+    });
     const variables = { [markers[0]!]: '{{labels.alertname}}', [markers[1]!]: '{{labels.job}}' };
-    await app.handlers['paging.saveRoute']({ name: lang === 'en' ? 'Probes' : '探测', position: 10, matchers: [{ label: 'alertname', op: '=', value: 'ProbeFailure' }], severities: ['critical'], policyId: quick.id, templateId: template.id, variables, throughQuietHours: ['critical'], callOnResolved: false, isDefault: false });
-    await app.handlers['paging.saveRoute']({ name: lang === 'en' ? 'Everything else' : '其他', position: 20, matchers: [], severities: [], policyId: slow.id, templateId: template.id, variables, throughQuietHours: [], callOnResolved: false, isDefault: true });
+    await app.handlers['paging.saveRoute']({
+      name: lang === 'en' ? 'Probes' : '探测',
+      position: 10,
+      matchers: [{ label: 'alertname', op: '=', value: 'ProbeFailure' }],
+      severities: ['critical'],
+      policyId: quick.id,
+      templateId: template.id,
+      variables,
+      throughQuietHours: ['critical'],
+      callOnResolved: false,
+      isDefault: false,
+    });
+    await app.handlers['paging.saveRoute']({
+      name: lang === 'en' ? 'Everything else' : '其他',
+      position: 20,
+      matchers: [],
+      severities: [],
+      policyId: slow.id,
+      templateId: template.id,
+      variables,
+      throughQuietHours: [],
+      callOnResolved: false,
+      isDefault: true,
+    });
     const monday = Date.now() - 2 * 86_400_000;
     await app.handlers['paging.saveSchedule']({
       name: lang === 'en' ? 'DBA week' : '数据库周轮值',
-      rotation: { participants: [ids.never, ids.busy, ids.answers], shift: { count: 1, unit: 'week' }, handover: '10:00', timeZone: 'Asia/Shanghai', start: monday },
+      rotation: {
+        participants: [ids.never, ids.busy, ids.answers],
+        shift: { count: 1, unit: 'week' },
+        handover: '10:00',
+        timeZone: 'Asia/Shanghai',
+        start: monday,
+      },
       overrides: [{ contactId: ids.answers, from: Date.now() + 86_400_000, to: Date.now() + 2 * 86_400_000 }],
     });
     await page.goto(page.url().replace(/#.*$/, '') + '#/oncall');
@@ -123,7 +162,9 @@ describe.each(LOCALES)('On call ($suffix)', ({ locale, lang, suffix }) => {
         [people.answers[0], 'answered'],
       ]);
       // Every call is on the screen with its result.
-      await expect.poll(() => page.getByTestId('incident-call').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-result')))).toEqual(['no-answer', 'busy', 'answered']);
+      await expect
+        .poll(() => page.getByTestId('incident-call').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-result'))))
+        .toEqual(['no-answer', 'busy', 'answered']);
       const text = await detail.innerText();
       for (const [name] of Object.values(people)) expect(text).toContain(name);
       expect(text).toContain(t('msg:paging.result.busy'));
@@ -197,7 +238,9 @@ describe.each(LOCALES)('On call ($suffix)', ({ locale, lang, suffix }) => {
       const parsed = parseMatchers(typed);
       expect(parsed).toMatchObject({ ok: false, error: { params: { problem: 'expected-operator' } } });
       await page.getByTestId('route-matchers').fill(typed);
-      await expect.poll(() => page.getByTestId('route-matchers-error').innerText()).toBe(t('msg:paging.matcherSyntax.expected-operator', { at: (parsed.ok ? 0 : parsed.error.params.at) + 1 }));
+      await expect
+        .poll(() => page.getByTestId('route-matchers-error').innerText())
+        .toBe(t('msg:paging.matcherSyntax.expected-operator', { at: (parsed.ok ? 0 : parsed.error.params.at) + 1 }));
       // The call's text on a sample alert, filled from the route's expressions.
       expect(await page.getByTestId('route-preview').innerText()).toContain('DiskFull');
       await snap('route-form');

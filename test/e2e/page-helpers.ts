@@ -64,7 +64,15 @@ export async function settled(page: Page): Promise<void> {
  */
 export function translator(lang: Language): (key: string, vars?: Record<string, unknown>) => string {
   const i18n = i18next.createInstance();
-  void i18n.init({ resources, lng: lang, fallbackLng: false, initAsync: false, returnNull: false, returnEmptyString: false, interpolation: { escapeValue: false } });
+  void i18n.init({
+    resources,
+    lng: lang,
+    fallbackLng: false,
+    initAsync: false,
+    returnNull: false,
+    returnEmptyString: false,
+    interpolation: { escapeValue: false },
+  });
   return (key, vars = {}) => {
     const [ns, path] = key.startsWith(`${MESSAGES_NS}:`) ? [MESSAGES_NS, key.slice(MESSAGES_NS.length + 1)] : ['translation', key];
     if (!i18n.exists(path, { ...vars, ns })) throw new Error(`no text at ${key}`);
@@ -123,7 +131,10 @@ export async function stubSpeech(page: Page, { chinese = true } = {}): Promise<v
     const w = globalThis as unknown as Record<string, unknown>;
     const spoken: string[] = [];
     w.__spokenTexts = spoken;
-    const voices = [{ name: 'Alex', lang: 'en-US', localService: true, default: true }, ...(withChinese ? [{ name: 'Tingting', lang: 'zh-CN', localService: true, default: false }] : [])];
+    const voices = [
+      { name: 'Alex', lang: 'en-US', localService: true, default: true },
+      ...(withChinese ? [{ name: 'Tingting', lang: 'zh-CN', localService: true, default: false }] : []),
+    ];
     class Utterance {
       lang = '';
       voice: unknown = null;

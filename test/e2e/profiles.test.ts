@@ -60,7 +60,11 @@ describe.each(LOCALES)('Profiles screen ($suffix)', ({ locale, lang, htmlLang, s
   const t = translator(lang);
   const snap = async (name: string) => {
     // Let earlier toasts go (they last 3 s) so each screenshot shows its own screen.
-    await page.locator('.ant-message-notice').first().waitFor({ state: 'detached', timeout: 5_000 }).catch(() => undefined);
+    await page
+      .locator('.ant-message-notice')
+      .first()
+      .waitFor({ state: 'detached', timeout: 5_000 })
+      .catch(() => undefined);
     await settled(page);
     await app.screenshot(name);
   };
@@ -122,7 +126,9 @@ describe.each(LOCALES)('Profiles screen ($suffix)', ({ locale, lang, htmlLang, s
   it(
     'edits the built-in Sandbox with its base URL and API ID read-only',
     async () => {
-      await row('sandbox').getByRole('button', { name: t('profiles.actionLabel.edit', { name: 'Sandbox' }) }).click();
+      await row('sandbox')
+        .getByRole('button', { name: t('profiles.actionLabel.edit', { name: 'Sandbox' }) })
+        .click();
       const drawer = page.getByRole('dialog', { name: t('profiles.form.editTitle', { name: 'Sandbox' }) });
       await drawer.waitFor();
       await settled(page);
@@ -195,7 +201,14 @@ describe.each(LOCALES)('Profiles screen ($suffix)', ({ locale, lang, htmlLang, s
       expect(await modal.getByTestId('key-state').getAttribute('data-has-key')).toBe('false');
 
       const saved = app.calls.filter((c) => c.channel === 'profiles.save').at(-1)!.input as Record<string, unknown>;
-      expect(saved).toMatchObject({ name: profileName, baseUrl: app.services.sandbox!.baseUrl, apiId: 'sandbox-demo', connectTimeoutMs: 20_000, totalTimeoutMs: 30_000, lowBalanceThreshold: null });
+      expect(saved).toMatchObject({
+        name: profileName,
+        baseUrl: app.services.sandbox!.baseUrl,
+        apiId: 'sandbox-demo',
+        connectTimeoutMs: 20_000,
+        totalTimeoutMs: 30_000,
+        lowBalanceThreshold: null,
+      });
       const created = (await app.services.profiles.list()).find((p) => p.name === profileName)!;
       expect(created).toBeTruthy();
       createdId = created.id;
@@ -211,7 +224,12 @@ describe.each(LOCALES)('Profiles screen ($suffix)', ({ locale, lang, htmlLang, s
       await input.fill(apiKey);
       await page.getByTestId('api-key-save').click();
       // The field is emptied as soon as the key is submitted (before main has even answered).
-      expect(await page.evaluate((k) => Array.from((globalThis as unknown as PageGlobals).document.querySelectorAll('input')).some((i) => i.value.includes(k)), apiKey)).toBe(false);
+      expect(
+        await page.evaluate(
+          (k) => Array.from((globalThis as unknown as PageGlobals).document.querySelectorAll('input')).some((i) => i.value.includes(k)),
+          apiKey,
+        ),
+      ).toBe(false);
 
       await modal.getByTestId('balance-result').waitFor();
       expect(await modal.getByTestId('key-state').getAttribute('data-has-key')).toBe('true');
@@ -273,7 +291,9 @@ describe.each(LOCALES)('Profiles screen ($suffix)', ({ locale, lang, htmlLang, s
   it(
     'deletes a profile after confirmation (never the built-in one)',
     async () => {
-      await row(createdId).getByRole('button', { name: t('profiles.actionLabel.delete', { name: profileName }) }).click();
+      await row(createdId)
+        .getByRole('button', { name: t('profiles.actionLabel.delete', { name: profileName }) })
+        .click();
       const confirm = confirmDialog(t('profiles.confirmDelete.title', { name: profileName }));
       await confirm.waitFor();
       await settled(page); // click once the dialog has stopped zooming in
@@ -343,7 +363,9 @@ describe.each(LOCALES)('Profiles screen ($suffix)', ({ locale, lang, htmlLang, s
       const keyed = await app.services.profiles.save({ name: `Keyed ${suffix}`, baseUrl: 'https://voice-a.example.com/api', apiId: 'acct' });
       await app.services.profiles.setKey(keyed.id, `moving-key-${randomBytes(6).toString('hex')}`);
       await page.reload();
-      await row(keyed.id).getByRole('button', { name: t('profiles.actionLabel.edit', { name: keyed.name }) }).click();
+      await row(keyed.id)
+        .getByRole('button', { name: t('profiles.actionLabel.edit', { name: keyed.name }) })
+        .click();
       const drawer = page.getByRole('dialog', { name: t('profiles.form.editTitle', { name: keyed.name }) });
       await drawer.waitFor();
       await settled(page);

@@ -30,15 +30,28 @@ describe.each(LOCALES)('Sandbox screen ($suffix)', ({ locale, lang, suffix, name
   const t = translator(lang);
   const sends = () => app.services.sandbox!.requests().filter((r) => r.op === 'send');
   const card = () => page.getByTestId('call-card');
-  const cardAttr = async (attr: string) => ((await card().count()) ? card().first().getAttribute(attr, { timeout: 1_000 }).catch(() => null) : null);
+  const cardAttr = async (attr: string) =>
+    (await card().count())
+      ? card()
+          .first()
+          .getAttribute(attr, { timeout: 1_000 })
+          .catch(() => null)
+      : null;
   const snap = async (shot: string) => {
-    await page.locator('.ant-message-notice').first().waitFor({ state: 'detached', timeout: 6_000 }).catch(() => undefined);
+    await page
+      .locator('.ant-message-notice')
+      .first()
+      .waitFor({ state: 'detached', timeout: 6_000 })
+      .catch(() => undefined);
     await page.mouse.move(5, 795);
     await settled(page);
     await app.screenshot(shot);
   };
   const go = async (screen: 'send' | 'sandbox' | 'templates') => {
-    await page.getByRole('menuitem').filter({ hasText: new RegExp(`^\\s*${t(`nav.${screen}`)}\\s*$`) }).click();
+    await page
+      .getByRole('menuitem')
+      .filter({ hasText: new RegExp(`^\\s*${t(`nav.${screen}`)}\\s*$`) })
+      .click();
     await expect.poll(() => page.evaluate(() => (globalThis as unknown as { location: { hash: string } }).location.hash)).toBe(`#/${screen}`);
   };
   const libraryRow = () => page.locator('[data-testid="sandbox-library-row"]').filter({ hasText: name });
@@ -135,7 +148,7 @@ describe.each(LOCALES)('Sandbox screen ($suffix)', ({ locale, lang, suffix, name
   );
 
   it(
-    'a drained balance answers 402 with the Sandbox\'s own advice; topped up on the Sandbox screen, the next call is answered',
+    "a drained balance answers 402 with the Sandbox's own advice; topped up on the Sandbox screen, the next call is answered",
     async () => {
       await go('sandbox');
       await page.getByTestId('sandbox-empty').click();
@@ -170,7 +183,10 @@ describe.each(LOCALES)('Sandbox screen ($suffix)', ({ locale, lang, suffix, name
     async () => {
       // A provider code 500 for the next send: switched on, listed, used up by one send.
       await page.getByTestId('sandbox-fault-kind').click();
-      await page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option').filter({ hasText: t('sandbox.faults.kindName.code') }).click();
+      await page
+        .locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option')
+        .filter({ hasText: t('sandbox.faults.kindName.code') })
+        .click();
       await page.getByTestId('sandbox-fault-add').click();
       await expect.poll(() => page.getByTestId('sandbox-fault').count()).toBe(1);
       expect(app.services.sandbox!.faults()).toEqual([{ kind: 'code', code: 500, op: 'send', times: 1, remaining: 1 }]);
@@ -199,12 +215,18 @@ describe.each(LOCALES)('Sandbox screen ($suffix)', ({ locale, lang, suffix, name
 
       // The signature gateway on: the Sandbox profile does not sign, so its balance check is refused.
       await page.getByTestId('sandbox-signature').click();
-      await page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option').filter({ hasText: t('sandbox.settings.signatureMode.spec') }).click();
+      await page
+        .locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option')
+        .filter({ hasText: t('sandbox.settings.signatureMode.spec') })
+        .click();
       await expect.poll(() => app.services.sandbox!.settings().signatureMode).toBe('spec');
       const b = await app.handlers['balance.query']({ profileId: 'sandbox' });
       expect(b.failure?.kind).toBe('signature-rejected');
       await page.getByTestId('sandbox-signature').click();
-      await page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option').filter({ hasText: t('sandbox.settings.signatureMode.off') }).click();
+      await page
+        .locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option')
+        .filter({ hasText: t('sandbox.settings.signatureMode.off') })
+        .click();
       await expect.poll(() => app.services.sandbox!.settings().signatureMode).toBe('off');
       // The renderer never called the sandbox's admin endpoints: only the sandbox.* operations.
       expect(app.calls.filter((c) => c.channel.startsWith('sandbox.')).length).toBeGreaterThan(5);
@@ -224,7 +246,8 @@ describe.each(LOCALES)('Sandbox screen ($suffix)', ({ locale, lang, suffix, name
       await page.locator('#template_labels_0').fill(label);
       await page.getByTestId('template-save').click();
       await page.locator('.ant-drawer-content').waitFor({ state: 'hidden' });
-      const libraryApproved = () => page.locator('[data-testid="template-row"]').filter({ hasText: pendingName }).getByTestId('template-status').getAttribute('data-approved');
+      const libraryApproved = () =>
+        page.locator('[data-testid="template-row"]').filter({ hasText: pendingName }).getByTestId('template-status').getAttribute('data-approved');
       await expect.poll(libraryApproved).toBe('false');
 
       await go('sandbox');
@@ -301,7 +324,9 @@ describe.each(LOCALES)('Sandbox screen ($suffix)', ({ locale, lang, suffix, name
       await page.getByTestId('sandbox-requests').evaluate((el: { scrollIntoView(o: unknown): void }) => el.scrollIntoView({ block: 'start' }));
       await snap(`sandbox-requests-1024-${suffix}`);
       // At most three short lines a row (a rejected signature's reason may wrap), not a column a few characters wide.
-      const heights = await page.getByTestId('sandbox-request').evaluateAll((rows) => rows.map((r) => (r as unknown as { getBoundingClientRect(): { height: number } }).getBoundingClientRect().height));
+      const heights = await page
+        .getByTestId('sandbox-request')
+        .evaluateAll((rows) => rows.map((r) => (r as unknown as { getBoundingClientRect(): { height: number } }).getBoundingClientRect().height));
       expect(Math.max(...heights)).toBeLessThanOrEqual(90);
       expect(problems).toEqual([]);
     },

@@ -28,10 +28,13 @@ const CODE = '您的验证码是【变量】，5分钟内有效。';
 const BOOKING = '尊敬的【变量】，您预约的【变量】服务将于【变量】开始。';
 
 interface PageGlobals {
-  document: { body: { innerText: string }; documentElement: { lang: string }; activeElement: { id: string; getAttribute(name: string): string | null } | null; getAnimations(): { playState: string; effect: { getComputedTiming(): { iterations: number } } | null }[] };
+  document: {
+    body: { innerText: string };
+    documentElement: { lang: string };
+    activeElement: { id: string; getAttribute(name: string): string | null } | null;
+    getAnimations(): { playState: string; effect: { getComputedTiming(): { iterations: number } } | null }[];
+  };
 }
-
-
 
 /** The error text antd shows under the form item that holds the field with this id. */
 function fieldError(page: Page, id: string): Locator {
@@ -48,10 +51,20 @@ describe.each(LOCALES)('Send screen ($suffix)', ({ locale, lang, suffix, markers
   const sends = () => app.services.sandbox!.requests().filter((r) => r.op === 'send');
   const card = () => page.getByTestId('call-card');
   /** An attribute of the call card, or null while there is none (never waits for it). */
-  const cardAttr = async (name: string) => ((await card().count()) ? card().first().getAttribute(name, { timeout: 1_000 }).catch(() => null) : null);
+  const cardAttr = async (name: string) =>
+    (await card().count())
+      ? card()
+          .first()
+          .getAttribute(name, { timeout: 1_000 })
+          .catch(() => null)
+      : null;
   const confirmBody = () => page.getByTestId('confirm-body');
   const snap = async (name: string, { whole = false } = {}) => {
-    await page.locator('.ant-message-notice').first().waitFor({ state: 'detached', timeout: 5_000 }).catch(() => undefined);
+    await page
+      .locator('.ant-message-notice')
+      .first()
+      .waitFor({ state: 'detached', timeout: 5_000 })
+      .catch(() => undefined);
     await settled(page);
     // The whole page: below the shell's banners the form and the side column are taller than 800 px.
     if (whole) {
@@ -64,7 +77,10 @@ describe.each(LOCALES)('Send screen ($suffix)', ({ locale, lang, suffix, markers
     await page.locator('#send_templateId').click();
     const option = page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option').filter({ hasText: name });
     await option.first().click();
-    await page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)').waitFor({ state: 'hidden' }).catch(() => undefined);
+    await page
+      .locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)')
+      .waitFor({ state: 'hidden' })
+      .catch(() => undefined);
   };
   const fillMobile = async (value: string) => {
     await page.locator('#send_mobile').fill(value);
@@ -181,7 +197,9 @@ describe.each(LOCALES)('Send screen ($suffix)', ({ locale, lang, suffix, markers
       await settled(page);
       expect(await confirmBody().getByTestId('confirm-mobile').innerText()).toBe('13812345678');
       expect(await confirmBody().getByTestId('confirm-text').innerText()).toBe('您好，张先生，您的订单A1024已发货，请注意查收。');
-      expect(await confirmBody().getByTestId('confirm-units').innerText()).toBe(t('send.confirm.costValue', { length: 26, units: t('send.units', { count: 1 }) }));
+      expect(await confirmBody().getByTestId('confirm-units').innerText()).toBe(
+        t('send.confirm.costValue', { length: 26, units: t('send.units', { count: 1 }) }),
+      );
       expect(sends()).toHaveLength(0); // nothing leaves before the confirmation
       await page.getByTestId('confirm-send').click();
 
@@ -223,7 +241,12 @@ describe.each(LOCALES)('Send screen ($suffix)', ({ locale, lang, suffix, markers
     "starts a new send empty: the last send's values (another person's) are offered with their number and time, never put in unasked",
     async () => {
       // Since then the same template went to someone else, as the last row of a batch does.
-      const other = await app.handlers['messages.send']({ profileId: 'sandbox', mobile: '13800138008', content: '您好，吴霞19，您的订单B9999已发货，请注意查收。', templateId: ids.shipping });
+      const other = await app.handlers['messages.send']({
+        profileId: 'sandbox',
+        mobile: '13800138008',
+        content: '您好，吴霞19，您的订单B9999已发货，请注意查收。',
+        templateId: ids.shipping,
+      });
       await page.setViewportSize({ width: 1024, height: 700 });
       await page.reload();
       await page.getByTestId('send-form-card').waitFor();
@@ -366,7 +389,12 @@ describe.each(LOCALES)('Send screen ($suffix)', ({ locale, lang, suffix, markers
           expect(text).toContain(t('send.outcome.rejectedNothingPlaced'));
           expect(await card().getByTestId('send-again').count()).toBe(0);
         }
-        if (code === 401) expect(await card().getByRole('button', { name: t('send.call.openProfiles') }).count()).toBe(1);
+        if (code === 401)
+          expect(
+            await card()
+              .getByRole('button', { name: t('send.call.openProfiles') })
+              .count(),
+          ).toBe(1);
         expect((await app.handlers['messages.get']({ id })).message.code).toBe(code);
         expect(await bodyText(page)).not.toMatch(RAW_KEY);
         if (code === 403) await snap(`send-403-${suffix}`, { whole: true });
@@ -381,7 +409,19 @@ describe.each(LOCALES)('Send screen ($suffix)', ({ locale, lang, suffix, markers
     'shows a timeout as an unknown outcome, and "Send again" sends only after a confirmation',
     async () => {
       const sandbox = (await app.handlers['profiles.list'](undefined)).find((p: ProfileView) => p.id === 'sandbox')!;
-    const { id: _id, builtin: _b, hasKey: _k, keyCheck: _kc, createdAt: _c, updatedAt: _u, dialect: _d, dialectId: _di, follow: _f, receipts: _r, ...input } = sandbox;
+      const {
+        id: _id,
+        builtin: _b,
+        hasKey: _k,
+        keyCheck: _kc,
+        createdAt: _c,
+        updatedAt: _u,
+        dialect: _d,
+        dialectId: _di,
+        follow: _f,
+        receipts: _r,
+        ...input
+      } = sandbox;
       await app.handlers['profiles.save']({ ...input, id: 'sandbox', connectTimeoutMs: 1_000, totalTimeoutMs: 2_000 });
       try {
         await fillMobile('13912345679');
@@ -493,10 +533,13 @@ describe.each(LOCALES)('Send screen ($suffix)', ({ locale, lang, suffix, markers
     async () => {
       // The calls of the tests before have ended (an answer after this would be billed: one unit less).
       await expect
-        .poll(() => {
-          const s = app.services.sandbox!.stats();
-          return s.activeCalls + s.queuedCalls;
-        }, { timeout: 60_000 })
+        .poll(
+          () => {
+            const s = app.services.sandbox!.stats();
+            return s.activeCalls + s.queuedCalls;
+          },
+          { timeout: 60_000 },
+        )
         .toBe(0);
       // The Sandbox profile warns at 3 units or fewer.
       app.services.sandbox!.setBalance('sandbox-demo', 2);
@@ -563,7 +606,19 @@ describe.each(LOCALES)('Send screen ($suffix)', ({ locale, lang, suffix, markers
     'a 401 says how the profile authenticates: a profile that does not sign is told so and sent to Profiles; a refused signature to Signatures, with the same name in the text and the button',
     async () => {
       const sandbox = (await app.handlers['profiles.list'](undefined)).find((p: ProfileView) => p.id === 'sandbox')!;
-      const { id: _id, builtin: _b, hasKey: _k, keyCheck: _kc, createdAt: _c, updatedAt: _u, dialect: _d, dialectId: _di, follow: _f, receipts: _r, ...input } = sandbox;
+      const {
+        id: _id,
+        builtin: _b,
+        hasKey: _k,
+        keyCheck: _kc,
+        createdAt: _c,
+        updatedAt: _u,
+        dialect: _d,
+        dialectId: _di,
+        follow: _f,
+        receipts: _r,
+        ...input
+      } = sandbox;
       await page.setViewportSize({ width: 1024, height: 700 });
       // The gateway in front of the provider takes signed requests only; the Sandbox profile does not sign.
       app.services.sandbox!.setSignatureMode('spec');
@@ -646,7 +701,13 @@ describe.each(LOCALES)('Send screen ($suffix)', ({ locale, lang, suffix, markers
         const w = globalThis as unknown as Record<string, unknown> & { localStorage: { getItem(k: string): string | null } };
         const spoken: { text: string; lang: string; voice: string | null }[] = [];
         w.__spoken = spoken;
-        const voices = w.localStorage.getItem('e2e.noChineseVoice') === '1' ? [{ name: 'Alex', lang: 'en-US', localService: true, default: true }] : [{ name: 'Alex', lang: 'en-US', localService: true, default: true }, { name: 'Tingting', lang: 'zh-CN', localService: true, default: false }];
+        const voices =
+          w.localStorage.getItem('e2e.noChineseVoice') === '1'
+            ? [{ name: 'Alex', lang: 'en-US', localService: true, default: true }]
+            : [
+                { name: 'Alex', lang: 'en-US', localService: true, default: true },
+                { name: 'Tingting', lang: 'zh-CN', localService: true, default: false },
+              ];
         class Utterance {
           text: string;
           lang = '';
@@ -701,7 +762,9 @@ describe.each(LOCALES)('Send screen ($suffix)', ({ locale, lang, suffix, markers
       await confirmBody().getByTestId('own-mobile').fill('139 0000 1111');
       await confirmBody().getByTestId('call-me-button').click();
       await confirmBody().getByTestId('call-me-placed').waitFor({ timeout: 20_000 });
-      expect(await confirmBody().getByTestId('call-me-placed').innerText()).toBe(t('send.confirm.callMe.placed', { own: '13900001111', mobile: '13812340000' }));
+      expect(await confirmBody().getByTestId('call-me-placed').innerText()).toBe(
+        t('send.confirm.callMe.placed', { own: '13900001111', mobile: '13812340000' }),
+      );
       expect(sends().length).toBe(before + 1);
       expect(sends().at(-1)!.body).toMatchObject({ mobile: '13900001111', content: TEXT });
       // A real send, in History; the confirmation is still open for the person it was meant for.
@@ -723,7 +786,9 @@ describe.each(LOCALES)('Send screen ($suffix)', ({ locale, lang, suffix, markers
       await confirmBody().waitFor({ state: 'detached' });
 
       // No Chinese voice installed: said plainly, nothing played.
-      await page.evaluate(() => (globalThis as unknown as { localStorage: { setItem(k: string, v: string): void } }).localStorage.setItem('e2e.noChineseVoice', '1'));
+      await page.evaluate(() =>
+        (globalThis as unknown as { localStorage: { setItem(k: string, v: string): void } }).localStorage.setItem('e2e.noChineseVoice', '1'),
+      );
       await fillShipping();
       await page.getByTestId('hear-it-button').click();
       await page.getByTestId('hear-it-problem').waitFor();

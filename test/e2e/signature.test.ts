@@ -30,7 +30,8 @@ const LOCALES = [
 const TIMEOUT = 90_000;
 const CJK = /[\u3400-\u9fff]/;
 /** A dictionary key of this screen that leaked onto the screen instead of its text. */
-const RAW_KEY = /\b(signature|nav|common|errors)\.[a-z][\w-]*(\.[\w-]+)+\b|\b(diagnosis|parse\.(problem|warning)|vectors\.(problem|check)|clock|error|reason)\.[a-z][\w-]*\b/;
+const RAW_KEY =
+  /\b(signature|nav|common|errors)\.[a-z][\w-]*(\.[\w-]+)+\b|\b(diagnosis|parse\.(problem|warning)|vectors\.(problem|check)|clock|error|reason)\.[a-z][\w-]*\b/;
 /** Three English words in a row: a sentence where the Chinese UI should have Chinese. */
 const ENGLISH_SENTENCE = /\b[a-z]{2,}\s+[a-z]{2,}\s+[a-z]{2,}\b/i;
 
@@ -55,7 +56,15 @@ const plusSeconds = (date: string, s: number) => formatHttpDate(new Date(parseHt
 
 /** Raw HTTP of a signed request. */
 function rawRequest(o: { method?: string; target: string; host: string; date: string; authorization: string }): string {
-  return [`${o.method ?? 'POST'} ${o.target} HTTP/1.1`, `Host: ${o.host}`, `Date: ${o.date}`, `Authorization: ${o.authorization}`, 'Content-Type: application/json', '', '{}'].join('\r\n');
+  return [
+    `${o.method ?? 'POST'} ${o.target} HTTP/1.1`,
+    `Host: ${o.host}`,
+    `Date: ${o.date}`,
+    `Authorization: ${o.authorization}`,
+    'Content-Type: application/json',
+    '',
+    '{}',
+  ].join('\r\n');
 }
 
 /** The DOM as seen from page.evaluate (the Node-side type config has no DOM library). */
@@ -90,7 +99,11 @@ describe.each(LOCALES)('Signature workbench ($suffix)', ({ locale, dict, msg, su
   const enOnly: typeof it = suffix === 'en' ? it : ((() => undefined) as unknown as typeof it);
   const zhOnly: typeof it = suffix === 'zh-CN' ? it : ((() => undefined) as unknown as typeof it);
   const snap = async (name: string) => {
-    await page.locator('.ant-message-notice').first().waitFor({ state: 'detached', timeout: 5_000 }).catch(() => undefined);
+    await page
+      .locator('.ant-message-notice')
+      .first()
+      .waitFor({ state: 'detached', timeout: 5_000 })
+      .catch(() => undefined);
     await settled(page);
     // The whole screen, top to bottom, at the 1280 px window width: every output in one picture.
     mkdirSync(SCREENS_DIR, { recursive: true });
@@ -115,7 +128,11 @@ describe.each(LOCALES)('Signature workbench ($suffix)', ({ locale, dict, msg, su
     await page.getByTestId(`sig-variant-${o.variant ?? 'spec'}`).click();
     if (o.method) await page.locator('[data-testid="sig-method"] .ant-segmented-item').filter({ hasText: o.method }).click();
   };
-  const signatureShown = () => page.getByTestId('sig-signature').innerText().catch(() => '');
+  const signatureShown = () =>
+    page
+      .getByTestId('sig-signature')
+      .innerText()
+      .catch(() => '');
 
   /** Pastes a request into Verify, compares with `compareTime` (or now) and waits for the verdict. */
   const diagnose = async (text: string, compareTime?: string, defaultUrl = '') => {
@@ -136,7 +153,9 @@ describe.each(LOCALES)('Signature workbench ($suffix)', ({ locale, dict, msg, su
     return {
       verdict: await page.getByTestId('verdict').getAttribute('data-verdict'),
       title: await page.getByTestId('verdict-title').innerText(),
-      causes: await page.getByTestId('cause').evaluateAll((els) => els.map((e) => (e as unknown as { getAttribute(n: string): string | null }).getAttribute('data-cause'))),
+      causes: await page
+        .getByTestId('cause')
+        .evaluateAll((els) => els.map((e) => (e as unknown as { getAttribute(n: string): string | null }).getAttribute('data-cause'))),
     };
   };
 
@@ -179,7 +198,9 @@ describe.each(LOCALES)('Signature workbench ($suffix)', ({ locale, dict, msg, su
       expect(await page.getByTestId('out-sts').locator('.sig-lb').count()).toBe(3);
       // Bytes and HMAC in hex, the host and path taken from the URL, and the whole request as cURL.
       expect(await page.getByTestId('out-bytes').locator('[data-hex]').getAttribute('data-hex')).toBe(Buffer.from(sts, 'utf8').toString('hex'));
-      expect(await page.getByTestId('out-hmac').locator('[data-hex]').getAttribute('data-hex')).toBe(Buffer.from(V1.expected.signature, 'base64').toString('hex'));
+      expect(await page.getByTestId('out-hmac').locator('[data-hex]').getAttribute('data-hex')).toBe(
+        Buffer.from(V1.expected.signature, 'base64').toString('hex'),
+      );
       expect(await page.getByTestId('sig-host').innerText()).toBe('api.example.com');
       expect(await page.getByTestId('sig-path').innerText()).toBe('/voice/vm');
       const curl = await page.getByTestId('sig-curl').innerText();
@@ -221,7 +242,10 @@ describe.each(LOCALES)('Signature workbench ($suffix)', ({ locale, dict, msg, su
       await app.context.grantPermissions(['clipboard-read', 'clipboard-write']);
       const readClipboard = () => page.evaluate(() => (globalThis as unknown as PageGlobals).navigator.clipboard.readText());
       await page.getByTestId('out-signature-copy').click();
-      await page.getByText(t('signature.copy.done', { what: t('signature.out.signatureWhat') })).first().waitFor();
+      await page
+        .getByText(t('signature.copy.done', { what: t('signature.out.signatureWhat') }))
+        .first()
+        .waitFor();
       expect(await readClipboard()).toBe(V1.expected.signature);
       // As in the app, where every permission is denied: writeText fails, the copy command works.
       await page.evaluate(() => {
@@ -263,11 +287,16 @@ describe.each(LOCALES)('Signature workbench ($suffix)', ({ locale, dict, msg, su
       // (a) A tampered signature: one character changed.
       const sig = V1.expected.signature;
       const tampered = sig.slice(0, 10) + (sig[10] === 'A' ? 'B' : 'A') + sig.slice(11);
-      r = await diagnose(rawRequest({ target: '/voice/vm', host: 'api.example.com', date: DATE, authorization: authorization(V1.input.apiId, tampered) }), DATE);
+      r = await diagnose(
+        rawRequest({ target: '/voice/vm', host: 'api.example.com', date: DATE, authorization: authorization(V1.input.apiId, tampered) }),
+        DATE,
+      );
       expect(r.verdict).toBe('signature-mismatch');
       expect(r.title).toBe(t('signature.verdict.invalid', { reason: tm('signature.verdict.signature-mismatch') }));
       expect(r.causes).toEqual(['key-from-another-profile']);
-      expect(await page.getByTestId('verdict-cause').innerText()).toBe(t('signature.verdict.mostLikely', { cause: t('signature.cause.key-from-another-profile.name') }));
+      expect(await page.getByTestId('verdict-cause').innerText()).toBe(
+        t('signature.verdict.mostLikely', { cause: t('signature.cause.key-from-another-profile.name') }),
+      );
       expect(await page.locator('tr[data-part="signature"]').getAttribute('data-status')).toBe('differs');
       expect(await page.locator('tr[data-part="signature"]').innerText()).toContain(tampered);
       expect(await page.locator('tr[data-part="signature"]').innerText()).toContain(sig);
@@ -285,10 +314,18 @@ describe.each(LOCALES)('Signature workbench ($suffix)', ({ locale, dict, msg, su
       expect(await page.locator('[data-cause="clock-drift"] [data-testid="cause-evidence"]').innerText()).toContain(
         tm('diagnosis.clock-outside_behind', { seconds: 301, window: 300 }),
       );
-      expect(await page.locator('tr[data-part="date"] [data-testid="part-note"]').innerText()).toBe(tm('diagnosis.date-outside_behind', { seconds: 301, window: 300 }));
+      expect(await page.locator('tr[data-part="date"] [data-testid="part-note"]').innerText()).toBe(
+        tm('diagnosis.date-outside_behind', { seconds: 301, window: 300 }),
+      );
       await snap('signature-verify-skew-en');
       // ...and a request signed now − 301 s, compared with now.
-      const old = signRequest({ apiId: V1.input.apiId, apiKey: V1.input.apiKey!, method: 'POST', url: V1.input.url, date: formatHttpDate(new Date(Date.now() - 301_000)) });
+      const old = signRequest({
+        apiId: V1.input.apiId,
+        apiKey: V1.input.apiKey!,
+        method: 'POST',
+        url: V1.input.url,
+        date: formatHttpDate(new Date(Date.now() - 301_000)),
+      });
       r = await diagnose(rawRequest({ target: '/voice/vm', host: old.host, date: old.date, authorization: old.authorization }));
       expect(r.verdict).toBe('clock-skew');
       expect(r.causes[0]).toBe('clock-drift');
@@ -298,12 +335,20 @@ describe.each(LOCALES)('Signature workbench ($suffix)', ({ locale, dict, msg, su
       // (c) Signed with the query string (spec leaves it out), pasted as a cURL command.
       const url = 'https://api.example.com/voice/status?smsid=16330654361&format=json';
       const withQuery = hmac64(V1.input.apiKey!, `${V1.input.apiId}\nPOST /voice/status?smsid=16330654361&format=json\ndate: ${DATE}\nhost: api.example.com`);
-      const curl = [`curl -X POST '${url}'`, `-H 'Date: ${DATE}'`, `-H 'Authorization: ${authorization(V1.input.apiId, withQuery)}'`, `-H 'Content-Type: application/json'`, `--data-raw '{}'`].join(' \\\n  ');
+      const curl = [
+        `curl -X POST '${url}'`,
+        `-H 'Date: ${DATE}'`,
+        `-H 'Authorization: ${authorization(V1.input.apiId, withQuery)}'`,
+        `-H 'Content-Type: application/json'`,
+        `--data-raw '{}'`,
+      ].join(' \\\n  ');
       r = await diagnose(curl, DATE);
       expect(r.verdict).toBe('signature-mismatch');
       expect(r.causes[0]).toBe('query-string-signed');
       expect(await page.locator('[data-cause="query-string-signed"]').getAttribute('data-confidence')).toBe('high');
-      expect(await page.getByTestId('verdict-cause').innerText()).toBe(t('signature.verdict.mostLikely', { cause: t('signature.cause.query-string-signed.name') }));
+      expect(await page.getByTestId('verdict-cause').innerText()).toBe(
+        t('signature.verdict.mostLikely', { cause: t('signature.cause.query-string-signed.name') }),
+      );
       expect(await page.getByTestId('sig-understood').innerText()).toContain(t('signature.verify.format.curl'));
       expect(await page.locator('tr[data-part="path"]').getAttribute('data-status')).toBe('differs');
       expect(await page.getByTestId('inferred-sts-line').nth(1).innerText()).toBe('POST /voice/status?smsid=16330654361&format=json');
@@ -311,8 +356,18 @@ describe.each(LOCALES)('Signature workbench ($suffix)', ({ locale, dict, msg, su
 
       // (d) Signed for localhost:8080, sent to 127.0.0.1:8080.
       await typeKey(V_PORT.input.apiKey!);
-      const wrongHost = signRequest({ apiId: V_PORT.input.apiId, apiKey: V_PORT.input.apiKey!, method: 'POST', url: 'http://localhost:8080/voice/balance', date: V_PORT.input.date });
-      r = await diagnose(rawRequest({ target: '/voice/balance', host: '127.0.0.1:8080', date: V_PORT.input.date, authorization: wrongHost.authorization }), V_PORT.input.date, 'http://127.0.0.1:8080/');
+      const wrongHost = signRequest({
+        apiId: V_PORT.input.apiId,
+        apiKey: V_PORT.input.apiKey!,
+        method: 'POST',
+        url: 'http://localhost:8080/voice/balance',
+        date: V_PORT.input.date,
+      });
+      r = await diagnose(
+        rawRequest({ target: '/voice/balance', host: '127.0.0.1:8080', date: V_PORT.input.date, authorization: wrongHost.authorization }),
+        V_PORT.input.date,
+        'http://127.0.0.1:8080/',
+      );
       expect(r.verdict).toBe('signature-mismatch');
       expect(r.causes[0]).toBe('wrong-host');
       expect(await page.getByTestId('understood-url').innerText()).toBe('http://127.0.0.1:8080/voice/balance');
@@ -345,14 +400,21 @@ describe.each(LOCALES)('Signature workbench ($suffix)', ({ locale, dict, msg, su
       await typeKey(V1.input.apiKey!);
       const withQuery = hmac64(V1.input.apiKey!, `${V1.input.apiId}\nPOST /voice/status?smsid=16330654361&format=json\ndate: ${DATE}\nhost: api.example.com`);
       const r = await diagnose(
-        rawRequest({ target: '/voice/status?smsid=16330654361&format=json', host: 'api.example.com', date: DATE, authorization: authorization(V1.input.apiId, withQuery) }),
+        rawRequest({
+          target: '/voice/status?smsid=16330654361&format=json',
+          host: 'api.example.com',
+          date: DATE,
+          authorization: authorization(V1.input.apiId, withQuery),
+        }),
         DATE,
       );
       expect(r.verdict).toBe('signature-mismatch');
       expect(r.title).toBe(t('signature.verdict.invalid', { reason: tm('signature.verdict.signature-mismatch') }));
       expect(r.title).toMatch(CJK);
       expect(r.causes[0]).toBe('query-string-signed');
-      expect(await page.locator('[data-cause="query-string-signed"] [data-testid="cause-name"]').innerText()).toBe(t('signature.cause.query-string-signed.name'));
+      expect(await page.locator('[data-cause="query-string-signed"] [data-testid="cause-name"]').innerText()).toBe(
+        t('signature.cause.query-string-signed.name'),
+      );
       // What main found (the evidence, the notes on the parts, the inferred form) is said in Chinese too;
       // only protocol tokens and the values of the request stay as they are.
       const evidence = await page.locator('[data-cause="query-string-signed"] [data-testid="cause-evidence"]').innerText();
@@ -378,7 +440,10 @@ describe.each(LOCALES)('Signature workbench ($suffix)', ({ locale, dict, msg, su
       await snap('signature-verify-zh-CN');
 
       // What was assumed while reading the paste, and why a paste cannot be read: in Chinese.
-      await diagnose(['POST /voice/vm', 'Host: api.example.com', `Date: ${DATE}`, `Date: ${DATE}`, `Authorization: ${V1.expected.authorization!}`].join('\n'), DATE);
+      await diagnose(
+        ['POST /voice/vm', 'Host: api.example.com', `Date: ${DATE}`, `Date: ${DATE}`, `Authorization: ${V1.expected.authorization!}`].join('\n'),
+        DATE,
+      );
       const warnings = await page.getByTestId('understood-warnings').innerText();
       expect(warnings).toContain(tm('parse.warning.no-http-version'));
       expect(warnings).toContain(tm('parse.warning.duplicate-header', { name: 'date' }));
@@ -401,9 +466,15 @@ describe.each(LOCALES)('Signature workbench ($suffix)', ({ locale, dict, msg, su
       const bad = 3;
       const good = file.vectors[bad]!.expected.signature;
       file.vectors[bad]!.expected.signature = good.slice(0, 5) + (good[5] === 'x' ? 'y' : 'x') + good.slice(6);
-      file.vectors.push({ ...structuredClone(VECTORS.vectors[6]!), name: 'key of a profile this machine lacks', input: { ...VECTORS.vectors[6]!.input, keyRef: 'profile:Staging-EU' } });
+      file.vectors.push({
+        ...structuredClone(VECTORS.vectors[6]!),
+        name: 'key of a profile this machine lacks',
+        input: { ...VECTORS.vectors[6]!.input, keyRef: 'profile:Staging-EU' },
+      });
       await tab('vectors');
-      await page.getByTestId('vector-file').setInputFiles({ name: 'vectors.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(file, null, 2)) });
+      await page
+        .getByTestId('vector-file')
+        .setInputFiles({ name: 'vectors.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(file, null, 2)) });
       const results = page.getByTestId('vector-results');
       await results.waitFor();
       expect(await results.getAttribute('data-passed')).toBe('5');
@@ -465,7 +536,13 @@ describe.each(LOCALES)('Signature workbench ($suffix)', ({ locale, dict, msg, su
       try {
         await useProfileKey();
         await tab('clock');
-        const skew = async () => Number((await page.getByTestId('clock-skew').getAttribute('data-skew').catch(() => '')) || NaN);
+        const skew = async () =>
+          Number(
+            (await page
+              .getByTestId('clock-skew')
+              .getAttribute('data-skew')
+              .catch(() => '')) || NaN,
+          );
         await expect.poll(skew, { timeout: 15_000 }).toBeGreaterThanOrEqual(118.5);
         expect(await skew()).toBeLessThanOrEqual(120.5);
         expect(await page.getByTestId('clock-alert').getAttribute('data-level')).toBe('warning');
@@ -505,7 +582,13 @@ describe.each(LOCALES)('Signature workbench ($suffix)', ({ locale, dict, msg, su
       try {
         await useProfileKey();
         await tab('clock');
-        const skew = async () => Number((await page.getByTestId('clock-skew').getAttribute('data-skew').catch(() => '')) || NaN);
+        const skew = async () =>
+          Number(
+            (await page
+              .getByTestId('clock-skew')
+              .getAttribute('data-skew')
+              .catch(() => '')) || NaN,
+          );
         // The tab measures again on its own interval while its live reading is on (the case before may have
         // turned it off for a steady picture; the tab keeps that choice).
         expect(await page.getByTestId('clock-live').getAttribute('aria-checked')).toBe('true');
@@ -554,7 +637,9 @@ describe.each(LOCALES)('Signature workbench ($suffix)', ({ locale, dict, msg, su
         // The live date moved on between the two reads: read again.
         await page.getByTestId('sig-date-fixed').click();
         const fixed = await page.getByTestId('sig-date').inputValue();
-        await expect.poll(signatureShown).toBe(signRequest({ apiId: 'sandbox-demo', apiKey, method: 'POST', url: `${app.services.sandbox!.baseUrl}/voice/balance`, date: fixed }).signature);
+        await expect
+          .poll(signatureShown)
+          .toBe(signRequest({ apiId: 'sandbox-demo', apiKey, method: 'POST', url: `${app.services.sandbox!.baseUrl}/voice/balance`, date: fixed }).signature);
       }
 
       // Verify the Build request with the profile's key: valid (compared with now).
@@ -563,7 +648,14 @@ describe.each(LOCALES)('Signature workbench ($suffix)', ({ locale, dict, msg, su
       await page.getByTestId('sig-use-build').click();
       await page.getByTestId('compare-now').click();
       await page.getByTestId('sig-diagnose').click();
-      await expect.poll(() => page.getByTestId('verdict').getAttribute('data-verdict').catch(() => null)).toBe('valid');
+      await expect
+        .poll(() =>
+          page
+            .getByTestId('verdict')
+            .getAttribute('data-verdict')
+            .catch(() => null),
+        )
+        .toBe('valid');
 
       // Export the case as a vector: the key becomes a reference to the profile.
       await tab('vectors');
@@ -580,7 +672,14 @@ describe.each(LOCALES)('Signature workbench ($suffix)', ({ locale, dict, msg, su
       // Checking it back uses the profile's key in main: PASS.
       await page.getByTestId('vector-text').fill(exported);
       await page.getByTestId('vector-check').click();
-      await expect.poll(() => page.getByTestId('vector-results').getAttribute('data-passed').catch(() => null)).toBe('1');
+      await expect
+        .poll(() =>
+          page
+            .getByTestId('vector-results')
+            .getAttribute('data-passed')
+            .catch(() => null),
+        )
+        .toBe('1');
 
       await tab('clock');
       await tab('build');
@@ -607,7 +706,14 @@ describe.each(LOCALES)('Signature workbench ($suffix)', ({ locale, dict, msg, su
       // The Sandbox profile's own key, signing as another account: the key matches, the keyId does not.
       await tab('build');
       await useProfileKey();
-      await expect.poll(() => page.getByTestId('sig-authorization').innerText().catch(() => '')).not.toBe(typed);
+      await expect
+        .poll(() =>
+          page
+            .getByTestId('sig-authorization')
+            .innerText()
+            .catch(() => ''),
+        )
+        .not.toBe(typed);
       const other = await page.getByTestId('sig-authorization').innerText();
       expect(other).toContain('keyId="someone-else"');
       d = await diagnose(request(other), DATE);

@@ -51,8 +51,6 @@ interface PageGlobals {
   localStorage: { setItem(k: string, v: string): void };
 }
 
-
-
 /** The error text antd shows under the form item that holds the field with this id. */
 function fieldError(page: Page, id: string): Locator {
   return page.locator(`.ant-form-item:has(#${id}) .ant-form-item-explain-error`);
@@ -76,7 +74,11 @@ describe.each(LOCALES)('Template library ($suffix)', ({ locale, lang, suffix, na
   const importDialog = () => page.getByRole('dialog').filter({ has: page.getByTestId('import-dialog') });
   const snap = async (file: string) => {
     // Let earlier toasts go (they last 3 s) so each screenshot shows its own screen.
-    await page.locator('.ant-message-notice').first().waitFor({ state: 'detached', timeout: 5_000 }).catch(() => undefined);
+    await page
+      .locator('.ant-message-notice')
+      .first()
+      .waitFor({ state: 'detached', timeout: 5_000 })
+      .catch(() => undefined);
     await settled(page);
     await app.screenshot(file);
   };
@@ -87,10 +89,7 @@ describe.each(LOCALES)('Template library ($suffix)', ({ locale, lang, suffix, na
     page = app.page;
     collectProblems(page, problems);
     // This suite is about the library: the first-start guide (tested in onboarding.test.ts) stays closed.
-    await app.context.addInitScript(
-      ([key]) => (globalThis as unknown as PageGlobals).localStorage.setItem(key, '1'),
-      [ONBOARDING_DISMISSED_KEY] as const,
-    );
+    await app.context.addInitScript(([key]) => (globalThis as unknown as PageGlobals).localStorage.setItem(key, '1'), [ONBOARDING_DISMISSED_KEY] as const);
     await page.goto(page.url().replace(/#.*$/, '') + '#/templates');
     await page.reload();
   }, TIMEOUT);
@@ -183,7 +182,9 @@ describe.each(LOCALES)('Template library ($suffix)', ({ locale, lang, suffix, na
   it(
     'edits it and marks it approved',
     async () => {
-      await row(templateId).getByRole('button', { name: t('templates.actionLabel.edit', { name }) }).click();
+      await row(templateId)
+        .getByRole('button', { name: t('templates.actionLabel.edit', { name }) })
+        .click();
       await page.getByRole('dialog', { name: t('templates.form.editTitle', { name }) }).waitFor();
       await settled(page);
       expect(await page.locator('#template_content').inputValue()).toBe(CONTENT);
@@ -198,7 +199,9 @@ describe.each(LOCALES)('Template library ($suffix)', ({ locale, lang, suffix, na
       expect((await list()).find((x) => x.id === templateId)).toMatchObject({ name: renamed, approved: true, content: CONTENT, markerNames: [...labels] });
 
       // Changing the text of an approved template warns that the provider approved the old text.
-      await row(templateId).getByRole('button', { name: t('templates.actionLabel.edit', { name: renamed }) }).click();
+      await row(templateId)
+        .getByRole('button', { name: t('templates.actionLabel.edit', { name: renamed }) })
+        .click();
       await page.getByRole('dialog', { name: t('templates.form.editTitle', { name: renamed }) }).waitFor();
       await page.locator('#template_content').fill(`${CONTENT}谢谢。`);
       await page.getByTestId('template-changed-approved').waitFor();
@@ -238,7 +241,9 @@ describe.each(LOCALES)('Template library ($suffix)', ({ locale, lang, suffix, na
       ]);
       await page.getByTestId('import-templates').click();
       await importDialog().waitFor();
-      await importDialog().locator('input[type=file]').setInputFiles({ name: 'from-console.csv', mimeType: 'text/csv', buffer: Buffer.from(`\uFEFF${csv}\r\n`, 'utf8') });
+      await importDialog()
+        .locator('input[type=file]')
+        .setInputFiles({ name: 'from-console.csv', mimeType: 'text/csv', buffer: Buffer.from(`\uFEFF${csv}\r\n`, 'utf8') });
       const report = page.getByTestId('import-report');
       await report.waitFor();
 
@@ -248,12 +253,21 @@ describe.each(LOCALES)('Template library ($suffix)', ({ locale, lang, suffix, na
       const rowText = (n: number) => t('templates.importer.where.row', { n });
       const sep = t('templates.importer.separator');
       expect(await problem('row-3').innerText()).toBe(`${rowText(3)}${sep}${t('templates.problem.empty', { max: 500 })}`);
-      expect(await problem('row-4').innerText()).toBe(`${rowText(4)}${sep}${t('templates.problem.too-long', { length: 501, over: 1, max: 500, marker: MARKER })}`);
+      expect(await problem('row-4').innerText()).toBe(
+        `${rowText(4)}${sep}${t('templates.problem.too-long', { length: 501, over: 1, max: 500, marker: MARKER })}`,
+      );
       expect(await problem('row-5').innerText()).toBe(`${rowText(5)}${sep}${t('templates.importer.duplicateOfTemplate', { name: renamed })}`);
       expect(await problem('row-6').innerText()).toContain(rowText(6));
       expect(await problem('row-6').innerText()).toContain('maybe');
       expect(await page.getByTestId('import-problem').count()).toBe(4);
-      expect(await page.getByTestId('import-row').evaluateAll((els) => els.map((e) => e.getAttribute('data-action')))).toEqual(['new', 'error', 'error', 'duplicate', 'error', 'new']);
+      expect(await page.getByTestId('import-row').evaluateAll((els) => els.map((e) => e.getAttribute('data-action')))).toEqual([
+        'new',
+        'error',
+        'error',
+        'duplicate',
+        'error',
+        'new',
+      ]);
       // Nothing saved yet.
       expect(app.calls.filter((c) => c.channel === 'templates.import')).toHaveLength(0);
       expect(await bodyText(page)).not.toMatch(RAW_KEY);
@@ -303,10 +317,16 @@ describe.each(LOCALES)('Template library ($suffix)', ({ locale, lang, suffix, na
       await page.getByTestId('template-search').fill('no such template');
       await page.getByTestId('templates-no-match').waitFor();
       await page.getByTestId('template-search').fill('');
-      await page.getByTestId('template-filter').getByText(t('templates.filter.pending', { count: 1 })).click();
+      await page
+        .getByTestId('template-filter')
+        .getByText(t('templates.filter.pending', { count: 1 }))
+        .click();
       await expect.poll(() => rows().count()).toBe(1);
       expect(await rows().first().getByTestId('template-name').innerText()).toBe(`${name} 3`);
-      await page.getByTestId('template-filter').getByText(t('templates.filter.all', { count: 5 })).click();
+      await page
+        .getByTestId('template-filter')
+        .getByText(t('templates.filter.all', { count: 5 }))
+        .click();
       await expect.poll(() => rows().count()).toBe(5);
       expect(await bodyText(page)).not.toMatch(RAW_KEY);
       await snap(`templates-library-${suffix}`);
@@ -329,10 +349,16 @@ describe.each(LOCALES)('Template library ($suffix)', ({ locale, lang, suffix, na
 
       const json = await exportAs(t('templates.exportJson'));
       expect(json.suggestedFilename()).toMatch(/^callout-templates-\d{4}-\d{2}-\d{2}\.json$/);
-      const file = JSON.parse(await downloadedText(json)) as { format: string; version: number; templates: Pick<TemplateView, 'id' | 'name' | 'content' | 'approved' | 'markerNames'>[] };
+      const file = JSON.parse(await downloadedText(json)) as {
+        format: string;
+        version: number;
+        templates: Pick<TemplateView, 'id' | 'name' | 'content' | 'approved' | 'markerNames'>[];
+      };
       expect(file.format).toBe('callout.templates');
       expect(file.version).toBe(1);
-      expect(byId(file.templates)).toEqual(byId(library).map(({ id, name: n, content, approved, markerNames }) => ({ id, name: n, content, approved, markerNames })));
+      expect(byId(file.templates)).toEqual(
+        byId(library).map(({ id, name: n, content, approved, markerNames }) => ({ id, name: n, content, approved, markerNames })),
+      );
 
       const csv = await exportAs(t('templates.exportCsv'));
       expect(csv.suggestedFilename()).toMatch(/^callout-templates-\d{4}-\d{2}-\d{2}\.csv$/);
@@ -340,12 +366,16 @@ describe.each(LOCALES)('Template library ($suffix)', ({ locale, lang, suffix, na
       expect(text.startsWith('\uFEFF')).toBe(true); // so that Excel reads it as UTF-8
       const parsed = Papa.parse<Record<string, string>>(text.slice(1), { header: true, skipEmptyLines: true });
       expect(parsed.meta.fields).toEqual(['name', 'content', 'approved', 'labels', 'id']);
-      expect(byId(parsed.data as unknown as { id: string }[])).toEqual(byId(library).map((x) => ({ name: x.name, content: x.content, approved: x.approved ? 'yes' : 'no', labels: x.markerNames.join('|'), id: x.id })));
+      expect(byId(parsed.data as unknown as { id: string }[])).toEqual(
+        byId(library).map((x) => ({ name: x.name, content: x.content, approved: x.approved ? 'yes' : 'no', labels: x.markerNames.join('|'), id: x.id })),
+      );
 
       // The JSON export, imported again, updates the same templates (by id) and adds nothing.
       await page.getByTestId('import-templates').click();
       await importDialog().waitFor();
-      await importDialog().locator('input[type=file]').setInputFiles({ name: 'export.json', mimeType: 'application/json', buffer: readFileSync(await json.path()) });
+      await importDialog()
+        .locator('input[type=file]')
+        .setInputFiles({ name: 'export.json', mimeType: 'application/json', buffer: readFileSync(await json.path()) });
       await page.getByTestId('import-report').waitFor();
       expect(await page.getByTestId('import-row').evaluateAll((els) => els.map((e) => e.getAttribute('data-action')))).toEqual(library.map(() => 'update'));
       await page.getByTestId('import-cancel').click();
@@ -359,13 +389,17 @@ describe.each(LOCALES)('Template library ($suffix)', ({ locale, lang, suffix, na
     async () => {
       await page.getByTestId('import-templates').click();
       await importDialog().waitFor();
-      await importDialog().locator('input[type=file]').setInputFiles({ name: 'list.csv', mimeType: 'text/csv', buffer: Buffer.from('title,text2\nA,B\n', 'utf8') });
+      await importDialog()
+        .locator('input[type=file]')
+        .setInputFiles({ name: 'list.csv', mimeType: 'text/csv', buffer: Buffer.from('title,text2\nA,B\n', 'utf8') });
       await page.getByTestId('import-file-problem').waitFor();
       expect(await page.getByTestId('import-file-problem').innerText()).toContain(t('templates.importer.fileProblemTitle'));
       expect(await page.getByTestId('import-file-problem').innerText()).toContain('content / 内容');
       expect(await page.getByTestId('import-submit').isDisabled()).toBe(true);
       await page.getByRole('button', { name: t('templates.importer.chooseAnother') }).click();
-      await importDialog().locator('input[type=file]').setInputFiles({ name: 'broken.json', mimeType: 'application/json', buffer: Buffer.from('[{"content": "a",}]', 'utf8') });
+      await importDialog()
+        .locator('input[type=file]')
+        .setInputFiles({ name: 'broken.json', mimeType: 'application/json', buffer: Buffer.from('[{"content": "a",}]', 'utf8') });
       await expect.poll(() => page.getByTestId('import-file-problem').innerText()).toContain(t('templates.fileProblem.not-json'));
       await page.getByTestId('import-cancel').click();
       await importDialog().waitFor({ state: 'hidden' });
@@ -376,7 +410,9 @@ describe.each(LOCALES)('Template library ($suffix)', ({ locale, lang, suffix, na
   it(
     'deletes a template after confirmation',
     async () => {
-      await row(templateId).getByRole('button', { name: t('templates.actionLabel.delete', { name: renamed }) }).click();
+      await row(templateId)
+        .getByRole('button', { name: t('templates.actionLabel.delete', { name: renamed }) })
+        .click();
       const confirm = page.getByRole('dialog').filter({ hasText: t('templates.confirmDelete.title', { name: renamed }) });
       await confirm.waitFor();
       await settled(page);

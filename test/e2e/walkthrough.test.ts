@@ -33,16 +33,24 @@ describe.each(LOCALES)('Walkthrough ($suffix)', ({ locale, lang, suffix, markers
   const t = translator(lang);
   const sends = () => app.services.sandbox!.requests().filter((r) => r.op === 'send');
   const go = async (screen: string) => {
-    await page.getByRole('menuitem').filter({ hasText: new RegExp(`^\\s*${t(`nav.${screen}`)}\\s*$`) }).click();
+    await page
+      .getByRole('menuitem')
+      .filter({ hasText: new RegExp(`^\\s*${t(`nav.${screen}`)}\\s*$`) })
+      .click();
     await expect.poll(() => page.evaluate(() => (globalThis as unknown as PageGlobals).location.hash)).toBe(`#/${screen}`);
   };
   const snap = async (shot: string) => {
-    await page.locator('.ant-message-notice').first().waitFor({ state: 'detached', timeout: 6_000 }).catch(() => undefined);
+    await page
+      .locator('.ant-message-notice')
+      .first()
+      .waitFor({ state: 'detached', timeout: 6_000 })
+      .catch(() => undefined);
     await settled(page);
     await app.screenshot(`walkthrough-${shot}-${suffix}`);
   };
   const focused = () => page.evaluate(() => (globalThis as unknown as PageGlobals).document.activeElement?.getAttribute('data-testid') ?? null);
-  const option = (text: string) => page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option').filter({ hasText: text }).first();
+  const option = (text: string) =>
+    page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option').filter({ hasText: text }).first();
   let wangId = 0;
 
   beforeAll(async () => {
@@ -182,14 +190,23 @@ describe.each(LOCALES)('Walkthrough ($suffix)', ({ locale, lang, suffix, markers
     'template import: five pasted rows, one with a name and no text, are five rows read, the fifth skipped with why',
     async () => {
       await page.getByTestId('paste-templates').click();
-      const pasted = [`${t('templates.importer.column.name')}\t${t('templates.importer.column.content')}`, '甲\t测试一【变量】', '乙\t测试二【变量】', '丙\t', '丁\t测试四【变量】', '戊\t测试五【变量】'].join('\n');
+      const pasted = [
+        `${t('templates.importer.column.name')}\t${t('templates.importer.column.content')}`,
+        '甲\t测试一【变量】',
+        '乙\t测试二【变量】',
+        '丙\t',
+        '丁\t测试四【变量】',
+        '戊\t测试五【变量】',
+      ].join('\n');
       // The header names the columns in either language (名称/内容 or name/content).
       await page.getByTestId('paste-input').fill(pasted.replace(/^[^\n]*/, lang === 'zh-CN' ? '名称\t内容' : 'name\tcontent'));
       const report = page.getByTestId('import-report');
       await report.waitFor();
       expect(await report.innerText()).toContain(t('templates.importer.summary', { total: 5, new: 4, update: 0, skipped: 1 }));
       const problem = page.locator('[data-testid="import-problem"][data-where="row-4"]');
-      expect(await problem.innerText()).toBe(`${t('templates.importer.where.row', { n: 4 })}${t('templates.importer.separator')}${t('templates.problem.empty', { max: 500 })}`);
+      expect(await problem.innerText()).toBe(
+        `${t('templates.importer.where.row', { n: 4 })}${t('templates.importer.separator')}${t('templates.problem.empty', { max: 500 })}`,
+      );
       await snap('template-import-report');
       await page.getByTestId('import-cancel').click();
     },
@@ -199,7 +216,17 @@ describe.each(LOCALES)('Walkthrough ($suffix)', ({ locale, lang, suffix, markers
   it(
     'a wrong key shows as rejected everywhere (the list, the key dialog, the Send screen) until a good check',
     async () => {
-      const p = await app.handlers['profiles.save']({ name: 'Staging', baseUrl: app.services.sandbox!.baseUrl, apiId: 'sandbox-demo', signing: 'off', format: 'json', connectTimeoutMs: 5000, totalTimeoutMs: 15000, lowBalanceThreshold: null, sendKeyUnencrypted: false });
+      const p = await app.handlers['profiles.save']({
+        name: 'Staging',
+        baseUrl: app.services.sandbox!.baseUrl,
+        apiId: 'sandbox-demo',
+        signing: 'off',
+        format: 'json',
+        connectTimeoutMs: 5000,
+        totalTimeoutMs: 15000,
+        lowBalanceThreshold: null,
+        sendKeyUnencrypted: false,
+      });
       await go('profiles');
       const row = page.locator(`[data-testid="profile-row"][data-profile-id="${p.id}"]`);
       await row.getByTestId('key-action').click();
@@ -241,18 +268,26 @@ describe.each(LOCALES)('Walkthrough ($suffix)', ({ locale, lang, suffix, markers
     async () => {
       app.services.sandbox!.setBalance('sandbox-demo', 2);
       const csv = ['mobile,a,b', '13800138037,甲,A1', '13800138047,乙,A2', '13800138057,丙,A3', '13800138067,丁,A4'].join('\n');
-      const view = await app.handlers['bulk.open']({ templateId: 'ship', file: { name: 'four.csv', base64: Buffer.from(csv).toString('base64') }, mapping: { mobile: 'mobile', a: '1', b: '2' } });
+      const view = await app.handlers['bulk.open']({
+        templateId: 'ship',
+        file: { name: 'four.csv', base64: Buffer.from(csv).toString('base64') },
+        mapping: { mobile: 'mobile', a: '1', b: '2' },
+      });
       const batch = await app.handlers['bulk.create']({ importId: view.importId, profileId: 'sandbox', duplicates: 'none' });
       await app.handlers['bulk.start']({ batchId: batch.id });
       await app.services.queue.whenStopped(batch.id);
       const p: BatchProgress = app.services.queue.progress(batch.id);
       expect(p).toMatchObject({ status: 'paused', pausedReason: 'insufficient-balance', rejected: 0 });
-      const rejectedInHistory = (await app.handlers['history.page']({ filter: { outcomes: ['rejected'], mobile: '138001380' } })).rows.filter((m) => m.batchItemId !== null);
+      const rejectedInHistory = (await app.handlers['history.page']({ filter: { outcomes: ['rejected'], mobile: '138001380' } })).rows.filter(
+        (m) => m.batchItemId !== null,
+      );
       expect(p.refusedSends).toBe(rejectedInHistory.length);
       expect(p.refusedSends).toBeGreaterThan(0);
 
       await go('bulk');
-      const open = page.locator(`[data-testid="batch-row"][data-batch-id="${batch.id}"]`).getByRole('button', { name: t('bulk.list.openLabel', { name: 'four.csv' }) });
+      const open = page
+        .locator(`[data-testid="batch-row"][data-batch-id="${batch.id}"]`)
+        .getByRole('button', { name: t('bulk.list.openLabel', { name: 'four.csv' }) });
       if (await open.isEnabled()) await open.click();
       await page.locator(`[data-testid="batch-view"][data-batch-id="${batch.id}"]`).waitFor();
       const figure = page.getByTestId('figure-refused');
@@ -278,7 +313,10 @@ describe.each(LOCALES)('Walkthrough ($suffix)', ({ locale, lang, suffix, markers
     'texts: the navigation and the title name History alike, the no-keychain banner says its advice once, the inspector says when redaction changed the size',
     async () => {
       await go('history');
-      const nav = await page.getByRole('menuitem').filter({ hasText: t('nav.history') }).innerText();
+      const nav = await page
+        .getByRole('menuitem')
+        .filter({ hasText: t('nav.history') })
+        .innerText();
       expect(nav.trim()).toBe(t('history.title'));
       const banner = page.getByTestId('secret-store-banner');
       if (await banner.count()) {

@@ -24,7 +24,7 @@ interface PageGlobals {
   document: { documentElement: { outerHTML: string }; querySelectorAll(s: string): ArrayLike<{ value: string }> };
 }
 
-describe.each(LOCALES)('the tester\'s workbench ($suffix)', ({ locale, lang, suffix }) => {
+describe.each(LOCALES)("the tester's workbench ($suffix)", ({ locale, lang, suffix }) => {
   let browser: Browser;
   let app: AppUnderTest;
   let page: Page;
@@ -34,13 +34,18 @@ describe.each(LOCALES)('the tester\'s workbench ($suffix)', ({ locale, lang, suf
   const screen = () => page.getByTestId('workbench-screen');
   const result = () => page.getByTestId('wb-result');
   const snap = async (name: string) => {
-    await page.locator('.ant-message-notice').first().waitFor({ state: 'detached', timeout: 6_000 }).catch(() => undefined);
+    await page
+      .locator('.ant-message-notice')
+      .first()
+      .waitFor({ state: 'detached', timeout: 6_000 })
+      .catch(() => undefined);
     await page.mouse.move(5, 5);
     await settled(page);
     await app.screenshot(name);
   };
   /** An antd input by its data-testid (on the input or on its wrapper). */
-  const field = (id: string, within: Locator | Page = page) => within.locator(`input[data-testid="${id}"], [data-testid="${id}"] input, textarea[data-testid="${id}"]`).first();
+  const field = (id: string, within: Locator | Page = page) =>
+    within.locator(`input[data-testid="${id}"], [data-testid="${id}"] input, textarea[data-testid="${id}"]`).first();
   const secretShown = () =>
     page.evaluate((s) => {
       const d = (globalThis as unknown as PageGlobals).document;
@@ -75,7 +80,10 @@ describe.each(LOCALES)('the tester\'s workbench ($suffix)', ({ locale, lang, suf
       await page.getByTestId('wb-tab-options').click();
       await page.getByTestId('wb-credentials-none').click();
       await page.getByTestId('wb-tab-headers').click();
-      for (const [name, value] of [['X-Trace', 'e2e-trace-7'], ['X-Tester', 'caf\u00e9; q=1']] as [string, string][]) {
+      for (const [name, value] of [
+        ['X-Trace', 'e2e-trace-7'],
+        ['X-Tester', 'caf\u00e9; q=1'],
+      ] as [string, string][]) {
         await page.getByTestId('wb-add-header').click();
         await field('wb-header-name', page.getByTestId('wb-headers').locator('.wb-row').last()).fill(name);
         await field('wb-header-value', page.getByTestId('wb-headers').locator('.wb-row').last()).fill(value);
@@ -87,7 +95,16 @@ describe.each(LOCALES)('the tester\'s workbench ($suffix)', ({ locale, lang, suf
 
       // The preview says exactly what will go out.
       await page.getByTestId('wb-tab-preview').click();
-      await expect.poll(() => page.getByTestId('wb-preview-text').innerText().catch(() => ''), { timeout: 10_000 }).toContain('GET /voice/balance?probe=1 HTTP/1.1');
+      await expect
+        .poll(
+          () =>
+            page
+              .getByTestId('wb-preview-text')
+              .innerText()
+              .catch(() => ''),
+          { timeout: 10_000 },
+        )
+        .toContain('GET /voice/balance?probe=1 HTTP/1.1');
       const preview = await page.getByTestId('wb-preview-text').innerText();
       expect(preview).toContain('X-Trace: e2e-trace-7');
       expect(preview).toContain(MALFORMED);
@@ -105,7 +122,8 @@ describe.each(LOCALES)('the tester\'s workbench ($suffix)', ({ locale, lang, suf
       expect(await body.getAttribute('data-view')).toBe('raw');
       expect(await body.innerText()).toBe(MALFORMED);
       const headers = await result().getByTestId('request-headers').innerText();
-      for (const h of ['X-Trace', 'e2e-trace-7', 'X-Tester', 'caf\u00e9; q=1', 'Host', 'Content-Length', String(Buffer.byteLength(MALFORMED))]) expect(headers).toContain(h);
+      for (const h of ['X-Trace', 'e2e-trace-7', 'X-Tester', 'caf\u00e9; q=1', 'Host', 'Content-Length', String(Buffer.byteLength(MALFORMED))])
+        expect(headers).toContain(h);
       expect(await result().getByTestId('inspector-status').innerText()).toContain('405');
       expect(await secretShown()).toBe(false);
       await snap(`workbench-get-malformed-${suffix}`);
@@ -129,7 +147,16 @@ describe.each(LOCALES)('the tester\'s workbench ($suffix)', ({ locale, lang, suf
       await page.getByTestId('wb-tab-headers').click();
       expect(await field('wb-header-name').inputValue()).toBe('X-From-Curl');
       await page.getByTestId('wb-send').click();
-      await expect.poll(() => page.getByTestId('wb-result-code').innerText().catch(() => ''), { timeout: 15_000 }).toContain('2');
+      await expect
+        .poll(
+          () =>
+            page
+              .getByTestId('wb-result-code')
+              .innerText()
+              .catch(() => ''),
+          { timeout: 15_000 },
+        )
+        .toContain('2');
       expect(await result().getByTestId('request-body').innerText()).toContain('[REDACTED]');
       expect(await secretShown()).toBe(false);
 
@@ -190,7 +217,13 @@ describe.each(LOCALES)('the tester\'s workbench ($suffix)', ({ locale, lang, suf
       await settled(page);
 
       // And from `callout run`, on the same data directory, against the same sandbox.
-      const env = { CALLOUT_HOME: app.home, CALLOUT_BASE_URL: app.services.sandbox!.baseUrl, CALLOUT_API_ID: 'sandbox-demo', CALLOUT_API_KEY: apiKey, LANG: lang === 'en' ? 'en_US.UTF-8' : 'zh_CN.UTF-8' };
+      const env = {
+        CALLOUT_HOME: app.home,
+        CALLOUT_BASE_URL: app.services.sandbox!.baseUrl,
+        CALLOUT_API_ID: 'sandbox-demo',
+        CALLOUT_API_KEY: apiKey,
+        LANG: lang === 'en' ? 'en_US.UTF-8' : 'zh_CN.UTF-8',
+      };
       const ok = await cli(['--json', 'run', 'Smoke'], env);
       expect(ok.code, ok.stderr).toBe(0);
       expect((ok.json as RunView).results[0]).toMatchObject({ name: 'Balance code', outcome: 'passed' });
@@ -262,7 +295,16 @@ describe.each(LOCALES)('the tester\'s workbench ($suffix)', ({ locale, lang, suf
       await page.getByTestId('wb-tab-body').click();
       expect(await field('wb-body-text').inputValue()).toBe(MALFORMED);
       await page.getByTestId('wb-send').click();
-      await expect.poll(() => result().getByTestId('request-body').innerText().catch(() => ''), { timeout: 15_000 }).toBe(MALFORMED);
+      await expect
+        .poll(
+          () =>
+            result()
+              .getByTestId('request-body')
+              .innerText()
+              .catch(() => ''),
+          { timeout: 15_000 },
+        )
+        .toBe(MALFORMED);
       expect(await secretShown()).toBe(false);
     },
     TIMEOUT,

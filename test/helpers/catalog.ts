@@ -15,5 +15,9 @@ export function catalogText(key: string): { en: string; 'zh-CN': string } {
 /** Every text of a catalog section, by its key, in both languages. */
 export function catalogSection(section: string): Record<string, { en: string; 'zh-CN': string }> {
   const en = MESSAGES.en as unknown as Record<string, Record<string, unknown>>;
-  return Object.fromEntries(Object.keys(en[section] ?? {}).filter((k) => typeof en[section]![k] === 'string').map((k) => [k, catalogText(`${section}.${k}`)]));
+  return Object.fromEntries(
+    Object.keys(en[section] ?? {})
+      .filter((k) => typeof en[section]![k] === 'string')
+      .map((k) => [k, catalogText(`${section}.${k}`)]),
+  );
 }

@@ -18,7 +18,8 @@ const WORKBOOK =
 const WORKBOOK_RELS =
   '<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">' +
   '<Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet1.xml"/></Relationships>';
-const SHEET_HEAD = '<?xml version="1.0" encoding="UTF-8" standalone="yes"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>';
+const SHEET_HEAD =
+  '<?xml version="1.0" encoding="UTF-8" standalone="yes"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>';
 const SHEET_TAIL = '</sheetData></worksheet>';
 
 /** A one-sheet workbook whose sheet XML is given as text (small sheets). */
@@ -57,8 +58,42 @@ function zipByHand(entries: RawEntry[]): Uint8Array {
   let offset = 0;
   for (const e of entries) {
     const name = Buffer.from(e.name);
-    const local = Buffer.concat([u32(0x04034b50), u16(20), u16(0), u16(e.method), u16(0), u16(0x21), u32(0), u32(e.data.length), u32(e.size), u16(name.length), u16(0), name]);
-    central.push(Buffer.concat([u32(0x02014b50), u16(20), u16(20), u16(0), u16(e.method), u16(0), u16(0x21), u32(0), u32(e.data.length), u32(e.size), u16(name.length), u16(0), u16(0), u16(0), u16(0), u32(0), u32(offset), name]));
+    const local = Buffer.concat([
+      u32(0x04034b50),
+      u16(20),
+      u16(0),
+      u16(e.method),
+      u16(0),
+      u16(0x21),
+      u32(0),
+      u32(e.data.length),
+      u32(e.size),
+      u16(name.length),
+      u16(0),
+      name,
+    ]);
+    central.push(
+      Buffer.concat([
+        u32(0x02014b50),
+        u16(20),
+        u16(20),
+        u16(0),
+        u16(e.method),
+        u16(0),
+        u16(0x21),
+        u32(0),
+        u32(e.data.length),
+        u32(e.size),
+        u16(name.length),
+        u16(0),
+        u16(0),
+        u16(0),
+        u16(0),
+        u32(0),
+        u32(offset),
+        name,
+      ]),
+    );
     parts.push(local, e.data);
     offset += local.length + e.data.length;
   }

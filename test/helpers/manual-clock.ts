@@ -12,7 +12,7 @@ export async function drive<T>(clock: ManualClock, work: Promise<T>, limitMs = 2
     () => (done = true),
   );
   const end = clock.now() + limitMs;
-  for (let idle = 0; !done; ) {
+  for (let idle = 0; !done;) {
     const next = clock.nextAt();
     if (next === null || next > end) {
       if (++idle > 50) throw new Error('drive: no timer left and the work has not settled');

@@ -36,7 +36,11 @@ afterAll(async () => {
 describe('bulk channels', () => {
   it('imports a CSV with bad rows, reports them, runs the good ones, and exports the results', async () => {
     const csv = ['手机号,code', '13800138008,1111', '138-0013-8018,2222', '12345,3333', '13800138028,', '13800138008,1111'].join('\n');
-    const view = await call<ImportView>('bulk.open', { templateId: 'otp', file: { name: 'customers.csv', base64: Buffer.from(csv).toString('base64') }, profileId: 'sandbox' });
+    const view = await call<ImportView>('bulk.open', {
+      templateId: 'otp',
+      file: { name: 'customers.csv', base64: Buffer.from(csv).toString('base64') },
+      profileId: 'sandbox',
+    });
     expect(view.columns).toEqual(['手机号', 'code']);
     expect(view.report.totals).toMatchObject({ rows: 5 });
     const kinds = (await call<{ row: number; kind: string }[]>('bulk.issues', { importId: view.importId })).map((i) => i.kind).sort();

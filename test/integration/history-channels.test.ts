@@ -56,7 +56,11 @@ describe('history channels', () => {
 
   it('charts the day by outcome', async () => {
     const now = Date.now();
-    const o = await call<{ totals: { total: number; rejected: number; unknown: number } }>('history.overview', { from: now - 86_400_000, to: now + 60_000, utcOffsetMinutes: 480 });
+    const o = await call<{ totals: { total: number; rejected: number; unknown: number } }>('history.overview', {
+      from: now - 86_400_000,
+      to: now + 60_000,
+      utcOffsetMinutes: 480,
+    });
     expect(o.totals).toMatchObject({ total: 3, rejected: 1, unknown: 1 });
   });
 
@@ -96,7 +100,10 @@ describe('history channels', () => {
   });
 
   it('the raw client fills the credentials in main, asks for XML, and never returns the key', async () => {
-    const r = await call<{ exchange: ExchangeRecord; reply: { code: string }; providerCode: number }>('raw.send', { profileId: 'sandbox', request: { path: '/voice/balance', format: 'xml' } });
+    const r = await call<{ exchange: ExchangeRecord; reply: { code: string }; providerCode: number }>('raw.send', {
+      profileId: 'sandbox',
+      request: { path: '/voice/balance', format: 'xml' },
+    });
     expect(r.reply).toMatchObject({ code: '2' });
     expect(r.providerCode).toBe(2);
     expect(r.exchange.responseBody).toContain('<');

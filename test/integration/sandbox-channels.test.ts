@@ -49,7 +49,12 @@ afterAll(async () => {
 describe('the Sandbox screen, through the handler table', () => {
   it('shows the account, the settings, the demo templates and where each library template stands', async () => {
     const v = await call<SandboxView>('sandbox.state');
-    expect(v).toMatchObject({ profileId: 'sandbox', apiId: 'sandbox-demo', account: { balance: 10 }, settings: { signatureMode: 'off', dialect: 'spec', timeScale: 0.002 } });
+    expect(v).toMatchObject({
+      profileId: 'sandbox',
+      apiId: 'sandbox-demo',
+      account: { balance: 10 },
+      settings: { signatureMode: 'off', dialect: 'spec', timeScale: 0.002 },
+    });
     // The reply shapes offered: the built-in dialects, the documented one first.
     expect(v.dialects).toEqual(['spec', 'voiceid-push', 'numeric-states', 'digit-states']);
     expect(v.templates.filter((t) => t.status === 'approved')).toHaveLength(3);
@@ -124,11 +129,17 @@ describe('the Sandbox screen, through the handler table', () => {
     await expect(call('sandbox.setBalance', { add: 0 })).rejects.toMatchObject({ code: 'invalid-input' });
     await expect(call('sandbox.setBalance', { add: 1, set: 1 })).rejects.toMatchObject({ code: 'invalid-input' });
     await expect(call('sandbox.setBalance', { add: 1.5 })).rejects.toMatchObject({ code: 'invalid-input' });
-    await expect(call('sandbox.setFault', { fault: { kind: 'code' } })).rejects.toMatchObject({ code: 'invalid-input', issues: [expect.objectContaining({ path: 'fault.code' })] });
+    await expect(call('sandbox.setFault', { fault: { kind: 'code' } })).rejects.toMatchObject({
+      code: 'invalid-input',
+      issues: [expect.objectContaining({ path: 'fault.code' })],
+    });
     await expect(call('sandbox.setFault', { fault: { kind: 'explode' } })).rejects.toMatchObject({ code: 'invalid-input' });
     await expect(call('sandbox.approveTemplate', { templateId: 'tpl-999' })).rejects.toMatchObject({ code: 'not-found', params: { kind: 'template' } });
     await expect(call('sandbox.registerTemplates', { templateIds: ['nope'], approve: 'now' })).rejects.toMatchObject({ code: 'not-found' });
-    await expect(call('sandbox.setSettings', { dialect: 'klingon' })).rejects.toMatchObject({ code: 'invalid-input', issues: [{ path: 'dialect', message: 'dialect-unknown' }] });
+    await expect(call('sandbox.setSettings', { dialect: 'klingon' })).rejects.toMatchObject({
+      code: 'invalid-input',
+      issues: [{ path: 'dialect', message: 'dialect-unknown' }],
+    });
     await expect(call('sandbox.state', { profileId: 'nobody' })).rejects.toMatchObject({ code: 'not-found', params: { kind: 'profile' } });
   });
 
@@ -155,11 +166,17 @@ describe('the Sandbox screen, through the handler table', () => {
     expect(other.message.reason).toMatchObject({ code: 'no-message-id' });
     expect((await call<SandboxView>('sandbox.setSettings', { dialect: 'spec' })).settings.dialect).toBe('spec');
 
-    const log = await call<{ total: number; requests: { seq: number; op: string; signature: { valid: boolean } | null; fault: string | null; response: { code: number | null } | null }[] }>('sandbox.requests', { limit: 3 });
+    const log = await call<{
+      total: number;
+      requests: { seq: number; op: string; signature: { valid: boolean } | null; fault: string | null; response: { code: number | null } | null }[];
+    }>('sandbox.requests', { limit: 3 });
     expect(log.requests).toHaveLength(3);
     expect(log.requests[0]!.seq).toBe(log.total);
     expect(log.requests.map((x) => x.seq)).toEqual([log.total, log.total - 1, log.total - 2]);
-    const all = await call<{ requests: { signature: { valid: boolean } | null; fault: string | null; response: { code: number | null } | null }[] }>('sandbox.requests', { limit: 500 });
+    const all = await call<{ requests: { signature: { valid: boolean } | null; fault: string | null; response: { code: number | null } | null }[] }>(
+      'sandbox.requests',
+      { limit: 500 },
+    );
     expect(all.requests.some((x) => x.signature?.valid === false)).toBe(true);
     expect(all.requests.some((x) => x.fault === 'code' && x.response?.code === 500)).toBe(true);
     expect(JSON.stringify(all)).not.toContain(await services.secrets.get('profile:sandbox'));
@@ -178,7 +195,9 @@ describe("a profile's key check, kept once in main", () => {
     expect(b.providerCode).toBe(401);
     const listed = (await call<{ id: string; keyCheck: unknown }[]>('profiles.list')).find((x) => x.id === p.id)!;
     expect(listed.keyCheck).toMatchObject({ result: 'rejected', code: 401, kind: 'credentials' });
-    expect(pushed.filter((e) => e.channel === 'main:profile-updated').map((e) => (e.payload as { keyCheck: unknown }).keyCheck)).toEqual([expect.objectContaining({ result: 'rejected' })]);
+    expect(pushed.filter((e) => e.channel === 'main:profile-updated').map((e) => (e.payload as { keyCheck: unknown }).keyCheck)).toEqual([
+      expect.objectContaining({ result: 'rejected' }),
+    ]);
 
     // A send with the same key says the same, and is not pushed again (nothing changed).
     await call('messages.send', { profileId: p.id, mobile: '13800138007', content: '您的验证码是1234，5分钟内有效。' });

@@ -18,7 +18,11 @@ afterEach(async () => {
 async function start() {
   const home = tempHome();
   const store = new SessionSecretStore();
-  const services = await createServices({ home: home.dir, secrets: { store, status: { kind: 'session', keychainAvailable: false, reason: 'test' } }, sandbox: { timeScale: 0.002 } });
+  const services = await createServices({
+    home: home.dir,
+    secrets: { store, status: { kind: 'session', keychainAvailable: false, reason: 'test' } },
+    sandbox: { timeScale: 0.002 },
+  });
   opened.push({ services, cleanup: home.cleanup });
   const handlers = createHandlers(services);
   const call = async (channel: string, input?: unknown) => {
@@ -41,7 +45,10 @@ describe('services on first start', () => {
     expect(((await call('balance.query', { profileId: 'sandbox' })) as { units: number }).units).toBe(10);
     const pushed: { channel: string; payload: { outcome: string } }[] = [];
     services.subscribe((channel, payload) => pushed.push({ channel, payload: payload as { outcome: string } }));
-    const sent = (await call('messages.send', { profileId: 'sandbox', mobile: '138 0013 8008', content: '您的验证码是4321，5分钟内有效。' })) as { message: { outcome: string; mobile: string }; providerCode: number };
+    const sent = (await call('messages.send', { profileId: 'sandbox', mobile: '138 0013 8008', content: '您的验证码是4321，5分钟内有效。' })) as {
+      message: { outcome: string; mobile: string };
+      providerCode: number;
+    };
     expect(sent.message).toMatchObject({ outcome: 'accepted', mobile: '13800138008' });
     expect(sent.providerCode).toBe(2);
     expect(pushed.slice(0, 2).map((p) => [p.channel, p.payload.outcome])).toEqual([
@@ -71,7 +78,13 @@ describe('services on first start', () => {
     const { call, services } = await start();
     await expect(call('profiles.remove', { id: 'sandbox' })).rejects.toMatchObject({ code: 'builtin-profile' });
     // Its address and API ID stay the embedded sandbox's, whatever is sent; other settings are saved.
-    const saved = (await call('profiles.save', { id: 'sandbox', name: 'Sandbox', baseUrl: 'https://elsewhere.example', apiId: 'other', lowBalanceThreshold: 5 })) as { baseUrl: string; apiId: string; lowBalanceThreshold: number };
+    const saved = (await call('profiles.save', {
+      id: 'sandbox',
+      name: 'Sandbox',
+      baseUrl: 'https://elsewhere.example',
+      apiId: 'other',
+      lowBalanceThreshold: 5,
+    })) as { baseUrl: string; apiId: string; lowBalanceThreshold: number };
     expect(saved).toMatchObject({ baseUrl: services.sandbox!.baseUrl, apiId: 'sandbox-demo', lowBalanceThreshold: 5 });
     await expect(call('profiles.setKey', { id: 'sandbox', apiKey: 'mine' })).rejects.toMatchObject({ code: 'builtin-profile' });
     await expect(call('profiles.deleteKey', { id: 'sandbox' })).rejects.toMatchObject({ code: 'builtin-profile' });

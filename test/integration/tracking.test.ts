@@ -170,7 +170,10 @@ describe('sending again, recents and template import', () => {
     await call('messages.send', { profileId: 'sandbox', mobile: '13800138008', content: OTP('222'), templateId: 'otp' });
     // The last values come with whose they were (the number and the time), for the form to say so.
     const recents = await call<{ mobiles: string[]; lastSends: Record<string, { values: string[]; mobile: string; at: number }> }>('messages.recents');
-    expect(recents).toEqual({ mobiles: ['13800138008', '13911112228'], lastSends: { otp: { values: ['222'], mobile: '13800138008', at: expect.any(Number) } } });
+    expect(recents).toEqual({
+      mobiles: ['13800138008', '13911112228'],
+      lastSends: { otp: { values: ['222'], mobile: '13800138008', at: expect.any(Number) } },
+    });
     const { rows } = await call<{ rows: MessageRecord[] }>('history.page', { limit: 1 });
     expect(recents.lastSends.otp!.at).toBe(rows[0]!.createdAt);
   });

@@ -7,7 +7,20 @@
 import { isFinalState } from '../../../common/domain/status';
 import type { MessageRecord } from '../../../common/records';
 import { FOLLOW_PLAN, nextLookAt, type FollowPlan } from './plan';
-import { attemptOf, expectedEnds, isTalking, isWaitingToRedial, ringOutOf, within, type CallTimings, type EndedCall, type ExpectedEnd, type RingOut, type Sighting, type Timing } from './timings';
+import {
+  attemptOf,
+  expectedEnds,
+  isTalking,
+  isWaitingToRedial,
+  ringOutOf,
+  within,
+  type CallTimings,
+  type EndedCall,
+  type ExpectedEnd,
+  type RingOut,
+  type Sighting,
+  type Timing,
+} from './timings';
 
 /** Looks for a ring-out later than expected are at least this far apart (seconds on the provider's clock). */
 export const LATE_RING_OUT_STEP_S = 1;
@@ -60,7 +73,9 @@ export function newsAt(f: CallFollow, now: number, looking: boolean): number {
 
 /** A stored message (or, `redialAfter`, a look that found the provider waiting to redial) as a sighting at `at` seconds. */
 export function sightingOf(m: Pick<MessageRecord, 'state' | 'attempts' | 'duration'>, at: number, redialAfter?: number): Sighting {
-  return redialAfter === undefined ? { at, state: m.state, attempts: m.attempts, duration: m.duration } : { at, state: 'pending', attempts: redialAfter, duration: 0 };
+  return redialAfter === undefined
+    ? { at, state: m.state, attempts: m.attempts, duration: m.duration }
+    : { at, state: 'pending', attempts: redialAfter, duration: 0 };
 }
 
 /** What a new sighting changed: null when it said nothing new. */

@@ -98,7 +98,15 @@ export class Follower {
     if (this.stopped || this.entries.has(id)) return;
     const m = this.o.get(id);
     if (!m) return;
-    const entry: Entry = { id, profile: m.profile, call: core.startFollowing(textLength(m.content), since ?? this.time.now()), timer: null, lineFree: false, booked: false, looking: false };
+    const entry: Entry = {
+      id,
+      profile: m.profile,
+      call: core.startFollowing(textLength(m.content), since ?? this.time.now()),
+      timer: null,
+      lineFree: false,
+      booked: false,
+      looking: false,
+    };
     this.entries.set(id, entry);
     this.note(entry, core.sightingOf(m, core.secondsAt(entry.call, this.time.now())));
     this.plan(id, entry);

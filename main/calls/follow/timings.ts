@@ -304,7 +304,9 @@ class ProfileClock {
       const duration = c.duration ?? 0;
       if (duration > 0 && c.length > 0) this.secondsPerChar.update(duration / c.length);
       const talk = before.secondsPerChar * c.length;
-      const predicted = expectedEnds(before, c.length, { at: c.after, state: 'calling', attempts, duration: null }, previousRingOut).find((x) => x.kind === 'answered')!.at;
+      const predicted = expectedEnds(before, c.length, { at: c.after, state: 'calling', attempts, duration: null }, previousRingOut).find(
+        (x) => x.kind === 'answered',
+      )!.at;
       const end = within(c.after, c.by, c.talking ? c.talking.at - (c.talking.duration ?? 0) - 0.5 + talk : predicted);
       this.answeredError.update(Math.abs(end - predicted), w);
       if (c.talking) this.talkError.update(Math.abs(end - (c.talking.at - (c.talking.duration ?? 0) - 0.5 + talk)), w);

@@ -20,4 +20,22 @@ import { migration0017 } from './0017-paging';
 export type { Migration } from './types';
 
 /** Every migration, in order. Append only: never edit one that has shipped. */
-export const MIGRATIONS: readonly Migration[] = [migration0001, migration0002, migration0003, migration0004, migration0005, migration0006, migration0007, migration0008, migration0009, migration0010, migration0011, migration0012, migration0013, migration0014, migration0015, migration0016, migration0017];
+export const MIGRATIONS: readonly Migration[] = [
+  migration0001,
+  migration0002,
+  migration0003,
+  migration0004,
+  migration0005,
+  migration0006,
+  migration0007,
+  migration0008,
+  migration0009,
+  migration0010,
+  migration0011,
+  migration0012,
+  migration0013,
+  migration0014,
+  migration0015,
+  migration0016,
+  migration0017,
+];

@@ -66,7 +66,14 @@ export function HearItButton({ text, size = 'middle', iconOnly = false, 'data-te
         {iconOnly ? null : label}
       </Button>
       {problem ? (
-        <Typography.Text type="warning" role="status" className="hear-it-problem" style={{ display: 'block', marginTop: 4 }} data-testid={`${testId}-problem`} data-reason={problem}>
+        <Typography.Text
+          type="warning"
+          role="status"
+          className="hear-it-problem"
+          style={{ display: 'block', marginTop: 4 }}
+          data-testid={`${testId}-problem`}
+          data-reason={problem}
+        >
           {t(`speech.${problem}`)}
         </Typography.Text>
       ) : null}

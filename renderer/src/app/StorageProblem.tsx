@@ -16,7 +16,10 @@ export default function StorageProblem({ problem }: { problem: NonNullable<AppIn
         <>
           <div>{t(`storage.${problem.kind}.body`)}</div>
           <div style={{ marginTop: 4 }}>
-            {t('storage.where')} <Typography.Text code copyable>{problem.dataDirectory}</Typography.Text>
+            {t('storage.where')}{' '}
+            <Typography.Text code copyable>
+              {problem.dataDirectory}
+            </Typography.Text>
           </div>
           {problem.unstored > 0 ? <div style={{ marginTop: 4 }}>{t('storage.unstored', { count: problem.unstored })}</div> : null}
         </>

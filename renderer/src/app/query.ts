@@ -60,7 +60,8 @@ export const recentsQuery = queryOptions({ queryKey: messageKeys.recents(), quer
 export const messageQuery = (id: number) => queryOptions({ queryKey: messageKeys.detail(id), queryFn: () => ask((api) => api.messages.get({ id })) });
 
 /** A profile's balance: a harmless balance query to the provider (no call, no cost). */
-export const balanceQuery = (profileId: string) => queryOptions({ queryKey: balanceKeys.of(profileId), queryFn: () => ask((api) => api.balance.query({ profileId })) });
+export const balanceQuery = (profileId: string) =>
+  queryOptions({ queryKey: balanceKeys.of(profileId), queryFn: () => ask((api) => api.balance.query({ profileId })) });
 
 /**
  * How a feature follows main's push events: it subscribes on `on` and updates or invalidates its own

@@ -5,7 +5,17 @@
 // the console opens with the shell and one screen, not all of them. The navigation's icons live
 // here (the one place for them), in the first chunk: a screen's module is not loaded to draw its icon.
 import { lazy, type ComponentType, type ReactNode } from 'react';
-import { AlertOutlined, ApiOutlined, ExperimentOutlined, FileTextOutlined, HistoryOutlined, InteractionOutlined, PhoneOutlined, SafetyCertificateOutlined, TeamOutlined } from '@ant-design/icons';
+import {
+  AlertOutlined,
+  ApiOutlined,
+  ExperimentOutlined,
+  FileTextOutlined,
+  HistoryOutlined,
+  InteractionOutlined,
+  PhoneOutlined,
+  SafetyCertificateOutlined,
+  TeamOutlined,
+} from '@ant-design/icons';
 import type { ScreenKey } from './navigation';
 import { DIAL_ICON } from '../features/dial/shortcut';
 import { loadTexts, type Feature } from '../i18n';
@@ -37,7 +47,9 @@ export const SCREENS: readonly Screen[] = [
   screen('oncall', <AlertOutlined />, ['oncall'], () => import('../features/oncall/OnCallScreen').then((m) => m.OnCallScreen)),
   screen('profiles', <ApiOutlined />, ['dialects'], () => import('../features/profiles/ProfilesScreen').then((m) => m.ProfilesScreen)),
   screen('sandbox', <ExperimentOutlined />, ['sandbox', 'templates'], () => import('../features/sandbox/SandboxScreen').then((m) => m.SandboxScreen)),
-  screen('requests', <InteractionOutlined />, ['workbench', 'history', 'dialects'], () => import('../features/workbench/WorkbenchScreen').then((m) => m.WorkbenchScreen)),
+  screen('requests', <InteractionOutlined />, ['workbench', 'history', 'dialects'], () =>
+    import('../features/workbench/WorkbenchScreen').then((m) => m.WorkbenchScreen),
+  ),
   screen('signature', <SafetyCertificateOutlined />, ['signature'], () => import('../features/signature/SignatureScreen').then((m) => m.SignatureScreen)),
 ];
 

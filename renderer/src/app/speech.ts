@@ -11,9 +11,7 @@ export interface VoiceLike {
 }
 
 /** Whether the text can be played: a message code under speech.* when it cannot. */
-export type SpeechAvailability<V extends VoiceLike = VoiceLike> =
-  | { ok: true; voice: V }
-  | { ok: false; reason: 'no-synthesis' | 'no-chinese-voice' };
+export type SpeechAvailability<V extends VoiceLike = VoiceLike> = { ok: true; voice: V } | { ok: false; reason: 'no-synthesis' | 'no-chinese-voice' };
 
 export const SPEECH_LANG = 'zh-CN';
 

@@ -6,7 +6,19 @@ import type { Dictionary } from './dictionary-en';
 import type { Language } from './language';
 
 /** The features that bring their own texts (under their key of the dictionary). */
-export const FEATURES = ['onboarding', 'send', 'templates', 'history', 'signature', 'bulk', 'dial', 'dialects', 'sandbox', 'workbench', 'oncall'] as const satisfies readonly (keyof Dictionary)[];
+export const FEATURES = [
+  'onboarding',
+  'send',
+  'templates',
+  'history',
+  'signature',
+  'bulk',
+  'dial',
+  'dialects',
+  'sandbox',
+  'workbench',
+  'oncall',
+] as const satisfies readonly (keyof Dictionary)[];
 export type Feature = (typeof FEATURES)[number];
 
 type Loader<T> = () => Promise<{ default: T }>;

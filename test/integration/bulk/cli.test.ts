@@ -24,7 +24,7 @@ beforeEach(async () => {
   home = tempHome();
   sandbox.clearFaults();
   sandbox.setBalance('bulk-cli', 100_000);
-  env = { CALLOUT_HOME: home.dir, CALLOUT_BASE_URL: sandbox.baseUrl, CALLOUT_API_ID: 'bulk-cli', CALLOUT_API_KEY: KEY};
+  env = { CALLOUT_HOME: home.dir, CALLOUT_BASE_URL: sandbox.baseUrl, CALLOUT_API_ID: 'bulk-cli', CALLOUT_API_KEY: KEY };
   const t = await cli(['template', 'add', '--id', 'ship', '--approved', '--content', TEMPLATE, '--marker', '姓名', '--marker', '订单号'], env);
   expect(t.code).toBe(0);
 });
@@ -63,10 +63,24 @@ describe('callout bulk', () => {
   it('sends a file with --map and --skip-duplicates; --json prints exactly the batch result', async () => {
     const tag = unique();
     const file = csv('list.csv', ['who,phone,order', `张三,13800138008,${tag}1`, `张三,13800138008,${tag}1`, `李四,13900139000,${tag}2`, `王五,bad,${tag}3`]);
-    const r = await cli(['--json', 'bulk', file, '--template', 'ship', '--map', 'phone=mobile', '--map', 'who=姓名', '--map', 'order=2', '--skip-duplicates'], env);
+    const r = await cli(
+      ['--json', 'bulk', file, '--template', 'ship', '--map', 'phone=mobile', '--map', 'who=姓名', '--map', 'order=2', '--skip-duplicates'],
+      env,
+    );
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
-    expect(r.json).toMatchObject({ status: 'done', total: 4, sent: 2, accepted: 2, answered: 1, notAnswered: 1, skipped: 2, unknown: 0, rejected: 0, problems: [] });
+    expect(r.json).toMatchObject({
+      status: 'done',
+      total: 4,
+      sent: 2,
+      accepted: 2,
+      answered: 1,
+      notAnswered: 1,
+      skipped: 2,
+      unknown: 0,
+      rejected: 0,
+      problems: [],
+    });
     expect(receivedPerItem(sandbox).get(`13800138008\n您好，张三，您的订单${tag}1已发货，请注意查收。`)).toBe(1);
   });
 
@@ -111,7 +125,13 @@ describe('callout bulk', () => {
     const file = csv('list.csv', ['手机,姓名,订单号', ...Array.from({ length: 30 }, (_, i) => `138${String(i).padStart(7, '0')}8,客户${i},${tag}${i}`)]);
     let stderr = '';
     let stdout = '';
-    const code = await runCli(['bulk', file, '--template', 'ship'], { stdout: (s) => (stdout += s), stderr: (s) => (stderr += s), env, isTTY: true, clock: new ScaledClock(FASTEST_SCALE) });
+    const code = await runCli(['bulk', file, '--template', 'ship'], {
+      stdout: (s) => (stdout += s),
+      stderr: (s) => (stderr += s),
+      env,
+      isTTY: true,
+      clock: new ScaledClock(FASTEST_SCALE),
+    });
     expect(code).toBe(0);
     expect(stderr).toContain('\r\u001b[2Ksent ');
     expect(stderr).toMatch(/sent \d+\/30 · accepted \d+/);
@@ -128,7 +148,9 @@ describe('callout bulk', () => {
     expect(noTemplate.json).toEqual({ error: expect.objectContaining({ kind: 'usage' }) });
     const badMap = await cli(['--json', 'bulk', file, '--template', 'ship', '--map', 'nope=mobile'], env);
     expect(badMap.code).toBe(2);
-    expect(badMap.json).toEqual({ error: expect.objectContaining({ kind: 'bad-mapping', message: expect.stringMatching(/nope: That column is not in the file/) }) });
+    expect(badMap.json).toEqual({
+      error: expect.objectContaining({ kind: 'bad-mapping', message: expect.stringMatching(/nope: That column is not in the file/) }),
+    });
     const nothing = await cli(['--json', 'bulk', csv('bad.csv', ['手机,姓名,订单号', 'bad,x,1']), '--template', 'ship'], env);
     expect(nothing.code).toBe(2);
     expect(nothing.json).toMatchObject({ totals: { valid: 0 } });

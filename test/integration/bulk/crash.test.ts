@@ -19,7 +19,12 @@ afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
-function runner(env: NodeJS.ProcessEnv): { child: ChildProcess; lines: Line[]; waitFor: (pred: (l: Line) => boolean, ms?: number) => Promise<Line>; exited: Promise<number | null> } {
+function runner(env: NodeJS.ProcessEnv): {
+  child: ChildProcess;
+  lines: Line[];
+  waitFor: (pred: (l: Line) => boolean, ms?: number) => Promise<Line>;
+  exited: Promise<number | null>;
+} {
   const child = spawn(process.execPath, ['--import', 'tsx', RUNNER], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   const lines: Line[] = [];
   const waiters: { pred: (l: Line) => boolean; resolve: (l: Line) => void }[] = [];
@@ -74,8 +79,13 @@ describe('crash safety of the bulk queue', () => {
 
     // What the dead process left: some items in flight, the batch still marked running.
     const before = openStore(home.dir);
-    const left = before.db.prepare('SELECT status, count(*) AS n FROM batch_items WHERE batch_id = ? GROUP BY status').all(batchId) as { status: string; n: number }[];
-    const inFlightAtKill = (before.db.prepare("SELECT id FROM batch_items WHERE batch_id = ? AND status = 'in_flight'").all(batchId) as { id: number }[]).map((r) => r.id);
+    const left = before.db.prepare('SELECT status, count(*) AS n FROM batch_items WHERE batch_id = ? GROUP BY status').all(batchId) as {
+      status: string;
+      n: number;
+    }[];
+    const inFlightAtKill = (before.db.prepare("SELECT id FROM batch_items WHERE batch_id = ? AND status = 'in_flight'").all(batchId) as { id: number }[]).map(
+      (r) => r.id,
+    );
     expect(before.batches.get(batchId)?.status).toBe('running');
     before.close();
     expect(inFlightAtKill.length).toBeGreaterThan(0);
@@ -85,7 +95,11 @@ describe('crash safety of the bulk queue', () => {
     await new Promise((r) => setTimeout(r, 300));
 
     const second = runner({ ...env, PHASE: 'resume', BATCH_ID: String(batchId) });
-    const recovered = (await second.waitFor((l) => l.event === 'recovered')) as unknown as { batches: { id: number; status: string; pausedReason: string }[]; items: { id: number; status: string; errorKind: string }[]; unknown: number[] };
+    const recovered = (await second.waitFor((l) => l.event === 'recovered')) as unknown as {
+      batches: { id: number; status: string; pausedReason: string }[];
+      items: { id: number; status: string; errorKind: string }[];
+      unknown: number[];
+    };
     expect(recovered.batches).toEqual([expect.objectContaining({ id: batchId, status: 'paused', pausedReason: 'interrupted' })]);
     expect(recovered.items.map((i) => i.id).sort((a, b) => a - b)).toEqual([...inFlightAtKill].sort((a, b) => a - b));
     // Interrupted: unknown, unless the provider's answer was written before the kill (then accepted: a call to follow).

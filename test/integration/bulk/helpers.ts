@@ -17,7 +17,13 @@ export const fill = (name: string, order: string) => TEMPLATE.replace('【变量
  * profile's timeouts and the watcher's re-reads stay what they were in real time (2 s to connect,
  * `totalTimeoutMs` or 5 s in all; every 20 ms).
  */
-export async function servicesFor(home: string, sandbox: Sandbox, apiId: string, apiKey: string, opts: { timeScale: number; totalTimeoutMs?: number; clockScale?: number }) {
+export async function servicesFor(
+  home: string,
+  sandbox: Sandbox,
+  apiId: string,
+  apiKey: string,
+  opts: { timeScale: number; totalTimeoutMs?: number; clockScale?: number },
+) {
   const clock = new ScaledClock(opts.clockScale ?? opts.timeScale);
   const services = await createServices({
     home,
@@ -27,7 +33,17 @@ export async function servicesFor(home: string, sandbox: Sandbox, apiId: string,
     watcherPollMs: clock.fromReal(20),
   });
   services.profiles.registerEphemeral(
-    { id: 'ext', name: 'External', baseUrl: sandbox.baseUrl, apiId, signing: 'off', format: 'json', connectTimeoutMs: clock.fromReal(2000), totalTimeoutMs: clock.fromReal(opts.totalTimeoutMs ?? 5000), lowBalanceThreshold: null },
+    {
+      id: 'ext',
+      name: 'External',
+      baseUrl: sandbox.baseUrl,
+      apiId,
+      signing: 'off',
+      format: 'json',
+      connectTimeoutMs: clock.fromReal(2000),
+      totalTimeoutMs: clock.fromReal(opts.totalTimeoutMs ?? 5000),
+      lowBalanceThreshold: null,
+    },
     apiKey,
   );
   const progress: BatchProgress[] = [];

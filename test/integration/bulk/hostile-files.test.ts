@@ -28,7 +28,10 @@ const write = (name: string, bytes: Uint8Array) => {
 beforeAll(async () => {
   write('bomb-1gb.xlsx', await zipBombXlsx(1024, 'honest'));
   write('bomb-lying.xlsx', await zipBombXlsx(1024, 'lie'));
-  write('far-cell.xlsx', workbookWithSheet('<row r="1"><c r="A1" t="inlineStr"><is><t>手机</t></is></c></row><row r="1048576"><c r="A1048576"><v>1</v></c></row>'));
+  write(
+    'far-cell.xlsx',
+    workbookWithSheet('<row r="1"><c r="A1" t="inlineStr"><is><t>手机</t></is></c></row><row r="1048576"><c r="A1048576"><v>1</v></c></row>'),
+  );
   write('wide.xlsx', workbookWithSheet('<row r="1"><c r="XFD1" t="inlineStr"><is><t>x</t></is></c></row>'));
   write('2m-rows.xlsx', workbookWithSheet(Array.from({ length: 2_000_000 }, () => '<row/>').join('')));
   write('250k-rows.csv', bigCsv(250_000, 60));
@@ -75,13 +78,22 @@ describe('hostile spreadsheets are refused with the limit and the file’s figur
 
   it('CSV: too many rows (stopped at the first row over), a cell too long (with its row), too many columns', async () => {
     const fs = await import('node:fs');
-    expect(await limitOf(readBounded('big.csv', fs.readFileSync(files['250k-rows.csv']!)))).toMatchObject({ code: 'import-too-large', params: { kind: 'rows', max: 200_000, found: 200_002, atLeast: true } });
+    expect(await limitOf(readBounded('big.csv', fs.readFileSync(files['250k-rows.csv']!)))).toMatchObject({
+      code: 'import-too-large',
+      params: { kind: 'rows', max: 200_000, found: 200_002, atLeast: true },
+    });
     const long = new TextEncoder().encode(`手机,备注\n13800138000,ok\n13800138001,${'长'.repeat(5001)}\n`);
-    expect(await limitOf(readBounded('long.csv', long))).toMatchObject({ code: 'import-too-large', params: { kind: 'cellChars', max: 5000, found: 5001, row: 3 } });
+    expect(await limitOf(readBounded('long.csv', long))).toMatchObject({
+      code: 'import-too-large',
+      params: { kind: 'cellChars', max: 5000, found: 5001, row: 3 },
+    });
     const wide = new TextEncoder().encode(`${Array.from({ length: 300 }, (_, i) => `c${i}`).join(',')}\n`);
     expect(await limitOf(readBounded('wide.csv', wide))).toMatchObject({ code: 'import-too-large', params: { kind: 'columns', max: 256, found: 300 } });
     const huge = new Uint8Array(IMPORT_LIMITS.fileBytes + 1);
-    expect(await limitOf(readBounded('huge.csv', huge))).toMatchObject({ code: 'import-too-large', params: { kind: 'fileBytes', max: IMPORT_LIMITS.fileBytes, found: IMPORT_LIMITS.fileBytes + 1 } });
+    expect(await limitOf(readBounded('huge.csv', huge))).toMatchObject({
+      code: 'import-too-large',
+      params: { kind: 'fileBytes', max: IMPORT_LIMITS.fileBytes, found: IMPORT_LIMITS.fileBytes + 1 },
+    });
   });
 
   it('a cancel stops the worker at once', async () => {
@@ -105,9 +117,17 @@ describe('hostile spreadsheets are refused with the limit and the file’s figur
 describe('the process under a memory ceiling, measured in a child process', () => {
   it(`every bomb refused within seconds, the largest legal CSV read, peak RSS under ${IMPORT_MEMORY.rssMb} MB`, () => {
     const names = ['bomb-1gb.xlsx', 'bomb-lying.xlsx', 'far-cell.xlsx', '2m-rows.xlsx', '250k-rows.csv', 'legal-29mb.csv'];
-    const out = execFileSync(process.execPath, ['--import', 'tsx', join(__dirname, 'fixtures/import-under-watch.ts'), ...names.map((n) => files[n]!)], { encoding: 'utf8', timeout: 120_000 });
-    const r = JSON.parse(out.trim().split('\n').at(-1)!) as { peakRssMb: number; results: { file: string; ms: number; code: string | null; rows: number | null }[] };
-    console.log(`import memory: peak RSS ${r.peakRssMb} MB; ${r.results.map((x) => `${x.file.split('/').pop()} ${x.code ?? `${x.rows} rows`} in ${Math.round(x.ms)} ms`).join('; ')}`);
+    const out = execFileSync(process.execPath, ['--import', 'tsx', join(__dirname, 'fixtures/import-under-watch.ts'), ...names.map((n) => files[n]!)], {
+      encoding: 'utf8',
+      timeout: 120_000,
+    });
+    const r = JSON.parse(out.trim().split('\n').at(-1)!) as {
+      peakRssMb: number;
+      results: { file: string; ms: number; code: string | null; rows: number | null }[];
+    };
+    console.log(
+      `import memory: peak RSS ${r.peakRssMb} MB; ${r.results.map((x) => `${x.file.split('/').pop()} ${x.code ?? `${x.rows} rows`} in ${Math.round(x.ms)} ms`).join('; ')}`,
+    );
     expect(r.peakRssMb).toBeLessThan(IMPORT_MEMORY.rssMb);
     for (const x of r.results.slice(0, 5)) {
       expect(x.code, x.file).toBe('import-too-large');
@@ -120,7 +140,11 @@ describe('the process under a memory ceiling, measured in a child process', () =
 describe('main’s event loop while the largest legal CSV is read', () => {
   let services: Services;
   beforeAll(async () => {
-    services = await createServices({ home: join(home.dir, 'app'), secrets: { store: new SessionSecretStore(), status: { kind: 'session', keychainAvailable: false, reason: 'test' } }, sandbox: false });
+    services = await createServices({
+      home: join(home.dir, 'app'),
+      secrets: { store: new SessionSecretStore(), status: { kind: 'session', keychainAvailable: false, reason: 'test' } },
+      sandbox: false,
+    });
     services.store.templates.save({ id: 't', name: 't', content: '您好【变量】，您的订单【变量】已发货。', approved: true });
   });
   afterAll(() => services.close());

@@ -12,10 +12,17 @@ const SCALE = 0.004;
 
 async function setup(account: { balance?: number; lines?: number } = {}, opts: { totalTimeoutMs?: number; apiKey?: string; timeScale?: number } = {}) {
   const timeScale = opts.timeScale ?? SCALE;
-  const sandbox: Sandbox = await startSandbox({ timeScale, accounts: [{ apiId: 'bulk', apiKey: 'bulk-key', balance: account.balance ?? 100_000, lines: account.lines ?? 1 }] });
+  const sandbox: Sandbox = await startSandbox({
+    timeScale,
+    accounts: [{ apiId: 'bulk', apiKey: 'bulk-key', balance: account.balance ?? 100_000, lines: account.lines ?? 1 }],
+  });
   const home = tempHome();
   const s = await servicesFor(home.dir, sandbox, 'bulk', opts.apiKey ?? 'bulk-key', { timeScale, totalTimeoutMs: opts.totalTimeoutMs });
-  cleanups.push(home.cleanup, () => sandbox.close(), () => s.services.close());
+  cleanups.push(
+    home.cleanup,
+    () => sandbox.close(),
+    () => s.services.close(),
+  );
   return { sandbox, ...s };
 }
 
@@ -64,7 +71,17 @@ describe('bulk batch against the sandbox provider', () => {
     expect(received).toHaveLength(70);
     expect(received.every((n) => n === 1)).toBe(true);
     const items = runtime.queue.items(batch.id);
-    expect(items.filter((i) => i.state === 'answered').map((i) => i.mobile.slice(-1)).sort()).toEqual(list.filter((m) => /[5789]$/.test(m)).map((m) => m.slice(-1)).sort());
+    expect(
+      items
+        .filter((i) => i.state === 'answered')
+        .map((i) => i.mobile.slice(-1))
+        .sort(),
+    ).toEqual(
+      list
+        .filter((m) => /[5789]$/.test(m))
+        .map((m) => m.slice(-1))
+        .sort(),
+    );
   });
 
   it('on a profile set not to lend its lines, a call waiting for its redial keeps its line: Callout never counts more than 20', async () => {
@@ -133,7 +150,13 @@ describe('bulk batch against the sandbox provider', () => {
     // A reply that never comes: the provider placed the call, the item is unknown, and it is not sent again.
     sandbox.clearFaults();
     sandbox.setFault({ kind: 'timeout', op: 'send', times: 1 });
-    const second = runtime.queue.create({ profileId: 'ext', templateId: 'ship', name: 'y', duplicates: 'none', rows: rowsFor(mobiles(3, () => 7)).map((r) => ({ ...r, content: r.content.replace('SO', 'PO') })) });
+    const second = runtime.queue.create({
+      profileId: 'ext',
+      templateId: 'ship',
+      name: 'y',
+      duplicates: 'none',
+      rows: rowsFor(mobiles(3, () => 7)).map((r) => ({ ...r, content: r.content.replace('SO', 'PO') })),
+    });
     runtime.queue.start(second.id);
     const q = await runtime.queue.whenStopped(second.id);
     expect(q).toMatchObject({ status: 'done', unknown: 1, accepted: 2 });
@@ -146,7 +169,16 @@ describe('bulk batch against the sandbox provider', () => {
     const { sandbox, runtime, services, progress } = await setup({ lines: 2 }, { timeScale: 0.02 });
     // An ephemeral profile has no row; save a real one with 2 lines.
     // 2 s and 5 s of real time on Callout's clock, fifty times faster.
-    const saved = services.store.profiles.save({ name: 'Two lines', baseUrl: sandbox.baseUrl, apiId: 'bulk', signing: 'off', format: 'json', connectTimeoutMs: 100_000, totalTimeoutMs: 250_000, lowBalanceThreshold: null });
+    const saved = services.store.profiles.save({
+      name: 'Two lines',
+      baseUrl: sandbox.baseUrl,
+      apiId: 'bulk',
+      signing: 'off',
+      format: 'json',
+      connectTimeoutMs: 100_000,
+      totalTimeoutMs: 250_000,
+      lowBalanceThreshold: null,
+    });
     services.store.dialSettings.setProfileLines(saved.id, 2);
     await services.profiles.setKey(saved.id, 'bulk-key');
     const batch = runtime.queue.create({ profileId: saved.id, templateId: 'ship', name: 'x', duplicates: 'none', rows: rowsFor(mobiles(60, () => 8)) });

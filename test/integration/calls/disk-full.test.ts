@@ -175,7 +175,10 @@ describe('a write that fails after the provider answered (injected, any machine)
     };
     const sent = await call('messages.send', { profileId: p.value.id, mobile: '13900000021', content: TEXT });
     expect(sent).toMatchObject({ ok: true, value: { message: { outcome: 'unknown', smsid: 'SMS-X', reason: { code: 'store-incomplete' } } } });
-    expect(await call('messages.send', { profileId: p.value.id, mobile: '13900000021', content: TEXT })).toMatchObject({ ok: false, error: { code: 'result-not-stored' } });
+    expect(await call('messages.send', { profileId: p.value.id, mobile: '13900000021', content: TEXT })).toMatchObject({
+      ok: false,
+      error: { code: 'result-not-stored' },
+    });
     expect(services.storageProblem).toMatchObject({ kind: 'disk-full', unstored: 1 });
     failing = false;
     const id = (sent as { value: { message: { id: number } } }).value.message.id;

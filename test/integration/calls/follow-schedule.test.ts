@@ -34,7 +34,7 @@ async function start(scale: number, followScale = scale, sandboxDialect?: Dialec
   });
   cleanups.push(home.cleanup, () => services.close());
   const handlers = createHandlers(services);
-  const call = async <T,>(channel: string, input?: unknown): Promise<T> => {
+  const call = async <T>(channel: string, input?: unknown): Promise<T> => {
     const r = await dispatch(handlers, channel, input);
     if (!r.ok) throw Object.assign(new Error(r.error.code), r.error);
     return r.value as T;
@@ -85,7 +85,10 @@ describe('the follow-up schedule, end to end', () => {
     const id = sent.message.id;
     expect(services.calls.following()).toEqual([id]);
     // The follower's clock is 50 times slower than the provider's: the receipt arrives long before its next look.
-    const ended = await Promise.race([services.calls.awaitEnd(id), new Promise<never>((_, reject) => setTimeout(() => reject(new Error('no receipt')), 10_000))]);
+    const ended = await Promise.race([
+      services.calls.awaitEnd(id),
+      new Promise<never>((_, reject) => setTimeout(() => reject(new Error('no receipt')), 10_000)),
+    ]);
     expect(ended.state).toBe('answered');
     expect(services.store.exchanges.forMessage(id).some((e) => e.operation === 'receipt')).toBe(true);
     expect(services.calls.following()).toEqual([]);
@@ -99,18 +102,38 @@ describe('the follow-up schedule, end to end', () => {
     const { services } = await start(0.002);
     const { messages } = services.store;
     for (const [i, duration] of [20, 30, 40].entries()) {
-      const m = messages.insertPending({ profile: 'sandbox', baseUrl: 'http://127.0.0.1', apiId: 'a', mobile: '13800138008', content: 'x'.repeat(70 * (i + 1)), templateId: null, units: i + 1, resendOf: null });
+      const m = messages.insertPending({
+        profile: 'sandbox',
+        baseUrl: 'http://127.0.0.1',
+        apiId: 'a',
+        mobile: '13800138008',
+        content: 'x'.repeat(70 * (i + 1)),
+        templateId: null,
+        units: i + 1,
+        resendOf: null,
+      });
       messages.markAccepted(m.id, { code: 2, msg: 'ok', smsid: `S${i}`, count: i + 1 });
       messages.updateState(m.id, 'answered', { duration, final: true });
     }
-    const other = messages.insertPending({ profile: 'other', baseUrl: 'http://127.0.0.1', apiId: 'a', mobile: '13800138008', content: 'y', templateId: null, units: 1, resendOf: null });
+    const other = messages.insertPending({
+      profile: 'other',
+      baseUrl: 'http://127.0.0.1',
+      apiId: 'a',
+      mobile: '13800138008',
+      content: 'y',
+      templateId: null,
+      units: 1,
+      resendOf: null,
+    });
     messages.markAccepted(other.id, { code: 2, msg: 'ok', smsid: 'S9', count: 1 });
     messages.updateState(other.id, 'answered', { duration: 99, final: true });
     // Sent within the same millisecond: equal times keep the insertion order's reverse or not; compare as sets.
     const read = messages.recentDurations('sandbox', 10);
     expect(new Set(read.map((r) => `${r.length}:${r.duration}`))).toEqual(new Set(['70:20', '140:30', '210:40']));
     const plan = services.store.db
-      .prepare("EXPLAIN QUERY PLAN SELECT content, duration FROM messages WHERE profile = ? AND state = 'answered' AND duration > 0 ORDER BY created_at DESC LIMIT ?")
+      .prepare(
+        "EXPLAIN QUERY PLAN SELECT content, duration FROM messages WHERE profile = ? AND state = 'answered' AND duration > 0 ORDER BY created_at DESC LIMIT ?",
+      )
       .all('sandbox', 50) as { detail: string }[];
     expect(plan.map((p) => p.detail).join('\n')).toMatch(/USING INDEX messages_profile_time/);
   });

@@ -66,10 +66,19 @@ describe('an answer the store could not take survives the process', () => {
     const dir = home();
     const run = await runSender({ CALLOUT_HOME: dir, PROVIDER_URL: server.baseUrl, PROVIDER_KEY: KEY, TEXT });
     expect(run.code, run.stderr).toBe(0);
-    const sent = JSON.parse(run.stdout.trim().split('\n').at(-1)!) as { ok: true; value: { message: { id: number; outcome: string; smsid: string; reason: Reason } } };
-    expect(sent.value.message).toMatchObject({ outcome: 'unknown', smsid: 'SMS-K1', reason: { code: 'store-incomplete', params: { smsid: 'SMS-K1', kind: 'accepted' } } });
+    const sent = JSON.parse(run.stdout.trim().split('\n').at(-1)!) as {
+      ok: true;
+      value: { message: { id: number; outcome: string; smsid: string; reason: Reason } };
+    };
+    expect(sent.value.message).toMatchObject({
+      outcome: 'unknown',
+      smsid: 'SMS-K1',
+      reason: { code: 'store-incomplete', params: { smsid: 'SMS-K1', kind: 'accepted' } },
+    });
     // What the person read is true: the answer is in a file of the data directory (without the key), and the next start writes it.
-    expect(cliWords('en').reason(sent.value.message.reason)).toContain('Callout keeps the answer in a file and writes it as soon as it can, at the latest when it next starts');
+    expect(cliWords('en').reason(sent.value.message.reason)).toContain(
+      'Callout keeps the answer in a file and writes it as soon as it can, at the latest when it next starts',
+    );
     expect(cliWords('zh-CN').reason(sent.value.message.reason)).toContain('Callout 已将该应答保存在文件中，会尽快写入，最迟在下次启动时写入');
     const folder = join(dir, KEPT_ANSWERS_FOLDER);
     expect(files(folder)).toHaveLength(1);
@@ -96,7 +105,9 @@ describe('an answer the store could not take survives the process', () => {
     writeFileSync(join(dir, KEPT_ANSWERS_FOLDER), 'not a folder');
     const kept = new KeptAnswers({ home: dir });
     const exchange = { operation: 'send', requestBody: `{"password":"${KEY}"}` } as never;
-    const path = kept.keep({ messageId: 7, profile: 'p', reply: { code: 2, msg: `echo ${KEY}`, smsid: 'S7' } as never, failure: null, exchanges: [exchange] }, [KEY]);
+    const path = kept.keep({ messageId: 7, profile: 'p', reply: { code: 2, msg: `echo ${KEY}`, smsid: 'S7' } as never, failure: null, exchanges: [exchange] }, [
+      KEY,
+    ]);
     expect(path).toBe(join(kept.folders[1]!, files(kept.folders[1]!)[0]!));
     const text = readFileSync(path!, 'utf8');
     expect(text).toContain('S7');
@@ -112,7 +123,13 @@ describe('an answer the store could not take survives the process', () => {
     const fallback = new KeptAnswers({ home: dir }).folders[1]!;
     mkdirSync(join(fallback, '..'), { recursive: true });
     writeFileSync(fallback, 'not a folder either');
-    const services = await createServices({ home: dir, secrets: session(), sandbox: false, storeRetry: { delaysMs: [5], intervalMs: 50 }, follow: { resume: false } });
+    const services = await createServices({
+      home: dir,
+      secrets: session(),
+      sandbox: false,
+      storeRetry: { delaysMs: [5], intervalMs: 50 },
+      follow: { resume: false },
+    });
     cleanups.push(() => services.close());
     const handlers = createHandlers(services);
     const call = (channel: string, input?: unknown) => dispatch(handlers, channel, input, () => undefined);
@@ -121,7 +138,10 @@ describe('an answer the store could not take survives the process', () => {
     services.store.messages.markAccepted = () => {
       throw Object.assign(new Error('database or disk is full'), { code: 'SQLITE_FULL' });
     };
-    const sent = (await call('messages.send', { profileId: p.value.id, mobile: '13900000042', content: TEXT })) as { ok: true; value: { message: { reason: Reason; smsid: string } } };
+    const sent = (await call('messages.send', { profileId: p.value.id, mobile: '13900000042', content: TEXT })) as {
+      ok: true;
+      value: { message: { reason: Reason; smsid: string } };
+    };
     expect(sent.value.message).toMatchObject({ smsid: 'SMS-K1', reason: { code: 'store-unkept', params: { smsid: 'SMS-K1', kind: 'accepted' } } });
     const en = cliWords('en').reason(sent.value.message.reason);
     const zh = cliWords('zh-CN').reason(sent.value.message.reason);

@@ -25,7 +25,11 @@ const pushes: Array<{ status: CaptureStatus; exchangeId: number | null }> = [];
 
 beforeAll(async () => {
   const store = new SessionSecretStore();
-  services = await createServices({ home: home.dir, secrets: { store, status: { kind: 'session', keychainAvailable: false, reason: 't' } }, sandbox: { timeScale: 0.002 } });
+  services = await createServices({
+    home: home.dir,
+    secrets: { store, status: { kind: 'session', keychainAvailable: false, reason: 't' } },
+    sandbox: { timeScale: 0.002 },
+  });
   key = (await store.get('profile:sandbox'))!;
   services.subscribe((channel, payload) => channel === EVENT_CHANNELS.captureUpdated && pushes.push(payload as (typeof pushes)[number]));
 });
@@ -46,7 +50,9 @@ describe('capture channels', () => {
     const url = `${base}/voice/vm`;
     const h = signRequest({ apiId: 'sandbox-demo', apiKey: key, method: 'POST', url }).headers;
     const body = JSON.stringify({ account: 'sandbox-demo', password: key, mobile: '13800138008', content: '您的验证码是123456，5分钟内有效。' });
-    expect(await post(status.port!, url, { Host: h.Host, Date: h.Date, Authorization: h.Authorization, 'Proxy-Authorization': 'Basic c2VjcmV0' }, body)).toBe(200);
+    expect(await post(status.port!, url, { Host: h.Host, Date: h.Date, Authorization: h.Authorization, 'Proxy-Authorization': 'Basic c2VjcmV0' }, body)).toBe(
+      200,
+    );
     expect(await post(status.port!, `/voice/status?password=${encodeURIComponent(key)}`, {}, '{}')).toBe(200);
     // Real time: a poll interval for I/O (sockets, a child process), not a wait for time to pass.
     for (let i = 0; i < 100 && pushes.filter((p) => p.exchangeId !== null).length < 2; i++) await new Promise((r) => setTimeout(r, 20));
@@ -78,7 +84,11 @@ describe('capture channels', () => {
     const first = await call<CaptureStatus>('capture.start', { target: 'http://127.0.0.1:9' });
     await call('capture.stop');
     const busy = await call<CaptureStatus>('capture.start', { target: 'http://127.0.0.1:9' });
-    const other = await createServices({ home: tempHome().dir, secrets: { store: new SessionSecretStore(), status: { kind: 'session', keychainAvailable: false, reason: 't' } }, sandbox: false });
+    const other = await createServices({
+      home: tempHome().dir,
+      secrets: { store: new SessionSecretStore(), status: { kind: 'session', keychainAvailable: false, reason: 't' } },
+      sandbox: false,
+    });
     await expect(other.capture.start({ target: 'http://127.0.0.1:9', port: busy.port! })).rejects.toMatchObject({ code: 'capture-listen' });
     await other.close();
     await call('capture.stop');

@@ -59,7 +59,14 @@ async function startCapture(args: string[], runEnv: NodeJS.ProcessEnv) {
     async stop() {
       stop();
       const code = await exit;
-      return { code, lines: stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>), stderr };
+      return {
+        code,
+        lines: stdout
+          .trim()
+          .split('\n')
+          .map((l) => JSON.parse(l) as Record<string, unknown>),
+        stderr,
+      };
     },
   };
 }
@@ -72,11 +79,21 @@ interface Sent {
 /** One request as a backend makes it: to the proxy, with an absolute URL (forward) or a path (reverse). */
 function send(proxyPort: number, opts: { url: string; path: string; headers: Record<string, string>; body: string }): Promise<Sent> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port: proxyPort, method: 'POST', path: opts.path, headers: { ...opts.headers, 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(opts.body)) }, agent: false }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
-    });
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port: proxyPort,
+        method: 'POST',
+        path: opts.path,
+        headers: { ...opts.headers, 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(opts.body)) },
+        agent: false,
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
+      },
+    );
     req.on('error', reject);
     req.end(opts.body);
   });
@@ -102,11 +119,21 @@ describe('callout capture: 50 requests of a backend through the proxy to the san
           const i = batch * 10 + j;
           const kind = kindOf(i);
           const code = String(100000 + i);
-          const body = JSON.stringify({ account: API_ID, password: KEY, mobile: kind === 'bad-number' ? `1380013${i}` : '13800138008', content: APPROVED.replace('【变量】', code) });
+          const body = JSON.stringify({
+            account: API_ID,
+            password: KEY,
+            mobile: kind === 'bad-number' ? `1380013${i}` : '13800138008',
+            content: APPROVED.replace('【变量】', code),
+          });
           // Reverse: the backend's base URL is the proxy, so it signs the proxy's host.
           const signedUrl = kind === 'reverse' ? `http://127.0.0.1:${proxy}/voice/vm` : providerUrl;
           const h = signRequest({ apiId: API_ID, apiKey: kind === 'wrong-key' ? 'not-the-key-123' : KEY, method: 'POST', url: signedUrl }).headers;
-          const reply = await send(proxy, { url: providerUrl, path: kind === 'reverse' ? '/voice/vm' : providerUrl, headers: { Host: h.Host, Date: h.Date, Authorization: h.Authorization }, body });
+          const reply = await send(proxy, {
+            url: providerUrl,
+            path: kind === 'reverse' ? '/voice/vm' : providerUrl,
+            headers: { Host: h.Host, Date: h.Date, Authorization: h.Authorization },
+            body,
+          });
           sent.set(code, { kind, body, reply });
         }),
       );
@@ -137,7 +164,13 @@ describe('callout capture: 50 requests of a backend through the proxy to the san
     // History: 50 captured exchanges, none duplicated or lost, each with the right verdicts.
     const listed = await cli(['--json', 'exchanges', '--captured', '--limit', '100'], env);
     expect(listed.code).toBe(0);
-    const rows = listed.json as Array<{ id: number; captured: boolean; verdict: string; mode: string; checks: Array<{ check: string; verdict: string; code: string; issues?: Array<{ code: string }> }> }>;
+    const rows = listed.json as Array<{
+      id: number;
+      captured: boolean;
+      verdict: string;
+      mode: string;
+      checks: Array<{ check: string; verdict: string; code: string; issues?: Array<{ code: string }> }>;
+    }>;
     expect(rows).toHaveLength(50);
     expect(new Set(rows.map((r) => r.id)).size).toBe(50);
     const store = openStore(home.dir);
@@ -183,7 +216,13 @@ describe('callout capture: 50 requests of a backend through the proxy to the san
     let out = '';
     let listening!: () => void;
     const up = new Promise<void>((r) => (listening = r));
-    const exit = runCli(['capture', '--target', sandbox.baseUrl], { stdout: (x) => ((out += x), out.includes('Ctrl-C') && listening()), stderr: () => undefined, env: noKey, isTTY: false, until });
+    const exit = runCli(['capture', '--target', sandbox.baseUrl], {
+      stdout: (x) => ((out += x), out.includes('Ctrl-C') && listening()),
+      stderr: () => undefined,
+      env: noKey,
+      isTTY: false,
+      until,
+    });
     await up;
     expect(out).toContain('No key to check with');
     const port = Number(/127\.0\.0\.1:(\d+)/.exec(out)![1]);
@@ -205,4 +244,3 @@ describe('callout capture: 50 requests of a backend through the proxy to the san
     expect(zh.stdout).toContain('mobile 12345 不是 11 位。');
   });
 });
-

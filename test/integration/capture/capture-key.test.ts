@@ -38,7 +38,11 @@ const call = async <T>(channel: string, input?: unknown): Promise<T> => {
 let waiting: ((id: number) => void) | null = null;
 
 beforeAll(async () => {
-  services = await createServices({ home: home.dir, secrets: { store: new SessionSecretStore(), status: { kind: 'session', keychainAvailable: false, reason: 't' } }, sandbox: false });
+  services = await createServices({
+    home: home.dir,
+    secrets: { store: new SessionSecretStore(), status: { kind: 'session', keychainAvailable: false, reason: 't' } },
+    sandbox: false,
+  });
   services.subscribe((channel, payload) => {
     const p = payload as { status: CaptureStatus; exchangeId: number | null };
     if (channel === EVENT_CHANNELS.captureUpdated && p.exchangeId !== null) waiting?.(p.exchangeId);
@@ -126,16 +130,37 @@ describe('the capture proxy stores no key, however the backend writes it', () =>
   });
 
   it('with every character a JSON \\u escape (lower and upper case)', async () => {
-    const r = await capture(true, '/voice/vm', JSON_TYPE, `{"account":"acct","apiKey":"${enc['json-unicode-escapes']}","k":"${enc['json-unicode-escapes-upper']}"}`);
+    const r = await capture(
+      true,
+      '/voice/vm',
+      JSON_TYPE,
+      `{"account":"acct","apiKey":"${enc['json-unicode-escapes']}","k":"${enc['json-unicode-escapes-upper']}"}`,
+    );
     expect(leaks(r, KEY)).toEqual([]);
     expect(JSON.parse(r.requestBody!)).toEqual({ account: 'acct', apiKey: '[REDACTED]', k: '[REDACTED]' });
   });
 
   it('in base64 in any header: alone, unpadded, base64url, and inside account:key (the reply echoes it)', async () => {
     const basic = Buffer.from(`acct:${KEY}`).toString('base64');
-    const r = await capture(true, '/voice/balance', { ...JSON_TYPE, 'X-Api-Credentials': basic, 'X-Key': enc['base64-unpadded']!, 'X-Key-Url': enc['base64url']!, 'X-Token': `v1.${Buffer.from(`{"k":"${KEY}"}`).toString('base64url')}.sig` }, '{}');
+    const r = await capture(
+      true,
+      '/voice/balance',
+      {
+        ...JSON_TYPE,
+        'X-Api-Credentials': basic,
+        'X-Key': enc['base64-unpadded']!,
+        'X-Key-Url': enc['base64url']!,
+        'X-Token': `v1.${Buffer.from(`{"k":"${KEY}"}`).toString('base64url')}.sig`,
+      },
+      '{}',
+    );
     expect(leaks(r, KEY)).toEqual([]);
-    expect(r.requestHeaders).toEqual(expect.arrayContaining([['X-Api-Credentials', '[REDACTED]'], ['X-Token', 'v1.[REDACTED].sig']]));
+    expect(r.requestHeaders).toEqual(
+      expect.arrayContaining([
+        ['X-Api-Credentials', '[REDACTED]'],
+        ['X-Token', 'v1.[REDACTED].sig'],
+      ]),
+    );
     expect(r.responseHeaders).toEqual(expect.arrayContaining([['X-Echo', '[REDACTED]']]));
   });
 });
@@ -153,7 +178,18 @@ describe('the capture proxy stores no password field, in any body format, even w
   });
 
   it('a multipart part named password', async () => {
-    const body = ['--XyZ', 'Content-Disposition: form-data; name="account"', '', 'acct', '--XyZ', 'Content-Disposition: form-data; name="password"', '', OTHER, '--XyZ--', ''].join('\r\n');
+    const body = [
+      '--XyZ',
+      'Content-Disposition: form-data; name="account"',
+      '',
+      'acct',
+      '--XyZ',
+      'Content-Disposition: form-data; name="password"',
+      '',
+      OTHER,
+      '--XyZ--',
+      '',
+    ].join('\r\n');
     const r = await capture(false, '/voice/vm', { 'Content-Type': 'multipart/form-data; boundary=XyZ' }, body);
     expect(leaks(r, OTHER)).toEqual([]);
     expect(r.requestBody).toBe(body.replace(OTHER, '[REDACTED]'));
@@ -173,7 +209,8 @@ describe('key scan after the captures', () => {
     const exports: Array<[string, string]> = [];
     exports.push(['har', (await call<{ json: string }>('exchanges.exportHar', { ids: stored })).json]);
     for (const id of stored) {
-      for (const target of ['curl', 'python', 'node', 'go']) exports.push([`${target} #${id}`, (await call<{ command: string }>('exchanges.curl', { id, target })).command]);
+      for (const target of ['curl', 'python', 'node', 'go'])
+        exports.push([`${target} #${id}`, (await call<{ command: string }>('exchanges.curl', { id, target })).command]);
     }
     exports.push(['csv', (await call<{ csv: string }>('history.exportCsv', { lang: 'en', utcOffsetMinutes: 0 })).csv]);
     for (const secret of [KEY, OTHER]) {

@@ -20,7 +20,9 @@ interface Seen {
 }
 
 /** A target that records what it received, byte for byte, and answers with `reply`. */
-async function target(reply: (req: IncomingMessage, body: Buffer, res: import('node:http').ServerResponse) => void): Promise<{ url: string; port: number; seen: Seen[] }> {
+async function target(
+  reply: (req: IncomingMessage, body: Buffer, res: import('node:http').ServerResponse) => void,
+): Promise<{ url: string; port: number; seen: Seen[] }> {
   const seen: Seen[] = [];
   const server: Server = createHttpServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -52,7 +54,10 @@ async function proxyTo(targetUrl: string, maxKeptBytes?: number): Promise<{ prox
   return { proxy, got, next: (n) => (got.length >= n ? Promise.resolve() : new Promise((resolve) => waiters.push({ n, resolve }))) };
 }
 
-function call(port: number, opts: { method?: string; path: string; headers?: Record<string, string | string[]>; body?: Buffer | string; slow?: Buffer[] }): Promise<{ status: number; rawHeaders: string[]; body: Buffer }> {
+function call(
+  port: number,
+  opts: { method?: string; path: string; headers?: Record<string, string | string[]>; body?: Buffer | string; slow?: Buffer[] },
+): Promise<{ status: number; rawHeaders: string[]; body: Buffer }> {
   return new Promise((resolve, reject) => {
     const req = request({ host: '127.0.0.1', port, method: opts.method ?? 'POST', path: opts.path, headers: opts.headers, agent: false }, (res) => {
       const chunks: Buffer[] = [];
@@ -82,15 +87,34 @@ describe('the capture proxy', () => {
     });
     const { proxy, got, next } = await proxyTo(`${t.url}/api`);
     const body = Buffer.concat([Buffer.from('{"account":"a","password":"p\\u00e9","content":"验证码 1"}'), randomBytes(64)]);
-    const r = await call(proxy.port, { path: '/voice/vm?x=1', headers: { 'Content-Type': 'application/json', 'X-Weird-Case': 'v', Authorization: 'Signature keyId="a", signature="s"', 'Content-Length': String(body.length) }, body });
+    const r = await call(proxy.port, {
+      path: '/voice/vm?x=1',
+      headers: {
+        'Content-Type': 'application/json',
+        'X-Weird-Case': 'v',
+        Authorization: 'Signature keyId="a", signature="s"',
+        'Content-Length': String(body.length),
+      },
+      body,
+    });
     expect(r.status).toBe(200);
     expect(r.body.equals(answer)).toBe(true);
     expect(r.rawHeaders).toEqual(expect.arrayContaining(['X-Dup', 'a', 'x-dup', 'b', 'Set-Cookie', 's=1']));
     expect(t.seen[0]!.url).toBe('/api/voice/vm?x=1');
     expect(t.seen[0]!.body.equals(body)).toBe(true);
-    expect(t.seen[0]!.rawHeaders).toEqual(expect.arrayContaining(['X-Weird-Case', 'v', 'Authorization', 'Signature keyId="a", signature="s"', 'Host', `127.0.0.1:${t.port}`]));
+    expect(t.seen[0]!.rawHeaders).toEqual(
+      expect.arrayContaining(['X-Weird-Case', 'v', 'Authorization', 'Signature keyId="a", signature="s"', 'Host', `127.0.0.1:${t.port}`]),
+    );
     await next(1);
-    expect(got[0]).toMatchObject({ mode: 'reverse', method: 'POST', status: 200, statusText: 'Fine', answeredBy: 'target', hostForwarded: `127.0.0.1:${t.port}`, error: null });
+    expect(got[0]).toMatchObject({
+      mode: 'reverse',
+      method: 'POST',
+      status: 200,
+      statusText: 'Fine',
+      answeredBy: 'target',
+      hostForwarded: `127.0.0.1:${t.port}`,
+      error: null,
+    });
     expect(got[0]!.url).toBe(`${proxy.url}/voice/vm?x=1`);
     expect(got[0]!.request.kept.equals(body)).toBe(true);
     expect(got[0]!.response.kept.equals(answer)).toBe(true);
@@ -191,7 +215,11 @@ describe('the capture proxy', () => {
   it("never passes the backend's proxy credentials, or headers its Connection names, on to the provider", async () => {
     const t = await target((_req, _body, res) => res.end('{"code":2}'));
     const { proxy, next } = await proxyTo(t.url);
-    await call(proxy.port, { path: `${t.url}/voice/balance`, headers: { Host: `127.0.0.1:${t.port}`, 'Proxy-Authorization': 'Basic dXNlcjpwYXNz', Connection: 'close, X-Hop', 'X-Hop': '1', 'X-Kept': '2' }, body: '{}' });
+    await call(proxy.port, {
+      path: `${t.url}/voice/balance`,
+      headers: { Host: `127.0.0.1:${t.port}`, 'Proxy-Authorization': 'Basic dXNlcjpwYXNz', Connection: 'close, X-Hop', 'X-Hop': '1', 'X-Kept': '2' },
+      body: '{}',
+    });
     await next(1);
     const names = t.seen[0]!.rawHeaders.filter((_h, i) => i % 2 === 0).map((h) => h.toLowerCase());
     expect(names).not.toContain('proxy-authorization');
@@ -277,7 +305,14 @@ describe('the capture proxy', () => {
     });
     expect(back.equals(secret)).toBe(true);
     await next(1);
-    expect(got[0]).toMatchObject({ mode: 'tunnel', method: 'CONNECT', url: `127.0.0.1:${echoPort}`, status: 200, request: { bytes: 5000 }, response: { bytes: 5000 } });
+    expect(got[0]).toMatchObject({
+      mode: 'tunnel',
+      method: 'CONNECT',
+      url: `127.0.0.1:${echoPort}`,
+      status: 200,
+      request: { bytes: 5000 },
+      response: { bytes: 5000 },
+    });
     expect(got[0]!.request.kept).toHaveLength(0);
 
     const refused = await new Promise<string>((resolve) => {

@@ -20,7 +20,10 @@ function callout(args: string[], env: NodeJS.ProcessEnv = {}) {
 
 beforeAll(async () => {
   if (!existsSync(join(ROOT, 'out/main/cli.js'))) throw new Error('The CLI is not built: run `npm run build` first (npm test does).');
-  sandboxProcess = spawn(process.execPath, [BIN, 'sandbox', '--json', '--time-scale', '0.005'], { env: { PATH: process.env.PATH, CALLOUT_HOME: home.dir }, stdio: ['ignore', 'pipe', 'inherit'] });
+  sandboxProcess = spawn(process.execPath, [BIN, 'sandbox', '--json', '--time-scale', '0.005'], {
+    env: { PATH: process.env.PATH, CALLOUT_HOME: home.dir },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const firstLine = await new Promise<string>((resolveLine, reject) => {
     const rl = createInterface({ input: sandboxProcess.stdout! });
     rl.once('line', resolveLine);

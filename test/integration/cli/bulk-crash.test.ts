@@ -24,7 +24,11 @@ afterEach(async () => {
 });
 
 function callout(args: string[], env: NodeJS.ProcessEnv): { child: ChildProcess; done: Promise<{ code: number | null; stdout: string; stderr: string }> } {
-  const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], { cwd: ROOT, env: { PATH: process.env.PATH, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout!.on('data', (d) => (stdout += String(d)));
@@ -32,7 +36,9 @@ function callout(args: string[], env: NodeJS.ProcessEnv): { child: ChildProcess;
   cleanups.push(() => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   });
-  const done = new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
+  const done = new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) =>
+    child.on('close', (code) => resolve({ code, stdout, stderr })),
+  );
   return { child, done };
 }
 
@@ -106,7 +112,11 @@ describe('callout bulk --resume after kill -9', () => {
       else expect(n).toBeLessThanOrEqual(1);
     }
     // The calls the dead process left were followed to their end: none is still open in history.
-    const stillOpen = after.db.prepare("SELECT m.id, m.state, m.smsid, m.created_at, (SELECT status FROM batch_items WHERE message_id = m.id) AS item FROM messages m WHERE outcome = 'accepted' AND ended_at IS NULL").all();
+    const stillOpen = after.db
+      .prepare(
+        "SELECT m.id, m.state, m.smsid, m.created_at, (SELECT status FROM batch_items WHERE message_id = m.id) AS item FROM messages m WHERE outcome = 'accepted' AND ended_at IS NULL",
+      )
+      .all();
     expect(stillOpen, JSON.stringify(value)).toEqual([]);
   }, 120_000);
 });

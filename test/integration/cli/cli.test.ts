@@ -204,12 +204,30 @@ describe('callout sign / verify', () => {
     const out = s.json as { stringToSign: string; authorization: string; headers: Record<string, string>; signature: string };
     expect(out.stringToSign).toBe(`AK1\nPOST /voice/vm\ndate: ${date}\nhost: api.example.com`);
     expect(out.headers).toEqual({ Host: 'api.example.com', Date: date, Authorization: out.authorization });
-    const v = await cli(['--json', 'verify', '--method', 'POST', '--url', 'https://api.example.com/voice/vm', '--date', date, '--authorization', out.authorization, '--now', date], signEnv());
+    const v = await cli(
+      [
+        '--json',
+        'verify',
+        '--method',
+        'POST',
+        '--url',
+        'https://api.example.com/voice/vm',
+        '--date',
+        date,
+        '--authorization',
+        out.authorization,
+        '--now',
+        date,
+      ],
+      signEnv(),
+    );
     expect(v).toMatchObject({ code: 0, json: { valid: true, reason: null, skewSeconds: 0 } });
   });
 
   it('verify says why: tampered signature, 301 s skew, other variant (exit 1)', async () => {
-    const s = (await cli(['--json', 'sign', '--api-id', 'AK1', '--method', 'GET', '--url', 'http://127.0.0.1:8080/x', '--date', date], signEnv())).json as { authorization: string };
+    const s = (await cli(['--json', 'sign', '--api-id', 'AK1', '--method', 'GET', '--url', 'http://127.0.0.1:8080/x', '--date', date], signEnv())).json as {
+      authorization: string;
+    };
     const base = ['--json', 'verify', '--method', 'GET', '--url', 'http://127.0.0.1:8080/x', '--date', date];
     const tampered = await cli([...base, '--authorization', s.authorization.replace(/signature="./, 'signature="A'), '--now', date], signEnv());
     expect(tampered).toMatchObject({ code: 1, json: { valid: false, reason: 'signature-mismatch' } });
@@ -234,13 +252,33 @@ describe('callout sign / verify', () => {
     expect(human.stderr).toMatch(/^callout: Note: this key is shorter than 8 characters/);
     const zh = await cli(['--lang', 'zh-CN', 'sign', '--api-id', 'AK1', '--method', 'POST', '--url', 'https://api.example.com/voice/vm', '--date', date], env);
     expect(zh.stderr).toMatch(/少于 8 个字符.*不会把它保存到配置中。/);
-    const v = await cli(['--json', 'verify', '--api-id', 'AK1', '--method', 'POST', '--url', 'https://api.example.com/voice/vm', '--date', date, '--authorization', out.authorization, '--now', date], env);
+    const v = await cli(
+      [
+        '--json',
+        'verify',
+        '--api-id',
+        'AK1',
+        '--method',
+        'POST',
+        '--url',
+        'https://api.example.com/voice/vm',
+        '--date',
+        date,
+        '--authorization',
+        out.authorization,
+        '--now',
+        date,
+      ],
+      env,
+    );
     expect(v).toMatchObject({ code: 0, json: { valid: true } });
   });
 
   it('verify refuses a header signed for another API ID (keyId) as its own reason, in both languages', async () => {
     const url = 'https://api.example.com/voice/vm';
-    const other = (await cli(['--json', 'sign', '--api-id', 'OTHER-ACCT', '--method', 'POST', '--url', url, '--date', date], signEnv())).json as { authorization: string };
+    const other = (await cli(['--json', 'sign', '--api-id', 'OTHER-ACCT', '--method', 'POST', '--url', url, '--date', date], signEnv())).json as {
+      authorization: string;
+    };
     const args = ['verify', '--method', 'POST', '--url', url, '--date', date, '--authorization', other.authorization, '--now', date];
     const v = await cli(['--json', '--api-id', 'AK1', ...args], signEnv());
     expect(v).toMatchObject({ code: 1, json: { valid: false, reason: 'key-id-mismatch', keyId: 'OTHER-ACCT', expectedApiId: 'AK1' } });
@@ -259,7 +297,10 @@ describe('callout sign / verify', () => {
   });
 
   it('the apisix variant ends every line with a line break and signs the query', async () => {
-    const s = await cli(['--json', 'sign', '--api-id', 'AK1', '--method', 'GET', '--url', 'https://h.example/p?q=1', '--date', date, '--variant', 'apisix'], signEnv());
+    const s = await cli(
+      ['--json', 'sign', '--api-id', 'AK1', '--method', 'GET', '--url', 'https://h.example/p?q=1', '--date', date, '--variant', 'apisix'],
+      signEnv(),
+    );
     expect((s.json as { stringToSign: string }).stringToSign).toBe(`AK1\nGET /p?q=1\ndate: ${date}\nhost: h.example\n`);
   });
 
@@ -273,7 +314,8 @@ describe('callout sign / verify', () => {
 
 describe('the CLI speaks the language of the environment, or --lang', () => {
   /** Three Latin words in a row, outside the protocol tokens a Chinese sentence keeps. */
-  const englishSentence = (s: string) => /\b[A-Za-z]+\s+[A-Za-z]+\s+[A-Za-z]+\b/.test(s.replace(/callout [a-z-]+( --[a-z-]+)*|CALLOUT_[A-Z_]+|API (ID|Key)|--[a-z-]+/g, ''));
+  const englishSentence = (s: string) =>
+    /\b[A-Za-z]+\s+[A-Za-z]+\s+[A-Za-z]+\b/.test(s.replace(/callout [a-z-]+( --[a-z-]+)*|CALLOUT_[A-Z_]+|API (ID|Key)|--[a-z-]+/g, ''));
 
   it('says usage errors, provider refusals and results in Chinese under a Chinese locale', async () => {
     const zh = { ...env, LANG: 'zh_CN.UTF-8' };

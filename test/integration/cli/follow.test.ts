@@ -116,7 +116,13 @@ describe('callout history: a state that may be stale says since when; --refresh 
 describe('callout sandbox', () => {
   it.each(['en', 'zh-CN'] as const)('fills each demo template with values of their kind (%s)', async (lang) => {
     let out = '';
-    await runSandboxCommand({ timeScale: 1, signature: 'off' }, { stdout: (s) => (out += s), stderr: () => undefined, env: {}, isTTY: false }, false, cliWords(lang), Promise.resolve());
+    await runSandboxCommand(
+      { timeScale: 1, signature: 'off' },
+      { stdout: (s) => (out += s), stderr: () => undefined, env: {}, isTTY: false },
+      false,
+      cliWords(lang),
+      Promise.resolve(),
+    );
     expect(out).toContain('callout send --to 13800138008 --content "您好，张三，您的订单A1001已发货，请注意查收。"');
     expect(out).toContain('--content "您的验证码是123456，5分钟内有效。"');
     expect(out).toContain('--content "数据库告警：CPU 使用率 95%，请立即处理。"');

@@ -27,7 +27,11 @@ async function setup(reply: Record<string, unknown>) {
   });
   const home = tempHome();
   cleanups.push(server.close, home.cleanup);
-  return { server, home: home.dir, env: { CALLOUT_HOME: home.dir, CALLOUT_BASE_URL: server.baseUrl, CALLOUT_API_ID: 'acct', CALLOUT_API_KEY: KEY, LANG: 'en_US.UTF-8' } };
+  return {
+    server,
+    home: home.dir,
+    env: { CALLOUT_HOME: home.dir, CALLOUT_BASE_URL: server.baseUrl, CALLOUT_API_ID: 'acct', CALLOUT_API_KEY: KEY, LANG: 'en_US.UTF-8' },
+  };
 }
 
 /** No control character a terminal would obey, except the line breaks and tabs the CLI writes itself. */

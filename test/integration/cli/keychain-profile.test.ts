@@ -74,13 +74,22 @@ describe.skipIf(skip)('--profile with the key in the real keychain', () => {
     const app = await createServices({ home: home.dir, sandbox: { timeScale: 0.002 } });
     const demo = app.sandbox!.demo;
     await app.close();
-    for (const [lang, words] of [['en_US.UTF-8', "Sandbox's demo account"], ['zh_CN.UTF-8', '沙箱的演示账号']] as const) {
+    for (const [lang, words] of [
+      ['en_US.UTF-8', "Sandbox's demo account"],
+      ['zh_CN.UTF-8', '沙箱的演示账号'],
+    ] as const) {
       let stop!: () => void;
       const until = new Promise<void>((r) => (stop = r));
       let out = '';
       let up!: () => void;
       const listening = new Promise<void>((r) => (up = r));
-      const exit = runCli(['--profile', 'Sandbox', 'capture', '--target', sandbox.baseUrl], { stdout: (x) => ((out += x), out.includes('Ctrl-C') && up()), stderr: () => undefined, env: { ...env, LANG: lang }, isTTY: false, until });
+      const exit = runCli(['--profile', 'Sandbox', 'capture', '--target', sandbox.baseUrl], {
+        stdout: (x) => ((out += x), out.includes('Ctrl-C') && up()),
+        stderr: () => undefined,
+        env: { ...env, LANG: lang },
+        isTTY: false,
+        until,
+      });
       await Promise.race([listening, exit.then((c) => Promise.reject(new Error(`capture exited ${c}`)))]);
       stop();
       expect(await exit).toBe(0);
@@ -95,7 +104,13 @@ describe.skipIf(skip)('--profile with the key in the real keychain', () => {
     let out = '';
     let up!: () => void;
     const listening = new Promise<void>((r) => (up = r));
-    const exit = runCli(['--profile', 'Prod', 'capture', '--target', sandbox.baseUrl], { stdout: (x) => ((out += x), out.includes('Ctrl-C') && up()), stderr: () => undefined, env, isTTY: false, until });
+    const exit = runCli(['--profile', 'Prod', 'capture', '--target', sandbox.baseUrl], {
+      stdout: (x) => ((out += x), out.includes('Ctrl-C') && up()),
+      stderr: () => undefined,
+      env,
+      isTTY: false,
+      until,
+    });
     await listening;
     stop();
     expect(await exit).toBe(0);

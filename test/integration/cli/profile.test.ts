@@ -29,18 +29,57 @@ beforeEach(() => {
 
 describe('callout profile', () => {
   it('adds, lists, shows, updates and removes a profile, with the fields of the app’s form', async () => {
-    const add = await cli(['--json', 'profile', 'add', 'Ops', '--base-url', 'https://voice.example.com/api', '--api-id', 'ops-1', '--signing', 'apisix', '--format', 'xml', '--timeout', '20', '--connect-timeout', '3', '--low-balance', '50'], env);
+    const add = await cli(
+      [
+        '--json',
+        'profile',
+        'add',
+        'Ops',
+        '--base-url',
+        'https://voice.example.com/api',
+        '--api-id',
+        'ops-1',
+        '--signing',
+        'apisix',
+        '--format',
+        'xml',
+        '--timeout',
+        '20',
+        '--connect-timeout',
+        '3',
+        '--low-balance',
+        '50',
+      ],
+      env,
+    );
     expect(add.code).toBe(0);
     expect(add.json).toMatchObject({
-      name: 'Ops', baseUrl: 'https://voice.example.com/api', apiId: 'ops-1', signing: 'apisix', format: 'xml', totalTimeoutMs: 20_000, connectTimeoutMs: 3000,
-      lowBalanceThreshold: 50, hasKey: false, dialect: 'spec', follow: 'poll', receipts: { state: 'off', url: null },
+      name: 'Ops',
+      baseUrl: 'https://voice.example.com/api',
+      apiId: 'ops-1',
+      signing: 'apisix',
+      format: 'xml',
+      totalTimeoutMs: 20_000,
+      connectTimeoutMs: 3000,
+      lowBalanceThreshold: 50,
+      hasKey: false,
+      dialect: 'spec',
+      follow: 'poll',
+      receipts: { state: 'off', url: null },
     });
     const list = await cli(['--json', 'profile', 'list'], env);
     expect((list.json as { name: string }[]).map((p) => p.name)).toEqual(['Sandbox', 'Ops']);
     // Only what changes is given; the rest stays.
     const upd = await cli(['--json', 'profile', 'update', 'ops', '--name', 'Ops 2', '--timeout', '30', '--low-balance', 'none'], env);
     expect(upd.code).toBe(0);
-    expect(upd.json).toMatchObject({ name: 'Ops 2', baseUrl: 'https://voice.example.com/api', signing: 'apisix', format: 'xml', totalTimeoutMs: 30_000, lowBalanceThreshold: null });
+    expect(upd.json).toMatchObject({
+      name: 'Ops 2',
+      baseUrl: 'https://voice.example.com/api',
+      signing: 'apisix',
+      format: 'xml',
+      totalTimeoutMs: 30_000,
+      lowBalanceThreshold: null,
+    });
     const show = await cli(['profile', 'show', 'Ops 2'], env);
     expect(show.stdout).toContain('https://voice.example.com/api');
     expect(show.stdout).toContain("The spec's reading [spec]");
@@ -49,7 +88,7 @@ describe('callout profile', () => {
     expect((await cli(['profile', 'show', 'Ops 2'], env)).code).toBe(2);
   });
 
-  it('sets a profile\'s lines and whether they are lent while calls wait for a redial, and shows them in either language', async () => {
+  it("sets a profile's lines and whether they are lent while calls wait for a redial, and shows them in either language", async () => {
     await cli(['profile', 'add', 'Lines', '--base-url', 'https://voice.example.com/api', '--api-id', 'l-1'], env);
     expect((await cli(['--json', 'profile', 'show', 'Lines'], env)).json).toMatchObject({ lines: 1, lendLines: true });
     const upd = await cli(['--json', 'profile', 'update', 'Lines', '--lines', '3', '--lend-lines', 'off'], env);
@@ -80,12 +119,17 @@ describe('callout profile', () => {
       store.close();
     }
     const shown = await cli(['profile', 'show', 'Lent'], env);
-    expect(shown.stdout).toContain('Lines: 1 line (20 calls at once) · not lent since 09:41:07, when the provider refused a call that started on a lent line (to lend again: --lend-lines on)');
+    expect(shown.stdout).toContain(
+      'Lines: 1 line (20 calls at once) · not lent since 09:41:07, when the provider refused a call that started on a lent line (to lend again: --lend-lines on)',
+    );
     const zh = await cli(['profile', 'show', 'Lent'], { ...env, LC_ALL: 'zh_CN.UTF-8' });
     expect(zh.stdout).toContain('自 09:41:07 起不再让出线路：服务商拒绝了一通在让出的线路上发起的呼叫（如需重新让出：--lend-lines on）');
     expect((await cli(['--json', 'profile', 'show', 'Lent'], env)).json).toMatchObject({ lendLines: true, lendingStoppedAt: at.toISOString() });
     // A person sets it on: the refusal is forgotten, for the app too.
-    expect(await cli(['--json', 'profile', 'update', 'Lent', '--lend-lines', 'on'], env)).toMatchObject({ code: 0, json: { lendLines: true, lendingStoppedAt: null } });
+    expect(await cli(['--json', 'profile', 'update', 'Lent', '--lend-lines', 'on'], env)).toMatchObject({
+      code: 0,
+      json: { lendLines: true, lendingStoppedAt: null },
+    });
     expect((await cli(['profile', 'show', 'Lent'], env)).stdout).toContain('· lent while calls wait for a redial');
     const again = openStore(home.dir);
     try {
@@ -140,7 +184,15 @@ describe('callout profile', () => {
     const byId = await cli(['--json', 'profile', 'dialect', 'D', '--builtin', 'digit-states'], env);
     expect(byId).toMatchObject({ code: 0, json: { dialect: 'digit-states', dialectName: builtinDialect('digit-states')!.name, reread: 0 } });
     const file = join(home.dir, 'mine.json');
-    writeFileSync(file, JSON.stringify({ name: 'Mine', send: { id: 'voiceid' }, status: { record: 'data', state: 'state', states: { '200000': 'answered' } }, balance: { units: 'num' } }));
+    writeFileSync(
+      file,
+      JSON.stringify({
+        name: 'Mine',
+        send: { id: 'voiceid' },
+        status: { record: 'data', state: 'state', states: { '200000': 'answered' } },
+        balance: { units: 'num' },
+      }),
+    );
     const own = await cli(['--json', 'profile', 'dialect', 'D', '--file', file], env);
     expect(own).toMatchObject({ code: 0, json: { dialect: 'custom', dialectName: 'Mine', dialectSpec: { status: { states: { '200000': 'answered' } } } } });
     writeFileSync(file, JSON.stringify({ name: 'Bad', send: { id: 'voiceid' }, status: { state: 'state', states: { '1': 'answred' } }, extra: true }));
@@ -219,10 +271,26 @@ describe('callout sandbox --dialect', () => {
       res.end('SUCCESS');
     });
     onTestFinished(() => listener.close());
-    const child = spawn(process.execPath, ['--import', 'tsx', join(__dirname, '../../../main/cli/index.ts'), '--json', '--dialect', 'digit-states', 'sandbox', '--time-scale', '0.002', '--receipts-to', `${listener.baseUrl}/r`], {
-      env: { PATH: process.env.PATH, CALLOUT_HOME: home.dir },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        join(__dirname, '../../../main/cli/index.ts'),
+        '--json',
+        '--dialect',
+        'digit-states',
+        'sandbox',
+        '--time-scale',
+        '0.002',
+        '--receipts-to',
+        `${listener.baseUrl}/r`,
+      ],
+      {
+        env: { PATH: process.env.PATH, CALLOUT_HOME: home.dir },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     onTestFinished(() => {
       if (child.exitCode === null) child.kill('SIGINT');
     });

@@ -23,7 +23,11 @@ afterEach(async () => {
 });
 
 function callout(args: string[], env: NodeJS.ProcessEnv): { exited: Promise<{ code: number | null; stdout: string; stderr: string }> } {
-  const child = spawn(process.execPath, ['--import', 'tsx', ENTRY, ...args], { cwd: ROOT, env: { PATH: process.env.PATH, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', ENTRY, ...args], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   cleanups.push(() => child.exitCode === null && child.kill('SIGKILL'));
   let stdout = '';
   let stderr = '';
@@ -76,7 +80,9 @@ describe('two processes, one send', () => {
 
     // One message for that number in the history, the call that was placed.
     const history = await cli(['--json', 'history'], { ...env, LANG: 'en_US.UTF-8' });
-    expect((history.json as { mobile: string; outcome: string; smsid: string }[]).map((m) => [m.mobile, m.outcome, m.smsid])).toEqual([['13900000031', 'accepted', 'SMS-1']]);
+    expect((history.json as { mobile: string; outcome: string; smsid: string }[]).map((m) => [m.mobile, m.outcome, m.smsid])).toEqual([
+      ['13900000031', 'accepted', 'SMS-1'],
+    ]);
     for (const r of results) expect(r.stdout + r.stderr).not.toContain(KEY);
   }, 120_000);
 });

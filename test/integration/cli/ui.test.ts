@@ -53,7 +53,8 @@ function io(env: NodeJS.ProcessEnv = {}): Run {
   };
 }
 
-const sessionServices: UiCommandDeps['create'] = (o) => createServices({ ...o, secrets: { store: new SessionSecretStore(), status: { kind: 'session', keychainAvailable: false, reason: 't' } }, sandbox: false });
+const sessionServices: UiCommandDeps['create'] = (o) =>
+  createServices({ ...o, secrets: { store: new SessionSecretStore(), status: { kind: 'session', keychainAvailable: false, reason: 't' } }, sandbox: false });
 
 /** Runs `callout ui` until `stop` is called; resolves once it is up. */
 async function start(opts: { port?: number; host?: string; open?: boolean; json?: boolean; lang?: 'en' | 'zh-CN' }, run: Run, deps: UiCommandDeps = {}) {
@@ -125,7 +126,11 @@ describe('callout ui', () => {
   });
 
   it('does not open a browser with --no-open, over SSH, or without a display; says so when opening fails', async () => {
-    for (const [env, open] of [[{ DISPLAY: ':0' }, false], [{ DISPLAY: ':0', SSH_CONNECTION: '10.0.0.1 22 10.0.0.2 22' }, true], [{}, true]] as const) {
+    for (const [env, open] of [
+      [{ DISPLAY: ':0' }, false],
+      [{ DISPLAY: ':0', SSH_CONNECTION: '10.0.0.1 22 10.0.0.2 22' }, true],
+      [{}, true],
+    ] as const) {
       const opened: string[] = [];
       const ui = await start({ open }, io(env), { openUrl: async (url) => void opened.push(url) });
       await ui.stop();
@@ -147,7 +152,13 @@ describe('callout ui', () => {
     await ui.stop();
     const lines = run.out().trim().split('\n');
     expect(lines).toHaveLength(1);
-    expect(JSON.parse(lines[0]!)).toEqual({ url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]{43}$/), origin: ui.origin, address: '127.0.0.1', port: Number(new URL(ui.origin).port), dataDirectory: join(home.dir, 'data') });
+    expect(JSON.parse(lines[0]!)).toEqual({
+      url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]{43}$/),
+      origin: ui.origin,
+      address: '127.0.0.1',
+      port: Number(new URL(ui.origin).port),
+      dataDirectory: join(home.dir, 'data'),
+    });
   });
 
   it('speaks Chinese with --lang zh-CN', async () => {
@@ -167,7 +178,10 @@ describe('callout ui', () => {
       ['127.0.0.1:80', /--host takes an IP address/],
     ] as const) {
       let created = false;
-      const failure = await runUiCommand({ open: false, host }, io().io, false, cliWords('en'), { rendererDir, create: async () => ((created = true), Promise.reject(new Error('no'))) }).catch((e: unknown) => e);
+      const failure = await runUiCommand({ open: false, host }, io().io, false, cliWords('en'), {
+        rendererDir,
+        create: async () => ((created = true), Promise.reject(new Error('no'))),
+      }).catch((e: unknown) => e);
       expect(failure, host).toBeInstanceOf(CliFailure);
       expect((failure as CliFailure).exitCode).toBe(2);
       expect(cliWords('en').text((failure as CliFailure).text)).toMatch(key);
@@ -178,7 +192,15 @@ describe('callout ui', () => {
     expect(listenAddress('[::1]')).toBe('::1');
     expect(listenAddress('192.168.1.20')).toBe('192.168.1.20');
     expect([isWildcard('0.0.0.0'), isWildcard('::'), isWildcard('127.0.0.1')]).toEqual([true, true, false]);
-    expect(['127.0.0.1', '127.8.9.10', '::1', 'localhost', '192.168.1.20', '10.0.0.1', 'fe80::1'].map(isLoopback)).toEqual([true, true, true, true, false, false, false]);
+    expect(['127.0.0.1', '127.8.9.10', '::1', 'localhost', '192.168.1.20', '10.0.0.1', 'fe80::1'].map(isLoopback)).toEqual([
+      true,
+      true,
+      true,
+      true,
+      false,
+      false,
+      false,
+    ]);
   });
 
   it('warns on stderr when --host makes the console reachable from other machines', async () => {
@@ -208,7 +230,9 @@ describe('callout ui', () => {
       },
     }).catch((e: unknown) => e);
     expect((failure as CliFailure).exitCode).toBe(2);
-    expect(cliWords('en').text((failure as CliFailure).text)).toBe(`Cannot listen on 127.0.0.1 port ${port} (EADDRINUSE). Choose another port with --port, or leave it out for any free port.`);
+    expect(cliWords('en').text((failure as CliFailure).text)).toBe(
+      `Cannot listen on 127.0.0.1 port ${port} (EADDRINUSE). Choose another port with --port, or leave it out for any free port.`,
+    );
     expect(closed).toBe(1);
     await first.stop();
   });
@@ -227,7 +251,12 @@ describe('the built binary', () => {
   it.runIf(existsSync(join(ROOT, 'out/main/cli.js')) && existsSync(join(ROOT, 'out/renderer/index.html')))(
     'serves the built console until SIGTERM, then exits 0',
     async () => {
-      const env = { PATH: process.env.PATH, CALLOUT_HOME: join(home.dir, 'data'), CALLOUT_KEYCHAIN_SERVICE: `Callout-test-ui-${process.pid}`, LANG: 'en_US.UTF-8' };
+      const env = {
+        PATH: process.env.PATH,
+        CALLOUT_HOME: join(home.dir, 'data'),
+        CALLOUT_KEYCHAIN_SERVICE: `Callout-test-ui-${process.pid}`,
+        LANG: 'en_US.UTF-8',
+      };
       const child = spawn(process.execPath, [BIN, 'ui', '--json', '--no-open'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
       let stderr = '';
       child.stderr!.on('data', (d: Buffer) => (stderr += String(d)));

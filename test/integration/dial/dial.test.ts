@@ -41,7 +41,13 @@ describe('quick dial through the app services', () => {
     const b = contacts.save({ name: '值班B', mobile: '13811110008' }); // answers
     const c = contacts.save({ name: '值班C', mobile: '13811110009' });
     const group = contacts.saveGroup({ name: 'DB', memberIds: [a.id, b.id, c.id] });
-    const r = await dialer.run({ profileId: 'ext', groupId: group.id, content: ALERT.replace('【变量】', 'db1').replace('【变量】', '主库宕机'), attempts: 1, override: false });
+    const r = await dialer.run({
+      profileId: 'ext',
+      groupId: group.id,
+      content: ALERT.replace('【变量】', 'db1').replace('【变量】', '主库宕机'),
+      attempts: 1,
+      override: false,
+    });
     expect(r).toMatchObject({ status: 'answered', answered: { name: '值班B' } });
     expect(r.attempts.map((x) => [x.mobile, x.state])).toEqual([
       ['13811110000', 'no_answer'],
@@ -53,7 +59,14 @@ describe('quick dial through the app services', () => {
 
   it('calls until answered up to the maximum, then says nobody answered; the limits then refuse another call', async () => {
     const { runtime } = await setup();
-    const r = await runtime.dialer.run({ profileId: 'ext', targets: [{ mobile: '13822220000' }], content: 'db1告警：x，请立即处理。', attempts: 2, pauseSeconds: 1, override: true });
+    const r = await runtime.dialer.run({
+      profileId: 'ext',
+      targets: [{ mobile: '13822220000' }],
+      content: 'db1告警：x，请立即处理。',
+      attempts: 2,
+      pauseSeconds: 1,
+      override: true,
+    });
     expect(r.status).toBe('not-answered');
     expect(r.attempts).toHaveLength(2);
     expect(sendsTo('13822220000')).toBe(2);
@@ -70,7 +83,7 @@ describe('callout dial', () => {
   let env: NodeJS.ProcessEnv;
   beforeEach(async () => {
     home = tempHome();
-    env = { CALLOUT_HOME: home.dir, CALLOUT_BASE_URL: sandbox.baseUrl, CALLOUT_API_ID: 'dial', CALLOUT_API_KEY: 'dial-key'};
+    env = { CALLOUT_HOME: home.dir, CALLOUT_BASE_URL: sandbox.baseUrl, CALLOUT_API_ID: 'dial', CALLOUT_API_KEY: 'dial-key' };
     expect((await cli(['template', 'add', '--id', 'alert', '--approved', '--content', ALERT, '--marker', 'host', '--marker', 'what'], env)).code).toBe(0);
     const store = openStore(home.dir);
     store.dialSettings.save({ scope: '*', perMinute: 1, perHour: 5, perDay: 20, quietStart: null, quietEnd: null });
@@ -85,7 +98,12 @@ describe('callout dial', () => {
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     expect(r.json).toMatchObject({ status: 'answered', answered: { name: '张三', mobile: '13833330008' }, attempts: [{ attempt: 1, state: 'answered' }] });
-    expect(sandbox.requests().filter((q) => q.op === 'send' && q.mobile === '13833330008').at(-1)?.body?.content).toBe('db1告警：主库宕机，请立即处理。');
+    expect(
+      sandbox
+        .requests()
+        .filter((q) => q.op === 'send' && q.mobile === '13833330008')
+        .at(-1)?.body?.content,
+    ).toBe('db1告警：主库宕机，请立即处理。');
     // Again at once: the per-number limit refuses, says why, and nothing is sent.
     const refused = await cli(['--json', 'dial', '张三'], env);
     expect(refused.code).toBe(2);
@@ -99,7 +117,10 @@ describe('callout dial', () => {
 
   it('escalates over several contacts and exits 1 when nobody answers', async () => {
     // (--override: with the clock sped up for the test, a per-minute wait between attempts cannot be waited out)
-    const r = await cli(['--json', 'dial', '李四', '13833339990', '--content', 'x告警：y，请立即处理。', '--until-answered', '2', '--pause', '0', '--override'], env);
+    const r = await cli(
+      ['--json', 'dial', '李四', '13833339990', '--content', 'x告警：y，请立即处理。', '--until-answered', '2', '--pause', '0', '--override'],
+      env,
+    );
     expect(r.code).toBe(1);
     expect(r.json).toMatchObject({ status: 'not-answered' });
     expect((r.json as { attempts: unknown[] }).attempts).toHaveLength(2 + 2);

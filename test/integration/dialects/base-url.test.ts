@@ -7,7 +7,9 @@ import { OTP, rehearsal } from './helpers';
 
 describe('a base URL with a path and a query', () => {
   it('joins paths and queries: the base query is never mangled into the path', () => {
-    expect(joinUrl('https://api.example.cn/webservice/voice.php?method=GetNum', '/voice/balance').toString()).toBe('https://api.example.cn/webservice/voice.php/voice/balance?method=GetNum');
+    expect(joinUrl('https://api.example.cn/webservice/voice.php?method=GetNum', '/voice/balance').toString()).toBe(
+      'https://api.example.cn/webservice/voice.php/voice/balance?method=GetNum',
+    );
     expect(joinUrl('https://api.example.cn/gw/', '/voice/vm').toString()).toBe('https://api.example.cn/gw/voice/vm');
     expect(joinUrl('https://api.example.cn/gw?token=a', 'voice/status?x=1').toString()).toBe('https://api.example.cn/gw/voice/status?token=a&x=1');
   });

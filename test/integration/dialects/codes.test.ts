@@ -60,7 +60,12 @@ describe('a provider with no code on success and code words for errors', () => {
     const human = await cli(['--dialect', file, 'send', '--to', '13800138008', '--content', OTP], env('nobody'));
     expect(human.code).toBe(3);
     expect(human.stderr).toContain('AuthFailure.SecretIdNotFound');
-    expect(sandbox.requests().slice(before).map((q) => q.op)).toEqual(['send', 'send']);
+    expect(
+      sandbox
+        .requests()
+        .slice(before)
+        .map((q) => q.op),
+    ).toEqual(['send', 'send']);
   });
 
   it('a success with no code at all is accepted and its call id stored; balance reads too', async () => {

@@ -20,7 +20,12 @@ export const OTP_SECONDS = 6;
 
 export type Call = <C extends Channel>(channel: C, input?: InputOf<C>) => Promise<OutputOf<C>>;
 
-export async function rehearsal(opts: { sandboxDialect?: Dialect; profileDialect?: { builtin: string } | { custom: Dialect }; follow?: 'poll' | 'receipts' | 'both'; home?: string }) {
+export async function rehearsal(opts: {
+  sandboxDialect?: Dialect;
+  profileDialect?: { builtin: string } | { custom: Dialect };
+  follow?: 'poll' | 'receipts' | 'both';
+  home?: string;
+}) {
   const home = opts.home ? null : tempHome();
   const services = await createServices({
     home: opts.home ?? home!.dir,
@@ -55,7 +60,10 @@ export function ended(services: Services, id: number, timeoutMs = 15_000): Promi
   return Promise.race([
     services.calls.awaitEnd(id),
     new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`message ${id} did not end in ${timeoutMs} ms: ${JSON.stringify(services.store.messages.get(id))}`)), timeoutMs).unref();
+      timer = setTimeout(
+        () => reject(new Error(`message ${id} did not end in ${timeoutMs} ms: ${JSON.stringify(services.store.messages.get(id))}`)),
+        timeoutMs,
+      ).unref();
     }),
   ]).finally(() => clearTimeout(timer));
 }

@@ -28,7 +28,12 @@ describe('an unmapped state value, shown and then mapped', () => {
     expect(JSON.parse((tree.body as { data: string }).data)).toMatchObject({ callId: sent.message.smsid, state: '200002' });
 
     // The preview: every captured reply of the profile, read again.
-    const taught: Dialect = { ...numeric, id: undefined, name: 'numeric-states (taught)', status: { ...numeric.status!, states: { ...numeric.status!.states, '200002': 'busy' } } };
+    const taught: Dialect = {
+      ...numeric,
+      id: undefined,
+      name: 'numeric-states (taught)',
+      status: { ...numeric.status!, states: { ...numeric.status!.states, '200002': 'busy' } },
+    };
     const before = await call('dialects.preview', { profileId: profile.id, dialect: numeric });
     const after = await call('dialects.preview', { profileId: profile.id, dialect: taught });
     expect(before.status.resolved).toBe(before.status.before);
@@ -56,7 +61,12 @@ describe('an unmapped state value, shown and then mapped', () => {
     expect(m.reason).toEqual({ code: 'unmapped-state', params: { value: '200099' } });
     const preview = await call('dialects.preview', { profileId: profile.id, dialect: numeric });
     expect(preview.receipts).toMatchObject({ total: 1, resolved: 0, before: 0 });
-    const taught: Dialect = { ...numeric, id: undefined, name: 'mine', status: { ...numeric.status!, states: { ...numeric.status!.states, '200099': 'powered_off' } } };
+    const taught: Dialect = {
+      ...numeric,
+      id: undefined,
+      name: 'mine',
+      status: { ...numeric.status!, states: { ...numeric.status!.states, '200099': 'powered_off' } },
+    };
     expect((await call('dialects.preview', { profileId: profile.id, dialect: taught })).receipts).toMatchObject({ total: 1, resolved: 1, before: 0 });
     await call('profiles.setDialect', { id: profile.id, dialect: { custom: taught } });
     expect(services.store.messages.get(sent.message.id)).toMatchObject({ state: 'powered_off', endedAt: expect.any(Number) });
@@ -67,10 +77,19 @@ describe('an unmapped state value, shown and then mapped', () => {
     const profile = (await call('profiles.list')).find((p) => p.name === 'Rehearsal')!;
     const sent = await call('messages.send', { profileId: profile.id, mobile: '13800138008', content: OTP });
     const send = (await call('messages.get', { id: sent.message.id })).exchanges.find((e) => e.operation === 'send')!;
-    await expect(call('dialects.reply', { exchangeId: send.id })).rejects.toMatchObject({ code: 'invalid-input', issues: [{ path: 'exchangeId', message: 'teach-operation' }] });
+    await expect(call('dialects.reply', { exchangeId: send.id })).rejects.toMatchObject({
+      code: 'invalid-input',
+      issues: [{ path: 'exchangeId', message: 'teach-operation' }],
+    });
     const bad = { ...numeric, status: { ...numeric.status!, states: { x: 'answred' } } } as unknown as Dialect;
-    await expect(call('dialects.preview', { profileId: profile.id, dialect: bad })).rejects.toMatchObject({ code: 'invalid-input', issues: [{ path: 'dialect.status.states.x', message: 'dialect-state' }] });
-    await expect(call('dialects.check', { text: '{"name":"x","send":{"id":"a"},"status":null,"sned":1}' })).rejects.toMatchObject({ code: 'dialect-invalid', issues: [{ path: 'sned', message: 'dialect-unknown-field' }] });
+    await expect(call('dialects.preview', { profileId: profile.id, dialect: bad })).rejects.toMatchObject({
+      code: 'invalid-input',
+      issues: [{ path: 'dialect.status.states.x', message: 'dialect-state' }],
+    });
+    await expect(call('dialects.check', { text: '{"name":"x","send":{"id":"a"},"status":null,"sned":1}' })).rejects.toMatchObject({
+      code: 'dialect-invalid',
+      issues: [{ path: 'sned', message: 'dialect-unknown-field' }],
+    });
     expect(await call('dialects.check', { text: JSON.stringify(numeric) })).toEqual(numeric);
   });
 });

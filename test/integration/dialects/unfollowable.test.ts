@@ -34,7 +34,14 @@ describe('code 2 with no usable message ID', () => {
     const p = await call('profiles.save', { name: 'Odd', baseUrl: server.baseUrl, apiId: 'odd' });
     await call('profiles.setKey', { id: p.id, apiKey: 'odd-key-12345' });
     const sent = await call('messages.send', { profileId: p.id, mobile: '13800138008', content: OTP });
-    expect(sent.message).toMatchObject({ outcome: 'accepted', code: 2, smsid: null, state: 'unknown', endedAt: expect.any(Number), reason: { code: 'no-message-id', params: {} } });
+    expect(sent.message).toMatchObject({
+      outcome: 'accepted',
+      code: 2,
+      smsid: null,
+      state: 'unknown',
+      endedAt: expect.any(Number),
+      reason: { code: 'no-message-id', params: {} },
+    });
     expect(maySendAgain(sent.message)).toBe(true);
     // Nobody follows it or waits for it: settled now.
     expect(services.calls.following()).not.toContain(sent.message.id);
@@ -57,7 +64,13 @@ describe('code 2 with no usable message ID', () => {
     const p = await call('profiles.save', { name: 'Odd', baseUrl: server.baseUrl, apiId: 'odd' });
     await call('profiles.setKey', { id: p.id, apiKey: 'odd-key-12345' });
     await call('dial.saveSettings', { scope: '*', perMinute: null, perHour: null, perDay: null, quietStart: null, quietEnd: null });
-    const started = await call('dial.start', { profileId: p.id, targets: [{ mobile: '13800138008' }, { mobile: '13900139008' }], content: OTP, attempts: 3, pauseSeconds: 0 });
+    const started = await call('dial.start', {
+      profileId: p.id,
+      targets: [{ mobile: '13800138008' }, { mobile: '13900139008' }],
+      content: OTP,
+      attempts: 3,
+      pauseSeconds: 0,
+    });
     expect(started.started).toBe(true);
     if (!started.started) return;
     await expect.poll(async () => (await call('dial.active')).some((r) => r.runId === started.runId), { timeout: 5_000 }).toBe(false);
@@ -112,7 +125,10 @@ describe('what a reply says is read as the provider meant it', () => {
     const server = await provider((path) =>
       path === '/voice/vm'
         ? { type: 'application/json; charset=gbk', body: gbk('{"code":2,"msg":"提交成功","smsid":"G1"}') }
-        : { type: 'text/xml', body: gbk('<?xml version="1.0" encoding="GBK"?><GetNumResult xmlns="http://x/"><code>2</code><msg>查询成功</msg><num>7</num></GetNumResult>') },
+        : {
+            type: 'text/xml',
+            body: gbk('<?xml version="1.0" encoding="GBK"?><GetNumResult xmlns="http://x/"><code>2</code><msg>查询成功</msg><num>7</num></GetNumResult>'),
+          },
     );
     const { call } = await rehearsal({});
     const p = await call('profiles.save', { name: 'GBK', baseUrl: server.baseUrl, apiId: 'g' });

@@ -149,7 +149,9 @@ describe('npm install (scripts/postinstall.mjs)', () => {
     const lines: string[] = [];
     let builds = 0;
     const started = Date.now();
-    await expect(postinstall({ root: checkout, env: process.env, say: (l) => void lines.push(l), progress: null, build: () => (builds++, { status: 0 }) })).resolves.toBeUndefined();
+    await expect(
+      postinstall({ root: checkout, env: process.env, say: (l) => void lines.push(l), progress: null, build: () => (builds++, { status: 0 }) }),
+    ).resolves.toBeUndefined();
     expect(Date.now() - started).toBeLessThan(10_000);
     expect(lines).toHaveLength(1);
     expect(lines[0]).not.toContain('\n');
@@ -172,9 +174,16 @@ describe('npm install (scripts/postinstall.mjs)', () => {
     await postinstall({ root: checkout, env: process.env, say: (l) => void lines.push(l), progress: null, build: () => ({ status: 0 }) });
     expect(requests).toEqual([]);
     expect(lines).toEqual([`Electron ${VERSION} is ready for \`npm start\`.`]);
-    expect(await fetchElectronBinary({ root: checkout, env: process.env, progress: null })).toEqual({ ok: true, path: join(local, 'electron'), fetched: false });
+    expect(await fetchElectronBinary({ root: checkout, env: process.env, progress: null })).toEqual({
+      ok: true,
+      path: join(local, 'electron'),
+      fetched: false,
+    });
     process.env.ELECTRON_OVERRIDE_DIST_PATH = join(checkout, 'nowhere');
-    expect(await fetchElectronBinary({ root: checkout, env: process.env, progress: null })).toMatchObject({ ok: false, reason: expect.stringContaining('no Electron executable in ELECTRON_OVERRIDE_DIST_PATH') });
+    expect(await fetchElectronBinary({ root: checkout, env: process.env, progress: null })).toMatchObject({
+      ok: false,
+      reason: expect.stringContaining('no Electron executable in ELECTRON_OVERRIDE_DIST_PATH'),
+    });
   });
 
   it('says in one line when the native modules cannot be built for Electron, and does not fail', async () => {
@@ -231,8 +240,15 @@ describe('npm start (scripts/start.mjs)', () => {
   });
 
   it('goes to the browser, saying why, when the binary cannot be fetched or the native modules cannot be built', async () => {
-    const refused = await chooseStart({ env: display, platform: 'linux', fetch: async () => ({ ok: false, reason: 'ENOTFOUND github.com' }), buildNative: () => true });
-    expect(refused.browser).toBe("Electron's binary is not here and could not be downloaded (ENOTFOUND github.com); set ELECTRON_MIRROR or ELECTRON_OVERRIDE_DIST_PATH for the desktop app");
+    const refused = await chooseStart({
+      env: display,
+      platform: 'linux',
+      fetch: async () => ({ ok: false, reason: 'ENOTFOUND github.com' }),
+      buildNative: () => true,
+    });
+    expect(refused.browser).toBe(
+      "Electron's binary is not here and could not be downloaded (ENOTFOUND github.com); set ELECTRON_MIRROR or ELECTRON_OVERRIDE_DIST_PATH for the desktop app",
+    );
     const unbuilt = await chooseStart({ env: display, platform: 'linux', fetch: ok, buildNative: () => false });
     expect(unbuilt.browser).toMatch(/native modules could not be built for Electron/);
   });
@@ -240,7 +256,11 @@ describe('npm start (scripts/start.mjs)', () => {
 
 describe('the install needs no ELECTRON_SKIP_BINARY_DOWNLOAD', () => {
   it('package.json keeps electron’s own download script from running, and allows the native builds', () => {
-    const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { allowScripts: Record<string, boolean>; scripts: Record<string, string>; devDependencies: Record<string, string> };
+    const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+      allowScripts: Record<string, boolean>;
+      scripts: Record<string, string>;
+      devDependencies: Record<string, string>;
+    };
     expect(pkg.allowScripts).toMatchObject({ electron: false, 'better-sqlite3': true, keytar: true, esbuild: true });
     expect(pkg.scripts.postinstall).toBe('node scripts/postinstall.mjs');
     expect(pkg.scripts.start).toBe('node scripts/start.mjs');
@@ -248,6 +268,7 @@ describe('the install needs no ELECTRON_SKIP_BINARY_DOWNLOAD', () => {
   });
 
   it('neither the README nor CI sets it', () => {
-    for (const file of ['README.md', '.ci/run', 'package.json']) expect(readFileSync(join(ROOT, file), 'utf8'), file).not.toMatch(/ELECTRON_SKIP_BINARY_DOWNLOAD=/);
+    for (const file of ['README.md', '.ci/run', 'package.json'])
+      expect(readFileSync(join(ROOT, file), 'utf8'), file).not.toMatch(/ELECTRON_SKIP_BINARY_DOWNLOAD=/);
   });
 });

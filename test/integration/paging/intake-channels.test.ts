@@ -41,7 +41,7 @@ async function open(clock: ManualClock, dir: string, secrets = new SessionSecret
   });
   opened.push(services);
   const handlers = createHandlers(services);
-  const call: Call = async <T,>(channel: string, input?: unknown) => {
+  const call: Call = async <T>(channel: string, input?: unknown) => {
     const r = await dispatch(handlers, channel, input);
     if (!r.ok) throw Object.assign(new Error(`${channel}: ${r.error.code}`), r.error);
     return r.value as T;
@@ -57,14 +57,46 @@ async function open(clock: ManualClock, dir: string, secrets = new SessionSecret
 /** 王工 never answers (…0), 李雷 is busy (…1), 张三 answers (…8): the Sandbox's call script (main/sandbox/call-script.ts). */
 async function configure(call: Call): Promise<void> {
   const ids: number[] = [];
-  for (const [name, mobile] of [['王工', '13800000010'], ['李雷', '13800000021'], ['张三', '13800000038']]) ids.push((await call<{ id: number }>('contacts.save', { name, mobile })).id);
+  for (const [name, mobile] of [
+    ['王工', '13800000010'],
+    ['李雷', '13800000021'],
+    ['张三', '13800000038'],
+  ])
+    ids.push((await call<{ id: number }>('contacts.save', { name, mobile })).id);
   const group = await call<{ id: number }>('contacts.saveGroup', { name: 'SRE', memberIds: ids });
   await call('dial.saveSettings', { scope: '*', perMinute: null, perHour: null, perDay: null, quietStart: null, quietEnd: null });
   await call('templates.save', { id: 'alert', content: '【变量】告警：【变量】，请立即处理。', approved: true, markerNames: ['who', 'what'] });
   await call('sandbox.registerTemplates', { templateIds: ['alert'], approve: 'now' });
-  const policy = await call<{ id: number }>('paging.savePolicy', { name: 'SRE', steps: [{ target: { kind: 'group', groupId: group.id, mode: 'one-by-one' }, attempts: 2, retrySeconds: 60, pauseSeconds: 120 }], repeat: 0, minAnsweredSeconds: 0 });
-  await call('paging.saveRoute', { name: 'Probe failures', position: 0, matchers: [{ label: 'alertname', op: '=', value: 'ProbeFailure' }], severities: ['critical'], policyId: policy.id, templateId: 'alert', variables: { who: '{{labels.job}}', what: '{{labels.alertname}}' }, throughQuietHours: [], callOnResolved: false, isDefault: false });
-  await call('paging.saveRoute', { name: 'Everything else', position: 1, matchers: [], severities: [], policyId: policy.id, templateId: 'alert', variables: { who: '{{labels.job}}', what: '{{title}}' }, throughQuietHours: [], callOnResolved: false, isDefault: true });
+  const policy = await call<{ id: number }>('paging.savePolicy', {
+    name: 'SRE',
+    steps: [{ target: { kind: 'group', groupId: group.id, mode: 'one-by-one' }, attempts: 2, retrySeconds: 60, pauseSeconds: 120 }],
+    repeat: 0,
+    minAnsweredSeconds: 0,
+  });
+  await call('paging.saveRoute', {
+    name: 'Probe failures',
+    position: 0,
+    matchers: [{ label: 'alertname', op: '=', value: 'ProbeFailure' }],
+    severities: ['critical'],
+    policyId: policy.id,
+    templateId: 'alert',
+    variables: { who: '{{labels.job}}', what: '{{labels.alertname}}' },
+    throughQuietHours: [],
+    callOnResolved: false,
+    isDefault: false,
+  });
+  await call('paging.saveRoute', {
+    name: 'Everything else',
+    position: 1,
+    matchers: [],
+    severities: [],
+    policyId: policy.id,
+    templateId: 'alert',
+    variables: { who: '{{labels.job}}', what: '{{title}}' },
+    throughQuietHours: [],
+    callOnResolved: false,
+    isDefault: true,
+  });
 }
 
 /**
@@ -130,11 +162,16 @@ describe('paste an alert → route → policy → calls (the real rules, the bui
     const home = tempHome();
     homes.push(home);
     const { call, fails } = await open(clock, home.dir, undefined, false);
-    expect(await fails('paging.paste', { text: '{"version":"4","groupKey":"x","status":"firing","alerts":[{"status":"burning","labels":{}}]}' })).toMatchObject({
+    expect(await fails('paging.paste', { text: '{"version":"4","groupKey":"x","status":"firing","alerts":[{"status":"burning","labels":{}}]}' })).toMatchObject(
+      {
+        code: 'paging',
+        params: { kind: 'alert-invalid', field: 'alerts[0].status', problem: 'invalid-status' },
+      },
+    );
+    expect(await fails('paging.preview', { text: 'not json' })).toMatchObject({
       code: 'paging',
-      params: { kind: 'alert-invalid', field: 'alerts[0].status', problem: 'invalid-status' },
+      params: { kind: 'alert-invalid', field: '$', problem: 'not-json' },
     });
-    expect(await fails('paging.preview', { text: 'not json' })).toMatchObject({ code: 'paging', params: { kind: 'alert-invalid', field: '$', problem: 'not-json' } });
     expect(await call<IncidentRecord[]>('incidents.list')).toEqual([]);
   });
 });

@@ -26,13 +26,27 @@ afterEach(async () => {
   for (const h of homes.splice(0)) h.cleanup();
 });
 
-async function open(clock: ManualClock, dir: string): Promise<{ services: Services; call: <T>(channel: string, input?: unknown) => Promise<T>; fails: (channel: string, input?: unknown) => Promise<{ code: string; params: unknown }> }> {
-  const services = await createServices({ home: dir, clock, sandbox: false, secrets: { store: new SessionSecretStore(), status: { kind: 'session', keychainAvailable: false, reason: 't' } }, receipts: 'on-demand', paging: { rules } });
+async function open(
+  clock: ManualClock,
+  dir: string,
+): Promise<{
+  services: Services;
+  call: <T>(channel: string, input?: unknown) => Promise<T>;
+  fails: (channel: string, input?: unknown) => Promise<{ code: string; params: unknown }>;
+}> {
+  const services = await createServices({
+    home: dir,
+    clock,
+    sandbox: false,
+    secrets: { store: new SessionSecretStore(), status: { kind: 'session', keychainAvailable: false, reason: 't' } },
+    receipts: 'on-demand',
+    paging: { rules },
+  });
   opened.push(services);
   const handlers = createHandlers(services);
   return {
     services,
-    call: async <T,>(channel: string, input?: unknown) => {
+    call: async <T>(channel: string, input?: unknown) => {
       const r = await dispatch(handlers, channel, input);
       if (!r.ok) throw Object.assign(new Error(r.error.code), r.error);
       return r.value as T;
@@ -47,7 +61,12 @@ async function open(clock: ManualClock, dir: string): Promise<{ services: Servic
 
 async function configure(call: <T>(channel: string, input?: unknown) => Promise<T>): Promise<void> {
   const ids: number[] = [];
-  for (const [name, mobile] of [['王工', '13800000010'], ['李雷', '13800000021'], ['张三', '13800000037']]) ids.push((await call<{ id: number }>('contacts.save', { name, mobile })).id);
+  for (const [name, mobile] of [
+    ['王工', '13800000010'],
+    ['李雷', '13800000021'],
+    ['张三', '13800000037'],
+  ])
+    ids.push((await call<{ id: number }>('contacts.save', { name, mobile })).id);
   await call('dial.saveSettings', { scope: '*', perMinute: null, perHour: null, perDay: null, quietStart: null, quietEnd: null });
   const policy = await call<{ id: number }>('paging.savePolicy', {
     name: 'DBA',
@@ -55,7 +74,18 @@ async function configure(call: <T>(channel: string, input?: unknown) => Promise<
     repeat: 0,
     minAnsweredSeconds: 0,
   });
-  await call('paging.saveRoute', { name: 'default', position: 0, matchers: [], severities: [], policyId: policy.id, templateId: 'tpl', variables: {}, throughQuietHours: ['critical'], callOnResolved: false, isDefault: true });
+  await call('paging.saveRoute', {
+    name: 'default',
+    position: 0,
+    matchers: [],
+    severities: [],
+    policyId: policy.id,
+    templateId: 'tpl',
+    variables: {},
+    throughQuietHours: ['critical'],
+    callOnResolved: false,
+    isDefault: true,
+  });
 }
 
 describe('paging channels', () => {
@@ -66,15 +96,39 @@ describe('paging channels', () => {
     const { call, fails } = await open(clock, home.dir);
     await configure(call);
     expect(await call<unknown[]>('paging.routes')).toHaveLength(1);
-    expect(await fails('paging.saveRoute', { name: 'x', position: 1, matchers: [], severities: [], policyId: 999, templateId: 't', variables: {}, throughQuietHours: [], callOnResolved: false, isDefault: false })).toMatchObject({ code: 'paging', params: { kind: 'policy-not-found', id: 999 } });
+    expect(
+      await fails('paging.saveRoute', {
+        name: 'x',
+        position: 1,
+        matchers: [],
+        severities: [],
+        policyId: 999,
+        templateId: 't',
+        variables: {},
+        throughQuietHours: [],
+        callOnResolved: false,
+        isDefault: false,
+      }),
+    ).toMatchObject({ code: 'paging', params: { kind: 'policy-not-found', id: 999 } });
     expect(await fails('paging.removePolicy', { id: 1 })).toMatchObject({ code: 'paging', params: { kind: 'policy-in-use' } });
     expect(await fails('incidents.show', { id: 42 })).toMatchObject({ code: 'paging', params: { kind: 'incident-not-found' } });
-    const schedule = await call<{ id: number; overrides: unknown[] }>('paging.saveSchedule', { name: 'DBA week', rotation: { participants: [1, 2], shift: { count: 1, unit: 'week' }, handover: '10:00', timeZone: 'Asia/Shanghai', start: START }, overrides: [{ contactId: 3, from: START, to: START + 3_600_000 }] });
+    const schedule = await call<{ id: number; overrides: unknown[] }>('paging.saveSchedule', {
+      name: 'DBA week',
+      rotation: { participants: [1, 2], shift: { count: 1, unit: 'week' }, handover: '10:00', timeZone: 'Asia/Shanghai', start: START },
+      overrides: [{ contactId: 3, from: START, to: START + 3_600_000 }],
+    });
     expect(schedule.overrides).toHaveLength(1);
-    const window = await call<{ id: number }>('paging.saveWindow', { name: 'upgrade', matchers: [{ label: 'alertname', op: '=', value: 'Upgrade' }], from: START, to: START + 3_600_000 });
+    const window = await call<{ id: number }>('paging.saveWindow', {
+      name: 'upgrade',
+      matchers: [{ label: 'alertname', op: '=', value: 'Upgrade' }],
+      from: START,
+      to: START + 3_600_000,
+    });
     expect(await call<unknown[]>('paging.maintenance')).toHaveLength(1);
 
-    const held = await call<{ id: number; state: string; heldBy: number }>('paging.receive', { group: alertGroup('held', 'firing', ['h'], { alertname: 'Upgrade', severity: 'critical' }) });
+    const held = await call<{ id: number; state: string; heldBy: number }>('paging.receive', {
+      group: alertGroup('held', 'firing', ['h'], { alertname: 'Upgrade', severity: 'critical' }),
+    });
     expect(held).toMatchObject({ state: 'held', heldBy: window.id });
     const incident = await call<{ id: number }>('paging.receive', { group: alertGroup('g1') });
     await clock.advance(1_000);

@@ -22,9 +22,15 @@ let env: NodeJS.ProcessEnv;
 
 /** Configures the data directory through the handler table, as the app's On call screen would. */
 async function seed(): Promise<{ incidentId: number }> {
-  const services = await createServices({ home: home.dir, clock, sandbox: false, secrets: { store: new SessionSecretStore(), status: { kind: 'session', keychainAvailable: false, reason: 't' } }, receipts: 'on-demand' });
+  const services = await createServices({
+    home: home.dir,
+    clock,
+    sandbox: false,
+    secrets: { store: new SessionSecretStore(), status: { kind: 'session', keychainAvailable: false, reason: 't' } },
+    receipts: 'on-demand',
+  });
   const handlers = createHandlers(services);
-  const call = async <T,>(channel: string, input?: unknown): Promise<T> => {
+  const call = async <T>(channel: string, input?: unknown): Promise<T> => {
     const r = await dispatch(handlers, channel, input);
     if (!r.ok) throw Object.assign(new Error(r.error.code), r.error);
     return r.value as T;
@@ -33,10 +39,35 @@ async function seed(): Promise<{ incidentId: number }> {
     const wang = await call<{ id: number }>('contacts.save', { name: '王工', mobile: '13800000018' });
     const li = await call<{ id: number }>('contacts.save', { name: '李雷', mobile: '13800000028' });
     await call('templates.save', { id: 'alert', content: '告警：【变量】，请处理。', approved: true, markerNames: ['summary'] });
-    const policy = await call<{ id: number }>('paging.savePolicy', { name: 'SRE', steps: [{ target: { kind: 'contact', contactId: wang.id }, attempts: 1, retrySeconds: 60, pauseSeconds: 60 }], repeat: 0, minAnsweredSeconds: 0 });
-    await call('paging.saveRoute', { name: 'Critical', position: 0, matchers: [{ label: 'severity', op: '=', value: 'critical' }], severities: [], policyId: policy.id, templateId: 'alert', variables: { summary: '{{labels.alertname}}' }, throughQuietHours: [], callOnResolved: false, isDefault: false });
+    const policy = await call<{ id: number }>('paging.savePolicy', {
+      name: 'SRE',
+      steps: [{ target: { kind: 'contact', contactId: wang.id }, attempts: 1, retrySeconds: 60, pauseSeconds: 60 }],
+      repeat: 0,
+      minAnsweredSeconds: 0,
+    });
+    await call('paging.saveRoute', {
+      name: 'Critical',
+      position: 0,
+      matchers: [{ label: 'severity', op: '=', value: 'critical' }],
+      severities: [],
+      policyId: policy.id,
+      templateId: 'alert',
+      variables: { summary: '{{labels.alertname}}' },
+      throughQuietHours: [],
+      callOnResolved: false,
+      isDefault: false,
+    });
     // A weekly rotation handing over on Mondays at 10:00 Shanghai time: 王工 this week, 李雷 from Monday 30 November.
-    await call('paging.saveSchedule', { name: 'SRE week', rotation: { participants: [wang.id, li.id], shift: { count: 1, unit: 'week' }, handover: '10:00', timeZone: 'Asia/Shanghai', start: Date.UTC(2026, 10, 23, 2, 0, 0) } });
+    await call('paging.saveSchedule', {
+      name: 'SRE week',
+      rotation: {
+        participants: [wang.id, li.id],
+        shift: { count: 1, unit: 'week' },
+        handover: '10:00',
+        timeZone: 'Asia/Shanghai',
+        start: Date.UTC(2026, 10, 23, 2, 0, 0),
+      },
+    });
     const incident = await call<{ id: number }>('paging.paste', { text: FIXTURE });
     return { incidentId: incident.id };
   } finally {
@@ -124,7 +155,9 @@ describe('callout oncall now', () => {
     await seed();
     const later = new ManualClock(Date.UTC(2026, 10, 30, 2, 0, 0));
     const r = await cliOn(later)(['--json', 'oncall', 'now', 'SRE week'], env);
-    expect(r.json).toMatchObject([{ schedule: 'SRE week', now: { name: '李雷' }, next: { name: '王工', from: new Date(Date.UTC(2026, 11, 7, 2, 0, 0)).toISOString() } }]);
+    expect(r.json).toMatchObject([
+      { schedule: 'SRE week', now: { name: '李雷' }, next: { name: '王工', from: new Date(Date.UTC(2026, 11, 7, 2, 0, 0)).toISOString() } },
+    ]);
     const unknown = await cliOn(clock)(['--lang', 'en', 'oncall', 'now', 'DBA'], env);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('There is no schedule "DBA". Schedules: SRE week');

@@ -141,7 +141,15 @@ describe('the alert receiver', () => {
 
   it('with a bearer token: no token and a wrong one get 401 with WWW-Authenticate; the right one is taken', async () => {
     const r = await receiver({ auth: { bearer: 's3cret-token' } });
-    for (const authorization of [undefined, 'Bearer wrong', 'Bearer s3cret-token-and-more', 'Bearer s3cret-toke', 'Basic czNjcmV0LXRva2Vu', 'Token s3cret-token', 's3cret-token']) {
+    for (const authorization of [
+      undefined,
+      'Bearer wrong',
+      'Bearer s3cret-token-and-more',
+      'Bearer s3cret-toke',
+      'Basic czNjcmV0LXRva2Vu',
+      'Token s3cret-token',
+      's3cret-token',
+    ]) {
       const a = await send(r.url, { body: plain('k'), headers: authorization ? { Authorization: authorization } : {} });
       expect(a.status, authorization).toBe(401);
       expect(a.headers['www-authenticate']).toBe('Bearer realm="callout"');
@@ -156,7 +164,13 @@ describe('the alert receiver', () => {
   it('with basic auth: the right user and password are taken, anything else is 401', async () => {
     const r = await receiver({ auth: { basic: { username: 'alertmanager', password: 'pa:ss wörd' } } });
     const basic = (s: string) => ({ Authorization: `Basic ${Buffer.from(s).toString('base64')}` });
-    for (const headers of [{}, basic('alertmanager:wrong'), basic('other:pa:ss wörd'), basic('alertmanager:pa:ss wörd!'), { Authorization: 'Bearer pa:ss wörd' }]) {
+    for (const headers of [
+      {},
+      basic('alertmanager:wrong'),
+      basic('other:pa:ss wörd'),
+      basic('alertmanager:pa:ss wörd!'),
+      { Authorization: 'Bearer pa:ss wörd' },
+    ]) {
       const a = await send(r.url, { body: plain('k'), headers });
       expect(a.status).toBe(401);
       expect(a.headers['www-authenticate']).toBe('Basic realm="callout", charset="UTF-8"');
@@ -296,7 +310,13 @@ describe('the alert receiver', () => {
   it("takes Alertmanager's and Grafana's real posts", async () => {
     const r = await receiver({ auth: { bearer: 'tok' } });
     const auth = { Authorization: 'Bearer tok' };
-    for (const name of ['alertmanager-v4-firing.json', 'alertmanager-v4-two-alerts.json', 'alertmanager-v4-resolved.json', 'grafana-webhook.json', 'plain.json']) {
+    for (const name of [
+      'alertmanager-v4-firing.json',
+      'alertmanager-v4-two-alerts.json',
+      'alertmanager-v4-resolved.json',
+      'grafana-webhook.json',
+      'plain.json',
+    ]) {
       const a = await send(r.url, { body: fixture(name), headers: auth });
       expect(a.status, name).toBe(200);
       expect(typeof a.json?.incidentId, name).toBe('number');

@@ -27,7 +27,11 @@ interface Proc {
 }
 
 function start(home: string): Promise<Proc> {
-  const child = spawn(process.execPath, ['--import', 'tsx', CHILD], { cwd: ROOT, env: { ...process.env, CALLOUT_HOME: home }, stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', CHILD], {
+    cwd: ROOT,
+    env: { ...process.env, CALLOUT_HOME: home },
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
   children.push(child);
   const waiting: (() => void)[] = [];
   const proc: Proc = {
@@ -57,8 +61,24 @@ describe('paging: two processes on one data directory', () => {
     const db = openDatabase(join(home.dir, 'callout.db'));
     new DialSettingsRepository(db).save({ scope: '*', perMinute: null, perHour: null, perDay: null, quietStart: null, quietEnd: null });
     const config = new PagingConfigRepository(db);
-    const policy = config.savePolicy({ name: 'DBA', steps: PEOPLE.map((p) => ({ target: { kind: 'contact' as const, contactId: p.id }, attempts: 3, retrySeconds: 60, pauseSeconds: 120 })), repeat: 0, minAnsweredSeconds: 0 })!;
-    config.saveRoute({ name: 'default', position: 0, matchers: [], severities: [], policyId: policy.id, templateId: 'tpl', variables: {}, throughQuietHours: [], callOnResolved: false, isDefault: true });
+    const policy = config.savePolicy({
+      name: 'DBA',
+      steps: PEOPLE.map((p) => ({ target: { kind: 'contact' as const, contactId: p.id }, attempts: 3, retrySeconds: 60, pauseSeconds: 120 })),
+      repeat: 0,
+      minAnsweredSeconds: 0,
+    })!;
+    config.saveRoute({
+      name: 'default',
+      position: 0,
+      matchers: [],
+      severities: [],
+      policyId: policy.id,
+      templateId: 'tpl',
+      variables: {},
+      throughQuietHours: [],
+      callOnResolved: false,
+      isDefault: true,
+    });
     db.close();
 
     const [app, serve] = await Promise.all([start(home.dir), start(home.dir)]);

@@ -31,7 +31,11 @@ async function provider() {
 async function start() {
   const home = tempHome();
   const secrets = new SessionSecretStore();
-  const services: Services = await createServices({ home: home.dir, secrets: { store: secrets, status: { kind: 'session', keychainAvailable: false, reason: 'test' } }, sandbox: false });
+  const services: Services = await createServices({
+    home: home.dir,
+    secrets: { store: secrets, status: { kind: 'session', keychainAvailable: false, reason: 'test' } },
+    sandbox: false,
+  });
   cleanups.push(home.cleanup, () => services.close());
   const handlers = createHandlers(services);
   const call = async <T>(channel: string, input?: unknown): Promise<T> => {
@@ -130,7 +134,9 @@ describe('a key belongs to the origin it was entered for', () => {
     const { call, refusal, secrets } = await start();
     const p = await call<Saved>('profiles.save', form('https://voice.example.com'));
     expect(await refusal('profiles.setKey', { id: p.id, apiKey: 'k' })).toMatchObject({ code: 'invalid-key', params: { kind: 'too-short', min: 8 } });
-    expect(await refusal('profiles.save', form('https://other.example.com', { id: p.id, apiKey: 'short' }))).toMatchObject({ issues: [{ path: 'apiKey', message: 'key-too-short' }] });
+    expect(await refusal('profiles.save', form('https://other.example.com', { id: p.id, apiKey: 'short' }))).toMatchObject({
+      issues: [{ path: 'apiKey', message: 'key-too-short' }],
+    });
     expect(await secrets.get(secretAccount(p.id))).toBeNull();
   });
 });
@@ -142,8 +148,10 @@ describe('the origin rule', () => {
     expect(sameOrigin('https://a.example', 'https://a.example:8443')).toBe(false);
     expect(sameOrigin('https://a.example', 'https://b.a.example')).toBe(false);
     expect(sameOrigin('not a url', 'not a url')).toBe(false);
-    for (const u of ['http://127.0.0.1:8080', 'http://127.1/', 'http://localhost', 'http://api.localhost', 'http://[::1]:9']) expect(keyTransport(u), u).toBe('loopback-http');
-    for (const u of ['http://10.0.0.1', 'http://127.0.0.1.example.com', 'http://localhost.example.com', 'http://[::2]']) expect(keyTransport(u), u).toBe('plain-http');
+    for (const u of ['http://127.0.0.1:8080', 'http://127.1/', 'http://localhost', 'http://api.localhost', 'http://[::1]:9'])
+      expect(keyTransport(u), u).toBe('loopback-http');
+    for (const u of ['http://10.0.0.1', 'http://127.0.0.1.example.com', 'http://localhost.example.com', 'http://[::2]'])
+      expect(keyTransport(u), u).toBe('plain-http');
     expect(keyTransport('https://10.0.0.1')).toBe('https');
   });
 });

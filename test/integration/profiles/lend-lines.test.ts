@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { tempHome } from '../../helpers/temp-home';
 import { rehearsal } from '../dialects/helpers';
 
-describe('lending a profile\'s lines', () => {
+describe("lending a profile's lines", () => {
   it('is on for a new profile; set off, the governor stops lending at once and it stays off after a restart', async () => {
     const home = tempHome();
     try {
@@ -13,7 +13,12 @@ describe('lending a profile\'s lines', () => {
       expect(await first.call('profiles.lines', { id })).toEqual({ lines: 1, lendLines: true, lendingStopped: false, lendingStoppedAt: null });
       expect(first.services.governors.for(id).snapshot().lending).toBe(true);
 
-      expect(await first.call('profiles.setLines', { id, lendLines: false })).toEqual({ lines: 1, lendLines: false, lendingStopped: false, lendingStoppedAt: null });
+      expect(await first.call('profiles.setLines', { id, lendLines: false })).toEqual({
+        lines: 1,
+        lendLines: false,
+        lendingStopped: false,
+        lendingStoppedAt: null,
+      });
       expect(first.services.governors.for(id).snapshot().lending).toBe(false);
       // Lines alone leave the lending as it is.
       expect(await first.call('profiles.setLines', { id, lines: 3 })).toEqual({ lines: 3, lendLines: false, lendingStopped: false, lendingStoppedAt: null });
@@ -24,7 +29,12 @@ describe('lending a profile\'s lines', () => {
       const again = await rehearsal({ home: home.dir });
       expect(await again.call('profiles.lines', { id })).toEqual({ lines: 3, lendLines: false, lendingStopped: false, lendingStoppedAt: null });
       expect(again.services.governors.for(id).snapshot()).toMatchObject({ lending: false, limits: { concurrency: 60 } });
-      expect(await again.call('profiles.setLines', { id, lendLines: true })).toEqual({ lines: 3, lendLines: true, lendingStopped: false, lendingStoppedAt: null });
+      expect(await again.call('profiles.setLines', { id, lendLines: true })).toEqual({
+        lines: 3,
+        lendLines: true,
+        lendingStopped: false,
+        lendingStoppedAt: null,
+      });
       expect(again.services.governors.for(id).snapshot().lending).toBe(true);
 
       // Set by another process (the CLI while the app runs): the governor follows at its next start.
@@ -58,7 +68,12 @@ describe('lending a profile\'s lines', () => {
       expect(third.services.store.dialSettings.lendingRefusedAt(id)).toBe(stopped.lendingStoppedAt);
       expect(await third.call('profiles.setLines', { id, lendLines: false })).toEqual({ ...stopped, lines: 2, lendLines: false });
       // A person sets it to lend again: lending resumes, here and after the next restart.
-      expect(await third.call('profiles.setLines', { id, lendLines: true })).toEqual({ lines: 2, lendLines: true, lendingStopped: false, lendingStoppedAt: null });
+      expect(await third.call('profiles.setLines', { id, lendLines: true })).toEqual({
+        lines: 2,
+        lendLines: true,
+        lendingStopped: false,
+        lendingStoppedAt: null,
+      });
       expect(third.services.governors.for(id).snapshot().lending).toBe(true);
       expect(third.services.store.dialSettings.lendingRefusedAt(id)).toBeNull();
 

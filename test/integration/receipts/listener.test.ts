@@ -56,7 +56,11 @@ describe('the receipt listener', () => {
     expect(await post(url, '<html>oops</html>', 'text/html')).toEqual({ status: 400, text: 'unreadable receipt' });
     expect(await post(url, '{"smsid": "nobody", "state": "answered"}')).toEqual({ status: 200, text: '{"code":2,"msg":"ok"}' });
     expect(receipts().n).toBe(2);
-    const rows = services.store.db.prepare("SELECT message_id, url, status FROM exchanges WHERE operation = 'receipt' ORDER BY id").all() as { message_id: number | null; url: string; status: number }[];
+    const rows = services.store.db.prepare("SELECT message_id, url, status FROM exchanges WHERE operation = 'receipt' ORDER BY id").all() as {
+      message_id: number | null;
+      url: string;
+      status: number;
+    }[];
     expect(rows.map((r) => [r.message_id, r.status])).toEqual([
       [null, 400],
       [null, 200],
@@ -132,7 +136,14 @@ describe('the receipt listener', () => {
     const { messages } = services.store;
     const ids = services.store.db.transaction(() =>
       Array.from({ length: 1200 }, (_, i) => {
-        const m = messages.insertPending({ profile: profile.id, baseUrl: profile.baseUrl, apiId: profile.apiId, mobile: '13800138008', content: OTP, units: 1 });
+        const m = messages.insertPending({
+          profile: profile.id,
+          baseUrl: profile.baseUrl,
+          apiId: profile.apiId,
+          mobile: '13800138008',
+          content: OTP,
+          units: 1,
+        });
         return messages.markAccepted(m.id, { code: 2, msg: 'ok', smsid: `R${i}`, count: 1 }).id;
       }),
     )();
@@ -173,10 +184,19 @@ describe('the receipt listener', () => {
     await new Promise<void>((r) => busy.listen(0, '127.0.0.1', r));
     onTestFinished(() => new Promise<void>((r) => busy.close(() => r())));
     const port = (busy.address() as AddressInfo).port;
-    await expect(call('profiles.setFollow', { id: profile.id, follow: 'receipts', port })).rejects.toMatchObject({ code: 'listen-failed', params: { kind: 'in-use', port } });
+    await expect(call('profiles.setFollow', { id: profile.id, follow: 'receipts', port })).rejects.toMatchObject({
+      code: 'listen-failed',
+      params: { kind: 'in-use', port },
+    });
     expect((await call('profiles.list')).find((p) => p.id === profile.id)!.receipts.state).toBe('elsewhere');
-    await expect(call('profiles.setFollow', { id: profile.id, follow: 'receipts', port: 0, host: 'example.com' })).rejects.toMatchObject({ code: 'invalid-input', issues: [{ path: 'host', message: 'listen-host' }] });
-    await expect(call('profiles.setFollow', { id: profile.id, follow: 'receipts', port: 0, host: '203.0.113.7' })).rejects.toMatchObject({ code: 'listen-failed', params: { kind: 'address' } });
+    await expect(call('profiles.setFollow', { id: profile.id, follow: 'receipts', port: 0, host: 'example.com' })).rejects.toMatchObject({
+      code: 'invalid-input',
+      issues: [{ path: 'host', message: 'listen-host' }],
+    });
+    await expect(call('profiles.setFollow', { id: profile.id, follow: 'receipts', port: 0, host: '203.0.113.7' })).rejects.toMatchObject({
+      code: 'listen-failed',
+      params: { kind: 'address' },
+    });
   });
 
   it('a dialect with no status query follows by receipts; polling it is refused', async () => {
@@ -184,8 +204,13 @@ describe('the receipt listener', () => {
     await call('profiles.setFollow', { id: profile.id, follow: 'poll' });
     const saved = await call('profiles.setDialect', { id: profile.id, dialect: { builtin: 'voiceid-push' } });
     expect(saved.profile).toMatchObject({ follow: 'receipts', receipts: { state: 'listening' } });
-    await expect(call('profiles.setFollow', { id: profile.id, follow: 'poll' })).rejects.toMatchObject({ issues: [{ path: 'follow', message: 'follow-needs-status' }] });
-    await expect(call('messages.queryStatus', { profileId: profile.id, smsid: 'x' })).rejects.toMatchObject({ code: 'no-status-query', params: { dialect: builtinDialect('voiceid-push')!.name } });
+    await expect(call('profiles.setFollow', { id: profile.id, follow: 'poll' })).rejects.toMatchObject({
+      issues: [{ path: 'follow', message: 'follow-needs-status' }],
+    });
+    await expect(call('messages.queryStatus', { profileId: profile.id, smsid: 'x' })).rejects.toMatchObject({
+      code: 'no-status-query',
+      params: { dialect: builtinDialect('voiceid-push')!.name },
+    });
   });
 });
 
@@ -197,8 +222,12 @@ describe('a profile’s listener follows its settings', () => {
     const polled = await call('profiles.setDialect', { id: profile.id, dialect: { custom: noReceipts } });
     expect(polled.profile).toMatchObject({ follow: 'poll', receipts: { state: 'off' } });
     await expect(fetch(url, { method: 'POST', body: '{}' })).rejects.toThrow();
-    await expect(call('profiles.setDialect', { id: profile.id, dialect: { custom: { ...noReceipts, status: null } } })).rejects.toMatchObject({ issues: [{ path: 'dialect', message: 'dialect-cannot-follow' }] });
-    const back = await call('profiles.setFollow', { id: profile.id, follow: 'poll' }).then(() => call('profiles.setDialect', { id: profile.id, dialect: { builtin: 'spec' } }));
+    await expect(call('profiles.setDialect', { id: profile.id, dialect: { custom: { ...noReceipts, status: null } } })).rejects.toMatchObject({
+      issues: [{ path: 'dialect', message: 'dialect-cannot-follow' }],
+    });
+    const back = await call('profiles.setFollow', { id: profile.id, follow: 'poll' }).then(() =>
+      call('profiles.setDialect', { id: profile.id, dialect: { builtin: 'spec' } }),
+    );
     const listening = await call('profiles.setFollow', { id: back.profile.id, follow: 'receipts' });
     expect(listening.receipts.state).toBe('listening');
     await call('profiles.remove', { id: profile.id });

@@ -19,7 +19,12 @@ function raw(sb: Sandbox, path: string, headers: Record<string, string>): Promis
 
 describe('sandbox admin endpoints and request log', () => {
   it('binds 127.0.0.1 and exposes the first account as demo', async () => {
-    const sb = await sandbox({ accounts: [{ apiId: 'first', apiKey: KEY }, { apiId: 'second', apiKey: 'second-secret-key' }] });
+    const sb = await sandbox({
+      accounts: [
+        { apiId: 'first', apiKey: KEY },
+        { apiId: 'second', apiKey: 'second-secret-key' },
+      ],
+    });
     expect(sb.baseUrl).toBe(`http://127.0.0.1:${sb.port}`);
     expect(sb.port).toBeGreaterThan(0);
     expect(sb.demo).toEqual({ apiId: 'first', apiKey: KEY });
@@ -34,9 +39,7 @@ describe('sandbox admin endpoints and request log', () => {
     expect(r.status).toBe(200);
     expect(r.text).not.toContain(KEY);
     const state = r.json as Record<string, unknown>;
-    expect(state.accounts).toEqual([
-      expect.objectContaining({ apiId: 'acme', balance: 49, reserved: 0, lines: 3, capacity: 60, peakConcurrency: 1 }),
-    ]);
+    expect(state.accounts).toEqual([expect.objectContaining({ apiId: 'acme', balance: 49, reserved: 0, lines: 3, capacity: 60, peakConcurrency: 1 })]);
     expect(state.templates).toHaveLength(4);
     expect(state.calls).toEqual([expect.objectContaining({ smsid, state: 'answered', billed: true })]);
     expect(state.stats).toEqual({ peakConcurrency: 1, activeCalls: 0, queuedCalls: 0, sendsAccepted: 1 });

@@ -43,7 +43,10 @@ describe('sandbox calls: outcome scripted by the last digit, observed through /v
     }
     // 4 answered calls of 1 unit each; the 6 failed ones cost nothing.
     expect(await balance(sb)).toBe(6);
-    const billed = sb.calls().filter((c) => c.billed).map((c) => c.mobile.slice(-1));
+    const billed = sb
+      .calls()
+      .filter((c) => c.billed)
+      .map((c) => c.mobile.slice(-1));
     expect(billed).toEqual(['5', '7', '8', '9']);
   });
 
@@ -158,7 +161,10 @@ describe('sandbox concurrency: 20 calls per line', () => {
     await waitFor(() => sb.stats().activeCalls === 20, 3000, '20 active calls');
     const during = sb.stats();
     expect(during).toMatchObject({ activeCalls: 20, queuedCalls: 5, sendsAccepted: 25 });
-    const queued = sb.calls().filter((c) => c.state === 'pending' && c.attempts === 0).map((c) => c.smsid);
+    const queued = sb
+      .calls()
+      .filter((c) => c.state === 'pending' && c.attempts === 0)
+      .map((c) => c.smsid);
     expect(queued).toHaveLength(5);
     expect((await status(sb, queued[0]!)).state).toBe('pending');
 

@@ -8,15 +8,28 @@ import { VoiceClient } from '../../../main/voice/client';
 import { creds, post, request, sandbox, send, TEXT } from './helpers';
 
 const endpoint = (baseUrl: string, apiId: string, apiKey: string, dialectId: string, format: 'json' | 'xml' = 'json') => ({
-  profile: 'p', baseUrl, apiId, apiKey, signing: null, connectTimeoutMs: 2000, totalTimeoutMs: 5000, format, dialect: builtinDialect(dialectId)!,
+  profile: 'p',
+  baseUrl,
+  apiId,
+  apiKey,
+  signing: null,
+  connectTimeoutMs: 2000,
+  totalTimeoutMs: 5000,
+  format,
+  dialect: builtinDialect(dialectId)!,
 });
 
 describe('the sandbox in a dialect', () => {
   it('voiceid-push: XML with a namespace and string values unless JSON is asked for; no status query at all', async () => {
     const sb = await sandbox({ dialect: builtinDialect('voiceid-push') });
-    const xml = await request(sb, '/voice/vm', { body: new URLSearchParams({ ...creds(sb), mobile: '13800138008', content: TEXT.code }).toString(), headers: { 'Content-Type': 'application/x-www-form-urlencoded' } });
+    const xml = await request(sb, '/voice/vm', {
+      body: new URLSearchParams({ ...creds(sb), mobile: '13800138008', content: TEXT.code }).toString(),
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+    });
     expect(xml.contentType).toBe('application/xml; charset=utf-8');
-    expect(xml.text).toMatch(/^<\?xml version="1.0" encoding="utf-8"\?>\n<SubmitResult xmlns="http:\/\/106\.ihuyi\.com\/"><code>2<\/code><msg>提交成功<\/msg><voiceid>SBX\w+<\/voiceid><\/SubmitResult>$/);
+    expect(xml.text).toMatch(
+      /^<\?xml version="1.0" encoding="utf-8"\?>\n<SubmitResult xmlns="http:\/\/106\.ihuyi\.com\/"><code>2<\/code><msg>提交成功<\/msg><voiceid>SBX\w+<\/voiceid><\/SubmitResult>$/,
+    );
     expect((await send(sb, '13800138008')).text).toMatch(/^<\?xml/);
     const json = await post(sb, '/voice/vm', { ...creds(sb), mobile: '13800138008', content: TEXT.code, format: 'json' });
     expect(json.json).toMatchObject({ code: '2', voiceid: expect.any(String) });
@@ -24,7 +37,10 @@ describe('the sandbox in a dialect', () => {
     expect((await post(sb, '/voice/status', { ...creds(sb), smsid: 'x' })).status).toBe(404);
     // The client reads both shapes with the dialect.
     for (const format of ['xml', 'json'] as const) {
-      const r = await new VoiceClient(endpoint(sb.baseUrl, sb.demo.apiId, sb.demo.apiKey, 'voiceid-push', format)).send({ mobile: '13800138008', content: TEXT.code });
+      const r = await new VoiceClient(endpoint(sb.baseUrl, sb.demo.apiId, sb.demo.apiKey, 'voiceid-push', format)).send({
+        mobile: '13800138008',
+        content: TEXT.code,
+      });
       expect(r.reply).toMatchObject({ outcome: 'accepted', smsid: expect.stringMatching(/^SBX/) });
       const b = await new VoiceClient(endpoint(sb.baseUrl, sb.demo.apiId, sb.demo.apiKey, 'voiceid-push', format)).balance();
       expect(b.reply?.units).toEqual(expect.any(Number));
@@ -38,12 +54,20 @@ describe('the sandbox in a dialect', () => {
     const wrong = await post(sb, '/voice/vm', { account: sb.demo.apiId, password: 'wrong', mobile: '13800138008', content: TEXT.code });
     expect(wrong.json).toMatchObject({ code: '405' });
     const client = new VoiceClient(endpoint(sb.baseUrl, sb.demo.apiId, 'wrong', 'numeric-states'));
-    expect((await client.send({ mobile: '13800138008', content: TEXT.code })).reply).toMatchObject({ outcome: 'rejected', code: 405, meaning: 'wrong API ID or Key' });
+    expect((await client.send({ mobile: '13800138008', content: TEXT.code })).reply).toMatchObject({
+      outcome: 'rejected',
+      code: 405,
+      meaning: 'wrong API ID or Key',
+    });
   });
 
   it('digit-states: answers in GBK, with records in a list; the client reads it as GBK', async () => {
     const sb = await sandbox({ dialect: builtinDialect('digit-states') });
-    const raw = await fetch(`${sb.baseUrl}/voice/vm`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ ...creds(sb), mobile: '13800138003', content: TEXT.code }) });
+    const raw = await fetch(`${sb.baseUrl}/voice/vm`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ ...creds(sb), mobile: '13800138003', content: TEXT.code }),
+    });
     expect(raw.headers.get('content-type')).toBe('application/json; charset=gbk');
     const bytes = Buffer.from(await raw.arrayBuffer());
     expect(bytes.toString('utf8')).not.toContain('提交成功');

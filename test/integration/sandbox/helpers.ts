@@ -61,12 +61,7 @@ export async function request(
 }
 
 /** POST a JSON body. */
-export function post(
-  sb: Sandbox,
-  path: string,
-  body: unknown,
-  extra: { headers?: Record<string, string>; signal?: AbortSignal } = {},
-): Promise<Reply> {
+export function post(sb: Sandbox, path: string, body: unknown, extra: { headers?: Record<string, string>; signal?: AbortSignal } = {}): Promise<Reply> {
   return request(sb, path, {
     body: JSON.stringify(body),
     headers: { 'Content-Type': 'application/json', ...(extra.headers ?? {}) },

@@ -163,7 +163,17 @@ describe('sandbox provider: status and balance', () => {
     const r = await post(sb, '/voice/status', { ...creds(sb), smsid });
     expect(r.json).toMatchObject({ code: 2, msg: '查询成功', smsid, state: 'pending', duration: 0, attempts: 0, calledAt: null, endedAt: null });
     expect(Object.keys(r.json ?? {})).toEqual([
-      'code', 'msg', 'smsid', 'state', 'status', 'duration', 'attempts', 'submittedAt', 'calledAt', 'answeredAt', 'endedAt',
+      'code',
+      'msg',
+      'smsid',
+      'state',
+      'status',
+      'duration',
+      'attempts',
+      'submittedAt',
+      'calledAt',
+      'answeredAt',
+      'endedAt',
     ]);
   });
 
@@ -204,7 +214,10 @@ describe('sandbox provider: HTTP robustness', () => {
       s.on('close', () => resolve());
       s.on('error', () => resolve());
     });
-    const weird = await request(sb, '/voice/vm', { body: '--x\r\nContent-Disposition: form-data\r\n', headers: { 'Content-Type': 'multipart/form-data; boundary=x' } });
+    const weird = await request(sb, '/voice/vm', {
+      body: '--x\r\nContent-Disposition: form-data\r\n',
+      headers: { 'Content-Type': 'multipart/form-data; boundary=x' },
+    });
     expect(weird.json?.code).toBe(400);
     const deep = await post(sb, '/voice/vm', { ...creds(sb), mobile: { a: [1, { b: 2 }] }, content: ['x'] });
     expect(deep.json?.code).toBe(400);

@@ -130,9 +130,7 @@ describe('KeytarSecretStore.open', () => {
   });
 
   it('throws keychain-unavailable with a plain explanation when the keychain never answers', async () => {
-    const error = await KeytarSecretStore.open({ modulePath: fakes.path('hanging'), probeTimeoutMs: 100 }).catch(
-      (e: unknown) => e,
-    );
+    const error = await KeytarSecretStore.open({ modulePath: fakes.path('hanging'), probeTimeoutMs: 100 }).catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 'keychain-unavailable' });
     expect((error as SecretStoreError).message).toContain(keychainUnavailableHint());
   });

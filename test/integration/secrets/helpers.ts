@@ -59,15 +59,7 @@ export interface FakeKeytarState {
  *   given bad arguments).
  * - not-keytar: exports something else.
  */
-export type FakeBehaviour =
-  | 'healthy'
-  | 'hanging'
-  | 'slow-probe'
-  | 'locked'
-  | 'echoing'
-  | 'hang-after-probe'
-  | 'sync-throw'
-  | 'not-keytar';
+export type FakeBehaviour = 'healthy' | 'hanging' | 'slow-probe' | 'locked' | 'echoing' | 'hang-after-probe' | 'sync-throw' | 'not-keytar';
 
 const FAKE_SOURCE = (behaviour: FakeBehaviour, probeAccount: string): string => `'use strict';
 const behaviour = ${JSON.stringify(behaviour)};

@@ -72,7 +72,7 @@ describe('keytar boundary', () => {
         'type.ts': "import type { getPassword } from 'keytar';",
         'dynamic.ts': 'export const k = () => import(`keytar`);',
         'require.cjs': "const k = require('keytar');",
-        'create-require.ts': "import { createRequire } from 'node:module'; createRequire(import.meta.url)(\"keytar\");",
+        'create-require.ts': 'import { createRequire } from \'node:module\'; createRequire(import.meta.url)("keytar");',
         'napi.ts': "import * as k from '@napi-rs/keyring/keytar';",
         'reexport.ts': "export * from 'keytar';",
       };

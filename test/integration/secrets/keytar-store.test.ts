@@ -8,13 +8,7 @@
 import { fileURLToPath } from 'node:url';
 import { inspect } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  KEYCHAIN_SERVICE_ENV,
-  KeytarSecretStore,
-  PROBE_ACCOUNT,
-  SecretStoreError,
-  openSecretStore,
-} from '../../../main/secrets';
+import { KEYCHAIN_SERVICE_ENV, KeytarSecretStore, PROBE_ACCOUNT, SecretStoreError, openSecretStore } from '../../../main/secrets';
 import { KEYCHAIN_REQUIRED, NO_KEYCHAIN_HINT, probeRealKeychain, uniqueService } from './helpers';
 
 const SERVICE = uniqueService();
@@ -39,9 +33,7 @@ async function put(target: KeytarSecretStore, account: string, secret: string): 
 
 describe('real keychain availability', () => {
   it.runIf(KEYCHAIN_REQUIRED)('is reachable, as CALLOUT_REQUIRE_KEYCHAIN=1 demands', () => {
-    expect(keychain.available, `CALLOUT_REQUIRE_KEYCHAIN=1 but the keychain is unreachable: ${keychain.reason}`).toBe(
-      true,
-    );
+    expect(keychain.available, `CALLOUT_REQUIRE_KEYCHAIN=1 but the keychain is unreachable: ${keychain.reason}`).toBe(true);
   });
 
   it.skipIf(!keychain.available)(`was probed under the unique service ${SERVICE}`, () => {
@@ -122,7 +114,7 @@ describe.skipIf(skip)(`KeytarSecretStore on the real keychain${skipNote}`, () =>
     expect(await store.get('profile-b')).toBe('key-for-b');
   });
 
-  it('keeps services apart (a test service never sees another service\'s entries)', async () => {
+  it("keeps services apart (a test service never sees another service's entries)", async () => {
     const other = await openStore(uniqueService('other-'));
     await put(store, 'profile-shared-name', 'key-in-main-service');
     expect(await other.get('profile-shared-name')).toBeNull();

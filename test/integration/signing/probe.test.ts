@@ -105,7 +105,12 @@ describe('probeServerClock', () => {
 
   it('reports, never throws: no Date header, a bad one, refused, timeout', async () => {
     const none = await dateServer(() => null);
-    expect(await probeServerClock(none.baseUrl)).toMatchObject({ serverDate: null, skewSeconds: null, httpStatus: 405, error: { code: 'no-date-header', params: {} } });
+    expect(await probeServerClock(none.baseUrl)).toMatchObject({
+      serverDate: null,
+      skewSeconds: null,
+      httpStatus: 405,
+      error: { code: 'no-date-header', params: {} },
+    });
     const bad = await dateServer(() => 'yesterday');
     expect(await probeServerClock(bad.baseUrl)).toMatchObject({
       serverDate: 'yesterday',
@@ -114,11 +119,17 @@ describe('probeServerClock', () => {
       error: { code: 'bad-date-header', params: { value: 'yesterday' } },
     });
     const port = await closedPort();
-    expect(await probeServerClock(`http://127.0.0.1:${port}`)).toMatchObject({ httpStatus: null, skewSeconds: null, error: { code: 'transport', params: { kind: 'refused' } } });
+    expect(await probeServerClock(`http://127.0.0.1:${port}`)).toMatchObject({
+      httpStatus: null,
+      skewSeconds: null,
+      error: { code: 'transport', params: { kind: 'refused' } },
+    });
     expect(await probeServerClock('http://host.invalid/')).toMatchObject({ httpStatus: null, error: { code: 'transport', params: { kind: 'dns' } } });
     const cancelled = new AbortController();
     cancelled.abort();
-    expect(await probeServerClock(`http://127.0.0.1:${port}`, { signal: cancelled.signal })).toMatchObject({ error: { code: 'transport', params: { kind: 'aborted' } } });
+    expect(await probeServerClock(`http://127.0.0.1:${port}`, { signal: cancelled.signal })).toMatchObject({
+      error: { code: 'transport', params: { kind: 'aborted' } },
+    });
     const hung = await dateServer(() => formatHttpDate(new Date()), { delayMs: 1000 });
     // HEAD replies are sent when the handler ends; the server above delays it by 1 s.
     const t = await probeServerClock(hung.baseUrl, { timeoutMs: 150 });
@@ -166,7 +177,7 @@ describe('probeSignatureVariant against the sandbox gateway', () => {
     expect((await probeSignatureVariant(endpoint(sb))).accepted).toEqual(['apisix']);
   });
 
-  it('without a gateway both pass; the profile\'s own signing setting is ignored', async () => {
+  it("without a gateway both pass; the profile's own signing setting is ignored", async () => {
     const sb = await sandbox({ signature: 'off' });
     const p = await probeSignatureVariant({ ...endpoint(sb), signing: 'apisix' });
     expect(p.accepted).toEqual(['spec', 'apisix']);
@@ -181,10 +192,24 @@ describe('probeSignatureVariant against the sandbox gateway', () => {
 
   it('nothing listening: both undetermined, with the reason, and no retries', async () => {
     const port = await closedPort();
-    const p = await probeSignatureVariant({ profile: 'x', baseUrl: `http://127.0.0.1:${port}`, apiId: 'a', apiKey: 'k', signing: null, connectTimeoutMs: 500, totalTimeoutMs: 1000, format: 'json' });
+    const p = await probeSignatureVariant({
+      profile: 'x',
+      baseUrl: `http://127.0.0.1:${port}`,
+      apiId: 'a',
+      apiKey: 'k',
+      signing: null,
+      connectTimeoutMs: 500,
+      totalTimeoutMs: 1000,
+      format: 'json',
+    });
     expect(p.accepted).toEqual([]);
     for (const r of p.results) {
-      expect(r).toMatchObject({ outcome: 'undetermined', httpStatus: null, gatewayRejected: false, reason: { code: 'transport', params: { kind: 'refused' } } });
+      expect(r).toMatchObject({
+        outcome: 'undetermined',
+        httpStatus: null,
+        gatewayRejected: false,
+        reason: { code: 'transport', params: { kind: 'refused' } },
+      });
     }
   });
 });

@@ -49,9 +49,14 @@ async function open(link: string, headers: Record<string, string> = {}): Promise
 
 type Result = { ok: boolean; value?: unknown; error?: { code: string } };
 
-function socket(cookie: string): Promise<{ ws: WebSocket; call: (channel: string, input?: unknown) => Promise<Result | 'no answer'>; closed: Promise<number> }> {
+function socket(
+  cookie: string,
+): Promise<{ ws: WebSocket; call: (channel: string, input?: unknown) => Promise<Result | 'no answer'>; closed: Promise<number> }> {
   return new Promise((resolve, reject) => {
-    const ws = new WebSocket(`ws://127.0.0.1:${server.port}${CONSOLE_SOCKET_PATH}`, { headers: { Host: `127.0.0.1:${server.port}`, Origin: `http://127.0.0.1:${server.port}`, Cookie: cookie }, perMessageDeflate: false });
+    const ws = new WebSocket(`ws://127.0.0.1:${server.port}${CONSOLE_SOCKET_PATH}`, {
+      headers: { Host: `127.0.0.1:${server.port}`, Origin: `http://127.0.0.1:${server.port}`, Cookie: cookie },
+      perMessageDeflate: false,
+    });
     const waiting = new Map<number, (r: Result) => void>();
     let next = 1;
     ws.on('message', (data) => {
@@ -82,7 +87,11 @@ function socket(cookie: string): Promise<{ ws: WebSocket; call: (channel: string
 beforeAll(async () => {
   mkdirSync(join(rendererDir, 'assets'), { recursive: true });
   writeFileSync(join(rendererDir, 'index.html'), '<!doctype html><html><body>the console</body></html>');
-  services = await createServices({ home: join(home.dir, 'data'), secrets: { store: new SessionSecretStore(), status: { kind: 'session', keychainAvailable: false, reason: 'test' } }, sandbox: false });
+  services = await createServices({
+    home: join(home.dir, 'data'),
+    secrets: { store: new SessionSecretStore(), status: { kind: 'session', keychainAvailable: false, reason: 'test' } },
+    sandbox: false,
+  });
   server = await startConsoleServer({ services, rendererDir, clock, log: () => undefined });
 });
 

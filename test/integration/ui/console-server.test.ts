@@ -69,7 +69,10 @@ interface Socket {
 /** Opens the console's WebSocket as a page of the console would (or with the headers a test wants). */
 function openSocket(headers: Record<string, string>): Promise<Socket> {
   return new Promise((resolve, reject) => {
-    const ws = new WebSocket(`ws://127.0.0.1:${server.port}${CONSOLE_SOCKET_PATH}`, { headers: { Host: `127.0.0.1:${server.port}`, ...headers }, perMessageDeflate: false });
+    const ws = new WebSocket(`ws://127.0.0.1:${server.port}${CONSOLE_SOCKET_PATH}`, {
+      headers: { Host: `127.0.0.1:${server.port}`, ...headers },
+      perMessageDeflate: false,
+    });
     const frames: Socket['frames'] = [];
     const waiting = new Map<number, (r: never) => void>();
     let next = 1;
@@ -181,26 +184,36 @@ describe('the link and its token', () => {
 });
 
 describe('refused: no token, no cookie', () => {
-  it.each(['/', '/index.html', '/assets/app.js', CONSOLE_SOCKET_PATH, '/missing', '/?token=', '/?token=guess', '/../secret.txt'])('GET %s → 401, nothing served', async (path) => {
-    const r = await request(path);
-    expect(r.status).toBe(401);
-    expect(r.body).not.toContain('the console');
-    expect(r.body).not.toContain('<script');
-    expect(r.headers['set-cookie']).toBeUndefined();
-    expect(r.headers['content-security-policy']).toContain("default-src 'none'");
-  });
+  it.each(['/', '/index.html', '/assets/app.js', CONSOLE_SOCKET_PATH, '/missing', '/?token=', '/?token=guess', '/../secret.txt'])(
+    'GET %s → 401, nothing served',
+    async (path) => {
+      const r = await request(path);
+      expect(r.status).toBe(401);
+      expect(r.body).not.toContain('the console');
+      expect(r.body).not.toContain('<script');
+      expect(r.headers['set-cookie']).toBeUndefined();
+      expect(r.headers['content-security-policy']).toContain("default-src 'none'");
+    },
+  );
 
   it('a forged or foreign cookie is no session', async () => {
     const real = await signIn();
     const value = real.split('=')[1]!;
-    for (const cookie of [`callout-console-${server.port}=forged`, `callout-console-1=${value}`, `other=${value}`, `callout-console-${server.port}=${value.slice(0, -1)}`]) {
+    for (const cookie of [
+      `callout-console-${server.port}=forged`,
+      `callout-console-1=${value}`,
+      `other=${value}`,
+      `callout-console-${server.port}=${value.slice(0, -1)}`,
+    ]) {
       expect((await request('/', { Cookie: cookie })).status, cookie).toBe(401);
     }
   });
 
   it('the WebSocket is refused with 401 and nothing is dispatched', async () => {
     await expect(openSocket({ Origin: `http://127.0.0.1:${server.port}` })).rejects.toMatchObject({ status: 401 });
-    await expect(openSocket({ Origin: `http://127.0.0.1:${server.port}`, Cookie: `callout-console-${server.port}=forged` })).rejects.toMatchObject({ status: 401 });
+    await expect(openSocket({ Origin: `http://127.0.0.1:${server.port}`, Cookie: `callout-console-${server.port}=forged` })).rejects.toMatchObject({
+      status: 401,
+    });
     expect(received).toEqual([]);
     expect(handled).toEqual([]);
   });
@@ -220,7 +233,15 @@ describe('refused: a foreign Host (DNS rebinding) or a foreign Origin (cross-sit
     cookie = await signIn();
   });
 
-  const foreignHosts = () => ['evil.example', `evil.example:${server.port}`, `localhost:${server.port}`, `127.0.0.1:${server.port + 1}`, `127.0.0.2:${server.port}`, `127.0.0.1`, `[::1]:${server.port}`];
+  const foreignHosts = () => [
+    'evil.example',
+    `evil.example:${server.port}`,
+    `localhost:${server.port}`,
+    `127.0.0.1:${server.port + 1}`,
+    `127.0.0.2:${server.port}`,
+    `127.0.0.1`,
+    `[::1]:${server.port}`,
+  ];
 
   it('every route answers 403 to a foreign Host', async () => {
     for (const host of foreignHosts()) {
@@ -305,7 +326,10 @@ describe('an accepted page', () => {
   it('answers bad calls with the error model and closes on frames that are not calls', async () => {
     const page = await openSocket(pageHeaders(cookie));
     expect(await page.call('app.shutdown')).toEqual({ ok: false, error: { code: 'unknown-channel', params: {} } });
-    expect(await page.call('messages.send', { profileId: 'sandbox', mobile: '1', content: 'x' })).toMatchObject({ ok: false, error: { code: 'invalid-mobile' } });
+    expect(await page.call('messages.send', { profileId: 'sandbox', mobile: '1', content: 'x' })).toMatchObject({
+      ok: false,
+      error: { code: 'invalid-mobile' },
+    });
     expect(await page.call('messages.send', '{"__proto__":{"x":1}}')).toMatchObject({ ok: false, error: { code: 'invalid-input' } });
     expect(services.sandbox!.calls()).toHaveLength(0);
     for (const bad of ['not json', '[]', '{"id":"1","channel":"app.info"}', '{"id":-1,"channel":"app.info"}', '{"id":1}', Buffer.from([1, 2, 3])]) {
@@ -325,10 +349,17 @@ describe('an accepted page', () => {
 
   it('refuses copying a request with its key (History and the raw client): the key would go to the clipboard of the machine callout ui runs on', async () => {
     const page = await openSocket(pageHeaders(cookie));
-    const sent = await page.call<{ message: { id: number } }>('messages.send', { profileId: 'sandbox', mobile: '13800138008', content: '您的验证码是4242，5分钟内有效。' });
+    const sent = await page.call<{ message: { id: number } }>('messages.send', {
+      profileId: 'sandbox',
+      mobile: '13800138008',
+      content: '您的验证码是4242，5分钟内有效。',
+    });
     const detail = await page.call<{ exchanges: { id: number }[] }>('messages.get', { id: sent.value!.message.id });
     const exchange = detail.value!.exchanges[0]!;
-    expect(await page.call('exchanges.copyCurlWithKey', { id: exchange.id, confirm: true })).toEqual({ ok: false, error: { code: 'unavailable', params: { kind: 'browser-key-copy' } } });
+    expect(await page.call('exchanges.copyCurlWithKey', { id: exchange.id, confirm: true })).toEqual({
+      ok: false,
+      error: { code: 'unavailable', params: { kind: 'browser-key-copy' } },
+    });
     expect(clipboard).toEqual([]);
     expect(handled).not.toContain('exchanges.copyCurlWithKey');
     const raw = await page.call('raw.copyCodeWithKey', { profileId: 'sandbox', request: { path: '/voice/balance' }, target: 'python', confirm: true });
@@ -345,7 +376,11 @@ describe('an accepted page', () => {
     expect(await page.call('profiles.setKey', { id: saved.value!.id, apiKey: typed })).toMatchObject({ ok: true });
     await page.call('profiles.list');
     await page.call('app.info');
-    const sent = await page.call<{ message: { id: number } }>('messages.send', { profileId: 'sandbox', mobile: '13800138009', content: '您的验证码是777，5分钟内有效。' });
+    const sent = await page.call<{ message: { id: number } }>('messages.send', {
+      profileId: 'sandbox',
+      mobile: '13800138009',
+      content: '您的验证码是777，5分钟内有效。',
+    });
     await page.call('messages.send', { profileId: saved.value!.id, mobile: '13800138007', content: '您的验证码是778，5分钟内有效。' });
     const detail = await page.call<{ exchanges: { id: number }[] }>('messages.get', { id: sent.value!.message.id });
     for (const e of detail.value!.exchanges) {
@@ -353,7 +388,12 @@ describe('an accepted page', () => {
       await page.call('exchanges.curl', { id: e.id });
       await page.call('exchanges.exportHar', { ids: [e.id] });
     }
-    await page.call('signature.compute', { apiId: 'sandbox-demo', method: 'POST', url: `${services.sandbox!.baseUrl}/voice/send`, key: { profileId: 'sandbox' } });
+    await page.call('signature.compute', {
+      apiId: 'sandbox-demo',
+      method: 'POST',
+      url: `${services.sandbox!.baseUrl}/voice/send`,
+      key: { profileId: 'sandbox' },
+    });
     expect(await page.call('raw.send', { profileId: 'sandbox', request: { path: '/voice/balance' } })).toMatchObject({ ok: true });
     await page.call('raw.preview', { profileId: 'sandbox', request: { path: '/voice/balance' } });
     await page.call('raw.code', { profileId: 'sandbox', request: { path: '/voice/balance' }, target: 'curl' });

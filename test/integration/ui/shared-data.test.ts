@@ -29,7 +29,14 @@ afterAll(async () => {
 
 /** Starts another Callout process that places a call to `mobile`; resolves once the call is accepted. */
 async function otherProcess(mobile: string): Promise<{ child: ChildProcess; id: number; lines: AsyncIterableIterator<string> }> {
-  const env = { CALLOUT_HOME: home.dir, SANDBOX_URL: sandbox.baseUrl, API_ID: sandbox.demo.apiId, API_KEY: sandbox.demo.apiKey, MOBILE: mobile, TIME_SCALE: String(SCALE) };
+  const env = {
+    CALLOUT_HOME: home.dir,
+    SANDBOX_URL: sandbox.baseUrl,
+    API_ID: sandbox.demo.apiId,
+    API_KEY: sandbox.demo.apiKey,
+    MOBILE: mobile,
+    TIME_SCALE: String(SCALE),
+  };
   const child = spawn(process.execPath, ['--import', 'tsx', RUNNER], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
   const lines = createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
   const first = await lines.next();
@@ -40,7 +47,13 @@ async function otherProcess(mobile: string): Promise<{ child: ChildProcess; id: 
 
 /** Callout in this process, its time as fast as the sandbox's calls. */
 const open = (o: Parameters<typeof createServices>[0] = {}) =>
-  createServices({ home: home.dir, secrets: { store: new SessionSecretStore(), status: { kind: 'session', keychainAvailable: false, reason: 't' } }, sandbox: false, clock: new ScaledClock(SCALE), ...o });
+  createServices({
+    home: home.dir,
+    secrets: { store: new SessionSecretStore(), status: { kind: 'session', keychainAvailable: false, reason: 't' } },
+    sandbox: false,
+    clock: new ScaledClock(SCALE),
+    ...o,
+  });
 
 describe('two processes on one data directory', () => {
   it('a process starting beside another leaves the other’s call alone; that one follows it to its end', async () => {

@@ -28,7 +28,11 @@ const call = async <T>(channel: string, input?: unknown): Promise<T> => {
 
 beforeAll(async () => {
   const store = new SessionSecretStore();
-  services = await createServices({ home: home.dir, secrets: { store, status: { kind: 'session', keychainAvailable: false, reason: 't' } }, sandbox: { timeScale: 0.002 } });
+  services = await createServices({
+    home: home.dir,
+    secrets: { store, status: { kind: 'session', keychainAvailable: false, reason: 't' } },
+    sandbox: { timeScale: 0.002 },
+  });
   key = (await store.get('profile:sandbox'))!;
   services.subscribe((channel, payload) => channel === 'main:run-progress' && progress.push(payload));
 });
@@ -48,13 +52,20 @@ describe('collections and runs', () => {
       collectionId: collection.id,
       name: 'Balance',
       request: { method: 'POST', path: '/voice/balance' },
-      assertions: [{ kind: 'status', equals: 200 }, { kind: 'code', equals: 2 }, { kind: 'json-exists', path: 'num' }],
+      assertions: [
+        { kind: 'status', equals: 200 },
+        { kind: 'code', equals: 2 },
+        { kind: 'json-exists', path: 'num' },
+      ],
     });
     const sendReq = await call<SavedRequestView>('collections.saveRequest', {
       collectionId: collection.id,
       name: 'Send to {{mobile}}',
       request: { method: 'POST', path: '/voice/vm', body: { kind: 'json', text: '{"mobile":"{{mobile}}","content":"您的验证码是{{code}}，5分钟内有效。"}' } },
-      assertions: [{ kind: 'code', equals: 2 }, { kind: 'json-equals', path: '$.count', equals: '1' }],
+      assertions: [
+        { kind: 'code', equals: 2 },
+        { kind: 'json-equals', path: '$.count', equals: '1' },
+      ],
       captures: [{ variable: 'smsid', path: 'smsid' }],
     });
     status = await call('collections.saveRequest', {
@@ -90,7 +101,16 @@ describe('collections and runs', () => {
   });
 
   it('says which assertion failed and what was found; a request it cannot send is an error, the others still run', async () => {
-    await call('collections.saveRequest', { id: balance.id, collectionId: balance.collectionId, name: balance.name, request: balance.request, assertions: [{ kind: 'code', equals: 401 }, { kind: 'json-equals', path: 'code', equals: '"3"' }] });
+    await call('collections.saveRequest', {
+      id: balance.id,
+      collectionId: balance.collectionId,
+      name: balance.name,
+      request: balance.request,
+      assertions: [
+        { kind: 'code', equals: 401 },
+        { kind: 'json-equals', path: 'code', equals: '"3"' },
+      ],
+    });
     const run = await call<RunView>('collections.run', { id: collection.id, profileId: 'sandbox', requestIds: [balance.id, status.id] });
     expect(run.status).toBe('error');
     expect(run.results[0]).toMatchObject({ outcome: 'failed', providerCode: 2 });
@@ -138,14 +158,23 @@ describe('collections and runs', () => {
                 auth: { type: 'bearer' },
                 header: [{ key: 'Content-Type', value: 'application/x-www-form-urlencoded' }],
                 url: { raw: 'https://api.example.com/voice/balance?x=1' },
-                body: { mode: 'urlencoded', urlencoded: [{ key: 'account', value: '{{account}}' }, { key: 'password', value: '{{password}}' }] },
+                body: {
+                  mode: 'urlencoded',
+                  urlencoded: [
+                    { key: 'account', value: '{{account}}' },
+                    { key: 'password', value: '{{password}}' },
+                  ],
+                },
               },
             },
           ],
         },
         { name: 'Upload', request: { method: 'POST', url: '{{baseUrl}}/voice/vm', body: { mode: 'formdata', formdata: [] } } },
       ],
-      variable: [{ key: 'password', value: 'leaked?' }, { key: 'mobile', value: '13800138000' }],
+      variable: [
+        { key: 'password', value: 'leaked?' },
+        { key: 'mobile', value: '13800138000' },
+      ],
     };
     const r = await call<{ collection: CollectionView; warnings: { code: string }[] }>('collections.import', { text: JSON.stringify(postman) });
     expect(r.collection.requests.map((x) => x.name)).toEqual(['Folder / Balance', 'Upload']);
@@ -154,7 +183,11 @@ describe('collections and runs', () => {
     expect(r.warnings.map((w) => w.code).sort()).toEqual(['auth-ignored', 'body-mode', 'folder-flattened', 'script-ignored', 'url-host', 'variable-reserved']);
     const run = await call<RunView>('collections.run', { id: r.collection.id, profileId: 'sandbox', requestIds: [r.collection.requests[0]!.id] });
     expect(run.results[0]).toMatchObject({ outcome: 'passed', providerCode: 2 });
-    for (const bad of ['not json', '{"info":{}}', JSON.stringify({ info: { name: 'x', schema: 'https://schema.getpostman.com/json/collection/v1.0.0/collection.json' }, item: [] })]) {
+    for (const bad of [
+      'not json',
+      '{"info":{}}',
+      JSON.stringify({ info: { name: 'x', schema: 'https://schema.getpostman.com/json/collection/v1.0.0/collection.json' }, item: [] }),
+    ]) {
       await expect(call('collections.import', { text: bad })).rejects.toMatchObject({ code: 'collection-file-invalid' });
     }
   });
@@ -260,7 +293,9 @@ describe('callout run', () => {
     // A request with a test script: Callout does not run it, and says so.
     const file = {
       ...exported,
-      item: [{ name: 'Balance', event: [{ listen: 'test', script: { exec: ['pm.test("ok")'] } }], request: { method: 'POST', url: '{{baseUrl}}/voice/balance' } }],
+      item: [
+        { name: 'Balance', event: [{ listen: 'test', script: { exec: ['pm.test("ok")'] } }], request: { method: 'POST', url: '{{baseUrl}}/voice/balance' } },
+      ],
     };
     const path = join(dir, 'scripted.postman_collection.json');
     writeFileSync(path, JSON.stringify(file));

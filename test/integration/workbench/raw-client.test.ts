@@ -68,10 +68,17 @@ describe('the raw client', () => {
     expect(await call<ExchangeRecord>('exchanges.get', { id: r.exchange.id })).toEqual(r.exchange);
   });
 
-  it('puts Callout\'s parameters into a JSON object body, fills {{password}} in main and never returns the key', async () => {
+  it("puts Callout's parameters into a JSON object body, fills {{password}} in main and never returns the key", async () => {
     const r = await send(
       { method: 'POST', path: '/voice/balance', body: { kind: 'json', text: '{ "note": "x" }' } },
-      { assertions: [{ kind: 'status', equals: 200 }, { kind: 'code', equals: 2 }, { kind: 'json-exists', path: '$.num' }, { kind: 'json-equals', path: 'code', equals: '2' }] },
+      {
+        assertions: [
+          { kind: 'status', equals: 200 },
+          { kind: 'code', equals: 2 },
+          { kind: 'json-exists', path: '$.num' },
+          { kind: 'json-equals', path: 'code', equals: '2' },
+        ],
+      },
     );
     expect(r.providerCode).toBe(2);
     expect(r.assertions.every((a) => a.passed)).toBe(true);
@@ -90,7 +97,14 @@ describe('the raw client', () => {
       method: 'POST',
       path: '/voice/balance',
       credentials: 'none',
-      body: { kind: 'form', fields: [{ name: 'account', value: '{{account}}' }, { name: 'password', value: '{{password}}' }, { name: 'off', value: '1', enabled: false }] },
+      body: {
+        kind: 'form',
+        fields: [
+          { name: 'account', value: '{{account}}' },
+          { name: 'password', value: '{{password}}' },
+          { name: 'off', value: '1', enabled: false },
+        ],
+      },
     });
     expect(form.providerCode).toBe(2);
     expect(form.exchange.requestBody).toBe('account=sandbox-demo&password=%5BREDACTED%5D');
@@ -101,36 +115,57 @@ describe('the raw client', () => {
   it('refuses variables without a value, naming them, and fills them from an environment', async () => {
     const request = { path: '/voice/status', body: { kind: 'json' as const, text: '{"smsid": "{{smsid}}", "x": "{{other}}"}' } };
     await expect(send(request)).rejects.toMatchObject({ code: 'unresolved-variables', params: { names: 'smsid, other' } });
-    const env = await call<{ id: number }>('environments.save', { name: 'Local', profileId: 'sandbox', variables: [{ name: 'smsid', value: 'nope"q' }, { name: 'other', value: '1' }] });
+    const env = await call<{ id: number }>('environments.save', {
+      name: 'Local',
+      profileId: 'sandbox',
+      variables: [
+        { name: 'smsid', value: 'nope"q' },
+        { name: 'other', value: '1' },
+      ],
+    });
     const r = await send(request, { environmentId: env.id });
     // Filled inside a JSON string as JSON string content.
     expect(JSON.parse(r.exchange.requestBody!)).toMatchObject({ smsid: 'nope"q', x: '1' });
-    await expect(call('environments.save', { name: 'x', profileId: 'sandbox', variables: [{ name: 'password', value: 'k' }] })).rejects.toMatchObject({ code: 'invalid-input' });
+    await expect(call('environments.save', { name: 'x', profileId: 'sandbox', variables: [{ name: 'password', value: 'k' }] })).rejects.toMatchObject({
+      code: 'invalid-input',
+    });
   });
 
   it('signs what is sent: a Date header written by hand is the one signed', async () => {
     const stale = 'Mon, 02 Jan 2006 15:04:05 GMT';
-    const preview = await call<RawPreview>('raw.preview', { profileId: 'sandbox', request: { path: '/voice/balance', signing: 'spec', headers: [{ name: 'Date', value: stale }] } });
+    const preview = await call<RawPreview>('raw.preview', {
+      profileId: 'sandbox',
+      request: { path: '/voice/balance', signing: 'spec', headers: [{ name: 'Date', value: stale }] },
+    });
     expect(preview.headers.find(([n]) => n === 'Date')?.[1]).toBe(stale);
     const auth = preview.headers.find(([n]) => n === 'Authorization')![1];
     expect(auth).toMatch(/signature="\[REDACTED\]"/);
     expect(JSON.stringify(preview)).not.toContain(key);
   });
 
-  it('never sends the key anywhere but the profile\'s own address', async () => {
+  it("never sends the key anywhere but the profile's own address", async () => {
     await expect(send({ path: '/..//evil.example/x' })).resolves.toBeTruthy();
     const r = await send({ path: '/..//evil.example/x' });
     expect(new URL(r.exchange.url).origin).toBe(new URL(services.sandbox!.baseUrl).origin);
     await expect(send({ path: 'http://evil.example/' })).rejects.toMatchObject({ code: 'invalid-input' });
     await expect(send({ path: '/x', headers: [{ name: 'X-A', value: 'a\r\nX-Injected: 1' }] })).rejects.toMatchObject({ code: 'invalid-input' });
     // A header value HTTP cannot carry is refused before anything leaves, typed or filled from a variable.
-    await expect(send({ path: '/x', headers: [{ name: 'X-A', value: '测试' }] })).rejects.toMatchObject({ code: 'invalid-input', issues: [{ path: 'request.headers.0.value', message: 'header-value' }] });
-    await expect(send({ path: '/x', headers: [{ name: 'X-A', value: '{{who}}' }] }, { variables: [{ name: 'who', value: '测试' }] })).rejects.toMatchObject({ code: 'raw-request-invalid', params: { kind: 'header-value', name: 'X-A' } });
+    await expect(send({ path: '/x', headers: [{ name: 'X-A', value: '测试' }] })).rejects.toMatchObject({
+      code: 'invalid-input',
+      issues: [{ path: 'request.headers.0.value', message: 'header-value' }],
+    });
+    await expect(send({ path: '/x', headers: [{ name: 'X-A', value: '{{who}}' }] }, { variables: [{ name: 'who', value: '测试' }] })).rejects.toMatchObject({
+      code: 'raw-request-invalid',
+      params: { kind: 'header-value', name: 'X-A' },
+    });
     await expect(send({ method: 'CONNECT', path: '/x' })).rejects.toMatchObject({ code: 'invalid-input' });
-    await expect(send({ path: '/x', body: { kind: 'text', text: 'plain' } })).rejects.toMatchObject({ code: 'raw-request-invalid', params: { kind: 'credentials-in-text' } });
+    await expect(send({ path: '/x', body: { kind: 'text', text: 'plain' } })).rejects.toMatchObject({
+      code: 'raw-request-invalid',
+      params: { kind: 'credentials-in-text' },
+    });
   });
 
-  it('writes the request as code, redacted; with the key only to main\'s clipboard', async () => {
+  it("writes the request as code, redacted; with the key only to main's clipboard", async () => {
     const request = { method: 'POST', path: '/voice/balance', body: { kind: 'json' as const, text: '{"note":"x"}' } };
     for (const target of ['curl', 'node', 'python', 'go']) {
       const { code } = await call<{ code: string }>('raw.code', { profileId: 'sandbox', request, target });
@@ -190,6 +225,8 @@ describe('finding exchanges', () => {
     expect((await list({ search: 'haystack-7731 nowhere-to-be-found' })).rows).toHaveLength(0);
     // The key is never found: it was redacted before storing.
     expect((await list({ search: key })).rows).toHaveLength(0);
-    expect((await list({ operations: ['raw'], profiles: ['sandbox'], statuses: [200] })).rows.every((e) => e.operation === 'raw' && e.status === 200)).toBe(true);
+    expect((await list({ operations: ['raw'], profiles: ['sandbox'], statuses: [200] })).rows.every((e) => e.operation === 'raw' && e.status === 200)).toBe(
+      true,
+    );
   });
 });

@@ -17,13 +17,22 @@ function setup() {
   const home = tempHome();
   const store = openStore(home.dir);
   store.templates.save({ id: 'ship', content: '您好，【变量】，您的订单【变量】已发货，请注意查收。', approved: true, markerNames: ['姓名', '订单号'] });
-  const queue = new BulkQueue({ batches: store.batches, send: () => Promise.reject(new Error('not in this test')), awaitEnd: () => Promise.reject(new Error('no')), governors: new GovernorRegistry(() => 1) });
+  const queue = new BulkQueue({
+    batches: store.batches,
+    send: () => Promise.reject(new Error('not in this test')),
+    awaitEnd: () => Promise.reject(new Error('no')),
+    governors: new GovernorRegistry(() => 1),
+  });
   const service = new BulkService({ queue, templates: store.templates, maxDrafts: 2 });
-  cleanups.push(home.cleanup, () => store.close(), () => queue.close());
+  cleanups.push(
+    home.cleanup,
+    () => store.close(),
+    () => queue.close(),
+  );
   return { home, store, service };
 }
 
-describe('bulk import service (the screens\' import step)', () => {
+describe("bulk import service (the screens' import step)", () => {
   it('opens a file from disk with a suggested mapping, tries another mapping without reading it again, and makes a draft batch', async () => {
     const { home, service, store } = setup();
     const path = join(home.dir, '客户.csv');
@@ -44,11 +53,27 @@ describe('bulk import service (the screens\' import step)', () => {
 
   it('opens XLSX bytes from a file picker, and refuses a file with nothing to send', async () => {
     const { service } = setup();
-    const view = await service.open({ name: 'list.xlsx', bytes: xlsx([['mobile', 'name', 'order'], [13800138000, '张三', 'A1']]) }, 'ship', { mobile: 'mobile', name: '1', order: '2' });
+    const view = await service.open(
+      {
+        name: 'list.xlsx',
+        bytes: xlsx([
+          ['mobile', 'name', 'order'],
+          [13800138000, '张三', 'A1'],
+        ]),
+      },
+      'ship',
+      { mobile: 'mobile', name: '1', order: '2' },
+    );
     expect(view.report.totals.valid).toBe(1);
-    const bad = await service.open({ name: 'bad.csv', bytes: new TextEncoder().encode('mobile,name,order\nnope,x,y\n') }, 'ship', { mobile: 'mobile', name: '1', order: '2' });
+    const bad = await service.open({ name: 'bad.csv', bytes: new TextEncoder().encode('mobile,name,order\nnope,x,y\n') }, 'ship', {
+      mobile: 'mobile',
+      name: '1',
+      order: '2',
+    });
     expect(() => service.createBatch(bad.importId, { profileId: 'p', duplicates: 'none' })).toThrow(expect.objectContaining({ code: 'nothing-to-send' }));
-    await expect(service.open({ name: 'x.csv', bytes: new TextEncoder().encode('a\n1\n') }, 'missing')).rejects.toThrow(expect.objectContaining({ code: 'not-found', params: { kind: 'template', id: 'missing' } }));
+    await expect(service.open({ name: 'x.csv', bytes: new TextEncoder().encode('a\n1\n') }, 'missing')).rejects.toThrow(
+      expect.objectContaining({ code: 'not-found', params: { kind: 'template', id: 'missing' } }),
+    );
   });
 
   it('keeps only a few imports open at once', async () => {

@@ -261,7 +261,10 @@ describe('governor', () => {
 
   it('keeps a refusal that stopped lending with the profile: another process and the next start see it, until a person sets lending on', async () => {
     const kept = new Map<string, number>();
-    const store = { at: (id: string) => kept.get(id) ?? null, keep: (id: string, at: number | null) => (at === null ? kept.delete(id) : kept.set(id, at), true) };
+    const store = {
+      at: (id: string) => kept.get(id) ?? null,
+      keep: (id: string, at: number | null) => (at === null ? kept.delete(id) : kept.set(id, at), true),
+    };
     const app = new GovernorRegistry(() => 1, { clock, refusals: store });
     const held = await refuseOnLent(app, 'p', 1);
     expect(kept.get('p')).toBe(clock.now());

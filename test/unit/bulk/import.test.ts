@@ -73,8 +73,14 @@ describe('reading spreadsheets', () => {
   });
 
   it('tells an unreadable or unsupported file apart, and reads files from disk by content', async () => {
-    await expect(readSpreadsheetBytes('list.xlsx', new TextEncoder().encode('mobile\n1'))).rejects.toMatchObject({ code: 'import-failed', params: { kind: 'not-xlsx', name: 'list.xlsx' } });
-    await expect(readSpreadsheetBytes('old.xls', new Uint8Array([0xd0, 0xcf]))).rejects.toMatchObject({ code: 'import-failed', params: { kind: 'xls-unsupported' } });
+    await expect(readSpreadsheetBytes('list.xlsx', new TextEncoder().encode('mobile\n1'))).rejects.toMatchObject({
+      code: 'import-failed',
+      params: { kind: 'not-xlsx', name: 'list.xlsx' },
+    });
+    await expect(readSpreadsheetBytes('old.xls', new Uint8Array([0xd0, 0xcf]))).rejects.toMatchObject({
+      code: 'import-failed',
+      params: { kind: 'xls-unsupported' },
+    });
     await expect(readSpreadsheet('/nonexistent/file.csv')).rejects.toMatchObject({ code: 'import-failed', params: { kind: 'cannot-read', detail: 'ENOENT' } });
     const home = tempHome();
     try {
@@ -146,7 +152,15 @@ describe('validation report', () => {
     expect(report.issues.find((i) => i.kind === 'too-long')?.detail).toBeGreaterThan(500);
     expect(rows.find((r) => r.row === 9)).toMatchObject({ mobile: '13600136000', valid: true });
     expect(rows.find((r) => r.row === 3)).toMatchObject({ valid: true, duplicateOf: 2, sameMobileAs: 2 });
-    expect(report.issueCounts).toMatchObject({ duplicate: 1, 'same-mobile': 1, 'bad-mobile': 1, 'missing-mobile': 1, 'missing-value': 1, 'too-long': 1, 'empty-text': 0 });
+    expect(report.issueCounts).toMatchObject({
+      duplicate: 1,
+      'same-mobile': 1,
+      'bad-mobile': 1,
+      'missing-mobile': 1,
+      'missing-value': 1,
+      'too-long': 1,
+      'empty-text': 0,
+    });
   });
 
   it('totals what would be sent, and its units, for each duplicate choice; compares them with the balance', () => {

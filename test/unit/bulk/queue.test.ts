@@ -32,30 +32,63 @@ function setup(opts: { behaviour?: Behaviour; sendDelayMs?: number; lines?: numb
   const sends: (SendInput & { itemStatusAtSend: string | undefined })[] = [];
   const progress: BatchProgress[] = [];
   if (opts.lines) {
-    store.profiles.save({ id: 'p', name: 'P', baseUrl: 'http://x', apiId: 'a', signing: 'off', format: 'json', connectTimeoutMs: 1000, totalTimeoutMs: 1000, lowBalanceThreshold: null });
+    store.profiles.save({
+      id: 'p',
+      name: 'P',
+      baseUrl: 'http://x',
+      apiId: 'a',
+      signing: 'off',
+      format: 'json',
+      connectTimeoutMs: 1000,
+      totalTimeoutMs: 1000,
+      lowBalanceThreshold: null,
+    });
     store.dialSettings.setProfileLines('p', opts.lines);
   }
   // A second connection: what it sees is committed.
   const observer = openStore(home.dir);
   const send = async (_profile: string, input: SendInput): Promise<SendLike> => {
-    const row = observer.db.prepare('SELECT status FROM batch_items WHERE mobile = ? AND content = ? ORDER BY updated_at DESC, id LIMIT 1').get(input.mobile, input.content) as { status: string } | undefined;
+    const row = observer.db
+      .prepare('SELECT status FROM batch_items WHERE mobile = ? AND content = ? ORDER BY updated_at DESC, id LIMIT 1')
+      .get(input.mobile, input.content) as { status: string } | undefined;
     sends.push({ ...input, itemStatusAtSend: row?.status });
     const n = sends.length;
     if (opts.sendDelayMs) await clock.sleep(opts.sendDelayMs);
     const what = (opts.behaviour ?? (() => 'accept'))(input, n);
     if (what === 'throw') throw new Error('socket hang up inside');
     if (what === 'invalid') throw fail('invalid-mobile', { kind: 'wrong-length' });
-    const pending = store.messages.insertPending({ profile: 'p', baseUrl: 'http://x', apiId: 'a', mobile: input.mobile, content: input.content, templateId: input.templateId, units: 1, resendOf: input.resendOf ?? null, batchItemId: input.batchItemId ?? null });
-    if (what === 'accept') return { message: store.messages.markAccepted(pending.id, { code: 2, msg: 'ok', smsid: `S${pending.id}`, count: 1 }), failure: null };
+    const pending = store.messages.insertPending({
+      profile: 'p',
+      baseUrl: 'http://x',
+      apiId: 'a',
+      mobile: input.mobile,
+      content: input.content,
+      templateId: input.templateId,
+      units: 1,
+      resendOf: input.resendOf ?? null,
+      batchItemId: input.batchItemId ?? null,
+    });
+    if (what === 'accept')
+      return { message: store.messages.markAccepted(pending.id, { code: 2, msg: 'ok', smsid: `S${pending.id}`, count: 1 }), failure: null };
     if (what === 'unknown') {
       const why = reason('transport', { kind: 'timeout', ms: 1000 });
-      return { message: store.messages.markUnknown(pending.id, { errorKind: 'timeout', reason: why }), failure: { kind: 'timeout', outcome: 'unknown', reason: why } };
+      return {
+        message: store.messages.markUnknown(pending.id, { errorKind: 'timeout', reason: why }),
+        failure: { kind: 'timeout', outcome: 'unknown', reason: why },
+      };
     }
     if (what === 'not-sent') {
       const why = reason('transport', { kind: 'refused' });
-      return { message: store.messages.markRejected(pending.id, { code: null, msg: null, errorKind: 'not-sent:refused', reason: why }), failure: { kind: 'refused', outcome: 'not-sent', reason: why } };
+      return {
+        message: store.messages.markRejected(pending.id, { code: null, msg: null, errorKind: 'not-sent:refused', reason: why }),
+        failure: { kind: 'refused', outcome: 'not-sent', reason: why },
+      };
     }
-    if (what === 500) return { message: store.messages.markUnknown(pending.id, { errorKind: 'provider-error', reason: reason('provider-error', { code: 500, msg: null }), code: 500 }), failure: null };
+    if (what === 500)
+      return {
+        message: store.messages.markUnknown(pending.id, { errorKind: 'provider-error', reason: reason('provider-error', { code: 500, msg: null }), code: 500 }),
+        failure: null,
+      };
     return { message: store.messages.markRejected(pending.id, { code: what, msg: `code ${what}`, errorKind: 'provider-code' }), failure: null };
   };
   const queue = new BulkQueue({
@@ -81,7 +114,13 @@ function setup(opts: { behaviour?: Behaviour; sendDelayMs?: number; lines?: numb
   const endAllCalls = (state: CallState = 'answered') => {
     for (const m of store.messages.openMessages()) endCall(m, state);
   };
-  cleanups.push(home.cleanup, () => store.close(), () => observer.close(), () => watcher.close(), async () => queue.close());
+  cleanups.push(
+    home.cleanup,
+    () => store.close(),
+    () => observer.close(),
+    () => watcher.close(),
+    async () => queue.close(),
+  );
   return { store, queue, sends, progress, endCall, endAllCalls, governors };
 }
 
@@ -119,7 +158,13 @@ describe('bulk queue', () => {
       templateId: 't',
       name: 'list.csv',
       duplicates: 'same-text',
-      rows: rows(4, (i) => (i === 1 ? { valid: false, issues: ['bad-mobile'], mobile: '123' } : i === 3 ? { mobile: '13800000000', content: '您的验证码是0，5分钟内有效。', duplicateOf: 2, sameMobileAs: 2, issues: ['duplicate'] } : {})),
+      rows: rows(4, (i) =>
+        i === 1
+          ? { valid: false, issues: ['bad-mobile'], mobile: '123' }
+          : i === 3
+            ? { mobile: '13800000000', content: '您的验证码是0，5分钟内有效。', duplicateOf: 2, sameMobileAs: 2, issues: ['duplicate'] }
+            : {},
+      ),
     });
     expect(b).toMatchObject({ status: 'draft', total: 4, name: 'list.csv' });
     const items = store.batches.items(b.id);
@@ -168,7 +213,7 @@ describe('bulk queue', () => {
     await queue.whenStopped(b.id);
   });
 
-  it('uses the profile\'s lines: two lines allow 40 calls at once', async () => {
+  it("uses the profile's lines: two lines allow 40 calls at once", async () => {
     const { queue, sends } = setup({ lines: 2 });
     const b = queue.create({ profileId: 'p', templateId: 't', name: 'x', duplicates: 'none', rows: rows(60) });
     queue.start(b.id);
@@ -239,7 +284,9 @@ describe('bulk queue', () => {
     expect(sends).toHaveLength(12);
     const unknown = queue.unknownItems(b.id);
     expect(unknown).toHaveLength(9);
-    expect(unknown.map((i) => i.errorKind).sort()).toEqual([...Array(3).fill('internal'), ...Array(3).fill('provider-error'), ...Array(3).fill('timeout')].sort());
+    expect(unknown.map((i) => i.errorKind).sort()).toEqual(
+      [...Array(3).fill('internal'), ...Array(3).fill('provider-error'), ...Array(3).fill('timeout')].sort(),
+    );
   });
 
   it('sends an unknown item again only when a person queues it again, confirmed, as a re-send of its message', async () => {
@@ -265,7 +312,12 @@ describe('bulk queue', () => {
     const b = queue.create({ profileId: 'p', templateId: 't', name: 'x', duplicates: 'none', rows: rows(2) });
     queue.start(b.id);
     await queue.whenStopped(b.id);
-    expect(queue.skip(b.id, queue.unknownItems(b.id).map((i) => i.id))).toBe(2);
+    expect(
+      queue.skip(
+        b.id,
+        queue.unknownItems(b.id).map((i) => i.id),
+      ),
+    ).toBe(2);
     expect(queue.progress(b.id)).toMatchObject({ unknown: 0, skipped: 2 });
   });
 
@@ -393,10 +445,26 @@ describe('bulk queue', () => {
     expect(zh.csv).not.toMatch(/\baccepted\b|\bpowered_off\b/);
 
     const en = await queue.exportResults(b.id, { lang: 'en', utcOffsetMinutes: 0, format: 'csv' });
-    expect(Papa.parse<string[]>(en.csv!.slice(1)).data[0]!.slice(0, 8)).toEqual(['客户', '订单号', '备注', 'Row', 'Number called', 'Text read out', 'Result', 'Call state']);
+    expect(Papa.parse<string[]>(en.csv!.slice(1)).data[0]!.slice(0, 8)).toEqual([
+      '客户',
+      '订单号',
+      '备注',
+      'Row',
+      'Number called',
+      'Text read out',
+      'Result',
+      'Call state',
+    ]);
 
     // A sheet with a column of the same name as a result column: the result's is told apart.
-    const clash = queue.create({ profileId: 'p', templateId: 't', name: 'y', duplicates: 'none', columns: ['Row', 'Mobile'], rows: rows(1, () => ({ cells: ['7', '13800138000'] })) });
+    const clash = queue.create({
+      profileId: 'p',
+      templateId: 't',
+      name: 'y',
+      duplicates: 'none',
+      columns: ['Row', 'Mobile'],
+      rows: rows(1, () => ({ cells: ['7', '13800138000'] })),
+    });
     const clashed = await queue.exportResults(clash.id, { lang: 'en', format: 'csv' });
     expect(Papa.parse<string[]>(clashed.csv!.slice(1)).data[0]!.slice(0, 4)).toEqual(['Row', 'Mobile', 'Row (Callout)', 'Number called']);
 
@@ -425,7 +493,10 @@ describe('bulk queue', () => {
       [first!.id, 'unknown', 'interrupted', pending.id],
       [second!.id, 'unknown', 'interrupted', null],
     ]);
-    expect(r.items.map((i) => i.reason)).toEqual([{ code: 'interrupted', params: { kind: 'item' } }, { code: 'interrupted', params: { kind: 'item-unrecorded' } }]);
+    expect(r.items.map((i) => i.reason)).toEqual([
+      { code: 'interrupted', params: { kind: 'item' } },
+      { code: 'interrupted', params: { kind: 'item-unrecorded' } },
+    ]);
     expect(queue.unknownItems(b.id).map((i) => i.id)).toEqual([first!.id, second!.id]);
     expect(queue.progress(b.id)).toMatchObject({ status: 'paused', unknown: 2, queued: 1, inFlight: 0 });
   });

@@ -26,7 +26,10 @@ describe('numbers just called with this text', () => {
 
   it('lists at most five numbers, and looks 30 minutes back', () => {
     const rows = Array.from({ length: 8 }, (_, i) => row(`1380013800${i}`, 't'));
-    const r = recentlyCalled(rows, rows.map((x, i) => ({ mobile: x.mobile, content: 't', at: i })));
+    const r = recentlyCalled(
+      rows,
+      rows.map((x, i) => ({ mobile: x.mobile, content: 't', at: i })),
+    );
     expect(r.rows).toBe(8);
     expect(r.mobiles).toHaveLength(5);
     expect(RECENT_CALL_WINDOW_MS).toBe(30 * 60_000);
@@ -36,7 +39,24 @@ describe('numbers just called with this text', () => {
 describe('a batch exported while its calls still ring', () => {
   it('says "Call in progress" for rows whose call has not ended, in both languages', () => {
     const batch = { id: 1, name: 'x', columns: null } as unknown as BatchRecord;
-    const base = { id: 1, batchId: 1, rowNumber: 2, mobile: '13800138001', content: 't', units: 1, messageId: 1, code: 2, errorKind: null, reason: null, updatedAt: 0, cells: null, smsid: 'S1', duration: null, sentAt: 0, refusedSends: 0 };
+    const base = {
+      id: 1,
+      batchId: 1,
+      rowNumber: 2,
+      mobile: '13800138001',
+      content: 't',
+      units: 1,
+      messageId: 1,
+      code: 2,
+      errorKind: null,
+      reason: null,
+      updatedAt: 0,
+      cells: null,
+      smsid: 'S1',
+      duration: null,
+      sentAt: 0,
+      refusedSends: 0,
+    };
     const items = [
       { ...base, status: 'accepted', state: 'ringing', endedAt: null },
       { ...base, id: 2, rowNumber: 3, status: 'accepted', state: 'answered', duration: 12, endedAt: 5_000 },

@@ -60,7 +60,10 @@ describe('checks of a captured exchange', () => {
   });
 
   it('diagnoses a signature made with another key, and says a password that is not the key', () => {
-    const r = checkExchange(exchange({ signWith: 'another-key-999', params: { account: 'acct', password: 'wrong', mobile: '13800138008', content: '验证码1' } }), ctx);
+    const r = checkExchange(
+      exchange({ signWith: 'another-key-999', params: { account: 'acct', password: 'wrong', mobile: '13800138008', content: '验证码1' } }),
+      ctx,
+    );
     expect(byName(r, 'signature')).toMatchObject({ verdict: 'fail', code: 'signature-invalid', params: { kind: 'signature-mismatch' } });
     expect(byName(r, 'rules').issues).toEqual([expect.objectContaining({ code: 'password', verdict: 'fail' })]);
   });
@@ -68,7 +71,11 @@ describe('checks of a captured exchange', () => {
   it('warns when the backend signed the proxy’s host (reverse mode)', () => {
     const url = 'http://127.0.0.1:8999/voice/vm';
     const r = checkExchange({ ...exchange({ url }), mode: 'reverse', providerUrl: `${TARGET}/voice/vm` }, ctx);
-    expect(byName(r, 'signature')).toMatchObject({ verdict: 'warn', code: 'signed-for-proxy', params: { host: '127.0.0.1:8999', provider: 'voice.example.com' } });
+    expect(byName(r, 'signature')).toMatchObject({
+      verdict: 'warn',
+      code: 'signed-for-proxy',
+      params: { host: '127.0.0.1:8999', provider: 'voice.example.com' },
+    });
   });
 
   it('measures the clock against the provider’s Date when it answered, and fails outside the window', () => {
@@ -83,29 +90,58 @@ describe('checks of a captured exchange', () => {
 
   it('lists each broken rule: missing fields, a bad number, a text over 500 characters, a pending template', () => {
     const missing = checkExchange(exchange({ params: { account: 'acct', password: KEY, content: '验证码1' } }), ctx);
-    expect(byName(missing, 'rules')).toMatchObject({ verdict: 'fail', code: 'rules-broken', issues: [expect.objectContaining({ code: 'missing', params: { field: 'mobile' } })] });
+    expect(byName(missing, 'rules')).toMatchObject({
+      verdict: 'fail',
+      code: 'rules-broken',
+      issues: [expect.objectContaining({ code: 'missing', params: { field: 'mobile' } })],
+    });
     const badNumber = checkExchange(exchange({ params: { account: 'acct', password: KEY, mobile: '12345', content: '验证码1' } }), ctx);
     expect(byName(badNumber, 'rules').issues).toEqual([expect.objectContaining({ code: 'mobile', params: expect.objectContaining({ kind: 'wrong-length' }) })]);
     const spaced = checkExchange(exchange({ params: { account: 'acct', password: KEY, mobile: '+86 138 0013 8008', content: '验证码1' } }), ctx);
-    expect(byName(spaced, 'rules')).toMatchObject({ verdict: 'warn', issues: [expect.objectContaining({ code: 'mobile', params: expect.objectContaining({ kind: 'not-bare', normalised: '13800138008' }) })] });
+    expect(byName(spaced, 'rules')).toMatchObject({
+      verdict: 'warn',
+      issues: [expect.objectContaining({ code: 'mobile', params: expect.objectContaining({ kind: 'not-bare', normalised: '13800138008' }) })],
+    });
     const long = checkExchange(exchange({ params: { account: 'acct', password: KEY, mobile: '13800138008', content: '验证码' + 'x'.repeat(600) } }), ctx);
-    expect(byName(long, 'rules').issues).toEqual([expect.objectContaining({ code: 'content', params: expect.objectContaining({ kind: 'too-long', max: 500 }) })]);
+    expect(byName(long, 'rules').issues).toEqual([
+      expect.objectContaining({ code: 'content', params: expect.objectContaining({ kind: 'too-long', max: 500 }) }),
+    ]);
     const pending = checkExchange(exchange({ params: { account: 'acct', password: KEY, mobile: '13800138008', content: '明天上午见' } }), ctx);
     expect(byName(pending, 'rules').issues).toEqual([expect.objectContaining({ code: 'template', params: { kind: 'pending', name: 'later' } })]);
     const none = checkExchange(exchange({ params: { account: 'other', password: KEY, mobile: '13800138008', content: 'hello' } }), ctx);
-    expect(byName(none, 'rules').issues!.map((i) => i.code).sort()).toEqual(['account', 'template']);
+    expect(
+      byName(none, 'rules')
+        .issues!.map((i) => i.code)
+        .sort(),
+    ).toEqual(['account', 'template']);
   });
 
   it('reads the reply with the dialect: a refusal, a rejected signature, a 502 of the proxy', () => {
-    expect(byName(checkExchange(exchange({ responseBody: '{"code":404,"msg":"bad number"}' }), ctx), 'reply')).toMatchObject({ verdict: 'fail', code: 'reply-refused', params: { code: 404 } });
-    expect(byName(checkExchange(exchange({ status: 401, responseBody: '{"message":"client request can\'t be validated"}' }), ctx), 'reply')).toMatchObject({ verdict: 'fail', code: 'reply-signature-rejected' });
-    expect(byName(checkExchange(exchange({ status: null, responseHeaders: null, responseBody: null, error: 'refused' }), ctx), 'reply')).toMatchObject({ verdict: 'fail', code: 'reply-none', params: { kind: 'refused' } });
+    expect(byName(checkExchange(exchange({ responseBody: '{"code":404,"msg":"bad number"}' }), ctx), 'reply')).toMatchObject({
+      verdict: 'fail',
+      code: 'reply-refused',
+      params: { code: 404 },
+    });
+    expect(byName(checkExchange(exchange({ status: 401, responseBody: '{"message":"client request can\'t be validated"}' }), ctx), 'reply')).toMatchObject({
+      verdict: 'fail',
+      code: 'reply-signature-rejected',
+    });
+    expect(byName(checkExchange(exchange({ status: null, responseHeaders: null, responseBody: null, error: 'refused' }), ctx), 'reply')).toMatchObject({
+      verdict: 'fail',
+      code: 'reply-none',
+      params: { kind: 'refused' },
+    });
   });
 
   it('does not check what is not a voice request to the provider, nor a signature without a key', () => {
     expect(checkExchange(exchange({ url: `${TARGET}/health`, providerUrl: `${TARGET}/health` }), ctx).checks.map((c) => c.code)).toContain('not-voice');
-    expect(checkExchange(exchange({ url: 'http://elsewhere.example/x', providerUrl: 'http://elsewhere.example/x' }), ctx)).toMatchObject({ verdict: 'skip', checks: [{ code: 'other-host' }] });
+    expect(checkExchange(exchange({ url: 'http://elsewhere.example/x', providerUrl: 'http://elsewhere.example/x' }), ctx)).toMatchObject({
+      verdict: 'skip',
+      checks: [{ code: 'other-host' }],
+    });
     expect(byName(checkExchange(exchange(), { ...ctx, key: null }), 'signature')).toMatchObject({ verdict: 'skip', code: 'no-key' });
-    expect(byName(checkExchange(exchange({ body: '{"account":', bodyCut: true }), ctx), 'rules').issues).toEqual([expect.objectContaining({ code: 'body', params: expect.objectContaining({ kind: 'cut' }) })]);
+    expect(byName(checkExchange(exchange({ body: '{"account":', bodyCut: true }), ctx), 'rules').issues).toEqual([
+      expect.objectContaining({ code: 'body', params: expect.objectContaining({ kind: 'cut' }) }),
+    ]);
   });
 });

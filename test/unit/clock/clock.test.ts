@@ -14,7 +14,10 @@ describe('ManualClock', () => {
     expect(seen).toEqual([['a', 1_100]]);
     expect(clock.now()).toBe(1_150);
     await clock.advance(1_000);
-    expect(seen).toEqual([['a', 1_100], ['b', 1_200]]);
+    expect(seen).toEqual([
+      ['a', 1_100],
+      ['b', 1_200],
+    ]);
     expect(clock.now()).toBe(2_150);
     expect(clock.pending).toBe(0);
   });

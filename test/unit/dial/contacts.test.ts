@@ -5,7 +5,12 @@ import { ContactRepository } from '../../../main/store/contact-repository';
 import { tempHome } from '../../helpers/temp-home';
 
 const cleanups: Array<() => void> = [];
-afterEach(() => cleanups.splice(0).reverse().forEach((c) => c()));
+afterEach(() =>
+  cleanups
+    .splice(0)
+    .reverse()
+    .forEach((c) => c()),
+);
 
 function service() {
   const home = tempHome();
@@ -22,10 +27,18 @@ describe('contacts', () => {
     const { contacts } = service();
     const c = contacts.save({ name: ' 张三 ', mobile: '+86 138-0013-8000', note: 'DBA' });
     expect(c).toMatchObject({ name: '张三', mobile: '13800138000', favourite: false, note: 'DBA', groupIds: [] });
-    expect(() => contacts.save({ name: '', mobile: '13800138000' })).toThrow(expect.objectContaining({ code: 'invalid-input', issues: [{ path: 'name', message: 'name-required' }] }));
-    expect(() => contacts.save({ name: 'x', mobile: '138-1234-567' })).toThrow(expect.objectContaining({ code: 'invalid-input', issues: [{ path: 'mobile', message: 'wrong-length' }] }));
-    expect(() => contacts.save({ name: 'x', mobile: '010-1234567' })).toThrow(expect.objectContaining({ code: 'invalid-input', issues: [{ path: 'mobile', message: 'landline' }] }));
-    expect(() => contacts.save({ id: 999, name: 'x', mobile: '13800138000' })).toThrow(expect.objectContaining({ code: 'not-found', params: { kind: 'contact', id: '#999' } }));
+    expect(() => contacts.save({ name: '', mobile: '13800138000' })).toThrow(
+      expect.objectContaining({ code: 'invalid-input', issues: [{ path: 'name', message: 'name-required' }] }),
+    );
+    expect(() => contacts.save({ name: 'x', mobile: '138-1234-567' })).toThrow(
+      expect.objectContaining({ code: 'invalid-input', issues: [{ path: 'mobile', message: 'wrong-length' }] }),
+    );
+    expect(() => contacts.save({ name: 'x', mobile: '010-1234567' })).toThrow(
+      expect.objectContaining({ code: 'invalid-input', issues: [{ path: 'mobile', message: 'landline' }] }),
+    );
+    expect(() => contacts.save({ id: 999, name: 'x', mobile: '13800138000' })).toThrow(
+      expect.objectContaining({ code: 'not-found', params: { kind: 'contact', id: '#999' } }),
+    );
     expect(contacts.setFavourite(c.id, true).favourite).toBe(true);
     expect(contacts.remove(c.id)).toBe(true);
     expect(contacts.list()).toEqual([]);
@@ -49,7 +62,12 @@ describe('contacts', () => {
     contacts.rememberTemplate(wei.id, 'tpl', ['a']);
     tick();
     contacts.rememberTemplate(zhang.id, 'tpl', ['b']);
-    expect(contacts.search('13').map((m) => m.contact.id).slice(0, 3)).toEqual([li.id, zhang.id, wei.id]);
+    expect(
+      contacts
+        .search('13')
+        .map((m) => m.contact.id)
+        .slice(0, 3),
+    ).toEqual([li.id, zhang.id, wei.id]);
   });
 
   it('finds Chinese names by their pinyin: full syllables, initials, or a mix (王工 by "wg", "wang", "wanggong")', () => {
@@ -58,9 +76,17 @@ describe('contacts', () => {
     contacts.save({ name: '李雷', mobile: '13800138006' });
     contacts.save({ name: '汪国强', mobile: '13800138007' });
     for (const q of ['wg', 'WG', 'wang', 'wanggong', 'wang gong', 'wangg']) {
-      expect(contacts.search(q).map((m) => m.contact.name), q).toContain('王工');
+      expect(
+        contacts.search(q).map((m) => m.contact.name),
+        q,
+      ).toContain('王工');
     }
-    expect(contacts.search('wg').map((m) => [m.contact.name, m.matched])).toEqual(expect.arrayContaining([['王工', 'pinyin'], ['汪国强', 'pinyin']]));
+    expect(contacts.search('wg').map((m) => [m.contact.name, m.matched])).toEqual(
+      expect.arrayContaining([
+        ['王工', 'pinyin'],
+        ['汪国强', 'pinyin'],
+      ]),
+    );
     expect(contacts.search('ll').map((m) => m.contact.name)).toEqual(['李雷']);
     expect(contacts.search('gw')).toEqual([]);
     // The CLI's `callout dial wanggong` finds the one contact.
@@ -83,7 +109,9 @@ describe('contacts', () => {
     expect(contacts.resolve('alan chu').id).toBe(b.id);
     expect(contacts.resolve('138 0013 8002').id).toBe(b.id);
     expect(contacts.resolve('Alic').id).toBe(a.id);
-    expect(() => contacts.resolve('Al')).toThrow(expect.objectContaining({ code: 'contact-ambiguous', params: expect.objectContaining({ query: 'Al', count: 2 }) }));
+    expect(() => contacts.resolve('Al')).toThrow(
+      expect.objectContaining({ code: 'contact-ambiguous', params: expect.objectContaining({ query: 'Al', count: 2 }) }),
+    );
     expect(() => contacts.resolve('Zed')).toThrow(expect.objectContaining({ code: 'not-found' }));
   });
 
@@ -95,8 +123,12 @@ describe('contacts', () => {
     const g = contacts.saveGroup({ name: 'DB on-call', memberIds: [c.id, a.id, b.id] });
     expect(g.memberIds).toEqual([c.id, a.id, b.id]);
     expect(contacts.get(a.id).groupIds).toEqual([g.id]);
-    expect(() => contacts.saveGroup({ name: 'db ON-CALL', memberIds: [] })).toThrow(expect.objectContaining({ code: 'invalid-input', issues: [{ path: 'name', message: 'name-taken' }] }));
-    expect(() => contacts.saveGroup({ name: 'x', memberIds: [999] })).toThrow(expect.objectContaining({ code: 'not-found', params: { kind: 'contact', id: '#999' } }));
+    expect(() => contacts.saveGroup({ name: 'db ON-CALL', memberIds: [] })).toThrow(
+      expect.objectContaining({ code: 'invalid-input', issues: [{ path: 'name', message: 'name-taken' }] }),
+    );
+    expect(() => contacts.saveGroup({ name: 'x', memberIds: [999] })).toThrow(
+      expect.objectContaining({ code: 'not-found', params: { kind: 'contact', id: '#999' } }),
+    );
     contacts.remove(a.id);
     expect(contacts.getGroup(g.id).memberIds).toEqual([c.id, b.id]);
     expect(contacts.saveGroup({ id: g.id, name: 'Renamed', memberIds: [b.id, c.id] })).toMatchObject({ name: 'Renamed', memberIds: [b.id, c.id] });

@@ -41,19 +41,46 @@ function setup(scripts: Record<string, Script[]> = {}, opts: { callMs?: number; 
   const send = async (_p: string, input: SendInput): Promise<SendLike> => {
     sends.push(input);
     const next = scripts[input.mobile]?.shift() ?? 'answered';
-    const pending = store.messages.insertPending({ profile: 'p', baseUrl: 'http://x', apiId: 'a', mobile: input.mobile, content: input.content, templateId: input.templateId, units: 1 });
+    const pending = store.messages.insertPending({
+      profile: 'p',
+      baseUrl: 'http://x',
+      apiId: 'a',
+      mobile: input.mobile,
+      content: input.content,
+      templateId: input.templateId,
+      units: 1,
+    });
     if (next === 'unknown') {
       const why = reason('transport', { kind: 'timeout', ms: 1000 });
-      return { message: store.messages.markUnknown(pending.id, { errorKind: 'timeout', reason: why }), failure: { kind: 'timeout', outcome: 'unknown', reason: why } };
+      return {
+        message: store.messages.markUnknown(pending.id, { errorKind: 'timeout', reason: why }),
+        failure: { kind: 'timeout', outcome: 'unknown', reason: why },
+      };
     }
-    if (next === 402 || next === 404) return { message: store.messages.markRejected(pending.id, { code: next, msg: `code ${next}`, errorKind: 'provider-code' }), failure: null };
+    if (next === 402 || next === 404)
+      return { message: store.messages.markRejected(pending.id, { code: next, msg: `code ${next}`, errorKind: 'provider-code' }), failure: null };
     const accepted = store.messages.markAccepted(pending.id, { code: 2, msg: 'ok', smsid: `S${pending.id}`, count: 1 });
     timers.push(clock.setTimeout(() => watcher.notify(store.messages.updateState(accepted.id, next, { final: true })), opts.callMs ?? 5));
     return { message: accepted, failure: null };
   };
   const governors = new GovernorRegistry(() => 1, { clock });
-  const dialer = new Dialer({ contacts, settings: store.dialSettings, templates: { get: (id) => (id === ALERT.id ? ALERT : undefined) }, send, awaitEnd: (id, s) => watcher.awaitEnd(id, s), governors, onProgress: (p) => progress.push(p), clock });
-  cleanups.push(home.cleanup, () => store.close(), () => watcher.close(), () => timers.forEach((t) => t.cancel()), () => dialer.close());
+  const dialer = new Dialer({
+    contacts,
+    settings: store.dialSettings,
+    templates: { get: (id) => (id === ALERT.id ? ALERT : undefined) },
+    send,
+    awaitEnd: (id, s) => watcher.awaitEnd(id, s),
+    governors,
+    onProgress: (p) => progress.push(p),
+    clock,
+  });
+  cleanups.push(
+    home.cleanup,
+    () => store.close(),
+    () => watcher.close(),
+    () => timers.forEach((t) => t.cancel()),
+    () => dialer.close(),
+  );
   return { store, contacts, dialer, sends, progress, governors, clock, drive: <T>(work: Promise<T>) => driveClock(clock, work) };
 }
 
@@ -61,7 +88,9 @@ describe('quick dial', () => {
   it('calls until answered: repeats after the pause and stops at the first answer', async () => {
     const { dialer, contacts, sends, progress, drive } = setup({ '13800138000': ['no_answer', 'no_answer', 'answered', 'answered'] });
     const a = contacts.save({ name: '张三', mobile: '13800138000' });
-    const r = await drive(dialer.run({ profileId: 'p', targets: [{ contactId: a.id }], templateId: 'alert', values: ['db1', '磁盘满'], attempts: 5, pauseSeconds: 30 }));
+    const r = await drive(
+      dialer.run({ profileId: 'p', targets: [{ contactId: a.id }], templateId: 'alert', values: ['db1', '磁盘满'], attempts: 5, pauseSeconds: 30 }),
+    );
     expect(r).toMatchObject({ status: 'answered', answered: { contactId: a.id, name: '张三', targetIndex: 0 } });
     expect(sends).toHaveLength(3);
     expect(sends[0]!.content).toBe('db1告警：磁盘满，请立即处理。');
@@ -90,16 +119,21 @@ describe('quick dial', () => {
     expect(progress.filter((p) => p.phase === 'next-target').map((p) => p.target.name)).toEqual(['B']);
   });
 
-  it.each(['busy', 'rejected', 'powered_off', 'unreachable'] as const)('moves to the next person at once when the call ends %s (no retry of that person, no pause)', async (state) => {
-    const { dialer, sends, progress, drive } = setup({ '13800138001': [state, 'answered'], '13800138002': ['answered'] });
-    const r = await drive(dialer.run({ profileId: 'p', targets: [{ mobile: '13800138001' }, { mobile: '13800138002' }], content: 'x', attempts: 3, pauseSeconds: 30 }));
-    expect(r).toMatchObject({ status: 'answered', answered: { mobile: '13800138002', targetIndex: 1 } });
-    expect(sends.map((s) => s.mobile)).toEqual(['13800138001', '13800138002']);
-    expect(r.attempts[1]!.startedAt).toBe(r.attempts[0]!.endedAt);
-    expect(progress.filter((p) => p.phase === 'waiting')).toEqual([]);
-    // The call's end says what comes next: the next person, now.
-    expect(progress.find((p) => p.phase === 'ended' && p.targetIndex === 0)!.next).toMatchObject({ targetIndex: 1, attempt: 1, at: r.attempts[0]!.endedAt });
-  });
+  it.each(['busy', 'rejected', 'powered_off', 'unreachable'] as const)(
+    'moves to the next person at once when the call ends %s (no retry of that person, no pause)',
+    async (state) => {
+      const { dialer, sends, progress, drive } = setup({ '13800138001': [state, 'answered'], '13800138002': ['answered'] });
+      const r = await drive(
+        dialer.run({ profileId: 'p', targets: [{ mobile: '13800138001' }, { mobile: '13800138002' }], content: 'x', attempts: 3, pauseSeconds: 30 }),
+      );
+      expect(r).toMatchObject({ status: 'answered', answered: { mobile: '13800138002', targetIndex: 1 } });
+      expect(sends.map((s) => s.mobile)).toEqual(['13800138001', '13800138002']);
+      expect(r.attempts[1]!.startedAt).toBe(r.attempts[0]!.endedAt);
+      expect(progress.filter((p) => p.phase === 'waiting')).toEqual([]);
+      // The call's end says what comes next: the next person, now.
+      expect(progress.find((p) => p.phase === 'ended' && p.targetIndex === 0)!.next).toMatchObject({ targetIndex: 1, attempt: 1, at: r.attempts[0]!.endedAt });
+    },
+  );
 
   it('busy ends a one-person run instead of calling them again', async () => {
     const { dialer, sends, drive } = setup({ '13800138000': ['busy', 'answered'] });
@@ -110,11 +144,15 @@ describe('quick dial', () => {
 
   it('says what it does next and when: while a call rings, if nobody answers; while it waits, who and at what time', async () => {
     const { dialer, progress, drive } = setup({ '13800138001': ['no_answer', 'no_answer'], '13800138002': ['no_answer', 'no_answer'] }, { callMs: 30_000 });
-    const r = await drive(dialer.run({ profileId: 'p', targets: [{ mobile: '13800138001' }, { mobile: '13800138002' }], content: 'x', attempts: 2, pauseSeconds: 20 }));
+    const r = await drive(
+      dialer.run({ profileId: 'p', targets: [{ mobile: '13800138001' }, { mobile: '13800138002' }], content: 'x', attempts: 2, pauseSeconds: 20 }),
+    );
     expect(r.status).toBe('not-answered');
     const [a1, a2, b1] = r.attempts;
     const ringing = progress.filter((p) => p.phase === 'calling' && p.messageId !== null);
-    expect(ringing.map((p) => p.next && { targetIndex: p.next.targetIndex, attempt: p.next.attempt, at: p.next.at, afterSeconds: p.next.afterSeconds })).toEqual([
+    expect(
+      ringing.map((p) => p.next && { targetIndex: p.next.targetIndex, attempt: p.next.attempt, at: p.next.at, afterSeconds: p.next.afterSeconds }),
+    ).toEqual([
       { targetIndex: 0, attempt: 2, at: null, afterSeconds: 20 },
       { targetIndex: 1, attempt: 1, at: null, afterSeconds: null },
       { targetIndex: 1, attempt: 2, at: null, afterSeconds: 20 },
@@ -139,7 +177,10 @@ describe('quick dial', () => {
     // Every call rings out: 30 s, the time the policy timeline assumes for an unanswered call.
     const third = async (options: { attempts: number; pauseSeconds?: number }) => {
       const nobody = ['no_answer', 'no_answer', 'no_answer'] as Script[];
-      const { dialer, contacts, drive, clock } = setup({ '13800138001': [...nobody], '13800138002': [...nobody], '13800138003': [...nobody] }, { callMs: DEFAULT_RING_SECONDS * 1000 });
+      const { dialer, contacts, drive, clock } = setup(
+        { '13800138001': [...nobody], '13800138002': [...nobody], '13800138003': [...nobody] },
+        { callMs: DEFAULT_RING_SECONDS * 1000 },
+      );
       const ids = ['王工', '李雷', '张三'].map((name, i) => contacts.save({ name, mobile: `1380013800${i + 1}` }).id);
       const group = contacts.saveGroup({ name: 'DB', memberIds: ids });
       const t0 = clock.now();
@@ -159,7 +200,9 @@ describe('quick dial', () => {
 
   it('moves on to the next person when a number cannot be called, and stops everything when the account cannot call', async () => {
     const first = setup({ '13800138001': [404] });
-    const r = await first.drive(first.dialer.run({ profileId: 'p', targets: [{ mobile: '13800138001' }, { mobile: '13800138002' }], content: 'x', attempts: 3, pauseSeconds: 0 }));
+    const r = await first.drive(
+      first.dialer.run({ profileId: 'p', targets: [{ mobile: '13800138001' }, { mobile: '13800138002' }], content: 'x', attempts: 3, pauseSeconds: 0 }),
+    );
     expect(r).toMatchObject({ status: 'answered', answered: { mobile: '13800138002' } });
     const second = setup({ '13800138001': [402] });
     const s = await second.drive(second.dialer.run({ profileId: 'p', targets: [{ mobile: '13800138001' }, { mobile: '13800138002' }], content: 'x' }));
@@ -170,7 +213,9 @@ describe('quick dial', () => {
 
   it('does not call again after an unknown outcome (the call may have been placed and answered)', async () => {
     const { dialer, sends, drive } = setup({ '13800138000': ['unknown', 'answered'] });
-    const r = await drive(dialer.run({ profileId: 'p', targets: [{ mobile: '13800138000' }, { mobile: '13900139000' }], content: 'x', attempts: 3, pauseSeconds: 0 }));
+    const r = await drive(
+      dialer.run({ profileId: 'p', targets: [{ mobile: '13800138000' }, { mobile: '13900139000' }], content: 'x', attempts: 3, pauseSeconds: 0 }),
+    );
     expect(r.status).toBe('unknown');
     expect(r.attempts).toEqual([expect.objectContaining({ outcome: 'unknown', reason: { code: 'transport', params: { kind: 'timeout', ms: 1000 } } })]);
     expect(sends).toHaveLength(1);
@@ -206,7 +251,14 @@ describe('quick dial', () => {
     const { dialer, store, sends, drive, clock } = setup({}, { limits: true });
     const now = clock.date();
     const hhmm = (d: Date) => `${String(d.getHours()).padStart(2, '0')}:${String(d.getMinutes()).padStart(2, '0')}`;
-    store.dialSettings.save({ scope: '*', perMinute: null, perHour: null, perDay: null, quietStart: hhmm(now), quietEnd: hhmm(new Date(now.getTime() + 2 * 3_600_000)) });
+    store.dialSettings.save({
+      scope: '*',
+      perMinute: null,
+      perHour: null,
+      perDay: null,
+      quietStart: hhmm(now),
+      quietEnd: hhmm(new Date(now.getTime() + 2 * 3_600_000)),
+    });
     const r = await drive(dialer.run({ profileId: 'p', targets: [{ mobile: '13800138000' }], content: 'x' }));
     expect(r.status).toBe('refused');
     expect(r.refusals[0]).toMatchObject({ limit: 'quiet-hours' });
@@ -214,7 +266,7 @@ describe('quick dial', () => {
     expect((await drive(dialer.run({ profileId: 'p', targets: [{ mobile: '13800138000' }], content: 'x', override: true }))).status).toBe('answered');
   });
 
-  it('fills the template from the contact\'s last values when none are given, and remembers them', async () => {
+  it("fills the template from the contact's last values when none are given, and remembers them", async () => {
     const { dialer, contacts, sends, drive } = setup();
     const a = contacts.save({ name: 'A', mobile: '13800138000' });
     await drive(dialer.run({ profileId: 'p', targets: [{ contactId: a.id }], templateId: 'alert', values: ['web', '502'] }));
@@ -229,9 +281,21 @@ describe('quick dial', () => {
       }
       throw new Error('did not throw');
     };
-    expect(thrown(() => dialer.plan({ profileId: 'p', targets: [{ mobile: '13900139000' }], templateId: 'alert' }))).toMatchObject({ code: 'invalid-input', issues: [{ path: 'values.0', message: 'value-required' }, { path: 'values.1', message: 'value-required' }] });
-    expect(thrown(() => dialer.plan({ profileId: 'p', targets: [{ mobile: '123' }], content: 'x' }))).toMatchObject({ code: 'invalid-mobile', params: { kind: 'wrong-length' } });
-    expect(thrown(() => dialer.plan({ profileId: 'p', targets: [{ mobile: '13900139000' }], content: 'x', attempts: 11 }))).toMatchObject({ code: 'invalid-input', issues: [{ path: 'attempts', message: 'attempts-range' }] });
+    expect(thrown(() => dialer.plan({ profileId: 'p', targets: [{ mobile: '13900139000' }], templateId: 'alert' }))).toMatchObject({
+      code: 'invalid-input',
+      issues: [
+        { path: 'values.0', message: 'value-required' },
+        { path: 'values.1', message: 'value-required' },
+      ],
+    });
+    expect(thrown(() => dialer.plan({ profileId: 'p', targets: [{ mobile: '123' }], content: 'x' }))).toMatchObject({
+      code: 'invalid-mobile',
+      params: { kind: 'wrong-length' },
+    });
+    expect(thrown(() => dialer.plan({ profileId: 'p', targets: [{ mobile: '13900139000' }], content: 'x', attempts: 11 }))).toMatchObject({
+      code: 'invalid-input',
+      issues: [{ path: 'attempts', message: 'attempts-range' }],
+    });
   });
 
   it('can be cancelled during the pause: no further call starts', async () => {
@@ -248,7 +312,7 @@ describe('quick dial', () => {
     expect(sends).toHaveLength(1);
   });
 
-  it('takes a line from the profile\'s governor before queued batch items, and gives it back when the call ends', async () => {
+  it("takes a line from the profile's governor before queued batch items, and gives it back when the call ends", async () => {
     const { dialer, governors, clock, drive } = setup({}, { callMs: 20 });
     const g = governors.for('p');
     const held = Array.from({ length: 20 }, () => g.tryAcquire()!);

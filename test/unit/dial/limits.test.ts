@@ -65,7 +65,7 @@ describe('call-until-answered plans', () => {
     expect(checkPlan(NO_QUIET, M, [], at(12), 6, 15 * 60_000)).toEqual([]);
   });
 
-  it('report the first call\'s own refusals first', () => {
+  it("report the first call's own refusals first", () => {
     expect(checkPlan(DEFAULT_DIAL_POLICY, M, [], at(23), 3, 60_000).map((r) => r.limit)).toEqual(['quiet-hours']);
   });
 });

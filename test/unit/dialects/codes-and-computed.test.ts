@@ -19,9 +19,18 @@ describe('success and error codes', () => {
       message: 'Message',
       success: 'OK',
       send: { id: 'CallId' },
-      codes: { 'isv.BUSINESS_LIMIT_CONTROL': { meaning: 'too many calls to this number', outcome: 'rejected' }, 'isp.RAM_PERMISSION_DENY': { outcome: 'unknown' } },
+      codes: {
+        'isv.BUSINESS_LIMIT_CONTROL': { meaning: 'too many calls to this number', outcome: 'rejected' },
+        'isp.RAM_PERMISSION_DENY': { outcome: 'unknown' },
+      },
     });
-    expect(readSend(d, { Code: 'OK', Message: 'OK', CallId: '116012354148^10281378' })).toMatchObject({ outcome: 'accepted', id: '116012354148^10281378', codeText: 'OK', code: null, readable: true });
+    expect(readSend(d, { Code: 'OK', Message: 'OK', CallId: '116012354148^10281378' })).toMatchObject({
+      outcome: 'accepted',
+      id: '116012354148^10281378',
+      codeText: 'OK',
+      code: null,
+      readable: true,
+    });
     expect(readSend(d, { Code: 'isv.BUSINESS_LIMIT_CONTROL', Message: '触发流控' })).toMatchObject({
       outcome: 'rejected',
       codeText: 'isv.BUSINESS_LIMIT_CONTROL',
@@ -31,7 +40,10 @@ describe('success and error codes', () => {
     });
     expect(readSend(d, { Code: 'isp.RAM_PERMISSION_DENY' })).toMatchObject({ outcome: 'unknown', codeText: 'isp.RAM_PERMISSION_DENY' });
     // A code word the dialect does not name is still a code: not success, so refused (never resent).
-    expect(readSend(d, { Code: 'isv.MOBILE_NUMBER_ILLEGAL', Message: '号码格式错误' })).toMatchObject({ outcome: 'rejected', codeText: 'isv.MOBILE_NUMBER_ILLEGAL' });
+    expect(readSend(d, { Code: 'isv.MOBILE_NUMBER_ILLEGAL', Message: '号码格式错误' })).toMatchObject({
+      outcome: 'rejected',
+      codeText: 'isv.MOBILE_NUMBER_ILLEGAL',
+    });
   });
 
   it('several success values, as written: "000000" is not 0, and a number matches its digits', () => {
@@ -49,10 +61,18 @@ describe('success and error codes', () => {
       message: 'Response.Error.Message',
       success: { absent: 'Response.Error' },
       send: { id: 'Response.SendStatus.CallId' },
-      codes: { 'FailedOperation.InsufficientBalance': { meaning: 'the account has no balance left', outcome: 'rejected' }, InternalError: { outcome: 'unknown' } },
+      codes: {
+        'FailedOperation.InsufficientBalance': { meaning: 'the account has no balance left', outcome: 'rejected' },
+        InternalError: { outcome: 'unknown' },
+      },
       balance: { units: 'Response.Balance' },
     });
-    expect(readSend(d, { Response: { SendStatus: { CallId: 'abc-1' }, RequestId: 'r' } })).toMatchObject({ outcome: 'accepted', id: 'abc-1', readable: true, codeText: null });
+    expect(readSend(d, { Response: { SendStatus: { CallId: 'abc-1' }, RequestId: 'r' } })).toMatchObject({
+      outcome: 'accepted',
+      id: 'abc-1',
+      readable: true,
+      codeText: null,
+    });
     expect(readSend(d, { Response: { Error: { Code: 'FailedOperation.InsufficientBalance', Message: '余额不足' }, RequestId: 'r' } })).toMatchObject({
       outcome: 'rejected',
       codeText: 'FailedOperation.InsufficientBalance',
@@ -75,12 +95,23 @@ describe('success and error codes', () => {
   });
 
   it('a dialect file with string codes and success values is accepted; bad ones are refused with a specific problem in both languages', () => {
-    const ok = checkDialect({ name: 'x', send: { id: 'id' }, status: null, success: ['OK', 0], codes: { 'FailedOperation.InsufficientBalance': { outcome: 'rejected' } } });
+    const ok = checkDialect({
+      name: 'x',
+      send: { id: 'id' },
+      status: null,
+      success: ['OK', 0],
+      codes: { 'FailedOperation.InsufficientBalance': { outcome: 'rejected' } },
+    });
     expect(ok.ok).toBe(true);
     const bad = checkDialect({ name: 'x', send: { id: 'id' }, status: null, success: { present: 'x' }, codes: { 'two words': { outcome: 'rejected' } } });
     expect(bad.ok).toBe(false);
     if (bad.ok) return;
-    expect(bad.issues).toEqual(expect.arrayContaining([expect.objectContaining({ path: 'success', message: 'dialect-success' }), expect.objectContaining({ path: expect.stringMatching(/^codes/), message: 'dialect-code' })]));
+    expect(bad.issues).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ path: 'success', message: 'dialect-success' }),
+        expect.objectContaining({ path: expect.stringMatching(/^codes/), message: 'dialect-code' }),
+      ]),
+    );
     for (const code of ['dialect-success', 'dialect-code', 'dialect-duration', 'dialect-unit', 'dialect-time-format', 'dialect-zone']) {
       expect((en.issue as Record<string, string>)[code]).toBeTruthy();
       expect((zh.issue as Record<string, string>)[code]).toMatch(/[，。（：]/u);
@@ -95,12 +126,18 @@ describe('computed values', () => {
   });
 
   it('a duration from two Unix times in strings (seconds), numbers, or milliseconds', () => {
-    expect(readReceipts(pushes, { callid: 'c1', status: '1', accept_time: '1764210000', end_calltime: '1764210035' })[0]).toMatchObject({ state: 'answered', duration: 35, missing: [] });
+    expect(readReceipts(pushes, { callid: 'c1', status: '1', accept_time: '1764210000', end_calltime: '1764210035' })[0]).toMatchObject({
+      state: 'answered',
+      duration: 35,
+      missing: [],
+    });
     expect(readReceipts(pushes, { callid: 'c1', status: '1', accept_time: 1764210000000, end_calltime: 1764210012500 })[0]).toMatchObject({ duration: 12 });
   });
 
   it('a duration from local date-time text: Asia/Shanghai by default, another zone when the dialect says', () => {
-    expect(readReceipts(pushes, { callid: 'c1', status: '1', accept_time: '2026-11-27 16:59:50', end_calltime: '2026-11-27 17:00:10' })[0]).toMatchObject({ duration: 20 });
+    expect(readReceipts(pushes, { callid: 'c1', status: '1', accept_time: '2026-11-27 16:59:50', end_calltime: '2026-11-27 17:00:10' })[0]).toMatchObject({
+      duration: 20,
+    });
     expect(timeOf('2026-11-27 08:00:00', 'auto', 'Asia/Shanghai')).toBe(Date.UTC(2026, 10, 27, 0, 0, 0));
     expect(timeOf('20261127080000', 'text', 'Asia/Shanghai')).toBe(Date.UTC(2026, 10, 27, 0, 0, 0));
     expect(timeOf('2026-07-01 08:00:00', 'text', 'Europe/Berlin')).toBe(Date.UTC(2026, 6, 1, 6, 0, 0));

@@ -99,7 +99,13 @@ describe('reading with a dialect', () => {
   });
 
   it('a Chinese description read before the 0/1/2 digit, and the digit when the description is not known', () => {
-    const list = (desc: string, state: string) => ({ code: 2, list: [{ msgid: 'M0', state: '1', desc: '用户听完语音' }, { msgid: 'M1', state, desc, duration: 0 }] });
+    const list = (desc: string, state: string) => ({
+      code: 2,
+      list: [
+        { msgid: 'M0', state: '1', desc: '用户听完语音' },
+        { msgid: 'M1', state, desc, duration: 0 },
+      ],
+    });
     expect(readStatus(digits, list('被叫用户无法接通', '2'), 'M1')).toMatchObject({ state: 'unreachable', value: '被叫用户无法接通' });
     expect(readStatus(digits, list('某个新的描述', '2'), 'M1')).toMatchObject({ state: 'failed', value: '2', path: 'state' });
     // Without the ID, the first record of the list.
@@ -114,7 +120,15 @@ describe('reading with a dialect', () => {
   });
 
   it('a code 2 without a usable ID has no ID: missing, empty, an object, a list', () => {
-    for (const raw of [{ code: 2 }, { code: 2, smsid: '' }, { code: 2, smsid: '  ' }, { code: 2, smsid: { id: 1 } }, { code: 2, smsid: [1] }, { code: 2, smsid: 'a\u0000b' }, { code: 2, smsid: 'x'.repeat(200) }]) {
+    for (const raw of [
+      { code: 2 },
+      { code: 2, smsid: '' },
+      { code: 2, smsid: '  ' },
+      { code: 2, smsid: { id: 1 } },
+      { code: 2, smsid: [1] },
+      { code: 2, smsid: 'a\u0000b' },
+      { code: 2, smsid: 'x'.repeat(200) },
+    ]) {
       expect(readSend(SPEC_DIALECT, raw), JSON.stringify(raw)).toMatchObject({ outcome: 'accepted', id: null });
     }
     expect(readSend(SPEC_DIALECT, { code: 2, smsid: 12345 }).id).toBe('12345');
@@ -140,7 +154,12 @@ describe('reading with a dialect', () => {
   });
 
   it('receipts: one or many per post, in a list, a JSON text in a form field, or the post itself', () => {
-    expect(readReceipts(SPEC_DIALECT, [{ smsid: 'a', state: 'answered', duration: 9 }, { smsid: 'b', state: 'busy' }]).map((r) => [r.id, r.state, r.duration])).toEqual([
+    expect(
+      readReceipts(SPEC_DIALECT, [
+        { smsid: 'a', state: 'answered', duration: 9 },
+        { smsid: 'b', state: 'busy' },
+      ]).map((r) => [r.id, r.state, r.duration]),
+    ).toEqual([
       ['a', 'answered', 9],
       ['b', 'busy', null],
     ]);
@@ -149,7 +168,10 @@ describe('reading with a dialect', () => {
     expect(readReceipts(voiceid, { voiceid: 'V', status: '用户听完语音', duration: '20' })).toMatchObject([{ id: 'V', state: 'answered', duration: 20 }]);
     expect(readReceipts(voiceid, { voiceid: 'V', status: '奇怪的值' })).toMatchObject([{ id: 'V', state: 'unknown', unmapped: true, value: '奇怪的值' }]);
     // Every receipt of a post is read (the listener bounds its size); receipts without an ID have none.
-    const many = readReceipts(SPEC_DIALECT, Array.from({ length: 10_000 }, (_, i) => ({ smsid: String(i), state: 'answered' })));
+    const many = readReceipts(
+      SPEC_DIALECT,
+      Array.from({ length: 10_000 }, (_, i) => ({ smsid: String(i), state: 'answered' })),
+    );
     expect(many).toHaveLength(10_000);
     expect(many[9_999]).toMatchObject({ id: '9999', state: 'answered' });
     expect(readReceipts(SPEC_DIALECT, [{ state: 'answered' }, 'junk', null])).toMatchObject([{ id: null }, { id: null }, { id: null }]);

@@ -1,12 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  RESULT_CODE_LIST,
-  type ResultCode,
-  SIGNATURE_REJECTED_MESSAGE,
-  SUCCESS_CODE,
-  isResultCode,
-  isSignatureRejection,
-} from '../../../common/domain/codes';
+import { RESULT_CODE_LIST, type ResultCode, SIGNATURE_REJECTED_MESSAGE, SUCCESS_CODE, isResultCode, isSignatureRejection } from '../../../common/domain/codes';
 import { providerCodeKeys } from '../../../common/messages';
 import { translator } from '../../../main/i18n';
 
@@ -63,7 +56,9 @@ describe('provider result codes', () => {
   it('401 points to the API ID and API Key', () => {
     expect(RESULT_CODES[401].meaning.en).toBe('Authentication failed: the API ID or API Key is wrong.');
     // It names the place its button opens (Profiles), and both fields: the provider does not say which it refused.
-    expect(RESULT_CODES[401].action.en).toBe("Check the profile's API ID and API Key in Profiles (the provider's console → API settings): the provider does not say which of the two it refused.");
+    expect(RESULT_CODES[401].action.en).toBe(
+      "Check the profile's API ID and API Key in Profiles (the provider's console → API settings): the provider does not say which of the two it refused.",
+    );
     expect(RESULT_CODES[401].action['zh-CN']).toContain('API Key');
     expect(RESULT_CODES[401].action['zh-CN']).toContain('接入配置');
   });

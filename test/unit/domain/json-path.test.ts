@@ -38,7 +38,13 @@ describe('paths into a reply', () => {
 describe('variables', () => {
   it('lists the names used and fills them, leaving unknown ones as written', () => {
     expect(variablesIn('/x/{{ a }}?b={{b}}&c={{a}}')).toEqual(['a', 'b']);
-    expect(fillVariables('{"m":"{{m}}","x":"{{x}}"}', (n) => (n === 'm' ? 'a"b' : undefined), (v) => JSON.stringify(v).slice(1, -1))).toEqual({
+    expect(
+      fillVariables(
+        '{"m":"{{m}}","x":"{{x}}"}',
+        (n) => (n === 'm' ? 'a"b' : undefined),
+        (v) => JSON.stringify(v).slice(1, -1),
+      ),
+    ).toEqual({
       text: '{"m":"a\\"b","x":"{{x}}"}',
       missing: ['x'],
     });

@@ -1,10 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { catalogSection, catalogText } from '../../helpers/catalog';
-import {
-  type MobileError,
-  maskMobile,
-  normalizeMobile,
-} from '../../../common/domain/mobile';
+import { type MobileError, maskMobile, normalizeMobile } from '../../../common/domain/mobile';
 
 const CJK = /[\u4e00-\u9fff]/;
 

@@ -24,7 +24,7 @@ describe('matchText', () => {
     expect(matchText('李雷', 'wg')).toBeNull();
   });
 
-  it('matches Latin names by their words\' initials', () => {
+  it("matches Latin names by their words' initials", () => {
     expect(matchText('Zhang San', 'zs')).toBe('initials');
     expect(matchText('Zhang San', 'sz')).toBeNull();
   });

@@ -21,8 +21,17 @@ const CJK = /[\u4e00-\u9fff]/;
 describe('call states', () => {
   it('are the architecture set, in order', () => {
     expect([...CALL_STATES]).toEqual([
-      'pending', 'calling', 'answered', 'no_answer', 'busy', 'rejected',
-      'powered_off', 'unreachable', 'invalid_number', 'failed', 'unknown',
+      'pending',
+      'calling',
+      'answered',
+      'no_answer',
+      'busy',
+      'rejected',
+      'powered_off',
+      'unreachable',
+      'invalid_number',
+      'failed',
+      'unknown',
     ]);
   });
 

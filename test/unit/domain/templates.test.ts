@@ -330,7 +330,7 @@ describe('matchTemplate agrees with a reference regex on many small cases', () =
 
   it('3000 random texts and templates over a tiny alphabet', () => {
     const rand = rng(20261121);
-    const pick = <T,>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)]!;
+    const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)]!;
     let matched = 0;
     for (let n = 0; n < 3000; n++) {
       const text = Array.from({ length: Math.floor(rand() * 9) }, () => pick(['a', 'b', '.'])).join('');

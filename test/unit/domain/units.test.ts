@@ -1,13 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { catalogSection } from '../../helpers/catalog';
-import {
-  CHARS_PER_UNIT,
-  CONTENT_MAX,
-  CONTENT_MIN,
-  checkContent,
-  textLength,
-  unitsFor,
-} from '../../../common/domain/units';
+import { CHARS_PER_UNIT, CONTENT_MAX, CONTENT_MIN, checkContent, textLength, unitsFor } from '../../../common/domain/units';
 
 const CONTENT_ERRORS = catalogSection('content');
 

@@ -26,10 +26,23 @@ function run(command: string): Promise<{ status: number; body: string }> {
 
 let sandbox: Sandbox;
 function endpoint(over: Partial<ProviderEndpoint> = {}): ProviderEndpoint {
-  return { profile: 'curl', baseUrl: sandbox.baseUrl, apiId: 'curl-acct', apiKey: KEY, signing: null, connectTimeoutMs: 1000, totalTimeoutMs: 3000, format: 'json', ...over };
+  return {
+    profile: 'curl',
+    baseUrl: sandbox.baseUrl,
+    apiId: 'curl-acct',
+    apiKey: KEY,
+    signing: null,
+    connectTimeoutMs: 1000,
+    totalTimeoutMs: 3000,
+    format: 'json',
+    ...over,
+  };
 }
 async function sent(over: Partial<ProviderEndpoint> = {}): Promise<Exchange> {
-  const r = await new VoiceClient(endpoint(over), { retries: 0 }).send({ mobile: '13800138000', content: "您好，王's 先生，您的订单\"A-1\"已发货，请注意查收。" });
+  const r = await new VoiceClient(endpoint(over), { retries: 0 }).send({
+    mobile: '13800138000',
+    content: '您好，王\'s 先生，您的订单"A-1"已发货，请注意查收。',
+  });
   expect(r.reply?.code).toBe(2);
   return r.exchanges[0]!;
 }
@@ -75,7 +88,10 @@ describe('copy as cURL', () => {
       operation: 'raw',
       method: 'POST',
       url: `${sandbox.baseUrl}/voice/balance`,
-      requestHeaders: [['Content-Type', 'application/x-www-form-urlencoded'], ['Content-Length', '99']],
+      requestHeaders: [
+        ['Content-Type', 'application/x-www-form-urlencoded'],
+        ['Content-Length', '99'],
+      ],
       requestBody: new URLSearchParams({ account: 'curl-acct', password: KEY, format: 'json' }).toString(),
       status: null,
       statusText: null,

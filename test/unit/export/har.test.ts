@@ -19,7 +19,17 @@ let store: Store;
 let recorded: ExchangeRecord[];
 
 function endpoint(over: Partial<ProviderEndpoint> = {}): ProviderEndpoint {
-  return { profile: 'har', baseUrl: sandbox.baseUrl, apiId: 'har-acct', apiKey: KEY, signing: null, connectTimeoutMs: 1000, totalTimeoutMs: 2000, format: 'json', ...over };
+  return {
+    profile: 'har',
+    baseUrl: sandbox.baseUrl,
+    apiId: 'har-acct',
+    apiKey: KEY,
+    signing: null,
+    connectTimeoutMs: 1000,
+    totalTimeoutMs: 2000,
+    format: 'json',
+    ...over,
+  };
 }
 
 beforeAll(async () => {

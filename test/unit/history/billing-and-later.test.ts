@@ -14,7 +14,18 @@ const tr = (lang: 'en' | 'zh-CN'): TFunction => {
 };
 const at = new Date(2026, 10, 27, 10, 32, 5).getTime();
 const message = (m: Partial<MessageRecord>): MessageRecord =>
-  ({ id: 1, mobile: '13800138008', content: '您好', units: 1, billedUnits: null, outcome: 'accepted', state: 'answered', endedAt: at, createdAt: at, ...m }) as MessageRecord;
+  ({
+    id: 1,
+    mobile: '13800138008',
+    content: '您好',
+    units: 1,
+    billedUnits: null,
+    outcome: 'accepted',
+    state: 'answered',
+    endedAt: at,
+    createdAt: at,
+    ...m,
+  }) as MessageRecord;
 
 describe('what a message cost', () => {
   it('a send the provider refused (402) cost 0, whatever units its text has or the reply counted', () => {
@@ -28,7 +39,11 @@ describe('what a message cost', () => {
 
   it.each(['en', 'zh-CN'] as const)('is said the same in the row and the detail (%s)', (lang) => {
     const t = tr(lang);
-    expect(billingWords(t, message({ outcome: 'rejected', state: 'failed', units: 1, billedUnits: 1 }))).toEqual({ value: '0', units: 0, why: t('history.units.refused') });
+    expect(billingWords(t, message({ outcome: 'rejected', state: 'failed', units: 1, billedUnits: 1 }))).toEqual({
+      value: '0',
+      units: 0,
+      why: t('history.units.refused'),
+    });
     expect(billingWords(t, message({ billedUnits: 1 }))).toEqual({ value: '1', units: 1, why: t('history.units.charged', { units: 1 }) });
     expect(billingWords(t, message({ state: 'calling', endedAt: null }))).toMatchObject({ value: '—', units: null });
   });

@@ -27,7 +27,9 @@ describe('the pretty view of an XML body', () => {
 
   it('keeps the declaration, comments and CDATA as written', () => {
     const xml = '<?xml version="1.0" encoding="UTF-8"?><r><!-- a > b --><c><![CDATA[<x> & y]]></c></r>';
-    expect(prettyXml(xml)).toBe(['<?xml version="1.0" encoding="UTF-8"?>', '<r>', '  <!-- a > b -->', '  <c>', '    <![CDATA[<x> & y]]>', '  </c>', '</r>'].join('\n'));
+    expect(prettyXml(xml)).toBe(
+      ['<?xml version="1.0" encoding="UTF-8"?>', '<r>', '  <!-- a > b -->', '  <c>', '    <![CDATA[<x> & y]]>', '  </c>', '</r>'].join('\n'),
+    );
   });
 
   it('gives up (the raw view shows it) rather than show a tag it could not read whole or tags that do not nest', () => {

@@ -4,8 +4,16 @@ import { canonicalBody, diffHeaders, diffText } from '../../../renderer/src/feat
 describe('comparing two exchanges', () => {
   it('pairs headers by name, ignoring case, and says which changed, went or came', () => {
     const rows = diffHeaders(
-      [['Content-Type', 'application/json'], ['Date', 'Mon'], ['X-Old', '1']],
-      [['content-type', 'application/json'], ['Date', 'Tue'], ['X-New', '2']],
+      [
+        ['Content-Type', 'application/json'],
+        ['Date', 'Mon'],
+        ['X-Old', '1'],
+      ],
+      [
+        ['content-type', 'application/json'],
+        ['Date', 'Tue'],
+        ['X-New', '2'],
+      ],
     );
     expect(rows).toEqual([
       { name: 'Content-Type', left: 'application/json', right: 'application/json', kind: 'same' },

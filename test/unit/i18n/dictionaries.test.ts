@@ -33,7 +33,16 @@ const LETTERS = /[A-Za-z]{2,}/;
  * says "API ID" and "API Key" in Chinese too). Nothing else may be left untranslated.
  */
 // Protocol tokens and file formats are the same words in both languages.
-const SAME_IN_BOTH = new Set(['profiles.column.apiId', 'profiles.column.key', 'profiles.form.apiId', 'key.label', 'bulk.action.exportXlsx', 'sandbox.faults.kindName.http500', 'sandbox.requests.answerHttp', 'send.timeline.smsid']);
+const SAME_IN_BOTH = new Set([
+  'profiles.column.apiId',
+  'profiles.column.key',
+  'profiles.form.apiId',
+  'key.label',
+  'bulk.action.exportXlsx',
+  'sandbox.faults.kindName.http500',
+  'sandbox.requests.answerHttp',
+  'send.timeline.smsid',
+]);
 
 const dictionaries = { en: en as Tree, 'zh-CN': zhCN as Tree };
 const enLeaves = new Map(leaves(dictionaries.en));
@@ -63,7 +72,9 @@ describe('renderer dictionaries (en, zh-CN)', () => {
     for (const [path, text] of enLeaves) {
       const zh = String(zhLeaves.get(path) ?? '');
       // Ignore what is not prose: variables and example addresses.
-      const prose = String(text).replace(/\{\{[^}]*\}\}/g, '').replace(/https?:\/\/\S+/g, '');
+      const prose = String(text)
+        .replace(/\{\{[^}]*\}\}/g, '')
+        .replace(/https?:\/\/\S+/g, '');
       if (LETTERS.test(prose) && !CJK.test(zh) && !SAME_IN_BOTH.has(path)) untranslated.push(`${path}: ${zh}`);
     }
     expect(untranslated).toEqual([]);
@@ -82,7 +93,20 @@ describe('renderer dictionaries (en, zh-CN)', () => {
   });
 
   it("say every profile field problem the contract's schemas and main report (from the catalog's issue texts)", () => {
-    const issueKeys = ['name-required', 'name-too-long', 'name-taken', 'base-url-invalid', 'api-id-required', 'api-id-too-long', 'timeout-order', 'key-required', 'key-too-long', 'connect-timeout-range', 'total-timeout-range', 'threshold-range'];
+    const issueKeys = [
+      'name-required',
+      'name-too-long',
+      'name-taken',
+      'base-url-invalid',
+      'api-id-required',
+      'api-id-too-long',
+      'timeout-order',
+      'key-required',
+      'key-too-long',
+      'connect-timeout-range',
+      'total-timeout-range',
+      'threshold-range',
+    ];
     for (const key of issueKeys) {
       expect(typeof (MESSAGES.en.issue as Record<string, unknown>)[key], key).toBe('string');
       expect(typeof (MESSAGES['zh-CN'].issue as Record<string, unknown>)[key], key).toBe('string');

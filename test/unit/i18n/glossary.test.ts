@@ -62,11 +62,17 @@ describe('the glossary: one name per thing', () => {
     it('never uses another name for the same thing', () => {
       for (const term of glossary.terms) {
         for (const avoided of term.avoid?.[lang] ?? []) {
-          expect(all.filter(([, v]) => v.includes(avoided)).map(([k]) => k), `“${avoided}” (glossary: ${term.id})`).toEqual([]);
+          expect(
+            all.filter(([, v]) => v.includes(avoided)).map(([k]) => k),
+            `“${avoided}” (glossary: ${term.id})`,
+          ).toEqual([]);
         }
         for (const pattern of term.avoidPatterns?.[lang] ?? []) {
           const re = new RegExp(pattern);
-          expect(all.filter(([, v]) => re.test(v)).map(([k, v]) => `${k}: ${v}`), `/${pattern}/ (glossary: ${term.id})`).toEqual([]);
+          expect(
+            all.filter(([, v]) => re.test(v)).map(([k, v]) => `${k}: ${v}`),
+            `/${pattern}/ (glossary: ${term.id})`,
+          ).toEqual([]);
         }
       }
     });

@@ -8,7 +8,7 @@ describe('the starting language', () => {
     for (const tag of ['fr-FR', 'ja', 'zhx', '']) expect(languageFromTag(tag), tag).toBeNull();
   });
 
-  it("follows the OS languages in order, and English when none is ours", () => {
+  it('follows the OS languages in order, and English when none is ours', () => {
     expect(initialLanguage(null, ['zh-CN', 'en-US'])).toBe('zh-CN');
     expect(initialLanguage(null, ['en-US', 'zh-CN'])).toBe('en');
     expect(initialLanguage(null, ['fr-FR', 'zh-TW'])).toBe('zh-CN');

@@ -35,7 +35,11 @@ function leaves(tree: unknown, prefix = '', out = new Map<string, string>()): Ma
 }
 
 /** A sentence, not a label: three words or more (a placeholder counts as a word). */
-const isSentence = (text: string) => text.replace(/\{\{[^}]*\}\}/g, 'X').trim().split(/\s+/).length >= 3;
+const isSentence = (text: string) =>
+  text
+    .replace(/\{\{[^}]*\}\}/g, 'X')
+    .trim()
+    .split(/\s+/).length >= 3;
 
 /** English sentence → where it is, as "catalog:key", for the sentences found in more than one catalog. */
 function sentencesInSeveralCatalogs(): Map<string, string[]> {
@@ -84,7 +88,7 @@ const DELIBERATE: Record<string, { at: string[]; why: string }> = {
   },
   'The file is not valid JSON.': {
     at: ['msg:issue.dialect-not-json', 'msg-features:vectors.problem.invalid-json'],
-    why: "codes main reports for two different files (a dialect, a vector file), each section looked up by its code",
+    why: 'codes main reports for two different files (a dialect, a vector file), each section looked up by its code',
   },
   'The secure connection (TLS) failed.': {
     at: ['msg:transport.tls', 'msg:reason.transport_tls', 'msg-features:clock.transport_tls'],

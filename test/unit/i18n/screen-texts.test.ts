@@ -12,7 +12,11 @@ const screensFile = join(SRC, 'app/screens.tsx');
 function screens(): { key: string; texts: string[]; module: string }[] {
   const text = readFileSync(screensFile, 'utf8');
   const re = /screen\('(\w+)',[^[]*\[([^\]]*)\],\s*\(\)\s*=>\s*import\('([^']+)'\)/g;
-  return Array.from(text.matchAll(re), (m) => ({ key: m[1]!, texts: Array.from(m[2]!.matchAll(/'(\w+)'/g), (x) => x[1]!), module: resolve(dirname(screensFile), m[3]!) }));
+  return Array.from(text.matchAll(re), (m) => ({
+    key: m[1]!,
+    texts: Array.from(m[2]!.matchAll(/'(\w+)'/g), (x) => x[1]!),
+    module: resolve(dirname(screensFile), m[3]!),
+  }));
 }
 
 function fileOf(base: string): string | null {

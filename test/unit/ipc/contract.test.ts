@@ -14,7 +14,11 @@ import { tempHome } from '../../helpers/temp-home';
 let services: Services;
 const home = tempHome();
 beforeAll(async () => {
-  services = await createServices({ home: home.dir, secrets: { store: new SessionSecretStore(), status: { kind: 'session', keychainAvailable: false, reason: 'test' } }, sandbox: false });
+  services = await createServices({
+    home: home.dir,
+    secrets: { store: new SessionSecretStore(), status: { kind: 'session', keychainAvailable: false, reason: 'test' } },
+    sandbox: false,
+  });
 });
 afterAll(async () => {
   await services.close();
@@ -34,12 +38,17 @@ describe('the contract and the handler table', () => {
   it('window.callout has one named method per operation and subscriptions that unsubscribe', async () => {
     const invoked: [string, unknown][] = [];
     const listeners = new Map<string, Set<(p: unknown) => void>>();
-    const api = buildCalloutApi(CHANNELS, EVENT_CHANNELS, async (c, i) => (invoked.push([c, i]), { ok: true, value: null }), (c, l) => {
-      const set = listeners.get(c) ?? new Set();
-      listeners.set(c, set);
-      set.add(l);
-      return () => set.delete(l);
-    }) as Record<string, Record<string, (...a: unknown[]) => unknown>>;
+    const api = buildCalloutApi(
+      CHANNELS,
+      EVENT_CHANNELS,
+      async (c, i) => (invoked.push([c, i]), { ok: true, value: null }),
+      (c, l) => {
+        const set = listeners.get(c) ?? new Set();
+        listeners.set(c, set);
+        set.add(l);
+        return () => set.delete(l);
+      },
+    ) as Record<string, Record<string, (...a: unknown[]) => unknown>>;
     const methods = Object.entries(api).flatMap(([g, m]) => (g === 'on' ? [] : Object.keys(m).map((k) => `${g}.${k}`)));
     expect(methods.sort()).toEqual([...CHANNELS].sort());
     await api.messages!.send!({ x: 1 });
@@ -69,20 +78,51 @@ function rng(seed: number) {
 function randomValue(r: () => number, depth = 0): unknown {
   const pick = Math.floor(r() * 16);
   switch (pick) {
-    case 0: return undefined;
-    case 1: return null;
-    case 2: return r() * 1e6 - 5e5;
-    case 3: return [NaN, Infinity, -Infinity, -0, 2 ** 53 + 1][Math.floor(r() * 5)];
-    case 4: return '';
-    case 5: return 'x'.repeat(Math.floor(r() * 5000));
-    case 6: return ['13800138000', '【变量】', 'http://127.0.0.1:1', '../../etc/passwd', "'; DROP TABLE messages; --", '\u0000\uffff\ud800', 'sandbox'][Math.floor(r() * 7)];
-    case 7: return r() < 0.5;
-    case 8: return depth > 3 ? {} : Array.from({ length: Math.floor(r() * 4) }, () => randomValue(r, depth + 1));
-    case 9: return JSON.parse('{"__proto__": {"polluted": true}, "constructor": {"prototype": {"polluted": true}}}');
-    case 10: return { id: randomValue(r, depth + 1), profileId: randomValue(r, depth + 1) };
+    case 0:
+      return undefined;
+    case 1:
+      return null;
+    case 2:
+      return r() * 1e6 - 5e5;
+    case 3:
+      return [NaN, Infinity, -Infinity, -0, 2 ** 53 + 1][Math.floor(r() * 5)];
+    case 4:
+      return '';
+    case 5:
+      return 'x'.repeat(Math.floor(r() * 5000));
+    case 6:
+      return ['13800138000', '【变量】', 'http://127.0.0.1:1', '../../etc/passwd', "'; DROP TABLE messages; --", '\u0000\uffff\ud800', 'sandbox'][
+        Math.floor(r() * 7)
+      ];
+    case 7:
+      return r() < 0.5;
+    case 8:
+      return depth > 3 ? {} : Array.from({ length: Math.floor(r() * 4) }, () => randomValue(r, depth + 1));
+    case 9:
+      return JSON.parse('{"__proto__": {"polluted": true}, "constructor": {"prototype": {"polluted": true}}}');
+    case 10:
+      return { id: randomValue(r, depth + 1), profileId: randomValue(r, depth + 1) };
     default: {
       if (depth > 3) return {};
-      const keys = ['id', 'name', 'baseUrl', 'apiId', 'apiKey', 'mobile', 'content', 'profileId', 'smsid', 'limit', 'state', 'url', 'method', 'key', 'variant', 'date', 'extra'];
+      const keys = [
+        'id',
+        'name',
+        'baseUrl',
+        'apiId',
+        'apiKey',
+        'mobile',
+        'content',
+        'profileId',
+        'smsid',
+        'limit',
+        'state',
+        'url',
+        'method',
+        'key',
+        'variant',
+        'date',
+        'extra',
+      ];
       const o: Record<string, unknown> = {};
       for (let i = Math.floor(r() * 5); i > 0; i--) o[keys[Math.floor(r() * keys.length)]!] = randomValue(r, depth + 1);
       return o;
@@ -133,14 +173,21 @@ describe('the IPC boundary under fuzzing', () => {
     expect(r.ok).toBe(false);
     if (r.ok) return;
     expect(r.error.code).toBe('invalid-input');
-    expect(r.error.issues).toEqual(expect.arrayContaining([
-      { path: 'name', message: 'name-required' },
-      { path: 'baseUrl', message: 'base-url-invalid' },
-    ]));
+    expect(r.error.issues).toEqual(
+      expect.arrayContaining([
+        { path: 'name', message: 'name-required' },
+        { path: 'baseUrl', message: 'base-url-invalid' },
+      ]),
+    );
   });
 
   it('turns an unexpected handler failure into a generic error, logged in main only', async () => {
-    const handlers = { ...createHandlers(services), 'app.info': async () => { throw new Error('secret internal detail'); } };
+    const handlers = {
+      ...createHandlers(services),
+      'app.info': async () => {
+        throw new Error('secret internal detail');
+      },
+    };
     const logged: unknown[] = [];
     const r = await dispatch(handlers, 'app.info', undefined, (e) => logged.push(e));
     expect(r).toEqual({ ok: false, error: { code: 'internal', params: {} } });
@@ -162,13 +209,15 @@ describe('ipcMain registration', () => {
     await expect(call(appUrl)).resolves.toMatchObject({ ok: true });
     await expect(call(`${appUrl}#/profiles`)).resolves.toMatchObject({ ok: true });
     await expect(call('https://evil.example/')).resolves.toMatchObject({ ok: false, error: { code: 'forbidden-sender' } });
-    await expect(call('file:///opt/Callout/resources/app.asar/out/renderer/index.html')).resolves.toMatchObject({ ok: false, error: { code: 'forbidden-sender' } });
+    await expect(call('file:///opt/Callout/resources/app.asar/out/renderer/index.html')).resolves.toMatchObject({
+      ok: false,
+      error: { code: 'forbidden-sender' },
+    });
     await expect(call(appUrl, {})).resolves.toMatchObject({ ok: false, error: { code: 'forbidden-sender' } });
     await expect(registered.get('app.info')!({ senderFrame: null } as never, undefined)).resolves.toMatchObject({ ok: false });
     off();
     expect(registered.size).toBe(0);
   });
-
 });
 
 describe('contract schemas', () => {

@@ -48,10 +48,10 @@ describe('paging engine: restarts', () => {
     // It claimed the first step and wrote its call, then died before the send returned.
     const incident = before.engine.receive(alertGroup('g1'))!;
     await before.engine.close();
-    before.db.prepare("UPDATE incident_calls SET message_id = NULL, smsid = NULL, result = NULL, ended_at = NULL").run();
+    before.db.prepare('UPDATE incident_calls SET message_id = NULL, smsid = NULL, result = NULL, ended_at = NULL').run();
     before.db.prepare("UPDATE paging_actions SET state = 'claimed', owner = ? WHERE id = (SELECT min(id) FROM paging_actions)").run(gone);
-    before.db.prepare("DELETE FROM paging_actions WHERE id > (SELECT min(id) FROM paging_actions)").run();
-    before.db.prepare("UPDATE incidents SET ended = NULL").run();
+    before.db.prepare('DELETE FROM paging_actions WHERE id > (SELECT min(id) FROM paging_actions)').run();
+    before.db.prepare('UPDATE incidents SET ended = NULL').run();
     const after = rig(clock, dir, script);
     after.engine.resume();
     await clock.advance(15 * 60_000);

@@ -17,7 +17,9 @@ describe('paging engine: an incident’s record', () => {
     expect(d.incident).toMatchObject({ state: 'resolved', resolvedBy: '张三', ended: 'answered' });
     expect(incidentSummary(d, 'zh-CN')).toBe('10:32 王工 未接×3 → 10:37 李雷 忙 → 10:40 张三 接听');
     expect(incidentSummary(d, 'en')).toBe('10:32 王工 no answer×3 → 10:37 李雷 busy → 10:40 张三 answered');
-    const zh = incidentCsv(d, 'zh-CN', 480).replace(/^\uFEFF/, '').split('\r\n');
+    const zh = incidentCsv(d, 'zh-CN', 480)
+      .replace(/^\uFEFF/, '')
+      .split('\r\n');
     expect(zh[0]).toBe('时间,步骤,次数,姓名,手机号,结果,状态,时长（秒）,smsid,消息,延迟（秒）,限制');
     expect(zh).toHaveLength(6);
     expect(zh[5]).toBe(`2026-11-27 10:40:00,1.3,1,张三,${zhang},接听,已接听,42,s5,5,0,`);

@@ -33,7 +33,11 @@ describe('paging engine: escalation', () => {
     ]);
     expect(d.calls.every((c) => c.messageId !== null && c.smsid !== null)).toBe(true);
     expect(d.calls[4]).toMatchObject({ state: 'answered', duration: 42 });
-    expect(d.steps.map((s) => [s.stepIndex, s.lateMs])).toEqual([[0, 0], [1, 0], [2, 0]]);
+    expect(d.steps.map((s) => [s.stepIndex, s.lateMs])).toEqual([
+      [0, 0],
+      [1, 0],
+      [2, 0],
+    ]);
     expect(d.nextAt).toBeNull();
     // History links each call to its incident.
     expect(r.incidents.incidentOfMessage(d.calls[3]!.messageId!)).toBe(incident.id);
@@ -87,7 +91,17 @@ describe('paging engine: escalation', () => {
 
   it('an answer shorter than the policy’s minimum (a voicemail pickup) does not stop it', async () => {
     const clock = new ManualClock(START);
-    const r = rig(clock, dataDirectory(), { [wang]: [{ state: 'answered', duration: 4 }, { state: 'answered', duration: 35 }] }, { policy: { minAnsweredSeconds: 20 } });
+    const r = rig(
+      clock,
+      dataDirectory(),
+      {
+        [wang]: [
+          { state: 'answered', duration: 4 },
+          { state: 'answered', duration: 35 },
+        ],
+      },
+      { policy: { minAnsweredSeconds: 20 } },
+    );
     const incident = r.engine.receive(alertGroup('g1'))!;
     await clock.advance(15 * 60_000);
     const d = r.engine.detail(incident.id);
@@ -100,11 +114,16 @@ describe('paging engine: escalation', () => {
 
   it('never calls again when a call’s outcome is unknown: the incident stops for a person', async () => {
     const clock = new ManualClock(START);
-    const r = rig(clock, dataDirectory(), {}, {
-      send: async () => {
-        throw new Error('socket hang up after the request left');
+    const r = rig(
+      clock,
+      dataDirectory(),
+      {},
+      {
+        send: async () => {
+          throw new Error('socket hang up after the request left');
+        },
       },
-    });
+    );
     const incident = r.engine.receive(alertGroup('g1'))!;
     await clock.advance(30 * 60_000);
     const d = r.engine.detail(incident.id);
@@ -116,12 +135,17 @@ describe('paging engine: escalation', () => {
   it('moves on from a send refused before it left (nothing placed)', async () => {
     const clock = new ManualClock(START);
     let n = 0;
-    const r = rig(clock, dataDirectory(), {}, {
-      send: async () => {
-        n++;
-        throw fail('invalid-mobile', { kind: 'length' } as never);
+    const r = rig(
+      clock,
+      dataDirectory(),
+      {},
+      {
+        send: async () => {
+          n++;
+          throw fail('invalid-mobile', { kind: 'length' } as never);
+        },
       },
-    });
+    );
     const incident = r.engine.receive(alertGroup('g1'))!;
     await clock.advance(30 * 60_000);
     expect(n).toBe(3);
@@ -168,7 +192,12 @@ describe('paging engine: quiet hours and maintenance', () => {
   it('a maintenance window holds a matching alert: no call, and the held incident is listed', async () => {
     const clock = new ManualClock(START);
     const r = rig(clock, dataDirectory(), { [wang]: [{ state: 'answered' }] });
-    const w = r.config.saveWindow({ name: 'db upgrade', matchers: [{ label: 'alertname', op: '=', value: 'DiskFull' }], from: START - 60_000, to: START + 3_600_000 })!;
+    const w = r.config.saveWindow({
+      name: 'db upgrade',
+      matchers: [{ label: 'alertname', op: '=', value: 'DiskFull' }],
+      from: START - 60_000,
+      to: START + 3_600_000,
+    })!;
     const held = r.engine.receive(alertGroup('g1'))!;
     await clock.advance(15 * 60_000);
     expect(held).toMatchObject({ state: 'held', ended: 'held', heldBy: w.id });

@@ -55,7 +55,12 @@ export interface Rig {
  * A paging engine on one connection of `dir`. The route and policy are created on the first rig of
  * a data directory (three steps: 王工 with 3 attempts 60 s apart, then 李雷, then 张三; 120 s pauses).
  */
-export function rig(clock: ManualClock, dir: { open: () => Database }, script: Script, over: Partial<PagingEngineOptions> & { policy?: Partial<EscalationPolicy>; route?: Partial<Route> } = {}): Rig {
+export function rig(
+  clock: ManualClock,
+  dir: { open: () => Database },
+  script: Script,
+  over: Partial<PagingEngineOptions> & { policy?: Partial<EscalationPolicy>; route?: Partial<Route> } = {},
+): Rig {
   const db = dir.open();
   const now = () => clock.now();
   const incidents = new IncidentRepository(db, now);
@@ -80,7 +85,19 @@ export function rig(clock: ManualClock, dir: { open: () => Database }, script: S
   }
   let route = config.routes()[0];
   if (!route) {
-    route = config.saveRoute({ name: 'default', position: 0, matchers: [], severities: [], policyId: policy.id, templateId: 'tpl', variables: {}, throughQuietHours: [], callOnResolved: false, isDefault: true, ...over.route });
+    route = config.saveRoute({
+      name: 'default',
+      position: 0,
+      matchers: [],
+      severities: [],
+      policyId: policy.id,
+      templateId: 'tpl',
+      variables: {},
+      throughQuietHours: [],
+      callOnResolved: false,
+      isDefault: true,
+      ...over.route,
+    });
   }
   const sent: Rig['sent'] = [];
   const calls = new Map<string, number>();
@@ -102,7 +119,13 @@ export function rig(clock: ManualClock, dir: { open: () => Database }, script: S
       const list = script[m.mobile] ?? [{ state: 'no_answer' }];
       const end = list[Math.min(n, list.length - 1)]!;
       await clock.sleep(RING_MS, signal);
-      return { ...m, outcome: 'accepted', state: end.state, duration: end.duration ?? (end.state === 'answered' ? 40 : null), endedAt: clock.now() } satisfies MessageRecord;
+      return {
+        ...m,
+        outcome: 'accepted',
+        state: end.state,
+        duration: end.duration ?? (end.state === 'answered' ? 40 : null),
+        endedAt: clock.now(),
+      } satisfies MessageRecord;
     },
     routeFor: (_group, routes) => routes[0] ?? null,
     say: () => ({ content: '数据库磁盘已满', templateId: 'tpl' }),

@@ -24,7 +24,13 @@ const amAlert = (labels: Record<string, string>, status = 'firing') => ({
   generatorURL: '',
   fingerprint: '',
 });
-const amPost = (alerts: unknown[], extra: Record<string, unknown> = {}) => ({ version: '4', status: 'firing', groupKey: '{}:{alertname="X"}', alerts, ...extra });
+const amPost = (alerts: unknown[], extra: Record<string, unknown> = {}) => ({
+  version: '4',
+  status: 'firing',
+  groupKey: '{}:{alertname="X"}',
+  alerts,
+  ...extra,
+});
 
 describe('Alertmanager v4 posts', () => {
   it('reads a real-shaped firing post: key = groupKey, severity, times, zero endsAt as none', () => {
@@ -78,7 +84,9 @@ describe('Alertmanager v4 posts', () => {
   });
 
   it('computes common labels when the post has none', () => {
-    const g = group(parseAlertPost(amPost([amAlert({ alertname: 'X', instance: 'h1', env: 'prod' }), amAlert({ alertname: 'X', instance: 'h2', env: 'prod' })])));
+    const g = group(
+      parseAlertPost(amPost([amAlert({ alertname: 'X', instance: 'h1', env: 'prod' }), amAlert({ alertname: 'X', instance: 'h2', env: 'prod' })])),
+    );
     expect(g.commonLabels).toEqual({ alertname: 'X', env: 'prod' });
   });
 
@@ -199,7 +207,11 @@ describe('malformed and hostile bodies: one coded error, never a throw', () => {
   it('too many labels, too long a label, too long a name', () => {
     const many = Object.fromEntries(Array.from({ length: 101 }, (_, i) => [`l${i}`, 'v']));
     expect(error(parseAlertPost(amPost([{ labels: many }]))).params).toEqual({ field: 'alerts[0].labels', problem: 'too-many', limit: 100 });
-    expect(error(parseAlertPost(amPost([{ labels: { a: 'x'.repeat(5000) } }]))).params).toEqual({ field: 'alerts[0].labels.a', problem: 'too-long', limit: 4096 });
+    expect(error(parseAlertPost(amPost([{ labels: { a: 'x'.repeat(5000) } }]))).params).toEqual({
+      field: 'alerts[0].labels.a',
+      problem: 'too-long',
+      limit: 4096,
+    });
     const longName = 'n'.repeat(300);
     const p = error(parseAlertPost(amPost([{ labels: { [longName]: 'v' } }]))).params;
     expect(p.problem).toBe('too-long');

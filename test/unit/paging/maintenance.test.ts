@@ -2,7 +2,15 @@ import { describe, expect, it } from 'vitest';
 import { heldBy, windowIssues } from '../../../common/paging/maintenance';
 import type { Alert, AlertGroup, MaintenanceWindow } from '../../../common/paging/types';
 
-const alert = (labels: Record<string, string>, status: Alert['status'] = 'firing'): Alert => ({ status, labels, annotations: {}, startsAt: null, endsAt: null, fingerprint: 'f', generatorURL: null });
+const alert = (labels: Record<string, string>, status: Alert['status'] = 'firing'): Alert => ({
+  status,
+  labels,
+  annotations: {},
+  startsAt: null,
+  endsAt: null,
+  fingerprint: 'f',
+  generatorURL: null,
+});
 const group = (...alerts: Alert[]): AlertGroup => ({
   source: 'alertmanager',
   key: 'k',

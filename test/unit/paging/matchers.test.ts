@@ -33,7 +33,10 @@ describe('label matchers', () => {
   });
 
   it('an invalid, too long, or unsupported pattern is reported, not thrown', () => {
-    expect(compileMatcher({ label: 'a', op: '=~', value: '(unclosed' })).toMatchObject({ ok: false, issue: { code: 'pattern-invalid', params: { label: 'a', op: '=~' } } });
+    expect(compileMatcher({ label: 'a', op: '=~', value: '(unclosed' })).toMatchObject({
+      ok: false,
+      issue: { code: 'pattern-invalid', params: { label: 'a', op: '=~' } },
+    });
     expect(compileMatcher({ label: 'a', op: '=~', value: 'x'.repeat(MATCHER_VALUE_MAX + 1) })).toMatchObject({ ok: false, issue: { code: 'value-too-long' } });
     expect(compileMatcher({ label: 'a', op: '=~', value: '(a)\\1' })).toMatchObject({ ok: false, issue: { code: 'pattern-unsupported' } });
     expect(compileMatcher({ label: 'a', op: '=~', value: 'x(?=y)' })).toMatchObject({ ok: false, issue: { code: 'pattern-unsupported' } });
@@ -113,7 +116,13 @@ const route = (id: number, position: number, over: Partial<Route> = {}): Route =
 describe('routeFor', () => {
   const routes = [
     route(9, 99, { name: '默认', isDefault: true }),
-    route(2, 2, { name: 'db', matchers: [{ label: 'service', op: '=~', value: 'db|mysql' }, { label: 'env', op: '=', value: 'prod' }] }),
+    route(2, 2, {
+      name: 'db',
+      matchers: [
+        { label: 'service', op: '=~', value: 'db|mysql' },
+        { label: 'env', op: '=', value: 'prod' },
+      ],
+    }),
     route(1, 1, { name: 'pages', severities: ['critical'] }),
   ];
 

@@ -101,10 +101,14 @@ describe('sayText: the approved template filled from an alert', () => {
     expect(speechWarnings('m', 'CPU 使用率 95.5%，请处理', true)).toEqual([]);
     expect(speechWarnings('m', '10:30:00 起延迟', true)).toEqual([]);
     expect(speechWarnings('m', 'std::vector', false)).toEqual([]);
-    expect(speechWarnings('m', '节点 fe80::1ff:fe23:4567:890a 失联', true)).toEqual([{ code: 'ip-address', params: { marker: 'm', text: 'fe80::1ff:fe23:4567:890a' } }]);
+    expect(speechWarnings('m', '节点 fe80::1ff:fe23:4567:890a 失联', true)).toEqual([
+      { code: 'ip-address', params: { marker: 'm', text: 'fe80::1ff:fe23:4567:890a' } },
+    ]);
     expect(speechWarnings('m', '磁盘满了, 请处理!', true)).toEqual([{ code: 'english-punctuation', params: { marker: 'm', chars: ', !' } }]);
     expect(speechWarnings('m', 'disk full, act now', false)).toEqual([]);
-    expect(speechWarnings('m', '见 https://grafana.example.com/d/abc', true)).toEqual([{ code: 'url', params: { marker: 'm', text: 'https://grafana.example.com/d/abc' } }]);
+    expect(speechWarnings('m', '见 https://grafana.example.com/d/abc', true)).toEqual([
+      { code: 'url', params: { marker: 'm', text: 'https://grafana.example.com/d/abc' } },
+    ]);
   });
 
   it('variableIssues checks a route before it is saved, without an alert', () => {

@@ -25,14 +25,35 @@ const iso = (t: number) => new Date(t).toISOString().replace(':00.000Z', 'Z');
 const H = 3_600_000;
 
 function schedule(rotation: Partial<Rotation> & Pick<Rotation, 'start'>, overrides: Override[] = []): Schedule {
-  return { id: 7, name: 'Primary', rotation: { participants: [1, 2, 3], shift: { count: 1, unit: 'week' }, handover: '10:00', timeZone: 'Asia/Shanghai', ...rotation }, overrides };
+  return {
+    id: 7,
+    name: 'Primary',
+    rotation: { participants: [1, 2, 3], shift: { count: 1, unit: 'week' }, handover: '10:00', timeZone: 'Asia/Shanghai', ...rotation },
+    overrides,
+  };
 }
 const brief = (s: Shift | null) => (s ? `${s.contactId}${s.overrideId === null ? '' : `(o${s.overrideId})`} ${iso(s.from)}→${iso(s.to)}` : null);
 
 describe('wall-clock time in a time zone', () => {
   it('reads the local date and time of an instant', () => {
-    expect(epochToLocal(at('2026-01-01T00:00:00Z'), 'Asia/Shanghai')).toEqual({ year: 2026, month: 1, day: 1, hour: 8, minute: 0, second: 0, millisecond: 0, weekday: 4 });
-    expect(epochToLocal(at('2026-01-01T00:00:00.250Z'), 'America/New_York')).toMatchObject({ year: 2025, month: 12, day: 31, hour: 19, millisecond: 250, weekday: 3 });
+    expect(epochToLocal(at('2026-01-01T00:00:00Z'), 'Asia/Shanghai')).toEqual({
+      year: 2026,
+      month: 1,
+      day: 1,
+      hour: 8,
+      minute: 0,
+      second: 0,
+      millisecond: 0,
+      weekday: 4,
+    });
+    expect(epochToLocal(at('2026-01-01T00:00:00.250Z'), 'America/New_York')).toMatchObject({
+      year: 2025,
+      month: 12,
+      day: 31,
+      hour: 19,
+      millisecond: 250,
+      weekday: 3,
+    });
     expect(offsetAt(at('2026-06-01T00:00:00Z'), 'Asia/Kathmandu')).toBe(5.75 * H);
   });
 
@@ -153,7 +174,12 @@ describe('a rotation in Asia/Shanghai (the default), weekly, handing over on Mon
 
 describe('a rotation across daylight saving changes: 10:00 local stays 10:00 local', () => {
   it('Europe/Berlin, daily, over the spring change (a 23-hour shift)', () => {
-    const s = schedule({ participants: [1, 2], shift: { count: 1, unit: 'day' }, timeZone: 'Europe/Berlin', start: rotationStart('2026-03-27', '10:00', 'Europe/Berlin') });
+    const s = schedule({
+      participants: [1, 2],
+      shift: { count: 1, unit: 'day' },
+      timeZone: 'Europe/Berlin',
+      start: rotationStart('2026-03-27', '10:00', 'Europe/Berlin'),
+    });
     expect(shifts(s, at('2026-03-27T09:00:00Z'), at('2026-03-31T00:00:00Z')).map(brief)).toEqual([
       '1 2026-03-27T09:00Z→2026-03-28T09:00Z',
       '2 2026-03-28T09:00Z→2026-03-29T08:00Z',
@@ -169,13 +195,24 @@ describe('a rotation across daylight saving changes: 10:00 local stays 10:00 loc
 
   it('America/New_York, weekly, over the autumn change and the week boundary (a 7-day-and-1-hour shift)', () => {
     // Monday 26 October 2026, 09:00 EDT = 13:00 UTC; on Sunday 1 November the clocks go back.
-    const s = schedule({ participants: [1, 2], handover: '09:00', timeZone: 'America/New_York', start: rotationStart('2026-10-26', '09:00', 'America/New_York') });
+    const s = schedule({
+      participants: [1, 2],
+      handover: '09:00',
+      timeZone: 'America/New_York',
+      start: rotationStart('2026-10-26', '09:00', 'America/New_York'),
+    });
     expect(brief(onCallAt(s, at('2026-11-02T13:30:00Z')))).toBe('1 2026-10-26T13:00Z→2026-11-02T14:00Z'); // Monday 08:30 EST
     expect(brief(onCallAt(s, at('2026-11-02T14:00:00Z')))).toBe('2 2026-11-02T14:00Z→2026-11-09T14:00Z'); // Monday 09:00 EST
   });
 
   it('a handover at a time the clocks skip happens an hour later that day, and at the usual time after', () => {
-    const s = schedule({ participants: [1, 2], shift: { count: 1, unit: 'day' }, handover: '02:30', timeZone: 'Europe/Berlin', start: rotationStart('2026-03-27', '02:30', 'Europe/Berlin') });
+    const s = schedule({
+      participants: [1, 2],
+      shift: { count: 1, unit: 'day' },
+      handover: '02:30',
+      timeZone: 'Europe/Berlin',
+      start: rotationStart('2026-03-27', '02:30', 'Europe/Berlin'),
+    });
     expect(shifts(s, at('2026-03-28T12:00:00Z'), at('2026-03-30T12:00:00Z')).map(brief)).toEqual([
       '2 2026-03-28T01:30Z→2026-03-29T01:30Z', // 02:30 CET → 03:30 CEST (02:30 never happens)
       '1 2026-03-29T01:30Z→2026-03-30T00:30Z', // → 02:30 CEST
@@ -218,8 +255,14 @@ describe('overrides', () => {
   it('where overrides overlap, the one created later (higher id) wins; the other keeps the rest', () => {
     const a = { contactId: 3, from: tue('14:00'), to: tue('18:00') };
     const b = { contactId: 4, from: tue('16:00'), to: tue('20:00') };
-    const bLater = schedule(rotation, [{ id: 10, ...a }, { id: 11, ...b }]);
-    const aLater = schedule(rotation, [{ id: 11, ...a }, { id: 10, ...b }]);
+    const bLater = schedule(rotation, [
+      { id: 10, ...a },
+      { id: 11, ...b },
+    ]);
+    const aLater = schedule(rotation, [
+      { id: 11, ...a },
+      { id: 10, ...b },
+    ]);
     expect(shifts(bLater, tue('12:00'), tue('21:00')).map(brief)).toEqual([
       '2 2026-11-24T02:00Z→2026-11-24T06:00Z',
       '3(o10) 2026-11-24T06:00Z→2026-11-24T08:00Z',
@@ -272,12 +315,29 @@ describe('overrides', () => {
 
 describe('the two-week view', () => {
   const start = rotationStart('2026-11-23', '10:00');
-  const s = schedule({ start, participants: [1, 2], shift: { count: 1, unit: 'day' } }, [{ id: 10, contactId: 3, from: at('2026-11-24T14:00:00+08:00'), to: at('2026-11-24T16:00:00+08:00') }]);
+  const s = schedule({ start, participants: [1, 2], shift: { count: 1, unit: 'day' } }, [
+    { id: 10, contactId: 3, from: at('2026-11-24T14:00:00+08:00'), to: at('2026-11-24T16:00:00+08:00') },
+  ]);
 
   it('gives fourteen days from today with who covers which hours', () => {
     const days = twoWeeks(s, at('2026-11-23T05:00:00Z'), 'Asia/Shanghai');
     expect(days).toHaveLength(14);
-    expect(days.map((d) => d.date)).toEqual(['2026-11-23', '2026-11-24', '2026-11-25', '2026-11-26', '2026-11-27', '2026-11-28', '2026-11-29', '2026-11-30', '2026-12-01', '2026-12-02', '2026-12-03', '2026-12-04', '2026-12-05', '2026-12-06']);
+    expect(days.map((d) => d.date)).toEqual([
+      '2026-11-23',
+      '2026-11-24',
+      '2026-11-25',
+      '2026-11-26',
+      '2026-11-27',
+      '2026-11-28',
+      '2026-11-29',
+      '2026-11-30',
+      '2026-12-01',
+      '2026-12-02',
+      '2026-12-03',
+      '2026-12-04',
+      '2026-12-05',
+      '2026-12-06',
+    ]);
     expect(days[0]!.weekday).toBe(1);
     const say = (i: number) => days[i]!.covers.map((c) => `${c.contactId ?? 'nobody'}${c.overrideId ? '*' : ''} ${c.fromTime}–${c.toTime}`);
     expect(say(0)).toEqual(['nobody 00:00–10:00', '1 10:00–24:00']);
@@ -288,7 +348,12 @@ describe('the two-week view', () => {
   });
 
   it("shows the viewer's time zone, with a 23-hour day when its clocks go forward", () => {
-    const berlin = schedule({ start: rotationStart('2026-03-20', '10:00', 'Europe/Berlin'), participants: [1, 2], shift: { count: 1, unit: 'day' }, timeZone: 'Europe/Berlin' });
+    const berlin = schedule({
+      start: rotationStart('2026-03-20', '10:00', 'Europe/Berlin'),
+      participants: [1, 2],
+      shift: { count: 1, unit: 'day' },
+      timeZone: 'Europe/Berlin',
+    });
     const days = twoWeeks(berlin, at('2026-03-28T12:00:00Z'), 'Europe/Berlin');
     expect(days[1]!.date).toBe('2026-03-29');
     expect(days[1]!.to - days[1]!.from).toBe(23 * H);
@@ -309,7 +374,11 @@ describe('iCalendar export', () => {
   ]);
   const s: Schedule = { ...schedule({ start, participants: [1, 2] }), name: 'DBA, 一线; ops\\night' };
   s.overrides = [{ id: 10, contactId: 3, from: at('2026-11-24T14:00:00+08:00'), to: at('2026-11-24T16:00:00+08:00') }];
-  const opts = { dtstamp: at('2026-11-27T07:44:00Z'), summary: MESSAGES.en.paging.schedule['ical-summary'], overrideNote: MESSAGES.en.paging.schedule['ical-override'] };
+  const opts = {
+    dtstamp: at('2026-11-27T07:44:00Z'),
+    summary: MESSAGES.en.paging.schedule['ical-summary'],
+    overrideNote: MESSAGES.en.paging.schedule['ical-override'],
+  };
   const ics = toICalendar(s, names, at('2026-11-23T00:00:00Z'), at('2026-12-01T00:00:00Z'), opts);
 
   const unfold = (text: string) => text.replace(/\r\n[ \t]/g, '').split('\r\n');
@@ -322,8 +391,7 @@ describe('iCalendar export', () => {
       else if (line === 'END:VEVENT') {
         out.push(current!);
         current = null;
-      }
-      else if (current) {
+      } else if (current) {
         const i = line.indexOf(':');
         current[line.slice(0, i)] = line.slice(i + 1);
       }
@@ -353,7 +421,9 @@ describe('iCalendar export', () => {
     expect(unescape(ev[1]!.DESCRIPTION!)).toContain(names.get(3));
     expect(unescape(ev[3]!.SUMMARY!)).toBe('On call: 李雷 (DBA, 一线; ops\\night)');
     expect(ev[0]!.SUMMARY).toBe('On call: 王工 (DBA\\, 一线\\; ops\\\\night)');
-    const zh = events(toICalendar(s, names, at('2026-11-23T00:00:00Z'), at('2026-11-24T00:00:00Z'), { ...opts, summary: MESSAGES['zh-CN'].paging.schedule['ical-summary'] }));
+    const zh = events(
+      toICalendar(s, names, at('2026-11-23T00:00:00Z'), at('2026-11-24T00:00:00Z'), { ...opts, summary: MESSAGES['zh-CN'].paging.schedule['ical-summary'] }),
+    );
     expect(unescape(zh[0]!.SUMMARY!)).toBe('值班：王工（DBA, 一线; ops\\night）');
   });
 
@@ -404,8 +474,12 @@ describe('checks of a rotation and an override', () => {
     expect(codes({ participants: [] })).toEqual(['participants:participants-empty']);
     expect(codes({ participants: [1, 0] })).toEqual(['participants:participant-invalid']);
     for (const h of ['24:00', '9:00', '10:60', '10-00', '', ' 10:00']) expect(codes({ handover: h }), h).toEqual(['handover:handover-invalid']);
-    expect(validateRotation({ ...good, timeZone: 'Asia/Beijing' })).toEqual([{ field: 'timeZone', code: 'time-zone-unknown', params: { value: 'Asia/Beijing' } }]);
-    expect(validateRotation({ ...good, shift: { count: 0, unit: 'day' } })).toEqual([{ field: 'shift', code: 'shift-count-range', params: { kind: 'day', min: 1, max: 365, value: '0' } }]);
+    expect(validateRotation({ ...good, timeZone: 'Asia/Beijing' })).toEqual([
+      { field: 'timeZone', code: 'time-zone-unknown', params: { value: 'Asia/Beijing' } },
+    ]);
+    expect(validateRotation({ ...good, shift: { count: 0, unit: 'day' } })).toEqual([
+      { field: 'shift', code: 'shift-count-range', params: { kind: 'day', min: 1, max: 365, value: '0' } },
+    ]);
     expect(codes({ shift: { count: 53, unit: 'week' } })).toEqual(['shift:shift-count-range']);
     expect(codes({ shift: { count: 1.5, unit: 'week' } })).toEqual(['shift:shift-count-range']);
     expect(codes({ shift: { count: 1, unit: 'month' as 'week' } })).toEqual(['shift:shift-unit-invalid']);
@@ -416,7 +490,10 @@ describe('checks of a rotation and an override', () => {
     expect(validateOverride({ contactId: 3, from: 1000, to: 2000 })).toEqual([]);
     expect(validateOverride({ contactId: 3, from: 2000, to: 2000 })).toEqual([{ field: 'to', code: 'override-order', params: { from: 2000, to: 2000 } }]);
     expect(validateOverride({ contactId: 3, from: 2000, to: 1000 }).map((i) => i.code)).toEqual(['override-order']);
-    expect(validateOverride({ contactId: 0, from: Number.NaN, to: 1000 }).map((i) => `${i.field}:${i.code}`)).toEqual(['contactId:override-contact-required', 'from:override-time-invalid']);
+    expect(validateOverride({ contactId: 0, from: Number.NaN, to: 1000 }).map((i) => `${i.field}:${i.code}`)).toEqual([
+      'contactId:override-contact-required',
+      'from:override-time-invalid',
+    ]);
   });
 
   it('every issue has its words in both languages', () => {
@@ -434,7 +511,11 @@ describe('checks of a rotation and an override', () => {
         expect(text, `${lang} ${issue.code}`).not.toMatch(/\{\{/);
       }
     }
-    expect(translator('en')(...codedArgs('paging.schedule', validateRotation({ ...good, shift: { count: 99, unit: 'week' } })[0]!))).toBe('Enter a shift length from 1 to 52 weeks.');
-    expect(translator('zh-CN')(...codedArgs('paging.schedule', validateRotation({ ...good, timeZone: 'Asia/Beijing' })[0]!))).toBe('未知时区：Asia/Beijing。请输入 IANA 时区，例如 Asia/Shanghai。');
+    expect(translator('en')(...codedArgs('paging.schedule', validateRotation({ ...good, shift: { count: 99, unit: 'week' } })[0]!))).toBe(
+      'Enter a shift length from 1 to 52 weeks.',
+    );
+    expect(translator('zh-CN')(...codedArgs('paging.schedule', validateRotation({ ...good, timeZone: 'Asia/Beijing' })[0]!))).toBe(
+      '未知时区：Asia/Beijing。请输入 IANA 时区，例如 Asia/Shanghai。',
+    );
   });
 });

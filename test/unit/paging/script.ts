@@ -18,12 +18,19 @@ export const PEOPLE: PagingPerson[] = [
 export type Script = Record<string, { state: CallState; duration?: number }[]>;
 
 /** The policy's rule after an unanswered call (timeline.ts's, in small): only "no answer" retries. */
-export const afterCall: AfterCall = (step, attempt, result) => ((result === 'no-answer' || result === 'short-answer') && attempt < step.attempts ? 'retry' : 'next-person');
+export const afterCall: AfterCall = (step, attempt, result) =>
+  (result === 'no-answer' || result === 'short-answer') && attempt < step.attempts ? 'retry' : 'next-person';
 
 /** A window holds a group whose common labels equal all its `=` matchers. */
-export const heldBy: HeldBy = (group, windows, at) => windows.find((w) => at >= w.from && at < w.to && w.matchers.every((m) => group.commonLabels[m.label] === m.value)) ?? null;
+export const heldBy: HeldBy = (group, windows, at) =>
+  windows.find((w) => at >= w.from && at < w.to && w.matchers.every((m) => group.commonLabels[m.label] === m.value)) ?? null;
 
-export function alertGroup(key: string, status: 'firing' | 'resolved' = 'firing', fingerprints = ['f1'], labels: Record<string, string> = { alertname: 'DiskFull', severity: 'critical' }): AlertGroup {
+export function alertGroup(
+  key: string,
+  status: 'firing' | 'resolved' = 'firing',
+  fingerprints = ['f1'],
+  labels: Record<string, string> = { alertname: 'DiskFull', severity: 'critical' },
+): AlertGroup {
   return {
     source: 'alertmanager',
     key,
@@ -38,4 +45,3 @@ export function alertGroup(key: string, status: 'firing' | 'resolved' = 'firing'
     alerts: fingerprints.map((fingerprint) => ({ status, labels, annotations: {}, startsAt: START, endsAt: null, fingerprint, generatorURL: null })),
   };
 }
-

@@ -2,7 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { afterCall, callEndState, formatOffset, MAX_TIMELINE_CALLS, policyIssues, policyTimeline } from '../../../common/paging/timeline';
 import type { EscalationPolicy, PolicyStep } from '../../../common/paging/types';
 
-const step = (over: Partial<PolicyStep> = {}): PolicyStep => ({ target: { kind: 'contact', contactId: 1 }, attempts: 2, retrySeconds: 60, pauseSeconds: 30, ...over });
+const step = (over: Partial<PolicyStep> = {}): PolicyStep => ({
+  target: { kind: 'contact', contactId: 1 },
+  attempts: 2,
+  retrySeconds: 60,
+  pauseSeconds: 30,
+  ...over,
+});
 
 describe('afterCall: one rule for what follows a call', () => {
   const s = step({ attempts: 3 });
@@ -11,9 +17,12 @@ describe('afterCall: one rule for what follows a call', () => {
     expect(afterCall(s, 1, 'answered')).toBe('stop');
   });
 
-  it.each(['busy', 'rejected', 'powered_off', 'unreachable', 'invalid_number', 'failed'] as const)('%s moves to the next person at once, attempts left or not', (end) => {
-    expect(afterCall(s, 1, end)).toBe('next-person');
-  });
+  it.each(['busy', 'rejected', 'powered_off', 'unreachable', 'invalid_number', 'failed'] as const)(
+    '%s moves to the next person at once, attempts left or not',
+    (end) => {
+      expect(afterCall(s, 1, end)).toBe('next-person');
+    },
+  );
 
   it('no answer retries while attempts remain, then moves on', () => {
     expect(afterCall(s, 1, 'no_answer')).toBe('retry');
@@ -49,7 +58,11 @@ const policy = (steps: PolicyStep[], repeat = 0): EscalationPolicy => ({ id: 1, 
 
 describe('policyTimeline: the calls when nobody answers', () => {
   it('calls one person with retries, then the next step after the pause', () => {
-    const t = policyTimeline(policy([step({ attempts: 2, retrySeconds: 60, pauseSeconds: 30 }), step({ attempts: 1 })]), [{ names: ['王工'] }, { names: ['李雷'] }], 30);
+    const t = policyTimeline(
+      policy([step({ attempts: 2, retrySeconds: 60, pauseSeconds: 30 }), step({ attempts: 1 })]),
+      [{ names: ['王工'] }, { names: ['李雷'] }],
+      30,
+    );
     expect(t.calls).toEqual([
       { at: 0, step: 1, round: 1, who: '王工', attempt: 1, attempts: 2 },
       { at: 90, step: 1, round: 1, who: '王工', attempt: 2, attempts: 2 },

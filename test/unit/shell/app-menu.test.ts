@@ -35,9 +35,7 @@ describe('buildMenuTemplate', () => {
         expect(submenuRoles(template, 'editMenu')).toEqual(expect.arrayContaining(['undo', 'redo', 'cut', 'copy', 'paste', 'selectAll']));
         expect(labels(template)).toEqual([]); // roles only, so Electron localises every label
         for (const item of template) expect(item.role ?? item.type).toBeDefined();
-        expect(template.map((item) => item.role)).toEqual(
-          expect.arrayContaining(['fileMenu', 'editMenu', 'viewMenu', 'windowMenu', 'help']),
-        );
+        expect(template.map((item) => item.role)).toEqual(expect.arrayContaining(['fileMenu', 'editMenu', 'viewMenu', 'windowMenu', 'help']));
         expect(submenuRoles(template, 'viewMenu')).toEqual(expect.arrayContaining(['resetZoom', 'zoomIn', 'zoomOut']));
       });
     }

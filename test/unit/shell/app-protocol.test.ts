@@ -56,7 +56,12 @@ describe('app:// registration', () => {
   });
 
   it('startApp registers it at once and serves it once ready, before the window loads app://callout/index.html', async () => {
-    const started = startApp(fake.modules, { env: { CALLOUT_HOME: join(root, 'home') }, platform: 'linux', mainDir: join(root, 'out', 'main'), log: () => undefined });
+    const started = startApp(fake.modules, {
+      env: { CALLOUT_HOME: join(root, 'home') },
+      platform: 'linux',
+      mainDir: join(root, 'out', 'main'),
+      log: () => undefined,
+    });
     expect(fake.protocol.calls).toEqual(['registerSchemesAsPrivileged']);
     expect(fake.protocol.handlers.size).toBe(0);
     await fake.app.becomeReady();

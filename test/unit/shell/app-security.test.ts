@@ -136,12 +136,15 @@ describe('hardenSession', () => {
   const appPage = APP_URL;
   const isAppUrl = (url: string) => url === appPage;
 
-  it.each(['media', 'geolocation', 'notifications', 'clipboard-read', 'openExternal', 'fullscreen', 'unknown'])('denies the %s permission request, even to the app page', async (permission) => {
-    const ses = new FakeSession();
-    hardenSession(ses as never, isAppUrl);
-    await expect(ses.requestPermission(permission, undefined, appPage)).resolves.toBe(false);
-    expect(ses.checkPermission(permission, appPage)).toBe(false);
-  });
+  it.each(['media', 'geolocation', 'notifications', 'clipboard-read', 'openExternal', 'fullscreen', 'unknown'])(
+    'denies the %s permission request, even to the app page',
+    async (permission) => {
+      const ses = new FakeSession();
+      hardenSession(ses as never, isAppUrl);
+      await expect(ses.requestPermission(permission, undefined, appPage)).resolves.toBe(false);
+      expect(ses.checkPermission(permission, appPage)).toBe(false);
+    },
+  );
 
   it('lets only the app page write (not read) the clipboard, for its copy buttons', async () => {
     const ses = new FakeSession();

@@ -8,9 +8,30 @@ import { FASTEST_SCALE, ScaledClock } from '../../helpers/scaled-clock';
 import { tempHome } from '../../helpers/temp-home';
 
 const message = (over: Partial<MessageRecord>): MessageRecord => ({
-  id: 1, profile: 'sandbox', baseUrl: 'http://x', apiId: 'a', mobile: '13800138008', content: 'c', templateId: null, units: 1,
-  outcome: 'accepted', code: 2, providerMsg: null, smsid: 's', billedUnits: 1, state: 'answered', duration: 18, errorKind: null,
-  reason: null, createdAt: 0, updatedAt: 0, endedAt: 1, attempts: 1, resendOf: null, batchItemId: null, ...over,
+  id: 1,
+  profile: 'sandbox',
+  baseUrl: 'http://x',
+  apiId: 'a',
+  mobile: '13800138008',
+  content: 'c',
+  templateId: null,
+  units: 1,
+  outcome: 'accepted',
+  code: 2,
+  providerMsg: null,
+  smsid: 's',
+  billedUnits: 1,
+  state: 'answered',
+  duration: 18,
+  errorKind: null,
+  reason: null,
+  createdAt: 0,
+  updatedAt: 0,
+  endedAt: 1,
+  attempts: 1,
+  resendOf: null,
+  batchItemId: null,
+  ...over,
 });
 
 describe('call-ended notification text', () => {
@@ -58,13 +79,21 @@ describe('startAppServices', () => {
       window: () => win,
       version: '9.9.9',
       log: () => undefined,
-      create: (o) => createServices({ ...o, secrets: { store: new SessionSecretStore(), status: { kind: 'session', keychainAvailable: false, reason: 't' } }, clock: new ScaledClock(FASTEST_SCALE), sandbox: { timeScale: 0.002 / FASTEST_SCALE } }),
+      create: (o) =>
+        createServices({
+          ...o,
+          secrets: { store: new SessionSecretStore(), status: { kind: 'session', keychainAvailable: false, reason: 't' } },
+          clock: new ScaledClock(FASTEST_SCALE),
+          sandbox: { timeScale: 0.002 / FASTEST_SCALE },
+        }),
     });
     expect([...handlers.keys()].sort()).toEqual([...CHANNELS].sort());
     const frame = { senderFrame: { url: 'app://callout/index.html', parent: null } };
     await expect(handlers.get('app.info')!(frame, undefined)).resolves.toMatchObject({ ok: true, value: { version: '9.9.9' } });
     await expect(handlers.get('app.info')!({ senderFrame: { url: 'https://x/', parent: null } }, undefined)).resolves.toMatchObject({ ok: false });
-    const r = (await handlers.get('messages.send')!(frame, { profileId: 'sandbox', mobile: '13800138008', content: '您的验证码是9，5分钟内有效。' })) as { ok: boolean };
+    const r = (await handlers.get('messages.send')!(frame, { profileId: 'sandbox', mobile: '13800138008', content: '您的验证码是9，5分钟内有效。' })) as {
+      ok: boolean;
+    };
     expect(r.ok).toBe(true);
     for (let i = 0; i < 200 && shown.length === 0; i++) await new Promise((res) => setTimeout(res, 25));
     expect(shown).toEqual([{ title: 'Call ended: Answered', body: expect.stringContaining('138****8008 answered') }]);
@@ -75,7 +104,19 @@ describe('startAppServices', () => {
     expect(sent.filter(([c]) => c === 'main:call-ended')).toEqual([['main:call-ended', expect.objectContaining({ state: 'answered' })]]);
     expect(sent.filter(([c]) => c === 'main:profile-updated')).toHaveLength(1);
     // A new incident is a desktop notification, once: a repeat of its alert is not another one.
-    const group = { source: 'paste', key: 'g1', status: 'firing', title: 'DiskFull db-1', severity: 'critical', groupLabels: {}, commonLabels: {}, commonAnnotations: {}, externalURL: null, truncatedAlerts: 0, alerts: [{ status: 'firing', labels: { alertname: 'DiskFull' }, annotations: {}, startsAt: null, endsAt: null, fingerprint: 'f1', generatorURL: null }] };
+    const group = {
+      source: 'paste',
+      key: 'g1',
+      status: 'firing',
+      title: 'DiskFull db-1',
+      severity: 'critical',
+      groupLabels: {},
+      commonLabels: {},
+      commonAnnotations: {},
+      externalURL: null,
+      truncatedAlerts: 0,
+      alerts: [{ status: 'firing', labels: { alertname: 'DiskFull' }, annotations: {}, startsAt: null, endsAt: null, fingerprint: 'f1', generatorURL: null }],
+    };
     await expect(handlers.get('paging.receive')!(frame, { group })).resolves.toMatchObject({ ok: true });
     await expect(handlers.get('paging.receive')!(frame, { group })).resolves.toMatchObject({ ok: true });
     expect(shown.slice(1)).toEqual([{ title: 'New incident: DiskFull db-1', body: expect.stringContaining('critical') }]);

@@ -1,17 +1,14 @@
 import { join, sep } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import {
-  findAppRoot,
-  betterSqliteNativeBinding,
-  electronNativeDir,
-  keytarModulePath,
-  unpackedPath,
-} from '../../../main/native-modules';
+import { findAppRoot, betterSqliteNativeBinding, electronNativeDir, keytarModulePath, unpackedPath } from '../../../main/native-modules';
 
 const BASE = join(sep, 'app', 'native', 'electron');
 const SQLITE = join(BASE, 'better_sqlite3.node');
 const KEYTAR = join(BASE, 'keytar.node');
-const exists = (...present: string[]) => (path: string) => present.includes(path);
+const exists =
+  (...present: string[]) =>
+  (path: string) =>
+    present.includes(path);
 
 describe('betterSqliteNativeBinding', () => {
   it('is undefined in plain Node (tests, CLI): better-sqlite3 loads its own build', () => {

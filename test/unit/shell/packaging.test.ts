@@ -138,9 +138,7 @@ describe('beforePack hook (native builds for Electron)', () => {
   });
 
   it('stops packaging when the builds were never made, and says how to make them', async () => {
-    await expect(beforePack({ packager: { projectDir: project }, electronPlatformName: 'linux', arch: 1 })).rejects.toThrow(
-      /rebuild-electron-native\.mjs/,
-    );
+    await expect(beforePack({ packager: { projectDir: project }, electronPlatformName: 'linux', arch: 1 })).rejects.toThrow(/rebuild-electron-native\.mjs/);
   });
 
   it('reports a wrong Electron version, platform, arch or a tampered binary', () => {

@@ -8,7 +8,12 @@ const v = (name: string, lang: string, extra: Partial<VoiceLike> = {}): VoiceLik
 
 describe('chooseVoice', () => {
   it('prefers a zh-CN voice of the machine over a network one and over other Mandarin', () => {
-    const voices = [v('English', 'en-US', { default: true }), v('Taiwan', 'zh-TW', { localService: true }), v('Google 普通话', 'zh-CN'), v('Tingting', 'zh-CN', { localService: true })];
+    const voices = [
+      v('English', 'en-US', { default: true }),
+      v('Taiwan', 'zh-TW', { localService: true }),
+      v('Google 普通话', 'zh-CN'),
+      v('Tingting', 'zh-CN', { localService: true }),
+    ];
     expect(chooseVoice(voices)?.name).toBe('Tingting');
   });
 

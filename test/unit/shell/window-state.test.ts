@@ -106,7 +106,13 @@ describe('fitToDisplays', () => {
 
   it('shrinks a window larger than the display it lands on', () => {
     const small = { x: 0, y: 0, width: 1366, height: 728 };
-    expect(fitToDisplays({ x: 0, y: 0, width: 2000, height: 1200, maximized: false }, [small])).toEqual({ x: 0, y: 0, width: 1366, height: 728, maximized: false });
+    expect(fitToDisplays({ x: 0, y: 0, width: 2000, height: 1200, maximized: false }, [small])).toEqual({
+      x: 0,
+      y: 0,
+      width: 1366,
+      height: 728,
+      maximized: false,
+    });
   });
 
   it('handles displays at negative coordinates (a monitor to the left)', () => {

@@ -118,7 +118,11 @@ describe('resolveRendererTarget', () => {
   const base = { mainDir: MAIN_DIR };
 
   it('serves the built renderer on app://callout/ without ELECTRON_RENDERER_URL (never file://)', () => {
-    expect(resolveRendererTarget({ ...base, env: {}, isPackaged: false })).toEqual({ kind: 'app', dir: resolve('/opt/callout/resources/app/out/renderer'), url: 'app://callout/index.html' });
+    expect(resolveRendererTarget({ ...base, env: {}, isPackaged: false })).toEqual({
+      kind: 'app',
+      dir: resolve('/opt/callout/resources/app/out/renderer'),
+      url: 'app://callout/index.html',
+    });
     expect(builtPaths(MAIN_DIR).rendererDir).toBe(resolve('/opt/callout/resources/app/out/renderer'));
   });
 

@@ -29,11 +29,13 @@ const dir = (kind: 'ahead' | 'behind') => ({ kind, seconds: 301, window: 300 });
 const DIAGNOSIS = {
   'authorization-empty': [{}],
   'authorization-scheme': [{ scheme: 'Basic' }],
-  'authorization-syntax': (['name-expected', 'equals-expected', 'unquoted', 'backslash', 'unterminated', 'duplicate', 'comma-expected'] as const).map((kind) => ({
-    kind,
-    name: 'keyId',
-    position: 12,
-  })),
+  'authorization-syntax': (['name-expected', 'equals-expected', 'unquoted', 'backslash', 'unterminated', 'duplicate', 'comma-expected'] as const).map(
+    (kind) => ({
+      kind,
+      name: 'keyId',
+      position: 12,
+    }),
+  ),
   'authorization-no-key-id': [{}],
   'authorization-no-signature': [{}],
   'authorization-signature-not-base64': [{}],
@@ -48,8 +50,17 @@ const DIAGNOSIS = {
     { kind: 'added', query: '?smsid=1' },
     { kind: 'missing', query: '?smsid=1' },
   ],
-  'signed-host': (['url-host', 'without-port', 'port', 'other-host'] as const).map((kind) => ({ kind, host: 'localhost:8080', base: '127.0.0.1:8080', port: '8080' })),
-  'signed-path': (['without-slash', 'with-slash', 'decoded', 'escapes-lower', 'escapes-upper', 'without-prefix'] as const).map((kind) => ({ kind, path: '/voice/vm', prefix: '/gw' })),
+  'signed-host': (['url-host', 'without-port', 'port', 'other-host'] as const).map((kind) => ({
+    kind,
+    host: 'localhost:8080',
+    base: '127.0.0.1:8080',
+    port: '8080',
+  })),
+  'signed-path': (['without-slash', 'with-slash', 'decoded', 'escapes-lower', 'escapes-upper', 'without-prefix'] as const).map((kind) => ({
+    kind,
+    path: '/voice/vm',
+    prefix: '/gw',
+  })),
   'signed-method': [{ method: 'post' }],
   'signed-date': (['candidate', 'imf-fixdate', 'second-before', 'second-after'] as const).map((kind) => ({ kind, date: 'Sat, 21 Nov 2026 22:36:55 GMT' })),
   'key-id-differs': [{ keyId: 'C99999999', apiId: 'C80604386' }],
@@ -157,7 +168,17 @@ const VECTOR_CHECK = {
   'cannot-sign': [{}],
 } satisfies Samples<VectorCheckErrorParams>;
 
-const TRANSPORT_KINDS = ['dns', 'refused', 'connect-timeout', 'tls', 'timeout', 'reset', 'aborted', 'too-large', 'network'] as const satisfies readonly TransportErrorKind[];
+const TRANSPORT_KINDS = [
+  'dns',
+  'refused',
+  'connect-timeout',
+  'tls',
+  'timeout',
+  'reset',
+  'aborted',
+  'too-large',
+  'network',
+] as const satisfies readonly TransportErrorKind[];
 const CLOCK = {
   'no-date-header': [{}],
   'bad-date-header': [{ value: 'yesterday' }],
@@ -234,7 +255,11 @@ describe('the message catalog has every text of the signing engine and the probe
         for (const key of Object.keys(node)) {
           const [code, kind] = key.split('_') as [string, string | undefined];
           expect(Object.keys(samples), `${lang} ${section}.${key}`).toContain(code);
-          if (kind !== undefined) expect((samples[code] ?? []).map((p) => (p as { kind?: string }).kind), `${lang} ${section}.${key}`).toContain(kind);
+          if (kind !== undefined)
+            expect(
+              (samples[code] ?? []).map((p) => (p as { kind?: string }).kind),
+              `${lang} ${section}.${key}`,
+            ).toContain(kind);
         }
       }
     }

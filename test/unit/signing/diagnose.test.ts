@@ -106,11 +106,17 @@ describe('diagnoseSignature', () => {
 
   it('a Date 300 s off is inside the window (inclusive); 250 s is reported as close to the edge', () => {
     const at300 = formatHttpDate(new Date(NOW.getTime() + 300_000));
-    expect(diagnose({ date: at300, authorization: signed({ date: at300 }).authorization })).toMatchObject({ valid: true, skew: { seconds: 300, within: true } });
+    expect(diagnose({ date: at300, authorization: signed({ date: at300 }).authorization })).toMatchObject({
+      valid: true,
+      skew: { seconds: 300, within: true },
+    });
     const at250 = formatHttpDate(new Date(NOW.getTime() - 250_000));
     const d = diagnose({ date: at250, authorization: signed({ date: at250 }).authorization });
     expect(d.valid).toBe(true);
-    expect(cause(d, 'clock-drift')).toMatchObject({ confidence: 'medium', evidence: { code: 'clock-near-edge', params: { kind: 'behind', seconds: 250, window: 300 } } });
+    expect(cause(d, 'clock-drift')).toMatchObject({
+      confidence: 'medium',
+      evidence: { code: 'clock-near-edge', params: { kind: 'behind', seconds: 250, window: 300 } },
+    });
     expect(part(d, 'date').note).toEqual({ code: 'date-skew', params: { kind: 'behind', seconds: 250 } });
   });
 
@@ -119,7 +125,10 @@ describe('diagnoseSignature', () => {
     const sts = `${API_ID}\nPOST /voice/status?smsid=16330654361&format=json\ndate: ${DATE}\nhost: ${HOST}`;
     const d = diagnose({ url, authorization: authorizationHeader(API_ID, hmacOf(KEY, sts)) });
     expect(d).toMatchObject({ valid: false, verdict: 'signature-mismatch' });
-    expect(cause(d, 'query-string-signed')).toMatchObject({ confidence: 'high', evidence: { code: 'query-string', params: { kind: 'added', query: '?smsid=16330654361&format=json' } } });
+    expect(cause(d, 'query-string-signed')).toMatchObject({
+      confidence: 'high',
+      evidence: { code: 'query-string', params: { kind: 'added', query: '?smsid=16330654361&format=json' } },
+    });
     expect(cause(d, 'trailing-line-break')).toBeUndefined();
     expect(part(d, 'path')).toMatchObject({
       status: 'differs',
@@ -138,7 +147,10 @@ describe('diagnoseSignature', () => {
     expect(d.variants.apisix.matches).toBe(true);
     expect(d.variants.spec.matches).toBe(false);
     expect(cause(d, 'trailing-line-break')).toMatchObject({ confidence: 'high', evidence: { code: 'trailing-line-break', params: { kind: 'added' } } });
-    expect(cause(d, 'query-string-signed')).toMatchObject({ confidence: 'high', evidence: { code: 'query-string', params: { kind: 'added', query: '?smsid=1' } } });
+    expect(cause(d, 'query-string-signed')).toMatchObject({
+      confidence: 'high',
+      evidence: { code: 'query-string', params: { kind: 'added', query: '?smsid=1' } },
+    });
     expect(d.inferred?.changes).toEqual([{ dimension: 'framing', from: 'spec', to: 'apisix' }]);
   });
 
@@ -203,7 +215,7 @@ describe('diagnoseSignature', () => {
     });
   });
 
-  it('the Host header differs from the URL, the signature was made with the URL\'s host: wrong-host', () => {
+  it("the Host header differs from the URL, the signature was made with the URL's host: wrong-host", () => {
     const d = diagnose({ host: 'voice.internal:8080', authorization: signed().authorization });
     expect(d.verdict).toBe('signature-mismatch');
     expect(cause(d, 'wrong-host')).toMatchObject({
@@ -218,12 +230,15 @@ describe('diagnoseSignature', () => {
     expect(cause(d, 'wrong-host')?.confidence).toBe('high');
   });
 
-  it('keyId different from the profile\'s API ID: the keyId part differs, key-from-another-profile medium', () => {
+  it("keyId different from the profile's API ID: the keyId part differs, key-from-another-profile medium", () => {
     const auth = signed({ apiId: 'C99999999', apiKey: OTHER_KEY }).authorization;
     const d = diagnose({ authorization: auth });
     expect(part(d, 'keyId')).toMatchObject({ status: 'differs', got: 'C99999999', expected: API_ID });
     expect(part(d, 'signature').status).toBe('differs');
-    expect(cause(d, 'key-from-another-profile')).toMatchObject({ confidence: 'medium', evidence: { code: 'key-id-differs', params: { keyId: 'C99999999', apiId: API_ID } } });
+    expect(cause(d, 'key-from-another-profile')).toMatchObject({
+      confidence: 'medium',
+      evidence: { code: 'key-id-differs', params: { keyId: 'C99999999', apiId: API_ID } },
+    });
   });
 
   it('a key from another profile (same API ID): the signature differs; key-from-another-profile, low; nothing else', () => {
@@ -262,7 +277,10 @@ describe('diagnoseSignature', () => {
 
   it('another path (trailing slash, gateway route prefix): path-mismatch', () => {
     const slash = diagnose({ authorization: signed({ url: 'http://127.0.0.1:8080/voice/vm/' }).authorization });
-    expect(cause(slash, 'path-mismatch')).toMatchObject({ confidence: 'high', evidence: { code: 'signed-path', params: { kind: 'with-slash', path: '/voice/vm/' } } });
+    expect(cause(slash, 'path-mismatch')).toMatchObject({
+      confidence: 'high',
+      evidence: { code: 'signed-path', params: { kind: 'with-slash', path: '/voice/vm/' } },
+    });
     expect(part(slash, 'path')).toMatchObject({ status: 'differs', got: '/voice/vm/', expected: '/voice/vm' });
     const prefixed = diagnose({ url: 'http://127.0.0.1:8080/gw/voice/vm', authorization: signed().authorization });
     expect(cause(prefixed, 'path-mismatch')).toMatchObject({
@@ -281,14 +299,17 @@ describe('diagnoseSignature', () => {
     expect(d.variants.spec.stringToSign).toBe(signed().stringToSign);
   });
 
-  it('a wrong algorithm or headers list: those parts differ, the verdict and detail are verifyRequest\'s', () => {
+  it("a wrong algorithm or headers list: those parts differ, the verdict and detail are verifyRequest's", () => {
     const sig = signed().signature;
     const algo = diagnose({ authorization: `Signature keyId="${API_ID}", algorithm="hmac-sha1", headers="@request-target date host", signature="${sig}"` });
     expect(algo).toMatchObject({ verdict: 'unsupported-algorithm', detail: { code: 'algorithm-unsupported', params: { algorithm: 'hmac-sha1' } } });
     expect(part(algo, 'algorithm')).toMatchObject({ status: 'differs', got: 'hmac-sha1', expected: 'hmac-sha256' });
     expect(part(algo, 'signature').status).toBe('ok');
     const headers = diagnose({ authorization: `Signature keyId="${API_ID}", algorithm="hmac-sha256", headers="date host", signature="${sig}"` });
-    expect(headers).toMatchObject({ verdict: 'malformed-header', detail: { code: 'headers-list', params: { got: 'date host', expected: '@request-target date host' } } });
+    expect(headers).toMatchObject({
+      verdict: 'malformed-header',
+      detail: { code: 'headers-list', params: { got: 'date host', expected: '@request-target date host' } },
+    });
     expect(part(headers, 'headers')).toMatchObject({ status: 'differs', got: 'date host' });
     // An Authorization header that cannot be read: the keyId part says why.
     const basic = diagnose({ authorization: 'Basic dXNlcjpwYXNz' });
@@ -296,7 +317,7 @@ describe('diagnoseSignature', () => {
     expect(part(basic, 'keyId')).toMatchObject({ status: 'missing', note: { code: 'authorization-scheme', params: { scheme: 'Basic' } } });
   });
 
-  it('the verdict is always verifyRequest\'s', () => {
+  it("the verdict is always verifyRequest's", () => {
     const good = signed().authorization;
     const cases: Array<Partial<DiagnoseInput> & { authorization: string | null }> = [
       { authorization: good },
@@ -319,13 +340,16 @@ describe('diagnoseSignature', () => {
     }
   });
 
-  it('notes on the Host and Date parts: no Host header, a Host header that is not the URL\'s, no Date, a Date that is not an HTTP date', () => {
+  it("notes on the Host and Date parts: no Host header, a Host header that is not the URL's, no Date, a Date that is not an HTTP date", () => {
     expect(part(diagnose({ host: null, authorization: signed().authorization }), 'host').note).toEqual({ code: 'no-host-header', params: { host: HOST } });
     expect(part(diagnose({ host: 'voice.internal', authorization: signed({ apiKey: OTHER_KEY }).authorization }), 'host')).toMatchObject({
       status: 'differs',
       note: { code: 'host-header-differs', params: { header: 'voice.internal', url: HOST } },
     });
-    expect(part(diagnose({ date: null, authorization: signed().authorization }), 'date')).toMatchObject({ status: 'missing', note: { code: 'no-date-header', params: {} } });
+    expect(part(diagnose({ date: null, authorization: signed().authorization }), 'date')).toMatchObject({
+      status: 'missing',
+      note: { code: 'no-date-header', params: {} },
+    });
     const yesterday = diagnose({ date: 'yesterday', authorization: signed().authorization });
     expect(yesterday).toMatchObject({ verdict: 'missing-date', detail: { code: 'date-not-http-date', params: {} } });
     expect(part(yesterday, 'date')).toMatchObject({ status: 'differs', note: { code: 'date-not-http-date', params: {} } });
@@ -333,14 +357,27 @@ describe('diagnoseSignature', () => {
   });
 
   it('without an expected API ID, keyId is ok when the signature matches and unknown otherwise', () => {
-    expect(part(diagnose({ authorization: signed().authorization, expectedApiId: null }), 'keyId')).toMatchObject({ status: 'ok', expected: null, note: { code: 'no-api-id', params: {} } });
+    expect(part(diagnose({ authorization: signed().authorization, expectedApiId: null }), 'keyId')).toMatchObject({
+      status: 'ok',
+      expected: null,
+      note: { code: 'no-api-id', params: {} },
+    });
     expect(part(diagnose({ authorization: signed({ apiKey: OTHER_KEY }).authorization, expectedApiId: null }), 'keyId').status).toBe('unknown');
   });
 
   it('stays cheap: a hopeless case (nothing matches) takes well under 100 ms', () => {
     const url = 'https://localhost:8443/a/b/c/voice/vm%2F?x=1';
     const t0 = performance.now();
-    const d = diagnoseSignature({ method: 'post', url, host: 'localhost:8443', date: DATE, authorization: signed({ apiKey: OTHER_KEY }).authorization, apiKey: KEY, now: NOW, candidateDates: ['Sat, 21 Nov 2026 22:30:00 GMT'] });
+    const d = diagnoseSignature({
+      method: 'post',
+      url,
+      host: 'localhost:8443',
+      date: DATE,
+      authorization: signed({ apiKey: OTHER_KEY }).authorization,
+      apiKey: KEY,
+      now: NOW,
+      candidateDates: ['Sat, 21 Nov 2026 22:30:00 GMT'],
+    });
     expect(performance.now() - t0).toBeLessThan(100);
     expect(d.inferred).toBeNull();
   });

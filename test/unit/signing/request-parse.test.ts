@@ -10,7 +10,8 @@ import {
 } from '../../../main/signing';
 
 const DATE = 'Sat, 21 Nov 2026 22:36:54 GMT';
-const AUTH = 'Signature keyId="C80604386", algorithm="hmac-sha256", headers="@request-target date host", signature="FnAzSH22amuCBtpi7GgRFa3u+woPfwrWGJNn17FV9Is="';
+const AUTH =
+  'Signature keyId="C80604386", algorithm="hmac-sha256", headers="@request-target date host", signature="FnAzSH22amuCBtpi7GgRFa3u+woPfwrWGJNn17FV9Is="';
 
 function ok(r: ParseCapturedResult): CapturedRequest {
   if (!r.ok) throw new Error(`expected ok, got ${r.error}: ${JSON.stringify(r.detail)}`);
@@ -40,7 +41,9 @@ describe('parseCapturedRequest: raw HTTP', () => {
   });
 
   it('takes the scheme from defaults.url, keeps the query, and has no body without one', () => {
-    const v = ok(parseCapturedRequest(`GET /voice/status?smsid=1&format=json HTTP/1.1\nHost: 127.0.0.1:8080\nDate: ${DATE}\n`, { url: 'http://127.0.0.1:8080/' }));
+    const v = ok(
+      parseCapturedRequest(`GET /voice/status?smsid=1&format=json HTTP/1.1\nHost: 127.0.0.1:8080\nDate: ${DATE}\n`, { url: 'http://127.0.0.1:8080/' }),
+    );
     expect(v.url).toBe('http://127.0.0.1:8080/voice/status?smsid=1&format=json');
     expect(v.body).toBeNull();
     expect(v.warnings).toEqual([]);
@@ -85,9 +88,21 @@ describe('parseCapturedRequest: raw HTTP', () => {
   });
 
   it('gives clear errors for a broken request line or header', () => {
-    expect(parseCapturedRequest('POST /voice/vm HTTP/x\nHost: a\n')).toEqual({ ok: false, error: 'bad-request-line', detail: { code: 'http-version', params: { version: 'HTTP/x' } } });
-    expect(parseCapturedRequest('POST voice/vm HTTP/1.1\nHost: a\n')).toEqual({ ok: false, error: 'bad-request-line', detail: { code: 'target', params: { target: 'voice/vm' } } });
-    expect(parseCapturedRequest('OPTIONS * HTTP/1.1\nHost: a\n')).toEqual({ ok: false, error: 'bad-request-line', detail: { code: 'target-asterisk', params: {} } });
+    expect(parseCapturedRequest('POST /voice/vm HTTP/x\nHost: a\n')).toEqual({
+      ok: false,
+      error: 'bad-request-line',
+      detail: { code: 'http-version', params: { version: 'HTTP/x' } },
+    });
+    expect(parseCapturedRequest('POST voice/vm HTTP/1.1\nHost: a\n')).toEqual({
+      ok: false,
+      error: 'bad-request-line',
+      detail: { code: 'target', params: { target: 'voice/vm' } },
+    });
+    expect(parseCapturedRequest('OPTIONS * HTTP/1.1\nHost: a\n')).toEqual({
+      ok: false,
+      error: 'bad-request-line',
+      detail: { code: 'target-asterisk', params: {} },
+    });
     expect(parseCapturedRequest('POST /voice/vm HTTP/1.1\nHost: a\nthis is not a header\n')).toEqual({
       ok: false,
       error: 'bad-header',
@@ -98,7 +113,11 @@ describe('parseCapturedRequest: raw HTTP', () => {
       error: 'bad-header',
       detail: { code: 'header-name', params: { line: 3, name: 'Bad Name' } },
     });
-    expect(parseCapturedRequest('POST /voice/vm HTTP/1.1\nHost: a b/c\n')).toEqual({ ok: false, error: 'bad-url', detail: { code: 'host-name', params: { host: 'a b/c' } } });
+    expect(parseCapturedRequest('POST /voice/vm HTTP/1.1\nHost: a b/c\n')).toEqual({
+      ok: false,
+      error: 'bad-url',
+      detail: { code: 'host-name', params: { host: 'a b/c' } },
+    });
     // A value quoted from the paste is clipped.
     const long = 'x'.repeat(500);
     const r = parseCapturedRequest(`POST /voice/vm HTTP/1.1\nHost: a\n${long}\n`);
@@ -143,7 +162,11 @@ describe('parseCapturedRequest: cURL', () => {
   });
 
   it('reads double quotes with backslash escapes', () => {
-    const v = ok(parseCapturedRequest(`curl -H "Authorization: Signature keyId=\\"k\\", algorithm=\\"hmac-sha256\\", headers=\\"@request-target date host\\", signature=\\"c2ln\\"" "https://a.example/voice/vm?q=\\$x"`));
+    const v = ok(
+      parseCapturedRequest(
+        `curl -H "Authorization: Signature keyId=\\"k\\", algorithm=\\"hmac-sha256\\", headers=\\"@request-target date host\\", signature=\\"c2ln\\"" "https://a.example/voice/vm?q=\\$x"`,
+      ),
+    );
     expect(v.headers.authorization).toBe('Signature keyId="k", algorithm="hmac-sha256", headers="@request-target date host", signature="c2ln"');
     expect(v.url).toBe('https://a.example/voice/vm?q=$x');
   });
@@ -160,7 +183,7 @@ describe('parseCapturedRequest: cURL', () => {
     expect(piped.warnings).toEqual([{ code: 'text-after-curl', params: {} }]);
   });
 
-  it('a URL without a scheme gets http, as cURL does (or the default URL\'s scheme)', () => {
+  it("a URL without a scheme gets http, as cURL does (or the default URL's scheme)", () => {
     const bare = ok(parseCapturedRequest('curl 127.0.0.1:8080/voice/vm -d x'));
     expect(bare.url).toBe('http://127.0.0.1:8080/voice/vm');
     expect(bare.warnings).toEqual([{ code: 'url-scheme-assumed', params: { kind: 'http' } }]);
@@ -174,8 +197,12 @@ describe('parseCapturedRequest: cURL', () => {
     expect(v.method).toBe('POST');
     expect(v.body).toBeNull();
     expect(v.warnings).toEqual([{ code: 'body-unavailable', params: { kind: 'file', file: 'body.json' } }]);
-    expect(ok(parseCapturedRequest('curl https://a.example/voice/vm -d @-')).warnings).toEqual([{ code: 'body-unavailable', params: { kind: 'stdin', file: '' } }]);
-    expect(ok(parseCapturedRequest('curl https://a.example/voice/vm -F a=b')).warnings).toEqual([{ code: 'body-unavailable', params: { kind: 'form', file: '' } }]);
+    expect(ok(parseCapturedRequest('curl https://a.example/voice/vm -d @-')).warnings).toEqual([
+      { code: 'body-unavailable', params: { kind: 'stdin', file: '' } },
+    ]);
+    expect(ok(parseCapturedRequest('curl https://a.example/voice/vm -F a=b')).warnings).toEqual([
+      { code: 'body-unavailable', params: { kind: 'form', file: '' } },
+    ]);
   });
 
   it('says what it ignored: basic authentication, unknown options, a removed header, several URLs, a repeated header', () => {
@@ -217,7 +244,9 @@ describe('parseCapturedRequest: cURL', () => {
 
 describe('parseCapturedRequest: headers only', () => {
   it('takes the URL and method from the defaults', () => {
-    const v = ok(parseCapturedRequest(`Date: ${DATE}\nAuthorization: ${AUTH}\nHost: api.example.com\n`, { url: 'https://api.example.com/voice/vm', method: 'POST' }));
+    const v = ok(
+      parseCapturedRequest(`Date: ${DATE}\nAuthorization: ${AUTH}\nHost: api.example.com\n`, { url: 'https://api.example.com/voice/vm', method: 'POST' }),
+    );
     expect(v).toMatchObject({ format: 'headers', method: 'POST', url: 'https://api.example.com/voice/vm', body: null });
     expect(v.headers).toEqual({ date: DATE, authorization: AUTH, host: 'api.example.com' });
     expect(v.warnings).toEqual([]);
@@ -250,11 +279,19 @@ describe('parseCapturedRequest: garbage', () => {
   });
 
   it('the error for garbage names the first line that is not a header', () => {
-    expect(parseCapturedRequest('hello world')).toEqual({ ok: false, error: 'unrecognised', detail: { code: 'not-a-request', params: { line: 1, text: 'hello world' } } });
+    expect(parseCapturedRequest('hello world')).toEqual({
+      ok: false,
+      error: 'unrecognised',
+      detail: { code: 'not-a-request', params: { line: 1, text: 'hello world' } },
+    });
   });
 
   it('refuses a bad default URL, and a paste too long to be a request', () => {
-    expect(parseCapturedRequest('Date: x', { url: 'not a url' })).toEqual({ ok: false, error: 'bad-url', detail: { code: 'default-url', params: { url: 'not a url' } } });
+    expect(parseCapturedRequest('Date: x', { url: 'not a url' })).toEqual({
+      ok: false,
+      error: 'bad-url',
+      detail: { code: 'default-url', params: { url: 'not a url' } },
+    });
     expect(parseCapturedRequest('x'.repeat(MAX_CAPTURED_LENGTH + 1))).toEqual({
       ok: false,
       error: 'unrecognised',
@@ -273,7 +310,7 @@ describe('capturedSignatureInput → verifyRequest', () => {
     expect(verifyRequest({ ...capturedSignatureInput(v), apiKey: 'k-1', now })).toMatchObject({ valid: true });
   });
 
-  it('a cURL capture without a Host header verifies with the URL\'s host', () => {
+  it("a cURL capture without a Host header verifies with the URL's host", () => {
     const text = `curl -X POST http://127.0.0.1:8080/voice/vm -H 'Date: ${steps.headers.Date}' -H 'Authorization: ${steps.headers.Authorization}' -d '{}'`;
     const input = capturedSignatureInput(ok(parseCapturedRequest(text)));
     expect(input).not.toHaveProperty('host');

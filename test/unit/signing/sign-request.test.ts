@@ -25,9 +25,7 @@ describe('signRequest: every step', () => {
     expect(s.lines).toEqual(['测试账号', 'POST /voice/vm', `date: ${DATE}`, 'host: api.example.com:8443']);
     expect(s.stringToSign).toBe(s.lines.join('\n'));
     expect(s.headers).toEqual({ Host: 'api.example.com:8443', Date: DATE, Authorization: s.authorization });
-    expect(s.authorization).toBe(
-      `Signature keyId="测试账号", algorithm="hmac-sha256", headers="@request-target date host", signature="${s.signature}"`,
-    );
+    expect(s.authorization).toBe(`Signature keyId="测试账号", algorithm="hmac-sha256", headers="@request-target date host", signature="${s.signature}"`);
   });
 
   it('apisix: keeps the query, so nothing is dropped but the fragment', () => {
@@ -62,7 +60,16 @@ describe('signRequest: every step', () => {
   it('agrees with the fast path for both variants', () => {
     for (const variant of ['spec', 'apisix'] as const) {
       const s = signRequest({ ...input, variant });
-      const fast = signParts({ apiId: input.apiId, apiKey: input.apiKey, method: input.method, host: s.host, path: s.path, query: s.query, date: DATE, variant });
+      const fast = signParts({
+        apiId: input.apiId,
+        apiKey: input.apiKey,
+        method: input.method,
+        host: s.host,
+        path: s.path,
+        query: s.query,
+        date: DATE,
+        variant,
+      });
       expect(fast).toEqual({ signature: s.signature, authorization: s.authorization });
     }
   });

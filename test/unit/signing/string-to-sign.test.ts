@@ -55,12 +55,7 @@ describe('string to sign', () => {
   });
 
   it('stringToSignLines gives the four lines of each variant', () => {
-    expect(stringToSignLines(base)).toEqual([
-      'C80604386',
-      'POST /voice/status',
-      'date: Sat, 21 Nov 2026 22:36:54 GMT',
-      'host: api.example.com',
-    ]);
+    expect(stringToSignLines(base)).toEqual(['C80604386', 'POST /voice/status', 'date: Sat, 21 Nov 2026 22:36:54 GMT', 'host: api.example.com']);
     expect(stringToSignLines({ ...base, variant: 'apisix' })[1]).toBe('POST /voice/status?smsid=abc&format=json');
     expect(stringToSignLines(base).join('\n')).toBe(buildStringToSign(base));
     expect(stringToSignLines({ ...base, variant: 'apisix' }).join('\n') + '\n').toBe(buildStringToSign({ ...base, variant: 'apisix' }));

@@ -2,15 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import {
-  checkVectors,
-  exportVector,
-  parseVectorFile,
-  serializeVectorFile,
-  signRequest,
-  vectorKeyRefs,
-  type SignatureVector,
-} from '../../../main/signing';
+import { checkVectors, exportVector, parseVectorFile, serializeVectorFile, signRequest, vectorKeyRefs, type SignatureVector } from '../../../main/signing';
 import { DEMO_ACCOUNT } from '../../../main/sandbox';
 
 const FIXTURE = resolve(__dirname, '../../fixtures/signature-vectors.json');
@@ -56,15 +48,18 @@ describe('the example vector file (test/fixtures/signature-vectors.json)', () =>
     expect(vectors.filter((v) => v.input.apiKey === null).map((v) => v.input.keyRef)).toEqual(['profile:sandbox']);
   });
 
-  it.each(parsedFixture().map((v, i) => [i, v.name, v] as const))('vector %i (%s): openssl computes the written-down signature from the written-down string', (_i, _name, v) => {
-    const key = v.input.apiKey ?? PROFILE_KEYS[v.input.keyRef as string];
-    expect(key).toBeDefined();
-    expect(v.expected.stringToSign).toBeDefined();
-    expect(opensslSignature(key as string, v.expected.stringToSign as string)).toBe(v.expected.signature);
-    expect(v.expected.authorization).toBe(
-      `Signature keyId="${v.input.apiId}", algorithm="hmac-sha256", headers="@request-target date host", signature="${v.expected.signature}"`,
-    );
-  });
+  it.each(parsedFixture().map((v, i) => [i, v.name, v] as const))(
+    'vector %i (%s): openssl computes the written-down signature from the written-down string',
+    (_i, _name, v) => {
+      const key = v.input.apiKey ?? PROFILE_KEYS[v.input.keyRef as string];
+      expect(key).toBeDefined();
+      expect(v.expected.stringToSign).toBeDefined();
+      expect(opensslSignature(key as string, v.expected.stringToSign as string)).toBe(v.expected.signature);
+      expect(v.expected.authorization).toBe(
+        `Signature keyId="${v.input.apiId}", algorithm="hmac-sha256", headers="@request-target date host", signature="${v.expected.signature}"`,
+      );
+    },
+  );
 
   it('every vector passes checkVectors when the profile key is supplied', () => {
     const results = checkVectors(vectors, (ref) => PROFILE_KEYS[ref]);
@@ -81,7 +76,12 @@ describe('the example vector file (test/fixtures/signature-vectors.json)', () =>
     const results = checkVectors(vectors);
     const failing = results.filter((r) => !r.pass);
     expect(failing).toHaveLength(1);
-    expect(failing[0]).toMatchObject({ needsKey: 'profile:sandbox', actual: null, mismatches: [], error: { code: 'key-missing', params: { ref: 'profile:sandbox' } } });
+    expect(failing[0]).toMatchObject({
+      needsKey: 'profile:sandbox',
+      actual: null,
+      mismatches: [],
+      error: { code: 'key-missing', params: { ref: 'profile:sandbox' } },
+    });
   });
 });
 

@@ -26,9 +26,7 @@ describe.each(VECTORS)('known vector: $name', (v) => {
   it('signParts produces the signature and the Authorization header', () => {
     const { signature, authorization } = signParts(parts);
     expect(signature).toBe(v.signature);
-    expect(authorization).toBe(
-      `Signature keyId="${v.apiId}", algorithm="hmac-sha256", headers="@request-target date host", signature="${v.signature}"`,
-    );
+    expect(authorization).toBe(`Signature keyId="${v.apiId}", algorithm="hmac-sha256", headers="@request-target date host", signature="${v.signature}"`);
   });
 
   it('signRequest from the URL reaches the same string and signature', () => {

@@ -48,8 +48,7 @@ export const VECTORS: Vector[] = [
     query: 'smsid=16330654361&format=json',
     date: DATE,
     variant: 'apisix',
-    stringToSign:
-      'C80604386\nGET /voice/status?smsid=16330654361&format=json\ndate: Sat, 21 Nov 2026 22:36:54 GMT\nhost: gateway.example.cn:8080\n',
+    stringToSign: 'C80604386\nGET /voice/status?smsid=16330654361&format=json\ndate: Sat, 21 Nov 2026 22:36:54 GMT\nhost: gateway.example.cn:8080\n',
     signature: 'YuwkokdNsWA3eO5Rm2/+lxRJSAcyZpzP2czn2VbpgCg=',
   },
   {

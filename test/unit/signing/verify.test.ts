@@ -151,7 +151,11 @@ describe('verifyRequest', () => {
     // The same key, another keyId: the key's HMAC matches (keyId is line 1 of the string to sign for its own header), but a gateway refuses it.
     const forOther = signRequest({ apiId: 'C00000000', apiKey: API_KEY, method: req.method, url: req.url, date: req.date });
     expect(verifyRequest({ ...req, authorization: forOther.authorization, apiKey: API_KEY, now: NOW }).valid).toBe(true);
-    expect(verifyRequest({ ...req, authorization: forOther.authorization, apiKey: API_KEY, expectedApiId: API_ID, now: NOW })).toMatchObject({ valid: false, reason: 'key-id-mismatch', keyId: 'C00000000' });
+    expect(verifyRequest({ ...req, authorization: forOther.authorization, apiKey: API_KEY, expectedApiId: API_ID, now: NOW })).toMatchObject({
+      valid: false,
+      reason: 'key-id-mismatch',
+      keyId: 'C00000000',
+    });
     expect(verifyRequest({ ...req, authorization: other, apiKey: API_KEY, expectedApiId: API_ID, now: NOW }).reason).toBe('key-id-mismatch');
   });
 

@@ -12,7 +12,11 @@ afterEach(() => cleanups.splice(0).forEach((c) => c()));
 
 function opener(home: string): Promise<{ code: number | null; stderr: string }> {
   const script = `const { openStore } = require(${JSON.stringify(join(ROOT, 'main/store/index.ts'))}); openStore(process.env.HOME_DIR).close();`;
-  const child = spawn(process.execPath, ['--import', 'tsx', '-e', script], { cwd: ROOT, env: { PATH: process.env.PATH, HOME_DIR: home }, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', '-e', script], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH, HOME_DIR: home },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   let stderr = '';
   child.stderr.on('data', (d) => (stderr += String(d)));
   return new Promise((resolve) => child.once('exit', (code) => resolve({ code, stderr })));

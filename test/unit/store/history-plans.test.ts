@@ -83,12 +83,24 @@ const SORT = /USE TEMP B-TREE FOR (LAST TERM OF )?ORDER BY/;
 function pageQueries(): Array<[string, HistoryFilter, RegExp]> {
   const to = HISTORY_END - 40 * DAY;
   return [
-    ['state + date range', { states: ['busy'], from: to - 30 * DAY, to }, /SEARCH messages USING (COVERING )?INDEX messages_state_time \(state=\? AND created_at>\? AND created_at<\?/],
-    ['several states + date range', { states: ['busy', 'no_answer'], from: to - 30 * DAY, to }, /MERGE \(UNION ALL\)[\s\S]*messages_state_time[\s\S]*messages_state_time/],
+    [
+      'state + date range',
+      { states: ['busy'], from: to - 30 * DAY, to },
+      /SEARCH messages USING (COVERING )?INDEX messages_state_time \(state=\? AND created_at>\? AND created_at<\?/,
+    ],
+    [
+      'several states + date range',
+      { states: ['busy', 'no_answer'], from: to - 30 * DAY, to },
+      /MERGE \(UNION ALL\)[\s\S]*messages_state_time[\s\S]*messages_state_time/,
+    ],
     ['outcome', { outcomes: ['unknown'] }, /SEARCH messages USING (COVERING )?INDEX messages_outcome_time \(outcome=\?/],
     ['profile', { profiles: ['sandbox'], from: to - 90 * DAY }, /SEARCH messages USING (COVERING )?INDEX messages_profile_time \(profile=\?/],
     ['template', { templates: ['tpl-alarm'] }, /SEARCH messages USING (COVERING )?INDEX messages_template \(template_id=\?/],
-    ['state + profile', { states: ['unknown'], profiles: ['prod-main'], from: to - 365 * DAY, to }, /SEARCH messages USING INDEX messages_(state|profile)_time/],
+    [
+      'state + profile',
+      { states: ['unknown'], profiles: ['prod-main'], from: to - 365 * DAY, to },
+      /SEARCH messages USING INDEX messages_(state|profile)_time/,
+    ],
   ];
 }
 
@@ -143,7 +155,9 @@ for (const analyzed of [false, true]) {
     it('search by a common or a 1–2 character word walks the time index in a bounded window', () => {
       for (const filter of [{ search: '验证码' }, { search: '王' }, { search: '取件码', states: ['answered' as const] }]) {
         const p = plansOf((repo) => repo.page(filter), { rareMatches: 10 });
-        expect(p.all, JSON.stringify(filter)).toMatch(/SEARCH messages USING (COVERING )?INDEX messages_(created|state_time)|SCAN messages USING (COVERING )?INDEX messages_created/);
+        expect(p.all, JSON.stringify(filter)).toMatch(
+          /SEARCH messages USING (COVERING )?INDEX messages_(created|state_time)|SCAN messages USING (COVERING )?INDEX messages_created/,
+        );
         expect(p.all).not.toMatch(FULL_SCAN);
         expect(p.all).not.toMatch(SORT);
       }
@@ -164,7 +178,10 @@ for (const analyzed of [false, true]) {
         [{ messageId: 42 }, /SEARCH exchanges USING (COVERING )?INDEX exchanges_message_time \(message_id=\?\)/],
         // The posts of receipts linked to the message (migration 0016), merged in time order from the link's key.
         [{ messageId: 42 }, /SEARCH exchange_messages USING PRIMARY KEY \(message_id=\?\)/],
-        [{ operation: 'send', from: HISTORY_END - 30 * DAY }, /SEARCH exchanges USING (COVERING )?INDEX exchanges_operation_time \(operation=\? AND started_at>\?\)/],
+        [
+          { operation: 'send', from: HISTORY_END - 30 * DAY },
+          /SEARCH exchanges USING (COVERING )?INDEX exchanges_operation_time \(operation=\? AND started_at>\?\)/,
+        ],
         [{ from: HISTORY_END - 30 * DAY, to: HISTORY_END }, /SEARCH exchanges USING (COVERING )?INDEX exchanges_time_size \(started_at>\? AND started_at<\?\)/],
       ];
       for (const [q, index] of cases) {

@@ -195,14 +195,23 @@ describe('history pages', () => {
     const second = s.history.page({}, { limit: 50, cursor: first.nextCursor });
     const ids = [...first.rows, ...second.rows].map((m) => m.id);
     expect(new Set(ids).size).toBe(100);
-    const expected = (s.db.prepare("SELECT id FROM messages WHERE content != '新消息' ORDER BY created_at DESC, id DESC LIMIT 100").all() as { id: number }[]).map((r) => r.id);
+    const expected = (
+      s.db.prepare("SELECT id FROM messages WHERE content != '新消息' ORDER BY created_at DESC, id DESC LIMIT 100").all() as { id: number }[]
+    ).map((r) => r.id);
     expect(ids).toEqual(expected);
   });
 
   it('finds a message the moment it is written, and follows edits and deletions of its text', () => {
     const s = store();
     seed(s.db, 50);
-    const m = s.messages.insertPending({ profile: 'p-main', baseUrl: 'http://x', apiId: 'id', mobile: '19912348765', content: '您好，您的包裹已到东门驿站，取件码 8848。', units: 1 });
+    const m = s.messages.insertPending({
+      profile: 'p-main',
+      baseUrl: 'http://x',
+      apiId: 'id',
+      mobile: '19912348765',
+      content: '您好，您的包裹已到东门驿站，取件码 8848。',
+      units: 1,
+    });
     expect(s.history.page({ search: '东门驿站' }).rows.map((r) => r.id)).toEqual([m.id]);
     expect(s.history.page({ search: '2348' }).rows.map((r) => r.id)).toEqual([m.id]);
     s.db.prepare("UPDATE messages SET content = '包裹已签收' WHERE id = ?").run(m.id);

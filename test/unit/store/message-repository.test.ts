@@ -60,7 +60,12 @@ describe('message repository', () => {
     const done = s.messages.updateState(m.id, 'answered', { duration: 18, final: true });
     expect(done).toMatchObject({ state: 'answered', duration: 18 });
     expect(done.endedAt).not.toBeNull();
-    expect(s.messages.events(m.id).filter((e) => e.kind === 'state').map((e) => e.state)).toEqual(['calling', 'answered']);
+    expect(
+      s.messages
+        .events(m.id)
+        .filter((e) => e.kind === 'state')
+        .map((e) => e.state),
+    ).toEqual(['calling', 'answered']);
     expect(s.messages.openMessages()).toEqual([]);
   });
 

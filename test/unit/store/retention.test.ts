@@ -73,8 +73,7 @@ describe('exchange retention', () => {
     const ids = history(s, 10);
     const one = s.history.exchange(s.exchanges.forMessage(ids[0]!)[0]!.id)!;
     const bytes = (x: string | null) => (x === null ? 0 : Buffer.byteLength(x));
-    const size =
-      bytes(JSON.stringify(one.requestHeaders)) + bytes(one.requestBody) + bytes(JSON.stringify(one.responseHeaders)) + bytes(one.responseBody);
+    const size = bytes(JSON.stringify(one.requestHeaders)) + bytes(one.requestBody) + bytes(JSON.stringify(one.responseHeaders)) + bytes(one.responseBody);
     expect(s.retention.usage()).toEqual({ bytes: 10 * size, exchanges: 10 });
     const r = applyRetention(s.db, { exchangeDays: null, exchangeMaxBytes: 4 * size + size / 2 }, NOW);
     expect(r).toEqual({ deletedByAge: 0, deletedBySize: 6, remainingBytes: 4 * size, remainingExchanges: 4 });

@@ -4,7 +4,8 @@
 import { describe, expect, it } from 'vitest';
 import { parseCsvText, parseJsonText, parsePastedText, planImport, planSummary } from '../../../renderer/src/features/templates/template-io';
 
-const rows = (p: ReturnType<typeof parseCsvText>) => (p.ok ? p.rows.map((r) => [r.where.n, r.name ?? null, r.content, r.problems.map((x) => x.code)]) : p.problem);
+const rows = (p: ReturnType<typeof parseCsvText>) =>
+  p.ok ? p.rows.map((r) => [r.where.n, r.name ?? null, r.content, r.problems.map((x) => x.code)]) : p.problem;
 
 describe('template import: every row is accounted for', () => {
   it('a CSV row with a name and no text is a row with a problem; a blank row in between is reported', () => {

@@ -58,7 +58,14 @@ describe('redaction', () => {
   it('keeps only the scheme of any other Authorization (Basic carries the key in base64), and of Proxy-Authorization', () => {
     const basic = `Basic ${Buffer.from(`id:${KEY}`).toString('base64')}`;
     const r = new Redactor([KEY]).exchange(
-      exchange({ requestHeaders: [['Authorization', basic], ['Proxy-Authorization', 'Basic dXNlcjpwYXNz'], ['authorization', 'Bearer tok.en'], ['Authorization', 'opaque-token']] }),
+      exchange({
+        requestHeaders: [
+          ['Authorization', basic],
+          ['Proxy-Authorization', 'Basic dXNlcjpwYXNz'],
+          ['authorization', 'Bearer tok.en'],
+          ['Authorization', 'opaque-token'],
+        ],
+      }),
     );
     expect(r.requestHeaders).toEqual([
       ['Authorization', `Basic ${REDACTED}`],
@@ -112,7 +119,9 @@ describe('redaction', () => {
   it('finds a password field by its name as a server reads it, in forms, queries, multipart and XML, without the key', () => {
     const r = new Redactor([]);
     const gone = encodeURIComponent(REDACTED);
-    expect(r.body('a=1&pass%77ord=s3cret&data%5Bpassword%5D=s3cret&passwords=kept', 'application/x-www-form-urlencoded')).toBe(`a=1&pass%77ord=${gone}&data%5Bpassword%5D=${gone}&passwords=kept`);
+    expect(r.body('a=1&pass%77ord=s3cret&data%5Bpassword%5D=s3cret&passwords=kept', 'application/x-www-form-urlencoded')).toBe(
+      `a=1&pass%77ord=${gone}&data%5Bpassword%5D=${gone}&passwords=kept`,
+    );
     expect(r.url('http://h/x?PASS%57ORD=s3cret&y=2#f')).toBe(`http://h/x?PASS%57ORD=${gone}&y=2#f`);
     const multipart = [
       '--B',
@@ -142,4 +151,3 @@ describe('redaction', () => {
     expect(r.text(other)).toBe(other);
   });
 });
-

@@ -4,7 +4,16 @@ import { buildRawRequest } from '../../../main/workbench/raw-request';
 import { verifyRequest } from '../../../main/signing';
 import type { ProviderEndpoint } from '../../../main/voice/client';
 
-const endpoint: ProviderEndpoint = { profile: 'p', baseUrl: 'https://gw.example.com/route/', apiId: 'acct', apiKey: 'k3y"&=', signing: 'spec', connectTimeoutMs: 1, totalTimeoutMs: 1, format: 'json' };
+const endpoint: ProviderEndpoint = {
+  profile: 'p',
+  baseUrl: 'https://gw.example.com/route/',
+  apiId: 'acct',
+  apiKey: 'k3y"&=',
+  signing: 'spec',
+  connectTimeoutMs: 1,
+  totalTimeoutMs: 1,
+  format: 'json',
+};
 const NOW = new Date('2026-11-24T08:00:00Z');
 const build = (r: RawRequestInput, variables: Record<string, string> = {}) => buildRawRequest(rawRequest.parse(r), { endpoint, variables, now: NOW });
 
@@ -17,15 +26,28 @@ describe('building a raw request', () => {
     const h = Object.fromEntries(request.headers);
     expect(h.Host).toBe('gw.example.com');
     expect(h.Date).toBe('Tue, 24 Nov 2026 08:00:00 GMT');
-    const v = verifyRequest({ method: 'GET', url: request.url, host: h.Host, date: h.Date, authorization: h.Authorization!, apiKey: endpoint.apiKey, now: NOW, variant: 'spec' });
+    const v = verifyRequest({
+      method: 'GET',
+      url: request.url,
+      host: h.Host,
+      date: h.Date,
+      authorization: h.Authorization!,
+      apiKey: endpoint.apiKey,
+      now: NOW,
+      variant: 'spec',
+    });
     expect(v.valid).toBe(true);
   });
 
   it('inserts the parameters into a JSON object without rewriting it, even a malformed one; never twice', () => {
-    expect(build({ path: '/x', body: { kind: 'json', text: '  {\n "a" : 1 }' } }).request.body).toBe('  {"account":"acct","password":"k3y\\"&=","format":"json",\n "a" : 1 }');
+    expect(build({ path: '/x', body: { kind: 'json', text: '  {\n "a" : 1 }' } }).request.body).toBe(
+      '  {"account":"acct","password":"k3y\\"&=","format":"json",\n "a" : 1 }',
+    );
     expect(build({ path: '/x', body: { kind: 'json', text: '{}' } }).request.body).toBe('{"account":"acct","password":"k3y\\"&=","format":"json"}');
     expect(build({ path: '/x', body: { kind: 'json', text: '{"a":' } }).request.body).toBe('{"account":"acct","password":"k3y\\"&=","format":"json","a":');
-    expect(build({ path: '/x', body: { kind: 'json', text: '{"account":"other"}' } }).request.body).toBe('{"password":"k3y\\"&=","format":"json","account":"other"}');
+    expect(build({ path: '/x', body: { kind: 'json', text: '{"account":"other"}' } }).request.body).toBe(
+      '{"password":"k3y\\"&=","format":"json","account":"other"}',
+    );
     expect(() => build({ path: '/x', body: { kind: 'json', text: '[1]' } })).toThrow(/object/);
   });
 
@@ -36,14 +58,21 @@ describe('building a raw request', () => {
         credentials: 'none',
         signing: 'off',
         omit: ['Accept', 'Host'],
-        headers: [{ name: 'content-type', value: 'text/x-mine' }, { name: 'X-Who', value: '{{who}}' }, { name: 'X-Off', value: '1', enabled: false }],
+        headers: [
+          { name: 'content-type', value: 'text/x-mine' },
+          { name: 'X-Who', value: '{{who}}' },
+          { name: 'X-Off', value: '1', enabled: false },
+        ],
         body: { kind: 'json', text: '{"p":"{{password}}","m":"{{m}}","u":"{{unknown}}"}' },
       },
       { op: 'voice/vm', who: 'me', m: 'x"y' },
     );
     expect(missing).toEqual(['unknown']);
     expect(request.url).toBe('https://gw.example.com/route/voice/vm');
-    expect(request.headers).toEqual([['content-type', 'text/x-mine'], ['X-Who', 'me']]);
+    expect(request.headers).toEqual([
+      ['content-type', 'text/x-mine'],
+      ['X-Who', 'me'],
+    ]);
     expect(request.omit).toEqual(['host']);
     expect(request.body).toBe('{"p":"k3y\\"&=","m":"x\\"y","u":"{{unknown}}"}');
   });

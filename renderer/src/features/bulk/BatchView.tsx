@@ -83,7 +83,13 @@ export function BatchView({ batch, profiles }: BatchViewProps) {
     return (
       <Card data-testid="batch-view" data-batch-id={batch.id}>
         {error ? (
-          <Alert type="error" showIcon title={t('bulk.batch.loadFailed')} description={describeError(t, error)} action={<Button onClick={() => void refetch()}>{t('common.retry')}</Button>} />
+          <Alert
+            type="error"
+            showIcon
+            title={t('bulk.batch.loadFailed')}
+            description={describeError(t, error)}
+            action={<Button onClick={() => void refetch()}>{t('common.retry')}</Button>}
+          />
         ) : (
           <Skeleton active />
         )}
@@ -140,7 +146,12 @@ export function BatchView({ batch, profiles }: BatchViewProps) {
           ) : null}
           <Space.Compact>
             <Tooltip title={t('bulk.exportHelp')}>
-              <Button icon={<DownloadOutlined />} onClick={() => exporting.mutate('csv')} loading={exporting.isPending && exporting.variables === 'csv'} data-testid="batch-export">
+              <Button
+                icon={<DownloadOutlined />}
+                onClick={() => exporting.mutate('csv')}
+                loading={exporting.isPending && exporting.variables === 'csv'}
+                data-testid="batch-export"
+              >
                 {t('bulk.action.export')}
               </Button>
             </Tooltip>
@@ -156,7 +167,14 @@ export function BatchView({ batch, profiles }: BatchViewProps) {
       </Typography.Paragraph>
 
       {status === 'paused' || status === 'cancelled' ? (
-        <StopBanner progress={p} balance={balance} sandbox={profile?.builtin === true} onCheckBalance={() => void checkBalance()} onBalance={setBalance} onResume={() => act.mutate('resume')} />
+        <StopBanner
+          progress={p}
+          balance={balance}
+          sandbox={profile?.builtin === true}
+          onCheckBalance={() => void checkBalance()}
+          onBalance={setBalance}
+          onResume={() => act.mutate('resume')}
+        />
       ) : null}
 
       <div className="bulk-progress" data-testid="batch-progress" data-percent={percent}>
@@ -167,7 +185,11 @@ export function BatchView({ batch, profiles }: BatchViewProps) {
           aria-label={t('bulk.figures.progressLabel')}
         />
         <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-          {t('bulk.figures.progressLegend', { handled: formatNumber(lang, p.total - p.remaining - p.calling), total: formatNumber(lang, p.total), answered: formatNumber(lang, p.answered) })}
+          {t('bulk.figures.progressLegend', {
+            handled: formatNumber(lang, p.total - p.remaining - p.calling),
+            total: formatNumber(lang, p.total),
+            answered: formatNumber(lang, p.answered),
+          })}
         </Typography.Text>
       </div>
 
@@ -184,7 +206,13 @@ export function BatchView({ batch, profiles }: BatchViewProps) {
           note={p.refusedSends ? t('bulk.figures.refusedInAll', { count: p.refusedSends }) : undefined}
         />
         <Figure name="failed" value={p.failed} title={t('bulk.figures.failed')} color={p.failed ? '#cf1322' : undefined} hint={t('bulk.figures.failedHint')} />
-        <Figure name="unknown" value={p.unknown} title={t('bulk.figures.unknown')} color={p.unknown ? '#d46b08' : undefined} hint={t('bulk.figures.unknownHint')} />
+        <Figure
+          name="unknown"
+          value={p.unknown}
+          title={t('bulk.figures.unknown')}
+          color={p.unknown ? '#d46b08' : undefined}
+          hint={t('bulk.figures.unknownHint')}
+        />
         <Figure name="remaining" value={p.remaining} title={t('bulk.figures.remaining')} />
         <Figure name="rate" value={p.ratePerMinute} title={t('bulk.figures.rate')} />
         <Figure name="eta" value={p.etaMs === null ? '—' : formatDuration(t, p.etaMs)} title={t('bulk.figures.eta')} />
@@ -207,7 +235,21 @@ export function BatchView({ batch, profiles }: BatchViewProps) {
   );
 }
 
-function Figure({ name, title, value, color, hint, note }: { name: string; title: string; value: number | string; color?: string; hint?: string; note?: string }) {
+function Figure({
+  name,
+  title,
+  value,
+  color,
+  hint,
+  note,
+}: {
+  name: string;
+  title: string;
+  value: number | string;
+  color?: string;
+  hint?: string;
+  note?: string;
+}) {
   const label = hint ? (
     <Tooltip title={hint}>
       <span className="bulk-figure-hint">{title}</span>
@@ -260,7 +302,12 @@ function StopBanner({
             icon={<PlusCircleOutlined />}
             loading={topUp.isPending}
             // Enough for every row left (at least the Sandbox's 10 free units).
-            onClick={() => topUp.mutate(Math.max(10, progress.unitsRemaining), { onSuccess: (v) => onBalance(v.account.balance), onError: (e) => void message.error(describeError(t, e)) })}
+            onClick={() =>
+              topUp.mutate(Math.max(10, progress.unitsRemaining), {
+                onSuccess: (v) => onBalance(v.account.balance),
+                onError: (e) => void message.error(describeError(t, e)),
+              })
+            }
             data-testid="stop-sandbox-topup"
           >
             {t('sandbox.links.topUp')}
@@ -294,7 +341,9 @@ function StopBanner({
           {sandbox && reason === 'insufficient-balance' ? <div>{t('bulk.stop.sandboxTopUp')}</div> : null}
           {sandbox && reason === 'content-not-approved' ? <div>{t('bulk.stop.sandboxRegister')}</div> : null}
           {reason === 'insufficient-balance' && balance !== null ? (
-            <div data-testid="stop-balance">{t('bulk.stop.balanceNow', { units: formatNumber(lang, balance), needed: formatNumber(lang, progress.unitsRemaining) })}</div>
+            <div data-testid="stop-balance">
+              {t('bulk.stop.balanceNow', { units: formatNumber(lang, balance), needed: formatNumber(lang, progress.unitsRemaining) })}
+            </div>
           ) : null}
         </>
       }

@@ -15,7 +15,16 @@ import { missingTargets, specFromTargets, targetsFromSpec, type ColumnTargets } 
 import { LinesEditor } from './lines';
 import { MappingStep } from './MappingStep';
 import { ReportStep } from './ReportStep';
-import { cancelImportRead, discardImport, FILE_UNREADABLE, useBalanceUnits, useImportProgress, useOpenImport, useRemapImport, type BulkData } from './use-bulk-data';
+import {
+  cancelImportRead,
+  discardImport,
+  FILE_UNREADABLE,
+  useBalanceUnits,
+  useImportProgress,
+  useOpenImport,
+  useRemapImport,
+  type BulkData,
+} from './use-bulk-data';
 import { useFeedback } from '../../app/feedback';
 
 type Step = 'file' | 'mapping' | 'report';
@@ -103,7 +112,10 @@ export function ImportWizard({ data, onStarted }: ImportWizardProps) {
   const open = (chosen: File, forTemplate = templateId) => {
     if (!forTemplate) return;
     if (chosen.size > MAX_FILE_BYTES) {
-      setProblem({ title: t('bulk.file.openFailed', { name: chosen.name }), error: { code: 'import-too-large', params: { kind: 'fileBytes', max: MAX_FILE_BYTES, found: chosen.size } } });
+      setProblem({
+        title: t('bulk.file.openFailed', { name: chosen.name }),
+        error: { code: 'import-too-large', params: { kind: 'fileBytes', max: MAX_FILE_BYTES, found: chosen.size } },
+      });
       return;
     }
     setProblem(null);
@@ -161,19 +173,17 @@ export function ImportWizard({ data, onStarted }: ImportWizardProps) {
   };
 
   const stepIndex = STEPS.indexOf(step);
-  const mappingComplete = !!template && !!view && (() => {
-    const m = missingTargets(targets, template.markerCount);
-    return !m.mobile && m.markers.length === 0;
-  })();
+  const mappingComplete =
+    !!template &&
+    !!view &&
+    (() => {
+      const m = missingTargets(targets, template.markerCount);
+      return !m.mobile && m.markers.length === 0;
+    })();
 
   return (
     <Card ref={wizard} data-testid="import-wizard" data-step={step}>
-      <Steps
-        size="small"
-        current={stepIndex}
-        style={{ marginBottom: 20 }}
-        items={STEPS.map((s) => ({ title: t(`bulk.step.${s}`) }))}
-      />
+      <Steps size="small" current={stepIndex} style={{ marginBottom: 20 }} items={STEPS.map((s) => ({ title: t(`bulk.step.${s}`) }))} />
 
       {problem ? (
         <Alert
@@ -191,7 +201,12 @@ export function ImportWizard({ data, onStarted }: ImportWizardProps) {
       {step === 'file' ? (
         <Form layout="vertical" className="bulk-file-form" requiredMark={false}>
           <Flex gap={24} wrap>
-            <Form.Item label={t('bulk.field.profile')} htmlFor="bulk-profile" style={{ flex: '1 1 280px' }} extra={profile && !profile.hasKey ? t('bulk.field.profileNoKey') : undefined}>
+            <Form.Item
+              label={t('bulk.field.profile')}
+              htmlFor="bulk-profile"
+              style={{ flex: '1 1 280px' }}
+              extra={profile && !profile.hasKey ? t('bulk.field.profileNoKey') : undefined}
+            >
               <Select
                 id="bulk-profile"
                 value={profileId}
@@ -249,7 +264,9 @@ export function ImportWizard({ data, onStarted }: ImportWizardProps) {
               <p className="ant-upload-drag-icon">
                 <InboxOutlined aria-hidden />
               </p>
-              <p className="ant-upload-text">{opening.isPending ? t('bulk.file.reading') : templateId ? t('bulk.file.choose') : t('bulk.file.templateFirst')}</p>
+              <p className="ant-upload-text">
+                {opening.isPending ? t('bulk.file.reading') : templateId ? t('bulk.file.choose') : t('bulk.file.templateFirst')}
+              </p>
               <p className="ant-upload-hint">{t('bulk.file.hint')}</p>
             </Upload.Dragger>
           </Form.Item>

@@ -66,18 +66,18 @@ export function MappingStep({ view, template, targets, busy, canContinue, onChan
         {t('bulk.mapping.sampleTitle', { count: view.sample.length })}
       </Typography.Title>
       <MappingContext.Provider value={{ targets, options, onChange }}>
-      <Table
-        aria-labelledby="mapping-sample-title"
-        size="small"
-        bordered
-        columns={columns}
-        dataSource={sample}
-        pagination={false}
-        scroll={{ x: 'max-content' }}
-        tableLayout="fixed"
-        components={HEADER_COMPONENTS}
-        data-testid="mapping-sample"
-      />
+        <Table
+          aria-labelledby="mapping-sample-title"
+          size="small"
+          bordered
+          columns={columns}
+          dataSource={sample}
+          pagination={false}
+          scroll={{ x: 'max-content' }}
+          tableLayout="fixed"
+          components={HEADER_COMPONENTS}
+          data-testid="mapping-sample"
+        />
       </MappingContext.Provider>
 
       {missing.mobile || missing.markers.length ? (
@@ -104,8 +104,7 @@ export function MappingStep({ view, template, targets, busy, canContinue, onChan
               <Typography.Text type="secondary" className="bulk-preview-meta">
                 {t('bulk.mapping.previewMeta', { row: p.row, mobile: p.mobile, length: p.length, count: p.units })}
               </Typography.Text>
-              <span className="bulk-preview-text">{p.content}</span>{' '}
-              <HearItButton text={p.content} size="small" iconOnly data-testid="preview-hear" />
+              <span className="bulk-preview-text">{p.content}</span> <HearItButton text={p.content} size="small" iconOnly data-testid="preview-hear" />
             </li>
           ))}
         </ol>

@@ -154,7 +154,12 @@ export function ReportStep(props: ReportStepProps) {
 
       <Flex gap={16} wrap style={{ marginTop: 16 }} align="stretch">
         <Card size="small" title={t('bulk.report.duplicatesTitle')} style={{ flex: '1 1 420px' }} data-testid="duplicates-card">
-          <Radio.Group value={policy} onChange={(e) => props.onPolicy(e.target.value as DuplicatePolicy)} aria-label={t('bulk.report.duplicatesTitle')} data-testid="duplicate-policy">
+          <Radio.Group
+            value={policy}
+            onChange={(e) => props.onPolicy(e.target.value as DuplicatePolicy)}
+            aria-label={t('bulk.report.duplicatesTitle')}
+            data-testid="duplicate-policy"
+          >
             <Flex vertical gap={8}>
               {DUPLICATE_POLICIES.map((p) => (
                 <Radio key={p} value={p} data-policy={p}>
@@ -168,7 +173,15 @@ export function ReportStep(props: ReportStepProps) {
           </Radio.Group>
         </Card>
 
-        <Card size="small" title={t('bulk.report.sendTitle')} style={{ flex: '1 1 420px' }} data-testid="send-summary" data-to-send={toSend} data-units={units} data-enough={enough === null ? 'unknown' : String(enough)}>
+        <Card
+          size="small"
+          title={t('bulk.report.sendTitle')}
+          style={{ flex: '1 1 420px' }}
+          data-testid="send-summary"
+          data-to-send={toSend}
+          data-units={units}
+          data-enough={enough === null ? 'unknown' : String(enough)}
+        >
           <Flex gap={24} wrap>
             <Stat id="to-send" title={t('bulk.report.toSend')} value={toSend} />
             <Stat id="units" title={t('bulk.report.units')} value={units} />
@@ -209,14 +222,27 @@ export function ReportStep(props: ReportStepProps) {
       <Flex gap={16} align="flex-end" wrap style={{ marginTop: 16 }}>
         <label className="bulk-name" htmlFor="bulk-name">
           <span>{t('bulk.report.name')}</span>
-          <Input id="bulk-name" value={name} maxLength={100} onChange={(e) => props.onName(e.target.value)} placeholder={view.fileName} style={{ width: 320 }} />
+          <Input
+            id="bulk-name"
+            value={name}
+            maxLength={100}
+            onChange={(e) => props.onName(e.target.value)}
+            placeholder={view.fileName}
+            style={{ width: 320 }}
+          />
         </label>
         <span style={{ flex: 1 }} />
         <Button onClick={props.onBack}>{t('bulk.back')}</Button>
         <Button onClick={props.onDiscard} data-testid="discard-import">
           {t('bulk.report.discard')}
         </Button>
-        <Button type="primary" onClick={() => void start()} disabled={toSend === 0} loading={creating.isPending || starting.isPending} data-testid="create-start">
+        <Button
+          type="primary"
+          onClick={() => void start()}
+          disabled={toSend === 0}
+          loading={creating.isPending || starting.isPending}
+          data-testid="create-start"
+        >
           {t('bulk.report.createStart', { count: toSend })}
         </Button>
       </Flex>

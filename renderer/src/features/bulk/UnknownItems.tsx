@@ -29,7 +29,6 @@ export function UnknownItems({ batchId, progress }: UnknownItemsProps) {
     if (items) setSelected((s) => s.filter((id) => items.some((i) => i.id === id)));
   }, [items]);
 
-
   const requeue = () => {
     const ids = [...selected];
     let confirmed = false;
@@ -77,7 +76,13 @@ export function UnknownItems({ batchId, progress }: UnknownItemsProps) {
   };
 
   return (
-    <Card size="small" title={t('bulk.unknown.title', { count: progress.unknown })} className="bulk-unknown" data-testid="unknown-items" style={{ marginBottom: 16 }}>
+    <Card
+      size="small"
+      title={t('bulk.unknown.title', { count: progress.unknown })}
+      className="bulk-unknown"
+      data-testid="unknown-items"
+      style={{ marginBottom: 16 }}
+    >
       <Alert type="warning" showIcon title={t('bulk.unknown.explain')} style={{ marginBottom: 12 }} />
       {error ? <Alert type="error" showIcon title={describeError(t, error)} style={{ marginBottom: 12 }} /> : null}
       <Table<BatchItemView>

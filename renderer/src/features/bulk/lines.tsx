@@ -71,7 +71,9 @@ export function LinesEditor({ profileId }: { profileId: string | null }) {
           {t('bulk.lines.save')}
         </Button>
         <Typography.Text type="secondary" data-testid="lines-limits">
-          {ready ? t('bulk.lines.limits', { concurrent: formatNumber(lang, CALLS_PER_LINE * shown), perHour: formatNumber(lang, CALLS_PER_HOUR_PER_LINE * shown) }) : null}
+          {ready
+            ? t('bulk.lines.limits', { concurrent: formatNumber(lang, CALLS_PER_LINE * shown), perHour: formatNumber(lang, CALLS_PER_HOUR_PER_LINE * shown) })
+            : null}
         </Typography.Text>
       </Flex>
       <Flex gap={8} align="flex-start" className="bulk-lend">

@@ -36,7 +36,10 @@ export interface BulkData {
 export function useBulkData(): { data: BulkData | null; loading: boolean; error: IpcError | null; reload: () => void } {
   const profiles = useQuery(profilesQuery);
   const templates = useQuery(templatesQuery);
-  const data = useMemo(() => (profiles.data && templates.data ? { profiles: profiles.data, templates: templates.data } : null), [profiles.data, templates.data]);
+  const data = useMemo(
+    () => (profiles.data && templates.data ? { profiles: profiles.data, templates: templates.data } : null),
+    [profiles.data, templates.data],
+  );
   return {
     data,
     loading: profiles.isPending || templates.isPending,
@@ -51,8 +54,8 @@ export function useBulkData(): { data: BulkData | null; loading: boolean; error:
 /** Past batches, newest first. */
 export const batchesQuery = queryOptions({ queryKey: bulkKeys.list(), queryFn: () => ask((api) => api.bulk.list({ limit: 200 })) });
 
-export const progressQuery = (batchId: number) => queryOptions({ queryKey: bulkKeys.progress(batchId), queryFn: () => ask((api) => api.bulk.progress({ batchId })) });
-
+export const progressQuery = (batchId: number) =>
+  queryOptions({ queryKey: bulkKeys.progress(batchId), queryFn: () => ask((api) => api.bulk.progress({ batchId })) });
 
 /**
  * A batch's progress, pushed by main or returned by an action: kept unless an older one (pushes and
@@ -78,7 +81,11 @@ export const bulkLiveUpdates: LiveUpdates = (on, client) => {
 /** A profile's balance in units, asked again now; null when it cannot be known (the screens say so). */
 export function useBalanceUnits(): (profileId: string) => Promise<number | null> {
   const client = useQueryClient();
-  return (profileId) => client.fetchQuery({ ...balanceQuery(profileId), staleTime: 0 }).then((b) => b.units, () => null);
+  return (profileId) =>
+    client.fetchQuery({ ...balanceQuery(profileId), staleTime: 0 }).then(
+      (b) => b.units,
+      () => null,
+    );
 }
 
 /** The progress main's import worker pushes while it reads the file opened under `requestId`. */
@@ -124,7 +131,9 @@ export function useOpenImport(reading: (requestId: string | null) => void) {
 
 /** An open import read again with another mapping. */
 export function useRemapImport() {
-  return useMutation({ mutationFn: ({ importId, mapping }: { importId: string; mapping: MappingSpec }) => ask((api) => api.bulk.remap({ importId, mapping })) });
+  return useMutation({
+    mutationFn: ({ importId, mapping }: { importId: string; mapping: MappingSpec }) => ask((api) => api.bulk.remap({ importId, mapping })),
+  });
 }
 
 /** A page of an open import's problems. */
@@ -164,7 +173,11 @@ export function useBatchAction(batchId: number, failed: (e: IpcError) => void) {
 }
 
 /** A batch's results as a sheet (CSV or Excel), in a language and local time. */
-export function useExportBatch(input: () => Omit<InputOf<'bulk.export'>, 'format'>, done: (sheet: OutputOf<'bulk.export'>) => void, failed: (e: IpcError) => void) {
+export function useExportBatch(
+  input: () => Omit<InputOf<'bulk.export'>, 'format'>,
+  done: (sheet: OutputOf<'bulk.export'>) => void,
+  failed: (e: IpcError) => void,
+) {
   return useMutation({ mutationFn: (format: 'csv' | 'xlsx') => ask((api) => api.bulk.export({ ...input(), format })), onSuccess: done, onError: failed });
 }
 
@@ -185,7 +198,11 @@ export function useUnknownItems(batchId: number) {
   const changed = () => {
     for (const queryKey of [bulkKeys.unknown(batchId), bulkKeys.items(batchId), bulkKeys.progress(batchId)]) void client.invalidateQueries({ queryKey });
   };
-  const requeue = useMutation({ mutationFn: (itemIds: number[]) => ask((api) => api.bulk.requeue({ batchId, itemIds, confirm: true })), onSuccess: changed, retry: false });
+  const requeue = useMutation({
+    mutationFn: (itemIds: number[]) => ask((api) => api.bulk.requeue({ batchId, itemIds, confirm: true })),
+    onSuccess: changed,
+    retry: false,
+  });
   const skip = useMutation({ mutationFn: (itemIds: number[]) => ask((api) => api.bulk.skip({ batchId, itemIds })), onSuccess: changed });
   return { items, requeue, skip };
 }
@@ -195,7 +212,11 @@ type LinesChange = { id: string; lines?: number; lendLines?: boolean };
 
 export function useProfileLines(profileId: string | null, done: (saved: ProfileLines, input: LinesChange) => void, failed: (e: IpcError) => void) {
   const client = useQueryClient();
-  const read = useQuery({ queryKey: linesKeys.of(profileId ?? ''), queryFn: () => ask((api) => api.profiles.lines({ id: profileId! })), enabled: profileId !== null });
+  const read = useQuery({
+    queryKey: linesKeys.of(profileId ?? ''),
+    queryFn: () => ask((api) => api.profiles.lines({ id: profileId! })),
+    enabled: profileId !== null,
+  });
   const save = useMutation({
     mutationFn: (input: LinesChange) => ask((api) => api.profiles.setLines(input)),
     onSuccess: (saved: ProfileLines, input) => {

@@ -39,7 +39,13 @@ export function ContactsTab({ data, onChanged }: ContactsTabProps) {
   const remove = (c: ContactRecord) => {
     modal.confirm({
       title: t('dial.contacts.confirmDelete', { name: c.name }),
-      content: groupsOf(c).length ? t('dial.contacts.confirmDeleteGroups', { groups: groupsOf(c).map((g) => g.name).join(', ') }) : undefined,
+      content: groupsOf(c).length
+        ? t('dial.contacts.confirmDeleteGroups', {
+            groups: groupsOf(c)
+              .map((g) => g.name)
+              .join(', '),
+          })
+        : undefined,
       okText: t('dial.contacts.delete'),
       okButtonProps: { danger: true },
       cancelText: t('common.cancel'),
@@ -149,11 +155,29 @@ export function ContactsTab({ data, onChanged }: ContactsTabProps) {
             width: 170,
             render: (_, c) => (
               <Flex gap={4}>
-                <Button size="small" icon={<PhoneOutlined />} onClick={() => requestPalette({ kind: 'contact', contactId: c.id })} aria-label={t('dial.contacts.callLabel', { name: c.name })}>
+                <Button
+                  size="small"
+                  icon={<PhoneOutlined />}
+                  onClick={() => requestPalette({ kind: 'contact', contactId: c.id })}
+                  aria-label={t('dial.contacts.callLabel', { name: c.name })}
+                >
                   {t('dial.contacts.call')}
                 </Button>
-                <Button size="small" type="text" icon={<EditOutlined />} onClick={() => setEditing({ contact: c })} aria-label={t('dial.contacts.editLabel', { name: c.name })} />
-                <Button size="small" type="text" danger icon={<DeleteOutlined />} onClick={() => remove(c)} aria-label={t('dial.contacts.deleteLabel', { name: c.name })} />
+                <Button
+                  size="small"
+                  type="text"
+                  icon={<EditOutlined />}
+                  onClick={() => setEditing({ contact: c })}
+                  aria-label={t('dial.contacts.editLabel', { name: c.name })}
+                />
+                <Button
+                  size="small"
+                  type="text"
+                  danger
+                  icon={<DeleteOutlined />}
+                  onClick={() => remove(c)}
+                  aria-label={t('dial.contacts.deleteLabel', { name: c.name })}
+                />
               </Flex>
             ),
           },
@@ -179,7 +203,15 @@ interface ContactFormValues {
   note: string;
 }
 
-function ContactFormModal({ editing, onClose, onSaved }: { editing: { contact: ContactRecord | null } | null; onClose: () => void; onSaved: (c: ContactRecord, created: boolean) => void }) {
+function ContactFormModal({
+  editing,
+  onClose,
+  onSaved,
+}: {
+  editing: { contact: ContactRecord | null } | null;
+  onClose: () => void;
+  onSaved: (c: ContactRecord, created: boolean) => void;
+}) {
   const { t } = useTranslation();
   const [form] = Form.useForm<ContactFormValues>();
   const saving = useSaveContact();
@@ -198,12 +230,20 @@ function ContactFormModal({ editing, onClose, onSaved }: { editing: { contact: C
     if (!values) return;
     let error: IpcError;
     try {
-      const saved = await saving.mutateAsync({ ...(contact ? { id: contact.id } : {}), name: values.name.trim(), mobile: values.mobile, favourite: values.favourite, note: values.note?.trim() ?? '' });
+      const saved = await saving.mutateAsync({
+        ...(contact ? { id: contact.id } : {}),
+        name: values.name.trim(),
+        mobile: values.mobile,
+        favourite: values.favourite,
+        note: values.note?.trim() ?? '',
+      });
       return onSaved(saved, !contact);
     } catch (e) {
       error = e as IpcError;
     }
-    const fields = (error.issues ?? []).filter((i) => i.path in values).map((i) => ({ name: i.path as keyof ContactFormValues, errors: [describeIssue(t, i.message)] }));
+    const fields = (error.issues ?? [])
+      .filter((i) => i.path in values)
+      .map((i) => ({ name: i.path as keyof ContactFormValues, errors: [describeIssue(t, i.message)] }));
     if (fields.length) form.setFields(fields);
     else setProblem(describeError(t, error));
   };
@@ -234,7 +274,14 @@ function ContactFormModal({ editing, onClose, onSaved }: { editing: { contact: C
           }
         }}
       >
-        <Form.Item name="name" label={t('dial.contacts.form.name')} rules={[{ required: true, whitespace: true, message: t('dial.contacts.form.nameRequired') }, { max: 60, message: t('dial.contacts.form.nameTooLong') }]}>
+        <Form.Item
+          name="name"
+          label={t('dial.contacts.form.name')}
+          rules={[
+            { required: true, whitespace: true, message: t('dial.contacts.form.nameRequired') },
+            { max: 60, message: t('dial.contacts.form.nameTooLong') },
+          ]}
+        >
           <Input autoFocus maxLength={60} />
         </Form.Item>
         <Form.Item

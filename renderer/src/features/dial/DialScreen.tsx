@@ -84,7 +84,14 @@ export function DialScreen() {
           runs.slice(0, 3).map((r) => <RunCard key={r.runId} run={r} />)
         ) : (
           <div className="dial-runs-empty" data-testid="dial-runs-empty">
-            <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={<span>{t('dial.run.empty')} {shortcut}</span>} />
+            <Empty
+              image={Empty.PRESENTED_IMAGE_SIMPLE}
+              description={
+                <span>
+                  {t('dial.run.empty')} {shortcut}
+                </span>
+              }
+            />
           </div>
         )}
       </div>
@@ -95,7 +102,11 @@ export function DialScreen() {
           activeKey={tab}
           onChange={(k) => setTab(k as TabKey)}
           items={[
-            { key: 'contacts', label: t('dial.tabs.contacts', { count: data.contacts.length }), children: <ContactsTab data={data} onChanged={reloadContacts} /> },
+            {
+              key: 'contacts',
+              label: t('dial.tabs.contacts', { count: data.contacts.length }),
+              children: <ContactsTab data={data} onChanged={reloadContacts} />,
+            },
             { key: 'groups', label: t('dial.tabs.groups', { count: data.groups.length }), children: <GroupsTab data={data} onChanged={reloadContacts} /> },
             { key: 'settings', label: t('dial.tabs.settings'), children: <SettingsTab data={data} /> },
           ]}

@@ -33,7 +33,13 @@ export function GroupsTab({ data, onChanged }: { data: DialData; onChanged: () =
     <div data-testid="groups-tab">
       <Flex justify="space-between" align="center" style={{ marginBottom: 12 }} gap={12}>
         <Typography.Text type="secondary">{t('dial.groups.intro')}</Typography.Text>
-        <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing({ group: null })} disabled={data.contacts.length === 0} data-testid="add-group">
+        <Button
+          type="primary"
+          icon={<PlusOutlined />}
+          onClick={() => setEditing({ group: null })}
+          disabled={data.contacts.length === 0}
+          data-testid="add-group"
+        >
           {t('dial.groups.add')}
         </Button>
       </Flex>
@@ -50,11 +56,30 @@ export function GroupsTab({ data, onChanged }: { data: DialData; onChanged: () =
               data-group-id={g.id}
               extra={
                 <Flex gap={4}>
-                  <Button size="small" icon={<PhoneOutlined />} onClick={() => requestPalette({ kind: 'group', groupId: g.id })} disabled={g.memberIds.length === 0} aria-label={t('dial.groups.callLabel', { name: g.name })}>
+                  <Button
+                    size="small"
+                    icon={<PhoneOutlined />}
+                    onClick={() => requestPalette({ kind: 'group', groupId: g.id })}
+                    disabled={g.memberIds.length === 0}
+                    aria-label={t('dial.groups.callLabel', { name: g.name })}
+                  >
                     {t('dial.groups.call')}
                   </Button>
-                  <Button size="small" type="text" icon={<EditOutlined />} onClick={() => setEditing({ group: g })} aria-label={t('dial.groups.editLabel', { name: g.name })} />
-                  <Button size="small" type="text" danger icon={<DeleteOutlined />} onClick={() => remove(g)} aria-label={t('dial.groups.deleteLabel', { name: g.name })} />
+                  <Button
+                    size="small"
+                    type="text"
+                    icon={<EditOutlined />}
+                    onClick={() => setEditing({ group: g })}
+                    aria-label={t('dial.groups.editLabel', { name: g.name })}
+                  />
+                  <Button
+                    size="small"
+                    type="text"
+                    danger
+                    icon={<DeleteOutlined />}
+                    onClick={() => remove(g)}
+                    aria-label={t('dial.groups.deleteLabel', { name: g.name })}
+                  />
                 </Flex>
               }
             >
@@ -86,7 +111,17 @@ export function GroupsTab({ data, onChanged }: { data: DialData; onChanged: () =
   );
 }
 
-function GroupFormModal({ editing, data, onClose, onSaved }: { editing: { group: ContactGroupRecord | null } | null; data: DialData; onClose: () => void; onSaved: () => void }) {
+function GroupFormModal({
+  editing,
+  data,
+  onClose,
+  onSaved,
+}: {
+  editing: { group: ContactGroupRecord | null } | null;
+  data: DialData;
+  onClose: () => void;
+  onSaved: () => void;
+}) {
   const { t } = useTranslation();
   const [name, setName] = useState('');
   const [members, setMembers] = useState<number[]>([]);
@@ -161,9 +196,29 @@ function GroupFormModal({ editing, data, onClose, onSaved }: { editing: { group:
                   <span className="dial-member-name">
                     {contact(id)?.name ?? `#${id}`} <Typography.Text type="secondary">{contact(id)?.mobile}</Typography.Text>
                   </span>
-                  <Button size="small" type="text" icon={<ArrowUpOutlined />} disabled={i === 0} onClick={() => move(i, -1)} aria-label={t('dial.groups.moveUp', { name: contact(id)?.name ?? id })} />
-                  <Button size="small" type="text" icon={<ArrowDownOutlined />} disabled={i === members.length - 1} onClick={() => move(i, 1)} aria-label={t('dial.groups.moveDown', { name: contact(id)?.name ?? id })} />
-                  <Button size="small" type="text" icon={<CloseOutlined />} onClick={() => setMembers((m) => m.filter((x) => x !== id))} aria-label={t('dial.groups.removeMember', { name: contact(id)?.name ?? id })} />
+                  <Button
+                    size="small"
+                    type="text"
+                    icon={<ArrowUpOutlined />}
+                    disabled={i === 0}
+                    onClick={() => move(i, -1)}
+                    aria-label={t('dial.groups.moveUp', { name: contact(id)?.name ?? id })}
+                  />
+                  <Button
+                    size="small"
+                    type="text"
+                    icon={<ArrowDownOutlined />}
+                    disabled={i === members.length - 1}
+                    onClick={() => move(i, 1)}
+                    aria-label={t('dial.groups.moveDown', { name: contact(id)?.name ?? id })}
+                  />
+                  <Button
+                    size="small"
+                    type="text"
+                    icon={<CloseOutlined />}
+                    onClick={() => setMembers((m) => m.filter((x) => x !== id))}
+                    aria-label={t('dial.groups.removeMember', { name: contact(id)?.name ?? id })}
+                  />
                 </li>
               ))}
             </ol>

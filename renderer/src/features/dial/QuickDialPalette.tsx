@@ -13,7 +13,17 @@ import { normalizeMobile } from '../../../../common/domain/mobile';
 import { dialOptions, LIST_DIAL_DEFAULTS, ONE_DIAL_DEFAULTS, type DialDefaults } from '../../../../common/domain/dial-defaults';
 import { describeError, type IpcError } from '../../app/api';
 import { currentLanguage } from '../../i18n';
-import { defaultTemplate, fillPreview, formatClock, lastCalledWithTemplate, markerLabel, prefillFor, refusalText, spokenText, type RememberedValues } from './dial-model';
+import {
+  defaultTemplate,
+  fillPreview,
+  formatClock,
+  lastCalledWithTemplate,
+  markerLabel,
+  prefillFor,
+  refusalText,
+  spokenText,
+  type RememberedValues,
+} from './dial-model';
 import { HearItButton } from '../../app/HearItButton';
 import { dialRuns, takeTypeAhead, type PalettePreset } from './dial-store';
 import { SHORTCUT_KEYS } from './shortcut';
@@ -31,12 +41,13 @@ function targetLabel(tg: Target): string {
 type Stage = 'search' | 'confirm' | 'refused';
 
 /** What the palette remembers between openings (this session); "until answered" apart for one person and for a list (dial-defaults.ts). */
-const memory: { templateId: string | null; profileId: string | null; options: Record<'one' | 'list', DialDefaults>; values: Record<string, RememberedValues> } = {
-  templateId: null,
-  profileId: null,
-  options: { one: { ...ONE_DIAL_DEFAULTS }, list: { ...LIST_DIAL_DEFAULTS } },
-  values: {},
-};
+const memory: { templateId: string | null; profileId: string | null; options: Record<'one' | 'list', DialDefaults>; values: Record<string, RememberedValues> } =
+  {
+    templateId: null,
+    profileId: null,
+    options: { one: { ...ONE_DIAL_DEFAULTS }, list: { ...LIST_DIAL_DEFAULTS } },
+    values: {},
+  };
 
 export interface QuickDialPaletteProps {
   open: boolean;
@@ -103,14 +114,16 @@ export function QuickDialPalette({ open, preset, data, onClose, onStarted }: Qui
       if (g.memberIds.length && matchesAny([g.name], query)) out.push({ key: `g${g.id}`, kind: 'group', group: g });
     }
     const number = normalizeMobile(query);
-    if (number.ok && !out.some((o) => o.kind === 'contact' && o.contact.mobile === number.mobile)) out.push({ key: `n${number.mobile}`, kind: 'number', mobile: number.mobile });
+    if (number.ok && !out.some((o) => o.kind === 'contact' && o.contact.mobile === number.mobile))
+      out.push({ key: `n${number.mobile}`, kind: 'number', mobile: number.mobile });
     return out;
   }, [matches, data.groups, query]);
 
   // ------------------------------------------------------------ choosing
 
   const firstContact = useCallback(
-    (tg: Target): ContactRecord | null => (tg.kind === 'contact' ? tg.contact : tg.kind === 'group' ? (contactsById.get(tg.group.memberIds[0] ?? -1) ?? null) : null),
+    (tg: Target): ContactRecord | null =>
+      tg.kind === 'contact' ? tg.contact : tg.kind === 'group' ? (contactsById.get(tg.group.memberIds[0] ?? -1) ?? null) : null,
     [contactsById],
   );
 
@@ -308,8 +321,7 @@ export function QuickDialPalette({ open, preset, data, onClose, onStarted }: Qui
 
   // ------------------------------------------------------------ view
 
-  const who = (tg: Target) =>
-    tg.kind === 'contact' ? `${tg.contact.name} · ${tg.contact.mobile}` : tg.kind === 'group' ? tg.group.name : tg.mobile;
+  const who = (tg: Target) => (tg.kind === 'contact' ? `${tg.contact.name} · ${tg.contact.mobile}` : tg.kind === 'group' ? tg.group.name : tg.mobile);
 
   const title = (
     <Flex align="center" gap={8}>
@@ -326,7 +338,13 @@ export function QuickDialPalette({ open, preset, data, onClose, onStarted }: Qui
   );
 
   return (
-    <Modal open={open} onCancel={onClose} footer={null} title={title} width={660} destroyOnHidden
+    <Modal
+      open={open}
+      onCancel={onClose}
+      footer={null}
+      title={title}
+      width={660}
+      destroyOnHidden
       className="dial-palette"
       // The dialog frame takes the focus when the opening animation ends unless it is already inside.
       afterOpenChange={(opened) => {
@@ -352,7 +370,15 @@ export function QuickDialPalette({ open, preset, data, onClose, onStarted }: Qui
               data-testid="palette-search"
               allowClear
             />
-            <ul id="dial-palette-options" role="listbox" aria-label={t('dial.palette.resultsLabel')} aria-busy={!fresh} className="dial-options" data-testid="palette-options" data-fresh={fresh}>
+            <ul
+              id="dial-palette-options"
+              role="listbox"
+              aria-label={t('dial.palette.resultsLabel')}
+              aria-busy={!fresh}
+              className="dial-options"
+              data-testid="palette-options"
+              data-fresh={fresh}
+            >
               {options.map((o, i) => (
                 <li
                   key={o.key}
@@ -402,9 +428,7 @@ export function QuickDialPalette({ open, preset, data, onClose, onStarted }: Qui
                 {who(target)}
               </Typography.Text>
               {target.kind === 'group' ? (
-                <Typography.Text type="secondary">
-                  {target.group.memberIds.map((id) => contactsById.get(id)?.name ?? `#${id}`).join(' → ')}
-                </Typography.Text>
+                <Typography.Text type="secondary">{target.group.memberIds.map((id) => contactsById.get(id)?.name ?? `#${id}`).join(' → ')}</Typography.Text>
               ) : null}
             </Flex>
             {problem ? <Alert type="error" showIcon title={problem} style={{ marginBottom: 12 }} data-testid="palette-problem" /> : null}
@@ -421,7 +445,12 @@ export function QuickDialPalette({ open, preset, data, onClose, onStarted }: Qui
                   />
                 </Form.Item>
                 <Form.Item label={t('dial.palette.profile')} htmlFor="dial-profile" style={{ flex: 1, minWidth: 0 }}>
-                  <Select id="dial-profile" value={profileId ?? undefined} onChange={setProfileId} options={usableProfiles.map((p) => ({ value: p.id, label: p.name }))} />
+                  <Select
+                    id="dial-profile"
+                    value={profileId ?? undefined}
+                    onChange={setProfileId}
+                    options={usableProfiles.map((p) => ({ value: p.id, label: p.name }))}
+                  />
                 </Form.Item>
               </Flex>
               {template && template.markerCount > 0 ? (
@@ -471,11 +500,28 @@ export function QuickDialPalette({ open, preset, data, onClose, onStarted }: Qui
                   <>
                     <label className="dial-inline-field">
                       <span>{t('dial.palette.attempts')}</span>
-                      <InputNumber min={2} max={10} precision={0} value={attempts} onChange={(n) => setAttempts(typeof n === 'number' ? n : 2)} style={{ width: 72 }} data-testid="palette-attempts" />
+                      <InputNumber
+                        min={2}
+                        max={10}
+                        precision={0}
+                        value={attempts}
+                        onChange={(n) => setAttempts(typeof n === 'number' ? n : 2)}
+                        style={{ width: 72 }}
+                        data-testid="palette-attempts"
+                      />
                     </label>
                     <label className="dial-inline-field">
                       <span>{t('dial.palette.pause')}</span>
-                      <InputNumber min={0} max={3600} precision={0} value={pauseSeconds} onChange={(n) => setPauseSeconds(typeof n === 'number' ? n : 0)} style={{ width: 88 }} suffix={t('dial.palette.seconds')} data-testid="palette-pause" />
+                      <InputNumber
+                        min={0}
+                        max={3600}
+                        precision={0}
+                        value={pauseSeconds}
+                        onChange={(n) => setPauseSeconds(typeof n === 'number' ? n : 0)}
+                        style={{ width: 88 }}
+                        suffix={t('dial.palette.seconds')}
+                        data-testid="palette-pause"
+                      />
                     </label>
                   </>
                 ) : null}
@@ -488,7 +534,10 @@ export function QuickDialPalette({ open, preset, data, onClose, onStarted }: Qui
                     placeholder={t('dial.palette.escalationNone')}
                     value={escalation ?? undefined}
                     onChange={(v: number | undefined) => setEscalation(v ?? null)}
-                    options={data.groups.map((g) => ({ value: g.id, label: withAside(lang, g.name, g.memberIds.map((id) => contactsById.get(id)?.name ?? `#${id}`).join(' → ')) }))}
+                    options={data.groups.map((g) => ({
+                      value: g.id,
+                      label: withAside(lang, g.name, g.memberIds.map((id) => contactsById.get(id)?.name ?? `#${id}`).join(' → ')),
+                    }))}
                   />
                 </Form.Item>
               ) : null}

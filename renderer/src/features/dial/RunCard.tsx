@@ -49,13 +49,24 @@ export function RunCard({ run }: { run: RunView }) {
 
   const cancel = () => cancelRun.mutate(run.runId, { onError: (e) => void message.error(describeError(t, e)) });
 
-  const titleText = targets.length > 1 ? t('dial.run.escalationTitle', { names: targets.map((x) => x.name ?? x.mobile).join(' → ') }) : t(`dial.run.${runTitleKey(done, p?.result?.status)}`, { who: whoOf(target) });
+  const titleText =
+    targets.length > 1
+      ? t('dial.run.escalationTitle', { names: targets.map((x) => x.name ?? x.mobile).join(' → ') })
+      : t(`dial.run.${runTitleKey(done, p?.result?.status)}`, { who: whoOf(target) });
 
   let line: string;
   if (!p) line = t('dial.run.starting');
-  else if (phase === 'calling') line = attemptNow?.messageId ? (attemptNow.state === 'calling' ? t('dial.run.ringing', { who: whoOf(p.target) }) : t('dial.run.placed', { who: whoOf(p.target) })) : t('dial.run.dialling', { who: whoOf(p.target) });
+  else if (phase === 'calling')
+    line = attemptNow?.messageId
+      ? attemptNow.state === 'calling'
+        ? t('dial.run.ringing', { who: whoOf(p.target) })
+        : t('dial.run.placed', { who: whoOf(p.target) })
+      : t('dial.run.dialling', { who: whoOf(p.target) });
   else if (phase === 'ended') line = t('dial.run.ended', { who: whoOf(p.target), state: t(`state.${p.state ?? 'unknown'}`, { ns: 'msg' }) });
-  else if (phase === 'waiting') line = p.nextAttemptAt ? t('dial.run.waiting', { in: formatIn(t, p.nextAttemptAt - now), time: formatClock(lang, p.nextAttemptAt, now) }) : t('dial.run.waitingShort');
+  else if (phase === 'waiting')
+    line = p.nextAttemptAt
+      ? t('dial.run.waiting', { in: formatIn(t, p.nextAttemptAt - now), time: formatClock(lang, p.nextAttemptAt, now) })
+      : t('dial.run.waitingShort');
   else if (phase === 'next-target') line = t('dial.run.nextTarget', { who: whoOf(p.target) });
   else if (phase === 'refused') line = t('dial.run.refusedNow', { who: whoOf(p.target) });
   else line = '';
@@ -86,7 +97,14 @@ export function RunCard({ run }: { run: RunView }) {
             {done && p?.result ? t(`dialResult.tag.${p.result.status}`, { ns: 'msg' }) : t(`dial.phase.${phase}`)}
           </Tag>
           {done ? (
-            <Button size="small" type="text" icon={<CloseOutlined />} aria-label={t('dial.run.dismiss')} onClick={() => dialRuns.dismiss(run.runId)} data-testid="run-dismiss" />
+            <Button
+              size="small"
+              type="text"
+              icon={<CloseOutlined />}
+              aria-label={t('dial.run.dismiss')}
+              onClick={() => dialRuns.dismiss(run.runId)}
+              data-testid="run-dismiss"
+            />
           ) : (
             <Button size="small" danger icon={<StopOutlined />} loading={cancelling} onClick={() => void cancel()} data-testid="run-cancel">
               {t('dial.run.cancel')}
@@ -112,7 +130,14 @@ export function RunCard({ run }: { run: RunView }) {
       ) : null}
 
       {next ? (
-        <Typography.Text type="secondary" className="dial-run-next" data-testid="run-next" data-next-target={p?.next?.targetIndex ?? ''} data-next-at={p?.next?.at ?? ''} style={{ display: 'block' }}>
+        <Typography.Text
+          type="secondary"
+          className="dial-run-next"
+          data-testid="run-next"
+          data-next-target={p?.next?.targetIndex ?? ''}
+          data-next-at={p?.next?.at ?? ''}
+          style={{ display: 'block' }}
+        >
           {next}
         </Typography.Text>
       ) : null}
@@ -144,7 +169,13 @@ export function RunCard({ run }: { run: RunView }) {
 }
 
 /** What the run does next and when; while a call rings, what follows if nobody answers (or that nobody else is called). */
-function nextLine(t: TFunction, lang: ReturnType<typeof currentLanguage>, run: RunView, p: NonNullable<RunView['progress']>, whoOf: (x: { name: string | null; mobile: string }) => string): string | null {
+function nextLine(
+  t: TFunction,
+  lang: ReturnType<typeof currentLanguage>,
+  run: RunView,
+  p: NonNullable<RunView['progress']>,
+  whoOf: (x: { name: string | null; mobile: string }) => string,
+): string | null {
   const n = p.next;
   if (!n) return p.phase === 'calling' && p.messageId !== null && run.targets.length > 1 ? t('dial.run.nextNone') : null;
   const again = n.targetIndex === p.targetIndex;
@@ -187,7 +218,15 @@ function ResultBanner({ result }: { result: DialResult }) {
           ? failedText(t, result)
           : t(`dialResult.${result.status}`, { ns: 'msg' });
   return (
-    <Alert type={RESULT_TYPES[result.status]} showIcon title={body} data-testid="run-result" data-status={result.status} style={{ marginBottom: 8 }} role="status" />
+    <Alert
+      type={RESULT_TYPES[result.status]}
+      showIcon
+      title={body}
+      data-testid="run-result"
+      data-status={result.status}
+      style={{ marginBottom: 8 }}
+      role="status"
+    />
   );
 }
 

@@ -44,14 +44,17 @@ export function SettingsTab({ data }: { data: DialData }) {
   const save = async () => {
     const v = await form.validateFields().catch(() => null);
     if (!v) return;
-    saving.mutate({
-      scope,
-      perMinute: v.perMinute ?? null,
-      perHour: v.perHour ?? null,
-      perDay: v.perDay ?? null,
-      quietStart: v.quiet ? v.quietStart : null,
-      quietEnd: v.quiet ? v.quietEnd : null,
-    }, { onSuccess: () => void message.success(t('dial.settings.saved')), onError: (e) => void message.error(describeError(t, e)) });
+    saving.mutate(
+      {
+        scope,
+        perMinute: v.perMinute ?? null,
+        perHour: v.perHour ?? null,
+        perDay: v.perDay ?? null,
+        quietStart: v.quiet ? v.quietStart : null,
+        quietEnd: v.quiet ? v.quietEnd : null,
+      },
+      { onSuccess: () => void message.success(t('dial.settings.saved')), onError: (e) => void message.error(describeError(t, e)) },
+    );
   };
 
   const inherited = record !== undefined && scope !== '*' && record.scope !== scope;

@@ -33,12 +33,21 @@ export function formatIn(t: TFunction, ms: number): string {
  * One refusal in the user's language: which limit and how many calls (for "call until answered",
  * which call of the run would break it), and when it frees up.
  */
-export function refusalText(t: TFunction, lang: Language, r: DialRefusal, now = Date.now(), name: string | null = null): { title: string; plan: string | null; frees: string } {
+export function refusalText(
+  t: TFunction,
+  lang: Language,
+  r: DialRefusal,
+  now = Date.now(),
+  name: string | null = null,
+): { title: string; plan: string | null; frees: string } {
   const when = Number.isFinite(r.freesAt) ? formatClock(lang, r.freesAt, now) : null;
   const frees = when ? t('refusal.frees', { ns: 'msg', time: when, in: formatIn(t, r.freesAt - now) }) : t('refusal.never', { ns: 'msg' });
   // Who was refused: the contact's name with the number where it is known.
   const mobile = name?.trim() ? withAside(lang, name.trim(), r.mobile) : r.mobile;
-  const title = r.limit === 'quiet-hours' ? t('refusal.quiet', { ns: 'msg', mobile }) : t(`refusal.${r.limit}`, { ns: 'msg', mobile, count: r.count ?? 0, max: r.max ?? 0 });
+  const title =
+    r.limit === 'quiet-hours'
+      ? t('refusal.quiet', { ns: 'msg', mobile })
+      : t(`refusal.${r.limit}`, { ns: 'msg', mobile, count: r.count ?? 0, max: r.max ?? 0 });
   const plan = r.plan ? t('refusal.plan', { ns: 'msg', mobile, attempts: r.plan.attempts, call: r.plan.call }) : null;
   return { title, plan, frees };
 }
@@ -82,7 +91,12 @@ export function lastCalledWithTemplate(contacts: readonly ContactRecord[]): Cont
  * session, else the last any contact was called with), else the only approved template. Else none:
  * the person chooses, never simply the first of several (a shipping notice for an on-call page).
  */
-export function defaultTemplate(templates: readonly TemplateView[], members: readonly ContactRecord[], remembered: string | null, everyone: readonly ContactRecord[] = []): TemplateView | null {
+export function defaultTemplate(
+  templates: readonly TemplateView[],
+  members: readonly ContactRecord[],
+  remembered: string | null,
+  everyone: readonly ContactRecord[] = [],
+): TemplateView | null {
   const approved = templates.filter((x) => x.approved);
   const byId = (id: string | null | undefined) => (id ? (approved.find((x) => x.id === id) ?? null) : null);
   const only = approved.length === 1 ? approved[0]! : null;

@@ -69,7 +69,20 @@ function applyProgress(r: RunView, p: DialProgress): RunView {
   } else if (p.phase === 'ended') {
     attempts = attempts.some(key)
       ? attempts.map((a) => (key(a) ? { ...a, messageId: p.messageId ?? a.messageId, state: p.state ?? a.state, ended: true } : a))
-      : [...attempts, { targetIndex: p.targetIndex, attempt: p.attempt, mobile: p.target.mobile, name: p.target.name, messageId: p.messageId, state: p.state, reason: null, ended: true, startedAt: Date.now() }];
+      : [
+          ...attempts,
+          {
+            targetIndex: p.targetIndex,
+            attempt: p.attempt,
+            mobile: p.target.mobile,
+            name: p.target.name,
+            messageId: p.messageId,
+            state: p.state,
+            reason: null,
+            ended: true,
+            startedAt: Date.now(),
+          },
+        ];
   } else if (p.phase === 'done' && p.result) {
     // The result has every attempt as main recorded it: the truth.
     const targets = p.result.targets;
@@ -97,14 +110,23 @@ function loadActive(): void {
   activeLoaded = true;
   void call((api) => api.dial.active()).then((r) => {
     if (!r.ok) return;
-    for (const p of r.value) upsert(p.runId, (run) => (run.progress ? run : applyProgress(run, p)), () => blank(p.runId, [], p.maxAttempts, null));
+    for (const p of r.value)
+      upsert(
+        p.runId,
+        (run) => (run.progress ? run : applyProgress(run, p)),
+        () => blank(p.runId, [], p.maxAttempts, null),
+      );
   });
 }
 
 export const dialRuns = {
   /** A step main pushed (runs started elsewhere, e.g. by the CLI, are shown too). */
   progress(p: DialProgress): void {
-    upsert(p.runId, (r) => applyProgress(r, p), () => blank(p.runId, [], p.maxAttempts, null));
+    upsert(
+      p.runId,
+      (r) => applyProgress(r, p),
+      () => blank(p.runId, [], p.maxAttempts, null),
+    );
   },
   /** A message main pushed: the state of an attempt's call. */
   messageUpdated(m: MessageRecord): void {

@@ -59,7 +59,10 @@ export function useDialData(): { data: DialData | null; loading: boolean; error:
   const queries = [useQuery(contactsQuery), useQuery(groupsQuery), useQuery(templatesQuery), useQuery(profilesQuery)] as const;
   const [contacts, groups, templates, profiles] = queries;
   const data = useMemo(
-    () => (contacts.data && groups.data && templates.data && profiles.data ? { contacts: contacts.data, groups: groups.data, templates: templates.data, profiles: profiles.data } : null),
+    () =>
+      contacts.data && groups.data && templates.data && profiles.data
+        ? { contacts: contacts.data, groups: groups.data, templates: templates.data, profiles: profiles.data }
+        : null,
     [contacts.data, groups.data, templates.data, profiles.data],
   );
   return {

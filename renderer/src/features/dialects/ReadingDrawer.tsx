@@ -16,7 +16,6 @@ import { useFeedback } from '../../app/feedback';
 const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
 const LISTENER_COLORS = { off: 'default', listening: 'success', elsewhere: 'processing', failed: 'error' } as const;
 
-
 export interface ReadingDrawerProps {
   profile: ProfileView | null;
   onClose: () => void;
@@ -70,7 +69,14 @@ export function ReadingDrawer({ profile, onClose, onChanged }: ReadingDrawerProp
   const applied = (r: { profile: ProfileView; reread: number }) => {
     onChanged(r.profile);
     setProblem(null);
-    void message.success([t('dialects.drawer.applied', { name: r.profile.name, dialect: dialectName(t, r.profile.dialect, r.profile.dialectId) }), r.reread ? t('dialects.drawer.reread', { count: r.reread }) : ''].filter(Boolean).join(' '));
+    void message.success(
+      [
+        t('dialects.drawer.applied', { name: r.profile.name, dialect: dialectName(t, r.profile.dialect, r.profile.dialectId) }),
+        r.reread ? t('dialects.drawer.reread', { count: r.reread }) : '',
+      ]
+        .filter(Boolean)
+        .join(' '),
+    );
   };
 
   const setDialect = useSetDialect(profile?.id);
@@ -93,7 +99,10 @@ export function ReadingDrawer({ profile, onClose, onChanged }: ReadingDrawerProp
       okText: t('dialects.drawer.newSecret'),
       cancelText: t('common.cancel'),
       // The confirmation closes whatever the answer: a refusal is shown in the drawer.
-      onOk: () => saveFollow.mutateAsync({ follow: profile!.follow, host: profile!.receipts.host, port: profile!.receipts.port, newSecret: true }, followSaved).catch(() => undefined),
+      onOk: () =>
+        saveFollow
+          .mutateAsync({ follow: profile!.follow, host: profile!.receipts.host, port: profile!.receipts.port, newSecret: true }, followSaved)
+          .catch(() => undefined),
     });
 
   let body = null;
@@ -139,7 +148,11 @@ export function ReadingDrawer({ profile, onClose, onChanged }: ReadingDrawerProp
                 {t('dialects.drawer.import')}
               </Button>
             </Upload>
-            <Button icon={<DownloadOutlined />} onClick={() => downloadText(`${d.name.replace(/[^\w.-]+/g, '-')}.dialect.json`, `${JSON.stringify(d, null, 2)}\n`, 'application/json')} data-testid="dialect-export">
+            <Button
+              icon={<DownloadOutlined />}
+              onClick={() => downloadText(`${d.name.replace(/[^\w.-]+/g, '-')}.dialect.json`, `${JSON.stringify(d, null, 2)}\n`, 'application/json')}
+              data-testid="dialect-export"
+            >
               {t('dialects.drawer.export')}
             </Button>
           </Space>
@@ -151,7 +164,11 @@ export function ReadingDrawer({ profile, onClose, onChanged }: ReadingDrawerProp
               value={follow}
               onChange={(e) => setFollow(e.target.value as FollowMode)}
               optionType="button"
-              options={FOLLOW_MODES.map((m) => ({ value: m, label: t(`dialects.follow.${m}`), disabled: (m !== 'receipts' && !d.status) || (m !== 'poll' && !d.receipt) }))}
+              options={FOLLOW_MODES.map((m) => ({
+                value: m,
+                label: t(`dialects.follow.${m}`),
+                disabled: (m !== 'receipts' && !d.status) || (m !== 'poll' && !d.receipt),
+              }))}
               data-testid="follow-mode"
             />
           </Form.Item>
@@ -165,7 +182,12 @@ export function ReadingDrawer({ profile, onClose, onChanged }: ReadingDrawerProp
               </Form.Item>
             </div>
           ) : null}
-          <Button type="primary" loading={saveFollow.isPending} onClick={() => saveFollow.mutate({ follow, host: host.trim(), port: port ?? 0 }, followSaved)} data-testid="follow-save">
+          <Button
+            type="primary"
+            loading={saveFollow.isPending}
+            onClick={() => saveFollow.mutate({ follow, host: host.trim(), port: port ?? 0 }, followSaved)}
+            data-testid="follow-save"
+          >
             {t('dialects.drawer.save')}
           </Button>
         </Form>
@@ -183,7 +205,15 @@ export function ReadingDrawer({ profile, onClose, onChanged }: ReadingDrawerProp
             <Typography.Paragraph type="secondary" style={{ fontSize: 12 }}>
               {t('dialects.drawer.addressHelp')}
             </Typography.Paragraph>
-            {exposed ? <Alert type="warning" showIcon title={t('dialects.drawer.exposed', { host: profile.receipts.host })} style={{ marginBottom: 8 }} data-testid="listener-exposed" /> : null}
+            {exposed ? (
+              <Alert
+                type="warning"
+                showIcon
+                title={t('dialects.drawer.exposed', { host: profile.receipts.host })}
+                style={{ marginBottom: 8 }}
+                data-testid="listener-exposed"
+              />
+            ) : null}
             <Button icon={<ReloadOutlined />} onClick={renewSecret} data-testid="new-secret">
               {t('dialects.drawer.newSecret')}
             </Button>
@@ -194,7 +224,14 @@ export function ReadingDrawer({ profile, onClose, onChanged }: ReadingDrawerProp
   }
 
   return (
-    <Drawer open={profile !== null} onClose={onClose} size={600} title={profile ? t('dialects.drawer.title', { name: profile.name }) : ''} destroyOnHidden data-testid="reading-drawer">
+    <Drawer
+      open={profile !== null}
+      onClose={onClose}
+      size={600}
+      title={profile ? t('dialects.drawer.title', { name: profile.name }) : ''}
+      destroyOnHidden
+      data-testid="reading-drawer"
+    >
       {body}
     </Drawer>
   );

@@ -116,9 +116,13 @@ export function TeachDrawer({ exchangeId, onClose }: TeachDrawerProps) {
     return [];
   }, [draft, operation, target, nodes]);
   const values: SeenValue[] = preview.data?.values ?? [];
-  const stateOptions = [{ value: '', label: t('dialects.teach.notMapped') }, ...MAPPABLE_STATES.map((s) => ({ value: s, label: t(`state.${s}`, { ns: 'msg' }) }))];
+  const stateOptions = [
+    { value: '', label: t('dialects.teach.notMapped') },
+    ...MAPPABLE_STATES.map((s) => ({ value: s, label: t(`state.${s}`, { ns: 'msg' }) })),
+  ];
   // What a value means now: its own mapping, else what the common words make of it, else nothing.
-  const mappedOf = (v: SeenValue): string => Object.entries(states).find(([k]) => k.trim().toLowerCase() === v.value.trim().toLowerCase())?.[1] ?? (v.state !== 'unknown' ? v.state : '');
+  const mappedOf = (v: SeenValue): string =>
+    Object.entries(states).find(([k]) => k.trim().toLowerCase() === v.value.trim().toLowerCase())?.[1] ?? (v.state !== 'unknown' ? v.state : '');
 
   let body;
   if (reply.error) body = <Alert type="error" showIcon title={describeError(t, reply.error)} />;
@@ -149,7 +153,12 @@ export function TeachDrawer({ exchangeId, onClose }: TeachDrawerProps) {
           <section className="teach-side">
             <Typography.Text strong>{t('dialects.teach.pick')}</Typography.Text>
             <div style={{ margin: '6px 0 4px' }}>
-              <Segmented<TeachTarget> value={target} onChange={setTarget} options={targetsFor(operation).map((x) => ({ value: x, label: t(`dialects.teach.target.${x}`) }))} data-testid="teach-target" />
+              <Segmented<TeachTarget>
+                value={target}
+                onChange={setTarget}
+                options={targetsFor(operation).map((x) => ({ value: x, label: t(`dialects.teach.target.${x}`) }))}
+                data-testid="teach-target"
+              />
             </div>
             <Typography.Paragraph type="secondary" style={{ fontSize: 12 }}>
               {t('dialects.teach.pickHelp')}
@@ -158,7 +167,11 @@ export function TeachDrawer({ exchangeId, onClose }: TeachDrawerProps) {
               {targetsFor(operation).map((x) => {
                 const p = pathsOf(draft, operation, x);
                 const label = t(`dialects.teach.target.${x}`);
-                return <li key={x}>{p.length ? t('dialects.teach.picked', { target: label, path: p.join(' | ') }) : t('dialects.teach.notPicked', { target: label })}</li>;
+                return (
+                  <li key={x}>
+                    {p.length ? t('dialects.teach.picked', { target: label, path: p.join(' | ') }) : t('dialects.teach.notPicked', { target: label })}
+                  </li>
+                );
               })}
             </ul>
             {reading ? (
@@ -182,7 +195,11 @@ export function TeachDrawer({ exchangeId, onClose }: TeachDrawerProps) {
                             </span>
                           ),
                         },
-                        { key: 'duration', label: t('dialects.teach.target.duration'), children: reading.duration !== null ? formatDuration(t, reading.duration) : t('dialects.teach.unknownFigure') },
+                        {
+                          key: 'duration',
+                          label: t('dialects.teach.target.duration'),
+                          children: reading.duration !== null ? formatDuration(t, reading.duration) : t('dialects.teach.unknownFigure'),
+                        },
                       ]
                 }
               />
@@ -224,9 +241,36 @@ export function TeachDrawer({ exchangeId, onClose }: TeachDrawerProps) {
             <div data-testid="teach-preview" aria-live="polite">
               {resolve ? (
                 <ul className="teach-resolve">
-                  {resolve.status.total ? <li data-testid="teach-resolve-status" data-resolved={resolve.status.resolved} data-total={resolve.status.total} data-before={resolve.status.before}>{t('dialects.teach.resolve', { ...resolve.status })}</li> : null}
-                  {resolve.receipts.total ? <li data-testid="teach-resolve-receipts" data-resolved={resolve.receipts.resolved} data-total={resolve.receipts.total} data-before={resolve.receipts.before}>{t('dialects.teach.resolveReceipts', { ...resolve.receipts })}</li> : null}
-                  {resolve.balance.total ? <li data-testid="teach-resolve-balance" data-resolved={resolve.balance.resolved} data-total={resolve.balance.total} data-before={resolve.balance.before}>{t('dialects.teach.resolveBalance', { ...resolve.balance })}</li> : null}
+                  {resolve.status.total ? (
+                    <li
+                      data-testid="teach-resolve-status"
+                      data-resolved={resolve.status.resolved}
+                      data-total={resolve.status.total}
+                      data-before={resolve.status.before}
+                    >
+                      {t('dialects.teach.resolve', { ...resolve.status })}
+                    </li>
+                  ) : null}
+                  {resolve.receipts.total ? (
+                    <li
+                      data-testid="teach-resolve-receipts"
+                      data-resolved={resolve.receipts.resolved}
+                      data-total={resolve.receipts.total}
+                      data-before={resolve.receipts.before}
+                    >
+                      {t('dialects.teach.resolveReceipts', { ...resolve.receipts })}
+                    </li>
+                  ) : null}
+                  {resolve.balance.total ? (
+                    <li
+                      data-testid="teach-resolve-balance"
+                      data-resolved={resolve.balance.resolved}
+                      data-total={resolve.balance.total}
+                      data-before={resolve.balance.before}
+                    >
+                      {t('dialects.teach.resolveBalance', { ...resolve.balance })}
+                    </li>
+                  ) : null}
                 </ul>
               ) : (
                 <Typography.Text type="secondary">{t('dialects.teach.previewing')}</Typography.Text>
@@ -253,7 +297,13 @@ export function TeachDrawer({ exchangeId, onClose }: TeachDrawerProps) {
             <label htmlFor="teach-name">{t('dialects.teach.name')}</label>
             <Input id="teach-name" value={name} maxLength={80} onChange={(e) => setName(e.target.value)} style={{ width: 280 }} data-testid="teach-name" />
             <Button onClick={onClose}>{t('common.cancel')}</Button>
-            <Button type="primary" loading={save.isPending} disabled={!name.trim()} onClick={() => save.mutate(ownDialect(draft, name))} data-testid="teach-save">
+            <Button
+              type="primary"
+              loading={save.isPending}
+              disabled={!name.trim()}
+              onClick={() => save.mutate(ownDialect(draft, name))}
+              data-testid="teach-save"
+            >
               {t('dialects.teach.save')}
             </Button>
           </Space>

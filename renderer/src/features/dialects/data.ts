@@ -22,7 +22,9 @@ export function useBuiltinDialects() {
 
 /** Gives a profile a built-in dialect or one of its own. */
 export function useSetDialect(profileId: string | undefined) {
-  return useMutation({ mutationFn: (dialect: { builtin: string } | { custom: Dialect }) => ask((api) => api.profiles.setDialect({ id: profileId!, dialect })) });
+  return useMutation({
+    mutationFn: (dialect: { builtin: string } | { custom: Dialect }) => ask((api) => api.profiles.setDialect({ id: profileId!, dialect })),
+  });
 }
 
 /** Reads a dialect file (dialects.check), then gives it to the profile. */
@@ -38,13 +40,19 @@ export function useImportDialect(profileId: string | undefined) {
 /** How a profile's calls are followed (polling or receipts, where receipts arrive; a new secret). */
 export function useSetFollow(profileId: string | undefined) {
   return useMutation({
-    mutationFn: (input: { follow: FollowMode; host: string; port: number; newSecret?: boolean }) => ask((api) => api.profiles.setFollow({ id: profileId!, ...input })),
+    mutationFn: (input: { follow: FollowMode; host: string; port: number; newSecret?: boolean }) =>
+      ask((api) => api.profiles.setFollow({ id: profileId!, ...input })),
   });
 }
 
 /** A reply's tree, to teach a dialect from it (read while the drawer is open, not kept after). */
 export function useDialectReply(exchangeId: number | null) {
-  return useQuery({ queryKey: dialectKeys.reply(exchangeId), queryFn: () => ask((api) => api.dialects.reply({ exchangeId: exchangeId! })), enabled: exchangeId !== null, gcTime: 0 });
+  return useQuery({
+    queryKey: dialectKeys.reply(exchangeId),
+    queryFn: () => ask((api) => api.dialects.reply({ exchangeId: exchangeId! })),
+    enabled: exchangeId !== null,
+    gcTime: 0,
+  });
 }
 
 /** What a profile's messages would read as with a mapping (the previous answer stays meanwhile). */

@@ -28,7 +28,13 @@ const ICON: Record<Verdict, ReactNode> = {
 export function VerdictTag({ capture }: { capture: CaptureInfo }) {
   const { t } = useTranslation();
   return (
-    <Tag color={COLOR[capture.verdict]} className="history-tag" data-testid="capture-verdict" data-verdict={capture.verdict} title={t('history.capture.verdictTitle')}>
+    <Tag
+      color={COLOR[capture.verdict]}
+      className="history-tag"
+      data-testid="capture-verdict"
+      data-verdict={capture.verdict}
+      title={t('history.capture.verdictTitle')}
+    >
       {t(`capture.verdict.${capture.verdict}`, { ns: 'msg' })}
     </Tag>
   );
@@ -85,7 +91,10 @@ export function CaptureChecks({ capture }: { capture: CaptureInfo }) {
         </Typography.Title>
         <VerdictTag capture={capture} />
         <Typography.Text type="secondary" data-testid="capture-mode">
-          {t('history.capture.how', { mode: t(`capture.mode.${capture.mode}`, { ns: 'msg' }), answered: t(`capture.answeredBy.${capture.answeredBy}`, { ns: 'msg' }) })}
+          {t('history.capture.how', {
+            mode: t(`capture.mode.${capture.mode}`, { ns: 'msg' }),
+            answered: t(`capture.answeredBy.${capture.answeredBy}`, { ns: 'msg' }),
+          })}
         </Typography.Text>
       </div>
       {capture.hostForwarded ? <Typography.Text type="secondary">{t('history.capture.hostForwarded', { host: capture.hostForwarded })}</Typography.Text> : null}

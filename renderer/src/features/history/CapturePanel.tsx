@@ -23,7 +23,14 @@ export function CapturePanel() {
         <Badge status={running ? 'processing' : 'default'} />
         {running ? t('history.capture.running', { count: status?.counts.exchanges ?? 0 }) : t('history.capture.button')}
       </Button>
-      <Drawer open={open} onClose={() => setOpen(false)} title={t('history.capture.title')} size={Math.min(560, window.innerWidth - 40)} destroyOnHidden data-testid="capture-drawer">
+      <Drawer
+        open={open}
+        onClose={() => setOpen(false)}
+        title={t('history.capture.title')}
+        size={Math.min(560, window.innerWidth - 40)}
+        destroyOnHidden
+        data-testid="capture-drawer"
+      >
         <CaptureForm status={status ?? null} />
       </Drawer>
     </>
@@ -56,7 +63,10 @@ function CaptureForm({ status }: { status: CaptureStatus | null }) {
           <Select
             value={profileId ?? '__none'}
             onChange={(v) => setProfileId(v === '__none' ? null : v)}
-            options={[...profiles.filter((p) => p.hasKey).map((p) => ({ value: p.id, label: p.name })), { value: '__none', label: t('history.capture.noProfile') }]}
+            options={[
+              ...profiles.filter((p) => p.hasKey).map((p) => ({ value: p.id, label: p.name })),
+              { value: '__none', label: t('history.capture.noProfile') },
+            ]}
             data-testid="capture-profile"
           />
         </Form.Item>
@@ -69,7 +79,14 @@ function CaptureForm({ status }: { status: CaptureStatus | null }) {
       </Form>
       {profile?.builtin ? <SandboxAccount /> : null}
       <Space align="center">
-        <Switch checked={running} loading={toggle.isPending} onChange={(on) => toggle.mutate(on)} disabled={!running && !target.trim()} aria-label={t('history.capture.switch')} data-testid="capture-switch" />
+        <Switch
+          checked={running}
+          loading={toggle.isPending}
+          onChange={(on) => toggle.mutate(on)}
+          disabled={!running && !target.trim()}
+          aria-label={t('history.capture.switch')}
+          data-testid="capture-switch"
+        />
         <Typography.Text strong>{running ? t('history.capture.on', { url: status?.url ?? '' }) : t('history.capture.off')}</Typography.Text>
       </Space>
       {toggle.error ? <Alert type="error" showIcon title={describeError(t, toggle.error)} data-testid="capture-error" /> : null}

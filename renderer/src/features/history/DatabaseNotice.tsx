@@ -22,7 +22,10 @@ export function DatabaseNotice({ recovered, onClose }: { recovered: { movedTo: s
         <>
           <div>{t(`${k}.body`)}</div>
           <div style={{ marginTop: 4 }}>
-            {t(`${k}.where`)} <Typography.Text code copyable data-testid="database-recovered-path">{recovered.movedTo}</Typography.Text>
+            {t(`${k}.where`)}{' '}
+            <Typography.Text code copyable data-testid="database-recovered-path">
+              {recovered.movedTo}
+            </Typography.Text>
           </div>
           <div style={{ marginTop: 4 }}>{t('history.recovered.next')}</div>
         </>

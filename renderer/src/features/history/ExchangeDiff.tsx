@@ -24,7 +24,11 @@ function Rows({ rows, testId }: { rows: (DiffRow | HeaderRow)[]; testId: string 
             {'name' in r ? <b>{r.name}: </b> : null}
             {r.left !== null ? <Redacted text={r.left} /> : ''}
           </div>
-          <div className={`history-diff-cell history-diff-${r.kind === 'removed' ? 'empty' : r.kind === 'changed' ? 'changed' : r.kind === 'added' ? 'added' : 'same'}`} data-kind={r.kind} data-side="right">
+          <div
+            className={`history-diff-cell history-diff-${r.kind === 'removed' ? 'empty' : r.kind === 'changed' ? 'changed' : r.kind === 'added' ? 'added' : 'same'}`}
+            data-kind={r.kind}
+            data-side="right"
+          >
             {'name' in r && r.right !== null ? <b>{r.name}: </b> : null}
             {r.right !== null ? <Redacted text={r.right} /> : ''}
           </div>
@@ -39,9 +43,12 @@ function Compare({ left, right }: { left: ExchangeRecord; right: ExchangeRecord 
   const [half, setHalf] = useState<Half>('response');
   const [onlyChanges, setOnlyChanges] = useState<'all' | 'changes'>('all');
   const view = useMemo(() => {
-    const headers = half === 'request' ? diffHeaders(left.requestHeaders, right.requestHeaders) : diffHeaders(left.responseHeaders ?? [], right.responseHeaders ?? []);
+    const headers =
+      half === 'request' ? diffHeaders(left.requestHeaders, right.requestHeaders) : diffHeaders(left.responseHeaders ?? [], right.responseHeaders ?? []);
     const body = (e: ExchangeRecord) =>
-      half === 'request' ? canonicalBody(e.requestBody, headerValue(e.requestHeaders, 'content-type')) : canonicalBody(e.responseBody, headerValue(e.responseHeaders, 'content-type'));
+      half === 'request'
+        ? canonicalBody(e.requestBody, headerValue(e.requestHeaders, 'content-type'))
+        : canonicalBody(e.responseBody, headerValue(e.responseHeaders, 'content-type'));
     return { headers, body: diffText(body(left), body(right)) };
   }, [left, right, half]);
   const keep = <R extends DiffRow>(rows: R[]) => (onlyChanges === 'changes' ? rows.filter((r) => r.kind !== 'same') : rows);
@@ -97,7 +104,14 @@ export function ExchangeDiffDrawer({ ids, onClose }: { ids: [number, number] | n
   const { t } = useTranslation();
   const [a, b] = useExchangePair(ids);
   return (
-    <Drawer open={ids !== null} onClose={onClose} size={Math.min(1200, Math.max(720, window.innerWidth - 120))} title={t('history.diff.title', { left: ids?.[0] ?? '', right: ids?.[1] ?? '' })} destroyOnHidden data-testid="diff-drawer">
+    <Drawer
+      open={ids !== null}
+      onClose={onClose}
+      size={Math.min(1200, Math.max(720, window.innerWidth - 120))}
+      title={t('history.diff.title', { left: ids?.[0] ?? '', right: ids?.[1] ?? '' })}
+      destroyOnHidden
+      data-testid="diff-drawer"
+    >
       {a?.data && b?.data ? <Compare left={a.data} right={b.data} /> : a?.error || b?.error ? <Empty /> : <Spin />}
     </Drawer>
   );

@@ -53,7 +53,13 @@ export function ExchangeList({ exchanges, selected, onSelectedChange, onOpen }: 
               onChange={(ev) => toggle(e.id, ev.target.checked)}
               aria-label={t('history.exchanges.select', { id: e.id })}
             />
-            <Button type="text" className="history-exchange-open" onClick={() => onOpen(e)} aria-label={t('history.exchanges.open', { id: e.id })} data-testid="exchange-open">
+            <Button
+              type="text"
+              className="history-exchange-open"
+              onClick={() => onOpen(e)}
+              aria-label={t('history.exchanges.open', { id: e.id })}
+              data-testid="exchange-open"
+            >
               <Tag color="blue" style={{ marginInlineEnd: 0 }}>
                 {t(`history.operation.${e.operation}`)}
               </Tag>

@@ -177,7 +177,13 @@ export function ExchangesTab({ lookups, active }: { lookups: Lookups; active: bo
           maxTagCount="responsive"
           data-testid="exchanges-profile"
         />
-        <DatePicker.RangePicker value={filters.range} onChange={(range) => set({ range })} allowEmpty={[true, true]} style={{ width: 240 }} aria-label={t('history.exchanges.range')} />
+        <DatePicker.RangePicker
+          value={filters.range}
+          onChange={(range) => set({ range })}
+          allowEmpty={[true, true]}
+          style={{ width: 240 }}
+          aria-label={t('history.exchanges.range')}
+        />
         {filtered ? (
           <Button
             onClick={() => {
@@ -202,7 +208,12 @@ export function ExchangesTab({ lookups, active }: { lookups: Lookups; active: bo
           {t('history.exchanges.reload')}
         </Button>
         <CapturePanel />
-        <Button icon={<DiffOutlined />} disabled={selected.size !== 2} onClick={() => setComparing([...selected].sort((a, b) => a - b) as [number, number])} data-testid="exchanges-compare">
+        <Button
+          icon={<DiffOutlined />}
+          disabled={selected.size !== 2}
+          onClick={() => setComparing([...selected].sort((a, b) => a - b) as [number, number])}
+          data-testid="exchanges-compare"
+        >
           {t('history.exchanges.compare')}
         </Button>
         <ExportHarButton ids={[...selected]} />
@@ -273,7 +284,11 @@ export function ExchangesTab({ lookups, active }: { lookups: Lookups; active: bo
                     data-exchange-id={e.id}
                   >
                     <span role="gridcell" className="history-cell" onClick={(ev) => ev.stopPropagation()}>
-                      <Checkbox checked={selected.has(e.id)} onChange={(ev) => toggle(e.id, ev.target.checked)} aria-label={t('history.exchanges.select', { id: e.id })} />
+                      <Checkbox
+                        checked={selected.has(e.id)}
+                        onChange={(ev) => toggle(e.id, ev.target.checked)}
+                        aria-label={t('history.exchanges.select', { id: e.id })}
+                      />
                     </span>
                     <TimeCell lang={lang} at={e.startedAt} withSeconds />
                     <span role="gridcell" className="history-cell">

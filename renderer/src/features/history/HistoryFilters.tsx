@@ -67,7 +67,14 @@ export function HistoryFilters({ values, onChange, lookups }: HistoryFiltersProp
     if (people.length) {
       groups.push({
         label: t('history.filters.suggestContacts'),
-        options: people.map((c) => ({ value: `contact:${c.mobile}`, label: <span data-testid="history-suggestion">{c.name} · {c.mobile}</span> })),
+        options: people.map((c) => ({
+          value: `contact:${c.mobile}`,
+          label: (
+            <span data-testid="history-suggestion">
+              {c.name} · {c.mobile}
+            </span>
+          ),
+        })),
       });
     }
     if (templates.length) {
@@ -101,7 +108,12 @@ export function HistoryFilters({ values, onChange, lookups }: HistoryFiltersProp
   ];
 
   const any =
-    values.search !== '' || values.outcomes.length > 0 || values.states.length > 0 || values.range !== null || values.profiles.length > 0 || values.templates.length > 0;
+    values.search !== '' ||
+    values.outcomes.length > 0 ||
+    values.states.length > 0 ||
+    values.range !== null ||
+    values.profiles.length > 0 ||
+    values.templates.length > 0;
 
   return (
     <div className="history-filters" role="search" aria-label={t('history.filters.label')}>
@@ -185,7 +197,13 @@ export function HistoryFilters({ values, onChange, lookups }: HistoryFiltersProp
         data-testid="history-filter-template"
       />
       <Tooltip title={t('history.filters.clear')}>
-        <Button icon={<ClearOutlined />} disabled={!any} onClick={() => onChange(NO_FILTERS)} aria-label={t('history.filters.clear')} data-testid="history-clear-filters" />
+        <Button
+          icon={<ClearOutlined />}
+          disabled={!any}
+          onClick={() => onChange(NO_FILTERS)}
+          aria-label={t('history.filters.clear')}
+          data-testid="history-clear-filters"
+        />
       </Tooltip>
     </div>
   );

@@ -73,8 +73,18 @@ export function HistoryScreen() {
         activeKey={tab}
         onChange={(key) => setTab(key as TabKey)}
         items={[
-          { key: 'messages', icon: <UnorderedListOutlined />, label: t('history.tabs.messages'), children: <MessagesTab lookups={lookups} active={tab === 'messages'} /> },
-          { key: 'exchanges', icon: <SwapOutlined />, label: t('history.tabs.exchanges'), children: <ExchangesTab lookups={lookups} active={tab === 'exchanges'} /> },
+          {
+            key: 'messages',
+            icon: <UnorderedListOutlined />,
+            label: t('history.tabs.messages'),
+            children: <MessagesTab lookups={lookups} active={tab === 'messages'} />,
+          },
+          {
+            key: 'exchanges',
+            icon: <SwapOutlined />,
+            label: t('history.tabs.exchanges'),
+            children: <ExchangesTab lookups={lookups} active={tab === 'exchanges'} />,
+          },
           { key: 'overview', icon: <BarChartOutlined />, label: t('history.tabs.overview'), children: <OverviewTab lookups={lookups} /> },
           { key: 'runs', icon: <ExperimentOutlined />, label: t('history.tabs.runs'), children: <RunsTab lookups={lookups} /> },
         ]}

@@ -199,7 +199,12 @@ export function ExchangeInspector({ exchange: e, actions = true }: ExchangeInspe
           <Typography.Text strong className="history-part-title">
             {t('history.inspector.body')}
           </Typography.Text>
-          <Body body={e.requestBody} contentType={headerValue(e.requestHeaders, 'content-type')} contentLength={headerValue(e.requestHeaders, 'content-length')} testId="request-body" />
+          <Body
+            body={e.requestBody}
+            contentType={headerValue(e.requestHeaders, 'content-type')}
+            contentLength={headerValue(e.requestHeaders, 'content-length')}
+            testId="request-body"
+          />
         </Half>
         <Half
           title={t('history.inspector.response')}

@@ -10,7 +10,18 @@ import type { HistoryOrder } from '../../../../common/history-types';
 import type { MessageRecord } from '../../../../common/records';
 import { describeError } from '../../app/api';
 import { currentLanguage, type Language } from '../../i18n';
-import { billingWords, formatCount, formatDuration, formatTime, OUTCOME_COLORS, outcomeExplanation, outcomeLabel, STATE_COLORS, stateLabel, timeParts } from './history-model';
+import {
+  billingWords,
+  formatCount,
+  formatDuration,
+  formatTime,
+  OUTCOME_COLORS,
+  outcomeExplanation,
+  outcomeLabel,
+  STATE_COLORS,
+  stateLabel,
+  timeParts,
+} from './history-model';
 import type { HistoryList } from './use-history-list';
 import type { Lookups } from './use-lookups';
 
@@ -108,7 +119,13 @@ function UnitsCell({ m }: { m: MessageRecord }) {
   const { t } = useTranslation();
   const billing = billingWords(t, m);
   return (
-    <span role="gridcell" className={`history-cell history-num${billing.units ? '' : ' history-muted'}`} title={billing.why} data-testid="row-units" data-units={billing.units ?? ''}>
+    <span
+      role="gridcell"
+      className={`history-cell history-num${billing.units ? '' : ' history-muted'}`}
+      title={billing.why}
+      data-testid="row-units"
+      data-units={billing.units ?? ''}
+    >
       {billing.value}
     </span>
   );
@@ -263,10 +280,7 @@ export function MessageList({ list, lookups, order, onOrderChange, selectedId, o
   } else if (rows.length === 0 && !hasMore) {
     body = (
       <div className="history-placeholder" data-testid="history-empty">
-        <Empty
-          image={Empty.PRESENTED_IMAGE_SIMPLE}
-          description={filtered ? t('history.list.noMatch') : t('history.list.empty')}
-        />
+        <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={filtered ? t('history.list.noMatch') : t('history.list.empty')} />
         {filtered ? <Button onClick={onClearFilters}>{t('history.filters.clear')}</Button> : null}
       </div>
     );

@@ -12,7 +12,17 @@ import { describeError, describeProviderCode, describeReason, type IpcError } fr
 import { messageQuery } from '../../app/query';
 import { currentLanguage } from '../../i18n';
 import { ExchangeList } from './ExchangeList';
-import { billingWords, formatDuration, laterSendWords, formatTime, OUTCOME_COLORS, outcomeExplanation, outcomeLabel, STATE_COLORS, stateLabel } from './history-model';
+import {
+  billingWords,
+  formatDuration,
+  laterSendWords,
+  formatTime,
+  OUTCOME_COLORS,
+  outcomeExplanation,
+  outcomeLabel,
+  STATE_COLORS,
+  stateLabel,
+} from './history-model';
 import { MessageTimeline } from './MessageTimeline';
 import { TeachDrawer } from '../dialects/TeachDrawer';
 import type { Lookups } from './use-lookups';
@@ -82,7 +92,15 @@ export function MessagePanel({ id, open, onClose, lookups, onOpenExchange, onSho
 
   let body;
   if (error && !detail) {
-    body = <Alert type="error" showIcon title={t('history.detail.loadFailed')} description={describeError(t, error)} action={<Button onClick={() => void refetch()}>{t('common.retry')}</Button>} />;
+    body = (
+      <Alert
+        type="error"
+        showIcon
+        title={t('history.detail.loadFailed')}
+        description={describeError(t, error)}
+        action={<Button onClick={() => void refetch()}>{t('common.retry')}</Button>}
+      />
+    );
   } else if (!m || !detail) {
     body = <Skeleton active paragraph={{ rows: 8 }} />;
   } else {
@@ -178,9 +196,27 @@ export function MessagePanel({ id, open, onClose, lookups, onOpenExchange, onSho
               ),
             },
             ...(m.code !== null
-              ? [{ key: 'code', label: t('history.detail.code'), children: `${m.code} · ${withProviderMessage(lang, describeProviderCode(t, m.code).meaning, m.providerMsg)}` }]
+              ? [
+                  {
+                    key: 'code',
+                    label: t('history.detail.code'),
+                    children: `${m.code} · ${withProviderMessage(lang, describeProviderCode(t, m.code).meaning, m.providerMsg)}`,
+                  },
+                ]
               : []),
-            ...(m.smsid ? [{ key: 'smsid', label: 'smsid', children: <Typography.Text copyable code>{m.smsid}</Typography.Text> }] : []),
+            ...(m.smsid
+              ? [
+                  {
+                    key: 'smsid',
+                    label: 'smsid',
+                    children: (
+                      <Typography.Text copyable code>
+                        {m.smsid}
+                      </Typography.Text>
+                    ),
+                  },
+                ]
+              : []),
             { key: 'duration', label: t('history.column.duration'), children: formatDuration(t, m.duration) },
             ...(m.attempts !== null ? [{ key: 'attempts', label: t('history.detail.attempts'), children: String(m.attempts) }] : []),
             { key: 'created', label: t('history.column.created'), children: formatTime(lang, m.createdAt, true) },

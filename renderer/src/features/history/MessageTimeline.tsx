@@ -59,7 +59,12 @@ function entriesOf(t: TFunction, lang: Language, m: MessageRecord, events: Messa
       case 'redial':
         return { key: String(e.id), color: 'orange', title: t('history.timeline.redial', { time, n: e.detail ?? '?' }) };
       case 'error':
-        return { key: String(e.id), color: 'gray', title: t('history.timeline.stopped', { time }), content: e.reason ? describeReason(t, e.reason) : undefined };
+        return {
+          key: String(e.id),
+          color: 'gray',
+          title: t('history.timeline.stopped', { time }),
+          content: e.reason ? describeReason(t, e.reason) : undefined,
+        };
       case 'state':
       default: {
         const state = e.state ?? 'unknown';

@@ -79,7 +79,13 @@ export function MessagesTab({ lookups, active }: { lookups: Lookups; active: boo
         </Typography.Text>
         <span style={{ flex: 1 }} />
         <Tooltip title={t('history.csv.help')}>
-          <Button icon={<FileExcelOutlined />} loading={exporting.isPending} disabled={list.loading || (list.total === 0 && list.rows.length === 0)} onClick={() => exporting.mutate()} data-testid="export-csv">
+          <Button
+            icon={<FileExcelOutlined />}
+            loading={exporting.isPending}
+            disabled={list.loading || (list.total === 0 && list.rows.length === 0)}
+            onClick={() => exporting.mutate()}
+            data-testid="export-csv"
+          >
             {t('history.csv.export')}
           </Button>
         </Tooltip>

@@ -41,7 +41,12 @@ export function OverviewTab({ lookups }: { lookups: Lookups }) {
   const lang = currentLanguage(i18n.language);
   const [range, setRange] = useState<[Dayjs, Dayjs]>(() => lastDays(30));
   const [profileId, setProfileId] = useState<string | null>(null);
-  const input = { from: range[0].startOf('day').valueOf(), to: range[1].add(1, 'day').startOf('day').valueOf(), profileId, utcOffsetMinutes: utcOffsetMinutes() };
+  const input = {
+    from: range[0].startOf('day').valueOf(),
+    to: range[1].add(1, 'day').startOf('day').valueOf(),
+    profileId,
+    utcOffsetMinutes: utcOffsetMinutes(),
+  };
   // The chart keeps the last figures while those of another range or profile load.
   const { data, error, isFetching: loading, refetch } = useOverview(input);
 

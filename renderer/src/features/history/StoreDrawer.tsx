@@ -67,7 +67,11 @@ export function StoreDrawer({ open, onClose }: { open: boolean; onClose: () => v
               column={1}
               bordered
               items={[
-                { key: 'count', label: t('history.store.exchanges'), children: <span data-testid="store-count">{formatCount(lang, status.usage.exchanges)}</span> },
+                {
+                  key: 'count',
+                  label: t('history.store.exchanges'),
+                  children: <span data-testid="store-count">{formatCount(lang, status.usage.exchanges)}</span>,
+                },
                 { key: 'bytes', label: t('history.store.bytes'), children: <span data-testid="store-bytes">{formatBytes(status.usage.bytes)}</span> },
               ]}
             />
@@ -112,7 +116,9 @@ export function StoreDrawer({ open, onClose }: { open: boolean; onClose: () => v
                 <Button
                   type="primary"
                   icon={<SaveOutlined />}
-                  onClick={() => save.mutate({ exchangeDays: keepDays ? (days ?? 90) : null, exchangeMaxBytes: capSize ? Math.round((sizeMb ?? 500) * MB) : null })}
+                  onClick={() =>
+                    save.mutate({ exchangeDays: keepDays ? (days ?? 90) : null, exchangeMaxBytes: capSize ? Math.round((sizeMb ?? 500) * MB) : null })
+                  }
                   loading={save.isPending}
                   disabled={!dirty}
                   data-testid="retention-save"
@@ -129,7 +135,11 @@ export function StoreDrawer({ open, onClose }: { open: boolean; onClose: () => v
                   showIcon
                   data-testid="retention-result"
                   title={t('history.store.applied', { age: formatCount(lang, applied.deletedByAge), size: formatCount(lang, applied.deletedBySize) })}
-                  description={t('history.store.left', { count: applied.remainingExchanges, n: formatCount(lang, applied.remainingExchanges), bytes: formatBytes(applied.remainingBytes) })}
+                  description={t('history.store.left', {
+                    count: applied.remainingExchanges,
+                    n: formatCount(lang, applied.remainingExchanges),
+                    bytes: formatBytes(applied.remainingBytes),
+                  })}
                 />
               ) : null}
             </Space>

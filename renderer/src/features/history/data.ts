@@ -10,7 +10,11 @@ import { ask } from '../../app/query';
 import { captureKeys, exchangeKeys, historyKeys } from './history-push';
 
 /** The keys of collection runs (the workbench starts them, History lists them). */
-export const runKeys = { all: ['runs'] as const, list: () => [...runKeys.all, 'list'] as const, detail: (id: number | null) => [...runKeys.all, 'detail', id] as const };
+export const runKeys = {
+  all: ['runs'] as const,
+  list: () => [...runKeys.all, 'list'] as const,
+  detail: (id: number | null) => [...runKeys.all, 'detail', id] as const,
+};
 export const storeKeys = { status: ['store', 'status'] as const };
 
 /** Calls and failures per day (the last figures stay while another range or profile loads). */
@@ -21,7 +25,11 @@ export function useOverview(input: InputOf<'history.overview'>) {
 /** Two exchanges, to compare them. */
 export function useExchangePair(ids: [number, number] | null) {
   return useQueries({
-    queries: (ids ?? [0, 0]).map((id) => ({ queryKey: exchangeKeys.detail(id), queryFn: () => ask((api) => api.exchanges.get({ id })), enabled: ids !== null })),
+    queries: (ids ?? [0, 0]).map((id) => ({
+      queryKey: exchangeKeys.detail(id),
+      queryFn: () => ask((api) => api.exchanges.get({ id })),
+      enabled: ids !== null,
+    })),
   });
 }
 
@@ -33,7 +41,11 @@ export function useRuns(open: number | null) {
 }
 
 /** The messages matching a filter, as CSV. */
-export function useExportHistoryCsv(input: () => InputOf<'history.exportCsv'>, done: (csv: OutputOf<'history.exportCsv'>) => void, failed: (e: IpcError) => void) {
+export function useExportHistoryCsv(
+  input: () => InputOf<'history.exportCsv'>,
+  done: (csv: OutputOf<'history.exportCsv'>) => void,
+  failed: (e: IpcError) => void,
+) {
   return useMutation({ mutationFn: () => ask((api) => api.history.exportCsv(input())), onSuccess: done, onError: failed });
 }
 
@@ -82,9 +94,19 @@ export function useExportHar(ids: number[], done: (har: OutputOf<'exchanges.expo
 }
 
 /** An exchange as code (redacted), and the same with the real key put on the clipboard by main (the key never comes here). */
-export function useCopyExchange(id: number, target: CodeTarget, copied: (curl: OutputOf<'exchanges.curl'>) => void, keyCopied: () => void, failed: (e: IpcError) => void) {
+export function useCopyExchange(
+  id: number,
+  target: CodeTarget,
+  copied: (curl: OutputOf<'exchanges.curl'>) => void,
+  keyCopied: () => void,
+  failed: (e: IpcError) => void,
+) {
   const copy = useMutation({ mutationFn: () => ask((api) => api.exchanges.curl({ id, target })), onSuccess: copied, onError: failed });
-  const copyKey = useMutation({ mutationFn: () => ask((api) => api.exchanges.copyCurlWithKey({ id, target, confirm: true })), onSuccess: keyCopied, onError: failed });
+  const copyKey = useMutation({
+    mutationFn: () => ask((api) => api.exchanges.copyCurlWithKey({ id, target, confirm: true })),
+    onSuccess: keyCopied,
+    onError: failed,
+  });
   return { copy, copyKey };
 }
 

@@ -69,7 +69,14 @@ export function ExportHarButton({ ids, size }: { ids: number[]; size?: 'small' |
     (e) => void message.error(describeError(t, e)),
   );
   return (
-    <Button size={size} icon={<DownloadOutlined />} disabled={!ids.length} loading={exporting.isPending} onClick={() => exporting.mutate()} data-testid="export-har">
+    <Button
+      size={size}
+      icon={<DownloadOutlined />}
+      disabled={!ids.length}
+      loading={exporting.isPending}
+      onClick={() => exporting.mutate()}
+      data-testid="export-har"
+    >
       {ids.length > 1 ? t('history.har.exportN', { count: ids.length }) : t('history.har.export')}
     </Button>
   );
@@ -111,17 +118,35 @@ export function CopyCurlButtons({ exchange }: { exchange: ExchangeRecord }) {
   const noProfile = exchange.profile === null;
   // In a browser (`callout ui`) main's clipboard is not this person's: the key is never copied there.
   const desktopOnly = consoleShell().kind === 'browser';
-  const keyTip = desktopOnly ? describeError(t, { code: 'unavailable', params: { kind: 'browser-key-copy' } }) : noProfile ? t('error.exchange-without-profile', { ns: 'msg' }) : t('history.curl.keyHelp');
+  const keyTip = desktopOnly
+    ? describeError(t, { code: 'unavailable', params: { kind: 'browser-key-copy' } })
+    : noProfile
+      ? t('error.exchange-without-profile', { ns: 'msg' })
+      : t('history.curl.keyHelp');
   return (
     <Space size={8} wrap>
       <Space.Compact>
-        <Select<CodeTarget> value={target} onChange={setTarget} options={LANGUAGES} style={{ width: 150 }} aria-label={t('history.curl.language')} data-testid="copy-language" />
+        <Select<CodeTarget>
+          value={target}
+          onChange={setTarget}
+          options={LANGUAGES}
+          style={{ width: 150 }}
+          aria-label={t('history.curl.language')}
+          data-testid="copy-language"
+        />
         <Button icon={<CopyOutlined />} loading={copy.isPending} onClick={() => copy.mutate()} data-testid="copy-curl">
           {t('history.curl.copy')}
         </Button>
       </Space.Compact>
       <Tooltip title={keyTip}>
-        <Button icon={<KeyOutlined />} loading={copyKey.isPending} disabled={noProfile || desktopOnly} onClick={copyWithKey} data-testid="copy-curl-key" data-desktop-only={desktopOnly || undefined}>
+        <Button
+          icon={<KeyOutlined />}
+          loading={copyKey.isPending}
+          disabled={noProfile || desktopOnly}
+          onClick={copyWithKey}
+          data-testid="copy-curl-key"
+          data-desktop-only={desktopOnly || undefined}
+        >
           {t('history.curl.copyWithKey')}
         </Button>
       </Tooltip>

@@ -116,7 +116,11 @@ export function fileStamp(now: Date = new Date()): string {
 export function billingWords(t: TFunction, m: MessageRecord): { value: string; units: number | null; why: string } {
   const b = billingOf(m);
   const why =
-    b.kind === 'open' ? t('history.units.open', { units: m.units }) : b.kind === 'charged' ? t('history.units.charged', { units: b.units }) : t(b.kind === 'refused' ? 'history.units.refused' : 'history.units.unanswered');
+    b.kind === 'open'
+      ? t('history.units.open', { units: m.units })
+      : b.kind === 'charged'
+        ? t('history.units.charged', { units: b.units })
+        : t(b.kind === 'refused' ? 'history.units.refused' : 'history.units.unanswered');
   return { value: b.units === null ? '—' : String(b.units), units: b.units, why };
 }
 

@@ -86,7 +86,8 @@ export function historyPatcher(client: QueryClient): (message: MessageRecord) =>
       const patched = patchPages(data, updates, filter, order);
       if (!patched) continue;
       client.setQueryData(query.queryKey, patched.data);
-      if (patched.fresh) client.setQueryData(totalKey(filter), (c: HistoryPage | undefined) => (c?.total === undefined ? c : { ...c, total: c.total + patched.fresh }));
+      if (patched.fresh)
+        client.setQueryData(totalKey(filter), (c: HistoryPage | undefined) => (c?.total === undefined ? c : { ...c, total: c.total + patched.fresh }));
     }
   };
   return (message) => {

@@ -16,7 +16,6 @@ export const NEXT_PAGE = 500;
 /** Short search pages continued without asking, before offering "keep searching". */
 const AUTO_CONTINUE = 4;
 
-
 export interface HistoryList {
   rows: MessageRecord[];
   /** Loading the first page (the list is empty meanwhile). */

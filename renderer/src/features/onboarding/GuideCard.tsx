@@ -39,7 +39,12 @@ export function GuideCard({ step, focusRequest, compact }: { step: number; focus
     // One line: where the guide stands, to open it again or skip it; the screen below comes first.
     return (
       <section ref={section} aria-labelledby="onboarding-title" data-testid="onboarding" data-step={key} data-compact="true" style={{ marginBottom: 12 }}>
-        <Card size="small" className="onboarding-card onboarding-compact" style={{ borderColor: token.colorPrimaryBorder }} styles={{ body: { padding: '6px 12px' } }}>
+        <Card
+          size="small"
+          className="onboarding-card onboarding-compact"
+          style={{ borderColor: token.colorPrimaryBorder }}
+          styles={{ body: { padding: '6px 12px' } }}
+        >
           <Flex justify="space-between" align="center" gap={12} wrap>
             <Typography.Text ellipsis style={{ minWidth: 0, flex: '1 1 240px' }}>
               <Typography.Text strong id="onboarding-title">

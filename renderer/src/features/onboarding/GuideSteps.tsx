@@ -141,7 +141,13 @@ export function TemplatesStep({ onOpenLibrary }: { onOpenLibrary: () => void }) 
         {t('onboarding.templates.demoBody')}
       </Typography.Paragraph>
       <Flex gap={8} wrap>
-        <Button type={outcome ? 'default' : 'primary'} icon={<ExperimentOutlined />} loading={adding.isPending} onClick={() => adding.mutate()} data-testid="onboarding-add-demo">
+        <Button
+          type={outcome ? 'default' : 'primary'}
+          icon={<ExperimentOutlined />}
+          loading={adding.isPending}
+          onClick={() => adding.mutate()}
+          data-testid="onboarding-add-demo"
+        >
           {t('onboarding.templates.addDemo', { count: DEMO_TEMPLATES.length })}
         </Button>
         <Button icon={<AppstoreOutlined />} onClick={onOpenLibrary} data-testid="onboarding-open-library">
@@ -149,9 +155,19 @@ export function TemplatesStep({ onOpenLibrary }: { onOpenLibrary: () => void }) 
         </Button>
       </Flex>
       {outcome || failure ? (
-        <div role="status" aria-live="polite" style={{ marginTop: 12, maxWidth: 820 }} data-testid="onboarding-demo-result" data-outcome={outcome ? 'success' : 'error'}>
+        <div
+          role="status"
+          aria-live="polite"
+          style={{ marginTop: 12, maxWidth: 820 }}
+          data-testid="onboarding-demo-result"
+          data-outcome={outcome ? 'success' : 'error'}
+        >
           {outcome ? (
-            <Alert type="success" showIcon title={outcome.added ? t('onboarding.templates.added', { count: outcome.added }) : t('onboarding.templates.present')} />
+            <Alert
+              type="success"
+              showIcon
+              title={outcome.added ? t('onboarding.templates.added', { count: outcome.added }) : t('onboarding.templates.present')}
+            />
           ) : failure ? (
             <Alert type="error" showIcon title={t('onboarding.templates.failed')} description={describeError(t, failure)} />
           ) : null}

@@ -7,5 +7,14 @@ import { describeError, type IpcError } from '../../app/api';
 export function ErrorView({ error, title }: { error: IpcError | null | undefined; title?: string }) {
   const { t } = useTranslation();
   if (!error) return null;
-  return <Alert type="error" showIcon title={title ?? t('oncall.failed')} description={describeError(t, error)} style={{ marginBottom: 12 }} data-testid="oncall-error" />;
+  return (
+    <Alert
+      type="error"
+      showIcon
+      title={title ?? t('oncall.failed')}
+      description={describeError(t, error)}
+      style={{ marginBottom: 12 }}
+      data-testid="oncall-error"
+    />
+  );
 }

@@ -117,24 +117,62 @@ function IncidentDetailCard({ id }: { id: number }) {
     exporter.mutate({ id, lang, timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone }, { onSuccess: then });
 
   return (
-    <Card size="small" title={<span className="oncall-title-line">{incident.title}</span>} data-testid="incident-detail" data-state={incident.state} data-ended={incident.ended ?? ''}>
+    <Card
+      size="small"
+      title={<span className="oncall-title-line">{incident.title}</span>}
+      data-testid="incident-detail"
+      data-state={incident.state}
+      data-ended={incident.ended ?? ''}
+    >
       <ErrorView error={ack.error ?? resolve.error ?? exporter.error} />
       <Descriptions size="small" column={2} style={{ marginBottom: 8 }}>
         <Descriptions.Item label={t('oncall.incidents.state')}>
           <Tag color={STATE_COLOR[incident.state]}>{t(`oncall.state.${incident.state}`)}</Tag>
-          {incident.ended ? <Typography.Text type="secondary" data-testid="incident-ended">{t(`oncall.ended.${incident.ended}`)}</Typography.Text> : null}
+          {incident.ended ? (
+            <Typography.Text type="secondary" data-testid="incident-ended">
+              {t(`oncall.ended.${incident.ended}`)}
+            </Typography.Text>
+          ) : null}
         </Descriptions.Item>
         <Descriptions.Item label={t('oncall.incidents.opened')}>{when(incident.openedAt, i18n.language)}</Descriptions.Item>
-        {incident.acknowledgedBy ? <Descriptions.Item label={t('oncall.incidents.acked')}>{`${incident.acknowledgedBy} · ${when(incident.acknowledgedAt, i18n.language)}`}</Descriptions.Item> : null}
-        {incident.resolvedAt ? <Descriptions.Item label={t('oncall.incidents.resolved')}>{`${incident.resolvedBy ?? t('oncall.incidents.byAlert')} · ${when(incident.resolvedAt, i18n.language)}`}</Descriptions.Item> : null}
+        {incident.acknowledgedBy ? (
+          <Descriptions.Item
+            label={t('oncall.incidents.acked')}
+          >{`${incident.acknowledgedBy} · ${when(incident.acknowledgedAt, i18n.language)}`}</Descriptions.Item>
+        ) : null}
+        {incident.resolvedAt ? (
+          <Descriptions.Item
+            label={t('oncall.incidents.resolved')}
+          >{`${incident.resolvedBy ?? t('oncall.incidents.byAlert')} · ${when(incident.resolvedAt, i18n.language)}`}</Descriptions.Item>
+        ) : null}
         {nextAt ? <Descriptions.Item label={t('oncall.incidents.next')}>{when(nextAt, i18n.language)}</Descriptions.Item> : null}
       </Descriptions>
       <Flex gap={8} wrap align="center" style={{ marginBottom: 8 }}>
-        <Input value={who} onChange={(e) => setWho(e.target.value)} placeholder={t('oncall.incidents.who')} aria-label={t('oncall.incidents.who')} style={{ width: 140 }} data-testid="incident-who" />
-        <Button type="primary" icon={<CheckOutlined />} disabled={!open || !byName} loading={ack.isPending} onClick={() => act('ack')} data-testid="incident-ack">
+        <Input
+          value={who}
+          onChange={(e) => setWho(e.target.value)}
+          placeholder={t('oncall.incidents.who')}
+          aria-label={t('oncall.incidents.who')}
+          style={{ width: 140 }}
+          data-testid="incident-who"
+        />
+        <Button
+          type="primary"
+          icon={<CheckOutlined />}
+          disabled={!open || !byName}
+          loading={ack.isPending}
+          onClick={() => act('ack')}
+          data-testid="incident-ack"
+        >
           {t('oncall.incidents.ack')}
         </Button>
-        <Button icon={<StopOutlined />} disabled={incident.state === 'resolved' || !byName} loading={resolve.isPending} onClick={() => act('resolve')} data-testid="incident-resolve">
+        <Button
+          icon={<StopOutlined />}
+          disabled={incident.state === 'resolved' || !byName}
+          loading={resolve.isPending}
+          onClick={() => act('resolve')}
+          data-testid="incident-resolve"
+        >
           {t('oncall.incidents.resolve')}
         </Button>
         <Button icon={<CopyOutlined />} onClick={() => exportIt((r) => (setSummary(r.summary), void copyText(r.summary)))} data-testid="incident-copy">
@@ -145,7 +183,13 @@ function IncidentDetailCard({ id }: { id: number }) {
         </Button>
       </Flex>
       {summary ? (
-        <Alert type="success" showIcon title={t('oncall.incidents.copied')} description={<span data-testid="incident-summary">{summary}</span>} style={{ marginBottom: 8 }} />
+        <Alert
+          type="success"
+          showIcon
+          title={t('oncall.incidents.copied')}
+          description={<span data-testid="incident-summary">{summary}</span>}
+          style={{ marginBottom: 8 }}
+        />
       ) : null}
       <Typography.Text strong>{t('oncall.incidents.calls', { count: calls.length })}</Typography.Text>
       <Table<IncidentCallRecord>
@@ -171,7 +215,15 @@ function IncidentDetailCard({ id }: { id: number }) {
             ),
           },
           { title: t('oncall.incidents.duration'), dataIndex: 'duration', render: (v: number | null) => (v === null ? '—' : `${v}s`), width: 70 },
-          { title: 'smsid', dataIndex: 'smsid', render: (v: string | null) => <Typography.Text copyable={v ? { text: v } : false} style={{ fontSize: 12 }}>{v ? v.slice(0, 10) : '—'}</Typography.Text> },
+          {
+            title: 'smsid',
+            dataIndex: 'smsid',
+            render: (v: string | null) => (
+              <Typography.Text copyable={v ? { text: v } : false} style={{ fontSize: 12 }}>
+                {v ? v.slice(0, 10) : '—'}
+              </Typography.Text>
+            ),
+          },
         ]}
       />
       <Typography.Text strong style={{ display: 'block', marginTop: 8 }}>
@@ -213,20 +265,22 @@ function PasteDialog({ open, onClose, onReceived }: { open: boolean; onClose: ()
   const submit = () => {
     const parsed = parsePaste(text);
     if (!parsed.ok) {
-      setProblem(say(t, `paging.intake.${parsed.error.params.problem}`, { ...parsed.error.params, field: parsed.error.params.field === '$' ? t('oncall.paste.thePost') : parsed.error.params.field }));
+      setProblem(
+        say(t, `paging.intake.${parsed.error.params.problem}`, {
+          ...parsed.error.params,
+          field: parsed.error.params.field === '$' ? t('oncall.paste.thePost') : parsed.error.params.field,
+        }),
+      );
       return;
     }
     setProblem(null);
-    paste.mutate(
-      parsed.group,
-      {
-        onSuccess: (incident) => {
-          if (incident) onReceived(incident.id);
-          setText('');
-          onClose();
-        },
+    paste.mutate(parsed.group, {
+      onSuccess: (incident) => {
+        if (incident) onReceived(incident.id);
+        setText('');
+        onClose();
       },
-    );
+    });
   };
   return (
     <Modal

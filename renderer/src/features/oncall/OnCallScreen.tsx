@@ -11,7 +11,6 @@ import './oncall.css';
 
 type TabKey = 'incidents' | 'routes' | 'policies' | 'schedules';
 
-
 export function OnCallScreen() {
   const { t } = useTranslation();
   const [tab, setTab] = useState<TabKey>('incidents');

@@ -41,7 +41,8 @@ export function resolveStep(step: PolicyStep, people: People, now: number): Reso
 
 function targetLabel(t: TFunction, target: StepTarget, people: People): string {
   if (target.kind === 'contact') return people.contacts.find((c) => c.id === target.contactId)?.name ?? `#${target.contactId}`;
-  if (target.kind === 'group') return `${people.groups.find((g) => g.id === target.groupId)?.name ?? `#${target.groupId}`} (${t(`oncall.policies.mode.${target.mode}`)})`;
+  if (target.kind === 'group')
+    return `${people.groups.find((g) => g.id === target.groupId)?.name ?? `#${target.groupId}`} (${t(`oncall.policies.mode.${target.mode}`)})`;
   return t('oncall.policies.onCallIn', { name: people.schedules.find((s) => s.id === target.scheduleId)?.name ?? `#${target.scheduleId}` });
 }
 
@@ -57,7 +58,7 @@ export function PoliciesTab() {
   const policies = usePolicies();
   const people = usePeople();
   const remove = useRemovePolicy();
-  const [editing, setEditing] = useState<Omit<EscalationPolicy, 'id'> & { id?: number } | null>(null);
+  const [editing, setEditing] = useState<(Omit<EscalationPolicy, 'id'> & { id?: number }) | null>(null);
   const fresh = () => ({ name: '', steps: [], repeat: 0, minAnsweredSeconds: 0 });
 
   return (
@@ -81,13 +82,27 @@ export function PoliciesTab() {
                 extra={
                   <Flex gap={4}>
                     <Button size="small" type="text" icon={<EditOutlined />} aria-label={t('oncall.edit', { name: p.name })} onClick={() => setEditing(p)} />
-                    <Button size="small" type="text" danger icon={<DeleteOutlined />} aria-label={t('oncall.remove', { name: p.name })} onClick={() => remove.mutate(p.id)} />
+                    <Button
+                      size="small"
+                      type="text"
+                      danger
+                      icon={<DeleteOutlined />}
+                      aria-label={t('oncall.remove', { name: p.name })}
+                      onClick={() => remove.mutate(p.id)}
+                    />
                   </Flex>
                 }
               >
                 <ol className="oncall-timeline">
                   {p.steps.map((s, i) => (
-                    <li key={i}>{t('oncall.policies.stepSummary', { who: targetLabel(t, s.target, people), count: s.attempts, retry: s.retrySeconds, pause: s.pauseSeconds })}</li>
+                    <li key={i}>
+                      {t('oncall.policies.stepSummary', {
+                        who: targetLabel(t, s.target, people),
+                        count: s.attempts,
+                        retry: s.retrySeconds,
+                        pause: s.pauseSeconds,
+                      })}
+                    </li>
                   ))}
                 </ol>
                 <Typography.Text type="secondary" style={{ fontSize: 12 }}>
@@ -124,7 +139,10 @@ function PolicyForm({ draft, people, onClose }: { draft: Omit<EscalationPolicy, 
   };
   const addStep = () => setD((x) => ({ ...x, steps: [...x.steps, { target: defaultTarget('contact')!, attempts: 1, retrySeconds: 60, pauseSeconds: 60 }] }));
   const issues = policyIssues(d);
-  const timeline = policyTimeline(d, d.steps.map((s) => resolveStep(s, people, now)));
+  const timeline = policyTimeline(
+    d,
+    d.steps.map((s) => resolveStep(s, people, now)),
+  );
   const ready = d.name.trim() && issues.length === 0;
 
   return (
@@ -132,7 +150,10 @@ function PolicyForm({ draft, people, onClose }: { draft: Omit<EscalationPolicy, 
       open
       title={d.id ? t('oncall.policies.edit') : t('oncall.policies.add')}
       onCancel={onClose}
-      onOk={() => ready && save.mutate({ id: d.id, name: d.name.trim(), steps: d.steps, repeat: d.repeat, minAnsweredSeconds: d.minAnsweredSeconds }, { onSuccess: onClose })}
+      onOk={() =>
+        ready &&
+        save.mutate({ id: d.id, name: d.name.trim(), steps: d.steps, repeat: d.repeat, minAnsweredSeconds: d.minAnsweredSeconds }, { onSuccess: onClose })
+      }
       okText={t('common.save')}
       cancelText={t('common.cancel')}
       okButtonProps={{ disabled: !ready, loading: save.isPending, 'data-testid': 'policy-save' }}
@@ -158,12 +179,38 @@ function PolicyForm({ draft, people, onClose }: { draft: Omit<EscalationPolicy, 
           </ul>
         </div>
         {d.steps.map((s, i) => (
-          <Card key={i} size="small" style={{ marginBottom: 8 }} title={t('oncall.policies.step', { n: i + 1 })} data-testid="policy-step"
+          <Card
+            key={i}
+            size="small"
+            style={{ marginBottom: 8 }}
+            title={t('oncall.policies.step', { n: i + 1 })}
+            data-testid="policy-step"
             extra={
               <Flex gap={2}>
-                <Button size="small" type="text" icon={<ArrowUpOutlined />} disabled={i === 0} onClick={() => move(i, -1)} aria-label={t('oncall.policies.up')} />
-                <Button size="small" type="text" icon={<ArrowDownOutlined />} disabled={i === d.steps.length - 1} onClick={() => move(i, 1)} aria-label={t('oncall.policies.down')} />
-                <Button size="small" type="text" danger icon={<DeleteOutlined />} onClick={() => setD({ ...d, steps: d.steps.filter((_, n) => n !== i) })} aria-label={t('oncall.policies.removeStep')} />
+                <Button
+                  size="small"
+                  type="text"
+                  icon={<ArrowUpOutlined />}
+                  disabled={i === 0}
+                  onClick={() => move(i, -1)}
+                  aria-label={t('oncall.policies.up')}
+                />
+                <Button
+                  size="small"
+                  type="text"
+                  icon={<ArrowDownOutlined />}
+                  disabled={i === d.steps.length - 1}
+                  onClick={() => move(i, 1)}
+                  aria-label={t('oncall.policies.down')}
+                />
+                <Button
+                  size="small"
+                  type="text"
+                  danger
+                  icon={<DeleteOutlined />}
+                  onClick={() => setD({ ...d, steps: d.steps.filter((_, n) => n !== i) })}
+                  aria-label={t('oncall.policies.removeStep')}
+                />
               </Flex>
             }
           >
@@ -176,23 +223,73 @@ function PolicyForm({ draft, people, onClose }: { draft: Omit<EscalationPolicy, 
                   const target = defaultTarget(k);
                   if (target) setStep(i, { target });
                 }}
-                options={(['contact', 'group', 'schedule'] as const).map((k) => ({ value: k, label: t(`oncall.policies.kind.${k}`), disabled: !defaultTarget(k) }))}
+                options={(['contact', 'group', 'schedule'] as const).map((k) => ({
+                  value: k,
+                  label: t(`oncall.policies.kind.${k}`),
+                  disabled: !defaultTarget(k),
+                }))}
               />
               {s.target.kind === 'contact' ? (
-                <Select value={s.target.contactId} style={{ width: 180 }} aria-label={t('oncall.policies.kind.contact')} onChange={(contactId: number) => setStep(i, { target: { kind: 'contact', contactId } })} options={people.contacts.map((c) => ({ value: c.id, label: c.name }))} showSearch optionFilterProp="label" />
+                <Select
+                  value={s.target.contactId}
+                  style={{ width: 180 }}
+                  aria-label={t('oncall.policies.kind.contact')}
+                  onChange={(contactId: number) => setStep(i, { target: { kind: 'contact', contactId } })}
+                  options={people.contacts.map((c) => ({ value: c.id, label: c.name }))}
+                  showSearch
+                  optionFilterProp="label"
+                />
               ) : s.target.kind === 'group' ? (
                 <>
-                  <Select value={s.target.groupId} style={{ width: 160 }} onChange={(groupId: number) => setStep(i, { target: { ...(s.target as Extract<StepTarget, { kind: 'group' }>), groupId } })} options={people.groups.map((g) => ({ value: g.id, label: g.name }))} />
-                  <Select value={s.target.mode} style={{ width: 140 }} onChange={(mode: 'one-by-one' | 'all-at-once') => setStep(i, { target: { ...(s.target as Extract<StepTarget, { kind: 'group' }>), mode } })} options={(['one-by-one', 'all-at-once'] as const).map((m) => ({ value: m, label: t(`oncall.policies.mode.${m}`) }))} />
+                  <Select
+                    value={s.target.groupId}
+                    style={{ width: 160 }}
+                    onChange={(groupId: number) => setStep(i, { target: { ...(s.target as Extract<StepTarget, { kind: 'group' }>), groupId } })}
+                    options={people.groups.map((g) => ({ value: g.id, label: g.name }))}
+                  />
+                  <Select
+                    value={s.target.mode}
+                    style={{ width: 140 }}
+                    onChange={(mode: 'one-by-one' | 'all-at-once') => setStep(i, { target: { ...(s.target as Extract<StepTarget, { kind: 'group' }>), mode } })}
+                    options={(['one-by-one', 'all-at-once'] as const).map((m) => ({ value: m, label: t(`oncall.policies.mode.${m}`) }))}
+                  />
                 </>
               ) : (
-                <Select value={s.target.scheduleId} style={{ width: 180 }} onChange={(scheduleId: number) => setStep(i, { target: { kind: 'schedule', scheduleId } })} options={people.schedules.map((x) => ({ value: x.id, label: x.name }))} />
+                <Select
+                  value={s.target.scheduleId}
+                  style={{ width: 180 }}
+                  onChange={(scheduleId: number) => setStep(i, { target: { kind: 'schedule', scheduleId } })}
+                  options={people.schedules.map((x) => ({ value: x.id, label: x.name }))}
+                />
               )}
             </Flex>
             <Flex gap={8} wrap style={{ marginTop: 8 }}>
-              <InputNumber addonBefore={t('oncall.policies.attempts')} min={1} max={5} value={s.attempts} onChange={(v) => setStep(i, { attempts: v ?? 1 })} style={{ width: 130 }} />
-              <InputNumber addonBefore={t('oncall.policies.retry')} addonAfter="s" min={0} max={3600} value={s.retrySeconds} onChange={(v) => setStep(i, { retrySeconds: v ?? 0 })} style={{ width: 170 }} />
-              <InputNumber addonBefore={t('oncall.policies.pause')} addonAfter="s" min={0} max={86400} value={s.pauseSeconds} onChange={(v) => setStep(i, { pauseSeconds: v ?? 0 })} style={{ width: 170 }} />
+              <InputNumber
+                addonBefore={t('oncall.policies.attempts')}
+                min={1}
+                max={5}
+                value={s.attempts}
+                onChange={(v) => setStep(i, { attempts: v ?? 1 })}
+                style={{ width: 130 }}
+              />
+              <InputNumber
+                addonBefore={t('oncall.policies.retry')}
+                addonAfter="s"
+                min={0}
+                max={3600}
+                value={s.retrySeconds}
+                onChange={(v) => setStep(i, { retrySeconds: v ?? 0 })}
+                style={{ width: 170 }}
+              />
+              <InputNumber
+                addonBefore={t('oncall.policies.pause')}
+                addonAfter="s"
+                min={0}
+                max={86400}
+                value={s.pauseSeconds}
+                onChange={(v) => setStep(i, { pauseSeconds: v ?? 0 })}
+                style={{ width: 170 }}
+              />
             </Flex>
           </Card>
         ))}
@@ -200,8 +297,23 @@ function PolicyForm({ draft, people, onClose }: { draft: Omit<EscalationPolicy, 
           {t('oncall.policies.addStep')}
         </Button>
         <Flex gap={8} wrap style={{ marginBottom: 8 }}>
-          <InputNumber addonBefore={t('oncall.policies.repeat')} min={0} max={10} value={d.repeat} onChange={(v) => setD({ ...d, repeat: v ?? 0 })} style={{ width: 180 }} />
-          <InputNumber addonBefore={t('oncall.policies.minAnswered')} addonAfter="s" min={0} max={120} value={d.minAnsweredSeconds} onChange={(v) => setD({ ...d, minAnsweredSeconds: v ?? 0 })} style={{ width: 260 }} />
+          <InputNumber
+            addonBefore={t('oncall.policies.repeat')}
+            min={0}
+            max={10}
+            value={d.repeat}
+            onChange={(v) => setD({ ...d, repeat: v ?? 0 })}
+            style={{ width: 180 }}
+          />
+          <InputNumber
+            addonBefore={t('oncall.policies.minAnswered')}
+            addonAfter="s"
+            min={0}
+            max={120}
+            value={d.minAnsweredSeconds}
+            onChange={(v) => setD({ ...d, minAnsweredSeconds: v ?? 0 })}
+            style={{ width: 260 }}
+          />
         </Flex>
         {issues.map((issue, n) => (
           <Typography.Text key={n} type="danger" style={{ display: 'block' }}>

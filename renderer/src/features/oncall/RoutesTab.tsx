@@ -108,7 +108,10 @@ export function RoutesTab() {
               </span>
             ),
           },
-          { title: t('oncall.routes.matchers'), render: (_, r) => <Typography.Text code>{r.matchers.length ? r.matchers.map(formatMatcher).join(', ') : '*'}</Typography.Text> },
+          {
+            title: t('oncall.routes.matchers'),
+            render: (_, r) => <Typography.Text code>{r.matchers.length ? r.matchers.map(formatMatcher).join(', ') : '*'}</Typography.Text>,
+          },
           { title: t('oncall.routes.severities'), render: (_, r) => (r.severities.length ? r.severities.join(', ') : t('oncall.routes.anySeverity')) },
           { title: t('oncall.routes.policy'), render: (_, r) => policyName(r.policyId) },
           {
@@ -116,8 +119,21 @@ export function RoutesTab() {
             width: 80,
             render: (_, r) => (
               <Flex gap={4}>
-                <Button size="small" type="text" icon={<EditOutlined />} aria-label={t('oncall.edit', { name: r.name })} onClick={() => setEditing(draftOf(r))} />
-                <Button size="small" type="text" danger icon={<DeleteOutlined />} aria-label={t('oncall.remove', { name: r.name })} onClick={() => remove.mutate(r.id)} />
+                <Button
+                  size="small"
+                  type="text"
+                  icon={<EditOutlined />}
+                  aria-label={t('oncall.edit', { name: r.name })}
+                  onClick={() => setEditing(draftOf(r))}
+                />
+                <Button
+                  size="small"
+                  type="text"
+                  danger
+                  icon={<DeleteOutlined />}
+                  aria-label={t('oncall.remove', { name: r.name })}
+                  onClick={() => remove.mutate(r.id)}
+                />
               </Flex>
             ),
           },
@@ -150,7 +166,9 @@ function RouteForm({ draft, onClose }: { draft: Draft; onClose: () => void }) {
   const [d, setD] = useState(draft);
   const set = (patch: Partial<Draft>) => setD((x) => ({ ...x, ...patch }));
   const parsed = parseMatchers(d.matchers);
-  const matcherError = parsed.ok ? null : say(t, codedArgs('paging.matcherSyntax', { code: parsed.error.params.problem, params: { at: parsed.error.params.at + 1 } }));
+  const matcherError = parsed.ok
+    ? null
+    : say(t, codedArgs('paging.matcherSyntax', { code: parsed.error.params.problem, params: { at: parsed.error.params.at + 1 } }));
   const template = templates.data?.find((x) => x.id === d.templateId) ?? null;
   const markers = template ? Array.from({ length: template.markerCount }, (_, i) => markerName(template, i)) : [];
   const preview = template ? sayText(template, d.variables, SAMPLE_ALERT) : null;
@@ -195,7 +213,13 @@ function RouteForm({ draft, onClose }: { draft: Draft; onClose: () => void }) {
         </label>
         <label className="oncall-field">
           <span>{t('oncall.routes.matchers')}</span>
-          <Input value={d.matchers} onChange={(e) => set({ matchers: e.target.value })} placeholder={'{severity="critical", service=~"db|cache"}'} status={matcherError ? 'error' : undefined} data-testid="route-matchers" />
+          <Input
+            value={d.matchers}
+            onChange={(e) => set({ matchers: e.target.value })}
+            placeholder={'{severity="critical", service=~"db|cache"}'}
+            status={matcherError ? 'error' : undefined}
+            data-testid="route-matchers"
+          />
         </label>
         {matcherError ? (
           <Typography.Text type="danger" data-testid="route-matchers-error" className="oncall-field-error">
@@ -209,7 +233,13 @@ function RouteForm({ draft, onClose }: { draft: Draft; onClose: () => void }) {
         <Flex gap={12} wrap>
           <label className="oncall-field" style={{ flex: 1, minWidth: 200 }}>
             <span>{t('oncall.routes.severities')}</span>
-            <Select mode="tags" value={d.severities} onChange={(v: string[]) => set({ severities: v.map((s) => s.toLowerCase()) })} options={['critical', 'warning', 'info'].map((v) => ({ value: v }))} placeholder={t('oncall.routes.anySeverity')} />
+            <Select
+              mode="tags"
+              value={d.severities}
+              onChange={(v: string[]) => set({ severities: v.map((s) => s.toLowerCase()) })}
+              options={['critical', 'warning', 'info'].map((v) => ({ value: v }))}
+              placeholder={t('oncall.routes.anySeverity')}
+            />
           </label>
           <label className="oncall-field" style={{ width: 120 }}>
             <span>{t('oncall.routes.position')}</span>
@@ -219,7 +249,12 @@ function RouteForm({ draft, onClose }: { draft: Draft; onClose: () => void }) {
         <Flex gap={12} wrap>
           <label className="oncall-field" style={{ flex: 1, minWidth: 200 }}>
             <span>{t('oncall.routes.policy')}</span>
-            <Select value={d.policyId ?? undefined} onChange={(v: number) => set({ policyId: v })} options={(policies.data ?? []).map((p) => ({ value: p.id, label: p.name }))} data-testid="route-policy" />
+            <Select
+              value={d.policyId ?? undefined}
+              onChange={(v: number) => set({ policyId: v })}
+              options={(policies.data ?? []).map((p) => ({ value: p.id, label: p.name }))}
+              data-testid="route-policy"
+            />
           </label>
           <label className="oncall-field" style={{ flex: 1, minWidth: 200 }}>
             <span>{t('oncall.routes.template')}</span>
@@ -234,7 +269,12 @@ function RouteForm({ draft, onClose }: { draft: Draft; onClose: () => void }) {
         {markers.map((m) => (
           <label className="oncall-field" key={m}>
             <span>{t('oncall.routes.marker', { name: m })}</span>
-            <Input value={d.variables[m] ?? ''} onChange={(e) => set({ variables: { ...d.variables, [m]: e.target.value } })} placeholder="{{labels.instance}}" data-testid="route-variable" />
+            <Input
+              value={d.variables[m] ?? ''}
+              onChange={(e) => set({ variables: { ...d.variables, [m]: e.target.value } })}
+              placeholder="{{labels.instance}}"
+              data-testid="route-variable"
+            />
           </label>
         ))}
         {preview ? (
@@ -255,7 +295,12 @@ function RouteForm({ draft, onClose }: { draft: Draft; onClose: () => void }) {
         </Flex>
         <label className="oncall-field">
           <span>{t('oncall.routes.throughQuietHours')}</span>
-          <Select mode="tags" value={d.throughQuietHours} onChange={(v: string[]) => set({ throughQuietHours: v.map((s) => s.toLowerCase()) })} options={['critical'].map((v) => ({ value: v }))} />
+          <Select
+            mode="tags"
+            value={d.throughQuietHours}
+            onChange={(v: string[]) => set({ throughQuietHours: v.map((s) => s.toLowerCase()) })}
+            options={['critical'].map((v) => ({ value: v }))}
+          />
         </label>
       </div>
     </Modal>

@@ -9,7 +9,16 @@ import { useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';
 import type { ContactRecord } from '../../../../common/bulk-types';
 import { codedArgs, MESSAGES_NS } from '../../../../common/messages';
-import { DEFAULT_TIME_ZONE, nextShift, onCallAt, rotationStart, toICalendar, twoWeeks, validateOverride, validateRotation } from '../../../../common/paging/schedule';
+import {
+  DEFAULT_TIME_ZONE,
+  nextShift,
+  onCallAt,
+  rotationStart,
+  toICalendar,
+  twoWeeks,
+  validateOverride,
+  validateRotation,
+} from '../../../../common/paging/schedule';
 import { epochToLocal, formatDate, formatTime, isTimeZone, localToEpoch } from '../../../../common/paging/zoned';
 import type { Override, Schedule } from '../../../../common/paging/types';
 import { downloadText } from '../../app/browser-io';
@@ -82,21 +91,37 @@ export function SchedulesTab() {
                     {t('oncall.schedules.ical')}
                   </Button>
                   <Button size="small" type="text" icon={<EditOutlined />} aria-label={t('oncall.edit', { name: s.name })} onClick={() => setEditing(s)} />
-                  <Button size="small" type="text" danger icon={<DeleteOutlined />} aria-label={t('oncall.remove', { name: s.name })} onClick={() => remove.mutate(s.id)} />
+                  <Button
+                    size="small"
+                    type="text"
+                    danger
+                    icon={<DeleteOutlined />}
+                    aria-label={t('oncall.remove', { name: s.name })}
+                    onClick={() => remove.mutate(s.id)}
+                  />
                 </Flex>
               }
             >
               <Flex gap={16} wrap style={{ marginBottom: 8 }} data-testid="schedule-now">
                 <span>
                   {t('oncall.schedules.now')} <strong>{current ? name(current.contactId) : t('oncall.schedules.nobody')}</strong>
-                  {current ? <Typography.Text type="secondary"> ({t('oncall.schedules.until', { at: local(current.to, s.rotation.timeZone) })})</Typography.Text> : null}
+                  {current ? (
+                    <Typography.Text type="secondary"> ({t('oncall.schedules.until', { at: local(current.to, s.rotation.timeZone) })})</Typography.Text>
+                  ) : null}
                 </span>
                 <span>
                   {t('oncall.schedules.next')} <strong>{next ? name(next.contactId) : '—'}</strong>
-                  {next ? <Typography.Text type="secondary"> ({t('oncall.schedules.from', { at: local(next.from, s.rotation.timeZone) })})</Typography.Text> : null}
+                  {next ? (
+                    <Typography.Text type="secondary"> ({t('oncall.schedules.from', { at: local(next.from, s.rotation.timeZone) })})</Typography.Text>
+                  ) : null}
                 </span>
                 <Typography.Text type="secondary">
-                  {t('oncall.schedules.rule', { count: s.rotation.shift.count, unit: t(`oncall.schedules.unit.${s.rotation.shift.unit}`, { count: s.rotation.shift.count }), handover: s.rotation.handover, tz: s.rotation.timeZone })}
+                  {t('oncall.schedules.rule', {
+                    count: s.rotation.shift.count,
+                    unit: t(`oncall.schedules.unit.${s.rotation.shift.unit}`, { count: s.rotation.shift.count }),
+                    handover: s.rotation.handover,
+                    tz: s.rotation.timeZone,
+                  })}
                 </Typography.Text>
               </Flex>
               <div className="oncall-days" data-testid="schedule-days">
@@ -120,7 +145,11 @@ export function SchedulesTab() {
                 <div style={{ marginTop: 8 }}>
                   {s.overrides.map((o) => (
                     <Tag key={o.id} color="orange">
-                      {t('oncall.schedules.overrideLine', { name: name(o.contactId), from: local(o.from, s.rotation.timeZone), to: local(o.to, s.rotation.timeZone) })}
+                      {t('oncall.schedules.overrideLine', {
+                        name: name(o.contactId),
+                        from: local(o.from, s.rotation.timeZone),
+                        to: local(o.to, s.rotation.timeZone),
+                      })}
                     </Tag>
                   ))}
                 </div>
@@ -129,7 +158,9 @@ export function SchedulesTab() {
           );
         })}
       </Flex>
-      {editing && contacts.data ? <ScheduleForm schedule={editing === 'new' ? null : editing} contacts={contacts.data} lang={i18n.language} onClose={() => setEditing(null)} /> : null}
+      {editing && contacts.data ? (
+        <ScheduleForm schedule={editing === 'new' ? null : editing} contacts={contacts.data} lang={i18n.language} onClose={() => setEditing(null)} />
+      ) : null}
     </div>
   );
 }
@@ -152,7 +183,9 @@ function ScheduleForm({ schedule, contacts, onClose }: { schedule: Schedule | nu
   const [handover, setHandover] = useState(r?.handover ?? '10:00');
   const [timeZone, setTimeZone] = useState(tz0);
   const [startDate, setStartDate] = useState(formatDate(epochToLocal(r?.start ?? Date.now(), tz0)));
-  const [overrides, setOverrides] = useState<OverrideDraft[]>((schedule?.overrides ?? []).map((o) => ({ contactId: o.contactId, from: toLocalInput(o.from, tz0), to: toLocalInput(o.to, tz0) })));
+  const [overrides, setOverrides] = useState<OverrideDraft[]>(
+    (schedule?.overrides ?? []).map((o) => ({ contactId: o.contactId, from: toLocalInput(o.from, tz0), to: toLocalInput(o.to, tz0) })),
+  );
 
   let start = NaN;
   try {
@@ -180,7 +213,9 @@ function ScheduleForm({ schedule, contacts, onClose }: { schedule: Schedule | nu
       open
       title={schedule ? t('oncall.schedules.edit') : t('oncall.schedules.add')}
       onCancel={onClose}
-      onOk={() => ready && save.mutate({ id: schedule?.id, name: name.trim(), rotation, overrides: parsedOverrides as Omit<Override, 'id'>[] }, { onSuccess: onClose })}
+      onOk={() =>
+        ready && save.mutate({ id: schedule?.id, name: name.trim(), rotation, overrides: parsedOverrides as Omit<Override, 'id'>[] }, { onSuccess: onClose })
+      }
       okText={t('common.save')}
       cancelText={t('common.cancel')}
       okButtonProps={{ disabled: !ready, loading: save.isPending, 'data-testid': 'schedule-save' }}
@@ -194,7 +229,14 @@ function ScheduleForm({ schedule, contacts, onClose }: { schedule: Schedule | nu
         </label>
         <label className="oncall-field">
           <span>{t('oncall.schedules.participants')}</span>
-          <Select mode="multiple" value={participants} onChange={(v: number[]) => setParticipants(v)} options={contacts.map((c) => ({ value: c.id, label: c.name }))} optionFilterProp="label" data-testid="schedule-participants" />
+          <Select
+            mode="multiple"
+            value={participants}
+            onChange={(v: number[]) => setParticipants(v)}
+            options={contacts.map((c) => ({ value: c.id, label: c.name }))}
+            optionFilterProp="label"
+            data-testid="schedule-participants"
+          />
         </label>
         {fieldError('participants')}
         <Flex gap={12} wrap>
@@ -202,12 +244,23 @@ function ScheduleForm({ schedule, contacts, onClose }: { schedule: Schedule | nu
             <span>{t('oncall.schedules.shift')}</span>
             <Flex gap={4}>
               <InputNumber min={1} max={52} value={count} onChange={(v) => setCount(v ?? 1)} style={{ width: 80 }} />
-              <Select value={unit} onChange={(v: 'day' | 'week') => setUnit(v)} style={{ width: 90 }} options={(['day', 'week'] as const).map((u) => ({ value: u, label: t(`oncall.schedules.unit.${u}`, { count }) }))} />
+              <Select
+                value={unit}
+                onChange={(v: 'day' | 'week') => setUnit(v)}
+                style={{ width: 90 }}
+                options={(['day', 'week'] as const).map((u) => ({ value: u, label: t(`oncall.schedules.unit.${u}`, { count }) }))}
+              />
             </Flex>
           </label>
           <label className="oncall-field">
             <span>{t('oncall.schedules.handover')}</span>
-            <Input value={handover} onChange={(e) => setHandover(e.target.value)} style={{ width: 90 }} status={issueFor('handover') ? 'error' : undefined} data-testid="schedule-handover" />
+            <Input
+              value={handover}
+              onChange={(e) => setHandover(e.target.value)}
+              style={{ width: 90 }}
+              status={issueFor('handover') ? 'error' : undefined}
+              data-testid="schedule-handover"
+            />
           </label>
           <label className="oncall-field">
             <span>{t('oncall.schedules.timeZone')}</span>
@@ -228,11 +281,35 @@ function ScheduleForm({ schedule, contacts, onClose }: { schedule: Schedule | nu
         {overrides.map((o, i) => (
           <div key={i} style={{ marginBottom: 6 }}>
             <Flex gap={6} wrap align="center">
-              <Select value={o.contactId ?? undefined} placeholder={t('oncall.schedules.covers')} style={{ width: 140 }} onChange={(v: number) => setOverrides(overrides.map((x, n) => (n === i ? { ...x, contactId: v } : x)))} options={contacts.map((c) => ({ value: c.id, label: c.name }))} />
-              <Input type="datetime-local" value={o.from} onChange={(e) => setOverrides(overrides.map((x, n) => (n === i ? { ...x, from: e.target.value } : x)))} style={{ width: 200 }} aria-label={t('oncall.schedules.overrideFrom')} />
+              <Select
+                value={o.contactId ?? undefined}
+                placeholder={t('oncall.schedules.covers')}
+                style={{ width: 140 }}
+                onChange={(v: number) => setOverrides(overrides.map((x, n) => (n === i ? { ...x, contactId: v } : x)))}
+                options={contacts.map((c) => ({ value: c.id, label: c.name }))}
+              />
+              <Input
+                type="datetime-local"
+                value={o.from}
+                onChange={(e) => setOverrides(overrides.map((x, n) => (n === i ? { ...x, from: e.target.value } : x)))}
+                style={{ width: 200 }}
+                aria-label={t('oncall.schedules.overrideFrom')}
+              />
               <span>–</span>
-              <Input type="datetime-local" value={o.to} onChange={(e) => setOverrides(overrides.map((x, n) => (n === i ? { ...x, to: e.target.value } : x)))} style={{ width: 200 }} aria-label={t('oncall.schedules.overrideTo')} />
-              <Button type="text" danger icon={<DeleteOutlined />} onClick={() => setOverrides(overrides.filter((_, n) => n !== i))} aria-label={t('oncall.schedules.removeOverride')} />
+              <Input
+                type="datetime-local"
+                value={o.to}
+                onChange={(e) => setOverrides(overrides.map((x, n) => (n === i ? { ...x, to: e.target.value } : x)))}
+                style={{ width: 200 }}
+                aria-label={t('oncall.schedules.overrideTo')}
+              />
+              <Button
+                type="text"
+                danger
+                icon={<DeleteOutlined />}
+                onClick={() => setOverrides(overrides.filter((_, n) => n !== i))}
+                aria-label={t('oncall.schedules.removeOverride')}
+              />
             </Flex>
             {overrideIssues[i]!.slice(0, 1).map((issue, n) => (
               <Typography.Text key={n} type="danger" style={{ fontSize: 12 }}>
@@ -241,7 +318,12 @@ function ScheduleForm({ schedule, contacts, onClose }: { schedule: Schedule | nu
             ))}
           </div>
         ))}
-        <Button icon={<PlusOutlined />} onClick={() => setOverrides([...overrides, { contactId: null, from: toLocalInput(Date.now(), timeZone), to: toLocalInput(Date.now() + DAY, timeZone) }])}>
+        <Button
+          icon={<PlusOutlined />}
+          onClick={() =>
+            setOverrides([...overrides, { contactId: null, from: toLocalInput(Date.now(), timeZone), to: toLocalInput(Date.now() + DAY, timeZone) }])
+          }
+        >
           {t('oncall.schedules.addOverride')}
         </Button>
       </div>

@@ -28,7 +28,6 @@ export const useRoutes = () => useQuery(routesQuery);
 export const usePolicies = () => useQuery(policiesQuery);
 export const useSchedules = () => useQuery(schedulesQuery);
 
-
 function useChange<I, O>(run: (input: I) => Promise<O>, after: (client: QueryClient, out: O) => void) {
   const client = useQueryClient();
   return useMutation<O, IpcError, I>({ mutationFn: run, onSuccess: (out) => after(client, out) });
@@ -38,7 +37,11 @@ const refreshIncident = (client: QueryClient, incident: IncidentRecord) => incid
 
 export const useAck = () => useChange((i: { id: number; by: string }) => ask((api) => api.incidents.ack(i)), refreshIncident);
 export const useResolve = () => useChange((i: { id: number; by: string }) => ask((api) => api.incidents.resolve(i)), refreshIncident);
-export const useExport = () => useChange((i: InputOf<'incidents.export'>) => ask((api) => api.incidents.export(i)), () => undefined);
+export const useExport = () =>
+  useChange(
+    (i: InputOf<'incidents.export'>) => ask((api) => api.incidents.export(i)),
+    () => undefined,
+  );
 
 /** A pasted alert (Alertmanager's, Grafana's or our JSON), read here as the receiver reads a post. */
 export function parsePaste(text: string): IntakeResult {
@@ -59,7 +62,8 @@ export const useSaveRoute = () => useChange((i: InputOf<'paging.saveRoute'>) => 
 export const useRemoveRoute = () => useChange((id: number) => ask((api) => api.paging.removeRoute({ id })), invalidate(oncallKeys.routes()));
 export const useSavePolicy = () => useChange((i: InputOf<'paging.savePolicy'>) => ask((api) => api.paging.savePolicy(i)), invalidate(oncallKeys.policies()));
 export const useRemovePolicy = () => useChange((id: number) => ask((api) => api.paging.removePolicy({ id })), invalidate(oncallKeys.policies()));
-export const useSaveSchedule = () => useChange((i: InputOf<'paging.saveSchedule'>) => ask((api) => api.paging.saveSchedule(i)), invalidate(oncallKeys.schedules()));
+export const useSaveSchedule = () =>
+  useChange((i: InputOf<'paging.saveSchedule'>) => ask((api) => api.paging.saveSchedule(i)), invalidate(oncallKeys.schedules()));
 export const useRemoveSchedule = () => useChange((id: number) => ask((api) => api.paging.removeSchedule({ id })), invalidate(oncallKeys.schedules()));
 
 /** The name an on-call engineer acknowledges with, remembered on this machine. */

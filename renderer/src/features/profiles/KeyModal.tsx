@@ -169,16 +169,25 @@ export function KeyModal({ profile, intro, onClose, onChanged }: KeyModalProps) 
         {profile.hasKey ? (
           <KeyStateAlert profile={profile} />
         ) : (
-          <Alert type="warning" showIcon title={t('key.notSet')} description={builtin ? t('key.builtinMissing') : t('key.notSetHint')} data-testid="key-state" data-has-key="false" />
+          <Alert
+            type="warning"
+            showIcon
+            title={t('key.notSet')}
+            description={builtin ? t('key.builtinMissing') : t('key.notSetHint')}
+            data-testid="key-state"
+            data-has-key="false"
+          />
         )}
 
-        {error ? <Alert
+        {error ? (
+          <Alert
             type="error"
             showIcon
             title={error.op === 'save' ? t('key.saveFailed') : t('key.deleteFailed')}
             description={describeError(t, error.error)}
             style={{ marginTop: 12 }}
-          /> : null}
+          />
+        ) : null}
 
         {editing ? (
           <Form<KeyFormValues> form={form} layout="vertical" style={{ marginTop: 16 }} onFinish={() => void save()} requiredMark={false}>

@@ -7,7 +7,17 @@ import { SIGNING_MODES, type ProfileView } from '../../../../common/contract';
 import { keyTransport, originOf, sameOrigin } from '../../../../common/domain/key-origin';
 import { describeError, type IpcError } from '../../app/api';
 import { useSaveProfile } from './use-profiles';
-import { fieldOfPath, formValuesOf, inputOf, profileRules, THRESHOLD_MAX, TIMEOUT_LIMITS, type FormField, type ProfileFormValues, type ServerIssues } from './profile-form';
+import {
+  fieldOfPath,
+  formValuesOf,
+  inputOf,
+  profileRules,
+  THRESHOLD_MAX,
+  TIMEOUT_LIMITS,
+  type FormField,
+  type ProfileFormValues,
+  type ServerIssues,
+} from './profile-form';
 import { useFeedback } from '../../app/feedback';
 
 export interface ProfileFormDrawerProps {
@@ -105,7 +115,14 @@ export function ProfileFormDrawer({ open, profile, onClose, onSaved }: ProfileFo
     >
       {builtin ? <Alert type="info" showIcon title={t('profiles.form.builtinNote')} style={{ marginBottom: 16 }} /> : null}
       {formError ? (
-        <Alert type="error" showIcon title={t('profiles.form.saveFailed')} description={describeError(t, formError)} style={{ marginBottom: 16 }} data-testid="profile-form-error" />
+        <Alert
+          type="error"
+          showIcon
+          title={t('profiles.form.saveFailed')}
+          description={describeError(t, formError)}
+          style={{ marginBottom: 16 }}
+          data-testid="profile-form-error"
+        />
       ) : null}
       <Form<ProfileFormValues>
         form={form}
@@ -126,8 +143,21 @@ export function ProfileFormDrawer({ open, profile, onClose, onSaved }: ProfileFo
         <Form.Item name="name" label={t('profiles.form.name')} rules={rules.name} required>
           <Input maxLength={60} placeholder={t('profiles.form.namePlaceholder')} autoComplete="off" autoFocus />
         </Form.Item>
-        <Form.Item name="baseUrl" label={t('profiles.form.baseUrl')} rules={rules.baseUrl} required extra={builtin ? undefined : t('profiles.form.baseUrlHelp')}>
-          <Input placeholder={t('profiles.form.baseUrlPlaceholder')} readOnly={builtin} variant={builtin ? 'filled' : 'outlined'} autoComplete="off" spellCheck={false} inputMode="url" />
+        <Form.Item
+          name="baseUrl"
+          label={t('profiles.form.baseUrl')}
+          rules={rules.baseUrl}
+          required
+          extra={builtin ? undefined : t('profiles.form.baseUrlHelp')}
+        >
+          <Input
+            placeholder={t('profiles.form.baseUrlPlaceholder')}
+            readOnly={builtin}
+            variant={builtin ? 'filled' : 'outlined'}
+            autoComplete="off"
+            spellCheck={false}
+            inputMode="url"
+          />
         </Form.Item>
         {plainHttp ? (
           <Alert
@@ -168,8 +198,19 @@ export function ProfileFormDrawer({ open, profile, onClose, onSaved }: ProfileFo
         </Form.Item>
         <Form.Item label={t('profiles.form.timeouts')} extra={t('profiles.form.timeoutsHelp')} style={{ marginBottom: 16 }} required>
           <div style={{ display: 'flex', gap: 16 }}>
-            <Form.Item name="connectTimeoutSeconds" label={t('profiles.form.connectTimeout')} rules={rules.connectTimeoutSeconds} style={{ flex: 1, marginBottom: 0 }}>
-              <InputNumber min={TIMEOUT_LIMITS.connect.min} max={TIMEOUT_LIMITS.connect.max} step={1} suffix={t('profiles.form.seconds')} style={{ width: '100%' }} />
+            <Form.Item
+              name="connectTimeoutSeconds"
+              label={t('profiles.form.connectTimeout')}
+              rules={rules.connectTimeoutSeconds}
+              style={{ flex: 1, marginBottom: 0 }}
+            >
+              <InputNumber
+                min={TIMEOUT_LIMITS.connect.min}
+                max={TIMEOUT_LIMITS.connect.max}
+                step={1}
+                suffix={t('profiles.form.seconds')}
+                style={{ width: '100%' }}
+              />
             </Form.Item>
             <Form.Item
               name="totalTimeoutSeconds"
@@ -178,7 +219,13 @@ export function ProfileFormDrawer({ open, profile, onClose, onSaved }: ProfileFo
               dependencies={['connectTimeoutSeconds']}
               style={{ flex: 1, marginBottom: 0 }}
             >
-              <InputNumber min={TIMEOUT_LIMITS.total.min} max={TIMEOUT_LIMITS.total.max} step={1} suffix={t('profiles.form.seconds')} style={{ width: '100%' }} />
+              <InputNumber
+                min={TIMEOUT_LIMITS.total.min}
+                max={TIMEOUT_LIMITS.total.max}
+                step={1}
+                suffix={t('profiles.form.seconds')}
+                style={{ width: '100%' }}
+              />
             </Form.Item>
           </div>
         </Form.Item>
@@ -192,7 +239,14 @@ export function ProfileFormDrawer({ open, profile, onClose, onSaved }: ProfileFo
           rules={rules.lowBalanceThreshold}
           extra={t('profiles.form.lowBalanceHelp')}
         >
-          <InputNumber min={0} max={THRESHOLD_MAX} precision={0} placeholder={t('profiles.form.lowBalancePlaceholder')} suffix={t('profiles.form.units')} style={{ width: 220 }} />
+          <InputNumber
+            min={0}
+            max={THRESHOLD_MAX}
+            precision={0}
+            placeholder={t('profiles.form.lowBalancePlaceholder')}
+            suffix={t('profiles.form.units')}
+            style={{ width: 220 }}
+          />
         </Form.Item>
         {/* Enter in a field submits. */}
         <button type="submit" hidden aria-hidden tabIndex={-1} />

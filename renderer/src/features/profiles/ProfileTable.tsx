@@ -34,7 +34,14 @@ export function KeyStatusTag({ profile }: { profile: Pick<ProfileView, 'hasKey' 
   const word = keyStatusWord(profile);
   return (
     <Tooltip title={t(`profiles.keyStatusHelp.${word}`)}>
-      <Tag color={color} icon={icon} data-testid="key-status" data-has-key={String(profile.hasKey)} data-standing={standing} data-refusal={refusal ?? undefined}>
+      <Tag
+        color={color}
+        icon={icon}
+        data-testid="key-status"
+        data-has-key={String(profile.hasKey)}
+        data-standing={standing}
+        data-refusal={refusal ?? undefined}
+      >
         {t(`profiles.keyStatus.${word}`)}
       </Tag>
     </Tooltip>
@@ -73,7 +80,15 @@ export function ProfileTable({ profiles, loading, onAdd, onEdit, onKey, onDelete
           {/* How its replies are read and its calls followed: opens "Replies & receipts". */}
           <span className="profile-reading" data-testid="profile-reading" data-dialect={p.dialectId ?? 'own'} data-follow={p.follow}>
             <Tooltip title={dialectDescription(t, p.dialect, p.dialectId)} placement="bottomLeft">
-              <Button size="small" type="link" icon={<ApiOutlined />} className="profile-reading-link" data-testid="reading-action" aria-label={t('dialects.actionLabel', { name: p.name })} onClick={() => onReading(p)}>
+              <Button
+                size="small"
+                type="link"
+                icon={<ApiOutlined />}
+                className="profile-reading-link"
+                data-testid="reading-action"
+                aria-label={t('dialects.actionLabel', { name: p.name })}
+                onClick={() => onReading(p)}
+              >
                 {p.dialectId ? dialectName(t, p.dialect, p.dialectId) : `${p.dialect.name} · ${t('dialects.custom')}`}
               </Button>
             </Tooltip>
@@ -121,7 +136,14 @@ export function ProfileTable({ profiles, loading, onAdd, onEdit, onKey, onDelete
             {p.hasKey ? t('profiles.action.manageKey') : t('profiles.action.setKey')}
           </Button>
           {p.builtin ? null : (
-            <Button size="small" type="link" danger icon={<DeleteOutlined />} aria-label={t('profiles.actionLabel.delete', { name: p.name })} onClick={() => onDelete(p)}>
+            <Button
+              size="small"
+              type="link"
+              danger
+              icon={<DeleteOutlined />}
+              aria-label={t('profiles.actionLabel.delete', { name: p.name })}
+              onClick={() => onDelete(p)}
+            >
               {t('profiles.action.delete')}
             </Button>
           )}

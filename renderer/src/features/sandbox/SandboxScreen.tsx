@@ -102,7 +102,13 @@ function BalanceCard({ view }: { view: SandboxView }) {
     if (!amount) return;
     change.mutate(
       { add: amount },
-      { onSuccess: (v) => void message.success(t('sandbox.balance.toppedUp', { units: t('sandbox.balance.value', { count: v.account.balance, n: formatCount(lang, v.account.balance) }) })), onError: failed },
+      {
+        onSuccess: (v) =>
+          void message.success(
+            t('sandbox.balance.toppedUp', { units: t('sandbox.balance.value', { count: v.account.balance, n: formatCount(lang, v.account.balance) }) }),
+          ),
+        onError: failed,
+      },
     );
   };
 
@@ -132,7 +138,14 @@ function BalanceCard({ view }: { view: SandboxView }) {
             style={{ width: 110 }}
           />
         </Space.Compact>
-        <Button type="primary" icon={<PlusCircleOutlined />} onClick={topUp} disabled={!amount} loading={change.isPending && change.variables?.add !== undefined} data-testid="sandbox-topup">
+        <Button
+          type="primary"
+          icon={<PlusCircleOutlined />}
+          onClick={topUp}
+          disabled={!amount}
+          loading={change.isPending && change.variables?.add !== undefined}
+          data-testid="sandbox-topup"
+        >
           {t('sandbox.balance.topUp')}
         </Button>
         <Tooltip title={t('sandbox.balance.emptyHelp')}>
@@ -152,11 +165,27 @@ function BalanceCard({ view }: { view: SandboxView }) {
 function SettingsCard({ view }: { view: SandboxView }) {
   const { t } = useTranslation();
   const failed = useFailure();
-  const change = useSandboxChange((api, input: { timeScale?: number; signatureMode?: (typeof SANDBOX_SIGNATURE_MODES)[number]; clockOffsetSeconds?: number; reviewDelayMs?: number; dialect?: string }) => api.sandbox.setSettings(input));
+  const change = useSandboxChange(
+    (
+      api,
+      input: {
+        timeScale?: number;
+        signatureMode?: (typeof SANDBOX_SIGNATURE_MODES)[number];
+        clockOffsetSeconds?: number;
+        reviewDelayMs?: number;
+        dialect?: string;
+      },
+    ) => api.sandbox.setSettings(input),
+  );
   const s = view.settings;
   const set = (input: Parameters<typeof change.mutate>[0]) => change.mutate(input, { onError: failed });
-  const scales = SANDBOX_TIME_SCALES.includes(s.timeScale as (typeof SANDBOX_TIME_SCALES)[number]) ? SANDBOX_TIME_SCALES : [...SANDBOX_TIME_SCALES, s.timeScale];
-  const scaleLabel = (x: number) => (SANDBOX_TIME_SCALES.includes(x as (typeof SANDBOX_TIME_SCALES)[number]) ? t(`sandbox.settings.scale.${x as (typeof SANDBOX_TIME_SCALES)[number]}`) : `×${Math.round(1 / x)}`);
+  const scales = SANDBOX_TIME_SCALES.includes(s.timeScale as (typeof SANDBOX_TIME_SCALES)[number])
+    ? SANDBOX_TIME_SCALES
+    : [...SANDBOX_TIME_SCALES, s.timeScale];
+  const scaleLabel = (x: number) =>
+    SANDBOX_TIME_SCALES.includes(x as (typeof SANDBOX_TIME_SCALES)[number])
+      ? t(`sandbox.settings.scale.${x as (typeof SANDBOX_TIME_SCALES)[number]}`)
+      : `×${Math.round(1 / x)}`;
 
   return (
     <Card size="small" title={t('sandbox.settings.title')} className="sandbox-card" data-testid="sandbox-settings">
@@ -269,7 +298,9 @@ function TemplatesCard({ view }: { view: SandboxView }) {
   const failed = useFailure();
   const register = useSandboxChange((api, input: { templateIds: string[]; approve: 'now' | 'review' }) => api.sandbox.registerTemplates(input));
   const approve = useSandboxChange((api, templateId: string) => api.sandbox.approveTemplate({ templateId }));
-  const busy = (id: string) => (register.isPending && register.variables?.templateIds.length === 1 && register.variables.templateIds[0] === id) || (approve.isPending && approve.variables === id);
+  const busy = (id: string) =>
+    (register.isPending && register.variables?.templateIds.length === 1 && register.variables.templateIds[0] === id) ||
+    (approve.isPending && approve.variables === id);
   const nameOf = (e: SandboxLibraryEntry) => e.name || t('sandbox.templates.unnamed');
   const library = new Set(view.library.map((l) => l.content));
   const demo = view.templates.filter((x) => !library.has(x.content));
@@ -281,7 +312,8 @@ function TemplatesCard({ view }: { view: SandboxView }) {
       {
         onSuccess: (v) => {
           const after = v.library.find((l) => l.templateId === e.templateId)?.sandbox;
-          if (after?.status === 'pending' && after.reviewDueAt) void message.info(t('sandbox.templates.registeredForReview', { name: nameOf(e), time: shortTime(lang, after.reviewDueAt) }));
+          if (after?.status === 'pending' && after.reviewDueAt)
+            void message.info(t('sandbox.templates.registeredForReview', { name: nameOf(e), time: shortTime(lang, after.reviewDueAt) }));
           else void message.success(t('sandbox.templates.registered', { name: nameOf(e) }));
         },
         onError: failed,
@@ -320,7 +352,15 @@ function TemplatesCard({ view }: { view: SandboxView }) {
             {t('sandbox.templates.openSend')}
           </Button>
         ) : e.sandbox?.status === 'pending' ? (
-          <Button size="small" type="primary" loading={busy(e.sandbox.id)} onClick={() => approve.mutate(e.sandbox!.id, { onSuccess: () => void message.success(t('sandbox.templates.approved', { name: nameOf(e) })), onError: failed })} data-testid="sandbox-approve">
+          <Button
+            size="small"
+            type="primary"
+            loading={busy(e.sandbox.id)}
+            onClick={() =>
+              approve.mutate(e.sandbox!.id, { onSuccess: () => void message.success(t('sandbox.templates.approved', { name: nameOf(e) })), onError: failed })
+            }
+            data-testid="sandbox-approve"
+          >
             {t('sandbox.templates.approve')}
           </Button>
         ) : (
@@ -425,7 +465,12 @@ function FaultsCard({ view }: { view: SandboxView }) {
   });
   const describe = (f: SandboxView['faults'][number]) => {
     const name = t(`sandbox.faults.kindName.${f.kind}`);
-    const what = f.kind === 'code' ? withAside(lang, name, t('sandbox.faults.codeValue', { code: f.code })) : f.kind === 'delay' ? withAside(lang, name, t('sandbox.faults.delayValue', { ms: formatCount(lang, f.delayMs ?? 0) })) : name;
+    const what =
+      f.kind === 'code'
+        ? withAside(lang, name, t('sandbox.faults.codeValue', { code: f.code }))
+        : f.kind === 'delay'
+          ? withAside(lang, name, t('sandbox.faults.delayValue', { ms: formatCount(lang, f.delayMs ?? 0) }))
+          : name;
     const left = f.remaining === null ? t('sandbox.faults.untilCleared') : t('sandbox.faults.left', { count: f.remaining });
     return t('sandbox.faults.active', { kind: what, op: t(`sandbox.faults.opName.${f.op ?? 'all'}`), left });
   };
@@ -438,7 +483,12 @@ function FaultsCard({ view }: { view: SandboxView }) {
       data-testid="sandbox-faults"
       extra={
         view.faults.length ? (
-          <Button size="small" icon={<ClearOutlined />} onClick={() => clear.mutate(null, { onSuccess: () => void message.success(t('sandbox.faults.cleared')), onError: failed })} data-testid="sandbox-faults-clear">
+          <Button
+            size="small"
+            icon={<ClearOutlined />}
+            onClick={() => clear.mutate(null, { onSuccess: () => void message.success(t('sandbox.faults.cleared')), onError: failed })}
+            data-testid="sandbox-faults-clear"
+          >
             {t('sandbox.faults.clear')}
           </Button>
         ) : null
@@ -457,11 +507,27 @@ function FaultsCard({ view }: { view: SandboxView }) {
           style={{ width: 300 }}
         />
         {kind === 'code' ? (
-          <Select value={code} onChange={setCode} options={SANDBOX_FAULT_CODES.map((c) => ({ value: c, label: t('sandbox.faults.codeValue', { code: c }) }))} aria-label={t('sandbox.faults.code')} data-testid="sandbox-fault-code" style={{ width: 120 }} />
+          <Select
+            value={code}
+            onChange={setCode}
+            options={SANDBOX_FAULT_CODES.map((c) => ({ value: c, label: t('sandbox.faults.codeValue', { code: c }) }))}
+            aria-label={t('sandbox.faults.code')}
+            data-testid="sandbox-fault-code"
+            style={{ width: 120 }}
+          />
         ) : null}
         {kind === 'delay' ? (
           <Space.Compact>
-            <InputNumber min={0} max={600_000} step={500} precision={0} value={delayMs} onChange={setDelayMs} aria-label={t('sandbox.faults.delay')} style={{ width: 120 }} />
+            <InputNumber
+              min={0}
+              max={600_000}
+              step={500}
+              precision={0}
+              value={delayMs}
+              onChange={setDelayMs}
+              aria-label={t('sandbox.faults.delay')}
+              style={{ width: 120 }}
+            />
             <Space.Addon>{t('sandbox.faults.ms')}</Space.Addon>
           </Space.Compact>
         ) : null}
@@ -475,9 +541,25 @@ function FaultsCard({ view }: { view: SandboxView }) {
         />
         <Space.Compact>
           <Space.Addon>{t('sandbox.faults.times')}</Space.Addon>
-          <InputNumber min={1} max={1000} precision={0} value={times} onChange={setTimes} placeholder={t('sandbox.faults.timesPlaceholder')} aria-label={t('sandbox.faults.times')} data-testid="sandbox-fault-times" style={{ width: 130 }} />
+          <InputNumber
+            min={1}
+            max={1000}
+            precision={0}
+            value={times}
+            onChange={setTimes}
+            placeholder={t('sandbox.faults.timesPlaceholder')}
+            aria-label={t('sandbox.faults.times')}
+            data-testid="sandbox-fault-times"
+            style={{ width: 130 }}
+          />
         </Space.Compact>
-        <Button type="primary" icon={<ThunderboltOutlined />} loading={add.isPending} onClick={() => add.mutate(fault(), { onSuccess: () => void message.success(t('sandbox.faults.added')), onError: failed })} data-testid="sandbox-fault-add">
+        <Button
+          type="primary"
+          icon={<ThunderboltOutlined />}
+          loading={add.isPending}
+          onClick={() => add.mutate(fault(), { onSuccess: () => void message.success(t('sandbox.faults.added')), onError: failed })}
+          data-testid="sandbox-fault-add"
+        >
           {t('sandbox.faults.add')}
         </Button>
       </Flex>
@@ -519,15 +601,34 @@ function RequestsCard() {
       },
     },
     { key: 'op', title: t('sandbox.requests.column.op'), width: 88, render: (_: unknown, r) => t(`sandbox.requests.opName.${r.op ?? 'other'}`) },
-    { key: 'mobile', title: t('sandbox.requests.column.mobile'), width: 108, render: (_: unknown, r) => <span className="sandbox-mono">{r.mobile ?? '—'}</span> },
+    {
+      key: 'mobile',
+      title: t('sandbox.requests.column.mobile'),
+      width: 108,
+      render: (_: unknown, r) => <span className="sandbox-mono">{r.mobile ?? '—'}</span>,
+    },
     {
       key: 'signature',
       title: t('sandbox.requests.column.signature'),
       width: 104,
       render: (_: unknown, r) =>
-        r.signature === null ? '—' : r.signature.valid ? <Tag color="success">{t('sandbox.requests.signatureValid')}</Tag> : <Tag color="error" className="sandbox-tag-wrap">{t('sandbox.requests.signatureInvalid', { reason: r.signature.reason ?? '?' })}</Tag>,
+        r.signature === null ? (
+          '—'
+        ) : r.signature.valid ? (
+          <Tag color="success">{t('sandbox.requests.signatureValid')}</Tag>
+        ) : (
+          <Tag color="error" className="sandbox-tag-wrap">
+            {t('sandbox.requests.signatureInvalid', { reason: r.signature.reason ?? '?' })}
+          </Tag>
+        ),
     },
-    { key: 'fault', title: t('sandbox.requests.column.fault'), width: 96, ellipsis: true, render: (_: unknown, r) => (r.fault ? <Tag color="volcano">{t(`sandbox.faults.kindName.${r.fault}`)}</Tag> : '—') },
+    {
+      key: 'fault',
+      title: t('sandbox.requests.column.fault'),
+      width: 96,
+      ellipsis: true,
+      render: (_: unknown, r) => (r.fault ? <Tag color="volcano">{t(`sandbox.faults.kindName.${r.fault}`)}</Tag> : '—'),
+    },
     {
       key: 'answer',
       title: t('sandbox.requests.column.answer'),
@@ -552,7 +653,11 @@ function RequestsCard() {
       title={t('sandbox.requests.title')}
       className="sandbox-card sandbox-wide"
       data-testid="sandbox-requests"
-      extra={q.data ? <Typography.Text type="secondary">{t('sandbox.requests.total', { count: q.data.total, n: formatCount(lang, q.data.total) })}</Typography.Text> : null}
+      extra={
+        q.data ? (
+          <Typography.Text type="secondary">{t('sandbox.requests.total', { count: q.data.total, n: formatCount(lang, q.data.total) })}</Typography.Text>
+        ) : null
+      }
     >
       <Typography.Paragraph type="secondary" className="sandbox-note">
         {t('sandbox.requests.help')}

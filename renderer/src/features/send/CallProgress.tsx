@@ -77,7 +77,12 @@ export function CallProgress({ call, onSendAgain, sendAgainBusy, onOpenProfiles 
           }
           action={
             authProblem ? (
-              <Button size="small" onClick={fixPlace === 'signature' ? () => navigate('signature') : onOpenProfiles} data-testid="auth-fix" data-place={fixPlace}>
+              <Button
+                size="small"
+                onClick={fixPlace === 'signature' ? () => navigate('signature') : onOpenProfiles}
+                data-testid="auth-fix"
+                data-place={fixPlace}
+              >
                 {fixPlace === 'signature' ? t('send.call.openSignatures') : t('send.call.openProfiles')}
               </Button>
             ) : sandboxFix !== null ? (
@@ -90,13 +95,29 @@ export function CallProgress({ call, onSendAgain, sendAgainBusy, onOpenProfiles 
       </div>
 
       {again ? (
-        <Button danger icon={<RedoOutlined />} onClick={() => onSendAgain(m.id)} loading={sendAgainBusy} disabled={sendAgainBusy} className="send-again" data-testid="send-again">
+        <Button
+          danger
+          icon={<RedoOutlined />}
+          onClick={() => onSendAgain(m.id)}
+          loading={sendAgainBusy}
+          disabled={sendAgainBusy}
+          className="send-again"
+          data-testid="send-again"
+        >
           {phase === 'unknown' ? t('send.again.button') : t('send.again.callAgain')}
         </Button>
       ) : null}
 
       {steps ? (
-        <Steps size="small" titlePlacement="vertical" className="send-steps" current={steps.current} status={steps.status} items={steps.items} data-testid="call-steps" />
+        <Steps
+          size="small"
+          titlePlacement="vertical"
+          className="send-steps"
+          current={steps.current}
+          status={steps.status}
+          items={steps.items}
+          data-testid="call-steps"
+        />
       ) : null}
 
       <Typography.Text strong className="send-section-title">

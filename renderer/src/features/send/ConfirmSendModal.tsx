@@ -169,7 +169,14 @@ function CallMeFirst({ request, onCallMeFirst }: { request: SendRequest; onCallM
         </Typography.Paragraph>
       ) : null}
       {placed ? (
-        <Alert type="success" showIcon role="status" style={{ marginTop: 8 }} data-testid="call-me-placed" title={t('send.confirm.callMe.placed', { own: placed, mobile: request.mobile })} />
+        <Alert
+          type="success"
+          showIcon
+          role="status"
+          style={{ marginTop: 8 }}
+          data-testid="call-me-placed"
+          title={t('send.confirm.callMe.placed', { own: placed, mobile: request.mobile })}
+        />
       ) : null}
     </section>
   );

@@ -88,7 +88,11 @@ export function SendForm({ form, data, initialProfileId, sending, onReview, prob
     form.setFields(Array.from({ length: template.markerCount }, (_, i) => ({ name: ['values', i], errors: [] })));
     setReused(lastSend);
   };
-  const lastSendArgs = (last: LastSendView) => ({ mobile: last.mobile, first: firstValueOf(last.values), time: formatWhen(i18n.language as Language, last.at, Date.now()) });
+  const lastSendArgs = (last: LastSendView) => ({
+    mobile: last.mobile,
+    first: firstValueOf(last.values),
+    time: formatWhen(i18n.language as Language, last.at, Date.now()),
+  });
 
   const switchMode = (next: 'template' | 'free') => {
     // Free text starts from the text composed so far, so a user can adjust it.
@@ -124,7 +128,9 @@ export function SendForm({ form, data, initialProfileId, sending, onReview, prob
           {
             label: <span>{t('templates.pendingGroup', { ns: 'msg' })}</span>,
             title: t('templates.pendingGroup', { ns: 'msg' }),
-            options: templates.filter((tpl) => !tpl.approved).map((tpl) => ({ value: tpl.id, label: <TemplateOption template={tpl} />, search: `${tpl.name} ${tpl.content}` })),
+            options: templates
+              .filter((tpl) => !tpl.approved)
+              .map((tpl) => ({ value: tpl.id, label: <TemplateOption template={tpl} />, search: `${tpl.name} ${tpl.content}` })),
           },
         ]
       : []),
@@ -230,7 +236,10 @@ export function SendForm({ form, data, initialProfileId, sending, onReview, prob
                   options={templateOptions}
                   onChange={chooseTemplate}
                   showSearch={{
-                    filterOption: (input, option) => String((option as { search?: string } | undefined)?.search ?? '').toLowerCase().includes(input.toLowerCase()),
+                    filterOption: (input, option) =>
+                      String((option as { search?: string } | undefined)?.search ?? '')
+                        .toLowerCase()
+                        .includes(input.toLowerCase()),
                   }}
                   notFoundContent={t('templates.noneMatches', { ns: 'msg' })}
                 />
@@ -253,7 +262,12 @@ export function SendForm({ form, data, initialProfileId, sending, onReview, prob
                     <Form.Item
                       name={['values', i]}
                       label={label}
-                      rules={[{ validator: (_, v: string | undefined) => ((v ?? '').trim() === '' ? Promise.reject(new Error(t('send.errors.valueRequired', { label }))) : Promise.resolve()) }]}
+                      rules={[
+                        {
+                          validator: (_, v: string | undefined) =>
+                            (v ?? '').trim() === '' ? Promise.reject(new Error(t('send.errors.valueRequired', { label }))) : Promise.resolve(),
+                        },
+                      ]}
                     >
                       <Input autoComplete="off" data-testid={`value-${i}`} disabled={!template.approved} />
                     </Form.Item>
@@ -267,7 +281,15 @@ export function SendForm({ form, data, initialProfileId, sending, onReview, prob
                   <HistoryOutlined aria-hidden /> {t('send.field.reused', lastSendArgs(lastSend))}
                 </Text>
               ) : (
-                <Button type="link" size="small" className="send-reuse" icon={<HistoryOutlined />} onClick={reuseLastSend} data-testid="reuse-last-send" title={lastSend.values.join(' · ')}>
+                <Button
+                  type="link"
+                  size="small"
+                  className="send-reuse"
+                  icon={<HistoryOutlined />}
+                  onClick={reuseLastSend}
+                  data-testid="reuse-last-send"
+                  title={lastSend.values.join(' · ')}
+                >
                   {t('send.field.reuse', lastSendArgs(lastSend))}
                 </Button>
               )
@@ -307,7 +329,9 @@ export function SendForm({ form, data, initialProfileId, sending, onReview, prob
 
         {/* Free text: the field itself says the text is too long; the line only counts (said once). */}
         {text ? <MeasureLine length={size.length} units={size.units} tooLong={size.tooLong} saidByField={mode === 'free'} /> : null}
-        {text && !size.tooLong && (mode === 'free' || (template && Array.from({ length: template.markerCount }, (_, i) => values?.[i] ?? '').every((v) => v.trim() !== ''))) ? (
+        {text &&
+        !size.tooLong &&
+        (mode === 'free' || (template && Array.from({ length: template.markerCount }, (_, i) => values?.[i] ?? '').every((v) => v.trim() !== ''))) ? (
           <div className="send-hear">
             <HearItButton text={text} size="small" />
           </div>
@@ -353,7 +377,9 @@ export function SendForm({ form, data, initialProfileId, sending, onReview, prob
             {sending ? t('send.action.sending') : t('send.action.review')}
           </Button>
           <Text type="secondary" data-testid="send-cost">
-            {text && !size.tooLong ? t('send.form.costLine', { units: t('send.units', { count: size.units }) }) : t('send.form.costRule', { chars: CHARS_PER_UNIT })}
+            {text && !size.tooLong
+              ? t('send.form.costLine', { units: t('send.units', { count: size.units }) })
+              : t('send.form.costRule', { chars: CHARS_PER_UNIT })}
           </Text>
         </div>
       </Form>

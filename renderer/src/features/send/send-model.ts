@@ -56,10 +56,7 @@ export function measure(text: string): Measure {
 }
 
 export type FreeTextMatch =
-  | { kind: 'empty' }
-  | { kind: 'approved'; template: TemplateView; others: number }
-  | { kind: 'pending'; template: TemplateView }
-  | { kind: 'none' };
+  { kind: 'empty' } | { kind: 'approved'; template: TemplateView; others: number } | { kind: 'pending'; template: TemplateView } | { kind: 'none' };
 
 /** Whether a free text is consistent with an approved template of the library (and which), or only with a pending one. */
 export function matchFreeText(text: string, templates: readonly TemplateView[]): FreeTextMatch {
@@ -228,7 +225,12 @@ export function timelineEntries(t: TFunction, m: MessageRecord, events: readonly
       case 'redial': {
         // The event carries the attempt's number.
         const attempt = Number(e.detail ?? NaN);
-        return { ...base, color: 'orange', title: Number.isFinite(attempt) ? t('send.timeline.redial', { attempt }) : t('send.timeline.redialPlain'), detail: null };
+        return {
+          ...base,
+          color: 'orange',
+          title: Number.isFinite(attempt) ? t('send.timeline.redial', { attempt }) : t('send.timeline.redialPlain'),
+          detail: null,
+        };
       }
       case 'state': {
         const state = e.state ?? 'unknown';
@@ -238,10 +240,20 @@ export function timelineEntries(t: TFunction, m: MessageRecord, events: readonly
         }
         if (state === 'calling') return { ...base, color: 'blue', title: t('send.timeline.calling'), detail: null };
         if (state === 'pending') return { ...base, color: 'gray', title: t('send.timeline.waiting'), detail: null };
-        return { ...base, color: FINAL_STATES.has(state) ? 'red' : 'gray', title: stateLabel(t, state), detail: isEndedState(state) ? t(`send.ended.${state}`) : null };
+        return {
+          ...base,
+          color: FINAL_STATES.has(state) ? 'red' : 'gray',
+          title: stateLabel(t, state),
+          detail: isEndedState(state) ? t(`send.ended.${state}`) : null,
+        };
       }
       case 'rejected':
-        return { ...base, color: 'red', title: t('send.timeline.rejected'), detail: m.code !== null ? describeProviderCode(t, m.code).meaning : (why(t, e)[0] ?? null) };
+        return {
+          ...base,
+          color: 'red',
+          title: t('send.timeline.rejected'),
+          detail: m.code !== null ? describeProviderCode(t, m.code).meaning : (why(t, e)[0] ?? null),
+        };
       case 'unknown':
         return { ...base, color: 'orange', title: t('send.timeline.unknown'), detail: why(t, e)[0] ?? null };
       case 'error':

@@ -53,13 +53,17 @@ export function useSendData(): SendDataState {
 }
 
 /** A send may have been billed: its profile's balance is asked again where it is shown. */
-const balanceMayChange = (client: QueryClient) => (sent: { message: { profile: string } }) => void client.invalidateQueries({ queryKey: balanceKeys.of(sent.message.profile) });
+const balanceMayChange = (client: QueryClient) => (sent: { message: { profile: string } }) =>
+  void client.invalidateQueries({ queryKey: balanceKeys.of(sent.message.profile) });
 
 /** Sends a request (a real call): main's answer with the message, or main's refusal thrown. Never repeated by itself. */
 export function useSend() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (request: SendRequest) => ask((api) => api.messages.send({ profileId: request.profile.id, mobile: request.mobile, content: request.content, templateId: request.template?.id ?? null })),
+    mutationFn: (request: SendRequest) =>
+      ask((api) =>
+        api.messages.send({ profileId: request.profile.id, mobile: request.mobile, content: request.content, templateId: request.template?.id ?? null }),
+      ),
     onSuccess: balanceMayChange(client),
   });
 }

@@ -101,7 +101,15 @@ export function BuildTab({ build, profile }: BuildTabProps) {
               validateStatus={fields.apiId ? 'error' : undefined}
               help={fieldHelp('apiId')}
             >
-              <Input id="sig-apiid" className="sig-mono" value={inputs.apiId} onChange={(e) => update({ apiId: e.target.value })} spellCheck={false} autoComplete="off" data-testid="sig-apiid" />
+              <Input
+                id="sig-apiid"
+                className="sig-mono"
+                value={inputs.apiId}
+                onChange={(e) => update({ apiId: e.target.value })}
+                spellCheck={false}
+                autoComplete="off"
+                data-testid="sig-apiid"
+              />
             </Form.Item>
           </Flex>
 
@@ -189,7 +197,9 @@ function UrlReading({ steps }: { steps: NonNullable<BuildState['steps']> }) {
       </div>
       {steps.query !== '' ? (
         <div data-testid="sig-query-note" className={steps.droppedQuery ? 'sig-note-warn' : undefined}>
-          {steps.droppedQuery ? t('signature.build.queryDropped', { query: `?${steps.query}` }) : t('signature.build.querySigned', { query: `?${steps.query}` })}
+          {steps.droppedQuery
+            ? t('signature.build.queryDropped', { query: `?${steps.query}` })
+            : t('signature.build.querySigned', { query: `?${steps.query}` })}
         </div>
       ) : null}
       {steps.droppedFragment ? (
@@ -249,7 +259,13 @@ function BuildOutputs({ build, curl, profile }: { build: BuildState; curl: strin
       >
         <StringToSignView text={steps.stringToSign} testId="sts" />
       </OutputBlock>
-      <OutputBlock step={2} title={t('signature.out.bytes', { count: bytes })} copyWhat={t('signature.out.bytesWhat')} copyText={steps.stringToSignBytesHex} testId="out-bytes">
+      <OutputBlock
+        step={2}
+        title={t('signature.out.bytes', { count: bytes })}
+        copyWhat={t('signature.out.bytesWhat')}
+        copyText={steps.stringToSignBytesHex}
+        testId="out-bytes"
+      >
         <HexBytes hex={steps.stringToSignBytesHex} markLineBreaks label={t('signature.out.bytesWhat')} />
         <div className="sig-hint">{t('signature.out.bytesHint')}</div>
       </OutputBlock>
@@ -261,7 +277,13 @@ function BuildOutputs({ build, curl, profile }: { build: BuildState; curl: strin
           {steps.signature}
         </code>
       </OutputBlock>
-      <OutputBlock step={5} title={t('signature.out.authorization')} copyWhat={t('signature.out.authorizationWhat')} copyText={steps.authorization} testId="out-authorization">
+      <OutputBlock
+        step={5}
+        title={t('signature.out.authorization')}
+        copyWhat={t('signature.out.authorizationWhat')}
+        copyText={steps.authorization}
+        testId="out-authorization"
+      >
         <code className="sig-value" data-testid="sig-authorization">
           {steps.authorization}
         </code>

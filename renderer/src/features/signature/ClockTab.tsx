@@ -40,7 +40,11 @@ export function ClockTab({ profile, active }: ClockTabProps) {
   const abs = skew === null ? 0 : Math.abs(skew);
   const time = (ms: number) => new Intl.DateTimeFormat(lang, { timeStyle: 'medium' }).format(new Date(ms));
   const skewText =
-    skew === null ? t('signature.clock.noReading') : Math.abs(skew) < 1 ? t('signature.clock.inStep') : t(skew > 0 ? 'signature.clock.serverAhead' : 'signature.clock.serverBehind', { seconds: formatAbsSeconds(lang, abs, 1) });
+    skew === null
+      ? t('signature.clock.noReading')
+      : Math.abs(skew) < 1
+        ? t('signature.clock.inStep')
+        : t(skew > 0 ? 'signature.clock.serverAhead' : 'signature.clock.serverBehind', { seconds: formatAbsSeconds(lang, abs, 1) });
 
   return (
     <Flex vertical gap={16}>
@@ -63,7 +67,15 @@ export function ClockTab({ profile, active }: ClockTabProps) {
         <Typography.Paragraph type="secondary">{t('signature.clock.intro')}</Typography.Paragraph>
         {reading.error ? <Alert type="error" showIcon title={t('signature.clock.failed')} description={describeError(t, reading.error)} /> : null}
         {p?.error ? (
-          <Alert type="warning" showIcon title={t('signature.clock.noReading')} description={sayClockError(t, p.error)} style={{ marginBottom: 12 }} data-testid="clock-error" data-error={p.error.code} />
+          <Alert
+            type="warning"
+            showIcon
+            title={t('signature.clock.noReading')}
+            description={sayClockError(t, p.error)}
+            style={{ marginBottom: 12 }}
+            data-testid="clock-error"
+            data-error={p.error.code}
+          />
         ) : null}
         {p ? (
           <Flex vertical gap={12}>
@@ -72,9 +84,22 @@ export function ClockTab({ profile, active }: ClockTabProps) {
                 {skewText}
               </Typography.Text>
             </div>
-            <SkewGauge seconds={skew} windowSeconds={WINDOW_SECONDS} warnSeconds={CLOCK_WARN_SECONDS} label={`${skewText} ${t('signature.skew.window', { seconds: WINDOW_SECONDS })}`} testId="clock-gauge" />
+            <SkewGauge
+              seconds={skew}
+              windowSeconds={WINDOW_SECONDS}
+              warnSeconds={CLOCK_WARN_SECONDS}
+              label={`${skewText} ${t('signature.skew.window', { seconds: WINDOW_SECONDS })}`}
+              testId="clock-gauge"
+            />
             {outsideWindow(skew) ? (
-              <Alert type="error" showIcon title={t('signature.clock.outsideTitle')} description={t('signature.clock.outsideBody', { seconds: WINDOW_SECONDS })} data-testid="clock-alert" data-level="error" />
+              <Alert
+                type="error"
+                showIcon
+                title={t('signature.clock.outsideTitle')}
+                description={t('signature.clock.outsideBody', { seconds: WINDOW_SECONDS })}
+                data-testid="clock-alert"
+                data-level="error"
+              />
             ) : skew !== null && abs > CLOCK_WARN_SECONDS ? (
               <Alert
                 type="warning"
@@ -92,7 +117,11 @@ export function ClockTab({ profile, active }: ClockTabProps) {
               column={{ xs: 1, md: 2 }}
               bordered
               items={[
-                { key: 'server', label: t('signature.clock.serverDate'), children: p.serverDate ? <code data-testid="clock-server-date">{p.serverDate}</code> : t('signature.verify.none') },
+                {
+                  key: 'server',
+                  label: t('signature.clock.serverDate'),
+                  children: p.serverDate ? <code data-testid="clock-server-date">{p.serverDate}</code> : t('signature.verify.none'),
+                },
                 { key: 'local', label: t('signature.clock.localDate'), children: <code>{new Date(p.localTime).toUTCString()}</code> },
                 { key: 'rtt', label: t('signature.clock.roundTrip'), children: t('signature.clock.ms', { ms: p.roundTripMs }) },
                 { key: 'status', label: t('signature.clock.httpStatus'), children: p.httpStatus ?? t('signature.verify.none') },
@@ -121,7 +150,11 @@ function VariantProbe({ profile, skew }: { profile: ProfileView; skew: number | 
 
   type Row = VariantProbeView['results'][number];
   const columns: TableColumnsType<Row> = [
-    { key: 'variant', title: t('signature.probe.variant'), render: (_: unknown, r) => <Typography.Text strong>{t(`signature.variant.${r.variant}`)}</Typography.Text> },
+    {
+      key: 'variant',
+      title: t('signature.probe.variant'),
+      render: (_: unknown, r) => <Typography.Text strong>{t(`signature.variant.${r.variant}`)}</Typography.Text>,
+    },
     {
       key: 'outcome',
       title: t('signature.probe.outcome'),
@@ -136,7 +169,8 @@ function VariantProbe({ profile, skew }: { profile: ProfileView; skew: number | 
     {
       key: 'reason',
       title: t('signature.parts.note'),
-      render: (_: unknown, r) => (r.gatewayRejected ? t('signature.probe.gatewayRejected') : r.reason ? <span data-testid="probe-reason">{describeReason(t, r.reason)}</span> : null),
+      render: (_: unknown, r) =>
+        r.gatewayRejected ? t('signature.probe.gatewayRejected') : r.reason ? <span data-testid="probe-reason">{describeReason(t, r.reason)}</span> : null,
     },
   ];
 
@@ -146,13 +180,23 @@ function VariantProbe({ profile, skew }: { profile: ProfileView; skew: number | 
       <Button icon={<QuestionCircleOutlined />} loading={probe.isPending} onClick={() => probe.mutate()} data-testid="probe-run">
         {t('signature.probe.run')}
       </Button>
-      {probe.error ? <Alert type="error" showIcon title={t('signature.probe.failed')} description={describeError(t, probe.error)} style={{ marginTop: 12 }} /> : null}
+      {probe.error ? (
+        <Alert type="error" showIcon title={t('signature.probe.failed')} description={describeError(t, probe.error)} style={{ marginTop: 12 }} />
+      ) : null}
       {probe.data ? <ProbeAnswer answer={probe.data} columns={columns} skew={skew} /> : null}
     </Card>
   );
 }
 
-function ProbeAnswer({ answer, columns, skew }: { answer: VariantProbeView; columns: TableColumnsType<VariantProbeView['results'][number]>; skew: number | null }) {
+function ProbeAnswer({
+  answer,
+  columns,
+  skew,
+}: {
+  answer: VariantProbeView;
+  columns: TableColumnsType<VariantProbeView['results'][number]>;
+  skew: number | null;
+}) {
   const { t, i18n } = useTranslation();
   const lang = currentLanguage(i18n.language);
   const accepted = answer.accepted;
@@ -170,7 +214,11 @@ function ProbeAnswer({ answer, columns, skew }: { answer: VariantProbeView; colu
               ? t('signature.probe.both')
               : t('signature.probe.accepts', { variant: t(`signature.variant.${accepted[0]!}`) })
         }
-        description={cause === 'clock' && skew !== null ? t('signature.probe.noneClock', { seconds: formatAbsSeconds(lang, Math.abs(skew), 1), window: WINDOW_SECONDS }) : undefined}
+        description={
+          cause === 'clock' && skew !== null
+            ? t('signature.probe.noneClock', { seconds: formatAbsSeconds(lang, Math.abs(skew), 1), window: WINDOW_SECONDS })
+            : undefined
+        }
         style={{ marginBottom: 12 }}
       />
       <Table size="small" rowKey="variant" pagination={false} columns={columns} dataSource={answer.results} />

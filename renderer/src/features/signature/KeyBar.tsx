@@ -20,7 +20,10 @@ export interface KeyState {
 }
 
 /** The key for a call, or why there is none. */
-export function keyFor(state: KeyState, profile: ProfileView | null): { ok: true; key: SignatureKey } | { ok: false; reason: 'no-profile' | 'no-profile-key' | 'no-typed-key' } {
+export function keyFor(
+  state: KeyState,
+  profile: ProfileView | null,
+): { ok: true; key: SignatureKey } | { ok: false; reason: 'no-profile' | 'no-profile-key' | 'no-typed-key' } {
   if (state.source === 'adhoc') return state.adHoc === '' ? { ok: false, reason: 'no-typed-key' } : { ok: true, key: { adHoc: state.adHoc } };
   if (!profile) return { ok: false, reason: 'no-profile' };
   if (!profile.hasKey) return { ok: false, reason: 'no-profile-key' };

@@ -28,7 +28,9 @@ export function SignatureScreen() {
   // Start with the first profile that has a key (the built-in Sandbox comes first).
   useEffect(() => {
     if (!profiles || profiles.length === 0) return;
-    setKeyState((k) => (k.profileId && profiles.some((p) => p.id === k.profileId) ? k : { ...k, profileId: (profiles.find((p) => p.hasKey) ?? profiles[0])!.id }));
+    setKeyState((k) =>
+      k.profileId && profiles.some((p) => p.id === k.profileId) ? k : { ...k, profileId: (profiles.find((p) => p.hasKey) ?? profiles[0])!.id },
+    );
   }, [profiles]);
 
   const profile = useMemo(() => profiles?.find((p) => p.id === keyState.profileId) ?? null, [profiles, keyState.profileId]);
@@ -66,9 +68,21 @@ export function SignatureScreen() {
         data-testid="signature-tabs"
         items={[
           { key: 'build', label: <span data-testid="tab-build">{t('signature.tab.build')}</span>, children: <BuildTab build={build} profile={profile} /> },
-          { key: 'verify', label: <span data-testid="tab-verify">{t('signature.tab.verify')}</span>, children: <VerifyTab keyState={keyState} profile={profile} build={build} /> },
-          { key: 'clock', label: <span data-testid="tab-clock">{t('signature.tab.clock')}</span>, children: <ClockTab profile={profile} active={tab === 'clock'} /> },
-          { key: 'vectors', label: <span data-testid="tab-vectors">{t('signature.tab.vectors')}</span>, children: <VectorsTab build={build} keyState={keyState} profile={profile} /> },
+          {
+            key: 'verify',
+            label: <span data-testid="tab-verify">{t('signature.tab.verify')}</span>,
+            children: <VerifyTab keyState={keyState} profile={profile} build={build} />,
+          },
+          {
+            key: 'clock',
+            label: <span data-testid="tab-clock">{t('signature.tab.clock')}</span>,
+            children: <ClockTab profile={profile} active={tab === 'clock'} />,
+          },
+          {
+            key: 'vectors',
+            label: <span data-testid="tab-vectors">{t('signature.tab.vectors')}</span>,
+            children: <VectorsTab build={build} keyState={keyState} profile={profile} />,
+          },
         ]}
       />
     </section>

@@ -62,7 +62,15 @@ function ExportCard({ build, keyState, profile }: VectorsTabProps) {
   const run = () => {
     if (!steps || !key.ok) return;
     const vectorName = name.trim() || suggested;
-    exportCase.mutate({ name: vectorName, apiId: build.inputs.apiId.trim(), method: build.inputs.method, url: steps.url, date: steps.date, variant: steps.variant, key: key.key });
+    exportCase.mutate({
+      name: vectorName,
+      apiId: build.inputs.apiId.trim(),
+      method: build.inputs.method,
+      url: steps.url,
+      date: steps.date,
+      variant: steps.variant,
+      key: key.key,
+    });
   };
 
   return (
@@ -84,15 +92,33 @@ function ExportCard({ build, keyState, profile }: VectorsTabProps) {
       )}
       <Form layout="vertical" requiredMark={false} onFinish={run}>
         <Form.Item label={t('signature.vectors.name')} htmlFor="sig-vector-name" style={{ marginBottom: 12 }}>
-          <Input id="sig-vector-name" value={name} placeholder={suggested} onChange={(e) => setName(e.target.value)} maxLength={120} data-testid="vector-name" />
+          <Input
+            id="sig-vector-name"
+            value={name}
+            placeholder={suggested}
+            onChange={(e) => setName(e.target.value)}
+            maxLength={120}
+            data-testid="vector-name"
+          />
         </Form.Item>
         {key.ok && 'adHoc' in key.key ? <Alert type="warning" showIcon title={t('signature.vectors.typedKeyWritten')} style={{ marginBottom: 12 }} /> : null}
-        {key.ok && 'profileId' in key.key && profile ? <Alert type="info" showIcon title={t('signature.vectors.profileKeyRef', { ref: `profile:${profile.name}` })} style={{ marginBottom: 12 }} /> : null}
-        <Button type="primary" htmlType="submit" icon={<DownloadOutlined />} loading={exportCase.isPending} disabled={!steps || !key.ok} data-testid="vector-export">
+        {key.ok && 'profileId' in key.key && profile ? (
+          <Alert type="info" showIcon title={t('signature.vectors.profileKeyRef', { ref: `profile:${profile.name}` })} style={{ marginBottom: 12 }} />
+        ) : null}
+        <Button
+          type="primary"
+          htmlType="submit"
+          icon={<DownloadOutlined />}
+          loading={exportCase.isPending}
+          disabled={!steps || !key.ok}
+          data-testid="vector-export"
+        >
           {t('signature.vectors.export')}
         </Button>
       </Form>
-      {exportCase.error ? <Alert type="error" showIcon title={t('signature.vectors.exportFailed')} description={describeError(t, exportCase.error)} style={{ marginTop: 12 }} /> : null}
+      {exportCase.error ? (
+        <Alert type="error" showIcon title={t('signature.vectors.exportFailed')} description={describeError(t, exportCase.error)} style={{ marginTop: 12 }} />
+      ) : null}
       {exported ? (
         <div style={{ marginTop: 12 }} data-testid="vector-exported">
           <Flex align="center" justify="space-between" gap={8}>
@@ -178,7 +204,15 @@ function ImportCard() {
         spellCheck={false}
         data-testid="vector-text"
       />
-      <Button type="primary" icon={<ExperimentOutlined />} style={{ marginTop: 12 }} loading={checking.isPending} disabled={text.trim() === ''} onClick={() => check(text)} data-testid="vector-check">
+      <Button
+        type="primary"
+        icon={<ExperimentOutlined />}
+        style={{ marginTop: 12 }}
+        loading={checking.isPending}
+        disabled={text.trim() === ''}
+        onClick={() => check(text)}
+        data-testid="vector-check"
+      >
         {t('signature.vectors.check')}
       </Button>
       {checking.error ? <CheckError error={checking.error} /> : null}
@@ -299,7 +333,10 @@ function VectorResults({ view, expected }: { view: VectorCheckView; expected: Ex
         onRow={(r) => ({ 'data-testid': 'vector-row', 'data-index': r.index, 'data-pass': r.pass ? 'true' : 'false' }) as HTMLAttributes<HTMLElement>}
         expandable={{
           rowExpandable: (r) => !r.pass && r.actual !== null && r.mismatches.length > 0,
-          defaultExpandedRowKeys: results.filter((r) => !r.pass && r.actual !== null && r.mismatches.length > 0).slice(0, 3).map((r) => r.index),
+          defaultExpandedRowKeys: results
+            .filter((r) => !r.pass && r.actual !== null && r.mismatches.length > 0)
+            .slice(0, 3)
+            .map((r) => r.index),
           expandedRowRender: (r) => <MismatchDetail check={r} expected={expected[r.index] ?? {}} />,
         }}
       />

@@ -20,7 +20,6 @@ import { StringToSignView } from './StringToSignView';
 import type { BuildState } from './use-build';
 import { useDiagnose, type GatewayVariant } from './data';
 
-
 export interface VerifyTabProps {
   keyState: KeyState;
   profile: ProfileView | null;
@@ -73,11 +72,18 @@ export function VerifyTab({ keyState, profile, build }: VerifyTabProps) {
                 }}
                 autoSize={{ minRows: 7, maxRows: 14 }}
                 spellCheck={false}
-                placeholder={'POST /voice/vm HTTP/1.1\nHost: api.example.com\nDate: Sat, 21 Nov 2026 22:36:54 GMT\nAuthorization: Signature keyId="…", algorithm="hmac-sha256", headers="@request-target date host", signature="…"'}
+                placeholder={
+                  'POST /voice/vm HTTP/1.1\nHost: api.example.com\nDate: Sat, 21 Nov 2026 22:36:54 GMT\nAuthorization: Signature keyId="…", algorithm="hmac-sha256", headers="@request-target date host", signature="…"'
+                }
                 data-testid="sig-captured"
               />
             </Form.Item>
-            <Form.Item label={t('signature.verify.defaultUrl')} htmlFor="sig-default-url" extra={t('signature.verify.defaultUrlHint')} style={{ marginBottom: 12 }}>
+            <Form.Item
+              label={t('signature.verify.defaultUrl')}
+              htmlFor="sig-default-url"
+              extra={t('signature.verify.defaultUrlHint')}
+              style={{ marginBottom: 12 }}
+            >
               <Input
                 id="sig-default-url"
                 className="sig-mono"
@@ -123,7 +129,7 @@ export function VerifyTab({ keyState, profile, build }: VerifyTabProps) {
                 {compareMode === 'fixed' ? (
                   <Input
                     className="sig-mono"
-                      value={compareTime}
+                    value={compareTime}
                     onChange={(e) => setCompareTime(e.target.value)}
                     aria-label={t('signature.verify.compareTime')}
                     spellCheck={false}
@@ -135,10 +141,22 @@ export function VerifyTab({ keyState, profile, build }: VerifyTabProps) {
             </Form.Item>
             {!key.ok ? <Alert type="info" showIcon title={t(`signature.key.problem.${key.reason}`)} style={{ marginBottom: 12 }} /> : null}
             <Space wrap>
-              <Button type="primary" htmlType="submit" icon={<SafetyCertificateOutlined />} loading={diagnosis.isPending} disabled={!key.ok || text.trim() === '' || compareInvalid} data-testid="sig-diagnose">
+              <Button
+                type="primary"
+                htmlType="submit"
+                icon={<SafetyCertificateOutlined />}
+                loading={diagnosis.isPending}
+                disabled={!key.ok || text.trim() === '' || compareInvalid}
+                data-testid="sig-diagnose"
+              >
                 {t('signature.verify.diagnose')}
               </Button>
-              <Button icon={<ImportOutlined />} disabled={!build.steps} onClick={() => build.steps && setText(rawHttpRequest(build.steps, build.inputs.body))} data-testid="sig-use-build">
+              <Button
+                icon={<ImportOutlined />}
+                disabled={!build.steps}
+                onClick={() => build.steps && setText(rawHttpRequest(build.steps, build.inputs.body))}
+                data-testid="sig-use-build"
+              >
                 {t('signature.verify.useBuild')}
               </Button>
               <Button
@@ -159,7 +177,13 @@ export function VerifyTab({ keyState, profile, build }: VerifyTabProps) {
         <Col xs={24} xl={14}>
           <div aria-live="polite" data-testid="sig-verify-result">
             {diagnosis.error ? (
-              <Alert type="error" showIcon title={t('signature.verify.failed')} description={describeError(t, diagnosis.error)} data-testid="sig-verify-error" />
+              <Alert
+                type="error"
+                showIcon
+                title={t('signature.verify.failed')}
+                description={describeError(t, diagnosis.error)}
+                data-testid="sig-verify-error"
+              />
             ) : outcome === null ? (
               <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('signature.verify.empty')} />
             ) : outcome.kind === 'parse-error' ? (
@@ -189,17 +213,50 @@ function Understood({ request }: { request: CapturedRequest }) {
   const h = request.headers;
   const none = <Typography.Text type="secondary">{t('signature.verify.none')}</Typography.Text>;
   return (
-    <Card size="small" title={t('signature.verify.understood', { format: t(`signature.verify.format.${request.format}`) })} style={{ marginTop: 16 }} data-testid="sig-understood">
+    <Card
+      size="small"
+      title={t('signature.verify.understood', { format: t(`signature.verify.format.${request.format}`) })}
+      style={{ marginTop: 16 }}
+      data-testid="sig-understood"
+    >
       <Descriptions
         size="small"
         column={1}
         styles={{ label: { width: 120 } }}
         items={[
           { key: 'method', label: t('signature.verify.method'), children: <code data-testid="understood-method">{request.method}</code> },
-          { key: 'url', label: t('signature.verify.url'), children: <code className="sig-break" data-testid="understood-url">{request.url}</code> },
-          { key: 'host', label: 'Host', children: h.host ? <code data-testid="understood-host">{h.host}</code> : <span>{none} · {t('signature.verify.hostFromUrl')}</span> },
+          {
+            key: 'url',
+            label: t('signature.verify.url'),
+            children: (
+              <code className="sig-break" data-testid="understood-url">
+                {request.url}
+              </code>
+            ),
+          },
+          {
+            key: 'host',
+            label: 'Host',
+            children: h.host ? (
+              <code data-testid="understood-host">{h.host}</code>
+            ) : (
+              <span>
+                {none} · {t('signature.verify.hostFromUrl')}
+              </span>
+            ),
+          },
           { key: 'date', label: 'Date', children: h.date ? <code data-testid="understood-date">{h.date}</code> : none },
-          { key: 'authorization', label: 'Authorization', children: h.authorization ? <code className="sig-break" data-testid="understood-authorization">{h.authorization}</code> : none },
+          {
+            key: 'authorization',
+            label: 'Authorization',
+            children: h.authorization ? (
+              <code className="sig-break" data-testid="understood-authorization">
+                {h.authorization}
+              </code>
+            ) : (
+              none
+            ),
+          },
         ]}
       />
       {request.warnings.length > 0 ? (
@@ -253,7 +310,9 @@ function DiagnosisSummary({ diagnosis: d, comparedWith }: { diagnosis: Diagnosis
         data-verdict={d.verdict ?? 'valid'}
         title={
           <span data-testid="verdict-title">
-            {d.valid ? t('signature.verdict.valid', { variant: t(`signature.variant.${matched ?? 'spec'}`) }) : t('signature.verdict.invalid', { reason: t(`signature.verdict.${d.verdict ?? 'signature-mismatch'}`, { ns: 'msg' }) })}
+            {d.valid
+              ? t('signature.verdict.valid', { variant: t(`signature.variant.${matched ?? 'spec'}`) })
+              : t('signature.verdict.invalid', { reason: t(`signature.verdict.${d.verdict ?? 'signature-mismatch'}`, { ns: 'msg' }) })}
           </span>
         }
         description={
@@ -292,7 +351,11 @@ function DiagnosisSummary({ diagnosis: d, comparedWith }: { diagnosis: Diagnosis
         />
         <Typography.Paragraph style={{ marginBottom: 0, marginTop: 4 }} data-testid="sig-skew-text">
           {skewText} {t('signature.skew.window', { seconds: d.skew.windowSeconds })}{' '}
-          {seconds === null ? null : d.skew.within ? <Tag color="success">{t('signature.skew.within')}</Tag> : <Tag color="error">{t('signature.skew.outside')}</Tag>}
+          {seconds === null ? null : d.skew.within ? (
+            <Tag color="success">{t('signature.skew.within')}</Tag>
+          ) : (
+            <Tag color="error">{t('signature.skew.outside')}</Tag>
+          )}
         </Typography.Paragraph>
         <Typography.Text type="secondary" style={{ fontSize: 12 }}>
           {t('signature.skew.comparedWith')} <span className="sig-mono">{comparedWith}</span>
@@ -332,9 +395,15 @@ const STATUS_TAG: Record<PartStatus, { color: string; icon?: ReactNode }> = {
 /** The parts table, the inferred string to sign, and both variants side by side. */
 function DiagnosisDetail({ diagnosis: d, variant }: { diagnosis: Diagnosis; variant: GatewayVariant }) {
   const { t } = useTranslation();
-  const value = (v: string | null) => (v === null ? <Typography.Text type="secondary">{t('signature.verify.none')}</Typography.Text> : <code className="sig-break">{v}</code>);
+  const value = (v: string | null) =>
+    v === null ? <Typography.Text type="secondary">{t('signature.verify.none')}</Typography.Text> : <code className="sig-break">{v}</code>;
   const columns: TableColumnsType<DiagnosisPart> = [
-    { key: 'part', title: t('signature.parts.part'), width: 150, render: (_: unknown, p) => <Typography.Text strong>{t(`signature.parts.name.${p.part}`)}</Typography.Text> },
+    {
+      key: 'part',
+      title: t('signature.parts.part'),
+      width: 150,
+      render: (_: unknown, p) => <Typography.Text strong>{t(`signature.parts.name.${p.part}`)}</Typography.Text>,
+    },
     {
       key: 'status',
       title: t('signature.parts.status'),
@@ -351,7 +420,12 @@ function DiagnosisDetail({ diagnosis: d, variant }: { diagnosis: Diagnosis; vari
       key: 'note',
       title: t('signature.parts.note'),
       width: 240,
-      render: (_: unknown, p) => (p.note ? <span data-testid="part-note" data-note={p.note.code}>{sayDiagnosis(t, p.note)}</span> : null),
+      render: (_: unknown, p) =>
+        p.note ? (
+          <span data-testid="part-note" data-note={p.note.code}>
+            {sayDiagnosis(t, p.note)}
+          </span>
+        ) : null,
     },
   ];
   const gatewayChecks = (v: SignatureVariant) => variant === 'any' || variant === v;

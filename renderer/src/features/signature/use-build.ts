@@ -65,7 +65,14 @@ function useSettled<T>(value: T, id: string, ms: number): { value: T; id: string
   return settled;
 }
 
-type ComputeInput = { apiId: string; method: 'POST' | 'GET'; url: string; date: string; variant: SignatureVariant; key: { profileId: string } | { adHoc: string } };
+type ComputeInput = {
+  apiId: string;
+  method: 'POST' | 'GET';
+  url: string;
+  date: string;
+  variant: SignatureVariant;
+  key: { profileId: string } | { adHoc: string };
+};
 
 /**
  * The Build case. `active`: the Build tab is shown (a live date is re-signed every second only
@@ -98,7 +105,14 @@ export function useBuild(keyState: KeyState, profile: ProfileView | null, active
       if (i.url === '' && i.apiId === '') {
         // The profile's signing variant, when it has one, is the starting variant.
         const variant = profile.signing === 'apisix' ? 'apisix' : 'spec';
-        return { ...i, preset: 'voice-send', url: presetUrl(PRESETS[0]!, profile.baseUrl) ?? '', apiId: profile.apiId, variant, body: presetBody('voice-send', profile.apiId) };
+        return {
+          ...i,
+          preset: 'voice-send',
+          url: presetUrl(PRESETS[0]!, profile.baseUrl) ?? '',
+          apiId: profile.apiId,
+          variant,
+          body: presetBody('voice-send', profile.apiId),
+        };
       }
       const preset = PRESETS.find((p) => p.id === i.preset);
       if (preset?.group === 'voice') return { ...i, url: presetUrl(preset, profile.baseUrl) ?? i.url, apiId: profile.apiId };

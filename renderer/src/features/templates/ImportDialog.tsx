@@ -61,7 +61,10 @@ export function ImportDialog({ mode, existing, onClose, onImported }: ImportDial
     () => (mode === 'paste' ? (pasted.trim() ? parsePastedText(pasted) : null) : (file?.parsed ?? null)),
     [mode, pasted, file],
   );
-  const plan = useMemo(() => (parsed?.ok ? planImport(parsed.rows, existing, mode === 'paste' ? pasteApproved : undefined) : null), [parsed, existing, mode, pasteApproved]);
+  const plan = useMemo(
+    () => (parsed?.ok ? planImport(parsed.rows, existing, mode === 'paste' ? pasteApproved : undefined) : null),
+    [parsed, existing, mode, pasteApproved],
+  );
   const summary = plan ? planSummary(plan) : null;
   const toSave = plan?.filter((r) => r.action === 'new' || r.action === 'update') ?? [];
   const skipped = plan?.filter((r) => r.action === 'duplicate' || r.action === 'error') ?? [];
@@ -110,11 +113,18 @@ export function ImportDialog({ mode, existing, onClose, onImported }: ImportDial
 
   const columns: TableColumnsType<PlannedRow> = [
     { key: 'where', title: t('templates.importer.column.where'), width: 90, render: (_: unknown, r) => whereText(t, r.where) },
-    { key: 'name', title: t('templates.importer.column.name'), width: 130, ellipsis: true, render: (_: unknown, r) => r.name ?? <Typography.Text type="secondary">—</Typography.Text> },
+    {
+      key: 'name',
+      title: t('templates.importer.column.name'),
+      width: 130,
+      ellipsis: true,
+      render: (_: unknown, r) => r.name ?? <Typography.Text type="secondary">—</Typography.Text>,
+    },
     {
       key: 'content',
       title: t('templates.importer.column.content'),
-      render: (_: unknown, r) => (r.content ? <MarkedContent content={r.content} labels={r.markerNames} clamp /> : <Typography.Text type="secondary">—</Typography.Text>),
+      render: (_: unknown, r) =>
+        r.content ? <MarkedContent content={r.content} labels={r.markerNames} clamp /> : <Typography.Text type="secondary">—</Typography.Text>,
     },
     { key: 'length', title: t('templates.importer.column.length'), width: 130, render: (_: unknown, r) => <TemplateSize content={r.content} /> },
     {
@@ -138,7 +148,9 @@ export function ImportDialog({ mode, existing, onClose, onImported }: ImportDial
       width: 200,
       render: (_: unknown, r) => (
         <span data-testid="import-result" data-action={r.action}>
-          <Tag color={r.action === 'new' ? 'success' : r.action === 'update' ? 'processing' : r.action === 'error' ? 'error' : 'default'}>{t(`templates.importer.result.${r.action}`)}</Tag>
+          <Tag color={r.action === 'new' ? 'success' : r.action === 'update' ? 'processing' : r.action === 'error' ? 'error' : 'default'}>
+            {t(`templates.importer.result.${r.action}`)}
+          </Tag>
           {r.action === 'duplicate' || r.action === 'error' ? (
             <Typography.Text type={r.action === 'error' ? 'danger' : 'secondary'} style={{ display: 'block', fontSize: 12, marginTop: 2 }}>
               {skipReason(t, r)}
@@ -149,45 +161,46 @@ export function ImportDialog({ mode, existing, onClose, onImported }: ImportDial
     },
   ];
 
-  const report = plan && summary ? (
-    <div data-testid="import-report">
-      <Alert
-        type={summary.error ? 'warning' : summary.new + summary.update ? 'success' : 'info'}
-        showIcon
-        role="status"
-        title={t('templates.importer.summary', { total: plan.length + blank.length, new: summary.new, update: summary.update, skipped: skippedAll.length })}
-        description={
-          skippedAll.length ? (
-            <>
-              <div>{t('templates.importer.skippedTitle', { count: skippedAll.length })}</div>
-              <ul className="tpl-report-list" data-testid="import-problems">
-                {skippedAll.slice(0, REPORT_LIMIT).map((r) => (
-                  <li key={`${r.where.kind}-${r.where.n}`} data-testid="import-problem" data-where={`${r.where.kind}-${r.where.n}`}>
-                    <Typography.Text strong>{whereText(t, r.where)}</Typography.Text>
-                    {t('templates.importer.separator')}
-                    {r.reason}
-                  </li>
-                ))}
-              </ul>
-              {skippedAll.length > REPORT_LIMIT ? <div>{t('templates.importer.more', { count: skippedAll.length - REPORT_LIMIT })}</div> : null}
-            </>
-          ) : undefined
-        }
-        style={{ marginBottom: 12 }}
-      />
-      <Table<PlannedRow>
-        size="small"
-        rowKey={(r) => `${r.where.kind}-${r.where.n}`}
-        columns={columns}
-        dataSource={plan}
-        tableLayout="fixed"
-        pagination={{ pageSize: 50, hideOnSinglePage: true, showSizeChanger: false }}
-        scroll={{ y: 240 }}
-        aria-label={t('templates.importer.previewLabel')}
-        onRow={(r) => ({ 'data-testid': 'import-row', 'data-action': r.action }) as HTMLAttributes<HTMLElement>}
-      />
-    </div>
-  ) : null;
+  const report =
+    plan && summary ? (
+      <div data-testid="import-report">
+        <Alert
+          type={summary.error ? 'warning' : summary.new + summary.update ? 'success' : 'info'}
+          showIcon
+          role="status"
+          title={t('templates.importer.summary', { total: plan.length + blank.length, new: summary.new, update: summary.update, skipped: skippedAll.length })}
+          description={
+            skippedAll.length ? (
+              <>
+                <div>{t('templates.importer.skippedTitle', { count: skippedAll.length })}</div>
+                <ul className="tpl-report-list" data-testid="import-problems">
+                  {skippedAll.slice(0, REPORT_LIMIT).map((r) => (
+                    <li key={`${r.where.kind}-${r.where.n}`} data-testid="import-problem" data-where={`${r.where.kind}-${r.where.n}`}>
+                      <Typography.Text strong>{whereText(t, r.where)}</Typography.Text>
+                      {t('templates.importer.separator')}
+                      {r.reason}
+                    </li>
+                  ))}
+                </ul>
+                {skippedAll.length > REPORT_LIMIT ? <div>{t('templates.importer.more', { count: skippedAll.length - REPORT_LIMIT })}</div> : null}
+              </>
+            ) : undefined
+          }
+          style={{ marginBottom: 12 }}
+        />
+        <Table<PlannedRow>
+          size="small"
+          rowKey={(r) => `${r.where.kind}-${r.where.n}`}
+          columns={columns}
+          dataSource={plan}
+          tableLayout="fixed"
+          pagination={{ pageSize: 50, hideOnSinglePage: true, showSizeChanger: false }}
+          scroll={{ y: 240 }}
+          aria-label={t('templates.importer.previewLabel')}
+          onRow={(r) => ({ 'data-testid': 'import-row', 'data-action': r.action }) as HTMLAttributes<HTMLElement>}
+        />
+      </div>
+    ) : null;
 
   return (
     <Modal

@@ -21,7 +21,9 @@ export function MarkedContent({ content, labels, clamp = false }: MarkedContentP
       {literals.map((literal, i) => (
         <Fragment key={i}>
           {literal}
-          {i < literals.length - 1 ? <MarkerChip index={i} label={markerLabel(labels, i)} title={t('templates.markerTitle', { marker: MARKER, n: i + 1 })} /> : null}
+          {i < literals.length - 1 ? (
+            <MarkerChip index={i} label={markerLabel(labels, i)} title={t('templates.markerTitle', { marker: MARKER, n: i + 1 })} />
+          ) : null}
         </Fragment>
       ))}
     </span>
@@ -33,7 +35,13 @@ function MarkerChip({ index, label, title }: { index: number; label: string | nu
   const text = label ?? t('templates.marker', { n: index + 1 });
   return (
     <Tooltip title={label ? t('common.labelled', { label: title, value: label }) : title}>
-      <Tag color="blue" className="tpl-marker" data-testid="marker-chip" data-marker-index={index} aria-label={label ? t('common.labelled', { label: title, value: label }) : title}>
+      <Tag
+        color="blue"
+        className="tpl-marker"
+        data-testid="marker-chip"
+        data-marker-index={index}
+        aria-label={label ? t('common.labelled', { label: title, value: label }) : title}
+      >
         {text}
       </Tag>
     </Tooltip>

@@ -12,7 +12,21 @@ import type { TemplateView } from '../../../../common/contract';
 import { describeError, type IpcError } from '../../app/api';
 import { useSaveTemplate } from './use-templates';
 import { MarkedContent } from './MarkedContent';
-import { cleanLabels, CONTENT_MAX, contentProblem, derivedName, LABEL_MAX, labelProblem, MARKER, NAME_MAX, nameProblem, sameText, templateFacts, unsavedChanges, type Problem } from './template-rules';
+import {
+  cleanLabels,
+  CONTENT_MAX,
+  contentProblem,
+  derivedName,
+  LABEL_MAX,
+  labelProblem,
+  MARKER,
+  NAME_MAX,
+  nameProblem,
+  sameText,
+  templateFacts,
+  unsavedChanges,
+  type Problem,
+} from './template-rules';
 import { useFeedback } from '../../app/feedback';
 
 export interface TemplateFormValues {
@@ -158,7 +172,14 @@ export function TemplateFormDrawer({ open, template, existing, onClose, onSaved 
       }
     >
       {formError ? (
-        <Alert type="error" showIcon title={t('templates.form.saveFailed')} description={describeError(t, formError)} style={{ marginBottom: 16 }} data-testid="template-form-error" />
+        <Alert
+          type="error"
+          showIcon
+          title={t('templates.form.saveFailed')}
+          description={describeError(t, formError)}
+          style={{ marginBottom: 16 }}
+          data-testid="template-form-error"
+        />
       ) : null}
       <Form<TemplateFormValues>
         form={form}
@@ -184,12 +205,7 @@ export function TemplateFormDrawer({ open, template, existing, onClose, onSaved 
           <Input maxLength={NAME_MAX} showCount placeholder={t('templates.form.namePlaceholder')} autoComplete="off" autoFocus />
         </Form.Item>
 
-        <Form.Item
-          label={t('templates.form.content')}
-          required
-          style={{ marginBottom: 0 }}
-          htmlFor="template_content"
-        >
+        <Form.Item label={t('templates.form.content')} required style={{ marginBottom: 0 }} htmlFor="template_content">
           <div style={{ display: 'flex', justifyContent: 'space-between', alignItems: 'center', gap: 8, marginBottom: 8 }}>
             <Typography.Text type="secondary" style={{ fontSize: 13 }}>
               {t('templates.form.contentHelp', { marker: MARKER })}
@@ -213,7 +229,15 @@ export function TemplateFormDrawer({ open, template, existing, onClose, onSaved 
           </Form.Item>
         </Form.Item>
 
-        {duplicate ? <Alert type="warning" showIcon title={t('templates.form.duplicate', { name: duplicate.name })} style={{ marginBottom: 16 }} data-testid="template-duplicate" /> : null}
+        {duplicate ? (
+          <Alert
+            type="warning"
+            showIcon
+            title={t('templates.form.duplicate', { name: duplicate.name })}
+            style={{ marginBottom: 16 }}
+            data-testid="template-duplicate"
+          />
+        ) : null}
 
         <Form.Item label={t('templates.form.labels')} extra={markerCount ? t('templates.form.labelsHelp') : undefined} style={{ marginBottom: 16 }}>
           {markerCount ? (
@@ -240,7 +264,9 @@ export function TemplateFormDrawer({ open, template, existing, onClose, onSaved 
         <Form.Item name="approved" valuePropName="checked" style={{ marginBottom: 8 }}>
           <Checkbox data-testid="template-approved">{t('templates.form.approved')}</Checkbox>
         </Form.Item>
-        {changedWhileApproved ? <Alert type="warning" showIcon title={t('templates.form.changedWhileApproved')} style={{ marginBottom: 8 }} data-testid="template-changed-approved" /> : null}
+        {changedWhileApproved ? (
+          <Alert type="warning" showIcon title={t('templates.form.changedWhileApproved')} style={{ marginBottom: 8 }} data-testid="template-changed-approved" />
+        ) : null}
         <Alert
           type="info"
           showIcon

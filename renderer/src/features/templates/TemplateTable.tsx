@@ -91,7 +91,14 @@ export function TemplateTable({ templates, loading, empty, onEdit, onDelete }: T
           <Button size="small" type="link" icon={<EditOutlined />} aria-label={t('templates.actionLabel.edit', { name: tpl.name })} onClick={() => onEdit(tpl)}>
             {t('templates.action.edit')}
           </Button>
-          <Button size="small" type="link" danger icon={<DeleteOutlined />} aria-label={t('templates.actionLabel.delete', { name: tpl.name })} onClick={() => onDelete(tpl)}>
+          <Button
+            size="small"
+            type="link"
+            danger
+            icon={<DeleteOutlined />}
+            aria-label={t('templates.actionLabel.delete', { name: tpl.name })}
+            onClick={() => onDelete(tpl)}
+          >
             {t('templates.action.delete')}
           </Button>
         </span>

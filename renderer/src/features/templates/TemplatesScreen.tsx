@@ -3,7 +3,16 @@
 // saving) and export (JSON/CSV).
 import { useState } from 'react';
 import { Alert, Button, Dropdown, Empty, Flex, Input, Segmented, Space, Typography } from 'antd';
-import { DownloadOutlined, DownOutlined, ExperimentOutlined, ImportOutlined, PlusOutlined, ReloadOutlined, SearchOutlined, SnippetsOutlined } from '@ant-design/icons';
+import {
+  DownloadOutlined,
+  DownOutlined,
+  ExperimentOutlined,
+  ImportOutlined,
+  PlusOutlined,
+  ReloadOutlined,
+  SearchOutlined,
+  SnippetsOutlined,
+} from '@ant-design/icons';
 import { matchesAny } from '../../../../common/domain/search';
 import { useTranslation } from 'react-i18next';
 import type { TemplateView } from '../../../../common/contract';

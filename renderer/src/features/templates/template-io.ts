@@ -177,7 +177,12 @@ const HEADERS: Record<Column, readonly string[]> = {
 /** The header names a CSV file must use, for the help text and the "no content column" problem. */
 export const CSV_HEADERS = { name: 'name', content: 'content', approved: 'approved', nameZh: '名称', contentZh: '内容', approvedZh: '已审核' } as const;
 
-const normalizeHeader = (h: string) => h.replace(/^\uFEFF/, '').trim().toLowerCase().replace(/[\s_-]+/g, '');
+const normalizeHeader = (h: string) =>
+  h
+    .replace(/^\uFEFF/, '')
+    .trim()
+    .toLowerCase()
+    .replace(/[\s_-]+/g, '');
 
 function columnsOf(header: readonly string[]): Partial<Record<Column, number>> {
   const found: Partial<Record<Column, number>> = {};
@@ -202,7 +207,15 @@ export function parseCsvText(text: string): Parsed {
       ok: false,
       problem: {
         code: 'csv-no-content-column',
-        vars: { found: header.map((h) => h.trim()).filter(Boolean).slice(0, 8).join(', ') || '—', expected: `${CSV_HEADERS.content} / ${CSV_HEADERS.contentZh}` },
+        vars: {
+          found:
+            header
+              .map((h) => h.trim())
+              .filter(Boolean)
+              .slice(0, 8)
+              .join(', ') || '—',
+          expected: `${CSV_HEADERS.content} / ${CSV_HEADERS.contentZh}`,
+        },
       },
     };
   }
@@ -221,7 +234,10 @@ export function parseCsvText(text: string): Parsed {
       const index = columns[column];
       return index === undefined ? undefined : unescapeFormula(cells[index] ?? '');
     };
-    const row = rowFrom({ kind: 'row', n: i + 1 }, { id: cell('id'), name: cell('name'), content: cell('content') ?? '', approved: cell('approved'), markerNames: cell('markerNames') });
+    const row = rowFrom(
+      { kind: 'row', n: i + 1 },
+      { id: cell('id'), name: cell('name'), content: cell('content') ?? '', approved: cell('approved'), markerNames: cell('markerNames') },
+    );
     if (malformed.has(i)) row.problems.push({ code: 'malformed-row' });
     rows.push(row);
   }

@@ -12,7 +12,16 @@ import { profilesQuery } from '../../app/query';
 import { RunResults, RunSummaryLine } from './RunResults';
 import { draftStore, useDraft } from './workbench-store';
 import { useFeedback } from '../../app/feedback';
-import { useCollection, useCollectionFiles, useCollections, useEnvironmentChanges, useEnvironments, useLoadCollection, useRunCollection, useSaveCollection } from './data';
+import {
+  useCollection,
+  useCollectionFiles,
+  useCollections,
+  useEnvironmentChanges,
+  useEnvironments,
+  useLoadCollection,
+  useRunCollection,
+  useSaveCollection,
+} from './data';
 
 /** name = value rows. */
 function VariablesEditor({ value, onChange }: { value: Variable[]; onChange: (v: Variable[]) => void }) {
@@ -21,8 +30,20 @@ function VariablesEditor({ value, onChange }: { value: Variable[]; onChange: (v:
     <div data-testid="wb-variables-editor">
       {value.map((v, i) => (
         <Space.Compact key={i} className="wb-row">
-          <Input value={v.name} placeholder={t('workbench.vars.name')} onChange={(e) => onChange(value.map((x, j) => (j === i ? { ...x, name: e.target.value } : x)))} className="wb-mono wb-key" data-testid="wb-var-name" />
-          <Input value={v.value} placeholder={t('workbench.vars.value')} onChange={(e) => onChange(value.map((x, j) => (j === i ? { ...x, value: e.target.value } : x)))} className="wb-mono" data-testid="wb-var-value" />
+          <Input
+            value={v.name}
+            placeholder={t('workbench.vars.name')}
+            onChange={(e) => onChange(value.map((x, j) => (j === i ? { ...x, name: e.target.value } : x)))}
+            className="wb-mono wb-key"
+            data-testid="wb-var-name"
+          />
+          <Input
+            value={v.value}
+            placeholder={t('workbench.vars.value')}
+            onChange={(e) => onChange(value.map((x, j) => (j === i ? { ...x, value: e.target.value } : x)))}
+            className="wb-mono"
+            data-testid="wb-var-value"
+          />
           <Button icon={<DeleteOutlined />} onClick={() => onChange(value.filter((_, j) => j !== i))} aria-label={t('workbench.remove', { n: i + 1 })} />
         </Space.Compact>
       ))}
@@ -46,7 +67,9 @@ function CollectionModal({ collection, open, onClose }: { collection: Collection
       open={open}
       title={collection ? t('workbench.collections.edit', { name: collection.name }) : t('workbench.collections.new')}
       onCancel={onClose}
-      onOk={() => save.mutate({ id: collection?.id, name: name.trim(), description: collection?.description ?? '', variables: variables.filter((v) => v.name.trim()) })}
+      onOk={() =>
+        save.mutate({ id: collection?.id, name: name.trim(), description: collection?.description ?? '', variables: variables.filter((v) => v.name.trim()) })
+      }
       okText={t('common.save')}
       cancelText={t('common.cancel')}
       okButtonProps={{ disabled: !name.trim(), loading: save.isPending, ...({ 'data-testid': 'wb-collection-ok' } as object) }}
@@ -76,7 +99,13 @@ function EnvironmentsModal({ open, onClose }: { open: boolean; onClose: () => vo
       {editing ? (
         <div data-testid="wb-env-form">
           <Space wrap style={{ marginBottom: 8 }}>
-            <Input value={editing.name ?? ''} onChange={(e) => setEditing({ ...editing, name: e.target.value })} placeholder={t('workbench.env.name')} style={{ width: 200 }} data-testid="wb-env-name" />
+            <Input
+              value={editing.name ?? ''}
+              onChange={(e) => setEditing({ ...editing, name: e.target.value })}
+              placeholder={t('workbench.env.name')}
+              style={{ width: 200 }}
+              data-testid="wb-env-name"
+            />
             <Select<string>
               value={editing.profileId ?? profiles[0]?.id}
               onChange={(profileId) => setEditing({ ...editing, profileId })}
@@ -107,7 +136,13 @@ function EnvironmentsModal({ open, onClose }: { open: boolean; onClose: () => vo
                   <Button size="small" onClick={() => setEditing(e)}>
                     {t('workbench.env.edit')}
                   </Button>
-                  <Button size="small" danger icon={<DeleteOutlined />} onClick={() => remove.mutate(e.id)} aria-label={t('workbench.env.remove', { name: e.name })} />
+                  <Button
+                    size="small"
+                    danger
+                    icon={<DeleteOutlined />}
+                    onClick={() => remove.mutate(e.id)}
+                    aria-label={t('workbench.env.remove', { name: e.name })}
+                  />
                 </li>
               ))}
             </ul>
@@ -126,7 +161,14 @@ function EnvironmentsModal({ open, onClose }: { open: boolean; onClose: () => vo
 function RunDrawer({ run, onClose }: { run: RunView | null; onClose: () => void }) {
   const { t } = useTranslation();
   return (
-    <Drawer open={run !== null} onClose={onClose} size={Math.min(900, Math.max(560, window.innerWidth - 200))} title={t('workbench.run.title', { id: run?.id ?? '' })} destroyOnHidden data-testid="wb-run-drawer">
+    <Drawer
+      open={run !== null}
+      onClose={onClose}
+      size={Math.min(900, Math.max(560, window.innerWidth - 200))}
+      title={t('workbench.run.title', { id: run?.id ?? '' })}
+      destroyOnHidden
+      data-testid="wb-run-drawer"
+    >
       {run ? (
         <>
           <RunSummaryLine run={run} />
@@ -144,14 +186,29 @@ function CollectionItem({ id, onRun }: { id: number; onRun: (c: CollectionView) 
   if (c.isLoading) return <Spin size="small" />;
   if (!c.data) return c.error ? <Typography.Text type="danger">{describeError(t, c.error)}</Typography.Text> : null;
   const open = (r: CollectionView['requests'][number]) =>
-    draftStore.set((d) => ({ ...d, request: r.request, assertions: r.assertions, captures: r.captures, savedId: r.id, collectionId: r.collectionId, name: r.name, dirty: false }));
+    draftStore.set((d) => ({
+      ...d,
+      request: r.request,
+      assertions: r.assertions,
+      captures: r.captures,
+      savedId: r.id,
+      collectionId: r.collectionId,
+      name: r.name,
+      dirty: false,
+    }));
   return (
     <div data-testid="wb-collection-requests">
       {c.data.requests.length ? (
         <ul className="wb-requests">
           {c.data.requests.map((r) => (
             <li key={r.id}>
-              <Button type="text" size="small" className={`wb-request${draft.savedId === r.id ? ' wb-request-open' : ''}`} onClick={() => open(r)} data-testid="wb-saved-request">
+              <Button
+                type="text"
+                size="small"
+                className={`wb-request${draft.savedId === r.id ? ' wb-request-open' : ''}`}
+                onClick={() => open(r)}
+                data-testid="wb-saved-request"
+              >
                 <code className="wb-method">{r.request.method}</code>
                 <span className="wb-request-title">{r.name}</span>
               </Button>
@@ -224,9 +281,31 @@ export function CollectionsPanel() {
       <div className="wb-side-head">
         <Typography.Text strong>{t('workbench.collections.title')}</Typography.Text>
         <span style={{ flex: 1 }} />
-        <Button size="small" icon={<PlusOutlined />} onClick={() => setEditing({ collection: null })} aria-label={t('workbench.collections.new')} title={t('workbench.collections.new')} data-testid="wb-new-collection" />
-        <Button size="small" icon={<UploadOutlined />} onClick={pickFile} loading={importing.isPending} aria-label={t('workbench.collections.import')} title={t('workbench.collections.import')} data-testid="wb-import-collection" />
-        <Button size="small" icon={<EnvironmentOutlined />} onClick={() => setEnvOpen(true)} aria-label={t('workbench.env.title')} title={t('workbench.env.title')} data-testid="wb-environments" />
+        <Button
+          size="small"
+          icon={<PlusOutlined />}
+          onClick={() => setEditing({ collection: null })}
+          aria-label={t('workbench.collections.new')}
+          title={t('workbench.collections.new')}
+          data-testid="wb-new-collection"
+        />
+        <Button
+          size="small"
+          icon={<UploadOutlined />}
+          onClick={pickFile}
+          loading={importing.isPending}
+          aria-label={t('workbench.collections.import')}
+          title={t('workbench.collections.import')}
+          data-testid="wb-import-collection"
+        />
+        <Button
+          size="small"
+          icon={<EnvironmentOutlined />}
+          onClick={() => setEnvOpen(true)}
+          aria-label={t('workbench.env.title')}
+          title={t('workbench.env.title')}
+          data-testid="wb-environments"
+        />
       </div>
       {list.error ? <Alert type="error" showIcon title={describeError(t, list.error)} /> : null}
       {!collections.length && !list.isLoading ? <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('workbench.collections.none')} /> : null}
@@ -245,10 +324,20 @@ export function CollectionsPanel() {
               trigger={['click']}
               menu={{
                 items: [
-                  { key: 'edit', label: t('workbench.collections.editMenu'), onClick: () => void loadCollection(c.id).then((full) => setEditing({ collection: full })) },
+                  {
+                    key: 'edit',
+                    label: t('workbench.collections.editMenu'),
+                    onClick: () => void loadCollection(c.id).then((full) => setEditing({ collection: full })),
+                  },
                   { key: 'export', icon: <DownloadOutlined />, label: t('workbench.collections.export'), onClick: () => exporting.mutate(c.id) },
                   ...(draft.savedId !== null && draft.collectionId === c.id
-                    ? [{ key: 'remove-request', label: t('workbench.collections.removeRequest', { name: draft.name }), onClick: () => removeRequest.mutate(draft.savedId!) }]
+                    ? [
+                        {
+                          key: 'remove-request',
+                          label: t('workbench.collections.removeRequest', { name: draft.name }),
+                          onClick: () => removeRequest.mutate(draft.savedId!),
+                        },
+                      ]
                     : []),
                   {
                     key: 'remove',
@@ -256,12 +345,25 @@ export function CollectionsPanel() {
                     icon: <DeleteOutlined />,
                     label: t('workbench.collections.remove'),
                     onClick: () =>
-                      modal.confirm({ title: t('workbench.collections.removeConfirm', { name: c.name }), okButtonProps: { danger: true }, okText: t('workbench.collections.remove'), cancelText: t('common.cancel'), onOk: () => removing.mutate(c.id) }),
+                      modal.confirm({
+                        title: t('workbench.collections.removeConfirm', { name: c.name }),
+                        okButtonProps: { danger: true },
+                        okText: t('workbench.collections.remove'),
+                        cancelText: t('common.cancel'),
+                        onOk: () => removing.mutate(c.id),
+                      }),
                   },
                 ],
               }}
             >
-              <Button size="small" type="text" icon={<MoreOutlined />} onClick={(e) => e.stopPropagation()} aria-label={t('workbench.collections.menu', { name: c.name })} data-testid="wb-collection-menu" />
+              <Button
+                size="small"
+                type="text"
+                icon={<MoreOutlined />}
+                onClick={(e) => e.stopPropagation()}
+                aria-label={t('workbench.collections.menu', { name: c.name })}
+                data-testid="wb-collection-menu"
+              />
             </Dropdown>
           ),
           children: <CollectionItem id={c.id} onRun={runCollection} />,

@@ -56,13 +56,38 @@ function HeadersTab({ request }: { request: RawRequest }) {
       </Space>
       {request.headers.map((h, i) => (
         <Space.Compact key={i} className="wb-row">
-          <Switch size="small" checked={h.enabled} onChange={(enabled) => row(i, { enabled })} aria-label={t('workbench.headers.enabled', { n: i + 1 })} className="wb-row-switch" />
-          <Input value={h.name} placeholder={t('workbench.headers.name')} onChange={(e) => row(i, { name: e.target.value })} className="wb-mono wb-key" aria-label={t('workbench.headers.nameN', { n: i + 1 })} data-testid="wb-header-name" />
-          <Input value={h.value} placeholder={t('workbench.headers.value')} onChange={(e) => row(i, { value: e.target.value })} className="wb-mono" aria-label={t('workbench.headers.valueN', { n: i + 1 })} data-testid="wb-header-value" />
+          <Switch
+            size="small"
+            checked={h.enabled}
+            onChange={(enabled) => row(i, { enabled })}
+            aria-label={t('workbench.headers.enabled', { n: i + 1 })}
+            className="wb-row-switch"
+          />
+          <Input
+            value={h.name}
+            placeholder={t('workbench.headers.name')}
+            onChange={(e) => row(i, { name: e.target.value })}
+            className="wb-mono wb-key"
+            aria-label={t('workbench.headers.nameN', { n: i + 1 })}
+            data-testid="wb-header-name"
+          />
+          <Input
+            value={h.value}
+            placeholder={t('workbench.headers.value')}
+            onChange={(e) => row(i, { value: e.target.value })}
+            className="wb-mono"
+            aria-label={t('workbench.headers.valueN', { n: i + 1 })}
+            data-testid="wb-header-value"
+          />
           <Button icon={<DeleteOutlined />} onClick={() => set(request.headers.filter((_, j) => j !== i))} aria-label={t('workbench.remove', { n: i + 1 })} />
         </Space.Compact>
       ))}
-      <Button icon={<PlusOutlined />} onClick={() => set([...request.headers, { name: '', value: '', enabled: true }])} disabled={request.headers.length >= 100} data-testid="wb-add-header">
+      <Button
+        icon={<PlusOutlined />}
+        onClick={() => set([...request.headers, { name: '', value: '', enabled: true }])}
+        disabled={request.headers.length >= 100}
+        data-testid="wb-add-header"
+      >
         {t('workbench.headers.add')}
       </Button>
     </div>
@@ -85,7 +110,10 @@ function BodyTab({ request }: { request: RawRequest }) {
       <Segmented<RawBody['kind']>
         value={body.kind}
         onChange={choose}
-        options={(['none', 'form', 'json', 'text'] as const).map((k) => ({ value: k, label: <span data-testid={`wb-body-${k}`}>{t(`workbench.body.${k}`)}</span> }))}
+        options={(['none', 'form', 'json', 'text'] as const).map((k) => ({
+          value: k,
+          label: <span data-testid={`wb-body-${k}`}>{t(`workbench.body.${k}`)}</span>,
+        }))}
         style={{ marginBottom: 10 }}
       />
       {body.kind === 'json' || body.kind === 'text' ? (
@@ -110,13 +138,39 @@ function BodyTab({ request }: { request: RawRequest }) {
         <>
           {body.fields.map((f, i) => (
             <Space.Compact key={i} className="wb-row">
-              <Switch size="small" checked={f.enabled} onChange={(enabled) => setBody({ ...body, fields: body.fields.map((x, j) => (j === i ? { ...x, enabled } : x)) })} className="wb-row-switch" aria-label={t('workbench.body.enabled', { n: i + 1 })} />
-              <Input value={f.name} placeholder={t('workbench.body.field')} onChange={(e) => setBody({ ...body, fields: body.fields.map((x, j) => (j === i ? { ...x, name: e.target.value } : x)) })} className="wb-mono wb-key" data-testid="wb-field-name" />
-              <Input value={f.value} placeholder={t('workbench.body.value')} onChange={(e) => setBody({ ...body, fields: body.fields.map((x, j) => (j === i ? { ...x, value: e.target.value } : x)) })} className="wb-mono" data-testid="wb-field-value" />
-              <Button icon={<DeleteOutlined />} onClick={() => setBody({ ...body, fields: body.fields.filter((_, j) => j !== i) })} aria-label={t('workbench.remove', { n: i + 1 })} />
+              <Switch
+                size="small"
+                checked={f.enabled}
+                onChange={(enabled) => setBody({ ...body, fields: body.fields.map((x, j) => (j === i ? { ...x, enabled } : x)) })}
+                className="wb-row-switch"
+                aria-label={t('workbench.body.enabled', { n: i + 1 })}
+              />
+              <Input
+                value={f.name}
+                placeholder={t('workbench.body.field')}
+                onChange={(e) => setBody({ ...body, fields: body.fields.map((x, j) => (j === i ? { ...x, name: e.target.value } : x)) })}
+                className="wb-mono wb-key"
+                data-testid="wb-field-name"
+              />
+              <Input
+                value={f.value}
+                placeholder={t('workbench.body.value')}
+                onChange={(e) => setBody({ ...body, fields: body.fields.map((x, j) => (j === i ? { ...x, value: e.target.value } : x)) })}
+                className="wb-mono"
+                data-testid="wb-field-value"
+              />
+              <Button
+                icon={<DeleteOutlined />}
+                onClick={() => setBody({ ...body, fields: body.fields.filter((_, j) => j !== i) })}
+                aria-label={t('workbench.remove', { n: i + 1 })}
+              />
             </Space.Compact>
           ))}
-          <Button icon={<PlusOutlined />} onClick={() => setBody({ ...body, fields: [...body.fields, { name: '', value: '', enabled: true }] })} data-testid="wb-add-field">
+          <Button
+            icon={<PlusOutlined />}
+            onClick={() => setBody({ ...body, fields: [...body.fields, { name: '', value: '', enabled: true }] })}
+            data-testid="wb-add-field"
+          >
             {t('workbench.body.addField')}
           </Button>
         </>
@@ -132,7 +186,12 @@ function OptionsTab({ request, profileSigning }: { request: RawRequest; profileS
     <div className="wb-options" data-testid="wb-options">
       <div>
         <Typography.Text strong>{t('workbench.options.credentials')}</Typography.Text>
-        <Radio.Group value={request.credentials} onChange={(e) => editRequest({ credentials: e.target.value as RawRequest['credentials'] })} className="wb-radio" data-testid="wb-credentials">
+        <Radio.Group
+          value={request.credentials}
+          onChange={(e) => editRequest({ credentials: e.target.value as RawRequest['credentials'] })}
+          className="wb-radio"
+          data-testid="wb-credentials"
+        >
           {(['body', 'query', 'none'] as const).map((c) => (
             <Radio key={c} value={c} data-testid={`wb-credentials-${c}`}>
               {t(`workbench.options.credentials_${c}`)}
@@ -147,7 +206,15 @@ function OptionsTab({ request, profileSigning }: { request: RawRequest; profileS
         <div>
           <Typography.Text strong>{t('workbench.options.format')}</Typography.Text>
           <div>
-            <Segmented<'json' | 'xml'> value={request.format} onChange={(format) => editRequest({ format })} options={[{ value: 'json', label: 'JSON' }, { value: 'xml', label: 'XML' }]} data-testid="wb-format" />
+            <Segmented<'json' | 'xml'>
+              value={request.format}
+              onChange={(format) => editRequest({ format })}
+              options={[
+                { value: 'json', label: 'JSON' },
+                { value: 'xml', label: 'XML' },
+              ]}
+              data-testid="wb-format"
+            />
           </div>
         </div>
         <div>
@@ -202,17 +269,42 @@ function AssertionsTab({ assertions, captures }: { assertions: Assertion[]; capt
             data-testid="wb-assertion-kind"
           />
           {a.kind === 'json-equals' || a.kind === 'json-exists' ? (
-            <Input value={a.path} placeholder="$.code" onChange={(e) => setAt(i, { ...a, path: e.target.value })} className="wb-mono wb-key" aria-label={t('workbench.assert.pathN', { n: i + 1 })} data-testid="wb-assertion-path" />
+            <Input
+              value={a.path}
+              placeholder="$.code"
+              onChange={(e) => setAt(i, { ...a, path: e.target.value })}
+              className="wb-mono wb-key"
+              aria-label={t('workbench.assert.pathN', { n: i + 1 })}
+              data-testid="wb-assertion-path"
+            />
           ) : null}
           {a.kind === 'status' || a.kind === 'code' ? (
-            <Input value={String(a.equals)} onChange={(e) => setAt(i, { ...a, equals: Number(e.target.value.replace(/[^\d-]/g, '')) || 0 })} className="wb-mono" aria-label={t('workbench.assert.equalsN', { n: i + 1 })} data-testid="wb-assertion-equals" />
+            <Input
+              value={String(a.equals)}
+              onChange={(e) => setAt(i, { ...a, equals: Number(e.target.value.replace(/[^\d-]/g, '')) || 0 })}
+              className="wb-mono"
+              aria-label={t('workbench.assert.equalsN', { n: i + 1 })}
+              data-testid="wb-assertion-equals"
+            />
           ) : a.kind === 'json-equals' ? (
-            <Input value={a.equals} placeholder={t('workbench.assert.equalsPlaceholder')} onChange={(e) => setAt(i, { ...a, equals: e.target.value })} className="wb-mono" aria-label={t('workbench.assert.equalsN', { n: i + 1 })} data-testid="wb-assertion-equals" />
+            <Input
+              value={a.equals}
+              placeholder={t('workbench.assert.equalsPlaceholder')}
+              onChange={(e) => setAt(i, { ...a, equals: e.target.value })}
+              className="wb-mono"
+              aria-label={t('workbench.assert.equalsN', { n: i + 1 })}
+              data-testid="wb-assertion-equals"
+            />
           ) : null}
           <Button icon={<DeleteOutlined />} onClick={() => set(assertions.filter((_, j) => j !== i))} aria-label={t('workbench.remove', { n: i + 1 })} />
         </Space.Compact>
       ))}
-      <Button icon={<PlusOutlined />} onClick={() => set([...assertions, blankAssertion('status')])} disabled={assertions.length >= 50} data-testid="wb-add-assertion">
+      <Button
+        icon={<PlusOutlined />}
+        onClick={() => set([...assertions, blankAssertion('status')])}
+        disabled={assertions.length >= 50}
+        data-testid="wb-add-assertion"
+      >
         {t('workbench.assert.add')}
       </Button>
       <Typography.Title level={5} style={{ marginTop: 16 }}>
@@ -223,8 +315,20 @@ function AssertionsTab({ assertions, captures }: { assertions: Assertion[]; capt
       </Typography.Paragraph>
       {captures.map((c, i) => (
         <Space.Compact key={i} className="wb-row">
-          <Input value={c.variable} addonBefore={t('workbench.capture.variable')} onChange={(e) => setCaptures(captures.map((x, j) => (j === i ? { ...x, variable: e.target.value } : x)))} className="wb-mono" data-testid="wb-capture-variable" />
-          <Input value={c.path} addonBefore={t('workbench.capture.path')} onChange={(e) => setCaptures(captures.map((x, j) => (j === i ? { ...x, path: e.target.value } : x)))} className="wb-mono" data-testid="wb-capture-path" />
+          <Input
+            value={c.variable}
+            addonBefore={t('workbench.capture.variable')}
+            onChange={(e) => setCaptures(captures.map((x, j) => (j === i ? { ...x, variable: e.target.value } : x)))}
+            className="wb-mono"
+            data-testid="wb-capture-variable"
+          />
+          <Input
+            value={c.path}
+            addonBefore={t('workbench.capture.path')}
+            onChange={(e) => setCaptures(captures.map((x, j) => (j === i ? { ...x, path: e.target.value } : x)))}
+            className="wb-mono"
+            data-testid="wb-capture-path"
+          />
           <Button icon={<DeleteOutlined />} onClick={() => setCaptures(captures.filter((_, j) => j !== i))} aria-label={t('workbench.remove', { n: i + 1 })} />
         </Space.Compact>
       ))}
@@ -238,7 +342,9 @@ function AssertionsTab({ assertions, captures }: { assertions: Assertion[]; capt
 /** Exactly what would be sent now (main builds it; the key shows as [REDACTED]). */
 function PreviewTab({ draft }: { draft: Draft }) {
   const { t } = useTranslation();
-  const input = draft.profileId ? { profileId: draft.profileId, environmentId: draft.environmentId, collectionId: draft.collectionId, request: draft.request } : null;
+  const input = draft.profileId
+    ? { profileId: draft.profileId, environmentId: draft.environmentId, collectionId: draft.collectionId, request: draft.request }
+    : null;
   const preview = useRawPreview(input);
   if (!input) return <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} />;
   if (preview.error) return <Alert type="warning" showIcon title={describeError(t, preview.error)} data-testid="wb-preview-error" />;
@@ -253,7 +359,9 @@ function PreviewTab({ draft }: { draft: Draft }) {
   }
   return (
     <div data-testid="wb-preview">
-      {p.unresolved.length ? <Alert type="warning" showIcon title={t('workbench.preview.unresolved', { names: p.unresolved.join(', ') })} style={{ marginBottom: 8 }} /> : null}
+      {p.unresolved.length ? (
+        <Alert type="warning" showIcon title={t('workbench.preview.unresolved', { names: p.unresolved.join(', ') })} style={{ marginBottom: 8 }} />
+      ) : null}
       <Typography.Paragraph type="secondary" className="wb-hint">
         {t('workbench.preview.hint')}
       </Typography.Paragraph>
@@ -283,10 +391,36 @@ export function RequestTabs({ draft, profileSigning }: { draft: Draft; profileSi
       size="small"
       items={[
         { key: 'body', label: <span data-testid="wb-tab-body">{t('workbench.tabs.body')}</span>, children: <BodyTab request={r} /> },
-        { key: 'headers', label: <span data-testid="wb-tab-headers">{t('workbench.tabs.headers')}{badge(counts.headers)}</span>, children: <HeadersTab request={r} /> },
-        { key: 'options', label: <span data-testid="wb-tab-options">{t('workbench.tabs.options')}</span>, children: <OptionsTab request={r} profileSigning={profileSigning} /> },
-        { key: 'assertions', label: <span data-testid="wb-tab-assertions">{t('workbench.tabs.assertions')}{badge(counts.assertions)}</span>, children: <AssertionsTab assertions={draft.assertions} captures={draft.captures} /> },
-        { key: 'preview', label: <span data-testid="wb-tab-preview">{t('workbench.tabs.preview')}</span>, children: tab === 'preview' ? <PreviewTab draft={draft} /> : null },
+        {
+          key: 'headers',
+          label: (
+            <span data-testid="wb-tab-headers">
+              {t('workbench.tabs.headers')}
+              {badge(counts.headers)}
+            </span>
+          ),
+          children: <HeadersTab request={r} />,
+        },
+        {
+          key: 'options',
+          label: <span data-testid="wb-tab-options">{t('workbench.tabs.options')}</span>,
+          children: <OptionsTab request={r} profileSigning={profileSigning} />,
+        },
+        {
+          key: 'assertions',
+          label: (
+            <span data-testid="wb-tab-assertions">
+              {t('workbench.tabs.assertions')}
+              {badge(counts.assertions)}
+            </span>
+          ),
+          children: <AssertionsTab assertions={draft.assertions} captures={draft.captures} />,
+        },
+        {
+          key: 'preview',
+          label: <span data-testid="wb-tab-preview">{t('workbench.tabs.preview')}</span>,
+          children: tab === 'preview' ? <PreviewTab draft={draft} /> : null,
+        },
       ]}
     />
   );

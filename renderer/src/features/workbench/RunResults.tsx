@@ -36,7 +36,9 @@ export function AssertionLine({ r }: { r: AssertionResult }) {
     <div className="wb-assertion-result" data-testid="assertion-result" data-passed={r.passed}>
       {r.passed ? <CheckCircleFilled className="wb-pass" /> : <CloseCircleFilled className="wb-fail" />}
       <code>{what}</code>
-      {!r.passed ? <Typography.Text type="danger">{t('workbench.assert.found', { actual: r.actual ?? t('workbench.assertion.nothing', { ns: 'msg' }) })}</Typography.Text> : null}
+      {!r.passed ? (
+        <Typography.Text type="danger">{t('workbench.assert.found', { actual: r.actual ?? t('workbench.assertion.nothing', { ns: 'msg' }) })}</Typography.Text>
+      ) : null}
     </div>
   );
 }
@@ -80,14 +82,28 @@ export function RunResults({ results }: { results: RunResultView[] }) {
           >
             <div className="wb-result">
               <Space wrap size={8}>
-                {r.outcome === 'passed' ? <CheckCircleFilled className="wb-pass" /> : r.outcome === 'failed' ? <CloseCircleFilled className="wb-fail" /> : <ExclamationCircleFilled className="wb-error" />}
+                {r.outcome === 'passed' ? (
+                  <CheckCircleFilled className="wb-pass" />
+                ) : r.outcome === 'failed' ? (
+                  <CloseCircleFilled className="wb-fail" />
+                ) : (
+                  <ExclamationCircleFilled className="wb-error" />
+                )}
                 <Typography.Text strong>{r.name}</Typography.Text>
                 {r.status !== null ? <Tag>{r.status}</Tag> : null}
                 {r.providerCode !== null ? <Tag color="blue">{t('provider.short', { ns: 'msg', code: r.providerCode })}</Tag> : null}
                 {r.ms !== null ? <Typography.Text type="secondary">{Math.round(r.ms)} ms</Typography.Text> : null}
               </Space>
-              {r.problem ? <Typography.Paragraph type="danger" className="wb-result-why">{describeError(t, r.problem)}</Typography.Paragraph> : null}
-              {r.failure ? <Typography.Paragraph type="warning" className="wb-result-why">{describeReason(t, r.failure.reason)}</Typography.Paragraph> : null}
+              {r.problem ? (
+                <Typography.Paragraph type="danger" className="wb-result-why">
+                  {describeError(t, r.problem)}
+                </Typography.Paragraph>
+              ) : null}
+              {r.failure ? (
+                <Typography.Paragraph type="warning" className="wb-result-why">
+                  {describeReason(t, r.failure.reason)}
+                </Typography.Paragraph>
+              ) : null}
               {r.assertions.map((a, i) => (
                 <AssertionLine key={i} r={a} />
               ))}

@@ -74,7 +74,16 @@ function ImportModal({ open, onClose, profileId }: { open: boolean; onClose: () 
         data-testid="wb-import-text"
       />
       {read.error ? <Alert type="error" showIcon title={describeError(t, read.error)} style={{ marginTop: 8 }} /> : null}
-      {result && !result.ok ? <Alert type="error" showIcon title={t('workbench.import.failed')} description={sayParseProblem(t, result.detail as never)} style={{ marginTop: 8 }} data-testid="wb-import-error" /> : null}
+      {result && !result.ok ? (
+        <Alert
+          type="error"
+          showIcon
+          title={t('workbench.import.failed')}
+          description={sayParseProblem(t, result.detail as never)}
+          style={{ marginTop: 8 }}
+          data-testid="wb-import-error"
+        />
+      ) : null}
       {result?.ok && (result.warnings.length || result.otherOrigin) ? (
         <Alert
           type="warning"
@@ -120,10 +129,23 @@ function SaveModal({ open, onClose }: { open: boolean; onClose: () => void }) {
       open={open}
       title={t('workbench.save.title')}
       onCancel={onClose}
-      onOk={() => save.mutate({ collectionId, newCollection: newName.trim(), name: name.trim(), request: draft.request, assertions: draft.assertions, captures: draft.captures })}
+      onOk={() =>
+        save.mutate({
+          collectionId,
+          newCollection: newName.trim(),
+          name: name.trim(),
+          request: draft.request,
+          assertions: draft.assertions,
+          captures: draft.captures,
+        })
+      }
       okText={t('common.save')}
       cancelText={t('common.cancel')}
-      okButtonProps={{ disabled: !name.trim() || (collectionId === null && !newName.trim()), loading: save.isPending, ...({ 'data-testid': 'wb-save-ok' } as object) }}
+      okButtonProps={{
+        disabled: !name.trim() || (collectionId === null && !newName.trim()),
+        loading: save.isPending,
+        ...({ 'data-testid': 'wb-save-ok' } as object),
+      }}
       destroyOnHidden
     >
       <Space direction="vertical" style={{ width: '100%' }}>
@@ -135,7 +157,14 @@ function SaveModal({ open, onClose }: { open: boolean; onClose: () => void }) {
           options={[...collections.map((c) => ({ value: c.id, label: c.name })), { value: null, label: t('workbench.save.newCollection') }]}
           data-testid="wb-save-collection"
         />
-        {collectionId === null ? <Input value={newName} onChange={(e) => setNewName(e.target.value)} placeholder={t('workbench.save.newCollectionName')} data-testid="wb-save-new-collection" /> : null}
+        {collectionId === null ? (
+          <Input
+            value={newName}
+            onChange={(e) => setNewName(e.target.value)}
+            placeholder={t('workbench.save.newCollectionName')}
+            data-testid="wb-save-new-collection"
+          />
+        ) : null}
         <Typography.Text>{t('workbench.save.name')}</Typography.Text>
         <Input value={name} onChange={(e) => setName(e.target.value)} maxLength={200} data-testid="wb-save-name" />
         {save.error ? <Alert type="error" showIcon title={describeError(t, save.error)} /> : null}
@@ -149,7 +178,8 @@ function CodeMenu({ input }: { input: Omit<InputOf<'raw.code'>, 'target'> | null
   const { message, modal } = useFeedback();
   const { copy, withKey } = useCopyCode(
     input,
-    async ({ code }) => void ((await copyText(code)) !== 'failed' ? message.success(t('workbench.code.copied')) : message.warning(t('workbench.code.copyFailed'))),
+    async ({ code }) =>
+      void ((await copyText(code)) !== 'failed' ? message.success(t('workbench.code.copied')) : message.warning(t('workbench.code.copyFailed'))),
     () => void message.success(t('workbench.code.keyCopied')),
     (e) => void message.error(describeError(t, e)),
   );
@@ -180,7 +210,11 @@ function CodeMenu({ input }: { input: Omit<InputOf<'raw.code'>, 'target'> | null
       trigger={['click']}
       menu={{
         items: [
-          ...CODE_TARGETS.map((c) => ({ key: c, label: <span data-testid={`wb-code-${c}`}>{t('workbench.code.copy', { language: CODE_NAMES[c] })}</span>, onClick: () => copy.mutate(c) })),
+          ...CODE_TARGETS.map((c) => ({
+            key: c,
+            label: <span data-testid={`wb-code-${c}`}>{t('workbench.code.copy', { language: CODE_NAMES[c] })}</span>,
+            onClick: () => copy.mutate(c),
+          })),
           { type: 'divider' as const },
           ...CODE_TARGETS.map((c) => ({ key: `key-${c}`, icon: <KeyOutlined />, label: keyLabel(c), disabled: desktopOnly, onClick: () => confirmKey(c) })),
         ],
@@ -199,10 +233,18 @@ function ResultPanel({ result }: { result: RawResult }) {
     <div className="wb-result-panel" data-testid="wb-result">
       <Space wrap size={8} style={{ marginBottom: 8 }}>
         {result.assertions.length || result.outcome === 'error' ? <OutcomeTag outcome={result.outcome} /> : null}
-        {result.providerCode !== null ? <Typography.Text data-testid="wb-result-code">{t('provider.short', { ns: 'msg', code: result.providerCode })}</Typography.Text> : null}
+        {result.providerCode !== null ? (
+          <Typography.Text data-testid="wb-result-code">{t('provider.short', { ns: 'msg', code: result.providerCode })}</Typography.Text>
+        ) : null}
       </Space>
       {result.failure ? (
-        <Alert type={result.failure.outcome === 'unknown' ? 'warning' : 'error'} showIcon title={t(`workbench.failure.${result.failure.outcome}`)} description={describeReason(t, result.failure.reason)} style={{ marginBottom: 8 }} />
+        <Alert
+          type={result.failure.outcome === 'unknown' ? 'warning' : 'error'}
+          showIcon
+          title={t(`workbench.failure.${result.failure.outcome}`)}
+          description={describeReason(t, result.failure.reason)}
+          style={{ marginBottom: 8 }}
+        />
       ) : null}
       {result.assertions.length ? (
         <div className="wb-assertion-results" data-testid="wb-assertion-results">
@@ -265,7 +307,11 @@ export function WorkbenchScreen() {
               aria-label={t('workbench.profile')}
               data-testid="wb-profile"
             />
-            {profile ? <Typography.Text type="secondary" className="wb-mono wb-base">{profile.baseUrl}</Typography.Text> : null}
+            {profile ? (
+              <Typography.Text type="secondary" className="wb-mono wb-base">
+                {profile.baseUrl}
+              </Typography.Text>
+            ) : null}
           </Space>
           {draft.name ? (
             <Typography.Text className="wb-request-name" data-testid="wb-request-name">
@@ -299,7 +345,16 @@ export function WorkbenchScreen() {
               {t('workbench.import.button')}
             </Button>
             <CodeMenu input={scope ? { ...scope, request: draft.request } : null} />
-            <Button icon={<PlusOutlined />} onClick={() => { newDraft(); setResult(null); }} title={t('workbench.new')} aria-label={t('workbench.new')} data-testid="wb-new" />
+            <Button
+              icon={<PlusOutlined />}
+              onClick={() => {
+                newDraft();
+                setResult(null);
+              }}
+              title={t('workbench.new')}
+              aria-label={t('workbench.new')}
+              data-testid="wb-new"
+            />
           </form>
           {isSend ? <Typography.Text type="warning">{t('workbench.realCall')}</Typography.Text> : null}
           {variables.length ? (
@@ -308,7 +363,16 @@ export function WorkbenchScreen() {
             </Typography.Paragraph>
           ) : null}
           <RequestTabs draft={{ ...draft, profileId }} profileSigning={profile?.signing ?? 'off'} />
-          {sending.error ? <Alert type="error" showIcon title={t('workbench.sendFailed')} description={describeError(t, sending.error)} style={{ marginTop: 8 }} data-testid="wb-send-error" /> : null}
+          {sending.error ? (
+            <Alert
+              type="error"
+              showIcon
+              title={t('workbench.sendFailed')}
+              description={describeError(t, sending.error)}
+              style={{ marginTop: 8 }}
+              data-testid="wb-send-error"
+            />
+          ) : null}
           {result ? <ResultPanel result={result} /> : <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('workbench.nothingSent')} />}
         </div>
       </div>

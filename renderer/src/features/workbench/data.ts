@@ -22,7 +22,8 @@ export const workbenchKeys = {
 
 export const collectionsQuery = queryOptions({ queryKey: workbenchKeys.collectionList(), queryFn: () => ask((api) => api.collections.list()) });
 export const environmentsQuery = queryOptions({ queryKey: workbenchKeys.environmentList(), queryFn: () => ask((api) => api.environments.list()) });
-export const collectionQuery = (id: number) => queryOptions({ queryKey: workbenchKeys.collection(id), queryFn: () => ask((api) => api.collections.get({ id })) });
+export const collectionQuery = (id: number) =>
+  queryOptions({ queryKey: workbenchKeys.collection(id), queryFn: () => ask((api) => api.collections.get({ id })) });
 
 export const useCollections = () => useQuery(collectionsQuery);
 export const useEnvironments = () => useQuery(environmentsQuery);
@@ -56,7 +57,11 @@ export function useSaveCollection(saved: () => void) {
 export function useSaveRequest(saved: (r: OutputOf<'collections.saveRequest'>) => void) {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: async ({ collectionId, newCollection, ...request }: Omit<InputOf<'collections.saveRequest'>, 'collectionId'> & { collectionId: number | null; newCollection: string }) => {
+    mutationFn: async ({
+      collectionId,
+      newCollection,
+      ...request
+    }: Omit<InputOf<'collections.saveRequest'>, 'collectionId'> & { collectionId: number | null; newCollection: string }) => {
       const id = collectionId ?? (await ask((api) => api.collections.save({ name: newCollection }))).id;
       return ask((api) => api.collections.saveRequest({ collectionId: id, ...request }));
     },
@@ -68,7 +73,11 @@ export function useSaveRequest(saved: (r: OutputOf<'collections.saveRequest'>) =
 }
 
 /** Imports a collection file, exports one, removes one or one of its requests. */
-export function useCollectionFiles(imported: (r: OutputOf<'collections.import'>) => void, exported: (f: OutputOf<'collections.export'>) => void, failed: (e: IpcError) => void) {
+export function useCollectionFiles(
+  imported: (r: OutputOf<'collections.import'>) => void,
+  exported: (f: OutputOf<'collections.export'>) => void,
+  failed: (e: IpcError) => void,
+) {
   const client = useQueryClient();
   const refresh = () => collectionsChanged(client);
   const importing = useMutation({
@@ -106,7 +115,14 @@ export function useEnvironmentChanges(defaultProfileId: () => string, saved: () 
   const reload = () => void client.invalidateQueries({ queryKey: workbenchKeys.environmentList() });
   const save = useMutation({
     mutationFn: (e: Partial<EnvironmentView>) =>
-      ask((api) => api.environments.save({ id: e.id, name: (e.name ?? '').trim(), profileId: e.profileId ?? defaultProfileId(), variables: (e.variables ?? []).filter((v) => v.name.trim()) })),
+      ask((api) =>
+        api.environments.save({
+          id: e.id,
+          name: (e.name ?? '').trim(),
+          profileId: e.profileId ?? defaultProfileId(),
+          variables: (e.variables ?? []).filter((v) => v.name.trim()),
+        }),
+      ),
     onSuccess: () => {
       reload();
       saved();
@@ -133,9 +149,18 @@ export function useReadRawImport(read: (r: OutputOf<'raw.import'>) => void) {
 }
 
 /** The request as code (redacted), and the same with the real key put on the clipboard by main (the key never comes here). */
-export function useCopyCode(input: Omit<InputOf<'raw.code'>, 'target'> | null, copied: (c: OutputOf<'raw.code'>) => void, keyCopied: () => void, failed: (e: IpcError) => void) {
+export function useCopyCode(
+  input: Omit<InputOf<'raw.code'>, 'target'> | null,
+  copied: (c: OutputOf<'raw.code'>) => void,
+  keyCopied: () => void,
+  failed: (e: IpcError) => void,
+) {
   const copy = useMutation({ mutationFn: (target: CodeTarget) => ask((api) => api.raw.code({ ...input!, target })), onSuccess: copied, onError: failed });
-  const withKey = useMutation({ mutationFn: (target: CodeTarget) => ask((api) => api.raw.copyCodeWithKey({ ...input!, target, confirm: true })), onSuccess: keyCopied, onError: failed });
+  const withKey = useMutation({
+    mutationFn: (target: CodeTarget) => ask((api) => api.raw.copyCodeWithKey({ ...input!, target, confirm: true })),
+    onSuccess: keyCopied,
+    onError: failed,
+  });
   return { copy, withKey };
 }
 

@@ -29,7 +29,17 @@ export const NEW_REQUEST: RawRequest = {
   signing: 'profile',
 };
 
-const initial: Draft = { profileId: null, environmentId: null, request: NEW_REQUEST, assertions: [], captures: [], savedId: null, collectionId: null, name: '', dirty: false };
+const initial: Draft = {
+  profileId: null,
+  environmentId: null,
+  request: NEW_REQUEST,
+  assertions: [],
+  captures: [],
+  savedId: null,
+  collectionId: null,
+  name: '',
+  dirty: false,
+};
 
 export const draftStore = createStore<Draft>(initial);
 

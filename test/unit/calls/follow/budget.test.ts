@@ -14,7 +14,7 @@ describe('the status-query budget', () => {
     const burst = 4;
     const b = new PollBudget(() => interval, burst);
     let seed = 7;
-    const random = () => ((seed = (seed * 16807) % 2147483647) / 2147483647);
+    const random = () => (seed = (seed * 16807) % 2147483647) / 2147483647;
     const at: number[] = [];
     let now = 0;
     for (let i = 0; i < 2000; i++) {

@@ -1,7 +1,20 @@
 // The pure core of following one call, with plain numbers: no clock, no store, no provider. A call
 // accepted at `T0`; times below are epoch ms (`T0 + seconds * 1000`).
 import { describe, expect, it } from 'vitest';
-import { endedCall, isOverdue, lineFreeUntil, lookFailed, lookFoundOpen, lookStarted, nextLook, note, redialMoment, sightingOf, startFollowing, type Known } from '../../../../main/calls/follow/core';
+import {
+  endedCall,
+  isOverdue,
+  lineFreeUntil,
+  lookFailed,
+  lookFoundOpen,
+  lookStarted,
+  nextLook,
+  note,
+  redialMoment,
+  sightingOf,
+  startFollowing,
+  type Known,
+} from '../../../../main/calls/follow/core';
 import { PRIOR_TIMINGS } from '../../../../main/calls/follow/timings';
 
 const T0 = 1_000_000;
@@ -9,7 +22,8 @@ const at = (s: number) => T0 + s * 1000;
 const prior: Known = { timings: PRIOR_TIMINGS, redialWait: null };
 /** A profile that taught a redial wait of 20 s (± 2 s). */
 const redials: Known = { timings: PRIOR_TIMINGS, redialWait: { at: 20, spread: 2 } };
-const sighting = (s: number, state: 'pending' | 'calling' | 'answered', attempts: number | null, duration: number | null = null) => sightingOf({ state, attempts, duration }, s);
+const sighting = (s: number, state: 'pending' | 'calling' | 'answered', attempts: number | null, duration: number | null = null) =>
+  sightingOf({ state, attempts, duration }, s);
 
 describe('when to look next', () => {
   it('a fresh call is first looked at when a quick end becomes likely (5 s ± 3 s: at 2 s)', () => {

@@ -24,10 +24,13 @@ const talkOf = (text: string) => Math.ceil([...text].length / 3.5);
 const answers = (pickup: number, text = TEXT): Script => {
   const talk = talkOf(text);
   return (t) =>
-    t < 1 ? { state: 'pending', attempts: 0, duration: 0 }
-    : t < pickup ? { state: 'calling', attempts: 1, duration: 0 }
-    : t < pickup + talk ? { state: 'calling', attempts: 1, duration: Math.floor(t - pickup) }
-    : { state: 'answered', attempts: 1, duration: talk };
+    t < 1
+      ? { state: 'pending', attempts: 0, duration: 0 }
+      : t < pickup
+        ? { state: 'calling', attempts: 1, duration: 0 }
+        : t < pickup + talk
+          ? { state: 'calling', attempts: 1, duration: Math.floor(t - pickup) }
+          : { state: 'answered', attempts: 1, duration: talk };
 };
 const endOf = (pickup: number, text = TEXT) => pickup + talkOf(text);
 
@@ -37,11 +40,15 @@ const answersOnRedial = (ringOut: number, wait: number, text = TEXT): Script => 
   const pickup = redial + (ringOut - 1);
   const talk = talkOf(text);
   return (t) =>
-    t < 1 ? { state: 'pending', attempts: 0, duration: 0 }
-    : t < ringOut ? { state: 'calling', attempts: 1, duration: 0 }
-    : t < redial ? { state: 'pending', attempts: 1, duration: 0 }
-    : t < pickup + talk ? { state: 'calling', attempts: 2, duration: Math.max(0, Math.floor(t - pickup)) }
-    : { state: 'answered', attempts: 2, duration: talk };
+    t < 1
+      ? { state: 'pending', attempts: 0, duration: 0 }
+      : t < ringOut
+        ? { state: 'calling', attempts: 1, duration: 0 }
+        : t < redial
+          ? { state: 'pending', attempts: 1, duration: 0 }
+          : t < pickup + talk
+            ? { state: 'calling', attempts: 2, duration: Math.max(0, Math.floor(t - pickup)) }
+            : { state: 'answered', attempts: 2, duration: talk };
 };
 
 class SimulatedProvider {
@@ -71,9 +78,29 @@ class SimulatedProvider {
     const id = this.next++;
     const now = clock.now();
     this.messages.set(id, {
-      id, profile: 'p', baseUrl: 'http://127.0.0.1', apiId: 'a', mobile: '13800138008', content, templateId: null, units: 2,
-      outcome: 'accepted', code: 2, providerMsg: null, smsid: `S${id}`, billedUnits: null, state: 'pending', duration: null,
-      errorKind: null, reason: null, createdAt: now, updatedAt: now, endedAt: null, attempts: null, resendOf: null, batchItemId: null,
+      id,
+      profile: 'p',
+      baseUrl: 'http://127.0.0.1',
+      apiId: 'a',
+      mobile: '13800138008',
+      content,
+      templateId: null,
+      units: 2,
+      outcome: 'accepted',
+      code: 2,
+      providerMsg: null,
+      smsid: `S${id}`,
+      billedUnits: null,
+      state: 'pending',
+      duration: null,
+      errorKind: null,
+      reason: null,
+      createdAt: now,
+      updatedAt: now,
+      endedAt: null,
+      attempts: null,
+      resendOf: null,
+      batchItemId: null,
     });
     this.scripts.set(id, { script, since: now });
     this.follower.follow(id);

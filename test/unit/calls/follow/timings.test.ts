@@ -89,7 +89,18 @@ describe('where a call may end', () => {
   });
 
   it('ignores a kept redial wait that is not a sane one, and goes on when the store fails', () => {
-    for (const bad of [null, 'x', 42, [], { at: -1, spread: 1, samples: 3 }, { at: 5, spread: 1, samples: 0 }, { at: Number.NaN, spread: 1, samples: 3 }, { at: 1e9, spread: 1, samples: 3 }, { at: 5, spread: 1, samples: 1.5 }, { at: '5', spread: 1, samples: 3 }]) {
+    for (const bad of [
+      null,
+      'x',
+      42,
+      [],
+      { at: -1, spread: 1, samples: 3 },
+      { at: 5, spread: 1, samples: 0 },
+      { at: Number.NaN, spread: 1, samples: 3 },
+      { at: 1e9, spread: 1, samples: 3 },
+      { at: 5, spread: 1, samples: 1.5 },
+      { at: '5', spread: 1, samples: 3 },
+    ]) {
       const clock = new CallClock({ redialWaits: { load: () => bad, save: () => undefined } });
       expect(clock.redialWait('p'), JSON.stringify(bad)).toBeNull();
     }
@@ -142,7 +153,7 @@ describe('learning a profile', () => {
     expect(t.quickShare).toBeGreaterThan(0.5);
   });
 
-  it('learns the ring-out and the provider\'s redial gap from the calls nobody answered', () => {
+  it("learns the ring-out and the provider's redial gap from the calls nobody answered", () => {
     const clock = new CallClock();
     for (let i = 0; i < 20; i++) {
       clock.learn('p', {

@@ -16,7 +16,11 @@ describe('migration 0002: templates', () => {
     expect(db.prepare('SELECT content FROM messages').get()).toEqual({ content: 'kept' });
     db.prepare("INSERT INTO templates (id, name, content, created_at, updated_at) VALUES ('t', 'n', '您好【变量】', 1, 1)").run();
     expect(db.prepare("SELECT approved, marker_names FROM templates WHERE id = 't'").get()).toEqual({ approved: 0, marker_names: '[]' });
-    expect(() => db.prepare("INSERT INTO templates (id, name, content, approved, created_at, updated_at) VALUES ('u', 'n', 'x', 2, 1, 1)").run()).toThrow(/CHECK/);
-    expect(() => db.prepare("INSERT INTO templates (id, name, content, created_at, updated_at) VALUES ('t', 'again', 'x', 1, 1)").run()).toThrow(/UNIQUE|PRIMARY KEY/);
+    expect(() => db.prepare("INSERT INTO templates (id, name, content, approved, created_at, updated_at) VALUES ('u', 'n', 'x', 2, 1, 1)").run()).toThrow(
+      /CHECK/,
+    );
+    expect(() => db.prepare("INSERT INTO templates (id, name, content, created_at, updated_at) VALUES ('t', 'again', 'x', 1, 1)").run()).toThrow(
+      /UNIQUE|PRIMARY KEY/,
+    );
   });
 });

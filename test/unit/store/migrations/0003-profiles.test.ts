@@ -19,7 +19,9 @@ describe('migration 0003: profiles', () => {
     db.prepare("INSERT INTO profiles (id, name, base_url, api_id, created_at, updated_at) VALUES ('a', 'Ops', 'https://x', 'id', 1, 1)").run();
     expect(db.prepare("SELECT signing, format, builtin FROM profiles WHERE id = 'a'").get()).toEqual({ signing: 'off', format: 'json', builtin: 0 });
     // Names are unique regardless of case.
-    expect(() => db.prepare("INSERT INTO profiles (id, name, base_url, api_id, created_at, updated_at) VALUES ('b', 'ops', 'https://x', 'id', 1, 1)").run()).toThrow(/UNIQUE/);
+    expect(() =>
+      db.prepare("INSERT INTO profiles (id, name, base_url, api_id, created_at, updated_at) VALUES ('b', 'ops', 'https://x', 'id', 1, 1)").run(),
+    ).toThrow(/UNIQUE/);
     expect(() => db.prepare("UPDATE profiles SET signing = 'md5'").run()).toThrow(/CHECK/);
     expect(() => db.prepare("UPDATE profiles SET format = 'yaml'").run()).toThrow(/CHECK/);
   });

@@ -55,6 +55,6 @@ describe('migration 0004: call attempts and resends', () => {
     // The rows written before the index are in it.
     const ids = (db.prepare(sql).all('t1') as { id: number }[]).map((r) => r.id);
     expect(ids).toEqual([19, 17, 13, 11, 7, 5, 1]);
-    expect(db.prepare("SELECT count(*) AS n FROM messages INDEXED BY messages_template WHERE template_id IS NOT NULL").get()).toEqual({ n: 14 });
+    expect(db.prepare('SELECT count(*) AS n FROM messages INDEXED BY messages_template WHERE template_id IS NOT NULL').get()).toEqual({ n: 14 });
   });
 });

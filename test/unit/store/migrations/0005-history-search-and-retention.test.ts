@@ -24,7 +24,8 @@ describe('migration 0005: history search and retention', () => {
       ).run(body);
     });
 
-    const found = (q: string) => (db.prepare('SELECT rowid AS id FROM messages_fts WHERE messages_fts MATCH ? ORDER BY rowid').all(q) as { id: number }[]).map((r) => r.id);
+    const found = (q: string) =>
+      (db.prepare('SELECT rowid AS id FROM messages_fts WHERE messages_fts MATCH ? ORDER BY rowid').all(q) as { id: number }[]).map((r) => r.id);
     // Rows written before the upgrade are found by any 3+ character part of their text or number.
     expect(found('"验证码"')).toEqual([1]);
     expect(found('"磁盘空间"')).toEqual([2]);
@@ -35,7 +36,8 @@ describe('migration 0005: history search and retention', () => {
       { hour, outcome: 'accepted', state: 'answered', n: 1, units: 1 },
       { hour, outcome: 'unknown', state: 'unknown', n: 1, units: 0 },
     ]);
-    const size = Buffer.byteLength('[["Content-Type","application/json"]]') + Buffer.byteLength(body) + Buffer.byteLength('[]') + Buffer.byteLength('{"code":2}');
+    const size =
+      Buffer.byteLength('[["Content-Type","application/json"]]') + Buffer.byteLength(body) + Buffer.byteLength('[]') + Buffer.byteLength('{"code":2}');
     expect(db.prepare('SELECT size_bytes FROM exchanges').get()).toEqual({ size_bytes: size });
 
     // Later writes keep the index, the counts and the sizes in step.

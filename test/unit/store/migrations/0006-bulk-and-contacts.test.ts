@@ -10,13 +10,21 @@ describe('migration 0006: bulk and contacts', () => {
   it('adds batches, contacts, dial limits and profile lines, keeping profiles and messages written at version 5', () => {
     const db = upgradeTo(6, (v5) => {
       v5.prepare("INSERT INTO profiles (id, name, base_url, api_id, created_at, updated_at) VALUES ('p', 'Ops', 'https://x', 'id', 1, 1)").run();
-      v5.prepare("INSERT INTO messages (id, profile, base_url, api_id, mobile, content, units, created_at, updated_at) VALUES (7, 'p', 'http://x', 'id', '13800138000', 'hi', 1, 1, 1)").run();
+      v5.prepare(
+        "INSERT INTO messages (id, profile, base_url, api_id, mobile, content, units, created_at, updated_at) VALUES (7, 'p', 'http://x', 'id', '13800138000', 'hi', 1, 1, 1)",
+      ).run();
     });
     // Existing profiles get one line; lines must be positive.
     expect(db.prepare('SELECT lines FROM profiles').get()).toEqual({ lines: 1 });
     expect(() => db.prepare("UPDATE profiles SET lines = 0 WHERE id = 'p'").run()).toThrow(/CHECK/);
     // The default per-number limits and quiet hours exist.
-    expect(db.prepare("SELECT per_minute, per_hour, per_day, quiet_start, quiet_end FROM dial_settings WHERE scope = '*'").get()).toEqual({ per_minute: 1, per_hour: 5, per_day: 20, quiet_start: '22:00', quiet_end: '08:00' });
+    expect(db.prepare("SELECT per_minute, per_hour, per_day, quiet_start, quiet_end FROM dial_settings WHERE scope = '*'").get()).toEqual({
+      per_minute: 1,
+      per_hour: 5,
+      per_day: 20,
+      quiet_start: '22:00',
+      quiet_end: '08:00',
+    });
     db.prepare("INSERT INTO batches (id, profile, name, created_at, updated_at) VALUES (1, 'p', 'list.csv', 1, 1)").run();
     db.prepare("INSERT INTO batch_items (batch_id, row_number, mobile, content, message_id, updated_at) VALUES (1, 2, '13800138000', 'hi', 7, 1)").run();
     expect(() => db.prepare("UPDATE batch_items SET status = 'sent'").run()).toThrow(/CHECK/);

@@ -20,7 +20,9 @@ function fromVersion6() {
        VALUES (7, 'p', 'http://x', 'id', '13800138000', 'hi', 1, 'unknown', 'unknown', 'timeout', 'The request timed out after 5000 ms.', 1, 2)`,
     ).run();
     v6.prepare("INSERT INTO message_events (message_id, at, kind, state) VALUES (7, 1, 'created', 'pending')").run();
-    v6.prepare("INSERT INTO message_events (message_id, at, kind, state, detail) VALUES (7, 2, 'unknown', 'unknown', 'The request timed out after 5000 ms.')").run();
+    v6.prepare(
+      "INSERT INTO message_events (message_id, at, kind, state, detail) VALUES (7, 2, 'unknown', 'unknown', 'The request timed out after 5000 ms.')",
+    ).run();
     v6.prepare(
       "INSERT INTO batches (id, profile, name, status, paused_reason, status_message, created_at, updated_at) VALUES (1, 'p', 'list.csv', 'paused', 'interrupted', 'Callout stopped while the batch was running.', 1, 1)",
     ).run();
@@ -79,7 +81,9 @@ describe('migration 0007: coded reasons', () => {
     expect(parseReason(batch.status_reason)).toEqual(stopped);
     expect(parseReason(item.reason)).toEqual(duplicate);
     // Items written from now on carry only the code; the old text column stays empty.
-    db.prepare("INSERT INTO batch_items (batch_id, row_number, mobile, content, status, reason, updated_at) VALUES (1, 4, '13900139000', 'hi', 'skipped', ?, 1)").run(JSON.stringify(duplicate));
+    db.prepare(
+      "INSERT INTO batch_items (batch_id, row_number, mobile, content, status, reason, updated_at) VALUES (1, 4, '13900139000', 'hi', 'skipped', ?, 1)",
+    ).run(JSON.stringify(duplicate));
     expect(db.prepare('SELECT error, reason FROM batch_items WHERE row_number = 4').get()).toEqual({ error: null, reason: JSON.stringify(duplicate) });
   });
 

@@ -9,7 +9,9 @@ describe('migration 0008: key origin', () => {
 
   it('binds the keys of existing profiles to the address they have now, without consent to plain http', () => {
     const db = upgradeTo(8, (v7) => {
-      v7.prepare("INSERT INTO profiles (id, name, base_url, api_id, created_at, updated_at) VALUES ('a', 'Ops', 'https://voice.example.com/api', 'id', 1, 1)").run();
+      v7.prepare(
+        "INSERT INTO profiles (id, name, base_url, api_id, created_at, updated_at) VALUES ('a', 'Ops', 'https://voice.example.com/api', 'id', 1, 1)",
+      ).run();
       v7.prepare("INSERT INTO profiles (id, name, base_url, api_id, created_at, updated_at) VALUES ('b', 'Old', 'http://10.0.0.5:8080', 'id', 1, 1)").run();
     });
     expect(columns(db, 'profiles')).toEqual(expect.arrayContaining(['key_origin', 'send_key_unencrypted']));

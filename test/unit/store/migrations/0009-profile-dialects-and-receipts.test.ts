@@ -8,8 +8,12 @@ import { columns, upgradeTo } from './temp-db';
 function fromVersion7() {
   return upgradeTo(9, (v7) => {
     for (const c of ['dialect', 'follow', 'receipts_host', 'receipts_port', 'receipts_secret']) expect(columns(v7, 'profiles')).not.toContain(c);
-    v7.prepare("INSERT INTO profiles (id, name, base_url, api_id, signing, created_at, updated_at) VALUES ('p', 'Ops', 'https://voice.example.com', 'id-1', 'spec', 1, 1)").run();
-    v7.prepare("INSERT INTO profiles (id, name, base_url, api_id, builtin, created_at, updated_at) VALUES ('sandbox', 'Sandbox', 'http://sandbox.callout.invalid', 'sandbox-demo', 1, 1, 1)").run();
+    v7.prepare(
+      "INSERT INTO profiles (id, name, base_url, api_id, signing, created_at, updated_at) VALUES ('p', 'Ops', 'https://voice.example.com', 'id-1', 'spec', 1, 1)",
+    ).run();
+    v7.prepare(
+      "INSERT INTO profiles (id, name, base_url, api_id, builtin, created_at, updated_at) VALUES ('sandbox', 'Sandbox', 'http://sandbox.callout.invalid', 'sandbox-demo', 1, 1, 1)",
+    ).run();
   });
 }
 
@@ -26,7 +30,17 @@ describe('migration 0009: profile dialects and receipts', () => {
       expect(repo.get(id)!.dialect).toEqual(SPEC_DIALECT);
     }
     // What the profile form saves leaves them as they are.
-    repo.save({ id: 'p', name: 'Ops', baseUrl: 'https://voice.example.com', apiId: 'id-2', signing: 'spec', format: 'xml', connectTimeoutMs: 5000, totalTimeoutMs: 15000, lowBalanceThreshold: null });
+    repo.save({
+      id: 'p',
+      name: 'Ops',
+      baseUrl: 'https://voice.example.com',
+      apiId: 'id-2',
+      signing: 'spec',
+      format: 'xml',
+      connectTimeoutMs: 5000,
+      totalTimeoutMs: 15000,
+      lowBalanceThreshold: null,
+    });
     expect(repo.get('p')).toMatchObject({ apiId: 'id-2', dialectId: 'spec', follow: 'poll' });
   });
 
@@ -35,7 +49,12 @@ describe('migration 0009: profile dialects and receipts', () => {
     const repo = new ProfileRepository(db);
     repo.setDialect('p', 'numeric-states');
     expect(repo.get('p')).toMatchObject({ dialectId: 'numeric-states', dialect: builtinDialect('numeric-states') });
-    const own = { ...builtinDialect('numeric-states')!, id: undefined, name: 'Ours', status: { ...builtinDialect('numeric-states')!.status!, states: { '200002': 'busy' as const } } };
+    const own = {
+      ...builtinDialect('numeric-states')!,
+      id: undefined,
+      name: 'Ours',
+      status: { ...builtinDialect('numeric-states')!.status!, states: { '200002': 'busy' as const } },
+    };
     repo.setDialect('p', JSON.stringify(own));
     expect(repo.get('p')).toMatchObject({ dialectId: null, dialect: { name: 'Ours', status: { states: { '200002': 'busy' } } } });
     repo.setFollow('p', 'both', { host: '0.0.0.0', port: 0, secret: 's'.repeat(32) });

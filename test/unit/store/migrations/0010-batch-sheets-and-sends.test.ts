@@ -26,7 +26,11 @@ function fromPrevious() {
     )
     .run();
   before.prepare("INSERT INTO batches (id, profile, name, status, total, created_at, updated_at) VALUES (1, 'p', 'list.csv', 'done', 1, 1, 1)").run();
-  before.prepare("INSERT INTO batch_items (id, batch_id, row_number, mobile, content, units, status, message_id, updated_at) VALUES (1, 1, 2, '13800138000', 'hi', 1, 'accepted', 7, 1)").run();
+  before
+    .prepare(
+      "INSERT INTO batch_items (id, batch_id, row_number, mobile, content, units, status, message_id, updated_at) VALUES (1, 1, 2, '13800138000', 'hi', 1, 'accepted', 7, 1)",
+    )
+    .run();
   before.close();
   return openAt(file, 10);
 }
@@ -56,7 +60,15 @@ describe('migration 0010: batch sheets and sends', () => {
     expect(batches.get(b.id)!.columns).toEqual(['客户', '订单号']);
     const [item] = batches.items(b.id);
     expect(item!.cells).toEqual(['王工', 'A1001']);
-    const refused = messages.insertPending({ profile: 'p', baseUrl: 'http://x', apiId: 'a', mobile: '13800138008', content: '您好', units: 1, batchItemId: item!.id });
+    const refused = messages.insertPending({
+      profile: 'p',
+      baseUrl: 'http://x',
+      apiId: 'a',
+      mobile: '13800138008',
+      content: '您好',
+      units: 1,
+      batchItemId: item!.id,
+    });
     messages.markRejected(refused.id, { code: 402, msg: '余额不足', errorKind: 'provider-code' });
     expect(messages.get(refused.id)!.batchItemId).toBe(item!.id);
     expect(batches.counts(b.id).refusedSends).toBe(1);

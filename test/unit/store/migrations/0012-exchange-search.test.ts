@@ -28,7 +28,8 @@ describe('migration 0012: exchange search', () => {
       { id: 3, provider_code: null },
       { id: 4, provider_code: null },
     ]);
-    const found = (word: string) => (db.prepare('SELECT rowid AS id FROM exchanges_fts WHERE text LIKE ? ORDER BY rowid').all(`%${word}%`) as { id: number }[]).map((r) => r.id);
+    const found = (word: string) =>
+      (db.prepare('SELECT rowid AS id FROM exchanges_fts WHERE text LIKE ? ORDER BY rowid').all(`%${word}%`) as { id: number }[]).map((r) => r.id);
     expect(found('needle-4411')).toEqual([1]);
     expect(found('0013800')).toEqual([1]);
     expect(found('模板未审核')).toEqual([2]);
@@ -36,7 +37,9 @@ describe('migration 0012: exchange search', () => {
     // The index answers LIKE itself (trigram), without reading every exchange.
     expect(queryPlan(db, 'SELECT rowid FROM exchanges_fts WHERE text LIKE ?', '%needle%')).toMatch(/VIRTUAL TABLE INDEX/);
 
-    db.prepare(`INSERT INTO exchanges (id, operation, method, url, request_headers, response_body, started_at, timings) VALUES (5, 'raw', 'GET', 'http://x/later', '[]', 'fresh-word', 5, '{}')`).run();
+    db.prepare(
+      `INSERT INTO exchanges (id, operation, method, url, request_headers, response_body, started_at, timings) VALUES (5, 'raw', 'GET', 'http://x/later', '[]', 'fresh-word', 5, '{}')`,
+    ).run();
     expect(found('fresh-word')).toEqual([5]);
     db.prepare('DELETE FROM exchanges WHERE id IN (1, 5)').run();
     expect(found('needle-4411')).toEqual([]);

@@ -34,10 +34,12 @@ const exchange = (startedAt: number) => ({
 function fromVersion12() {
   return upgradeTo(13, (v12) => {
     expect(columns(v12, 'exchanges')).not.toContain('capture');
-    v12.prepare(
-      `INSERT INTO exchanges (operation, method, url, request_headers, request_body, status, started_at, timings)
+    v12
+      .prepare(
+        `INSERT INTO exchanges (operation, method, url, request_headers, request_body, status, started_at, timings)
        VALUES ('send', 'POST', 'https://voice.example.com/voice/vm', '[]', '{}', 200, 1000, '{"totalMs":1}')`,
-    ).run();
+      )
+      .run();
   });
 }
 

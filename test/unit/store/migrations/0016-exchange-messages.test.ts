@@ -22,7 +22,9 @@ const post = (startedAt: number) => ({
 
 function fromVersion15() {
   return upgradeTo(16, (v15) => {
-    const message = v15.prepare("INSERT INTO messages (id, profile, base_url, api_id, mobile, content, units, created_at, updated_at) VALUES (?, 'p', 'http://x', 'id', '13800138000', 'hi', 1, 1, 1)");
+    const message = v15.prepare(
+      "INSERT INTO messages (id, profile, base_url, api_id, mobile, content, units, created_at, updated_at) VALUES (?, 'p', 'http://x', 'id', '13800138000', 'hi', 1, 1, 1)",
+    );
     message.run(1);
     message.run(2);
     // Before 0016 a post naming two messages was stored once per message.
@@ -53,9 +55,16 @@ describe('migration 0016: one exchange, several messages', () => {
       expect(history.listExchanges({ messageId: id }).rows.map((e) => e.id)).toContain(fresh);
     }
     // A message's links are read from the key, an exchange's (the cascade of retention) from its index.
-    expect(queryPlan(db, 'SELECT exchange_id FROM exchange_messages WHERE message_id = ? ORDER BY started_at', 2)).toMatch(/SEARCH exchange_messages USING PRIMARY KEY \(message_id=\?\)$/);
-    expect(queryPlan(db, 'SELECT 1 FROM exchange_messages WHERE exchange_id = ?', fresh)).toMatch(/USING COVERING INDEX exchange_messages_exchange \(exchange_id=\?\)/);
+    expect(queryPlan(db, 'SELECT exchange_id FROM exchange_messages WHERE message_id = ? ORDER BY started_at', 2)).toMatch(
+      /SEARCH exchange_messages USING PRIMARY KEY \(message_id=\?\)$/,
+    );
+    expect(queryPlan(db, 'SELECT 1 FROM exchange_messages WHERE exchange_id = ?', fresh)).toMatch(
+      /USING COVERING INDEX exchange_messages_exchange \(exchange_id=\?\)/,
+    );
     applyRetention(db, { exchangeDays: null, exchangeMaxBytes: 0 });
-    expect(db.prepare('SELECT (SELECT count(*) FROM exchanges) AS exchanges, (SELECT count(*) FROM exchange_messages) AS links').get()).toEqual({ exchanges: 0, links: 0 });
+    expect(db.prepare('SELECT (SELECT count(*) FROM exchanges) AS exchanges, (SELECT count(*) FROM exchange_messages) AS links').get()).toEqual({
+      exchanges: 0,
+      links: 0,
+    });
   });
 });

@@ -28,9 +28,13 @@ describe('migrations', () => {
   });
 
   it('live one per file, named after their number and name, each with its own test', () => {
-    const sources = readdirSync(MIGRATIONS_DIR).filter((f) => /^\d{4}-.*\.ts$/.test(f)).sort();
+    const sources = readdirSync(MIGRATIONS_DIR)
+      .filter((f) => /^\d{4}-.*\.ts$/.test(f))
+      .sort();
     expect(sources).toEqual(MIGRATIONS.map((m) => `${fileName(m)}.ts`));
-    const tests = readdirSync(__dirname).filter((f) => /^\d{4}-.*\.test\.ts$/.test(f)).sort();
+    const tests = readdirSync(__dirname)
+      .filter((f) => /^\d{4}-.*\.test\.ts$/.test(f))
+      .sort();
     expect(tests).toEqual(MIGRATIONS.map((m) => `${fileName(m)}.test.ts`));
   });
 });
