@@ -329,16 +329,25 @@ export class PagingEngine {
 
     let results: CallResult[];
     let people: PagingPerson[];
-    const unsettled = action.takenOver ? incidents.unsettledCalls(action.id) : [];
-    if (unsettled.length > 0) {
-      // A process that is gone started these calls: follow them to their end; one that may have
-      // left without a message to follow is unknown, and nobody is called again automatically.
+    // An action taken over from a process that is gone (or left by a decision this process could not
+    // write) may have placed its calls already: then it places none, and decides on all of them —
+    // those that ended (one answered: the escalation is over) and those still going, followed to their
+    // end. One that may have left without a message to follow is unknown: nobody is called again.
+    const placed = action.takenOver ? incidents.callsOf(action.id) : [];
+    if (placed.length > 0) {
       people = this.people(step, this.clock.now());
       results = await Promise.all(
-        unsettled.map((call) => (call.messageId === null ? Promise.resolve<CallResult>('unknown') : this.follow(call.id, call.messageId, policy))),
+        placed.map((call) =>
+          call.result !== null
+            ? Promise.resolve<CallResult>(call.result)
+            : call.messageId === null
+              ? Promise.resolve<CallResult>('unknown')
+              : this.follow(call.id, call.messageId, policy),
+        ),
       );
-      for (const call of unsettled)
-        if (call.messageId === null) incidents.updateCall(call.id, { result: 'unknown', reason: reason('interrupted', {}), endedAt: this.clock.now() });
+      for (const call of placed)
+        if (call.result === null && call.messageId === null)
+          incidents.updateCall(call.id, { result: 'unknown', reason: reason('interrupted', {}), endedAt: this.clock.now() });
     } else {
       people = this.people(step, this.clock.now());
       if (c.person === 0 && c.attempt === 1) incidents.addStep(incident.id, { round: c.round, stepIndex: c.step, dueAt: action.dueAt });

@@ -315,8 +315,9 @@ export class IncidentRepository {
   }
 
   /** Calls an action started whose result is not recorded (a process died while they rang). */
-  unsettledCalls(actionId: number): IncidentCallRecord[] {
-    return (this.db.prepare('SELECT * FROM incident_calls WHERE action_id = ? AND result IS NULL ORDER BY id').all(actionId) as CallRow[]).map(toCall);
+  /** Every call an action placed (or began to place), settled or not, in order. */
+  callsOf(actionId: number): IncidentCallRecord[] {
+    return (this.db.prepare('SELECT * FROM incident_calls WHERE action_id = ? ORDER BY id').all(actionId) as CallRow[]).map(toCall);
   }
 
   /** The incident a call (its message) was placed for: History links a call to it. */

@@ -89,6 +89,30 @@ describe('paging engine: restarts', () => {
   });
 });
 
+describe('paging engine: a step taken over after its calls ended', () => {
+  it('a call that ended answered before the process died (its decision not written) ends the escalation: nobody is called again', async () => {
+    const clock = new ManualClock(START);
+    const dir = dataDirectory();
+    const gone = `${hostname()}:999999999`;
+    const before = rig(clock, dir, script, { owner: gone });
+    const incident = before.engine.receive(alertGroup('g1'))!;
+    // 王工's call was answered and recorded; the process died before it wrote what comes next.
+    await before.engine.close();
+    before.db.prepare('DELETE FROM incident_calls WHERE id > (SELECT min(id) FROM incident_calls)').run();
+    before.db.prepare("UPDATE incident_calls SET result = 'answered', state = 'answered', ended_at = ?").run(START + 20_000);
+    before.db.prepare("UPDATE paging_actions SET state = 'claimed', owner = ? WHERE id = (SELECT min(id) FROM paging_actions)").run(gone);
+    before.db.prepare('DELETE FROM paging_actions WHERE id > (SELECT min(id) FROM paging_actions)').run();
+    before.db.prepare('UPDATE incidents SET ended = NULL').run();
+    const after = rig(clock, dir, script);
+    after.engine.resume();
+    await clock.advance(15 * 60_000);
+    expect(after.sent).toHaveLength(0);
+    const d = after.engine.detail(incident.id);
+    expect(d.incident.ended).toBe('answered');
+    expect(d.calls.map((c) => [c.name, c.result])).toEqual([['王工', 'answered']]);
+  });
+});
+
 describe('paging engine: two processes on one data directory', () => {
   it('pages each incident from one process only, whichever received the post', async () => {
     const clock = new ManualClock(START);
