@@ -302,7 +302,9 @@ function parseWebhook(o: Obj, source: 'alertmanager' | 'grafana'): AlertGroup {
   const commonAnnotations = stringMap(o, 'commonAnnotations', 'commonAnnotations', INTAKE_LIMITS.stringChars);
   const groupKey = str(o, 'groupKey', 'groupKey', INTAKE_LIMITS.keyChars)?.trim() || null;
   const title = grafana ? str(o, 'title', 'title') : null;
-  if (grafana) str(o, 'message', 'message');
+  // Grafana's `message` (its default template lists every alert) is not kept or spoken: only its type is
+  // checked, whatever its length (the whole post is bounded), so a large group is not refused for it.
+  if (grafana) str(o, 'message', 'message', Infinity);
   // Every alert of the group resolved: the group is resolved (the post's own `status` says the same).
   const groupStatus = alerts.some((a) => a.status === 'firing') ? 'firing' : 'resolved';
   const firing = alerts.find((a) => a.status === 'firing') ?? alerts[0]!;

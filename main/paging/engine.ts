@@ -124,7 +124,14 @@ export class PagingEngine {
     const { incidents, config } = this.o;
     const now = this.clock.now();
     const out = incidents.atomically((): { incident: IncidentRecord; started: boolean } | null => {
-      const open = incidents.openByKey(group.key);
+      let open = incidents.openByKey(group.key);
+      if (open && group.status === 'firing' && this.pageableNow(open, group, now)) {
+        // Held by a window that has ended, or no route then and one now: the alert still fires, so the
+        // held (or unrouted) incident is closed as it was, and a new one pages.
+        incidents.resolve(open.id, null);
+        incidents.cancelFor(open.id);
+        open = undefined;
+      }
       if (open) {
         incidents.addAlerts(open.id, group.alerts);
         incidents.keepGroup(open.id, group);
@@ -166,6 +173,17 @@ export class PagingEngine {
     this.changed(out.incident.id);
     if (out.started && this.o.runsSteps !== false) this.tick();
     return incidents.get(out.incident.id)!;
+  }
+
+  /** An incident that paged nobody (held, or no route) whose group would page now. */
+  private pageableNow(open: IncidentRecord, group: AlertGroup, now: number): boolean {
+    const { config } = this.o;
+    if (open.ended !== 'held' && open.ended !== 'no-route') return false;
+    if (this.o.heldBy(group, config.windowsAt(now), now)) return false;
+    if (open.ended === 'held') return true;
+    const route = this.o.routeFor(group, config.routes());
+    const policy = route ? config.policy(route.policyId) : undefined;
+    return Boolean(policy && policy.steps.length > 0);
   }
 
   /** A person acknowledged the incident: its escalation stops (a call ringing now is not recalled). */

@@ -207,5 +207,12 @@ describe('paging engine: quiet hours and maintenance', () => {
     r.engine.receive(alertGroup('other', 'firing', ['o1'], { alertname: 'CpuHigh', severity: 'critical' }));
     await clock.advance(60_000);
     expect(r.sent).toHaveLength(1);
+    // Still firing after the window: Alertmanager's repeat pages (a new incident; the held one is kept, closed).
+    await clock.advanceTo(START + 3_600_000);
+    const repeat = r.engine.receive(alertGroup('g1'))!;
+    expect(repeat.id).not.toBe(held.id);
+    await clock.advance(60_000);
+    expect(r.sent.map((s) => s.mobile)).toEqual([expect.any(String), wang]);
+    expect(r.engine.detail(held.id).incident).toMatchObject({ state: 'resolved', ended: 'held' });
   });
 });

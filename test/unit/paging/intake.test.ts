@@ -114,6 +114,15 @@ describe('Grafana webhook posts', () => {
     expect(g.severity).toBeNull();
   });
 
+  it('a large group’s long default message (every alert listed, past 16 KiB) does not refuse the post', () => {
+    const body = JSON.parse(fixture('grafana-webhook.json'));
+    body.message = '**Firing**\n\n' + 'Value: B=44.2, C=1\nLabels:\n - alertname = High CPU\n'.repeat(1_000);
+    expect(body.message.length).toBeGreaterThan(16_384);
+    expect(group(parseAlertPost(body)).alerts).toHaveLength(2);
+    body.message = 42;
+    expect(parseAlertPost(body)).toMatchObject({ ok: false });
+  });
+
   it('Grafana’s "ok" state and resolved alerts give a resolved group', () => {
     const body = JSON.parse(fixture('grafana-webhook.json'));
     body.state = 'ok';
