@@ -137,6 +137,35 @@ describe.each(LOCALES)('On call ($suffix)', ({ locale, lang, suffix }) => {
   }, TIMEOUT);
 
   it(
+    'Preview of a pasted alert says the route, why and what the call would say, and calls nobody',
+    async () => {
+      await page.getByTestId('paste-open').click();
+      await page.getByTestId('paste-text').fill(FIRING);
+      await page.getByTestId('paste-preview').click();
+      const result = page.getByTestId('paste-preview-result');
+      await result.waitFor();
+      const expected = await app.handlers['paging.preview']({ text: FIRING });
+      expect(expected.route?.name).toBe(lang === 'en' ? 'Probes' : '探测');
+      expect(await page.getByTestId('paste-preview-route').innerText()).toBe(expected.route!.name);
+      const why = await page.getByTestId('paste-preview-why').locator('li').allInnerTexts();
+      expect(why).toEqual(expected.why.map((w) => t(`msg:paging.route.${w.code}`, w.params)));
+      expect(why.at(-1)).toBe(t('msg:paging.route.matched', expected.why.at(-1)!.params));
+      expect(await page.getByTestId('paste-preview-text').innerText()).toBe(expected.text);
+      expect(expected.text).toContain('ProbeFailure');
+      expect(await result.innerText()).toContain(t('oncall.paste.nobodyCalled'));
+      expect(await bodyText(page)).not.toMatch(RAW_KEY);
+      await snap('paste-preview');
+      // Nobody called, nothing received.
+      await new Promise((r) => setTimeout(r, 2_000));
+      expect(sends()).toBe(0);
+      expect(await app.handlers['incidents.list']({})).toHaveLength(0);
+      await page.keyboard.press('Escape');
+      await page.getByTestId('paste-text').waitFor({ state: 'detached' });
+    },
+    TIMEOUT,
+  );
+
+  it(
     'a pasted Alertmanager post calls down the policy: no answer, busy, answered; the engineer acknowledges',
     async () => {
       await page.getByTestId('paste-open').click();
@@ -144,6 +173,7 @@ describe.each(LOCALES)('On call ($suffix)', ({ locale, lang, suffix }) => {
       await box.fill('{"status": "firing", ');
       await page.getByTestId('paste-submit').click();
       await expect.poll(() => page.getByTestId('paste-error').innerText()).toBe(t('msg:paging.intake.not-json'));
+      expect(await page.getByTestId('oncall-error').innerText()).toContain(t('msg:error.paging_alert-invalid'));
       await snap('paste-error');
       expect(sends()).toBe(0);
       await box.fill(FIRING);

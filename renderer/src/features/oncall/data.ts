@@ -4,7 +4,6 @@
 import { queryOptions, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import type { InputOf } from '../../../../common/contract';
 import type { IncidentRecord } from '../../../../common/paging/records';
-import { parseAlertPost, type IntakeResult } from '../../../../common/paging/intake';
 import type { IpcError } from '../../app/api';
 import { ask } from '../../app/query';
 import { oncallKeys } from './keys';
@@ -43,17 +42,20 @@ export const useExport = () =>
     () => undefined,
   );
 
-/** A pasted alert (Alertmanager's, Grafana's or our JSON), read here as the receiver reads a post. */
-export function parsePaste(text: string): IntakeResult {
-  return parseAlertPost(text, undefined, { source: 'paste' });
-}
+/** "Paste an alert": main parses the text as the receiver reads a post, then receives it (it may place calls). */
 export const usePaste = () =>
   useChange(
-    (group: InputOf<'paging.receive'>['group']) => ask((api) => api.paging.receive({ group })),
+    (text: string) => ask((api) => api.paging.paste({ text })),
     (client, incident) => {
       if (incident) incidentUpdated(client, incident);
       void client.invalidateQueries({ queryKey: oncallKeys.incidents() });
     },
+  );
+/** Which route a pasted alert would take, why, and what the call would say: nobody is called, nothing changes. */
+export const usePreview = () =>
+  useChange(
+    (text: string) => ask((api) => api.paging.preview({ text })),
+    () => undefined,
   );
 
 const invalidate = (key: readonly unknown[]) => (client: QueryClient) => void client.invalidateQueries({ queryKey: key });
