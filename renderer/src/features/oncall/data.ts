@@ -21,7 +21,12 @@ export const routesQuery = queryOptions({ queryKey: oncallKeys.routes(), queryFn
 export const policiesQuery = queryOptions({ queryKey: oncallKeys.policies(), queryFn: () => ask((api) => api.paging.policies()) });
 export const schedulesQuery = queryOptions({ queryKey: oncallKeys.schedules(), queryFn: () => ask((api) => api.paging.schedules()) });
 
+export const heldQuery = queryOptions({ queryKey: oncallKeys.held(), queryFn: () => ask((api) => api.incidents.list({ held: true, limit: 200 })) });
+export const maintenanceQuery = queryOptions({ queryKey: oncallKeys.maintenance(), queryFn: () => ask((api) => api.paging.maintenance()) });
+
 export const useIncidents = () => useQuery(incidentsQuery);
+export const useHeld = () => useQuery(heldQuery);
+export const useMaintenance = () => useQuery(maintenanceQuery);
 export const useIncident = (id: number | null) => useQuery({ ...incidentQuery(id ?? 0), enabled: id !== null });
 export const useRoutes = () => useQuery(routesQuery);
 export const usePolicies = () => useQuery(policiesQuery);
@@ -67,6 +72,8 @@ export const useRemovePolicy = () => useChange((id: number) => ask((api) => api.
 export const useSaveSchedule = () =>
   useChange((i: InputOf<'paging.saveSchedule'>) => ask((api) => api.paging.saveSchedule(i)), invalidate(oncallKeys.schedules()));
 export const useRemoveSchedule = () => useChange((id: number) => ask((api) => api.paging.removeSchedule({ id })), invalidate(oncallKeys.schedules()));
+export const useSaveWindow = () => useChange((i: InputOf<'paging.saveWindow'>) => ask((api) => api.paging.saveWindow(i)), invalidate(oncallKeys.maintenance()));
+export const useRemoveWindow = () => useChange((id: number) => ask((api) => api.paging.removeWindow({ id })), invalidate(oncallKeys.maintenance()));
 
 /** The name an on-call engineer acknowledges with, remembered on this machine. */
 const WHO_KEY = 'callout.oncall.who';
