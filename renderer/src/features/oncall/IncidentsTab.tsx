@@ -326,12 +326,16 @@ function PasteDialog({ open, onClose, onReceived }: { open: boolean; onClose: ()
         style={{ fontFamily: 'monospace', fontSize: 12 }}
       />
       <div style={{ marginTop: 8 }}>
-        <ErrorView error={error} />
-        {problem ? (
-          <Typography.Text type="danger" role="alert" data-testid="paste-error">
-            {problem}
-          </Typography.Text>
-        ) : null}
+        <ErrorView
+          error={error}
+          detail={
+            problem ? (
+              <Typography.Text type="danger" strong role="alert" data-testid="paste-error">
+                {problem}
+              </Typography.Text>
+            ) : null
+          }
+        />
       </div>
       {shown ? <PreviewView preview={shown} /> : null}
     </Modal>
