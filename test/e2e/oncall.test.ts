@@ -2,7 +2,8 @@
 // real handlers, the paging engine and the embedded sandbox. An Alertmanager v4 post (the real shape,
 // pasted on the screen) → route → policy: the first person does not answer, the second is busy,
 // the third answers; the engineer acknowledges. A repeat post of the group places no call; the
-// "resolved" post cancels a pending step. Both languages; screenshots at 1024×700 under
+// "resolved" post cancels a pending step. Preview of a pasted alert calls nobody; a maintenance
+// window holds a matching pasted alert. Both languages; screenshots at 1024×700 under
 // test-results/screens/. Pauses are a few seconds: main runs on the system clock here.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -54,7 +55,7 @@ describe.each(LOCALES)('On call ($suffix)', ({ locale, lang, suffix }) => {
     if (!parsed.ok) throw new Error(JSON.stringify(parsed.error));
     return app.handlers['paging.receive']({ group: parsed.group });
   };
-  const tab = async (key: 'incidents' | 'routes' | 'policies' | 'schedules') => {
+  const tab = async (key: 'incidents' | 'routes' | 'policies' | 'schedules' | 'maintenance') => {
     await page.getByTestId(`tab-${key}`).click();
     await page.getByTestId(`${key}-tab`).waitFor();
   };
@@ -137,6 +138,35 @@ describe.each(LOCALES)('On call ($suffix)', ({ locale, lang, suffix }) => {
   }, TIMEOUT);
 
   it(
+    'Preview of a pasted alert says the route, why and what the call would say, and calls nobody',
+    async () => {
+      await page.getByTestId('paste-open').click();
+      await page.getByTestId('paste-text').fill(FIRING);
+      await page.getByTestId('paste-preview').click();
+      const result = page.getByTestId('paste-preview-result');
+      await result.waitFor();
+      const expected = await app.handlers['paging.preview']({ text: FIRING });
+      expect(expected.route?.name).toBe(lang === 'en' ? 'Probes' : '探测');
+      expect(await page.getByTestId('paste-preview-route').innerText()).toBe(expected.route!.name);
+      const why = await page.getByTestId('paste-preview-why').locator('li').allInnerTexts();
+      expect(why).toEqual(expected.why.map((w) => t(`msg:paging.route.${w.code}`, w.params)));
+      expect(why.at(-1)).toBe(t('msg:paging.route.matched', expected.why.at(-1)!.params));
+      expect(await page.getByTestId('paste-preview-text').innerText()).toBe(expected.text);
+      expect(expected.text).toContain('ProbeFailure');
+      expect(await result.innerText()).toContain(t('oncall.paste.nobodyCalled'));
+      expect(await bodyText(page)).not.toMatch(RAW_KEY);
+      await snap('paste-preview');
+      // Nobody called, nothing received.
+      await new Promise((r) => setTimeout(r, 2_000));
+      expect(sends()).toBe(0);
+      expect(await app.handlers['incidents.list']({})).toHaveLength(0);
+      await page.keyboard.press('Escape');
+      await page.getByTestId('paste-text').waitFor({ state: 'detached' });
+    },
+    TIMEOUT,
+  );
+
+  it(
     'a pasted Alertmanager post calls down the policy: no answer, busy, answered; the engineer acknowledges',
     async () => {
       await page.getByTestId('paste-open').click();
@@ -144,6 +174,7 @@ describe.each(LOCALES)('On call ($suffix)', ({ locale, lang, suffix }) => {
       await box.fill('{"status": "firing", ');
       await page.getByTestId('paste-submit').click();
       await expect.poll(() => page.getByTestId('paste-error').innerText()).toBe(t('msg:paging.intake.not-json'));
+      expect(await page.getByTestId('oncall-error').innerText()).toContain(t('msg:error.paging_alert-invalid'));
       await snap('paste-error');
       expect(sends()).toBe(0);
       await box.fill(FIRING);
@@ -270,6 +301,77 @@ describe.each(LOCALES)('On call ($suffix)', ({ locale, lang, suffix }) => {
       expect((await download).suggestedFilename()).toMatch(/\.ics$/);
       expect(await bodyText(page)).not.toMatch(RAW_KEY);
       await snap('schedules');
+      expect(problems).toEqual([]);
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'a maintenance window typed in Alertmanager syntax holds a matching pasted alert: the incident shows held, nobody is called',
+    async () => {
+      await tab('maintenance');
+      await page.getByTestId('window-add').click();
+      await page.getByTestId('window-form').waitFor();
+      const name = lang === 'en' ? 'Certificate rollout' : '证书更换';
+      await page.getByTestId('window-name').fill(name);
+      const typed = 'alertname="CertExpiry", job';
+      const parsed = parseMatchers(typed);
+      expect(parsed).toMatchObject({ ok: false, error: { params: { problem: 'expected-operator' } } });
+      await page.getByTestId('window-matchers').fill(typed);
+      await expect
+        .poll(() => page.getByTestId('window-matchers-error').innerText())
+        .toBe(t('msg:paging.matcherSyntax.expected-operator', { at: (parsed.ok ? 0 : parsed.error.params.at) + 1 }));
+      expect(await page.getByTestId('window-save').isDisabled()).toBe(true);
+      await page.getByTestId('window-matchers').fill('alertname="CertExpiry", job=~"http_.*"');
+      await snap('window-form');
+      await page.getByTestId('window-save').click();
+      await page.getByTestId('window-form').waitFor({ state: 'detached' });
+      const row = page.getByTestId('window-row');
+      await expect.poll(() => row.count()).toBe(1);
+      const rowText = await row.first().innerText();
+      expect(rowText).toContain(name);
+      expect(rowText).toContain('alertname="CertExpiry", job=~"http_.*"');
+      const [kept] = await app.handlers['paging.maintenance']({});
+      expect(kept!.matchers).toEqual([
+        { label: 'alertname', op: '=', value: 'CertExpiry' },
+        { label: 'job', op: '=~', value: 'http_.*' },
+      ]);
+      expect(kept!.to - kept!.from).toBe(2 * 3_600_000);
+
+      // A matching alert pasted on the Incidents tab is held: an incident, no call.
+      const before = sends();
+      await tab('incidents');
+      await page.getByTestId('paste-open').click();
+      await page.getByTestId('paste-text').fill(FIRING.replaceAll('ProbeFailure', 'CertExpiry'));
+      await page.getByTestId('paste-submit').click();
+      await page.getByTestId('paste-text').waitFor({ state: 'detached' });
+      await expect.poll(() => page.getByTestId('incident-detail').getAttribute('data-state')).toBe('held');
+      const held = await app.handlers['incidents.list']({ held: true });
+      expect(held).toHaveLength(1);
+      expect(held[0]).toMatchObject({ state: 'held', heldBy: kept!.id });
+      expect(await page.getByTestId('incident-row').first().innerText()).toContain(t('oncall.state.held'));
+      await new Promise((r) => setTimeout(r, 3_000));
+      expect(sends()).toBe(before);
+      expect((await show(held[0]!.id)).calls).toHaveLength(0);
+
+      // The Maintenance tab lists what the window held.
+      await tab('maintenance');
+      const heldRow = page.getByTestId('held-row');
+      await expect.poll(() => heldRow.count()).toBe(1);
+      expect(await heldRow.first().innerText()).toContain(name);
+      expect(await bodyText(page)).not.toMatch(RAW_KEY);
+      if (lang === 'zh-CN') expect(await bodyText(page)).toMatch(CJK);
+      await snap('maintenance');
+
+      // Edited, then deleted.
+      await row.first().getByRole('button').first().click();
+      await page.getByTestId('window-name').fill(name + ' 2');
+      await page.getByTestId('window-save').click();
+      await page.getByTestId('window-form').waitFor({ state: 'detached' });
+      await expect.poll(() => row.first().innerText()).toContain(name + ' 2');
+      await page.getByTestId('window-remove').click();
+      await expect.poll(() => row.count()).toBe(0);
+      expect(await app.handlers['paging.maintenance']({})).toEqual([]);
       expect(problems).toEqual([]);
     },
     TIMEOUT,

@@ -8,10 +8,13 @@ import { useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';
 import { MESSAGES_NS } from '../../../../common/messages';
 import type { IncidentCallRecord, IncidentRecord } from '../../../../common/paging/records';
+import type { AlertPreview } from '../../../../common/contract/paging';
+import type { IpcError } from '../../app/api';
 import { copyText, downloadText } from '../../app/browser-io';
 import { describeReason } from '../../app/api';
 import { ErrorView } from './ErrorView';
-import { parsePaste, rememberName, rememberedName, useAck, useExport, useIncident, useIncidents, usePaste, useResolve } from './data';
+import { rememberName, rememberedName, useAck, useExport, useIncident, useIncidents, usePaste, usePreview, useResolve } from './data';
+import { IssueList } from './RoutesTab';
 
 const STATE_COLOR: Record<IncidentRecord['state'], string> = { triggered: 'red', acknowledged: 'gold', resolved: 'green', held: 'default' };
 
@@ -257,59 +260,122 @@ function IncidentDetailCard({ id }: { id: number }) {
   );
 }
 
+/** The intake's own reason for an unreadable paste (`paging.intake.<problem>`), shown under the general text. */
+function intakeProblem(t: TFunction, error: IpcError | null): string | null {
+  if (!error || error.code !== 'paging' || error.params.kind !== 'alert-invalid' || !error.params.problem) return null;
+  const { field, problem, limit } = error.params;
+  return say(t, `paging.intake.${problem}`, { limit, field: !field || field === '$' ? t('oncall.paste.thePost') : field });
+}
+
 function PasteDialog({ open, onClose, onReceived }: { open: boolean; onClose: () => void; onReceived: (id: number) => void }) {
   const { t } = useTranslation();
   const paste = usePaste();
+  const preview = usePreview();
   const [text, setText] = useState('');
-  const [problem, setProblem] = useState<string | null>(null);
+  const [shown, setShown] = useState<AlertPreview | null>(null);
+  const edit = (value: string) => {
+    setText(value);
+    setShown(null);
+    paste.reset();
+    preview.reset();
+  };
   const submit = () => {
-    const parsed = parsePaste(text);
-    if (!parsed.ok) {
-      setProblem(
-        say(t, `paging.intake.${parsed.error.params.problem}`, {
-          ...parsed.error.params,
-          field: parsed.error.params.field === '$' ? t('oncall.paste.thePost') : parsed.error.params.field,
-        }),
-      );
-      return;
-    }
-    setProblem(null);
-    paste.mutate(parsed.group, {
+    preview.reset();
+    paste.mutate(text, {
       onSuccess: (incident) => {
         if (incident) onReceived(incident.id);
         setText('');
+        setShown(null);
         onClose();
       },
     });
   };
+  const look = () => {
+    paste.reset();
+    preview.mutate(text, { onSuccess: setShown });
+  };
+  const error = paste.error ?? preview.error;
+  const problem = intakeProblem(t, error);
   return (
     <Modal
       open={open}
       title={t('oncall.paste.title')}
       onCancel={onClose}
-      onOk={submit}
-      okText={t('oncall.paste.submit')}
-      cancelText={t('common.cancel')}
-      okButtonProps={{ disabled: !text.trim(), loading: paste.isPending, 'data-testid': 'paste-submit' }}
       destroyOnHidden
       width={640}
+      footer={[
+        <Button key="cancel" onClick={onClose}>
+          {t('common.cancel')}
+        </Button>,
+        <Button key="preview" onClick={look} disabled={!text.trim()} loading={preview.isPending} data-testid="paste-preview">
+          {t('oncall.paste.preview')}
+        </Button>,
+        <Button key="submit" type="primary" onClick={submit} disabled={!text.trim()} loading={paste.isPending} data-testid="paste-submit">
+          {t('oncall.paste.submit')}
+        </Button>,
+      ]}
     >
       <Typography.Paragraph type="secondary">{t('oncall.paste.help')}</Typography.Paragraph>
       <Input.TextArea
         value={text}
-        onChange={(e) => setText(e.target.value)}
-        rows={10}
+        onChange={(e) => edit(e.target.value)}
+        rows={shown ? 6 : 10}
         aria-label={t('oncall.paste.title')}
-        status={problem ? 'error' : undefined}
+        status={error ? 'error' : undefined}
         data-testid="paste-text"
         style={{ fontFamily: 'monospace', fontSize: 12 }}
       />
-      {problem ? (
-        <Typography.Text type="danger" role="alert" data-testid="paste-error">
-          {problem}
-        </Typography.Text>
-      ) : null}
-      <ErrorView error={paste.error} />
+      <div style={{ marginTop: 8 }}>
+        <ErrorView
+          error={error}
+          detail={
+            problem ? (
+              <Typography.Text type="danger" strong role="alert" data-testid="paste-error">
+                {problem}
+              </Typography.Text>
+            ) : null
+          }
+        />
+      </div>
+      {shown ? <PreviewView preview={shown} /> : null}
     </Modal>
+  );
+}
+
+/** What receiving the pasted alert would do: the route and why, the call's text and its warnings. Nobody is called. */
+function PreviewView({ preview }: { preview: AlertPreview }) {
+  const { t } = useTranslation();
+  return (
+    <div data-testid="paste-preview-result" style={{ marginTop: 8 }}>
+      <Typography.Text type="secondary">{t('oncall.paste.nobodyCalled')}</Typography.Text>
+      <Descriptions size="small" column={1} style={{ marginTop: 4 }}>
+        <Descriptions.Item label={t('oncall.paste.alert')}>
+          {preview.group.title || '—'}
+          {preview.group.severity ? <Tag style={{ marginLeft: 8 }}>{preview.group.severity}</Tag> : null}
+        </Descriptions.Item>
+        <Descriptions.Item label={t('oncall.paste.route')}>
+          <span data-testid="paste-preview-route">{preview.route ? preview.route.name : t('oncall.paste.noRoute')}</span>
+        </Descriptions.Item>
+      </Descriptions>
+      {preview.joins !== null ? (
+        <Alert type="info" showIcon title={t('oncall.paste.joins', { id: preview.joins })} style={{ marginBottom: 8 }} data-testid="paste-preview-joins" />
+      ) : null}
+      <Typography.Text type="secondary">{t('oncall.paste.why')}</Typography.Text>
+      <ol className="oncall-timeline" data-testid="paste-preview-why">
+        {preview.why.map((w, n) => (
+          <li key={n}>{say(t, `paging.route.${w.code}`, w.params)}</li>
+        ))}
+      </ol>
+      {preview.text !== null ? (
+        <>
+          <Typography.Text type="secondary">{t('oncall.paste.said')}</Typography.Text>
+          <div className="oncall-preview" data-testid="paste-preview-text">
+            {preview.text}
+          </div>
+        </>
+      ) : null}
+      <IssueList issues={preview.errors} type="error" testId="paste-preview" />
+      <IssueList issues={preview.warnings} type="warning" testId="paste-preview" />
+    </div>
   );
 }

@@ -1,15 +1,16 @@
 // The On call screen: incidents first (what an on-call engineer opens at night), then the
-// configuration that decides who is phoned: routes, escalation policies and schedules.
+// configuration that decides who is phoned: routes, escalation policies, schedules and maintenance windows.
 import { useState } from 'react';
 import { Tabs, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { IncidentsTab } from './IncidentsTab';
+import { MaintenanceTab } from './MaintenanceTab';
 import { PoliciesTab } from './PoliciesTab';
 import { RoutesTab } from './RoutesTab';
 import { SchedulesTab } from './SchedulesTab';
 import './oncall.css';
 
-type TabKey = 'incidents' | 'routes' | 'policies' | 'schedules';
+type TabKey = 'incidents' | 'routes' | 'policies' | 'schedules' | 'maintenance';
 
 export function OnCallScreen() {
   const { t } = useTranslation();
@@ -31,6 +32,7 @@ export function OnCallScreen() {
           { key: 'routes', label: <span data-testid="tab-routes">{t('oncall.tabs.routes')}</span>, children: <RoutesTab /> },
           { key: 'policies', label: <span data-testid="tab-policies">{t('oncall.tabs.policies')}</span>, children: <PoliciesTab /> },
           { key: 'schedules', label: <span data-testid="tab-schedules">{t('oncall.tabs.schedules')}</span>, children: <SchedulesTab /> },
+          { key: 'maintenance', label: <span data-testid="tab-maintenance">{t('oncall.tabs.maintenance')}</span>, children: <MaintenanceTab /> },
         ]}
       />
     </section>

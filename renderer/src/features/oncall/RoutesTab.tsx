@@ -144,11 +144,12 @@ export function RoutesTab() {
   );
 }
 
-function IssueList({ issues, type }: { issues: SayIssue[]; type: 'error' | 'warning' }) {
+/** The call's problems or warnings, each said from the msg catalog (`paging.say.*`). */
+export function IssueList({ issues, type, testId = 'route' }: { issues: SayIssue[]; type: 'error' | 'warning'; testId?: string }) {
   const { t } = useTranslation();
   if (!issues.length) return null;
   return (
-    <ul className="oncall-timeline" data-testid={`route-${type}s`}>
+    <ul className="oncall-timeline" data-testid={`${testId}-${type}s`}>
       {issues.map((i, n) => (
         <li key={n}>
           <Typography.Text type={type === 'error' ? 'danger' : 'warning'}>{say(t, codedArgs('paging.say', i))}</Typography.Text>

@@ -4,7 +4,6 @@
 import { queryOptions, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import type { InputOf } from '../../../../common/contract';
 import type { IncidentRecord } from '../../../../common/paging/records';
-import { parseAlertPost, type IntakeResult } from '../../../../common/paging/intake';
 import type { IpcError } from '../../app/api';
 import { ask } from '../../app/query';
 import { oncallKeys } from './keys';
@@ -22,7 +21,12 @@ export const routesQuery = queryOptions({ queryKey: oncallKeys.routes(), queryFn
 export const policiesQuery = queryOptions({ queryKey: oncallKeys.policies(), queryFn: () => ask((api) => api.paging.policies()) });
 export const schedulesQuery = queryOptions({ queryKey: oncallKeys.schedules(), queryFn: () => ask((api) => api.paging.schedules()) });
 
+export const heldQuery = queryOptions({ queryKey: oncallKeys.held(), queryFn: () => ask((api) => api.incidents.list({ held: true, limit: 200 })) });
+export const maintenanceQuery = queryOptions({ queryKey: oncallKeys.maintenance(), queryFn: () => ask((api) => api.paging.maintenance()) });
+
 export const useIncidents = () => useQuery(incidentsQuery);
+export const useHeld = () => useQuery(heldQuery);
+export const useMaintenance = () => useQuery(maintenanceQuery);
 export const useIncident = (id: number | null) => useQuery({ ...incidentQuery(id ?? 0), enabled: id !== null });
 export const useRoutes = () => useQuery(routesQuery);
 export const usePolicies = () => useQuery(policiesQuery);
@@ -43,17 +47,20 @@ export const useExport = () =>
     () => undefined,
   );
 
-/** A pasted alert (Alertmanager's, Grafana's or our JSON), read here as the receiver reads a post. */
-export function parsePaste(text: string): IntakeResult {
-  return parseAlertPost(text, undefined, { source: 'paste' });
-}
+/** "Paste an alert": main parses the text as the receiver reads a post, then receives it (it may place calls). */
 export const usePaste = () =>
   useChange(
-    (group: InputOf<'paging.receive'>['group']) => ask((api) => api.paging.receive({ group })),
+    (text: string) => ask((api) => api.paging.paste({ text })),
     (client, incident) => {
       if (incident) incidentUpdated(client, incident);
       void client.invalidateQueries({ queryKey: oncallKeys.incidents() });
     },
+  );
+/** Which route a pasted alert would take, why, and what the call would say: nobody is called, nothing changes. */
+export const usePreview = () =>
+  useChange(
+    (text: string) => ask((api) => api.paging.preview({ text })),
+    () => undefined,
   );
 
 const invalidate = (key: readonly unknown[]) => (client: QueryClient) => void client.invalidateQueries({ queryKey: key });
@@ -65,6 +72,8 @@ export const useRemovePolicy = () => useChange((id: number) => ask((api) => api.
 export const useSaveSchedule = () =>
   useChange((i: InputOf<'paging.saveSchedule'>) => ask((api) => api.paging.saveSchedule(i)), invalidate(oncallKeys.schedules()));
 export const useRemoveSchedule = () => useChange((id: number) => ask((api) => api.paging.removeSchedule({ id })), invalidate(oncallKeys.schedules()));
+export const useSaveWindow = () => useChange((i: InputOf<'paging.saveWindow'>) => ask((api) => api.paging.saveWindow(i)), invalidate(oncallKeys.maintenance()));
+export const useRemoveWindow = () => useChange((id: number) => ask((api) => api.paging.removeWindow({ id })), invalidate(oncallKeys.maintenance()));
 
 /** The name an on-call engineer acknowledges with, remembered on this machine. */
 const WHO_KEY = 'callout.oncall.who';

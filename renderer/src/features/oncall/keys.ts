@@ -3,8 +3,10 @@
 export const oncallKeys = {
   all: ['paging'] as const,
   incidents: () => ['paging', 'incidents'] as const,
+  held: () => ['paging', 'incidents', 'held'] as const,
   incident: (id: number) => ['paging', 'incident', id] as const,
   routes: () => ['paging', 'routes'] as const,
   policies: () => ['paging', 'policies'] as const,
   schedules: () => ['paging', 'schedules'] as const,
+  maintenance: () => ['paging', 'maintenance'] as const,
 };

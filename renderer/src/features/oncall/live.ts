@@ -13,6 +13,7 @@ export function incidentUpdated(client: QueryClient, incident: IncidentRecord): 
     return [...next].sort((a, b) => b.openedAt - a.openedAt || b.id - a.id);
   });
   void client.invalidateQueries({ queryKey: oncallKeys.incident(incident.id) });
+  if (incident.state === 'held') void client.invalidateQueries({ queryKey: oncallKeys.held() });
 }
 
 export const oncallLiveUpdates: LiveUpdates = (on, client) => {
