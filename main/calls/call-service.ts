@@ -424,6 +424,8 @@ export class CallService {
         this.apply(local.id, { state: reply.state, value: reply.rawState, unmapped: reply.unmapped, duration: reply.duration, attempts: reply.attempts }) ??
         local;
     }
+    // A reply that changed nothing on the call is still a new exchange of it: a panel showing the call lists it.
+    if (local && message && message.updatedAt === local.updatedAt && result.exchanges.length > 0) this.o.onChange?.(message);
     return { message, reply, failure: result.failure };
   }
 

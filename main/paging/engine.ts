@@ -107,6 +107,8 @@ export class PagingEngine {
   private wake: { at: number; timer: TimerHandle } | null = null;
   private poll: TimerHandle | null = null;
   private readonly running = new Set<Promise<void>>();
+  /** The actions this engine is running now (a claim of its own that is not among them failed: taken over at the next tick). */
+  private readonly runningIds = new Set<number>();
   private readonly abort = new AbortController();
   private closed = false;
 
@@ -245,16 +247,20 @@ export class PagingEngine {
     if (this.closed) return;
     let claimed: PagingAction[] = [];
     try {
-      claimed = this.o.incidents.claimDue(this.owner, this.clock.now(), this.o.ownerAlive);
+      claimed = this.o.incidents.claimDue(this.owner, this.clock.now(), this.o.ownerAlive, (id) => this.runningIds.has(id));
     } catch (error) {
       this.o.log?.(error);
     }
     for (const action of claimed) {
+      this.runningIds.add(action.id);
       const p = this.run(action).catch((error: unknown) => {
         if (!this.closed) this.o.log?.(error);
       });
       this.running.add(p);
-      void p.finally(() => this.running.delete(p));
+      void p.finally(() => {
+        this.running.delete(p);
+        this.runningIds.delete(action.id);
+      });
     }
     this.arm();
   }

@@ -340,7 +340,12 @@ export class IncidentRepository {
    * Claims every action due at `at` — pending ones, and claims whose owner is gone — for `owner`,
    * in one IMMEDIATE transaction: of two processes on one data directory, only one gets each.
    */
-  claimDue(owner: string, at: number, alive: (owner: string | null) => boolean = ownerAlive): PagingAction[] {
+  claimDue(
+    owner: string,
+    at: number,
+    alive: (owner: string | null) => boolean = ownerAlive,
+    runningHere: (actionId: number) => boolean = () => true,
+  ): PagingAction[] {
     return this.atomically(() => {
       const rows = this.db
         .prepare(
@@ -351,7 +356,9 @@ export class IncidentRepository {
       const out: PagingAction[] = [];
       for (const r of rows) {
         const takenOver = r.state === 'claimed';
-        if (takenOver && (r.owner === owner || alive(r.owner))) continue;
+        // A claim of this owner's is its own business while it runs; one whose run failed (a write
+        // it could not make) is taken over like a dead process's, deciding on the calls it placed.
+        if (takenOver && (r.owner === owner ? runningHere(r.id) : alive(r.owner))) continue;
         claim.run(owner, at, r.id);
         out.push({ id: r.id, incidentId: r.incident_id, cursor: JSON.parse(r.cursor) as EscalationCursor, dueAt: r.due_at, takenOver });
       }

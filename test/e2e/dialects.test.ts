@@ -152,9 +152,17 @@ describe.each(LOCALES)('Dialects and the teach flow ($suffix)', ({ locale, lang,
       await snap(`dialects-unmapped-${suffix}`);
 
       // The same reply from its exchange, in the inspector: "Map this reply…" is there (not on the send).
-      const { exchanges } = await app.handlers['messages.get']({ id: busy.id });
+      // The value may first have come in a receipt (pushed); the follower's first status reply comes
+      // about 2 s after the send (main follows on the system clock), and the panel lists it.
+      let exchanges: Awaited<ReturnType<(typeof app.handlers)['messages.get']>>['exchanges'] = [];
+      await expect
+        .poll(async () => (exchanges = (await app.handlers['messages.get']({ id: busy.id })).exchanges).some((e) => e.operation === 'status'), {
+          timeout: 20_000,
+        })
+        .toBe(true);
       // One the panel already lists (the call is still followed: newer ones keep coming).
       const status = exchanges.find((e) => e.operation === 'status')!;
+      await page.locator(`[data-testid="exchange-item"][data-exchange-id="${status.id}"]`).waitFor();
       const send = exchanges.find((e) => e.operation === 'send')!;
       await page.locator(`[data-testid="exchange-item"][data-exchange-id="${send.id}"] [data-testid="exchange-open"]`).click();
       await page.getByTestId('inspector').waitFor();

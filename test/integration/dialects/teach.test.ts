@@ -20,6 +20,11 @@ describe('an unmapped state value, shown and then mapped', () => {
     expect(services.calls.following()).toContain(sent.message.id);
     const detail = await call('messages.get', { id: sent.message.id });
     expect(detail.events.filter((e) => e.reason?.code === 'unmapped-state')).toHaveLength(1);
+    // The next status reply says the same: nothing changes on the call, but a panel showing it is
+    // told (its new exchange is listed there), with no new event.
+    const seen = detail.exchanges.filter((e) => e.operation === 'status').length;
+    await pushed(services, (m) => m.id === sent.message.id && services.store.exchanges.forMessage(m.id).filter((e) => e.operation === 'status').length > seen);
+    expect((await call('messages.get', { id: sent.message.id })).events.filter((e) => e.reason?.code === 'unmapped-state')).toHaveLength(1);
 
     // The teach flow: the captured status reply as a tree, with the dialect the profile reads with.
     const status = detail.exchanges.filter((e) => e.operation === 'status').at(-1)!;

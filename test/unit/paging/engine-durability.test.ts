@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { hostname } from 'node:os';
 import { ManualClock } from '../../../main/clock';
-import { PEOPLE, START, alertGroup, dataDirectory, rig } from './harness';
+import { PEOPLE, RING_MS, START, alertGroup, dataDirectory, rig } from './harness';
 
 const [wang, li, zhang] = PEOPLE.map((p) => p.mobile) as [string, string, string];
 const script = { [wang]: [{ state: 'no_answer' as const }], [li]: [{ state: 'busy' as const }], [zhang]: [{ state: 'answered' as const }] };
@@ -146,5 +146,38 @@ describe('paging engine: two processes on one data directory', () => {
     expect(calls(other.id)).toEqual(calls(a.id));
     expect(all).toHaveLength(10);
     expect(app.incidents.list()).toHaveLength(2);
+  });
+});
+
+describe('paging engine: a write it could not make', () => {
+  it('another process holding the store past its busy wait fails a step’s write: the step is taken over at the next look, no call placed twice', async () => {
+    const clock = new ManualClock(START);
+    const dir = dataDirectory();
+    const logged: string[] = [];
+    const r = rig(clock, dir, script, { pollMs: 5_000, log: (e) => logged.push(String(e)) });
+    r.engine.resume();
+    const incident = r.engine.receive(alertGroup('g1'))!;
+    await clock.advance(1_000);
+    expect(r.sent.map((s) => s.mobile)).toEqual([wang]);
+    // While 王工's first call rings, another process (a vacuum, an import) takes the write lock and
+    // keeps it past this connection's busy wait: the call's end cannot be written.
+    r.db.pragma('busy_timeout = 0');
+    const other = dir.open();
+    other.exec('BEGIN IMMEDIATE');
+    await clock.advance(RING_MS);
+    expect(r.incidents.callsOf(1)[0]).toMatchObject({ messageId: 1, result: null });
+    expect(logged.join('\n')).toMatch(/database is locked/);
+    other.exec('COMMIT');
+    r.db.pragma('busy_timeout = 5000');
+    // The next look (5 s later) takes the step over: the call that left is followed, not placed again.
+    await clock.advance(15 * 60_000);
+    expect(r.sent.map((s) => s.mobile)).toEqual([wang, wang, wang, li, zhang]);
+    const d = r.engine.detail(incident.id);
+    expect(d.incident.ended).toBe('answered');
+    expect(d.calls.filter((c) => c.name === '王工').map((c) => [c.attempt, c.result])).toEqual([
+      [1, 'no-answer'],
+      [2, 'no-answer'],
+      [3, 'no-answer'],
+    ]);
   });
 });
