@@ -9,7 +9,7 @@ import { followMain } from './app/live-updates';
 import { afterSettling } from './app/idle';
 import { currentAddress } from './app/navigation';
 import { queryClient } from './app/query';
-import { bulkLiveUpdates } from './features/bulk/use-bulk-data';
+import { bulkLiveUpdates } from './features/bulk/live';
 import { dialLiveUpdates, prefetchDialData } from './features/dial/use-dial-data';
 import { historyLiveUpdates } from './features/history/history-push';
 import { oncallLiveUpdates } from './features/oncall/live';

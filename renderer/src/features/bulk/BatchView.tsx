@@ -19,7 +19,8 @@ import { formatDateTime, formatDuration, formatNumber, STATUS_COLORS, stopSeveri
 import { batchStanding, finishedPercent } from '../../../../common/domain/batches';
 import { ItemsTable } from './ItemsTable';
 import { UnknownItems } from './UnknownItems';
-import { progressQuery, useBalanceUnits, useBatchAction, useExportBatch } from './use-bulk-data';
+import { progressQuery } from './live';
+import { useBalanceUnits, useBatchAction, useExportBatch } from './use-bulk-data';
 import { useFeedback } from '../../app/feedback';
 
 export interface BatchViewProps {

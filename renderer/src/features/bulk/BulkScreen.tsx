@@ -11,7 +11,8 @@ import { navigate } from '../../app/navigation';
 import { BatchList } from './BatchList';
 import { BatchView } from './BatchView';
 import { ImportWizard } from './ImportWizard';
-import { batchesQuery, useBulkData } from './use-bulk-data';
+import { batchesQuery } from './live';
+import { useBulkData } from './use-bulk-data';
 import './bulk.css';
 
 export function BulkScreen() {

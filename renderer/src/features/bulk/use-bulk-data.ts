@@ -1,30 +1,18 @@
 // What the Bulk send screen asks main: profiles, templates, the past batches, and each batch's
 // progress, items and unknown items; a file opened, mapped and checked, a batch created, started,
 // paused, resumed, cancelled, exported or removed, unknown items sent again or skipped; a profile's
-// lines. Main pushes a batch's progress (main:bulk-progress): bulkLiveUpdates puts it in the cache
-// and has the rest of that batch loaded again. A failure is the query's or mutation's error (main's,
+// lines. Main pushes a batch's progress (main:bulk-progress): bulkLiveUpdates (live.ts, with the
+// keys) puts it in the cache and has the rest of that batch loaded again. A failure is the query's or mutation's error (main's,
 // or `internal`); nothing here is retried (a start places real calls).
 import { useEffect, useMemo } from 'react';
-import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ImportProgress, InputOf, OutputOf, ProfileLines, ProfileView, TemplateView } from '../../../../common/contract';
-import type { BatchProgress, DuplicatePolicy, ImportView, MappingSpec } from '../../../../common/bulk-types';
+import type { DuplicatePolicy, ImportView, MappingSpec } from '../../../../common/bulk-types';
 import { call, calloutApi, type IpcError } from '../../app/api';
-import { ask, balanceQuery, profilesQuery, templatesQuery, type LiveUpdates } from '../../app/query';
+import { ask, balanceQuery, profilesQuery, templatesQuery } from '../../app/query';
+import { applyBulkProgress, bulkKeys } from './live';
 import { fileToBase64 } from './bulk-model';
 
-/** The keys of the Bulk screen's data. */
-export const bulkKeys = {
-  all: ['bulk'] as const,
-  list: () => [...bulkKeys.all, 'list'] as const,
-  batch: (batchId: number) => [...bulkKeys.all, 'batch', batchId] as const,
-  progress: (batchId: number) => [...bulkKeys.batch(batchId), 'progress'] as const,
-  /** A batch's items (any status and page). */
-  items: (batchId: number) => [...bulkKeys.batch(batchId), 'items'] as const,
-  itemsPage: (input: InputOf<'bulk.items'>) => [...bulkKeys.items(input.batchId), input] as const,
-  unknown: (batchId: number) => [...bulkKeys.batch(batchId), 'unknown'] as const,
-  /** A page of an import's problems; the mapping is part of the key: another mapping (same import) finds other problems. */
-  issues: (input: InputOf<'bulk.issues'>, mapping: MappingSpec) => [...bulkKeys.all, 'issues', input, mapping] as const,
-};
 /** The keys of a profile's lines. */
 export const linesKeys = { all: ['lines'] as const, of: (profileId: string) => [...linesKeys.all, profileId] as const };
 
@@ -50,33 +38,6 @@ export function useBulkData(): { data: BulkData | null; loading: boolean; error:
     },
   };
 }
-
-/** Past batches, newest first. */
-export const batchesQuery = queryOptions({ queryKey: bulkKeys.list(), queryFn: () => ask((api) => api.bulk.list({ limit: 200 })) });
-
-export const progressQuery = (batchId: number) =>
-  queryOptions({ queryKey: bulkKeys.progress(batchId), queryFn: () => ask((api) => api.bulk.progress({ batchId })) });
-
-/**
- * A batch's progress, pushed by main or returned by an action: kept unless an older one (pushes and
- * answers may cross); its items are loaded again, its unknown items when their number changed, and
- * the list of batches when its status changed.
- */
-export function applyBulkProgress(client: QueryClient, p: BatchProgress): void {
-  const key = progressQuery(p.batchId).queryKey;
-  const before = client.getQueryData(key);
-  if (before && before.at > p.at) return;
-  client.setQueryData(key, p);
-  void client.invalidateQueries({ queryKey: bulkKeys.items(p.batchId) });
-  if (before?.unknown !== p.unknown) void client.invalidateQueries({ queryKey: bulkKeys.unknown(p.batchId) });
-  const listed = client.getQueryData(batchesQuery.queryKey)?.find((b) => b.id === p.batchId);
-  if (listed?.status !== p.status) void client.invalidateQueries({ queryKey: batchesQuery.queryKey });
-}
-
-/** Main pushes a batch's progress (main:bulk-progress) while it runs. */
-export const bulkLiveUpdates: LiveUpdates = (on, client) => {
-  on.bulkProgress((p) => applyBulkProgress(client, p));
-};
 
 /** A profile's balance in units, asked again now; null when it cannot be known (the screens say so). */
 export function useBalanceUnits(): (profileId: string) => Promise<number | null> {
