@@ -183,6 +183,10 @@ describe.each(LOCALES)('Dialects and the teach flow ($suffix)', ({ locale, lang,
   it(
     'maps it from the reply: the tree, the values seen, the preview, and saving ends the call as busy',
     async () => {
+      // An answered call first: its replies are ones the profile's dialect reads today.
+      const answered = update((m) => m.endedAt !== null && m.state === 'answered');
+      await app.handlers['messages.send']({ profileId, mobile: '13800138008', content: OTP, templateId: null });
+      await answered;
       await page.getByTestId('map-unmapped').click();
       const drawer = page.getByTestId('teach-drawer');
       await drawer.getByTestId('teach').waitFor();
@@ -205,6 +209,34 @@ describe.each(LOCALES)('Dialects and the teach flow ($suffix)', ({ locale, lang,
       const preview = drawer.getByTestId('teach-resolve-status');
       await preview.waitFor();
       const first = await preview.innerText();
+
+      // Taking away a mapping the profile reads with today reads fewer captured replies: said in the
+      // preview, and saving asks first (Cancel keeps everything as it was).
+      const mapped = drawer.locator('[data-testid="teach-value"]:not([data-value="200002"])').first();
+      await mapped.waitFor();
+      const was = (await mapped.getByTestId('teach-map').innerText()).trim();
+      expect(was).not.toBe(t('dialects.teach.notMapped'));
+      await pickOption(page, mapped.getByTestId('teach-map'), t('dialects.teach.notMapped'));
+      const fewer = drawer.getByTestId('teach-fewer');
+      await fewer.waitFor();
+      expect(await fewer.innerText()).toContain(t('dialects.teach.fewer'));
+      const counts = await drawer
+        .locator('[data-testid^="teach-resolve-"]')
+        .evaluateAll((items) => items.map((i) => Number(i.getAttribute('data-before')) - Number(i.getAttribute('data-resolved'))));
+      expect(Math.max(...counts)).toBeGreaterThan(0);
+      await snap(`dialects-fewer-${suffix}`);
+      await drawer.getByTestId('teach-save').click();
+      const confirm = page.locator('.ant-modal-confirm');
+      await confirm.waitFor();
+      expect(await confirm.innerText()).toContain(t('dialects.teach.fewerConfirm'));
+      // (antd spaces out a two-character Chinese label: 取 消)
+      await confirm.getByRole('button', { name: new RegExp(`^${[...t('common.cancel')].join('\\s*')}$`) }).click();
+      await confirm.waitFor({ state: 'detached' });
+      expect(app.services.store.profiles.get(profileId)!.dialectId).toBe('numeric-states');
+      await pickOption(page, mapped.getByTestId('teach-map'), was);
+      await fewer.waitFor({ state: 'detached' });
+      await expect.poll(() => preview.innerText()).toBe(first);
+
       await pickOption(page, value.getByTestId('teach-map'), t('msg:state.busy'));
       await expect.poll(() => drawer.getByTestId('teach-reading-state').getAttribute('data-state')).toBe('busy');
       await expect.poll(() => preview.innerText()).not.toBe(first);

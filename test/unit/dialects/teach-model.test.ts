@@ -2,7 +2,7 @@
 // the record or receipt they belong to, values mapped where the dialect reads them.
 import { describe, expect, it } from 'vitest';
 import { builtinDialect, checkDialect, readReceipts, readStatus, SPEC_DIALECT } from '../../../common/dialects';
-import { applyMapping, applyPick, ownDialect, pathsOf, relativePath, statesOf, treeOf } from '../../../renderer/src/features/dialects/teach-model';
+import { applyMapping, applyPick, ownDialect, pathsOf, readsFewer, relativePath, statesOf, treeOf } from '../../../renderer/src/features/dialects/teach-model';
 
 const numeric = builtinDialect('numeric-states')!;
 const digits = builtinDialect('digit-states')!;
@@ -56,5 +56,18 @@ describe('the teach model', () => {
     expect(own.id).toBeUndefined();
     expect(own.name).toBe('Mine');
     expect(checkDialect(JSON.parse(JSON.stringify(own))).ok).toBe(true);
+  });
+});
+
+describe('a reading that reads fewer replies', () => {
+  const count = (resolved: number, before: number, total = 16) => ({ total, resolved, before });
+  it('names each kind of reply the candidate reads fewer of than the profile does now', () => {
+    expect(readsFewer({ status: count(2, 14), receipts: count(3, 3, 3), balance: count(0, 1, 1) })).toEqual([
+      { kind: 'status', total: 16, resolved: 2, before: 14 },
+      { kind: 'balance', total: 1, resolved: 0, before: 1 },
+    ]);
+  });
+  it('says nothing when it reads as many or more', () => {
+    expect(readsFewer({ status: count(15, 14), receipts: count(0, 0, 0), balance: count(1, 1, 1) })).toEqual([]);
   });
 });

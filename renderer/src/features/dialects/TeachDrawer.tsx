@@ -14,10 +14,30 @@ import './dialects.css';
 import { profilesQuery } from '../../app/query';
 import { useDialectPreview, useDialectReply, useSaveTaughtDialect } from './data';
 import { currentLanguage } from '../../i18n';
-import { applyMapping, applyPick, ownDialect, pathsOf, relativePath, statesOf, targetsFor, treeOf, type TeachTarget, type TreeNode } from './teach-model';
+import {
+  applyMapping,
+  applyPick,
+  ownDialect,
+  pathsOf,
+  PREVIEW_KINDS,
+  readsFewer,
+  relativePath,
+  statesOf,
+  targetsFor,
+  treeOf,
+  type PreviewKind,
+  type TeachTarget,
+  type TreeNode,
+} from './teach-model';
 import { dialectName } from './dialect-names';
 import { formatDuration } from '../history/history-model';
 import { useFeedback } from '../../app/feedback';
+
+const RESOLVE_TEXT = {
+  status: 'dialects.teach.resolve',
+  receipts: 'dialects.teach.resolveReceipts',
+  balance: 'dialects.teach.resolveBalance',
+} as const satisfies Record<PreviewKind, string>;
 
 export interface TeachDrawerProps {
   /** The exchange to teach from; null: closed. */
@@ -52,7 +72,7 @@ function allKeys(nodes: TreeNode[]): string[] {
 export function TeachDrawer({ exchangeId, onClose }: TeachDrawerProps) {
   const { t, i18n } = useTranslation();
   const lang = currentLanguage(i18n.language);
-  const { message } = useFeedback();
+  const { message, modal } = useFeedback();
   const open = exchangeId !== null;
   const reply = useDialectReply(exchangeId);
   const profiles = useQuery(profilesQuery);
@@ -76,6 +96,16 @@ export function TeachDrawer({ exchangeId, onClose }: TeachDrawerProps) {
   // The preview, read again by main whenever the mapping changes (the previous answer stays on screen meanwhile).
   const candidate = draft && profile ? ownDialect(draft, name || draft.name) : null;
   const preview = useDialectPreview(open, profile?.id, candidate);
+
+  // Kinds of captured replies the candidate reads fewer of than the profile's dialect does now.
+  const fewer = preview.data ? readsFewer(preview.data) : [];
+  const fewerList = (
+    <ul className="teach-fewer">
+      {fewer.map((f) => (
+        <li key={f.kind}>{t(RESOLVE_TEXT[f.kind], { ...f })}</li>
+      ))}
+    </ul>
+  );
 
   const saving = useSaveTaughtDialect(profile?.id);
   const save = {
@@ -241,40 +271,24 @@ export function TeachDrawer({ exchangeId, onClose }: TeachDrawerProps) {
             <div data-testid="teach-preview" aria-live="polite">
               {resolve ? (
                 <ul className="teach-resolve">
-                  {resolve.status.total ? (
-                    <li
-                      data-testid="teach-resolve-status"
-                      data-resolved={resolve.status.resolved}
-                      data-total={resolve.status.total}
-                      data-before={resolve.status.before}
-                    >
-                      {t('dialects.teach.resolve', { ...resolve.status })}
-                    </li>
-                  ) : null}
-                  {resolve.receipts.total ? (
-                    <li
-                      data-testid="teach-resolve-receipts"
-                      data-resolved={resolve.receipts.resolved}
-                      data-total={resolve.receipts.total}
-                      data-before={resolve.receipts.before}
-                    >
-                      {t('dialects.teach.resolveReceipts', { ...resolve.receipts })}
-                    </li>
-                  ) : null}
-                  {resolve.balance.total ? (
-                    <li
-                      data-testid="teach-resolve-balance"
-                      data-resolved={resolve.balance.resolved}
-                      data-total={resolve.balance.total}
-                      data-before={resolve.balance.before}
-                    >
-                      {t('dialects.teach.resolveBalance', { ...resolve.balance })}
-                    </li>
-                  ) : null}
+                  {PREVIEW_KINDS.map((kind) =>
+                    resolve[kind].total ? (
+                      <li
+                        key={kind}
+                        data-testid={`teach-resolve-${kind}`}
+                        data-resolved={resolve[kind].resolved}
+                        data-total={resolve[kind].total}
+                        data-before={resolve[kind].before}
+                      >
+                        {t(RESOLVE_TEXT[kind], { ...resolve[kind] })}
+                      </li>
+                    ) : null,
+                  )}
                 </ul>
               ) : (
                 <Typography.Text type="secondary">{t('dialects.teach.previewing')}</Typography.Text>
               )}
+              {fewer.length ? <Alert type="warning" showIcon data-testid="teach-fewer" title={t('dialects.teach.fewer')} description={fewerList} /> : null}
               {preview.error ? <Alert type="error" showIcon title={describeError(t, preview.error)} /> : null}
             </div>
           </section>
@@ -301,7 +315,18 @@ export function TeachDrawer({ exchangeId, onClose }: TeachDrawerProps) {
               type="primary"
               loading={save.isPending}
               disabled={!name.trim()}
-              onClick={() => save.mutate(ownDialect(draft, name))}
+              onClick={() => {
+                const d = ownDialect(draft, name);
+                if (!fewer.length) return save.mutate(d);
+                // Fewer captured replies would read than now: said, and saved only if the person confirms.
+                modal.confirm({
+                  title: t('dialects.teach.fewerConfirm'),
+                  content: fewerList,
+                  okText: t('dialects.teach.saveAnyway'),
+                  cancelText: t('common.cancel'),
+                  onOk: () => save.mutate(d),
+                });
+              }}
               data-testid="teach-save"
             >
               {t('dialects.teach.save')}

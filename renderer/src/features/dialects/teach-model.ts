@@ -2,6 +2,7 @@
 // up), where a picked field goes in the dialect (relative to the record or receipt it belongs to),
 // and how mapped values change it. The dialect is then checked by main like any other.
 import type { Dialect, DialectPaths, MappableState, StateMap } from '../../../../common/dialects';
+import type { DialectPreview, ResolveCount } from '../../../../common/contract';
 import type { Operation } from '../../../../common/records';
 
 export type TeachTarget = 'state' | 'duration' | 'units';
@@ -125,4 +126,16 @@ export function applyMapping(d: Dialect, operation: Operation, value: string, st
 export function ownDialect(d: Dialect, name: string): Dialect {
   const { id: _id, ...rest } = d;
   return { ...rest, name: name.trim() || d.name };
+}
+
+/** The kinds of captured replies a preview counts, in the order the drawer lists them. */
+export const PREVIEW_KINDS = ['status', 'receipts', 'balance'] as const;
+export type PreviewKind = (typeof PREVIEW_KINDS)[number];
+
+/**
+ * The kinds of captured replies the candidate reads fewer of than the profile's dialect does now
+ * (a mapping removed, a field moved): saving it would leave calls that read today unread.
+ */
+export function readsFewer(preview: Pick<DialectPreview, PreviewKind>): Array<{ kind: PreviewKind } & ResolveCount> {
+  return PREVIEW_KINDS.flatMap((kind) => (preview[kind].resolved < preview[kind].before ? [{ kind, ...preview[kind] }] : []));
 }
