@@ -12,7 +12,8 @@ import { offsetAt } from '../../common/paging/zoned';
 import type { Schedule } from '../../common/paging/types';
 import { localTime } from '../export/table';
 import type { CommandContext } from './context';
-import { CliFailure, usage } from './io';
+import type { InputOf } from '../../common/contract';
+import { CliFailure, failureFromIpc, usage } from './io';
 import type { CliWords } from './text';
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
@@ -133,6 +134,68 @@ function alertInvalid(words: CliWords, error: unknown): unknown {
   );
 }
 
+interface ReceiverFlags {
+  /** true: read it (env, then standard input or a hidden prompt); false: --no-token. */
+  token?: string | boolean;
+  basic?: string | false;
+  auth?: boolean;
+  host?: string;
+  port?: number;
+  enable?: boolean;
+  disable?: boolean;
+  newSecret?: boolean;
+}
+
+/** Where a secret not given on the command line comes from: this variable, else standard input or a prompt that does not echo. */
+export const RECEIVER_TOKEN_ENV = 'CALLOUT_RECEIVER_TOKEN';
+export const RECEIVER_PASSWORD_ENV = 'CALLOUT_RECEIVER_PASSWORD';
+
+/**
+ * What `page receiver`'s flags change (null: nothing, the settings are only shown). A secret read
+ * here goes to main once (paging.receiverSave keeps it in the keychain) and is never printed.
+ */
+async function receiverChange(ctx: CommandContext, o: ReceiverFlags): Promise<Omit<InputOf<'paging.receiverSave'>, 'host' | 'port'> | null> {
+  const { t } = ctx.words;
+  if (o.enable && o.disable) throw usage('enableOrDisable');
+  const removeAll = o.auth === false;
+  if (removeAll && (typeof o.token === 'string' || o.token === true || typeof o.basic === 'string')) throw usage('authAndNoAuth');
+  let reads = 0;
+  const read = async (envName: string, prompt: string): Promise<string> => {
+    const fromEnv = ctx.io.env[envName];
+    if (fromEnv !== undefined && fromEnv.trim() !== '') return fromEnv;
+    if (++reads > 1) throw usage('oneSecretInput', { env: envName });
+    if (!ctx.io.readSecret) throw usage('noSecretInput', { env: envName });
+    const value = await ctx.io.readSecret(prompt);
+    if (value === null || value.trim() === '') throw usage('emptySecret', { env: envName });
+    return value;
+  };
+  const change: Omit<InputOf<'paging.receiverSave'>, 'host' | 'port'> = { enabled: false };
+  let changed = o.host !== undefined || o.port !== undefined || Boolean(o.enable || o.disable || o.newSecret);
+  if (removeAll || o.token === false) change.bearer = null;
+  else if (typeof o.token === 'string') change.bearer = o.token;
+  else if (o.token === true) change.bearer = await read(RECEIVER_TOKEN_ENV, t('cli:receiver.tokenPrompt'));
+  if (removeAll || o.basic === false) change.basic = null;
+  else if (typeof o.basic === 'string') {
+    const at = o.basic.indexOf(':');
+    const username = at < 0 ? o.basic : o.basic.slice(0, at);
+    if (username === '') throw usage('badBasic');
+    const password = at < 0 ? await read(RECEIVER_PASSWORD_ENV, t('cli:receiver.passwordPrompt', { user: username })) : o.basic.slice(at + 1);
+    change.basic = { username, password };
+  }
+  const storing = typeof change.bearer === 'string' || (change.basic !== undefined && change.basic !== null);
+  changed ||= change.bearer !== undefined || change.basic !== undefined;
+  if (!changed) return null;
+  if (storing) {
+    // Without a keychain the secret would live only as long as this command: say so, and keep nothing.
+    const store = (await ctx.session.call('app.info', undefined)).secretStore;
+    if (store.kind !== 'keychain') throw failureFromIpc({ code: 'keychain-unavailable', params: { kind: store.reasonCode ?? 'unavailable' } });
+  }
+  const current = await ctx.session.call('paging.receiverStatus', undefined);
+  change.enabled = o.enable ? true : o.disable ? false : current.enabled;
+  if (o.newSecret) change.newSecret = true;
+  return change;
+}
+
 export function registerPagingCommands(program: Command, ctx: CommandContext): void {
   const { io, session, words, parse, emit } = ctx;
   const { t } = words;
@@ -196,6 +259,40 @@ export function registerPagingCommands(program: Command, ctx: CommandContext): v
         await session.call('paging.receiverStop', undefined).catch(() => undefined);
       }
       if (!ctx.json()) io.stdout(`${t('cli:serve.stopped')}\n`);
+    });
+
+  page
+    .command('receiver')
+    .description(t('cli:help.pageReceiver'))
+    .addOption(new Option('--token [token]', t('cli:help.receiverToken')))
+    .addOption(new Option('--no-token', t('cli:help.receiverNoToken')))
+    .addOption(new Option('--basic <user[:password]>', t('cli:help.receiverBasic')))
+    .addOption(new Option('--no-basic', t('cli:help.receiverNoBasic')))
+    .addOption(new Option('--no-auth', t('cli:help.receiverNoAuth')))
+    .option('--host <address>', t('cli:help.receiverHost'))
+    .addOption(new Option('--port <n>', t('cli:help.receiverPort')).argParser(parse.int('--port', 0, 65535)))
+    .option('--enable', t('cli:help.receiverEnable'))
+    .option('--disable', t('cli:help.receiverDisable'))
+    .option('--new-secret', t('cli:help.receiverNewSecret'))
+    .action(async (opts: ReceiverFlags) => {
+      const before = await session.call('paging.receiverStatus', undefined);
+      const change = await receiverChange(ctx, opts);
+      const status = change ? await session.call('paging.receiverSave', { ...change, host: opts.host ?? before.host, port: opts.port ?? before.port }) : before;
+      const auth = {
+        token: status.auth.bearer,
+        basic: status.auth.basic?.username ?? null,
+      };
+      emit({ enabled: status.enabled, host: status.host, port: status.port, url: status.url, auth, changed: change !== null }, () =>
+        [
+          t(status.enabled ? 'cli:receiver.enabled' : 'cli:receiver.disabled', { host: status.host, port: status.port }),
+          ...(status.url ? [t('cli:receiver.address', { url: status.url })] : []),
+          ...(status.warning ? [t('paging.receiver.exposed', status.warning.params)] : []),
+          t(auth.token ? 'cli:receiver.tokenSet' : 'cli:receiver.tokenNotSet'),
+          auth.basic ? t('cli:receiver.basicSet', { user: auth.basic }) : t('cli:receiver.basicNotSet'),
+          ...(!auth.token && !auth.basic ? [t('cli:receiver.noAuth')] : []),
+          ...(change ? [t('cli:receiver.saved')] : []),
+        ].join('\n'),
+      );
     });
 
   page

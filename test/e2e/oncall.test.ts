@@ -4,7 +4,9 @@
 // the third answers; the engineer acknowledges. A repeat post of the group places no call; the
 // "resolved" post cancels a pending step. Preview of a pasted alert calls nobody; a maintenance
 // window holds a matching pasted alert. Both languages; screenshots at 1024×700 under
-// test-results/screens/. Pauses are a few seconds: main runs on the system clock here.
+// test-results/screens/. Pauses are a few seconds: main runs on the system clock here. The Receiver
+// tab sets, replaces and removes the receiver's token and basic auth: a post without them or with
+// wrong ones is refused (401), one with them taken; the secret is never shown back.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -55,7 +57,7 @@ describe.each(LOCALES)('On call ($suffix)', ({ locale, lang, suffix }) => {
     if (!parsed.ok) throw new Error(JSON.stringify(parsed.error));
     return app.handlers['paging.receive']({ group: parsed.group });
   };
-  const tab = async (key: 'incidents' | 'routes' | 'policies' | 'schedules' | 'maintenance') => {
+  const tab = async (key: 'incidents' | 'routes' | 'policies' | 'schedules' | 'maintenance' | 'receiver') => {
     await page.getByTestId(`tab-${key}`).click();
     await page.getByTestId(`${key}-tab`).waitFor();
   };
@@ -372,6 +374,75 @@ describe.each(LOCALES)('On call ($suffix)', ({ locale, lang, suffix }) => {
       await page.getByTestId('window-remove').click();
       await expect.poll(() => row.count()).toBe(0);
       expect(await app.handlers['paging.maintenance']({})).toEqual([]);
+      expect(problems).toEqual([]);
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'the Receiver tab sets a token and basic auth (shown only as set), the receiver refuses a post without them or with wrong ones, and removes them',
+    async () => {
+      const token = `e2e-receiver-token-${lang}-0123456789`;
+      const password = `pw-${lang}-98765`;
+      // A group of its own, resolved with nothing open: taken (200), and nobody is called.
+      const body = RESOLVED.replaceAll('ProbeFailure', 'ReceiverCheck');
+      const post = async (authorization?: string) => {
+        const url = (await app.handlers['paging.receiverStatus']({})).url!;
+        const r = await fetch(url, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json', ...(authorization ? { Authorization: authorization } : {}) },
+          body,
+        });
+        return r.status;
+      };
+      const basic = (user: string, pw: string) => `Basic ${Buffer.from(`${user}:${pw}`).toString('base64')}`;
+      await tab('receiver');
+      const tokenState = page.getByTestId('receiver-token-state');
+      expect(await tokenState.getAttribute('data-set')).toBe('no');
+      expect(await tokenState.innerText()).toBe(t('oncall.receiver.notSet'));
+      await page.getByTestId('receiver-no-auth').waitFor();
+
+      // Listening from the app, on a free port.
+      await page.getByTestId('receiver-enabled').click();
+      await page.locator('input[data-testid="receiver-port"], [data-testid="receiver-port"] input').first().fill('0');
+      await page.getByTestId('receiver-save').click();
+      await page.getByTestId('receiver-url').waitFor();
+      expect(await page.getByTestId('receiver-url').innerText()).toBe((await app.handlers['paging.receiverStatus']({})).url);
+
+      // A token too short is not sent; a good one is set, and the field is emptied.
+      await page.getByTestId('receiver-token-input').fill('short');
+      expect(await page.getByTestId('receiver-token-save').isDisabled()).toBe(true);
+      await page.getByTestId('receiver-token-input').fill(token);
+      await page.getByTestId('receiver-token-save').click();
+      await expect.poll(() => tokenState.getAttribute('data-set')).toBe('yes');
+      expect(await tokenState.innerText()).toBe(t('oncall.receiver.set'));
+      expect(await page.getByTestId('receiver-token-input').inputValue()).toBe('');
+      expect([await post(), await post(`Bearer ${token}-wrong`), await post(`Bearer ${token}`)]).toEqual([401, 401, 200]);
+
+      // Basic auth as well: either is taken.
+      await page.getByTestId('receiver-basic-user').fill('grafana');
+      await page.getByTestId('receiver-basic-password').fill(password);
+      await page.getByTestId('receiver-basic-save').click();
+      await expect.poll(() => page.getByTestId('receiver-basic-state').getAttribute('data-set')).toBe('yes');
+      expect(await page.getByTestId('receiver-basic-state').innerText()).toBe(t('oncall.receiver.basicSet', { user: 'grafana' }));
+      expect(await page.getByTestId('receiver-basic-password').inputValue()).toBe('');
+      expect([await post(basic('grafana', 'wrong-password')), await post(basic('grafana', password)), await post(`Bearer ${token}`)]).toEqual([401, 200, 200]);
+      const text = await bodyText(page);
+      expect(text).not.toContain(token);
+      expect(text).not.toContain(password);
+      expect(JSON.stringify(await app.handlers['paging.receiverStatus']({}))).not.toContain(token);
+      expect(text).not.toMatch(RAW_KEY);
+      if (lang === 'zh-CN') expect(text).toMatch(CJK);
+      await snap('receiver');
+
+      // Removed: the secret address alone is enough again.
+      await page.getByTestId('receiver-token-remove').click();
+      await expect.poll(() => tokenState.getAttribute('data-set')).toBe('no');
+      await page.getByTestId('receiver-basic-remove').click();
+      await page.getByTestId('receiver-no-auth').waitFor();
+      expect(await app.handlers['paging.receiverStatus']({})).toMatchObject({ auth: { bearer: false, basic: null } });
+      expect(await post()).toBe(200);
+      await app.handlers['paging.receiverSave']({ enabled: false, host: '127.0.0.1', port: 9095 });
       expect(problems).toEqual([]);
     },
     TIMEOUT,

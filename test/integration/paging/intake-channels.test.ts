@@ -205,10 +205,24 @@ describe('the alert receiver’s settings', () => {
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/[A-Za-z0-9_-]{20,}$/);
 
     expect((await post(url, fixture('plain.json'))).status).toBe(401);
+    expect((await post(url, fixture('plain.json'), { Authorization: 'Bearer alertmanager-token-WRONG-6789' })).status).toBe(401);
     const taken = await post(url, fixture('plain.json'), { Authorization: `Bearer ${token}` });
     expect(taken.status).toBe(200);
     expect(JSON.parse(taken.body)).toMatchObject({ ok: true, incidentId: 1 });
     expect(await first.call<IncidentRecord[]>('incidents.list')).toMatchObject([{ id: 1, source: 'json', key: 'orders-db-lag' }]);
+
+    // Basic auth added (the token kept): either is taken, a wrong password is not; then basic auth is removed from the keychain.
+    const password = 'grafana-password-42';
+    status = await first.call<ReceiverStatus>('paging.receiverSave', { enabled: true, host: '127.0.0.1', port: 0, basic: { username: 'grafana', password } });
+    expect(status.auth).toEqual({ bearer: true, basic: { username: 'grafana' } });
+    const basic = (p: string) => ({ Authorization: `Basic ${Buffer.from(`grafana:${p}`).toString('base64')}` });
+    expect((await post(status.url!, fixture('plain.json'), basic('wrong-password-42'))).status).toBe(401);
+    expect((await post(status.url!, fixture('plain.json'), basic(password))).status).toBe(200);
+    expect((await post(status.url!, fixture('plain.json'), { Authorization: `Bearer ${token}` })).status).toBe(200);
+    expect(JSON.stringify(status)).not.toContain(password);
+    status = await first.call<ReceiverStatus>('paging.receiverSave', { enabled: true, host: '127.0.0.1', port: 0, basic: null });
+    expect(status.auth).toEqual({ bearer: true, basic: null });
+    expect(await keychain.get('paging.receiver.basic')).toBeNull();
 
     // The token is in the keychain, never in the database.
     expect(await keychain.get('paging.receiver.bearer')).toBe(token);

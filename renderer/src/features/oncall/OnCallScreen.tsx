@@ -1,16 +1,18 @@
 // The On call screen: incidents first (what an on-call engineer opens at night), then the
-// configuration that decides who is phoned: routes, escalation policies, schedules and maintenance windows.
+// configuration that decides who is phoned: routes, escalation policies, schedules and maintenance windows;
+// last, the alert receiver (its address, its token or basic auth).
 import { useState } from 'react';
 import { Tabs, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { IncidentsTab } from './IncidentsTab';
 import { MaintenanceTab } from './MaintenanceTab';
 import { PoliciesTab } from './PoliciesTab';
+import { ReceiverTab } from './ReceiverTab';
 import { RoutesTab } from './RoutesTab';
 import { SchedulesTab } from './SchedulesTab';
 import './oncall.css';
 
-type TabKey = 'incidents' | 'routes' | 'policies' | 'schedules' | 'maintenance';
+type TabKey = 'incidents' | 'routes' | 'policies' | 'schedules' | 'maintenance' | 'receiver';
 
 export function OnCallScreen() {
   const { t } = useTranslation();
@@ -33,6 +35,7 @@ export function OnCallScreen() {
           { key: 'policies', label: <span data-testid="tab-policies">{t('oncall.tabs.policies')}</span>, children: <PoliciesTab /> },
           { key: 'schedules', label: <span data-testid="tab-schedules">{t('oncall.tabs.schedules')}</span>, children: <SchedulesTab /> },
           { key: 'maintenance', label: <span data-testid="tab-maintenance">{t('oncall.tabs.maintenance')}</span>, children: <MaintenanceTab /> },
+          { key: 'receiver', label: <span data-testid="tab-receiver">{t('oncall.tabs.receiver')}</span>, children: <ReceiverTab /> },
         ]}
       />
     </section>

@@ -24,6 +24,9 @@ export const schedulesQuery = queryOptions({ queryKey: oncallKeys.schedules(), q
 export const heldQuery = queryOptions({ queryKey: oncallKeys.held(), queryFn: () => ask((api) => api.incidents.list({ held: true, limit: 200 })) });
 export const maintenanceQuery = queryOptions({ queryKey: oncallKeys.maintenance(), queryFn: () => ask((api) => api.paging.maintenance()) });
 
+/** The alert receiver's settings and state: which credentials are set (never the credentials themselves). */
+export const receiverQuery = queryOptions({ queryKey: oncallKeys.receiver(), queryFn: () => ask((api) => api.paging.receiverStatus({})) });
+
 export const useIncidents = () => useQuery(incidentsQuery);
 export const useHeld = () => useQuery(heldQuery);
 export const useMaintenance = () => useQuery(maintenanceQuery);
@@ -74,6 +77,14 @@ export const useSaveSchedule = () =>
 export const useRemoveSchedule = () => useChange((id: number) => ask((api) => api.paging.removeSchedule({ id })), invalidate(oncallKeys.schedules()));
 export const useSaveWindow = () => useChange((i: InputOf<'paging.saveWindow'>) => ask((api) => api.paging.saveWindow(i)), invalidate(oncallKeys.maintenance()));
 export const useRemoveWindow = () => useChange((id: number) => ask((api) => api.paging.removeWindow({ id })), invalidate(oncallKeys.maintenance()));
+
+export const useReceiver = () => useQuery(receiverQuery);
+/** Keeps the receiver's settings (a token or password typed goes to main's keychain; what comes back only says set or not set). */
+export const useSaveReceiver = () =>
+  useChange(
+    (i: InputOf<'paging.receiverSave'>) => ask((api) => api.paging.receiverSave(i)),
+    (client, status) => client.setQueryData(oncallKeys.receiver(), status),
+  );
 
 /** The name an on-call engineer acknowledges with, remembered on this machine. */
 const WHO_KEY = 'callout.oncall.who';

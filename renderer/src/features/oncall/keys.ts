@@ -9,4 +9,5 @@ export const oncallKeys = {
   policies: () => ['paging', 'policies'] as const,
   schedules: () => ['paging', 'schedules'] as const,
   maintenance: () => ['paging', 'maintenance'] as const,
+  receiver: () => ['paging', 'receiver'] as const,
 };
