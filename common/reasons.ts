@@ -24,6 +24,8 @@ export interface ReasonParams {
   'http-status': { status: number; code: number | string };
   /** The provider accepted the send but gave no usable message ID: the call cannot be followed. */
   'no-message-id': Record<string, never>;
+  /** A call that could not be followed got its message ID from its send reply, read again with the profile's new dialect: followed again. */
+  'message-id-read': { smsid: string };
   /** The provider reported a state value the profile's dialect does not map (shown, never guessed). */
   'unmapped-state': { value: string };
   /** Following the call stopped: the provider does not know the message (400). */
@@ -73,6 +75,7 @@ export const REASON_CODES = [
   'provider-code',
   'http-status',
   'no-message-id',
+  'message-id-read',
   'unmapped-state',
   'tracking-unknown-message',
   'tracking-credentials',

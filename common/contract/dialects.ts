@@ -26,6 +26,8 @@ export interface SeenValue {
 }
 
 export interface DialectPreview {
+  /** Send replies that say accepted; resolved: those the message ID is read from. */
+  sends: ResolveCount;
   status: ResolveCount;
   balance: ResolveCount;
   receipts: ResolveCount;

@@ -20,7 +20,7 @@
 import { checkContent, unitsFor } from '../../common/domain/units';
 import { normalizeMobile } from '../../common/domain/mobile';
 import { FINAL_STATES, keyVerdict, mayMove, maySendAgain, stopsFollowing } from '../../common/domain';
-import { readReceipts, readStatus, type Dialect, type ReceiptReading } from '../../common/dialects';
+import { readReceipts, readSend, readStatus, type Dialect, type ReceiptReading } from '../../common/dialects';
 import type { FailureView } from '../../common/contract/send';
 import type { CallState } from '../../common/domain/status';
 import type { Exchange, MessageRecord } from '../../common/records';
@@ -471,6 +471,18 @@ export class CallService {
    */
   reread(profileId: string, dialect: Dialect): MessageRecord[] {
     const changed: MessageRecord[] = [];
+    // Calls that could not be followed (no message ID read from the send reply): the new reading may find it.
+    for (const m of this.o.messages.unfollowed(profileId)) {
+      const send = this.o.exchanges.forMessage(m.id).find((e) => e.operation === 'send' && e.status !== null && e.responseBody !== null);
+      const raw = send ? parseBody(send.responseBody) : null;
+      const r = raw ? readSend(dialect, raw) : null;
+      if (!r || r.outcome !== 'accepted' || r.id === null) continue;
+      const now = this.o.messages.recoverMessageId(m.id, r.id);
+      if (now.smsid !== r.id) continue;
+      this.changed(now, m);
+      this.follower.follow(now.id);
+      changed.push(now);
+    }
     for (const m of this.o.messages.openMessages(profileId)) {
       for (const e of this.o.exchanges.forMessage(m.id)) {
         if (e.operation === 'status' && e.status !== null && e.responseBody !== null) {

@@ -1,9 +1,9 @@
 // Teaching a dialect from captured replies: a reply parsed for the tree the user picks fields from,
-// and the preview — every captured status reply, balance reply and receipt of the profile read
+// and the preview — every captured send reply, status reply, balance reply and receipt of the profile read
 // again with the candidate dialect and with the current one, and the values seen at the state's
 // place with what each now means.
 import type { DialectPreview, ReplyTree, ResolveCount, SeenValue } from '../../common/contract/dialects';
-import { readBalance, readReceipts, readStatus, type Dialect } from '../../common/dialects';
+import { readBalance, readReceipts, readSend, readStatus, type Dialect } from '../../common/dialects';
 import type { ExchangeRecord } from '../../common/records';
 import { parseBody, parsePost } from '../voice/replies';
 
@@ -12,7 +12,7 @@ export const PREVIEW_LIMIT = 5000;
 
 const contentType = (headers: ExchangeRecord['requestHeaders'] | null) => headers?.find(([n]) => n.toLowerCase() === 'content-type')?.[1] ?? null;
 
-/** What the teach flow reads from an exchange: a status or balance reply's body, or a receipt's post. */
+/** What the teach flow reads from an exchange: a send, status or balance reply's body, or a receipt's post. */
 export function parsedOf(e: ExchangeRecord): unknown {
   if (e.operation === 'receipt') return e.requestBody === null ? null : parsePost(e.requestBody, contentType(e.requestHeaders));
   if (e.status === null || e.status < 200 || e.status > 299) return null;
@@ -26,6 +26,7 @@ export function replyTree(e: ExchangeRecord, dialect: Dialect): ReplyTree {
 const zero = (): ResolveCount => ({ total: 0, resolved: 0, before: 0 });
 
 export function previewDialect(exchanges: readonly ExchangeRecord[], candidate: Dialect, current: Dialect): DialectPreview {
+  const sends = zero();
   const status = zero();
   const balance = zero();
   const receipts = zero();
@@ -39,7 +40,13 @@ export function previewDialect(exchanges: readonly ExchangeRecord[], candidate: 
   for (const e of exchanges) {
     const parsed = parsedOf(e);
     if (parsed === null || parsed === undefined) continue;
-    if (e.operation === 'status') {
+    if (e.operation === 'send') {
+      const now = readSend(candidate, parsed);
+      if (now.outcome !== 'accepted') continue;
+      sends.total++;
+      if (now.id !== null) sends.resolved++;
+      if (readSend(current, parsed).id !== null) sends.before++;
+    } else if (e.operation === 'status') {
       const now = readStatus(candidate, parsed);
       if (now.outcome !== 'accepted') continue;
       status.total++;
@@ -63,5 +70,5 @@ export function previewDialect(exchanges: readonly ExchangeRecord[], candidate: 
     }
   }
   const values = [...seen.values()].sort((a, b) => b.count - a.count || a.value.localeCompare(b.value)).slice(0, 100);
-  return { status, balance, receipts, values, exchanges: exchanges.length };
+  return { sends, status, balance, receipts, values, exchanges: exchanges.length };
 }

@@ -25,7 +25,7 @@ export class DialectTeacher {
 
   reply(exchangeId: number): ReplyTree {
     const e = this.d.exchange(exchangeId);
-    if (!['status', 'balance', 'receipt'].includes(e.operation)) throw invalid(['exchangeId', 'teach-operation']);
+    if (!['send', 'status', 'balance', 'receipt'].includes(e.operation)) throw invalid(['exchangeId', 'teach-operation']);
     return replyTree(e, e.profile ? this.d.dialectOf(e.profile) : SPEC_DIALECT);
   }
 
@@ -37,7 +37,7 @@ export class DialectTeacher {
     const now = this.d.clock.now();
     const hit = this.recent.get(profileId);
     if (hit && now - hit.at < 10_000) return hit.rows;
-    const rows = this.d.exchanges.recentForProfile(profileId, ['status', 'balance', 'receipt'], PREVIEW_LIMIT);
+    const rows = this.d.exchanges.recentForProfile(profileId, ['send', 'status', 'balance', 'receipt'], PREVIEW_LIMIT);
     this.recent.clear();
     this.recent.set(profileId, { at: this.d.clock.now(), rows });
     return rows;

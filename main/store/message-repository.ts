@@ -267,6 +267,32 @@ export class MessageRepository {
     return this.require(id);
   }
 
+  /** A profile's accepted calls that could not be followed: the send reply gave no message ID (it may, read again). */
+  unfollowed(profile: string): MessageRecord[] {
+    const rows = this.db
+      .prepare(
+        `SELECT * FROM messages WHERE profile = ? AND outcome = 'accepted' AND smsid IS NULL AND json_extract(reason, '$.code') = 'no-message-id' ORDER BY created_at`,
+      )
+      .all(profile) as MessageRow[];
+    return rows.map(toRecord);
+  }
+
+  /**
+   * The message ID of a call that could not be followed, read from its send reply after all: the
+   * call is open again (state pending, not ended), to be followed; the event says where the ID came from.
+   */
+  recoverMessageId(id: number, smsid: string): MessageRecord {
+    const at = this.now();
+    const why = reasonJson({ code: 'message-id-read', params: { smsid } });
+    this.db.transaction(() => {
+      const changed = this.db
+        .prepare(`UPDATE messages SET smsid = ?, state = 'pending', reason = NULL, ended_at = NULL, updated_at = ? WHERE id = ? AND smsid IS NULL`)
+        .run(smsid, at, id).changes;
+      if (changed) this.eventStmt.run(id, at, 'state', 'pending', smsid, why);
+    })();
+    return this.require(id);
+  }
+
   /** Numbers called most recently, newest first, distinct. */
   recentMobiles(limit = 10): string[] {
     return (this.db.prepare('SELECT mobile FROM messages GROUP BY mobile ORDER BY max(created_at) DESC LIMIT ?').all(limit) as { mobile: string }[]).map(

@@ -77,12 +77,43 @@ describe('an unmapped state value, shown and then mapped', () => {
     expect(services.store.messages.get(sent.message.id)).toMatchObject({ state: 'powered_off', endedAt: expect.any(Number) });
   });
 
+  it('a send reply: its message ID taught, the call that could not be followed is followed to its end', async () => {
+    // A reading that looks for the ID in the wrong place: the provider accepts, nothing can follow the call.
+    const lost: Dialect = { ...numeric, id: undefined, name: 'lost', send: { ...numeric.send, id: 'data.messageId' } };
+    const { services, call } = await rehearsal({ sandboxDialect: numeric, profileDialect: { custom: lost }, follow: 'poll' });
+    const profile = (await call('profiles.list')).find((p) => p.name === 'Rehearsal')!;
+    const sent = await call('messages.send', { profileId: profile.id, mobile: '13800138008', content: OTP });
+    expect(sent.message).toMatchObject({ outcome: 'accepted', smsid: null, state: 'unknown', reason: { code: 'no-message-id' }, endedAt: expect.any(Number) });
+    const send = (await call('messages.get', { id: sent.message.id })).exchanges.find((e) => e.operation === 'send')!;
+
+    // The send reply as a tree, read with the profile's reading.
+    const tree = await call('dialects.reply', { exchangeId: send.id });
+    expect(tree).toMatchObject({ operation: 'send', profileId: profile.id, dialect: { name: 'lost' } });
+    expect(JSON.parse((tree.body as { data: string }).data)).toHaveProperty('callId');
+    const taught: Dialect = { ...lost, name: 'found', send: { ...lost.send, id: 'data.callId' } };
+    expect((await call('dialects.preview', { profileId: profile.id, dialect: taught })).sends).toEqual({ total: 1, resolved: 1, before: 0 });
+    expect((await call('dialects.preview', { profileId: profile.id, dialect: lost })).sends).toEqual({ total: 1, resolved: 0, before: 0 });
+
+    // Saved: the ID is read from the reply already captured, and the call is followed to its end.
+    const saved = await call('profiles.setDialect', { id: profile.id, dialect: { custom: taught } });
+    expect(saved.reread).toBe(1);
+    const open = services.store.messages.get(sent.message.id)!;
+    expect(open).toMatchObject({ smsid: expect.any(String), endedAt: null, reason: null });
+    const end = await ended(services, sent.message.id);
+    expect(end).toMatchObject({ state: 'answered', smsid: open.smsid });
+    const events = (await call('messages.get', { id: sent.message.id })).events;
+    expect(events.find((e) => e.reason?.code === 'message-id-read')).toMatchObject({ detail: open.smsid });
+    // Nothing was sent again.
+    expect((await call('messages.get', { id: sent.message.id })).exchanges.filter((e) => e.operation === 'send')).toHaveLength(1);
+  });
+
   it('refuses to teach from what is not a reply, and a candidate dialect that is not valid', async () => {
     const { call } = await rehearsal({});
     const profile = (await call('profiles.list')).find((p) => p.name === 'Rehearsal')!;
-    const sent = await call('messages.send', { profileId: profile.id, mobile: '13800138008', content: OTP });
-    const send = (await call('messages.get', { id: sent.message.id })).exchanges.find((e) => e.operation === 'send')!;
-    await expect(call('dialects.reply', { exchangeId: send.id })).rejects.toMatchObject({
+    // A request of the raw client: not a reply any dialect reads.
+    const raw = await call('raw.send', { profileId: profile.id, request: { path: '/voice/nothing' } });
+    expect(raw.exchange.operation).toBe('raw');
+    await expect(call('dialects.reply', { exchangeId: raw.exchange.id })).rejects.toMatchObject({
       code: 'invalid-input',
       issues: [{ path: 'exchangeId', message: 'teach-operation' }],
     });
