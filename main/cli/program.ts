@@ -22,6 +22,7 @@ import { CliSession, envSigningKey, type ProviderFlags } from './session';
 import { fillFromVars } from './template-vars';
 import { cliLanguage, cliWords, type CliWords } from './text';
 import { localTime } from '../export/table';
+import { version } from '../../package.json';
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
@@ -41,6 +42,7 @@ export async function runCli(argv: readonly string[], rawIo: CliIo): Promise<num
 
   const program = new Command('callout')
     .description(t('cli:help.program'))
+    .version(version, '-V, --version', t('cli:help.version'))
     .option('--json', t('cli:help.json'))
     .addOption(new Option('--lang <lang>', t('cli:help.lang')).argParser(parse.oneOf('--lang', ['zh-CN', 'en'] as const)))
     .option('--profile <name>', t('cli:help.profile'))
