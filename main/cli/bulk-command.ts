@@ -286,7 +286,8 @@ export function registerBulkCommand(program: Command, ctx: CommandContext): void
             failure = new CliFailure(EXIT.rejected, 'rejected-items', { key: 'cli:bulk.rejectedItems', params: { count: p.rejected, id: batchId } });
           else if (reason === 'provider-unreachable' || reason === 'too-many-unknown')
             failure = new CliFailure(EXIT.transport, reason, { key: 'cli:bulk.paused', params: { id: batchId, why: statusText ?? '' } });
-          else if (reason === 'user' || reason === 'closed') failure = new CliFailure(1, 'paused', { key: 'cli:bulk.resumeWith', params: { id: batchId } });
+          else if (reason === 'user' || reason === 'closed')
+            failure = new CliFailure(EXIT.invalid, 'paused', { key: 'cli:bulk.resumeWith', params: { id: batchId } });
           else
             failure = new CliFailure(EXIT.rejected, reason ?? p.status, {
               key: 'cli:bulk.stopped',

@@ -1,6 +1,6 @@
 // The `callout` command. Plain Node: no Electron here.
 import { createInterface } from 'node:readline';
-import type { CliIo } from './io';
+import { EXIT, type CliIo } from './io';
 import { reportCrash, runCli } from './program';
 import { readSecretFromProcess } from './secret-input';
 
@@ -21,10 +21,10 @@ const io: CliIo = {
 };
 
 // Whatever escapes runCli (an error thrown from a timer or a stream) is one line and a log file,
-// never Node's stack trace.
+// never Node's stack trace, and the exit status of an internal error (not 1: a negative result).
 const crash = (error: unknown) => {
   reportCrash(error, argv, io);
-  process.exit(1);
+  process.exit(EXIT.internal);
 };
 process.on('uncaughtException', crash);
 process.on('unhandledRejection', crash);

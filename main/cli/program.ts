@@ -54,6 +54,7 @@ export async function runCli(argv: readonly string[], rawIo: CliIo): Promise<num
     .addOption(new Option('--connect-timeout <seconds>', t('cli:help.connectTimeout')).argParser(parse.seconds('--connect-timeout')))
     .option('--send-key-unencrypted', t('cli:help.sendKeyUnencrypted'))
     .option('--dialect <id|file>', t('cli:help.dialect'))
+    .addHelpText('after', `\n${t('cli:help.exitStatus')}\n`)
     .showHelpAfterError(false)
     .configureOutput({ writeOut: (s) => io.stdout(s), writeErr: () => undefined })
     .exitOverride();
@@ -546,7 +547,7 @@ function report(
   } else {
     // One of main's coded errors met outside the handler table (opening the store on a full disk...), or a crash.
     const coded = toIpcError(error);
-    failure = coded.code === 'internal' ? new CliFailure(1, 'internal', { error: coded }) : failureFromIpc(coded);
+    failure = coded.code === 'internal' ? new CliFailure(EXIT.internal, 'internal', { error: coded }) : failureFromIpc(coded);
   }
   if (failure.kind === 'internal') {
     // Never a stack trace: one line, and the details in a log file of the data directory.
