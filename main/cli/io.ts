@@ -12,6 +12,8 @@ export interface CliIo {
    * new link); returns the function that stops listening. Absent when stdin is not a terminal.
    */
   onLine?: (listener: () => void) => () => void;
+  /** What `-` reads as a file (`callout bulk -`, `callout run -`); default the process's standard input. */
+  stdin?: AsyncIterable<Buffer | string>;
   /** A secret (an API Key): from standard input when piped, else a prompt that does not echo. Null when cancelled. */
   readSecret?: (prompt: string) => Promise<string | null>;
   /** Resolves when a foreground command (`callout capture`) should stop; default SIGINT or SIGTERM (tests pass their own). */

@@ -1,15 +1,16 @@
 // `callout run COLLECTION [--env NAME] [--var NAME=VALUE ...] [--request NAME ...] [--bail]`
 // Runs a saved collection (by name or #id), or a collection file (Postman v2.1, see
-// docs/collections.md), through the handler table (collections.run) and its runProgress push, and
-// exits with a status a CI job can read: 0 every assertion passed, 1 an assertion failed, 2 a
+// docs/collections.md; `-` reads it from standard input), through the handler table
+// (collections.run) and its runProgress push, and exits with a status a CI job can read: 0 every assertion passed, 1 an assertion failed, 2 a
 // request could not be sent (a variable without a value...) or a usage error, 4 a request got no
 // reply (transport failure: never resent).
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import type { Command } from 'commander';
 import type { AssertionResult, RunResultView, RunView, Variable } from '../../common/contract';
 import { progressLine } from './bulk-command';
 import type { CommandContext } from './context';
 import { CliFailure, EXIT, usage } from './io';
+import { readInput, STDIN } from './input';
 import type { CliWords } from './text';
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
@@ -78,13 +79,9 @@ export function registerRunCommand(program: Command, ctx: CommandContext): void 
       // A file on disk is imported for this run and removed after it (the run's results stay in the history).
       let temporary: number | null = null;
       let collectionId: number;
-      if (existsSync(ref) && statSync(ref).isFile()) {
-        let text: string;
-        try {
-          text = readFileSync(ref, 'utf8');
-        } catch (error) {
-          throw usage('cannotRead', { name: ref, detail: (error as Error).message });
-        }
+      // `-` is a collection file on standard input.
+      if (ref === STDIN || (existsSync(ref) && statSync(ref).isFile())) {
+        const text = (await readInput(io, ref)).toString('utf8');
         const imported = await session.call('collections.import', { text });
         temporary = imported.collection.id;
         collectionId = temporary;

@@ -4,8 +4,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { startSandbox } from '../../../main/sandbox';
 import { openStore } from '../../../main/store';
 import { tempHome } from '../../helpers/temp-home';
+import { TEMPLATE } from '../bulk/helpers';
 import { cli } from './run-cli';
 
 const ROOT = join(__dirname, '../../..');
@@ -122,5 +124,77 @@ describe('an internal error exits 70, not 1 (which is a negative result)', () =>
     const r = await cli(['--help'], { CALLOUT_HOME: home(), LANG });
     for (const line of lines) expect(r.stdout).toMatch(line);
     for (const code of [0, 1, 2, 3, 4, 70]) expect(r.stdout).toMatch(new RegExp(`^  ${code} +\\S`, 'm'));
+  });
+});
+
+/** A collection file (Postman v2.1 with Callout's fields): one request whose assertion passes, one whose assertion fails. */
+const COLLECTION = JSON.stringify({
+  info: { name: 'Piped <smoke> & "checks"', schema: 'https://schema.getpostman.com/json/collection/v2.1.0/collection.json' },
+  item: [
+    {
+      name: 'Balance answers',
+      request: { method: 'POST', url: '{{baseUrl}}/voice/balance' },
+      callout: { request: { method: 'POST', path: '/voice/balance' }, assertions: [{ kind: 'code', equals: 2 }] },
+    },
+    {
+      name: 'Balance <is> "3" & more',
+      request: { method: 'POST', url: '{{baseUrl}}/voice/balance' },
+      callout: { request: { method: 'POST', path: '/voice/balance' }, assertions: [{ kind: 'json-equals', path: 'code', equals: '3' }] },
+    },
+  ],
+});
+
+async function sandboxEnv(dir: string): Promise<NodeJS.ProcessEnv> {
+  const KEY = 'conventions-key-7Qx';
+  const sandbox = await startSandbox({ timeScale: 0.002, accounts: [{ apiId: 'conv-acct', apiKey: KEY, balance: 100 }] });
+  cleanups.push(() => sandbox.close());
+  return { CALLOUT_HOME: dir, CALLOUT_BASE_URL: sandbox.baseUrl, CALLOUT_API_ID: 'conv-acct', CALLOUT_API_KEY: KEY };
+}
+
+describe('`-` reads standard input', () => {
+  const CSV = ['手机,姓名,订单号', '13800138008,张三,SO-1', '13900139009,李四,SO-2', 'not-a-number,王五,SO-3'].join('\n');
+
+  it.each([
+    ['en_US.UTF-8', 'Rows: 3 · valid 2 · invalid 1'],
+    ['zh_CN.UTF-8', '行数：3 · 有效 2 · 无效 1'],
+  ])('callout bulk - reads the list piped into it (%s)', async (LANG, said) => {
+    const dir = home();
+    const env = { CALLOUT_HOME: dir, LANG };
+    expect((await cli(['template', 'add', '--id', 'ship', '--approved', '--content', TEMPLATE], env)).code).toBe(0);
+    const human = await callout(['bulk', '-', '--template', 'ship', '--dry-run'], env, { stdin: CSV });
+    expect(human.code, human.stderr).toBe(0);
+    expect(human.stdout).toContain(said);
+    const json = await callout(['--json', 'bulk', '-', '--template', 'ship', '--dry-run'], env, { stdin: CSV });
+    expect(json.code, json.stderr).toBe(0);
+    expect(JSON.parse(json.stdout)).toMatchObject({ totals: { rows: 3, valid: 2, invalid: 1 } });
+  });
+
+  it.each([
+    [
+      'en_US.UTF-8',
+      /^callout: Standard input holds more than 33,554,432 bytes; Callout imports files of at most 33,554,432 bytes \(32 MB\)\. Split it into several files\.\n$/,
+    ],
+    ['zh_CN.UTF-8', /^callout: 标准输入超过 33,554,432 字节；Callout 最多导入 33,554,432 字节（32 MB）的文件。请拆分为多个文件。\n$/],
+  ])('a list over the import limit on standard input is refused, exit 2 (%s)', async (LANG, said) => {
+    const dir = home();
+    const env = { CALLOUT_HOME: dir, LANG };
+    expect((await cli(['template', 'add', '--id', 'ship', '--approved', '--content', TEMPLATE], env)).code).toBe(0);
+    const big = Buffer.alloc(32 * 1024 * 1024 + 10, 'a');
+    const r = await callout(['bulk', '-', '--template', 'ship', '--dry-run'], env, { stdin: big });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(said);
+  });
+
+  it.each([
+    ['en_US.UTF-8', 'callout: Requests that failed an assertion: 1.\n'],
+    ['zh_CN.UTF-8', 'callout: 1 个请求的断言未通过。\n'],
+  ])('callout run - runs the collection file piped into it (%s)', async (LANG, said) => {
+    const dir = home();
+    const env = { ...(await sandboxEnv(dir)), LANG };
+    const r = await callout(['run', '-'], env, { stdin: COLLECTION });
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stdout).toMatch(/^✓ Balance answers/m);
+    expect(r.stdout).toContain('✗ Balance <is> "3" & more');
+    expect(r.stderr).toBe(said);
   });
 });
