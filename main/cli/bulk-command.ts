@@ -12,9 +12,12 @@ import type { CliWords } from './text';
 import { CLEAR_LINE } from './terminal-text';
 import { readInput, STDIN } from './input';
 
-/** A progress line on a terminal only: carriage-return updates on stderr, nothing when piped or with --json. */
+/**
+ * A progress line when standard error is a terminal: carriage-return updates there; nothing when
+ * stderr is piped or a file (whatever stdout is), or with --json.
+ */
 export function progressLine(ctx: CommandContext): { update(text: string): void; end(): void } {
-  const live = ctx.io.isTTY && !ctx.json();
+  const live = ctx.io.stderrIsTTY && !ctx.json();
   let shown = false;
   let last = 0;
   return {

@@ -9,7 +9,7 @@ const io: CliIo = {
   stdout: (s) => process.stdout.write(s),
   stderr: (s) => process.stderr.write(s),
   env: process.env,
-  isTTY: Boolean(process.stdout.isTTY),
+  stderrIsTTY: Boolean(process.stderr.isTTY),
   onLine: process.stdin.isTTY
     ? (listener) => {
         const lines = createInterface({ input: process.stdin });

@@ -6,7 +6,8 @@ export interface CliIo {
   stdout: (text: string) => void;
   stderr: (text: string) => void;
   env: NodeJS.ProcessEnv;
-  isTTY: boolean;
+  /** Standard error is a terminal: the progress lines (written there) are shown only then. */
+  stderrIsTTY: boolean;
   /**
    * Calls `listener` each time a line is typed on an interactive terminal (`callout ui`: Enter for a
    * new link); returns the function that stops listening. Absent when stdin is not a terminal.

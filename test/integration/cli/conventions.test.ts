@@ -2,7 +2,7 @@
 // internal error, `-` for standard input, progress only on a terminal's stderr, and run reports.
 import { afterEach, describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startSandbox } from '../../../main/sandbox';
 import { openStore } from '../../../main/store';
@@ -196,5 +196,55 @@ describe('`-` reads standard input', () => {
     expect(r.stdout).toMatch(/^✓ Balance answers/m);
     expect(r.stdout).toContain('✗ Balance <is> "3" & more');
     expect(r.stderr).toBe(said);
+  });
+});
+
+describe('progress lines only when standard error is a terminal', () => {
+  const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+
+  /**
+   * The entry point on a pseudo-terminal (util-linux `script`), with one of its streams sent to a
+   * file instead: what the terminal showed, and what the file got.
+   */
+  async function onTerminal(args: string[], env: NodeJS.ProcessEnv, toFile: 'stdout' | 'stderr', file: string) {
+    const command = [process.execPath, '--import', 'tsx', ENTRY, ...args].map(quote).join(' ') + (toFile === 'stdout' ? ' >' : ' 2>') + quote(file);
+    const child = spawn('script', ['-qec', command, '/dev/null'], { cwd: ROOT, env: { PATH: process.env.PATH, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+    cleanups.push(() => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    });
+    let terminal = '';
+    child.stdout.on('data', (d) => (terminal += String(d)));
+    child.stderr.on('data', (d) => (terminal += String(d)));
+    child.stdin.end();
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    return { code, terminal, file: readFileSync(file, 'utf8') };
+  }
+
+  // eslint-disable-next-line no-control-regex -- the line's own escape (CLEAR_LINE) is what the test looks for
+  const PROGRESS = /\u001b\[2K\d\/2 Balance/;
+
+  it('stderr on a terminal, stdout to a file: the progress line is shown on the terminal, the results go to the file', async () => {
+    const dir = home();
+    const env = { ...(await sandboxEnv(dir)), LANG: 'en_US.UTF-8' };
+    const collection = join(dir, 'smoke.postman_collection.json');
+    writeFileSync(collection, COLLECTION);
+    const r = await onTerminal(['run', collection], env, 'stdout', join(dir, 'out.txt'));
+    expect(r.code, r.terminal).toBe(1);
+    expect(r.terminal).toMatch(PROGRESS);
+    expect(r.terminal).toContain('callout: Requests that failed an assertion: 1.');
+    expect(r.file).toMatch(/^✓ Balance answers/m);
+    expect(r.file).not.toContain('\u001b');
+  });
+
+  it('stdout on a terminal, stderr to a file: no progress line anywhere, the file gets only the failure', async () => {
+    const dir = home();
+    const env = { ...(await sandboxEnv(dir)), LANG: 'en_US.UTF-8' };
+    const collection = join(dir, 'smoke.postman_collection.json');
+    writeFileSync(collection, COLLECTION);
+    const r = await onTerminal(['run', collection], env, 'stderr', join(dir, 'err.txt'));
+    expect(r.code, r.terminal).toBe(1);
+    expect(r.file).toBe('callout: Requests that failed an assertion: 1.\n');
+    expect(r.terminal).not.toMatch(PROGRESS);
+    expect(r.terminal).toMatch(/✓ Balance answers/);
   });
 });
