@@ -1,6 +1,7 @@
 // The CLI's conventions, as other tools expect them: `--version`, an exit status of its own for an
 // internal error, `-` for standard input, progress only on a terminal's stderr, and run reports.
 import { afterEach, describe, expect, it } from 'vitest';
+import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -137,18 +138,22 @@ const COLLECTION = JSON.stringify({
       callout: { request: { method: 'POST', path: '/voice/balance' }, assertions: [{ kind: 'code', equals: 2 }] },
     },
     {
-      name: 'Balance <is> "3" & more',
+      // A name with what XML must escape, and a control character XML 1.0 cannot carry at all.
+      name: 'Balance <is> "3" & more\u0007',
       request: { method: 'POST', url: '{{baseUrl}}/voice/balance' },
       callout: { request: { method: 'POST', path: '/voice/balance' }, assertions: [{ kind: 'json-equals', path: 'code', equals: '3' }] },
     },
   ],
 });
 
-async function sandboxEnv(dir: string): Promise<NodeJS.ProcessEnv> {
+async function sandboxEnv(dir: string): Promise<{ env: NodeJS.ProcessEnv; requests: () => number }> {
   const KEY = 'conventions-key-7Qx';
   const sandbox = await startSandbox({ timeScale: 0.002, accounts: [{ apiId: 'conv-acct', apiKey: KEY, balance: 100 }] });
   cleanups.push(() => sandbox.close());
-  return { CALLOUT_HOME: dir, CALLOUT_BASE_URL: sandbox.baseUrl, CALLOUT_API_ID: 'conv-acct', CALLOUT_API_KEY: KEY };
+  return {
+    env: { CALLOUT_HOME: dir, CALLOUT_BASE_URL: sandbox.baseUrl, CALLOUT_API_ID: 'conv-acct', CALLOUT_API_KEY: KEY },
+    requests: () => sandbox.requests().length,
+  };
 }
 
 describe('`-` reads standard input', () => {
@@ -190,7 +195,7 @@ describe('`-` reads standard input', () => {
     ['zh_CN.UTF-8', 'callout: 1 个请求的断言未通过。\n'],
   ])('callout run - runs the collection file piped into it (%s)', async (LANG, said) => {
     const dir = home();
-    const env = { ...(await sandboxEnv(dir)), LANG };
+    const env = { ...(await sandboxEnv(dir)).env, LANG };
     const r = await callout(['run', '-'], env, { stdin: COLLECTION });
     expect(r.code, r.stderr).toBe(1);
     expect(r.stdout).toMatch(/^✓ Balance answers/m);
@@ -225,7 +230,7 @@ describe('progress lines only when standard error is a terminal', () => {
 
   it('stderr on a terminal, stdout to a file: the progress line is shown on the terminal, the results go to the file', async () => {
     const dir = home();
-    const env = { ...(await sandboxEnv(dir)), LANG: 'en_US.UTF-8' };
+    const env = { ...(await sandboxEnv(dir)).env, LANG: 'en_US.UTF-8' };
     const collection = join(dir, 'smoke.postman_collection.json');
     writeFileSync(collection, COLLECTION);
     const r = await onTerminal(['run', collection], env, 'stdout', join(dir, 'out.txt'));
@@ -238,7 +243,7 @@ describe('progress lines only when standard error is a terminal', () => {
 
   it('stdout on a terminal, stderr to a file: no progress line anywhere, the file gets only the failure', async () => {
     const dir = home();
-    const env = { ...(await sandboxEnv(dir)), LANG: 'en_US.UTF-8' };
+    const env = { ...(await sandboxEnv(dir)).env, LANG: 'en_US.UTF-8' };
     const collection = join(dir, 'smoke.postman_collection.json');
     writeFileSync(collection, COLLECTION);
     const r = await onTerminal(['run', collection], env, 'stderr', join(dir, 'err.txt'));
@@ -246,5 +251,105 @@ describe('progress lines only when standard error is a terminal', () => {
     expect(r.file).toBe('callout: Requests that failed an assertion: 1.\n');
     expect(r.terminal).not.toMatch(PROGRESS);
     expect(r.terminal).toMatch(/✓ Balance answers/);
+  });
+});
+
+describe('callout run --reporter junit|json FILE', () => {
+  interface Case {
+    name: string;
+    classname: string;
+    time: string;
+    failure?: { message: string; type: string; '#text': string };
+    error?: unknown;
+  }
+
+  it.each([
+    ['en_US.UTF-8', 'expected code = 3, got 2'],
+    ['zh_CN.UTF-8', '期望 code = 3，实际为 2'],
+  ])('writes a JUnit XML and a JSON report of a run with a passing and a failing request, besides the normal output (%s)', async (LANG, said) => {
+    const dir = home();
+    const env = { ...(await sandboxEnv(dir)).env, LANG };
+    const collection = join(dir, 'smoke.postman_collection.json');
+    writeFileSync(collection, COLLECTION);
+    const xmlFile = join(dir, 'report.xml');
+    const jsonFile = join(dir, 'report.json');
+    const r = await cli(['run', collection, '--reporter', 'junit', xmlFile, '--reporter', 'json', jsonFile], env);
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stdout).toMatch(/^✓ Balance answers/m);
+
+    const xml = readFileSync(xmlFile, 'utf8');
+    expect(XMLValidator.validate(xml)).toBe(true);
+    const doc = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '', parseAttributeValue: false, isArray: (n) => n === 'testcase' }).parse(xml);
+    expect(doc.testsuites).toMatchObject({ tests: '2', failures: '1', errors: '0' });
+    const suite = doc.testsuites.testsuite;
+    expect(suite).toMatchObject({ name: 'Piped <smoke> & "checks"', tests: '2', failures: '1', errors: '0', skipped: '0' });
+    const cases = suite.testcase as Case[];
+    expect(cases.map((c) => c.name)).toEqual(['Balance answers', 'Balance <is> "3" & more\\u0007']);
+    expect(cases[0]!.failure).toBeUndefined();
+    expect(cases[1]!.failure).toMatchObject({ message: said, type: 'assertion', '#text': said });
+    for (const c of cases) {
+      expect(c.classname).toBe('Piped <smoke> & "checks"');
+      expect(Number(c.time)).toBeGreaterThanOrEqual(0);
+    }
+
+    const report = JSON.parse(readFileSync(jsonFile, 'utf8'));
+    expect(report).toMatchObject({
+      collectionName: 'Piped <smoke> & "checks"',
+      passed: 1,
+      failed: 1,
+      results: [
+        { name: 'Balance answers', outcome: 'passed', providerCode: 2 },
+        { name: 'Balance <is> "3" & more\u0007', outcome: 'failed', assertions: [{ passed: false, actual: '2', expected: '3' }] },
+      ],
+    });
+    // The same value --json prints.
+    const json = await cli(['--json', 'run', collection], env);
+    expect(Object.keys(json.json as object).sort()).toEqual(Object.keys(report).sort());
+  });
+
+  it.each([
+    ['en_US.UTF-8', ['--reporter', 'xml', 'r.xml'], /^callout: --reporter must be one of junit, json; got "xml"\.\n$/],
+    ['zh_CN.UTF-8', ['--reporter', 'xml', 'r.xml'], /^callout: --reporter 只能是 junit, json 之一，收到的是“xml”。\n$/],
+    ['en_US.UTF-8', ['--reporter', 'junit'], /^callout: --reporter takes a format and a file .* Got: junit\.\n$/],
+    ['zh_CN.UTF-8', ['--reporter', 'junit'], /^callout: --reporter 需要一个格式和一个文件.*收到的是：junit。\n$/],
+    ['en_US.UTF-8', ['--reporter', 'json', '-'], /^callout: --reporter writes its report to a file, not to standard output/],
+    ['zh_CN.UTF-8', ['--reporter', 'json', '-'], /^callout: --reporter 把报告写入文件，而不是标准输出/],
+  ])('a bad --reporter is refused before anything is sent, exit 2 (%s %j)', async (LANG, reporter, said) => {
+    const dir = home();
+    const sandbox = await sandboxEnv(dir);
+    const collection = join(dir, 'smoke.postman_collection.json');
+    writeFileSync(collection, COLLECTION);
+    const r = await cli(['run', collection, ...reporter], { ...sandbox.env, LANG });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(said);
+    expect(r.stdout).toBe('');
+    expect(sandbox.requests()).toBe(0);
+  });
+
+  it.each([
+    [
+      'en_US.UTF-8',
+      /^callout: --reporter takes a format and a file .*after the collection: callout run COLLECTION --reporter junit report\.xml\. Got: junit r\.xml \S+\.\n$/,
+    ],
+    ['zh_CN.UTF-8', /^callout: --reporter 需要一个格式和一个文件.*写在集合之后/],
+  ])('--reporter written before the collection says where it goes (%s)', async (LANG, said) => {
+    const dir = home();
+    const r = await cli(['run', '--reporter', 'junit', 'r.xml', join(dir, 'smoke.json')], { ...(await sandboxEnv(dir)).env, LANG });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(said);
+  });
+
+  it.each([
+    ['en_US.UTF-8', /^callout: Cannot write the report .*missing.*report\.xml \(ENOENT\); nothing was sent\.\n$/],
+    ['zh_CN.UTF-8', /^callout: 无法写入报告 .*report\.xml（ENOENT）；未发送任何内容。\n$/],
+  ])('a report that cannot be written is refused before the run (%s)', async (LANG, said) => {
+    const dir = home();
+    const sandbox = await sandboxEnv(dir);
+    const collection = join(dir, 'smoke.postman_collection.json');
+    writeFileSync(collection, COLLECTION);
+    const r = await cli(['run', collection, '--reporter', 'junit', join(dir, 'missing', 'report.xml')], { ...sandbox.env, LANG });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(said);
+    expect(sandbox.requests()).toBe(0);
   });
 });
