@@ -2,7 +2,6 @@
 // and `callout bulk --resume BATCH`: a spreadsheet to a batch of calls, under the profile's limits.
 // Everything goes through the handler table (bulk.open, bulk.create, bulk.start ...) and the
 // bulkProgress push, as in the app.
-import { readFile, stat } from 'node:fs/promises';
 import { IMPORT_LIMITS } from '../../common/domain/import-limits';
 import { Command, Option } from 'commander';
 import type { BatchItemView, BatchProgress, DuplicatePolicy, MappingSpec, ValidationReport } from '../../common/bulk-types';
@@ -11,10 +10,14 @@ import { CliFailure, EXIT, failureFromIpc, usage } from './io';
 import type { CommandContext } from './context';
 import type { CliWords } from './text';
 import { CLEAR_LINE } from './terminal-text';
+import { readInput, STDIN } from './input';
 
-/** A progress line on a terminal only: carriage-return updates on stderr, nothing when piped or with --json. */
+/**
+ * A progress line when standard error is a terminal: carriage-return updates there; nothing when
+ * stderr is piped or a file (whatever stdout is), or with --json.
+ */
 export function progressLine(ctx: CommandContext): { update(text: string): void; end(): void } {
-  const live = ctx.io.isTTY && !ctx.json();
+  const live = ctx.io.stderrIsTTY && !ctx.json();
   let shown = false;
   let last = 0;
   return {
@@ -163,17 +166,15 @@ export function registerBulkCommand(program: Command, ctx: CommandContext): void
           const template = (await session.call('templates.list', undefined)).find((x) => x.id === opts.template);
           if (!template) throw usage('noTemplate', { id: opts.template });
           templateId = template.id;
-          let bytes: Buffer;
-          try {
-            // A file over the size limit is refused from its size, never read into memory.
-            const size = (await stat(file)).size;
-            if (size > IMPORT_LIMITS.fileBytes)
-              throw failureFromIpc({ code: 'import-too-large', params: { kind: 'fileBytes', max: IMPORT_LIMITS.fileBytes, found: size } });
-            bytes = await readFile(file);
-          } catch (error) {
-            if (error instanceof CliFailure) throw error;
-            throw usage('cannotRead', { name: file, detail: (error as NodeJS.ErrnoException).code ?? String(error) });
-          }
+          // A file over the size limit is refused from its size, never read into memory; `-` is standard input.
+          const bytes = await readInput(ctx.io, file, {
+            maxBytes: IMPORT_LIMITS.fileBytes,
+            tooLarge: (found) =>
+              found === null
+                ? usage('stdinTooLarge', { max: IMPORT_LIMITS.fileBytes }, 'import-too-large')
+                : failureFromIpc({ code: 'import-too-large', params: { kind: 'fileBytes', max: IMPORT_LIMITS.fileBytes, found } }),
+          });
+          const fileName = file === STDIN ? t('cli:stdinName') : file;
           // Reading happens in main's import worker: on a terminal, a line follows its progress.
           const reading = progressLine(ctx);
           const requestId = `cli-${process.pid}`;
@@ -186,7 +187,7 @@ export function registerBulkCommand(program: Command, ctx: CommandContext): void
             view = await session.call('bulk.open', {
               templateId,
               requestId,
-              file: { name: file, base64: bytes.toString('base64') },
+              file: { name: fileName, base64: bytes.toString('base64') },
               ...(opts.map.length ? { mapping: parseMaps(opts.map) } : {}),
             });
           } finally {
@@ -227,7 +228,7 @@ export function registerBulkCommand(program: Command, ctx: CommandContext): void
               importId: importId!,
               profileId,
               duplicates: policy,
-              name: opts.name?.trim() || file!.split(/[\\/]/).pop()!,
+              name: opts.name?.trim() || (file === STDIN ? t('cli:stdinName') : file!.split(/[\\/]/).pop()!),
             });
             batchId = batch.id;
             await session.call('bulk.start', { batchId });
@@ -286,7 +287,8 @@ export function registerBulkCommand(program: Command, ctx: CommandContext): void
             failure = new CliFailure(EXIT.rejected, 'rejected-items', { key: 'cli:bulk.rejectedItems', params: { count: p.rejected, id: batchId } });
           else if (reason === 'provider-unreachable' || reason === 'too-many-unknown')
             failure = new CliFailure(EXIT.transport, reason, { key: 'cli:bulk.paused', params: { id: batchId, why: statusText ?? '' } });
-          else if (reason === 'user' || reason === 'closed') failure = new CliFailure(1, 'paused', { key: 'cli:bulk.resumeWith', params: { id: batchId } });
+          else if (reason === 'user' || reason === 'closed')
+            failure = new CliFailure(EXIT.invalid, 'paused', { key: 'cli:bulk.resumeWith', params: { id: batchId } });
           else
             failure = new CliFailure(EXIT.rejected, reason ?? p.status, {
               key: 'cli:bulk.stopped',

@@ -209,7 +209,7 @@ export function registerDialCommand(program: Command, ctx: CommandContext): void
           refused: new CliFailure(EXIT.usage, 'dial-limited', { key: 'cli:dial.limited', params: { text: resultText(words, result) } }),
           failed: new CliFailure(EXIT.rejected, 'failed', { key: 'cli:plain', params: { text: resultText(words, result) } }),
           unknown: new CliFailure(EXIT.transport, 'unknown', { key: 'cli:plain', params: { text: resultText(words, result) } }),
-          cancelled: new CliFailure(1, 'cancelled', { key: 'cli:plain', params: { text: resultText(words, result) } }),
+          cancelled: new CliFailure(EXIT.invalid, 'cancelled', { key: 'cli:plain', params: { text: resultText(words, result) } }),
         };
         ctx.printAndFail(value, human, failures[result.status]);
       },

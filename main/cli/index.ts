@@ -1,6 +1,6 @@
 // The `callout` command. Plain Node: no Electron here.
 import { createInterface } from 'node:readline';
-import type { CliIo } from './io';
+import { EXIT, type CliIo } from './io';
 import { reportCrash, runCli } from './program';
 import { readSecretFromProcess } from './secret-input';
 
@@ -9,7 +9,7 @@ const io: CliIo = {
   stdout: (s) => process.stdout.write(s),
   stderr: (s) => process.stderr.write(s),
   env: process.env,
-  isTTY: Boolean(process.stdout.isTTY),
+  stderrIsTTY: Boolean(process.stderr.isTTY),
   onLine: process.stdin.isTTY
     ? (listener) => {
         const lines = createInterface({ input: process.stdin });
@@ -21,10 +21,10 @@ const io: CliIo = {
 };
 
 // Whatever escapes runCli (an error thrown from a timer or a stream) is one line and a log file,
-// never Node's stack trace.
+// never Node's stack trace, and the exit status of an internal error (not 1: a negative result).
 const crash = (error: unknown) => {
   reportCrash(error, argv, io);
-  process.exit(1);
+  process.exit(EXIT.internal);
 };
 process.on('uncaughtException', crash);
 process.on('unhandledRejection', crash);

@@ -6,12 +6,15 @@ export interface CliIo {
   stdout: (text: string) => void;
   stderr: (text: string) => void;
   env: NodeJS.ProcessEnv;
-  isTTY: boolean;
+  /** Standard error is a terminal: the progress lines (written there) are shown only then. */
+  stderrIsTTY: boolean;
   /**
    * Calls `listener` each time a line is typed on an interactive terminal (`callout ui`: Enter for a
    * new link); returns the function that stops listening. Absent when stdin is not a terminal.
    */
   onLine?: (listener: () => void) => () => void;
+  /** What `-` reads as a file (`callout bulk -`, `callout run -`); default the process's standard input. */
+  stdin?: AsyncIterable<Buffer | string>;
   /** A secret (an API Key): from standard input when piped, else a prompt that does not echo. Null when cancelled. */
   readSecret?: (prompt: string) => Promise<string | null>;
   /** Resolves when a foreground command (`callout capture`) should stop; default SIGINT or SIGTERM (tests pass their own). */
@@ -20,9 +23,13 @@ export interface CliIo {
   clock?: Clock;
 }
 
+/**
+ * The exit statuses, the one table (said in `callout --help`, cli:help.exitStatus, and the README's
+ * CLI section): a script tells a negative result (1) from a crash (70) by the number alone.
+ */
 export const EXIT = {
   ok: 0,
-  /** `callout verify`: the signature is not valid; `callout dial`: nobody answered. */
+  /** A negative result: `verify` the signature is not valid; `run` an assertion failed; `dial` nobody answered; `bulk` interrupted. */
   invalid: 1,
   /** Usage or local validation error: nothing was sent. */
   usage: 2,
@@ -30,13 +37,15 @@ export const EXIT = {
   rejected: 3,
   /** Transport failure or unknown outcome. */
   transport: 4,
+  /** An internal error (a bug, an unexpected exception): sysexits' EX_SOFTWARE. The details go to a log file. */
+  internal: 70,
 } as const;
 
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 
 /**
  * The exit status of every error code main can report: the one table. Errors that stop a command
- * before anything is sent are usage errors (2); an internal failure is 1.
+ * before anything is sent are usage errors (2); an internal failure is 70.
  */
 export const EXIT_FOR_ERROR: Record<ErrorCode, ExitCode> = {
   'invalid-input': EXIT.usage,
@@ -83,7 +92,7 @@ export const EXIT_FOR_ERROR: Record<ErrorCode, ExitCode> = {
   'capture-target': EXIT.usage,
   'capture-listen': EXIT.usage,
   paging: EXIT.usage,
-  internal: EXIT.invalid,
+  internal: EXIT.internal,
 };
 
 /** What a failure says: a catalog key with its parameters (or an error of main's, rendered from its code). */

@@ -2,7 +2,7 @@
 // following headless (a server without a desktop), `callout page test` sends a test alert,
 // `callout oncall now` says who is on call, `callout incidents ...` lists, shows, acknowledges,
 // resolves and exports incidents. Everything goes through the handler table (session.call).
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { userInfo } from 'node:os';
 import { Command, Option } from 'commander';
 import type { IncidentCallRecord, IncidentDetail, IncidentRecord } from '../../common/paging/records';
@@ -14,6 +14,7 @@ import { localTime } from '../export/table';
 import type { CommandContext } from './context';
 import type { InputOf } from '../../common/contract';
 import { CliFailure, failureFromIpc, usage } from './io';
+import { readInput } from './input';
 import type { CliWords } from './text';
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
@@ -301,12 +302,7 @@ export function registerPagingCommands(program: Command, ctx: CommandContext): v
     .argument('<file>', t('cli:help.alertFile'))
     .option('--preview', t('cli:help.pastePreview'))
     .action(async (file: string, opts: { preview?: boolean }) => {
-      let text: string;
-      try {
-        text = readFileSync(file === '-' ? 0 : file, 'utf8');
-      } catch (error) {
-        throw usage('cannotRead', { name: file, detail: (error as NodeJS.ErrnoException).code ?? String(error) });
-      }
+      const text = (await readInput(io, file)).toString('utf8');
       const preview = await session.call('paging.preview', { text }).catch((error: unknown) => {
         throw alertInvalid(words, error);
       });

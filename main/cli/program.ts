@@ -22,6 +22,7 @@ import { CliSession, envSigningKey, type ProviderFlags } from './session';
 import { fillFromVars } from './template-vars';
 import { cliLanguage, cliWords, type CliWords } from './text';
 import { localTime } from '../export/table';
+import { version } from '../../package.json';
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
@@ -41,6 +42,7 @@ export async function runCli(argv: readonly string[], rawIo: CliIo): Promise<num
 
   const program = new Command('callout')
     .description(t('cli:help.program'))
+    .version(version, '-V, --version', t('cli:help.version'))
     .option('--json', t('cli:help.json'))
     .addOption(new Option('--lang <lang>', t('cli:help.lang')).argParser(parse.oneOf('--lang', ['zh-CN', 'en'] as const)))
     .option('--profile <name>', t('cli:help.profile'))
@@ -52,6 +54,7 @@ export async function runCli(argv: readonly string[], rawIo: CliIo): Promise<num
     .addOption(new Option('--connect-timeout <seconds>', t('cli:help.connectTimeout')).argParser(parse.seconds('--connect-timeout')))
     .option('--send-key-unencrypted', t('cli:help.sendKeyUnencrypted'))
     .option('--dialect <id|file>', t('cli:help.dialect'))
+    .addHelpText('after', `\n${t('cli:help.exitStatus')}\n`)
     .showHelpAfterError(false)
     .configureOutput({ writeOut: (s) => io.stdout(s), writeErr: () => undefined })
     .exitOverride();
@@ -544,7 +547,7 @@ function report(
   } else {
     // One of main's coded errors met outside the handler table (opening the store on a full disk...), or a crash.
     const coded = toIpcError(error);
-    failure = coded.code === 'internal' ? new CliFailure(1, 'internal', { error: coded }) : failureFromIpc(coded);
+    failure = coded.code === 'internal' ? new CliFailure(EXIT.internal, 'internal', { error: coded }) : failureFromIpc(coded);
   }
   if (failure.kind === 'internal') {
     // Never a stack trace: one line, and the details in a log file of the data directory.

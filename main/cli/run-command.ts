@@ -1,16 +1,18 @@
 // `callout run COLLECTION [--env NAME] [--var NAME=VALUE ...] [--request NAME ...] [--bail]`
 // Runs a saved collection (by name or #id), or a collection file (Postman v2.1, see
-// docs/collections.md), through the handler table (collections.run) and its runProgress push, and
-// exits with a status a CI job can read: 0 every assertion passed, 1 an assertion failed, 2 a
+// docs/collections.md; `-` reads it from standard input), through the handler table
+// (collections.run) and its runProgress push, and exits with a status a CI job can read: 0 every assertion passed, 1 an assertion failed, 2 a
 // request could not be sent (a variable without a value...) or a usage error, 4 a request got no
 // reply (transport failure: never resent).
-import { existsSync, readFileSync, statSync } from 'node:fs';
-import type { Command } from 'commander';
-import type { AssertionResult, RunResultView, RunView, Variable } from '../../common/contract';
+import { closeSync, existsSync, openSync, statSync, writeFileSync } from 'node:fs';
+import { Option, type Command } from 'commander';
+import type { RunResultView, RunView, Variable } from '../../common/contract';
 import { progressLine } from './bulk-command';
 import type { CommandContext } from './context';
 import { CliFailure, EXIT, usage } from './io';
+import { readInput, STDIN } from './input';
 import type { CliWords } from './text';
+import { failedAssertionText, REPORT_FORMATS, runReport, type ReportFormat } from './run-report';
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
@@ -22,21 +24,6 @@ function variablesFrom(pairs: readonly string[]): Variable[] {
   });
 }
 
-/** An assertion in words: "status = 200", "code = 2", "$.smsid exists". */
-export function assertionText(words: CliWords, a: AssertionResult['assertion'], expected?: string): string {
-  const { t } = words;
-  switch (a.kind) {
-    case 'status':
-      return t('workbench.assertion.status', { value: a.equals });
-    case 'code':
-      return t('workbench.assertion.code', { value: a.equals });
-    case 'json-equals':
-      return t('workbench.assertion.equals', { path: a.path, value: expected ?? a.equals });
-    case 'json-exists':
-      return t('workbench.assertion.exists', { path: a.path });
-  }
-}
-
 function resultLines(words: CliWords, r: RunResultView): string[] {
   const { t } = words;
   const mark = r.outcome === 'passed' ? '✓' : r.outcome === 'failed' ? '✗' : '!';
@@ -45,12 +32,7 @@ function resultLines(words: CliWords, r: RunResultView): string[] {
   const lines = [`${mark} ${r.name}  ${what}${ms}${r.exchangeId !== null ? `  ${t('cli:run.exchangeRef', { id: r.exchangeId })}` : ''}`];
   if (r.problem) lines.push(`    ${words.error(r.problem)}`);
   if (r.failure) lines.push(`    ${words.reason(r.failure.reason)}`);
-  for (const a of r.assertions) {
-    if (!a.passed)
-      lines.push(
-        `    ${t('cli:run.failedAssertion', { assertion: assertionText(words, a.assertion, a.expected), actual: a.actual ?? t('workbench.assertion.nothing') })}`,
-      );
-  }
+  for (const a of r.assertions) if (!a.passed) lines.push(`    ${failedAssertionText(words, a)}`);
   return lines;
 }
 
@@ -62,29 +44,61 @@ export function runExitCode(run: RunView): number {
   return EXIT.ok;
 }
 
+/** `--reporter junit|json FILE`: two values per use (commander's variadic option), repeatable. */
+function reporterOption(description: string): Option {
+  const option = new Option('--reporter <junit|json> <file>', description);
+  option.variadic = true;
+  return option;
+}
+
+/** The reports asked for: a format and a file, in pairs. */
+function reportsFrom(values: readonly string[]): { format: ReportFormat; file: string }[] {
+  if (values.length % 2 !== 0) throw usage('reporterShape', { values: values.join(' ') });
+  const reports: { format: ReportFormat; file: string }[] = [];
+  for (let i = 0; i < values.length; i += 2) {
+    const format = values[i]!;
+    const file = values[i + 1]!;
+    if (!(REPORT_FORMATS as readonly string[]).includes(format))
+      throw usage('oneOf', { flag: '--reporter', allowed: REPORT_FORMATS.join(', '), value: format });
+    if (file === STDIN) throw usage('reporterStdout');
+    reports.push({ format: format as ReportFormat, file });
+  }
+  return reports;
+}
+
 export function registerRunCommand(program: Command, ctx: CommandContext): void {
   const { t } = ctx.words;
   program
     .command('run')
     .description(t('cli:help.run'))
-    .argument('<collection>', t('cli:help.collection'))
+    // Optional for commander, so that a --reporter written before it (which takes it as a value)
+    // is said in the user's words; the usage line still says it is needed.
+    .argument('[collection]', t('cli:help.collection'))
+    .usage('[options] <collection>')
     .option('--env <name>', t('cli:help.env'))
     .option('--var <name=value>', t('cli:help.runVar'), collect, [])
     .option('--request <name>', t('cli:help.runRequest'), collect, [])
     .option('--bail', t('cli:help.bail'))
-    .action(async (ref: string, opts: { env?: string; var: string[]; request: string[]; bail?: boolean }) => {
+    .addOption(reporterOption(t('cli:help.reporter')))
+    .action(async (ref: string | undefined, opts: { env?: string; var: string[]; request: string[]; bail?: boolean; reporter?: string[] }) => {
       const { session, words, io } = ctx;
+      const reports = reportsFrom(opts.reporter ?? []);
+      if (ref === undefined) throw usage('needCollection');
       const variables = variablesFrom(opts.var);
+      // Each report's file is created now: one that cannot be written is refused before anything is sent.
+      for (const r of reports) {
+        try {
+          closeSync(openSync(r.file, 'w'));
+        } catch (error) {
+          throw usage('cannotWriteReport', { name: r.file, detail: (error as NodeJS.ErrnoException).code ?? String(error) });
+        }
+      }
       // A file on disk is imported for this run and removed after it (the run's results stay in the history).
       let temporary: number | null = null;
       let collectionId: number;
-      if (existsSync(ref) && statSync(ref).isFile()) {
-        let text: string;
-        try {
-          text = readFileSync(ref, 'utf8');
-        } catch (error) {
-          throw usage('cannotRead', { name: ref, detail: (error as Error).message });
-        }
+      // `-` is a collection file on standard input.
+      if (ref === STDIN || (existsSync(ref) && statSync(ref).isFile())) {
+        const text = (await readInput(io, ref)).toString('utf8');
         const imported = await session.call('collections.import', { text });
         temporary = imported.collection.id;
         collectionId = temporary;
@@ -136,6 +150,17 @@ export function registerRunCommand(program: Command, ctx: CommandContext): void 
             ...run.results.flatMap((r) => resultLines(words, r)),
             t('cli:run.summary', { name: run.collectionName, passed: run.passed, failed: run.failed, errored: run.errored, id: run.id }),
           ].join('\n');
+        for (const r of reports) {
+          try {
+            writeFileSync(r.file, runReport(r.format, run, words));
+          } catch (error) {
+            // The run happened (it is in History); only its report is missing.
+            throw new CliFailure(EXIT.usage, 'report-not-written', {
+              key: 'cli:run.reportNotWritten',
+              params: { name: r.file, detail: (error as NodeJS.ErrnoException).code ?? String(error), id: run.id },
+            });
+          }
+        }
         const code = runExitCode(run);
         if (code === EXIT.ok) {
           ctx.emit(run, human);

@@ -129,7 +129,7 @@ describe('callout bulk', () => {
       stdout: (s) => (stdout += s),
       stderr: (s) => (stderr += s),
       env,
-      isTTY: true,
+      stderrIsTTY: true,
       clock: new ScaledClock(FASTEST_SCALE),
     });
     expect(code).toBe(0);

@@ -49,7 +49,7 @@ async function startCapture(args: string[], runEnv: NodeJS.ProcessEnv) {
     },
     stderr: (s) => (stderr += s),
     env: runEnv,
-    isTTY: false,
+    stderrIsTTY: false,
     until,
   });
   const line = await Promise.race([first, exit.then((code) => Promise.reject(new Error(`capture exited ${code}: ${stderr}`)))]);
@@ -220,7 +220,7 @@ describe('callout capture: 50 requests of a backend through the proxy to the san
       stdout: (x) => ((out += x), out.includes('Ctrl-C') && listening()),
       stderr: () => undefined,
       env: noKey,
-      isTTY: false,
+      stderrIsTTY: false,
       until,
     });
     await up;

@@ -118,7 +118,7 @@ describe('callout sandbox', () => {
     let out = '';
     await runSandboxCommand(
       { timeScale: 1, signature: 'off' },
-      { stdout: (s) => (out += s), stderr: () => undefined, env: {}, isTTY: false },
+      { stdout: (s) => (out += s), stderr: () => undefined, env: {}, stderrIsTTY: false },
       false,
       cliWords(lang),
       Promise.resolve(),

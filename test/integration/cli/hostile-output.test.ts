@@ -93,7 +93,7 @@ describe('provider text on a terminal', () => {
 });
 
 describe('a crash is one line and a log file, never a stack trace', () => {
-  it('an internal error: exit 1, one line naming the log, the details (not the key) in the log', async () => {
+  it('an internal error: exit 70 (not 1, a negative result), one line naming the log, the details (not the key) in the log', async () => {
     const { env, home } = await setup({ code: 2, msg: 'ok', smsid: 'S1', count: 1 });
     // A store whose messages lost a column the history reads: the history query fails inside Callout.
     const s = openStore(home);
@@ -101,7 +101,7 @@ describe('a crash is one line and a log file, never a stack trace', () => {
     s.close();
     for (const args of [['history'], ['--json', 'history']]) {
       const r = await cli(args, env);
-      expect(r.code).toBe(1);
+      expect(r.code).toBe(70);
       expect(r.stderr.trim().split('\n')).toHaveLength(1);
       expect(r.stderr).not.toMatch(/\n\s+at |Error:|SqliteError/);
       const log = /The details are in (\S+)/.exec(r.stderr)?.[1];

@@ -87,7 +87,7 @@ describe.skipIf(skip)('--profile with the key in the real keychain', () => {
         stdout: (x) => ((out += x), out.includes('Ctrl-C') && up()),
         stderr: () => undefined,
         env: { ...env, LANG: lang },
-        isTTY: false,
+        stderrIsTTY: false,
         until,
       });
       await Promise.race([listening, exit.then((c) => Promise.reject(new Error(`capture exited ${c}`)))]);
@@ -108,7 +108,7 @@ describe.skipIf(skip)('--profile with the key in the real keychain', () => {
       stdout: (x) => ((out += x), out.includes('Ctrl-C') && up()),
       stderr: () => undefined,
       env,
-      isTTY: false,
+      stderrIsTTY: false,
       until,
     });
     await listening;

@@ -13,7 +13,7 @@ export interface CliRun {
 export async function cli(args: string[], env: NodeJS.ProcessEnv, extra: Pick<CliIo, 'readSecret' | 'clock'> = {}): Promise<CliRun> {
   let stdout = '';
   let stderr = '';
-  const code = await runCli(args, { stdout: (s) => (stdout += s), stderr: (s) => (stderr += s), env, isTTY: false, ...extra });
+  const code = await runCli(args, { stdout: (s) => (stdout += s), stderr: (s) => (stderr += s), env, stderrIsTTY: false, ...extra });
   let json: unknown = undefined;
   if (args.includes('--json')) json = JSON.parse(stdout);
   return { code, stdout, stderr, json };

@@ -44,7 +44,7 @@ function io(env: NodeJS.ProcessEnv = {}): Run {
       stdout: (s) => void (stdout += s),
       stderr: (s) => void (stderr += s),
       env: { CALLOUT_HOME: join(home.dir, 'data'), ...env },
-      isTTY: true,
+      stderrIsTTY: true,
       onLine: (l) => ((line = l), () => (line = null)),
     },
     out: () => stdout,

@@ -74,7 +74,7 @@ async function serving<T>(probe: (url: string) => Promise<T>): Promise<T> {
     },
     stderr: (s) => (err += s),
     env,
-    isTTY: false,
+    stderrIsTTY: false,
     until,
   });
   const url = await Promise.race([address, done.then((code) => Promise.reject(new Error(`page serve exited ${code}: ${err}${out}`)))]);
