@@ -5,7 +5,7 @@
 // ends the call as busy. Screenshots under test-results/screens/.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { builtinDialect } from '../../common/dialects';
+import { builtinDialect, type Dialect } from '../../common/dialects';
 import { reasonArgs } from '../../common/messages';
 import type { MessageRecord } from '../../common/records';
 import { SANDBOX_API_ID } from '../../main/profiles/profile-service';
@@ -40,10 +40,16 @@ describe.each(LOCALES)('Dialects and the teach flow ($suffix)', ({ locale, lang,
     await settled(page);
     await app.screenshot(name);
   };
-  const update = (pred: (m: MessageRecord) => boolean) =>
-    new Promise<MessageRecord>((resolve) => {
+  // The first pushed update that matches; after 20 s, a failure that says which wait it was.
+  const update = (pred: (m: MessageRecord) => boolean, what = 'a message update') =>
+    new Promise<MessageRecord>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        off();
+        reject(new Error(`no ${what} in 20 s`));
+      }, 20_000);
       const off = app.services.subscribe((channel, payload) => {
         if (channel === 'main:message-updated' && pred(payload as MessageRecord)) {
+          clearTimeout(timer);
           off();
           resolve(payload as MessageRecord);
         }
@@ -151,7 +157,7 @@ describe.each(LOCALES)('Dialects and the teach flow ($suffix)', ({ locale, lang,
       expect(await page.getByTestId('message-timeline').innerText()).toContain(catalogText(t, reasonArgs(busy.reason!)));
       await snap(`dialects-unmapped-${suffix}`);
 
-      // The same reply from its exchange, in the inspector: "Map this reply…" is there (not on the send).
+      // The same reply from its exchange, in the inspector: "Map this reply…" is there (on the send too).
       // The value may first have come in a receipt (pushed); the follower's first status reply comes
       // about 2 s after the send (main follows on the system clock), and the panel lists it.
       let exchanges: Awaited<ReturnType<(typeof app.handlers)['messages.get']>>['exchanges'] = [];
@@ -166,7 +172,7 @@ describe.each(LOCALES)('Dialects and the teach flow ($suffix)', ({ locale, lang,
       const send = exchanges.find((e) => e.operation === 'send')!;
       await page.locator(`[data-testid="exchange-item"][data-exchange-id="${send.id}"] [data-testid="exchange-open"]`).click();
       await page.getByTestId('inspector').waitFor();
-      expect(await page.getByTestId('inspector').getByTestId('map-reply').count()).toBe(0);
+      expect(await page.getByTestId('inspector').getByTestId('map-reply').count()).toBe(1);
       await page.keyboard.press('Escape');
       await page.getByTestId('inspector').waitFor({ state: 'detached' });
       await page.locator(`[data-testid="exchange-item"][data-exchange-id="${status.id}"] [data-testid="exchange-open"]`).click();
@@ -184,7 +190,7 @@ describe.each(LOCALES)('Dialects and the teach flow ($suffix)', ({ locale, lang,
     'maps it from the reply: the tree, the values seen, the preview, and saving ends the call as busy',
     async () => {
       // An answered call first: its replies are ones the profile's dialect reads today.
-      const answered = update((m) => m.endedAt !== null && m.state === 'answered');
+      const answered = update((m) => m.endedAt !== null && m.state === 'answered', 'answered call');
       await app.handlers['messages.send']({ profileId, mobile: '13800138008', content: OTP, templateId: null });
       await answered;
       await page.getByTestId('map-unmapped').click();
@@ -283,6 +289,53 @@ describe.each(LOCALES)('Dialects and the teach flow ($suffix)', ({ locale, lang,
       const list = page.getByTestId('exchanges-list');
       // In a URL the placeholder is percent-encoded (%5BREDACTED%5D), so that copy as cURL still works.
       await expect.poll(async () => (await list.innerText()).includes('%5BREDACTED%5D')).toBe(true);
+      expect(problems).toEqual([]);
+    },
+    TIMEOUT,
+  );
+
+  it(
+    "teaches a send reply's message ID: the call that could not be followed is followed to its end",
+    async () => {
+      // The profile reads the message ID at a place the provider does not write it.
+      const lost: Dialect = { ...numeric, id: undefined, name: 'lost', send: { ...numeric.send, id: 'data.messageId' } };
+      await app.handlers['profiles.setDialect']({ id: profileId, dialect: { custom: lost } });
+      const sent = await app.handlers['messages.send']({ profileId, mobile: '13800138008', content: OTP, templateId: null });
+      expect(sent.message).toMatchObject({ outcome: 'accepted', smsid: null, state: 'unknown', reason: { code: 'no-message-id' } });
+      await page.goto(page.url().replace(/#.*$/, '#/history'));
+      await page.getByRole('tab', { name: t('history.tabs.messages') }).click();
+      const row = page.locator(`[data-testid="history-row"][data-message-id="${sent.message.id}"]`);
+      await row.click({ position: { x: 60, y: 20 } });
+      const send = (await app.handlers['messages.get']({ id: sent.message.id })).exchanges.find((e) => e.operation === 'send')!;
+      await page.locator(`[data-testid="exchange-item"][data-exchange-id="${send.id}"] [data-testid="exchange-open"]`).click();
+      await page.getByTestId('inspector').getByTestId('map-reply').click();
+      const drawer = page.getByTestId('teach-drawer');
+      await drawer.getByTestId('teach').waitFor();
+      // The message ID is what to pick first; the reply reads none yet.
+      expect(await drawer.getByTestId('teach-reading-id').getAttribute('data-id')).toBe('');
+      const sends = drawer.getByTestId('teach-resolve-sends');
+      await sends.waitFor();
+      expect(await sends.getAttribute('data-before')).toBe('0');
+      await drawer.locator('[data-testid="teach-node"][data-path="data.callId"]').click();
+      await expect.poll(() => drawer.getByTestId('teach-reading-id').getAttribute('data-id')).not.toBe('');
+      expect(await drawer.getByTestId('teach-picked').innerText()).toContain(
+        t('dialects.teach.picked', { target: t('dialects.teach.target.id'), path: 'data.callId' }),
+      );
+      await expect.poll(async () => Number(await sends.getAttribute('data-resolved'))).toBeGreaterThan(0);
+      await snap(`dialects-teach-send-${suffix}`);
+      expect(await bodyText(page)).not.toMatch(RAW_KEY);
+
+      // Saved: the ID is read from the reply already captured; the call is followed to its end, sent once.
+      const ended = update((m) => m.id === sent.message.id && m.endedAt !== null && m.state === 'answered');
+      await drawer.getByTestId('teach-save').click();
+      const m = await ended;
+      expect(m.smsid).toMatch(/\S/);
+      await page.getByTestId('inspector').waitFor();
+      await page.keyboard.press('Escape');
+      await expect.poll(() => page.getByTestId('panel-state').innerText()).toBe(t('msg:state.answered'));
+      expect(await page.getByTestId('message-timeline').innerText()).toContain(m.smsid!);
+      expect((await app.handlers['messages.get']({ id: m.id })).exchanges.filter((e) => e.operation === 'send')).toHaveLength(1);
+      await snap(`dialects-send-followed-${suffix}`);
       expect(problems).toEqual([]);
     },
     TIMEOUT,

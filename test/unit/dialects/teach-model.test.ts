@@ -1,7 +1,7 @@
 // The teach flow's model: a reply as a tree (JSON texts opened), picked fields written relative to
 // the record or receipt they belong to, values mapped where the dialect reads them.
 import { describe, expect, it } from 'vitest';
-import { builtinDialect, checkDialect, readReceipts, readStatus, SPEC_DIALECT } from '../../../common/dialects';
+import { builtinDialect, checkDialect, readReceipts, readSend, readStatus, SPEC_DIALECT } from '../../../common/dialects';
 import { applyMapping, applyPick, ownDialect, pathsOf, readsFewer, relativePath, statesOf, treeOf } from '../../../renderer/src/features/dialects/teach-model';
 
 const numeric = builtinDialect('numeric-states')!;
@@ -62,12 +62,24 @@ describe('the teach model', () => {
 describe('a reading that reads fewer replies', () => {
   const count = (resolved: number, before: number, total = 16) => ({ total, resolved, before });
   it('names each kind of reply the candidate reads fewer of than the profile does now', () => {
-    expect(readsFewer({ status: count(2, 14), receipts: count(3, 3, 3), balance: count(0, 1, 1) })).toEqual([
+    expect(readsFewer({ sends: count(4, 4, 4), status: count(2, 14), receipts: count(3, 3, 3), balance: count(0, 1, 1) })).toEqual([
       { kind: 'status', total: 16, resolved: 2, before: 14 },
       { kind: 'balance', total: 1, resolved: 0, before: 1 },
     ]);
   });
   it('says nothing when it reads as many or more', () => {
-    expect(readsFewer({ status: count(15, 14), receipts: count(0, 0, 0), balance: count(1, 1, 1) })).toEqual([]);
+    expect(readsFewer({ sends: count(1, 0, 1), status: count(15, 14), receipts: count(0, 0, 0), balance: count(1, 1, 1) })).toEqual([]);
+  });
+});
+
+describe('teaching a send reply', () => {
+  it('picks the message ID and the units billed, where the dialect reads them (no record to be relative to)', () => {
+    const lost = { ...numeric, send: { ...numeric.send, id: 'data.messageId' } };
+    expect(pathsOf(lost, 'send', 'id')).toEqual(['data.messageId']);
+    const found = applyPick(lost, 'send', 'id', 'data.callId');
+    expect(found.send).toEqual({ id: 'data.callId', count: 'data.count' });
+    expect(readSend(found, { code: '2', data: JSON.stringify({ callId: 'C1', count: '1' }) }).id).toBe('C1');
+    // A send reply has no state values to map: mapping one changes nothing.
+    expect(applyMapping(found, 'send', '200002', 'busy')).toBe(found);
   });
 });

@@ -1,5 +1,5 @@
-// "Map this reply…": a captured status or balance reply (or a receipt) as a tree; the user picks the
-// field for the state, the duration or the balance, and says what each value seen means. A preview
+// "Map this reply…": a captured send, status or balance reply (or a receipt) as a tree; the user picks
+// the field for the message ID, the state, the duration or the balance, and says what each value seen means. A preview
 // reads every captured reply of the profile again with the mapping ("N of M now resolve"); saving
 // gives the profile this dialect (its own) and main reads its open calls again.
 import { useEffect, useMemo, useState } from 'react';
@@ -7,7 +7,7 @@ import { Alert, Button, Descriptions, Drawer, Empty, Input, Segmented, Select, S
 import type { DataNode } from 'antd/es/tree';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { MAPPABLE_STATES, readBalance, readReceipts, readStatus, type Dialect, type MappableState } from '../../../../common/dialects';
+import { MAPPABLE_STATES, readBalance, readReceipts, readSend, readStatus, type Dialect, type MappableState } from '../../../../common/dialects';
 import type { SeenValue } from '../../../../common/contract';
 import { describeError } from '../../app/api';
 import './dialects.css';
@@ -34,6 +34,7 @@ import { formatDuration } from '../history/history-model';
 import { useFeedback } from '../../app/feedback';
 
 const RESOLVE_TEXT = {
+  sends: 'dialects.teach.resolveSends',
   status: 'dialects.teach.resolve',
   receipts: 'dialects.teach.resolveReceipts',
   balance: 'dialects.teach.resolveBalance',
@@ -124,6 +125,10 @@ export function TeachDrawer({ exchangeId, onClose }: TeachDrawerProps) {
   const reading = useMemo(() => {
     if (!draft || !tree || tree.body === null || tree.body === undefined) return null;
     if (operation === 'balance') return { kind: 'balance' as const, units: readBalance(draft, tree.body).units };
+    if (operation === 'send') {
+      const r = readSend(draft, tree.body);
+      return { kind: 'send' as const, id: r.id, count: r.count };
+    }
     const r = operation === 'receipt' ? readReceipts(draft, tree.body)[0] : readStatus(draft, tree.body);
     return r ? { kind: 'state' as const, state: r.state, value: r.value, duration: r.duration } : null;
   }, [draft, tree, operation]);
@@ -213,28 +218,41 @@ export function TeachDrawer({ exchangeId, onClose }: TeachDrawerProps) {
                 items={
                   reading.kind === 'balance'
                     ? [{ key: 'units', label: t('dialects.teach.target.units'), children: reading.units ?? t('dialects.teach.unknownFigure') }]
-                    : [
-                        {
-                          key: 'state',
-                          label: t('dialects.teach.target.state'),
-                          children: (
-                            <span data-testid="teach-reading-state" data-state={reading.state}>
-                              {reading.value !== null
-                                ? t('dialects.teach.readsStateValue', { state: t(`state.${reading.state}`, { ns: 'msg' }), value: reading.value })
-                                : t(`state.${reading.state}`, { ns: 'msg' })}
-                            </span>
-                          ),
-                        },
-                        {
-                          key: 'duration',
-                          label: t('dialects.teach.target.duration'),
-                          children: reading.duration !== null ? formatDuration(t, reading.duration) : t('dialects.teach.unknownFigure'),
-                        },
-                      ]
+                    : reading.kind === 'send'
+                      ? [
+                          {
+                            key: 'id',
+                            label: t('dialects.teach.target.id'),
+                            children: (
+                              <span data-testid="teach-reading-id" data-id={reading.id ?? ''}>
+                                {reading.id ?? t('dialects.teach.unknownFigure')}
+                              </span>
+                            ),
+                          },
+                          { key: 'count', label: t('dialects.teach.target.count'), children: reading.count ?? t('dialects.teach.unknownFigure') },
+                        ]
+                      : [
+                          {
+                            key: 'state',
+                            label: t('dialects.teach.target.state'),
+                            children: (
+                              <span data-testid="teach-reading-state" data-state={reading.state}>
+                                {reading.value !== null
+                                  ? t('dialects.teach.readsStateValue', { state: t(`state.${reading.state}`, { ns: 'msg' }), value: reading.value })
+                                  : t(`state.${reading.state}`, { ns: 'msg' })}
+                              </span>
+                            ),
+                          },
+                          {
+                            key: 'duration',
+                            label: t('dialects.teach.target.duration'),
+                            children: reading.duration !== null ? formatDuration(t, reading.duration) : t('dialects.teach.unknownFigure'),
+                          },
+                        ]
                 }
               />
             ) : null}
-            {operation !== 'balance' ? (
+            {operation !== 'balance' && operation !== 'send' ? (
               <>
                 <Typography.Title level={5}>{t('dialects.teach.values')}</Typography.Title>
                 <Table<SeenValue>

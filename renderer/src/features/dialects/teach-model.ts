@@ -5,7 +5,7 @@ import type { Dialect, DialectPaths, MappableState, StateMap } from '../../../..
 import type { DialectPreview, ResolveCount } from '../../../../common/contract';
 import type { Operation } from '../../../../common/records';
 
-export type TeachTarget = 'state' | 'duration' | 'units';
+export type TeachTarget = 'id' | 'count' | 'state' | 'duration' | 'units';
 
 export interface TreeNode {
   /** The node's place: a dialect path. */
@@ -54,7 +54,7 @@ export function treeOf(body: unknown): TreeNode[] {
 
 /** What can be picked in a reply of this kind. */
 export function targetsFor(operation: Operation): TeachTarget[] {
-  return operation === 'balance' ? ['units'] : ['state', 'duration'];
+  return operation === 'balance' ? ['units'] : operation === 'send' ? ['id', 'count'] : ['state', 'duration'];
 }
 
 const list = (p: DialectPaths | undefined): string[] => (p === undefined ? [] : typeof p === 'string' ? [p] : p);
@@ -67,6 +67,7 @@ function receiptOwnsStates(d: Dialect): boolean {
 /** The places the dialect reads now for one target (the first is what it writes). */
 export function pathsOf(d: Dialect, operation: Operation, target: TeachTarget): string[] {
   if (target === 'units') return list(d.balance?.units);
+  if (target === 'id' || target === 'count') return list(d.send[target]);
   const section = operation === 'receipt' ? d.receipt : d.status;
   if (!section) return [];
   if (target === 'state') return list(section.state);
@@ -90,7 +91,7 @@ export function relativePath(d: Dialect, operation: Operation, picked: string): 
     }
   }
   // A receipt list without a name (a JSON list posted as it is), or a record that is a list: drop the position.
-  if (operation !== 'balance' && /^\d+\./.test(rest)) rest = rest.replace(/^\d+\./, '');
+  if (operation !== 'balance' && operation !== 'send' && /^\d+\./.test(rest)) rest = rest.replace(/^\d+\./, '');
   return rest;
 }
 
@@ -98,6 +99,7 @@ export function relativePath(d: Dialect, operation: Operation, picked: string): 
 export function applyPick(d: Dialect, operation: Operation, target: TeachTarget, picked: string): Dialect {
   const path = relativePath(d, operation, picked);
   if (target === 'units') return { ...d, balance: { units: path } };
+  if (target === 'id' || target === 'count') return { ...d, send: { ...d.send, [target]: path } };
   if (operation === 'receipt') {
     if (!d.receipt) return d;
     return { ...d, receipt: { ...d.receipt, [target]: path } };
@@ -108,12 +110,14 @@ export function applyPick(d: Dialect, operation: Operation, target: TeachTarget,
 
 /** The values the dialect maps for this kind of reply. */
 export function statesOf(d: Dialect, operation: Operation): StateMap {
+  if (operation === 'send' || operation === 'balance') return {};
   if (operation === 'receipt' && receiptOwnsStates(d)) return d.receipt?.states ?? {};
   return d.status?.states ?? {};
 }
 
 /** The dialect with one value mapped to a state (or no longer mapped: null). */
 export function applyMapping(d: Dialect, operation: Operation, value: string, state: MappableState | null): Dialect {
+  if (operation === 'send' || operation === 'balance') return d;
   const next: StateMap = { ...statesOf(d, operation) };
   if (state === null) delete next[value];
   else next[value] = state;
@@ -129,7 +133,7 @@ export function ownDialect(d: Dialect, name: string): Dialect {
 }
 
 /** The kinds of captured replies a preview counts, in the order the drawer lists them. */
-export const PREVIEW_KINDS = ['status', 'receipts', 'balance'] as const;
+export const PREVIEW_KINDS = ['sends', 'status', 'receipts', 'balance'] as const;
 export type PreviewKind = (typeof PREVIEW_KINDS)[number];
 
 /**

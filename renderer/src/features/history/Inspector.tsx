@@ -17,9 +17,9 @@ import { CaptureChecks } from './CaptureChecks';
 import { TeachDrawer } from '../dialects/TeachDrawer';
 
 /** Exchanges a reply dialect reads, and so can be taught from. */
-const TEACHABLE = new Set(['status', 'balance', 'receipt']);
+const TEACHABLE = new Set(['send', 'status', 'balance', 'receipt']);
 
-/** "Map this reply…": opens the teach flow on a status or balance reply, or a receipt, of a profile. */
+/** "Map this reply…": opens the teach flow on a send, status or balance reply, or a receipt, of a profile. */
 export function MapReplyButton({ exchange: e }: { exchange: ExchangeRecord }) {
   const { t } = useTranslation();
   const [open, setOpen] = useState(false);
