@@ -269,7 +269,7 @@ describe.each(LOCALES)('Dialects and the teach flow ($suffix)', ({ locale, lang,
       expect(stored.dialect.status!.states['200002']).toBe('busy');
       await snap(`dialects-mapped-${suffix}`);
     },
-    TIMEOUT,
+    90_000,
   );
 
   it(
