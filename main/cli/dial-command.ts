@@ -2,7 +2,8 @@
 // Calls a contact (or a number); with several, an escalation list: the next is called only when the
 // previous did not answer. Through the handler table (dial.start) and the dialProgress push.
 import { Command, Option } from 'commander';
-import type { DialProgress, DialRefusal, DialRequest, DialResult } from '../../common/bulk-types';
+import type { DialProgress, DialRefusal, DialRequest, DialResult, DialTarget } from '../../common/bulk-types';
+import { unmappedValue } from '../../common/reasons';
 import { maskMobile } from '../../common/domain/mobile';
 import { formatClock } from '../dial/limits';
 import { progressLine } from './bulk-command';
@@ -168,10 +169,24 @@ export function registerDialCommand(program: Command, ctx: CommandContext): void
         let runId = '';
         let resolveDone: (r: DialResult) => void = () => undefined;
         const done = new Promise<DialResult>((resolve) => (resolveDone = resolve));
+        /** The run's calls (message id → who), and the value each was last said not to be recognised. */
+        const calls = new Map<number, DialTarget>();
+        const saidUnmapped = new Map<number, string>();
         const off = await session.on('dialProgress', (p) => {
           if (runId && p.runId !== runId) return;
+          if (p.messageId !== null) calls.set(p.messageId, p.target);
           line.update(progressText(words, p));
           if (p.phase === 'done' && p.result) resolveDone(p.result);
+        });
+        // A state value the dialect does not map is said once, when it arrives (never guessed).
+        const offUpdates = await session.on('messageUpdated', (m) => {
+          const target = calls.get(m.id);
+          const value = unmappedValue(m.reason);
+          if (!target || value === null || saidUnmapped.get(m.id) === value) return;
+          saidUnmapped.set(m.id, value);
+          if (ctx.json()) return;
+          line.end();
+          ctx.io.stderr(`${t('cli:dial.unmapped', { who: who(target), state: t(`state.${m.state}`), value })}\n`);
         });
         const stopOnSignal = () => {
           if (runId) void session.call('dial.cancel', { runId }).catch(() => undefined);
@@ -188,6 +203,7 @@ export function registerDialCommand(program: Command, ctx: CommandContext): void
           }
         } finally {
           off();
+          offUpdates();
           process.removeListener('SIGINT', stopOnSignal);
           line.end();
         }

@@ -1,6 +1,7 @@
 import { Command, CommanderError, Option } from 'commander';
 import { CALL_STATES, OUTCOMES, type CallState, type Outcome } from '../../common/domain/status';
 import type { MessageRecord } from '../../common/records';
+import { unmappedValue } from '../../common/reasons';
 import type { KeyNote } from '../../common/contract/signature';
 import { formatHttpDate, parseHttpDate, SIGNATURE_VARIANTS, type SignatureVariant } from '../signing';
 import { readFileSync, statSync } from 'node:fs';
@@ -103,7 +104,7 @@ export async function runCli(argv: readonly string[], rawIo: CliIo): Promise<num
         // Follow the call to its end while the CLI runs (the call service follows it; its changes are pushed).
         if (!json) io.stdout(`${t('cli:send.accepted', { smsid: m.smsid, mobile: m.mobile, count: m.units, id: m.id })}\n`);
         const ended = await waitForEnd(session, m.id, (s) => {
-          if (!json) io.stdout(`${t('cli:send.state', { state: t(`state.${s.state}`), time: clock(s.updatedAt) })}\n`);
+          if (!json) io.stdout(`${stateLine(words, s)}\n`);
         });
         const final = {
           ...value,
@@ -154,16 +155,23 @@ export async function runCli(argv: readonly string[], rawIo: CliIo): Promise<num
         duration: r.duration,
         messageId: r.message?.id ?? null,
         raw: r.raw,
+        ...(r.receiptsOnly ? { followedBy: 'receipts' } : {}),
       };
-      if (!r.accepted) printAndFail(value, null, providerRejection(words, r.providerCode));
+      if (!r.accepted && !r.receiptsOnly) printAndFail(value, null, providerRejection(words, r.providerCode));
       const line = t('cli:status.line', {
         smsid,
         state: t(`state.${r.state}`),
         duration: r.duration ? t('cli:seconds', { n: r.duration }) : '',
         message: r.message ? t('cli:messageRef', { id: r.message.id }) : '',
       });
-      // A value the dialect does not map is shown, never guessed.
-      emit(value, () => (r.unmapped ? `${line}\n${words.reason({ code: 'unmapped-state', params: { value: r.value ?? '' } })}` : line));
+      // A value the dialect does not map is shown, never guessed; a call only receipts tell about says so.
+      emit(value, () =>
+        [
+          line,
+          ...(r.unmapped ? [words.reason({ code: 'unmapped-state', params: { value: r.value ?? '' } })] : []),
+          ...(r.receiptsOnly ? [t('cli:status.receiptsOnly')] : []),
+        ].join('\n'),
+      );
     });
 
   program
@@ -477,7 +485,9 @@ async function waitForEnd(session: CliSession, id: number, onChange: (m: Message
   let last = (await session.call('messages.get', { id })).message;
   const off = await session.on('messageUpdated', (m) => {
     if (m.id !== id) return;
-    if (m.state !== last.state) onChange(m);
+    // A new state, or a value the dialect does not map arriving (said once per value).
+    const value = unmappedValue(m.reason);
+    if (m.state !== last.state || (value !== null && value !== unmappedValue(last.reason))) onChange(m);
     last = m;
   });
   try {
@@ -485,6 +495,14 @@ async function waitForEnd(session: CliSession, id: number, onChange: (m: Message
   } finally {
     off();
   }
+}
+
+/** A followed call's new state, with the provider's value when the dialect does not map it. */
+function stateLine(words: CliWords, m: MessageRecord): string {
+  const { t } = words;
+  const value = unmappedValue(m.reason);
+  const said = { state: t(`state.${m.state}`), time: clock(m.updatedAt) };
+  return value === null ? t('cli:send.state', said) : t('cli:send.stateUnmapped', { ...said, value });
 }
 
 /** How a followed call ended, in words. */
@@ -514,6 +532,8 @@ export function historyJson(m: MessageRecord) {
     /** When the state shown was last recorded (for a call still going on: since when it is so). */
     stateSince: new Date(m.updatedAt).toISOString(),
     open: isOpen(m),
+    /** The provider's state value the profile's dialect does not map (then `state` is unknown), else null. */
+    unmappedValue: unmappedValue(m.reason),
   };
 }
 
@@ -526,7 +546,9 @@ function historyLine(words: CliWords, m: MessageRecord, now: number): string {
   const since = isOpen(m)
     ? ` ${t('cli:history.since', { time: clock(m.updatedAt), ago: minutes < 1 ? t('cli:history.justNow') : t('cli:history.minutesAgo', { count: minutes }) })}`
     : '';
-  return `#${m.id}\t${when}\t${m.mobile}\t${t(`csv.outcome.${m.outcome}`)}/${t(`state.${m.state}`)}${m.duration ? ` ${t('cli:seconds', { n: m.duration })}` : ''}${since}\t${m.code ?? ''}\t${text}`;
+  const value = unmappedValue(m.reason);
+  const unmapped = value === null ? '' : t('cli:unmappedNote', { value });
+  return `#${m.id}\t${when}\t${m.mobile}\t${t(`csv.outcome.${m.outcome}`)}/${t(`state.${m.state}`)}${unmapped}${m.duration ? ` ${t('cli:seconds', { n: m.duration })}` : ''}${since}\t${m.code ?? ''}\t${text}`;
 }
 
 function report(

@@ -138,6 +138,11 @@ export class CliSession {
     return this.local('messages.awaitEnd', { id });
   }
 
+  /** Whether the profile's calls can only be followed by the receipts the provider posts (no status to ask). */
+  async followsByReceiptsOnly(profileId: string): Promise<boolean> {
+    return this.local('profiles.followsByReceiptsOnly', { id: profileId });
+  }
+
   /** A dialect named on the command line: a built-in one's id, or a file checked by main (dialects.check). */
   async dialect(value: string): Promise<Dialect> {
     const builtins = await this.call('dialects.list', undefined);

@@ -1,0 +1,140 @@
+// Never silently unread, in the CLI: a state value the dialect does not map is shown wherever a
+// state is (`history`, `status`, `send --wait`, `dial`), a call only receipts tell about says so,
+// and waiting for a call's end has a bound the user sets, with its own exit status.
+import { afterEach, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
+import { reason } from '../../../common/reasons';
+import { openStore } from '../../../main/store';
+import { scriptedServer } from '../../helpers/scripted-server';
+import { FASTEST_SCALE, ScaledClock } from '../../helpers/scaled-clock';
+import { tempHome } from '../../helpers/temp-home';
+import { cli, cliOn } from './run-cli';
+
+const KEY = 'cli-unread-key-4Rt';
+const TEXT = '您的验证码是123456，5分钟内有效。';
+let home: { dir: string; cleanup: () => void };
+
+beforeEach(() => {
+  home = tempHome();
+});
+afterEach(() => home.cleanup());
+
+/**
+ * A provider that accepts every send and answers status queries with `states` in turn (the last one
+ * repeated): the spec's reply shape, or voiceid's send reply (no status query) with `idField`.
+ */
+async function provider(states: Array<{ state: string; duration?: number }>, idField = 'smsid') {
+  let sent = 0;
+  const asked = new Map<string, number>();
+  const server = await scriptedServer((req, body, res) => {
+    res.setHeader('Content-Type', 'application/json');
+    if (req.url?.endsWith('/voice/vm')) {
+      sent++;
+      res.end(JSON.stringify({ code: 2, msg: 'ok', [idField]: `S-${sent}`, count: 1 }));
+      return;
+    }
+    if (req.url?.endsWith('/voice/status')) {
+      const smsid = /S-\d+/.exec(body)?.[0] ?? 'S-1';
+      const n = asked.get(smsid) ?? 0;
+      asked.set(smsid, n + 1);
+      const s = states[Math.min(n, states.length - 1)]!;
+      res.end(JSON.stringify({ code: 2, msg: 'ok', data: { smsid, state: s.state, duration: s.duration ?? 0 } }));
+      return;
+    }
+    res.end(JSON.stringify({ code: 2, msg: 'ok', num: 100 }));
+  });
+  onTestFinished(() => server.close());
+  const env: NodeJS.ProcessEnv = {
+    CALLOUT_HOME: home.dir,
+    CALLOUT_BASE_URL: server.baseUrl,
+    CALLOUT_API_ID: 'unread',
+    CALLOUT_API_KEY: KEY,
+    LANG: 'en_US.UTF-8',
+  };
+  return { server, env };
+}
+
+/** Records, as a receipt would have, that the provider said `value` of message `id` and the dialect does not map it. */
+function markUnmapped(id: number, value: string): void {
+  const store = openStore(home.dir);
+  try {
+    store.messages.markUnmapped(id, value, reason('unmapped-state', { value }));
+  } finally {
+    store.close();
+  }
+}
+
+describe('a value the dialect does not map is shown wherever a state is', () => {
+  it('callout history: the line and the JSON name the value (both languages)', async () => {
+    const { env } = await provider([{ state: 'calling' }]);
+    const sent = await cli(['--json', 'send', '--to', '13800138008', '--content', TEXT], env);
+    const id = (sent.json as { messageId: number }).messageId;
+    markUnmapped(id, 'MYSTERY_7');
+    const en = await cli(['history'], env);
+    expect(en.stdout).toMatch(new RegExp(`#${id}\\t.*Accepted/Unknown \\(not recognised: MYSTERY_7\\)`));
+    const zh = await cli(['--lang', 'zh-CN', 'history'], env);
+    expect(zh.stdout).toMatch(/\/状态未知（无法识别：MYSTERY_7）/);
+    const [row] = (await cli(['--json', 'history'], env)).json as { id: number; state: string; unmappedValue: string | null }[];
+    expect(row).toMatchObject({ id, state: 'unknown', unmappedValue: 'MYSTERY_7' });
+  });
+
+  it('callout history --refresh: a value the provider now sends and nobody mapped is shown, not hidden as "unknown"', async () => {
+    const { env } = await provider([{ state: 'MYSTERY_7' }]);
+    const sent = await cli(['--json', 'send', '--to', '13800138008', '--content', TEXT], env);
+    const id = (sent.json as { messageId: number }).messageId;
+    const r = await cli(['history', '--refresh'], env);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(new RegExp(`#${id}\\t.*Accepted/Unknown \\(not recognised: MYSTERY_7\\)`));
+    const plain = (await cli(['--json', 'history'], env)).json as { unmappedValue: string | null }[];
+    expect(plain[0]!.unmappedValue).toBe('MYSTERY_7');
+  });
+
+  it('callout status with a receipts-only dialect: the stored state, its unmapped value, and that receipts follow it (exit 0)', async () => {
+    const { env, server } = await provider([], 'voiceid');
+    const sent = await cli(['--json', '--dialect', 'voiceid-push', 'send', '--to', '13800138008', '--content', TEXT], env);
+    expect(sent.code).toBe(0);
+    const { messageId, smsid } = sent.json as { messageId: number; smsid: string };
+    expect(smsid).toBe('S-1');
+    const before = server.received.length;
+
+    const waiting = await cli(['--dialect', 'voiceid-push', 'status', smsid], env);
+    expect(waiting.code).toBe(0);
+    expect(waiting.stdout).toContain(`S-1: Waiting to call`);
+    expect(waiting.stdout).toContain("followed by the provider's receipts");
+
+    markUnmapped(messageId, '用户听完一半');
+    const json = await cli(['--json', '--dialect', 'voiceid-push', 'status', smsid], env);
+    expect(json.code).toBe(0);
+    expect(json.json).toMatchObject({ smsid, state: 'unknown', value: '用户听完一半', unmapped: true, messageId, followedBy: 'receipts' });
+    const en = await cli(['--dialect', 'voiceid-push', 'status', smsid], env);
+    expect(en.stdout).toContain('State value "用户听完一半" not recognised — map it.');
+    const zh = await cli(['--lang', 'zh-CN', '--dialect', 'voiceid-push', 'status', smsid], env);
+    expect(zh.stdout).toContain('状态值“用户听完一半”无法识别——请映射它。');
+    expect(zh.stdout).toContain('回执跟踪');
+    // Nothing was asked of the provider: it has no status query.
+    expect(server.received.length).toBe(before);
+    // An smsid Callout did not send still cannot be asked about.
+    const other = await cli(['--dialect', 'voiceid-push', 'status', 'elsewhere-1'], env);
+    expect(other.code).toBe(2);
+  });
+
+  it('callout send --wait says the value once when it arrives, then how the call ended', async () => {
+    const { env } = await provider([{ state: 'MYSTERY_7' }, { state: 'MYSTERY_7' }, { state: 'MYSTERY_7' }, { state: 'answered', duration: 5 }]);
+    const r = await cliOn(new ScaledClock(FASTEST_SCALE))(['send', '--wait', '--to', '13800138008', '--content', TEXT], env);
+    expect(r.code).toBe(0);
+    const said = r.stdout.split('\n').filter((l) => l.includes('not recognised'));
+    expect(said).toHaveLength(1);
+    expect(said[0]).toMatch(/^\s+\d\d:\d\d:\d\d Unknown \(not recognised: MYSTERY_7 — the dialect does not map it\)$/);
+    expect(r.stdout.trim().split('\n').at(-1)).toMatch(/^Answered; the call lasted 5 s/);
+  });
+
+  it('callout dial says the value once when it arrives (zh-CN)', async () => {
+    const { env } = await provider([{ state: 'MYSTERY_7' }, { state: 'MYSTERY_7' }, { state: 'answered', duration: 5 }]);
+    const r = await cliOn(new ScaledClock(FASTEST_SCALE))(
+      ['--lang', 'zh-CN', 'dial', '13800138008', '--content', 'db1告警：x，请立即处理。', '--override'],
+      env,
+    );
+    expect(r.code).toBe(0);
+    const said = r.stderr.split('\n').filter((l) => l.includes('无法识别'));
+    expect(said).toEqual(['138****8008：状态未知（无法识别：MYSTERY_7——方言没有映射它）']);
+  });
+});
