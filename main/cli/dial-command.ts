@@ -172,9 +172,17 @@ export function registerDialCommand(program: Command, ctx: CommandContext): void
         /** The run's calls (message id → who), and the value each was last said not to be recognised. */
         const calls = new Map<number, DialTarget>();
         const saidUnmapped = new Map<number, string>();
+        // A call only the provider's receipts tell about says so once, while it waits.
+        const receiptsOnly = await session.followsByReceiptsOnly(profileId);
         const off = await session.on('dialProgress', (p) => {
           if (runId && p.runId !== runId) return;
-          if (p.messageId !== null) calls.set(p.messageId, p.target);
+          if (p.messageId !== null && !calls.has(p.messageId)) {
+            calls.set(p.messageId, p.target);
+            if (receiptsOnly && p.phase === 'calling' && !ctx.json()) {
+              line.end();
+              ctx.io.stderr(`${t('cli:dial.waitingReceipt', { who: who(p.target) })}\n`);
+            }
+          }
           line.update(progressText(words, p));
           if (p.phase === 'done' && p.result) resolveDone(p.result);
         });

@@ -102,7 +102,10 @@ export async function runCli(argv: readonly string[], rawIo: CliIo): Promise<num
       const value = { code: m.code, msg: m.providerMsg, smsid: m.smsid, count: m.billedUnits, ...base, state: m.state };
       if (m.outcome === 'accepted' && opts.wait) {
         // Follow the call to its end while the CLI runs (the call service follows it; its changes are pushed).
+        // A call only the provider's receipts tell about says so while it waits (nothing is asked meanwhile).
+        const receiptsOnly = await session.followsByReceiptsOnly(profileId);
         if (!json) io.stdout(`${t('cli:send.accepted', { smsid: m.smsid, mobile: m.mobile, count: m.units, id: m.id })}\n`);
+        if (!json && receiptsOnly) io.stdout(`${t('cli:send.waitingReceipt')}\n`);
         const ended = await waitForEnd(session, m.id, (s) => {
           if (!json) io.stdout(`${stateLine(words, s)}\n`);
         });
@@ -112,6 +115,7 @@ export async function runCli(argv: readonly string[], rawIo: CliIo): Promise<num
           duration: ended.duration,
           endedAt: ended.endedAt === null ? null : new Date(ended.endedAt).toISOString(),
           reason: ended.reason ? words.reason(ended.reason) : null,
+          ...(receiptsOnly ? { followedBy: 'receipts' } : {}),
         };
         emit(final, () => endedLine(words, ended));
         if (ended.state !== 'answered') exitCode = EXIT.invalid;

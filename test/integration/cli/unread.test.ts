@@ -7,6 +7,8 @@ import { openStore } from '../../../main/store';
 import { scriptedServer } from '../../helpers/scripted-server';
 import { FASTEST_SCALE, ScaledClock } from '../../helpers/scaled-clock';
 import { tempHome } from '../../helpers/temp-home';
+import { ManualClock } from '../../../main/clock';
+import { runCli } from '../../../main/cli/program';
 import { cli, cliOn } from './run-cli';
 
 const KEY = 'cli-unread-key-4Rt';
@@ -51,6 +53,34 @@ async function provider(states: Array<{ state: string; duration?: number }>, idF
     LANG: 'en_US.UTF-8',
   };
   return { server, env };
+}
+
+/**
+ * Runs the CLI on a manual clock, as a person would see it live: `out()` is what it printed so far.
+ * `until(pred)` lets I/O run (real, short polls) until something is printed; `advance` moves time.
+ */
+function live(args: string[], env: NodeJS.ProcessEnv) {
+  const clock = new ManualClock(Date.now());
+  let stdout = '';
+  let stderr = '';
+  let code: number | null = null;
+  const done = runCli(args, { stdout: (x) => (stdout += x), stderr: (x) => (stderr += x), env, isTTY: false, clock }).then((c) => (code = c));
+  return {
+    clock,
+    done,
+    out: () => stdout,
+    err: () => stderr,
+    code: () => code,
+    /** Waits (real time, for sockets and the store) until `pred` holds; bounded. */
+    async until(pred: () => boolean): Promise<void> {
+      for (let i = 0; i < 400 && !pred(); i++) await new Promise((r) => setTimeout(r, 10));
+      expect(pred()).toBe(true);
+    },
+    /** Moves the clock by `ms` in steps of `step`, stopping once the command has ended. */
+    async advance(ms: number, step = 60_000): Promise<void> {
+      for (let passed = 0; passed < ms && code === null; passed += step) await clock.advance(Math.min(step, ms - passed));
+    },
+  };
 }
 
 /** Records, as a receipt would have, that the provider said `value` of message `id` and the dialect does not map it. */
@@ -136,5 +166,28 @@ describe('a value the dialect does not map is shown wherever a state is', () => 
     expect(r.code).toBe(0);
     const said = r.stderr.split('\n').filter((l) => l.includes('无法识别'));
     expect(said).toEqual(['138****8008：状态未知（无法识别：MYSTERY_7——方言没有映射它）']);
+  });
+});
+
+describe('a call only receipts tell about says so while it waits', () => {
+  it.each([
+    ['en', "  Waiting for the provider's receipt: this call is followed only by the receipts the provider posts (nothing to ask)."],
+    ['zh-CN', '  正在等待服务商的回执：该呼叫只由服务商推送的回执跟踪（无可查询的状态）。'],
+  ] as const)('callout send --wait with a receipts-only dialect (%s)', async (lang, line) => {
+    const { env, server } = await provider([], 'voiceid');
+    const run = live(['--lang', lang, '--dialect', 'voiceid-push', 'send', '--wait', '--to', '13800138008', '--content', TEXT], env);
+    await run.until(() => run.out().includes('S-1'));
+    expect(run.out().split('\n')[1]).toBe(line);
+    // Nothing is asked of a provider without a status query, however long it waits.
+    await run.advance(40 * 60_000);
+    await run.done;
+    expect(server.received.filter((r) => r.url?.endsWith('/voice/status'))).toHaveLength(0);
+  });
+
+  it('a polled call says nothing of receipts', async () => {
+    const { env } = await provider([{ state: 'answered', duration: 5 }]);
+    const r = await cliOn(new ScaledClock(FASTEST_SCALE))(['send', '--wait', '--to', '13800138008', '--content', TEXT], env);
+    expect(r.code).toBe(0);
+    expect(r.stdout).not.toContain('receipt');
   });
 });
