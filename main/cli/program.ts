@@ -9,8 +9,8 @@ import { BUILTIN_DIALECTS, builtinDialect, parseDialectText, type Dialect } from
 import { toIpcError } from '../errors';
 import { writeCrashLog } from './crash-log';
 import { safeHuman, safeJson } from './terminal-text';
-import { CliFailure, EXIT, failureFromIpc, usage, type CliIo } from './io';
-import { failureOfView, parsers, providerRejection, type CommandContext } from './context';
+import { CliFailure, DEFAULT_WAIT_TIMEOUT_MS, EXIT, failureFromIpc, usage, type CliIo } from './io';
+import { durationText, failureOfView, parsers, providerRejection, type CommandContext } from './context';
 import { registerBulkCommand } from './bulk-command';
 import { registerCaptureCommand } from './capture-command';
 import { registerDialCommand } from './dial-command';
@@ -85,7 +85,10 @@ export async function runCli(argv: readonly string[], rawIo: CliIo): Promise<num
     .option('--var <name=value>', t('cli:help.var'), collect, [])
     .addOption(new Option('--timeout <seconds>', t('cli:help.timeoutOne')).argParser(parse.seconds('--timeout')))
     .option('--wait', t('cli:help.wait'))
-    .action(async (opts: { to: string; content?: string; template?: string; var: string[]; timeout?: number; wait?: boolean }) => {
+    .addOption(new Option('--wait-timeout <duration>', t('cli:help.waitTimeout')).argParser(parse.duration('--wait-timeout')))
+    .action(async (opts: { to: string; content?: string; template?: string; var: string[]; timeout?: number; wait?: boolean; waitTimeout?: number }) => {
+      const waitMs = opts.waitTimeout ?? DEFAULT_WAIT_TIMEOUT_MS;
+      session.waitMs = waitMs;
       if ((opts.content === undefined) === (opts.template === undefined)) throw usage('contentOrTemplate');
       if (opts.content !== undefined && opts.var.length) throw usage('varWithContent');
       let content = opts.content ?? '';
@@ -106,9 +109,28 @@ export async function runCli(argv: readonly string[], rawIo: CliIo): Promise<num
         const receiptsOnly = await session.followsByReceiptsOnly(profileId);
         if (!json) io.stdout(`${t('cli:send.accepted', { smsid: m.smsid, mobile: m.mobile, count: m.units, id: m.id })}\n`);
         if (!json && receiptsOnly) io.stdout(`${t('cli:send.waitingReceipt')}\n`);
-        const ended = await waitForEnd(session, m.id, (s) => {
+        const waited = await waitForEnd(session, m.id, waitMs, (s) => {
           if (!json) io.stdout(`${stateLine(words, s)}\n`);
         });
+        const ended = waited.message;
+        if (waited.gaveUp) {
+          // Not heard of its end within the bound: said why, with its own exit status; never resent.
+          const said = t('cli:send.gaveUp', { after: durationText(words, waitMs), state: t(`state.${ended.state}`), id: ended.id });
+          printAndFail(
+            {
+              ...value,
+              state: ended.state,
+              duration: ended.duration,
+              endedAt: null,
+              unmappedValue: unmappedValue(ended.reason),
+              gaveUp: true,
+              waitedSeconds: waitMs / 1000,
+              ...(receiptsOnly ? { followedBy: 'receipts' } : {}),
+            },
+            null,
+            new CliFailure(EXIT.gaveUp, 'wait-timeout', { key: 'cli:plain', params: { text: said } }, { messageId: ended.id, waitedSeconds: waitMs / 1000 }),
+          );
+        }
         const final = {
           ...value,
           state: ended.state,
@@ -481,11 +503,17 @@ function clock(ms: number): string {
 }
 
 /**
- * Resolves with the message once its call ended (or following it stopped); tells each change as it
- * is pushed. The wait itself is the call service's (session.awaitEnd), which keeps the process up:
- * a subscription to pushed events alone does not, and the CLI exited before the call ended.
+ * Resolves with the message once its call ended (or following it stopped), or as it stands after
+ * `waitMs` (gaveUp); tells each change as it is pushed. The wait itself is the call service's
+ * (session.awaitEnd), which keeps the process up: a subscription to pushed events alone does not,
+ * and the CLI exited before the call ended.
  */
-async function waitForEnd(session: CliSession, id: number, onChange: (m: MessageRecord) => void): Promise<MessageRecord> {
+async function waitForEnd(
+  session: CliSession,
+  id: number,
+  waitMs: number,
+  onChange: (m: MessageRecord) => void,
+): Promise<{ message: MessageRecord; gaveUp: boolean }> {
   let last = (await session.call('messages.get', { id })).message;
   const off = await session.on('messageUpdated', (m) => {
     if (m.id !== id) return;
@@ -494,9 +522,16 @@ async function waitForEnd(session: CliSession, id: number, onChange: (m: Message
     if (m.state !== last.state || (value !== null && value !== unmappedValue(last.reason))) onChange(m);
     last = m;
   });
+  // Bounded (--wait-timeout), on the session's clock.
+  const stop = new AbortController();
+  const timer = session.clock.setTimeout(() => stop.abort(), waitMs);
   try {
-    return await session.awaitEnd(id);
+    return { message: await session.awaitEnd(id, stop.signal), gaveUp: false };
+  } catch (error) {
+    if (!stop.signal.aborted) throw error;
+    return { message: (await session.call('messages.get', { id })).message, gaveUp: true };
   } finally {
+    timer.cancel();
     off();
   }
 }

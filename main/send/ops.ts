@@ -80,6 +80,6 @@ export function sendOpsOf(d: { calls: Calls; sent: SentMessages; profiles: Pick<
 /** Operations only a caller in this process has (the CLI): waiting for a call's end keeps a plain Node process up. */
 export function localSendOps(calls: Pick<CallService, 'awaitEnd'>) {
   return {
-    'messages.awaitEnd': ({ id }: { id: number }): Promise<MessageRecord> => calls.awaitEnd(id),
+    'messages.awaitEnd': ({ id, signal }: { id: number; signal?: AbortSignal }): Promise<MessageRecord> => calls.awaitEnd(id, signal),
   };
 }

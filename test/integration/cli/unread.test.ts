@@ -78,7 +78,11 @@ function live(args: string[], env: NodeJS.ProcessEnv) {
     },
     /** Moves the clock by `ms` in steps of `step`, stopping once the command has ended. */
     async advance(ms: number, step = 60_000): Promise<void> {
-      for (let passed = 0; passed < ms && code === null; passed += step) await clock.advance(Math.min(step, ms - passed));
+      for (let passed = 0; passed < ms && code === null; passed += step) {
+        await clock.advance(Math.min(step, ms - passed));
+        // Real time: lets a reply on a socket in flight arrive between steps (I/O, not a wait for time to pass).
+        await new Promise((r) => setTimeout(r, 5));
+      }
     },
   };
 }
@@ -189,5 +193,75 @@ describe('a call only receipts tell about says so while it waits', () => {
     const r = await cliOn(new ScaledClock(FASTEST_SCALE))(['send', '--wait', '--to', '13800138008', '--content', TEXT], env);
     expect(r.code).toBe(0);
     expect(r.stdout).not.toContain('receipt');
+  });
+});
+
+describe('send --wait and dial give up after a bound the user sets, and say why (exit 5)', () => {
+  it('send --wait --wait-timeout 2m: still waiting just before, then stops at 2 min; nothing resent', async () => {
+    const { env, server } = await provider([], 'voiceid');
+    const run = live(['--dialect', 'voiceid-push', 'send', '--wait', '--wait-timeout', '2m', '--to', '13800138008', '--content', TEXT], env);
+    await run.until(() => run.out().includes('S-1'));
+    await run.advance(119_000, 10_000);
+    expect(run.code()).toBeNull();
+    await run.advance(1_000);
+    await run.done;
+    expect(run.code()).toBe(5);
+    expect(run.err()).toContain('Stopped waiting after 2 min (--wait-timeout): the end of the call was not heard (last known: Waiting to call, message #1).');
+    expect(server.received.filter((r) => r.url?.endsWith('/voice/vm'))).toHaveLength(1);
+  });
+
+  it('without --wait-timeout: 10 minutes; the JSON says it gave up, in Chinese too', async () => {
+    const { env } = await provider([], 'voiceid');
+    const run = live(['--json', '--lang', 'zh-CN', '--dialect', 'voiceid-push', 'send', '--wait', '--to', '13800138008', '--content', TEXT], env);
+    await run.until(() => run.clock.pending > 0 && run.out() === '' && run.err() === '');
+    await run.advance(9 * 60_000 + 59_000, 60_000);
+    expect(run.code()).toBeNull();
+    await run.advance(1_000);
+    await run.done;
+    expect(run.code()).toBe(5);
+    expect(JSON.parse(run.out())).toMatchObject({
+      outcome: 'accepted',
+      state: 'pending',
+      gaveUp: true,
+      waitedSeconds: 600,
+      followedBy: 'receipts',
+      endedAt: null,
+    });
+    expect(run.err()).toContain('等待 10 分钟后停止（--wait-timeout）：没有得到呼叫的结束结果');
+  });
+
+  it('dial --wait-timeout 90s: a call whose end is not heard stops the run; nobody else is called (exit 5)', async () => {
+    const { env, server } = await provider([{ state: 'calling' }]);
+    const run = live(['dial', '13800138008', '13800138118', '--content', 'db1告警：x，请立即处理。', '--override', '--wait-timeout', '90s'], env);
+    await run.until(() => server.received.some((r) => r.url?.endsWith('/voice/vm')));
+    await run.advance(5 * 60_000, 5_000);
+    await run.done;
+    expect(run.code()).toBe(5);
+    expect(run.err()).toMatch(
+      /Stopped waiting after 90 s \(--wait-timeout\) for the end of the call to 138\*\*\*\*8008 \(last known: Calling, message #1\): it may still be going on, so nobody else was called/,
+    );
+    // One call only: the second person was not called.
+    expect(server.received.filter((r) => r.url?.endsWith('/voice/vm'))).toHaveLength(1);
+  });
+
+  it('dial --json --wait-timeout: the value says it gave up (zh-CN)', async () => {
+    const { env } = await provider([{ state: 'calling' }]);
+    const run = live(['--json', '--lang', 'zh-CN', 'dial', '13800138008', '--content', 'db1告警：x，请立即处理。', '--override', '--wait-timeout', '1m'], env);
+    await run.until(() => run.clock.pending > 0);
+    await run.advance(3 * 60_000, 5_000);
+    await run.done;
+    expect(run.code()).toBe(5);
+    expect(JSON.parse(run.out())).toMatchObject({ status: 'gave-up', gaveUp: { messageId: 1, state: 'calling', waitedSeconds: 60 } });
+    expect(run.err()).toContain('等待 1 分钟后停止（--wait-timeout）');
+  });
+
+  it('a bound that is not a duration is a usage error (exit 2), nothing sent', async () => {
+    const { env, server } = await provider([]);
+    for (const bad of ['0', 'soon', '25h', '-5m']) {
+      const r = await cli(['send', '--wait', '--wait-timeout', bad, '--to', '13800138008', '--content', TEXT], env);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain('--wait-timeout must be a duration');
+    }
+    expect(server.received).toHaveLength(0);
   });
 });
