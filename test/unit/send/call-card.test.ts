@@ -7,7 +7,7 @@ import type { MessageRecord } from '../../../common/records';
 import { reason } from '../../../common/reasons';
 import { followsByReceiptsOnly } from '../../../common/domain/status';
 import { builtinDialect } from '../../../common/dialects';
-import { receiptNote, unmappedNote, waitingNextText } from '../../../renderer/src/features/send/call-notes';
+import { receiptNote, sendAgainIsMain, unmappedNote, waitingNextText } from '../../../renderer/src/features/send/call-notes';
 import { translator } from '../../e2e/page-helpers';
 
 /** The renderer's t in a language: a key of the message catalog comes with { ns: 'msg' }. */
@@ -67,5 +67,13 @@ describe('which profiles follow by receipts only', () => {
     expect(followsByReceiptsOnly({ follow: 'both', dialect: spec })).toBe(false);
     expect(followsByReceiptsOnly({ follow: 'poll', dialect: spec })).toBe(false);
     expect(followsByReceiptsOnly({ follow: 'receipts', dialect: builtinDialect('voiceid-push')! })).toBe(true);
+  });
+});
+
+describe('"Call again…" is never the main action for a call the provider accepted', () => {
+  it('secondary for an accepted call that ended unanswered or is no longer followed; main only for an unknown outcome', () => {
+    expect(sendAgainIsMain(message({ state: 'no_answer', endedAt: at }))).toBe(false);
+    expect(sendAgainIsMain(message({ state: 'unknown', endedAt: at, reason: unmapped }))).toBe(false);
+    expect(sendAgainIsMain(message({ outcome: 'unknown', state: 'unknown' }))).toBe(true);
   });
 });

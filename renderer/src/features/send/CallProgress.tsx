@@ -12,7 +12,7 @@ import { currentLanguage } from '../../i18n';
 import { authFixPlace, authRefusal } from '../../../../common/domain/outcomes';
 import { followsByReceiptsOnly } from '../../../../common/domain/status';
 import { describeOutcome, formatTime, offersSendAgain, PHASE_COLORS, phaseLabel, phaseOf, stepsOf, timelineEntries } from './send-model';
-import { waitingNextText } from './call-notes';
+import { sendAgainIsMain, waitingNextText } from './call-notes';
 import type { SessionCall } from './session-calls';
 import { Panel } from '../../app/Panel';
 
@@ -99,13 +99,14 @@ export function CallProgress({ call, onSendAgain, sendAgainBusy, onOpenProfiles 
 
       {again ? (
         <Button
-          danger
+          danger={sendAgainIsMain(m)}
           icon={<RedoOutlined />}
           onClick={() => onSendAgain(m.id)}
           loading={sendAgainBusy}
           disabled={sendAgainBusy}
           className="send-again"
           data-testid="send-again"
+          data-emphasis={sendAgainIsMain(m) ? 'main' : 'secondary'}
         >
           {phase === 'unknown' ? t('send.again.button') : t('send.again.callAgain')}
         </Button>
