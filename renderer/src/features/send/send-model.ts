@@ -152,7 +152,8 @@ export function describeOutcome(
       return {
         type: unmapped.length ? 'warning' : 'info',
         title: t('send.outcome.acceptedTitle'),
-        body: [...unmapped, ...(receipt.length ? receipt : [t('send.outcome.acceptedBody')])],
+        // "The phone will ring in a moment" only while nothing unrecognised has come in.
+        body: [...unmapped, ...receipt, ...(unmapped.length || receipt.length ? [] : [t('send.outcome.acceptedBody')])],
       };
     case 'calling':
       return {
