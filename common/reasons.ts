@@ -102,3 +102,8 @@ export type Reason = { [C in ReasonCode]: { code: C; params: ReasonParams[C] } }
 export function reason<C extends ReasonCode>(code: C, params: ReasonParams[C]): Extract<Reason, { code: C }> {
   return { code, params } as Extract<Reason, { code: C }>;
 }
+
+/** The provider's state value the profile's dialect does not map, when that is why the call's state is unknown (else null). */
+export function unmappedValue(why: Reason | null | undefined): string | null {
+  return why?.code === 'unmapped-state' ? why.params.value : null;
+}

@@ -50,6 +50,11 @@ export interface StatusView {
   /** The local message with that smsid, updated, if Callout sent it. */
   message: MessageRecord | null;
   failure: FailureView | null;
+  /**
+   * The profile's dialect has no status query (the provider only pushes receipts): nothing was
+   * asked; `state`, `duration` and an unmapped `value` are the stored call's, as its receipts left it.
+   */
+  receiptsOnly: boolean;
 }
 
 export interface RecentsView {

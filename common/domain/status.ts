@@ -172,3 +172,11 @@ export function callEnd(m: { outcome: Outcome; state: CallState; endedAt: number
 export function maySendAgain(m: MessageFacts): boolean {
   return isSettled(m);
 }
+
+/**
+ * Whether a profile's calls can only be followed by the receipts the provider posts: it follows by
+ * receipts alone, or its dialect has no status query. Such a call waits for the provider's receipt.
+ */
+export function followsByReceiptsOnly(p: { follow?: 'poll' | 'receipts' | 'both'; dialect: { status?: unknown } }): boolean {
+  return p.follow === 'receipts' || !p.dialect.status;
+}

@@ -20,6 +20,7 @@
 import { checkContent, unitsFor } from '../../common/domain/units';
 import { normalizeMobile } from '../../common/domain/mobile';
 import { FINAL_STATES, keyVerdict, mayMove, maySendAgain, stopsFollowing } from '../../common/domain';
+import { followsByReceiptsOnly } from '../../common/domain/status';
 import { readReceipts, readSend, readStatus, type Dialect, type ReceiptReading } from '../../common/dialects';
 import type { FailureView } from '../../common/contract/send';
 import type { CallState } from '../../common/domain/status';
@@ -56,6 +57,11 @@ export interface StatusOutcome {
   message: MessageRecord | null;
   reply: StatusReply | null;
   failure: FailureView | null;
+  /**
+   * The profile's dialect has no status query (the provider only pushes receipts): nothing was
+   * asked, and `message` is the call as its receipts left it.
+   */
+  receiptsOnly?: boolean;
 }
 
 /** What one look at a call found: its state (mapped, or a value the dialect does not map), duration and attempts. */
@@ -412,8 +418,12 @@ export class CallService {
   private async statusAt(endpoint: ProviderEndpoint, smsid: string, signal?: AbortSignal): Promise<StatusOutcome> {
     const { messages } = this.o;
     const dialect = dialectOf(endpoint);
-    if (!dialect.status) throw fail('no-status-query', { dialect: dialect.name });
     const local = messages.findBySmsid(smsid) ?? null;
+    if (!dialect.status) {
+      // Nothing to ask: one of our calls is shown as its receipts left it; any other smsid cannot be asked about.
+      if (local) return { message: local, reply: null, failure: null, receiptsOnly: true };
+      throw fail('no-status-query', { dialect: dialect.name });
+    }
     const result = await this.clientFor(endpoint).status(smsid, signal);
     this.noteKey(endpoint.profile, result.reply, result.failure);
     for (const e of result.exchanges) this.o.exchanges.insert(e, { messageId: local?.id ?? null, profile: endpoint.profile });
@@ -516,7 +526,7 @@ export class CallService {
       return 'stop';
     }
     // Followed by receipts only (or the provider has no status query): nothing to ask, the receipt listener records what arrives.
-    if (endpoint.follow === 'receipts' || !dialectOf(endpoint).status) {
+    if (followsByReceiptsOnly({ follow: endpoint.follow, dialect: dialectOf(endpoint) })) {
       await this.o.ensureReceipts?.(m.profile).catch((e: unknown) => this.o.log?.(e));
       return this.o.messages.get(m.id)?.endedAt != null ? 'final' : 'open';
     }

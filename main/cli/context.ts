@@ -15,6 +15,16 @@ export function parsers(words: CliWords) {
         return n;
       };
     },
+    /** A duration in milliseconds: seconds (90, 90s), minutes (10m) or hours (1h), from 1 s to 24 h. */
+    duration(name: string) {
+      return (value: string): number => {
+        const m = /^\s*(\d+(?:\.\d+)?)\s*(s|m|h)?\s*$/i.exec(value);
+        const unit = { s: 1000, m: 60_000, h: 3_600_000 }[(m?.[2] ?? 's').toLowerCase() as 's' | 'm' | 'h'];
+        const ms = m ? Math.round(Number(m[1]) * unit) : NaN;
+        if (!(ms >= 1000 && ms <= 24 * 3_600_000)) throw usage('badDuration', { flag: name, value });
+        return ms;
+      };
+    },
     int(name: string, min: number, max: number) {
       return (value: string): number => {
         const n = Number(value);
@@ -30,6 +40,13 @@ export function parsers(words: CliWords) {
     },
     words,
   };
+}
+
+/** A duration the user gave (--wait-timeout), in words: "10 min", "90 s", "1 h". */
+export function durationText(words: CliWords, ms: number): string {
+  if (ms % 3_600_000 === 0) return words.t('cli:hours', { n: ms / 3_600_000 });
+  if (ms % 60_000 === 0) return words.t('cli:minutes', { n: ms / 60_000 });
+  return words.t('cli:seconds', { n: Math.round(ms / 1000) });
 }
 
 /** What a command needs from `runCli`. */

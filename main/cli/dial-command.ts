@@ -2,15 +2,16 @@
 // Calls a contact (or a number); with several, an escalation list: the next is called only when the
 // previous did not answer. Through the handler table (dial.start) and the dialProgress push.
 import { Command, Option } from 'commander';
-import type { DialProgress, DialRefusal, DialRequest, DialResult } from '../../common/bulk-types';
+import type { DialProgress, DialRefusal, DialRequest, DialResult, DialTarget } from '../../common/bulk-types';
+import { unmappedValue } from '../../common/reasons';
 import { maskMobile } from '../../common/domain/mobile';
 import { formatClock } from '../dial/limits';
 import { progressLine } from './bulk-command';
-import { CliFailure, EXIT, usage } from './io';
-import type { CommandContext } from './context';
+import { CliFailure, DEFAULT_WAIT_TIMEOUT_MS, EXIT, usage } from './io';
+import { durationText, type CommandContext } from './context';
 import { valuesFromVars } from './template-vars';
 import type { CliWords } from './text';
-import { systemClock } from '../clock';
+import { systemClock, type TimerHandle } from '../clock';
 
 const MAX_ATTEMPTS = 10;
 const collect = (value: string, previous: string[] = []) => [...previous, value];
@@ -124,9 +125,15 @@ export function registerDialCommand(program: Command, ctx: CommandContext): void
     )
     .addOption(new Option('--pause <seconds>', t('cli:help.pause')).argParser(ctx.parse.int('--pause', 0, 3600)))
     .option('--override', t('cli:help.override'))
+    .addOption(new Option('--wait-timeout <duration>', t('cli:help.dialWaitTimeout')).argParser(ctx.parse.duration('--wait-timeout')))
     .action(
-      async (refs: string[], opts: { template?: string; var: string[]; content?: string; untilAnswered?: number; pause?: number; override?: boolean }) => {
+      async (
+        refs: string[],
+        opts: { template?: string; var: string[]; content?: string; untilAnswered?: number; pause?: number; override?: boolean; waitTimeout?: number },
+      ) => {
         const { session, words } = ctx;
+        const waitMs = opts.waitTimeout ?? DEFAULT_WAIT_TIMEOUT_MS;
+        session.waitMs = waitMs;
         if (opts.content !== undefined && (opts.template !== undefined || opts.var.length)) throw usage('contentOrTemplate');
         const profileId = await session.providerProfile(ctx.flags());
         // A one-off dialect without a status query: nothing could follow the calls (no listener without a saved profile).
@@ -168,10 +175,52 @@ export function registerDialCommand(program: Command, ctx: CommandContext): void
         let runId = '';
         let resolveDone: (r: DialResult) => void = () => undefined;
         const done = new Promise<DialResult>((resolve) => (resolveDone = resolve));
+        /** The run's calls (message id → who), and the value each was last said not to be recognised. */
+        const calls = new Map<number, DialTarget>();
+        const saidUnmapped = new Map<number, string>();
+        // A call only the provider's receipts tell about says so once, while it waits.
+        const receiptsOnly = await session.followsByReceiptsOnly(profileId);
+        // Each call's end is waited for at most waitMs (on the session's clock): then the run stops,
+        // nobody else is called (the call may still be going on), and the command says why.
+        let gaveUp: { messageId: number; target: DialTarget } | null = null;
+        let waiting: { messageId: number; timer: TimerHandle } | null = null;
+        const stopWaiting = () => {
+          waiting?.timer.cancel();
+          waiting = null;
+        };
         const off = await session.on('dialProgress', (p) => {
           if (runId && p.runId !== runId) return;
+          if (p.phase === 'calling' && p.messageId !== null && waiting?.messageId !== p.messageId) {
+            stopWaiting();
+            const messageId = p.messageId;
+            const target = p.target;
+            waiting = {
+              messageId,
+              timer: session.clock.setTimeout(() => {
+                gaveUp = { messageId, target };
+                if (runId) void session.call('dial.cancel', { runId }).catch(() => undefined);
+              }, waitMs),
+            };
+          } else if (p.phase !== 'calling') stopWaiting();
+          if (p.messageId !== null && !calls.has(p.messageId)) {
+            calls.set(p.messageId, p.target);
+            if (receiptsOnly && p.phase === 'calling' && !ctx.json()) {
+              line.end();
+              ctx.io.stderr(`${t('cli:dial.waitingReceipt', { who: who(p.target) })}\n`);
+            }
+          }
           line.update(progressText(words, p));
           if (p.phase === 'done' && p.result) resolveDone(p.result);
+        });
+        // A state value the dialect does not map is said once, when it arrives (never guessed).
+        const offUpdates = await session.on('messageUpdated', (m) => {
+          const target = calls.get(m.id);
+          const value = unmappedValue(m.reason);
+          if (!target || value === null || saidUnmapped.get(m.id) === value) return;
+          saidUnmapped.set(m.id, value);
+          if (ctx.json()) return;
+          line.end();
+          ctx.io.stderr(`${t('cli:dial.unmapped', { who: who(target), state: t(`state.${m.state}`), value })}\n`);
         });
         const stopOnSignal = () => {
           if (runId) void session.call('dial.cancel', { runId }).catch(() => undefined);
@@ -187,11 +236,28 @@ export function registerDialCommand(program: Command, ctx: CommandContext): void
             result = await done;
           }
         } finally {
+          stopWaiting();
           off();
+          offUpdates();
           process.removeListener('SIGINT', stopOnSignal);
           line.end();
         }
         const value = resultJson(words, result);
+        const stopped = gaveUp as { messageId: number; target: DialTarget } | null;
+        if (stopped && result.status === 'cancelled') {
+          const m = (await session.call('messages.get', { id: stopped.messageId })).message;
+          const said = t('cli:dial.gaveUp', {
+            after: durationText(words, waitMs),
+            who: who(stopped.target),
+            state: t(`state.${m.state}`),
+            id: m.id,
+          });
+          ctx.printAndFail(
+            { ...value, status: 'gave-up', message: said, gaveUp: { messageId: m.id, state: m.state, waitedSeconds: waitMs / 1000 } },
+            null,
+            new CliFailure(EXIT.gaveUp, 'wait-timeout', { key: 'cli:plain', params: { text: said } }, { messageId: m.id, waitedSeconds: waitMs / 1000 }),
+          );
+        }
         const human = () =>
           [
             resultText(words, result),

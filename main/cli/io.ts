@@ -37,9 +37,17 @@ export const EXIT = {
   rejected: 3,
   /** Transport failure or unknown outcome. */
   transport: 4,
+  /**
+   * `send --wait`, `dial`: stopped waiting for a call's end after --wait-timeout. The call was
+   * accepted and may still be going on; it was not resent.
+   */
+  gaveUp: 5,
   /** An internal error (a bug, an unexpected exception): sysexits' EX_SOFTWARE. The details go to a log file. */
   internal: 70,
 } as const;
+
+/** How long `send --wait` and `dial` wait for a call's end unless --wait-timeout says otherwise. */
+export const DEFAULT_WAIT_TIMEOUT_MS = 10 * 60_000;
 
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 

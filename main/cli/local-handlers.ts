@@ -1,4 +1,5 @@
 // The CLI's own operations, next to the handler table it otherwise goes through (main/handlers.ts).
+import { followsByReceiptsOnly } from '../../common/domain/status';
 import { noticingDiskFull } from '../handlers';
 import { localProfileOps } from '../profiles/ops';
 import { localSendOps } from '../send/ops';
@@ -10,7 +11,13 @@ import type { Services } from '../services';
  */
 export function createLocalHandlers(services: Services) {
   return noticingDiskFull(
-    { ...localProfileOps(services.profiles), ...localSendOps(services.calls), 'app.recovered': async () => services.store.recovered },
+    {
+      ...localProfileOps(services.profiles),
+      ...localSendOps(services.calls),
+      'app.recovered': async () => services.store.recovered,
+      /** Whether this profile's calls can only be followed by the provider's receipts (said while a call waits). */
+      'profiles.followsByReceiptsOnly': async ({ id }: { id: string }) => followsByReceiptsOnly(services.profiles.record(id)),
+    },
     services,
   );
 }

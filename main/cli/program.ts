@@ -1,6 +1,7 @@
 import { Command, CommanderError, Option } from 'commander';
 import { CALL_STATES, OUTCOMES, type CallState, type Outcome } from '../../common/domain/status';
 import type { MessageRecord } from '../../common/records';
+import { unmappedValue } from '../../common/reasons';
 import type { KeyNote } from '../../common/contract/signature';
 import { formatHttpDate, parseHttpDate, SIGNATURE_VARIANTS, type SignatureVariant } from '../signing';
 import { readFileSync, statSync } from 'node:fs';
@@ -8,8 +9,8 @@ import { BUILTIN_DIALECTS, builtinDialect, parseDialectText, type Dialect } from
 import { toIpcError } from '../errors';
 import { writeCrashLog } from './crash-log';
 import { safeHuman, safeJson } from './terminal-text';
-import { CliFailure, EXIT, failureFromIpc, usage, type CliIo } from './io';
-import { failureOfView, parsers, providerRejection, type CommandContext } from './context';
+import { CliFailure, DEFAULT_WAIT_TIMEOUT_MS, EXIT, failureFromIpc, usage, type CliIo } from './io';
+import { durationText, failureOfView, parsers, providerRejection, type CommandContext } from './context';
 import { registerBulkCommand } from './bulk-command';
 import { registerCaptureCommand } from './capture-command';
 import { registerDialCommand } from './dial-command';
@@ -87,7 +88,10 @@ export async function runCli(argv: readonly string[], rawIo: CliIo): Promise<num
     .option('--var <name=value>', t('cli:help.var'), collect, [])
     .addOption(new Option('--timeout <seconds>', t('cli:help.timeoutOne')).argParser(parse.seconds('--timeout')))
     .option('--wait', t('cli:help.wait'))
-    .action(async (opts: { to: string; content?: string; template?: string; var: string[]; timeout?: number; wait?: boolean }) => {
+    .addOption(new Option('--wait-timeout <duration>', t('cli:help.waitTimeout')).argParser(parse.duration('--wait-timeout')))
+    .action(async (opts: { to: string; content?: string; template?: string; var: string[]; timeout?: number; wait?: boolean; waitTimeout?: number }) => {
+      const waitMs = opts.waitTimeout ?? DEFAULT_WAIT_TIMEOUT_MS;
+      session.waitMs = waitMs;
       if ((opts.content === undefined) === (opts.template === undefined)) throw usage('contentOrTemplate');
       if (opts.content !== undefined && opts.var.length) throw usage('varWithContent');
       let content = opts.content ?? '';
@@ -104,16 +108,39 @@ export async function runCli(argv: readonly string[], rawIo: CliIo): Promise<num
       const value = { code: m.code, msg: m.providerMsg, smsid: m.smsid, count: m.billedUnits, ...base, state: m.state };
       if (m.outcome === 'accepted' && opts.wait) {
         // Follow the call to its end while the CLI runs (the call service follows it; its changes are pushed).
+        // A call only the provider's receipts tell about says so while it waits (nothing is asked meanwhile).
+        const receiptsOnly = await session.followsByReceiptsOnly(profileId);
         if (!json) io.stdout(`${t('cli:send.accepted', { smsid: m.smsid, mobile: m.mobile, count: m.units, id: m.id })}\n`);
-        const ended = await waitForEnd(session, m.id, (s) => {
-          if (!json) io.stdout(`${t('cli:send.state', { state: t(`state.${s.state}`), time: clock(s.updatedAt) })}\n`);
+        if (!json && receiptsOnly) io.stdout(`${t('cli:send.waitingReceipt')}\n`);
+        const waited = await waitForEnd(session, m.id, waitMs, (s) => {
+          if (!json) io.stdout(`${stateLine(words, s)}\n`);
         });
+        const ended = waited.message;
+        if (waited.gaveUp) {
+          // Not heard of its end within the bound: said why, with its own exit status; never resent.
+          const said = t('cli:send.gaveUp', { after: durationText(words, waitMs), state: t(`state.${ended.state}`), id: ended.id });
+          printAndFail(
+            {
+              ...value,
+              state: ended.state,
+              duration: ended.duration,
+              endedAt: null,
+              unmappedValue: unmappedValue(ended.reason),
+              gaveUp: true,
+              waitedSeconds: waitMs / 1000,
+              ...(receiptsOnly ? { followedBy: 'receipts' } : {}),
+            },
+            null,
+            new CliFailure(EXIT.gaveUp, 'wait-timeout', { key: 'cli:plain', params: { text: said } }, { messageId: ended.id, waitedSeconds: waitMs / 1000 }),
+          );
+        }
         const final = {
           ...value,
           state: ended.state,
           duration: ended.duration,
           endedAt: ended.endedAt === null ? null : new Date(ended.endedAt).toISOString(),
           reason: ended.reason ? words.reason(ended.reason) : null,
+          ...(receiptsOnly ? { followedBy: 'receipts' } : {}),
         };
         emit(final, () => endedLine(words, ended));
         if (ended.state !== 'answered') exitCode = EXIT.invalid;
@@ -157,16 +184,23 @@ export async function runCli(argv: readonly string[], rawIo: CliIo): Promise<num
         duration: r.duration,
         messageId: r.message?.id ?? null,
         raw: r.raw,
+        ...(r.receiptsOnly ? { followedBy: 'receipts' } : {}),
       };
-      if (!r.accepted) printAndFail(value, null, providerRejection(words, r.providerCode));
+      if (!r.accepted && !r.receiptsOnly) printAndFail(value, null, providerRejection(words, r.providerCode));
       const line = t('cli:status.line', {
         smsid,
         state: t(`state.${r.state}`),
         duration: r.duration ? t('cli:seconds', { n: r.duration }) : '',
         message: r.message ? t('cli:messageRef', { id: r.message.id }) : '',
       });
-      // A value the dialect does not map is shown, never guessed.
-      emit(value, () => (r.unmapped ? `${line}\n${words.reason({ code: 'unmapped-state', params: { value: r.value ?? '' } })}` : line));
+      // A value the dialect does not map is shown, never guessed; a call only receipts tell about says so.
+      emit(value, () =>
+        [
+          line,
+          ...(r.unmapped ? [words.reason({ code: 'unmapped-state', params: { value: r.value ?? '' } })] : []),
+          ...(r.receiptsOnly ? [t('cli:status.receiptsOnly')] : []),
+        ].join('\n'),
+      );
     });
 
   program
@@ -472,22 +506,45 @@ function clock(ms: number): string {
 }
 
 /**
- * Resolves with the message once its call ended (or following it stopped); tells each change as it
- * is pushed. The wait itself is the call service's (session.awaitEnd), which keeps the process up:
- * a subscription to pushed events alone does not, and the CLI exited before the call ended.
+ * Resolves with the message once its call ended (or following it stopped), or as it stands after
+ * `waitMs` (gaveUp); tells each change as it is pushed. The wait itself is the call service's
+ * (session.awaitEnd), which keeps the process up: a subscription to pushed events alone does not,
+ * and the CLI exited before the call ended.
  */
-async function waitForEnd(session: CliSession, id: number, onChange: (m: MessageRecord) => void): Promise<MessageRecord> {
+async function waitForEnd(
+  session: CliSession,
+  id: number,
+  waitMs: number,
+  onChange: (m: MessageRecord) => void,
+): Promise<{ message: MessageRecord; gaveUp: boolean }> {
   let last = (await session.call('messages.get', { id })).message;
   const off = await session.on('messageUpdated', (m) => {
     if (m.id !== id) return;
-    if (m.state !== last.state) onChange(m);
+    // A new state, or a value the dialect does not map arriving (said once per value).
+    const value = unmappedValue(m.reason);
+    if (m.state !== last.state || (value !== null && value !== unmappedValue(last.reason))) onChange(m);
     last = m;
   });
+  // Bounded (--wait-timeout), on the session's clock.
+  const stop = new AbortController();
+  const timer = session.clock.setTimeout(() => stop.abort(), waitMs);
   try {
-    return await session.awaitEnd(id);
+    return { message: await session.awaitEnd(id, stop.signal), gaveUp: false };
+  } catch (error) {
+    if (!stop.signal.aborted) throw error;
+    return { message: (await session.call('messages.get', { id })).message, gaveUp: true };
   } finally {
+    timer.cancel();
     off();
   }
+}
+
+/** A followed call's new state, with the provider's value when the dialect does not map it. */
+function stateLine(words: CliWords, m: MessageRecord): string {
+  const { t } = words;
+  const value = unmappedValue(m.reason);
+  const said = { state: t(`state.${m.state}`), time: clock(m.updatedAt) };
+  return value === null ? t('cli:send.state', said) : t('cli:send.stateUnmapped', { ...said, value });
 }
 
 /** How a followed call ended, in words. */
@@ -517,6 +574,8 @@ export function historyJson(m: MessageRecord) {
     /** When the state shown was last recorded (for a call still going on: since when it is so). */
     stateSince: new Date(m.updatedAt).toISOString(),
     open: isOpen(m),
+    /** The provider's state value the profile's dialect does not map (then `state` is unknown), else null. */
+    unmappedValue: unmappedValue(m.reason),
   };
 }
 
@@ -529,7 +588,9 @@ function historyLine(words: CliWords, m: MessageRecord, now: number): string {
   const since = isOpen(m)
     ? ` ${t('cli:history.since', { time: clock(m.updatedAt), ago: minutes < 1 ? t('cli:history.justNow') : t('cli:history.minutesAgo', { count: minutes }) })}`
     : '';
-  return `#${m.id}\t${when}\t${m.mobile}\t${t(`csv.outcome.${m.outcome}`)}/${t(`state.${m.state}`)}${m.duration ? ` ${t('cli:seconds', { n: m.duration })}` : ''}${since}\t${m.code ?? ''}\t${text}`;
+  const value = unmappedValue(m.reason);
+  const unmapped = value === null ? '' : t('cli:unmappedNote', { value });
+  return `#${m.id}\t${when}\t${m.mobile}\t${t(`csv.outcome.${m.outcome}`)}/${t(`state.${m.state}`)}${unmapped}${m.duration ? ` ${t('cli:seconds', { n: m.duration })}` : ''}${since}\t${m.code ?? ''}\t${text}`;
 }
 
 function report(

@@ -79,6 +79,8 @@ export class CliSession {
    * every receipt listener, following every open call). Set before the first call.
    */
   serving = false;
+  /** How long a command waits for a call's end (--wait-timeout): calls are followed at least that long. Set before the first call. */
+  waitMs = 0;
 
   constructor(
     private readonly env: NodeJS.ProcessEnv,
@@ -101,8 +103,8 @@ export class CliSession {
               sandbox: false,
               // A receipt listener starts when a profile that follows by receipts places a call (another Callout may already listen).
               receipts: 'on-demand',
-              // The CLI follows the calls it places itself (not every open call of the app).
-              follow: { maxAgeMs: 30 * 60_000, resume: false },
+              // The CLI follows the calls it places itself (not every open call of the app), at least as long as it waits for one.
+              follow: { maxAgeMs: Math.max(30 * 60_000, this.waitMs), resume: false },
             },
       );
       const local = createLocalHandlers(services);
@@ -134,8 +136,13 @@ export class CliSession {
    * which also reads the store now and then). Its timer keeps a plain Node process up while it
    * waits: push events alone do not, and the CLI would exit before the call ends.
    */
-  async awaitEnd(id: number): Promise<MessageRecord> {
-    return this.local('messages.awaitEnd', { id });
+  async awaitEnd(id: number, signal?: AbortSignal): Promise<MessageRecord> {
+    return this.local('messages.awaitEnd', { id, signal });
+  }
+
+  /** Whether the profile's calls can only be followed by the receipts the provider posts (no status to ask). */
+  async followsByReceiptsOnly(profileId: string): Promise<boolean> {
+    return this.local('profiles.followsByReceiptsOnly', { id: profileId });
   }
 
   /** A dialect named on the command line: a built-in one's id, or a file checked by main (dialects.check). */

@@ -2,6 +2,7 @@
 import type { BalanceView, SendView } from '../../common/contract';
 import type { sendOps } from '../../common/contract/send';
 import type { MessageRecord } from '../../common/records';
+import { unmappedValue } from '../../common/reasons';
 import type { CallService, SendOutcome } from '../calls/call-service';
 import type { Clock } from '../clock';
 import type { Ops } from '../ops';
@@ -22,6 +23,25 @@ export function sendOpsOf(d: { calls: Calls; sent: SentMessages; profiles: Pick<
     'messages.refreshStatus': ({ id }) => calls.refresh(id),
     'messages.queryStatus': async ({ profileId, smsid }) => {
       const r = await calls.status(profileId, smsid);
+      if (r.receiptsOnly && r.message) {
+        // A provider that only pushes: the call as its receipts left it (a value not mapped included), nothing asked.
+        const m = r.message;
+        const unmapped = unmappedValue(m.reason);
+        return {
+          smsid,
+          accepted: false,
+          providerCode: null,
+          msg: null,
+          state: m.state,
+          value: unmapped,
+          unmapped: unmapped !== null,
+          duration: m.duration,
+          raw: null,
+          message: m,
+          failure: null,
+          receiptsOnly: true,
+        };
+      }
       const ok = r.reply?.outcome === 'accepted';
       return {
         smsid: r.reply?.smsid ?? smsid,
@@ -35,6 +55,7 @@ export function sendOpsOf(d: { calls: Calls; sent: SentMessages; profiles: Pick<
         raw: r.reply?.raw ?? null,
         message: r.message,
         failure: r.failure,
+        receiptsOnly: false,
       };
     },
     'messages.get': async ({ id }) => sent.detail(id),
@@ -59,6 +80,6 @@ export function sendOpsOf(d: { calls: Calls; sent: SentMessages; profiles: Pick<
 /** Operations only a caller in this process has (the CLI): waiting for a call's end keeps a plain Node process up. */
 export function localSendOps(calls: Pick<CallService, 'awaitEnd'>) {
   return {
-    'messages.awaitEnd': ({ id }: { id: number }): Promise<MessageRecord> => calls.awaitEnd(id),
+    'messages.awaitEnd': ({ id, signal }: { id: number; signal?: AbortSignal }): Promise<MessageRecord> => calls.awaitEnd(id, signal),
   };
 }

@@ -186,91 +186,87 @@ describe.each(LOCALES)('Dialects and the teach flow ($suffix)', ({ locale, lang,
     TIMEOUT,
   );
 
-  it(
-    'maps it from the reply: the tree, the values seen, the preview, and saving ends the call as busy',
-    async () => {
-      // An answered call first: its replies are ones the profile's dialect reads today.
-      const answered = update((m) => m.endedAt !== null && m.state === 'answered', 'answered call');
-      await app.handlers['messages.send']({ profileId, mobile: '13800138008', content: OTP, templateId: null });
-      await answered;
-      await page.getByTestId('map-unmapped').click();
-      const drawer = page.getByTestId('teach-drawer');
-      await drawer.getByTestId('teach').waitFor();
-      // The reply as a tree: data is a JSON text, opened; the state's value is there.
-      const stateNode = drawer.locator('[data-testid="teach-node"][data-path="data.state"]');
-      await stateNode.waitFor();
-      expect(await stateNode.innerText()).toContain('200002');
-      expect(await drawer.getByTestId('teach-tree').innerText()).toContain(t('dialects.teach.jsonText'));
-      expect(await drawer.getByTestId('teach-reading-state').getAttribute('data-state')).toBe('unknown');
-      // Picking the state field (the dialect already reads it there, relative to its record).
-      await stateNode.click();
-      expect(await drawer.getByTestId('teach-picked').innerText()).toContain(
-        t('dialects.teach.picked', { target: t('dialects.teach.target.state'), path: 'state' }),
-      );
+  it('maps it from the reply: the tree, the values seen, the preview, and saving ends the call as busy', async () => {
+    // An answered call first: its replies are ones the profile's dialect reads today.
+    const answered = update((m) => m.endedAt !== null && m.state === 'answered', 'answered call');
+    await app.handlers['messages.send']({ profileId, mobile: '13800138008', content: OTP, templateId: null });
+    await answered;
+    await page.getByTestId('map-unmapped').click();
+    const drawer = page.getByTestId('teach-drawer');
+    await drawer.getByTestId('teach').waitFor();
+    // The reply as a tree: data is a JSON text, opened; the state's value is there.
+    const stateNode = drawer.locator('[data-testid="teach-node"][data-path="data.state"]');
+    await stateNode.waitFor();
+    expect(await stateNode.innerText()).toContain('200002');
+    expect(await drawer.getByTestId('teach-tree').innerText()).toContain(t('dialects.teach.jsonText'));
+    expect(await drawer.getByTestId('teach-reading-state').getAttribute('data-state')).toBe('unknown');
+    // Picking the state field (the dialect already reads it there, relative to its record).
+    await stateNode.click();
+    expect(await drawer.getByTestId('teach-picked').innerText()).toContain(
+      t('dialects.teach.picked', { target: t('dialects.teach.target.state'), path: 'state' }),
+    );
 
-      const value = drawer.locator('[data-testid="teach-value"][data-value="200002"]');
-      await value.waitFor();
-      const before = app.services.store.exchanges.recentForProfile(profileId, ['status'], 5000).length;
-      expect(before).toBeGreaterThan(0);
-      const preview = drawer.getByTestId('teach-resolve-status');
-      await preview.waitFor();
-      const first = await preview.innerText();
+    const value = drawer.locator('[data-testid="teach-value"][data-value="200002"]');
+    await value.waitFor();
+    const before = app.services.store.exchanges.recentForProfile(profileId, ['status'], 5000).length;
+    expect(before).toBeGreaterThan(0);
+    const preview = drawer.getByTestId('teach-resolve-status');
+    await preview.waitFor();
+    const first = await preview.innerText();
 
-      // Taking away a mapping the profile reads with today reads fewer captured replies: said in the
-      // preview, and saving asks first (Cancel keeps everything as it was).
-      const mapped = drawer.locator('[data-testid="teach-value"]:not([data-value="200002"])').first();
-      await mapped.waitFor();
-      const was = (await mapped.getByTestId('teach-map').innerText()).trim();
-      expect(was).not.toBe(t('dialects.teach.notMapped'));
-      await pickOption(page, mapped.getByTestId('teach-map'), t('dialects.teach.notMapped'));
-      const fewer = drawer.getByTestId('teach-fewer');
-      await fewer.waitFor();
-      expect(await fewer.innerText()).toContain(t('dialects.teach.fewer'));
-      const counts = await drawer
-        .locator('[data-testid^="teach-resolve-"]')
-        .evaluateAll((items) => items.map((i) => Number(i.getAttribute('data-before')) - Number(i.getAttribute('data-resolved'))));
-      expect(Math.max(...counts)).toBeGreaterThan(0);
-      await snap(`dialects-fewer-${suffix}`);
-      await drawer.getByTestId('teach-save').click();
-      const confirm = page.locator('.ant-modal-confirm');
-      await confirm.waitFor();
-      expect(await confirm.innerText()).toContain(t('dialects.teach.fewerConfirm'));
-      // (antd spaces out a two-character Chinese label: 取 消)
-      await confirm.getByRole('button', { name: new RegExp(`^${[...t('common.cancel')].join('\\s*')}$`) }).click();
-      await confirm.waitFor({ state: 'detached' });
-      expect(app.services.store.profiles.get(profileId)!.dialectId).toBe('numeric-states');
-      await pickOption(page, mapped.getByTestId('teach-map'), was);
-      await fewer.waitFor({ state: 'detached' });
-      await expect.poll(() => preview.innerText()).toBe(first);
+    // Taking away a mapping the profile reads with today reads fewer captured replies: said in the
+    // preview, and saving asks first (Cancel keeps everything as it was).
+    const mapped = drawer.locator('[data-testid="teach-value"]:not([data-value="200002"])').first();
+    await mapped.waitFor();
+    const was = (await mapped.getByTestId('teach-map').innerText()).trim();
+    expect(was).not.toBe(t('dialects.teach.notMapped'));
+    await pickOption(page, mapped.getByTestId('teach-map'), t('dialects.teach.notMapped'));
+    const fewer = drawer.getByTestId('teach-fewer');
+    await fewer.waitFor();
+    expect(await fewer.innerText()).toContain(t('dialects.teach.fewer'));
+    const counts = await drawer
+      .locator('[data-testid^="teach-resolve-"]')
+      .evaluateAll((items) => items.map((i) => Number(i.getAttribute('data-before')) - Number(i.getAttribute('data-resolved'))));
+    expect(Math.max(...counts)).toBeGreaterThan(0);
+    await snap(`dialects-fewer-${suffix}`);
+    await drawer.getByTestId('teach-save').click();
+    const confirm = page.locator('.ant-modal-confirm');
+    await confirm.waitFor();
+    expect(await confirm.innerText()).toContain(t('dialects.teach.fewerConfirm'));
+    // (antd spaces out a two-character Chinese label: 取 消)
+    await confirm.getByRole('button', { name: new RegExp(`^${[...t('common.cancel')].join('\\s*')}$`) }).click();
+    await confirm.waitFor({ state: 'detached' });
+    expect(app.services.store.profiles.get(profileId)!.dialectId).toBe('numeric-states');
+    await pickOption(page, mapped.getByTestId('teach-map'), was);
+    await fewer.waitFor({ state: 'detached' });
+    await expect.poll(() => preview.innerText()).toBe(first);
 
-      await pickOption(page, value.getByTestId('teach-map'), t('msg:state.busy'));
-      await expect.poll(() => drawer.getByTestId('teach-reading-state').getAttribute('data-state')).toBe('busy');
-      await expect.poll(() => preview.innerText()).not.toBe(first);
-      // "N of M now resolve (before: K)": more now than before, and said in words.
-      const count = async (name: string) => Number(await preview.getAttribute(`data-${name}`));
-      const [now, of, earlier] = [await count('resolved'), await count('total'), await count('before')];
-      expect(now).toBeGreaterThan(earlier);
-      expect(now).toBeLessThanOrEqual(of);
-      expect(await preview.innerText()).toBe(t('dialects.teach.resolve', { resolved: now, total: of, before: earlier }));
-      await snap(`dialects-teach-${suffix}`);
-      expect(await bodyText(page)).not.toMatch(RAW_KEY);
+    await pickOption(page, value.getByTestId('teach-map'), t('msg:state.busy'));
+    await expect.poll(() => drawer.getByTestId('teach-reading-state').getAttribute('data-state')).toBe('busy');
+    await expect.poll(() => preview.innerText()).not.toBe(first);
+    // "N of M now resolve (before: K)": more now than before, and said in words.
+    const count = async (name: string) => Number(await preview.getAttribute(`data-${name}`));
+    const [now, of, earlier] = [await count('resolved'), await count('total'), await count('before')];
+    expect(now).toBeGreaterThan(earlier);
+    expect(now).toBeLessThanOrEqual(of);
+    expect(await preview.innerText()).toBe(t('dialects.teach.resolve', { resolved: now, total: of, before: earlier }));
+    await snap(`dialects-teach-${suffix}`);
+    expect(await bodyText(page)).not.toMatch(RAW_KEY);
 
-      const ended = update((m) => m.id === busy.id && m.endedAt !== null);
-      await drawer.getByTestId('teach-save').click();
-      const m = await ended;
-      expect(m).toMatchObject({ state: 'busy', reason: null });
-      await expect.poll(() => page.getByTestId('panel-state').innerText()).toBe(t('msg:state.busy'));
-      expect(await page.getByTestId('unmapped-alert').count()).toBe(0);
-      const stored = app.services.store.profiles.get(profileId)!;
-      expect(stored).toMatchObject({
-        dialectId: null,
-        dialect: { name: `${t('msg:dialect.numeric-states.name')}${lang === 'en' ? ' ' : ''}${t('dialects.teach.nameSuffix')}` },
-      });
-      expect(stored.dialect.status!.states['200002']).toBe('busy');
-      await snap(`dialects-mapped-${suffix}`);
-    },
-    90_000,
-  );
+    const ended = update((m) => m.id === busy.id && m.endedAt !== null);
+    await drawer.getByTestId('teach-save').click();
+    const m = await ended;
+    expect(m).toMatchObject({ state: 'busy', reason: null });
+    await expect.poll(() => page.getByTestId('panel-state').innerText()).toBe(t('msg:state.busy'));
+    expect(await page.getByTestId('unmapped-alert').count()).toBe(0);
+    const stored = app.services.store.profiles.get(profileId)!;
+    expect(stored).toMatchObject({
+      dialectId: null,
+      dialect: { name: `${t('msg:dialect.numeric-states.name')}${lang === 'en' ? ' ' : ''}${t('dialects.teach.nameSuffix')}` },
+    });
+    expect(stored.dialect.status!.states['200002']).toBe('busy');
+    await snap(`dialects-mapped-${suffix}`);
+  }, 90_000);
 
   it(
     'lists receipts among the exchanges, with the path secret redacted',

@@ -10,7 +10,9 @@ import { navigate } from '../../app/navigation';
 import { profilesQuery } from '../../app/query';
 import { currentLanguage } from '../../i18n';
 import { authFixPlace, authRefusal } from '../../../../common/domain/outcomes';
+import { followsByReceiptsOnly } from '../../../../common/domain/status';
 import { describeOutcome, formatTime, offersSendAgain, PHASE_COLORS, phaseLabel, phaseOf, stepsOf, timelineEntries } from './send-model';
+import { sendAgainIsMain, waitingNextText } from './call-notes';
 import type { SessionCall } from './session-calls';
 import { Panel } from '../../app/Panel';
 
@@ -31,7 +33,8 @@ export function CallProgress({ call, onSendAgain, sendAgainBusy, onOpenProfiles 
   // A reply of the built-in Sandbox: what to do is on the Sandbox screen, not in a provider's console.
   const profile = profiles?.find((p) => p.id === m.profile);
   const sandbox = profile?.builtin === true;
-  const outcome = describeOutcome(t, m, sandbox ? 'sandbox' : undefined, profile?.signing);
+  const follow = { receiptsOnly: profile ? followsByReceiptsOnly(profile) : false };
+  const outcome = describeOutcome(t, m, sandbox ? 'sandbox' : undefined, profile?.signing, follow);
   const sandboxFix = sandbox && m.outcome === 'rejected' && (m.code === 402 || m.code === 403) ? m.code : null;
   const steps = stepsOf(t, m);
   const entries = call.events ? timelineEntries(t, m, call.events) : [];
@@ -96,13 +99,14 @@ export function CallProgress({ call, onSendAgain, sendAgainBusy, onOpenProfiles 
 
       {again ? (
         <Button
-          danger
+          danger={sendAgainIsMain(m)}
           icon={<RedoOutlined />}
           onClick={() => onSendAgain(m.id)}
           loading={sendAgainBusy}
           disabled={sendAgainBusy}
           className="send-again"
           data-testid="send-again"
+          data-emphasis={sendAgainIsMain(m) ? 'main' : 'secondary'}
         >
           {phase === 'unknown' ? t('send.again.button') : t('send.again.callAgain')}
         </Button>
@@ -144,7 +148,7 @@ export function CallProgress({ call, onSendAgain, sendAgainBusy, onOpenProfiles 
               </div>
             ),
           })),
-          ...(open ? [{ key: 'next', loading: true, content: <Typography.Text type="secondary">{t('send.timeline.waitingNext')}</Typography.Text> }] : []),
+          ...(open ? [{ key: 'next', loading: true, content: <Typography.Text type="secondary">{waitingNextText(t, follow)}</Typography.Text> }] : []),
         ]}
       />
 

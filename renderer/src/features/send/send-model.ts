@@ -10,6 +10,7 @@ import { findMatchingTemplates, parseTemplate } from '../../../../common/domain/
 import { CHARS_PER_UNIT, CONTENT_MAX, textLength } from '../../../../common/domain/units';
 import { describeProviderCode, describeReason } from '../../app/api';
 import type { Language } from '../../i18n';
+import { receiptNote, unmappedNote, type FollowNote } from './call-notes';
 
 /** A piece of the preview: literal template text, or a value typed for a marker. */
 export type PreviewPart = { kind: 'literal'; text: string } | { kind: 'value'; index: number; text: string; filled: boolean };
@@ -132,18 +133,37 @@ export interface OutcomeText {
 }
 
 /** What became of a message, in words: what happened, and what to do next. */
-export function describeOutcome(t: TFunction, m: MessageRecord, where?: 'sandbox', signing?: ProfileView['signing']): OutcomeText {
+export function describeOutcome(
+  t: TFunction,
+  m: MessageRecord,
+  where?: 'sandbox',
+  signing?: ProfileView['signing'],
+  follow: FollowNote = { receiptsOnly: false },
+): OutcomeText {
   const phase = phaseOf(m);
+  // While the call goes on: a state value the dialect does not map is shown (never guessed), and a
+  // call only receipts tell about says it waits for one.
+  const unmapped = unmappedNote(t, m);
+  const receipt = receiptNote(t, follow);
   switch (phase) {
     case 'sending':
       return { type: 'info', title: t('send.outcome.sendingTitle'), body: [t('send.outcome.sendingBody')] };
     case 'waiting':
-      return { type: 'info', title: t('send.outcome.acceptedTitle'), body: [t('send.outcome.acceptedBody')] };
+      return {
+        type: unmapped.length ? 'warning' : 'info',
+        title: t('send.outcome.acceptedTitle'),
+        // "The phone will ring in a moment" only while nothing unrecognised has come in.
+        body: [...unmapped, ...receipt, ...(unmapped.length || receipt.length ? [] : [t('send.outcome.acceptedBody')])],
+      };
     case 'calling':
       return {
-        type: 'info',
+        type: unmapped.length ? 'warning' : 'info',
         title: t('send.outcome.callingTitle', { mobile: m.mobile }),
-        body: [m.attempts && m.attempts > 1 ? t('send.outcome.callingRedialBody', { attempt: m.attempts }) : t('send.outcome.callingBody')],
+        body: [
+          ...unmapped,
+          m.attempts && m.attempts > 1 ? t('send.outcome.callingRedialBody', { attempt: m.attempts }) : t('send.outcome.callingBody'),
+          ...receipt,
+        ],
       };
     case 'answered': {
       const duration = m.duration !== null ? formatDuration(t, m.duration) : null;
@@ -244,7 +264,8 @@ export function timelineEntries(t: TFunction, m: MessageRecord, events: readonly
           ...base,
           color: FINAL_STATES.has(state) ? 'red' : 'gray',
           title: stateLabel(t, state),
-          detail: isEndedState(state) ? t(`send.ended.${state}`) : null,
+          // A value the dialect does not map: which one ("not recognised — map it").
+          detail: isEndedState(state) ? t(`send.ended.${state}`) : (why(t, e)[0] ?? null),
         };
       }
       case 'rejected':
