@@ -68,7 +68,10 @@ export interface Route {
   variables: Record<string, string>;
   /** Severities that may call during quiet hours (e.g. ['critical']). */
   throughQuietHours: string[];
-  /** Phone about a resolution too (default false: nobody is phoned about a resolution). */
+  /**
+   * Reserved, always false for now: nobody is phoned about a resolution (a resolved post ends the
+   * incident and cancels its waiting steps). Kept in the schema for a later "call on resolved".
+   */
   callOnResolved: boolean;
   isDefault: boolean;
 }

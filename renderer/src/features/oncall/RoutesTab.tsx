@@ -290,9 +290,6 @@ function RouteForm({ draft, onClose }: { draft: Draft; onClose: () => void }) {
           <Checkbox checked={d.isDefault} onChange={(e) => set({ isDefault: e.target.checked })} data-testid="route-default">
             {t('oncall.routes.isDefault')}
           </Checkbox>
-          <Checkbox checked={d.callOnResolved} onChange={(e) => set({ callOnResolved: e.target.checked })}>
-            {t('oncall.routes.callOnResolved')}
-          </Checkbox>
         </Flex>
         <label className="oncall-field">
           <span>{t('oncall.routes.throughQuietHours')}</span>
