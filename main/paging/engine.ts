@@ -98,6 +98,18 @@ export function callResult(m: Pick<MessageRecord, 'outcome' | 'state' | 'endedAt
   }
 }
 
+/**
+ * Every call's result once all of an action's calls settled; a write one of them could not make
+ * fails the action only then. Until then the action is still running here (PagingEngine.runningIds):
+ * a call still being placed or followed is never taken over and decided on meanwhile.
+ */
+async function allSettled<T>(calls: Promise<T>[]): Promise<T[]> {
+  const settled = await Promise.allSettled(calls);
+  const failed = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
+  if (failed) throw failed.reason;
+  return settled.map((s) => (s as PromiseFulfilledResult<T>).value);
+}
+
 const FIRST: EscalationCursor = { round: 0, step: 0, person: 0, attempt: 1 };
 const DEFAULT_POLL_MS = 15_000;
 
@@ -360,7 +372,7 @@ export class PagingEngine {
     const placed = action.takenOver ? incidents.callsOf(action.id) : [];
     if (placed.length > 0) {
       people = this.people(step, this.clock.now());
-      results = await Promise.all(
+      results = await allSettled(
         placed.map((call) =>
           call.result !== null
             ? Promise.resolve<CallResult>(call.result)
@@ -376,7 +388,7 @@ export class PagingEngine {
       people = this.people(step, this.clock.now());
       if (c.person === 0 && c.attempt === 1) incidents.addStep(incident.id, { round: c.round, stepIndex: c.step, dueAt: action.dueAt });
       const batch = step.target.kind === 'group' && step.target.mode === 'all-at-once' ? people : people.slice(c.person, c.person + 1);
-      results = await Promise.all(batch.map((person) => this.place(incident, route, policy, group, action, person)));
+      results = await allSettled(batch.map((person) => this.place(incident, route, policy, group, action, person)));
       this.changed(incident.id);
     }
     this.decide(incident.id, action, policy, step, people.length, results);

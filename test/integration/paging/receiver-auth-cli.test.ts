@@ -162,4 +162,20 @@ describe('callout page receiver', () => {
     expect(both.stderr).toContain('CALLOUT_RECEIVER_PASSWORD');
     expect((await run(['--json', 'page', 'receiver'])).json).toMatchObject({ auth: { token: false, basic: null } });
   });
+
+  it('a crash while a token and a password are on the command line: the log file has neither', async () => {
+    // A store whose settings table is gone: reading the receiver's settings fails inside Callout.
+    expect((await run(['page', 'receiver'])).code).toBe(0);
+    const db = new Database(join(home.dir, 'callout.db'));
+    db.exec('ALTER TABLE settings RENAME TO settings_gone');
+    db.close();
+    const r = await run(['--lang', 'en', 'page', 'receiver', '--token', TOKEN, '--basic', `grafana:${PASSWORD}`]);
+    expect(r.code).toBe(70);
+    const log = /The details are in (\S+)/.exec(r.stderr)?.[1];
+    expect(log, r.stderr).toBeTruthy();
+    const detail = readFileSync(log!, 'utf8');
+    expect(detail).toContain('page receiver --token');
+    expect(detail).not.toContain(TOKEN);
+    expect(detail).not.toContain(PASSWORD);
+  });
 });

@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { hostname } from 'node:os';
 import { ManualClock } from '../../../main/clock';
+import { MessageRepository } from '../../../main/store/message-repository';
 import { PEOPLE, RING_MS, START, alertGroup, dataDirectory, rig } from './harness';
 
 const [wang, li, zhang] = PEOPLE.map((p) => p.mobile) as [string, string, string];
@@ -178,6 +179,53 @@ describe('paging engine: a write it could not make', () => {
       [1, 'no-answer'],
       [2, 'no-answer'],
       [3, 'no-answer'],
+    ]);
+  });
+});
+
+describe('paging engine: a write it could not make, beside calls still going', () => {
+  it('a call of an all-at-once step still being placed when another call’s write fails is decided on once placed and ended, not called unknown meanwhile', async () => {
+    const clock = new ManualClock(START);
+    const dir = dataDirectory();
+    const messages = new MessageRepository(dir.open(), () => clock.now());
+    const sent: string[] = [];
+    const r = rig(
+      clock,
+      dir,
+      { [wang]: [{ state: 'answered' }], [li]: [{ state: 'busy' }], [zhang]: [{ state: 'no_answer' }] },
+      {
+        pollMs: 5_000,
+        log: () => undefined,
+        policy: { steps: [{ target: { kind: 'group', groupId: 1, mode: 'all-at-once' }, attempts: 1, retrySeconds: 60, pauseSeconds: 120 }] },
+        send: async (profile, input) => {
+          sent.push(input.mobile);
+          // 王工's send waits 20 s for the provider's reply.
+          if (input.mobile === wang) await clock.sleep(20_000);
+          const m = messages.insertPending({ profile, baseUrl: 'http://sandbox', apiId: 'id', mobile: input.mobile, content: input.content, units: 1 });
+          return { message: messages.markAccepted(m.id, { code: 2, msg: 'ok', smsid: `s${m.id}`, count: 1 }), failure: null };
+        },
+      },
+    );
+    // 李雷's call leaves, but its message ID cannot be written (the store held by another process).
+    const updateCall = r.incidents.updateCall.bind(r.incidents);
+    r.incidents.updateCall = (id, u) => {
+      const call = r.incidents.callsOf(1).find((c) => c.id === id);
+      if (call?.mobile === li && u.messageId !== undefined) throw new Error('database is locked');
+      updateCall(id, u);
+    };
+    r.engine.resume();
+    const incident = r.engine.receive(alertGroup('g1'))!;
+    // The next look comes while 王工's send is still on its way: his call is not decided on yet.
+    await clock.advance(6_000);
+    expect(r.engine.detail(incident.id).incident.ended).toBeNull();
+    await clock.advance(20_000 + RING_MS + 10_000);
+    expect(sent.sort()).toEqual([wang, li, zhang].sort());
+    const d = r.engine.detail(incident.id);
+    expect(d.incident.ended).toBe('answered');
+    expect(d.calls.map((c) => [c.name, c.result])).toEqual([
+      ['王工', 'answered'],
+      ['李雷', 'unknown'],
+      ['张三', 'no-answer'],
     ]);
   });
 });
