@@ -2,7 +2,15 @@
 // (routes, escalation policies, schedules, maintenance windows) and "paste an alert".
 import { z } from 'zod';
 import type { IncidentDetail, IncidentRecord } from '../paging/records';
-import type { AlertSource, EscalationPolicy, MaintenanceWindow, Route, Schedule } from '../paging/types';
+import {
+  RECEIVER_PASSWORD_MIN,
+  RECEIVER_TOKEN_MIN,
+  type AlertSource,
+  type EscalationPolicy,
+  type MaintenanceWindow,
+  type Route,
+  type Schedule,
+} from '../paging/types';
 import type { RouteWhy } from '../paging/matchers';
 import type { SayIssue } from '../paging/say';
 import { EVENT_CHANNELS } from './channels';
@@ -158,7 +166,7 @@ export const pagingOps = {
         enabled: z.boolean(),
         host: z.string().trim().min(1).max(255),
         port: z.number().int().min(0).max(65535),
-        bearer: z.string().trim().min(16, 'key-too-short').max(256).nullable().optional(),
+        bearer: z.string().trim().min(RECEIVER_TOKEN_MIN, 'key-too-short').max(256).nullable().optional(),
         basic: z
           .object({
             username: z
@@ -166,7 +174,7 @@ export const pagingOps = {
               .min(1)
               .max(100)
               .regex(/^[^:]*$/, 'invalid-characters'),
-            password: z.string().min(8, 'key-too-short').max(200),
+            password: z.string().min(RECEIVER_PASSWORD_MIN, 'key-too-short').max(200),
           })
           .strict()
           .nullable()

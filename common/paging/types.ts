@@ -3,6 +3,10 @@
 // and what the On call screen and the CLI show. Times are epoch milliseconds (UTC); wall-clock rules
 // (a handover at 10:00, quiet hours) carry their IANA time zone.
 
+/** The receiver's credentials, at least this long (checked by main; said by the On call screen as you type). */
+export const RECEIVER_TOKEN_MIN = 16;
+export const RECEIVER_PASSWORD_MIN = 8;
+
 /** Where an alert came from. */
 export type AlertSource = 'alertmanager' | 'grafana' | 'json' | 'paste' | 'test';
 

@@ -274,11 +274,15 @@ export class IncidentRepository {
 
   // ------------------------------------------------------------ steps and calls
 
+  /** A step of the escalation started: written once per round and step (a step taken over after a failed run is not listed twice). */
   addStep(incidentId: number, s: { round: number; stepIndex: number; dueAt: number }): void {
     const at = this.now();
     this.db
-      .prepare('INSERT INTO incident_steps (incident_id, round, step_index, due_at, started_at, late_ms) VALUES (?, ?, ?, ?, ?, ?)')
-      .run(incidentId, s.round, s.stepIndex, s.dueAt, at, Math.max(0, at - s.dueAt));
+      .prepare(
+        `INSERT INTO incident_steps (incident_id, round, step_index, due_at, started_at, late_ms) SELECT ?, ?, ?, ?, ?, ?
+         WHERE NOT EXISTS (SELECT 1 FROM incident_steps WHERE incident_id = ? AND round = ? AND step_index = ?)`,
+      )
+      .run(incidentId, s.round, s.stepIndex, s.dueAt, at, Math.max(0, at - s.dueAt), incidentId, s.round, s.stepIndex);
   }
 
   calls(incidentId: number): IncidentCallRecord[] {

@@ -229,3 +229,20 @@ describe('paging engine: a write it could not make, beside calls still going', (
     ]);
   });
 });
+
+describe('paging engine: a step written again', () => {
+  it('a step taken over before any of its calls was written is listed once', async () => {
+    const clock = new ManualClock(START);
+    const r = rig(clock, dataDirectory(), script);
+    const incident = r.engine.receive(alertGroup('g1'))!;
+    // The takeover of a run that failed between writing its step and its first call writes the step again.
+    r.incidents.addStep(incident.id, { round: 0, stepIndex: 0, dueAt: START });
+    await clock.advance(15 * 60_000);
+    const d = r.engine.detail(incident.id);
+    expect(d.steps.map((s) => [s.round, s.stepIndex])).toEqual([
+      [0, 0],
+      [0, 1],
+      [0, 2],
+    ]);
+  });
+});

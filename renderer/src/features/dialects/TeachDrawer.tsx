@@ -99,7 +99,10 @@ export function TeachDrawer({ exchangeId, onClose }: TeachDrawerProps) {
   const preview = useDialectPreview(open, profile?.id, candidate);
 
   // Kinds of captured replies the candidate reads fewer of than the profile's dialect does now.
-  const fewer = preview.data ? readsFewer(preview.data) : [];
+  // Only from the preview of this very mapping (not the previous one still on screen): until it has
+  // come, Save waits, so a mapping that reads fewer replies is never saved without asking.
+  const previewStale = preview.isPlaceholderData;
+  const fewer = preview.data && !previewStale ? readsFewer(preview.data) : [];
   const fewerList = (
     <ul className="teach-fewer">
       {fewer.map((f) => (
@@ -332,7 +335,7 @@ export function TeachDrawer({ exchangeId, onClose }: TeachDrawerProps) {
             <Button
               type="primary"
               loading={save.isPending}
-              disabled={!name.trim()}
+              disabled={!name.trim() || previewStale}
               onClick={() => {
                 const d = ownDialect(draft, name);
                 if (!fewer.length) return save.mutate(d);

@@ -5,20 +5,12 @@
 import { useEffect, useState } from 'react';
 import { Alert, Button, Card, Checkbox, Flex, Input, InputNumber, Switch, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import type { TFunction } from 'i18next';
 import type { InputOf } from '../../../../common/contract';
 import type { ReceiverStatus } from '../../../../common/contract/paging';
-import { MESSAGES_NS } from '../../../../common/messages';
+import { RECEIVER_PASSWORD_MIN, RECEIVER_TOKEN_MIN } from '../../../../common/paging/types';
+import { say } from '../../app/describe';
 import { ErrorView } from './ErrorView';
 import { useReceiver, useSaveReceiver } from './data';
-
-/** The keychain's lower bounds, as main checks them (common/contract/paging.ts). */
-const TOKEN_MIN = 16;
-const PASSWORD_MIN = 8;
-
-function say(t: TFunction, key: string, options: object): string {
-  return (t as unknown as (k: string, o: object) => string)(key, { ...options, ns: MESSAGES_NS });
-}
 
 type Save = InputOf<'paging.receiverSave'>;
 
@@ -72,7 +64,7 @@ function AddressCard({ status, saving, onSave }: { status: ReceiverStatus; savin
             </Flex>
           )}
         </div>
-        {status.warning ? <Alert type="warning" showIcon title={say(t, status.warning.code, status.warning.params)} data-testid="receiver-warning" /> : null}
+        {status.warning ? <Alert type="warning" showIcon title={say(t, [status.warning.code, status.warning.params])} data-testid="receiver-warning" /> : null}
         <Flex gap={12} align="center" wrap>
           <label>
             <Flex gap={6} align="center">
@@ -114,8 +106,8 @@ function AuthCard({ status, saving, onSave }: { status: ReceiverStatus; saving: 
   const [password, setPassword] = useState('');
   // Auth changes keep the address as it is kept (not what is being typed above).
   const kept = { enabled: status.enabled, host: status.host, port: status.port };
-  const tokenShort = token.trim().length > 0 && token.trim().length < TOKEN_MIN;
-  const passwordShort = password.length > 0 && password.length < PASSWORD_MIN;
+  const tokenShort = token.trim().length > 0 && token.trim().length < RECEIVER_TOKEN_MIN;
+  const passwordShort = password.length > 0 && password.length < RECEIVER_PASSWORD_MIN;
   const userBad = user.includes(':');
   const none = !status.auth.bearer && !status.auth.basic;
   return (
@@ -135,7 +127,7 @@ function AuthCard({ status, saving, onSave }: { status: ReceiverStatus; saving: 
             <Input.Password
               value={token}
               onChange={(e) => setToken(e.target.value)}
-              placeholder={t(status.auth.bearer ? 'oncall.receiver.tokenReplace' : 'oncall.receiver.tokenNew', { min: TOKEN_MIN })}
+              placeholder={t(status.auth.bearer ? 'oncall.receiver.tokenReplace' : 'oncall.receiver.tokenNew', { min: RECEIVER_TOKEN_MIN })}
               autoComplete="new-password"
               visibilityToggle={false}
               style={{ width: 320 }}
@@ -144,7 +136,7 @@ function AuthCard({ status, saving, onSave }: { status: ReceiverStatus; saving: 
             />
             <Button
               loading={saving}
-              disabled={token.trim().length < TOKEN_MIN}
+              disabled={token.trim().length < RECEIVER_TOKEN_MIN}
               onClick={() => onSave({ ...kept, bearer: token.trim() }, () => setToken(''))}
               data-testid="receiver-token-save"
             >
@@ -156,7 +148,7 @@ function AuthCard({ status, saving, onSave }: { status: ReceiverStatus; saving: 
               </Button>
             ) : null}
           </Flex>
-          {tokenShort ? <Typography.Text type="danger">{t('oncall.receiver.tooShort', { min: TOKEN_MIN })}</Typography.Text> : null}
+          {tokenShort ? <Typography.Text type="danger">{t('oncall.receiver.tooShort', { min: RECEIVER_TOKEN_MIN })}</Typography.Text> : null}
         </Flex>
 
         <Flex vertical gap={6}>
@@ -179,7 +171,7 @@ function AuthCard({ status, saving, onSave }: { status: ReceiverStatus; saving: 
             <Input.Password
               value={password}
               onChange={(e) => setPassword(e.target.value)}
-              placeholder={t(status.auth.basic ? 'oncall.receiver.passwordReplace' : 'oncall.receiver.passwordNew', { min: PASSWORD_MIN })}
+              placeholder={t(status.auth.basic ? 'oncall.receiver.passwordReplace' : 'oncall.receiver.passwordNew', { min: RECEIVER_PASSWORD_MIN })}
               autoComplete="new-password"
               visibilityToggle={false}
               style={{ width: 220 }}
@@ -188,7 +180,7 @@ function AuthCard({ status, saving, onSave }: { status: ReceiverStatus; saving: 
             />
             <Button
               loading={saving}
-              disabled={user.trim() === '' || userBad || password.length < PASSWORD_MIN}
+              disabled={user.trim() === '' || userBad || password.length < RECEIVER_PASSWORD_MIN}
               onClick={() => onSave({ ...kept, basic: { username: user.trim(), password } }, () => setPassword(''))}
               data-testid="receiver-basic-save"
             >
@@ -201,7 +193,7 @@ function AuthCard({ status, saving, onSave }: { status: ReceiverStatus; saving: 
             ) : null}
           </Flex>
           {userBad ? <Typography.Text type="danger">{t('oncall.receiver.userColon')}</Typography.Text> : null}
-          {passwordShort ? <Typography.Text type="danger">{t('oncall.receiver.tooShort', { min: PASSWORD_MIN })}</Typography.Text> : null}
+          {passwordShort ? <Typography.Text type="danger">{t('oncall.receiver.tooShort', { min: RECEIVER_PASSWORD_MIN })}</Typography.Text> : null}
         </Flex>
         <Typography.Text type="secondary">{t('oncall.receiver.restartNote')}</Typography.Text>
       </Flex>
