@@ -288,6 +288,7 @@ export async function createServices(options: ServicesOptions = {}): Promise<Ser
       escalate: options.paging?.escalate ?? options.paging?.rules !== undefined,
       onChange: (incident) => emit('incidentUpdated', incident),
       secrets,
+      secretStatus,
       log: options.log,
     });
 

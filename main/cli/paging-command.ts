@@ -13,7 +13,7 @@ import type { Schedule } from '../../common/paging/types';
 import { localTime } from '../export/table';
 import type { CommandContext } from './context';
 import type { InputOf } from '../../common/contract';
-import { CliFailure, failureFromIpc, usage } from './io';
+import { CliFailure, usage } from './io';
 import { readInput } from './input';
 import type { CliWords } from './text';
 
@@ -183,14 +183,9 @@ async function receiverChange(ctx: CommandContext, o: ReceiverFlags): Promise<Om
     const password = at < 0 ? await read(RECEIVER_PASSWORD_ENV, t('cli:receiver.passwordPrompt', { user: username })) : o.basic.slice(at + 1);
     change.basic = { username, password };
   }
-  const storing = typeof change.bearer === 'string' || (change.basic !== undefined && change.basic !== null);
   changed ||= change.bearer !== undefined || change.basic !== undefined;
   if (!changed) return null;
-  if (storing) {
-    // Without a keychain the secret would live only as long as this command: say so, and keep nothing.
-    const store = (await ctx.session.call('app.info', undefined)).secretStore;
-    if (store.kind !== 'keychain') throw failureFromIpc({ code: 'keychain-unavailable', params: { kind: store.reasonCode ?? 'unavailable' } });
-  }
+  // Without a keychain, main refuses to keep a token or password (paging.receiverSave): said, nothing kept.
   const current = await ctx.session.call('paging.receiverStatus', undefined);
   change.enabled = o.enable ? true : o.disable ? false : current.enabled;
   if (o.newSecret) change.newSecret = true;

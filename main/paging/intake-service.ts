@@ -13,6 +13,7 @@ import type { AlertGroup } from '../../common/paging/types';
 import type { Clock } from '../clock';
 import { fail } from '../errors';
 import { newPathSecret } from '../net/inbound';
+import type { SecretStoreStatus } from '../secrets';
 import type { SecretStore } from '../secrets/secret-store';
 import { getSetting, setSetting, setSettingOnce } from '../store';
 import { receiverWarning, startAlertReceiver, type AlertReceiver, type ReceiverAuth } from './receiver';
@@ -47,6 +48,8 @@ export interface ReceiverSave {
 export interface AlertIntakeOptions {
   db: Database;
   secrets: SecretStore;
+  /** Whether the keychain is what keeps secrets (not a session store), and why not. */
+  secretStatus: () => Promise<SecretStoreStatus>;
   receive: (group: AlertGroup) => IncidentRecord | null;
   /** What a preview reads: the routes, the templates, and the open incident of a key. */
   routes: () => Parameters<typeof routeFor>[1];
@@ -173,6 +176,12 @@ export class AlertIntake {
     const k = this.kept();
     const next: KeptReceiver = { ...k, enabled: s.enabled, host: s.host, port: s.port };
     if (s.newSecret) next.secret = newPathSecret();
+    // Credentials live in the keychain only: without one they would be gone at the next start while
+    // the setting still asked for them (every post refused). Refused, and nothing is kept.
+    if (typeof s.bearer === 'string' || (s.basic !== undefined && s.basic !== null)) {
+      const status = await this.o.secretStatus();
+      if (status.kind !== 'keychain') throw fail('keychain-unavailable', { kind: status.reasonCode ?? 'unavailable' });
+    }
     // The keychain first: a keychain that refuses leaves the record as it was.
     if (s.bearer === null) {
       await this.o.secrets.delete(RECEIVER_BEARER_ACCOUNT);

@@ -9,6 +9,7 @@ import type { PagingRules } from './deps';
 import { PagingEngine } from './engine';
 import { pagingRules } from './rules';
 import { AlertIntake } from './intake-service';
+import type { SecretStoreStatus } from '../secrets';
 import type { SecretStore } from '../secrets/secret-store';
 
 /** The settings key of the profile paging calls with (default: the built-in Sandbox profile). */
@@ -28,6 +29,8 @@ export interface PagingServiceOptions {
   onChange?: (incident: IncidentRecord) => void;
   /** Where the receiver's credentials are kept (the keychain, like API keys). */
   secrets: SecretStore;
+  /** Whether the keychain is what keeps secrets (not a session store), and why not. */
+  secretStatus: () => Promise<SecretStoreStatus>;
   log?: (error: unknown) => void;
 }
 
@@ -64,6 +67,7 @@ export class PagingService {
     this.intake = new AlertIntake({
       db: store.db,
       secrets: o.secrets,
+      secretStatus: o.secretStatus,
       receive: (group) => this.engine.receive(group),
       routes: () => this.config.routes(),
       template: (id) => store.templates.get(id),

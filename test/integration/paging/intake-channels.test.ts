@@ -30,12 +30,18 @@ afterEach(async () => {
 
 type Call = <T>(channel: string, input?: unknown) => Promise<T>;
 
-async function open(clock: ManualClock, dir: string, secrets = new SessionSecretStore(), sandbox = true) {
+// `keychain`: the store stands in for the OS keychain (its status says so), as a real one would.
+async function open(clock: ManualClock, dir: string, secrets = new SessionSecretStore(), sandbox = true, keychain = false) {
   const services = await createServices({
     home: dir,
     clock,
     ...(sandbox ? {} : { sandbox: false as const }),
-    secrets: { store: secrets, status: { kind: 'session', keychainAvailable: false, reason: 't' } },
+    secrets: {
+      store: secrets,
+      status: keychain
+        ? { kind: 'keychain', keychainAvailable: true, reason: null, reasonCode: null }
+        : { kind: 'session', keychainAvailable: false, reason: 't' },
+    },
     receipts: 'on-demand',
     paging: { escalate: true },
   });
@@ -194,7 +200,7 @@ describe('the alert receiver’s settings', () => {
     const home = tempHome();
     homes.push(home);
     const keychain = new SessionSecretStore();
-    const first = await open(clock, home.dir, keychain, false);
+    const first = await open(clock, home.dir, keychain, false, true);
     let status = await first.call<ReceiverStatus>('paging.receiverStatus');
     expect(status).toMatchObject({ enabled: false, listening: false, host: '127.0.0.1', url: null, warning: null });
 
@@ -234,7 +240,7 @@ describe('the alert receiver’s settings', () => {
     expect(dump).not.toContain(token);
 
     // The next start listens again (enabled), at the same secret path: Alertmanager's address still works.
-    const second = await open(clock, home.dir, keychain, false);
+    const second = await open(clock, home.dir, keychain, false, true);
     await driveUntil(clock, async () => (await second.call<ReceiverStatus>('paging.receiverStatus')).listening, 50);
     status = await second.call<ReceiverStatus>('paging.receiverStatus');
     expect(new URL(status.url!).pathname).toBe(new URL(url).pathname);
@@ -245,5 +251,23 @@ describe('the alert receiver’s settings', () => {
     await expect(post(status.url!, '{}')).rejects.toThrow();
     const exposed = await second.call<ReceiverStatus>('paging.receiverSave', { enabled: false, host: '192.0.2.10', port: 9095 });
     expect(exposed).toMatchObject({ listening: false, warning: { code: 'paging.receiver.exposed', params: { host: '192.0.2.10' } }, auth: { bearer: true } });
+  });
+
+  it('without a keychain, a token or password is refused and nothing is kept (it would be gone at the next start, every post refused)', async () => {
+    const clock = new ManualClock(START);
+    const home = tempHome();
+    homes.push(home);
+    const session = new SessionSecretStore();
+    const { call } = await open(clock, home.dir, session, false);
+    await expect(call('paging.receiverSave', { enabled: true, host: '127.0.0.1', port: 0, bearer: 'alertmanager-token-0123456789' })).rejects.toMatchObject({
+      code: 'keychain-unavailable',
+    });
+    await expect(
+      call('paging.receiverSave', { enabled: true, host: '127.0.0.1', port: 0, basic: { username: 'grafana', password: 'grafana-password-42' } }),
+    ).rejects.toMatchObject({ code: 'keychain-unavailable' });
+    expect(await call<ReceiverStatus>('paging.receiverStatus')).toMatchObject({ enabled: false, auth: { bearer: false, basic: null } });
+    expect(await session.get('paging.receiver.bearer')).toBeNull();
+    // Settings without a secret are still saved.
+    expect(await call<ReceiverStatus>('paging.receiverSave', { enabled: false, host: '127.0.0.1', port: 9096 })).toMatchObject({ port: 9096 });
   });
 });
