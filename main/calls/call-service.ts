@@ -481,14 +481,19 @@ export class CallService {
    */
   reread(profileId: string, dialect: Dialect): MessageRecord[] {
     const changed: MessageRecord[] = [];
-    // Calls that could not be followed (no message ID read from the send reply): the new reading may find it.
-    for (const m of this.o.messages.unfollowed(profileId)) {
+    // Calls that could not be followed (no message ID read from the send reply): the new reading may
+    // find it. An ID is taken only when it is one call's alone: a value read from several replies (a
+    // field that says "OK" every time) or one another message already has would follow the wrong call.
+    const found = this.o.messages.unfollowed(profileId).flatMap((m) => {
       const send = this.o.exchanges.forMessage(m.id).find((e) => e.operation === 'send' && e.status !== null && e.responseBody !== null);
       const raw = send ? parseBody(send.responseBody) : null;
       const r = raw ? readSend(dialect, raw) : null;
-      if (!r || r.outcome !== 'accepted' || r.id === null) continue;
-      const now = this.o.messages.recoverMessageId(m.id, r.id);
-      if (now.smsid !== r.id) continue;
+      return r && r.outcome === 'accepted' && r.id !== null ? [{ m, id: r.id }] : [];
+    });
+    for (const { m, id } of found) {
+      if (found.filter((f) => f.id === id).length > 1 || this.o.messages.findBySmsid(id, profileId)) continue;
+      const now = this.o.messages.recoverMessageId(m.id, id);
+      if (now.smsid !== id) continue;
       this.changed(now, m);
       this.follower.follow(now.id);
       changed.push(now);

@@ -107,6 +107,18 @@ describe('an unmapped state value, shown and then mapped', () => {
     expect((await call('messages.get', { id: sent.message.id })).exchanges.filter((e) => e.operation === 'send')).toHaveLength(1);
   });
 
+  it('a field that reads the same value from every send reply is not taken as their message ID: nothing is followed by it', async () => {
+    const lost: Dialect = { ...numeric, id: undefined, name: 'lost', send: { ...numeric.send, id: 'data.messageId' } };
+    const { services, call } = await rehearsal({ sandboxDialect: numeric, profileDialect: { custom: lost }, follow: 'poll' });
+    const profile = (await call('profiles.list')).find((p) => p.name === 'Rehearsal')!;
+    const a = await call('messages.send', { profileId: profile.id, mobile: '13800138008', content: OTP });
+    const b = await call('messages.send', { profileId: profile.id, mobile: '13800138001', content: OTP });
+    // "msg" says the same words in both replies: a wrong pick for the ID.
+    const wrong: Dialect = { ...lost, name: 'wrong', send: { ...lost.send, id: 'msg' } };
+    expect((await call('profiles.setDialect', { id: profile.id, dialect: { custom: wrong } })).reread).toBe(0);
+    for (const m of [a, b]) expect(services.store.messages.get(m.message.id)).toMatchObject({ smsid: null, reason: { code: 'no-message-id' } });
+  });
+
   it('refuses to teach from what is not a reply, and a candidate dialect that is not valid', async () => {
     const { call } = await rehearsal({});
     const profile = (await call('profiles.list')).find((p) => p.name === 'Rehearsal')!;
