@@ -110,6 +110,22 @@ async function allSettled<T>(calls: Promise<T>[]): Promise<T[]> {
   return settled.map((s) => (s as PromiseFulfilledResult<T>).value);
 }
 
+/**
+ * A write that must not be lost once a call may have left (its link to the message, its end, the
+ * step's decision): a store that answers "busy" (another process writing; SQLite may say so at once
+ * rather than after its busy wait) is asked again, twice, before the write is given up.
+ */
+function written<T>(write: () => T): T {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return write();
+    } catch (error) {
+      const code = (error as { code?: unknown } | null)?.code;
+      if (attempt >= 3 || typeof code !== 'string' || !code.startsWith('SQLITE_BUSY')) throw error;
+    }
+  }
+}
+
 const FIRST: EscalationCursor = { round: 0, step: 0, person: 0, attempt: 1 };
 const DEFAULT_POLL_MS = 15_000;
 
@@ -424,13 +440,15 @@ export class PagingEngine {
       else if (decisions.every((d) => d === 'stop')) end = 'exhausted';
       else nextPerson();
     }
-    incidents.atomically(() => {
-      incidents.finish(action.id);
-      // Acknowledged or resolved while the call rang: nothing more.
-      if (!this.escalating(incidentId)) return;
-      if (end) incidents.end(incidentId, end);
-      else if (next) incidents.schedule(incidentId, next.cursor, next.at);
-    });
+    written(() =>
+      incidents.atomically(() => {
+        incidents.finish(action.id);
+        // Acknowledged or resolved while the call rang: nothing more.
+        if (!this.escalating(incidentId)) return;
+        if (end) incidents.end(incidentId, end);
+        else if (next) incidents.schedule(incidentId, next.cursor, next.at);
+      }),
+    );
     this.changed(incidentId);
     this.arm();
   }
@@ -482,7 +500,7 @@ export class PagingEngine {
       return local ? 'failed' : 'unknown';
     }
     const m = sent.message;
-    incidents.updateCall(callId, { messageId: m.id, smsid: m.smsid, state: m.state });
+    written(() => incidents.updateCall(callId, { messageId: m.id, smsid: m.smsid, state: m.state }));
     const kind = nextCall({ outcome: m.outcome, code: m.code, failure: sent.failure });
     if (kind.kind === 'unknown') {
       incidents.updateCall(callId, { result: 'unknown', reason: m.reason ?? sent.failure?.reason ?? null, endedAt: this.clock.now() });
@@ -507,14 +525,16 @@ export class PagingEngine {
     // Closing: the call's end is left to the next start (its row stays unsettled, its action claimed).
     if (this.closed) throw new Error('paging engine closed');
     const result: CallResult = final ? callResult(final, policy.minAnsweredSeconds) : 'unknown';
-    this.o.incidents.updateCall(callId, {
-      smsid: final?.smsid ?? null,
-      state: final?.state ?? null,
-      duration: final?.duration ?? null,
-      result,
-      reason: final?.reason ?? null,
-      endedAt: final?.endedAt ?? this.clock.now(),
-    });
+    written(() =>
+      this.o.incidents.updateCall(callId, {
+        smsid: final?.smsid ?? null,
+        state: final?.state ?? null,
+        duration: final?.duration ?? null,
+        result,
+        reason: final?.reason ?? null,
+        endedAt: final?.endedAt ?? this.clock.now(),
+      }),
+    );
     return result;
   }
 }

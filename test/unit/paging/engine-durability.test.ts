@@ -246,3 +246,32 @@ describe('paging engine: a step written again', () => {
     ]);
   });
 });
+
+describe('paging engine: a store that says busy at once', () => {
+  it('the link from a call to its message is written again, not lost: the escalation goes on as if nothing happened', async () => {
+    const clock = new ManualClock(START);
+    const dir = dataDirectory();
+    const base = rig(clock, dir, script);
+    await base.engine.close();
+    // The same store, whose first write of a call's message ID answers "busy" (another process wrote first).
+    let failed = 0;
+    const incidents = new Proxy(base.incidents, {
+      get(target, key, receiver) {
+        if (key !== 'updateCall') return Reflect.get(target, key, receiver) as unknown;
+        return (id: number, patch: { messageId?: number }) => {
+          if (patch.messageId !== undefined && failed === 0) {
+            failed++;
+            throw Object.assign(new Error('database is locked'), { code: 'SQLITE_BUSY_SNAPSHOT' });
+          }
+          return target.updateCall(id, patch as never);
+        };
+      },
+    });
+    const r = rig(clock, dir, script, { incidents });
+    const incident = r.engine.receive(alertGroup('g1'))!;
+    await clock.advance(15 * 60_000);
+    expect(failed).toBe(1);
+    expect(r.sent.map((s) => s.mobile)).toEqual([wang, wang, wang, li, zhang]);
+    expect(r.engine.detail(incident.id).incident.ended).toBe('answered');
+  });
+});
