@@ -23,7 +23,7 @@ import type { MessageRecord } from '../../common/records';
 import { reason } from '../../common/reasons';
 import type { AwaitEnd, SendFn, SendLike } from '../bulk/queue';
 import { systemClock, type Clock, type TimerHandle } from '../clock';
-import { checkDial, policyFrom } from '../dial/limits';
+import { checkDial, policyFrom, type DialRefusal } from '../dial/limits';
 import { CalloutError, fail } from '../errors';
 import { processOwner, type EscalationCursor, type IncidentRepository, type PagingAction } from '../store';
 import type { AfterCall, HeldBy, OnCallAt, PagingContacts, PagingLimits, PagingPerson, RouteFor, Say } from './deps';
@@ -402,8 +402,23 @@ export class PagingEngine {
           incidents.updateCall(call.id, { result: 'unknown', reason: reason('interrupted', {}), endedAt: this.clock.now() });
     } else {
       people = this.people(step, this.clock.now());
-      if (c.person === 0 && c.attempt === 1) incidents.addStep(incident.id, { round: c.round, stepIndex: c.step, dueAt: action.dueAt });
       const batch = step.target.kind === 'group' && step.target.mode === 'all-at-once' ? people : people.slice(c.person, c.person + 1);
+      // A per-minute limit frees within the minute: the action waits for it (the same people, the same
+      // attempt, later) rather than skipping someone the escalation is about to need. Nothing is placed
+      // before the wait, so a restart during it runs the action once, when it falls due.
+      const freesAt = this.perMinuteWait(incident, route, batch);
+      if (freesAt !== null) {
+        written(() =>
+          incidents.atomically(() => {
+            incidents.finish(action.id);
+            if (this.escalating(incident.id)) incidents.schedule(incident.id, c, freesAt);
+          }),
+        );
+        this.changed(incident.id);
+        this.arm();
+        return;
+      }
+      if (c.person === 0 && c.attempt === 1) incidents.addStep(incident.id, { round: c.round, stepIndex: c.step, dueAt: action.dueAt });
       results = await allSettled(batch.map((person) => this.place(incident, route, policy, group, action, person)));
       this.changed(incident.id);
     }
@@ -453,6 +468,30 @@ export class PagingEngine {
     this.arm();
   }
 
+  /** Per-number limits and quiet hours, as for quick dial; the route lets some severities through quiet hours. */
+  private refusals(incident: IncidentRecord, route: Route, person: PagingPerson, now: number): DialRefusal[] {
+    const refusals = checkDial(
+      policyFrom(this.o.limits.effective(this.o.profileId())),
+      person.mobile,
+      this.o.limits.callTimes(person.mobile, now - 86_400_000),
+      now,
+    );
+    return incident.severity !== null && route.throughQuietHours.includes(incident.severity) ? refusals.filter((r) => r.limit !== 'quiet-hours') : refusals;
+  }
+
+  /** When the people about to be called are held back by nothing but the per-minute limit: when the last of them is free (null: nobody waits). */
+  private perMinuteWait(incident: IncidentRecord, route: Route, batch: readonly PagingPerson[]): number | null {
+    const now = this.clock.now();
+    let at: number | null = null;
+    for (const person of batch) {
+      const refusals = this.refusals(incident, route, person, now);
+      if (refusals.length === 0 || refusals.some((r) => r.limit !== 'per-minute')) continue;
+      const freesAt = Math.max(...refusals.map((r) => r.freesAt));
+      if (Number.isFinite(freesAt)) at = Math.max(at ?? freesAt, freesAt);
+    }
+    return at;
+  }
+
   /** One call: its row first, then the limits, then the send, then its end. */
   private async place(
     incident: IncidentRecord,
@@ -477,9 +516,7 @@ export class PagingEngine {
     });
     const profileId = this.o.profileId();
     const now = this.clock.now();
-    // Per-number limits and quiet hours, as for quick dial; the route lets some severities through quiet hours.
-    let refusals = checkDial(policyFrom(this.o.limits.effective(profileId)), person.mobile, this.o.limits.callTimes(person.mobile, now - 86_400_000), now);
-    if (incident.severity !== null && route.throughQuietHours.includes(incident.severity)) refusals = refusals.filter((r) => r.limit !== 'quiet-hours');
+    const refusals = this.refusals(incident, route, person, now);
     if (refusals.length > 0) {
       incidents.updateCall(callId, { result: 'refused', refusal: refusals[0]!.limit, endedAt: now });
       return 'refused';

@@ -189,6 +189,57 @@ describe('paging engine: quiet hours and maintenance', () => {
     ]);
   });
 
+  it('the per-minute limit holds a retry until the minute has passed, then calls the same person (it does not skip them)', async () => {
+    const clock = new ManualClock(START);
+    const r = rig(
+      clock,
+      dataDirectory(),
+      { [wang]: [{ state: 'no_answer' }, { state: 'answered' }] },
+      {
+        policy: {
+          steps: [
+            { target: { kind: 'contact', contactId: 1 }, attempts: 3, retrySeconds: 10, pauseSeconds: 120 },
+            { target: { kind: 'contact', contactId: 2 }, attempts: 1, retrySeconds: 60, pauseSeconds: 0 },
+          ],
+        },
+      },
+    );
+    r.settings.save({ scope: '*', perMinute: 1, perHour: null, perDay: null, quietStart: null, quietEnd: null });
+    const incident = r.engine.receive(alertGroup('g1'))!;
+    // The first call rings 30 s; the retry falls due 10 s later, 40 s after the first call: held back.
+    await clock.advance(45_000);
+    expect(r.sent.map((s) => s.mobile)).toEqual([wang]);
+    expect(r.engine.detail(incident.id).nextAt).toBe(r.sent[0]!.at + 60_000);
+    await clock.advance(15 * 60_000);
+    expect(r.sent.map((s) => [s.mobile, s.at - START])).toEqual([
+      [wang, 0],
+      [wang, 60_000],
+    ]);
+    const d = r.engine.detail(incident.id);
+    expect(d.calls.map((c) => [c.name, c.result, c.refusal])).toEqual([
+      ['王工', 'no-answer', null],
+      ['王工', 'answered', null],
+    ]);
+    expect(d.incident.ended).toBe('answered');
+  });
+
+  it('a restart while a call waits for the per-minute limit places it once, when the minute has passed', async () => {
+    const clock = new ManualClock(START);
+    const dir = dataDirectory();
+    const policy = { steps: [{ target: { kind: 'contact' as const, contactId: 1 }, attempts: 2, retrySeconds: 10, pauseSeconds: 120 }] };
+    const first = rig(clock, dir, { [wang]: [{ state: 'no_answer' }] }, { policy });
+    first.settings.save({ scope: '*', perMinute: 1, perHour: null, perDay: null, quietStart: null, quietEnd: null });
+    const incident = first.engine.receive(alertGroup('g1'))!;
+    await clock.advance(45_000);
+    expect(first.sent).toHaveLength(1);
+    await first.engine.close();
+    const second = rig(clock, dir, { [wang]: [{ state: 'answered' }] }, { policy });
+    second.engine.resume();
+    await clock.advance(15 * 60_000);
+    expect(second.sent.map((s) => [s.mobile, s.at - START])).toEqual([[wang, 60_000]]);
+    expect(second.engine.detail(incident.id).calls.map((c) => c.result)).toEqual(['no-answer', 'answered']);
+  });
+
   it('a maintenance window holds a matching alert: no call, and the held incident is listed', async () => {
     const clock = new ManualClock(START);
     const r = rig(clock, dataDirectory(), { [wang]: [{ state: 'answered' }] });
