@@ -39,7 +39,7 @@ function slices(services: Services) {
   });
   const lines = new ProfileLines({ requireProfile: (id) => void profiles.record(id), settings: store.dialSettings, governors: services.governors });
   const teacher = new DialectTeacher({ exchange, exchanges: store.exchanges, dialectOf: (id) => profiles.record(id).dialect, clock });
-  const sent = new SentMessages({ messages: store.messages, templates: store.templates, exchanges: store.exchanges });
+  const sent = new SentMessages({ messages: store.messages, templates: store.templates, exchanges: store.exchanges, incidents: services.paging.incidents });
   const syncSandboxApprovals = () => void (services.sandbox && services.sandboxControl(SANDBOX_PROFILE_ID).syncLibrary());
   const history = {
     history: store.history,

@@ -81,6 +81,8 @@ export interface MessageDetail {
   later: MessageRecord | null;
   events: MessageEventRecord[];
   exchanges: ExchangeRecord[];
+  /** The paging incident this call was placed for (History links to it), or null. */
+  incident: { id: number; title: string } | null;
 }
 
 export const sendOps = {

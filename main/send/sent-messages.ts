@@ -3,12 +3,13 @@
 import type { MessageDetail, RecentsView } from '../../common/contract';
 import { matchTemplate } from '../../common/domain/templates';
 import { fail } from '../errors';
-import type { ExchangeRepository, MessageRepository, TemplateRepository } from '../store';
+import type { ExchangeRepository, IncidentRepository, MessageRepository, TemplateRepository } from '../store';
 
 export interface SentMessagesDeps {
   messages: Pick<MessageRepository, 'latestPerTemplate' | 'recentMobiles' | 'get' | 'laterSend' | 'events'>;
   templates: Pick<TemplateRepository, 'get'>;
   exchanges: Pick<ExchangeRepository, 'forMessage'>;
+  incidents: Pick<IncidentRepository, 'incidentOfMessage' | 'get'>;
 }
 
 export class SentMessages {
@@ -28,6 +29,14 @@ export class SentMessages {
   detail(id: number): MessageDetail {
     const m = this.d.messages.get(id);
     if (!m) throw fail('not-found', { kind: 'message', id });
-    return { message: m, later: this.d.messages.laterSend(m) ?? null, events: this.d.messages.events(id), exchanges: this.d.exchanges.forMessage(id) };
+    const incidentId = this.d.incidents.incidentOfMessage(id);
+    const incident = incidentId !== null ? this.d.incidents.get(incidentId) : undefined;
+    return {
+      message: m,
+      later: this.d.messages.laterSend(m) ?? null,
+      events: this.d.messages.events(id),
+      exchanges: this.d.exchanges.forMessage(id),
+      incident: incident ? { id: incident.id, title: incident.title } : null,
+    };
   }
 }

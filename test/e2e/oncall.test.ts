@@ -255,6 +255,20 @@ describe.each(LOCALES)('On call ($suffix)', ({ locale, lang, suffix }) => {
       expect((await show(id)).calls).toHaveLength(1);
       await page.getByTestId('incident-row').first().click();
       await expect.poll(() => page.getByTestId('incident-detail').getAttribute('data-state')).toBe('resolved');
+
+      // History: the first incident's answered call links to it, and the link opens it (not the newest).
+      const first = await show(firstId);
+      const answered = first.calls.find((c) => c.result === 'answered')!;
+      await page.goto(page.url().replace(/#.*$/, '#/history'));
+      await page.locator(`[data-testid="history-row"][data-message-id="${answered.messageId}"]`).click({ position: { x: 60, y: 20 } });
+      const link = page.getByTestId('open-incident');
+      await link.waitFor();
+      expect(await link.innerText()).toBe(`#${firstId} · ${first.incident.title}`);
+      await snap('history-incident-link');
+      await link.click();
+      await expect.poll(() => page.getByTestId('incident-detail').getAttribute('data-incident-id')).toBe(String(firstId));
+      expect(page.url()).toMatch(/#\/oncall$/);
+      expect(await page.locator('[data-testid="incident-row"][aria-selected="true"]').innerText()).toContain(first.incident.title);
     },
     TIMEOUT,
   );

@@ -3,7 +3,7 @@
 // real call, and after an unknown outcome the first one may have been placed too.
 import { useEffect, useState } from 'react';
 import { Alert, Button, Descriptions, Drawer, Skeleton, Space, Tag, Tooltip, Typography } from 'antd';
-import { ReloadOutlined, RedoOutlined } from '@ant-design/icons';
+import { AlertOutlined, ReloadOutlined, RedoOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { ExchangeRecord, MessageRecord } from '../../../../common/records';
@@ -29,6 +29,7 @@ import type { Lookups } from './use-lookups';
 import { useFeedback } from '../../app/feedback';
 import { withProviderMessage } from '../../i18n/punctuation';
 import { useRefreshStatus, useSendAgain } from './data';
+import { openIncident } from '../oncall/open-incident';
 
 /**
  * The reply to teach from: the newest status reply or receipt that carries the value not recognised
@@ -170,6 +171,21 @@ export function MessagePanel({ id, open, onClose, lookups, onOpenExchange, onSho
             {m.mobile}
           </Typography.Text>
           <div data-testid="panel-text">{m.content}</div>
+          {detail.incident ? (
+            <div className="history-panel-incident">
+              <Typography.Text type="secondary">{t('history.detail.incident')}</Typography.Text>
+              <Button
+                type="link"
+                size="small"
+                icon={<AlertOutlined />}
+                className="history-panel-incident-link"
+                onClick={() => openIncident(detail.incident!.id)}
+                data-testid="open-incident"
+              >
+                {t('history.detail.incidentLink', { id: detail.incident.id, title: detail.incident.title })}
+              </Button>
+            </div>
+          ) : null}
         </div>
         <Typography.Title level={5} style={{ marginTop: 16 }}>
           {t('history.detail.timeline')}

@@ -15,6 +15,7 @@ import { describeReason } from '../../app/api';
 import { ErrorView } from './ErrorView';
 import { rememberName, rememberedName, useAck, useExport, useIncident, useIncidents, usePaste, usePreview, useResolve } from './data';
 import { IssueList } from './RoutesTab';
+import { useIncidentRequest } from './open-incident';
 
 const STATE_COLOR: Record<IncidentRecord['state'], string> = { triggered: 'red', acknowledged: 'gold', resolved: 'green', held: 'default' };
 
@@ -30,12 +31,20 @@ function say(t: TFunction, key: string, params: object = {}): string {
 export function IncidentsTab() {
   const { t, i18n } = useTranslation();
   const incidents = useIncidents();
-  const [selected, setSelected] = useState<number | null>(null);
+  const request = useIncidentRequest();
+  const [selected, setSelected] = useState<number | null>(request.id);
   const [pasting, setPasting] = useState(false);
   const list = incidents.data ?? [];
   useEffect(() => {
     if (selected === null && list.length) setSelected(list[0]!.id);
   }, [list, selected]);
+  // Asked by another screen (History) while this tab is open, or before it opened.
+  const { id: requested, done } = request;
+  useEffect(() => {
+    if (requested === null) return;
+    setSelected(requested);
+    done();
+  }, [requested, done]);
 
   return (
     <div data-testid="incidents-tab">
@@ -124,6 +133,7 @@ function IncidentDetailCard({ id }: { id: number }) {
       size="small"
       title={<span className="oncall-title-line">{incident.title}</span>}
       data-testid="incident-detail"
+      data-incident-id={incident.id}
       data-state={incident.state}
       data-ended={incident.ended ?? ''}
     >
