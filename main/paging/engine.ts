@@ -132,6 +132,9 @@ function written<T>(write: () => T): T {
 
 const FIRST: EscalationCursor = { round: 0, step: 0, person: 0, attempt: 1 };
 const DEFAULT_POLL_MS = 15_000;
+/** How long a resolution call waits for step calls still ringing when the alert resolved, and how often it looks again. */
+const RESOLUTION_WAIT_MS = 10 * 60_000;
+const RESOLUTION_RECHECK_MS = 15_000;
 
 export class PagingEngine {
   private readonly clock: Clock;
@@ -431,6 +434,14 @@ export class PagingEngine {
     const incident = incidents.get(action.incidentId);
     const route = incident?.routeId != null ? this.o.config.route(incident.routeId) : undefined;
     const group = incidents.lastGroup(action.incidentId);
+    // A step's call still ringing when the alert resolved may yet be answered: its person knows too.
+    // Wait for it (a while at most: a call that is never settled does not hold the promise forever).
+    const now = this.clock.now();
+    if (incident && incidents.callsInFlight(incident.id) > 0 && now - (incident.resolvedAt ?? now) < RESOLUTION_WAIT_MS) {
+      written(() => incidents.postpone(action.id, now + RESOLUTION_RECHECK_MS));
+      this.arm();
+      return;
+    }
     const people = resolutionCallees(incidents.calls(action.incidentId));
     if (!incident || !route || !group || people.length === 0) {
       written(() =>

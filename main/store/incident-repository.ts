@@ -374,6 +374,23 @@ export class IncidentRepository {
     return true;
   }
 
+  /** How many of the incident's step calls are still being placed or followed (their action not done): their answer is not known yet. */
+  callsInFlight(incidentId: number): number {
+    return (
+      this.db
+        .prepare(
+          `SELECT count(*) AS n FROM incident_calls c JOIN paging_actions a ON a.id = c.action_id
+           WHERE c.incident_id = ? AND c.resolution = 0 AND c.result IS NULL AND a.state = 'claimed'`,
+        )
+        .get(incidentId) as { n: number }
+    ).n;
+  }
+
+  /** Puts a claimed action back to wait until `dueAt` (it did nothing yet). */
+  postpone(actionId: number, dueAt: number): void {
+    this.db.prepare(`UPDATE paging_actions SET state = 'pending', owner = NULL, claimed_at = NULL, due_at = ? WHERE id = ?`).run(dueAt, actionId);
+  }
+
   /** Records what became of the incident's resolution call. */
   setResolutionCall(incidentId: number, what: ResolutionCall): void {
     this.db.prepare('UPDATE incidents SET resolution_call = ?, updated_at = ? WHERE id = ?').run(what, this.now(), incidentId);

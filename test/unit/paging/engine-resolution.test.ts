@@ -49,6 +49,21 @@ describe('paging engine: calling on resolution', () => {
     expect(r.engine.detail(incident.id).calls.map((c) => c.resolution)).toEqual([false, true]);
   });
 
+  it('a call still ringing when the alert resolved counts once it is answered: its person gets the resolution call', async () => {
+    const clock = new ManualClock(START);
+    const r = rig(clock, dataDirectory(), { [wang]: [{ state: 'answered' }] }, on);
+    const incident = r.engine.receive(alertGroup('g1'))!;
+    await clock.advance(10_000);
+    r.engine.receive(alertGroup('g1', 'resolved'));
+    await clock.advance(5 * 60_000);
+    // 王工's call ends answered at 0:30; the resolution call follows at the next look (0:40).
+    expect(r.sent.map((s) => [s.mobile, (s.at - START) / 1000, s.content])).toEqual([
+      [wang, 0, '数据库磁盘已满'],
+      [wang, 40, '数据库磁盘已恢复'],
+    ]);
+    expect(r.engine.detail(incident.id).incident.resolutionCall).toBe('placed');
+  });
+
   it('nobody answered a call of the incident: nobody is called, and the incident says so', async () => {
     const clock = new ManualClock(START);
     const r = rig(clock, dataDirectory(), { [wang]: [{ state: 'no_answer' }] }, on);
