@@ -110,6 +110,28 @@ describe('paging engine: calling on resolution', () => {
     expect(d.calls.filter((c) => c.resolution).map((c) => [c.result, c.refusal])).toEqual([['refused', 'quiet-hours']]);
   });
 
+  it('two processes on one data directory, both given the resolved post (and its repeats): one resolution call', async () => {
+    const clock = new ManualClock(START);
+    const dir = dataDirectory();
+    const app = rig(clock, dir, { [wang]: [{ state: 'answered' }] }, { ...on, owner: 'app:1', ownerAlive: () => true, pollMs: 5_000 });
+    const serve = rig(clock, dir, { [wang]: [{ state: 'answered' }] }, { ...on, owner: 'serve:2', ownerAlive: () => true, pollMs: 5_000 });
+    app.engine.resume();
+    serve.engine.resume();
+    const incident = app.engine.receive(alertGroup('g1'))!;
+    await clock.advance(60_000);
+    for (let i = 0; i < 5; i++) {
+      app.engine.receive(alertGroup('g1', 'resolved'));
+      serve.engine.receive(alertGroup('g1', 'resolved'));
+      await clock.advance(30_000);
+    }
+    await clock.advance(10 * 60_000);
+    expect([...app.sent, ...serve.sent].map((s) => s.content)).toEqual(['数据库磁盘已满', '数据库磁盘已恢复']);
+    expect(app.engine.detail(incident.id).calls.map((c) => [c.resolution, c.result])).toEqual([
+      [false, 'answered'],
+      [true, 'answered'],
+    ]);
+  });
+
   it('taken over after a crash while the resolution call rang: not placed again, followed to its end', async () => {
     const clock = new ManualClock(START);
     const dir = dataDirectory();
