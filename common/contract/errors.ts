@@ -51,6 +51,8 @@ export interface ErrorParams {
   /** The key would travel over plain http:// to a host that is not this machine, without consent. */
   'key-transport': { profile: string; origin: string };
   'keychain-unavailable': { kind: KeychainReason };
+  /** The alert receiver's bearer token or basic-auth password could not be kept: no keychain (it would be gone at the next start). */
+  'receiver-keychain-unavailable': { kind: KeychainReason };
   'keychain-failed': Record<string, never>;
   'invalid-key': { kind: 'empty' | 'too-short' | 'too-long' | 'control-characters'; min?: number; max?: number };
   'invalid-mobile': { kind: MobileError };

@@ -21,6 +21,17 @@ export type CallResult =
   /** The outcome is not known (it may have been answered): the escalation stops for a person. */
   | 'unknown';
 
+/** What became of a route's call on resolution (common/paging/resolution.ts), as the incident records it. */
+export type ResolutionCall =
+  /** Promised (written before any call): the calls are being placed. */
+  | 'due'
+  /** Placed to the people who answered (the incident's calls marked as resolution calls). */
+  | 'placed'
+  /** Nobody answered a call of the incident: nobody was called. */
+  | 'nobody-answered'
+  /** The incident's route was gone when the call fell due: nobody was called. */
+  | 'no-route';
+
 export interface IncidentRecord {
   id: number;
   key: string;
@@ -41,6 +52,8 @@ export interface IncidentRecord {
   /** Who resolved it: a person's name, or null when the alert resolved itself (resolvedAt set). */
   resolvedBy: string | null;
   resolvedAt: number | null;
+  /** What became of the route's call on resolution (common/paging/resolution.ts); null when none was asked. */
+  resolutionCall: ResolutionCall | null;
 }
 
 export interface IncidentAlertRecord {
@@ -64,6 +77,8 @@ export interface IncidentStepRecord {
 
 export interface IncidentCallRecord {
   id: number;
+  /** A call on resolution (the alert resolved; see common/paging/resolution.ts), not a step's. */
+  resolution: boolean;
   round: number;
   stepIndex: number;
   attempt: number;

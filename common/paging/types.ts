@@ -73,8 +73,9 @@ export interface Route {
   /** Severities that may call during quiet hours (e.g. ['critical']). */
   throughQuietHours: string[];
   /**
-   * Reserved, always false for now: nobody is phoned about a resolution (a resolved post ends the
-   * incident and cancels its waiting steps). Kept in the schema for a later "call on resolved".
+   * When the incident ends because its alerts resolved, call each person who answered one of its
+   * calls once more, with this route's template (common/paging/resolution.ts). Off: nobody is phoned
+   * about a resolution.
    */
   callOnResolved: boolean;
   isDefault: boolean;

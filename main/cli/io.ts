@@ -64,6 +64,7 @@ export const EXIT_FOR_ERROR: Record<ErrorCode, ExitCode> = {
   'key-origin': EXIT.usage,
   'key-transport': EXIT.usage,
   'keychain-unavailable': EXIT.usage,
+  'receiver-keychain-unavailable': EXIT.usage,
   'keychain-failed': EXIT.usage,
   'invalid-key': EXIT.usage,
   'invalid-mobile': EXIT.usage,

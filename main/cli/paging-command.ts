@@ -60,7 +60,8 @@ function callLine(words: CliWords, c: IncidentCallRecord): string {
   const who = c.name ? `${c.name} ${c.mobile}` : c.mobile;
   const duration = c.duration ? ` ${t('cli:seconds', { n: c.duration })}` : '';
   const why = c.reason ? ` ${words.reason(c.reason)}` : '';
-  return `  ${localTime(c.startedAt)}\t${t('cli:incidents.stepAttempt', { step: c.stepIndex + 1, attempt: c.attempt })}\t${who}\t${result}${duration}\t${c.smsid ?? ''}${why}`;
+  const step = c.resolution ? t('paging.resolutionCall') : t('cli:incidents.stepAttempt', { step: c.stepIndex + 1, attempt: c.attempt });
+  return `  ${localTime(c.startedAt)}\t${step}\t${who}\t${result}${duration}\t${c.smsid ?? ''}${why}`;
 }
 
 function detailText(words: CliWords, d: IncidentDetail): string {
@@ -70,6 +71,7 @@ function detailText(words: CliWords, d: IncidentDetail): string {
   lines.push(...(d.calls.length ? d.calls.map((c) => callLine(words, c)) : [`  ${t('cli:incidents.noCalls')}`]));
   if (d.nextAt !== null) lines.push(t('cli:incidents.next', { time: localTime(d.nextAt) }));
   if (d.incident.ended) lines.push(t(`cli:incidents.ended.${d.incident.ended}`));
+  if (d.incident.resolutionCall) lines.push(t(`paging.resolution.${d.incident.resolutionCall}`));
   return lines.join('\n');
 }
 
@@ -106,7 +108,9 @@ class ServeLog {
       if (had === undefined) {
         known.calls.set(c.id, null);
         if (c.result !== 'refused')
-          this.write(`${at(c.startedAt)} ${t('cli:serve.call', { id: i.id, who, step: c.stepIndex + 1, attempt: c.attempt, smsid: c.smsid ?? '—' })}`);
+          this.write(
+            `${at(c.startedAt)} ${t(c.resolution ? 'cli:serve.resolutionCall' : 'cli:serve.call', { id: i.id, who, step: c.stepIndex + 1, attempt: c.attempt, smsid: c.smsid ?? '—' })}`,
+          );
       }
       if (c.result !== null && known.calls.get(c.id) !== c.result) {
         known.calls.set(c.id, c.result);

@@ -13,11 +13,15 @@
 //
 // Incidents. The group's key is the incident (unique among open incidents): repeats and new alerts
 // of a group add to it and never start a second escalation. "Resolved" (every alert of the group)
-// resolves it and cancels its waiting actions; nobody is phoned about it. An answer, an
-// acknowledgement or a resolution stops the escalation; a call whose outcome is unknown stops it too.
+// resolves it and cancels its waiting actions; nobody is phoned about it, unless its route calls on
+// resolution (common/paging/resolution.ts): then, in the same transaction, a paging action of kind
+// 'resolution' is the promise, claimed like a step, and it calls each person who answered, once.
+// An answer, an acknowledgement or a resolution stops the escalation; a call whose outcome is unknown
+// stops it too.
 import { nextCall } from '../../common/domain/outcomes';
 import { callEnd } from '../../common/domain/status';
 import type { CallResult, IncidentDetail, IncidentRecord } from '../../common/paging/records';
+import { callsOnResolution, resolutionCallees, type ResolutionCallee } from '../../common/paging/resolution';
 import type { AlertGroup, EscalationPolicy, MaintenanceWindow, PolicyStep, Route, Schedule } from '../../common/paging/types';
 import type { MessageRecord } from '../../common/records';
 import { reason } from '../../common/reasons';
@@ -128,6 +132,9 @@ function written<T>(write: () => T): T {
 
 const FIRST: EscalationCursor = { round: 0, step: 0, person: 0, attempt: 1 };
 const DEFAULT_POLL_MS = 15_000;
+/** How long a resolution call waits for step calls still ringing when the alert resolved, and how often it looks again. */
+const RESOLUTION_WAIT_MS = 10 * 60_000;
+const RESOLUTION_RECHECK_MS = 15_000;
 
 export class PagingEngine {
   private readonly clock: Clock;
@@ -165,11 +172,15 @@ export class PagingEngine {
       if (open) {
         incidents.addAlerts(open.id, group.alerts);
         incidents.keepGroup(open.id, group);
+        let started = false;
         if (group.status === 'resolved') {
-          incidents.resolve(open.id, null);
+          const resolved = incidents.resolve(open.id, null);
           incidents.cancelFor(open.id);
+          // The route's call on resolution: promised here, in the transaction that resolves it (once).
+          const route = open.routeId !== null ? config.route(open.routeId) : undefined;
+          if (resolved && callsOnResolution(route, 'alerts')) started = incidents.scheduleResolution(open.id, now);
         }
-        return { incident: incidents.get(open.id)!, started: false };
+        return { incident: incidents.get(open.id)!, started };
       }
       if (group.status === 'resolved') return null;
       const base = { key: group.key, source: group.source, title: group.title, severity: group.severity, group };
@@ -359,6 +370,7 @@ export class PagingEngine {
   }
 
   private async run(action: PagingAction): Promise<void> {
+    if (action.kind === 'resolution') return this.runResolution(action);
     const { incidents } = this.o;
     const incident = this.escalating(action.incidentId);
     if (!incident) {
@@ -394,7 +406,7 @@ export class PagingEngine {
             ? Promise.resolve<CallResult>(call.result)
             : call.messageId === null
               ? Promise.resolve<CallResult>('unknown')
-              : this.follow(call.id, call.messageId, policy),
+              : this.follow(call.id, call.messageId, policy.minAnsweredSeconds),
         ),
       );
       for (const call of placed)
@@ -419,10 +431,63 @@ export class PagingEngine {
         return;
       }
       if (c.person === 0 && c.attempt === 1) incidents.addStep(incident.id, { round: c.round, stepIndex: c.step, dueAt: action.dueAt });
-      results = await allSettled(batch.map((person) => this.place(incident, route, policy, group, action, person)));
+      results = await allSettled(batch.map((person) => this.place(incident, route, policy.minAnsweredSeconds, group, action, person)));
       this.changed(incident.id);
     }
     this.decide(incident.id, action, policy, step, people.length, results);
+  }
+
+  /**
+   * The resolution calls of a resolved incident (its route calls on resolution): one to each person
+   * who answered a call of it, placed and followed like a step's, under the same limits and quiet
+   * hours (a refused one is recorded, never tried again). Taken over from a process that is gone,
+   * a call it began is never placed again (followed if it has a message, else unknown); only the
+   * people it had not come to are called.
+   */
+  private async runResolution(action: PagingAction): Promise<void> {
+    const { incidents } = this.o;
+    const incident = incidents.get(action.incidentId);
+    const route = incident?.routeId != null ? this.o.config.route(incident.routeId) : undefined;
+    const group = incidents.lastGroup(action.incidentId);
+    // A step's call still ringing when the alert resolved may yet be answered: its person knows too.
+    // Wait for it (a while at most: a call that is never settled does not hold the promise forever).
+    const now = this.clock.now();
+    if (incident && incidents.callsInFlight(incident.id) > 0 && now - (incident.resolvedAt ?? now) < RESOLUTION_WAIT_MS) {
+      written(() => incidents.postpone(action.id, now + RESOLUTION_RECHECK_MS));
+      this.arm();
+      return;
+    }
+    const people = resolutionCallees(incidents.calls(action.incidentId));
+    if (!incident || !route || !group || people.length === 0) {
+      written(() =>
+        incidents.atomically(() => {
+          if (incident) incidents.setResolutionCall(incident.id, people.length === 0 ? 'nobody-answered' : 'no-route');
+          incidents.finish(action.id);
+        }),
+      );
+      this.changed(action.incidentId);
+      return;
+    }
+    const policy = incident.policyId !== null ? this.o.config.policy(incident.policyId) : undefined;
+    const minAnswered = policy?.minAnsweredSeconds ?? 0;
+    const placed = action.takenOver ? incidents.callsOf(action.id) : [];
+    const settled = (call: (typeof placed)[number]): Promise<CallResult> => {
+      if (call.result !== null) return Promise.resolve(call.result);
+      if (call.messageId !== null) return this.follow(call.id, call.messageId, minAnswered);
+      incidents.updateCall(call.id, { result: 'unknown', reason: reason('interrupted', {}), endedAt: this.clock.now() });
+      return Promise.resolve('unknown');
+    };
+    const toCall = people.filter((p) => !placed.some((c) => c.mobile === p.mobile));
+    written(() => incidents.setResolutionCall(incident.id, 'placed'));
+    await allSettled([
+      ...placed.map(settled),
+      ...toCall.map((person: ResolutionCallee) =>
+        this.place(incident, route, minAnswered, group, action, { id: person.contactId, name: person.name, mobile: person.mobile }, true),
+      ),
+    ]);
+    written(() => incidents.finish(action.id));
+    this.changed(incident.id);
+    this.arm();
   }
 
   /** After the action's calls: stop, or write the next action (in one transaction with this one's end). */
@@ -469,7 +534,7 @@ export class PagingEngine {
   }
 
   /** Per-number limits and quiet hours, as for quick dial; the route lets some severities through quiet hours. */
-  private refusals(incident: IncidentRecord, route: Route, person: PagingPerson, now: number): DialRefusal[] {
+  private refusals(incident: IncidentRecord, route: Route, person: { mobile: string }, now: number): DialRefusal[] {
     const refusals = checkDial(
       policyFrom(this.o.limits.effective(this.o.profileId())),
       person.mobile,
@@ -496,10 +561,11 @@ export class PagingEngine {
   private async place(
     incident: IncidentRecord,
     route: Route,
-    policy: EscalationPolicy,
+    minAnsweredSeconds: number,
     group: AlertGroup,
     action: PagingAction,
-    person: PagingPerson,
+    person: { id: number | null; name: string | null; mobile: string },
+    resolution = false,
   ): Promise<CallResult> {
     const { incidents } = this.o;
     const c = action.cursor;
@@ -513,6 +579,7 @@ export class PagingEngine {
       name: person.name,
       mobile: person.mobile,
       dueAt: action.dueAt,
+      resolution,
     });
     const profileId = this.o.profileId();
     const now = this.clock.now();
@@ -548,11 +615,11 @@ export class PagingEngine {
       return 'failed';
     }
     this.changed(incident.id);
-    return this.follow(callId, m.id, policy);
+    return this.follow(callId, m.id, minAnsweredSeconds);
   }
 
   /** Waits for a placed call's end and records it. */
-  private async follow(callId: number, messageId: number, policy: EscalationPolicy): Promise<CallResult> {
+  private async follow(callId: number, messageId: number, minAnsweredSeconds: number): Promise<CallResult> {
     let final: MessageRecord | null;
     try {
       final = await this.o.awaitEnd(messageId, this.abort.signal);
@@ -561,7 +628,7 @@ export class PagingEngine {
     }
     // Closing: the call's end is left to the next start (its row stays unsettled, its action claimed).
     if (this.closed) throw new Error('paging engine closed');
-    const result: CallResult = final ? callResult(final, policy.minAnsweredSeconds) : 'unknown';
+    const result: CallResult = final ? callResult(final, minAnsweredSeconds) : 'unknown';
     written(() =>
       this.o.incidents.updateCall(callId, {
         smsid: final?.smsid ?? null,

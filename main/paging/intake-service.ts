@@ -180,7 +180,7 @@ export class AlertIntake {
     // the setting still asked for them (every post refused). Refused, and nothing is kept.
     if (typeof s.bearer === 'string' || (s.basic !== undefined && s.basic !== null)) {
       const status = await this.o.secretStatus();
-      if (status.kind !== 'keychain') throw fail('keychain-unavailable', { kind: status.reasonCode ?? 'unavailable' });
+      if (status.kind !== 'keychain') throw fail('receiver-keychain-unavailable', { kind: status.reasonCode ?? 'unavailable' });
     }
     // The keychain first: a keychain that refuses leaves the record as it was.
     if (s.bearer === null) {

@@ -13,21 +13,23 @@ function hhmm(ms: number, timeZone: string): string {
 
 /**
  * The calls of an incident in one line: each run of calls to one person that ended the same way is
- * one entry (its first call's time, the person, the result, ×N when more than one).
+ * one entry (its first call's time, the person, the result, ×N when more than one). A call on
+ * resolution says so ("10:50 张三 恢复通知 接听").
  */
 export function incidentSummary(detail: Pick<IncidentDetail, 'calls'>, lang: Lang, timeZone = 'Asia/Shanghai'): string {
   const t = translator(lang);
   const runs: { call: IncidentCallRecord; count: number }[] = [];
   for (const call of detail.calls) {
     const last = runs.at(-1);
-    if (last && last.call.mobile === call.mobile && last.call.result === call.result) last.count++;
+    if (last && last.call.mobile === call.mobile && last.call.result === call.result && last.call.resolution === call.resolution) last.count++;
     else runs.push({ call, count: 1 });
   }
   return runs
     .map(({ call, count }) => {
       const result = t(`paging.result.${call.result ?? 'unknown'}`);
       const times = count > 1 ? t('paging.times', { count }) : '';
-      return `${hhmm(call.startedAt, timeZone)} ${call.name ?? call.mobile} ${result}${times}`;
+      const what = call.resolution ? ` ${t('paging.resolutionCall')}` : '';
+      return `${hhmm(call.startedAt, timeZone)} ${call.name ?? call.mobile}${what} ${result}${times}`;
     })
     .join(' → ');
 }
@@ -41,7 +43,7 @@ export function incidentCsv(detail: IncidentDetail, lang: Lang, utcOffsetMinutes
     header: COLUMNS.map((c) => t(`paging.csv.${c}`)),
     rows: detail.calls.map((c) => [
       localTime(c.startedAt, utcOffsetMinutes),
-      detail.incident.policyId === null ? c.stepIndex + 1 : `${c.round + 1}.${c.stepIndex + 1}`,
+      c.resolution ? t('paging.resolutionCall') : detail.incident.policyId === null ? c.stepIndex + 1 : `${c.round + 1}.${c.stepIndex + 1}`,
       c.attempt,
       c.name,
       c.mobile,

@@ -2,7 +2,15 @@
 // and the escalation's pending actions — what must survive a restart or be seen by a second process
 // sharing the data directory (the app and `callout page serve`).
 import type { Database } from 'better-sqlite3';
-import type { CallResult, IncidentAlertRecord, IncidentCallRecord, IncidentDetail, IncidentRecord, IncidentStepRecord } from '../../common/paging/records';
+import type {
+  CallResult,
+  ResolutionCall,
+  IncidentAlertRecord,
+  IncidentCallRecord,
+  IncidentDetail,
+  IncidentRecord,
+  IncidentStepRecord,
+} from '../../common/paging/records';
 import type { Alert, AlertGroup, AlertSource, IncidentEnd, IncidentState } from '../../common/paging/types';
 import type { CallState } from '../../common/domain/status';
 import type { LimitKind } from '../../common/bulk-types';
@@ -28,6 +36,7 @@ interface IncidentRow {
   acknowledged_at: number | null;
   resolved_by: string | null;
   resolved_at: number | null;
+  resolution_call: ResolutionCall | null;
 }
 
 const toIncident = (r: IncidentRow): IncidentRecord => ({
@@ -47,10 +56,12 @@ const toIncident = (r: IncidentRow): IncidentRecord => ({
   acknowledgedAt: r.acknowledged_at,
   resolvedBy: r.resolved_by,
   resolvedAt: r.resolved_at,
+  resolutionCall: r.resolution_call,
 });
 
 interface CallRow {
   id: number;
+  resolution: number;
   round: number;
   step_index: number;
   attempt: number;
@@ -71,6 +82,7 @@ interface CallRow {
 
 const toCall = (r: CallRow): IncidentCallRecord => ({
   id: r.id,
+  resolution: r.resolution === 1,
   round: r.round,
   stepIndex: r.step_index,
   attempt: r.attempt,
@@ -99,8 +111,12 @@ export interface EscalationCursor {
   attempt: number;
 }
 
+/** What a paging action does: an escalation's step (or attempt), or the resolution calls of a resolved incident. */
+export type PagingActionKind = 'step' | 'resolution';
+
 export interface PagingAction {
   id: number;
+  kind: PagingActionKind;
   incidentId: number;
   cursor: EscalationCursor;
   dueAt: number;
@@ -131,6 +147,8 @@ export interface NewCall {
   name: string | null;
   mobile: string;
   dueAt: number;
+  /** A call on resolution (not a step's). */
+  resolution?: boolean;
 }
 
 export interface CallUpdate {
@@ -266,7 +284,9 @@ export class IncidentRepository {
         late_ms: number;
       }[]
     ).map((s): IncidentStepRecord => ({ id: s.id, round: s.round, stepIndex: s.step_index, dueAt: s.due_at, startedAt: s.started_at, lateMs: s.late_ms }));
-    const next = this.db.prepare(`SELECT min(due_at) AS at FROM paging_actions WHERE incident_id = ? AND state IN ('pending', 'claimed')`).get(id) as {
+    const next = this.db
+      .prepare(`SELECT min(due_at) AS at FROM paging_actions WHERE incident_id = ? AND state IN ('pending', 'claimed') AND kind = 'step'`)
+      .get(id) as {
       at: number | null;
     };
     return { incident, alerts, steps, calls: this.calls(id), nextAt: next.at };
@@ -293,9 +313,9 @@ export class IncidentRepository {
   addCall(c: NewCall): number {
     const info = this.db
       .prepare(
-        'INSERT INTO incident_calls (incident_id, action_id, round, step_index, attempt, contact_id, name, mobile, due_at, started_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+        'INSERT INTO incident_calls (incident_id, action_id, round, step_index, attempt, contact_id, name, mobile, due_at, started_at, resolution) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
       )
-      .run(c.incidentId, c.actionId, c.round, c.stepIndex, c.attempt, c.contactId, c.name, c.mobile, c.dueAt, this.now());
+      .run(c.incidentId, c.actionId, c.round, c.stepIndex, c.attempt, c.contactId, c.name, c.mobile, c.dueAt, this.now(), c.resolution ? 1 : 0);
     return Number(info.lastInsertRowid);
   }
 
@@ -341,6 +361,42 @@ export class IncidentRepository {
   }
 
   /**
+   * Promises the resolution calls of a resolved incident: an action of kind 'resolution', due at
+   * `dueAt`, and the incident's record says 'due' — only once per incident (a second promise is
+   * not written: false).
+   */
+  scheduleResolution(incidentId: number, dueAt: number): boolean {
+    const marked = this.db.prepare(`UPDATE incidents SET resolution_call = 'due' WHERE id = ? AND resolution_call IS NULL`).run(incidentId).changes > 0;
+    if (!marked) return false;
+    this.db
+      .prepare(`INSERT INTO paging_actions (incident_id, kind, cursor, due_at, created_at) VALUES (?, 'resolution', ?, ?, ?)`)
+      .run(incidentId, JSON.stringify({ round: 0, step: 0, person: 0, attempt: 1 } satisfies EscalationCursor), dueAt, this.now());
+    return true;
+  }
+
+  /** How many of the incident's step calls are still being placed or followed (their action not done): their answer is not known yet. */
+  callsInFlight(incidentId: number): number {
+    return (
+      this.db
+        .prepare(
+          `SELECT count(*) AS n FROM incident_calls c JOIN paging_actions a ON a.id = c.action_id
+           WHERE c.incident_id = ? AND c.resolution = 0 AND c.result IS NULL AND a.state = 'claimed'`,
+        )
+        .get(incidentId) as { n: number }
+    ).n;
+  }
+
+  /** Puts a claimed action back to wait until `dueAt` (it did nothing yet). */
+  postpone(actionId: number, dueAt: number): void {
+    this.db.prepare(`UPDATE paging_actions SET state = 'pending', owner = NULL, claimed_at = NULL, due_at = ? WHERE id = ?`).run(dueAt, actionId);
+  }
+
+  /** Records what became of the incident's resolution call. */
+  setResolutionCall(incidentId: number, what: ResolutionCall): void {
+    this.db.prepare('UPDATE incidents SET resolution_call = ?, updated_at = ? WHERE id = ?').run(what, this.now(), incidentId);
+  }
+
+  /**
    * Claims every action due at `at` — pending ones, and claims whose owner is gone — for `owner`,
    * in one IMMEDIATE transaction: of two processes on one data directory, only one gets each.
    */
@@ -353,9 +409,9 @@ export class IncidentRepository {
     return this.atomically(() => {
       const rows = this.db
         .prepare(
-          `SELECT id, incident_id, cursor, due_at, state, owner FROM paging_actions WHERE state IN ('pending', 'claimed') AND due_at <= ? ORDER BY due_at, id`,
+          `SELECT id, kind, incident_id, cursor, due_at, state, owner FROM paging_actions WHERE state IN ('pending', 'claimed') AND due_at <= ? ORDER BY due_at, id`,
         )
-        .all(at) as { id: number; incident_id: number; cursor: string; due_at: number; state: string; owner: string | null }[];
+        .all(at) as { id: number; kind: PagingActionKind; incident_id: number; cursor: string; due_at: number; state: string; owner: string | null }[];
       const claim = this.db.prepare(`UPDATE paging_actions SET state = 'claimed', owner = ?, claimed_at = ? WHERE id = ?`);
       const out: PagingAction[] = [];
       for (const r of rows) {
@@ -364,7 +420,7 @@ export class IncidentRepository {
         // it could not make) is taken over like a dead process's, deciding on the calls it placed.
         if (takenOver && (r.owner === owner ? runningHere(r.id) : alive(r.owner))) continue;
         claim.run(owner, at, r.id);
-        out.push({ id: r.id, incidentId: r.incident_id, cursor: JSON.parse(r.cursor) as EscalationCursor, dueAt: r.due_at, takenOver });
+        out.push({ id: r.id, kind: r.kind, incidentId: r.incident_id, cursor: JSON.parse(r.cursor) as EscalationCursor, dueAt: r.due_at, takenOver });
       }
       return out;
     });
@@ -375,10 +431,11 @@ export class IncidentRepository {
     this.db.prepare(`UPDATE paging_actions SET state = 'done', done_at = ? WHERE id = ?`).run(this.now(), actionId);
   }
 
-  /** Cancels the incident's waiting actions (a running one finishes its call, then stops). */
+  /** Cancels the incident's waiting steps (a running one finishes its call, then stops); a resolution call's promise stays. */
   cancelFor(incidentId: number): number {
-    return this.db.prepare(`UPDATE paging_actions SET state = 'cancelled', done_at = ? WHERE incident_id = ? AND state = 'pending'`).run(this.now(), incidentId)
-      .changes;
+    return this.db
+      .prepare(`UPDATE paging_actions SET state = 'cancelled', done_at = ? WHERE incident_id = ? AND state = 'pending' AND kind = 'step'`)
+      .run(this.now(), incidentId).changes;
   }
 
   /** When the earliest pending action falls due. */

@@ -290,6 +290,14 @@ describe.each(LOCALES)('On call ($suffix)', ({ locale, lang, suffix }) => {
         .toBe(t('msg:paging.matcherSyntax.expected-operator', { at: (parsed.ok ? 0 : parsed.error.params.at) + 1 }));
       // The call's text on a sample alert, filled from the route's expressions.
       expect(await page.getByTestId('route-preview').innerText()).toContain('DiskFull');
+      // Calling on resolution: off unless asked, with who it calls said under it.
+      const form = await page.getByTestId('route-form').innerText();
+      expect(form).toContain(t('oncall.routes.callOnResolved'));
+      expect(form).toContain(t('oncall.routes.callOnResolvedHint'));
+      const onResolved = page.getByTestId('route-call-on-resolved');
+      expect(await onResolved.isChecked()).toBe(false);
+      await onResolved.check();
+      expect(await onResolved.isChecked()).toBe(true);
       await snap('route-form');
       await page.keyboard.press('Escape');
       await page.getByTestId('route-form').waitFor({ state: 'detached' });

@@ -16,6 +16,7 @@ import { migration0014 } from './0014-lend-lines';
 import { migration0015 } from './0015-lend-refusal';
 import { migration0016 } from './0016-exchange-messages';
 import { migration0017 } from './0017-paging';
+import { migration0018 } from './0018-resolution-calls';
 
 export type { Migration } from './types';
 
@@ -38,4 +39,5 @@ export const MIGRATIONS: readonly Migration[] = [
   migration0015,
   migration0016,
   migration0017,
+  migration0018,
 ];

@@ -16,6 +16,7 @@ import { SessionSecretStore } from '../../../main/secrets';
 import { createServices, type Services } from '../../../main/services';
 import type { IncidentDetail, IncidentRecord } from '../../../common/paging/records';
 import type { AlertPreview, ReceiverStatus } from '../../../common/contract/paging';
+import { cliWords } from '../../../main/cli/text';
 import { tempHome } from '../../helpers/temp-home';
 
 const START = Date.UTC(2026, 10, 27, 2, 0, 0);
@@ -258,13 +259,18 @@ describe('the alert receiver’s settings', () => {
     const home = tempHome();
     homes.push(home);
     const session = new SessionSecretStore();
-    const { call } = await open(clock, home.dir, session, false);
-    await expect(call('paging.receiverSave', { enabled: true, host: '127.0.0.1', port: 0, bearer: 'alertmanager-token-0123456789' })).rejects.toMatchObject({
-      code: 'keychain-unavailable',
-    });
+    const { call, fails } = await open(clock, home.dir, session, false);
+    const refused = await fails('paging.receiverSave', { enabled: true, host: '127.0.0.1', port: 0, bearer: 'alertmanager-token-0123456789' });
+    expect(refused).toMatchObject({ code: 'receiver-keychain-unavailable' });
     await expect(
       call('paging.receiverSave', { enabled: true, host: '127.0.0.1', port: 0, basic: { username: 'grafana', password: 'grafana-password-42' } }),
-    ).rejects.toMatchObject({ code: 'keychain-unavailable' });
+    ).rejects.toMatchObject({ code: 'receiver-keychain-unavailable' });
+    // The refusal names what was refused, the receiver's token or password, not the API Key (both languages).
+    const en = cliWords('en').error(refused);
+    const zh = cliWords('zh-CN').error(refused);
+    expect(en).toContain("receiver's token or password");
+    expect(zh).toContain('接收器的令牌或密码');
+    expect(`${en} ${zh}`).not.toContain('API Key');
     expect(await call<ReceiverStatus>('paging.receiverStatus')).toMatchObject({ enabled: false, auth: { bearer: false, basic: null } });
     expect(await session.get('paging.receiver.bearer')).toBeNull();
     // Settings without a secret are still saved.

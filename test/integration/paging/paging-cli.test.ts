@@ -9,6 +9,9 @@ import { dispatch } from '../../../main/dispatch';
 import { createHandlers } from '../../../main/handlers';
 import { SessionSecretStore } from '../../../main/secrets';
 import { createServices } from '../../../main/services';
+import { openDatabase } from '../../../main/store/database';
+import { IncidentRepository } from '../../../main/store/incident-repository';
+import { databasePath } from '../../../main/store/paths';
 import { tempHome } from '../../helpers/temp-home';
 import { cliOn } from '../cli/run-cli';
 
@@ -134,6 +137,45 @@ describe('callout incidents', () => {
     expect(exported.code, exported.stderr).toBe(0);
     expect(existsSync(file)).toBe(true);
     expect(readFileSync(file, 'utf8')).toContain('Mobile');
+  });
+});
+
+describe('callout incidents show: a call on resolution', () => {
+  it.each([
+    ['en', 'resolution call', 'Resolution call: each person who answered a call of this incident was called once more.'],
+    ['zh-CN', '恢复通知', '恢复通知：已再次呼叫每位接听过此事件呼叫的人。'],
+  ] as const)('marks the resolution call and says what became of it (%s)', async (lang, mark, sentence) => {
+    const { incidentId } = await seed();
+    // What the engine of the app or `page serve` records (the CLI places no call): 王工 answered, the alert resolved, 王工 called again.
+    const db = openDatabase(databasePath(home.dir));
+    const incidents = new IncidentRepository(db, () => START);
+    for (const resolution of [false, true]) {
+      const id = incidents.addCall({
+        incidentId,
+        actionId: null,
+        round: 0,
+        stepIndex: 0,
+        attempt: 1,
+        contactId: 1,
+        name: '王工',
+        mobile: '13800000018',
+        dueAt: START,
+        resolution,
+      });
+      incidents.updateCall(id, { result: 'answered', endedAt: START });
+    }
+    incidents.resolve(incidentId, null);
+    incidents.setResolutionCall(incidentId, 'placed');
+    db.close();
+    const shown = await cliOn(clock)(['--lang', lang, 'incidents', 'show', String(incidentId)], env);
+    expect(shown.code, shown.stderr).toBe(0);
+    const calls = shown.stdout.split('\n').filter((l) => l.includes('王工'));
+    expect(calls).toHaveLength(2);
+    expect(calls[0]).not.toContain(mark);
+    expect(calls[1]).toContain(mark);
+    expect(shown.stdout).toContain(sentence);
+    const json = await cliOn(clock)(['--json', 'incidents', 'show', String(incidentId)], env);
+    expect(json.json).toMatchObject({ incident: { resolutionCall: 'placed' }, calls: [{ resolution: false }, { resolution: true }] });
   });
 });
 

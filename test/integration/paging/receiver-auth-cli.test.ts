@@ -96,6 +96,12 @@ describe('callout page receiver', () => {
       const refused = await run(['--lang', 'en', 'page', 'receiver', '--token'], { readSecret: async () => TOKEN });
       expect(refused.code).toBe(2);
       expect(refused.stderr).toMatch(/keychain/i);
+      // It names what was refused: the receiver's token or password, not the API Key.
+      expect(refused.stderr).toContain("alert receiver's token or password");
+      expect(refused.stderr).not.toContain('API Key');
+      const zh = await run(['--lang', 'zh-CN', 'page', 'receiver', '--basic', 'grafana'], {}, { CALLOUT_RECEIVER_PASSWORD: 'grafana-password-42' });
+      expect(zh.code).toBe(2);
+      expect(zh.stderr).toContain('告警接收器的令牌或密码');
       expect((await run(['--json', 'page', 'receiver'])).json).toMatchObject({ auth: { token: false, basic: null } });
       console.warn(`keychain part skipped: ${NO_KEYCHAIN_HINT}`);
       return;

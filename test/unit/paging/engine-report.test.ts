@@ -26,3 +26,19 @@ describe('paging engine: an incident’s record', () => {
     expect(incidentCsv(d, 'en', 480).split('\r\n')[2]).toContain(',1.1,2,王工,13800000001,no answer,No answer,,s2,2,0,');
   });
 });
+
+describe('paging engine: the record of a resolution call', () => {
+  it('marks the call on resolution in the summary and the CSV, in both languages', async () => {
+    const clock = new ManualClock(START);
+    const r = rig(clock, dataDirectory(), { [wang]: [{ state: 'answered', duration: 20 }] }, { route: { callOnResolved: true } });
+    const incident = r.engine.receive(alertGroup('g1'))!;
+    await clock.advance(5 * 60_000);
+    r.engine.receive(alertGroup('g1', 'resolved'));
+    await clock.advance(5 * 60_000);
+    const d = r.engine.detail(incident.id);
+    expect(incidentSummary(d, 'zh-CN')).toBe('10:32 王工 接听 → 10:37 王工 恢复通知 接听');
+    expect(incidentSummary(d, 'en')).toBe('10:32 王工 answered → 10:37 王工 resolution call answered');
+    expect(incidentCsv(d, 'zh-CN', 480).split('\r\n')[2]).toBe(`2026-11-27 10:37:00,恢复通知,1,王工,${wang},接听,已接听,20,s2,2,0,`);
+    expect(incidentCsv(d, 'en', 480).split('\r\n')[2]).toContain(',resolution call,1,王工,');
+  });
+});

@@ -160,6 +160,15 @@ function IncidentDetailCard({ id }: { id: number }) {
         ) : null}
         {nextAt ? <Descriptions.Item label={t('oncall.incidents.next')}>{when(nextAt, i18n.language)}</Descriptions.Item> : null}
       </Descriptions>
+      {incident.resolutionCall ? (
+        <Alert
+          type={incident.resolutionCall === 'placed' || incident.resolutionCall === 'due' ? 'info' : 'warning'}
+          showIcon
+          title={say(t, `paging.resolution.${incident.resolutionCall}`)}
+          style={{ marginBottom: 8 }}
+          data-testid="incident-resolution-call"
+        />
+      ) : null}
       <Flex gap={8} wrap align="center" style={{ marginBottom: 8 }}>
         <Input
           value={who}
@@ -213,10 +222,16 @@ function IncidentDetailCard({ id }: { id: number }) {
         data-testid="incident-calls"
         scroll={{ x: 560 }}
         locale={{ emptyText: t('oncall.incidents.noCalls') }}
-        onRow={(c) => ({ 'data-testid': 'incident-call', 'data-result': c.result ?? '' }) as React.HTMLAttributes<HTMLElement>}
+        onRow={(c) =>
+          ({ 'data-testid': 'incident-call', 'data-result': c.result ?? '', 'data-resolution': String(c.resolution) }) as React.HTMLAttributes<HTMLElement>
+        }
         columns={[
           { title: t('oncall.incidents.time'), dataIndex: 'startedAt', render: (v: number) => when(v, i18n.language), width: 120 },
-          { title: t('oncall.incidents.step'), render: (_, c) => `${c.stepIndex + 1}${c.round > 1 ? ` (${c.round})` : ''} · ${c.attempt}`, width: 70 },
+          {
+            title: t('oncall.incidents.step'),
+            render: (_, c) => (c.resolution ? say(t, 'paging.resolutionCall') : `${c.stepIndex + 1}${c.round > 1 ? ` (${c.round})` : ''} · ${c.attempt}`),
+            width: 70,
+          },
           { title: t('oncall.incidents.person'), render: (_, c) => c.name ?? c.mobile },
           {
             title: t('oncall.incidents.result'),

@@ -291,6 +291,14 @@ function RouteForm({ draft, onClose }: { draft: Draft; onClose: () => void }) {
             {t('oncall.routes.isDefault')}
           </Checkbox>
         </Flex>
+        <div style={{ marginTop: 8 }}>
+          <Checkbox checked={d.callOnResolved} onChange={(e) => set({ callOnResolved: e.target.checked })} data-testid="route-call-on-resolved">
+            {t('oncall.routes.callOnResolved')}
+          </Checkbox>
+          <Typography.Paragraph type="secondary" style={{ margin: '2px 0 0 24px' }}>
+            {t('oncall.routes.callOnResolvedHint')}
+          </Typography.Paragraph>
+        </div>
         <label className="oncall-field">
           <span>{t('oncall.routes.throughQuietHours')}</span>
           <Select
