@@ -40,7 +40,7 @@ export type { WorkbenchRepository } from './workbench-repository';
 export { IncidentRepository, type EscalationCursor, type PagingAction } from './incident-repository';
 export { PagingConfigRepository } from './paging-config-repository';
 export { processOwner } from './process-owner';
-export { getSetting, setSetting, setSettingOnce } from './retention';
+export { getSetting, setSetting, setSettingOnce } from './settings-repository';
 
 /** Below this much free space an I/O error at open is taken for a full disk. */
 const LOW_SPACE_BYTES = 256 * 1024;
