@@ -60,19 +60,19 @@ export default tseslint.config(
   },
   {
     // The store keeps its SQL, its transactions and its files to itself: the rest of main imports
-    // main/store/index.ts only. (A rule of its own name, so it does not replace the clock's imports rule.)
+    // main/store/index.ts only, and never the database driver (repositories, not a handle).
+    // (A rule of its own name, so it does not replace the clock's imports rule.)
     files: ['main/**/*.ts'],
-    ignores: [
-      'main/store/**',
-      // Still importing store files directly, left for after the clock work in these files merges.
-      'main/calls/call-service.ts',
-      'main/bulk/queue.ts',
-      'main/dial/dialer.ts',
-    ],
+    ignores: ['main/store/**'],
     rules: {
       '@typescript-eslint/no-restricted-imports': [
         'error',
-        { patterns: [{ group: ['**/store/*'], message: "Import the store's public index (main/store/index.ts), not its files." }] },
+        {
+          patterns: [
+            { group: ['**/store/*'], message: "Import the store's public index (main/store/index.ts), not its files." },
+            { group: ['better-sqlite3'], message: 'Only main/store/ talks to the database: ask for a repository (main/store/index.ts).' },
+          ],
+        },
       ],
     },
   },

@@ -19,7 +19,6 @@ import { ProfileChanges } from './profiles/profile-changes';
 import { SANDBOX_PROFILE_ID } from './profiles/profile-service';
 import { sandboxOpsOf } from './sandbox/ops';
 import { sendOpsOf } from './send/ops';
-import { SentMessages } from './send/sent-messages';
 import type { Services } from './services';
 import { signatureOpsOf } from './signing/ops';
 import { templateOps } from './templates/ops';
@@ -28,24 +27,23 @@ import { workbenchOpsOf } from './workbench/ops';
 export type Handlers = { [C in Channel]: (input: ParsedInputOf<C>) => Promise<OutputOf<C>> };
 
 function slices(services: Services) {
-  const { profiles, calls, store, clock } = services;
-  const exchange = exchangeLookup(store.history);
+  const { profiles, calls, clock, dialSettings, exchanges, templates } = services;
+  const exchange = exchangeLookup(services.history);
   const changes = new ProfileChanges({
     profiles,
     syncReceipts: (id, opts) => services.receipts.sync(id, opts),
     reread: (id, dialect) => calls.reread(id, dialect).length,
-    forgetRedialWait: (id) => store.dialSettings.forgetRedialWait(id),
+    forgetRedialWait: (id) => dialSettings.forgetRedialWait(id),
     log: services.log,
   });
-  const lines = new ProfileLines({ requireProfile: (id) => void profiles.record(id), settings: store.dialSettings, governors: services.governors });
-  const teacher = new DialectTeacher({ exchange, exchanges: store.exchanges, dialectOf: (id) => profiles.record(id).dialect, clock });
-  const sent = new SentMessages({ messages: store.messages, templates: store.templates, exchanges: store.exchanges, incidents: services.paging.incidents });
+  const lines = new ProfileLines({ requireProfile: (id) => void profiles.record(id), settings: dialSettings, governors: services.governors });
+  const teacher = new DialectTeacher({ exchange, exchanges, dialectOf: (id) => profiles.record(id).dialect, clock });
   const syncSandboxApprovals = () => void (services.sandbox && services.sandboxControl(SANDBOX_PROFILE_ID).syncLibrary());
   const history = {
-    history: store.history,
+    history: services.history,
     exchange,
-    retention: store.retention,
-    recovered: () => store.recovered,
+    retention: services.retention,
+    recovered: () => services.recovered,
     profiles,
     clipboard: services.clipboard,
     clock,
@@ -55,14 +53,14 @@ function slices(services: Services) {
     ...appOpsOf(services),
     ...profileOps({ profiles, changes, lines }),
     ...dialectOps(teacher),
-    ...templateOps({ templates: store.templates, syncSandboxApprovals }),
-    ...sendOpsOf({ calls, sent, profiles, clock }),
-    ...historyOpsOf({ ...history, profileNames: () => store.profiles.list(), templateNames: () => store.templates.list() }),
-    ...workbenchOpsOf({ workbench: services.workbench, saved: store.workbench, exchange }),
+    ...templateOps({ templates, syncSandboxApprovals }),
+    ...sendOpsOf({ calls, sent: services.sent, profiles, clock }),
+    ...historyOpsOf({ ...history, profileNames: () => profiles.records(), templateNames: () => templates.list() }),
+    ...workbenchOpsOf({ workbench: services.workbench, saved: services.workbench.saved, exchange }),
     ...bulkOpsOf({ bulk: services.bulk, queue: services.queue, calls, emit: services.emit }),
-    ...dialOpsOf({ contacts: services.contacts, dialer: services.dialer, settings: store.dialSettings }),
+    ...dialOpsOf({ contacts: services.contacts, dialer: services.dialer, settings: dialSettings }),
     ...sandboxOpsOf({ control: (id) => services.sandboxControl(id), demoAccount: () => profiles.sandboxDemoAccount() }),
-    ...signatureOpsOf({ profiles, exchanges: store.exchanges, clock }),
+    ...signatureOpsOf({ profiles, exchanges, clock }),
     ...captureOpsOf(services.capture),
     ...pagingHandlers(services),
   };

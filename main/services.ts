@@ -19,7 +19,19 @@ import { startSandbox, type Sandbox, type SandboxOptions } from './sandbox';
 import { SandboxControl } from './sandbox/control';
 import { openSecretStore, type SecretStoreStatus } from './secrets';
 import type { SecretStore } from './secrets/secret-store';
-import { dataDirectory, KeptAnswers, openStore, type Store } from './store';
+import {
+  dataDirectory,
+  KeptAnswers,
+  openStore,
+  type DialSettingsRepository,
+  type ExchangeRepository,
+  type HistoryRepository,
+  type RecoveredDatabase,
+  type Store,
+  type StoreRetention,
+  type TemplateRepository,
+} from './store';
+import { SentMessages } from './send/sent-messages';
 import { ReceiptListeners } from './receipts/receipt-listeners';
 import { CaptureService } from './capture/capture-service';
 import { fail, isDiskFull, isStorageError } from './errors';
@@ -68,6 +80,12 @@ export interface ServicesOptions {
   clipboard?: { writeText(text: string): void };
   /** Paging: its pure rules, and whether this process runs escalations (the app, `callout page serve`; default: when the rules are given). */
   paging?: { rules?: PagingRules; escalate?: boolean };
+  /**
+   * Tests only (fault injection): called with the store as soon as it is opened, before anything is
+   * built on it, so a test can replace a repository's method (a write that fails, a setting read
+   * otherwise). The store never leaves this file otherwise; production never sets this.
+   */
+  testOnlyWrapStore?: (store: Store) => void;
 }
 
 type Listener = (channel: string, payload: unknown) => void;
@@ -76,7 +94,6 @@ export interface Services {
   home: string;
   /** The one clock of this process (see main/clock.ts). */
   clock: Clock;
-  store: Store;
   secrets: SecretStore;
   profiles: ProfileService;
   calls: CallService;
@@ -94,6 +111,19 @@ export interface Services {
   capture: CaptureService;
   /** Paging: routes, policies, schedules, maintenance, incidents and their escalations. */
   paging: PagingService;
+  // The stored records the handler table reads and writes itself: narrow repositories handed out by
+  // the composition root. The store, its database and its transactions stay in main/store/.
+  templates: TemplateRepository;
+  history: HistoryRepository;
+  exchanges: ExchangeRepository;
+  /** Dial limits and quiet hours, a profile's lines and lending, learned redial waits. */
+  dialSettings: DialSettingsRepository;
+  /** Retention of exchanges, and vacuum. */
+  retention: StoreRetention;
+  /** A sent message's detail, and the recent numbers and template values. */
+  sent: SentMessages;
+  /** Set when the database was damaged at start: it was moved aside (never deleted) and this store started empty. */
+  recovered: RecoveredDatabase | null;
   /** Where unexpected errors go (the app's log). */
   log: (error: unknown) => void;
   /** The sandbox behind a profile, as the Sandbox screen drives it (the built-in profile: the embedded sandbox). */
@@ -137,6 +167,7 @@ export async function createServices(options: ServicesOptions = {}): Promise<Ser
   const home = options.home ?? dataDirectory();
   const clock = options.clock ?? systemClock;
   const store = openStore(home, options.nativeBinding ? { nativeBinding: options.nativeBinding, clock } : { clock });
+  options.testOnlyWrapStore?.(store);
   let sandbox: Sandbox | null = null;
   try {
     let secrets: SecretStore;
@@ -262,7 +293,8 @@ export async function createServices(options: ServicesOptions = {}): Promise<Ser
     });
 
     const workbench = new WorkbenchService({
-      store,
+      saved: store.workbench,
+      exchanges: store.exchanges,
       profiles,
       clipboard: () => options.clipboard ?? null,
       onRunProgress: (p) => emit('runProgress', p),
@@ -279,7 +311,12 @@ export async function createServices(options: ServicesOptions = {}): Promise<Ser
     });
 
     const paging = new PagingService({
-      store,
+      config: store.pagingConfig,
+      incidents: store.incidents,
+      settings: store.settings,
+      contacts: store.contacts,
+      limits: store.dialSettings,
+      templates: store.templates,
       send,
       awaitEnd,
       clock,
@@ -318,7 +355,6 @@ export async function createServices(options: ServicesOptions = {}): Promise<Ser
     const services: Services = {
       home,
       clock,
-      store,
       secrets,
       profiles,
       calls,
@@ -332,6 +368,13 @@ export async function createServices(options: ServicesOptions = {}): Promise<Ser
       receipts,
       capture,
       paging,
+      templates: store.templates,
+      history: store.history,
+      exchanges: store.exchanges,
+      dialSettings: store.dialSettings,
+      retention: store.retention,
+      sent: new SentMessages({ messages: store.messages, templates: store.templates, exchanges: store.exchanges, incidents: store.incidents }),
+      recovered: store.recovered,
       log: options.log ?? (() => undefined),
       sandboxControl(profileId) {
         const record = profiles.record(profileId);

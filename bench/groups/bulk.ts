@@ -5,6 +5,7 @@ import { STATUS_QUERIES_PER_LINE_PER_SECOND, STATUS_QUERY_BURST_SECONDS } from '
 import { startSandbox } from '../../main/sandbox';
 import { SessionSecretStore } from '../../main/secrets';
 import { createServices } from '../../main/services';
+import { openStore } from '../../main/store';
 import { ScaledClock } from '../../test/helpers/scaled-clock';
 import { tempHome } from '../../test/helpers/temp-home';
 import { existsSync } from 'node:fs';
@@ -151,9 +152,11 @@ async function governor(items = 2000, timeScale = 0.05): Promise<Record<string, 
     }
     // Status queries, from Callout's own record of its exchanges: in total, and per second of the
     // provider's clock per line over the batch (mean, and the busiest second).
-    const polls = services.store.db.prepare("SELECT started_at AS at FROM exchanges WHERE operation = 'status' AND started_at >= ?").all(startedAt) as {
+    const reader = openStore(services.home);
+    const polls = reader.db.prepare("SELECT started_at AS at FROM exchanges WHERE operation = 'status' AND started_at >= ?").all(startedAt) as {
       at: number;
     }[];
+    reader.close();
     const perSecond = new Map<number, number>();
     for (const { at } of polls) {
       const second = Math.floor((at - startedAt) / 1000);
@@ -204,7 +207,7 @@ async function open29mb(): Promise<Record<string, number>> {
     sandbox: false,
   });
   try {
-    services.store.templates.save({ id: 't', name: 't', content: '您好【变量】，您的订单【变量】已发货。', approved: true });
+    services.templates.save({ id: 't', name: 't', content: '您好【变量】，您的订单【变量】已发货。', approved: true });
     const base64 = Buffer.from(bigCsv(199_000, 156)).toString('base64');
     const delay = monitorEventLoopDelay({ resolution: 5 });
     delay.enable();

@@ -3,6 +3,7 @@
 import { readReceipts, readStatus, builtinDialect } from '../../common/dialects';
 import { SessionSecretStore } from '../../main/secrets';
 import { createServices } from '../../main/services';
+import { openStore } from '../../main/store';
 import { dispatch } from '../../main/dispatch';
 import { createHandlers } from '../../main/handlers';
 import { SANDBOX_API_ID } from '../../main/profiles/profile-service';
@@ -50,8 +51,10 @@ export async function dialects(): Promise<Record<string, number>> {
     const p = (await call('profiles.save', { name: 'Bench', baseUrl: sandbox.baseUrl, apiId: SANDBOX_API_ID })) as { id: string };
     await call('profiles.setKey', { id: p.id, apiKey: sandbox.demo.apiKey });
     const view = (await call('profiles.setFollow', { id: p.id, follow: 'receipts' })) as { receipts: { url: string } };
+    // Calls to post receipts for, seeded through a second connection on the same data directory.
+    const seed = openStore(services.home);
     const messages = Array.from({ length: 200 }, (_, i) => {
-      const m = services.store.messages.insertPending({
+      const m = seed.messages.insertPending({
         profile: p.id,
         baseUrl: sandbox.baseUrl,
         apiId: 'x',
@@ -59,8 +62,9 @@ export async function dialects(): Promise<Record<string, number>> {
         content: 'x',
         units: 1,
       });
-      return services.store.messages.markAccepted(m.id, { code: 2, msg: null, smsid: `R${i}`, count: 1 });
+      return seed.messages.markAccepted(m.id, { code: 2, msg: null, smsid: `R${i}`, count: 1 });
     });
+    seed.close();
     const posts = 2000;
     const t0 = performance.now();
     for (let i = 0; i < posts; i += 8) {

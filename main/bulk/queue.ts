@@ -13,6 +13,7 @@ import type { MessageRecord, TransportErrorKind } from '../../common/records';
 import { reason, type Reason, type StopKind } from '../../common/reasons';
 import { CalloutError, fail } from '../errors';
 import {
+  ownerAlive,
   type BatchCounts,
   type BatchItemRecord,
   type BatchItemView,
@@ -20,8 +21,7 @@ import {
   type BatchRepository,
   type ItemStatus,
   type StopReason,
-} from '../store/batch-repository';
-import { ownerAlive } from '../store/process-owner';
+} from '../store';
 import { resultsTable } from './export';
 import { tableCsv, tableXlsx } from '../export/table';
 import type { Lang } from '../../common/domain/i18n-text';

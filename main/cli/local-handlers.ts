@@ -14,7 +14,7 @@ export function createLocalHandlers(services: Services) {
     {
       ...localProfileOps(services.profiles),
       ...localSendOps(services.calls),
-      'app.recovered': async () => services.store.recovered,
+      'app.recovered': async () => services.recovered,
       /** Whether this profile's calls can only be followed by the provider's receipts (said while a call waits). */
       'profiles.followsByReceiptsOnly': async ({ id }: { id: string }) => followsByReceiptsOnly(services.profiles.record(id)),
     },

@@ -3,7 +3,6 @@
 // to Alertmanager does not change), its credentials (a bearer token, basic auth) in the keychain like
 // API keys (never in SQLite or a log), and the receiver started and stopped with `receive` handing
 // each group to the engine. Also "paste an alert" and its preview.
-import type { Database } from 'better-sqlite3';
 import type { AlertPreview, ReceiverStatus } from '../../common/contract/paging';
 import { parseAlertPost } from '../../common/paging/intake';
 import { routeFor } from '../../common/paging/matchers';
@@ -15,7 +14,7 @@ import { fail } from '../errors';
 import { newPathSecret } from '../net/inbound';
 import type { SecretStoreStatus } from '../secrets';
 import type { SecretStore } from '../secrets/secret-store';
-import { getSetting, setSetting, setSettingOnce } from '../store';
+import type { SettingsRepository } from '../store';
 import { receiverWarning, startAlertReceiver, type AlertReceiver, type ReceiverAuth } from './receiver';
 import { standInFor } from './rules';
 
@@ -46,7 +45,7 @@ export interface ReceiverSave {
 }
 
 export interface AlertIntakeOptions {
-  db: Database;
+  settings: SettingsRepository;
   secrets: SecretStore;
   /** Whether the keychain is what keeps secrets (not a session store), and why not. */
   secretStatus: () => Promise<SecretStoreStatus>;
@@ -87,18 +86,18 @@ export class AlertIntake {
       bearer: false,
       basicUser: null,
     });
-    let raw = getSetting(this.o.db, RECEIVER_SETTING);
+    let raw = this.o.settings.get(RECEIVER_SETTING);
     if (raw === null) {
       // Made once: another process making it at the same moment keeps its own, and both read that one.
-      setSettingOnce(this.o.db, RECEIVER_SETTING, JSON.stringify(made()));
-      raw = getSetting(this.o.db, RECEIVER_SETTING)!;
+      this.o.settings.setOnce(RECEIVER_SETTING, JSON.stringify(made()));
+      raw = this.o.settings.get(RECEIVER_SETTING)!;
     }
     try {
       return JSON.parse(raw) as KeptReceiver;
     } catch {
       // A damaged record: a new one (a new address).
       const fresh = made();
-      setSetting(this.o.db, RECEIVER_SETTING, JSON.stringify(fresh));
+      this.o.settings.set(RECEIVER_SETTING, JSON.stringify(fresh));
       return fresh;
     }
   }
@@ -197,7 +196,7 @@ export class AlertIntake {
       await this.o.secrets.set(RECEIVER_BASIC_ACCOUNT, JSON.stringify(s.basic));
       next.basicUser = s.basic.username;
     }
-    setSetting(this.o.db, RECEIVER_SETTING, JSON.stringify(next));
+    this.o.settings.set(RECEIVER_SETTING, JSON.stringify(next));
     await this.stop();
     if (next.enabled) await this.start();
     return this.status();

@@ -11,14 +11,18 @@ type PagingChannel = keyof typeof pagingOps;
 export type PagingHandlers = { [C in PagingChannel]: (input: ParsedInputOf<C>) => Promise<OutputOf<C>> };
 
 export function pagingHandlers(services: Services): PagingHandlers {
-  const { paging, store } = services;
+  const { paging, contacts, profiles } = services;
   const { config, engine } = paging;
 
   const policyExists = (id: number) => {
     if (!config.policy(id)) throw fail('paging', { kind: 'policy-not-found', id });
   };
   const contactExists = (id: number) => {
-    if (!store.contacts.get(id)) throw fail('not-found', { kind: 'contact', id });
+    try {
+      contacts.get(id);
+    } catch {
+      throw fail('not-found', { kind: 'contact', id });
+    }
   };
 
   return {
@@ -44,7 +48,7 @@ export function pagingHandlers(services: Services): PagingHandlers {
     'paging.receiverSave': async (s) => paging.intake.save(s),
     'paging.profile': async (q) => {
       if (q?.profileId !== undefined) {
-        if (!store.profiles.get(q.profileId)) throw fail('not-found', { kind: 'profile', id: q.profileId });
+        if (!profiles.records().some((p) => p.id === q.profileId)) throw fail('not-found', { kind: 'profile', id: q.profileId });
         paging.setProfile(q.profileId);
       }
       return { profileId: paging.profileId() };
@@ -71,7 +75,7 @@ export function pagingHandlers(services: Services): PagingHandlers {
     'paging.savePolicy': async (p) => {
       for (const s of p.steps) {
         if (s.target.kind === 'contact') contactExists(s.target.contactId);
-        else if (s.target.kind === 'group' && !store.contacts.getGroup(s.target.groupId)) throw fail('not-found', { kind: 'group', id: s.target.groupId });
+        else if (s.target.kind === 'group') contacts.getGroup(s.target.groupId);
         else if (s.target.kind === 'schedule' && !config.schedule(s.target.scheduleId))
           throw fail('paging', { kind: 'schedule-not-found', id: s.target.scheduleId });
       }

@@ -1,9 +1,8 @@
 // Paging as the rest of main sees it: its configuration, its incidents and its engine, built once
 // by the composition root (services.ts) on the store and the send path of quick dial.
-import type { Store } from '../store';
 import type { Clock } from '../clock';
 import type { AwaitEnd, SendFn } from '../bulk/queue';
-import { getSetting, IncidentRepository, PagingConfigRepository, setSetting } from '../store';
+import type { ContactRepository, DialSettingsRepository, IncidentRepository, PagingConfigRepository, SettingsRepository, TemplateRepository } from '../store';
 import type { IncidentRecord } from '../../common/paging/records';
 import type { PagingRules } from './deps';
 import { PagingEngine } from './engine';
@@ -16,7 +15,13 @@ import type { SecretStore } from '../secrets/secret-store';
 export const PAGING_PROFILE_SETTING = 'paging.profile';
 
 export interface PagingServiceOptions {
-  store: Store;
+  /** Paging's own tables, and what it reads of the rest (the composition root gives them from the store). */
+  config: PagingConfigRepository;
+  incidents: IncidentRepository;
+  settings: SettingsRepository;
+  contacts: Pick<ContactRepository, 'get' | 'getGroup'>;
+  limits: DialSettingsRepository;
+  templates: TemplateRepository;
   send: SendFn;
   awaitEnd: AwaitEnd;
   clock: Clock;
@@ -42,22 +47,20 @@ export class PagingService {
   readonly intake: AlertIntake;
 
   constructor(private readonly o: PagingServiceOptions) {
-    const now = () => o.clock.now();
-    const { store } = o;
-    this.config = new PagingConfigRepository(store.db, now);
-    this.incidents = new IncidentRepository(store.db, now);
+    this.config = o.config;
+    this.incidents = o.incidents;
     this.engine = new PagingEngine({
       incidents: this.incidents,
       config: this.config,
       contacts: {
-        get: (id) => store.contacts.get(id),
-        group: (id) => store.contacts.getGroup(id),
+        get: (id) => o.contacts.get(id),
+        group: (id) => o.contacts.getGroup(id),
       },
-      limits: store.dialSettings,
+      limits: o.limits,
       send: o.send,
       awaitEnd: o.awaitEnd,
       profileId: () => this.profileId(),
-      ...(o.rules ?? pagingRules(store.templates)),
+      ...(o.rules ?? pagingRules(o.templates)),
       clock: o.clock,
       runsSteps: Boolean(o.escalate),
       onChange: o.onChange,
@@ -65,12 +68,12 @@ export class PagingService {
     });
     this.escalate = Boolean(o.escalate);
     this.intake = new AlertIntake({
-      db: store.db,
+      settings: o.settings,
       secrets: o.secrets,
       secretStatus: o.secretStatus,
       receive: (group) => this.engine.receive(group),
       routes: () => this.config.routes(),
-      template: (id) => store.templates.get(id),
+      template: (id) => o.templates.get(id),
       openByKey: (key) => this.incidents.openByKey(key),
       clock: o.clock,
       log: o.log,
@@ -79,11 +82,11 @@ export class PagingService {
 
   /** The profile paging calls with. */
   profileId(): string {
-    return getSetting(this.o.store.db, PAGING_PROFILE_SETTING) ?? this.o.defaultProfileId;
+    return this.o.settings.get(PAGING_PROFILE_SETTING) ?? this.o.defaultProfileId;
   }
 
   setProfile(id: string): void {
-    setSetting(this.o.store.db, PAGING_PROFILE_SETTING, id);
+    this.o.settings.set(PAGING_PROFILE_SETTING, id);
   }
 
   private readonly escalate: boolean;

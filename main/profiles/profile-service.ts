@@ -152,6 +152,11 @@ export class ProfileService {
     return r;
   }
 
+  /** The stored profiles' records (the built-in one first, then by name). */
+  records(): ProfileRecord[] {
+    return this.repo.list();
+  }
+
   findByName(name: string): ProfileRecord | undefined {
     return this.repo.findByName(name);
   }

@@ -1,6 +1,7 @@
 import type { Database } from 'better-sqlite3';
 import type { DialSettingsRecord } from '../../common/bulk-types';
-import { deleteSetting, getSetting, setSetting } from './retention';
+import { ProfileRepository } from './profile-repository';
+import { SettingsRepository } from './settings-repository';
 import { systemClock } from '../clock';
 export type { DialSettingsRecord } from '../../common/bulk-types';
 
@@ -33,22 +34,18 @@ const toRecord = (r: Row): DialSettingsRecord => ({
  */
 export class DialSettingsRepository {
   private readonly callTimesStmt;
-  private readonly linesStmt;
-  private readonly lendingStmt;
-  private readonly refusalStmt;
 
+  /** The profiles' line columns are written by ProfileRepository, the redial waits by SettingsRepository (one writer per table). */
   constructor(
     private readonly db: Database,
     private readonly now: () => number = () => systemClock.now(),
+    private readonly profiles: ProfileRepository = new ProfileRepository(db, now),
+    private readonly settings: SettingsRepository = new SettingsRepository(db),
   ) {
     // Served by messages_mobile (mobile, created_at). Sends the provider provably refused placed no call.
     this.callTimesStmt = db.prepare(
       "SELECT created_at AS at FROM messages WHERE mobile = ? AND created_at > ? AND outcome IN ('pending', 'accepted', 'unknown') ORDER BY created_at",
     );
-    // Read at every start (the governor) and every status query (the follower's budget): prepared once.
-    this.linesStmt = db.prepare('SELECT lines FROM profiles WHERE id = ?');
-    this.lendingStmt = db.prepare('SELECT lend_lines AS lend FROM profiles WHERE id = ?');
-    this.refusalStmt = db.prepare('SELECT lend_refused_at AS at FROM profiles WHERE id = ?');
   }
 
   /** The settings for a profile: its own row, else the global one. */
@@ -88,20 +85,17 @@ export class DialSettingsRepository {
 
   /** Lines of a profile (1 when the profile is unknown, e.g. one that lives only in the CLI's memory). */
   profileLines(profileId: string): number {
-    const r = this.linesStmt.get(profileId) as { lines: number } | undefined;
-    return r?.lines ?? 1;
+    return this.profiles.lines(profileId) ?? 1;
   }
 
   /** Whether the profile's lines are lent while its calls wait for a redial (yes when the profile is unknown). */
   profileLending(profileId: string): boolean {
-    const r = this.lendingStmt.get(profileId) as { lend: number } | undefined;
-    return r ? r.lend === 1 : true;
+    return this.profiles.lending(profileId) ?? true;
   }
 
   /** Sets the profile's lending; set on (a person's choice), it also forgets a refusal that had stopped it, in the same write. */
   setProfileLending(profileId: string, lend: boolean): boolean {
-    const sql = lend ? 'UPDATE profiles SET lend_lines = 1, lend_refused_at = NULL WHERE id = ?' : 'UPDATE profiles SET lend_lines = 0 WHERE id = ?';
-    return this.db.prepare(sql).run(profileId).changes > 0;
+    return this.profiles.setLending(profileId, lend);
   }
 
   /**
@@ -109,8 +103,7 @@ export class DialSettingsRepository {
    * line (epoch ms), or null: not stopped, or the profile is unknown.
    */
   lendingRefusedAt(profileId: string): number | null {
-    const r = this.refusalStmt.get(profileId) as { at: number | null } | undefined;
-    return r?.at ?? null;
+    return this.profiles.lendingRefusedAt(profileId);
   }
 
   /**
@@ -118,29 +111,25 @@ export class DialSettingsRepository {
    * row. A refusal already kept keeps its time (the first one stopped lending).
    */
   setLendingRefusedAt(profileId: string, at: number | null): boolean {
-    const sql =
-      at === null
-        ? 'UPDATE profiles SET lend_refused_at = NULL WHERE id = ?'
-        : 'UPDATE profiles SET lend_refused_at = COALESCE(lend_refused_at, ?) WHERE id = ?';
-    return (at === null ? this.db.prepare(sql).run(profileId) : this.db.prepare(sql).run(at, profileId)).changes > 0;
+    return this.profiles.setLendingRefusedAt(profileId, at);
   }
 
   /** The provider's redial wait as learned on this profile (kept in the settings table as JSON; the clock checks it). */
   learnedRedialWait(profileId: string): unknown {
-    const text = getSetting(this.db, `redial-wait:${profileId}`);
+    const text = this.settings.get(`redial-wait:${profileId}`);
     return text === null ? null : (JSON.parse(text) as unknown);
   }
 
   saveRedialWait(profileId: string, wait: { at: number; spread: number; samples: number }): void {
-    setSetting(this.db, `redial-wait:${profileId}`, JSON.stringify(wait));
+    this.settings.set(`redial-wait:${profileId}`, JSON.stringify(wait));
   }
 
   forgetRedialWait(profileId: string): void {
-    deleteSetting(this.db, `redial-wait:${profileId}`);
+    this.settings.delete(`redial-wait:${profileId}`);
   }
 
   setProfileLines(profileId: string, lines: number): boolean {
     if (!Number.isInteger(lines) || lines < 1 || lines > 1000) throw new RangeError('lines must be a whole number from 1 to 1000');
-    return this.db.prepare('UPDATE profiles SET lines = ? WHERE id = ?').run(lines, profileId).changes > 0;
+    return this.profiles.setLines(profileId, lines);
   }
 }

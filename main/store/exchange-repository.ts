@@ -131,4 +131,14 @@ export class ExchangeRepository {
     const row = this.db.prepare('SELECT * FROM exchanges WHERE id = ?').get(id) as ExchangeRow | undefined;
     return row && toRecord(row);
   }
+
+  /** Retention: deletes the exchanges started before `at`; how many went. */
+  deleteStartedBefore(at: number): number {
+    return this.db.prepare('DELETE FROM exchanges WHERE started_at < ?').run(at).changes;
+  }
+
+  /** Retention: deletes the oldest exchanges, up to and including (startedAt, id); how many went. */
+  deleteThrough(startedAt: number, id: number): number {
+    return this.db.prepare('DELETE FROM exchanges WHERE (started_at, id) <= (?, ?)').run(startedAt, id).changes;
+  }
 }

@@ -11,6 +11,9 @@ import { ContactRepository } from './contact-repository';
 import { DialSettingsRepository } from './dial-settings-repository';
 import { HistoryRepository } from './history-repository';
 import { WorkbenchRepository } from './workbench-repository';
+import { SettingsRepository } from './settings-repository';
+import { IncidentRepository } from './incident-repository';
+import { PagingConfigRepository } from './paging-config-repository';
 import { openDatabaseSafely, type IntegrityOptions, type RecoveredDatabase } from './integrity';
 import {
   applyRetention,
@@ -32,15 +35,15 @@ export type { ExchangeRepository } from './exchange-repository';
 export type { MessageRepository } from './message-repository';
 export type { TemplateRecord, TemplateRepository } from './template-repository';
 export type { ProfileRecord, ProfileRepository } from './profile-repository';
-export type { BatchItemView, BatchRecord } from './batch-repository';
+export type { BatchCounts, BatchItemRecord, BatchItemView, BatchRecord, BatchRepository, ItemStatus, StopReason } from './batch-repository';
 export type { ContactGroupRecord, ContactRecord, ContactRepository } from './contact-repository';
 export type { DialSettingsRecord, DialSettingsRepository } from './dial-settings-repository';
 export type { HistoryRepository } from './history-repository';
 export type { WorkbenchRepository } from './workbench-repository';
-export { IncidentRepository, type EscalationCursor, type PagingAction } from './incident-repository';
-export { PagingConfigRepository } from './paging-config-repository';
-export { processOwner } from './process-owner';
-export { getSetting, setSetting, setSettingOnce } from './retention';
+export type { IncidentRepository, EscalationCursor, PagingAction } from './incident-repository';
+export type { PagingConfigRepository } from './paging-config-repository';
+export type { SettingsRepository } from './settings-repository';
+export { ownerAlive, processOwner } from './process-owner';
 
 /** Below this much free space an I/O error at open is taken for a full disk. */
 const LOW_SPACE_BYTES = 256 * 1024;
@@ -83,6 +86,12 @@ export interface Store {
   history: HistoryRepository;
   /** Collections, saved requests, environments and runs (the tester's workbench). */
   workbench: WorkbenchRepository;
+  /** Small key/value settings (the paging profile, the alert receiver, redial waits, retention). */
+  settings: SettingsRepository;
+  /** Paging's routes, policies, schedules, overrides and maintenance windows. */
+  pagingConfig: PagingConfigRepository;
+  /** Paging's incidents, their alerts, steps, calls and actions. */
+  incidents: IncidentRepository;
   retention: StoreRetention;
   /**
    * Set when the database file was damaged at open: it was moved aside (never deleted) and this
@@ -108,18 +117,23 @@ export function openStore(dir: string = dataDirectory(), options: OpenDatabaseOp
   const { db, recovered } = opened;
   const clock = options.clock ?? systemClock;
   const now = () => clock.now();
+  const profiles = new ProfileRepository(db, now);
+  const settings = new SettingsRepository(db);
   return {
     dir,
     db,
     messages: new MessageRepository(db, now),
     exchanges: new ExchangeRepository(db),
     templates: new TemplateRepository(db, now),
-    profiles: new ProfileRepository(db, now),
+    profiles,
     batches: new BatchRepository(db, now),
     contacts: new ContactRepository(db, now),
-    dialSettings: new DialSettingsRepository(db, now),
+    dialSettings: new DialSettingsRepository(db, now, profiles, settings),
     history: new HistoryRepository(db),
     workbench: new WorkbenchRepository(db, now),
+    settings,
+    pagingConfig: new PagingConfigRepository(db, now),
+    incidents: new IncidentRepository(db, now),
     retention: {
       settings: () => getRetentionSettings(db),
       setSettings: (s) => setRetentionSettings(db, s),

@@ -1,4 +1,4 @@
-import type { Database } from 'better-sqlite3';
+import type { Database, Statement } from 'better-sqlite3';
 import { randomUUID } from 'node:crypto';
 import type { SigningMode } from '../../common/contract';
 import { builtinDialect, checkDialect, DEFAULT_DIALECT_ID, SPEC_DIALECT, type Dialect } from '../../common/dialects';
@@ -107,6 +107,12 @@ export type ProfileFields = Omit<
 };
 
 export class ProfileRepository {
+  // Read at every start (the governor) and every status query (the follower's budget): prepared once,
+  // on first use (a repository may be built on an older schema, as the migration tests do).
+  private linesStmt?: Statement;
+  private lendingStmt?: Statement;
+  private refusalStmt?: Statement;
+
   constructor(
     private readonly db: Database,
     private readonly now: () => number = () => systemClock.now(),
@@ -167,5 +173,45 @@ export class ProfileRepository {
 
   remove(id: string): boolean {
     return this.db.prepare('DELETE FROM profiles WHERE id = ? AND builtin = 0').run(id).changes > 0;
+  }
+
+  // ——— a profile's lines (DialSettingsRepository hands these out with the dial limits) ———
+
+  /** Lines of a profile, or undefined when it has no row. */
+  lines(id: string): number | undefined {
+    return ((this.linesStmt ??= this.db.prepare('SELECT lines FROM profiles WHERE id = ?')).get(id) as { lines: number } | undefined)?.lines;
+  }
+
+  setLines(id: string, lines: number): boolean {
+    return this.db.prepare('UPDATE profiles SET lines = ? WHERE id = ?').run(lines, id).changes > 0;
+  }
+
+  /** Whether the profile lends its lines, or undefined when it has no row. */
+  lending(id: string): boolean | undefined {
+    const r = (this.lendingStmt ??= this.db.prepare('SELECT lend_lines AS lend FROM profiles WHERE id = ?')).get(id) as { lend: number } | undefined;
+    return r ? r.lend === 1 : undefined;
+  }
+
+  /** Sets the profile's lending; set on, it also forgets a refusal that had stopped it, in the same write. */
+  setLending(id: string, lend: boolean): boolean {
+    const sql = lend ? 'UPDATE profiles SET lend_lines = 1, lend_refused_at = NULL WHERE id = ?' : 'UPDATE profiles SET lend_lines = 0 WHERE id = ?';
+    return this.db.prepare(sql).run(id).changes > 0;
+  }
+
+  lendingRefusedAt(id: string): number | null {
+    return (
+      ((this.refusalStmt ??= this.db.prepare('SELECT lend_refused_at AS at FROM profiles WHERE id = ?')).get(id) as { at: number | null } | undefined)?.at ??
+      null
+    );
+  }
+
+  /** Keeps (a time; a refusal already kept keeps its time) or clears (null) the refusal; false when the profile has no row. */
+  setLendingRefusedAt(id: string, at: number | null): boolean {
+    return (
+      (at === null
+        ? this.db.prepare('UPDATE profiles SET lend_refused_at = NULL WHERE id = ?').run(id)
+        : this.db.prepare('UPDATE profiles SET lend_refused_at = COALESCE(lend_refused_at, ?) WHERE id = ?').run(at, id)
+      ).changes > 0
+    );
   }
 }

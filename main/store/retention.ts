@@ -3,6 +3,8 @@ import type { Database } from 'better-sqlite3';
 import type { RetentionSettings, RetentionResult, VacuumResult } from '../../common/history-types';
 import { fail } from '../errors';
 import { systemClock } from '../clock';
+import { ExchangeRepository } from './exchange-repository';
+import { getSetting, setSetting } from './settings-repository';
 export type { RetentionSettings, RetentionResult, VacuumResult } from '../../common/history-types';
 
 /**
@@ -18,26 +20,6 @@ export const DEFAULT_RETENTION: RetentionSettings = Object.freeze({ exchangeDays
 
 const RETENTION_KEY = 'retention';
 const DAY_MS = 86_400_000;
-
-// ——— the settings table (migration 0005): small key/value pairs, values as text ———
-
-export function getSetting(db: Database, key: string): string | null {
-  const row = db.prepare('SELECT value FROM settings WHERE key = ?').get(key) as { value: string } | undefined;
-  return row?.value ?? null;
-}
-
-export function setSetting(db: Database, key: string, value: string): void {
-  db.prepare('INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value').run(key, value);
-}
-
-/** Writes the setting only when it has none (two processes making it at once keep the first's). */
-export function setSettingOnce(db: Database, key: string, value: string): void {
-  db.prepare('INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO NOTHING').run(key, value);
-}
-
-export function deleteSetting(db: Database, key: string): void {
-  db.prepare('DELETE FROM settings WHERE key = ?').run(key);
-}
 
 function checkLimit(name: string, v: unknown, min: number): number | null {
   if (v === null || v === undefined) return null;
@@ -83,11 +65,13 @@ export function exchangeUsage(db: Database): { bytes: number; exchanges: number 
  */
 export function applyRetention(db: Database, settings: RetentionSettings, now: number = systemClock.now()): RetentionResult {
   const s = validateRetention(settings);
+  // The exchanges' one writer deletes them; this only decides which.
+  const exchanges = new ExchangeRepository(db);
   return db.transaction((): RetentionResult => {
     let deletedByAge = 0;
     let deletedBySize = 0;
     if (s.exchangeDays !== null) {
-      deletedByAge = db.prepare('DELETE FROM exchanges WHERE started_at < ?').run(now - s.exchangeDays * DAY_MS).changes;
+      deletedByAge = exchanges.deleteStartedBefore(now - s.exchangeDays * DAY_MS);
     }
     let usage = exchangeUsage(db);
     if (s.exchangeMaxBytes !== null && usage.bytes > s.exchangeMaxBytes) {
@@ -100,7 +84,7 @@ export function applyRetention(db: Database, settings: RetentionSettings, now: n
         excess -= row.size_bytes ?? 0;
         if (excess <= 0) break;
       }
-      if (cut) deletedBySize = db.prepare('DELETE FROM exchanges WHERE (started_at, id) <= (?, ?)').run(cut.started_at, cut.id).changes;
+      if (cut) deletedBySize = exchanges.deleteThrough(cut.started_at, cut.id);
       usage = exchangeUsage(db);
     }
     return { deletedByAge, deletedBySize, remainingBytes: usage.bytes, remainingExchanges: usage.exchanges };

@@ -185,6 +185,28 @@ export class WorkbenchRepository {
     }
   }
 
+  /**
+   * A new collection with its requests, in one transaction (an import: all of it or nothing).
+   * `renameIfTaken`: a name already used becomes "Smoke (2)", "Smoke (3)"... instead of being refused.
+   */
+  addCollection(
+    input: { name: string; description: string; variables: Variable[]; renameIfTaken?: boolean },
+    requests: readonly { name: string; request: RawRequest; assertions: Assertion[]; captures: Capture[] }[],
+  ): CollectionView {
+    return this.db.transaction((): CollectionView => {
+      const name = input.renameIfTaken ? this.freeName(input.name) : input.name;
+      const saved = this.saveCollection({ name, description: input.description, variables: input.variables });
+      for (const r of requests) this.saveRequest({ collectionId: saved.id, ...r });
+      return this.collection(saved.id);
+    })();
+  }
+
+  /** A name not taken yet: "Smoke", then "Smoke (2)"... */
+  private freeName(name: string): string {
+    if (!this.findCollection(name)) return name;
+    for (let n = 2; ; n++) if (!this.findCollection(`${name} (${n})`)) return `${name} (${n})`;
+  }
+
   removeCollection(id: number): boolean {
     return this.db.prepare('DELETE FROM collections WHERE id = ?').run(id).changes > 0;
   }

@@ -20,7 +20,7 @@ import type { ExchangeRecord, Header } from '../../common/records';
 import type { ProfileService } from '../profiles/profile-service';
 import { CalloutError, fail, toIpcError } from '../errors';
 import { toCurl } from '../export/curl';
-import type { Store } from '../store';
+import type { ExchangeRepository, WorkbenchRepository } from '../store';
 import type { ProviderEndpoint } from '../voice/client';
 import { signatureRejected, transportFailure } from '../voice/client';
 import { Redactor } from '../voice/redaction';
@@ -41,7 +41,10 @@ export interface RequestScope {
 }
 
 export interface WorkbenchDeps {
-  store: Store;
+  /** Collections, saved requests, environments and runs. */
+  saved: WorkbenchRepository;
+  /** Where a raw send's exchange is kept. */
+  exchanges: ExchangeRepository;
   profiles: ProfileService;
   clipboard: () => { writeText(text: string): void } | null;
   onRunProgress: (p: { runId: number; done: number; total: number; result: RunResultView | null }) => void;
@@ -59,7 +62,12 @@ export class WorkbenchService {
   }
 
   private get repo() {
-    return this.deps.store.workbench;
+    return this.deps.saved;
+  }
+
+  /** Collections, saved requests, environments and runs as stored (the handler table reads them). */
+  get saved(): WorkbenchRepository {
+    return this.deps.saved;
   }
 
   /** Variables in force for a request: the collection's, then the environment's, then those given now. */
@@ -100,8 +108,8 @@ export class WorkbenchService {
       },
       redactor,
     );
-    const id = this.deps.store.exchanges.insert(exchange, { profile: scope.profileId });
-    const stored = this.deps.store.exchanges.get(id)!;
+    const id = this.deps.exchanges.insert(exchange, { profile: scope.profileId });
+    const stored = this.deps.exchanges.get(id)!;
     const reply = parseBody(stored.responseBody);
     const failure = stored.error ? transportFailure(stored.error, delivery) : signatureRejected(stored.status, reply);
     const providerCode = replyCode(reply);
@@ -169,26 +177,18 @@ export class WorkbenchService {
   // ——— collections and environments ———
 
   /** An environment belongs to a profile that exists. */
-  saveEnvironment(input: Parameters<Store['workbench']['saveEnvironment']>[0]): EnvironmentView {
+  saveEnvironment(input: Parameters<WorkbenchRepository['saveEnvironment']>[0]): EnvironmentView {
     this.deps.profiles.record(input.profileId);
     return this.repo.saveEnvironment(input);
   }
 
   importFile(text: string, name?: string): { collection: CollectionView; warnings: ReturnType<typeof importCollection>['warnings'] } {
     const file = importCollection(text);
-    const db = this.deps.store.db;
-    const collection = db.transaction(() => {
-      const saved = this.repo.saveCollection({ name: name ?? this.freeName(file.name), description: file.description, variables: file.variables });
-      for (const r of file.requests) this.repo.saveRequest({ collectionId: saved.id, ...r });
-      return this.repo.collection(saved.id);
-    })();
+    const collection = this.repo.addCollection(
+      { name: name ?? file.name, renameIfTaken: name === undefined, description: file.description, variables: file.variables },
+      file.requests,
+    );
     return { collection, warnings: file.warnings };
-  }
-
-  /** A name not taken yet: "Smoke", then "Smoke (2)"... */
-  private freeName(name: string): string {
-    if (!this.repo.findCollection(name)) return name;
-    for (let n = 2; ; n++) if (!this.repo.findCollection(`${name} (${n})`)) return `${name} (${n})`;
   }
 
   exportFile(id: number) {

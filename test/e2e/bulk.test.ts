@@ -205,7 +205,7 @@ describe.each(LOCALES)('Bulk send ($suffix)', ({ locale, lang, suffix, markers, 
       held.release();
       await page.reload();
       await expect.poll(() => page.getByTestId('lines-editor').getAttribute('data-lend'), { timeout: 20_000 }).toBe('false');
-      const stoppedAt = app.services.store.dialSettings.lendingRefusedAt(sandboxId);
+      const stoppedAt = (await app.handlers['profiles.lines']({ id: sandboxId })).lendingStoppedAt;
       expect(stoppedAt).not.toBeNull();
       expect(await page.getByTestId('lend-stopped').innerText()).toBe(t('bulk.lines.lendStopped', { time: new Date(stoppedAt!).toTimeString().slice(0, 8) }));
       await snap(`bulk-lines-stopped-${suffix}`, '[data-testid=import-wizard]');
@@ -214,7 +214,7 @@ describe.each(LOCALES)('Bulk send ($suffix)', ({ locale, lang, suffix, markers, 
       await expect.poll(() => page.getByTestId('lines-editor').getAttribute('data-lend')).toBe('true');
       expect(await page.getByTestId('lend-stopped').count()).toBe(0);
       expect(g.snapshot()).toMatchObject({ lending: true, inUse: 0 });
-      expect(app.services.store.dialSettings.lendingRefusedAt(sandboxId)).toBeNull();
+      expect((await app.handlers['profiles.lines']({ id: sandboxId })).lendingStoppedAt).toBeNull();
 
       // Back as it was, for the batches below: one line, lent.
       await page.locator('#bulk-lines').fill('1');

@@ -11,6 +11,7 @@ import type { MessageRecord } from '../../common/records';
 import { SANDBOX_API_ID } from '../../main/profiles/profile-service';
 import { launchChromium, startApp, type AppUnderTest } from './bridge';
 import { bodyText, catalogText, pickOption, settled, translator } from './page-helpers';
+import { withStore } from '../helpers/stored';
 
 const LOCALES = [
   { locale: 'en-US', lang: 'en', suffix: 'en' },
@@ -99,7 +100,7 @@ describe.each(LOCALES)('Dialects and the teach flow ($suffix)', ({ locale, lang,
       await pickOption(page, drawer.getByTestId('dialect-select'), t('msg:dialect.numeric-states.name'));
       await drawer.getByTestId('dialect-apply').click();
       await expect.poll(() => row.getByTestId('profile-reading').getAttribute('data-dialect')).toBe('numeric-states');
-      expect(app.services.store.profiles.get(profileId)!.dialectId).toBe('numeric-states');
+      expect(withStore(app.services.home, (s) => s.profiles.get(profileId))!.dialectId).toBe('numeric-states');
 
       // Follow by status queries and receipts: the listener starts, its address is shown with its secret.
       await drawer.getByTestId('follow-mode').getByText(t('dialects.follow.both')).click();
@@ -127,7 +128,7 @@ describe.each(LOCALES)('Dialects and the teach flow ($suffix)', ({ locale, lang,
       expect(said).toContain('status.states.1');
       expect(said).toContain(t('msg:issue.dialect-state'));
       expect(said).toContain(t('msg:issue.dialect-unknown-field'));
-      expect(app.services.store.profiles.get(profileId)!.dialectId).toBe('numeric-states');
+      expect(withStore(app.services.home, (s) => s.profiles.get(profileId))!.dialectId).toBe('numeric-states');
       await page.locator('.ant-drawer-open .ant-drawer-close').last().click();
       await page
         .locator('.ant-drawer-open')
@@ -208,7 +209,7 @@ describe.each(LOCALES)('Dialects and the teach flow ($suffix)', ({ locale, lang,
 
     const value = drawer.locator('[data-testid="teach-value"][data-value="200002"]');
     await value.waitFor();
-    const before = app.services.store.exchanges.recentForProfile(profileId, ['status'], 5000).length;
+    const before = withStore(app.services.home, (s) => s.exchanges.recentForProfile(profileId, ['status'], 5000).length);
     expect(before).toBeGreaterThan(0);
     const preview = drawer.getByTestId('teach-resolve-status');
     await preview.waitFor();
@@ -236,7 +237,7 @@ describe.each(LOCALES)('Dialects and the teach flow ($suffix)', ({ locale, lang,
     // (antd spaces out a two-character Chinese label: 取 消)
     await confirm.getByRole('button', { name: new RegExp(`^${[...t('common.cancel')].join('\\s*')}$`) }).click();
     await confirm.waitFor({ state: 'detached' });
-    expect(app.services.store.profiles.get(profileId)!.dialectId).toBe('numeric-states');
+    expect(withStore(app.services.home, (s) => s.profiles.get(profileId))!.dialectId).toBe('numeric-states');
     await pickOption(page, mapped.getByTestId('teach-map'), was);
     await fewer.waitFor({ state: 'detached' });
     await expect.poll(() => preview.innerText()).toBe(first);
@@ -259,7 +260,7 @@ describe.each(LOCALES)('Dialects and the teach flow ($suffix)', ({ locale, lang,
     expect(m).toMatchObject({ state: 'busy', reason: null });
     await expect.poll(() => page.getByTestId('panel-state').innerText()).toBe(t('msg:state.busy'));
     expect(await page.getByTestId('unmapped-alert').count()).toBe(0);
-    const stored = app.services.store.profiles.get(profileId)!;
+    const stored = withStore(app.services.home, (s) => s.profiles.get(profileId))!;
     expect(stored).toMatchObject({
       dialectId: null,
       dialect: { name: `${t('msg:dialect.numeric-states.name')}${lang === 'en' ? ' ' : ''}${t('dialects.teach.nameSuffix')}` },
@@ -279,7 +280,7 @@ describe.each(LOCALES)('Dialects and the teach flow ($suffix)', ({ locale, lang,
       const shown = update((m) => m.endedAt !== null && m.state === 'answered');
       await app.handlers['messages.send']({ profileId, mobile: '13800138008', content: OTP, templateId: null });
       await shown;
-      await expect.poll(() => app.services.store.exchanges.recentForProfile(profileId, ['receipt'], 10).length).toBeGreaterThan(0);
+      await expect.poll(() => withStore(app.services.home, (s) => s.exchanges.recentForProfile(profileId, ['receipt'], 10).length)).toBeGreaterThan(0);
       await page.getByRole('tab', { name: t('history.tabs.exchanges') }).click();
       await pickOption(page, page.getByTestId('exchanges-operation'), t('history.operation.receipt'), { close: true });
       const list = page.getByTestId('exchanges-list');

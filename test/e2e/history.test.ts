@@ -17,6 +17,7 @@ import { harValidator } from '../helpers/har-validator';
 import { launchChromium, ROOT, startApp, type AppUnderTest } from './bridge';
 import { timeParts } from '../../renderer/src/features/history/history-model';
 import { bodyText, catalogText, collectProblems, NOWHERE, pickOption, settled, translator, whereSecretAppears } from './page-helpers';
+import { closeStored, storedIn } from '../helpers/stored';
 
 const TIMEOUT = 60_000;
 const CJK = /[\u3400-\u9fff]/;
@@ -642,8 +643,10 @@ describe('History at 100,000 rows (Chromium through callout ui)', () => {
   }, TIMEOUT);
 
   it('shows the first page at once and keeps fewer than 200 row elements while scrolling all of them', async () => {
-    // Generate the store in this process: one prepared statement, one transaction.
-    const db = app.services.store.db;
+    // Generate the store in this process, through a connection of the test's own on the app's data
+    // directory: one prepared statement, one transaction.
+    const seed = storedIn(app.services.home);
+    const db = seed.db;
     const insert = db.prepare(
       `INSERT INTO messages (profile, base_url, api_id, mobile, content, template_id, units, outcome, code, smsid, billed_units, state, duration, created_at, updated_at, ended_at)
          VALUES ('sandbox', 'http://127.0.0.1:1', 'sandbox-demo', ?, ?, NULL, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -675,6 +678,7 @@ describe('History at 100,000 rows (Chromium through callout ui)', () => {
         }
       }
     })();
+    closeStored();
     // Open the app afresh once the store is written (the test process, which runs main, was busy).
     await page.reload();
     await page.getByRole('menuitem', { name: translator('en')('nav.history') }).waitFor();

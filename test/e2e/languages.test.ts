@@ -95,13 +95,11 @@ describe.each([
     // The user's own data, which stays as they wrote it.
     userData = [
       // A template is shown whole and also piece by piece around its 【变量】 fields.
-      ...services.store.templates.list().flatMap((t) => [t.content, t.name, ...t.content.split('【变量】')]),
-      ...services.store.history.page({}, { limit: 100 }).rows.map((m) => m.content),
+      ...services.templates.list().flatMap((t) => [t.content, t.name, ...t.content.split('【变量】')]),
+      ...services.history.page({}, { limit: 100 }).rows.map((m) => m.content),
       // What the provider said (its msg, a raw state): its values, as it sent them.
-      ...services.store.history
-        .page({}, { limit: 100 })
-        .rows.flatMap((m) => [m.providerMsg ?? '', ...services.store.messages.events(m.id).map((e) => e.detail ?? '')]),
-      ...services.store.profiles.list().map((p) => p.name),
+      ...services.history.page({}, { limit: 100 }).rows.flatMap((m) => [m.providerMsg ?? '', ...services.sent.detail(m.id).events.map((e) => e.detail ?? '')]),
+      ...services.profiles.records().map((p) => p.name),
       ...(services.sandbox?.templates('sandbox-demo').flatMap((t) => [t.content, ...t.content.split('【变量】')]) ?? []),
       'list.csv',
       // The language switch names each language in itself.

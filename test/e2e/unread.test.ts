@@ -88,7 +88,7 @@ describe.each(LOCALES)('the call card never leaves a call silently unread ($suff
     async () => {
       const id = await sendFromForm('Strict', '13800138000');
       let m: MessageRecord | undefined;
-      await expect.poll(() => (m = app.services.store.messages.get(id))?.reason?.code, { timeout: 20_000 }).toBe('unmapped-state');
+      await expect.poll(() => (m = app.services.sent.detail(id).message)?.reason?.code, { timeout: 20_000 }).toBe('unmapped-state');
       expect(m!.profile).toBe(strictId);
       const said = catalogText(t, reasonArgs(m!.reason!));
       await expect.poll(() => card().getByTestId('call-outcome').innerText(), { timeout: 10_000 }).toContain(said);
@@ -103,7 +103,7 @@ describe.each(LOCALES)('the call card never leaves a call silently unread ($suff
     async () => {
       const id = await sendFromForm('Sandbox', '13800138000');
       await expect.poll(() => cardAttr('data-phase'), { timeout: 30_000 }).toBe('ended');
-      expect(app.services.store.messages.get(id)).toMatchObject({ outcome: 'accepted', state: 'no_answer' });
+      expect(app.services.sent.detail(id).message).toMatchObject({ outcome: 'accepted', state: 'no_answer' });
       const again = card().getByTestId('send-again');
       expect(await again.innerText()).toContain(t('send.again.callAgain'));
       expect(await again.getAttribute('data-emphasis')).toBe('secondary');

@@ -6,6 +6,7 @@ import { createHandlers } from '../../main/handlers';
 import { SessionSecretStore } from '../../main/secrets';
 import { createServices, type Services } from '../../main/services';
 import { tempHome } from '../helpers/temp-home';
+import { withStore } from '../helpers/stored';
 
 const opened: Array<{ services: Services; cleanup: () => void }> = [];
 afterEach(async () => {
@@ -70,7 +71,7 @@ describe('services on first start', () => {
     for (const r of results) expect(JSON.stringify(r)).not.toContain(key);
     expect(await call('profiles.deleteKey', { id: p.id })).toMatchObject({ hasKey: false });
     await expect(call('balance.query', { profileId: p.id })).rejects.toMatchObject({ code: 'no-key' });
-    services.store.db.pragma('wal_checkpoint(TRUNCATE)');
+    withStore(services.home, (s) => s.db.pragma('wal_checkpoint(TRUNCATE)'));
     for (const f of filesUnder(home)) expect(readFileSync(f).includes(Buffer.from(key)), f).toBe(false);
   });
 

@@ -5,6 +5,7 @@ import { createHandlers } from '../../main/handlers';
 import { SessionSecretStore } from '../../main/secrets';
 import { createServices, type Services } from '../../main/services';
 import { tempHome } from '../helpers/temp-home';
+import { withStore } from '../helpers/stored';
 
 let services: Services;
 let sandboxKey: string;
@@ -194,7 +195,7 @@ describe('signature channels', () => {
     await call('profiles.save', { id: 'sandbox', name: 'Sandbox', baseUrl: services.sandbox!.baseUrl, apiId: 'sandbox-demo', signing: 'apisix' });
     const probe = await call<{ accepted: string[] }>('signature.probeVariant', { profileId: 'sandbox' });
     expect(probe.accepted).toEqual(['apisix']);
-    const stored = services.store.db.prepare("SELECT request_body, request_headers FROM exchanges WHERE operation = 'balance'").all() as {
+    const stored = withStore(services.home, (s) => s.db.prepare("SELECT request_body, request_headers FROM exchanges WHERE operation = 'balance'").all()) as {
       request_body: string;
       request_headers: string;
     }[];

@@ -4,7 +4,7 @@ import type { BatchProgress } from '../../../main/bulk/queue';
 import type { DialProgress } from '../../../main/dial/dialer';
 import type { Sandbox } from '../../../main/sandbox';
 import { SessionSecretStore } from '../../../main/secrets';
-import { createServices } from '../../../main/services';
+import { createServices, type ServicesOptions } from '../../../main/services';
 import { EVENT_CHANNELS } from '../../../common/contract';
 
 export const TEMPLATE = '您好，【变量】，您的订单【变量】已发货，请注意查收。';
@@ -22,7 +22,7 @@ export async function servicesFor(
   sandbox: Sandbox,
   apiId: string,
   apiKey: string,
-  opts: { timeScale: number; totalTimeoutMs?: number; clockScale?: number },
+  opts: { timeScale: number; totalTimeoutMs?: number; clockScale?: number; testOnlyWrapStore?: ServicesOptions['testOnlyWrapStore'] },
 ) {
   const clock = new ScaledClock(opts.clockScale ?? opts.timeScale);
   const services = await createServices({
@@ -31,6 +31,7 @@ export async function servicesFor(
     sandbox: false,
     clock,
     watcherPollMs: clock.fromReal(20),
+    testOnlyWrapStore: opts.testOnlyWrapStore,
   });
   services.profiles.registerEphemeral(
     {

@@ -145,7 +145,7 @@ describe('main’s event loop while the largest legal CSV is read', () => {
       secrets: { store: new SessionSecretStore(), status: { kind: 'session', keychainAvailable: false, reason: 'test' } },
       sandbox: false,
     });
-    services.store.templates.save({ id: 't', name: 't', content: '您好【变量】，您的订单【变量】已发货。', approved: true });
+    services.templates.save({ id: 't', name: 't', content: '您好【变量】，您的订单【变量】已发货。', approved: true });
   });
   afterAll(() => services.close());
 

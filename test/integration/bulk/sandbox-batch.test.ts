@@ -1,5 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../../main/sandbox';
+import type { ServicesOptions } from '../../../main/services';
+import { withStore } from '../../helpers/stored';
 import { tempHome } from '../../helpers/temp-home';
 import { acceptedPerItem, receivedPerItem, rowsFor, servicesFor } from './helpers';
 
@@ -10,14 +12,21 @@ afterEach(async () => {
 
 const SCALE = 0.004;
 
-async function setup(account: { balance?: number; lines?: number } = {}, opts: { totalTimeoutMs?: number; apiKey?: string; timeScale?: number } = {}) {
+async function setup(
+  account: { balance?: number; lines?: number } = {},
+  opts: { totalTimeoutMs?: number; apiKey?: string; timeScale?: number; testOnlyWrapStore?: ServicesOptions['testOnlyWrapStore'] } = {},
+) {
   const timeScale = opts.timeScale ?? SCALE;
   const sandbox: Sandbox = await startSandbox({
     timeScale,
     accounts: [{ apiId: 'bulk', apiKey: 'bulk-key', balance: account.balance ?? 100_000, lines: account.lines ?? 1 }],
   });
   const home = tempHome();
-  const s = await servicesFor(home.dir, sandbox, 'bulk', opts.apiKey ?? 'bulk-key', { timeScale, totalTimeoutMs: opts.totalTimeoutMs });
+  const s = await servicesFor(home.dir, sandbox, 'bulk', opts.apiKey ?? 'bulk-key', {
+    timeScale,
+    totalTimeoutMs: opts.totalTimeoutMs,
+    testOnlyWrapStore: opts.testOnlyWrapStore,
+  });
   cleanups.push(
     home.cleanup,
     () => sandbox.close(),
@@ -58,12 +67,12 @@ describe('bulk batch against the sandbox provider', () => {
     expect(own.peak).toBeGreaterThanOrEqual(20);
     // Lines were lent, only for calls the provider redials (numbers ending in 5 or 0), and lending still stands.
     expect(lent.length).toBeGreaterThan(0);
-    const lentNumbers = new Set(lent.map((id) => runtime.store.messages.get(id)!.mobile.slice(-1)));
+    const lentNumbers = new Set(lent.map((id) => runtime.sent.detail(id).message.mobile.slice(-1)));
     expect([...lentNumbers].every((d) => d === '5' || d === '0')).toBe(true);
     expect(own.lending).toBe(true);
     // The wait learned is kept for the next start: the sandbox redials 10 s after a ring-out, seen
     // here through looks that run late at 100 times the speed, on a loaded machine later still (so only roughly).
-    const kept = runtime.store.dialSettings.learnedRedialWait('ext') as { at: number; samples: number };
+    const kept = withStore(runtime.home, (s) => s.dialSettings.learnedRedialWait('ext')) as { at: number; samples: number };
     expect(kept.samples).toBeGreaterThanOrEqual(1);
     expect(kept.at).toBeGreaterThan(2);
     expect(kept.at).toBeLessThan(60);
@@ -85,9 +94,8 @@ describe('bulk batch against the sandbox provider', () => {
   });
 
   it('on a profile set not to lend its lines, a call waiting for its redial keeps its line: Callout never counts more than 20', async () => {
-    const { sandbox, runtime } = await setup();
     // The profile's setting, as SQLite would give it (this test's profile lives in memory only).
-    runtime.store.dialSettings.profileLending = () => false;
+    const { sandbox, runtime } = await setup({}, { testOnlyWrapStore: (store) => void (store.dialSettings.profileLending = () => false) });
     let lentSeen = 0;
     const timer = setInterval(() => (lentSeen = Math.max(lentSeen, runtime.governors.for('ext').snapshot().lent)), 5);
     // 5 answers on the provider's redial, 0 is redialled and never answers: many calls wait for a redial.
@@ -169,17 +177,19 @@ describe('bulk batch against the sandbox provider', () => {
     const { sandbox, runtime, services, progress } = await setup({ lines: 2 }, { timeScale: 0.02 });
     // An ephemeral profile has no row; save a real one with 2 lines.
     // 2 s and 5 s of real time on Callout's clock, fifty times faster.
-    const saved = services.store.profiles.save({
-      name: 'Two lines',
-      baseUrl: sandbox.baseUrl,
-      apiId: 'bulk',
-      signing: 'off',
-      format: 'json',
-      connectTimeoutMs: 100_000,
-      totalTimeoutMs: 250_000,
-      lowBalanceThreshold: null,
-    });
-    services.store.dialSettings.setProfileLines(saved.id, 2);
+    const saved = withStore(services.home, (s) =>
+      s.profiles.save({
+        name: 'Two lines',
+        baseUrl: sandbox.baseUrl,
+        apiId: 'bulk',
+        signing: 'off',
+        format: 'json',
+        connectTimeoutMs: 100_000,
+        totalTimeoutMs: 250_000,
+        lowBalanceThreshold: null,
+      }),
+    );
+    withStore(services.home, (s) => s.dialSettings.setProfileLines(saved.id, 2));
     await services.profiles.setKey(saved.id, 'bulk-key');
     const batch = runtime.queue.create({ profileId: saved.id, templateId: 'ship', name: 'x', duplicates: 'none', rows: rowsFor(mobiles(60, () => 8)) });
     runtime.queue.start(batch.id);

@@ -15,6 +15,7 @@ import { scriptedServer } from '../../helpers/scripted-server';
 import { mountSmallDisk, type SmallDisk } from '../../helpers/small-disk';
 import { readFileSync } from 'node:fs';
 import { KeptAnswers } from '../../../main/store/kept-answers';
+import type { Store } from '../../../main/store';
 
 const KEY = 'disk-full-test-key-1';
 const TEXT = '您的验证码是2468，5分钟内有效。';
@@ -93,13 +94,13 @@ describe.skipIf(refused !== null)('a full disk after the provider answered (3 MB
 
     // Space again: the kept answer is stored, with its smsid, and the problem clears.
     d.free();
-    await expect.poll(() => services.store.messages.get(m.message.id)?.outcome, { timeout: 5000 }).toBe('accepted');
-    expect(services.store.messages.get(m.message.id)).toMatchObject({ smsid: 'SMS-2', code: 2 });
-    expect(services.store.exchanges.forMessage(m.message.id).length).toBeGreaterThan(0);
+    await expect.poll(() => services.sent.detail(m.message.id).message?.outcome, { timeout: 5000 }).toBe('accepted');
+    expect(services.sent.detail(m.message.id).message).toMatchObject({ smsid: 'SMS-2', code: 2 });
+    expect(services.sent.detail(m.message.id).exchanges.length).toBeGreaterThan(0);
     await expect.poll(() => services.storageProblem, { timeout: 5000 }).toBeNull();
     expect(problems.at(-1)).toBeNull();
     // Nothing stored before was lost.
-    expect(services.store.messages.get(beforeId)).toMatchObject({ outcome: 'accepted', smsid: 'SMS-1' });
+    expect(services.sent.detail(beforeId).message).toMatchObject({ outcome: 'accepted', smsid: 'SMS-1' });
     expect(server.sends()).toHaveLength(2);
   });
 
@@ -154,19 +155,21 @@ describe('a write that fails after the provider answered (injected, any machine)
     cleanups.push(home.cleanup);
     const server = await scriptedServer((_req, _body, res) => res.end(JSON.stringify({ code: 2, msg: 'ok', smsid: 'SMS-X', count: 1 })));
     cleanups.push(server.close);
+    let store!: Store;
     const services = await createServices({
       home: home.dir,
       secrets: { store: new SessionSecretStore(), status: { kind: 'session', keychainAvailable: false, reason: 'test' } },
       sandbox: false,
       storeRetry: { delaysMs: [5], intervalMs: 50 },
       follow: { resume: false },
+      testOnlyWrapStore: (opened) => void (store = opened),
     });
     cleanups.push(() => services.close());
     const handlers = createHandlers(services);
     const call = (channel: string, input?: unknown) => dispatch(handlers, channel, input, () => undefined);
     const p = (await call('profiles.save', { name: 'P', baseUrl: server.baseUrl, apiId: 'acct' })) as { value: { id: string } };
     await call('profiles.setKey', { id: p.value.id, apiKey: KEY });
-    const messages = services.store.messages;
+    const messages = store.messages;
     const real = messages.markAccepted.bind(messages);
     let failing = true;
     messages.markAccepted = (...args) => {
@@ -182,7 +185,7 @@ describe('a write that fails after the provider answered (injected, any machine)
     expect(services.storageProblem).toMatchObject({ kind: 'disk-full', unstored: 1 });
     failing = false;
     const id = (sent as { value: { message: { id: number } } }).value.message.id;
-    await expect.poll(() => messages.get(id)?.outcome, { timeout: 3000 }).toBe('accepted');
+    await expect.poll(() => services.sent.detail(id).message.outcome, { timeout: 3000 }).toBe('accepted');
     expect(services.storageProblem).toBeNull();
     // Written here, its kept copy is gone (nothing is written twice at the next start).
     expect(new KeptAnswers({ home: home.dir }).list()).toEqual([]);

@@ -11,6 +11,7 @@ import { SANDBOX_API_ID } from '../../../main/profiles/profile-service';
 import { SessionSecretStore } from '../../../main/secrets';
 import { createServices } from '../../../main/services';
 import { FASTEST_SCALE, ScaledClock } from '../../helpers/scaled-clock';
+import { closeStored, storedIn } from '../../helpers/stored';
 import { tempHome } from '../../helpers/temp-home';
 
 const cleanups: Array<() => unknown> = [];
@@ -43,7 +44,7 @@ async function start(scale: number, followScale = scale, sandboxDialect?: Dialec
 }
 
 const statusQueries = (services: Awaited<ReturnType<typeof start>>['services'], id: number) =>
-  services.store.exchanges.forMessage(id).filter((e) => e.operation === 'status').length;
+  services.sent.detail(id).exchanges.filter((e) => e.operation === 'status').length;
 
 describe('the follow-up schedule, end to end', () => {
   it('stops its own status queries at once when the end is learnt from elsewhere', async () => {
@@ -90,7 +91,7 @@ describe('the follow-up schedule, end to end', () => {
       new Promise<never>((_, reject) => setTimeout(() => reject(new Error('no receipt')), 10_000)),
     ]);
     expect(ended.state).toBe('answered');
-    expect(services.store.exchanges.forMessage(id).some((e) => e.operation === 'receipt')).toBe(true);
+    expect(services.sent.detail(id).exchanges.some((e) => e.operation === 'receipt')).toBe(true);
     expect(services.calls.following()).toEqual([]);
     const before = statusQueries(services, id);
     // Real time: as above, no look may come once the receipt ended the call.
@@ -100,7 +101,10 @@ describe('the follow-up schedule, end to end', () => {
 
   it('reads the durations already seen on a profile, newest first, through the profile index', async () => {
     const { services } = await start(0.002);
-    const { messages } = services.store;
+    // The repository's query, on a connection of the test's own (closed before the data directory goes).
+    const stored = storedIn(services.home);
+    cleanups.push(closeStored);
+    const { messages } = stored;
     for (const [i, duration] of [20, 30, 40].entries()) {
       const m = messages.insertPending({
         profile: 'sandbox',
@@ -130,7 +134,7 @@ describe('the follow-up schedule, end to end', () => {
     // Sent within the same millisecond: equal times keep the insertion order's reverse or not; compare as sets.
     const read = messages.recentDurations('sandbox', 10);
     expect(new Set(read.map((r) => `${r.length}:${r.duration}`))).toEqual(new Set(['70:20', '140:30', '210:40']));
-    const plan = services.store.db
+    const plan = stored.db
       .prepare(
         "EXPLAIN QUERY PLAN SELECT content, duration FROM messages WHERE profile = ? AND state = 'answered' AND duration > 0 ORDER BY created_at DESC LIMIT ?",
       )

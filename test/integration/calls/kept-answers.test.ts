@@ -15,6 +15,8 @@ import { createServices } from '../../../main/services';
 import { KEPT_ANSWERS_FOLDER, KeptAnswers } from '../../../main/store/kept-answers';
 import type { Reason } from '../../../common/reasons';
 import { scriptedServer } from '../../helpers/scripted-server';
+import type { Store } from '../../../main/store';
+import { withStore } from '../../helpers/stored';
 import { tempHome } from '../../helpers/temp-home';
 
 const ROOT = join(__dirname, '..', '..', '..');
@@ -90,9 +92,9 @@ describe('an answer the store could not take survives the process', () => {
     const services = await createServices({ home: dir, secrets: session(), sandbox: false, follow: { resume: false } });
     cleanups.push(() => services.close());
     const id = sent.value.message.id;
-    expect(services.store.messages.get(id)).toMatchObject({ outcome: 'accepted', smsid: 'SMS-K1', code: 2, billedUnits: 1, mobile: '13900000041' });
-    expect(services.store.messages.findBySmsid('SMS-K1')?.id).toBe(id);
-    expect(services.store.exchanges.forMessage(id).map((e) => e.operation)).toEqual(['send']);
+    expect(services.sent.detail(id).message).toMatchObject({ outcome: 'accepted', smsid: 'SMS-K1', code: 2, billedUnits: 1, mobile: '13900000041' });
+    expect(withStore(dir, (s) => s.messages.findBySmsid('SMS-K1')?.id)).toBe(id);
+    expect(services.sent.detail(id).exchanges.map((e) => e.operation)).toEqual(['send']);
     expect(services.recovery.messages.map((m) => m.id)).not.toContain(id);
     expect(files(folder)).toEqual([]);
     // Never sent again.
@@ -123,19 +125,21 @@ describe('an answer the store could not take survives the process', () => {
     const fallback = new KeptAnswers({ home: dir }).folders[1]!;
     mkdirSync(join(fallback, '..'), { recursive: true });
     writeFileSync(fallback, 'not a folder either');
+    let store!: Store;
     const services = await createServices({
       home: dir,
       secrets: session(),
       sandbox: false,
       storeRetry: { delaysMs: [5], intervalMs: 50 },
       follow: { resume: false },
+      testOnlyWrapStore: (opened) => void (store = opened),
     });
     cleanups.push(() => services.close());
     const handlers = createHandlers(services);
     const call = (channel: string, input?: unknown) => dispatch(handlers, channel, input, () => undefined);
     const p = (await call('profiles.save', { name: 'P', baseUrl: server.baseUrl, apiId: 'acct' })) as { value: { id: string } };
     await call('profiles.setKey', { id: p.value.id, apiKey: KEY });
-    services.store.messages.markAccepted = () => {
+    store.messages.markAccepted = () => {
       throw Object.assign(new Error('database or disk is full'), { code: 'SQLITE_FULL' });
     };
     const sent = (await call('messages.send', { profileId: p.value.id, mobile: '13900000042', content: TEXT })) as {

@@ -5,6 +5,7 @@ import { tempHome } from '../../helpers/temp-home';
 import { cliOn } from '../cli/run-cli';
 import { FASTEST_SCALE, ScaledClock } from '../../helpers/scaled-clock';
 import { servicesFor } from '../bulk/helpers';
+import { withStore } from '../../helpers/stored';
 
 // The commands run on a clock twenty times faster, so that a followed call's looks come as fast as the sandbox's calls end.
 const cli = cliOn(new ScaledClock(FASTEST_SCALE));
@@ -29,7 +30,7 @@ describe('quick dial through the app services', () => {
     const home = tempHome();
     // Callout's clock runs 20 times faster, the sandbox's calls over 300 times: a whole run takes less than a minute of Callout's limits.
     const s = await servicesFor(home.dir, sandbox, 'dial', 'dial-key', { timeScale: SCALE, clockScale: 0.05 });
-    s.services.store.dialSettings.save({ scope: '*', perMinute: 1, perHour: 5, perDay: 20, quietStart: null, quietEnd: null });
+    withStore(s.services.home, (st) => st.dialSettings.save({ scope: '*', perMinute: 1, perHour: 5, perDay: 20, quietStart: null, quietEnd: null }));
     cleanups.push(home.cleanup, () => s.services.close());
     return { runtime: s.runtime, progress: s.dialProgress };
   }

@@ -99,11 +99,11 @@ describe('receipts never move a call backwards', () => {
       return (await fetch(profile.receipts.url!, { method: 'POST', headers: { 'Content-Type': r.contentType }, body: r.body })).status;
     };
     expect(await post('calling')).toBe(200);
-    expect(services.store.messages.get(sent.message.id)).toMatchObject({ state: 'calling', endedAt: null });
+    expect(services.sent.detail(sent.message.id).message).toMatchObject({ state: 'calling', endedAt: null });
     expect(await post('pending')).toBe(200);
-    expect(services.store.messages.get(sent.message.id)).toMatchObject({ state: 'calling' });
+    expect(services.sent.detail(sent.message.id).message).toMatchObject({ state: 'calling' });
     expect(await post('busy')).toBe(200);
     expect(await post('answered')).toBe(200);
-    expect(services.store.messages.get(sent.message.id)).toMatchObject({ state: 'busy', endedAt: expect.any(Number) });
+    expect(services.sent.detail(sent.message.id).message).toMatchObject({ state: 'busy', endedAt: expect.any(Number) });
   });
 });

@@ -9,7 +9,7 @@ import { dispatch } from '../../../main/dispatch';
 import { createHandlers } from '../../../main/handlers';
 import { SANDBOX_API_ID } from '../../../main/profiles/profile-service';
 import { SessionSecretStore } from '../../../main/secrets';
-import { createServices, type Services } from '../../../main/services';
+import { createServices, type Services, type ServicesOptions } from '../../../main/services';
 import { FASTEST_SCALE, ScaledClock } from '../../helpers/scaled-clock';
 import { tempHome } from '../../helpers/temp-home';
 
@@ -25,6 +25,8 @@ export async function rehearsal(opts: {
   profileDialect?: { builtin: string } | { custom: Dialect };
   follow?: 'poll' | 'receipts' | 'both';
   home?: string;
+  /** Fault injection: see ServicesOptions.testOnlyWrapStore. */
+  testOnlyWrapStore?: ServicesOptions['testOnlyWrapStore'];
 }) {
   const home = opts.home ? null : tempHome();
   const services = await createServices({
@@ -33,6 +35,7 @@ export async function rehearsal(opts: {
     // Callout on a clock twenty times faster; the embedded sandbox runs on it, its calls at SCALE.
     clock: new ScaledClock(FASTEST_SCALE),
     sandbox: { timeScale: SCALE / FASTEST_SCALE, ...(opts.sandboxDialect ? { dialect: opts.sandboxDialect } : {}) },
+    testOnlyWrapStore: opts.testOnlyWrapStore,
   });
   onTestFinished(async () => {
     await services.close();
@@ -61,7 +64,7 @@ export function ended(services: Services, id: number, timeoutMs = 15_000): Promi
     services.calls.awaitEnd(id),
     new Promise<never>((_, reject) => {
       timer = setTimeout(
-        () => reject(new Error(`message ${id} did not end in ${timeoutMs} ms: ${JSON.stringify(services.store.messages.get(id))}`)),
+        () => reject(new Error(`message ${id} did not end in ${timeoutMs} ms: ${JSON.stringify(services.sent.detail(id).message)}`)),
         timeoutMs,
       ).unref();
     }),

@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { builtinDialect, type Dialect } from '../../../common/dialects';
 import { ended, OTP, pushed, rehearsal } from './helpers';
+import { withStore } from '../../helpers/stored';
 
 const numeric = builtinDialect('numeric-states')!;
 
@@ -23,7 +24,7 @@ describe('an unmapped state value, shown and then mapped', () => {
     // The next status reply says the same: nothing changes on the call, but a panel showing it is
     // told (its new exchange is listed there), with no new event.
     const seen = detail.exchanges.filter((e) => e.operation === 'status').length;
-    await pushed(services, (m) => m.id === sent.message.id && services.store.exchanges.forMessage(m.id).filter((e) => e.operation === 'status').length > seen);
+    await pushed(services, (m) => m.id === sent.message.id && services.sent.detail(m.id).exchanges.filter((e) => e.operation === 'status').length > seen);
     expect((await call('messages.get', { id: sent.message.id })).events.filter((e) => e.reason?.code === 'unmapped-state')).toHaveLength(1);
 
     // The teach flow: the captured status reply as a tree, with the dialect the profile reads with.
@@ -51,10 +52,10 @@ describe('an unmapped state value, shown and then mapped', () => {
     // Saving re-reads the open calls from what was captured: the call ends as busy at once.
     const saved = await call('profiles.setDialect', { id: profile.id, dialect: { custom: taught } });
     expect(saved).toMatchObject({ reread: 1, profile: { dialectId: null, dialect: { name: 'numeric-states (taught)' } } });
-    const now = services.store.messages.get(sent.message.id)!;
+    const now = services.sent.detail(sent.message.id).message;
     expect(now).toMatchObject({ state: 'busy', endedAt: expect.any(Number), reason: null });
     // Stored with the profile: a restart reads with it too.
-    expect(services.store.profiles.get(profile.id)!.dialect.status!.states['200002']).toBe('busy');
+    expect(withStore(services.home, (s) => s.profiles.get(profile.id))!.dialect.status!.states['200002']).toBe('busy');
   });
 
   it('receipts: an unmapped value in a receipt is shown; mapping it re-reads the receipt already kept', async () => {
@@ -74,7 +75,7 @@ describe('an unmapped state value, shown and then mapped', () => {
     };
     expect((await call('dialects.preview', { profileId: profile.id, dialect: taught })).receipts).toMatchObject({ total: 1, resolved: 1, before: 0 });
     await call('profiles.setDialect', { id: profile.id, dialect: { custom: taught } });
-    expect(services.store.messages.get(sent.message.id)).toMatchObject({ state: 'powered_off', endedAt: expect.any(Number) });
+    expect(services.sent.detail(sent.message.id).message).toMatchObject({ state: 'powered_off', endedAt: expect.any(Number) });
   });
 
   it('a send reply: its message ID taught, the call that could not be followed is followed to its end', async () => {
@@ -97,7 +98,7 @@ describe('an unmapped state value, shown and then mapped', () => {
     // Saved: the ID is read from the reply already captured, and the call is followed to its end.
     const saved = await call('profiles.setDialect', { id: profile.id, dialect: { custom: taught } });
     expect(saved.reread).toBe(1);
-    const open = services.store.messages.get(sent.message.id)!;
+    const open = services.sent.detail(sent.message.id).message;
     expect(open).toMatchObject({ smsid: expect.any(String), endedAt: null, reason: null });
     const end = await ended(services, sent.message.id);
     expect(end).toMatchObject({ state: 'answered', smsid: open.smsid });
@@ -116,7 +117,7 @@ describe('an unmapped state value, shown and then mapped', () => {
     // "msg" says the same words in both replies: a wrong pick for the ID.
     const wrong: Dialect = { ...lost, name: 'wrong', send: { ...lost.send, id: 'msg' } };
     expect((await call('profiles.setDialect', { id: profile.id, dialect: { custom: wrong } })).reread).toBe(0);
-    for (const m of [a, b]) expect(services.store.messages.get(m.message.id)).toMatchObject({ smsid: null, reason: { code: 'no-message-id' } });
+    for (const m of [a, b]) expect(services.sent.detail(m.message.id).message).toMatchObject({ smsid: null, reason: { code: 'no-message-id' } });
   });
 
   it('refuses to teach from what is not a reply, and a candidate dialect that is not valid', async () => {

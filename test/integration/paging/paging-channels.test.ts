@@ -10,6 +10,7 @@ import { SessionSecretStore } from '../../../main/secrets';
 import { createServices, type Services } from '../../../main/services';
 import { tempHome } from '../../helpers/temp-home';
 import { START, afterCall, alertGroup, heldBy } from '../../unit/paging/harness';
+import { withStore } from '../../helpers/stored';
 
 const rules: PagingRules = {
   routeFor: (_g, routes) => routes[0] ?? null,
@@ -165,7 +166,7 @@ describe('paging channels', () => {
     const keys = shown.calls.map((c) => `${c.name}#${c.attempt}`);
     expect(keys.length).toBeGreaterThan(0);
     expect(new Set(keys).size).toBe(keys.length);
-    const sent = app.services.store.db.prepare('SELECT count(*) AS n FROM messages').get() as { n: number };
+    const sent = withStore(app.services.home, (s) => s.db.prepare('SELECT count(*) AS n FROM messages').get()) as { n: number };
     expect(sent.n).toBe(shown.calls.filter((c) => c.messageId !== null).length);
     expect(await app.call<unknown[]>('incidents.list')).toHaveLength(1);
   });

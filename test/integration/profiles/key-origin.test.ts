@@ -10,6 +10,7 @@ import { createServices, type Services } from '../../../main/services';
 import { keyTransport, originOf, sameOrigin } from '../../../common/domain/key-origin';
 import { scriptedServer } from '../../helpers/scripted-server';
 import { tempHome } from '../../helpers/temp-home';
+import { withStore } from '../../helpers/stored';
 
 const KEY = 'old-provider-key-4f9a2c';
 const NEW_KEY = 'new-provider-key-81d0e3';
@@ -107,7 +108,7 @@ describe('a key belongs to the origin it was entered for', () => {
     const { call, refusal, services } = await start();
     const p = await call<Saved>('profiles.save', form(oldHost.baseUrl));
     await call('profiles.setKey', { id: p.id, apiKey: KEY });
-    services.store.db.prepare('UPDATE profiles SET base_url = ? WHERE id = ?').run(newHost.baseUrl, p.id);
+    withStore(services.home, (s) => s.db.prepare('UPDATE profiles SET base_url = ? WHERE id = ?').run(newHost.baseUrl, p.id));
     const refused = await refusal('balance.query', { profileId: p.id });
     expect(refused).toMatchObject({ code: 'key-origin', params: { profile: 'Prod', origin: originOf(newHost.baseUrl) } });
     expect((await refusal('messages.send', { profileId: p.id, mobile: '13800138008', content: '您的验证码是1234。' })).code).toBe('key-origin');
@@ -122,7 +123,7 @@ describe('a key belongs to the origin it was entered for', () => {
     expect(consented.sendKeyUnencrypted).toBe(true);
     // Consent withdrawn behind the service's back: the key is not handed out.
     await call('profiles.setKey', { id: consented.id, apiKey: KEY });
-    services.store.db.prepare('UPDATE profiles SET send_key_unencrypted = 0 WHERE id = ?').run(consented.id);
+    withStore(services.home, (s) => s.db.prepare('UPDATE profiles SET send_key_unencrypted = 0 WHERE id = ?').run(consented.id));
     expect((await refusal('balance.query', { profileId: consented.id })).code).toBe('key-transport');
     // https and loopback http need no consent.
     await call('profiles.save', form('https://voice.example.com/api', { name: 'TLS' }));

@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { tempHome } from '../../helpers/temp-home';
 import { rehearsal } from '../dialects/helpers';
+import { closeStored, storedIn } from '../../helpers/stored';
 
 describe("lending a profile's lines", () => {
   it('is on for a new profile; set off, the governor stops lending at once and it stays off after a restart', async () => {
@@ -38,9 +39,10 @@ describe("lending a profile's lines", () => {
       expect(again.services.governors.for(id).snapshot().lending).toBe(true);
 
       // Set by another process (the CLI while the app runs): the governor follows at its next start.
-      again.services.store.dialSettings.setProfileLending(id, false);
+      const other = storedIn(home.dir);
+      other.dialSettings.setProfileLending(id, false);
       expect(again.services.governors.for(id).snapshot().lending).toBe(false);
-      again.services.store.dialSettings.setProfileLending(id, true);
+      other.dialSettings.setProfileLending(id, true);
       expect(again.services.governors.for(id).snapshot().lending).toBe(true);
 
       // The provider refuses a send that started on a lent line: lending stops, and the profile says so.
@@ -66,8 +68,8 @@ describe("lending a profile's lines", () => {
       // Lines alone leave it as it is; a second refusal (another process) keeps the first one's time;
       // set off, lending stays stopped underneath.
       expect(await third.call('profiles.setLines', { id, lines: 2 })).toEqual({ ...stopped, lines: 2 });
-      expect(third.services.store.dialSettings.setLendingRefusedAt(id, stopped.lendingStoppedAt! + 5_000)).toBe(true);
-      expect(third.services.store.dialSettings.lendingRefusedAt(id)).toBe(stopped.lendingStoppedAt);
+      expect(other.dialSettings.setLendingRefusedAt(id, stopped.lendingStoppedAt! + 5_000)).toBe(true);
+      expect(other.dialSettings.lendingRefusedAt(id)).toBe(stopped.lendingStoppedAt);
       expect(await third.call('profiles.setLines', { id, lendLines: false })).toEqual({ ...stopped, lines: 2, lendLines: false });
       // A person sets it to lend again: lending resumes, here and after the next restart.
       expect(await third.call('profiles.setLines', { id, lendLines: true })).toEqual({
@@ -77,15 +79,16 @@ describe("lending a profile's lines", () => {
         lendingStoppedAt: null,
       });
       expect(third.services.governors.for(id).snapshot().lending).toBe(true);
-      expect(third.services.store.dialSettings.lendingRefusedAt(id)).toBeNull();
+      expect(other.dialSettings.lendingRefusedAt(id)).toBeNull();
 
       // The redial wait learned on it is kept until the profile is removed.
-      third.services.store.dialSettings.saveRedialWait(id, { at: 10, spread: 0.5, samples: 4 });
-      expect(third.services.store.dialSettings.learnedRedialWait(id)).toEqual({ at: 10, spread: 0.5, samples: 4 });
+      other.dialSettings.saveRedialWait(id, { at: 10, spread: 0.5, samples: 4 });
+      expect(other.dialSettings.learnedRedialWait(id)).toEqual({ at: 10, spread: 0.5, samples: 4 });
       await third.call('profiles.remove', { id });
-      expect(third.services.store.dialSettings.learnedRedialWait(id)).toBeNull();
+      expect(other.dialSettings.learnedRedialWait(id)).toBeNull();
       await third.services.close();
     } finally {
+      closeStored();
       home.cleanup();
     }
   });

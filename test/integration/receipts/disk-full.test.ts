@@ -2,8 +2,9 @@
 // (503, so the provider sends it again), and the post sent again once there is room is kept and
 // applied. On a real 3 MB tmpfs holding the data directory.
 import { join } from 'node:path';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it, onTestFinished } from 'vitest';
 import { mountSmallDisk, type SmallDisk } from '../../helpers/small-disk';
+import { closeStored, storedIn } from '../../helpers/stored';
 import { OTP, rehearsal } from '../dialects/helpers';
 
 const disk = mountSmallDisk(3);
@@ -21,8 +22,11 @@ describe.skipIf(refused !== null)('a receipt on a full disk (3 MB tmpfs)', () =>
     const url = r.profile.receipts.url!;
     const sent = await r.call('messages.send', { profileId: r.profile.id, mobile: '13800138008', content: OTP });
     const id = sent.message.id;
-    const before = r.services.store.messages.get(id)!;
-    const receipts = () => (r.services.store.db.prepare("SELECT count(*) AS n FROM exchanges WHERE operation = 'receipt'").get() as { n: number }).n;
+    const before = r.services.sent.detail(id).message;
+    // What was kept, read through a connection of the test's own (opened while there is room).
+    const stored = storedIn(r.home);
+    onTestFinished(closeStored);
+    const receipts = () => (stored.db.prepare("SELECT count(*) AS n FROM exchanges WHERE operation = 'receipt'").get() as { n: number }).n;
     const body = JSON.stringify([{ smsid: sent.message.smsid, state: 'answered', duration: 7, note: 'x'.repeat(8000) }]);
     const postIt = () => fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body });
 
@@ -32,11 +36,11 @@ describe.skipIf(refused !== null)('a receipt on a full disk (3 MB tmpfs)', () =>
     expect(Number(full.headers.get('retry-after'))).toBeGreaterThan(0);
     d.free();
     expect(receipts()).toBe(0);
-    expect(r.services.store.messages.get(id)).toEqual(before);
+    expect(r.services.sent.detail(id).message).toEqual(before);
 
     const again = await postIt();
     expect(again.status).toBe(200);
     expect(receipts()).toBe(1);
-    expect(r.services.store.messages.get(id)).toMatchObject({ state: 'answered', duration: 7 });
+    expect(r.services.sent.detail(id).message).toMatchObject({ state: 'answered', duration: 7 });
   });
 });

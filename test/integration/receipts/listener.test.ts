@@ -11,6 +11,8 @@ import iconv from 'iconv-lite';
 import Database from 'better-sqlite3';
 import { builtinDialect } from '../../../common/dialects';
 import { MAX_RECEIPT_BYTES } from '../../../main/receipts/listener';
+import { databasePath, type Store } from '../../../main/store';
+import { closeStored, storedIn } from '../../helpers/stored';
 import { OTP, rehearsal, ended } from '../dialects/helpers';
 
 async function post(url: string, body: string | Buffer, type = 'application/json', method = 'POST') {
@@ -19,22 +21,27 @@ async function post(url: string, body: string | Buffer, type = 'application/json
 }
 
 async function receiving() {
-  const r = await rehearsal({ profileDialect: { builtin: 'spec' }, follow: 'receipts' });
+  // The running store, for the one test that makes its connection give up sooner on a lock.
+  let running!: Store;
+  const r = await rehearsal({ profileDialect: { builtin: 'spec' }, follow: 'receipts', testOnlyWrapStore: (opened) => void (running = opened) });
   r.sandbox.setReceiptsUrl(null);
-  const receipts = () => r.services.store.db.prepare("SELECT count(*) AS n FROM exchanges WHERE operation = 'receipt'").get() as { n: number };
-  return { ...r, url: r.profile.receipts.url!, receipts };
+  // What was kept, read through a connection of the test's own.
+  const stored = storedIn(r.services.home);
+  onTestFinished(closeStored);
+  const receipts = () => stored.db.prepare("SELECT count(*) AS n FROM exchanges WHERE operation = 'receipt'").get() as { n: number };
+  return { ...r, url: r.profile.receipts.url!, receipts, stored, running };
 }
 
 describe('the receipt listener', () => {
   it('listens on 127.0.0.1 by default, at an unguessable path, and keeps that address', async () => {
-    const { profile, services, call } = await receiving();
+    const { profile, stored, call } = await receiving();
     const url = new URL(profile.receipts.url!);
     expect(url.hostname).toBe('127.0.0.1');
     expect(profile.receipts).toMatchObject({ host: '127.0.0.1', state: 'listening' });
     const secret = url.pathname.slice(1);
     expect(Buffer.from(secret, 'base64url').length * 8).toBeGreaterThanOrEqual(128);
     // The port chosen at first start is kept: the address given to the provider does not change.
-    expect(services.store.profiles.get(profile.id)!.receipts.port).toBe(Number(url.port));
+    expect(stored.profiles.get(profile.id)!.receipts.port).toBe(Number(url.port));
     const other = (await call('profiles.list')).find((p) => p.id === profile.id)!;
     expect(other.receipts.url).toBe(profile.receipts.url);
   });
@@ -50,13 +57,13 @@ describe('the receipt listener', () => {
   });
 
   it('refuses a body over 64 KiB (413) and an unreadable one (400, kept); acknowledges an unknown ID (kept)', async () => {
-    const { url, receipts, services } = await receiving();
+    const { url, receipts, stored } = await receiving();
     expect((await post(url, `{"smsid":"${'x'.repeat(MAX_RECEIPT_BYTES)}"}`)).status).toBe(413);
     expect(receipts().n).toBe(0);
     expect(await post(url, '<html>oops</html>', 'text/html')).toEqual({ status: 400, text: 'unreadable receipt' });
     expect(await post(url, '{"smsid": "nobody", "state": "answered"}')).toEqual({ status: 200, text: '{"code":2,"msg":"ok"}' });
     expect(receipts().n).toBe(2);
-    const rows = services.store.db.prepare("SELECT message_id, url, status FROM exchanges WHERE operation = 'receipt' ORDER BY id").all() as {
+    const rows = stored.db.prepare("SELECT message_id, url, status FROM exchanges WHERE operation = 'receipt' ORDER BY id").all() as {
       message_id: number | null;
       url: string;
       status: number;
@@ -68,7 +75,7 @@ describe('the receipt listener', () => {
     // The path secret is never stored (the placeholder is percent-encoded: the URL stays one).
     const secret = new URL(url).pathname.slice(1);
     for (const r of rows) expect(r.url).toMatch(/\/%5BREDACTED%5D$/);
-    const dump = JSON.stringify(services.store.db.prepare('SELECT * FROM exchanges').all());
+    const dump = JSON.stringify(stored.db.prepare('SELECT * FROM exchanges').all());
     expect(dump).not.toContain(secret);
   });
 
@@ -81,16 +88,16 @@ describe('the receipt listener', () => {
     const b = await call('messages.send', { profileId: profile.id, mobile: '13800138009', content: OTP });
     const xml = `<?xml version="1.0"?><Receipts xmlns="urn:x"><list><smsid>${a.message.smsid}</smsid><state>calling</state></list><list><smsid>${b.message.smsid}</smsid><state>busy</state></list></Receipts>`;
     expect((await post(url, xml, 'application/xml')).status).toBe(200);
-    expect(services.store.messages.get(a.message.id)).toMatchObject({ state: 'calling' });
-    expect(services.store.messages.get(b.message.id)).toMatchObject({ state: 'busy', endedAt: expect.any(Number) });
+    expect(services.sent.detail(a.message.id).message).toMatchObject({ state: 'calling' });
+    expect(services.sent.detail(b.message.id).message).toMatchObject({ state: 'busy', endedAt: expect.any(Number) });
     // A GBK form (percent-escapes of GBK bytes), as a GBK gateway posts it.
     const form = `smsid=${a.message.smsid}&status=${[...iconv.encode('已接听', 'gbk')].map((x) => `%${x.toString(16).toUpperCase()}`).join('')}&duration=11`;
     expect((await post(url, form, 'application/x-www-form-urlencoded; charset=gbk')).status).toBe(200);
-    expect(services.store.messages.get(a.message.id)).toMatchObject({ state: 'answered', duration: 11 });
+    expect(services.sent.detail(a.message.id).message).toMatchObject({ state: 'answered', duration: 11 });
     // The receipt naming the other profile's smsid changed nothing there.
-    const before = services.store.messages.get(other.message.id)!;
+    const before = services.sent.detail(other.message.id).message;
     expect((await post(url, JSON.stringify([{ smsid: other.message.smsid, state: 'busy' }]))).status).toBe(200);
-    expect(services.store.messages.get(other.message.id)).toEqual(before);
+    expect(services.sent.detail(other.message.id).message).toEqual(before);
     // One post naming two messages is kept with each of them.
     const ea = (await call('messages.get', { id: a.message.id })).exchanges.filter((e) => e.operation === 'receipt');
     const eb = (await call('messages.get', { id: b.message.id })).exchanges.filter((e) => e.operation === 'receipt');
@@ -100,13 +107,13 @@ describe('the receipt listener', () => {
   });
 
   it('acknowledges only what it stored: with the database locked by another process it answers 503, and the post sent again is applied once', async () => {
-    const { services, call, url, profile, receipts } = await receiving();
+    const { services, call, url, profile, receipts, running } = await receiving();
     const sent = await call('messages.send', { profileId: profile.id, mobile: '13800138008', content: OTP });
     const id = sent.message.id;
-    const before = services.store.messages.get(id)!;
+    const before = services.sent.detail(id).message;
     // Another process (a vacuum, an import) holds the write lock. The app waits 5 s for it before giving up; 100 ms here.
-    services.store.db.pragma('busy_timeout = 100');
-    const other = new Database(services.store.db.name);
+    running.db.pragma('busy_timeout = 100');
+    const other = new Database(databasePath(services.home));
     onTestFinished(() => {
       if (other.inTransaction) other.exec('ROLLBACK');
       other.close();
@@ -119,22 +126,23 @@ describe('the receipt listener', () => {
     other.exec('ROLLBACK');
     // Nothing of it was kept, nothing changed.
     expect(receipts().n).toBe(0);
-    expect(services.store.messages.get(id)).toEqual(before);
+    expect(services.sent.detail(id).message).toEqual(before);
     // The provider sends it again, the lock gone: acknowledged, kept with the message, applied.
     expect(await post(url, body)).toEqual({ status: 200, text: '{"code":2,"msg":"ok"}' });
-    const after = services.store.messages.get(id)!;
+    const after = services.sent.detail(id).message;
     expect(after).toMatchObject({ state: 'answered', duration: 11, endedAt: expect.any(Number) });
     // Delivered once more (a provider that missed the answer): kept, and changes nothing.
     expect((await post(url, body)).status).toBe(200);
-    expect(services.store.messages.get(id)).toEqual(after);
-    expect(services.store.messages.events(id).filter((e) => e.kind === 'state' && e.state === 'answered')).toHaveLength(1);
+    expect(services.sent.detail(id).message).toEqual(after);
+    expect(services.sent.detail(id).events.filter((e) => e.kind === 'state' && e.state === 'answered')).toHaveLength(1);
     expect((await call('messages.get', { id })).exchanges.filter((e) => e.operation === 'receipt').map((e) => e.status)).toEqual([200, 200]);
   });
 
   it('reads every receipt of a post within the size limit: 1,200 receipts in one post are all applied, and the post is stored once', async () => {
-    const { services, url, profile, call, receipts } = await receiving();
-    const { messages } = services.store;
-    const ids = services.store.db.transaction(() =>
+    const { url, profile, call, receipts, stored } = await receiving();
+    // Seeded through the test's own connection: 1,200 calls already accepted.
+    const { messages } = stored;
+    const ids = stored.db.transaction(() =>
       Array.from({ length: 1200 }, (_, i) => {
         const m = messages.insertPending({
           profile: profile.id,
@@ -149,7 +157,7 @@ describe('the receipt listener', () => {
     )();
     const body = JSON.stringify(ids.map((_, i) => ({ smsid: `R${i}`, state: 'busy' })));
     expect(Buffer.byteLength(body)).toBeLessThan(MAX_RECEIPT_BYTES);
-    const { db } = services.store;
+    const { db } = stored;
     db.pragma('wal_checkpoint(TRUNCATE)');
     const bytes = () => [db.name, `${db.name}-wal`].reduce((n, f) => n + (existsSync(f) ? statSync(f).size : 0), 0);
     const before = bytes();

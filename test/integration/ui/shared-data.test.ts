@@ -7,10 +7,11 @@ import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SessionSecretStore } from '../../../main/secrets';
-import { processOwner } from '../../../main/store/process-owner';
+import { processOwner } from '../../../main/store';
 import { startSandbox, type Sandbox } from '../../../main/sandbox';
 import { createServices, type Services } from '../../../main/services';
 import { ScaledClock } from '../../helpers/scaled-clock';
+import { withStore } from '../../helpers/stored';
 import { tempHome } from '../../helpers/temp-home';
 
 const ROOT = resolve(__dirname, '../../..');
@@ -62,13 +63,13 @@ describe('two processes on one data directory', () => {
     try {
       // `callout ui` (or the desktop app) starts now, following the calls still going on.
       b = await open();
-      expect(b.store.messages.get(a.id)).toMatchObject({ outcome: 'accepted', endedAt: null });
+      expect(b.sent.detail(a.id).message).toMatchObject({ outcome: 'accepted', endedAt: null });
       expect(b.calls.following()).not.toContain(a.id);
       const ended = await a.lines.next();
       expect(JSON.parse(ended.value as string)).toEqual({ ended: 'answered' });
-      const m = b.store.messages.get(a.id)!;
+      const m = b.sent.detail(a.id).message;
       expect(m).toMatchObject({ state: 'answered', reason: null });
-      expect(b.store.messages.events(a.id).every((e) => e.reason === null)).toBe(true);
+      expect(b.sent.detail(a.id).events.every((e) => e.reason === null)).toBe(true);
     } finally {
       a.child.kill();
       await b?.close();
@@ -84,7 +85,7 @@ describe('two processes on one data directory', () => {
     try {
       expect(c.calls.following()).toContain(a.id);
       // It follows it now: another process starting after it would leave it alone.
-      expect(c.store.db.prepare('SELECT owner FROM messages WHERE id = ?').get(a.id)).toEqual({ owner: processOwner() });
+      expect(withStore(c.home, (s) => s.db.prepare('SELECT owner FROM messages WHERE id = ?').get(a.id))).toEqual({ owner: processOwner() });
     } finally {
       await c.close();
     }

@@ -15,6 +15,7 @@ import { SessionSecretStore } from '../../../main/secrets';
 import { createServices, type Services } from '../../../main/services';
 import { tempHome } from '../../helpers/temp-home';
 import { cli } from '../cli/run-cli';
+import { withStore } from '../../helpers/stored';
 
 let services: Services;
 let key: string;
@@ -97,7 +98,7 @@ describe('collections and runs', () => {
     expect(await call<RunView>('runs.get', { id: run.id })).toEqual(run);
     expect((await call<{ id: number }[]>('runs.list')).map((r) => r.id)).toContain(run.id);
     expect(progress.filter((p) => (p as { runId: number }).runId === run.id)).toHaveLength(4);
-    expect(JSON.stringify(services.store.db.prepare('SELECT * FROM run_results').all())).not.toContain(key);
+    expect(JSON.stringify(withStore(services.home, (s) => s.db.prepare('SELECT * FROM run_results').all()))).not.toContain(key);
   });
 
   it('says which assertion failed and what was found; a request it cannot send is an error, the others still run', async () => {

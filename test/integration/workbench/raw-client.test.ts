@@ -10,6 +10,7 @@ import { createHandlers } from '../../../main/handlers';
 import { SessionSecretStore } from '../../../main/secrets';
 import { createServices, type Services } from '../../../main/services';
 import { tempHome } from '../../helpers/temp-home';
+import { withStore } from '../../helpers/stored';
 
 let services: Services;
 let key: string;
@@ -109,7 +110,7 @@ describe('the raw client', () => {
     expect(form.providerCode).toBe(2);
     expect(form.exchange.requestBody).toBe('account=sandbox-demo&password=%5BREDACTED%5D');
     expect(JSON.stringify([q, form])).not.toContain(key);
-    expect(JSON.stringify(services.store.db.prepare('SELECT * FROM exchanges').all())).not.toContain(key);
+    expect(JSON.stringify(withStore(services.home, (s) => s.db.prepare('SELECT * FROM exchanges').all()))).not.toContain(key);
   });
 
   it('refuses variables without a value, naming them, and fills them from an environment', async () => {
@@ -199,7 +200,7 @@ describe('the raw client', () => {
     expect(replay.profileId).toBe('sandbox');
     expect(replay.request).toMatchObject({ method: 'POST', path: '/voice/balance', headers: [{ name: 'X-Again', value: 'yes', enabled: true }] });
     // An exchange of a profile that is gone (or lived only in a CLI run) still opens, without a profile.
-    const orphan = services.store.exchanges.insert({ ...sent.exchange, url: 'https://old.example/voice/balance?x=1' }, { profile: 'gone' });
+    const orphan = withStore(services.home, (s) => s.exchanges.insert({ ...sent.exchange, url: 'https://old.example/voice/balance?x=1' }, { profile: 'gone' }));
     expect(await call('raw.fromExchange', { id: orphan })).toMatchObject({ profileId: null, request: { path: '/voice/balance?x=1' } });
     const again = await send(replay.request);
     expect(again.providerCode).toBe(2);

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { openStore, type Store } from '../../../main/store';
-import { applyRetention, getSetting, setSetting, vacuum } from '../../../main/store/retention';
+import { applyRetention, vacuum } from '../../../main/store/retention';
+import { getSetting, setSetting } from '../../../main/store/settings-repository';
 import { CalloutError } from '../../../main/errors';
 import type { Exchange } from '../../../common/records';
 import { tempHome } from '../../helpers/temp-home';

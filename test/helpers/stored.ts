@@ -1,0 +1,30 @@
+// What a running Callout committed, read (or seeded) through a connection of the test's own on the
+// same data directory — as a second process would see it (WAL: committed rows are visible at once).
+// The running services never hand out their store: see ServicesOptions.testOnlyWrapStore for the
+// one fault-injection hook.
+import { openStore, type Store } from '../../main/store';
+
+const open = new Set<Store>();
+
+/** A second connection on `home`; close it with closeStored() in the test's teardown. */
+export function storedIn(home: string): Store {
+  const store = openStore(home);
+  open.add(store);
+  return store;
+}
+
+/** Closes every connection storedIn() opened (call it in afterEach/afterAll, before the data directory goes). */
+export function closeStored(): void {
+  for (const store of open) store.close();
+  open.clear();
+}
+
+/** Reads (or seeds) once through a connection opened and closed around `use`. */
+export function withStore<T>(home: string, use: (store: Store) => T): T {
+  const store = openStore(home);
+  try {
+    return use(store);
+  } finally {
+    store.close();
+  }
+}
