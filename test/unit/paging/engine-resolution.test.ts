@@ -14,6 +14,21 @@ const script: Script = { [wang]: [{ state: 'no_answer' }], [li]: [{ state: 'busy
 const said = (route: unknown, group: AlertGroup) => ({ content: group.status === 'resolved' ? '数据库磁盘已恢复' : '数据库磁盘已满', templateId: 'tpl' });
 const on = { route: { callOnResolved: true }, say: said };
 
+/** A process (its owner gone) places the answered call, then the resolution call, and dies while that rings. */
+async function crashWhileResolutionCallRings() {
+  const clock = new ManualClock(START);
+  const dir = dataDirectory();
+  const gone = `${hostname()}:999999999`;
+  const before = rig(clock, dir, { [wang]: [{ state: 'answered' }] }, { ...on, owner: gone });
+  const incident = before.engine.receive(alertGroup('g1'))!;
+  await clock.advance(60_000);
+  before.engine.receive(alertGroup('g1', 'resolved'));
+  await clock.advance(RING_MS / 2);
+  expect(before.sent).toHaveLength(2);
+  await before.engine.close();
+  return { clock, dir, before, incident };
+}
+
 describe('paging engine: calling on resolution', () => {
   it('calls the person who answered exactly once when the alert resolves, with the resolved text; a repeated resolved post calls nobody', async () => {
     const clock = new ManualClock(START);
@@ -133,17 +148,7 @@ describe('paging engine: calling on resolution', () => {
   });
 
   it('taken over after a crash while the resolution call rang: not placed again, followed to its end', async () => {
-    const clock = new ManualClock(START);
-    const dir = dataDirectory();
-    const gone = `${hostname()}:999999999`;
-    const before = rig(clock, dir, { [wang]: [{ state: 'answered' }] }, { ...on, owner: gone });
-    const incident = before.engine.receive(alertGroup('g1'))!;
-    await clock.advance(60_000);
-    before.engine.receive(alertGroup('g1', 'resolved'));
-    // The resolution call left and rings; the process dies.
-    await clock.advance(RING_MS / 2);
-    expect(before.sent).toHaveLength(2);
-    await before.engine.close();
+    const { clock, dir, incident } = await crashWhileResolutionCallRings();
     const after = rig(clock, dir, { [wang]: [{ state: 'answered' }] }, on);
     after.engine.resume();
     after.engine.receive(alertGroup('g1', 'resolved'));
@@ -158,15 +163,7 @@ describe('paging engine: calling on resolution', () => {
   });
 
   it('taken over after a crash before the resolution call had a message: never placed again (unknown)', async () => {
-    const clock = new ManualClock(START);
-    const dir = dataDirectory();
-    const gone = `${hostname()}:999999999`;
-    const before = rig(clock, dir, { [wang]: [{ state: 'answered' }] }, { ...on, owner: gone });
-    const incident = before.engine.receive(alertGroup('g1'))!;
-    await clock.advance(60_000);
-    before.engine.receive(alertGroup('g1', 'resolved'));
-    await clock.advance(RING_MS / 2);
-    await before.engine.close();
+    const { clock, dir, before, incident } = await crashWhileResolutionCallRings();
     // It wrote the call's row, then died before the send returned.
     before.db.prepare('UPDATE incident_calls SET message_id = NULL, smsid = NULL WHERE resolution = 1').run();
     const after = rig(clock, dir, { [wang]: [{ state: 'answered' }] }, on);
