@@ -119,22 +119,27 @@ export class MessageRepository {
     return this.db.transaction(fn).immediate();
   }
 
-  /** Written and committed before the request leaves: if the process dies, the row says so. */
+  /**
+   * Written and committed before the request leaves: if the process dies, the row says so. IMMEDIATE:
+   * a write by another process makes it wait (the busy timeout), never fail at once.
+   */
   insertPending(m: NewMessage): MessageRecord {
     const at = this.now();
-    const id = this.db.transaction(() => {
-      const info = this.insertStmt.run({
-        ...m,
-        templateId: m.templateId ?? null,
-        resendOf: m.resendOf ?? null,
-        batchItemId: m.batchItemId ?? null,
-        owner: processOwner(),
-        at,
-      });
-      const newId = Number(info.lastInsertRowid);
-      this.eventStmt.run(newId, at, 'created', 'pending', null, null);
-      return newId;
-    })();
+    const id = this.db
+      .transaction(() => {
+        const info = this.insertStmt.run({
+          ...m,
+          templateId: m.templateId ?? null,
+          resendOf: m.resendOf ?? null,
+          batchItemId: m.batchItemId ?? null,
+          owner: processOwner(),
+          at,
+        });
+        const newId = Number(info.lastInsertRowid);
+        this.eventStmt.run(newId, at, 'created', 'pending', null, null);
+        return newId;
+      })
+      .immediate();
     return this.require(id);
   }
 
