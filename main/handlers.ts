@@ -13,7 +13,7 @@ import { isDiskFull } from './errors';
 import { exchangeLookup } from './history/exchanges';
 import { historyOpsOf } from './history/ops';
 import { pagingHandlers } from './paging/ops';
-import { ProfileLines } from './profiles/lines';
+import { ProfileLines } from './lines/profile-lines';
 import { profileOps } from './profiles/ops';
 import { ProfileChanges } from './profiles/profile-changes';
 import { SANDBOX_PROFILE_ID } from './profiles/profile-service';

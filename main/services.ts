@@ -9,7 +9,7 @@ import type { Lang } from '../common/domain/i18n-text';
 import type { BatchItemRecord, BatchRecord } from '../common/bulk-types';
 import type { MessageRecord } from '../common/records';
 import { BulkService } from './bulk/bulk-service';
-import { GovernorRegistry } from './bulk/governor';
+import { GovernorRegistry } from './lines/governor';
 import { BulkQueue, type BulkQueueOptions } from './bulk/queue';
 import { CallService } from './calls/call-service';
 import { ContactService } from './dial/contacts';

@@ -25,7 +25,7 @@ import {
 import { resultsTable } from './export';
 import { tableCsv, tableXlsx } from '../export/table';
 import type { Lang } from '../../common/domain/i18n-text';
-import type { GovernorRegistry, Slot } from './governor';
+import type { GovernorRegistry, Slot } from '../lines/governor';
 import { invalidReason, skippedAsDuplicate, type DuplicatePolicy, type PreparedRow } from './import';
 import type { BatchListRow, BatchProgress } from '../../common/bulk-types';
 import { systemClock, type Clock, type TimerHandle } from '../clock';

@@ -15,7 +15,7 @@ import { afterCall, callEndState } from '../../common/paging/timeline';
 import { missingValues, fillTemplate } from '../../common/domain/templates';
 import type { MessageRecord } from '../../common/records';
 import { reason } from '../../common/reasons';
-import type { GovernorRegistry, Slot } from '../bulk/governor';
+import type { GovernorRegistry, Slot } from '../lines/governor';
 import type { AwaitEnd, SendFn, SendLike } from '../bulk/queue';
 import { CalloutError, fail, invalid } from '../errors';
 import type { ContactRecord, DialSettingsRepository } from '../store';

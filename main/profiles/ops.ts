@@ -1,7 +1,7 @@
 // The profiles slice of the handler table: profiles, their keys, dialect, following and lines.
 import type { profilesOps } from '../../common/contract/profiles';
 import type { Ops } from '../ops';
-import type { ProfileLines } from './lines';
+import type { ProfileLines } from '../lines/profile-lines';
 import type { ProfileChanges } from './profile-changes';
 import type { ProcessOverrides, ProfileService } from './profile-service';
 

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BulkService } from '../../../main/bulk/bulk-service';
-import { GovernorRegistry } from '../../../main/bulk/governor';
+import { GovernorRegistry } from '../../../main/lines/governor';
 import { BulkQueue } from '../../../main/bulk/queue';
 import { openStore } from '../../../main/store';
 import { tempHome } from '../../helpers/temp-home';

@@ -4,7 +4,7 @@ import { hostname } from 'node:os';
 import type { CallState } from '../../../common/domain/status';
 import type { MessageRecord } from '../../../common/records';
 import { EndWatcher } from '../../../main/calls/follow';
-import { GovernorRegistry } from '../../../main/bulk/governor';
+import { GovernorRegistry } from '../../../main/lines/governor';
 import type { PreparedRow } from '../../../main/bulk/import';
 import { BulkQueue, type BatchProgress, type SendInput, type SendLike } from '../../../main/bulk/queue';
 import { fail } from '../../../main/errors';

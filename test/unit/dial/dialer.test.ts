@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { CallState } from '../../../common/domain/status';
 import { EndWatcher } from '../../../main/calls/follow';
 import { reason } from '../../../common/reasons';
-import { GovernorRegistry } from '../../../main/bulk/governor';
+import { GovernorRegistry } from '../../../main/lines/governor';
 import type { SendInput, SendLike } from '../../../main/bulk/queue';
 import { ContactService } from '../../../main/dial/contacts';
 import { Dialer, type DialProgress } from '../../../main/dial/dialer';

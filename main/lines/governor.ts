@@ -1,3 +1,6 @@
+// Lines (main/lines/): the rate governor (this file) and a profile's line settings (profile-lines.ts),
+// used by the bulk queue, quick dial, the follower and the Profiles screen.
+//
 // The rate governor: keeps the calls of one profile under the provider's limits (spec section 8:
 // 20 concurrent calls per line, about 2,000 calls an hour per line).
 //

@@ -2,7 +2,7 @@
 // whether a refusal stopped that lending. Kept in SQLite (dial settings), applied by the governors.
 import type { ProfileLines as LinesView } from '../../common/contract';
 import type { DialSettingsRepository } from '../store';
-import type { GovernorRegistry } from '../bulk/governor';
+import type { GovernorRegistry } from './governor';
 import { fail } from '../errors';
 
 export interface ProfileLinesDeps {

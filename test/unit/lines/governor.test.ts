@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { Governor, GovernorRegistry, HOUR_MS, limitsForLines, type Slot } from '../../../main/bulk/governor';
+import { Governor, GovernorRegistry, HOUR_MS, limitsForLines, type Slot } from '../../../main/lines/governor';
 import { ManualClock } from '../../../main/clock';
 
 // The governors run on a manual clock: the hour, lent lines and refusals' times pass as the test says.
