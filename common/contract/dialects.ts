@@ -28,6 +28,12 @@ export interface SeenValue {
 export interface DialectPreview {
   /** Send replies that say accepted; resolved: those the message ID is read from. */
   sends: ResolveCount;
+  /**
+   * Of the send replies the candidate reads an ID from, those whose ID another reply gives too: a
+   * field that does not differ per call (a code, "OK"). Callout follows a call by an ID only when it is
+   * the call's alone, so those calls cannot be followed by it.
+   */
+  sendIdsShared: number;
   status: ResolveCount;
   balance: ResolveCount;
   receipts: ResolveCount;

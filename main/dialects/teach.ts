@@ -27,6 +27,7 @@ const zero = (): ResolveCount => ({ total: 0, resolved: 0, before: 0 });
 
 export function previewDialect(exchanges: readonly ExchangeRecord[], candidate: Dialect, current: Dialect): DialectPreview {
   const sends = zero();
+  const sendIds = new Map<string, number>();
   const status = zero();
   const balance = zero();
   const receipts = zero();
@@ -44,7 +45,10 @@ export function previewDialect(exchanges: readonly ExchangeRecord[], candidate: 
       const now = readSend(candidate, parsed);
       if (now.outcome !== 'accepted') continue;
       sends.total++;
-      if (now.id !== null) sends.resolved++;
+      if (now.id !== null) {
+        sends.resolved++;
+        sendIds.set(now.id, (sendIds.get(now.id) ?? 0) + 1);
+      }
       if (readSend(current, parsed).id !== null) sends.before++;
     } else if (e.operation === 'status') {
       const now = readStatus(candidate, parsed);
@@ -70,5 +74,6 @@ export function previewDialect(exchanges: readonly ExchangeRecord[], candidate: 
     }
   }
   const values = [...seen.values()].sort((a, b) => b.count - a.count || a.value.localeCompare(b.value)).slice(0, 100);
-  return { sends, status, balance, receipts, values, exchanges: exchanges.length };
+  const sendIdsShared = [...sendIds.values()].reduce((n, count) => (count > 1 ? n + count : n), 0);
+  return { sends, sendIdsShared, status, balance, receipts, values, exchanges: exchanges.length };
 }

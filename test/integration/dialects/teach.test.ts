@@ -116,6 +116,10 @@ describe('an unmapped state value, shown and then mapped', () => {
     const b = await call('messages.send', { profileId: profile.id, mobile: '13800138001', content: OTP });
     // "msg" says the same words in both replies: a wrong pick for the ID.
     const wrong: Dialect = { ...lost, name: 'wrong', send: { ...lost.send, id: 'msg' } };
+    // The preview says so before it is saved: both replies give an ID the other gives too.
+    expect(await call('dialects.preview', { profileId: profile.id, dialect: wrong })).toMatchObject({ sends: { total: 2, resolved: 2 }, sendIdsShared: 2 });
+    const right: Dialect = { ...lost, name: 'right', send: { ...lost.send, id: 'data.callId' } };
+    expect(await call('dialects.preview', { profileId: profile.id, dialect: right })).toMatchObject({ sends: { total: 2, resolved: 2 }, sendIdsShared: 0 });
     expect((await call('profiles.setDialect', { id: profile.id, dialect: { custom: wrong } })).reread).toBe(0);
     for (const m of [a, b]) expect(services.sent.detail(m.message.id).message).toMatchObject({ smsid: null, reason: { code: 'no-message-id' } });
   });

@@ -103,6 +103,8 @@ export function TeachDrawer({ exchangeId, onClose }: TeachDrawerProps) {
   // come, Save waits, so a mapping that reads fewer replies is never saved without asking.
   const previewStale = preview.isPlaceholderData;
   const fewer = preview.data && !previewStale ? readsFewer(preview.data) : [];
+  // Send replies whose message ID another reply gives too: calls that cannot be followed by it.
+  const sharedIds = preview.data && !previewStale ? preview.data.sendIdsShared : 0;
   const fewerList = (
     <ul className="teach-fewer">
       {fewer.map((f) => (
@@ -310,6 +312,16 @@ export function TeachDrawer({ exchangeId, onClose }: TeachDrawerProps) {
                 <Typography.Text type="secondary">{t('dialects.teach.previewing')}</Typography.Text>
               )}
               {fewer.length ? <Alert type="warning" showIcon data-testid="teach-fewer" title={t('dialects.teach.fewer')} description={fewerList} /> : null}
+              {sharedIds ? (
+                <Alert
+                  type="warning"
+                  showIcon
+                  data-testid="teach-shared-ids"
+                  data-count={sharedIds}
+                  title={t('dialects.teach.sharedIds', { count: sharedIds })}
+                  description={t('dialects.teach.sharedIdsWhy')}
+                />
+              ) : null}
               {preview.error ? <Alert type="error" showIcon title={describeError(t, preview.error)} /> : null}
             </div>
           </section>
