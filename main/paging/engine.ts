@@ -478,6 +478,14 @@ export class PagingEngine {
       return Promise.resolve('unknown');
     };
     const toCall = people.filter((p) => !placed.some((c) => c.mobile === p.mobile));
+    // Held back only by the per-minute limit (the answered call was moments ago): wait for the minute
+    // rather than refuse the one call promised. Nothing is placed before the wait.
+    const freesAt = placed.length === 0 ? this.perMinuteWait(incident, route, toCall) : null;
+    if (freesAt !== null) {
+      written(() => incidents.postpone(action.id, freesAt));
+      this.arm();
+      return;
+    }
     written(() => incidents.setResolutionCall(incident.id, 'placed'));
     await allSettled([
       ...placed.map(settled),
@@ -545,7 +553,7 @@ export class PagingEngine {
   }
 
   /** When the people about to be called are held back by nothing but the per-minute limit: when the last of them is free (null: nobody waits). */
-  private perMinuteWait(incident: IncidentRecord, route: Route, batch: readonly PagingPerson[]): number | null {
+  private perMinuteWait(incident: IncidentRecord, route: Route, batch: readonly { mobile: string }[]): number | null {
     const now = this.clock.now();
     let at: number | null = null;
     for (const person of batch) {

@@ -125,6 +125,24 @@ describe('paging engine: calling on resolution', () => {
     expect(d.calls.filter((c) => c.resolution).map((c) => [c.result, c.refusal])).toEqual([['refused', 'quiet-hours']]);
   });
 
+  it('a resolution call held back only by the per-minute limit is placed when the minute has passed (not refused)', async () => {
+    const clock = new ManualClock(START);
+    const r = rig(clock, dataDirectory(), { [wang]: [{ state: 'answered' }] }, on);
+    r.settings.save({ scope: '*', perMinute: 1, perHour: null, perDay: null, quietStart: null, quietEnd: null });
+    const incident = r.engine.receive(alertGroup('g1'))!;
+    await clock.advance(10_000);
+    r.engine.receive(alertGroup('g1', 'resolved'));
+    await clock.advance(5 * 60_000);
+    // 王工 was called at 0:00 and answered; one call a minute: the resolution call goes at 1:00.
+    expect(r.sent.map((s) => [s.mobile, (s.at - START) / 1000, s.content])).toEqual([
+      [wang, 0, '数据库磁盘已满'],
+      [wang, 60, '数据库磁盘已恢复'],
+    ]);
+    const d = r.engine.detail(incident.id);
+    expect(d.calls.filter((c) => c.resolution).map((c) => [c.result, c.refusal])).toEqual([['answered', null]]);
+    expect(d.incident.resolutionCall).toBe('placed');
+  });
+
   it('two processes on one data directory, both given the resolved post (and its repeats): one resolution call', async () => {
     const clock = new ManualClock(START);
     const dir = dataDirectory();
