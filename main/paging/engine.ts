@@ -374,7 +374,23 @@ export class PagingEngine {
     const { incidents } = this.o;
     const incident = this.escalating(action.incidentId);
     if (!incident) {
-      incidents.finish(action.id);
+      // Taken over from a process that is gone after the incident ended: a call it left ringing is
+      // followed to its end, never placed again (an answer counts for the resolution call).
+      const ringing = action.takenOver ? incidents.callsOf(action.id).filter((call) => call.result === null) : [];
+      if (ringing.length > 0) {
+        const ended = incidents.get(action.incidentId);
+        const minAnswered = (ended?.policyId != null ? this.o.config.policy(ended.policyId)?.minAnsweredSeconds : undefined) ?? 0;
+        await allSettled(
+          ringing.map((call) => {
+            if (call.messageId !== null) return this.follow(call.id, call.messageId, minAnswered);
+            incidents.updateCall(call.id, { result: 'unknown', reason: reason('interrupted', {}), endedAt: this.clock.now() });
+            return Promise.resolve<CallResult>('unknown');
+          }),
+        );
+        this.changed(action.incidentId);
+      }
+      written(() => incidents.finish(action.id));
+      this.arm();
       return;
     }
     const route = incident.routeId !== null ? this.o.config.route(incident.routeId) : undefined;

@@ -143,6 +143,26 @@ describe('paging engine: calling on resolution', () => {
     expect(d.incident.resolutionCall).toBe('placed');
   });
 
+  it('a step call left ringing by a process that is gone, the alert resolved since: followed to its answer, and its person gets the resolution call', async () => {
+    const clock = new ManualClock(START);
+    const dir = dataDirectory();
+    const before = rig(clock, dir, { [wang]: [{ state: 'answered' }] }, { ...on, owner: `${hostname()}:999999999` });
+    const incident = before.engine.receive(alertGroup('g1'))!;
+    await clock.advance(10_000);
+    await before.engine.close();
+    const after = rig(clock, dir, { [wang]: [{ state: 'answered' }] }, on);
+    after.engine.receive(alertGroup('g1', 'resolved'));
+    after.engine.resume();
+    await clock.advance(15 * 60_000);
+    expect(after.sent.map((s) => [s.mobile, s.content])).toEqual([[wang, '数据库磁盘已恢复']]);
+    const d = after.engine.detail(incident.id);
+    expect(d.calls.map((c) => [c.resolution, c.result])).toEqual([
+      [false, 'answered'],
+      [true, 'answered'],
+    ]);
+    expect(d.incident.resolutionCall).toBe('placed');
+  });
+
   it('two processes on one data directory, both given the resolved post (and its repeats): one resolution call', async () => {
     const clock = new ManualClock(START);
     const dir = dataDirectory();
