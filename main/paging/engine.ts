@@ -503,13 +503,19 @@ export class PagingEngine {
       return;
     }
     written(() => incidents.setResolutionCall(incident.id, 'placed'));
-    await allSettled([
+    const results = await allSettled([
       ...placed.map(settled),
       ...toCall.map((person: ResolutionCallee) =>
         this.place(incident, route, minAnswered, group, action, { id: person.contactId, name: person.name, mobile: person.mobile }, true),
       ),
     ]);
-    written(() => incidents.finish(action.id));
+    written(() =>
+      incidents.atomically(() => {
+        // Every one refused (limits, quiet hours): the incident must not say anyone was called.
+        if (results.length > 0 && results.every((r) => r === 'refused')) incidents.setResolutionCall(incident.id, 'refused');
+        incidents.finish(action.id);
+      }),
+    );
     this.changed(incident.id);
     this.arm();
   }

@@ -123,6 +123,8 @@ describe('paging engine: calling on resolution', () => {
     expect(r.sent).toHaveLength(1);
     const d = r.engine.detail(incident.id);
     expect(d.calls.filter((c) => c.resolution).map((c) => [c.result, c.refusal])).toEqual([['refused', 'quiet-hours']]);
+    // The incident does not claim that anyone was called about the resolution.
+    expect(d.incident.resolutionCall).toBe('refused');
   });
 
   it('a resolution call held back only by the per-minute limit is placed when the minute has passed (not refused)', async () => {
