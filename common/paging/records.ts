@@ -29,6 +29,8 @@ export type ResolutionCall =
   | 'placed'
   /** Nobody answered a call of the incident: nobody was called. */
   | 'nobody-answered'
+  /** Every resolution call was refused (call limits or quiet hours): nobody was called. */
+  | 'refused'
   /** The incident's route was gone when the call fell due: nobody was called. */
   | 'no-route';
 

@@ -374,7 +374,23 @@ export class PagingEngine {
     const { incidents } = this.o;
     const incident = this.escalating(action.incidentId);
     if (!incident) {
-      incidents.finish(action.id);
+      // Taken over from a process that is gone after the incident ended: a call it left ringing is
+      // followed to its end, never placed again (an answer counts for the resolution call).
+      const ringing = action.takenOver ? incidents.callsOf(action.id).filter((call) => call.result === null) : [];
+      if (ringing.length > 0) {
+        const ended = incidents.get(action.incidentId);
+        const minAnswered = (ended?.policyId != null ? this.o.config.policy(ended.policyId)?.minAnsweredSeconds : undefined) ?? 0;
+        await allSettled(
+          ringing.map((call) => {
+            if (call.messageId !== null) return this.follow(call.id, call.messageId, minAnswered);
+            incidents.updateCall(call.id, { result: 'unknown', reason: reason('interrupted', {}), endedAt: this.clock.now() });
+            return Promise.resolve<CallResult>('unknown');
+          }),
+        );
+        this.changed(action.incidentId);
+      }
+      written(() => incidents.finish(action.id));
+      this.arm();
       return;
     }
     const route = incident.routeId !== null ? this.o.config.route(incident.routeId) : undefined;
@@ -478,14 +494,28 @@ export class PagingEngine {
       return Promise.resolve('unknown');
     };
     const toCall = people.filter((p) => !placed.some((c) => c.mobile === p.mobile));
+    // Held back only by the per-minute limit (the answered call was moments ago): wait for the minute
+    // rather than refuse the one call promised. Nothing is placed before the wait.
+    const freesAt = placed.length === 0 ? this.perMinuteWait(incident, route, toCall) : null;
+    if (freesAt !== null) {
+      written(() => incidents.postpone(action.id, freesAt));
+      this.arm();
+      return;
+    }
     written(() => incidents.setResolutionCall(incident.id, 'placed'));
-    await allSettled([
+    const results = await allSettled([
       ...placed.map(settled),
       ...toCall.map((person: ResolutionCallee) =>
         this.place(incident, route, minAnswered, group, action, { id: person.contactId, name: person.name, mobile: person.mobile }, true),
       ),
     ]);
-    written(() => incidents.finish(action.id));
+    written(() =>
+      incidents.atomically(() => {
+        // Every one refused (limits, quiet hours): the incident must not say anyone was called.
+        if (results.length > 0 && results.every((r) => r === 'refused')) incidents.setResolutionCall(incident.id, 'refused');
+        incidents.finish(action.id);
+      }),
+    );
     this.changed(incident.id);
     this.arm();
   }
@@ -545,7 +575,7 @@ export class PagingEngine {
   }
 
   /** When the people about to be called are held back by nothing but the per-minute limit: when the last of them is free (null: nobody waits). */
-  private perMinuteWait(incident: IncidentRecord, route: Route, batch: readonly PagingPerson[]): number | null {
+  private perMinuteWait(incident: IncidentRecord, route: Route, batch: readonly { mobile: string }[]): number | null {
     const now = this.clock.now();
     let at: number | null = null;
     for (const person of batch) {

@@ -123,6 +123,46 @@ describe('paging engine: calling on resolution', () => {
     expect(r.sent).toHaveLength(1);
     const d = r.engine.detail(incident.id);
     expect(d.calls.filter((c) => c.resolution).map((c) => [c.result, c.refusal])).toEqual([['refused', 'quiet-hours']]);
+    // The incident does not claim that anyone was called about the resolution.
+    expect(d.incident.resolutionCall).toBe('refused');
+  });
+
+  it('a resolution call held back only by the per-minute limit is placed when the minute has passed (not refused)', async () => {
+    const clock = new ManualClock(START);
+    const r = rig(clock, dataDirectory(), { [wang]: [{ state: 'answered' }] }, on);
+    r.settings.save({ scope: '*', perMinute: 1, perHour: null, perDay: null, quietStart: null, quietEnd: null });
+    const incident = r.engine.receive(alertGroup('g1'))!;
+    await clock.advance(10_000);
+    r.engine.receive(alertGroup('g1', 'resolved'));
+    await clock.advance(5 * 60_000);
+    // 王工 was called at 0:00 and answered; one call a minute: the resolution call goes at 1:00.
+    expect(r.sent.map((s) => [s.mobile, (s.at - START) / 1000, s.content])).toEqual([
+      [wang, 0, '数据库磁盘已满'],
+      [wang, 60, '数据库磁盘已恢复'],
+    ]);
+    const d = r.engine.detail(incident.id);
+    expect(d.calls.filter((c) => c.resolution).map((c) => [c.result, c.refusal])).toEqual([['answered', null]]);
+    expect(d.incident.resolutionCall).toBe('placed');
+  });
+
+  it('a step call left ringing by a process that is gone, the alert resolved since: followed to its answer, and its person gets the resolution call', async () => {
+    const clock = new ManualClock(START);
+    const dir = dataDirectory();
+    const before = rig(clock, dir, { [wang]: [{ state: 'answered' }] }, { ...on, owner: `${hostname()}:999999999` });
+    const incident = before.engine.receive(alertGroup('g1'))!;
+    await clock.advance(10_000);
+    await before.engine.close();
+    const after = rig(clock, dir, { [wang]: [{ state: 'answered' }] }, on);
+    after.engine.receive(alertGroup('g1', 'resolved'));
+    after.engine.resume();
+    await clock.advance(15 * 60_000);
+    expect(after.sent.map((s) => [s.mobile, s.content])).toEqual([[wang, '数据库磁盘已恢复']]);
+    const d = after.engine.detail(incident.id);
+    expect(d.calls.map((c) => [c.resolution, c.result])).toEqual([
+      [false, 'answered'],
+      [true, 'answered'],
+    ]);
+    expect(d.incident.resolutionCall).toBe('placed');
   });
 
   it('two processes on one data directory, both given the resolved post (and its repeats): one resolution call', async () => {
