@@ -313,8 +313,17 @@ describe.each(LOCALES)('Dialects and the teach flow ($suffix)', ({ locale, lang,
       const sends = drawer.getByTestId('teach-resolve-sends');
       await sends.waitFor();
       expect(await sends.getAttribute('data-before')).toBe('0');
+      // A wrong pick first: "msg" says the same words in every send reply of the profile, so it is no call's own ID.
+      await drawer.locator('[data-testid="teach-node"][data-path="msg"]').click();
+      const shared = drawer.getByTestId('teach-shared-ids');
+      await shared.waitFor();
+      const count = Number(await shared.getAttribute('data-count'));
+      expect(count).toBeGreaterThanOrEqual(2);
+      expect(await shared.innerText()).toContain(t('dialects.teach.sharedIds', { count }));
+      await snap(`dialects-teach-shared-ids-${suffix}`);
       await drawer.locator('[data-testid="teach-node"][data-path="data.callId"]').click();
       await expect.poll(() => drawer.getByTestId('teach-reading-id').getAttribute('data-id')).not.toBe('');
+      await shared.waitFor({ state: 'detached' });
       expect(await drawer.getByTestId('teach-picked').innerText()).toContain(
         t('dialects.teach.picked', { target: t('dialects.teach.target.id'), path: 'data.callId' }),
       );

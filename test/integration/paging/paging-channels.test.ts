@@ -112,6 +112,16 @@ describe('paging channels', () => {
       }),
     ).toMatchObject({ code: 'paging', params: { kind: 'policy-not-found', id: 999 } });
     expect(await fails('paging.removePolicy', { id: 1 })).toMatchObject({ code: 'paging', params: { kind: 'policy-in-use' } });
+    const nobody = { target: { kind: 'contact', contactId: 999 }, attempts: 1, retrySeconds: 60, pauseSeconds: 60 };
+    expect(await fails('paging.savePolicy', { name: 'x', steps: [nobody], repeat: 0, minAnsweredSeconds: 0 })).toMatchObject({
+      code: 'not-found',
+      params: { kind: 'contact' },
+    });
+    const noGroup = { target: { kind: 'group', groupId: 999, mode: 'one-by-one' }, attempts: 1, retrySeconds: 60, pauseSeconds: 60 };
+    expect(await fails('paging.savePolicy', { name: 'x', steps: [noGroup], repeat: 0, minAnsweredSeconds: 0 })).toMatchObject({
+      code: 'not-found',
+      params: { kind: 'group', id: 999 },
+    });
     expect(await fails('incidents.show', { id: 42 })).toMatchObject({ code: 'paging', params: { kind: 'incident-not-found' } });
     const schedule = await call<{ id: number; overrides: unknown[] }>('paging.saveSchedule', {
       name: 'DBA week',

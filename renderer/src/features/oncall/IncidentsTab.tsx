@@ -229,7 +229,7 @@ function IncidentDetailCard({ id }: { id: number }) {
           { title: t('oncall.incidents.time'), dataIndex: 'startedAt', render: (v: number) => when(v, i18n.language), width: 120 },
           {
             title: t('oncall.incidents.step'),
-            render: (_, c) => (c.resolution ? say(t, 'paging.resolutionCall') : `${c.stepIndex + 1}${c.round > 1 ? ` (${c.round})` : ''} · ${c.attempt}`),
+            render: (_, c) => (c.resolution ? say(t, 'paging.resolutionCall') : `${c.stepIndex + 1}${c.round > 0 ? ` (${c.round + 1})` : ''} · ${c.attempt}`),
             width: 70,
           },
           { title: t('oncall.incidents.person'), render: (_, c) => c.name ?? c.mobile },
@@ -260,7 +260,7 @@ function IncidentDetailCard({ id }: { id: number }) {
       <ul className="oncall-timeline" data-testid="incident-steps">
         {steps.map((s) => (
           <li key={s.id}>
-            {t('oncall.incidents.stepLine', { step: s.stepIndex + 1, round: s.round, at: when(s.startedAt, i18n.language) })}
+            {t('oncall.incidents.stepLine', { step: s.stepIndex + 1, round: s.round + 1, at: when(s.startedAt, i18n.language) })}
             {s.lateMs > 0 ? ` ${say(t, 'paging.late', { minutes: Math.round(s.lateMs / 60000) })}` : ''}
           </li>
         ))}
