@@ -8,7 +8,7 @@
 // reasons, provider codes, call states, transport failures, notices), and `features/<lang>.json`,
 // the sections only some features' screens say (a signature's diagnosis, parse and vectors, a clock
 // probe, a capture's checks, a dialect's name, an import's issues, a dial's results, an exchange's
-// failure in short). The console loads the first before its first screen and the second with those
+// failure in short, paging's words for the On call screen). The console loads the first before its first screen and the second with those
 // screens (renderer/src/i18n/packs.ts); main and the CLI use the whole (MESSAGES).
 //
 // A sentence lives once. One that the app and the CLI both say, or that several features' screens
