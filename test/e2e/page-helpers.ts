@@ -30,6 +30,23 @@ export async function pickOption(page: Page, select: Locator, label: string, { c
 }
 
 /**
+ * Picks `label` in a single select and waits until the select shows it. On a loaded machine a click
+ * on an option still opening can be lost (the select keeps its value): then it is picked again, up
+ * to three times, so that what follows never runs on the old value.
+ */
+export async function choose(page: Page, select: Locator, label: string): Promise<void> {
+  for (let i = 0; i < 3; i++) {
+    await pickOption(page, select, label);
+    const shown = await select
+      .innerText()
+      .then((text) => text.includes(label))
+      .catch(() => false);
+    if (shown) return;
+  }
+  throw new Error(`the select does not show “${label}” after three picks`);
+}
+
+/**
  * Collects what the page reports as wrong (uncaught errors, console errors and warnings) into
  * `problems`; a test ends by expecting it empty. Chromium's note that a CSP given in a <meta> cannot
  * set frame-ancestors (the desktop app sends it as a header) is not a problem of the page.

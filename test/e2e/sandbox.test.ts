@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium, startApp, type AppUnderTest } from './bridge';
-import { bodyText, collectProblems, settled, translator } from './page-helpers';
+import { bodyText, choose, collectProblems, settled, translator } from './page-helpers';
 
 const TIMEOUT = 90_000;
 const CJK = /[\u3400-\u9fff]/;
@@ -182,11 +182,7 @@ describe.each(LOCALES)('Sandbox screen ($suffix)', ({ locale, lang, suffix, name
     'fault switches, the speed and the signature gateway change the Sandbox; the request log shows each request without the key',
     async () => {
       // A provider code 500 for the next send: switched on, listed, used up by one send.
-      await page.getByTestId('sandbox-fault-kind').click();
-      await page
-        .locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option')
-        .filter({ hasText: t('sandbox.faults.kindName.code') })
-        .click();
+      await choose(page, page.getByTestId('sandbox-fault-kind'), t('sandbox.faults.kindName.code'));
       await page.getByTestId('sandbox-fault-add').click();
       await expect.poll(() => page.getByTestId('sandbox-fault').count()).toBe(1);
       expect(app.services.sandbox!.faults()).toEqual([{ kind: 'code', code: 500, op: 'send', times: 1, remaining: 1 }]);
