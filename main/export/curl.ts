@@ -1,4 +1,4 @@
-import { HTTPSnippet, type HarRequest as SnippetRequest } from 'httpsnippet';
+import { HTTPSnippet, type HarRequest as SnippetRequest } from 'httpsnippet-lite';
 import type { CodeTarget } from '../../common/contract/workbench';
 import type { Exchange, Header } from '../../common/records';
 import { DEFAULT_SIGNATURE_VARIANT, formatHttpDate, hostOf, signParts, type SignatureVariant } from '../signing';
@@ -57,7 +57,7 @@ function header(headers: readonly Header[], name: string): string | undefined {
  * byte with --data-binary), or as code in another language (`target`). Redacted by default; see
  * CurlOptions.apiKey.
  */
-export function toCurl(exchange: Pick<Exchange, 'method' | 'url' | 'requestHeaders' | 'requestBody'>, options: CurlOptions = {}): string {
+export async function toCurl(exchange: Pick<Exchange, 'method' | 'url' | 'requestHeaders' | 'requestBody'>, options: CurlOptions = {}): Promise<string> {
   // Stored exchanges are redacted already; this also covers one that was not.
   let headers: Header[] = structural.headers(exchange.requestHeaders).filter(([n]) => !COMPUTED.has(n.toLowerCase()));
   let body = structural.body(exchange.requestBody, header(exchange.requestHeaders, 'content-type'));
@@ -99,7 +99,7 @@ export function toCurl(exchange: Pick<Exchange, 'method' | 'url' | 'requestHeade
   const postData = body === null ? undefined : { mimeType: 'application/octet-stream', text: request.postData?.text ?? '' };
   const snippet = new HTTPSnippet({ ...request, ...(postData ? { postData } : {}) } as unknown as SnippetRequest);
   const [target, client, opts] = TARGETS[options.target ?? 'curl'];
-  const out = snippet.convert(target as never, client, opts);
+  const out = await snippet.convert(target as never, client, opts);
   if (typeof out !== 'string') throw new Error('httpsnippet could not build code for this request.');
   return out;
 }

@@ -30,14 +30,14 @@ export function historyOpsOf(d: HistoryOpsDeps): Ops<typeof historyOps> {
 
     'exchanges.list': async (query) => history.listExchanges(query),
     'exchanges.get': async ({ id }) => exchange(id),
-    'exchanges.curl': async ({ id, target }) => ({ command: toCurl(exchange(id), { target }) }),
+    'exchanges.curl': async ({ id, target }) => ({ command: await toCurl(exchange(id), { target }) }),
     'exchanges.copyCurlWithKey': async ({ id, target }) => {
       const e = exchange(id);
       if (!d.clipboard) throw fail('unavailable', { kind: 'clipboard' });
       if (!e.profile) throw fail('exchange-without-profile');
       const endpoint = await d.profiles.endpoint(e.profile);
       // The key goes from main straight to the clipboard; only "copied" goes back.
-      d.clipboard.writeText(toCurl(e, { apiKey: endpoint.apiKey, signing: endpoint.signing ?? undefined, target, now: () => d.clock.date() }));
+      d.clipboard.writeText(await toCurl(e, { apiKey: endpoint.apiKey, signing: endpoint.signing ?? undefined, target, now: () => d.clock.date() }));
       return { copied: true as const };
     },
     'exchanges.exportHar': async ({ ids }) => {

@@ -56,7 +56,7 @@ describe('copy as cURL', () => {
   it('with the key, re-runs the same request: same path, same JSON body, accepted (code 2)', async () => {
     const original = await sent();
     const before = sandbox.requests().length;
-    const command = toCurl(original, { apiKey: KEY });
+    const command = await toCurl(original, { apiKey: KEY });
     const { status, body } = await run(command);
     expect(status).toBe(200);
     expect(JSON.parse(body)).toMatchObject({ code: 2 });
@@ -72,7 +72,7 @@ describe('copy as cURL', () => {
 
   it('by default reproduces the redacted request: the key is not in it and the provider answers 401', async () => {
     const original = await sent();
-    const command = toCurl(original);
+    const command = await toCurl(original);
     expect(command).not.toContain(KEY);
     expect(command).not.toContain(JSON.stringify(KEY).slice(1, -1));
     expect(command).toContain('[REDACTED]');
@@ -102,7 +102,7 @@ describe('copy as cURL', () => {
       timings: { dnsMs: null, connectMs: null, tlsMs: null, firstByteMs: null, totalMs: 0 },
     });
     expect(stored.requestBody).not.toContain(encodeURIComponent(KEY));
-    const { body } = await run(toCurl(stored, { apiKey: KEY }));
+    const { body } = await run(await toCurl(stored, { apiKey: KEY }));
     expect(JSON.parse(body)).toMatchObject({ code: 2 });
     expect(sandbox.requests()[before]).toMatchObject({ path: '/voice/balance', contentType: 'application/x-www-form-urlencoded' });
   });
@@ -111,12 +111,12 @@ describe('copy as cURL', () => {
     sandbox.setSignatureMode('spec');
     try {
       const original = await sent({ signing: 'spec' });
-      const redacted = toCurl(original);
+      const redacted = await toCurl(original);
       expect(redacted).toMatch(/signature="\[REDACTED\]"/);
       const refused = await run(redacted);
       expect(refused.status).toBe(401);
       expect(refused.body).toMatch(/client request can't be validated/);
-      const resigned = toCurl(original, { apiKey: KEY, signing: 'spec' });
+      const resigned = await toCurl(original, { apiKey: KEY, signing: 'spec' });
       expect(resigned).not.toMatch(/\[REDACTED\]/);
       const ok = await run(resigned);
       expect(ok.status).toBe(200);
@@ -125,5 +125,37 @@ describe('copy as cURL', () => {
     } finally {
       sandbox.setSignatureMode('off');
     }
+  });
+});
+
+describe('the code languages (httpsnippet-lite, the same snippets httpsnippet 3 wrote)', () => {
+  const request = {
+    method: 'POST',
+    url: 'https://api.example.com/voice/send?x=1',
+    requestHeaders: [['Content-Type', 'application/json']] as Exchange['requestHeaders'],
+    requestBody: '{"a":"b"}',
+  };
+
+  it('cURL sends the body byte for byte; Python passes the query apart; Node and Go keep it in the URL', async () => {
+    expect(await toCurl(request)).toBe(
+      [
+        'curl --request POST \\',
+        "  --url 'https://api.example.com/voice/send?x=1' \\",
+        "  --header 'Content-Type: application/json' \\",
+        `  --data-binary '{"a":"b"}'`,
+      ].join('\n'),
+    );
+    const python = await toCurl(request, { target: 'python' });
+    expect(python).toMatch(/^import requests\n/);
+    expect(python).toContain('url = "https://api.example.com/voice/send"');
+    expect(python).toContain('querystring = {"x":"1"}');
+    expect(python).toContain('response = requests.post(url, data=payload, headers=headers, params=querystring)');
+    const node = await toCurl(request, { target: 'node' });
+    expect(node).toContain("const url = 'https://api.example.com/voice/send?x=1';");
+    expect(node).toContain(`body: '{"a":"b"}'`);
+    const go = await toCurl(request, { target: 'go' });
+    expect(go).toMatch(/^package main\n/);
+    expect(go).toContain('req, _ := http.NewRequest("POST", url, payload)');
+    expect(go).toContain('payload := strings.NewReader("{\\"a\\":\\"b\\"}")');
   });
 });

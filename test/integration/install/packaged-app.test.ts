@@ -1,0 +1,107 @@
+// What an installer carries: electron-builder packs the production dependencies (its own npm
+// collector, called here as electron-builder calls it) and out/. The renderer is bundled by Vite, so
+// its packages (React, Ant Design, ECharts, TanStack) are build-time only; so are TypeScript and type
+// packages. Every runtime dependency is one that main, common or preload really imports.
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { builtinModules } from 'node:module';
+import { join, resolve } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import ts from 'typescript';
+import { packedModules } from '../../../scripts/app-size.mjs';
+import { KEYTAR_MODULE } from '../../../main/secrets/keytar-store';
+
+const ROOT = resolve(__dirname, '../../..');
+const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+  dependencies: Record<string, string>;
+  devDependencies: Record<string, string>;
+};
+
+function sources(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) return sources(path);
+    return /\.(ts|mts|cts)$/.test(name) && !name.endsWith('.d.ts') ? [path] : [];
+  });
+}
+
+/** The package a specifier names ('@scope/name/sub' → '@scope/name'), or null for relative paths and builtins. */
+function packageOf(specifier: string): string | null {
+  if (specifier.startsWith('.') || specifier.startsWith('node:') || builtinModules.includes(specifier)) return null;
+  const parts = specifier.split('/');
+  return specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0]!;
+}
+
+/** Packages a file loads at run time: value imports, re-exports, import() and require(); `import type` is not one. */
+function runtimeImports(file: string): string[] {
+  const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
+  const found: string[] = [];
+  const visit = (node: ts.Node): void => {
+    if (ts.isImportDeclaration(node) && ts.isStringLiteral(node.moduleSpecifier)) {
+      const clause = node.importClause;
+      const typeOnly =
+        clause?.isTypeOnly ||
+        (clause && !clause.name && clause.namedBindings && ts.isNamedImports(clause.namedBindings) && clause.namedBindings.elements.every((e) => e.isTypeOnly));
+      if (!typeOnly) found.push(node.moduleSpecifier.text);
+    } else if (ts.isExportDeclaration(node) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier) && !node.isTypeOnly) {
+      found.push(node.moduleSpecifier.text);
+    } else if (ts.isCallExpression(node) && node.arguments.length === 1 && ts.isStringLiteral(node.arguments[0]!)) {
+      const callee = node.expression;
+      if (callee.kind === ts.SyntaxKind.ImportKeyword || (ts.isIdentifier(callee) && callee.text === 'require')) found.push(node.arguments[0].text);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return found;
+}
+
+describe('the packaged app', () => {
+  const imported = new Set(
+    ['main', 'common', 'preload']
+      .flatMap((dir) => sources(join(ROOT, dir)))
+      .flatMap(runtimeImports)
+      .map(packageOf)
+      .filter((name): name is string => name !== null)
+      // The keychain library is loaded lazily, by a name held in a constant.
+      .concat(KEYTAR_MODULE),
+  );
+
+  it('every runtime dependency is loaded by main, common or preload; everything they load is one', () => {
+    const runtime = Object.keys(pkg.dependencies);
+    expect(runtime.filter((name) => !imported.has(name))).toEqual([]);
+    // Electron is provided by the app itself, not by node_modules.
+    expect([...imported].filter((name) => name !== 'electron' && !runtime.includes(name)).sort()).toEqual([]);
+  });
+
+  it('the renderer’s packages are build-time only (Vite bundles them into out/renderer)', () => {
+    for (const name of ['react', 'react-dom', 'antd', '@ant-design/icons', 'echarts', '@tanstack/react-query', '@tanstack/react-virtual', 'react-i18next']) {
+      expect(pkg.dependencies[name], name).toBeUndefined();
+      expect(pkg.devDependencies[name], name).toBeDefined();
+    }
+  });
+
+  describe('what electron-builder would pack', () => {
+    let packed: { name: string; bytes: number }[];
+    beforeAll(async () => {
+      packed = await packedModules(ROOT);
+    }, 60_000);
+
+    it('holds the native modules and the CLI’s packages, and no renderer, TypeScript, type or command-line-tool package', () => {
+      const names = new Set(packed.map((m) => m.name));
+      for (const name of ['better-sqlite3', 'zod', 'commander', 'i18next', 'httpsnippet-lite']) expect(names.has(name), name).toBe(true);
+      const unwanted = [...names].filter(
+        (name) =>
+          /^(react|react-dom|antd|echarts|zrender|typescript|csstype|yargs|chalk|event-stream|httpsnippet)$/.test(name) ||
+          name.startsWith('@types/') ||
+          name.startsWith('@ant-design/') ||
+          name.startsWith('@rc-component/') ||
+          name.startsWith('@tanstack/'),
+      );
+      expect(unwanted).toEqual([]);
+    });
+
+    it('is a fraction of what it was (199 MB in 213 packages before the renderer’s packages moved)', () => {
+      const megabytes = packed.reduce((sum, m) => sum + m.bytes, 0) / 1048576;
+      expect(megabytes).toBeLessThan(80);
+    });
+  });
+});
