@@ -7,7 +7,7 @@ import { callEndedNotice as noticeOfCallEnd } from '../common/messages';
 import { translator } from './i18n';
 import { createHandlers } from './handlers';
 import { registerIpcHandlers, trustedSender, type IpcMainLike } from './ipc';
-import { betterSqliteNativeBinding, keytarModulePath } from './native-modules';
+import { betterSqliteNativeBinding } from './native-modules';
 import { createServices, type Locale, type Services } from './services';
 
 export interface NotificationCtorLike {
@@ -84,7 +84,6 @@ export async function startAppServices(o: AppServicesOptions): Promise<AppServic
   const services = await (o.create ?? createServices)({
     home: o.dataDir,
     nativeBinding: betterSqliteNativeBinding(),
-    keytarModulePath: keytarModulePath(),
     version: o.version,
     log: logError,
     // The app runs escalations: pending steps resume at start (the claim keeps `callout page serve` from paging them too).

@@ -7,12 +7,8 @@
 // database is opened with `new Database(file, { nativeBinding: betterSqliteNativeBinding() })`;
 // in Node the function returns undefined and better-sqlite3 loads its own build.
 //
-// keytar is an N-API addon, which is ABI-stable across Node and Electron, so its
-// node_modules build normally loads in both. The same switch exists for it anyway
-// (`keytarModulePath()`), so an Electron-specific build can be dropped in if a platform
-// needs one: load it with `createRequire(__filename)(path)`; the addon exports the same
-// five functions as the `keytar` package (getPassword, setPassword, deletePassword,
-// findPassword, findCredentials), without keytar's argument checks.
+// The keychain library (@napi-rs/keyring) is a Node-API addon, ABI-stable across Node and
+// Electron: its npm package's prebuilt binary loads in both, so it needs no switch here.
 //
 // Plain Node: no electron import. Every function takes (versions, fileExists, baseDir)
 // so tests can drive it.
@@ -22,7 +18,6 @@ import { dirname, join, sep } from 'node:path';
 export const NATIVE_DIR = 'native';
 export const ELECTRON_NATIVE_SUBDIR = 'electron';
 export const BETTER_SQLITE_BINARY = 'better_sqlite3.node';
-export const KEYTAR_BINARY = 'keytar.node';
 
 export interface RuntimeVersions {
   readonly electron?: string | undefined;
@@ -88,9 +83,4 @@ export function betterSqliteNativeBinding(
   baseDir?: string,
 ): string | undefined {
   return electronBuild(BETTER_SQLITE_BINARY, versions, fileExists, baseDir);
-}
-
-/** The Electron build of keytar's addon when running in Electron and it exists; else undefined. */
-export function keytarModulePath(versions: RuntimeVersions = process.versions, fileExists: FileExists = existsSync, baseDir?: string): string | undefined {
-  return electronBuild(KEYTAR_BINARY, versions, fileExists, baseDir);
 }

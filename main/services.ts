@@ -52,7 +52,6 @@ export interface ServicesOptions {
    * keychain. `lazy` opens it only when a key is first needed (the CLI: local commands never touch it).
    */
   secrets?: { store: SecretStore; status: SecretStoreStatus } | { lazy: true };
-  keytarModulePath?: string;
   /** better-sqlite3 build for this runtime (Electron); see main/native-modules.ts. */
   nativeBinding?: string;
   /** The embedded sandbox provider behind the built-in profile; false to run without it. */
@@ -148,9 +147,9 @@ export interface Services {
 }
 
 /** A secret store that opens the OS keychain on first use. */
-function lazyKeychain(modulePath: string | undefined): { store: SecretStore; status: () => Promise<SecretStoreStatus> } {
+function lazyKeychain(): { store: SecretStore; status: () => Promise<SecretStoreStatus> } {
   let opened: Promise<{ store: SecretStore; status: SecretStoreStatus }> | null = null;
-  const open = () => (opened ??= openSecretStore({ modulePath }));
+  const open = () => (opened ??= openSecretStore());
   const store: SecretStore = {
     get kind() {
       return 'keychain' as const;
@@ -173,9 +172,9 @@ export async function createServices(options: ServicesOptions = {}): Promise<Ser
     let secrets: SecretStore;
     let secretStatus: () => Promise<SecretStoreStatus>;
     if (options.secrets && 'lazy' in options.secrets) {
-      ({ store: secrets, status: secretStatus } = lazyKeychain(options.keytarModulePath));
+      ({ store: secrets, status: secretStatus } = lazyKeychain());
     } else {
-      const opened = options.secrets ?? (await openSecretStore({ modulePath: options.keytarModulePath }));
+      const opened = options.secrets ?? (await openSecretStore());
       secrets = opened.store;
       secretStatus = async () => opened.status;
     }

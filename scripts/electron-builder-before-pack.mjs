@@ -9,7 +9,7 @@ import { join } from 'node:path';
 
 // builder-util's Arch enum: ia32 = 0, x64 = 1, armv7l = 2, arm64 = 3, universal = 4.
 const ARCH_NAMES = ['ia32', 'x64', 'armv7l', 'arm64', 'universal'];
-const REQUIRED = ['better-sqlite3', 'keytar'];
+const REQUIRED = ['better-sqlite3'];
 
 export function archName(arch) {
   return typeof arch === 'number' ? (ARCH_NAMES[arch] ?? String(arch)) : String(arch);

@@ -2,15 +2,12 @@
 // Builds the native addons for Electron's ABI into native/electron/, leaving the
 // node_modules builds (for Node: vitest, the CLI) untouched.
 //
-// better-sqlite3 uses V8 directly, so a build for Node 20 cannot load in Electron and vice
-// versa. keytar is N-API (ABI-stable), so its node_modules build normally loads in both;
-// it is built here too so the packaged app never depends on that assumption.
+// better-sqlite3 uses V8 directly, so a build for Node 20 cannot load in Electron and vice versa.
 //
 // How: each module is copied (without its build/ folder) into
 // native/.build/<electron-version>-<platform>-<arch>/node_modules/<name>, built there, and
 // its .node file copied to native/electron/. The staging folder sits inside the repository
-// so that build-time requires (keytar's binding.gyp asks for node-addon-api) still resolve
-// through the project's node_modules. The builder is
+// so that build-time requires still resolve through the project's node_modules. The builder is
 //   - @electron/rebuild when it can run here (major 3 on Node 20; major 4 wants Node >= 22.12), or
 //   - node-gyp: `node-gyp rebuild --release --target=<electron> --arch=<arch>
 //     --dist-url=https://electronjs.org/headers --runtime=electron --devdir=~/.electron-gyp`.
@@ -21,7 +18,7 @@
 //
 // Usage:
 //   node scripts/rebuild-electron-native.mjs [--electron <version>] [--arch <arch>]
-//        [--modules better-sqlite3,keytar] [--method auto|electron-rebuild|node-gyp]
+//        [--modules better-sqlite3] [--method auto|electron-rebuild|node-gyp]
 //        [--headers-dir <dir>] [--from-source] [--skip-preflight] [--dry-run] [--if-missing]
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -39,7 +36,6 @@ const HEADERS_URL = process.env.ELECTRON_HEADERS_URL?.trim() || 'https://electro
 /** The addons, and where each one's binary ends up after a build. */
 export const MODULES = {
   'better-sqlite3': { binary: 'better_sqlite3.node', napi: false },
-  keytar: { binary: 'keytar.node', napi: true },
 };
 
 class UserError extends Error {}

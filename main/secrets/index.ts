@@ -1,8 +1,8 @@
 // Secret storage for API Keys: the OS keychain when reachable, else session-only memory.
 //
-// Importing this module loads no native code: keytar is loaded by openSecretStore() (through
-// keytar-store.ts, the one module allowed to load it).
-import { KeytarSecretStore, type KeytarStoreOptions } from './keytar-store';
+// Importing this module loads no native code: the keychain library is loaded by openSecretStore()
+// (through keychain-store.ts, the one module allowed to load it).
+import { KeychainSecretStore, type KeychainStoreOptions } from './keychain-store';
 import { errorText, SecretStoreError, type SecretStore, type SecretStoreKind } from './secret-store';
 import { SessionSecretStore } from './session-store';
 
@@ -11,16 +11,18 @@ export * from './secret-store';
 import type { KeychainUnavailableReason } from './secret-store';
 export { SessionSecretStore } from './session-store';
 export {
-  KeytarSecretStore,
-  loadKeytar,
+  KeychainSecretStore,
+  loadKeychainModule,
+  keyringModule,
   keychainUnavailableHint,
-  KEYTAR_MODULE,
+  KEYCHAIN_LIBRARY,
   PROBE_ACCOUNT,
   DEFAULT_PROBE_TIMEOUT_MS,
   DEFAULT_OPERATION_TIMEOUT_MS,
-  type KeytarModule,
-  type KeytarStoreOptions,
-} from './keytar-store';
+  type KeychainModule,
+  type KeychainStoreOptions,
+} from './keychain-store';
+export { keytarWindowsTarget, secretServiceKeytarLayout, windowsKeytarLayout, NO_KEYTAR_LAYOUT, type KeytarLayout } from './keytar-layout';
 
 export interface SecretStoreStatus {
   kind: SecretStoreKind;
@@ -33,7 +35,7 @@ export interface SecretStoreStatus {
   detail?: string;
 }
 
-export interface OpenSecretStoreOptions extends KeytarStoreOptions {
+export interface OpenSecretStoreOptions extends KeychainStoreOptions {
   /** Use the session-only store without trying the keychain. */
   readonly forceSession?: boolean;
 }
@@ -53,7 +55,7 @@ export async function openSecretStore(options: OpenSecretStoreOptions = {}): Pro
     };
   }
   try {
-    const store = await KeytarSecretStore.open(options);
+    const store = await KeychainSecretStore.open(options);
     return { store, status: { kind: 'keychain', keychainAvailable: true, reason: null, reasonCode: null } };
   } catch (error) {
     const status: SecretStoreStatus =

@@ -1,11 +1,11 @@
 // The SecretStore contract: where main keeps the API Key of each profile.
 //
-// Two implementations: KeytarSecretStore (the OS keychain) and SessionSecretStore (memory
+// Two implementations: KeychainSecretStore (the OS keychain) and SessionSecretStore (memory
 // only, forgotten when the app quits). Neither ever writes a secret to disk in plain text,
 // and no message, detail or log line built here contains a secret.
 //
-// Plain Node: no electron import, no keytar import (see keytar-store.ts for the one place
-// that loads keytar).
+// Plain Node: no electron import, no keychain library (see keychain-store.ts for the one place
+// that loads it).
 
 import type { ErrorParams, KeychainReason } from '../../common/contract/errors';
 import { CalloutError } from '../errors';
@@ -26,7 +26,7 @@ export interface SecretStore {
   has(account: string): Promise<boolean>;
 }
 
-/** keytar's "service" for every entry; the account is the profile id. */
+/** The keychain's "service" for every entry; the account is the profile id. */
 export const KEYCHAIN_SERVICE = 'Callout';
 
 /** Overrides the service name (tests use a unique one so they never touch a user's entries). */

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { KEYCHAIN_SERVICE_ENV, KeytarSecretStore } from '../../../main/secrets';
+import { KEYCHAIN_SERVICE_ENV, KeychainSecretStore } from '../../../main/secrets';
 import { secretAccount } from '../../../main/profiles/profile-service';
 import { createServices } from '../../../main/services';
 import { startSandbox, type Sandbox } from '../../../main/sandbox';
@@ -45,7 +45,7 @@ describe.skipIf(skip)('--profile with the key in the real keychain', () => {
   });
 
   afterAll(async () => {
-    const store = await KeytarSecretStore.open({ service: SERVICE, probeTimeoutMs: 5_000 }).catch(() => null);
+    const store = await KeychainSecretStore.open({ service: SERVICE, probeTimeoutMs: 5_000 }).catch(() => null);
     if (profileId) await store?.delete(secretAccount(profileId)).catch(() => undefined);
     await store?.delete(secretAccount('sandbox')).catch(() => undefined);
     if (previousService === undefined) delete process.env[KEYCHAIN_SERVICE_ENV];

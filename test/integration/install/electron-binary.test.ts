@@ -261,7 +261,7 @@ describe('the install needs no ELECTRON_SKIP_BINARY_DOWNLOAD', () => {
       scripts: Record<string, string>;
       devDependencies: Record<string, string>;
     };
-    expect(pkg.allowScripts).toMatchObject({ electron: false, 'better-sqlite3': true, keytar: true, esbuild: true });
+    expect(pkg.allowScripts).toMatchObject({ electron: false, 'better-sqlite3': true, esbuild: true });
     expect(pkg.scripts.postinstall).toBe('node scripts/postinstall.mjs');
     expect(pkg.scripts.start).toBe('node scripts/start.mjs');
     expect(pkg.devDependencies.electron).toMatch(/^\^45\./);

@@ -8,7 +8,7 @@ import { join, resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import ts from 'typescript';
 import { packedModules } from '../../../scripts/app-size.mjs';
-import { KEYTAR_MODULE } from '../../../main/secrets/keytar-store';
+import { KEYCHAIN_LIBRARY } from '../../../main/secrets/keychain-store';
 
 const ROOT = resolve(__dirname, '../../..');
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
@@ -31,7 +31,7 @@ function packageOf(specifier: string): string | null {
   return specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0]!;
 }
 
-/** Packages a file loads at run time: value imports, re-exports, import() and require(); `import type` is not one. */
+/** Packages a file loads at run time: value imports, re-exports, import(), require() and createRequire(…)(); `import type` is not one. */
 function runtimeImports(file: string): string[] {
   const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
   const found: string[] = [];
@@ -46,7 +46,9 @@ function runtimeImports(file: string): string[] {
       found.push(node.moduleSpecifier.text);
     } else if (ts.isCallExpression(node) && node.arguments.length === 1 && ts.isStringLiteral(node.arguments[0]!)) {
       const callee = node.expression;
-      if (callee.kind === ts.SyntaxKind.ImportKeyword || (ts.isIdentifier(callee) && callee.text === 'require')) found.push(node.arguments[0].text);
+      const createRequired = ts.isCallExpression(callee) && ts.isIdentifier(callee.expression) && callee.expression.text === 'createRequire';
+      if (callee.kind === ts.SyntaxKind.ImportKeyword || (ts.isIdentifier(callee) && callee.text === 'require') || createRequired)
+        found.push(node.arguments[0].text);
     }
     ts.forEachChild(node, visit);
   };
@@ -62,7 +64,7 @@ describe('the packaged app', () => {
       .map(packageOf)
       .filter((name): name is string => name !== null)
       // The keychain library is loaded lazily, by a name held in a constant.
-      .concat(KEYTAR_MODULE),
+      .concat(KEYCHAIN_LIBRARY),
   );
 
   it('every runtime dependency is loaded by main, common or preload; everything they load is one', () => {
@@ -87,10 +89,11 @@ describe('the packaged app', () => {
 
     it('holds the native modules and the CLI’s packages, and no renderer, TypeScript, type or command-line-tool package', () => {
       const names = new Set(packed.map((m) => m.name));
-      for (const name of ['better-sqlite3', 'zod', 'commander', 'i18next', 'httpsnippet-lite']) expect(names.has(name), name).toBe(true);
+      for (const name of ['better-sqlite3', '@napi-rs/keyring', '@jellybrick/dbus-next', 'zod', 'commander', 'i18next', 'httpsnippet-lite'])
+        expect(names.has(name), name).toBe(true);
       const unwanted = [...names].filter(
         (name) =>
-          /^(react|react-dom|antd|echarts|zrender|typescript|csstype|yargs|chalk|event-stream|httpsnippet)$/.test(name) ||
+          /^(react|react-dom|antd|echarts|zrender|typescript|csstype|yargs|chalk|event-stream|httpsnippet|keytar)$/.test(name) ||
           name.startsWith('@types/') ||
           name.startsWith('@ant-design/') ||
           name.startsWith('@rc-component/') ||

@@ -1,4 +1,4 @@
-// openSecretStore's fallback and KeytarSecretStore's failure paths, driven through the real
+// openSecretStore's fallback and KeychainSecretStore's failure paths, driven through the real
 // loading path (`modulePath`) with missing modules and fake keytar-shaped modules. No keychain
 // needed: these run everywhere.
 import { join } from 'node:path';
@@ -8,19 +8,19 @@ import {
   FORCED_SESSION_REASON,
   KEYCHAIN_SERVICE,
   KEYCHAIN_SERVICE_ENV,
-  KeytarSecretStore,
+  KeychainSecretStore,
   PROBE_ACCOUNT,
   SecretStoreError,
   SessionSecretStore,
   keychainUnavailableHint,
-  loadKeytar,
+  loadKeychainModule,
   openSecretStore,
   resolveKeychainService,
   type SecretStoreStatus,
 } from '../../../main/secrets';
-import { fakeKeytarModules } from './helpers';
+import { fakeKeychainModules } from './helpers';
 
-const fakes = fakeKeytarModules(PROBE_ACCOUNT);
+const fakes = fakeKeychainModules(PROBE_ACCOUNT);
 afterAll(() => fakes.cleanup());
 
 const savedServiceEnv = process.env[KEYCHAIN_SERVICE_ENV];
@@ -98,7 +98,7 @@ describe('openSecretStore fallback to the session store', () => {
     const fake = fakes.path('healthy');
     const { store, status } = await openSecretStore({ modulePath: fake, service: 'Svc-A' });
     expect(status).toEqual({ kind: 'keychain', keychainAvailable: true, reason: null, reasonCode: null });
-    expect(store).toBeInstanceOf(KeytarSecretStore);
+    expect(store).toBeInstanceOf(KeychainSecretStore);
     const state = fakes.state(fake);
     expect(state.calls.map((c) => c.op)).toEqual(['set', 'get', 'delete']);
     expect(state.calls.every((c) => c.service === 'Svc-A' && c.account === PROBE_ACCOUNT)).toBe(true);
@@ -122,22 +122,22 @@ describe('openSecretStore fallback to the session store', () => {
   });
 });
 
-describe('KeytarSecretStore.open', () => {
+describe('KeychainSecretStore.open', () => {
   it('throws keychain-unavailable (not a crash) when the module cannot be loaded', async () => {
-    const error = await KeytarSecretStore.open({ modulePath: MISSING_MODULE }).catch((e: unknown) => e);
+    const error = await KeychainSecretStore.open({ modulePath: MISSING_MODULE }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(SecretStoreError);
     expect((error as SecretStoreError).code).toBe('keychain-unavailable');
   });
 
   it('throws keychain-unavailable with a plain explanation when the keychain never answers', async () => {
-    const error = await KeytarSecretStore.open({ modulePath: fakes.path('hanging'), probeTimeoutMs: 100 }).catch((e: unknown) => e);
+    const error = await KeychainSecretStore.open({ modulePath: fakes.path('hanging'), probeTimeoutMs: 100 }).catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 'keychain-unavailable' });
     expect((error as SecretStoreError).message).toContain(keychainUnavailableHint());
   });
 
   it('loads a module once and reuses it', async () => {
     const fake = fakes.path('healthy');
-    expect(await loadKeytar(fake)).toBe(await loadKeytar(fake));
+    expect(await loadKeychainModule(fake)).toBe(await loadKeychainModule(fake));
   });
 });
 
@@ -154,7 +154,7 @@ describe('keychain service name', () => {
     process.env[KEYCHAIN_SERVICE_ENV] = 'Callout-env-test';
     const fake = fakes.path('healthy');
     const { store } = await openSecretStore({ modulePath: fake });
-    expect((store as KeytarSecretStore).service).toBe('Callout-env-test');
+    expect((store as KeychainSecretStore).service).toBe('Callout-env-test');
     await store.set('p1', SECRET);
     expect(fakes.state(fake).calls.at(-1)).toEqual({ op: 'set', service: 'Callout-env-test', account: 'p1' });
   });
@@ -162,7 +162,7 @@ describe('keychain service name', () => {
 
 describe('error messages never contain the secret', () => {
   it('when the keychain fails to save it, even if the native error repeats it', async () => {
-    const store = await KeytarSecretStore.open({ modulePath: fakes.path('echoing') });
+    const store = await KeychainSecretStore.open({ modulePath: fakes.path('echoing') });
     const padded = `  ${SECRET}\n`; // stored trimmed: both forms must be hidden
     const error = await store.set('p1', padded).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(SecretStoreError);
@@ -174,21 +174,21 @@ describe('error messages never contain the secret', () => {
   });
 
   it('when the keychain fails to read or delete', async () => {
-    const store = await KeytarSecretStore.open({ modulePath: fakes.path('echoing') });
+    const store = await KeychainSecretStore.open({ modulePath: fakes.path('echoing') });
     await expect(store.get('p1')).rejects.toMatchObject({ code: 'keychain-failed' });
     await expect(store.has('p1')).rejects.toMatchObject({ code: 'keychain-failed' });
     await expect(store.delete('p1')).rejects.toMatchObject({ code: 'keychain-failed' });
   });
 
   it('when the backend throws synchronously instead of rejecting', async () => {
-    const store = await KeytarSecretStore.open({ modulePath: fakes.path('sync-throw') });
+    const store = await KeychainSecretStore.open({ modulePath: fakes.path('sync-throw') });
     const error = await store.set('p1', SECRET).catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 'keychain-failed' });
     for (const text of everyRendering(error)) expect(text).not.toContain(SECRET);
   });
 
   it('when the key is refused as invalid', async () => {
-    const store = await KeytarSecretStore.open({ modulePath: fakes.path('healthy') });
+    const store = await KeychainSecretStore.open({ modulePath: fakes.path('healthy') });
     for (const bad of [`${SECRET}\u0000`, `${SECRET}\t${SECRET}`, SECRET.repeat(20)]) {
       const error = await store.set('p1', bad).catch((e: unknown) => e);
       expect(error).toMatchObject({ code: 'invalid-key' });
@@ -198,7 +198,7 @@ describe('error messages never contain the secret', () => {
 
   it('when a later call times out (an unlock prompt nobody answers)', async () => {
     const fake = fakes.path('hang-after-probe');
-    const store = await KeytarSecretStore.open({ modulePath: fake, operationTimeoutMs: 100 });
+    const store = await KeychainSecretStore.open({ modulePath: fake, operationTimeoutMs: 100 });
     const started = Date.now();
     const error = await store.set('p1', SECRET).catch((e: unknown) => e);
     expect(Date.now() - started).toBeLessThan(2_000);

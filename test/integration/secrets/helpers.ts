@@ -1,18 +1,18 @@
 // Helpers for the secret-store tests: a unique keychain service per run, a probe of the real
 // keychain, and fake keytar-shaped modules (plain CommonJS files in a temp folder) that
-// KeytarSecretStore loads through its `modulePath` option, exactly as it would load an
+// KeychainSecretStore loads through its `modulePath` option, exactly as it would load an
 // Electron build of keytar.
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { KeytarSecretStore, SecretStoreError } from '../../../main/secrets';
+import { KeychainSecretStore, SecretStoreError } from '../../../main/secrets';
 
 /** CI sets CALLOUT_REQUIRE_KEYCHAIN=1: then an unreachable keychain fails the tests. */
 export const KEYCHAIN_REQUIRED = process.env.CALLOUT_REQUIRE_KEYCHAIN === '1';
 
-/** A keytar service name no real profile uses, unique to this test run. */
+/** A keychain service name no real profile uses, unique to this test run. */
 export function uniqueService(label = ''): string {
   return `Callout-test-${label}${process.pid}-${randomUUID().slice(0, 8)}`;
 }
@@ -23,10 +23,10 @@ export interface KeychainProbe {
   readonly reason: string | null;
 }
 
-/** Opens the real keychain (keytar from node_modules) under service, as the app would. */
+/** Opens the real keychain (@napi-rs/keyring from node_modules) under service, as the app would. */
 export async function probeRealKeychain(service: string): Promise<KeychainProbe> {
   try {
-    await KeytarSecretStore.open({ service, probeTimeoutMs: 5_000 });
+    await KeychainSecretStore.open({ service, probeTimeoutMs: 5_000 });
     return { available: true, reason: null };
   } catch (error) {
     if (error instanceof SecretStoreError) {
@@ -41,7 +41,7 @@ export const NO_KEYCHAIN_HINT =
   'and set CALLOUT_REQUIRE_KEYCHAIN=1 to make an unreachable keychain fail instead of skip';
 
 /** State a fake module exposes as `__state`, shared with the test through the require cache. */
-export interface FakeKeytarState {
+export interface FakeKeychainState {
   entries: Map<string, string>;
   calls: Array<{ op: string; service: string; account: string }>;
 }
@@ -99,7 +99,7 @@ if (behaviour === 'not-keytar') {
     getPassword: wrap('get', (s, a) => (state.entries.has(key(s, a)) ? state.entries.get(key(s, a)) : null)),
     setPassword: wrap('set', (s, a, p) => { state.entries.set(key(s, a), p); }),
     deletePassword: wrap('delete', (s, a) => state.entries.delete(key(s, a))),
-    findCredentials: () => { throw new Error('findCredentials must never be called (it crashes keytar on a locked keyring)'); },
+    findCredentials: () => { throw new Error('findCredentials must never be called (it crashed keytar on a locked keyring)'); },
     __state: state,
   };
 }
@@ -110,11 +110,11 @@ export interface FakeModules {
   /** Writes a fresh fake (unique file, so its state is its own) and returns its absolute path. */
   path(behaviour: FakeBehaviour): string;
   /** The state of a fake written by path(). */
-  state(modulePath: string): FakeKeytarState;
+  state(modulePath: string): FakeKeychainState;
   cleanup(): void;
 }
 
-export function fakeKeytarModules(probeAccount: string): FakeModules {
+export function fakeKeychainModules(probeAccount: string): FakeModules {
   const dir = mkdtempSync(join(tmpdir(), 'callout-fake-keytar-'));
   const requireHere = createRequire(import.meta.url);
   let n = 0;
@@ -126,10 +126,59 @@ export function fakeKeytarModules(probeAccount: string): FakeModules {
       return file;
     },
     state(modulePath) {
-      return (requireHere(modulePath) as { __state: FakeKeytarState }).__state;
+      return (requireHere(modulePath) as { __state: FakeKeychainState }).__state;
     },
     cleanup() {
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * Writes an entry the way keytar 7 (libsecret) did on Linux, straight through the Secret Service's
+ * D-Bus API: in the default collection, attributes { service, account, xdg:schema:
+ * org.freedesktop.Secret.Generic }, label "service/account", the key as UTF-8 text/plain. (Checked
+ * against keytar 7.9 itself before it was removed: these are the attributes and label it wrote.)
+ */
+export async function storeAsKeytarDid(service: string, account: string, key: string): Promise<void> {
+  const dbus = createRequire(import.meta.url)('@jellybrick/dbus-next') as typeof import('@jellybrick/dbus-next');
+  const bus = dbus.sessionBus();
+  const call = async (path: string, iface: string, member: string, signature: string, body: unknown[]) =>
+    (await bus.call(new dbus.Message({ destination: 'org.freedesktop.secrets', path, interface: iface, member, signature, body })))?.body ?? [];
+  try {
+    const [, session] = (await call('/org/freedesktop/secrets', 'org.freedesktop.Secret.Service', 'OpenSession', 'sv', [
+      'plain',
+      new dbus.Variant('s', ''),
+    ])) as [unknown, string];
+    const properties = {
+      'org.freedesktop.Secret.Item.Label': new dbus.Variant('s', `${service}/${account}`),
+      'org.freedesktop.Secret.Item.Attributes': new dbus.Variant('a{ss}', { service, account, 'xdg:schema': 'org.freedesktop.Secret.Generic' }),
+    };
+    const secret = [session, Buffer.alloc(0), Buffer.from(key, 'utf8'), 'text/plain'];
+    await call('/org/freedesktop/secrets/aliases/default', 'org.freedesktop.Secret.Collection', 'CreateItem', 'a{sv}(oayays)b', [properties, secret, true]);
+  } finally {
+    bus.disconnect();
+  }
+}
+
+/** How many entries in keytar's Linux layout exist for (service, account). */
+export async function keytarEntries(service: string, account: string): Promise<number> {
+  const dbus = createRequire(import.meta.url)('@jellybrick/dbus-next') as typeof import('@jellybrick/dbus-next');
+  const bus = dbus.sessionBus();
+  try {
+    const reply = await bus.call(
+      new dbus.Message({
+        destination: 'org.freedesktop.secrets',
+        path: '/org/freedesktop/secrets',
+        interface: 'org.freedesktop.Secret.Service',
+        member: 'SearchItems',
+        signature: 'a{ss}',
+        body: [{ service, account }],
+      }),
+    );
+    const [unlocked, locked] = (reply?.body ?? [[], []]) as [string[], string[]];
+    return unlocked.length + locked.length;
+  } finally {
+    bus.disconnect();
+  }
 }

@@ -1,10 +1,9 @@
 import { join, sep } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { findAppRoot, betterSqliteNativeBinding, electronNativeDir, keytarModulePath, unpackedPath } from '../../../main/native-modules';
+import { findAppRoot, betterSqliteNativeBinding, electronNativeDir, unpackedPath } from '../../../main/native-modules';
 
 const BASE = join(sep, 'app', 'native', 'electron');
 const SQLITE = join(BASE, 'better_sqlite3.node');
-const KEYTAR = join(BASE, 'keytar.node');
 const exists =
   (...present: string[]) =>
   (path: string) =>
@@ -26,14 +25,6 @@ describe('betterSqliteNativeBinding', () => {
 
   it('in this test process (Node) is undefined with the real defaults', () => {
     expect(betterSqliteNativeBinding()).toBeUndefined();
-  });
-});
-
-describe('keytarModulePath', () => {
-  it('mirrors the same rule', () => {
-    expect(keytarModulePath({}, exists(KEYTAR), BASE)).toBeUndefined();
-    expect(keytarModulePath({ electron: '45.4.1' }, exists(KEYTAR), BASE)).toBe(KEYTAR);
-    expect(keytarModulePath({ electron: '45.4.1' }, exists(SQLITE), BASE)).toBeUndefined();
   });
 });
 

@@ -114,10 +114,7 @@ describe('beforePack hook (native builds for Electron)', () => {
     const dir = join(project, 'native', 'electron');
     mkdirSync(dir, { recursive: true });
     const modules: Record<string, { version: string; binary: string; sha256: string }> = {};
-    for (const [name, binary] of [
-      ['better-sqlite3', 'better_sqlite3.node'],
-      ['keytar', 'keytar.node'],
-    ] as const) {
+    for (const [name, binary] of [['better-sqlite3', 'better_sqlite3.node']] as const) {
       const content = Buffer.from(`fake ${binary}`);
       writeFileSync(join(dir, binary), content);
       modules[name] = { version: '1.0.0', binary, sha256: createHash('sha256').update(content).digest('hex') };
@@ -143,12 +140,12 @@ describe('beforePack hook (native builds for Electron)', () => {
 
   it('reports a wrong Electron version, platform, arch or a tampered binary', () => {
     writeBuilds({ electron: '38.0.0', platform: 'darwin', arch: 'arm64' });
-    writeFileSync(join(project, 'native', 'electron', 'keytar.node'), 'changed');
+    writeFileSync(join(project, 'native', 'electron', 'better_sqlite3.node'), 'changed');
     const problems = checkNativeBuilds({ projectDir: project, platform: 'linux', arch: 'x64', electronVersion }).join('\n');
     expect(problems).toMatch(/Electron 38\.0\.0/);
     expect(problems).toMatch(/built on darwin/);
     expect(problems).toMatch(/built for arm64/);
-    expect(problems).toMatch(/keytar\.node does not match/);
+    expect(problems).toMatch(/better_sqlite3\.node does not match/);
   });
 });
 

@@ -1,32 +1,31 @@
-// KeytarSecretStore against the REAL OS keychain (on Linux: a Secret Service over D-Bus).
+// KeychainSecretStore (@napi-rs/keyring) against the REAL OS keychain (on Linux: a Secret Service over D-Bus).
 //
 // - A Secret Service is reachable: every test runs, under a service name unique to this run,
 //   and every entry it writes is deleted afterwards.
 // - None is reachable: the keychain suites are SKIPPED, and the reason is printed and shown in
 //   the suite's name.
 // - CALLOUT_REQUIRE_KEYCHAIN=1 (CI): an unreachable keychain FAILS the run instead.
-import { fileURLToPath } from 'node:url';
 import { inspect } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { KEYCHAIN_SERVICE_ENV, KeytarSecretStore, PROBE_ACCOUNT, SecretStoreError, openSecretStore } from '../../../main/secrets';
-import { KEYCHAIN_REQUIRED, NO_KEYCHAIN_HINT, probeRealKeychain, uniqueService } from './helpers';
+import { KEYCHAIN_SERVICE_ENV, KeychainSecretStore, PROBE_ACCOUNT, SecretStoreError, openSecretStore } from '../../../main/secrets';
+import { KEYCHAIN_REQUIRED, NO_KEYCHAIN_HINT, keytarEntries, probeRealKeychain, storeAsKeytarDid, uniqueService } from './helpers';
 
 const SERVICE = uniqueService();
 const UNICODE_SERVICE = `${uniqueService('ünï-服务-')}-🔐`;
 const keychain = await probeRealKeychain(SERVICE);
 const skip = !keychain.available && !KEYCHAIN_REQUIRED;
 const skipNote = skip ? ` [SKIPPED: no keychain reachable: ${keychain.reason}; ${NO_KEYCHAIN_HINT}]` : '';
-if (skip) console.warn(`keytar-store.test.ts: real-keychain tests skipped. ${keychain.reason}\n  To run them, ${NO_KEYCHAIN_HINT}.`);
+if (skip) console.warn(`keychain-store.test.ts: real-keychain tests skipped. ${keychain.reason}\n  To run them, ${NO_KEYCHAIN_HINT}.`);
 
 /** Every (service, account) written, deleted in afterAll even when a test fails half-way. */
-const written: Array<{ store: KeytarSecretStore; account: string }> = [];
-let store: KeytarSecretStore;
+const written: Array<{ store: KeychainSecretStore; account: string }> = [];
+let store: KeychainSecretStore;
 
-async function openStore(service = SERVICE): Promise<KeytarSecretStore> {
-  return KeytarSecretStore.open({ service, probeTimeoutMs: 5_000 });
+async function openStore(service = SERVICE): Promise<KeychainSecretStore> {
+  return KeychainSecretStore.open({ service, probeTimeoutMs: 5_000 });
 }
 
-async function put(target: KeytarSecretStore, account: string, secret: string): Promise<void> {
+async function put(target: KeychainSecretStore, account: string, secret: string): Promise<void> {
   written.push({ store: target, account });
   await target.set(account, secret);
 }
@@ -41,7 +40,7 @@ describe('real keychain availability', () => {
   });
 });
 
-describe.skipIf(skip)(`KeytarSecretStore on the real keychain${skipNote}`, () => {
+describe.skipIf(skip)(`KeychainSecretStore on the real keychain${skipNote}`, () => {
   beforeAll(async () => {
     if (!keychain.available) {
       throw new Error(`CALLOUT_REQUIRE_KEYCHAIN=1 but the keychain is unreachable: ${keychain.reason}`);
@@ -157,13 +156,50 @@ describe.skipIf(skip)(`KeytarSecretStore on the real keychain${skipNote}`, () =>
     expect(await store.get(account)).toBe(secret);
   });
 
-  it('works with modulePath pointing at the raw keytar.node binding (the Electron-ABI switch)', async () => {
-    // The build node_modules holds; in Electron, main/native-modules.ts keytarModulePath() gives the path.
-    const binding = fileURLToPath(new URL('../../../node_modules/keytar/build/Release/keytar.node', import.meta.url));
-    const viaBinding = await KeytarSecretStore.open({ service: SERVICE, modulePath: binding, probeTimeoutMs: 5_000 });
-    await put(viaBinding, 'profile-binding', 'sk-live-binding-0006');
-    expect(await store.get('profile-binding')).toBe('sk-live-binding-0006');
-    expect(await viaBinding.delete('profile-binding')).toBe(true);
+  describe.runIf(process.platform === 'linux')("keys keytar stored (an earlier version's layout on Linux)", () => {
+    it('reads a key stored the way keytar did, moves it to the new layout and removes the old entry', async () => {
+      const account = 'profile-from-keytar';
+      const key = 'sk-live-keytar-密钥-0007';
+      await storeAsKeytarDid(SERVICE, account, key);
+      written.push({ store, account });
+      expect(await keytarEntries(SERVICE, account)).toBe(1);
+      // A new store, as after an upgrade: the key is there.
+      const upgraded = await openStore();
+      expect(await upgraded.get(account)).toBe(key);
+      expect(await upgraded.has(account)).toBe(true);
+      // Moved: the old entry is gone and the key is read from the new layout from now on.
+      expect(await keytarEntries(SERVICE, account)).toBe(0);
+      expect(await openStore().then((s) => s.get(account))).toBe(key);
+      expect(await upgraded.delete(account)).toBe(true);
+      expect(await upgraded.get(account)).toBeNull();
+    });
+
+    it('a key replaced or deleted after the upgrade never comes back from the old entry', async () => {
+      const account = 'profile-keytar-replaced';
+      await storeAsKeytarDid(SERVICE, account, 'sk-live-old-key-0008');
+      written.push({ store, account });
+      await store.set(account, 'sk-live-new-key-0009');
+      expect(await keytarEntries(SERVICE, account)).toBe(0);
+      expect(await store.get(account)).toBe('sk-live-new-key-0009');
+      expect(await store.delete(account)).toBe(true);
+      expect(await store.get(account)).toBeNull();
+
+      const only = 'profile-keytar-only';
+      await storeAsKeytarDid(SERVICE, only, 'sk-live-only-old-0010');
+      written.push({ store, account: only });
+      // Deleted without ever being read: the old entry goes too, and delete says a key was there.
+      expect(await store.delete(only)).toBe(true);
+      expect(await keytarEntries(SERVICE, only)).toBe(0);
+      expect(await store.get(only)).toBeNull();
+    });
+
+    it('keeps services apart in the old layout too', async () => {
+      await storeAsKeytarDid(SERVICE, 'profile-keytar-elsewhere', 'sk-live-elsewhere-0011');
+      written.push({ store, account: 'profile-keytar-elsewhere' });
+      const other = await openStore(uniqueService('other-'));
+      expect(await other.get('profile-keytar-elsewhere')).toBeNull();
+      expect(await store.get('profile-keytar-elsewhere')).toBe('sk-live-elsewhere-0011');
+    });
   });
 
   it('openSecretStore picks the keychain, under CALLOUT_KEYCHAIN_SERVICE', async () => {
@@ -172,9 +208,9 @@ describe.skipIf(skip)(`KeytarSecretStore on the real keychain${skipNote}`, () =>
     try {
       const { store: opened, status } = await openSecretStore({ probeTimeoutMs: 5_000 });
       expect(status).toEqual({ kind: 'keychain', keychainAvailable: true, reason: null, reasonCode: null });
-      expect(opened).toBeInstanceOf(KeytarSecretStore);
-      expect((opened as KeytarSecretStore).service).toBe(SERVICE);
-      await put(opened as KeytarSecretStore, 'profile-env', 'sk-live-env-0005');
+      expect(opened).toBeInstanceOf(KeychainSecretStore);
+      expect((opened as KeychainSecretStore).service).toBe(SERVICE);
+      await put(opened as KeychainSecretStore, 'profile-env', 'sk-live-env-0005');
       expect(await store.get('profile-env')).toBe('sk-live-env-0005');
     } finally {
       if (saved === undefined) delete process.env[KEYCHAIN_SERVICE_ENV];

@@ -1,5 +1,7 @@
-// keytar stays behind one door: only main/secrets/keytar-store.ts names it, and it is loaded
-// lazily (importing main/secrets loads no native code).
+// The keychain libraries stay behind one door each: only main/secrets/keychain-store.ts names
+// @napi-rs/keyring, only main/secrets/keytar-layout.ts names @jellybrick/dbus-next (the Secret
+// Service, for keys keytar stored), keytar is named nowhere; the native library is loaded lazily
+// (importing main/secrets loads no native code).
 import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,11 +14,15 @@ import { describe, expect, it } from 'vitest';
 const ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '..', '..', '..');
 const SCANNED_DIRS = ['main', 'preload', 'renderer', 'common', 'bin'];
 const SOURCE_FILE = /\.(?:[cm]?ts|tsx|[cm]?js|jsx)$/;
-const THE_ONE_MODULE = 'main/secrets/keytar-store.ts';
+/** Each keychain library (and its subpaths), and the one module allowed to name it (null: none). */
+const DOORS: ReadonlyArray<{ library: RegExp; module: string | null }> = [
+  { library: /^@napi-rs\/keyring(?:\/.*)?$/, module: 'main/secrets/keychain-store.ts' },
+  { library: /^@jellybrick\/dbus-next(?:\/.*)?$/, module: 'main/secrets/keytar-layout.ts' },
+  { library: /^keytar(?:\/.*)?$/, module: null },
+];
 
-/** keytar itself, its subpaths, and its drop-in replacement. */
-function namesKeytar(specifier: string): boolean {
-  return /^(?:keytar|@napi-rs\/keyring)(?:\/.*)?$/.test(specifier);
+function namesKeychainLibrary(specifier: string): boolean {
+  return DOORS.some((door) => door.library.test(specifier));
 }
 
 function sourceFiles(dir: string): string[] {
@@ -32,18 +38,18 @@ function sourceFiles(dir: string): string[] {
 }
 
 /**
- * Every string literal naming keytar, found with the TypeScript parser: import/export
+ * Every string literal naming a keychain library, found with the TypeScript parser: import/export
  * declarations, `import type`, dynamic import(), require(), createRequire(...)('keytar'),
  * vi.mock('keytar'): any use of the name as a module specifier is a string literal. Comments
  * and longer strings ('keytar.node', prose) are not matches.
  */
-function keytarLiterals(file: string): string[] {
+function keychainLiterals(file: string): string[] {
   const text = readFileSync(file, 'utf8');
   const kind = file.endsWith('x') ? ts.ScriptKind.TSX : file.endsWith('js') ? ts.ScriptKind.JS : ts.ScriptKind.TS;
   const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, false, kind);
   const found: string[] = [];
   const visit = (node: ts.Node): void => {
-    if ((ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) && namesKeytar(node.text)) {
+    if ((ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) && namesKeychainLibrary(node.text)) {
       const { line } = source.getLineAndCharacterOfPosition(node.getStart(source));
       found.push(`${relative(ROOT, file).split(sep).join('/')}:${line + 1} '${node.text}'`);
     }
@@ -53,19 +59,27 @@ function keytarLiterals(file: string): string[] {
   return found;
 }
 
-describe('keytar boundary', () => {
-  it(`only ${THE_ONE_MODULE} names keytar (in ${SCANNED_DIRS.join(', ')})`, () => {
+describe('keychain library boundary', () => {
+  it(`each keychain library is named by its one module only (in ${SCANNED_DIRS.join(', ')})`, () => {
     const files = SCANNED_DIRS.flatMap((d) => sourceFiles(join(ROOT, d)));
     expect(files.length).toBeGreaterThan(10); // the scan really looked at the code base
-    const hits = files.flatMap(keytarLiterals);
-    const offenders = hits.filter((h) => !h.startsWith(`${THE_ONE_MODULE}:`));
-    expect(offenders, 'keytar must only be loaded by main/secrets/keytar-store.ts').toEqual([]);
-    // And the one module really does (so the scan is not vacuous).
-    expect(hits.some((h) => h.startsWith(`${THE_ONE_MODULE}:`))).toBe(true);
+    const hits = files.flatMap(keychainLiterals);
+    const offenders = hits.filter((hit) => {
+      const specifier = /'([^']*)'$/.exec(hit)![1]!;
+      const door = DOORS.find((d) => d.library.test(specifier))!;
+      return door.module === null || !hit.startsWith(`${door.module}:`);
+    });
+    expect(offenders, 'a keychain library may only be loaded by its one module; keytar by none').toEqual([]);
+    // And the modules really do (so the scan is not vacuous).
+    for (const door of DOORS.filter((d) => d.module !== null))
+      expect(
+        hits.some((h) => h.startsWith(`${door.module}:`)),
+        door.module!,
+      ).toBe(true);
   });
 
   it('the scanner catches every way of naming keytar', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'callout-keytar-scan-'));
+    const dir = mkdtempSync(join(tmpdir(), 'callout-keychain-scan-'));
     try {
       const cases: Record<string, string> = {
         'static.ts': "import keytar from 'keytar';",
@@ -75,19 +89,20 @@ describe('keytar boundary', () => {
         'create-require.ts': 'import { createRequire } from \'node:module\'; createRequire(import.meta.url)("keytar");',
         'napi.ts': "import * as k from '@napi-rs/keyring/keytar';",
         'reexport.ts': "export * from 'keytar';",
+        'dbus.ts': "import { sessionBus } from '@jellybrick/dbus-next';",
       };
       for (const [name, text] of Object.entries(cases)) writeFileSync(join(dir, name), text);
       writeFileSync(join(dir, 'clean.ts'), "// keytar is mentioned here\nexport const file = 'keytar.node';\n");
-      for (const name of Object.keys(cases)) expect(keytarLiterals(join(dir, name)), name).toHaveLength(1);
-      expect(keytarLiterals(join(dir, 'clean.ts'))).toEqual([]);
+      for (const name of Object.keys(cases)) expect(keychainLiterals(join(dir, name)), name).toHaveLength(1);
+      expect(keychainLiterals(join(dir, 'clean.ts'))).toEqual([]);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
   });
 
-  it('importing main/secrets loads no native keytar; the first keychain use does', async () => {
-    // A fresh Node process (vitest's own may already hold keytar from another test file).
-    const dir = mkdtempSync(join(tmpdir(), 'callout-keytar-lazy-'));
+  it('importing main/secrets loads no native keychain library; the first keychain use does', async () => {
+    // A fresh Node process (vitest's own may already hold the library from another test file).
+    const dir = mkdtempSync(join(tmpdir(), 'callout-keychain-lazy-'));
     try {
       const script = join(dir, 'check.mts');
       writeFileSync(
@@ -96,16 +111,16 @@ describe('keytar boundary', () => {
 import { readFileSync } from 'node:fs';
 const require = createRequire(import.meta.url);
 const loaded = () => ({
-  requireCache: Object.keys(require.cache).filter((k) => /[\\\\/]keytar[\\\\/]|keytar\\.node$/.test(k)).length,
+  requireCache: Object.keys(require.cache).filter((k) => /[\\\\/]@napi-rs[\\\\/]keyring|keyring\\.[^\\\\/]*\\.node$/.test(k)).length,
   mappedLibraries: process.platform === 'linux'
-    ? readFileSync('/proc/self/maps', 'utf8').split('\\n').filter((l) => l.includes('keytar.node')).length
+    ? readFileSync('/proc/self/maps', 'utf8').split('\\n').filter((l) => /keyring\\.[^/]*\\.node/.test(l)).length
     : 0,
 });
 const secrets = await import(process.argv[2]);
 const afterImport = loaded();
 const { status } = await secrets.openSecretStore({ forceSession: true });
 const afterForcedSession = loaded();
-await secrets.loadKeytar();
+await secrets.loadKeychainModule();
 const afterLoad = loaded();
 console.log(JSON.stringify({ afterImport, afterForcedSession, afterLoad, status }));
 `,
@@ -122,7 +137,7 @@ console.log(JSON.stringify({ afterImport, afterForcedSession, afterLoad, status 
       expect(result.afterImport).toEqual({ requireCache: 0, mappedLibraries: 0 });
       expect(result.afterForcedSession).toEqual({ requireCache: 0, mappedLibraries: 0 });
       expect(result.status.kind).toBe('session');
-      // The detector works: once loaded, keytar shows up.
+      // The detector works: once loaded, the library shows up.
       expect(result.afterLoad.requireCache).toBeGreaterThan(0);
       if (process.platform === 'linux') expect(result.afterLoad.mappedLibraries).toBeGreaterThan(0);
     } finally {
