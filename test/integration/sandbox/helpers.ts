@@ -1,6 +1,7 @@
 /** Shared helpers for the sandbox provider's real-HTTP tests (127.0.0.1 only). */
 
 import { afterEach } from 'vitest';
+import type { ManualClock } from '../../../main/clock';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../../main/sandbox';
 
 /** 1000x faster than real time: a 6 s ring takes 6 ms. */
@@ -100,6 +101,25 @@ export async function untilFinal(sb: Sandbox, smsid: string, timeoutMs = 5000): 
     // Real time: a poll interval while the sandbox (a real HTTP server on the system clock, sped up by its time scale) runs the call; the loop is bounded by its deadline.
     await sleep(5);
   }
+}
+
+/**
+ * On a sandbox running on a manual clock: moves the clock from timer to timer until `check` holds.
+ * Fails when no timer is left before `limitMs` of sandbox time (what it waits for never comes).
+ */
+export async function advanceUntil(clock: ManualClock, check: () => boolean, what: string, limitMs = 3_600_000): Promise<void> {
+  const end = clock.now() + limitMs;
+  while (!check()) {
+    const next = clock.nextAt();
+    if (next === null || next > end) throw new Error(`${what}: not reached, and no timer is left before the limit`);
+    await clock.advanceTo(next);
+  }
+}
+
+/** On a manual clock: runs the call to its final state, then reads /voice/status as a client would. */
+export async function finalOn(clock: ManualClock, sb: Sandbox, smsid: string): Promise<Record<string, unknown>> {
+  await advanceUntil(clock, () => FINAL.has(sb.calls().find((c) => c.smsid === smsid)?.state ?? ''), `call ${smsid} final`);
+  return status(sb, smsid);
 }
 
 export async function waitFor(check: () => boolean, timeoutMs = 5000, what = 'condition'): Promise<void> {
