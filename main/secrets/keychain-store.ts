@@ -57,6 +57,8 @@ export interface KeychainStoreOptions {
   readonly probeTimeoutMs?: number;
   /** How long each later get/set/delete waits (an unlock prompt may be up). Default 60 s. */
   readonly operationTimeoutMs?: number;
+  /** The clock those waits run on. Default systemClock. */
+  readonly clock?: Clock;
 }
 
 const loaded = new Map<string, { module: KeychainModule; keytarLayout: KeytarLayout }>();
@@ -207,12 +209,14 @@ export class KeychainSecretStore implements SecretStore {
   readonly #keychain: KeychainModule;
   readonly #keytarLayout: KeytarLayout;
   readonly #operationTimeoutMs: number;
+  readonly #clock: Clock;
 
-  private constructor(keychain: KeychainModule, keytarLayout: KeytarLayout, service: string, operationTimeoutMs: number) {
+  private constructor(keychain: KeychainModule, keytarLayout: KeytarLayout, service: string, operationTimeoutMs: number, clock: Clock) {
     this.#keychain = keychain;
     this.#keytarLayout = keytarLayout;
     this.service = service;
     this.#operationTimeoutMs = operationTimeoutMs;
+    this.#clock = clock;
   }
 
   /**
@@ -235,6 +239,7 @@ export class KeychainSecretStore implements SecretStore {
         Promise.resolve().then(() => writeProbe(keychain, service)),
         probeTimeoutMs,
         () => timedOut,
+        options.clock,
       );
     } catch (error) {
       if (error === timedOut) throw error;
@@ -247,7 +252,13 @@ export class KeychainSecretStore implements SecretStore {
         detail: `probe of service "${service}": ${detail}`,
       });
     }
-    return new KeychainSecretStore(keychain, options.keytarLayout ?? keytarLayout, service, options.operationTimeoutMs ?? DEFAULT_OPERATION_TIMEOUT_MS);
+    return new KeychainSecretStore(
+      keychain,
+      options.keytarLayout ?? keytarLayout,
+      service,
+      options.operationTimeoutMs ?? DEFAULT_OPERATION_TIMEOUT_MS,
+      options.clock ?? systemClock,
+    );
   }
 
   /** The key; one that keytar stored is moved to the library's own layout on first read. */
@@ -293,7 +304,7 @@ export class KeychainSecretStore implements SecretStore {
       `The system keychain did not answer within ${seconds(this.#operationTimeoutMs)} when asked to ${what}.`,
     );
     try {
-      return await withTimeout(Promise.resolve().then(operation), this.#operationTimeoutMs, () => timedOut);
+      return await withTimeout(Promise.resolve().then(operation), this.#operationTimeoutMs, () => timedOut, this.#clock);
     } catch (error) {
       if (error === timedOut) throw error;
       const detail = firstLine(errorText(error));

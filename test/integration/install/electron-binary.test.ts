@@ -122,21 +122,19 @@ function terminal() {
 }
 
 describe('npm install (scripts/postinstall.mjs)', () => {
-  it('fetches the binary from ELECTRON_MIRROR with a progress line, unpacked by electron’s own install.js, then builds the native modules', async () => {
+  it('fetches the binary from ELECTRON_MIRROR with a progress line, unpacked by electron’s own install.js', async () => {
     process.env.ELECTRON_MIRROR = mirrorUrl;
     const lines: string[] = [];
     const progress = terminal();
-    const built: string[] = [];
-    await postinstall({ root: checkout, env: process.env, say: (l) => void lines.push(l), progress, build: (root) => (built.push(root), { status: 0 }) });
+    await postinstall({ root: checkout, env: process.env, say: (l) => void lines.push(l), progress });
     expect(requests).toEqual([`/v${VERSION}/${ZIP_NAME}`]);
     expect(progress.text()).toContain(`Downloading Electron ${VERSION} (${process.platform}-${process.arch}): 100%`);
     const binary = findElectronBinary({ root: checkout, env: process.env });
     expect(binary).toBe(join(checkout, 'node_modules/electron/dist/electron'));
     expect(readFileSync(join(checkout, 'node_modules/electron/path.txt'), 'utf8')).toBe('electron');
-    expect(built).toEqual([checkout]);
     expect(lines).toEqual([`Electron ${VERSION} is ready for \`npm start\` (downloaded).`]);
     // A second install finds it and downloads nothing.
-    await postinstall({ root: checkout, env: process.env, say: (l) => void lines.push(l), progress: null, build: () => ({ status: 0 }) });
+    await postinstall({ root: checkout, env: process.env, say: (l) => void lines.push(l), progress: null });
     expect(requests).toHaveLength(1);
     expect(lines.at(-1)).toBe(`Electron ${VERSION} is ready for \`npm start\`.`);
   });
@@ -147,11 +145,10 @@ describe('npm install (scripts/postinstall.mjs)', () => {
   ])('with %s: one line that says how to point Electron elsewhere, and the install goes on', async (_what, at, reason) => {
     process.env.ELECTRON_MIRROR = at();
     const lines: string[] = [];
-    let builds = 0;
     const started = Date.now();
-    await expect(
-      postinstall({ root: checkout, env: process.env, say: (l) => void lines.push(l), progress: null, build: () => (builds++, { status: 0 }) }),
-    ).resolves.toBeUndefined();
+    await expect(postinstall({ root: checkout, env: process.env, say: (l) => void lines.push(l), progress: null })).resolves.toBeUndefined();
+    // Real time: the install talks to a real server on 127.0.0.1 through electron's own downloader (on
+    // the system clock, not ours); the bound only guards against an install that hangs on an unreachable host.
     expect(Date.now() - started).toBeLessThan(10_000);
     expect(lines).toHaveLength(1);
     expect(lines[0]).not.toContain('\n');
@@ -160,7 +157,6 @@ describe('npm install (scripts/postinstall.mjs)', () => {
     expect(lines[0]).toContain('`npm start` opens the console in your browser');
     expect(lines[0]).toContain('ELECTRON_MIRROR');
     expect(lines[0]).toContain(`ELECTRON_OVERRIDE_DIST_PATH to a folder holding Electron ${VERSION}`);
-    expect(builds).toBe(0);
     expect(findElectronBinary({ root: checkout, env: process.env })).toBeNull();
   });
 
@@ -171,7 +167,7 @@ describe('npm install (scripts/postinstall.mjs)', () => {
     process.env.ELECTRON_OVERRIDE_DIST_PATH = local;
     process.env.ELECTRON_MIRROR = mirrorUrl;
     const lines: string[] = [];
-    await postinstall({ root: checkout, env: process.env, say: (l) => void lines.push(l), progress: null, build: () => ({ status: 0 }) });
+    await postinstall({ root: checkout, env: process.env, say: (l) => void lines.push(l), progress: null });
     expect(requests).toEqual([]);
     expect(lines).toEqual([`Electron ${VERSION} is ready for \`npm start\`.`]);
     expect(await fetchElectronBinary({ root: checkout, env: process.env, progress: null })).toEqual({
@@ -186,26 +182,11 @@ describe('npm install (scripts/postinstall.mjs)', () => {
     });
   });
 
-  it('says in one line when the native modules cannot be built for Electron, and does not fail', async () => {
-    process.env.ELECTRON_MIRROR = mirrorUrl;
-    const lines: string[] = [];
-    await postinstall({
-      root: checkout,
-      env: process.env,
-      say: (l) => void lines.push(l),
-      progress: null,
-      build: () => ({ status: 2, stderr: "rebuild-electron-native: cannot reach Electron's headers for v45.4.1:\n  https://electronjs.org/headers/...\n" }),
-    });
-    expect(lines).toEqual([
-      `Electron ${VERSION} is installed, but the native modules could not be built for it (cannot reach Electron's headers for v45.4.1); \`npm start\` tries again. The browser console, the CLI and the tests do not need them.`,
-    ]);
-  });
-
   it('honours ELECTRON_SKIP_BINARY_DOWNLOAD when someone sets it (nothing needs it), in one line', async () => {
     process.env.ELECTRON_SKIP_BINARY_DOWNLOAD = '1';
     process.env.ELECTRON_MIRROR = mirrorUrl;
     const lines: string[] = [];
-    await postinstall({ root: checkout, env: process.env, say: (l) => void lines.push(l), progress: null, build: () => ({ status: 0 }) });
+    await postinstall({ root: checkout, env: process.env, say: (l) => void lines.push(l), progress: null });
     expect(requests).toEqual([]);
     expect(lines).toHaveLength(1);
     expect(lines[0]).toContain('ELECTRON_SKIP_BINARY_DOWNLOAD is set');
@@ -221,14 +202,14 @@ describe('npm start (scripts/start.mjs)', () => {
   const ok = async () => ({ ok: true as const, path: '/opt/electron/electron', fetched: false });
   const display = { DISPLAY: ':0' };
 
-  it('opens the desktop app where there is a display, the binary and the native modules', async () => {
-    expect(await chooseStart({ env: display, platform: 'linux', fetch: ok, buildNative: () => true })).toEqual({ desktop: '/opt/electron/electron' });
-    expect(await chooseStart({ env: {}, platform: 'darwin', fetch: ok, buildNative: () => true })).toEqual({ desktop: '/opt/electron/electron' });
+  it('opens the desktop app where there is a display and the binary', async () => {
+    expect(await chooseStart({ env: display, platform: 'linux', fetch: ok })).toEqual({ desktop: '/opt/electron/electron' });
+    expect(await chooseStart({ env: {}, platform: 'darwin', fetch: ok })).toEqual({ desktop: '/opt/electron/electron' });
   });
 
   it('without a display, goes to the browser without downloading anything', async () => {
     let fetched = 0;
-    const choice = await chooseStart({ env: { SSH_CONNECTION: 'x' }, platform: 'linux', fetch: async () => (fetched++, ok()), buildNative: () => true });
+    const choice = await chooseStart({ env: { SSH_CONNECTION: 'x' }, platform: 'linux', fetch: async () => (fetched++, ok()) });
     expect(choice).toEqual({ browser: 'there is no display here (neither DISPLAY nor WAYLAND_DISPLAY is set)' });
     expect(fetched).toBe(0);
     expect(displayProblem({ WAYLAND_DISPLAY: 'wayland-0' }, 'linux')).toBeNull();
@@ -239,29 +220,26 @@ describe('npm start (scripts/start.mjs)', () => {
     expect(existsSync(electronViteBin())).toBe(true);
   });
 
-  it('goes to the browser, saying why, when the binary cannot be fetched or the native modules cannot be built', async () => {
+  it('goes to the browser, saying why, when the binary cannot be fetched', async () => {
     const refused = await chooseStart({
       env: display,
       platform: 'linux',
       fetch: async () => ({ ok: false, reason: 'ENOTFOUND github.com' }),
-      buildNative: () => true,
     });
     expect(refused.browser).toBe(
       "Electron's binary is not here and could not be downloaded (ENOTFOUND github.com); set ELECTRON_MIRROR or ELECTRON_OVERRIDE_DIST_PATH for the desktop app",
     );
-    const unbuilt = await chooseStart({ env: display, platform: 'linux', fetch: ok, buildNative: () => false });
-    expect(unbuilt.browser).toMatch(/native modules could not be built for Electron/);
   });
 });
 
 describe('the install needs no ELECTRON_SKIP_BINARY_DOWNLOAD', () => {
-  it('package.json keeps electron’s own download script from running, and allows the native builds', () => {
+  it('package.json keeps electron’s own download script from running, and every other install script a package has but does not need', () => {
     const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
       allowScripts: Record<string, boolean>;
       scripts: Record<string, string>;
       devDependencies: Record<string, string>;
     };
-    expect(pkg.allowScripts).toMatchObject({ electron: false, 'better-sqlite3': true, esbuild: true });
+    expect(pkg.allowScripts).toMatchObject({ electron: false, 'better-sqlite3': false, esbuild: true });
     expect(pkg.scripts.postinstall).toBe('node scripts/postinstall.mjs');
     expect(pkg.scripts.start).toBe('node scripts/start.mjs');
     expect(pkg.devDependencies.electron).toMatch(/^\^45\./);

@@ -4,6 +4,7 @@
 import { join } from 'node:path';
 import { inspect } from 'node:util';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { ManualClock } from '../../../main/clock';
 import {
   FORCED_SESSION_REASON,
   KEYCHAIN_SERVICE,
@@ -77,9 +78,13 @@ describe('openSecretStore fallback to the session store', () => {
   });
 
   it('falls back within the probe timeout when the keychain never answers', async () => {
-    const started = Date.now();
-    const { store, status } = await openSecretStore({ modulePath: fakes.path('hanging'), probeTimeoutMs: 150 });
-    expect(Date.now() - started).toBeLessThan(2_000);
+    const clock = new ManualClock();
+    let settled = false;
+    const opening = openSecretStore({ modulePath: fakes.path('hanging'), probeTimeoutMs: 150, clock }).finally(() => (settled = true));
+    await clock.advance(149);
+    expect(settled).toBe(false);
+    await clock.advance(1);
+    const { store, status } = await opening;
     expect(store.kind).toBe('session');
     expectPlainReason(status);
     expect(status.reason).toMatch(/did not answer within 0\.2 s/);
@@ -198,10 +203,17 @@ describe('error messages never contain the secret', () => {
 
   it('when a later call times out (an unlock prompt nobody answers)', async () => {
     const fake = fakes.path('hang-after-probe');
-    const store = await KeychainSecretStore.open({ modulePath: fake, operationTimeoutMs: 100 });
-    const started = Date.now();
-    const error = await store.set('p1', SECRET).catch((e: unknown) => e);
-    expect(Date.now() - started).toBeLessThan(2_000);
+    const clock = new ManualClock();
+    const store = await KeychainSecretStore.open({ modulePath: fake, operationTimeoutMs: 100, clock });
+    let settled = false;
+    const saving = store
+      .set('p1', SECRET)
+      .catch((e: unknown) => e)
+      .finally(() => (settled = true));
+    await clock.advance(99);
+    expect(settled).toBe(false);
+    await clock.advance(1);
+    const error = await saving;
     expect(error).toMatchObject({ code: 'keychain-failed' });
     expect((error as SecretStoreError).message).toMatch(/did not answer within 0\.1 s when asked to save the API Key/);
     for (const text of everyRendering(error)) expect(text).not.toContain(SECRET);
