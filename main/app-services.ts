@@ -7,7 +7,6 @@ import { callEndedNotice as noticeOfCallEnd } from '../common/messages';
 import { translator } from './i18n';
 import { createHandlers } from './handlers';
 import { registerIpcHandlers, trustedSender, type IpcMainLike } from './ipc';
-import { betterSqliteNativeBinding } from './native-modules';
 import { createServices, type Locale, type Services } from './services';
 
 export interface NotificationCtorLike {
@@ -83,7 +82,6 @@ export async function startAppServices(o: AppServicesOptions): Promise<AppServic
   const logError = (error: unknown) => o.log(error instanceof Error ? (error.stack ?? error.message) : String(error));
   const services = await (o.create ?? createServices)({
     home: o.dataDir,
-    nativeBinding: betterSqliteNativeBinding(),
     version: o.version,
     log: logError,
     // The app runs escalations: pending steps resume at start (the claim keeps `callout page serve` from paging them too).

@@ -52,8 +52,6 @@ export interface ServicesOptions {
    * keychain. `lazy` opens it only when a key is first needed (the CLI: local commands never touch it).
    */
   secrets?: { store: SecretStore; status: SecretStoreStatus } | { lazy: true };
-  /** better-sqlite3 build for this runtime (Electron); see main/native-modules.ts. */
-  nativeBinding?: string;
   /** The embedded sandbox provider behind the built-in profile; false to run without it. */
   sandbox?: false | Omit<SandboxOptions, 'accounts'>;
   /**
@@ -165,7 +163,7 @@ function lazyKeychain(): { store: SecretStore; status: () => Promise<SecretStore
 export async function createServices(options: ServicesOptions = {}): Promise<Services> {
   const home = options.home ?? dataDirectory();
   const clock = options.clock ?? systemClock;
-  const store = openStore(home, options.nativeBinding ? { nativeBinding: options.nativeBinding, clock } : { clock });
+  const store = openStore(home, { clock });
   options.testOnlyWrapStore?.(store);
   let sandbox: Sandbox | null = null;
   try {

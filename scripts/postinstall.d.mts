@@ -4,5 +4,4 @@ export function postinstall(o?: {
   env?: NodeJS.ProcessEnv;
   say?: (line: string) => void;
   progress?: { isTTY?: boolean; write(s: string): unknown } | null;
-  build?: (root: string) => { status: number | null; stdout?: string; stderr?: string };
 }): Promise<void>;

@@ -5,6 +5,5 @@ export function chooseStart(o?: {
   env?: NodeJS.ProcessEnv;
   platform?: NodeJS.Platform;
   fetch?: (o: { env: NodeJS.ProcessEnv; progress: unknown }) => Promise<FetchResult>;
-  buildNative?: () => boolean;
 }): Promise<{ desktop: string; browser?: undefined } | { browser: string; desktop?: undefined }>;
 export function electronViteBin(): string;

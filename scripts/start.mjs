@@ -1,10 +1,9 @@
 #!/usr/bin/env node
 // `npm start`: the desktop app where Electron can run here, otherwise the same console in a browser
-// (`callout ui`), saying why in one line. The desktop app needs a display, Electron's binary (fetched
-// now, with progress, when it is missing and can be downloaded) and the native modules built for
-// Electron (built now when missing). Arguments after `npm start --` go to `callout ui`
+// (`callout ui`), saying why in one line. The desktop app needs a display and Electron's binary
+// (fetched now, with progress, when it is missing and can be downloaded). Arguments after `npm start --` go to `callout ui`
 // (e.g. `npm start -- --port 8080 --no-open`).
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -19,7 +18,7 @@ export function displayProblem(env = process.env, platform = process.platform) {
 }
 
 /** Decides how to start: { desktop: binary path } or { browser: why }. Each step runs only when the one before passed. */
-export async function chooseStart({ env = process.env, platform = process.platform, fetch = fetchElectronBinary, buildNative = buildNativeModules } = {}) {
+export async function chooseStart({ env = process.env, platform = process.platform, fetch = fetchElectronBinary } = {}) {
   const noDisplay = displayProblem(env, platform);
   if (noDisplay) return { browser: noDisplay };
   const binary = await fetch({ env, progress: process.stderr });
@@ -27,17 +26,12 @@ export async function chooseStart({ env = process.env, platform = process.platfo
     return {
       browser: `Electron's binary is not here and could not be downloaded (${binary.reason}); set ELECTRON_MIRROR or ELECTRON_OVERRIDE_DIST_PATH for the desktop app`,
     };
-  if (!buildNative()) return { browser: 'the native modules could not be built for Electron (see above); `npm run native:electron` tries again' };
   return { desktop: binary.path };
 }
 
 /** electron-vite's command (its bin is not among the package's exports: found beside its package.json). */
 export function electronViteBin() {
   return join(dirname(requireHere.resolve('electron-vite/package.json')), 'bin', 'electron-vite.js');
-}
-
-function buildNativeModules() {
-  return spawnSync(process.execPath, [join(ROOT, 'scripts', 'rebuild-electron-native.mjs'), '--if-missing'], { cwd: ROOT, stdio: 'inherit' }).status === 0;
 }
 
 /**

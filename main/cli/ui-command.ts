@@ -5,7 +5,6 @@
 import { existsSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { join, resolve } from 'node:path';
-import { betterSqliteNativeBinding } from '../native-modules';
 import { ENTRY_DOCUMENT } from '../renderer-files';
 import { createServices, type Services } from '../services';
 import { dataDirectory } from '../store';
@@ -82,7 +81,6 @@ export async function runUiCommand(opts: UiCommandOptions, io: CliIo, json: bool
 
   const services = await (deps.create ?? createServices)({
     home,
-    nativeBinding: betterSqliteNativeBinding(),
     // Like the app, the browser console runs escalations.
     paging: { escalate: true },
     log: (error) => io.stderr(`callout ui: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`),

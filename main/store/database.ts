@@ -8,8 +8,6 @@ import { fail } from '../errors';
 export type { Database } from 'better-sqlite3';
 
 export interface OpenDatabaseOptions {
-  /** Path of a better-sqlite3 build for this runtime (Electron), see main/native-modules.ts. */
-  nativeBinding?: string;
   migrations?: readonly Migration[];
   /** Stop at this schema version (migration tests). */
   targetVersion?: number;
@@ -42,7 +40,7 @@ export function migrate(db: Database, file: string, migrations: readonly Migrati
 
 export function openDatabase(file: string, options: OpenDatabaseOptions = {}): Database {
   if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
-  const db = new BetterSqlite3(file, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {});
+  const db = new BetterSqlite3(file);
   try {
     // First, so that switching to WAL and migrating wait for another process opening the same file.
     db.pragma('busy_timeout = 5000');

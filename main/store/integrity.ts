@@ -187,7 +187,7 @@ function readMarker(file: string): string | null {
 function probe(file: string, options: OpenDatabaseOptions & IntegrityOptions): string | null {
   let db: Database;
   try {
-    db = new BetterSqlite3(file, { readonly: true, fileMustExist: true, ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}) });
+    db = new BetterSqlite3(file, { readonly: true, fileMustExist: true });
   } catch (error) {
     return isCorruptionError(error) ? (error as Error).message : null;
   }

@@ -1,15 +1,11 @@
 // electron-builder.yml, checked by electron-builder's own loader and JSON schema (no
-// packaging: that needs the Electron binary), the beforePack hook that guards the native
-// builds, and the generated app icon.
+// packaging: that needs the Electron binary), and the generated app icon.
 import { execFileSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { inflateSync } from 'node:zlib';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { archName, beforePack, checkNativeBuilds } from '../../../scripts/electron-builder-before-pack.mjs';
+import { beforeEach, describe, expect, it } from 'vitest';
 
 const ROOT = resolve('.');
 const requireHere = createRequire(import.meta.url);
@@ -21,7 +17,6 @@ interface BuilderConfig {
   files?: unknown;
   asarUnpack?: string[];
   npmRebuild?: boolean;
-  beforePack?: string;
   electronFuses?: Record<string, boolean>;
   linux?: { target?: unknown; category?: string; maintainer?: string; icon?: string };
   win?: { target?: unknown; icon?: string };
@@ -34,9 +29,6 @@ const builderConfig = requireHere('app-builder-lib/out/util/config/config') as {
   validateConfiguration(config: BuilderConfig, logger: unknown): Promise<void>;
 };
 const { DebugLogger } = requireHere('builder-util') as { DebugLogger: new (enabled: boolean) => unknown };
-const { resolveFunction } = requireHere('app-builder-lib/out/util/resolve') as {
-  resolveFunction(type: unknown, executor: string, name: string, root: string): Promise<unknown>;
-};
 
 function targets(value: unknown): string[] {
   const list = Array.isArray(value) ? value : [value];
@@ -65,11 +57,13 @@ describe('electron-builder.yml', () => {
     expect(config.directories?.output).toBe('dist');
   });
 
-  it('packs only the build, package.json and the Electron native builds, unpacked from the asar', () => {
+  it('packs the build and package.json; native binaries are unpacked from the asar and never rebuilt', () => {
     expect(JSON.stringify(config.files)).toContain('out/**');
     expect(JSON.stringify(config.files)).toContain('package.json');
-    expect(JSON.stringify(config.files)).toContain('native/**');
-    expect(config.asarUnpack).toEqual(expect.arrayContaining(['**/*.node', 'native/**']));
+    expect(JSON.stringify(config.files)).not.toContain('native/');
+    expect(config.asarUnpack).toEqual(['**/*.node']);
+    // The Node-API binaries the packages ship load in Electron as they are; a rebuild would compile
+    // better-sqlite3 from source (it still carries its binding.gyp).
     expect(config.npmRebuild).toBe(false);
   });
 
@@ -89,63 +83,6 @@ describe('electron-builder.yml', () => {
       enableNodeCliInspectArguments: false,
       onlyLoadAppFromAsar: true,
     });
-  });
-
-  it('its beforePack hook resolves the way electron-builder loads it', async () => {
-    expect(config.beforePack).toBe('./scripts/electron-builder-before-pack.mjs');
-    const hook = await resolveFunction(undefined, config.beforePack ?? '', 'beforePack', ROOT);
-    expect(typeof hook).toBe('function');
-  });
-});
-
-describe('beforePack hook (native builds for Electron)', () => {
-  let project: string;
-  const electronVersion = '45.4.1';
-
-  beforeEach(() => {
-    project = mkdtempSync(join(tmpdir(), 'callout-before-pack-'));
-  });
-
-  afterEach(() => {
-    rmSync(project, { recursive: true, force: true });
-  });
-
-  function writeBuilds(manifest: Partial<{ electron: string; platform: string; arch: string }> = {}): void {
-    const dir = join(project, 'native', 'electron');
-    mkdirSync(dir, { recursive: true });
-    const modules: Record<string, { version: string; binary: string; sha256: string }> = {};
-    for (const [name, binary] of [['better-sqlite3', 'better_sqlite3.node']] as const) {
-      const content = Buffer.from(`fake ${binary}`);
-      writeFileSync(join(dir, binary), content);
-      modules[name] = { version: '1.0.0', binary, sha256: createHash('sha256').update(content).digest('hex') };
-    }
-    writeFileSync(join(dir, 'manifest.json'), JSON.stringify({ electron: electronVersion, platform: 'linux', arch: 'x64', modules, ...manifest }));
-  }
-
-  it('maps electron-builder’s Arch enum', () => {
-    expect([0, 1, 2, 3, 4].map(archName)).toEqual(['ia32', 'x64', 'armv7l', 'arm64', 'universal']);
-  });
-
-  it('passes when the builds match the package being made', async () => {
-    writeBuilds();
-    expect(checkNativeBuilds({ projectDir: project, platform: 'linux', arch: 'x64', electronVersion })).toEqual([]);
-    await expect(
-      beforePack({ packager: { projectDir: project, info: { framework: { version: electronVersion } } }, electronPlatformName: 'linux', arch: 1 }),
-    ).resolves.toBeUndefined();
-  });
-
-  it('stops packaging when the builds were never made, and says how to make them', async () => {
-    await expect(beforePack({ packager: { projectDir: project }, electronPlatformName: 'linux', arch: 1 })).rejects.toThrow(/rebuild-electron-native\.mjs/);
-  });
-
-  it('reports a wrong Electron version, platform, arch or a tampered binary', () => {
-    writeBuilds({ electron: '38.0.0', platform: 'darwin', arch: 'arm64' });
-    writeFileSync(join(project, 'native', 'electron', 'better_sqlite3.node'), 'changed');
-    const problems = checkNativeBuilds({ projectDir: project, platform: 'linux', arch: 'x64', electronVersion }).join('\n');
-    expect(problems).toMatch(/Electron 38\.0\.0/);
-    expect(problems).toMatch(/built on darwin/);
-    expect(problems).toMatch(/built for arm64/);
-    expect(problems).toMatch(/better_sqlite3\.node does not match/);
   });
 });
 
