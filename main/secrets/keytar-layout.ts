@@ -108,7 +108,8 @@ export function secretServiceKeytarLayout(env: NodeJS.ProcessEnv = process.env):
       return withBus(async (call, dbus) => {
         const items = await search(call, service, account);
         if (!items.length) return null;
-        // A plain session: the key crosses the user's own session bus, as it does for keytar's reads.
+        // A plain session (libsecret would negotiate an encrypted one): for this one read of an old
+        // entry, the key crosses the user's own session bus, which only the user's processes reach.
         const [, session] = (await call(SERVICE_PATH, SERVICE_IFACE, 'OpenSession', 'sv', ['plain', new dbus.Variant('s', '')])) as [unknown, string];
         try {
           const [secrets] = (await call(SERVICE_PATH, SERVICE_IFACE, 'GetSecrets', 'aoo', [items, session])) as [
