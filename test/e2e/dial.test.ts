@@ -262,6 +262,7 @@ describe.each(LOCALES)('Quick dial ($suffix)', ({ locale, lang, suffix, full }) 
           await snap(`dial-progress-${suffix}`);
         }
         if (phase === 'done') break;
+        // Real time: a poll interval over Chromium's page while main waits on the system clock; bounded by the deadline.
         await new Promise((r) => setTimeout(r, 40));
       }
       expect(await card().getAttribute('data-status')).toBe('not-answered');
