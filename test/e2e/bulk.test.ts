@@ -367,6 +367,7 @@ describe.each(LOCALES)('Bulk send ($suffix)', ({ locale, lang, suffix, markers, 
       const during = sends().length;
       expect(during).toBeGreaterThan(0);
       expect(during).toBeLessThan(toSend);
+      // Real time: a check that nothing more happens; the app runs on the system clock with Chromium and the sandbox over HTTP, and no event says "nothing came".
       await new Promise((r) => setTimeout(r, 1_000));
       expect(sends().length).toBe(during);
       expect(await figure('remaining')).toBe(toSend - during);
@@ -500,6 +501,7 @@ describe.each(LOCALES)('Bulk send ($suffix)', ({ locale, lang, suffix, markers, 
       expect(placedBefore).toBeGreaterThan(0);
       // Paused means paused: nothing more reaches the provider until a person resumes.
       const sendsAtPause = app.services.sandbox!.requests().filter((r) => r.op === 'send').length;
+      // Real time: a check that nothing more happens; the app runs on the system clock with Chromium and the sandbox over HTTP, and no event says "nothing came".
       await new Promise((r) => setTimeout(r, 500));
       expect(app.services.sandbox!.requests().filter((r) => r.op === 'send').length).toBe(sendsAtPause);
       // Billing is on answer only: a busy call gives its unit back, so more than 5 calls may have been

@@ -262,6 +262,7 @@ describe.each(LOCALES)('Quick dial ($suffix)', ({ locale, lang, suffix, full }) 
           await snap(`dial-progress-${suffix}`);
         }
         if (phase === 'done') break;
+        // Real time: a poll interval over Chromium's page while main waits on the system clock; bounded by the deadline.
         await new Promise((r) => setTimeout(r, 40));
       }
       expect(await card().getAttribute('data-status')).toBe('not-answered');
@@ -454,6 +455,7 @@ describe.each(LOCALES)('Quick dial ($suffix)', ({ locale, lang, suffix, full }) 
       expect(text).toMatch(/\d{2}:\d{2}:\d{2}/); // when it frees up, as a local time
       await snap(`dial-refusal-${suffix}`, null);
       const freesAt = Number(await refusal.getAttribute('data-frees-at'));
+      // Wall clock: main runs on the system clock under Chromium here, so the per-minute window is read against it (a minute wide, no tight bound).
       expect(freesAt).toBeGreaterThan(Date.now());
       expect(freesAt).toBeLessThanOrEqual(Date.now() + 60_000);
       // Nothing left; the override needs the explicit confirmation (keyboard: Space on the box, then Tab to the button).
@@ -563,6 +565,7 @@ describe.each(LOCALES)('Quick dial ($suffix)', ({ locale, lang, suffix, full }) 
       // Who was refused: the contact's name with the number.
       expect(text).toContain(t('msg:refusal.quiet', { mobile: lang === 'zh-CN' ? `${person.name}（${person.mobile}）` : `${person.name} (${person.mobile})` }));
       expect(text).toContain(new Date(Number(await refusal.getAttribute('data-frees-at'))).toTimeString().slice(0, 5));
+      // Wall clock: main runs on the system clock under Chromium here; quiet hours end an hour from now (5 min of slack).
       expect(Number(await refusal.getAttribute('data-frees-at'))).toBeGreaterThan(Date.now() + 55 * 60_000);
       await snap(`dial-quiet-${suffix}`, null);
       expect(sendsTo(person.mobile).length).toBe(before);

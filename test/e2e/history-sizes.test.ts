@@ -76,6 +76,7 @@ describe.each(LOCALES)('History at every window size ($suffix)', ({ locale, lang
     app.services.sandbox!.setBalance('sandbox-demo', 0);
     await send('13800138028');
     app.services.sandbox!.setBalance('sandbox-demo', 10);
+    // Real time: lets the sandbox (system clock, sped up) end the calls before the page is loaded; nothing is asserted on timing.
     await new Promise((r) => setTimeout(r, 1500));
     await page.reload();
   }, TIMEOUT);

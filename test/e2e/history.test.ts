@@ -325,6 +325,7 @@ describe.each(LOCALES)('History screen ($suffix)', ({ locale, lang, suffix }) =>
       expect(await confirm.innerText()).toContain(t('history.again.bodyUnknown'));
       await page.getByRole('button', { name: buttonName(t('common.cancel')) }).click();
       await confirm.waitFor({ state: 'hidden' });
+      // Real time: a check that nothing more happens; the app runs on the system clock with Chromium and the sandbox over HTTP, and no event says "nothing came".
       await new Promise((r) => setTimeout(r, 300));
       expect(app.calls.filter((c) => c.channel === 'messages.sendAgain')).toHaveLength(0);
       expect(app.services.sandbox!.requests().filter((r) => r.op === 'send').length).toBe(sendsBefore);
@@ -682,6 +683,7 @@ describe('History at 100,000 rows (Chromium through callout ui)', () => {
     // Open the app afresh once the store is written (the test process, which runs main, was busy).
     await page.reload();
     await page.getByRole('menuitem', { name: translator('en')('nav.history') }).waitFor();
+    // Real time: lets Chromium finish loading after the reload, so that the timed click below measures History alone (figures are recorded, not asserted).
     await new Promise((r) => setTimeout(r, 1_000));
 
     // The first page: from the click on History to the first row on screen, timed in the page
@@ -707,6 +709,7 @@ describe('History at 100,000 rows (Chromium through callout ui)', () => {
     const t0 = Date.now();
     await page.getByRole('menuitem', { name: translator('en')('nav.history') }).click();
     await page.getByTestId('history-row').first().waitFor();
+    // A figure for test-results/history-ui.json, not an assertion (Chromium's time, measured on the wall clock).
     const waitedMs = Date.now() - t0;
     const marks = await page.evaluate(() => (globalThis as unknown as { __marks: Record<string, number> }).__marks);
     const firstPageMs = Math.round(marks.row! - marks.click!);
@@ -740,10 +743,12 @@ describe('History at 100,000 rows (Chromium through callout ui)', () => {
           const el = (globalThis as unknown as PageGlobals).document.querySelector('[data-testid="history-scroll"]')!;
           el.scrollTop = Math.floor(el.scrollHeight * Math.random());
         });
+        // Real time: lets Chromium render after a scroll before the row elements are counted.
         await new Promise((r) => setTimeout(r, 50));
         maxRows = Math.max(maxRows, await domRows());
       }
     }
+    // A figure for test-results/history-ui.json, not an assertion.
     const scrollMs = Date.now() - scrollStarted;
     expect(await loaded()).toBe(ROWS);
     await page.evaluate(() => {

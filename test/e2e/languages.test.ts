@@ -127,12 +127,14 @@ describe.each([
     const { page } = app;
     await page.evaluate((s) => ((globalThis as unknown as { location: { hash: string } }).location.hash = `/${s}`), screen);
     await settled(page);
+    // Real time: waits for Chromium itself, to finish Ant Design's enter animations before texts are read (the page has no app clock).
     await page.waitForTimeout(300);
     const tabs = page.locator('.ant-tabs-nav [role="tab"]');
     const tabCount = await tabs.count();
     const problems: string[] = [];
     const check = async (label: string) => {
       await settled(page);
+      // Real time: waits for Chromium itself, to finish Ant Design's transitions before texts are read (the page has no app clock).
       await page.waitForTimeout(200);
       for (const leaf of await visibleTexts(page)) {
         const rest = stripped(leaf.text);

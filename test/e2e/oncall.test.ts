@@ -159,6 +159,7 @@ describe.each(LOCALES)('On call ($suffix)', ({ locale, lang, suffix }) => {
       expect(await bodyText(page)).not.toMatch(RAW_KEY);
       await snap('paste-preview');
       // Nobody called, nothing received.
+      // Real time: a check that nothing more happens; the app runs on the system clock with Chromium and the sandbox over HTTP, and no event says "nothing came".
       await new Promise((r) => setTimeout(r, 2_000));
       expect(sends()).toBe(0);
       expect(await app.handlers['incidents.list']({})).toHaveLength(0);
@@ -226,6 +227,7 @@ describe.each(LOCALES)('On call ($suffix)', ({ locale, lang, suffix }) => {
       const before = sends();
       const again = await receive(FIRING);
       expect(again?.id).toBe(firstId);
+      // Real time: a check that nothing more happens; the app runs on the system clock with Chromium and the sandbox over HTTP, and no event says "nothing came".
       await new Promise((r) => setTimeout(r, 3_000));
       expect(sends()).toBe(before);
       expect((await show(firstId)).calls).toHaveLength(3);
@@ -250,6 +252,7 @@ describe.each(LOCALES)('On call ($suffix)', ({ locale, lang, suffix }) => {
       const after = await show(id);
       expect(after.incident).toMatchObject({ state: 'resolved', ended: 'resolved', resolvedBy: null });
       expect(after.nextAt).toBeNull();
+      // Real time: a check that nothing more happens; the app runs on the system clock with Chromium and the sandbox over HTTP, and no event says "nothing came".
       await new Promise((r) => setTimeout(r, 3_000));
       expect(sends()).toBe(before);
       expect((await show(id)).calls).toHaveLength(1);
@@ -374,6 +377,7 @@ describe.each(LOCALES)('On call ($suffix)', ({ locale, lang, suffix }) => {
       expect(held).toHaveLength(1);
       expect(held[0]).toMatchObject({ state: 'held', heldBy: kept!.id });
       expect(await page.getByTestId('incident-row').first().innerText()).toContain(t('oncall.state.held'));
+      // Real time: a check that nothing more happens; the app runs on the system clock with Chromium and the sandbox over HTTP, and no event says "nothing came".
       await new Promise((r) => setTimeout(r, 3_000));
       expect(sends()).toBe(before);
       expect((await show(held[0]!.id)).calls).toHaveLength(0);

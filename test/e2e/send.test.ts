@@ -429,6 +429,7 @@ describe.each(LOCALES)('Send screen ($suffix)', ({ locale, lang, suffix, markers
         const before = sends().length;
         const started = Date.now();
         const id = await sendAndConfirm();
+        // Hang guard on the wall clock (the app and sandbox run on the system clock here): ~2 s expected (total timeout 2 s); the timeout itself is tested on the manual clock in unit tests.
         expect(Date.now() - started).toBeLessThan(10_000);
         await expect.poll(() => cardAttr('data-outcome')).toBe('unknown');
         const text = await card().getByTestId('call-outcome').innerText();
@@ -448,6 +449,7 @@ describe.each(LOCALES)('Send screen ($suffix)', ({ locale, lang, suffix, markers
         expect(await confirm.innerText()).toContain(t('send.again.body'));
         await page.getByRole('button', { name: t('send.again.cancel') }).click();
         await confirm.waitFor({ state: 'hidden' });
+        // Real time: a check that nothing more happens; the app runs on the system clock with Chromium and the sandbox over HTTP, and no event says "nothing came".
         await new Promise((r) => setTimeout(r, 300));
         expect(sends().length).toBe(before + 1);
         expect(app.calls.filter((c) => c.channel === 'messages.sendAgain')).toHaveLength(0);
@@ -490,6 +492,7 @@ describe.each(LOCALES)('Send screen ($suffix)', ({ locale, lang, suffix, markers
       await settled(page);
       expect(await confirmBody().count()).toBe(0);
       await expect.poll(() => cardAttr('data-outcome'), { timeout: 15_000 }).toBe('accepted');
+      // Real time: a check that nothing more happens; the app runs on the system clock with Chromium and the sandbox over HTTP, and no event says "nothing came".
       await new Promise((r) => setTimeout(r, 500));
       expect(sends().length).toBe(before + 1);
       expect(sendCalls()).toBe(callsBefore + 1);
@@ -774,6 +777,7 @@ describe.each(LOCALES)('Send screen ($suffix)', ({ locale, lang, suffix, markers
       await snap(`send-call-me-first-${suffix}`);
       await page.getByTestId('confirm-cancel').click();
       await confirmBody().waitFor({ state: 'detached' });
+      // Real time: a check that nothing more happens; the app runs on the system clock with Chromium and the sandbox over HTTP, and no event says "nothing came".
       await page.waitForTimeout(300);
       expect(sends().length).toBe(before + 1); // nothing else was sent, not to the other number
       expect(sends().some((r) => (r.body as { mobile?: string }).mobile === '13812340000')).toBe(false);

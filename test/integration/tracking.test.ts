@@ -34,6 +34,7 @@ async function open({ secrets, ...options }: Omit<Partial<ServicesOptions>, 'sec
 
 function until(services: Services, pred: (m: MessageRecord) => boolean, ms = 8000): Promise<MessageRecord> {
   return new Promise((resolve, reject) => {
+    // Real time: a hang guard (fails, never waits) for pushes from services on a sped-up system clock.
     const t = setTimeout(() => reject(new Error('timed out waiting for a message update')), ms);
     const off = services.subscribe((channel, p) => {
       // Only the messages' pushes (a profile's key check is pushed too).

@@ -53,8 +53,10 @@ function runner(env: NodeJS.ProcessEnv): {
     new Promise<Line>((resolve, reject) => {
       const found = lines.find(pred);
       if (found) return resolve(found);
+      // Real time: a hang guard (fails, never waits) for a child process's output.
       const t = setTimeout(() => reject(new Error(`runner: timed out; stderr: ${stderr.slice(-2000)}; last: ${JSON.stringify(lines.at(-1))}`)), ms);
       waiters.push({ pred, resolve: (l) => (clearTimeout(t), resolve(l)) });
+      // Real time: once the child has exited, its last lines still get 50 ms to be read from the pipe.
       void exited.then(() => setTimeout(() => reject(new Error(`runner exited; stderr: ${stderr.slice(-2000)}; last: ${JSON.stringify(lines.at(-1))}`)), 50));
     });
   return { child, lines, waitFor, exited };

@@ -88,6 +88,7 @@ describe('the follow-up schedule, end to end', () => {
     // The follower's clock is 50 times slower than the provider's: the receipt arrives long before its next look.
     const ended = await Promise.race([
       services.calls.awaitEnd(id),
+      // Real time: a hang guard (fails, never waits) for a receipt posted over HTTP by the sandbox on the system clock.
       new Promise<never>((_, reject) => setTimeout(() => reject(new Error('no receipt')), 10_000)),
     ]);
     expect(ended.state).toBe('answered');

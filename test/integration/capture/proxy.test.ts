@@ -70,6 +70,7 @@ function call(
       const tick = () => {
         if (i < opts.slow!.length) {
           req.write(opts.slow![i++]);
+          // Real time: the client sends its body slowly on purpose, over a real socket (the proxy under test sees real I/O).
           setTimeout(tick, 40);
         } else req.end();
       };
@@ -167,6 +168,7 @@ describe('the capture proxy', () => {
       });
       req.on('error', reject);
       let i = 0;
+      // Real time: the client sends its body slowly on purpose, over a real socket (the proxy under test sees real I/O).
       const tick = () => (i < parts.length ? (req.write(parts[i++]), setTimeout(tick, 40)) : req.end());
       tick();
     });
@@ -247,6 +249,7 @@ describe('the capture proxy', () => {
   });
 
   it('reports each of 100 concurrent requests once', async () => {
+    // Real time: the target answers after a random delay so that the 100 replies come back out of order (real sockets).
     const t = await target((req, body, res) => setTimeout(() => res.end(body), Math.random() * 30));
     const { proxy, got, next } = await proxyTo(t.url);
     const replies = await Promise.all(Array.from({ length: 100 }, (_, i) => call(proxy.port, { path: `/n/${i}`, body: `body-${i}` })));
@@ -264,6 +267,7 @@ describe('the capture proxy', () => {
       const req = request({ host: '127.0.0.1', port: proxy.port, method: 'POST', path: '/x', headers: { 'Content-Length': '1000' }, agent: false });
       req.on('error', () => resolve());
       req.write('partial');
+      // Real time: the body stays incomplete for a moment over a real socket before the client goes away.
       setTimeout(() => {
         req.destroy();
         resolve();

@@ -91,6 +91,7 @@ describe('callout bulk --resume after kill -9', () => {
 
     const resumed = callout(['--json', 'bulk', '--resume', String(batchId)], env);
     // Without following the left calls, their lines stay taken for 10 min (and their calls stay open after).
+    // Real time: a hang guard for a child process (on its own system clock), not a wait.
     const timer = setTimeout(() => resumed.child.kill('SIGKILL'), 45_000);
     const r = await resumed.done;
     clearTimeout(timer);

@@ -27,6 +27,7 @@ function callout(args: string[]): Promise<{ code: number | null; stdout: string;
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += String(d)));
     child.stderr.on('data', (d) => (stderr += String(d)));
+    // Real time: a hang guard for a child process (on its own system clock), not a wait.
     const timer = setTimeout(() => child.kill('SIGKILL'), 40_000);
     child.on('error', reject);
     child.on('close', (code) => {

@@ -63,6 +63,7 @@ export function ended(services: Services, id: number, timeoutMs = 15_000): Promi
   return Promise.race([
     services.calls.awaitEnd(id),
     new Promise<never>((_, reject) => {
+      // Real time: a hang guard (fails, never waits) for a call run over HTTP on the sandbox's system clock.
       timer = setTimeout(
         () => reject(new Error(`message ${id} did not end in ${timeoutMs} ms: ${JSON.stringify(services.sent.detail(id).message)}`)),
         timeoutMs,
@@ -74,6 +75,7 @@ export function ended(services: Services, id: number, timeoutMs = 15_000): Promi
 /** Resolves with the first pushed update of this message that matches. */
 export function pushed(services: Services, pred: (m: MessageRecord) => boolean, timeoutMs = 10_000): Promise<MessageRecord> {
   return new Promise((resolve, reject) => {
+    // Real time: a hang guard (fails, never waits) for pushes from services on the system clock.
     const timer = setTimeout(() => {
       off();
       reject(new Error('no such update'));

@@ -115,6 +115,7 @@ async function driveUntil(clock: ManualClock, done: () => Promise<boolean>, maxS
     if (await done()) return;
     await clock.advance(1000);
     await new Promise((r) => setImmediate(r));
+    // Real time: one millisecond for the socket reply to land before the next step (I/O, not a wait for time to pass).
     await new Promise((r) => setTimeout(r, 1));
   }
   throw new Error('not done in time');

@@ -67,6 +67,7 @@ const PROBE = ${JSON.stringify(probeAccount)};
 const state = { entries: new Map(), calls: [] };
 const key = (s, a) => s + '\\u0000' + a;
 const never = () => new Promise(() => {});
+// Real time: a slow native keychain, faked; a native module answers on its own time, outside main's Clock.
 const later = (fn) => new Promise((resolve, reject) => setTimeout(() => { try { resolve(fn()); } catch (e) { reject(e); } }, 400));
 function wrap(op, fn) {
   return function (service, account, password) {

@@ -1,6 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import { ManualClock } from '../../../main/clock';
 import { startSandbox, type Sandbox } from '../../../main/sandbox';
 import { formatHttpDate } from '../../../main/signing';
 import { probeServerClock, probeSignatureVariant } from '../../../main/voice/probes';
@@ -26,6 +27,7 @@ async function dateServer(date: () => string | null, opts: { delayMs?: number } 
     res.sendDate = false;
     const d = date();
     if (d !== null) res.setHeader('Date', d);
+    // Real time: a real HTTP server that answers late on purpose (the probe's timeout runs on a manual clock below).
     setTimeout(() => {
       res.statusCode = 405;
       res.end();
@@ -58,7 +60,9 @@ function endpoint(sb: Sandbox): ProviderEndpoint {
 describe('probeServerClock', () => {
   it("reads the sandbox's Date header: in step with the local clock (a HEAD to the base URL; any status)", async () => {
     const sb = await sandbox();
-    const p = await probeServerClock(sb.baseUrl, { timeoutMs: 2000 });
+    // The probe's clock, a manual one set to now: the local time it reports is read from that clock.
+    const clock = new ManualClock(Date.now());
+    const p = await probeServerClock(sb.baseUrl, { timeoutMs: 2000, clock });
     expect(p.error).toBeNull();
     expect(p.httpStatus).toBe(404); // the sandbox has nothing at "/": fine for a clock probe
     expect(p.serverDate).toMatch(/^\w{3}, \d{2} \w{3} \d{4} \d{2}:\d{2}:\d{2} GMT$/);
@@ -67,7 +71,7 @@ describe('probeServerClock', () => {
     expect(p.skewSeconds).toBeGreaterThanOrEqual(-1.5);
     expect(p.skewSeconds).toBeLessThanOrEqual(0.5);
     expect(p.roundTripMs).toBeGreaterThan(0);
-    expect(Math.abs(p.localTime - Date.now())).toBeLessThan(2000);
+    expect(p.localTime).toBe(Math.round(clock.now() + p.roundTripMs / 2));
     expect(sb.requests().at(-1)).toMatchObject({ method: 'HEAD', path: '/' });
   });
 
@@ -131,8 +135,12 @@ describe('probeServerClock', () => {
       error: { code: 'transport', params: { kind: 'aborted' } },
     });
     const hung = await dateServer(() => formatHttpDate(new Date()), { delayMs: 1000 });
-    // HEAD replies are sent when the handler ends; the server above delays it by 1 s.
-    const t = await probeServerClock(hung.baseUrl, { timeoutMs: 150 });
+    // HEAD replies are sent when the handler ends; the server above holds it back (1 s, real time)
+    // while the probe's own clock, a manual one, is moved past its 150 ms timeout.
+    const clock = new ManualClock(Date.now());
+    const probing = probeServerClock(hung.baseUrl, { timeoutMs: 150, clock });
+    await clock.advance(150);
+    const t = await probing;
     expect(t).toMatchObject({ skewSeconds: null, error: { code: 'timeout', params: { ms: 150 } } });
     expect(() => probeServerClock('ftp://127.0.0.1/')).toThrow(TypeError);
   });

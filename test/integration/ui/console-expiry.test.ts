@@ -76,6 +76,7 @@ function socket(
           return Promise.race([
             new Promise<Result>((r) => waiting.set(id, r)),
             closed.then(() => 'no answer' as const),
+            // Real time: how long to listen for a reply over a real WebSocket before calling it silence.
             new Promise<'no answer'>((r) => setTimeout(() => r('no answer'), 3000)),
           ]);
         },

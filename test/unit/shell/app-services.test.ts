@@ -95,6 +95,7 @@ describe('startAppServices', () => {
       ok: boolean;
     };
     expect(r.ok).toBe(true);
+    // Real time: a poll interval while the call runs over HTTP on the sandbox (sped-up system clock); bounded by the count.
     for (let i = 0; i < 200 && shown.length === 0; i++) await new Promise((res) => setTimeout(res, 25));
     expect(shown).toEqual([{ title: 'Call ended: Answered', body: expect.stringContaining('138****8008 answered') }]);
     // The message's changes, the call's end (the browser console notifies from it; the desktop page

@@ -182,6 +182,7 @@ describe('Electronegativity', () => {
       try {
         sarif = JSON.parse(readFileSync(sarifPath, 'utf8')) as Sarif;
       } catch {
+        // Real time: polls for a file the scanner writes on its own (file I/O, not time); bounded by the count.
         await new Promise((done) => setTimeout(done, 50));
       }
     }

@@ -365,7 +365,7 @@ describe('diagnoseSignature', () => {
     expect(part(diagnose({ authorization: signed({ apiKey: OTHER_KEY }).authorization, expectedApiId: null }), 'keyId').status).toBe('unknown');
   });
 
-  it('stays cheap: a hopeless case (nothing matches) takes well under 100 ms', () => {
+  it('gives up on a hopeless case (nothing matches) without hanging', () => {
     const url = 'https://localhost:8443/a/b/c/voice/vm%2F?x=1';
     const t0 = performance.now();
     const d = diagnoseSignature({
@@ -378,7 +378,9 @@ describe('diagnoseSignature', () => {
       now: NOW,
       candidateDates: ['Sat, 21 Nov 2026 22:30:00 GMT'],
     });
-    expect(performance.now() - t0).toBeLessThan(100);
+    // Hang guard only, on the wall clock (pure CPU work, no clock to inject): ~8 ms expected, 1 s allowed.
+    // The speed figure is the benchmark's core.diagnoseHopelessMs (`npm run bench -- --only core`).
+    expect(performance.now() - t0).toBeLessThan(1_000);
     expect(d.inferred).toBeNull();
   });
 });
