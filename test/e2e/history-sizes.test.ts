@@ -2,7 +2,7 @@
 // languages. Every column of the message list and of the exchange list is within the list's
 // visible width (nothing hidden without a way to reach it), the state and the duration included;
 // units are what a message cost (a refused send: 0). Screenshots: history-<width>x<height>-<lang>.png.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium, startApp, type AppUnderTest } from './bridge';
 import { settled, translator } from './page-helpers';
@@ -76,8 +76,8 @@ describe.each(LOCALES)('History at every window size ($suffix)', ({ locale, lang
     app.services.sandbox!.setBalance('sandbox-demo', 0);
     await send('13800138028');
     app.services.sandbox!.setBalance('sandbox-demo', 10);
-    // Real time: lets the sandbox (system clock, sped up) end the calls before the page is loaded; nothing is asserted on timing.
-    await new Promise((r) => setTimeout(r, 1500));
+    // The calls end before the page is loaded (the sandbox runs on the system clock, sped up): waited for, not slept.
+    await vi.waitFor(() => expect(app.services.sandbox!.calls().every((c) => c.endedAt !== null)).toBe(true), { timeout: 15_000, interval: 20 });
     await page.reload();
   }, TIMEOUT);
 
