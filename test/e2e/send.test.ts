@@ -786,6 +786,9 @@ describe.each(LOCALES)('Send screen ($suffix)', ({ locale, lang, suffix, markers
       await page.getByTestId('send-button').click();
       await confirmBody().waitFor();
       expect(await confirmBody().getByTestId('own-mobile').inputValue()).toBe('13900001111');
+      // Waiting for Chromium: the confirmation's opening animation ends before its Cancel is clicked
+      // (under load a click during it was once lost, and the dialog stayed open).
+      await settled(page);
       await page.getByTestId('confirm-cancel').click();
       await confirmBody().waitFor({ state: 'detached' });
 

@@ -3,7 +3,7 @@
 // call), goes to main, and is kept in the OS keychain (or, without one, in memory until quit).
 // zod is configured where the contract's schemas are used (the profiles' chunk), not in the first one.
 import '../../app/zod-config';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { Alert, Button, Form, Input, Modal, Space, Typography } from 'antd';
 import { DeleteOutlined, LockOutlined, SwapOutlined, WalletOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
@@ -71,7 +71,16 @@ interface KeyFormValues {
   apiKey?: string;
 }
 
-export function KeyModal({ profile, intro, onClose, onChanged }: KeyModalProps) {
+/**
+ * Each opening is a fresh dialog for its profile: its state (replacing, the typed key, an error) starts
+ * empty on the first render. (Resetting it in an effect after opening undid a quick first click, such
+ * as "Replace", on a busy machine.)
+ */
+export function KeyModal(props: KeyModalProps) {
+  return <KeyDialog key={props.profile?.id ?? ''} {...props} />;
+}
+
+function KeyDialog({ profile, intro, onClose, onChanged }: KeyModalProps) {
   const { t } = useTranslation();
   const { message, modal } = useFeedback();
   const info = useAppInfo();
@@ -83,13 +92,6 @@ export function KeyModal({ profile, intro, onClose, onChanged }: KeyModalProps) 
   const setKey = useSetKey();
   const deleteKey = useDeleteKey();
   const { check, run: runCheck, reset: resetCheck } = useBalanceCheck(profile?.id ?? null);
-  const profileId = profile?.id ?? null;
-
-  useEffect(() => {
-    setReplacing(false);
-    setError(null);
-    form.resetFields();
-  }, [profileId, form]);
 
   if (!profile) return null;
   const builtin = profile.builtin;
