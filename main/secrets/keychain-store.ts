@@ -285,16 +285,17 @@ export class KeychainSecretStore implements SecretStore {
   async delete(account: string): Promise<boolean> {
     assertAccount(account);
     const deleted = await this.#call('delete the API Key', () => this.#keychain.deletePassword(this.service, account), []);
-    const deletedOld = await this.#call('delete the API Key saved by an earlier version', () => this.#keytarLayout.remove(this.service, account), []);
-    return deleted === true || deletedOld === true;
+    const deletedOld = await this.#removeKeytarEntry(account);
+    return deleted === true || deletedOld;
   }
 
   async has(account: string): Promise<boolean> {
     return (await this.get(account)) !== null;
   }
 
-  async #removeKeytarEntry(account: string): Promise<void> {
-    await this.#call('delete the API Key saved by an earlier version', () => this.#keytarLayout.remove(this.service, account), []);
+  /** Removes the entry keytar stored for account; true when there was one. */
+  async #removeKeytarEntry(account: string): Promise<boolean> {
+    return (await this.#call('delete the API Key saved by an earlier version', () => this.#keytarLayout.remove(this.service, account), [])) === true;
   }
 
   async #call<T>(what: string, operation: () => Promise<T>, redact: readonly string[]): Promise<T> {

@@ -64,15 +64,16 @@ const SERVICE_IFACE = 'org.freedesktop.Secret.Service';
 
 type DBusModule = typeof import('@jellybrick/dbus-next');
 
+/** A method call to the Secret Service; resolves with the reply's body. */
+type Call = (path: string, iface: string, member: string, signature: string, body: unknown[]) => Promise<unknown[]>;
+
 /**
  * Linux: keytar's items in the Secret Service, found by { service, account }. Each call opens its own
  * session bus connection and closes it. A locked item is reported as an error (the new library
  * reports a locked keychain the same way), never as "no key".
  */
 export function secretServiceKeytarLayout(env: NodeJS.ProcessEnv = process.env): KeytarLayout {
-  async function withBus<T>(
-    use: (call: (path: string, iface: string, member: string, signature: string, body: unknown[]) => Promise<unknown[]>, dbus: DBusModule) => Promise<T>,
-  ): Promise<T> {
+  async function withBus<T>(use: (call: Call, dbus: DBusModule) => Promise<T>): Promise<T> {
     const dbus = createRequire(import.meta.url)('@jellybrick/dbus-next') as DBusModule;
     const bus = dbus.sessionBus({ busAddress: env.DBUS_SESSION_BUS_ADDRESS });
     // A bus that cannot connect emits 'error'; without a listener that would end the process.
@@ -81,7 +82,7 @@ export function secretServiceKeytarLayout(env: NodeJS.ProcessEnv = process.env):
       (bus as unknown as EventEmitter).on('error', (error: unknown) => reject(error instanceof Error ? error : new Error(String(error)))),
     );
     failed.catch(() => undefined);
-    const call = async (path: string, iface: string, member: string, signature: string, body: unknown[]) => {
+    const call: Call = async (path, iface, member, signature, body) => {
       const reply = await Promise.race([bus.call(new dbus.Message({ destination: SECRETS, path, interface: iface, member, signature, body })), failed]);
       return reply?.body ?? [];
     };
@@ -92,11 +93,7 @@ export function secretServiceKeytarLayout(env: NodeJS.ProcessEnv = process.env):
     }
   }
 
-  async function search(
-    call: (path: string, iface: string, member: string, signature: string, body: unknown[]) => Promise<unknown[]>,
-    service: string,
-    account: string,
-  ) {
+  async function search(call: Call, service: string, account: string) {
     const [unlocked, locked] = (await call(SERVICE_PATH, SERVICE_IFACE, 'SearchItems', 'a{ss}', [{ service, account }])) as [string[], string[]];
     if (locked.length) throw new Error('the entry keytar stored is in a locked collection');
     return unlocked;
