@@ -24,7 +24,7 @@ export interface WindowLike {
 /** What a desktop notification says when a call ends, in the UI's language. */
 export function callEndedNotice(m: MessageRecord, locale: Locale): { title: string; body: string } {
   const t = translator(locale);
-  return noticeOfCallEnd((key, params) => t(key, params) as string, m);
+  return noticeOfCallEnd((key, params) => t(key, params ?? {}) as string, m);
 }
 
 /** What a desktop notification says when an incident opens, in the UI's language. */

@@ -64,7 +64,7 @@ export function cliWords(lang: Lang): CliWords {
       const k = providerCodeKeys(code);
       return `${t(k.meaning, k.params)} ${t(k.action, k.params)}`;
     },
-    text: (x) => ('error' in x ? words.error(x.error) : (t(x.key, x.params) as string)),
+    text: (x) => ('error' in x ? words.error(x.error) : (t(x.key, x.params ?? {}) as string)),
     sentences: (...parts) => parts.filter(Boolean).join(lang === 'zh-CN' ? '' : ' '),
   };
   return words;
