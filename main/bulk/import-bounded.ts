@@ -228,6 +228,8 @@ export async function readXlsxBounded(bytes: Uint8Array, limits: ImportLimits, p
   progress({ phase: 'parsing', bytes: bytes.byteLength, totalBytes: bytes.byteLength, rows: 0 });
   // Only what was checked, stored (not compressed): read-excel-file cannot read anything else.
   let checked: Uint8Array | null = zipSync(Object.fromEntries([...parts].map(([name, data]) => [name, [data, { level: 0 }]])));
+  // Released before the sheet is parsed, so that the inflated parts and the parsed rows are never held at once.
+  // eslint-disable-next-line no-useless-assignment
   parts = null;
   const { readSheet } = await import('read-excel-file/node');
   let data: unknown[][];
@@ -239,6 +241,8 @@ export async function readXlsxBounded(bytes: Uint8Array, limits: ImportLimits, p
   } catch (error) {
     throw fail('import-failed', { kind: 'unreadable-xlsx', detail: error instanceof Error ? error.message : String(error) });
   } finally {
+    // Released before the rows are built, for the same reason.
+    // eslint-disable-next-line no-useless-assignment
     checked = null;
   }
   const records: string[][] = new Array(data.length);

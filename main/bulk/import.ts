@@ -62,13 +62,13 @@ function headerNames(raw: readonly string[]): string[] {
 }
 
 export function toSheet(records: readonly (readonly string[])[], format: Sheet['format'], encoding: TextEncodingName | null): Sheet {
-  let headerAt = records.findIndex((r) => r.some((c) => c.trim() !== ''));
+  const headerAt = records.findIndex((r) => r.some((c) => c.trim() !== ''));
   if (headerAt < 0) throw fail('import-failed', { kind: 'no-rows' });
   const header = records[headerAt]!;
   const columns = headerNames(header);
   const rows: string[][] = [];
   const rowNumbers: number[] = [];
-  for (let i = ++headerAt; i < records.length; i++) {
+  for (let i = headerAt + 1; i < records.length; i++) {
     const r = records[i]!;
     let blank = true;
     for (const c of r) {

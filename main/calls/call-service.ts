@@ -555,7 +555,7 @@ export class CallService {
    */
   private async storeWithRetry(entry: Unstored, secrets: readonly string[]): Promise<MessageRecord> {
     const delays = this.o.storeRetry?.delaysMs ?? [50, 250, 1000];
-    let failed: unknown = null;
+    let failed: unknown;
     for (let attempt = 0; ; attempt++) {
       try {
         this.writeEntry(entry);

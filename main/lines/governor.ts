@@ -520,7 +520,7 @@ export class GovernorRegistry {
   /** A refusal stopped lending on this profile: kept with the profile, or here when it cannot be. */
   private keepRefusal(profileId: string): void {
     const at = (this.options.clock ?? systemClock).now();
-    let kept = false;
+    let kept: boolean;
     try {
       kept = this.options.refusals?.keep(profileId, at) ?? false;
     } catch (error) {

@@ -126,7 +126,6 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   const sockets = new Set<Socket>();
   let closing: Promise<void> | null = null;
   let baseUrl = '';
-  let boundPort = 0;
 
   const setFault = (f: SandboxFault): void => {
     const parsed = parseFault(f);
@@ -493,7 +492,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     });
   });
   const address = server.address();
-  boundPort = typeof address === 'object' && address !== null ? address.port : port;
+  const boundPort = typeof address === 'object' && address !== null ? address.port : port;
   baseUrl = `http://127.0.0.1:${boundPort}`;
 
   return {

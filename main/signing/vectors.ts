@@ -180,7 +180,7 @@ function validateVector(raw: unknown, at: string, problems: VectorProblem[]): Si
     if (typeof input.method !== 'string' || !METHOD_TOKEN.test(input.method)) p('input.method', 'method');
     if (typeof input.url !== 'string') p('input.url', 'url-type');
     else {
-      let ok = false;
+      let ok: boolean;
       try {
         const u = new URL(input.url);
         ok = u.protocol === 'http:' || u.protocol === 'https:';

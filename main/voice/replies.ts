@@ -44,7 +44,7 @@ export function parseBody(body: string | null): Record<string, unknown> | null {
  * bytes, which read as UTF-8 would be mojibake.
  */
 export function parseForm(text: string, charset: string | null): Record<string, string> {
-  let decoder: InstanceType<typeof TextDecoder> | null = null;
+  let decoder: InstanceType<typeof TextDecoder> | null;
   try {
     decoder = charset && !/^utf-?8$/i.test(charset) ? new TextDecoder(charset) : null;
   } catch {

@@ -48,7 +48,7 @@ function copyWithCommand(text: string): boolean {
   area.style.pointerEvents = 'none';
   document.body.appendChild(area);
   area.select();
-  let ok = false;
+  let ok: boolean;
   try {
     ok = document.execCommand('copy');
   } catch {

@@ -147,7 +147,7 @@ export function ExchangeInspector({ exchange: e, actions = true }: ExchangeInspe
   const { t, i18n } = useTranslation();
   const lang = currentLanguage(i18n.language);
   const replied = e.status !== null;
-  let url: URL | null = null;
+  let url: URL | null;
   try {
     url = new URL(e.url);
   } catch {

@@ -187,7 +187,7 @@ function ScheduleForm({ schedule, contacts, onClose }: { schedule: Schedule | nu
     (schedule?.overrides ?? []).map((o) => ({ contactId: o.contactId, from: toLocalInput(o.from, tz0), to: toLocalInput(o.to, tz0) })),
   );
 
-  let start = NaN;
+  let start: number;
   try {
     start = isTimeZone(timeZone) ? rotationStart(startDate, handover, timeZone) : NaN;
   } catch {
