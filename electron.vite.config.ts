@@ -7,7 +7,7 @@ export default defineConfig({
       // Packages stay in node_modules (required at run time), as electron-vite 6 does by default.
       externalizeDeps: true,
       outDir: 'out/main',
-      rollupOptions: {
+      rolldownOptions: {
         input: {
           index: resolve(__dirname, 'main/index.ts'),
           cli: resolve(__dirname, 'main/cli/index.ts'),
@@ -23,18 +23,17 @@ export default defineConfig({
     build: {
       externalizeDeps: false,
       outDir: 'out/preload',
-      rollupOptions: { input: { index: resolve(__dirname, 'preload/index.ts') } },
+      rolldownOptions: { input: { index: resolve(__dirname, 'preload/index.ts') } },
     },
   },
   renderer: {
     root: resolve(__dirname, 'renderer'),
-    // Chinese texts as UTF-8 (module scripts always are), not \uXXXX escapes that make them twice as long.
-    esbuild: { charset: 'utf8' },
     build: {
       outDir: resolve(__dirname, 'out/renderer'),
-      minify: 'esbuild',
+      // Minified by Oxc (Vite 8), which keeps Chinese texts as UTF-8, not \uXXXX escapes twice as long.
+      minify: 'oxc',
       chunkSizeWarningLimit: 4096,
-      rollupOptions: {
+      rolldownOptions: {
         input: { index: resolve(__dirname, 'renderer/index.html') },
         onwarn(warning, warn) {
           // Ant Design marks its modules "use client" (for React Server Components): meaningless here.
