@@ -22,6 +22,7 @@ import { runUiCommand } from './ui-command';
 import { CliSession, envSigningKey, type ProviderFlags } from './session';
 import { fillFromVars } from './template-vars';
 import { cliLanguage, cliWords, type CliWords } from './text';
+import { usageText } from './usage-errors';
 import { localTime } from '../export/table';
 import { version } from '../../package.json';
 
@@ -604,7 +605,9 @@ function report(
   if (error instanceof CliFailure) failure = error;
   else if (error instanceof CommanderError) {
     if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help') return EXIT.ok;
-    failure = new CliFailure(EXIT.usage, 'usage', { key: 'cli:commander', params: { text: error.message.replace(/^error: /, '') } });
+    const said = usageText(error, words.lang);
+    const text = said ? (words.t(said.key, said.params) as string) : error.message.replace(/^error: /, '');
+    failure = new CliFailure(EXIT.usage, 'usage', { key: 'cli:commander', params: { text } });
   } else {
     // One of main's coded errors met outside the handler table (opening the store on a full disk...), or a crash.
     const coded = toIpcError(error);
