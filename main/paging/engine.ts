@@ -477,7 +477,8 @@ export class PagingEngine {
     if (!incident || !route || !group || people.length === 0) {
       written(() =>
         incidents.atomically(() => {
-          if (incident) incidents.setResolutionCall(incident.id, people.length === 0 ? 'nobody-answered' : 'no-route');
+          // The route gone is said first: with it, nobody would be called whoever had answered.
+          if (incident) incidents.setResolutionCall(incident.id, route && people.length === 0 ? 'nobody-answered' : 'no-route');
           incidents.finish(action.id);
         }),
       );

@@ -92,6 +92,18 @@ describe('paging engine: calling on resolution', () => {
     expect(d.calls.some((c) => c.resolution)).toBe(false);
   });
 
+  it('the route gone when the resolution call falls due: the incident says so, not that nobody answered', async () => {
+    const clock = new ManualClock(START);
+    const r = rig(clock, dataDirectory(), { [wang]: [{ state: 'no_answer' }] }, on);
+    const incident = r.engine.receive(alertGroup('g1'))!;
+    await clock.advance(100_000);
+    r.engine.receive(alertGroup('g1', 'resolved'));
+    expect(r.config.removeRoute(r.route.id)).toBe(true);
+    await clock.advance(15 * 60_000);
+    expect(r.sent.map((s) => s.mobile)).toEqual([wang, wang]);
+    expect(r.engine.detail(incident.id).incident.resolutionCall).toBe('no-route');
+  });
+
   it('the option off (the default), or a person resolving it: nobody is phoned about the resolution', async () => {
     const clock = new ManualClock(START);
     const off = rig(clock, dataDirectory(), { [wang]: [{ state: 'answered' }] });
