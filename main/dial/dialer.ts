@@ -21,6 +21,7 @@ import { CalloutError, fail, invalid } from '../errors';
 import type { ContactRecord, DialSettingsRepository } from '../store';
 import type { ContactService } from './contacts';
 import { checkDial, checkPlan, policyFrom, type DialRefusal } from './limits';
+import { claimDial, type DialClaim } from './claims';
 import type { DialRequest, DialTarget, DialAttempt, DialStatus, DialResult, DialProgress, DialPlan, DialStart, DialNext } from '../../common/bulk-types';
 import { systemClock, type Clock } from '../clock';
 export type {
@@ -240,9 +241,16 @@ export class Dialer {
       let refused = false;
       for (let attempt = 1; attempt <= plan.attempts; attempt++) {
         if (signal.aborted) return finish(result('cancelled'), ti);
-        // Limits, before every call (unless a person overrode them).
+        // Limits, before every call (unless a person overrode them), and the call's place in them held
+        // until its send returns: another dialer meanwhile counts it (main/dial/claims.ts).
+        const claimNow = (): DialClaim => {
+          const now = this.clock.now();
+          return claimDial(this.o.settings, target.mobile, now, (times) => checkDial(policy, target.mobile, times, now), this.o.log);
+        };
+        let claim: DialClaim | null = null;
         if (!req.override) {
-          let r = checkDial(policy, target.mobile, this.o.settings.callTimes(target.mobile, this.clock.now() - 86_400_000), this.clock.now());
+          claim = claimNow();
+          let r = claim.refusals;
           const minuteOnly = r.length === 1 && r[0]!.limit === 'per-minute' && r[0]!.freesAt - this.clock.now() <= 60_000;
           if (minuteOnly && attempt > 1) {
             const until = r[0]!.freesAt + 50;
@@ -259,7 +267,8 @@ export class Dialer {
             });
             await sleep(this.clock, until - this.clock.now(), signal);
             if (signal.aborted) return finish(result('cancelled'), ti);
-            r = checkDial(policy, target.mobile, this.o.settings.callTimes(target.mobile, this.clock.now() - 86_400_000), this.clock.now());
+            claim = claimNow();
+            r = claim.refusals;
           }
           if (r.length > 0) {
             refusals.push(...r);
@@ -296,7 +305,10 @@ export class Dialer {
               .acquire({ priority: true, signal })
               .catch(() => null)
           : null;
-        if (this.o.governors && !slot) return finish(result('cancelled'), ti);
+        if (this.o.governors && !slot) {
+          claim?.release();
+          return finish(result('cancelled'), ti);
+        }
         let sent: SendLike;
         try {
           sent = await this.o.send(req.profileId, { mobile: target.mobile, content: plan.content, templateId: plan.templateId });
@@ -318,6 +330,8 @@ export class Dialer {
             endedAt: this.clock.now(),
           });
           return finish(result(local ? 'failed' : 'unknown'), ti);
+        } finally {
+          claim?.release();
         }
         const m = sent.message;
         const record: DialAttempt = {

@@ -4,6 +4,7 @@
 import type { CallResult } from '../../common/paging/records';
 import type { AlertGroup, MaintenanceWindow, PolicyStep, Route, Schedule } from '../../common/paging/types';
 import type { DialSettingsRecord } from '../../common/bulk-types';
+import type { DialClaims } from '../dial/claims';
 
 /** The first route that takes the group (matchers.ts), or null. */
 export type RouteFor = (group: AlertGroup, routes: readonly Route[]) => Route | null;
@@ -38,10 +39,9 @@ export interface PagingContacts {
   group(id: number): { memberIds: readonly number[] } | undefined;
 }
 
-/** Per-number limits and quiet hours (main/dial/limits.ts reads them), and the calls already placed to a number. */
-export interface PagingLimits {
+/** Per-number limits and quiet hours (main/dial/limits.ts reads them), the calls already placed to a number, and the dial claims (main/dial/claims.ts). */
+export interface PagingLimits extends DialClaims {
   effective(profileId?: string | null): DialSettingsRecord;
-  callTimes(mobile: string, since: number): number[];
 }
 
 /** The pure rules of paging (common/paging/*), given together by the composition root. */

@@ -28,6 +28,7 @@ import { reason } from '../../common/reasons';
 import type { AwaitEnd, SendFn, SendLike } from '../bulk/queue';
 import { systemClock, type Clock, type TimerHandle } from '../clock';
 import { checkDial, policyFrom, type DialRefusal } from '../dial/limits';
+import { claimDial } from '../dial/claims';
 import { CalloutError, fail } from '../errors';
 import { processOwner, type EscalationCursor, type IncidentRepository, type PagingAction } from '../store';
 import type { AfterCall, HeldBy, OnCallAt, PagingContacts, PagingLimits, PagingPerson, RouteFor, Say } from './deps';
@@ -565,13 +566,14 @@ export class PagingEngine {
   }
 
   /** Per-number limits and quiet hours, as for quick dial; the route lets some severities through quiet hours. */
-  private refusals(incident: IncidentRecord, route: Route, person: { mobile: string }, now: number): DialRefusal[] {
-    const refusals = checkDial(
-      policyFrom(this.o.limits.effective(this.o.profileId())),
-      person.mobile,
-      this.o.limits.callTimes(person.mobile, now - 86_400_000),
-      now,
-    );
+  private refusals(
+    incident: IncidentRecord,
+    route: Route,
+    person: { mobile: string },
+    now: number,
+    callTimes = this.o.limits.callTimes(person.mobile, now - 86_400_000),
+  ): DialRefusal[] {
+    const refusals = checkDial(policyFrom(this.o.limits.effective(this.o.profileId())), person.mobile, callTimes, now);
     return incident.severity !== null && route.throughQuietHours.includes(incident.severity) ? refusals.filter((r) => r.limit !== 'quiet-hours') : refusals;
   }
 
@@ -614,7 +616,9 @@ export class PagingEngine {
     });
     const profileId = this.o.profileId();
     const now = this.clock.now();
-    const refusals = this.refusals(incident, route, person, now);
+    // The call's place in the limits is held until its send returns: another dialer meanwhile counts it.
+    const claim = claimDial(this.o.limits, person.mobile, now, (times) => this.refusals(incident, route, person, now, times), this.o.log);
+    const refusals = claim.refusals;
     if (refusals.length > 0) {
       incidents.updateCall(callId, { result: 'refused', refusal: refusals[0]!.limit, endedAt: now });
       return 'refused';
@@ -633,6 +637,8 @@ export class PagingEngine {
         endedAt: this.clock.now(),
       });
       return local ? 'failed' : 'unknown';
+    } finally {
+      claim.release();
     }
     const m = sent.message;
     written(() => incidents.updateCall(callId, { messageId: m.id, smsid: m.smsid, state: m.state }));

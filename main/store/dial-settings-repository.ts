@@ -5,6 +5,15 @@ import { SettingsRepository } from './settings-repository';
 import { systemClock } from '../clock';
 export type { DialSettingsRecord } from '../../common/bulk-types';
 
+const DAY_MS = 86_400_000;
+
+/**
+ * How long a dial claim holds its place at most: the wait for a line and the send that writes the
+ * call's message row. One a process left behind when it died counts until then (its call may have
+ * been placed), as a call at its time: the per-minute window frees a minute after it, as for a call.
+ */
+export const DIAL_CLAIM_MS = 30 * 60_000;
+
 /** The scope of the settings every profile uses unless it has its own. */
 export const GLOBAL_SCOPE = '*';
 
@@ -43,8 +52,11 @@ export class DialSettingsRepository {
     private readonly settings: SettingsRepository = new SettingsRepository(db),
   ) {
     // Served by messages_mobile (mobile, created_at). Sends the provider provably refused placed no call.
+    // A claim not yet let go counts as a call at its time (migrations/0019-dial-claims.ts).
     this.callTimesStmt = db.prepare(
-      "SELECT created_at AS at FROM messages WHERE mobile = ? AND created_at > ? AND outcome IN ('pending', 'accepted', 'unknown') ORDER BY created_at",
+      `SELECT created_at AS at FROM messages WHERE mobile = ? AND created_at > ? AND outcome IN ('pending', 'accepted', 'unknown')
+       UNION ALL SELECT at FROM dial_claims WHERE mobile = ? AND at > ? AND expires_at > ?
+       ORDER BY at`,
     );
   }
 
@@ -78,9 +90,32 @@ export class DialSettingsRepository {
     return this.db.prepare('DELETE FROM dial_settings WHERE scope = ?').run(scope).changes > 0;
   }
 
-  /** When calls to this number were sent since `since` (ms), oldest first. */
-  callTimes(mobile: string, since: number): number[] {
-    return (this.callTimesStmt.all(mobile, since) as { at: number }[]).map((r) => r.at);
+  /** When calls to this number were sent (or claimed, see claimDial) since `since` (ms), oldest first. */
+  callTimes(mobile: string, since: number, now: number = this.now()): number[] {
+    return (this.callTimesStmt.all(mobile, since, mobile, since, now) as { at: number }[]).map((r) => r.at);
+  }
+
+  /**
+   * Checks the limits for a call to `mobile` at `now` and, when it may go, takes its place in them at
+   * once: one write transaction, so that another dialer (in this process or another) checking next
+   * sees this call even while it still waits for a line. Returns the refusals (nothing claimed), or
+   * the claim to let go once the send has its message row, or has placed nothing.
+   */
+  claimDial<R>(mobile: string, now: number, check: (callTimes: number[]) => R[]): { refusals: R[]; claim: number | null } {
+    return this.db
+      .transaction(() => {
+        this.db.prepare('DELETE FROM dial_claims WHERE expires_at <= ?').run(now);
+        const refusals = check(this.callTimes(mobile, now - DAY_MS, now));
+        if (refusals.length > 0) return { refusals, claim: null };
+        const row = this.db.prepare('INSERT INTO dial_claims (mobile, at, expires_at) VALUES (?, ?, ?)').run(mobile, now, now + DIAL_CLAIM_MS);
+        return { refusals, claim: Number(row.lastInsertRowid) };
+      })
+      .immediate();
+  }
+
+  /** Lets a claim go: its send has its message row (which counts from now), or placed nothing. */
+  releaseClaim(claim: number): void {
+    this.db.prepare('DELETE FROM dial_claims WHERE id = ?').run(claim);
   }
 
   /** Lines of a profile (1 when the profile is unknown, e.g. one that lives only in the CLI's memory). */

@@ -17,6 +17,7 @@ import { migration0015 } from './0015-lend-refusal';
 import { migration0016 } from './0016-exchange-messages';
 import { migration0017 } from './0017-paging';
 import { migration0018 } from './0018-resolution-calls';
+import { migration0019 } from './0019-dial-claims';
 
 export type { Migration } from './types';
 
@@ -40,4 +41,5 @@ export const MIGRATIONS: readonly Migration[] = [
   migration0016,
   migration0017,
   migration0018,
+  migration0019,
 ];

@@ -27,10 +27,11 @@ type Script = CallState | 'unknown' | 402 | 404;
  * A provider in memory: each call to a number takes the next outcome of that number's script
  * (default: answered), ends after `callMs`, and is written to the store as a real message.
  */
-function setup(scripts: Record<string, Script[]> = {}, opts: { callMs?: number; limits?: boolean } = {}) {
-  const home = tempHome();
+function setup(scripts: Record<string, Script[]> = {}, opts: { callMs?: number; limits?: boolean; sharing?: { home: string; clock: ManualClock } } = {}) {
+  // `sharing`: another process on the same data directory (its own connection), on the same clock.
+  const home = opts.sharing ? { dir: opts.sharing.home, cleanup: () => undefined } : tempHome();
   // Time passes only as the test moves it: pauses, limits and calls take no wall-clock time.
-  const clock = new ManualClock();
+  const clock = opts.sharing?.clock ?? new ManualClock();
   const store = openStore(home.dir, { clock });
   if (!opts.limits) store.dialSettings.save({ scope: '*', perMinute: null, perHour: null, perDay: null, quietStart: null, quietEnd: null });
   const watcher = new EndWatcher({ get: (id) => store.messages.get(id), pollMs: 10, clock });
@@ -81,7 +82,7 @@ function setup(scripts: Record<string, Script[]> = {}, opts: { callMs?: number; 
     () => timers.forEach((t) => t.cancel()),
     () => dialer.close(),
   );
-  return { store, contacts, dialer, sends, progress, governors, clock, drive: <T>(work: Promise<T>) => driveClock(clock, work) };
+  return { home: home.dir, store, contacts, dialer, sends, progress, governors, clock, drive: <T>(work: Promise<T>) => driveClock(clock, work) };
 }
 
 describe('quick dial', () => {
@@ -234,6 +235,20 @@ describe('quick dial', () => {
     const forced = await drive(dialer.run({ profileId: 'p', targets: [{ mobile: '13800138000' }], content: 'x', override: true }));
     expect(forced.status).toBe('answered');
     expect(sends).toHaveLength(2);
+  });
+
+  it('two dials of one number at once, from two processes on one data directory: the per-minute limit holds (one call, the other refused)', async () => {
+    const a = setup({}, { limits: true });
+    a.store.dialSettings.save({ scope: '*', perMinute: 1, perHour: null, perDay: null, quietStart: null, quietEnd: null });
+    const b = setup({}, { limits: true, sharing: { home: a.home, clock: a.clock } });
+    const dial = (d: typeof a) => d.dialer.run({ profileId: 'p', targets: [{ mobile: '13800138000' }], content: 'x', attempts: 1 });
+    // Both check the limits before either has sent: the first's place is already taken when the second checks.
+    const [ra, rb] = await a.drive(Promise.all([dial(a), dial(b)]));
+    expect(a.sends.length + b.sends.length).toBe(1);
+    expect([ra.status, rb.status]).toEqual(['answered', 'refused']);
+    expect(rb.refusals).toEqual([expect.objectContaining({ limit: 'per-minute', count: 1, max: 1 })]);
+    // The claim was let go once the call had its message row: one call counted, not two.
+    expect(a.store.dialSettings.callTimes('13800138000', 0)).toHaveLength(1);
   });
 
   it('waits out the per-minute limit between attempts of a run instead of giving up', async () => {
