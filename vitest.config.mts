@@ -7,6 +7,9 @@ export default defineConfig({
     testTimeout: 20_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // expect.poll gives up after 5 s, not 1 s: a page on a loaded machine (CI, the other core busy)
+    // may take longer than a second to open a palette. A poll that succeeds returns at once.
+    expect: { poll: { timeout: 5_000 } },
     reporters: ['default', './test/summary-reporter.ts'],
   },
 });
