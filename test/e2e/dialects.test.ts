@@ -3,7 +3,7 @@
 // call whose value (200002) the dialect does not know is shown on the message; "Map it…" opens the
 // reply as a tree, the value is mapped, the preview says how many replies now resolve, and saving
 // ends the call as busy. Screenshots under test-results/screens/.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { builtinDialect, type Dialect } from '../../common/dialects';
 import { reasonArgs } from '../../common/messages';
@@ -229,6 +229,14 @@ describe.each(LOCALES)('Dialects and the teach flow ($suffix)', ({ locale, lang,
       .locator('[data-testid^="teach-resolve-"]')
       .evaluateAll((items) => items.map((i) => Number(i.getAttribute('data-before')) - Number(i.getAttribute('data-resolved'))));
     expect(Math.max(...counts)).toBeGreaterThan(0);
+    // In the smallest window the app supports, the warning is there to read, within the window.
+    await page.setViewportSize({ width: 1024, height: 700 });
+    onTestFinished(() => page.setViewportSize({ width: 1280, height: 800 }));
+    await fewer.scrollIntoViewIfNeeded();
+    const box = (await fewer.boundingBox())!;
+    expect(box.x).toBeGreaterThanOrEqual(0);
+    expect(box.x + box.width).toBeLessThanOrEqual(1024);
+    expect(box.y + box.height).toBeLessThanOrEqual(700);
     await snap(`dialects-fewer-${suffix}`);
     await drawer.getByTestId('teach-save').click();
     const confirm = page.locator('.ant-modal-confirm');
