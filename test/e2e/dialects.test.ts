@@ -10,7 +10,7 @@ import { reasonArgs } from '../../common/messages';
 import type { MessageRecord } from '../../common/records';
 import { SANDBOX_API_ID } from '../../main/profiles/profile-service';
 import { launchChromium, startApp, type AppUnderTest } from './bridge';
-import { bodyText, catalogText, pickOption, settled, translator } from './page-helpers';
+import { bodyText, catalogText, choose, pickOption, settled, translator } from './page-helpers';
 import { withStore } from '../helpers/stored';
 
 const LOCALES = [
@@ -97,7 +97,7 @@ describe.each(LOCALES)('Dialects and the teach flow ($suffix)', ({ locale, lang,
       await row.getByTestId('reading-action').click();
       const drawer = page.getByTestId('reading-drawer');
       await drawer.getByTestId('reading-drawer-body').waitFor();
-      await pickOption(page, drawer.getByTestId('dialect-select'), t('msg:dialect.numeric-states.name'));
+      await choose(page, drawer.getByTestId('dialect-select'), t('msg:dialect.numeric-states.name'));
       await drawer.getByTestId('dialect-apply').click();
       await expect.poll(() => row.getByTestId('profile-reading').getAttribute('data-dialect')).toBe('numeric-states');
       expect(withStore(app.services.home, (s) => s.profiles.get(profileId))!.dialectId).toBe('numeric-states');
@@ -221,7 +221,7 @@ describe.each(LOCALES)('Dialects and the teach flow ($suffix)', ({ locale, lang,
     await mapped.waitFor();
     const was = (await mapped.getByTestId('teach-map').innerText()).trim();
     expect(was).not.toBe(t('dialects.teach.notMapped'));
-    await pickOption(page, mapped.getByTestId('teach-map'), t('dialects.teach.notMapped'));
+    await choose(page, mapped.getByTestId('teach-map'), t('dialects.teach.notMapped'));
     const fewer = drawer.getByTestId('teach-fewer');
     await fewer.waitFor();
     expect(await fewer.innerText()).toContain(t('dialects.teach.fewer'));
@@ -246,11 +246,11 @@ describe.each(LOCALES)('Dialects and the teach flow ($suffix)', ({ locale, lang,
     await confirm.getByRole('button', { name: new RegExp(`^${[...t('common.cancel')].join('\\s*')}$`) }).click();
     await confirm.waitFor({ state: 'detached' });
     expect(withStore(app.services.home, (s) => s.profiles.get(profileId))!.dialectId).toBe('numeric-states');
-    await pickOption(page, mapped.getByTestId('teach-map'), was);
+    await choose(page, mapped.getByTestId('teach-map'), was);
     await fewer.waitFor({ state: 'detached' });
     await expect.poll(() => preview.innerText()).toBe(first);
 
-    await pickOption(page, value.getByTestId('teach-map'), t('msg:state.busy'));
+    await choose(page, value.getByTestId('teach-map'), t('msg:state.busy'));
     await expect.poll(() => drawer.getByTestId('teach-reading-state').getAttribute('data-state')).toBe('busy');
     await expect.poll(() => preview.innerText()).not.toBe(first);
     // "N of M now resolve (before: K)": more now than before, and said in words.
