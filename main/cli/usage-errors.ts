@@ -21,7 +21,7 @@ const PATTERNS: Record<string, { pattern: RegExp; key: string; names: string[] }
   'commander.excessArguments': {
     pattern: /^error: too many arguments(?: for '(.*)')?\. Expected (\d+) arguments? but got (\d+): (.*)\.$/s,
     key: 'excessArguments',
-    names: ['command', 'expected', 'received', 'given'],
+    names: ['command', 'count', 'received', 'given'],
   },
 };
 
@@ -35,7 +35,7 @@ export function usageText(error: { code: string; message: string }, lang: Lang):
   const params: Record<string, unknown> = { command: 'callout' };
   known.names.forEach((name, i) => {
     const value = parts[i + 1];
-    if (value !== undefined) params[name] = name === 'command' ? `callout ${value}` : value;
+    if (value !== undefined) params[name] = name === 'count' ? Number(value) : value;
   });
   if (typeof params.given === 'string') params.given = params.given.split(', ').join(lang === 'zh-CN' ? '、' : ', ');
   if (suggested) params.suggestion = suggested[1]!.split(', ').join(lang === 'zh-CN' ? '、' : ', ');

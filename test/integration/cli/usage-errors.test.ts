@@ -57,8 +57,14 @@ const CASES: Array<[what: string, args: string[], en: string, zh: string]> = [
   [
     'too many arguments',
     ['history', 'a', 'b'],
-    'callout: callout history takes 0 argument(s) but got 2: a, b. (see callout --help)\n',
-    'callout: callout history 接受 0 个参数，收到了 2 个：a、b。（参见 callout --help）\n',
+    'callout: The command "history" takes 0 arguments but got 2: a, b. (see callout --help)\n',
+    'callout: 命令“history”接受 0 个参数，收到了 2 个：a、b。（参见 callout --help）\n',
+  ],
+  [
+    'one argument too many',
+    ['profile', 'show', 'a', 'b'],
+    'callout: The command "show" takes 1 argument but got 2: a, b. (see callout --help)\n',
+    'callout: 命令“show”接受 1 个参数，收到了 2 个：a、b。（参见 callout --help）\n',
   ],
 ];
 
