@@ -8,7 +8,7 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import type { ProfileView } from '../../common/contract';
 import { reasonArgs } from '../../common/messages';
 import { launchChromium, SCREENS_DIR, startApp, type AppUnderTest } from './bridge';
-import { bodyText, catalogText, collectProblems, settled, translator } from './page-helpers';
+import { bodyText, catalogText, choose, collectProblems, settled, translator } from './page-helpers';
 import { formatWhen } from '../../renderer/src/features/send/last-send';
 
 const TIMEOUT = 60_000;
@@ -73,15 +73,8 @@ describe.each(LOCALES)('Send screen ($suffix)', ({ locale, lang, suffix, markers
     } else await app.screenshot(name);
   };
 
-  const chooseTemplate = async (name: string) => {
-    await page.locator('#send_templateId').click();
-    const option = page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option').filter({ hasText: name });
-    await option.first().click();
-    await page
-      .locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)')
-      .waitFor({ state: 'hidden' })
-      .catch(() => undefined);
-  };
+  // Picked, checked and picked again if the click on the opening list was lost (a loaded machine).
+  const chooseTemplate = (name: string) => choose(page, page.locator('.ant-select').filter({ has: page.locator('#send_templateId') }), name);
   const fillMobile = async (value: string) => {
     await page.locator('#send_mobile').fill(value);
     await page.keyboard.press('Escape'); // closes the suggestions, if any
