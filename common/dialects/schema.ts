@@ -165,6 +165,79 @@ const shape = z
   })
   .strict();
 
+/** A request field's name as the provider writes it (`account`, `appid`, `to`…). */
+const fieldName = z
+  .string({ error: 'dialect-field' })
+  .min(1, 'dialect-field')
+  .max(60, 'dialect-field')
+  .regex(/^[^\s&=#?]+$/u, 'dialect-field');
+
+/** What Callout sends, under the provider's names; null: not sent at all. */
+const requestFields = z
+  .object({
+    account: fieldName.nullable(),
+    password: fieldName.nullable(),
+    mobile: fieldName.nullable(),
+    content: fieldName.nullable(),
+    /** The message id (status queries). */
+    id: fieldName.nullable(),
+    /** The reply format asked for (json or xml). */
+    format: fieldName.nullable(),
+  })
+  .partial()
+  .strict();
+
+/** An operation's path below the base URL: a query allowed (`/webservice/voice.php?method=Submit`). */
+const requestPath = z
+  .string({ error: 'dialect-request-path' })
+  .max(300, 'dialect-request-path')
+  .regex(/^\/[^\s#]*$/u, 'dialect-request-path');
+
+/** How one operation is requested; what it leaves out comes from the dialect's `request`, then the spec. */
+const requestOp = z
+  .object({
+    method: z.enum(['POST', 'GET'], { error: 'dialect-method' }).optional(),
+    path: requestPath.optional(),
+    /** How the fields travel: a JSON body, a form body, or the URL's query (a GET always uses the query). */
+    body: z.enum(['json', 'form', 'query'], { error: 'dialect-body' }).optional(),
+    fields: requestFields.optional(),
+    /** Fields sent as they are (`"sign_type": "normal"`). */
+    extra: z
+      .record(fieldName, z.string({ error: 'dialect-extra' }).max(500, 'dialect-extra'))
+      .refine((m) => Object.keys(m).length <= 20, 'dialect-extra')
+      .optional(),
+  })
+  .strict();
+
+/** Where the API Key goes: the password field (default), a header (`{ "header": "X-Api-Key" }`), or only the spec's signature. */
+const keyPlace = z.union(
+  [
+    z.literal('field'),
+    z.literal('signature'),
+    z
+      .object({
+        header: z.string().regex(/^[!#$%&'*+.^_`|~\w-]{1,60}$/, 'dialect-key'),
+        prefix: z
+          .string()
+          .max(40, 'dialect-key')
+          .regex(/^[\x20-\x7e]*$/, 'dialect-key')
+          .default(''),
+      })
+      .strict(),
+  ],
+  { error: 'dialect-key' },
+);
+
+/** How the provider wants its requests: shared settings, then each operation's own. */
+const request = requestOp
+  .extend({
+    key: keyPlace.default('field'),
+    send: requestOp.optional(),
+    status: requestOp.optional(),
+    balance: requestOp.optional(),
+  })
+  .strict();
+
 export const dialectSchema = z
   .object({
     /** Set on built-in dialects (spec, voiceid-push, ...); a dialect of your own has none. */
@@ -216,6 +289,8 @@ export const dialectSchema = z
       })
       .strict()
       .optional(),
+    /** How requests are made (absent: the spec's JSON POSTs to /voice/vm, /voice/status and /voice/balance). */
+    request: request.optional(),
     shape: shape.optional(),
   })
   .strict();
@@ -226,3 +301,6 @@ export type DialectPaths = string | string[];
 export type DurationPlace = z.output<typeof duration>;
 export type SuccessRule = z.output<typeof success>;
 export type StateMap = Record<string, MappableState>;
+export type DialectRequest = z.output<typeof request>;
+export type DialectRequestOp = z.output<typeof requestOp>;
+export type KeyPlace = z.output<typeof keyPlace>;

@@ -1,10 +1,22 @@
 import type { FailureView } from '../../common/contract/send';
-import type { Exchange, Header, Operation, TransportErrorKind } from '../../common/records';
+import type { Exchange, Header, TransportErrorKind } from '../../common/records';
 import { reason } from '../../common/reasons';
 import { formatHttpDate, hostOf, signParts, type SignatureVariant } from '../signing';
 import { Redactor } from './redaction';
 import { isSignatureRejection } from '../../common/domain/codes';
-import { readCommon, SPEC_DIALECT, type Dialect } from '../../common/dialects';
+import {
+  encodeRequest,
+  keyHeader,
+  readCommon,
+  requestParams,
+  requestShape,
+  SPEC_DIALECT,
+  type Dialect,
+  type RequestOperation,
+  type RequestValues,
+} from '../../common/dialects';
+
+export { joinUrl } from '../../common/dialects';
 import { balanceReply, parseBody, sendReply, statusReply, type BalanceReply, type SendReply, type StatusReply } from './replies';
 import { httpExchange, type TransportResult } from './transport';
 
@@ -32,29 +44,11 @@ export interface ProviderEndpoint {
   follow?: FollowMode;
 }
 
-/**
- * A request's URL: the operation's path (which may carry a query) after the base URL's path (a
- * gateway route), the base URL's query kept and the path's added to it. A base URL
- * `…/webservice/voice.php?method=GetNum` stays a query, never `?method=GetNum/voice/balance`.
- */
-export function joinUrl(baseUrl: string, path: string): URL {
-  const url = new URL(baseUrl);
-  url.hash = '';
-  const q = path.indexOf('?');
-  const pathPart = q < 0 ? path : path.slice(0, q);
-  const query = q < 0 ? '' : path.slice(q + 1);
-  url.pathname = `${url.pathname.replace(/\/+$/, '')}/${pathPart.replace(/^\/+/, '')}`;
-  if (query) url.search = url.search ? `${url.search}&${query}` : `?${query}`;
-  return url;
-}
-
 /** The endpoint's dialect: its own, or the spec's reading. */
 export const dialectOf = (e: Pick<ProviderEndpoint, 'dialect'>): Dialect => e.dialect ?? SPEC_DIALECT;
 
 export const DEFAULT_CONNECT_TIMEOUT_MS = 5_000;
 export const DEFAULT_TOTAL_TIMEOUT_MS = 15_000;
-
-export const VOICE_PATHS = { send: '/voice/vm', status: '/voice/status', balance: '/voice/balance' } as const;
 
 /**
  * Why a request got no usable reply, and whether it may have reached the provider. `kind` is the
@@ -101,56 +95,60 @@ export class VoiceClient {
   }
 
   send(input: { mobile: string; content: string }, signal?: AbortSignal): Promise<ClientResult<SendReply>> {
-    return this.call('send', VOICE_PATHS.send, { mobile: input.mobile, content: input.content }, (raw) => sendReply(raw, dialectOf(this.endpoint)), signal);
+    return this.call('send', { mobile: input.mobile, content: input.content }, (raw) => sendReply(raw, dialectOf(this.endpoint)), signal);
   }
 
   status(smsid: string, signal?: AbortSignal): Promise<ClientResult<StatusReply>> {
-    return this.call('status', VOICE_PATHS.status, { smsid }, (raw) => statusReply(raw, dialectOf(this.endpoint), smsid), signal);
+    return this.call('status', { id: smsid }, (raw) => statusReply(raw, dialectOf(this.endpoint), smsid), signal);
   }
 
   balance(signal?: AbortSignal): Promise<ClientResult<BalanceReply>> {
-    return this.call('balance', VOICE_PATHS.balance, {}, (raw) => balanceReply(raw, dialectOf(this.endpoint)), signal);
+    return this.call('balance', {}, (raw) => balanceReply(raw, dialectOf(this.endpoint)), signal);
   }
 
-  /** Any request to the profile's base URL; the credentials are filled in here, never by the caller. */
-  raw(path: string, fields: Record<string, string>, signal?: AbortSignal): Promise<ClientResult<Record<string, unknown>>> {
-    return this.call('raw', path, fields, (r) => r, signal);
-  }
-
-  /** The exact request that would be sent (headers and body), before redaction. Main-only. */
-  buildRequest(path: string, fields: Record<string, string>): { url: string; headers: Header[]; body: string } {
+  /**
+   * The exact request for an operation, as the dialect asks for it (method, path and query, body,
+   * field names, where the key goes), before redaction. Main-only: it holds the key.
+   */
+  buildRequest(
+    operation: RequestOperation,
+    values: Omit<RequestValues, 'account' | 'key' | 'format'>,
+  ): { method: string; url: string; headers: Header[]; body: string | null } {
     const { baseUrl, apiId, apiKey, format, signing } = this.endpoint;
-    const url = joinUrl(baseUrl, path);
-    const body = JSON.stringify({ account: apiId, password: apiKey, ...fields, format: fields.format ?? format });
-    const headers: Header[] = [
-      ['Content-Type', 'application/json; charset=utf-8'],
-      ['Accept', format === 'xml' ? 'application/xml, application/json' : 'application/json'],
-    ];
-    if (signing) {
+    const shape = requestShape(dialectOf(this.endpoint), operation);
+    const params = requestParams(shape, { account: apiId, key: apiKey, ...values, format });
+    const { url, body, contentType } = encodeRequest(shape, baseUrl, params);
+    const headers: Header[] = [];
+    if (contentType) headers.push(['Content-Type', contentType]);
+    headers.push(['Accept', format === 'xml' ? 'application/xml, application/json' : 'application/json']);
+    const inHeader = keyHeader(shape, apiKey);
+    if (inHeader) headers.push(inHeader);
+    // A dialect whose key travels only in the signature is signed even when the profile signs nothing.
+    const variant = signing ?? (shape.key === 'signature' ? 'spec' : null);
+    if (variant) {
       const host = hostOf(url);
       const date = formatHttpDate(this.now());
       const query = url.search.replace(/^\?/, '');
-      const { authorization } = signParts({ apiId, apiKey, method: 'POST', host, path: url.pathname, query, date, variant: signing });
+      const { authorization } = signParts({ apiId, apiKey, method: shape.method, host, path: url.pathname, query, date, variant });
       headers.push(['Host', host], ['Date', date], ['Authorization', authorization]);
     }
-    return { url: url.toString(), headers, body };
+    return { method: shape.method, url: url.toString(), headers, body };
   }
 
   private async call<R>(
-    operation: Operation,
-    path: string,
-    fields: Record<string, string>,
+    operation: RequestOperation,
+    values: Omit<RequestValues, 'account' | 'key' | 'format'>,
     parse: (raw: Record<string, unknown>) => R,
     signal?: AbortSignal,
   ): Promise<ClientResult<R>> {
     const exchanges: Exchange[] = [];
     for (let attempt = 0; ; attempt++) {
       // Rebuilt per attempt: a fresh Date (and signature) each time.
-      const { url, headers, body } = this.buildRequest(path, fields);
+      const { method, url, headers, body } = this.buildRequest(operation, values);
       const result: TransportResult = await httpExchange(
         {
           operation,
-          method: 'POST',
+          method,
           url,
           headers,
           body,
