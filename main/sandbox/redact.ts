@@ -58,6 +58,16 @@ export function redactPath(path: string, keys: readonly string[]): string {
   return scrubPathPart(path.slice(0, q), keys) + '?' + out.toString();
 }
 
+/** A body's text with every known key redacted, as written and as a form or a URL writes it. */
+export function redactText(text: string, keys: readonly string[]): string {
+  const forms = keys
+    .filter((k) => k.length > 0)
+    .flatMap((k) => [k, encodeURIComponent(k), new URLSearchParams({ k }).toString().slice(2), JSON.stringify(k).slice(1, -1)]);
+  let out = text;
+  for (const f of [...new Set(forms)].sort((a, b) => b.length - a.length)) if (f.length >= MIN_SUBSTRING_KEY || out === f) out = out.split(f).join(REDACTED);
+  return out;
+}
+
 /** A deep copy of `value` with every known key replaced by '[REDACTED]' (and `password` fields blanked). */
 export function redactDeep<T>(value: T, keys: readonly string[]): T {
   return scrub(value, keys, 0) as T;

@@ -15,8 +15,10 @@
  *   ends, so a final state always comes with its final duration.
  * - Balance reply field: `num`.
  * - Signature gateway failure: HTTP 401 `{"message":"client request can't be validated"}` (APISIX).
+ * - Requests: as the dialect asks for them (its paths with their queries, method, encoding, field
+ *   names, the key in a field, a header or only the signature); the spec's JSON POSTs without one.
  *
- * Order of processing for /voice/*: body (413 over 64 KiB) → path (404) → method (405) → network
+ * Order of processing for the voice operations: body (413 over 64 KiB) → path (404) → method (405) → network
  * faults (delay, reset, html) → signature gateway when on (401) → provider faults (timeout, http500,
  * code) → the operation (malformed body → code 400).
  */
@@ -27,19 +29,13 @@ import { formatHttpDate, signatureFailureBody, SIGNATURE_FAILURE_STATUS, verifyR
 import { DEFAULT_REVIEW_DELAY_MS, DEMO_ACCOUNT } from './demo';
 import { FaultBoard, parseFault } from './faults';
 import { MAX_BODY_BYTES, parseParams, PROXY_ERROR_PAGE, readBody, sendHtml, sendJson, sendXml, toXml, XML_ROOTS } from './http-io';
-import { redactDeep, redactParams, redactPath } from './redact';
+import { redactDeep, redactParams, redactPath, redactText } from './redact';
 import { Scheduler } from './scheduler';
 import type { ReceivedRequest, Sandbox, SandboxFault, SandboxOp, SandboxOptions, SandboxSettings, SandboxSignatureMode } from './types';
 import { MESSAGES, VoiceService, type ProviderReply } from './voice-service';
-import { builtinDialect, checkDialect, type Dialect } from '../../common/dialects';
+import { builtinDialect, checkDialect, operationOfRequest, readRequestFields, requestShape, type Dialect } from '../../common/dialects';
 import { receiptFactsOf, renderReply, speaksSpec } from './dialect-shape';
 import { ReceiptPusher } from './receipt-push';
-
-const OP_BY_PATH: Readonly<Record<string, SandboxOp>> = {
-  '/voice/vm': 'send',
-  '/voice/status': 'status',
-  '/voice/balance': 'balance',
-};
 
 const SIGNATURE_MODES: readonly SandboxSignatureMode[] = ['off', 'spec', 'apisix', 'any'];
 
@@ -192,22 +188,26 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     );
   }
 
-  async function handleVoice(req: IncomingMessage, res: ServerResponse, rawUrl: string, pathname: string): Promise<void> {
-    const op = OP_BY_PATH[pathname] ?? null;
+  async function handleVoice(req: IncomingMessage, res: ServerResponse, rawUrl: string): Promise<void> {
     const read = await readBody(req);
     if (!read.ok && read.reason === 'aborted') return;
     const keys = service.allKeys();
     const contentType = req.headers['content-type'];
+    const headerText = (name: string): string | undefined => {
+      const v = req.headers[name];
+      return Array.isArray(v) ? v[0] : v;
+    };
     requestSeq += 1;
     const entry: ReceivedRequest = {
       seq: requestSeq,
       time: new Date(scheduler.now()).toISOString(),
       method: req.method ?? 'GET',
       path: redactPath(rawUrl, keys),
-      op,
+      op: null,
       contentType: contentType ?? null,
       format: 'json',
       body: null,
+      bodyText: null,
       mobile: null,
     };
     record(entry);
@@ -218,12 +218,30 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
       sendJson(res, 413, { error: 'payload_too_large', message: `request body over ${MAX_BODY_BYTES} bytes` }, { Connection: 'close' });
       return;
     }
+    // The fields as the dialect sends them: in the body (JSON or form) and in the query (a GET, or a dialect that asks so).
+    const url = new URL(rawUrl.startsWith('/') ? rawUrl : '/', baseUrl);
+    if (read.body.length > 0) entry.bodyText = redactText(read.body.subarray(0, 4096).toString('utf8'), keys);
     const parsed = parseParams(read.body, contentType);
-    let params: Record<string, unknown> = {};
+    const sent: Record<string, unknown> = { ...Object.fromEntries(url.searchParams), ...(parsed.ok ? parsed.params : {}) };
+    const op: SandboxOp | null = operationOfRequest(dialect, url, baseUrl, sent);
+    entry.op = op;
+    const shape = requestShape(dialect, op ?? 'send');
+    // Read under the provider's names, answered by Callout's (the voice service speaks the spec's).
+    const fields = readRequestFields(shape, sent, headerText);
+    const params: Record<string, unknown> = {};
+    for (const [from, to] of [
+      ['account', 'account'],
+      ['password', 'password'],
+      ['mobile', 'mobile'],
+      ['content', 'content'],
+      ['id', 'smsid'],
+      ['format', 'format'],
+    ] as const) {
+      if (fields[from] !== undefined) params[to] = fields[from];
+    }
     let asked: 'json' | 'xml' | null = null;
     if (parsed.ok) {
-      params = parsed.params;
-      entry.body = redactParams(params, keys);
+      entry.body = redactParams(parsed.ok && read.body.length > 0 ? parsed.params : sent, keys);
       const mobile = params.mobile;
       if (typeof mobile === 'string' || typeof mobile === 'number') entry.mobile = String(mobile);
       if (typeof params.format === 'string' && params.format.trim().toLowerCase() === 'xml') entry.format = 'xml';
@@ -235,12 +253,12 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     // A provider that only pushes has no status query at all.
     if (op === null || (op === 'status' && dialect?.status === null)) {
       entry.response = { httpStatus: 404, code: null };
-      sendJson(res, 404, { error: 'not_found', message: `no such endpoint: ${entry.method} ${pathname}` });
+      sendJson(res, 404, { error: 'not_found', message: `no such endpoint: ${entry.method} ${url.pathname}` });
       return;
     }
-    if (req.method !== 'POST') {
+    if (req.method !== shape.method) {
       entry.response = { httpStatus: 405, code: null };
-      sendJson(res, 405, { error: 'method_not_allowed', message: 'use POST' }, { Allow: 'POST' });
+      sendJson(res, 405, { error: 'method_not_allowed', message: `use ${shape.method}` }, { Allow: shape.method });
       return;
     }
 
@@ -269,11 +287,8 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     }
     const hang = fault?.kind === 'timeout';
 
-    if (signatureMode !== 'off') {
-      const headerText = (name: string): string | undefined => {
-        const v = req.headers[name];
-        return Array.isArray(v) ? v[0] : v;
-      };
+    const keyInSignature = shape.key === 'signature';
+    if (signatureMode !== 'off' || keyInSignature) {
       let verdict: NonNullable<ReceivedRequest['signature']>;
       if (!rawUrl.startsWith('/')) {
         verdict = { valid: false, reason: 'bad-url', variant: null, keyId: null, skewSeconds: null };
@@ -287,7 +302,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
             authorization: headerText('authorization'),
             lookupKey: (keyId) => service.keyOf(keyId),
             now: new Date(scheduler.now() + clockOffsetSeconds * 1000),
-            variant: signatureMode,
+            variant: signatureMode === 'off' ? 'any' : signatureMode,
           });
           verdict = { valid: v.valid, reason: v.reason, variant: v.variant, keyId: v.keyId, skewSeconds: v.skewSeconds };
         } catch {
@@ -305,6 +320,8 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
         sendJson(res, SIGNATURE_FAILURE_STATUS, signatureFailureBody());
         return;
       }
+      // The signature proves the key: the voice service is told the account's own.
+      if (keyInSignature && verdict.keyId !== null) params.password = service.keyOf(verdict.keyId) ?? '';
     }
 
     if (fault?.kind === 'http500') {
@@ -459,7 +476,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
       return;
     }
     if (pathname === '/__sandbox' || pathname.startsWith('/__sandbox/')) return handleAdmin(req, res, pathname);
-    return handleVoice(req, res, rawUrl, pathname);
+    return handleVoice(req, res, rawUrl);
   }
 
   const server = createServer((req, res) => {

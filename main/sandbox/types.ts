@@ -173,6 +173,8 @@ export interface ReceivedRequest {
   format: 'json' | 'xml';
   /** Parsed parameters with `password` replaced by '[REDACTED]'; null when the body could not be parsed. */
   body: Record<string, unknown> | null;
+  /** The body's text as it arrived (UTF-8, at most 4 KiB), every known key redacted; null without a body. */
+  bodyText: string | null;
   bodyError?: 'malformed' | 'too-large';
   mobile: string | null;
   /** Present when the signature gateway checked the request. */
