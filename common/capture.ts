@@ -79,8 +79,8 @@ export interface RuleParams {
   content: { kind: 'empty' | 'too-long'; length: number; max: number };
   template: { kind: 'none' | 'pending' | 'no-library'; name: string };
   format: { value: string };
-  method: { method: string };
-  'content-type': { type: string };
+  method: { method: string; expected: string };
+  'content-type': { type: string; expected: string };
   account: { account: string; apiId: string };
   password: NoParams;
   body: { kind: 'unreadable' | 'cut' | 'not-object'; type: string; max: number };

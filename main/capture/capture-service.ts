@@ -4,6 +4,7 @@
 // "captured" with its checks. Only one proxy runs at a time per Callout.
 import type { CaptureInfo, CaptureStatus } from '../../common/capture';
 import type { Exchange } from '../../common/records';
+import type { Dialect } from '../../common/dialects';
 import { fail } from '../errors';
 import type { ExchangeRepository } from '../store';
 import { REDACTED, Redactor, redactQueryFields } from '../voice/redaction';
@@ -162,7 +163,7 @@ export class CaptureService {
       verdict: verdicts.verdict,
       checks: verdicts.checks,
     };
-    const op = x.mode === 'tunnel' ? 'tunnel' : operationOf(x.upstreamUrl, target);
+    const op = x.mode === 'tunnel' ? 'tunnel' : operationOf(x.upstreamUrl, target, key?.dialect);
     const exchange: Exchange = {
       operation: op,
       method: x.method,
@@ -194,10 +195,10 @@ export class CaptureService {
   }
 }
 
-function operationOf(url: string, target: URL): Exchange['operation'] {
+function operationOf(url: string, target: URL, dialect?: Dialect): Exchange['operation'] {
   try {
     const u = new URL(url);
-    return (u.host === target.host ? voiceOperation(u, target) : null) ?? 'raw';
+    return (u.host === target.host ? voiceOperation(u, target, dialect) : null) ?? 'raw';
   } catch {
     return 'raw';
   }

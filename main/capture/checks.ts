@@ -14,7 +14,17 @@ import {
   type Verdict,
   type VoiceOperation,
 } from '../../common/capture';
-import { readBalance, readSend, readStatus, SPEC_DIALECT, type Dialect } from '../../common/dialects';
+import {
+  operationOfRequest,
+  readBalance,
+  readRequestFields,
+  readSend,
+  readStatus,
+  requestShape,
+  SPEC_DIALECT,
+  type Dialect,
+  type RequestField,
+} from '../../common/dialects';
 import { normalizeMobile } from '../../common/domain/mobile';
 import { findMatchingTemplates } from '../../common/domain/templates';
 import { checkContent } from '../../common/domain/units';
@@ -69,12 +79,9 @@ export interface CheckContext {
 
 const header = (headers: Header[] | null, name: string): string | null => headers?.find(([n]) => n.toLowerCase() === name)?.[1] ?? null;
 
-/** The voice operation a path below the provider's base URL names, or null. */
-export function voiceOperation(url: URL, target: URL): VoiceOperation | null {
-  const base = target.pathname.replace(/\/+$/, '');
-  if (!url.pathname.startsWith(`${base}/`)) return null;
-  const rest = url.pathname.slice(base.length);
-  return rest === '/voice/vm' ? 'send' : rest === '/voice/status' ? 'status' : rest === '/voice/balance' ? 'balance' : null;
+/** The voice operation a request below the provider's base URL is, as the dialect asks for each (the spec's paths without one), or null. */
+export function voiceOperation(url: URL, target: URL, dialect: Dialect = SPEC_DIALECT): VoiceOperation | null {
+  return operationOfRequest(dialect, url, target.toString());
 }
 
 /** Every check of one exchange, and the worst of their verdicts. */
@@ -93,7 +100,7 @@ export function checkExchange(x: CheckedExchange, ctx: CheckContext): { verdict:
     const checks = [check('rules', 'skip', 'other-host', { host: providerUrl.host.slice(0, 200), target: ctx.target.host })];
     return { verdict: 'skip', checks };
   }
-  const op = voiceOperation(providerUrl, ctx.target);
+  const op = voiceOperation(providerUrl, ctx.target, ctx.key?.dialect);
   const checks: CaptureCheck[] = [signatureCheck(x, url, ctx), clockCheck(x, ctx)];
   if (op === null) {
     checks.push(check('rules', 'skip', 'not-voice', { path: providerUrl.pathname.slice(0, 200) }));
@@ -150,19 +157,22 @@ function clockCheck(x: CheckedExchange, ctx: CheckContext): CaptureCheck {
   return check('clock', 'pass', 'clock-within', { kind, seconds, window });
 }
 
-const REQUIRED: Record<VoiceOperation, readonly string[]> = {
+const REQUIRED: Record<VoiceOperation, readonly RequestField[]> = {
   send: ['account', 'password', 'mobile', 'content'],
-  status: ['account', 'password', 'smsid'],
+  status: ['account', 'password', 'id'],
   balance: ['account', 'password'],
 };
 
-/** The request's parameters: a JSON object, a form, or the query of a GET. */
-function parameters(x: CheckedExchange, url: URL): { params: Record<string, unknown> } | { problem: RuleIssue } {
+const EXPECTED_TYPE = { json: 'application/json', form: 'application/x-www-form-urlencoded' } as const;
+
+/** The request's parameters: its query's, and a JSON object's or a form's of its body. */
+function parameters(x: CheckedExchange, url: URL, inQuery: boolean): { params: Record<string, unknown> } | { problem: RuleIssue } {
   const type = header(x.headers, 'content-type') ?? '';
   if (x.bodyCut) return { problem: rule('fail', 'body', { kind: 'cut', type, max: x.maxBytes }) };
+  const query = Object.fromEntries(url.searchParams);
   const body = x.body ?? '';
-  if (body.trim() === '' && x.method.toUpperCase() === 'GET') return { params: Object.fromEntries(url.searchParams) };
-  if (/x-www-form-urlencoded/i.test(type)) return { params: Object.fromEntries(new URLSearchParams(body)) };
+  if (body.trim() === '' && (inQuery || x.method.toUpperCase() === 'GET')) return { params: query };
+  if (/x-www-form-urlencoded/i.test(type)) return { params: { ...query, ...Object.fromEntries(new URLSearchParams(body)) } };
   let parsed: unknown;
   try {
     parsed = JSON.parse(body);
@@ -171,25 +181,34 @@ function parameters(x: CheckedExchange, url: URL): { params: Record<string, unkn
   }
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed))
     return { problem: rule('fail', 'body', { kind: 'not-object', type, max: x.maxBytes }) };
-  return { params: parsed as Record<string, unknown> };
+  return { params: { ...query, ...(parsed as Record<string, unknown>) } };
 }
 
 function rulesCheck(x: CheckedExchange, op: VoiceOperation, ctx: CheckContext): CaptureCheck {
   const issues: RuleIssue[] = [];
   const url = new URL(x.url);
-  if (x.method.toUpperCase() !== 'POST' && !(op === 'send' && x.method.toUpperCase() === 'GET'))
-    issues.push(rule('fail', 'method', { method: x.method.slice(0, 20) }));
+  // As the profile's dialect asks for this operation: its method, its encoding, its field names, its key's place.
+  const shape = requestShape(ctx.key?.dialect ?? SPEC_DIALECT, op);
+  const method = x.method.toUpperCase();
+  // The spec also allows a GET for a send.
+  const specGet = shape.method === 'POST' && ctx.key?.dialect?.request === undefined && op === 'send' && method === 'GET';
+  if (method !== shape.method && !specGet) issues.push(rule('fail', 'method', { method: x.method.slice(0, 20), expected: shape.method }));
   const type = header(x.headers, 'content-type');
-  if (x.method.toUpperCase() === 'POST' && !/json/i.test(type ?? '')) issues.push(rule('warn', 'content-type', { type: (type ?? '').slice(0, 100) }));
-  const read = parameters(x, url);
+  const typeOk = shape.body === 'json' ? /json/i.test(type ?? '') : /x-www-form-urlencoded/i.test(type ?? '');
+  if (method === 'POST' && shape.body !== 'query' && !typeOk)
+    issues.push(rule('warn', 'content-type', { type: (type ?? '').slice(0, 100), expected: EXPECTED_TYPE[shape.body] }));
+  const read = parameters(x, url, shape.body === 'query');
   let template = '';
   if ('problem' in read) {
     issues.push(read.problem);
   } else {
-    const p = read.params;
+    const p = readRequestFields(shape, read.params, (name) => header(x.headers, name) ?? undefined);
     for (const field of REQUIRED[op]) {
-      if (p[field] === undefined || p[field] === null || p[field] === '') issues.push(rule('fail', 'missing', { field }));
-      else if (typeof p[field] !== 'string') issues.push(rule('fail', 'not-text', { field }));
+      // Named as the provider names it: its field, or the header that carries the key.
+      const name = field === 'password' && typeof shape.key === 'object' ? shape.key.header : shape.fields[field];
+      if (name === null) continue;
+      if (p[field] === undefined || p[field] === null || p[field] === '') issues.push(rule('fail', 'missing', { field: name }));
+      else if (typeof p[field] !== 'string') issues.push(rule('fail', 'not-text', { field: name }));
     }
     if (ctx.key && typeof p.account === 'string' && p.account !== '' && ctx.key.apiId && p.account !== ctx.key.apiId) {
       issues.push(rule('fail', 'account', { account: p.account.slice(0, 100), apiId: ctx.key.apiId }));

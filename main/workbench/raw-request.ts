@@ -7,7 +7,8 @@ import { fillVariables } from '../../common/domain/variables';
 import type { Header } from '../../common/records';
 import { fail } from '../errors';
 import { formatHttpDate, hostOf, signParts, type SignatureVariant } from '../signing';
-import type { ProviderEndpoint } from '../voice/client';
+import { dialectOf, type ProviderEndpoint } from '../voice/client';
+import { joinUrl, keyHeader, operationOfRequest, requestShape } from '../../common/dialects';
 import { systemClock } from '../clock';
 
 export interface BuiltRequest {
@@ -59,17 +60,26 @@ export function buildRawRequest(req: RawRequest, ctx: BuildContext): { request: 
     return r.text;
   };
 
-  // Path and query, under the profile's base URL (its own path prefix kept). Never another host:
-  // the key goes only where the profile says.
+  // Path and query, under the profile's base URL (its own path prefix and query kept). Never another
+  // host: the key goes only where the profile says.
   const base = new URL(endpoint.baseUrl);
-  const url = new URL(`${endpoint.baseUrl.replace(/\/+$/, '')}/${fill(req.path).replace(/^\/+/, '')}`);
+  const url = joinUrl(endpoint.baseUrl, fill(req.path));
   if (url.origin !== base.origin) throw fail('raw-request-invalid', { kind: 'url-outside-profile' });
 
-  const params: [string, string][] = [
-    ['account', endpoint.apiId],
-    ['password', endpoint.apiKey],
-    ['format', req.format],
-  ];
+  // Callout's parameters under the names the profile's dialect gives them, the key where it says
+  // (a field, a header, or only the signature); an operation's fixed fields when the path is one.
+  const dialect = dialectOf(endpoint);
+  const op = operationOfRequest(dialect, url, endpoint.baseUrl);
+  const shape = requestShape(dialect, op ?? 'send');
+  const params: [string, string][] = [];
+  const param = (name: string | null, value: string) => {
+    if (name !== null && !params.some(([n]) => n === name)) params.push([name, value]);
+  };
+  param(shape.fields.account, endpoint.apiId);
+  param(shape.fields.password, endpoint.apiKey);
+  param(shape.fields.format, req.format);
+  if (op) for (const [name, value] of Object.entries(shape.extra)) param(name, value);
+  const keyIn = req.credentials === 'none' ? null : keyHeader(shape, endpoint.apiKey);
   if (req.credentials === 'query') {
     const present = new Set([...url.searchParams.keys()]);
     const add = params.filter(([k]) => !present.has(k));
@@ -112,6 +122,7 @@ export function buildRawRequest(req: RawRequest, ctx: BuildContext): { request: 
   }
 
   const own = req.headers.filter((h) => h.enabled).map((h): Header => [h.name, fill(h.value)]);
+  if (keyIn && !own.some(([n]) => same(n, keyIn[0]))) own.unshift(keyIn);
   for (const [name, value] of own) {
     if (!HEADER_VALUE.test(value)) throw fail('raw-request-invalid', { kind: 'header-value', name });
   }
@@ -122,7 +133,8 @@ export function buildRawRequest(req: RawRequest, ctx: BuildContext): { request: 
   const callout: Header[] = [];
   if (contentType && !omitted('Content-Type')) callout.push(['Content-Type', contentType]);
   if (!omitted('Accept')) callout.push(['Accept', req.format === 'xml' ? 'application/xml, application/json' : 'application/json']);
-  const signing = signingOf(req, endpoint);
+  // A dialect whose key travels only in the signature signs what the profile would otherwise send unsigned.
+  const signing = signingOf(req, endpoint) ?? (req.signing === 'profile' && req.credentials !== 'none' && shape.key === 'signature' ? 'spec' : null);
   const host = ownValue('Host') ?? hostOf(url);
   if (!omitted('Host')) callout.push(['Host', host]);
   if (signing) {

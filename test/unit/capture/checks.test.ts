@@ -1,7 +1,7 @@
 // The capture proxy's checks of one exchange, as a tester reads them: what was wrong with the
 // request the backend sent, and what the provider's reply meant.
 import { describe, expect, it } from 'vitest';
-import { SPEC_DIALECT } from '../../../common/dialects';
+import { builtinDialect, SPEC_DIALECT } from '../../../common/dialects';
 import { checkExchange, type CheckContext, type CheckedExchange } from '../../../main/capture/checks';
 import { formatHttpDate, signRequest } from '../../../main/signing';
 
@@ -143,5 +143,38 @@ describe('checks of a captured exchange', () => {
     expect(byName(checkExchange(exchange({ body: '{"account":', bodyCut: true }), ctx), 'rules').issues).toEqual([
       expect.objectContaining({ code: 'body', params: expect.objectContaining({ kind: 'cut' }) }),
     ]);
+  });
+});
+
+describe('checks in the profile’s dialect', () => {
+  const ihuyi = { ...ctx, target: new URL('http://api.vm.example.com'), key: { ...ctx.key!, variant: null, dialect: builtinDialect('ihuyi')! } };
+  const SUBMIT = 'http://api.vm.example.com/webservice/voice.php?method=Submit';
+  const formSend = (fields: Record<string, string>, type = 'application/x-www-form-urlencoded'): CheckedExchange =>
+    exchange({
+      url: SUBMIT,
+      providerUrl: SUBMIT,
+      headers: [['Content-Type', type]],
+      body: new URLSearchParams(fields).toString(),
+      responseBody: '{"code":2,"msg":"提交成功","voiceid":"V1"}',
+    });
+
+  it('ihuyi: a form POST to voice.php?method=Submit is its send; its rules met, its voiceid read', () => {
+    const r = checkExchange(formSend({ account: 'acct', password: KEY, mobile: '13800138008', content: '验证码1234', format: 'json' }), ihuyi);
+    expect(byName(r, 'rules')).toMatchObject({ verdict: 'pass', code: 'rules-met', params: { kind: 'send', template: 'code' } });
+    expect(byName(r, 'reply')).toMatchObject({ verdict: 'pass', code: 'reply-sent', params: { id: 'V1' } });
+    // The spec's path is not one of ihuyi's operations.
+    const spec = checkExchange(exchange({ url: 'http://api.vm.example.com/voice/vm', providerUrl: 'http://api.vm.example.com/voice/vm' }), ihuyi);
+    expect(byName(spec, 'rules')).toMatchObject({ verdict: 'skip', code: 'not-voice' });
+  });
+
+  it('ihuyi: JSON where a form is expected is a warning naming the form type; a missing field is named', () => {
+    const json = checkExchange(formSend({ account: 'acct', password: KEY, content: '验证码1234' }, 'application/json'), ihuyi);
+    expect(byName(json, 'rules').issues).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ code: 'content-type', verdict: 'warn', params: { type: 'application/json', expected: 'application/x-www-form-urlencoded' } }),
+      ]),
+    );
+    const missing = checkExchange(formSend({ account: 'acct', password: KEY, content: '验证码1234' }), ihuyi);
+    expect(byName(missing, 'rules').issues).toEqual([expect.objectContaining({ code: 'missing', params: { field: 'mobile' } })]);
   });
 });

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { rawRequest, type RawRequestInput } from '../../../common/contract/workbench';
 import { buildRawRequest } from '../../../main/workbench/raw-request';
 import { verifyRequest } from '../../../main/signing';
+import { builtinDialect, checkDialect, SPEC_DIALECT, type DialectInput } from '../../../common/dialects';
 import type { ProviderEndpoint } from '../../../main/voice/client';
 
 const endpoint: ProviderEndpoint = {
@@ -80,5 +81,38 @@ describe('building a raw request', () => {
   it("never leaves the profile's origin", () => {
     expect(build({ path: '/../../other', credentials: 'none' }).request.url).toBe('https://gw.example.com/other');
     expect(new URL(build({ path: '/{{to}}', credentials: 'none' }, { to: '/evil.example/x' }).request.url).origin).toBe('https://gw.example.com');
+  });
+});
+
+describe('a raw request in the profile’s dialect', () => {
+  const withDialect =
+    (dialect: ProviderEndpoint['dialect'], baseUrl = 'https://api.vm.example.com') =>
+    (r: RawRequestInput) =>
+      buildRawRequest(rawRequest.parse(r), { endpoint: { ...endpoint, baseUrl, signing: null, dialect }, variables: {}, now: NOW });
+
+  it('ihuyi: the fields under its names, to its path with a query, under a base URL with a query of its own', () => {
+    const build = withDialect(builtinDialect('ihuyi'), 'https://api.vm.example.com/?tenant=7');
+    const { request } = build({ path: '/webservice/voice.php?method=GetNum', body: { kind: 'form', fields: [] } });
+    expect(request.url).toBe('https://api.vm.example.com/webservice/voice.php?tenant=7&method=GetNum');
+    expect(request.body).toBe('account=acct&password=k3y%22%26%3D&format=json');
+  });
+
+  it('a key that travels in a header goes there, not in the body; the operation’s fixed fields come along', () => {
+    const d = checkDialect({
+      ...(SPEC_DIALECT as DialectInput),
+      id: undefined,
+      request: {
+        key: { header: 'X-Api-Key', prefix: 'Key ' },
+        fields: { account: 'appid', format: null },
+        send: { path: '/v2/calls', extra: { version: '2' } },
+      },
+    });
+    if (!d.ok) throw new Error('dialect');
+    const { request } = withDialect(d.dialect)({ path: '/v2/calls', body: { kind: 'json', text: '{"to":"13800138008"}' } });
+    expect(request.body).toBe('{"appid":"acct","version":"2","to":"13800138008"}');
+    expect(request.headers).toContainEqual(['X-Api-Key', 'Key k3y"&=']);
+    // Without Callout's credentials, no key at all.
+    const bare = withDialect(d.dialect)({ path: '/v2/calls', credentials: 'none', body: { kind: 'json', text: '{}' } }).request;
+    expect(bare.headers.map(([n]) => n)).not.toContain('X-Api-Key');
   });
 });
