@@ -6,10 +6,12 @@ import specJson from './builtin/spec.json';
 import voiceidPushJson from './builtin/voiceid-push.json';
 import numericStatesJson from './builtin/numeric-states.json';
 import digitStatesJson from './builtin/digit-states.json';
+import ihuyiJson from './builtin/ihuyi.json';
 import { dialectSchema, MAX_DIALECT_BYTES, type Dialect } from './schema';
 
 export * from './schema';
 export * from './read';
+export * from './request';
 
 /** The dialect a profile uses unless it says otherwise: the spec's reading. */
 export const DEFAULT_DIALECT_ID = 'spec';
@@ -57,7 +59,7 @@ function builtin(json: unknown): Dialect {
 }
 
 /** The built-in dialects, the default first. */
-export const BUILTIN_DIALECTS: readonly Dialect[] = [specJson, voiceidPushJson, numericStatesJson, digitStatesJson].map(builtin);
+export const BUILTIN_DIALECTS: readonly Dialect[] = [specJson, voiceidPushJson, numericStatesJson, digitStatesJson, ihuyiJson].map(builtin);
 
 export function builtinDialect(id: string): Dialect | undefined {
   return BUILTIN_DIALECTS.find((d) => d.id === id);

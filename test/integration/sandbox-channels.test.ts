@@ -56,7 +56,7 @@ describe('the Sandbox screen, through the handler table', () => {
       settings: { signatureMode: 'off', dialect: 'spec', timeScale: 0.002 },
     });
     // The reply shapes offered: the built-in dialects, the documented one first.
-    expect(v.dialects).toEqual(['spec', 'voiceid-push', 'numeric-states', 'digit-states']);
+    expect(v.dialects).toEqual(['spec', 'voiceid-push', 'numeric-states', 'digit-states', 'ihuyi']);
     expect(v.templates.filter((t) => t.status === 'approved')).toHaveLength(3);
     expect(v.library).toEqual([expect.objectContaining({ templateId: 'room', approvedInLibrary: true, sandbox: null })]);
     expect(JSON.stringify(v)).not.toContain(await services.secrets.get('profile:sandbox'));

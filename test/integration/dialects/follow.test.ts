@@ -19,6 +19,7 @@ const MODES: Record<string, Array<'poll' | 'receipts' | 'both'>> = {
   'voiceid-push': ['receipts'],
   'numeric-states': ['poll', 'receipts'],
   'digit-states': ['poll', 'receipts'],
+  ihuyi: ['receipts'],
 };
 
 describe.each(Object.entries(MODES).flatMap(([id, modes]) => modes.map((follow) => ({ id, follow }))))('dialect $id, followed by $follow', ({ id, follow }) => {
@@ -53,7 +54,7 @@ describe.each(Object.entries(MODES).flatMap(([id, modes]) => modes.map((follow) 
 });
 
 describe('receipts never move a call backwards', () => {
-  for (const id of ['spec', 'digit-states', 'numeric-states', 'voiceid-push']) {
+  for (const id of ['spec', 'digit-states', 'numeric-states', 'voiceid-push', 'ihuyi']) {
     it(`${id}: a replayed receipt and receipts of earlier or other states change nothing`, async () => {
       const dialect: Dialect = builtinDialect(id)!;
       const { services, call, sandbox } = await rehearsal({ sandboxDialect: dialect, profileDialect: { builtin: id }, follow: 'receipts' });

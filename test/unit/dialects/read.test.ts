@@ -68,7 +68,7 @@ describe('the dialect format', () => {
   });
 
   it('ships valid built-ins, the spec’s first', () => {
-    expect(BUILTIN_DIALECTS.map((d) => d.id)).toEqual(['spec', 'voiceid-push', 'numeric-states', 'digit-states']);
+    expect(BUILTIN_DIALECTS.map((d) => d.id)).toEqual(['spec', 'voiceid-push', 'numeric-states', 'digit-states', 'ihuyi']);
     for (const d of BUILTIN_DIALECTS) expect(checkDialect(JSON.parse(JSON.stringify(d))).ok).toBe(true);
   });
 });

@@ -3,7 +3,7 @@
 import type { TFunction } from 'i18next';
 import type { Dialect } from '../../../../common/dialects';
 
-const BUILTIN_IDS = ['spec', 'voiceid-push', 'numeric-states', 'digit-states'] as const;
+const BUILTIN_IDS = ['spec', 'voiceid-push', 'numeric-states', 'digit-states', 'ihuyi'] as const;
 type BuiltinId = (typeof BUILTIN_IDS)[number];
 const isBuiltin = (id: string | null | undefined): id is BuiltinId => (BUILTIN_IDS as readonly (string | null | undefined)[]).includes(id);
 
