@@ -155,8 +155,10 @@ export async function runCli(argv: readonly string[], rawIo: CliIo): Promise<num
       }
       if (m.outcome === 'unknown')
         printAndFail(value, null, new CliFailure(EXIT.transport, 'provider-error', { key: 'cli:notResent', params: { text: words.reason(m.reason) } }));
-      // A code word (FailedOperation.InsufficientBalance): the provider's code and message, as the dialect reads them.
-      if (m.code === null && m.reason?.code === 'provider-code') {
+      // A code word (FailedOperation.InsufficientBalance), or a code the dialect gives a meaning: the
+      // provider's code and message, as the dialect reads them.
+      const dialectSays = m.reason?.code === 'provider-code' && (m.reason.params.kind === 'dialect' || m.reason.params.kind === 'dialectSaid');
+      if (m.reason?.code === 'provider-code' && (m.code === null || dialectSays)) {
         const code = m.reason.params.code;
         printAndFail(
           { ...value, code },
