@@ -97,6 +97,14 @@ describe.each(LOCALES)('Dialects and the teach flow ($suffix)', ({ locale, lang,
       await row.getByTestId('reading-action').click();
       const drawer = page.getByTestId('reading-drawer');
       await drawer.getByTestId('reading-drawer-body').waitFor();
+      // Each dialect's requests, as a tester compares them with the provider's documentation.
+      await choose(page, drawer.getByTestId('dialect-select'), t('msg:dialect.ihuyi.name'));
+      const requests = drawer.getByTestId('dialect-requests');
+      await expect.poll(() => requests.getByTestId('dialect-request-send').innerText()).toContain('POST /webservice/voice.php?method=Submit');
+      expect(await requests.getByTestId('dialect-request-send').innerText()).toContain(t('dialects.drawer.requestBody.form'));
+      expect(await requests.getByTestId('dialect-request-status').innerText()).toContain(t('dialects.drawer.requestNone'));
+      expect(await requests.innerText()).toContain(t('dialects.drawer.keyField', { name: 'password' }));
+      await snap(`dialects-requests-${suffix}`);
       await choose(page, drawer.getByTestId('dialect-select'), t('msg:dialect.numeric-states.name'));
       await drawer.getByTestId('dialect-apply').click();
       await expect.poll(() => row.getByTestId('profile-reading').getAttribute('data-dialect')).toBe('numeric-states');

@@ -6,6 +6,7 @@ import { Alert, Button, Divider, Drawer, Form, Input, InputNumber, Radio, Select
 import { DownloadOutlined, ReloadOutlined, UploadOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { FOLLOW_MODES, type FollowMode, type IpcError, type ProfileView } from '../../../../common/contract';
+import { REQUEST_OPERATIONS, requestParams, requestShape, type Dialect } from '../../../../common/dialects';
 import { describeError, describeIssue } from '../../app/api';
 import { downloadText } from '../../app/browser-io';
 import './dialects.css';
@@ -44,6 +45,57 @@ function Problems({ error }: { error: IpcError }) {
       }
       style={{ marginBottom: 12 }}
     />
+  );
+}
+
+/** What the dialect sends for each operation (method, encoding, path) and where the key goes: what a tester compares with the provider's documentation. */
+function RequestShapes({ dialect }: { dialect: Dialect }) {
+  const { t } = useTranslation();
+  const key = requestShape(dialect, 'send').key;
+  const keyText =
+    key === 'signature'
+      ? t('dialects.drawer.keySignature')
+      : typeof key === 'object'
+        ? t('dialects.drawer.keyHeader', { name: key.header })
+        : t('dialects.drawer.keyField', { name: requestShape(dialect, 'send').fields.password ?? 'password' });
+  return (
+    <div className="dialect-requests" data-testid="dialect-requests">
+      <Typography.Text strong>{t('dialects.drawer.requestsTitle')}</Typography.Text>
+      <ul>
+        {REQUEST_OPERATIONS.map((op) => {
+          const shape = requestShape(dialect, op);
+          const none = (op === 'status' && dialect.status === null) || (op === 'balance' && !dialect.balance);
+          // The names it sends, as the dialect writes them (the fixed fields included).
+          const blank = {
+            account: '',
+            key: '',
+            mobile: op === 'send' ? '' : undefined,
+            content: op === 'send' ? '' : undefined,
+            id: op === 'status' ? '' : undefined,
+            format: '',
+          };
+          const names = requestParams(shape, blank).map(([n]) => n);
+          return (
+            <li key={op} data-testid={`dialect-request-${op}`}>
+              <span className="dialect-request-op">{t(`dialects.drawer.requestOp.${op}`)}</span>
+              {none ? (
+                <Typography.Text type="secondary">{t('dialects.drawer.requestNone')}</Typography.Text>
+              ) : (
+                <>
+                  <Typography.Text code>
+                    {shape.method} {shape.path}
+                  </Typography.Text>{' '}
+                  <Typography.Text type="secondary">
+                    {t(`dialects.drawer.requestBody.${shape.body}`)} · {t('dialects.drawer.requestFields', { fields: names.join(', ') })}
+                  </Typography.Text>
+                </>
+              )}
+            </li>
+          );
+        })}
+      </ul>
+      <Typography.Text type="secondary">{keyText}</Typography.Text>
+    </div>
   );
 }
 
@@ -156,6 +208,7 @@ export function ReadingDrawer({ profile, onClose, onChanged }: ReadingDrawerProp
               {t('dialects.drawer.export')}
             </Button>
           </Space>
+          {chosen ? <RequestShapes dialect={chosen} /> : null}
           {!d.status ? <Alert type="info" showIcon title={t('dialects.drawer.noStatus')} style={{ marginBottom: 12 }} /> : null}
           {!d.receipt ? <Alert type="info" showIcon title={t('dialects.drawer.noReceipt')} style={{ marginBottom: 12 }} /> : null}
           <Divider titlePlacement="start">{t('dialects.drawer.followTitle')}</Divider>
