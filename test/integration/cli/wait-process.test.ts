@@ -49,7 +49,11 @@ beforeEach(() => {
 });
 afterEach(() => home.cleanup());
 
-describe('callout send --wait in its own process', () => {
+// Real time: each child starts tsx and follows its call on the system clock; on a loaded machine two
+// of them in a row pass 20 s, so each test may take up to two children's hang guards.
+const CHILDREN_MS = 90_000;
+
+describe('callout send --wait in its own process', { timeout: CHILDREN_MS }, () => {
   it('--json, answered: waits for the end, prints one JSON value with the final state, exit 0', async () => {
     const r = await callout(['--json', 'send', '--wait', '--to', '13800138008', '--content', text('11')]);
     expect(r.stderr).toBe('');
@@ -76,7 +80,7 @@ describe('callout send --wait in its own process', () => {
   });
 });
 
-describe('callout dial in its own process', () => {
+describe('callout dial in its own process', { timeout: CHILDREN_MS }, () => {
   it('waits for the answer (exit 0) or for nobody answering (exit 1), one JSON value each', async () => {
     const answered = await callout(['--json', 'dial', '--override', '13800138008', '--content', text('15')]);
     expect(answered.code).toBe(0);
