@@ -104,7 +104,15 @@ describe.each(LOCALES)('Dialects and the teach flow ($suffix)', ({ locale, lang,
       expect(await requests.getByTestId('dialect-request-send').innerText()).toContain(t('dialects.drawer.requestBody.form'));
       expect(await requests.getByTestId('dialect-request-status').innerText()).toContain(t('dialects.drawer.requestNone'));
       expect(await requests.innerText()).toContain(t('dialects.drawer.keyField', { name: 'password' }));
+      // Read in the smallest window the app supports: within it, nothing cut.
+      await page.setViewportSize({ width: 1024, height: 700 });
+      await requests.scrollIntoViewIfNeeded();
+      const box = (await requests.boundingBox())!;
+      expect(box.x).toBeGreaterThanOrEqual(0);
+      expect(box.x + box.width).toBeLessThanOrEqual(1024);
+      expect(box.y + box.height).toBeLessThanOrEqual(700);
       await snap(`dialects-requests-${suffix}`);
+      await page.setViewportSize({ width: 1280, height: 800 });
       await choose(page, drawer.getByTestId('dialect-select'), t('msg:dialect.numeric-states.name'));
       await drawer.getByTestId('dialect-apply').click();
       await expect.poll(() => row.getByTestId('profile-reading').getAttribute('data-dialect')).toBe('numeric-states');

@@ -86,7 +86,8 @@ function RequestShapes({ dialect }: { dialect: Dialect }) {
                     {shape.method} {shape.path}
                   </Typography.Text>{' '}
                   <Typography.Text type="secondary">
-                    {t(`dialects.drawer.requestBody.${shape.body}`)} · {t('dialects.drawer.requestFields', { fields: names.join(', ') })}
+                    {t(`dialects.drawer.requestBody.${shape.body}`)} ·{' '}
+                    {t('dialects.drawer.requestFields', { fields: names.join(t('dialects.drawer.fieldSeparator')) })}
                   </Typography.Text>
                 </>
               )}
