@@ -5,6 +5,7 @@
 // full-text backfill and the history indexes) runs on a million rows as an upgrade would. It is
 // cached under os.tmpdir(), keyed by a generator version and a hash of the schema the migrations
 // build, so a rerun reuses it and any schema change regenerates it.
+import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -139,6 +140,18 @@ const RESULTS: ReadonlyArray<{ state: CallState; outcome: Outcome; weight: numbe
   { outcome: 'unknown', state: 'unknown', weight: 15 },
 ];
 
+/** The Sandbox's words for each state, as its status replies carry them. */
+const STATUS_WORDS: Partial<Record<CallState, string>> = {
+  answered: '用户听完语音',
+  no_answer: '用户未接听',
+  busy: '用户忙',
+  rejected: '拒接',
+  powered_off: '关机',
+  unreachable: '无法接通',
+  invalid_number: '空号',
+  failed: '呼叫失败',
+};
+
 function weighted<T extends { weight: number }>(list: readonly T[]): (r: () => number) => T {
   const total = list.reduce((s, x) => s + x.weight, 0);
   return (r) => {
@@ -175,8 +188,16 @@ function timesFor(rows: number, r: () => number): Float64Array {
   return out.subarray(0, i);
 }
 
+/**
+ * How much a message brings with it: `simple` (one event and one exchange, the first model) or
+ * `real` — what a bulk run against the Sandbox stored (300 calls, issue 27): events `created`,
+ * `submitted`, `state` (and `redial` for a fifth of the calls not answered), and two exchanges, the
+ * send and one status query, with the headers, bodies and timings the client keeps.
+ */
+export type HistoryShape = 'simple' | 'real';
+
 /** Fills an empty database at schema version 4 with `rows` messages, events and exchanges. */
-export function generateHistory(db: BetterSqlite3.Database, rows: number, seed = 20261101): number {
+export function generateHistory(db: BetterSqlite3.Database, rows: number, seed = 20261101, shape: HistoryShape = 'simple'): number {
   const r = seededRandom(seed);
   const template = weighted(TEMPLATES);
   const profile = weighted(PROFILES);
@@ -192,6 +213,19 @@ export function generateHistory(db: BetterSqlite3.Database, rows: number, seed =
     INSERT INTO exchanges (message_id, operation, profile, method, url, request_headers, request_body, status, status_text,
       response_headers, response_body, error_kind, error_message, started_at, timings)
     VALUES (?, 'send', ?, 'POST', 'https://api.example.com/voice/vm', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+  const insertStatus = db.prepare(`
+    INSERT INTO exchanges (message_id, operation, profile, method, url, request_headers, request_body, status, status_text,
+      response_headers, response_body, error_kind, error_message, started_at, timings)
+    VALUES (?, 'status', ?, 'POST', 'https://api.example.com/voice/status', ?, ?, 200, 'OK', ?, ?, NULL, NULL, ?, ?)`);
+  const real = shape === 'real';
+  const headersFor = (length: number) =>
+    JSON.stringify([
+      ['Content-Type', 'application/json; charset=utf-8'],
+      ['Accept', 'application/json'],
+      ['Host', 'api.example.com'],
+      ['Content-Length', String(length)],
+      ['Connection', 'close'],
+    ]);
   const requestHeaders = JSON.stringify([
     ['Content-Type', 'application/json; charset=utf-8'],
     ['Accept', 'application/json'],
@@ -234,7 +268,18 @@ export function generateHistory(db: BetterSqlite3.Database, rows: number, seed =
         ended,
         accepted ? (res.state === 'no_answer' ? 3 : 1) : null,
       );
-      insertEvent.run(id, ended ?? at, res.outcome === 'accepted' ? 'state' : res.outcome, res.state, null);
+      if (real) {
+        insertEvent.run(id, at, 'created', 'pending', null);
+        if (accepted) {
+          insertEvent.run(id, at + 200, 'submitted', 'pending', '提交成功');
+          if (!answered && r() < 0.21) insertEvent.run(id, at + 30_000, 'redial', 'calling', null);
+          insertEvent.run(id, ended ?? at, 'state', res.state, res.state);
+        } else {
+          insertEvent.run(id, at + 200, res.outcome, res.state, null);
+        }
+      } else {
+        insertEvent.run(id, ended ?? at, res.outcome === 'accepted' ? 'state' : res.outcome, res.state, null);
+      }
       const wait = 40 + r() * 200;
       const requestBody = JSON.stringify({ account: `${p}-api`, password: '[REDACTED]', mobile, content, format: 'json' });
       const responseBody =
@@ -244,7 +289,7 @@ export function generateHistory(db: BetterSqlite3.Database, rows: number, seed =
       insertExchange.run(
         id,
         p,
-        requestHeaders,
+        real ? headersFor(Buffer.byteLength(requestBody)) : requestHeaders,
         requestBody,
         responseBody === null ? null : 200,
         responseBody === null ? null : 'OK',
@@ -266,6 +311,40 @@ export function generateHistory(db: BetterSqlite3.Database, rows: number, seed =
             : { dnsMs: 3.1, connectMs: 21.4, tlsMs: 48.2, firstByteMs: Math.round(48 + wait), totalMs: Math.round(50 + wait) },
         ),
       );
+      if (real && accepted && ended !== null) {
+        // The follower's look after the call ended: the provider's full status record.
+        const body = JSON.stringify({ account: `${p}-api`, password: '[REDACTED]', smsid, format: 'json' });
+        const iso = (t: number) => new Date(t).toISOString();
+        const reply = JSON.stringify({
+          code: 2,
+          msg: '查询成功',
+          smsid,
+          state: res.state,
+          status: STATUS_WORDS[res.state] ?? res.state,
+          duration: answered ? 5 + Math.floor(r() * 55) : 0,
+          attempts: res.state === 'no_answer' ? 3 : 1,
+          submittedAt: iso(at),
+          calledAt: iso(at + 1000),
+          answeredAt: answered ? iso(at + 8000) : null,
+          endedAt: iso(ended),
+        });
+        const look = ended + 2000 + Math.floor(r() * 8000);
+        insertStatus.run(
+          id,
+          p,
+          headersFor(Buffer.byteLength(body)),
+          body,
+          JSON.stringify([
+            ['Date', new Date(look).toUTCString()],
+            ['Content-Type', 'application/json; charset=utf-8'],
+            ['Content-Length', String(Buffer.byteLength(reply))],
+            ['Connection', 'close'],
+          ]),
+          reply,
+          look,
+          JSON.stringify({ dnsMs: null, connectMs: 2.3, tlsMs: null, firstByteMs: Math.round(18 + r() * 40), totalMs: Math.round(20 + r() * 40) }),
+        );
+      }
     }
   })();
   return times.length;
@@ -292,8 +371,8 @@ export interface PreparedHistory {
 }
 
 /** The cached million-row store, generated (at version 4, then migrated) when missing. */
-export function prepareHistoryStore(rows = HISTORY_ROWS): PreparedHistory {
-  const dir = join(tmpdir(), `callout-bench-history-${schemaKey()}${rows === HISTORY_ROWS ? '' : `-${rows}`}`);
+export function prepareHistoryStore(rows = HISTORY_ROWS, shape: HistoryShape = 'simple'): PreparedHistory {
+  const dir = join(tmpdir(), `callout-bench-history-${schemaKey()}${rows === HISTORY_ROWS ? '' : `-${rows}`}${shape === 'simple' ? '' : `-${shape}`}`);
   const file = join(dir, 'callout.db');
   const meta = join(dir, 'generated.json');
   if (existsSync(file) && existsSync(meta)) {
@@ -308,7 +387,7 @@ export function prepareHistoryStore(rows = HISTORY_ROWS): PreparedHistory {
   v4.pragma('journal_mode = OFF');
   v4.pragma('synchronous = OFF');
   v4.pragma('cache_size = -262144');
-  generateHistory(v4, rows);
+  generateHistory(v4, rows, undefined, shape);
   v4.pragma('journal_mode = WAL');
   v4.close();
   const t1 = performance.now();
@@ -430,6 +509,104 @@ export async function history(): Promise<Record<string, number>> {
       historyMigrateSec: prepared.migrateSec,
       historyOpenCheckMs: round(openCheckMs),
       historyDbMB: Math.round(statSync(prepared.file).size / 1e6),
+    };
+  } finally {
+    db.close();
+  }
+}
+
+/**
+ * Drops the store's files from the operating system's page cache (posix_fadvise DONTNEED, through
+ * python3: Node has no binding) and the connection's own cache, so the next query reads from disk.
+ * False when that is not possible here (then no cold figures).
+ */
+function evictor(file: string, db: BetterSqlite3.Database): (() => void) | null {
+  const script =
+    'import os,sys\nfor p in sys.argv[1:]:\n  try:\n    fd=os.open(p,os.O_RDONLY)\n  except OSError:\n    continue\n  os.posix_fadvise(fd,0,0,os.POSIX_FADV_DONTNEED)\n  os.close(fd)\n';
+  const run = () => spawnSync('python3', ['-c', script, file, `${file}-wal`], { stdio: 'ignore' }).status === 0;
+  if (!run()) return null;
+  return () => {
+    db.pragma('shrink_memory');
+    run();
+  };
+}
+
+/**
+ * History as real calls leave it (issue 27): each message with the events and exchanges a bulk run
+ * stores, at `messages` (default a million), the page and search queries warm and with a cold cache
+ * (the file evicted before each one), and the bytes a message takes on disk.
+ */
+export async function historyReal(opts: { quick: boolean; messages?: number }): Promise<Record<string, number>> {
+  const rows = opts.messages ?? (opts.quick ? 20_000 : HISTORY_ROWS);
+  const prepared = prepareHistoryStore(rows, 'real');
+  process.stderr.write(
+    prepared.generated
+      ? `bench: real-shaped history (${rows}) generated in ${prepared.generateSec} s, migrated in ${prepared.migrateSec} s\n`
+      : `bench: real-shaped history reused (${prepared.file}; delete it to regenerate)\n`,
+  );
+  const { db, recovered } = openDatabaseSafely(prepared.file);
+  if (recovered) throw new Error(`bench: the cached history store failed its check (${recovered.reason})`);
+  try {
+    const repo = new HistoryRepository(db);
+    const r = seededRandom(11);
+    const span = HISTORY_END - HISTORY_START;
+    const count = (table: string) => (db.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
+    const messages = count('messages');
+    const mobiles = (
+      db
+        .prepare('SELECT mobile FROM messages WHERE id IN (?, ?, ?, ?, ?, ?, ?, ?)')
+        .all(...Array.from({ length: 8 }, () => 1 + Math.floor(r() * messages))) as {
+        mobile: string;
+      }[]
+    ).map((m) => m.mobile);
+    const page = (): HistoryFilter => {
+      const days = pick(r, [1, 7, 30, 90, 365]);
+      const to = HISTORY_START + Math.floor(r() * span);
+      return { states: [pick(r, PAGE_STATES)], from: to - days * DAY, to };
+    };
+    const search = (i: number): HistoryFilter => {
+      if (i % 2 === 0) {
+        const m = pick(r, mobiles);
+        return { search: m.slice(3, 3 + 4 + Math.floor(r() * 3)) };
+      }
+      return { search: pick(r, TEXT_QUERIES) };
+    };
+    const exchangeSearch = (i: number): ExchangeQuery =>
+      i % 2 === 0 ? { search: pick(r, mobiles).slice(2, 9) } : { search: pick(r, ['内容未审核', '用户忙', '提交成功']) };
+    const measure = (samples: number, before: () => void) => {
+      const pageMs: number[] = [];
+      const searchMs: number[] = [];
+      const exchangeMs: number[] = [];
+      for (let i = 0; i < samples; i++) {
+        const f = page();
+        before();
+        pageMs.push(timed(() => repo.page(f, { limit: 100, order: 'newest' })));
+        const s = search(i);
+        before();
+        searchMs.push(timed(() => repo.page(s, { limit: 100, order: 'newest' })));
+        const x = exchangeSearch(i);
+        before();
+        exchangeMs.push(timed(() => repo.listExchanges({ ...x, limit: 100 })));
+      }
+      return { page: round(p95(pageMs)), search: round(p95(searchMs)), exchanges: round(p95(exchangeMs)) };
+    };
+    measure(20, () => undefined); // warm-up
+    const warm = measure(opts.quick ? 40 : 200, () => undefined);
+    const evict = evictor(prepared.file, db);
+    const cold = evict ? measure(opts.quick ? 20 : 100, evict) : null;
+    const bytes = statSync(prepared.file).size;
+    return {
+      realMessages: messages,
+      realExchangesPerMessage: round(count('exchanges') / messages, 2),
+      realEventsPerMessage: round(count('message_events') / messages, 2),
+      realBytesPerMessage: Math.round(bytes / messages),
+      realDbMB: Math.round(bytes / 1e6),
+      realGenerateSec: prepared.generateSec,
+      realMigrateSec: prepared.migrateSec,
+      realPageWarmP95Ms: warm.page,
+      realSearchWarmP95Ms: warm.search,
+      realExchangeSearchWarmP95Ms: warm.exchanges,
+      ...(cold ? { realPageColdP95Ms: cold.page, realSearchColdP95Ms: cold.search, realExchangeSearchColdP95Ms: cold.exchanges } : {}),
     };
   } finally {
     db.close();
