@@ -21,6 +21,7 @@ import { useCollections, useCopyCode, useEnvironments, useRawSend, useReadRawImp
 import { MethodInput, RequestTabs, usedVariables } from './RequestEditor';
 import { AssertionLine, OutcomeTag } from './RunResults';
 import { draftStore, editDraft, editRequest, newDraft, useDraft } from './workbench-store';
+import { isUntouchedNew, newRequestFor, sendsCall } from './new-request';
 import { useFeedback } from '../../app/feedback';
 import './workbench.css';
 
@@ -274,7 +275,21 @@ export function WorkbenchScreen() {
   const scope = profileId ? { profileId, environmentId: draft.environmentId, collectionId: draft.collectionId } : null;
   const sending = useRawSend(setResult);
   const variables = usedVariables(draft);
-  const isSend = /^\/voice\/vm\b/.test(draft.request.path);
+  // A send places a real call: said before it goes, wherever the profile's dialect sends it.
+  const isSend = sendsCall(profile?.dialect, draft.request.path);
+  // A new request nobody touched follows the profile's dialect (its balance query).
+  useEffect(() => {
+    if (
+      !profile ||
+      !isUntouchedNew(
+        draft,
+        profiles.map((p) => p.dialect),
+      )
+    )
+      return;
+    const fresh = newRequestFor(profile.dialect);
+    if (JSON.stringify(fresh) !== JSON.stringify(draft.request)) editDraft({ request: fresh, dirty: false });
+  }, [profile, profiles, draft]);
 
   return (
     <section className="wb-screen" aria-labelledby="wb-title" data-testid="workbench-screen">
@@ -348,7 +363,7 @@ export function WorkbenchScreen() {
             <Button
               icon={<PlusOutlined />}
               onClick={() => {
-                newDraft();
+                newDraft(newRequestFor(profile?.dialect));
                 setResult(null);
               }}
               title={t('workbench.new')}

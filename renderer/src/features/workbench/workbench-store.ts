@@ -3,6 +3,7 @@
 import type { Assertion, Capture, RawRequest } from '../../../../common/contract';
 import { navigate } from '../../app/navigation';
 import { createStore, useStore } from '../../app/store';
+import { NEW_REQUEST } from './new-request';
 
 export interface Draft {
   profileId: string | null;
@@ -18,16 +19,7 @@ export interface Draft {
   dirty: boolean;
 }
 
-export const NEW_REQUEST: RawRequest = {
-  method: 'POST',
-  path: '/voice/balance',
-  headers: [],
-  omit: [],
-  body: { kind: 'none' },
-  credentials: 'body',
-  format: 'json',
-  signing: 'profile',
-};
+export { NEW_REQUEST } from './new-request';
 
 const initial: Draft = {
   profileId: null,
@@ -62,6 +54,6 @@ export function openInWorkbench(patch: Partial<Draft>): void {
   navigate('requests');
 }
 
-export function newDraft(): void {
-  draftStore.set((d) => ({ ...initial, profileId: d.profileId, environmentId: d.environmentId }));
+export function newDraft(request: RawRequest = NEW_REQUEST): void {
+  draftStore.set((d) => ({ ...initial, profileId: d.profileId, environmentId: d.environmentId, request }));
 }
