@@ -166,3 +166,18 @@ export function readRequestFields(
   }
   return out;
 }
+
+/**
+ * Where a request in this dialect may carry a key: the field names its operations give the key
+ * (also when the key travels elsewhere: a client may still send it there) and the header it names.
+ * What is kept of a request blanks these whatever their value: a wrong key is still someone's key.
+ */
+export function keyCarriers(d: Pick<Dialect, 'request'> | null | undefined): { fields: string[]; headers: string[] } {
+  const fields = new Set<string>(['password']);
+  for (const op of REQUEST_OPERATIONS) {
+    const name = d?.request?.[op]?.fields?.password ?? d?.request?.fields?.password;
+    if (name) fields.add(name);
+  }
+  const key = d?.request?.key;
+  return { fields: [...fields], headers: typeof key === 'object' ? [key.header] : [] };
+}

@@ -29,11 +29,11 @@ import { formatHttpDate, signatureFailureBody, SIGNATURE_FAILURE_STATUS, verifyR
 import { DEFAULT_REVIEW_DELAY_MS, DEMO_ACCOUNT } from './demo';
 import { FaultBoard, parseFault } from './faults';
 import { MAX_BODY_BYTES, parseParams, PROXY_ERROR_PAGE, readBody, sendHtml, sendJson, sendXml, toXml, XML_ROOTS } from './http-io';
-import { redactDeep, redactParams, redactPath, redactText } from './redact';
+import { redactBodyText, redactDeep, redactParams, redactPath } from './redact';
 import { Scheduler } from './scheduler';
 import type { ReceivedRequest, Sandbox, SandboxFault, SandboxOp, SandboxOptions, SandboxSettings, SandboxSignatureMode } from './types';
 import { MESSAGES, VoiceService, type ProviderReply } from './voice-service';
-import { builtinDialect, checkDialect, operationOfRequest, readRequestFields, requestShape, type Dialect } from '../../common/dialects';
+import { builtinDialect, checkDialect, keyCarriers, operationOfRequest, readRequestFields, requestShape, type Dialect } from '../../common/dialects';
 import { receiptFactsOf, renderReply, speaksSpec } from './dialect-shape';
 import { ReceiptPusher } from './receipt-push';
 
@@ -192,6 +192,8 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     const read = await readBody(req);
     if (!read.ok && read.reason === 'aborted') return;
     const keys = service.allKeys();
+    // The fields a key travels in: blanked in the log whatever they hold (a wrong key too).
+    const keyFields = keyCarriers(dialect).fields;
     const contentType = req.headers['content-type'];
     const headerText = (name: string): string | undefined => {
       const v = req.headers[name];
@@ -202,7 +204,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
       seq: requestSeq,
       time: new Date(scheduler.now()).toISOString(),
       method: req.method ?? 'GET',
-      path: redactPath(rawUrl, keys),
+      path: redactPath(rawUrl, keys, keyFields),
       op: null,
       contentType: contentType ?? null,
       format: 'json',
@@ -220,7 +222,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     }
     // The fields as the dialect sends them: in the body (JSON or form) and in the query (a GET, or a dialect that asks so).
     const url = new URL(rawUrl.startsWith('/') ? rawUrl : '/', baseUrl);
-    if (read.body.length > 0) entry.bodyText = redactText(read.body.subarray(0, 4096).toString('utf8'), keys);
+    if (read.body.length > 0) entry.bodyText = redactBodyText(read.body.subarray(0, 4096).toString('utf8'), contentType, keys, keyFields);
     const parsed = parseParams(read.body, contentType);
     const sent: Record<string, unknown> = { ...Object.fromEntries(url.searchParams), ...(parsed.ok ? parsed.params : {}) };
     const op: SandboxOp | null = operationOfRequest(dialect, url, baseUrl, sent);
@@ -241,7 +243,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     }
     let asked: 'json' | 'xml' | null = null;
     if (parsed.ok) {
-      entry.body = redactParams(parsed.ok && read.body.length > 0 ? parsed.params : sent, keys);
+      entry.body = redactParams(parsed.ok && read.body.length > 0 ? parsed.params : sent, keys, keyFields);
       const mobile = params.mobile;
       if (typeof mobile === 'string' || typeof mobile === 'number') entry.mobile = String(mobile);
       if (typeof params.format === 'string' && params.format.trim().toLowerCase() === 'xml') entry.format = 'xml';

@@ -3,7 +3,7 @@ import type { Exchange, Header } from '../../common/records';
 export const REDACTED = '[REDACTED]';
 
 /** Fields that carry the API Key in the provider's request parameters. */
-const SECRET_FIELDS = new Set(['password']);
+const SECRET_FIELDS: ReadonlySet<string> = new Set(['password']);
 
 /**
  * Removes secrets from a captured exchange before anything else sees it: the API Key wherever it
@@ -17,8 +17,19 @@ export class Redactor {
   private readonly patterns: RegExp[];
   /** The characters of the key's base64 that do not depend on what surrounds it, for each alignment. */
   private readonly cores: RegExp[];
+  /** The names of the fields that carry a key (`password`, and the dialect's own), lower case. */
+  private readonly names: ReadonlySet<string>;
+  /** Headers that carry a key (a dialect's `X-Api-Key`), lower case: their whole value goes. */
+  private readonly keyHeaders: ReadonlySet<string>;
 
-  constructor(secrets: readonly string[]) {
+  /**
+   * `fields`: more names of fields that carry a key (a dialect's), redacted whatever their value;
+   * `headers`: headers that carry one. What a request holds under them goes even when it is not a
+   * key this Redactor was told (a wrong key is still someone's key).
+   */
+  constructor(secrets: readonly string[], carriers: { fields?: readonly (string | null)[]; headers?: readonly (string | null)[] } = {}) {
+    this.names = new Set([...SECRET_FIELDS, ...(carriers.fields ?? []).filter((f): f is string => !!f).map((f) => f.toLowerCase())]);
+    this.keyHeaders = new Set((carriers.headers ?? []).filter((h): h is string => !!h).map((h) => h.toLowerCase()));
     const forms = new Set<string>();
     const patterns: RegExp[] = [];
     const cores: RegExp[] = [];
@@ -48,7 +59,7 @@ export class Redactor {
 
   /** A URL without the `password` of its query, and without the key (the placeholder percent-encoded: the URL stays one). */
   url(value: string): string {
-    return this.replace(redactQueryFields(value), encodeURIComponent(REDACTED));
+    return this.replace(redactQueryFields(value, this.names), encodeURIComponent(REDACTED));
   }
 
   private replace(value: string, placeholder: string): string {
@@ -76,26 +87,33 @@ export class Redactor {
       } catch {
         parsed = undefined;
       }
-      const byShape = () => body.replace(JSON_PASSWORD, `$1"${REDACTED}"`).replace(JSON_PASSWORD_CUT, `$1"${REDACTED}`);
+      const byShape = () => {
+        let text = body;
+        for (const name of this.names) {
+          const [whole, cut] = jsonSecretPatterns(name);
+          text = text.replace(whole, `$1"${REDACTED}"`).replace(cut, `$1"${REDACTED}`);
+        }
+        return text;
+      };
       try {
         if (parsed === undefined) {
           out = byShape();
-        } else if (redactFields(parsed)) {
+        } else if (redactFields(parsed, this.names)) {
           // In place when that leaves no password behind (a key written with escapes, "pass\u0077ord", is not found by shape).
           const inPlace = byShape();
-          out = hasSecretValue(inPlace) ? JSON.stringify(parsed) : inPlace;
+          out = hasSecretValue(inPlace, this.names) ? JSON.stringify(parsed) : inPlace;
         }
       } catch {
         // Nested too deep to write out again: the values found by their shape go, and the key below.
         out = byShape();
       }
     } else if (type.includes('multipart/') || /^--[^\r\n]+\r?\n[^\r\n]*content-disposition/i.test(body)) {
-      out = redactMultipart(body, contentType ?? '');
+      out = redactMultipart(body, contentType ?? '', this.names);
     } else if (type.includes('xml') || /^\s*</.test(body)) {
-      out = redactXml(body);
+      out = redactXml(body, this.names);
     } else {
       out = body.replace(FORM_FIELD, (pair, sep: string, name: string) =>
-        isSecretName(decodeName(name)) ? `${sep}${name}=${encodeURIComponent(REDACTED)}` : pair,
+        isSecretName(decodeName(name), this.names) ? `${sep}${name}=${encodeURIComponent(REDACTED)}` : pair,
       );
     }
     return this.text(out);
@@ -107,6 +125,7 @@ export class Redactor {
 
   header(name: string, value: string): string {
     const lower = name.toLowerCase();
+    if (this.keyHeaders.has(lower)) return value === '' ? value : REDACTED;
     if (lower === 'authorization' || lower === 'proxy-authorization') return redactAuthorization(this.text(value));
     return this.text(value);
   }
@@ -138,10 +157,14 @@ export function redactAuthorization(value: string): string {
   return value.trim() === '' || value === REDACTED ? value : REDACTED;
 }
 
-/** A `"password": value` pair in JSON text: its string (escapes included) or number value. */
-const JSON_PASSWORD = /("password"\s*:\s*)("(?:[^"\\]|\\.)*"|-?\d[\d.eE+-]*)/gi;
-/** A password string cut off by the end of the text (a body kept only up to a size). */
-const JSON_PASSWORD_CUT = /("password"\s*:\s*)"(?:[^"\\]|\\.)*$/i;
+/**
+ * A `"password": value` pair in JSON text (or another secret field's): its string (escapes included)
+ * or number value; and such a string cut off by the end of the text (a body kept only up to a size).
+ */
+function jsonSecretPatterns(name: string): [RegExp, RegExp] {
+  const quoted = `("${escapeRegExp(name)}"\\s*:\\s*)`;
+  return [new RegExp(`${quoted}("(?:[^"\\\\]|\\\\.)*"|-?\\d[\\d.eE+-]*)`, 'gi'), new RegExp(`${quoted}"(?:[^"\\\\]|\\\\.)*$`, 'i')];
+}
 /** A form field (name=value between & separators). */
 const FORM_FIELD = /(^|&)([^&=]*)=([^&]*)/g;
 /** A query's field in a URL or in a text that quotes one. */
@@ -158,17 +181,17 @@ function decodeName(name: string): string {
 }
 
 /** `password` in any case, also as the last part of a nested name (`data[password]`, `data.password`). */
-function isSecretName(name: string): boolean {
+function isSecretName(name: string, names: ReadonlySet<string> = SECRET_FIELDS): boolean {
   const lower = name.trim().toLowerCase();
   const last = /(?:\[([^\]]*)\]|\.([^.[\]]*))$/.exec(lower);
-  return SECRET_FIELDS.has(lower) || (last !== null && SECRET_FIELDS.has(last[1] ?? last[2] ?? ''));
+  return names.has(lower) || (last !== null && names.has(last[1] ?? last[2] ?? ''));
 }
 
 /** The `password` fields of the query of a URL (or of URLs quoted in a text) without their value. */
-export function redactQueryFields(text: string): string {
+export function redactQueryFields(text: string, names: ReadonlySet<string> = SECRET_FIELDS): string {
   if (!text.includes('=')) return text;
   return text.replace(QUERY_FIELD, (pair, sep: string, name: string) =>
-    isSecretName(decodeName(name)) ? `${sep}${name}=${encodeURIComponent(REDACTED)}` : pair,
+    isSecretName(decodeName(name), names) ? `${sep}${name}=${encodeURIComponent(REDACTED)}` : pair,
   );
 }
 
@@ -177,7 +200,7 @@ export function redactQueryFields(text: string): string {
  * `name*=` or percent-encoded) hold the placeholder instead of their content. A part cut off by the
  * end of the kept bytes loses all of its content.
  */
-function redactMultipart(body: string, contentType: string): string {
+function redactMultipart(body: string, contentType: string, names: ReadonlySet<string>): string {
   const boundary = /boundary\s*=\s*(?:"([^"]+)"|([^;\s]+))/i.exec(contentType)?.slice(1).find(Boolean) ?? /^--([^\r\n]+)\r?\n/.exec(body)?.[1];
   if (!boundary) return body;
   const delimiter = `--${boundary}`;
@@ -187,7 +210,7 @@ function redactMultipart(body: string, contentType: string): string {
     const end = /\r?\n\r?\n/.exec(piece);
     const head = end ? piece.slice(0, end.index) : piece;
     const name = partName(head);
-    if (name === null || !isSecretName(name)) continue;
+    if (name === null || !isSecretName(name, names)) continue;
     if (!end) {
       // Cut inside the part's headers: nothing of its content was kept.
       continue;
@@ -210,13 +233,19 @@ function partName(head: string): string | null {
   return decodeName(plain[1] !== undefined ? plain[1].replace(/\\(.)/g, '$1') : (plain[2] ?? ''));
 }
 
-/** An XML `password` element (any namespace prefix; cut off by the end of the text too). Its start tag ends before the next `<` (none in a tag): no scan runs to the end for each `<password`. */
-const XML_PASSWORD = /(<(?:[\w.-]+:)?password(?:\s[^<]*?)?(?<!\/)>)([\s\S]*?)(<\/(?:[\w.-]+:)?password\s*>|$)/gi;
-/** A `password` attribute. */
-const XML_PASSWORD_ATTRIBUTE = /(\spassword\s*=\s*)("[^"]*"|'[^']*')/gi;
-
-function redactXml(body: string): string {
-  return body.replace(XML_PASSWORD, `$1${REDACTED}$3`).replace(XML_PASSWORD_ATTRIBUTE, `$1"${REDACTED}"`);
+/**
+ * An XML `password` element, or another secret field's (any namespace prefix; cut off by the end of the text too). Its start tag ends
+ * before the next `<` (none in a tag): no scan runs to the end for each `<password`. And such an attribute.
+ */
+function redactXml(body: string, names: ReadonlySet<string>): string {
+  let out = body;
+  for (const name of names) {
+    const n = escapeRegExp(name);
+    const element = new RegExp(`(<(?:[\\w.-]+:)?${n}(?:\\s[^<]*?)?(?<!\\/)>)([\\s\\S]*?)(<\\/(?:[\\w.-]+:)?${n}\\s*>|$)`, 'gi');
+    const attribute = new RegExp(`(\\s${n}\\s*=\\s*)("[^"]*"|'[^']*')`, 'gi');
+    out = out.replace(element, `$1${REDACTED}$3`).replace(attribute, `$1"${REDACTED}"`);
+  }
+  return out;
 }
 
 const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
@@ -329,7 +358,7 @@ function redactBase64(text: string, core: RegExp, placeholder: string): string {
  * true when one was found. Walks with a stack of its own: a body nested thousands deep is no
  * reason to lose the exchange.
  */
-function redactFields(value: unknown): boolean {
+function redactFields(value: unknown, names: ReadonlySet<string> = SECRET_FIELDS): boolean {
   let changed = false;
   const stack: unknown[] = [value];
   while (stack.length) {
@@ -342,7 +371,7 @@ function redactFields(value: unknown): boolean {
     const obj = v as Record<string, unknown>;
     for (const key of Object.keys(obj)) {
       const x = obj[key];
-      if (SECRET_FIELDS.has(key.toLowerCase()) && (typeof x === 'string' || typeof x === 'number')) {
+      if (names.has(key.toLowerCase()) && (typeof x === 'string' || typeof x === 'number')) {
         if (x !== REDACTED) {
           obj[key] = REDACTED;
           changed = true;
@@ -354,9 +383,9 @@ function redactFields(value: unknown): boolean {
 }
 
 /** True when JSON text still holds a password value other than the placeholder. */
-function hasSecretValue(text: string): boolean {
+function hasSecretValue(text: string, names: ReadonlySet<string>): boolean {
   try {
-    return redactFields(JSON.parse(text));
+    return redactFields(JSON.parse(text), names);
   } catch {
     return true;
   }

@@ -143,6 +143,28 @@ describe('a dialect of your own', () => {
     expect(wrong.failure).toMatchObject({ kind: 'signature-rejected', outcome: 'rejected' });
   });
 
+  it('a wrong key sent to the sandbox (the spec’s password, a dialect’s own field, in a body or a query) is not in its log', async () => {
+    const wrongKey = 'prod-key-9f8e7d6c';
+    const spec = await sandbox();
+    await fetch(`${spec.baseUrl}/voice/vm`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ account: spec.demo.apiId, password: wrongKey, mobile: '13800138008', content: TEXT.code }),
+    });
+    const OWN = asking({ fields: { password: 'apikey' }, status: { method: 'GET' } });
+    const own = await sandbox({ dialect: OWN });
+    await fetch(`${own.baseUrl}/voice/vm`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: form({ account: own.demo.apiId, apikey: wrongKey, mobile: '13800138008', content: TEXT.code }),
+    });
+    await fetch(`${own.baseUrl}/voice/status?${form({ account: own.demo.apiId, apikey: wrongKey, smsid: 'SBX1' })}`);
+    const log = [...spec.requests(), ...own.requests()];
+    expect(log).toHaveLength(3);
+    expect(JSON.stringify(log)).not.toContain(wrongKey);
+    expect(own.requests()[0]!.bodyText).toContain('apikey=[REDACTED]');
+  });
+
   it('says what is wrong in a request section, field by field', () => {
     const r = checkDialect({
       ...(SPEC_DIALECT as DialectInput),
