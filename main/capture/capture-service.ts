@@ -4,10 +4,10 @@
 // "captured" with its checks. Only one proxy runs at a time per Callout.
 import type { CaptureInfo, CaptureStatus } from '../../common/capture';
 import type { Exchange } from '../../common/records';
-import type { Dialect } from '../../common/dialects';
+import { keyCarriers, type Dialect } from '../../common/dialects';
 import { fail } from '../errors';
 import type { ExchangeRepository } from '../store';
-import { REDACTED, Redactor, redactQueryFields } from '../voice/redaction';
+import { REDACTED, Redactor } from '../voice/redaction';
 import { checkExchange, voiceOperation, type CheckKey } from './checks';
 import { DEFAULT_MAX_KEPT_BYTES, startCaptureProxy, type CaptureProxy, type ProxiedExchange } from './proxy';
 import { systemClock, type Clock } from '../clock';
@@ -76,7 +76,8 @@ export class CaptureService {
     }
     const key = input.profileId ? await this.deps.checkKey(input.profileId) : null;
     const maxKeptBytes = input.maxKeptBytes ?? DEFAULT_MAX_KEPT_BYTES;
-    const redactor = new Redactor(key ? [key.apiKey] : []);
+    // The key, and whatever travels where the profile's dialect puts one (a wrong key is someone's key too).
+    const redactor = new Redactor(key ? [key.apiKey] : [], keyCarriers(key?.dialect));
     const record = (x: ProxiedExchange) => {
       try {
         this.record(x, target, key, redactor, maxKeptBytes);
@@ -208,7 +209,7 @@ function operationOf(url: string, target: URL, dialect?: Dialect): Exchange['ope
 function redactInfo(info: CaptureInfo, redactor: Redactor): CaptureInfo {
   // Each text on its own (a password in a query the checks quote goes too), names included.
   const texts = (value: unknown): unknown => {
-    if (typeof value === 'string') return redactor.text(redactQueryFields(value));
+    if (typeof value === 'string') return redactor.text(redactor.queryFields(value));
     if (Array.isArray(value)) return value.map(texts);
     if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [redactor.text(k), texts(v)]));
     return value;

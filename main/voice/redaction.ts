@@ -62,6 +62,11 @@ export class Redactor {
     return this.replace(redactQueryFields(value, this.names), encodeURIComponent(REDACTED));
   }
 
+  /** A text (a URL, or one that quotes one) without the values of its query's key fields. */
+  queryFields(value: string): string {
+    return redactQueryFields(value, this.names);
+  }
+
   private replace(value: string, placeholder: string): string {
     let out = value;
     for (const n of this.needles) if (out.includes(n)) out = out.split(n).join(placeholder);
