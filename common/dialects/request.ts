@@ -134,7 +134,9 @@ function addresses(url: URL, base: string, shape: RequestShape): boolean {
 
 /**
  * Which operation a request to the provider is, read with the dialect: the one whose path (and the
- * path's query) it names; when several share an address, the one whose extra fields it carries.
+ * path's query) it names; when several share an address, the one whose extra fields it carries,
+ * and of those the one it names most precisely (most query and extra fields matched: `/api?action=query`
+ * before `/api`, a balance with `what=balance` before a send with no fixed field), whatever their order.
  */
 export function operationOfRequest(
   d: Pick<Dialect, 'request'> | null | undefined,
@@ -146,7 +148,19 @@ export function operationOfRequest(
   if (candidates.length <= 1) return candidates[0] ?? null;
   const query = Object.fromEntries(url.searchParams);
   const carries = (op: RequestOperation) => Object.entries(requestShape(d, op).extra).every(([n, v]) => String(params[n] ?? query[n] ?? '') === v);
-  return candidates.find(carries) ?? candidates[0] ?? null;
+  const precision = (op: RequestOperation): number => {
+    const shape = requestShape(d, op);
+    let named = Object.keys(shape.extra).length;
+    try {
+      named += [...joinUrl(base, shape.path).searchParams].length;
+    } catch {
+      // an unreadable base: no query of its own
+    }
+    return named;
+  };
+  let best: RequestOperation | null = null;
+  for (const op of candidates.filter(carries)) if (best === null || precision(op) > precision(best)) best = op;
+  return best ?? candidates[0] ?? null;
 }
 
 /** What a received request says, by Callout's names: its fields read under the provider's names, the key from its header when it travels there. */
