@@ -67,6 +67,8 @@ export async function toCurl(exchange: Pick<Exchange, 'method' | 'url' | 'reques
     const type = header(headers, 'content-type');
     if (body !== null) body = withKey(body, apiKey, type);
     url = url.split(encodeURIComponent(REDACTED)).join(encodeURIComponent(apiKey)).split(REDACTED).join(encodeURIComponent(apiKey));
+    // A key in a header of the dialect's own (`X-Api-Key: Key …`); Authorization is signed again below.
+    headers = headers.map(([n, v]): Header => (n.toLowerCase() === 'authorization' ? [n, v] : [n, v.split(REDACTED).join(apiKey)]));
     const auth = header(headers, 'authorization');
     const keyId = auth && /keyId\s*=\s*"([^"]*)"/i.exec(auth)?.[1];
     if (auth && keyId !== undefined) {

@@ -159,3 +159,28 @@ describe('the code languages (httpsnippet-lite, the same snippets httpsnippet 3 
     expect(go).toContain('payload := strings.NewReader("{\\"a\\":\\"b\\"}")');
   });
 });
+
+describe('copy as cURL with the key, for a dialect that puts the key in a header of its own', () => {
+  it('the header carries the key again (its prefix kept); without the key it stays redacted', async () => {
+    const key = 'hdr-key-12345678';
+    const stored = new Redactor([key]).exchange({
+      operation: 'send',
+      method: 'POST',
+      url: 'https://api.example.com/v2/calls',
+      requestHeaders: [
+        ['Content-Type', 'application/json; charset=utf-8'],
+        ['X-Api-Key', `Key ${key}`],
+      ],
+      requestBody: '{"appid":"a","to":"13800138000"}',
+      status: 200,
+      statusText: 'OK',
+      responseHeaders: [],
+      responseBody: '{}',
+      error: null,
+      startedAt: 0,
+      timings: { dnsMs: null, connectMs: null, tlsMs: null, firstByteMs: null, totalMs: 1 },
+    });
+    expect(await toCurl(stored)).not.toContain(key);
+    expect(await toCurl(stored, { apiKey: key })).toContain(`X-Api-Key: Key ${key}`);
+  });
+});
