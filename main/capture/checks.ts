@@ -165,14 +165,17 @@ const REQUIRED: Record<VoiceOperation, readonly RequestField[]> = {
 
 const EXPECTED_TYPE = { json: 'application/json', form: 'application/x-www-form-urlencoded' } as const;
 
-/** The request's parameters: its query's, and a JSON object's or a form's of its body. */
+/**
+ * The request's parameters: its query's for a request whose fields travel there (a GET), else a JSON
+ * object's or a form's of its body (what the provider reads: a key put in the URL of a POST is not).
+ */
 function parameters(x: CheckedExchange, url: URL, inQuery: boolean): { params: Record<string, unknown> } | { problem: RuleIssue } {
   const type = header(x.headers, 'content-type') ?? '';
   if (x.bodyCut) return { problem: rule('fail', 'body', { kind: 'cut', type, max: x.maxBytes }) };
   const query = Object.fromEntries(url.searchParams);
   const body = x.body ?? '';
   if (body.trim() === '' && (inQuery || x.method.toUpperCase() === 'GET')) return { params: query };
-  if (/x-www-form-urlencoded/i.test(type)) return { params: { ...query, ...Object.fromEntries(new URLSearchParams(body)) } };
+  if (/x-www-form-urlencoded/i.test(type)) return { params: Object.fromEntries(new URLSearchParams(body)) };
   let parsed: unknown;
   try {
     parsed = JSON.parse(body);
@@ -181,7 +184,7 @@ function parameters(x: CheckedExchange, url: URL, inQuery: boolean): { params: R
   }
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed))
     return { problem: rule('fail', 'body', { kind: 'not-object', type, max: x.maxBytes }) };
-  return { params: { ...query, ...(parsed as Record<string, unknown>) } };
+  return { params: parsed as Record<string, unknown> };
 }
 
 function rulesCheck(x: CheckedExchange, op: VoiceOperation, ctx: CheckContext): CaptureCheck {

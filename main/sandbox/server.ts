@@ -229,7 +229,8 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     entry.op = op;
     const shape = requestShape(dialect, op ?? 'send');
     // Read under the provider's names, answered by Callout's (the voice service speaks the spec's).
-    const fields = readRequestFields(shape, sent, headerText);
+    // A body's fields from the body only (a key put in the URL of a POST is not read there), a query's from the query.
+    const fields = readRequestFields(shape, shape.body === 'query' ? Object.fromEntries(url.searchParams) : parsed.ok ? parsed.params : {}, headerText);
     const params: Record<string, unknown> = {};
     for (const [from, to] of [
       ['account', 'account'],

@@ -207,3 +207,16 @@ describe.each(BUILTIN_DIALECTS.map((d) => d.id!))('the CLI against the sandbox s
     for (const q of sb.requests()) expect(q.op).not.toBeNull();
   });
 });
+
+describe('the spec’s requests, as before', () => {
+  it('a JSON POST with its key only in the URL’s query is refused by the sandbox, as by a provider that reads the body', async () => {
+    const sb = await sandbox();
+    const r = await fetch(`${sb.baseUrl}/voice/vm?password=${encodeURIComponent(sb.demo.apiKey)}`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ account: sb.demo.apiId, mobile: '13800138008', content: TEXT.code }),
+    });
+    expect(await r.json()).not.toMatchObject({ code: 2 });
+    expect(sb.calls()).toHaveLength(0);
+  });
+});

@@ -1,7 +1,7 @@
 // The capture proxy's checks of one exchange, as a tester reads them: what was wrong with the
 // request the backend sent, and what the provider's reply meant.
 import { describe, expect, it } from 'vitest';
-import { builtinDialect, SPEC_DIALECT } from '../../../common/dialects';
+import { builtinDialect, checkDialect, SPEC_DIALECT, type DialectInput } from '../../../common/dialects';
 import { checkExchange, type CheckContext, type CheckedExchange } from '../../../main/capture/checks';
 import { formatHttpDate, signRequest } from '../../../main/signing';
 
@@ -165,6 +165,29 @@ describe('checks in the profile’s dialect', () => {
     // The spec's path is not one of ihuyi's operations.
     const spec = checkExchange(exchange({ url: 'http://api.vm.example.com/voice/vm', providerUrl: 'http://api.vm.example.com/voice/vm' }), ihuyi);
     expect(byName(spec, 'rules')).toMatchObject({ verdict: 'skip', code: 'not-voice' });
+  });
+
+  it('a JSON POST reads its fields from its body only: the key in the URL’s query is no password (the provider would not read it there)', () => {
+    const url = `${TARGET}/voice/vm?password=${KEY}`;
+    const r = checkExchange(exchange({ url, providerUrl: url, params: { account: 'acct', mobile: '13800138008', content: '验证码1234' } }), ctx);
+    expect(byName(r, 'rules').issues).toEqual([expect.objectContaining({ code: 'missing', params: { field: 'password' } })]);
+  });
+
+  it('a dialect whose status is a GET: the query is its fields; a POST there is the wrong method', () => {
+    const d = checkDialect({ ...(SPEC_DIALECT as DialectInput), id: undefined, name: 'GET status', request: { status: { method: 'GET' } } });
+    if (!d.ok) throw new Error('dialect');
+    const own = { ...ctx, key: { ...ctx.key!, variant: null, dialect: d.dialect } };
+    const url = `${TARGET}/voice/status?account=acct&password=${KEY}&smsid=S1&format=json`;
+    const get = checkExchange(
+      exchange({ method: 'GET', url, providerUrl: url, headers: [], body: null, responseBody: '{"code":2,"msg":"ok","data":[]}' }),
+      own,
+    );
+    expect(byName(get, 'rules')).toMatchObject({ verdict: 'pass', code: 'rules-met' });
+    const post = checkExchange(
+      exchange({ url: `${TARGET}/voice/status`, providerUrl: `${TARGET}/voice/status`, params: { account: 'acct', password: KEY, smsid: 'S1' } }),
+      own,
+    );
+    expect(byName(post, 'rules').issues).toEqual([expect.objectContaining({ code: 'method', params: { method: 'POST', expected: 'GET' } })]);
   });
 
   it('ihuyi: JSON where a form is expected is a warning naming the form type; a missing field is named', () => {
