@@ -209,6 +209,22 @@ const requestOp = z
   })
   .strict();
 
+/** Headers the transport, the signature or Callout itself set: never the key's. */
+const RESERVED_HEADERS: ReadonlySet<string> = new Set([
+  'host',
+  'content-length',
+  'content-type',
+  'transfer-encoding',
+  'connection',
+  'keep-alive',
+  'upgrade',
+  'te',
+  'trailer',
+  'expect',
+  'date',
+  'accept',
+]);
+
 /** Where the API Key goes: the password field (default), a header (`{ "header": "X-Api-Key" }`), or only the spec's signature. */
 const keyPlace = z.union(
   [
@@ -216,7 +232,11 @@ const keyPlace = z.union(
     z.literal('signature'),
     z
       .object({
-        header: z.string().regex(/^[!#$%&'*+.^_`|~\w-]{1,60}$/, 'dialect-key'),
+        header: z
+          .string()
+          .regex(/^[!#$%&'*+.^_`|~\w-]{1,60}$/, 'dialect-key')
+          // Not a header that says where or how the request travels (the key in `Host` would be routed on), nor one Callout sets itself.
+          .refine((h) => !RESERVED_HEADERS.has(h.toLowerCase()) && !/^proxy-/i.test(h), 'dialect-key'),
         prefix: z
           .string()
           .max(40, 'dialect-key')

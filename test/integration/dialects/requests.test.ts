@@ -165,6 +165,16 @@ describe('a dialect of your own', () => {
     expect(own.requests()[0]!.bodyText).toContain('apikey=[REDACTED]');
   });
 
+  it('refuses a key header that says where or how the request travels (Host, Content-Length, Proxy-…)', () => {
+    for (const header of ['Host', 'content-length', 'Transfer-Encoding', 'Proxy-Authorization', 'Connection']) {
+      const r = checkDialect({ ...(SPEC_DIALECT as DialectInput), id: undefined, name: 'x', request: { key: { header, prefix: 'evil.example/' } } });
+      expect(r.ok, header).toBe(false);
+    }
+    expect(
+      checkDialect({ ...(SPEC_DIALECT as DialectInput), id: undefined, name: 'x', request: { key: { header: 'Authorization', prefix: 'Bearer ' } } }).ok,
+    ).toBe(true);
+  });
+
   it('says what is wrong in a request section, field by field', () => {
     const r = checkDialect({
       ...(SPEC_DIALECT as DialectInput),
