@@ -191,7 +191,9 @@ const requestFields = z
 const requestPath = z
   .string({ error: 'dialect-request-path' })
   .max(300, 'dialect-request-path')
-  .regex(/^\/[^\s#]*$/u, 'dialect-request-path');
+  .regex(/^\/[^\s#]*$/u, 'dialect-request-path')
+  // No `.` or `..` segment (also `%2e`, or between backslashes): the URL parser would climb out of the base URL's own path (a gateway's route for this account).
+  .refine((p) => !/(^|[/\\])(\.|%2e){1,2}([/\\?]|$)/i.test(p.split('?')[0]!), 'dialect-request-path');
 
 /** How one operation is requested; what it leaves out comes from the dialect's `request`, then the spec. */
 const requestOp = z

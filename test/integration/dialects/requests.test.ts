@@ -175,6 +175,12 @@ describe('a dialect of your own', () => {
     ).toBe(true);
   });
 
+  it('refuses a path that would climb out of the base URL’s own path (.. or %2e%2e, with / or \\)', () => {
+    const path = (p: string) => checkDialect({ ...(SPEC_DIALECT as DialectInput), id: undefined, name: 'x', request: { send: { path: p } } }).ok;
+    for (const p of ['/../tenant-b/voice/vm', '/%2e%2e/x', '/a/%2E./x', '/a\\..\\x', '/a/.', '/a/..?q=1']) expect(path(p), p).toBe(false);
+    for (const p of ['/webservice/voice.php?method=Submit', '/a..b/c', '/v1.2/calls', '/x?next=../y']) expect(path(p), p).toBe(true);
+  });
+
   it('says what is wrong in a request section, field by field', () => {
     const r = checkDialect({
       ...(SPEC_DIALECT as DialectInput),
