@@ -22,9 +22,21 @@ export async function bodyText(page: Page): Promise<string> {
  * presses Escape (never for a select inside a drawer or a modal that Escape would close too).
  */
 export async function pickOption(page: Page, select: Locator, label: string, { close = false } = {}): Promise<void> {
-  await select.click();
   const dropdown = page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)');
-  await dropdown.locator('.ant-select-item-option').filter({ hasText: label }).first().click();
+  const option = dropdown.locator('.ant-select-item-option').filter({ hasText: label }).first();
+  for (let attempt = 1; ; attempt++) {
+    // Opened unless it is open already (a click on an open select closes it).
+    if (!(await option.isVisible().catch(() => false))) await select.click();
+    try {
+      // On a loaded machine the list may still be moving, covered, or closed again before the click
+      // lands (Playwright then waits for an option that never shows): open it again and retry.
+      // (Waiting for Chromium itself, not for product behaviour.)
+      await option.click({ timeout: 5_000 });
+      break;
+    } catch (error) {
+      if (attempt >= 4) throw error;
+    }
+  }
   if (close) await page.keyboard.press('Escape');
   await dropdown.waitFor({ state: 'hidden' }).catch(() => undefined);
 }
