@@ -17,7 +17,7 @@ import { HistoryRepository, type ExchangeQuery, type HistoryFilter } from '../..
 import type { CallState, Outcome } from '../../common/domain/status';
 
 /** Bump when the generated data changes shape. */
-const GENERATOR_VERSION = 'history-gen-1';
+const GENERATOR_VERSION = 'history-gen-3';
 export const HISTORY_ROWS = 1_000_000;
 const DAY = 86_400_000;
 /** The generated history ends here (fixed, so reruns and figures are comparable). */
@@ -140,6 +140,9 @@ const RESULTS: ReadonlyArray<{ state: CallState; outcome: Outcome; weight: numbe
   { outcome: 'unknown', state: 'unknown', weight: 15 },
 ];
 
+/** How often the follower looks at a call in the real-shaped history: with its calls (about 60 s on the provider) about 8.6 looks a call, as `statusPollsPerCall` in the bulk group. */
+const POLL_INTERVAL_MS = 8000;
+
 /** The Sandbox's words for each state, as its status replies carry them. */
 const STATUS_WORDS: Partial<Record<CallState, string>> = {
   answered: '用户听完语音',
@@ -190,9 +193,11 @@ function timesFor(rows: number, r: () => number): Float64Array {
 
 /**
  * How much a message brings with it: `simple` (one event and one exchange, the first model) or
- * `real` — what a bulk run against the Sandbox stored (300 calls, issue 27): events `created`,
- * `submitted`, `state` (and `redial` for a fifth of the calls not answered), and two exchanges, the
- * send and one status query, with the headers, bodies and timings the client keeps.
+ * `real` — what a bulk run against the Sandbox stores: events `created`, `submitted`, `state` (and
+ * `redial` for a fifth of the calls not answered), the send's exchange and every status query's
+ * until the follower sees the end (about 8.6 a call), with the headers, bodies and
+ * timings the client keeps. (A run with time sped up 50 times stored one status query a call: its
+ * calls ended before the first look.)
  */
 export type HistoryShape = 'simple' | 'real';
 
@@ -312,38 +317,46 @@ export function generateHistory(db: BetterSqlite3.Database, rows: number, seed =
         ),
       );
       if (real && accepted && ended !== null) {
-        // The follower's look after the call ended: the provider's full status record.
+        // The follower's looks until it sees the end (every status reply is kept), one every
+        // POLL_INTERVAL_MS, the last one after the end with the provider's final record.
         const body = JSON.stringify({ account: `${p}-api`, password: '[REDACTED]', smsid, format: 'json' });
+        const headers = headersFor(Buffer.byteLength(body));
         const iso = (t: number) => new Date(t).toISOString();
-        const reply = JSON.stringify({
-          code: 2,
-          msg: '查询成功',
-          smsid,
-          state: res.state,
-          status: STATUS_WORDS[res.state] ?? res.state,
-          duration: answered ? 5 + Math.floor(r() * 55) : 0,
-          attempts: res.state === 'no_answer' ? 3 : 1,
-          submittedAt: iso(at),
-          calledAt: iso(at + 1000),
-          answeredAt: answered ? iso(at + 8000) : null,
-          endedAt: iso(ended),
-        });
-        const look = ended + 2000 + Math.floor(r() * 8000);
-        insertStatus.run(
-          id,
-          p,
-          headersFor(Buffer.byteLength(body)),
-          body,
-          JSON.stringify([
-            ['Date', new Date(look).toUTCString()],
-            ['Content-Type', 'application/json; charset=utf-8'],
-            ['Content-Length', String(Buffer.byteLength(reply))],
-            ['Connection', 'close'],
-          ]),
-          reply,
-          look,
-          JSON.stringify({ dnsMs: null, connectMs: 2.3, tlsMs: null, firstByteMs: Math.round(18 + r() * 40), totalMs: Math.round(20 + r() * 40) }),
-        );
+        const answeredAt = at + 8000;
+        const duration = answered ? 5 + Math.floor(r() * 55) : 0;
+        for (let look = at + 2000; ; look += POLL_INTERVAL_MS) {
+          const over = look >= ended;
+          const talking = answered && look >= answeredAt;
+          const reply = JSON.stringify({
+            code: 2,
+            msg: '查询成功',
+            smsid,
+            state: over ? res.state : 'calling',
+            status: over ? (STATUS_WORDS[res.state] ?? res.state) : talking ? '通话中' : '呼叫中',
+            duration: over ? duration : 0,
+            attempts: res.state === 'no_answer' ? 3 : 1,
+            submittedAt: iso(at),
+            calledAt: iso(at + 1000),
+            answeredAt: talking ? iso(answeredAt) : null,
+            endedAt: over ? iso(ended) : null,
+          });
+          insertStatus.run(
+            id,
+            p,
+            headers,
+            body,
+            JSON.stringify([
+              ['Date', new Date(look).toUTCString()],
+              ['Content-Type', 'application/json; charset=utf-8'],
+              ['Content-Length', String(Buffer.byteLength(reply))],
+              ['Connection', 'close'],
+            ]),
+            reply,
+            look,
+            JSON.stringify({ dnsMs: null, connectMs: 2.3, tlsMs: null, firstByteMs: Math.round(18 + r() * 40), totalMs: Math.round(20 + r() * 40) }),
+          );
+          if (over) break;
+        }
       }
     }
   })();
