@@ -56,7 +56,9 @@ function RequestShapes({ dialect }: { dialect: Dialect }) {
     key === 'signature'
       ? t('dialects.drawer.keySignature')
       : typeof key === 'object'
-        ? t('dialects.drawer.keyHeader', { name: key.header })
+        ? key.prefix
+          ? t('dialects.drawer.keyHeaderPrefix', { name: key.header, prefix: key.prefix.trim() })
+          : t('dialects.drawer.keyHeader', { name: key.header })
         : t('dialects.drawer.keyField', { name: requestShape(dialect, 'send').fields.password ?? 'password' });
   return (
     <div className="dialect-requests" data-testid="dialect-requests">
