@@ -12,12 +12,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { migrate, openDatabase } from '../../main/store/database';
+import { STATE_TEXT, TALKING_LABEL } from '../../main/sandbox/voice-service';
 import { openDatabaseSafely } from '../../main/store/integrity';
 import { HistoryRepository, type ExchangeQuery, type HistoryFilter } from '../../main/store/history-repository';
 import type { CallState, Outcome } from '../../common/domain/status';
 
 /** Bump when the generated data changes shape. */
-const GENERATOR_VERSION = 'history-gen-3';
+const GENERATOR_VERSION = 'history-gen-4';
 export const HISTORY_ROWS = 1_000_000;
 const DAY = 86_400_000;
 /** The generated history ends here (fixed, so reruns and figures are comparable). */
@@ -142,18 +143,6 @@ const RESULTS: ReadonlyArray<{ state: CallState; outcome: Outcome; weight: numbe
 
 /** How often the follower looks at a call in the real-shaped history: with its calls (about 60 s on the provider) about 8.6 looks a call, as `statusPollsPerCall` in the bulk group. */
 const POLL_INTERVAL_MS = 8000;
-
-/** The Sandbox's words for each state, as its status replies carry them. */
-const STATUS_WORDS: Partial<Record<CallState, string>> = {
-  answered: '用户听完语音',
-  no_answer: '用户未接听',
-  busy: '用户忙',
-  rejected: '拒接',
-  powered_off: '关机',
-  unreachable: '无法接通',
-  invalid_number: '空号',
-  failed: '呼叫失败',
-};
 
 function weighted<T extends { weight: number }>(list: readonly T[]): (r: () => number) => T {
   const total = list.reduce((s, x) => s + x.weight, 0);
@@ -332,7 +321,7 @@ export function generateHistory(db: BetterSqlite3.Database, rows: number, seed =
             msg: '查询成功',
             smsid,
             state: over ? res.state : 'calling',
-            status: over ? (STATUS_WORDS[res.state] ?? res.state) : talking ? '通话中' : '呼叫中',
+            status: over ? STATE_TEXT[res.state] : talking ? TALKING_LABEL : STATE_TEXT.calling,
             duration: over ? duration : 0,
             attempts: res.state === 'no_answer' ? 3 : 1,
             submittedAt: iso(at),

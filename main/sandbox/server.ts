@@ -244,7 +244,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     }
     let asked: 'json' | 'xml' | null = null;
     if (parsed.ok) {
-      entry.body = redactParams(parsed.ok && read.body.length > 0 ? parsed.params : sent, keys, keyFields);
+      entry.body = redactParams(read.body.length > 0 ? parsed.params : sent, keys, keyFields);
       const mobile = params.mobile;
       if (typeof mobile === 'string' || typeof mobile === 'number') entry.mobile = String(mobile);
       if (typeof params.format === 'string' && params.format.trim().toLowerCase() === 'xml') entry.format = 'xml';

@@ -38,7 +38,7 @@ export const MESSAGES = Object.freeze({
 export const TALKING_LABEL = '通话中';
 
 /** How the sandbox describes each state in its replies, as a Chinese provider would (provider text, not ours). */
-const STATE_TEXT: Record<CallState, string> = {
+export const STATE_TEXT: Record<CallState, string> = {
   pending: '等待呼叫',
   calling: '呼叫中',
   answered: '已接听',

@@ -5,8 +5,8 @@
 // never shows in what is kept.
 import { describe, expect, it } from 'vitest';
 import { BUILTIN_DIALECTS, checkDialect, SPEC_DIALECT, type Dialect, type DialectInput } from '../../../common/dialects';
-import { VoiceClient, type ProviderEndpoint } from '../../../main/voice/client';
-import { sandbox, TEXT } from '../sandbox/helpers';
+import { VoiceClient } from '../../../main/voice/client';
+import { dialectEndpoint, sandbox, TEXT } from '../sandbox/helpers';
 import { cli } from '../cli/run-cli';
 import { tempHome } from '../../helpers/temp-home';
 import { onTestFinished } from 'vitest';
@@ -20,17 +20,7 @@ function dialect(input: DialectInput): Dialect {
 /** The spec's reading of replies, with a request side of its own. */
 const asking = (request: DialectInput['request']): Dialect => dialect({ ...(SPEC_DIALECT as DialectInput), id: undefined, name: 'Own requests', request });
 
-const endpoint = (baseUrl: string, apiId: string, apiKey: string, d: Dialect): ProviderEndpoint => ({
-  profile: 'p',
-  baseUrl,
-  apiId,
-  apiKey,
-  signing: null,
-  connectTimeoutMs: 2000,
-  totalTimeoutMs: 5000,
-  format: 'json',
-  dialect: d,
-});
+const endpoint = dialectEndpoint;
 
 const form = (fields: Record<string, string>) => new URLSearchParams(fields).toString();
 

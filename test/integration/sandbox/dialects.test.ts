@@ -5,19 +5,9 @@
 import { describe, expect, it } from 'vitest';
 import { builtinDialect } from '../../../common/dialects';
 import { VoiceClient } from '../../../main/voice/client';
-import { creds, post, request, sandbox, send, TEXT } from './helpers';
+import { creds, dialectEndpoint, post, request, sandbox, send, TEXT } from './helpers';
 
-const endpoint = (baseUrl: string, apiId: string, apiKey: string, dialectId: string, format: 'json' | 'xml' = 'json') => ({
-  profile: 'p',
-  baseUrl,
-  apiId,
-  apiKey,
-  signing: null,
-  connectTimeoutMs: 2000,
-  totalTimeoutMs: 5000,
-  format,
-  dialect: builtinDialect(dialectId)!,
-});
+const endpoint = dialectEndpoint;
 
 describe('the sandbox in a dialect', () => {
   it('voiceid-push: XML with a namespace and string values unless JSON is asked for; no status query at all', async () => {

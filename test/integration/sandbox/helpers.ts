@@ -3,6 +3,8 @@
 import { afterEach } from 'vitest';
 import type { ManualClock } from '../../../main/clock';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../../main/sandbox';
+import { builtinDialect, type Dialect } from '../../../common/dialects';
+import type { ProviderEndpoint } from '../../../main/voice/client';
 
 /** 1000x faster than real time: a 6 s ring takes 6 ms. */
 export const FAST = 0.001;
@@ -134,4 +136,19 @@ export async function waitFor(check: () => boolean, timeoutMs = 5000, what = 'co
 /** A real-time pause, for polling the sandbox over HTTP (each caller says why). */
 export function sleep(ms: number): Promise<void> {
   return new Promise((r) => setTimeout(r, ms));
+}
+
+/** A client's endpoint for a sandbox account, reading (and asking) with a dialect: a built-in one's id, or a dialect. */
+export function dialectEndpoint(baseUrl: string, apiId: string, apiKey: string, dialect: string | Dialect, format: 'json' | 'xml' = 'json'): ProviderEndpoint {
+  return {
+    profile: 'p',
+    baseUrl,
+    apiId,
+    apiKey,
+    signing: null,
+    connectTimeoutMs: 2000,
+    totalTimeoutMs: 5000,
+    format,
+    dialect: typeof dialect === 'string' ? builtinDialect(dialect)! : dialect,
+  };
 }
