@@ -19,6 +19,7 @@ import { startSandbox, type Sandbox, type SandboxOptions } from './sandbox';
 import { SandboxControl } from './sandbox/control';
 import { openSecretStore, type SecretStoreStatus } from './secrets';
 import type { SecretStore } from './secrets/secret-store';
+import { CachedSecretStore } from './secrets/cached-store';
 import {
   dataDirectory,
   KeptAnswers,
@@ -167,15 +168,17 @@ export async function createServices(options: ServicesOptions = {}): Promise<Ser
   options.testOnlyWrapStore?.(store);
   let sandbox: Sandbox | null = null;
   try {
-    let secrets: SecretStore;
+    let keychain: SecretStore;
     let secretStatus: () => Promise<SecretStoreStatus>;
     if (options.secrets && 'lazy' in options.secrets) {
-      ({ store: secrets, status: secretStatus } = lazyKeychain());
+      ({ store: keychain, status: secretStatus } = lazyKeychain());
     } else {
       const opened = options.secrets ?? (await openSecretStore());
-      secrets = opened.store;
+      keychain = opened.store;
       secretStatus = async () => opened.status;
     }
+    // Keys read once are kept in main's memory for a few seconds: following calls asks for them often.
+    const secrets = new CachedSecretStore(keychain, { clock });
 
     const listeners = new Set<Listener>();
     const emit = <E extends EventName>(event: E, payload: PayloadOf<E>) => {
@@ -220,6 +223,8 @@ export async function createServices(options: ServicesOptions = {}): Promise<Ser
         emit('callEnded', m);
       },
       onKeyVerdict: (profileId, verdict) => {
+        // Refused: the next request reads the key again (another process may have replaced it).
+        if (verdict.result === 'rejected') secrets.forget(secretAccount(profileId));
         if (!profiles.noteKeyCheck(profileId, { ...verdict, at: clock.now() })) return;
         // Every screen shows the same verdict: the profile is pushed to every caller.
         const record = (() => {

@@ -524,6 +524,9 @@ export class CallService {
       endpoint = await this.o.endpoint(m.profile);
     } catch (error) {
       if (!(error instanceof CalloutError)) throw error;
+      // The keychain did not answer this time (slow, or locked for a moment): the call is still
+      // followed, and asked about again later. A profile or key that is gone ends following it.
+      if (error.code === 'keychain-failed') return 'retry';
       this.changed(this.o.messages.endTracking(m.id, reason('tracking-profile', { error: error.code })));
       return 'stop';
     }
