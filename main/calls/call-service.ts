@@ -157,10 +157,15 @@ export function validateSend(input: Pick<SendInput, 'mobile' | 'content'>): { mo
 /** The same text to the same number, whatever the profile: what must never be called twice by accident. */
 const sameCallKey = (mobile: string, content: string) => `${mobile}\n${content}`;
 
+/** Looks in a row at which the keychain may fail before following the call stops (tracking-profile). */
+export const KEYCHAIN_MISSES_TOLERATED = 3;
+
 export class CallService {
   private readonly inFlight = new Set<string>();
   /** Answers not yet (completely) stored, by message id. */
   private readonly unstored = new Map<number, Unstored>();
+  /** Looks in a row at which the keychain did not answer, by message (a few are waited out, see look()). */
+  private readonly keychainMisses = new Map<number, number>();
   private flushTimer: TimerHandle | null = null;
   private readonly clientFor: (endpoint: ProviderEndpoint) => VoiceClient;
   private readonly follower: Follower;
@@ -375,6 +380,7 @@ export class CallService {
    * once (the desktop notification).
    */
   private changed(m: MessageRecord, before?: MessageRecord): void {
+    if (m.endedAt !== null) this.keychainMisses.delete(m.id);
     this.follower.observe(m);
     this.watcher.notify(m);
     this.o.onChange?.(m);
@@ -524,12 +530,19 @@ export class CallService {
       endpoint = await this.o.endpoint(m.profile);
     } catch (error) {
       if (!(error instanceof CalloutError)) throw error;
-      // The keychain did not answer this time (slow, or locked for a moment): the call is still
-      // followed, and asked about again later. A profile or key that is gone ends following it.
-      if (error.code === 'keychain-failed') return 'retry';
+      // The keychain did not answer this time (slow under load, or locked for a moment): the call is
+      // still followed and asked about again later. One that keeps failing (locked, refusing) ends
+      // following it, saying so, as does a profile or key that is gone.
+      const misses = (this.keychainMisses.get(m.id) ?? 0) + 1;
+      if (error.code === 'keychain-failed' && misses < KEYCHAIN_MISSES_TOLERATED) {
+        this.keychainMisses.set(m.id, misses);
+        return 'retry';
+      }
+      this.keychainMisses.delete(m.id);
       this.changed(this.o.messages.endTracking(m.id, reason('tracking-profile', { error: error.code })));
       return 'stop';
     }
+    this.keychainMisses.delete(m.id);
     // Followed by receipts only (or the provider has no status query): nothing to ask, the receipt listener records what arrives.
     if (followsByReceiptsOnly({ follow: endpoint.follow, dialect: dialectOf(endpoint) })) {
       await this.o.ensureReceipts?.(m.profile).catch((e: unknown) => this.o.log?.(e));

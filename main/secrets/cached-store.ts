@@ -7,7 +7,9 @@
 // is where a key may live besides the keychain), concurrent reads of one entry share one keychain
 // call, and a write or delete in this process forgets the entry at once. Another process (the CLI
 // setting a key while the app runs) is seen when the entry is next read: at most `ttlMs` later, or
-// at once after the provider refuses the old key (`forget`). A failed read is never kept.
+// at once after the provider refuses the old key (`forget`). Only a key found is kept: neither "no
+// key" (one the CLI adds is seen at the next use) nor a failed read. An entry past its time is
+// dropped at the next read of any key, and one kept before the system clock went back is not used.
 import { systemClock, type Clock } from '../clock';
 import type { SecretStore } from './secret-store';
 
@@ -18,7 +20,7 @@ export class CachedSecretStore implements SecretStore {
   readonly #inner: SecretStore;
   readonly #clock: Clock;
   readonly #ttlMs: number;
-  readonly #kept = new Map<string, { value: string | null; at: number }>();
+  readonly #kept = new Map<string, { value: string; at: number }>();
   readonly #reading = new Map<string, Promise<string | null>>();
   /** Bumped by every write, delete or forget: a read that started before one is not kept. */
   readonly #generation = new Map<string, number>();
@@ -34,13 +36,15 @@ export class CachedSecretStore implements SecretStore {
   }
 
   async get(account: string): Promise<string | null> {
+    const now = this.#clock.now();
+    for (const [name, entry] of this.#kept) if (!this.#fresh(entry, now)) this.#kept.delete(name);
     const kept = this.#kept.get(account);
-    if (kept && this.#clock.now() - kept.at < this.#ttlMs) return kept.value;
+    if (kept) return kept.value;
     const reading = this.#reading.get(account);
     if (reading) return reading;
     const generation = this.#generation.get(account) ?? 0;
     const read = this.#inner.get(account).then((value) => {
-      if ((this.#generation.get(account) ?? 0) === generation) this.#kept.set(account, { value, at: this.#clock.now() });
+      if (value !== null && (this.#generation.get(account) ?? 0) === generation) this.#kept.set(account, { value, at: this.#clock.now() });
       return value;
     });
     this.#reading.set(account, read);
@@ -71,6 +75,11 @@ export class CachedSecretStore implements SecretStore {
 
   async has(account: string): Promise<boolean> {
     return (await this.get(account)) !== null;
+  }
+
+  #fresh(entry: { at: number }, now: number): boolean {
+    const age = now - entry.at;
+    return age >= 0 && age < this.#ttlMs;
   }
 
   /** The next read of account asks the keychain (the provider refused the key this process used). */

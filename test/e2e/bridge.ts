@@ -7,7 +7,6 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { afterEach } from 'vitest';
 import { createHandlers, type Handlers } from '../../main/handlers';
 import { openSecretStore } from '../../main/secrets';
 import { createServices, type Services } from '../../main/services';
@@ -29,41 +28,11 @@ const CHROMIUM_ARGS = [
   '--disable-quic',
 ];
 
-/** The apps open now: when a test fails, each says what its page showed (see the hook below). */
-const live = new Set<AppUnderTest>();
-
-// A failed test in CI leaves only its log: say what the page showed when it failed (the screen, any
-// open dialog, alert or message) and which calls it made last (channels only: an input may hold a
-// key), and keep a screenshot. Registered once per test file, as every e2e file imports this one.
-afterEach(async (ctx) => {
-  if (ctx.task.result?.state !== 'fail') return;
-  for (const app of live) {
-    try {
-      const shown = await app.page.evaluate(() => {
-        const doc = (globalThis as unknown as { document: { querySelectorAll(s: string): ArrayLike<{ textContent: string | null }> } }).document;
-        const texts = (selector: string) =>
-          Array.from(doc.querySelectorAll(selector))
-            .map((e) => (e.textContent ?? '').replace(/\s+/g, ' ').trim())
-            .filter(Boolean);
-        return {
-          hash: (globalThis as unknown as { location: { hash: string } }).location.hash,
-          dialogs: texts('.ant-modal-wrap:not([style*="display: none"]) .ant-modal-content'),
-          alerts: texts('.ant-alert, .ant-message-notice, .ant-notification-notice, .ant-form-item-explain-error'),
-        };
-      });
-      const name = ctx.task.name.replace(/[^\w-]+/g, '-').slice(0, 60);
-      const shot = await app.screenshot(`FAILED-${name}`).catch(() => 'none');
-      const lastCalls = app.calls.slice(-15).map((c) => c.channel);
-      console.error(
-        `[e2e] when "${ctx.task.name}" failed the page showed:\n` + JSON.stringify({ ...shown, lastCalls, screenshot: shot }, null, 1).slice(0, 4000),
-      );
-      // A dialog left open would fail the file's next tests too: close it, so only this test fails.
-      for (let i = 0; i < 3; i++) await app.page.keyboard.press('Escape');
-    } catch (e) {
-      console.error(`[e2e] could not read the page after "${ctx.task.name}" failed: ${String(e)}`);
-    }
-  }
-});
+/**
+ * The apps open now, for test/setup/e2e-failures.ts: when a test fails, each says what its page
+ * showed. On globalThis, as that setup file runs for every test file and must not load this one.
+ */
+const live: Set<AppUnderTest> = ((globalThis as { calloutE2eApps?: Set<AppUnderTest> }).calloutE2eApps ??= new Set());
 
 export async function launchChromium(): Promise<Browser> {
   return chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS });

@@ -2,7 +2,7 @@
 // a delete or a refusal makes the next read ask it; concurrent reads share one question; a failed
 // read is never kept.
 import { describe, expect, it } from 'vitest';
-import { ManualClock } from '../../../main/clock';
+import { ManualClock, type Clock } from '../../../main/clock';
 import { CachedSecretStore, KEY_CACHE_MS } from '../../../main/secrets/cached-store';
 import { SecretStoreError, SessionSecretStore } from '../../../main/secrets';
 
@@ -91,6 +91,27 @@ describe('keys kept in memory after a keychain read', () => {
     await expect(cached.get('profile:a')).rejects.toMatchObject({ code: 'keychain-failed' });
     state.fail = false;
     expect(await cached.get('profile:a')).toBe(KEY);
+    expect(state.reads).toBe(2);
+  });
+
+  it('"no key" is not kept: a key another process adds is seen at the next read', async () => {
+    const { store } = keychain();
+    const cached = new CachedSecretStore(store, { clock: new ManualClock() });
+    expect(await cached.get('profile:a')).toBeNull();
+    await store.set('profile:a', KEY); // the CLI, in another process
+    expect(await cached.get('profile:a')).toBe(KEY);
+  });
+
+  it('a key kept before the system clock went back is read again', async () => {
+    // The system clock as a person may set it: an hour back.
+    let now = Date.UTC(2026, 10, 28, 12);
+    const clock = { now: () => now } as unknown as Clock;
+    const { store, state } = keychain();
+    await store.set('profile:a', KEY);
+    const cached = new CachedSecretStore(store, { clock });
+    await cached.get('profile:a');
+    now -= 3_600_000;
+    await cached.get('profile:a');
     expect(state.reads).toBe(2);
   });
 
