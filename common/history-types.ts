@@ -152,6 +152,16 @@ export interface RetentionResult {
   /** Bytes of headers and bodies left. */
   remainingBytes: number;
   remainingExchanges: number;
+  /** The database file (with its WAL) before and after: freed pages go back at once once the file was compacted. */
+  fileBytesBefore: number;
+  fileBytesAfter: number;
+}
+
+/** What retention settings would delete (by age, then by size) and leave, before anything is deleted. */
+export interface RetentionPreview {
+  byAge: { exchanges: number; bytes: number };
+  bySize: { exchanges: number; bytes: number };
+  remaining: { exchanges: number; bytes: number };
 }
 
 export interface VacuumResult {

@@ -46,6 +46,7 @@ export const CHANNEL_NAMES = [
   'exchanges.exportHar',
   'store.status',
   'store.setRetention',
+  'store.previewRetention',
   'store.applyRetention',
   'store.vacuum',
   // workbench: the raw client, collections, environments, runs

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { VERDICTS } from '../capture';
 import { CALL_STATES, OUTCOMES } from '../domain/status';
-import type { ExchangePage, HistoryPage, Overview, RetentionResult, RetentionSettings, VacuumResult } from '../history-types';
+import type { ExchangePage, HistoryPage, Overview, RetentionPreview, RetentionResult, RetentionSettings, VacuumResult } from '../history-types';
 import { id, lang, messageId, none, op, utcOffsetMinutes } from './define';
 import { OPERATIONS, type ExchangeRecord } from '../records';
 import { CODE_TARGETS } from './workbench';
@@ -13,6 +13,18 @@ export interface StoreStatus {
   usage: { bytes: number; exchanges: number };
   recovered: { movedTo: string; reason: string; kind?: 'database' | 'wal' } | null;
 }
+
+const retentionSettings = z
+  .object({
+    exchangeDays: z.number().int().min(1, 'retention-days-range').max(36_500, 'retention-days-range').nullable(),
+    exchangeMaxBytes: z
+      .number()
+      .int()
+      .min(1024 * 1024, 'retention-size-range')
+      .max(1024 ** 4, 'retention-size-range')
+      .nullable(),
+  })
+  .strict();
 
 export const historyFilter = z
   .object({
@@ -89,19 +101,9 @@ export const historyOps = {
   'exchanges.exportHar': op<{ json: string; entries: number }>()(z.object({ ids: z.array(messageId).min(1).max(10_000) }).strict()),
 
   'store.status': op<StoreStatus>()(none),
-  'store.setRetention': op<RetentionSettings>()(
-    z
-      .object({
-        exchangeDays: z.number().int().min(1, 'retention-days-range').max(36_500, 'retention-days-range').nullable(),
-        exchangeMaxBytes: z
-          .number()
-          .int()
-          .min(1024 * 1024, 'retention-size-range')
-          .max(1024 ** 4, 'retention-size-range')
-          .nullable(),
-      })
-      .strict(),
-  ),
+  'store.setRetention': op<RetentionSettings>()(retentionSettings),
+  /** What these settings would delete now (by age, then by size) and leave; nothing is deleted. */
+  'store.previewRetention': op<RetentionPreview>()(retentionSettings),
   'store.applyRetention': op<RetentionResult>()(none),
   'store.vacuum': op<VacuumResult>()(none),
 };

@@ -47,6 +47,7 @@ export function historyOpsOf(d: HistoryOpsDeps): Ops<typeof historyOps> {
 
     'store.status': async () => ({ retention: retention.settings(), usage: retention.usage(), recovered: d.recovered() }),
     'store.setRetention': async (settings) => retention.setSettings(settings),
+    'store.previewRetention': async (settings) => retention.preview(settings),
     'store.applyRetention': async () => retention.apply(),
     'store.vacuum': async () => retention.vacuum(),
   };

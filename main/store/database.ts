@@ -44,6 +44,9 @@ export function openDatabase(file: string, options: OpenDatabaseOptions = {}): D
   try {
     // First, so that switching to WAL and migrating wait for another process opening the same file.
     db.pragma('busy_timeout = 5000');
+    // A new file keeps pointer maps, so pages freed by retention go back to the disk at once
+    // (retention.ts shrink); an older file gets them when it is next compacted. No effect once tables exist.
+    if (schemaVersion(db) === 0) db.pragma('auto_vacuum = INCREMENTAL');
     db.pragma('journal_mode = WAL');
     db.pragma('foreign_keys = ON');
     // A pending send must survive a crash or power loss before its request leaves.

@@ -19,8 +19,10 @@ import {
   applyRetention,
   exchangeUsage,
   getRetentionSettings,
+  planRetention,
   setRetentionSettings,
   vacuum,
+  type RetentionPreview,
   type RetentionResult,
   type RetentionSettings,
   type VacuumResult,
@@ -69,6 +71,8 @@ export interface StoreRetention {
   setSettings(s: RetentionSettings): RetentionSettings;
   /** Applies the saved settings. */
   apply(now?: number): RetentionResult;
+  /** What settings would delete and leave, deleting nothing. */
+  preview(settings: RetentionSettings, now?: number): RetentionPreview;
   usage(): { bytes: number; exchanges: number };
   vacuum(): VacuumResult;
 }
@@ -138,6 +142,10 @@ export function openStore(dir: string = dataDirectory(), options: OpenDatabaseOp
       settings: () => getRetentionSettings(db),
       setSettings: (s) => setRetentionSettings(db, s),
       apply: (at) => applyRetention(db, getRetentionSettings(db), at ?? clock.now()),
+      preview: (settings, at) => {
+        const { byAge, bySize, remaining } = planRetention(db, settings, at ?? clock.now());
+        return { byAge, bySize, remaining };
+      },
       usage: () => exchangeUsage(db),
       vacuum: () => vacuum(db),
     },

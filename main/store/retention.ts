@@ -1,11 +1,11 @@
 import { statSync } from 'node:fs';
 import type { Database } from 'better-sqlite3';
-import type { RetentionSettings, RetentionResult, VacuumResult } from '../../common/history-types';
+import type { RetentionPreview, RetentionSettings, RetentionResult, VacuumResult } from '../../common/history-types';
 import { fail } from '../errors';
 import { systemClock } from '../clock';
 import { ExchangeRepository } from './exchange-repository';
 import { getSetting, setSetting } from './settings-repository';
-export type { RetentionSettings, RetentionResult, VacuumResult } from '../../common/history-types';
+export type { RetentionPreview, RetentionSettings, RetentionResult, VacuumResult } from '../../common/history-types';
 
 /**
  * Retention of captured exchanges, and vacuum. Messages (and their timelines) are never deleted
@@ -60,35 +60,86 @@ export function exchangeUsage(db: Database): { bytes: number; exchanges: number 
 }
 
 /**
- * Deletes exchanges older than `exchangeDays` before `now`, then the oldest ones until what is left
- * weighs at most `exchangeMaxBytes`. One transaction. Messages are left as they are.
+ * What the settings would delete, and what would be left: by age (exchanges older than
+ * `exchangeDays` before `now`), then by size (the oldest of the rest until what is left weighs at
+ * most `exchangeMaxBytes`). Reads the (started_at, size_bytes) index only, never a body. The one
+ * rule both the preview the Store drawer shows as settings are typed and `applyRetention` follow.
+ */
+export function planRetention(db: Database, settings: RetentionSettings, now: number): RetentionPlan {
+  const s = validateRetention(settings);
+  const ageCutoff = s.exchangeDays === null ? null : now - s.exchangeDays * DAY_MS;
+  const byAge =
+    ageCutoff === null
+      ? { exchanges: 0, bytes: 0 }
+      : (db
+          .prepare('SELECT count(*) AS exchanges, coalesce(sum(size_bytes), 0) AS bytes FROM exchanges INDEXED BY exchanges_time_size WHERE started_at < ?')
+          .get(ageCutoff) as { exchanges: number; bytes: number });
+  const usage = exchangeUsage(db);
+  const bySize = { exchanges: 0, bytes: 0 };
+  let sizeCut: RetentionPlan['sizeCut'] = null;
+  const afterAge = usage.bytes - byAge.bytes;
+  if (s.exchangeMaxBytes !== null && afterAge > s.exchangeMaxBytes) {
+    let excess = afterAge - s.exchangeMaxBytes;
+    for (const row of db
+      .prepare('SELECT started_at, id, size_bytes FROM exchanges INDEXED BY exchanges_time_size WHERE started_at >= ? ORDER BY started_at, id')
+      .iterate(ageCutoff ?? Number.MIN_SAFE_INTEGER) as Iterable<{ started_at: number; id: number; size_bytes: number | null }>) {
+      sizeCut = { startedAt: row.started_at, id: row.id };
+      bySize.exchanges++;
+      bySize.bytes += row.size_bytes ?? 0;
+      excess -= row.size_bytes ?? 0;
+      if (excess <= 0) break;
+    }
+  }
+  return {
+    ageCutoff,
+    sizeCut,
+    byAge,
+    bySize,
+    remaining: { exchanges: usage.exchanges - byAge.exchanges - bySize.exchanges, bytes: usage.bytes - byAge.bytes - bySize.bytes },
+  };
+}
+
+/** What `planRetention` decided, and where: the age cutoff and the last exchange the size cap takes. */
+export interface RetentionPlan extends RetentionPreview {
+  ageCutoff: number | null;
+  sizeCut: { startedAt: number; id: number } | null;
+}
+
+/**
+ * Deletes what `planRetention` says, in one transaction, then hands the freed pages back to the
+ * file system when the file allows it (auto_vacuum incremental: new stores, and any store once it
+ * was compacted). Messages are left as they are.
  */
 export function applyRetention(db: Database, settings: RetentionSettings, now: number = systemClock.now()): RetentionResult {
-  const s = validateRetention(settings);
   // The exchanges' one writer deletes them; this only decides which.
   const exchanges = new ExchangeRepository(db);
-  return db.transaction((): RetentionResult => {
-    let deletedByAge = 0;
-    let deletedBySize = 0;
-    if (s.exchangeDays !== null) {
-      deletedByAge = exchanges.deleteStartedBefore(now - s.exchangeDays * DAY_MS);
-    }
-    let usage = exchangeUsage(db);
-    if (s.exchangeMaxBytes !== null && usage.bytes > s.exchangeMaxBytes) {
-      let excess = usage.bytes - s.exchangeMaxBytes;
-      let cut: { started_at: number; id: number } | null = null;
-      for (const row of db
-        .prepare('SELECT started_at, id, size_bytes FROM exchanges INDEXED BY exchanges_time_size ORDER BY started_at, id')
-        .iterate() as Iterable<{ started_at: number; id: number; size_bytes: number | null }>) {
-        cut = row;
-        excess -= row.size_bytes ?? 0;
-        if (excess <= 0) break;
-      }
-      if (cut) deletedBySize = exchanges.deleteThrough(cut.started_at, cut.id);
-      usage = exchangeUsage(db);
-    }
-    return { deletedByAge, deletedBySize, remainingBytes: usage.bytes, remainingExchanges: usage.exchanges };
+  const result = db.transaction((): RetentionResult => {
+    const plan = planRetention(db, settings, now);
+    const deletedByAge = plan.ageCutoff === null ? 0 : exchanges.deleteStartedBefore(plan.ageCutoff);
+    const deletedBySize = plan.sizeCut ? exchanges.deleteThrough(plan.sizeCut.startedAt, plan.sizeCut.id) : 0;
+    const usage = exchangeUsage(db);
+    return { deletedByAge, deletedBySize, remainingBytes: usage.bytes, remainingExchanges: usage.exchanges, fileBytesBefore: 0, fileBytesAfter: 0 };
   })();
+  return { ...result, ...shrink(db) };
+}
+
+/** auto_vacuum's mode: 0 none, 1 full, 2 incremental. */
+function autoVacuum(db: Database): number {
+  return db.pragma('auto_vacuum', { simple: true }) as number;
+}
+
+/**
+ * Gives the file's free pages back (incremental vacuum) and empties the WAL, when the file keeps the
+ * pointer maps that allow it; else the free pages wait for the next write or a compaction.
+ */
+export function shrink(db: Database): { fileBytesBefore: number; fileBytesAfter: number } {
+  const fileBytesBefore = fileBytes(db);
+  // Inside a caller's transaction the pages are not free yet: they are given back by a later apply.
+  if (!db.inTransaction && autoVacuum(db) === 2 && (db.pragma('freelist_count', { simple: true }) as number) > 0) {
+    db.pragma('incremental_vacuum');
+    db.pragma('wal_checkpoint(TRUNCATE)');
+  }
+  return { fileBytesBefore, fileBytesAfter: fileBytes(db) };
 }
 
 function fileBytes(db: Database): number {
@@ -112,6 +163,8 @@ function fileBytes(db: Database): number {
 export function vacuum(db: Database): VacuumResult {
   const bytesBefore = fileBytes(db);
   const t = performance.now();
+  // Rebuilt with pointer maps: from now on retention gives freed pages back at once (see shrink).
+  if (autoVacuum(db) !== 2) db.pragma('auto_vacuum = INCREMENTAL');
   db.exec('VACUUM');
   db.pragma('wal_checkpoint(TRUNCATE)');
   return { bytesBefore, bytesAfter: fileBytes(db), ms: Math.round(performance.now() - t) };

@@ -15,7 +15,7 @@ import { errorArgs, reasonArgs } from '../../common/messages';
 import type { MessageRecord } from '../../common/records';
 import { harValidator } from '../helpers/har-validator';
 import { launchChromium, ROOT, startApp, type AppUnderTest } from './bridge';
-import { timeParts } from '../../renderer/src/features/history/history-model';
+import { formatCount, timeParts } from '../../renderer/src/features/history/history-model';
 import { bodyText, catalogText, collectProblems, NOWHERE, pickOption, settled, translator, whereSecretAppears } from './page-helpers';
 import { closeStored, storedIn } from '../helpers/stored';
 
@@ -70,6 +70,7 @@ describe.each(LOCALES)('History screen ($suffix)', ({ locale, lang, suffix }) =>
   const problems: string[] = [];
   const ids: Record<keyof typeof NUMBERS, number> = { answered: 0, auth: 0, timeout: 0, html: 0 };
   const t = translator(lang);
+  const formatted = (n: number) => formatCount(lang, n);
   /** A timeline title without its time ("Redial (attempt 2)"). */
   const titled = (path: string, vars: Record<string, string | number> = {}) => t(path, { ...vars, time: '' }).replace(/\s*·\s*$/, '');
   const rows = () => page.getByTestId('history-row');
@@ -537,21 +538,71 @@ describe.each(LOCALES)('History screen ($suffix)', ({ locale, lang, suffix }) =>
   );
 
   it(
-    'shows storage use, saves a retention, applies it and vacuums with the sizes before and after',
+    'shows storage use; as retention is typed, says what it would delete (by age, then by size) and keep; saves, applies it and vacuums with the sizes before and after',
     async () => {
+      // Exchanges from earlier weeks: 30 from 60 days ago, and 40 of 30 KB from 10 days ago.
+      const old = (daysAgo: number, body: string) =>
+        app.services.exchanges.insert({
+          operation: 'status',
+          method: 'POST',
+          url: `${app.services.sandbox!.baseUrl}/voice/status`,
+          requestHeaders: [['Content-Type', 'application/json; charset=utf-8']],
+          requestBody: '{"account":"sandbox-demo","smsid":"S-OLD"}',
+          status: 200,
+          statusText: 'OK',
+          responseHeaders: [['Content-Type', 'application/json']],
+          responseBody: body,
+          error: null,
+          startedAt: Date.now() - daysAgo * 86_400_000,
+          timings: { dnsMs: null, connectMs: 1, tlsMs: null, firstByteMs: 2, totalMs: 3 },
+        });
+      for (let i = 0; i < 30; i++) old(60, '{"code":2,"msg":"ok","state":"calling"}');
+      for (let i = 0; i < 40; i++) old(10, JSON.stringify({ code: 2, msg: 'ok', state: 'calling', note: 'x'.repeat(30_000) }));
+
+      await page.setViewportSize({ width: 1024, height: 700 });
       await page.getByTestId('open-store').click();
       const drawer = page.getByTestId('store-drawer');
       await drawer.getByTestId('store-count').waitFor();
       const status = await app.handlers['store.status'](undefined);
-      expect(await drawer.getByTestId('store-count').innerText()).toBe(String(status.usage.exchanges));
+      expect(await drawer.getByTestId('store-count').innerText()).toBe(formatted(status.usage.exchanges));
+      // Nothing set: nothing would go.
+      const preview = drawer.getByTestId('retention-preview');
+      await expect.poll(() => preview.getAttribute('data-deletes')).toBe('0');
+      expect(await preview.innerText()).toContain(t('history.store.preview.nothing'));
+
+      // 30 days: the 30 from 60 days ago would go, nothing yet deleted.
       await field('retention-days-on', drawer).check();
       await field('retention-days', drawer).fill('30');
+      await expect.poll(() => preview.getAttribute('data-deletes')).toBe('30');
+      expect(await drawer.getByTestId('retention-preview-bySize').count()).toBe(0);
+      expect((await app.handlers['store.status'](undefined)).usage.exchanges).toBe(status.usage.exchanges);
+
+      // And at most 1 MB: the oldest of the rest go too, as the preview computed by main says.
+      await field('retention-size-on', drawer).check();
+      await field('retention-size', drawer).fill('1');
+      const settings = { exchangeDays: 30, exchangeMaxBytes: 1024 * 1024 };
+      const expected = await app.handlers['store.previewRetention'](settings);
+      expect(expected.bySize.exchanges).toBeGreaterThan(0);
+      await expect.poll(() => preview.getAttribute('data-deletes')).toBe(String(expected.byAge.exchanges + expected.bySize.exchanges));
+      expect(await drawer.getByTestId('retention-preview-bySize').innerText()).toContain(formatted(expected.bySize.exchanges));
+      expect(await drawer.getByTestId('retention-preview-remaining').innerText()).toContain(formatted(expected.remaining.exchanges));
+      expect(await drawer.getByTestId('retention-preview-bar').locator('[data-part]').count()).toBe(3);
+      await snap(`history-store-preview-${suffix}`);
+
       await drawer.getByTestId('retention-save').click();
-      await expect.poll(async () => (await app.handlers['store.status'](undefined)).retention).toEqual({ exchangeDays: 30, exchangeMaxBytes: null });
+      await expect.poll(async () => (await app.handlers['store.status'](undefined)).retention).toEqual(settings);
       await expect.poll(() => drawer.getByTestId('retention-apply').isDisabled()).toBe(false);
       await drawer.getByTestId('retention-apply').click();
       await drawer.getByTestId('retention-result').waitFor();
-      expect(await drawer.getByTestId('retention-result').innerText()).toContain(t('history.store.applied', { age: 0, size: 0 }));
+      expect(await drawer.getByTestId('retention-result').innerText()).toContain(
+        t('history.store.applied', { age: formatted(expected.byAge.exchanges), size: formatted(expected.bySize.exchanges) }),
+      );
+      // A new store gives the space back at once: the file is smaller after.
+      expect(await drawer.getByTestId('retention-file').innerText()).toMatch(/\d/);
+      await snap(`history-store-applied-${suffix}`);
+      await expect.poll(() => preview.getAttribute('data-deletes')).toBe('0');
+      await app.handlers['store.setRetention']({ exchangeDays: null, exchangeMaxBytes: null });
+      await page.setViewportSize({ width: 1280, height: 800 });
       await drawer.getByTestId('vacuum').click();
       await drawer.getByTestId('vacuum-result').waitFor({ timeout: 20_000 });
       expect(await drawer.getByTestId('vacuum-result').innerText()).toMatch(/\d/);

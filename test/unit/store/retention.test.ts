@@ -1,4 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import BetterSqlite3 from 'better-sqlite3';
+import { join } from 'node:path';
 import { openStore, type Store } from '../../../main/store';
 import { applyRetention, vacuum } from '../../../main/store/retention';
 import { getSetting, setSetting } from '../../../main/store/settings-repository';
@@ -77,7 +79,7 @@ describe('exchange retention', () => {
     const size = bytes(JSON.stringify(one.requestHeaders)) + bytes(one.requestBody) + bytes(JSON.stringify(one.responseHeaders)) + bytes(one.responseBody);
     expect(s.retention.usage()).toEqual({ bytes: 10 * size, exchanges: 10 });
     const r = applyRetention(s.db, { exchangeDays: null, exchangeMaxBytes: 4 * size + size / 2 }, NOW);
-    expect(r).toEqual({ deletedByAge: 0, deletedBySize: 6, remainingBytes: 4 * size, remainingExchanges: 4 });
+    expect(r).toMatchObject({ deletedByAge: 0, deletedBySize: 6, remainingBytes: 4 * size, remainingExchanges: 4 });
     const kept = ids.filter((id) => s.exchanges.forMessage(id).length > 0);
     expect(kept).toEqual(ids.slice(6));
     expect(s.history.count({})).toEqual({ count: 10, capped: false });
@@ -108,13 +110,58 @@ describe('exchange retention', () => {
     expect(s.retention.apply(NOW)).toMatchObject({ deletedByAge: 3, remainingExchanges: 2 });
   });
 
-  it('vacuum gives the space of deleted exchanges back to the disk', () => {
+  it('the preview says what applying would delete (by age, then by size) and leave, and deletes nothing', () => {
     const s = store();
+    const ids = history(s, 10);
+    const size = s.retention.usage().bytes / 10;
+    const settings = { exchangeDays: 7, exchangeMaxBytes: Math.round(4.5 * size) };
+    const preview = s.retention.preview(settings, NOW);
+    expect(preview).toEqual({
+      byAge: { exchanges: 3, bytes: 3 * size },
+      bySize: { exchanges: 3, bytes: 3 * size },
+      remaining: { exchanges: 4, bytes: 4 * size },
+    });
+    expect(s.retention.usage()).toEqual({ bytes: 10 * size, exchanges: 10 });
+    expect(ids.every((id) => s.exchanges.forMessage(id).length === 1)).toBe(true);
+    // Applying the same settings deletes exactly that.
+    const r = applyRetention(s.db, settings, NOW);
+    expect(r).toMatchObject({ deletedByAge: 3, deletedBySize: 3, remainingExchanges: 4, remainingBytes: 4 * size });
+    expect(s.retention.preview(settings, NOW)).toEqual({
+      byAge: { exchanges: 0, bytes: 0 },
+      bySize: { exchanges: 0, bytes: 0 },
+      remaining: { exchanges: 4, bytes: 4 * size },
+    });
+    // No limits: nothing would go.
+    expect(s.retention.preview({ exchangeDays: null, exchangeMaxBytes: null }, NOW).remaining).toEqual({ exchanges: 4, bytes: 4 * size });
+  });
+
+  it('a new store gives the space of deleted exchanges back to the disk as retention deletes them', () => {
+    const s = store();
+    expect(s.db.pragma('auto_vacuum', { simple: true })).toBe(2);
     history(s, 400, 2000);
-    applyRetention(s.db, { exchangeDays: null, exchangeMaxBytes: 0 }, NOW);
+    const r = applyRetention(s.db, { exchangeDays: null, exchangeMaxBytes: 0 }, NOW);
+    expect(r.fileBytesBefore).toBeGreaterThan(2_000_000);
+    expect(r.fileBytesAfter).toBeLessThan(r.fileBytesBefore / 4);
+    expect(s.history.count({})).toEqual({ count: 400, capped: false });
+  });
+
+  it('a store from before keeps its size until compacted once; from then on retention gives space back at once', () => {
+    const dir = home();
+    // A file created the way earlier versions created it: without pointer maps.
+    const old = new BetterSqlite3(join(dir, 'callout.db'));
+    old.exec('CREATE TABLE t (x); DROP TABLE t');
+    old.close();
+    const s = store(dir);
+    expect(s.db.pragma('auto_vacuum', { simple: true })).toBe(0);
+    history(s, 400, 2000);
+    const first = applyRetention(s.db, { exchangeDays: 300, exchangeMaxBytes: null }, NOW);
+    expect(first.deletedByAge).toBe(100);
+    expect(first.fileBytesAfter).toBeGreaterThanOrEqual(first.fileBytesBefore * 0.9);
     const v = vacuum(s.db);
-    expect(v.bytesBefore).toBeGreaterThan(2_000_000);
-    expect(v.bytesAfter).toBeLessThan(v.bytesBefore / 4);
+    expect(v.bytesAfter).toBeLessThan(v.bytesBefore * 0.85);
+    expect(s.db.pragma('auto_vacuum', { simple: true })).toBe(2);
+    const second = applyRetention(s.db, { exchangeDays: null, exchangeMaxBytes: 0 }, NOW);
+    expect(second.fileBytesAfter).toBeLessThan(second.fileBytesBefore / 4);
     expect(s.history.count({})).toEqual({ count: 400, capped: false });
   });
 });

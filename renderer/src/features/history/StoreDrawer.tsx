@@ -6,7 +6,9 @@ import { Alert, Button, Checkbox, Descriptions, Drawer, InputNumber, Space, Spin
 import { ClearOutlined, CompressOutlined, SaveOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { describeError, type IpcError } from '../../app/api';
-import { useStore } from './data';
+import { useRetentionPreview, useStore } from './data';
+import { RetentionPreviewView } from './RetentionPreview';
+import type { RetentionSettings } from '../../../../common/history-types';
 import { currentLanguage } from '../../i18n';
 import { DatabaseNotice } from './DatabaseNotice';
 import { formatBytes, formatCount } from './history-model';
@@ -46,10 +48,13 @@ export function StoreDrawer({ open, onClose }: { open: boolean; onClose: () => v
     resetVacuumed();
   }, [open, resetApplied, resetVacuumed]);
 
-  const dirty =
-    status !== undefined &&
-    ((keepDays ? (days ?? 90) : null) !== status.retention.exchangeDays ||
-      (capSize ? Math.round((sizeMb ?? 500) * MB) : null) !== status.retention.exchangeMaxBytes);
+  // The settings as typed: what Save stores and what the preview shows.
+  const typed: RetentionSettings = {
+    exchangeDays: keepDays ? (days ?? 90) : null,
+    exchangeMaxBytes: capSize ? Math.round((sizeMb ?? 500) * MB) : null,
+  };
+  const dirty = status !== undefined && (typed.exchangeDays !== status.retention.exchangeDays || typed.exchangeMaxBytes !== status.retention.exchangeMaxBytes);
+  const preview = useRetentionPreview(open && status !== undefined, typed);
 
   return (
     <Drawer open={open} onClose={onClose} size={520} title={t('history.store.title')}>
@@ -112,13 +117,12 @@ export function StoreDrawer({ open, onClose }: { open: boolean; onClose: () => v
                   data-testid="retention-size"
                 />
               </Space>
+              {preview.data ? <RetentionPreviewView preview={preview.data} settings={typed} /> : null}
               <Space wrap>
                 <Button
                   type="primary"
                   icon={<SaveOutlined />}
-                  onClick={() =>
-                    save.mutate({ exchangeDays: keepDays ? (days ?? 90) : null, exchangeMaxBytes: capSize ? Math.round((sizeMb ?? 500) * MB) : null })
-                  }
+                  onClick={() => save.mutate(typed)}
                   loading={save.isPending}
                   disabled={!dirty}
                   data-testid="retention-save"
@@ -135,11 +139,22 @@ export function StoreDrawer({ open, onClose }: { open: boolean; onClose: () => v
                   showIcon
                   data-testid="retention-result"
                   title={t('history.store.applied', { age: formatCount(lang, applied.deletedByAge), size: formatCount(lang, applied.deletedBySize) })}
-                  description={t('history.store.left', {
-                    count: applied.remainingExchanges,
-                    n: formatCount(lang, applied.remainingExchanges),
-                    bytes: formatBytes(applied.remainingBytes),
-                  })}
+                  description={
+                    <>
+                      <div>
+                        {t('history.store.left', {
+                          count: applied.remainingExchanges,
+                          n: formatCount(lang, applied.remainingExchanges),
+                          bytes: formatBytes(applied.remainingBytes),
+                        })}
+                      </div>
+                      <div data-testid="retention-file">
+                        {applied.fileBytesAfter < applied.fileBytesBefore || applied.deletedByAge + applied.deletedBySize === 0
+                          ? t('history.store.file', { before: formatBytes(applied.fileBytesBefore), after: formatBytes(applied.fileBytesAfter) })
+                          : t('history.store.fileKept', { size: formatBytes(applied.fileBytesAfter) })}
+                      </div>
+                    </>
+                  }
                 />
               ) : null}
             </Space>

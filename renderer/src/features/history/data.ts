@@ -15,7 +15,11 @@ export const runKeys = {
   list: () => [...runKeys.all, 'list'] as const,
   detail: (id: number | null) => [...runKeys.all, 'detail', id] as const,
 };
-export const storeKeys = { status: ['store', 'status'] as const };
+export const storeKeys = {
+  all: ['store'] as const,
+  status: ['store', 'status'] as const,
+  preview: (settings: RetentionSettings) => ['store', 'preview', settings] as const,
+};
 
 /** Calls and failures per day (the last figures stay while another range or profile loads). */
 export function useOverview(input: InputOf<'history.overview'>) {
@@ -53,7 +57,8 @@ export function useExportHistoryCsv(
 export function useStore(open: boolean, failed: (e: IpcError) => void, saved: () => void) {
   const client = useQueryClient();
   const status = useQuery({ queryKey: storeKeys.status, queryFn: () => ask((api) => api.store.status()), enabled: open });
-  const reload = () => client.invalidateQueries({ queryKey: storeKeys.status });
+  // The usage and any preview change with what is stored.
+  const reload = () => client.invalidateQueries({ queryKey: storeKeys.all });
   const save = useMutation({
     mutationFn: (retention: RetentionSettings) => ask((api) => api.store.setRetention(retention)),
     onSuccess: () => {
@@ -65,6 +70,16 @@ export function useStore(open: boolean, failed: (e: IpcError) => void, saved: ()
   const apply = useMutation({ mutationFn: () => ask((api) => api.store.applyRetention()), onSuccess: reload, onError: failed });
   const vacuum = useMutation({ mutationFn: () => ask((api) => api.store.vacuum()), onError: failed });
   return { status, save, apply, vacuum };
+}
+
+/** What retention settings (as typed, not yet saved) would delete now and leave; the last answer stays while the next loads. */
+export function useRetentionPreview(open: boolean, settings: RetentionSettings) {
+  return useQuery({
+    queryKey: storeKeys.preview(settings),
+    queryFn: () => ask((api) => api.store.previewRetention(settings)),
+    enabled: open,
+    placeholderData: keepPreviousData,
+  });
 }
 
 /** The keys of the built-in Sandbox's demo account (offered to copy while capturing with it). */
