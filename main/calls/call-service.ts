@@ -538,7 +538,6 @@ export class CallService {
         this.keychainMisses.set(m.id, misses);
         return 'retry';
       }
-      this.keychainMisses.delete(m.id);
       this.changed(this.o.messages.endTracking(m.id, reason('tracking-profile', { error: error.code })));
       return 'stop';
     }

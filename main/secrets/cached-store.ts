@@ -21,9 +21,8 @@ export class CachedSecretStore implements SecretStore {
   readonly #clock: Clock;
   readonly #ttlMs: number;
   readonly #kept = new Map<string, { value: string; at: number }>();
+  /** Reads on their way; a write, delete or forget removes one, so that what it brings back is not kept. */
   readonly #reading = new Map<string, Promise<string | null>>();
-  /** Bumped by every write, delete or forget: a read that started before one is not kept. */
-  readonly #generation = new Map<string, number>();
 
   constructor(inner: SecretStore, { clock = systemClock, ttlMs = KEY_CACHE_MS }: { clock?: Clock; ttlMs?: number } = {}) {
     this.#inner = inner;
@@ -42,9 +41,8 @@ export class CachedSecretStore implements SecretStore {
     if (kept) return kept.value;
     const reading = this.#reading.get(account);
     if (reading) return reading;
-    const generation = this.#generation.get(account) ?? 0;
-    const read = this.#inner.get(account).then((value) => {
-      if (value !== null && (this.#generation.get(account) ?? 0) === generation) this.#kept.set(account, { value, at: this.#clock.now() });
+    const read: Promise<string | null> = this.#inner.get(account).then((value) => {
+      if (value !== null && this.#reading.get(account) === read) this.#kept.set(account, { value, at: this.#clock.now() });
       return value;
     });
     this.#reading.set(account, read);
@@ -86,6 +84,5 @@ export class CachedSecretStore implements SecretStore {
   forget(account: string): void {
     this.#kept.delete(account);
     this.#reading.delete(account);
-    this.#generation.set(account, (this.#generation.get(account) ?? 0) + 1);
   }
 }

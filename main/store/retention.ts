@@ -113,14 +113,14 @@ export interface RetentionPlan extends RetentionPreview {
 export function applyRetention(db: Database, settings: RetentionSettings, now: number = systemClock.now()): RetentionResult {
   // The exchanges' one writer deletes them; this only decides which.
   const exchanges = new ExchangeRepository(db);
-  const result = db.transaction((): RetentionResult => {
+  const deleted = db.transaction(() => {
     const plan = planRetention(db, settings, now);
     const deletedByAge = plan.ageCutoff === null ? 0 : exchanges.deleteStartedBefore(plan.ageCutoff);
     const deletedBySize = plan.sizeCut ? exchanges.deleteThrough(plan.sizeCut.startedAt, plan.sizeCut.id) : 0;
     const usage = exchangeUsage(db);
-    return { deletedByAge, deletedBySize, remainingBytes: usage.bytes, remainingExchanges: usage.exchanges, fileBytesBefore: 0, fileBytesAfter: 0 };
+    return { deletedByAge, deletedBySize, remainingBytes: usage.bytes, remainingExchanges: usage.exchanges };
   })();
-  return { ...result, ...shrink(db) };
+  return { ...deleted, ...shrink(db) };
 }
 
 /** auto_vacuum's mode: 0 none, 1 full, 2 incremental. */
@@ -132,7 +132,7 @@ function autoVacuum(db: Database): number {
  * Gives the file's free pages back (incremental vacuum) and empties the WAL, when the file keeps the
  * pointer maps that allow it; else the free pages wait for the next write or a compaction.
  */
-export function shrink(db: Database): { fileBytesBefore: number; fileBytesAfter: number } {
+function shrink(db: Database): { fileBytesBefore: number; fileBytesAfter: number } {
   const fileBytesBefore = fileBytes(db);
   // Inside a caller's transaction the pages are not free yet: they are given back by a later apply.
   if (!db.inTransaction && autoVacuum(db) === 2 && (db.pragma('freelist_count', { simple: true }) as number) > 0) {

@@ -31,12 +31,17 @@ function keychain() {
   return { store, state };
 }
 
+/** KEY stored for profile:a, and the cache over that keychain on `clock`. */
+async function keyStored(clock: Clock = new ManualClock()) {
+  const { store, state } = keychain();
+  await store.set('profile:a', KEY);
+  return { store, state, cached: new CachedSecretStore(store, { clock }) };
+}
+
 describe('keys kept in memory after a keychain read', () => {
   it('asks the keychain once while the key is fresh, and again once it is older than the cache time', async () => {
     const clock = new ManualClock();
-    const { store, state } = keychain();
-    await store.set('profile:a', KEY);
-    const cached = new CachedSecretStore(store, { clock });
+    const { state, cached } = await keyStored(clock);
     for (let i = 0; i < 5; i++) expect(await cached.get('profile:a')).toBe(KEY);
     expect(await cached.has('profile:a')).toBe(true);
     expect(state.reads).toBe(1);
@@ -49,9 +54,7 @@ describe('keys kept in memory after a keychain read', () => {
   });
 
   it('reads that come together ask the keychain once', async () => {
-    const { store, state } = keychain();
-    await store.set('profile:a', KEY);
-    const cached = new CachedSecretStore(store, { clock: new ManualClock() });
+    const { state, cached } = await keyStored();
     const all = await Promise.all([cached.get('profile:a'), cached.get('profile:a'), cached.get('profile:a')]);
     expect(all).toEqual([KEY, KEY, KEY]);
     expect(state.reads).toBe(1);
@@ -69,9 +72,7 @@ describe('keys kept in memory after a keychain read', () => {
   });
 
   it('a read still on its way when the key is replaced does not bring the old key back', async () => {
-    const { store, state } = keychain();
-    await store.set('profile:a', KEY);
-    const cached = new CachedSecretStore(store, { clock: new ManualClock() });
+    const { state, cached } = await keyStored();
     let release!: () => void;
     state.hold = new Promise((r) => (release = r));
     const slow = cached.get('profile:a');
@@ -84,9 +85,7 @@ describe('keys kept in memory after a keychain read', () => {
   });
 
   it('a failed read is not kept: the next read asks again and gets the key', async () => {
-    const { store, state } = keychain();
-    await store.set('profile:a', KEY);
-    const cached = new CachedSecretStore(store, { clock: new ManualClock() });
+    const { state, cached } = await keyStored();
     state.fail = true;
     await expect(cached.get('profile:a')).rejects.toMatchObject({ code: 'keychain-failed' });
     state.fail = false;
@@ -106,9 +105,7 @@ describe('keys kept in memory after a keychain read', () => {
     // The system clock as a person may set it: an hour back.
     let now = Date.UTC(2026, 10, 28, 12);
     const clock = { now: () => now } as unknown as Clock;
-    const { store, state } = keychain();
-    await store.set('profile:a', KEY);
-    const cached = new CachedSecretStore(store, { clock });
+    const { state, cached } = await keyStored(clock);
     await cached.get('profile:a');
     now -= 3_600_000;
     await cached.get('profile:a');
@@ -116,9 +113,7 @@ describe('keys kept in memory after a keychain read', () => {
   });
 
   it('forget: a key another process replaced is read again at the next use', async () => {
-    const { store, state } = keychain();
-    await store.set('profile:a', KEY);
-    const cached = new CachedSecretStore(store, { clock: new ManualClock() });
+    const { store, state, cached } = await keyStored();
     expect(await cached.get('profile:a')).toBe(KEY);
     await store.set('profile:a', NEW_KEY); // the CLI, in another process
     expect(await cached.get('profile:a')).toBe(KEY);
