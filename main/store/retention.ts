@@ -113,6 +113,7 @@ export interface RetentionPlan extends RetentionPreview {
 export function applyRetention(db: Database, settings: RetentionSettings, now: number = systemClock.now()): RetentionResult {
   // The exchanges' one writer deletes them; this only decides which.
   const exchanges = new ExchangeRepository(db);
+  const fileBytesBefore = fileBytes(db);
   const deleted = db.transaction(() => {
     const plan = planRetention(db, settings, now);
     const deletedByAge = plan.ageCutoff === null ? 0 : exchanges.deleteStartedBefore(plan.ageCutoff);
@@ -120,7 +121,8 @@ export function applyRetention(db: Database, settings: RetentionSettings, now: n
     const usage = exchangeUsage(db);
     return { deletedByAge, deletedBySize, remainingBytes: usage.bytes, remainingExchanges: usage.exchanges };
   })();
-  return { ...deleted, ...shrink(db) };
+  shrink(db);
+  return { ...deleted, fileBytesBefore, fileBytesAfter: fileBytes(db) };
 }
 
 /** auto_vacuum's mode: 0 none, 1 full, 2 incremental. */
@@ -132,14 +134,12 @@ function autoVacuum(db: Database): number {
  * Gives the file's free pages back (incremental vacuum) and empties the WAL, when the file keeps the
  * pointer maps that allow it; else the free pages wait for the next write or a compaction.
  */
-function shrink(db: Database): { fileBytesBefore: number; fileBytesAfter: number } {
-  const fileBytesBefore = fileBytes(db);
+function shrink(db: Database): void {
   // Inside a caller's transaction the pages are not free yet: they are given back by a later apply.
   if (!db.inTransaction && autoVacuum(db) === 2 && (db.pragma('freelist_count', { simple: true }) as number) > 0) {
     db.pragma('incremental_vacuum');
     db.pragma('wal_checkpoint(TRUNCATE)');
   }
-  return { fileBytesBefore, fileBytesAfter: fileBytes(db) };
 }
 
 function fileBytes(db: Database): number {
