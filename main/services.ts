@@ -29,6 +29,7 @@ import {
   type HistoryRepository,
   type RecoveredDatabase,
   type Store,
+  type PackingJob,
   type StoreRetention,
   type TemplateRepository,
 } from './store';
@@ -84,6 +85,8 @@ export interface ServicesOptions {
    * otherwise). The store never leaves this file otherwise; production never sets this.
    */
   testOnlyWrapStore?: (store: Store) => void;
+  /** Pack exchanges stored before migration 0020 in the background (default true; false: a short-lived command). */
+  packExchanges?: boolean;
 }
 
 type Listener = (channel: string, payload: unknown) => void;
@@ -118,6 +121,8 @@ export interface Services {
   dialSettings: DialSettingsRepository;
   /** Retention of exchanges, and vacuum. */
   retention: StoreRetention;
+  /** Packing the exchanges stored before the upgrade to small exchanges (its progress: retention.packing()). */
+  packing: PackingJob;
   /** A sent message's detail, and the recent numbers and template values. */
   sent: SentMessages;
   /** Set when the database was damaged at start: it was moved aside (never deleted) and this store started empty. */
@@ -349,6 +354,8 @@ export async function createServices(options: ServicesOptions = {}): Promise<Ser
     }
     // Batches that were running when Callout last stopped reopen paused; their in-flight items become unknown.
     const recovered = queue.recover();
+    // Exchanges stored before they were kept small are packed in the background, where it stopped last time.
+    const packing = options.packExchanges === false ? null : store.startPacking(clock);
     // Escalations waiting in the store resume (what fell due meanwhile runs once, late).
     paging.start();
     if ((options.receipts ?? 'all') === 'all') await receipts.startAll(store.profiles.list());
@@ -375,6 +382,7 @@ export async function createServices(options: ServicesOptions = {}): Promise<Ser
       exchanges: store.exchanges,
       dialSettings: store.dialSettings,
       retention: store.retention,
+      packing: packing ?? { done: Promise.resolve(), stop: () => undefined },
       sent: new SentMessages({ messages: store.messages, templates: store.templates, exchanges: store.exchanges, incidents: store.incidents }),
       recovered: store.recovered,
       log: options.log ?? (() => undefined),
@@ -417,6 +425,7 @@ export async function createServices(options: ServicesOptions = {}): Promise<Ser
         storageProblem,
       }),
       async close() {
+        packing?.stop();
         await dialer.close();
         await paging.close();
         await queue.close();

@@ -11,6 +11,8 @@ export interface StoreStatus {
   retention: RetentionSettings;
   /** Bytes of captured exchanges (headers and bodies) and their count. */
   usage: { bytes: number; exchanges: number };
+  /** Exchanges stored before an upgrade made them small, packed so far, of all of them; null when none are left. */
+  packing: { done: number; total: number } | null;
   recovered: { movedTo: string; reason: string; kind?: 'database' | 'wal' } | null;
 }
 

@@ -105,6 +105,8 @@ export class CliSession {
               receipts: 'on-demand',
               // The CLI follows the calls it places itself (not every open call of the app), at least as long as it waits for one.
               follow: { maxAgeMs: Math.max(30 * 60_000, this.waitMs), resume: false },
+              // Packing the exchanges of an upgraded store is left to the app and to serving processes.
+              packExchanges: false,
             },
       );
       const local = createLocalHandlers(services);

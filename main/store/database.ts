@@ -4,6 +4,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { MIGRATIONS, type Migration } from './migrations';
 import { fail } from '../errors';
+import { registerExchangeFunctions } from './exchange-pack';
 
 export type { Database } from 'better-sqlite3';
 
@@ -51,6 +52,8 @@ export function openDatabase(file: string, options: OpenDatabaseOptions = {}): D
     db.pragma('foreign_keys = ON');
     // A pending send must survive a crash or power loss before its request leaves.
     db.pragma('synchronous = FULL');
+    // Packed exchanges' text in SQL (migration 0020): the search index's triggers and view call it.
+    registerExchangeFunctions(db);
     migrate(db, file, options.migrations ?? MIGRATIONS, options.targetVersion);
   } catch (error) {
     db.close();

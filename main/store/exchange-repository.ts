@@ -2,6 +2,7 @@ import type { Database, Statement } from 'better-sqlite3';
 import type { CaptureInfo } from '../../common/capture';
 import type { Exchange, ExchangeRecord } from '../../common/records';
 import { bodyReplyCode } from '../voice/replies';
+import { pack, PACKED_PLACEHOLDERS, refreshDictionaries, unpackRow, type PackedParts } from './exchange-pack';
 
 interface ExchangeRow {
   id: number;
@@ -23,9 +24,12 @@ interface ExchangeRow {
   timings: string;
   provider_code: number | null;
   capture: string | null;
+  /** The parts above, packed (migration 0020); null for a row stored before it and not packed yet. */
+  packed: Buffer | null;
 }
 
-function toRecord(r: ExchangeRow): ExchangeRecord {
+function toRecord(db: Database, row: ExchangeRow): ExchangeRecord {
+  const r = unpackRow(db, row);
   return {
     id: r.id,
     messageId: r.message_id,
@@ -60,9 +64,11 @@ export class ExchangeRepository {
   private get insertStatement(): Statement {
     this.insertStmt ??= this.db.prepare(`
       INSERT INTO exchanges (message_id, operation, profile, method, url, request_headers, request_body, status, status_text,
-        response_headers, response_body, error_kind, error_message, error_ms, started_at, timings, provider_code, capture, capture_verdict)
-      VALUES (@messageId, @operation, @profile, @method, @url, @requestHeaders, @requestBody, @status, @statusText,
-        @responseHeaders, @responseBody, @errorKind, @errorMessage, @errorMs, @startedAt, @timings, @providerCode, @capture, @captureVerdict)`);
+        response_headers, response_body, error_kind, error_message, error_ms, started_at, timings, provider_code, capture, capture_verdict,
+        packed, size_bytes)
+      VALUES (@messageId, @operation, @profile, @method, @url, @request_headers, @request_body, @status, @status_text,
+        @response_headers, @response_body, @errorKind, @error_message, @errorMs, @startedAt, @timings, @providerCode, @capture, @captureVerdict,
+        @packed, @sizeBytes)`);
     return this.insertStmt;
   }
 
@@ -72,29 +78,37 @@ export class ExchangeRepository {
    * many they are: the first as its messageId, the others linked (exchange_messages, migration 0016).
    */
   insert(e: Exchange, link: { messageId?: number | null; messageIds?: readonly number[]; profile?: string | null; capture?: CaptureInfo | null } = {}): number {
+    // One write: the row, its search text (a trigger), and a new dictionary when one is due (exchange-pack.ts).
+    if (!this.db.inTransaction) return this.db.transaction(() => this.insert(e, link)).immediate();
     const ids = [...new Set(link.messageIds ?? [])];
     const [first = link.messageId ?? null, ...others] = ids;
-    if (others.length && !this.db.inTransaction) return this.db.transaction(() => this.insert(e, link))();
+    const parts: PackedParts = {
+      url: e.url,
+      request_headers: JSON.stringify(e.requestHeaders),
+      request_body: e.requestBody,
+      status_text: e.statusText,
+      response_headers: e.responseHeaders === null ? null : JSON.stringify(e.responseHeaders),
+      response_body: e.responseBody,
+      error_message: e.error?.message ?? null,
+      timings: JSON.stringify(e.timings),
+      capture: link.capture ? JSON.stringify(link.capture) : null,
+    };
+    const bytes = (v: string | null) => (v === null ? 0 : Buffer.byteLength(v, 'utf8'));
     const info = this.insertStatement.run({
+      ...PACKED_PLACEHOLDERS,
       messageId: first,
       profile: link.profile ?? null,
       operation: e.operation,
       method: e.method,
-      url: e.url,
-      requestHeaders: JSON.stringify(e.requestHeaders),
-      requestBody: e.requestBody,
       status: e.status,
-      statusText: e.statusText,
-      responseHeaders: e.responseHeaders === null ? null : JSON.stringify(e.responseHeaders),
-      responseBody: e.responseBody,
       errorKind: e.error?.kind ?? null,
-      errorMessage: e.error?.message ?? null,
       errorMs: e.error?.ms ?? null,
       startedAt: e.startedAt,
-      timings: JSON.stringify(e.timings),
       providerCode: bodyReplyCode(e.responseBody),
-      capture: link.capture ? JSON.stringify(link.capture) : null,
       captureVerdict: link.capture?.verdict ?? null,
+      packed: pack(this.db, parts),
+      // What retention counts: the bytes of the headers and bodies as captured (migration 0005).
+      sizeBytes: bytes(parts.request_headers) + bytes(parts.request_body) + bytes(parts.response_headers) + bytes(parts.response_body),
     });
     const id = Number(info.lastInsertRowid);
     if (others.length) {
@@ -114,7 +128,7 @@ export class ExchangeRepository {
            ORDER BY started_at, id`,
         )
         .all(messageId, messageId) as ExchangeRow[]
-    ).map(toRecord);
+    ).map((r) => toRecord(this.db, r));
   }
 
   /** The newest exchanges of a profile of these operations (the teach preview reads them again with a candidate dialect). */
@@ -124,21 +138,23 @@ export class ExchangeRepository {
       this.db
         .prepare(`SELECT * FROM exchanges WHERE profile = ? AND operation IN (${marks}) ORDER BY id DESC LIMIT ?`)
         .all(profile, ...operations, limit) as ExchangeRow[]
-    ).map(toRecord);
+    ).map((r) => toRecord(this.db, r));
   }
 
   get(id: number): ExchangeRecord | undefined {
     const row = this.db.prepare('SELECT * FROM exchanges WHERE id = ?').get(id) as ExchangeRow | undefined;
-    return row && toRecord(row);
+    return row && toRecord(this.db, row);
   }
 
   /** Retention: deletes the exchanges started before `at`; how many went. */
   deleteStartedBefore(at: number): number {
+    refreshDictionaries(this.db); // the search index's trigger reads each row's text
     return this.db.prepare('DELETE FROM exchanges WHERE started_at < ?').run(at).changes;
   }
 
   /** Retention: deletes the oldest exchanges, up to and including (startedAt, id); how many went. */
   deleteThrough(startedAt: number, id: number): number {
+    refreshDictionaries(this.db);
     return this.db.prepare('DELETE FROM exchanges WHERE (started_at, id) <= (?, ?)').run(startedAt, id).changes;
   }
 }

@@ -4,6 +4,7 @@ import type { ExchangeRecord, MessageRecord } from '../../common/records';
 import { mobileDigits } from '../../common/domain/mobile';
 import { fail } from '../errors';
 import { ExchangeRepository } from './exchange-repository';
+import { refreshDictionaries } from './exchange-pack';
 import { MessageRepository } from './message-repository';
 import type {
   HistoryFilter,
@@ -318,6 +319,14 @@ export class HistoryRepository {
    *   is read from those; otherwise (and for 1–2 character words) the walk checks the text.
    */
   listExchanges(q: ExchangeQuery = {}): ExchangePage {
+    // One snapshot: the dictionaries read first are those of every packed row the statements read (exchange-pack.ts).
+    return this.db.transaction(() => {
+      refreshDictionaries(this.db);
+      return this.listExchangesNow(q);
+    })();
+  }
+
+  private listExchangesNow(q: ExchangeQuery): ExchangePage {
     const limit = pageSize(q.limit);
     const order = q.order ?? 'newest';
     const cursor = q.cursor ? decodeCursor(q.cursor) : null;
@@ -608,10 +617,10 @@ function likeClauses(terms: Term[], prefix: string): Clause[] {
 
 // ——— exchange filters ———
 
-/** The text of an exchange the search looks in (the same as the view behind exchanges_fts, migration 0012). */
+/** The text of an exchange the search looks in, packed or not (the view behind exchanges_fts, migration 0020). */
 function exchangeText(prefix: string): string {
   const c = (name: string) => `${prefix}${name}`;
-  return `(${c('url')} || char(10) || ${c('request_headers')} || char(10) || coalesce(${c('request_body')}, '') || char(10) || coalesce(${c('response_headers')}, '') || char(10) || coalesce(${c('response_body')}, ''))`;
+  return `callout_exchange_text(${['packed', 'url', 'request_headers', 'request_body', 'response_headers', 'response_body'].map(c).join(', ')})`;
 }
 
 function textClauses(terms: string[], prefix: string): Clause[] {

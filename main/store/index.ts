@@ -21,13 +21,15 @@ import {
   getRetentionSettings,
   planRetention,
   setRetentionSettings,
+  shrink,
   vacuum,
   type RetentionPreview,
   type RetentionResult,
   type RetentionSettings,
   type VacuumResult,
 } from './retention';
-import { systemClock } from '../clock';
+import { systemClock, type Clock } from '../clock';
+import { packingProgress, startPacking, type PackingJob, type PackingProgress } from './exchange-packing';
 
 // The store's public face: what the rest of main may import (a lint rule keeps the files above private).
 export { dataDirectory, databasePath } from './paths';
@@ -46,6 +48,7 @@ export type { IncidentRepository, EscalationCursor, PagingAction } from './incid
 export type { PagingConfigRepository } from './paging-config-repository';
 export type { SettingsRepository } from './settings-repository';
 export { ownerAlive, processOwner } from './process-owner';
+export type { PackingJob, PackingProgress } from './exchange-packing';
 
 /** Below this much free space an I/O error at open is taken for a full disk. */
 const LOW_SPACE_BYTES = 256 * 1024;
@@ -75,6 +78,8 @@ export interface StoreRetention {
   preview(settings: RetentionSettings, now?: number): RetentionPreview;
   usage(): { bytes: number; exchanges: number };
   vacuum(): VacuumResult;
+  /** How far packing the exchanges stored before the upgrade is (null: nothing left to pack). */
+  packing(): PackingProgress | null;
 }
 
 export interface Store {
@@ -97,6 +102,11 @@ export interface Store {
   /** Paging's incidents, their alerts, steps, calls and actions. */
   incidents: IncidentRepository;
   retention: StoreRetention;
+  /**
+   * Packs the exchanges stored before the upgrade that made them small (migration 0020,
+   * exchange-packing.ts), a batch at a time on `clock`, then gives the freed pages back to the disk.
+   */
+  startPacking(clock: Clock): PackingJob;
   /**
    * Set when the database file was damaged at open: it was moved aside (never deleted) and this
    * store started empty. The UI tells the user where the old file is.
@@ -148,7 +158,9 @@ export function openStore(dir: string = dataDirectory(), options: OpenDatabaseOp
       },
       usage: () => exchangeUsage(db),
       vacuum: () => vacuum(db),
+      packing: () => packingProgress(db),
     },
+    startPacking: (on) => startPacking(db, on, () => shrink(db)),
     recovered,
     close: () => db.close(),
   };

@@ -134,7 +134,7 @@ function autoVacuum(db: Database): number {
  * Gives the file's free pages back (incremental vacuum) and empties the WAL, when the file keeps the
  * pointer maps that allow it; else the free pages wait for the next write or a compaction.
  */
-function shrink(db: Database): void {
+export function shrink(db: Database): void {
   // Inside a caller's transaction the pages are not free yet: they are given back by a later apply.
   if (!db.inTransaction && autoVacuum(db) === 2 && (db.pragma('freelist_count', { simple: true }) as number) > 0) {
     db.pragma('incremental_vacuum');

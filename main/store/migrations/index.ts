@@ -18,6 +18,7 @@ import { migration0016 } from './0016-exchange-messages';
 import { migration0017 } from './0017-paging';
 import { migration0018 } from './0018-resolution-calls';
 import { migration0019 } from './0019-dial-claims';
+import { migration0020 } from './0020-packed-exchanges';
 
 export type { Migration } from './types';
 
@@ -42,4 +43,5 @@ export const MIGRATIONS: readonly Migration[] = [
   migration0017,
   migration0018,
   migration0019,
+  migration0020,
 ];

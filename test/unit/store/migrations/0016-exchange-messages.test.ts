@@ -3,6 +3,7 @@ import { MIGRATIONS } from '../../../../main/store/migrations';
 import { ExchangeRepository } from '../../../../main/store/exchange-repository';
 import { HistoryRepository } from '../../../../main/store/history-repository';
 import { applyRetention } from '../../../../main/store/retention';
+import { migrate } from '../../../../main/store/database';
 import { columns, queryPlan, upgradeTo } from './temp-db';
 
 const post = (startedAt: number) => ({
@@ -27,10 +28,28 @@ function fromVersion15() {
     );
     message.run(1);
     message.run(2);
-    // Before 0016 a post naming two messages was stored once per message.
-    const repo = new ExchangeRepository(v15);
-    repo.insert(post(1000), { messageId: 1, profile: 'p' });
-    repo.insert(post(1000), { messageId: 2, profile: 'p' });
+    // Before 0016 a post naming two messages was stored once per message (as that version's writer stored it).
+    const p = post(1000);
+    const insert = v15.prepare(
+      `INSERT INTO exchanges (message_id, operation, profile, method, url, request_headers, request_body, status, status_text, response_headers, response_body, started_at, timings)
+       VALUES (?, ?, 'p', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    for (const id of [1, 2]) {
+      insert.run(
+        id,
+        p.operation,
+        p.method,
+        p.url,
+        JSON.stringify(p.requestHeaders),
+        p.requestBody,
+        p.status,
+        p.statusText,
+        '[]',
+        p.responseBody,
+        p.startedAt,
+        JSON.stringify(p.timings),
+      );
+    }
   });
 }
 
@@ -48,6 +67,7 @@ describe('migration 0016: one exchange, several messages', () => {
       expect(repo.forMessage(id).map((e) => e.messageId)).toEqual([id]);
       expect(history.listExchanges({ messageId: id }).rows).toHaveLength(1);
     }
+    migrate(db, db.name); // today's writer needs today's schema (it packs exchanges: migration 0020)
     const fresh = repo.insert(post(2000), { messageIds: [1, 2], profile: 'p' });
     expect(db.prepare('SELECT count(*) AS n FROM exchanges').get()).toEqual({ n: 3 });
     for (const id of [1, 2]) {

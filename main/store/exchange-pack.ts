@@ -1,0 +1,276 @@
+import { constants, deflateRawSync, inflateRawSync } from 'node:zlib';
+import type { Database } from 'better-sqlite3';
+
+// How an exchange's text is kept small (issue 27, migration 0020). An exchange's URL, headers, bodies,
+// status text, error message, timings and capture record are kept together in `exchanges.packed`:
+// one byte of format (1), the id of a dictionary (a varint), then the parts as a JSON array, deflated
+// with that dictionary. Exchanges repeat one another (the same header sets, the same reply shapes,
+// the same smsid in a call's send and polls), so a dictionary made of the store's own recent
+// exchanges takes a status poll of ~850 bytes to ~60.
+//
+// Dictionaries live in the store (`exchange_dicts`) and are never changed: a row names the one it
+// was packed with, so the file reads back on its own. The first is SEED below; once
+// TRAIN_AFTER exchanges exist, one is made from the newest of them, and again every RETRAIN_EVERY.
+//
+// The columns the parts came from are kept (url, request_headers and timings as '', the others
+// NULL): a row is packed or it is not, and both read back the same (unpackRow). SQL reads a packed
+// exchange's text through `callout_exchange_text` (registered on every connection by openDatabase),
+// which the search index's triggers, its view and the inspector's text filter use.
+
+/** The columns kept in `packed`, in the order of its JSON array. */
+export const PACKED_COLUMNS = [
+  'url',
+  'request_headers',
+  'request_body',
+  'status_text',
+  'response_headers',
+  'response_body',
+  'error_message',
+  'timings',
+  'capture',
+] as const;
+export type PackedColumn = (typeof PACKED_COLUMNS)[number];
+export type PackedParts = Record<PackedColumn, string | null>;
+
+const FORMAT = 1;
+/** Deflate's window: a longer dictionary is not used. */
+const DICTIONARY_BYTES = 32 * 1024;
+/** A dictionary is made from the newest exchanges once this many exist after the last one was made. */
+export const TRAIN_AFTER = 200;
+export const RETRAIN_EVERY = 200_000;
+/** How many of the newest exchanges a dictionary is made from (at most DICTIONARY_BYTES of them). */
+const TRAIN_SAMPLE = 400;
+
+/**
+ * The first dictionary of a store: the shapes of the built-in dialects' requests and replies, so
+ * the first exchanges of a new store are small too. Stored in the database when first used: changing
+ * it here changes only stores made afterwards.
+ */
+const SEED = [
+  [
+    'http://127.0.0.1/voice/vm',
+    '[["Content-Type","application/json; charset=utf-8"],["Accept","application/json"],["Host","127.0.0.1"],["Content-Length","164"],["Connection","close"]]',
+    '{"account":"","password":"[REDACTED]","mobile":"138","content":"您好，您的订单已发货，请注意查收。","format":"json"}',
+    'OK',
+    '[["Date","Sat, 28 Nov 2026 06:42:29 GMT"],["Content-Type","application/json; charset=utf-8"],["Content-Length","69"],["Connection","close"]]',
+    '{"code":2,"msg":"提交成功","smsid":"","count":1}',
+    null,
+    '{"dnsMs":null,"connectMs":0.49,"tlsMs":null,"firstByteMs":1,"totalMs":1.08}',
+    null,
+  ],
+  [
+    'http://127.0.0.1/voice/status',
+    '[["Content-Type","application/x-www-form-urlencoded"],["Accept","application/json"],["Host","127.0.0.1"],["Content-Length","86"],["Connection","close"]]',
+    'account=&password=[REDACTED]&smsid=&format=json',
+    'OK',
+    '[["Date","Sat, 28 Nov 2026 06:42:29 GMT"],["Content-Type","application/json; charset=utf-8"],["Content-Length","236"],["Connection","close"]]',
+    '{"code":2,"msg":"查询成功","smsid":"","state":"calling","status":"呼叫中","duration":0,"attempts":1,"submittedAt":"2026-11-28T06:42:29.402Z","calledAt":"2026-11-28T06:42:30.402Z","answeredAt":null,"endedAt":null}',
+    null,
+    '{"dnsMs":null,"connectMs":0.49,"tlsMs":null,"firstByteMs":1,"totalMs":1.08}',
+    null,
+  ],
+  [
+    'http://127.0.0.1/voice/balance',
+    '[["Content-Type","text/xml"],["Accept","application/xml"],["Host","127.0.0.1"]]',
+    '<?xml version="1.0" encoding="utf-8"?><SubmitResult><code>2</code><msg>查询成功</msg><smsid></smsid><state>answered</state><status>已接听</status></SubmitResult>',
+    'Bad Request',
+    null,
+    null,
+    'timeout',
+    '{"dnsMs":null,"connectMs":null,"tlsMs":null,"firstByteMs":null,"totalMs":5000}',
+    null,
+  ],
+]
+  .map((parts) => JSON.stringify(parts))
+  .join('\n');
+
+interface Dictionary {
+  id: number;
+  data: Buffer;
+  /** The newest exchange's id when it was made. */
+  afterExchange: number;
+  /** SEED (made before the store had exchanges to learn from), or made from its exchanges. */
+  kind: 'seed' | 'trained';
+}
+
+/** A database's dictionaries, read once each (they never change). */
+class Dictionaries {
+  readonly byId = new Map<number, Dictionary>();
+  newest: Dictionary | null = null;
+
+  /** Reads the dictionaries made since the last read (by this process or another). */
+  refresh(db: Database): void {
+    const after = this.newest?.id ?? 0;
+    let rows: { id: number; data: Buffer; after_exchange: number; kind: Dictionary['kind'] }[];
+    try {
+      rows = db.prepare('SELECT id, data, after_exchange, kind FROM exchange_dicts WHERE id > ? ORDER BY id').all(after) as typeof rows;
+    } catch (error) {
+      if (/no such table/.test((error as Error).message)) return; // a schema before migration 0020
+      throw error;
+    }
+    for (const r of rows) this.add({ id: r.id, data: r.data, afterExchange: r.after_exchange, kind: r.kind });
+  }
+
+  add(d: Dictionary): void {
+    this.byId.set(d.id, d);
+    if (!this.newest || d.id > this.newest.id) this.newest = d;
+  }
+}
+
+const registry = new WeakMap<Database, Dictionaries>();
+
+function dictionariesOf(db: Database): Dictionaries {
+  let d = registry.get(db);
+  if (!d) registry.set(db, (d = new Dictionaries()));
+  return d;
+}
+
+/**
+ * Reads dictionaries another process made. Called first in a transaction whose statements read
+ * packed text in SQL (a search, a deletion), so that they see the same snapshot.
+ */
+export function refreshDictionaries(db: Database): void {
+  dictionariesOf(db).refresh(db);
+}
+
+function writeVarint(n: number): number[] {
+  const out: number[] = [];
+  do {
+    let b = n % 128;
+    n = Math.floor(n / 128);
+    if (n > 0) b |= 128;
+    out.push(b);
+  } while (n > 0);
+  return out;
+}
+
+function readVarint(buf: Uint8Array, at: number): [value: number, next: number] {
+  let value = 0;
+  let scale = 1;
+  for (let i = at; i < buf.length; i++) {
+    const b = buf[i]!;
+    value += (b & 127) * scale;
+    if (b < 128) return [value, i + 1];
+    scale *= 128;
+  }
+  throw new Error('callout: a packed exchange is cut short');
+}
+
+function encode(parts: PackedParts): Buffer {
+  return Buffer.from(JSON.stringify(PACKED_COLUMNS.map((c) => parts[c])));
+}
+
+function compress(text: Buffer, d: Dictionary): Buffer {
+  const body = deflateRawSync(text, { dictionary: d.data, level: constants.Z_DEFAULT_COMPRESSION });
+  return Buffer.concat([Buffer.from([FORMAT, ...writeVarint(d.id)]), body]);
+}
+
+/** The parts back from `packed`. Reads a dictionary it has not seen (made by another process) when allowed. */
+export function unpack(db: Database, packed: Uint8Array, mayRead = true): PackedParts {
+  if (packed[0] !== FORMAT) throw new Error(`callout: a packed exchange of an unknown format (${packed[0]})`);
+  const [id, at] = readVarint(packed, 1);
+  const dicts = dictionariesOf(db);
+  if (!dicts.byId.has(id) && mayRead) dicts.refresh(db);
+  const d = dicts.byId.get(id);
+  if (!d) throw new Error(`callout: exchange dictionary ${id} is not in this store`);
+  const values = JSON.parse(inflateRawSync(packed.subarray(at), { dictionary: d.data }).toString('utf8')) as (string | null)[];
+  return Object.fromEntries(PACKED_COLUMNS.map((c, i) => [c, values[i] ?? null])) as PackedParts;
+}
+
+/** A row's parts, packed or not: what the inspector, HAR, cURL and search read. */
+export function unpackRow<T extends Partial<PackedParts> & { packed?: Uint8Array | null }>(db: Database, row: T): T {
+  if (!row.packed) return row;
+  return { ...row, ...unpack(db, row.packed) };
+}
+
+/** The text the search looks in: URL, request headers and body, response headers and body, one per line. */
+export function searchText(p: Pick<PackedParts, 'url' | 'request_headers' | 'request_body' | 'response_headers' | 'response_body'>): string {
+  return `${p.url}\n${p.request_headers}\n${p.request_body ?? ''}\n${p.response_headers ?? ''}\n${p.response_body ?? ''}`;
+}
+
+/**
+ * The dictionary to pack the next exchange with: the newest, after making one from the store's
+ * newest exchanges when enough were stored since the last (or the seed, in a store with none).
+ * Runs inside the caller's write transaction.
+ */
+function dictionaryFor(db: Database): Dictionary {
+  const dicts = dictionariesOf(db);
+  dicts.refresh(db);
+  const newestExchange = (db.prepare('SELECT max(id) AS id FROM exchanges').get() as { id: number | null }).id ?? 0;
+  const current = dicts.newest;
+  const since = newestExchange - (current?.afterExchange ?? 0);
+  const due = current === null || since >= (current.kind === 'seed' ? TRAIN_AFTER : RETRAIN_EVERY);
+  if (!due) return current;
+  // Learnt from the store's own exchanges once there are enough of them; until then, SEED.
+  const trained = newestExchange >= TRAIN_AFTER ? train(db, newestExchange) : null;
+  if (!trained && current) return current;
+  const made: Omit<Dictionary, 'id'> = { data: trained ?? Buffer.from(SEED), afterExchange: newestExchange, kind: trained ? 'trained' : 'seed' };
+  const id = Number(
+    db.prepare('INSERT INTO exchange_dicts (after_exchange, kind, data) VALUES (?, ?, ?)').run(made.afterExchange, made.kind, made.data).lastInsertRowid,
+  );
+  dicts.add({ id, ...made });
+  return dicts.byId.get(id)!;
+}
+
+/** A dictionary from the newest exchanges (their packed form, distinct, newest last), or null when there are none. */
+function train(db: Database, newestExchange: number): Buffer | null {
+  const rows = db
+    .prepare(`SELECT ${PACKED_COLUMNS.join(', ')}, packed FROM exchanges WHERE id <= ? ORDER BY id DESC LIMIT ${TRAIN_SAMPLE}`)
+    .all(newestExchange) as (PackedParts & { packed: Buffer | null })[];
+  const seen = new Set<string>();
+  const chunks: Buffer[] = [];
+  let bytes = 0;
+  for (const row of rows) {
+    const text = encode(unpackRow(db, row));
+    const key = text.toString('latin1');
+    if (seen.has(key)) continue;
+    seen.add(key);
+    chunks.unshift(text);
+    bytes += text.length + 1;
+    if (bytes >= DICTIONARY_BYTES) break;
+  }
+  if (!chunks.length) return null;
+  const joined = Buffer.concat(chunks.flatMap((c) => [c, Buffer.from('\n')]));
+  return joined.subarray(Math.max(0, joined.length - DICTIONARY_BYTES));
+}
+
+/** Packs an exchange's parts for storing (inside the caller's write transaction). */
+export function pack(db: Database, parts: PackedParts): Buffer {
+  return compress(encode(parts), dictionaryFor(db));
+}
+
+/** The columns a packed row keeps instead of its parts (the NOT NULL ones hold ''). */
+export const PACKED_PLACEHOLDERS: PackedParts = {
+  url: '',
+  request_headers: '',
+  request_body: null,
+  status_text: null,
+  response_headers: null,
+  response_body: null,
+  error_message: null,
+  timings: '',
+  capture: null,
+};
+
+/**
+ * `callout_exchange_text(packed, url, request_headers, request_body, response_headers, response_body)`:
+ * an exchange's search text in SQL, packed or not. It cannot read the database (SQLite is busy
+ * running the statement), so its caller refreshes the dictionaries first (refreshDictionaries).
+ */
+export function registerExchangeFunctions(db: Database): void {
+  db.function(
+    'callout_exchange_text',
+    { deterministic: true },
+    (packed: unknown, url: unknown, requestHeaders: unknown, requestBody: unknown, responseHeaders: unknown, responseBody: unknown) => {
+      if (packed instanceof Uint8Array && packed.length) return searchText(unpack(db, packed, false));
+      const s = (v: unknown) => (typeof v === 'string' ? v : null);
+      return searchText({
+        url: s(url) ?? '',
+        request_headers: s(requestHeaders) ?? '',
+        request_body: s(requestBody),
+        response_headers: s(responseHeaders),
+        response_body: s(responseBody),
+      });
+    },
+  );
+}

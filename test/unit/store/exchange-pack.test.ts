@@ -1,0 +1,127 @@
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { join } from 'node:path';
+import type { Exchange } from '../../../common/records';
+import { openDatabase, type Database } from '../../../main/store/database';
+import { TRAIN_AFTER } from '../../../main/store/exchange-pack';
+import { ExchangeRepository } from '../../../main/store/exchange-repository';
+import { HistoryRepository } from '../../../main/store/history-repository';
+import { applyRetention } from '../../../main/store/retention';
+import { tempHome } from '../../helpers/temp-home';
+
+const opened: Database[] = [];
+
+/** A new store's file, in a folder removed (after its connections are closed) when the test ends. */
+function file(): string {
+  const home = tempHome('callout-pack-');
+  onTestFinished(() => {
+    for (const db of opened.splice(0)) if (db.open) db.close();
+    home.cleanup();
+  });
+  return join(home.dir, 'callout.db');
+}
+
+/** A connection of its own, as another process has. */
+function open(path: string): Database {
+  const db = openDatabase(path);
+  opened.push(db);
+  return db;
+}
+
+/** A status poll as the follower stores it against the Sandbox (about 630 bytes of headers and bodies). */
+function poll(i: number): Exchange {
+  const smsid = `SBXMX01MCD${3_000_000 + i}`;
+  const at = Date.UTC(2026, 10, 1) + i * 5_000;
+  const reply = JSON.stringify({
+    code: 2,
+    msg: '查询成功',
+    smsid,
+    state: i % 3 ? 'calling' : 'answered',
+    status: i % 3 ? '呼叫中' : '已接听',
+    duration: i % 3 ? 0 : 17,
+    attempts: 1,
+    submittedAt: new Date(at - 4_000).toISOString(),
+    calledAt: new Date(at - 3_000).toISOString(),
+    answeredAt: i % 3 ? null : new Date(at - 1_000).toISOString(),
+    endedAt: null,
+  });
+  const body = JSON.stringify({ account: 'bench', password: '[REDACTED]', smsid, format: 'json' });
+  return {
+    operation: 'status',
+    method: 'POST',
+    url: 'http://127.0.0.1:33515/voice/status',
+    requestHeaders: [
+      ['Content-Type', 'application/json; charset=utf-8'],
+      ['Accept', 'application/json'],
+      ['Host', '127.0.0.1:33515'],
+      ['Content-Length', String(body.length)],
+      ['Connection', 'close'],
+    ],
+    requestBody: body,
+    status: 200,
+    statusText: 'OK',
+    responseHeaders: [
+      ['Date', new Date(at).toUTCString()],
+      ['Content-Type', 'application/json; charset=utf-8'],
+      ['Content-Length', String(Buffer.byteLength(reply))],
+      ['Connection', 'close'],
+    ],
+    responseBody: reply,
+    error: null,
+    startedAt: at,
+    timings: { dnsMs: null, connectMs: 0.49, tlsMs: null, firstByteMs: 1 + (i % 7) / 10, totalMs: 1.08 + (i % 5) / 10 },
+  };
+}
+
+const packedBytes = (db: Database, id: number) =>
+  db.prepare('SELECT length(packed) AS n, size_bytes AS plain FROM exchanges WHERE id = ?').get(id) as { n: number; plain: number };
+const dictionaries = (db: Database) => db.prepare('SELECT id, kind, after_exchange AS after FROM exchange_dicts ORDER BY id').all();
+
+describe('packed exchanges', () => {
+  it('a new store packs with the built-in dictionary, then with one made from its own exchanges: a status poll in about a tenth', () => {
+    const db = open(file());
+    const repo = new ExchangeRepository(db);
+    const first = repo.insert(poll(1));
+    expect(dictionaries(db)).toEqual([{ id: 1, kind: 'seed', after: 0 }]);
+    const seeded = packedBytes(db, first);
+    expect(seeded.plain).toBeGreaterThan(550);
+    expect(seeded.n).toBeLessThan(seeded.plain / 2);
+    for (let i = 2; i <= TRAIN_AFTER; i++) repo.insert(poll(i));
+    expect(dictionaries(db)).toHaveLength(1);
+    const later = repo.insert(poll(TRAIN_AFTER + 1));
+    expect(dictionaries(db)).toEqual([
+      { id: 1, kind: 'seed', after: 0 },
+      { id: 2, kind: 'trained', after: TRAIN_AFTER },
+    ]);
+    const trained = packedBytes(db, later);
+    expect(trained.n).toBeLessThan(trained.plain / 8);
+    // Both read back exactly as they were stored.
+    expect(repo.get(first)).toMatchObject({ ...poll(1), id: first });
+    expect(repo.get(later)).toMatchObject({ ...poll(TRAIN_AFTER + 1), id: later });
+  });
+
+  it('another process reads, searches and deletes exchanges packed with a dictionary it has not seen', () => {
+    const path = file();
+    const reader = open(path);
+    const readerHistory = new HistoryRepository(reader);
+    // The reader has read the dictionaries once (none yet) before the writer makes them.
+    expect(readerHistory.listExchanges({ search: 'SBXMX' }).rows).toEqual([]);
+    const writer = open(path);
+    const repo = new ExchangeRepository(writer);
+    const ids: number[] = [];
+    for (let i = 1; i <= TRAIN_AFTER + 5; i++) ids.push(repo.insert(poll(i)));
+    expect(dictionaries(writer)).toHaveLength(2);
+
+    // By the word index (3+ characters) and by the text itself (1–2 characters, read in SQL).
+    expect(readerHistory.listExchanges({ search: `SBXMX01MCD${3_000_000 + TRAIN_AFTER + 5}` }).rows.map((e) => e.id)).toEqual([ids.at(-1)]);
+    expect(readerHistory.listExchanges({ search: '已接 呼', limit: 500 }).rows).toHaveLength(0);
+    expect(readerHistory.listExchanges({ search: '接听 ok', limit: 500 }).rows).toHaveLength(0);
+    expect(readerHistory.listExchanges({ search: '已接', limit: 500 }).rows).toHaveLength(Math.floor((TRAIN_AFTER + 5) / 3));
+    expect(new ExchangeRepository(reader).get(ids.at(-1)!)).toMatchObject(poll(TRAIN_AFTER + 5));
+
+    const more = repo.insert(poll(10_000));
+    const r = applyRetention(reader, { exchangeDays: null, exchangeMaxBytes: 0 }, Date.UTC(2027, 0, 1));
+    expect(r.deletedBySize).toBe(TRAIN_AFTER + 6);
+    expect(new ExchangeRepository(writer).get(more)).toBeUndefined();
+    expect(readerHistory.listExchanges({ search: 'SBXMX' }).rows).toEqual([]);
+  });
+});
