@@ -45,7 +45,14 @@ export function historyOpsOf(d: HistoryOpsDeps): Ops<typeof historyOps> {
       return { json: JSON.stringify(toHar(list, { name: 'Callout', version: d.version }), null, 2), entries: list.length };
     },
 
-    'store.status': async () => ({ retention: retention.settings(), usage: retention.usage(), packing: retention.packing(), recovered: d.recovered() }),
+    'store.status': async () => ({
+      retention: retention.settings(),
+      usage: retention.usage(),
+      fileBytes: retention.fileBytes(),
+      packing: retention.packing(),
+      compactAdvised: retention.compactAdvised(),
+      recovered: d.recovered(),
+    }),
     'store.setRetention': async (settings) => retention.setSettings(settings),
     'store.previewRetention': async (settings) => retention.preview(settings),
     'store.applyRetention': async () => retention.apply(),

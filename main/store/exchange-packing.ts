@@ -10,6 +10,11 @@ import { deleteSetting, getSetting, setSetting } from './settings-repository';
 // Until a row is packed it reads back as it was stored; packed, it reads back the same.
 
 const KEY = 'exchanges.packing';
+/**
+ * Set when the last batch is packed: packing shrinks rows in place, and SQLite does not give the
+ * pages back until the file is rebuilt, so Storage advises compacting once (vacuum clears it).
+ */
+export const COMPACT_ADVISED_KEY = 'exchanges.compact-advised';
 /** Rows per transaction: about 40 ms of work, so other writers wait little. */
 export const PACK_BATCH = 500;
 /** The pause between batches (the app stays responsive), and after a failed batch. */
@@ -48,6 +53,11 @@ export function packingProgress(db: Database): PackingProgress | null {
   return s && { done: Math.min(s.done, s.total), total: s.total };
 }
 
+/** Whether a compaction would give back the space packing freed (see COMPACT_ADVISED_KEY). */
+export function compactAdvised(db: Database): boolean {
+  return getSetting(db, COMPACT_ADVISED_KEY) !== null;
+}
+
 /** Packs the next `limit` rows in one transaction; the progress after it, or null when all are packed. */
 export function packBatch(db: Database, limit = PACK_BATCH): PackingProgress | null {
   return db
@@ -66,6 +76,7 @@ export function packBatch(db: Database, limit = PACK_BATCH): PackingProgress | n
       }
       if (rows.length < limit) {
         deleteSetting(db, KEY);
+        setSetting(db, COMPACT_ADVISED_KEY, '1');
         return null;
       }
       const next = { ...s, after: rows.at(-1)!.id, done: s.done + rows.length };
@@ -84,7 +95,7 @@ export interface PackingJob {
 /**
  * Runs packBatch on the clock until nothing is left: a batch, a pause, the next. A failed batch (the
  * store busy or full) is tried again after PACK_RETRY_MS; nothing is lost, the batch was rolled back.
- * `finished` runs once, after the last batch (the caller gives the freed pages back).
+ * `finished` runs once, after the last batch.
  */
 export function startPacking(db: Database, clock: Clock, finished?: () => void): PackingJob {
   let timer: TimerHandle | null = null;

@@ -18,6 +18,7 @@ import { openDatabaseSafely, type IntegrityOptions, type RecoveredDatabase } fro
 import {
   applyRetention,
   exchangeUsage,
+  fileBytes,
   getRetentionSettings,
   planRetention,
   setRetentionSettings,
@@ -29,7 +30,7 @@ import {
   type VacuumResult,
 } from './retention';
 import { systemClock, type Clock } from '../clock';
-import { packingProgress, startPacking, type PackingJob, type PackingProgress } from './exchange-packing';
+import { compactAdvised, packingProgress, startPacking, type PackingJob, type PackingProgress } from './exchange-packing';
 
 // The store's public face: what the rest of main may import (a lint rule keeps the files above private).
 export { dataDirectory, databasePath } from './paths';
@@ -77,9 +78,13 @@ export interface StoreRetention {
   /** What settings would delete and leave, deleting nothing. */
   preview(settings: RetentionSettings, now?: number): RetentionPreview;
   usage(): { bytes: number; exchanges: number };
+  /** The database file and its WAL, in bytes. */
+  fileBytes(): number;
   vacuum(): VacuumResult;
   /** How far packing the exchanges stored before the upgrade is (null: nothing left to pack). */
   packing(): PackingProgress | null;
+  /** Packing is done and left space inside the file that only compacting (vacuum) gives back. */
+  compactAdvised(): boolean;
 }
 
 export interface Store {
@@ -104,7 +109,7 @@ export interface Store {
   retention: StoreRetention;
   /**
    * Packs the exchanges stored before the upgrade that made them small (migration 0020,
-   * exchange-packing.ts), a batch at a time on `clock`, then gives the freed pages back to the disk.
+   * exchange-packing.ts), a batch at a time on `clock`; then the pages freed whole go back to the disk.
    */
   startPacking(clock: Clock): PackingJob;
   /**
@@ -157,8 +162,10 @@ export function openStore(dir: string = dataDirectory(), options: OpenDatabaseOp
         return { byAge, bySize, remaining };
       },
       usage: () => exchangeUsage(db),
+      fileBytes: () => fileBytes(db),
       vacuum: () => vacuum(db),
       packing: () => packingProgress(db),
+      compactAdvised: () => compactAdvised(db),
     },
     startPacking: (on) => startPacking(db, on, () => shrink(db)),
     recovered,

@@ -4,7 +4,8 @@ import type { RetentionPreview, RetentionSettings, RetentionResult, VacuumResult
 import { fail } from '../errors';
 import { systemClock } from '../clock';
 import { ExchangeRepository } from './exchange-repository';
-import { getSetting, setSetting } from './settings-repository';
+import { deleteSetting, getSetting, setSetting } from './settings-repository';
+import { COMPACT_ADVISED_KEY } from './exchange-packing';
 export type { RetentionPreview, RetentionSettings, RetentionResult, VacuumResult } from '../../common/history-types';
 
 /**
@@ -142,7 +143,8 @@ export function shrink(db: Database): void {
   }
 }
 
-function fileBytes(db: Database): number {
+/** The database file and its WAL, in bytes (what the store takes on disk). */
+export function fileBytes(db: Database): number {
   const file = db.name;
   let total = 0;
   for (const f of [file, `${file}-wal`]) {
@@ -167,5 +169,7 @@ export function vacuum(db: Database): VacuumResult {
   if (autoVacuum(db) !== 2) db.pragma('auto_vacuum = INCREMENTAL');
   db.exec('VACUUM');
   db.pragma('wal_checkpoint(TRUNCATE)');
+  // The space packing left inside pages (exchange-packing.ts) is given back now.
+  deleteSetting(db, COMPACT_ADVISED_KEY);
   return { bytesBefore, bytesAfter: fileBytes(db), ms: Math.round(performance.now() - t) };
 }

@@ -53,6 +53,8 @@ export interface AppOptions {
   consoleNote?: boolean;
   /** The built renderer to serve; default RENDERER_DIR (the bench serves a copy with an empty page beside it). */
   rendererDir?: string;
+  /** Pack an upgraded store's exchanges in the background (default true, as the app does). */
+  packExchanges?: boolean;
 }
 
 export interface AppUnderTest {
@@ -90,6 +92,7 @@ export async function startApp(options: AppOptions = {}): Promise<AppUnderTest> 
     clipboard: { writeText: (text) => void clipboard.push(text) },
     // As `callout ui`: escalations run (pending steps resume at start).
     paging: { escalate: true },
+    packExchanges: options.packExchanges,
   });
   const handlers = createHandlers(services);
   const calls: AppUnderTest['calls'] = [];

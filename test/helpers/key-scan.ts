@@ -2,6 +2,8 @@
 // data directory, exports). Used after the capture tests: none of these may be found anywhere.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
+import { unpack } from '../../main/store/exchange-pack';
 
 const hex = (b: number) => b.toString(16).padStart(2, '0');
 const UNRESERVED = /[A-Za-z0-9_.~-]/;
@@ -84,11 +86,32 @@ export function scanDirectory(dir: string, key: string): Array<{ file: string; f
       const path = join(d, name);
       if (statSync(path).isDirectory()) walk(path);
       else {
-        const found = findKey(readFileSync(path), key);
+        const bytes = readFileSync(path);
+        const found = findKey(bytes, key);
         if (found.length) out.push({ file: path, found });
+        // Exchanges are stored deflated (migration 0020): their text is searched unpacked too.
+        if (bytes.subarray(0, 16).toString('latin1') === 'SQLite format 3\0') {
+          for (const { id, text } of packedExchanges(path)) {
+            const inside = findKey(text, key);
+            if (inside.length) out.push({ file: `${path} (exchange ${id}, unpacked)`, found: inside });
+          }
+        }
       }
     }
   };
   walk(dir);
   return out;
+}
+
+/** The unpacked text of every packed exchange of a database file (and its WAL), read without writing. */
+function packedExchanges(file: string): Array<{ id: number; text: string }> {
+  const db = new BetterSqlite3(file, { readonly: true, fileMustExist: true });
+  try {
+    const hasPacked = (db.prepare("SELECT count(*) AS n FROM pragma_table_info('exchanges') WHERE name = 'packed'").get() as { n: number }).n > 0;
+    if (!hasPacked) return [];
+    const rows = db.prepare('SELECT id, packed FROM exchanges WHERE packed IS NOT NULL').all() as { id: number; packed: Buffer }[];
+    return rows.map((r) => ({ id: r.id, text: JSON.stringify(unpack(db, r.packed)) }));
+  } finally {
+    db.close();
+  }
 }

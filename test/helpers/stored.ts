@@ -3,6 +3,7 @@
 // The running services never hand out their store: see ServicesOptions.testOnlyWrapStore for the
 // one fault-injection hook.
 import { openStore, type Store } from '../../main/store';
+import { unpackRow } from '../../main/store/exchange-pack';
 
 const open = new Set<Store>();
 
@@ -27,4 +28,16 @@ export function withStore<T>(home: string, use: (store: Store) => T): T {
   } finally {
     store.close();
   }
+}
+
+/**
+ * The exchanges table's rows as stored, with each packed row's parts unpacked (migration 0020): what
+ * a check of "what the file holds" must read, since a packed row's text is deflated in its blob.
+ */
+export function exchangeRows(store: Store, where = '1 = 1', ...params: unknown[]): Record<string, unknown>[] {
+  const rows = store.db.prepare(`SELECT * FROM exchanges WHERE ${where} ORDER BY id`).all(...params) as Record<string, unknown>[];
+  return rows.map((row) => {
+    const { packed: _packed, ...columns } = unpackRow(store.db, row as Record<string, unknown> & { packed?: Buffer | null });
+    return columns;
+  });
 }

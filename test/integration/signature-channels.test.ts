@@ -5,7 +5,7 @@ import { createHandlers } from '../../main/handlers';
 import { SessionSecretStore } from '../../main/secrets';
 import { createServices, type Services } from '../../main/services';
 import { tempHome } from '../helpers/temp-home';
-import { withStore } from '../helpers/stored';
+import { exchangeRows, withStore } from '../helpers/stored';
 
 let services: Services;
 let sandboxKey: string;
@@ -195,12 +195,12 @@ describe('signature channels', () => {
     await call('profiles.save', { id: 'sandbox', name: 'Sandbox', baseUrl: services.sandbox!.baseUrl, apiId: 'sandbox-demo', signing: 'apisix' });
     const probe = await call<{ accepted: string[] }>('signature.probeVariant', { profileId: 'sandbox' });
     expect(probe.accepted).toEqual(['apisix']);
-    const stored = withStore(services.home, (s) => s.db.prepare("SELECT request_body, request_headers FROM exchanges WHERE operation = 'balance'").all()) as {
-      request_body: string;
-      request_headers: string;
-    }[];
+    const stored = withStore(services.home, (s) => exchangeRows(s, "operation = 'balance'"));
     expect(stored).toHaveLength(2);
-    for (const row of stored) expect(JSON.stringify(row)).not.toContain(sandboxKey);
+    for (const row of stored) {
+      expect(row.request_headers).toContain('Authorization');
+      expect(JSON.stringify([row.request_body, row.request_headers])).not.toContain(sandboxKey);
+    }
   });
 
   it("reads the clock of the profile's server", async () => {

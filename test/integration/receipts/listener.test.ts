@@ -12,7 +12,7 @@ import Database from 'better-sqlite3';
 import { builtinDialect } from '../../../common/dialects';
 import { MAX_RECEIPT_BYTES } from '../../../main/receipts/listener';
 import { databasePath, type Store } from '../../../main/store';
-import { closeStored, storedIn } from '../../helpers/stored';
+import { closeStored, exchangeRows, storedIn } from '../../helpers/stored';
 import { OTP, rehearsal, ended } from '../dialects/helpers';
 
 async function post(url: string, body: string | Buffer, type = 'application/json', method = 'POST') {
@@ -63,11 +63,7 @@ describe('the receipt listener', () => {
     expect(await post(url, '<html>oops</html>', 'text/html')).toEqual({ status: 400, text: 'unreadable receipt' });
     expect(await post(url, '{"smsid": "nobody", "state": "answered"}')).toEqual({ status: 200, text: '{"code":2,"msg":"ok"}' });
     expect(receipts().n).toBe(2);
-    const rows = stored.db.prepare("SELECT message_id, url, status FROM exchanges WHERE operation = 'receipt' ORDER BY id").all() as {
-      message_id: number | null;
-      url: string;
-      status: number;
-    }[];
+    const rows = exchangeRows(stored, "operation = 'receipt'") as { message_id: number | null; url: string; status: number }[];
     expect(rows.map((r) => [r.message_id, r.status])).toEqual([
       [null, 400],
       [null, 200],
@@ -75,7 +71,7 @@ describe('the receipt listener', () => {
     // The path secret is never stored (the placeholder is percent-encoded: the URL stays one).
     const secret = new URL(url).pathname.slice(1);
     for (const r of rows) expect(r.url).toMatch(/\/%5BREDACTED%5D$/);
-    const dump = JSON.stringify(stored.db.prepare('SELECT * FROM exchanges').all());
+    const dump = JSON.stringify(exchangeRows(stored));
     expect(dump).not.toContain(secret);
   });
 

@@ -7,6 +7,9 @@ import { ExchangeRepository } from '../../../main/store/exchange-repository';
 import { HistoryRepository } from '../../../main/store/history-repository';
 import { applyRetention } from '../../../main/store/retention';
 import { tempHome } from '../../helpers/temp-home';
+import { scanDirectory } from '../../helpers/key-scan';
+import { dirname } from 'node:path';
+import { readFileSync } from 'node:fs';
 
 const opened: Database[] = [];
 
@@ -123,5 +126,15 @@ describe('packed exchanges', () => {
     expect(r.deletedBySize).toBe(TRAIN_AFTER + 6);
     expect(new ExchangeRepository(writer).get(more)).toBeUndefined();
     expect(readerHistory.listExchanges({ search: 'SBXMX' }).rows).toEqual([]);
+  });
+
+  it('the scan of a data directory for keys reads packed exchanges unpacked (their bytes on disk do not show a key)', () => {
+    const path = file();
+    const db = open(path);
+    const key = 'Kx7 q/+r=Zé&9!m2~';
+    new ExchangeRepository(db).insert({ ...poll(1), requestBody: `{"password":"${key}"}` });
+    db.pragma('wal_checkpoint(TRUNCATE)');
+    expect(readFileSync(path).includes(Buffer.from(key))).toBe(false);
+    expect(scanDirectory(dirname(path), key)).toEqual([{ file: `${path} (exchange 1, unpacked)`, found: expect.arrayContaining(['plain']) }]);
   });
 });

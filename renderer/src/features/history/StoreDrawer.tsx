@@ -2,7 +2,7 @@
 // cap: the oldest go first), applying that now, and compacting the database file (vacuum) with its
 // size before and after. Messages themselves are never deleted here.
 import { useEffect, useState } from 'react';
-import { Alert, Button, Checkbox, Descriptions, Drawer, InputNumber, Space, Spin, Typography } from 'antd';
+import { Alert, Button, Checkbox, Descriptions, Drawer, InputNumber, Progress, Space, Spin, Typography } from 'antd';
 import { ClearOutlined, CompressOutlined, SaveOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { describeError, type IpcError } from '../../app/api';
@@ -78,8 +78,39 @@ export function StoreDrawer({ open, onClose }: { open: boolean; onClose: () => v
                   children: <span data-testid="store-count">{formatCount(lang, status.usage.exchanges)}</span>,
                 },
                 { key: 'bytes', label: t('history.store.bytes'), children: <span data-testid="store-bytes">{formatBytes(status.usage.bytes)}</span> },
+                {
+                  key: 'file',
+                  label: t('history.store.fileSize'),
+                  children: <span data-testid="store-file-bytes">{formatBytes(status.fileBytes)}</span>,
+                },
               ]}
             />
+            {status.packing ? (
+              <Alert
+                type="info"
+                showIcon
+                style={{ marginTop: 12 }}
+                data-testid="store-packing"
+                title={t('history.store.packing.title')}
+                description={
+                  <>
+                    <Progress
+                      percent={Math.floor((status.packing.done / Math.max(1, status.packing.total)) * 100)}
+                      size="small"
+                      aria-label={t('history.store.packing.title')}
+                      data-testid="store-packing-progress"
+                    />
+                    <div>
+                      {t('history.store.packing.progress', {
+                        done: formatCount(lang, status.packing.done),
+                        total: formatCount(lang, status.packing.total),
+                      })}
+                    </div>
+                    <Typography.Text type="secondary">{t('history.store.packing.help')}</Typography.Text>
+                  </>
+                }
+              />
+            ) : null}
             <Typography.Title level={5}>{t('history.store.retention')}</Typography.Title>
             <Typography.Paragraph type="secondary">{t('history.store.retentionHelp')}</Typography.Paragraph>
             <Space orientation="vertical" size={12} style={{ width: '100%' }}>
@@ -161,6 +192,9 @@ export function StoreDrawer({ open, onClose }: { open: boolean; onClose: () => v
             <Typography.Title level={5}>{t('history.store.vacuumTitle')}</Typography.Title>
             <Typography.Paragraph type="secondary">{t('history.store.vacuumHelp')}</Typography.Paragraph>
             <Space orientation="vertical" size={12} style={{ width: '100%' }}>
+              {status.compactAdvised && !vacuumed ? (
+                <Alert type="info" showIcon data-testid="compact-advised" title={t('history.store.compactAdvised')} />
+              ) : null}
               <Button icon={<CompressOutlined />} onClick={() => vacuum.mutate()} loading={vacuum.isPending} data-testid="vacuum">
                 {vacuum.isPending ? t('history.store.vacuuming') : t('history.store.vacuum')}
               </Button>

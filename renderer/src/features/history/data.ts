@@ -56,7 +56,13 @@ export function useExportHistoryCsv(
 /** The store's size and retention (read while its drawer is open), and what changes them. */
 export function useStore(open: boolean, failed: (e: IpcError) => void, saved: () => void) {
   const client = useQueryClient();
-  const status = useQuery({ queryKey: storeKeys.status, queryFn: () => ask((api) => api.store.status()), enabled: open });
+  const status = useQuery({
+    queryKey: storeKeys.status,
+    queryFn: () => ask((api) => api.store.status()),
+    enabled: open,
+    // While older exchanges are being packed, their progress is read again every second.
+    refetchInterval: (query) => (query.state.data?.packing ? 1000 : false),
+  });
   // The usage and any preview change with what is stored.
   const reload = () => client.invalidateQueries({ queryKey: storeKeys.all });
   const save = useMutation({
