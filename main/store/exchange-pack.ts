@@ -234,9 +234,18 @@ function train(db: Database, newestExchange: number): Buffer | null {
   return joined.subarray(Math.max(0, joined.length - DICTIONARY_BYTES));
 }
 
-/** Packs an exchange's parts for storing (inside the caller's write transaction). */
+/**
+ * Packs an exchange's parts for storing (inside the caller's write transaction). A batch packs with
+ * the dictionary `packer` chose once for all of its rows.
+ */
 export function pack(db: Database, parts: PackedParts): Buffer {
   return compress(encode(parts), dictionaryFor(db));
+}
+
+/** Packs many rows with one dictionary (the packing job's batch), inside the caller's write transaction. */
+export function packer(db: Database): (parts: PackedParts) => Buffer {
+  const d = dictionaryFor(db);
+  return (parts) => compress(encode(parts), d);
 }
 
 /** The columns a packed row keeps instead of its parts (the NOT NULL ones hold ''). */

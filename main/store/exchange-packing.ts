@@ -1,6 +1,6 @@
 import type { Database } from 'better-sqlite3';
 import type { Clock, TimerHandle } from '../clock';
-import { pack, PACKED_COLUMNS, PACKED_PLACEHOLDERS, refreshDictionaries, type PackedParts } from './exchange-pack';
+import { packer, PACKED_COLUMNS, PACKED_PLACEHOLDERS, refreshDictionaries, type PackedParts } from './exchange-pack';
 import { deleteSetting, getSetting, setSetting } from './settings-repository';
 
 // The packing job: packs the exchanges stored before migration 0020, a batch per write transaction,
@@ -70,9 +70,10 @@ export function packBatch(db: Database, limit = PACK_BATCH): PackingProgress | n
         .all(s.after, s.through, limit) as (PackedParts & { id: number })[];
       const set = PACKED_COLUMNS.map((c) => `${c} = @${c}`).join(', ');
       const update = db.prepare(`UPDATE exchanges SET packed = @packed, ${set} WHERE id = @id`);
+      const pack = packer(db);
       for (const row of rows) {
         const parts = Object.fromEntries(PACKED_COLUMNS.map((c) => [c, row[c]])) as PackedParts;
-        update.run({ ...PACKED_PLACEHOLDERS, id: row.id, packed: pack(db, parts) });
+        update.run({ ...PACKED_PLACEHOLDERS, id: row.id, packed: pack(parts) });
       }
       if (rows.length < limit) {
         deleteSetting(db, KEY);

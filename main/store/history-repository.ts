@@ -4,7 +4,7 @@ import type { ExchangeRecord, MessageRecord } from '../../common/records';
 import { mobileDigits } from '../../common/domain/mobile';
 import { fail } from '../errors';
 import { ExchangeRepository } from './exchange-repository';
-import { refreshDictionaries } from './exchange-pack';
+import { refreshDictionaries, searchText, unpackRow, type PackedParts } from './exchange-pack';
 import { MessageRepository } from './message-repository';
 import type {
   HistoryFilter,
@@ -341,28 +341,35 @@ export class HistoryRepository {
     const indexed = terms.filter((t) => codePoints(t) >= 3 && !/[\\%_]/.test(t));
     let result: PageResult | null = null;
     if (indexed.length) {
-      const where = indexed.map(() => 'text LIKE ?').join(' AND ');
-      const patterns = indexed.map((t) => `%${t}%`);
+      // The index is asked for each trigram of the words on its own: a single token is answered from
+      // the index alone, where a phrase (or LIKE) makes it read each candidate's text (detail=none).
+      // That gives every exchange holding all the trigrams, a superset of those holding the words.
+      const match = trigramQuery(indexed);
       const found = (
-        this.stmt(`SELECT count(*) AS n FROM (SELECT 1 FROM exchanges_fts WHERE ${where} LIMIT ${this.rareMatches})`).get(...patterns) as { n: number }
+        this.stmt(`SELECT count(*) AS n FROM (SELECT 1 FROM exchanges_fts WHERE exchanges_fts MATCH ? LIMIT ${this.rareMatches})`).get(match) as {
+          n: number;
+        }
       ).n;
       if (found < this.rareMatches) {
         const desc = order === 'newest';
-        const residual = [
-          ...dims.map((d) => d.clause('e.', true)),
-          ...exchangeRange(range, 'e.', true),
-          ...textClauses(
-            terms.filter((t) => !indexed.includes(t)),
-            'e.',
-          ),
-        ];
+        const residual = [...dims.map((d) => d.clause('e.', true)), ...exchangeRange(range, 'e.', true)];
         if (cursor) residual.push({ sql: `(+e.started_at, +e.id) ${desc ? '<' : '>'} (?, ?)`, params: cursor });
         const dir = desc ? 'DESC' : 'ASC';
-        const rows = this.stmt(
-          `SELECT e.id, e.started_at AS created_at FROM exchanges e
-           WHERE e.id IN (SELECT rowid FROM exchanges_fts WHERE ${where})${residual.map((c) => ` AND ${c.sql}`).join('')}
-           ORDER BY e.started_at ${dir}, e.id ${dir} LIMIT ?`,
-        ).all(...patterns, ...residual.flatMap((c) => c.params), limit + 1) as Row[];
+        // The candidates in page order; each one's text is read (unpacked) and checked for every word
+        // only until the page is full.
+        const candidates = this.stmt(
+          `SELECT e.id, e.started_at AS created_at, e.packed, e.url, e.request_headers, e.request_body, e.response_headers, e.response_body
+           FROM exchanges e
+           WHERE e.id IN (SELECT rowid FROM exchanges_fts WHERE exchanges_fts MATCH ?)${residual.map((c) => ` AND ${c.sql}`).join('')}
+           ORDER BY e.started_at ${dir}, e.id ${dir}`,
+        ).all(match, ...residual.flatMap((c) => c.params)) as (Row & Partial<PackedParts> & { packed: Buffer | null })[];
+        const words = terms.map(asciiFold);
+        const rows: Row[] = [];
+        for (const c of candidates) {
+          const text = asciiFold(searchText(unpackRow(this.db, c) as PackedParts));
+          if (words.every((w) => text.includes(w))) rows.push({ id: c.id, created_at: c.created_at });
+          if (rows.length > limit) break;
+        }
         result = finish(rows, limit);
       }
     }
@@ -621,6 +628,24 @@ function likeClauses(terms: Term[], prefix: string): Clause[] {
 function exchangeText(prefix: string): string {
   const c = (name: string) => `${prefix}${name}`;
   return `callout_exchange_text(${['packed', 'url', 'request_headers', 'request_body', 'response_headers', 'response_body'].map(c).join(', ')})`;
+}
+
+/** SQLite's LIKE folds the case of ASCII letters only: so does the check of a candidate's text. */
+function asciiFold(s: string): string {
+  return s.replace(/[A-Z]+/g, (m) => m.toLowerCase());
+}
+
+/**
+ * An FTS5 query of every distinct trigram of the words (each one token of the trigram tokenizer),
+ * all required: at most 64 of them, which still finds every exchange holding the words.
+ */
+function trigramQuery(words: string[]): string {
+  const grams = new Set<string>();
+  for (const w of words) {
+    const chars = [...w];
+    for (let i = 0; i + 3 <= chars.length && grams.size < 64; i++) grams.add(chars.slice(i, i + 3).join(''));
+  }
+  return [...grams].map((g) => `"${g.replace(/"/g, '""')}"`).join(' AND ');
 }
 
 function textClauses(terms: string[], prefix: string): Clause[] {

@@ -351,6 +351,28 @@ describe('inspector exchanges', () => {
     };
   }
 
+  it('a word is found where it stands whole: not where only its trigrams are, and ASCII letters in either case', () => {
+    const s = store();
+    const body = (text: string, at: number) => s.exchanges.insert({ ...exchange(at, 'raw'), responseBody: text });
+    const whole = body('{"msg":"ABCA 用户忙碌"}', 1);
+    const scattered = body('{"msg":"abc bca 用户忙 户忙碌"}', 2);
+    const found = (search: string) => s.history.listExchanges({ search, order: 'oldest' }).rows.map((e) => e.id);
+    // "abca" and "用户忙碌": every trigram is in both exchanges, the word in one.
+    expect(found('abca')).toEqual([whole]);
+    expect(found('用户忙碌')).toEqual([whole]);
+    expect(found('bca')).toEqual([whole, scattered]);
+    expect(found('ABC')).toEqual([whole, scattered]);
+    expect(found('abca 用户忙碌')).toEqual([whole]);
+    expect(found('abca 户忙 bc')).toEqual([whole]);
+    expect(found('abca nowhere')).toEqual([]);
+    // Page by page through candidates checked one by one.
+    const many = Array.from({ length: 7 }, (_, i) => body(`{"msg":"needle-${i}"}`, 10 + i));
+    const first = s.history.listExchanges({ search: 'needle', limit: 3 });
+    expect(first.rows.map((e) => e.id)).toEqual(many.slice(-3).reverse());
+    const second = s.history.listExchanges({ search: 'needle', limit: 3, cursor: first.nextCursor! });
+    expect(second.rows.map((e) => e.id)).toEqual(many.slice(1, 4).reverse());
+  });
+
   it('list exchanges by message, operation and time, newest first, page by page', () => {
     const s = store();
     const m = s.messages.insertPending({ profile: 'p', baseUrl: 'http://x', apiId: 'id', mobile: '13800138000', content: 'x', units: 1 });
