@@ -355,7 +355,7 @@ export async function createServices(options: ServicesOptions = {}): Promise<Ser
     // Batches that were running when Callout last stopped reopen paused; their in-flight items become unknown.
     const recovered = queue.recover();
     // Exchanges stored before they were kept small are packed in the background, where it stopped last time.
-    const packing = options.packExchanges === false ? null : store.startPacking(clock);
+    const packing = options.packExchanges === false ? null : store.startPacking(clock, options.log);
     // Escalations waiting in the store resume (what fell due meanwhile runs once, late).
     paging.start();
     if ((options.receipts ?? 'all') === 'all') await receipts.startAll(store.profiles.list());

@@ -1,4 +1,5 @@
-import { constants, deflateRawSync, inflateRawSync } from 'node:zlib';
+import { constants, crc32, deflateRawSync, inflateRawSync } from 'node:zlib';
+import type { Statement } from 'better-sqlite3';
 import type { Database } from 'better-sqlite3';
 
 // How an exchange's text is kept small (issue 27, migration 0020). An exchange's URL, headers, bodies,
@@ -87,33 +88,58 @@ const SEED = [
 interface Dictionary {
   id: number;
   data: Buffer;
+  /** CRC-32 of `data`: a packed row names it too, so a row never inflates with another dictionary. */
+  crc: number;
   /** The newest exchange's id when it was made. */
   afterExchange: number;
   /** SEED (made before the store had exchanges to learn from), or made from its exchanges. */
   kind: 'seed' | 'trained';
 }
 
-/** A database's dictionaries, read once each (they never change). */
+/**
+ * A connection's copy of the store's dictionaries. Each refresh makes it what the file holds in the
+ * current snapshot (the table is small: one row per 200,000 exchanges): a dictionary another process
+ * made is read, and one this connection made in a transaction that was rolled back is dropped, so
+ * that no row is ever packed with a dictionary the file does not keep.
+ */
 class Dictionaries {
   readonly byId = new Map<number, Dictionary>();
-  newest: Dictionary | null = null;
+  private list: Statement | null = null;
+  private one: Statement | null = null;
+  private newestExchangeStmt: Statement | null = null;
 
-  /** Reads the dictionaries made since the last read (by this process or another). */
+  newestExchange(db: Database): number {
+    this.newestExchangeStmt ??= db.prepare('SELECT max(id) AS id FROM exchanges');
+    return (this.newestExchangeStmt.get() as { id: number | null }).id ?? 0;
+  }
+
+  get newest(): Dictionary | null {
+    let newest: Dictionary | null = null;
+    for (const d of this.byId.values()) if (!newest || d.id > newest.id) newest = d;
+    return newest;
+  }
+
   refresh(db: Database): void {
-    const after = this.newest?.id ?? 0;
-    let rows: { id: number; data: Buffer; after_exchange: number; kind: Dictionary['kind'] }[];
+    let rows: { id: number; crc: number }[];
     try {
-      rows = db.prepare('SELECT id, data, after_exchange, kind FROM exchange_dicts WHERE id > ? ORDER BY id').all(after) as typeof rows;
+      this.list ??= db.prepare('SELECT id, crc FROM exchange_dicts');
+      this.one ??= db.prepare('SELECT id, data, crc, after_exchange, kind FROM exchange_dicts WHERE id = ?');
+      rows = this.list.all() as typeof rows;
     } catch (error) {
-      if (/no such table/.test((error as Error).message)) return; // a schema before migration 0020
+      if (/no such table|no such column/.test((error as Error).message)) return; // a schema before migration 0020
       throw error;
     }
-    for (const r of rows) this.add({ id: r.id, data: r.data, afterExchange: r.after_exchange, kind: r.kind });
+    const inFile = new Map(rows.map((r) => [r.id, r.crc]));
+    for (const [id, d] of this.byId) if (inFile.get(id) !== d.crc) this.byId.delete(id);
+    for (const r of rows) {
+      if (this.byId.has(r.id)) continue;
+      const d = this.one.get(r.id) as { id: number; data: Buffer; crc: number; after_exchange: number; kind: Dictionary['kind'] };
+      this.byId.set(d.id, { id: d.id, data: d.data, crc: d.crc, afterExchange: d.after_exchange, kind: d.kind });
+    }
   }
 
   add(d: Dictionary): void {
     this.byId.set(d.id, d);
-    if (!this.newest || d.id > this.newest.id) this.newest = d;
   }
 }
 
@@ -162,25 +188,36 @@ function encode(parts: PackedParts): Buffer {
 
 function compress(text: Buffer, d: Dictionary): Buffer {
   const body = deflateRawSync(text, { dictionary: d.data, level: constants.Z_DEFAULT_COMPRESSION });
-  return Buffer.concat([Buffer.from([FORMAT, ...writeVarint(d.id)]), body]);
+  const crc = Buffer.alloc(4);
+  crc.writeUInt32LE(d.crc);
+  return Buffer.concat([Buffer.from([FORMAT, ...writeVarint(d.id)]), crc, body]);
+}
+
+/** The id of the dictionary a packed row was made with. */
+export function packedDictionary(packed: Uint8Array): number {
+  return readVarint(packed, 1)[0];
 }
 
 /** The parts back from `packed`. Reads a dictionary it has not seen (made by another process) when allowed. */
 export function unpack(db: Database, packed: Uint8Array, mayRead = true): PackedParts {
   if (packed[0] !== FORMAT) throw new Error(`callout: a packed exchange of an unknown format (${packed[0]})`);
   const [id, at] = readVarint(packed, 1);
+  const crc = Buffer.from(packed.buffer, packed.byteOffset + at, 4).readUInt32LE(0);
   const dicts = dictionariesOf(db);
-  if (!dicts.byId.has(id) && mayRead) dicts.refresh(db);
+  if (dicts.byId.get(id)?.crc !== crc && mayRead) dicts.refresh(db);
   const d = dicts.byId.get(id);
-  if (!d) throw new Error(`callout: exchange dictionary ${id} is not in this store`);
-  const values = JSON.parse(inflateRawSync(packed.subarray(at), { dictionary: d.data }).toString('utf8')) as (string | null)[];
+  if (!d || d.crc !== crc) throw new Error(`callout: exchange dictionary ${id} is not in this store`);
+  const values = JSON.parse(inflateRawSync(packed.subarray(at + 4), { dictionary: d.data }).toString('utf8')) as (string | null)[];
   return Object.fromEntries(PACKED_COLUMNS.map((c, i) => [c, values[i] ?? null])) as PackedParts;
 }
 
-/** A row's parts, packed or not: what the inspector, HAR, cURL and search read. */
-export function unpackRow<T extends Partial<PackedParts> & { packed?: Uint8Array | null }>(db: Database, row: T): T {
+/**
+ * A row's parts, packed or not: what the inspector, HAR, cURL and search read. `mayRead` false while a
+ * statement of the connection is still being read (the dictionaries were refreshed before it).
+ */
+export function unpackRow<T extends Partial<PackedParts> & { packed?: Uint8Array | null }>(db: Database, row: T, mayRead = true): T {
   if (!row.packed) return row;
-  return { ...row, ...unpack(db, row.packed) };
+  return { ...row, ...unpack(db, row.packed, mayRead) };
 }
 
 /** The text the search looks in: URL, request headers and body, response headers and body, one per line. */
@@ -196,7 +233,7 @@ export function searchText(p: Pick<PackedParts, 'url' | 'request_headers' | 'req
 function dictionaryFor(db: Database): Dictionary {
   const dicts = dictionariesOf(db);
   dicts.refresh(db);
-  const newestExchange = (db.prepare('SELECT max(id) AS id FROM exchanges').get() as { id: number | null }).id ?? 0;
+  const newestExchange = dicts.newestExchange(db);
   const current = dicts.newest;
   const since = newestExchange - (current?.afterExchange ?? 0);
   const due = current === null || since >= (current.kind === 'seed' ? TRAIN_AFTER : RETRAIN_EVERY);
@@ -204,9 +241,11 @@ function dictionaryFor(db: Database): Dictionary {
   // Learnt from the store's own exchanges once there are enough of them; until then, SEED.
   const trained = newestExchange >= TRAIN_AFTER ? train(db, newestExchange) : null;
   if (!trained && current) return current;
-  const made: Omit<Dictionary, 'id'> = { data: trained ?? Buffer.from(SEED), afterExchange: newestExchange, kind: trained ? 'trained' : 'seed' };
+  const data = trained ?? Buffer.from(SEED);
+  const made: Omit<Dictionary, 'id'> = { data, crc: crc32(data), afterExchange: newestExchange, kind: trained ? 'trained' : 'seed' };
   const id = Number(
-    db.prepare('INSERT INTO exchange_dicts (after_exchange, kind, data) VALUES (?, ?, ?)').run(made.afterExchange, made.kind, made.data).lastInsertRowid,
+    db.prepare('INSERT INTO exchange_dicts (after_exchange, kind, crc, data) VALUES (?, ?, ?, ?)').run(made.afterExchange, made.kind, made.crc, made.data)
+      .lastInsertRowid,
   );
   dicts.add({ id, ...made });
   return dicts.byId.get(id)!;
@@ -238,14 +277,21 @@ function train(db: Database, newestExchange: number): Buffer | null {
  * Packs an exchange's parts for storing (inside the caller's write transaction). A batch packs with
  * the dictionary `packer` chose once for all of its rows.
  */
-export function pack(db: Database, parts: PackedParts): Buffer {
-  return compress(encode(parts), dictionaryFor(db));
+export function pack(db: Database, parts: PackedParts): Packed {
+  const d = dictionaryFor(db);
+  return { packed: compress(encode(parts), d), dictId: d.id };
 }
 
 /** Packs many rows with one dictionary (the packing job's batch), inside the caller's write transaction. */
-export function packer(db: Database): (parts: PackedParts) => Buffer {
+export function packer(db: Database): (parts: PackedParts) => Packed {
   const d = dictionaryFor(db);
-  return (parts) => compress(encode(parts), d);
+  return (parts) => ({ packed: compress(encode(parts), d), dictId: d.id });
+}
+
+/** A packed row's blob and the dictionary it names (kept in `exchanges.dict_id`, which counts each dictionary's rows). */
+export interface Packed {
+  packed: Buffer;
+  dictId: number;
 }
 
 /** The columns a packed row keeps instead of its parts (the NOT NULL ones hold ''). */

@@ -69,11 +69,11 @@ export function packBatch(db: Database, limit = PACK_BATCH): PackingProgress | n
         .prepare(`SELECT id, ${PACKED_COLUMNS.join(', ')} FROM exchanges WHERE id > ? AND id <= ? AND packed IS NULL ORDER BY id LIMIT ?`)
         .all(s.after, s.through, limit) as (PackedParts & { id: number })[];
       const set = PACKED_COLUMNS.map((c) => `${c} = @${c}`).join(', ');
-      const update = db.prepare(`UPDATE exchanges SET packed = @packed, ${set} WHERE id = @id`);
+      const update = db.prepare(`UPDATE exchanges SET packed = @packed, dict_id = @dictId, ${set} WHERE id = @id`);
       const pack = packer(db);
       for (const row of rows) {
         const parts = Object.fromEntries(PACKED_COLUMNS.map((c) => [c, row[c]])) as PackedParts;
-        update.run({ ...PACKED_PLACEHOLDERS, id: row.id, packed: pack(parts) });
+        update.run({ ...PACKED_PLACEHOLDERS, id: row.id, ...pack(parts) });
       }
       if (rows.length < limit) {
         deleteSetting(db, KEY);
@@ -95,10 +95,11 @@ export interface PackingJob {
 
 /**
  * Runs packBatch on the clock until nothing is left: a batch, a pause, the next. A failed batch (the
- * store busy or full) is tried again after PACK_RETRY_MS; nothing is lost, the batch was rolled back.
+ * store busy or full) goes to `log` and is tried again after PACK_RETRY_MS; nothing is lost, the batch
+ * was rolled back (and a dictionary it made with it: exchange-pack.ts).
  * `finished` runs once, after the last batch.
  */
-export function startPacking(db: Database, clock: Clock, finished?: () => void): PackingJob {
+export function startPacking(db: Database, clock: Clock, finished?: () => void, log?: (error: unknown) => void): PackingJob {
   let timer: TimerHandle | null = null;
   let stopped = false;
   let resolve!: () => void;
@@ -112,7 +113,8 @@ export function startPacking(db: Database, clock: Clock, finished?: () => void):
         finished?.();
         return resolve();
       }
-    } catch {
+    } catch (error) {
+      log?.(error);
       wait = PACK_RETRY_MS;
     }
     timer = clock.setTimeout(step, wait).unref();

@@ -65,10 +65,10 @@ export class ExchangeRepository {
     this.insertStmt ??= this.db.prepare(`
       INSERT INTO exchanges (message_id, operation, profile, method, url, request_headers, request_body, status, status_text,
         response_headers, response_body, error_kind, error_message, error_ms, started_at, timings, provider_code, capture, capture_verdict,
-        packed, size_bytes)
+        packed, dict_id, size_bytes)
       VALUES (@messageId, @operation, @profile, @method, @url, @request_headers, @request_body, @status, @status_text,
         @response_headers, @response_body, @errorKind, @error_message, @errorMs, @startedAt, @timings, @providerCode, @capture, @captureVerdict,
-        @packed, @sizeBytes)`);
+        @packed, @dictId, @sizeBytes)`);
     return this.insertStmt;
   }
 
@@ -106,7 +106,7 @@ export class ExchangeRepository {
       startedAt: e.startedAt,
       providerCode: bodyReplyCode(e.responseBody),
       captureVerdict: link.capture?.verdict ?? null,
-      packed: pack(this.db, parts),
+      ...pack(this.db, parts),
       // What retention counts: the bytes of the headers and bodies as captured (migration 0005).
       sizeBytes: bytes(parts.request_headers) + bytes(parts.request_body) + bytes(parts.response_headers) + bytes(parts.response_body),
     });
@@ -148,13 +148,30 @@ export class ExchangeRepository {
 
   /** Retention: deletes the exchanges started before `at`; how many went. */
   deleteStartedBefore(at: number): number {
-    refreshDictionaries(this.db); // the search index's trigger reads each row's text
-    return this.db.prepare('DELETE FROM exchanges WHERE started_at < ?').run(at).changes;
+    return this.deleting(() => this.db.prepare('DELETE FROM exchanges WHERE started_at < ?').run(at).changes);
   }
 
   /** Retention: deletes the oldest exchanges, up to and including (startedAt, id); how many went. */
   deleteThrough(startedAt: number, id: number): number {
+    return this.deleting(() => this.db.prepare('DELETE FROM exchanges WHERE (started_at, id) <= (?, ?)').run(startedAt, id).changes);
+  }
+
+  /**
+   * A deletion, in one snapshot with the dictionaries it reads (the search index's trigger reads each
+   * row's text); then the dictionaries no row needs any more go, and with them the pieces of
+   * exchanges they were made from (all of them when no exchange is left; else every one but the newest,
+   * which the next exchange is packed with).
+   */
+  private deleting(remove: () => number): number {
+    if (!this.db.inTransaction) return this.db.transaction(() => this.deleting(remove)).immediate();
     refreshDictionaries(this.db);
-    return this.db.prepare('DELETE FROM exchanges WHERE (started_at, id) <= (?, ?)').run(startedAt, id).changes;
+    const n = remove();
+    this.db
+      .prepare(
+        `DELETE FROM exchange_dicts WHERE rows <= 0
+           AND (id < (SELECT max(id) FROM exchange_dicts) OR NOT EXISTS (SELECT 1 FROM exchanges))`,
+      )
+      .run();
+    return n;
   }
 }

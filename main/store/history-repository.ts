@@ -338,7 +338,7 @@ export class HistoryRepository {
     const range: Range = { from: q.from, to: q.to };
     // The trigram index answers a plain LIKE only (an ESCAPE clause makes FTS5 scan every row): words
     // holding a LIKE wildcard (% or _) or a backslash are checked on the text, as short words are.
-    const indexed = terms.filter((t) => codePoints(t) >= 3 && !/[\\%_]/.test(t));
+    const indexed = terms.filter((t) => codePoints(t) >= 3 && !/[\\%_\0]/.test(t));
     let result: PageResult | null = null;
     if (indexed.length) {
       // The index is asked for each trigram of the words on its own: a single token is answered from
@@ -355,19 +355,20 @@ export class HistoryRepository {
         const residual = [...dims.map((d) => d.clause('e.', true)), ...exchangeRange(range, 'e.', true)];
         if (cursor) residual.push({ sql: `(+e.started_at, +e.id) ${desc ? '<' : '>'} (?, ?)`, params: cursor });
         const dir = desc ? 'DESC' : 'ASC';
-        // The candidates in page order; each one's text is read (unpacked) and checked for every word
-        // only until the page is full.
+        // The candidates in page order (ids and times only); each one's text is read (unpacked) and
+        // checked for every word only until the page is full.
         const candidates = this.stmt(
-          `SELECT e.id, e.started_at AS created_at, e.packed, e.url, e.request_headers, e.request_body, e.response_headers, e.response_body
-           FROM exchanges e
+          `SELECT e.id, e.started_at AS created_at FROM exchanges e
            WHERE e.id IN (SELECT rowid FROM exchanges_fts WHERE exchanges_fts MATCH ?)${residual.map((c) => ` AND ${c.sql}`).join('')}
            ORDER BY e.started_at ${dir}, e.id ${dir}`,
-        ).all(match, ...residual.flatMap((c) => c.params)) as (Row & Partial<PackedParts> & { packed: Buffer | null })[];
-        const words = terms.map(asciiFold);
+        ).all(match, ...residual.flatMap((c) => c.params)) as Row[];
+        const textOf = this.stmt(`SELECT id, started_at AS created_at, ${TEXT_COLUMNS} FROM exchanges WHERE id = ?`);
+        const matches = textMatcher(this.db, terms);
         const rows: Row[] = [];
         for (const c of candidates) {
-          const text = asciiFold(searchText(unpackRow(this.db, c) as PackedParts));
-          if (words.every((w) => text.includes(w))) rows.push({ id: c.id, created_at: c.created_at });
+          const row = textOf.get(c.id) as TextRow | undefined;
+          if (!row || !matches(row)) continue;
+          rows.push({ id: c.id, created_at: c.created_at });
           if (rows.length > limit) break;
         }
         result = finish(rows, limit);
@@ -426,16 +427,29 @@ export class HistoryRepository {
       const arms = own ?? (drive?.arms ? drive.arms.map((a) => arm(a, columns)) : [arm(drive ? drive.clause('', false) : null, columns)]);
       return { sql: arms.map((a) => a.sql).join(' UNION ALL '), params: arms.flatMap((a) => a.params) };
     };
-    const residual = [...dims.filter((d) => d !== drive).map((d) => d.clause('', false)), ...textClauses(terms, '')];
+    const residual = dims.filter((d) => d !== drive).map((d) => d.clause('', false));
     const keys = walk('id, started_at AS created_at');
-    if (residual.length === 0) {
+    if (residual.length === 0 && terms.length === 0) {
       return finish(this.stmt(`${keys.sql} ORDER BY created_at ${dir}, id ${dir} LIMIT ?`).all(...keys.params, limit + 1) as Row[], limit);
     }
     const all = walk('*');
-    const rows = this.stmt(
-      `SELECT id, started_at AS created_at FROM (${all.sql} ORDER BY started_at ${dir}, id ${dir} LIMIT ${this.scanWindow})
-       WHERE ${residual.map((c) => c.sql).join(' AND ')} LIMIT ?`,
-    ).all(...all.params, ...residual.flatMap((c) => c.params), limit + 1) as Row[];
+    // The words are checked on each row's text, read (unpacked) once for all of them, until the page is full.
+    const textColumns = terms.length ? `, ${TEXT_COLUMNS}` : '';
+    const walked = `SELECT id, started_at AS created_at${textColumns} FROM (${all.sql} ORDER BY started_at ${dir}, id ${dir} LIMIT ${this.scanWindow})${
+      residual.length ? ` WHERE ${residual.map((c) => c.sql).join(' AND ')}` : ''
+    }`;
+    const params = [...all.params, ...residual.flatMap((c) => c.params)];
+    let rows: Row[];
+    if (!terms.length) rows = this.stmt(`${walked} LIMIT ?`).all(...params, limit + 1) as Row[];
+    else {
+      const matches = textMatcher(this.db, terms);
+      rows = [];
+      for (const r of this.stmt(walked).iterate(...params) as Iterable<TextRow>) {
+        if (!matches(r)) continue;
+        rows.push({ id: r.id, created_at: r.created_at });
+        if (rows.length > limit) break;
+      }
+    }
     if (rows.length > limit) return finish(rows, limit);
     const edge = this.stmt(`${keys.sql} ORDER BY created_at ${dir}, id ${dir} LIMIT 1 OFFSET ${this.scanWindow - 1}`).get(...keys.params) as Row | undefined;
     if (!edge) return { ids: rows.map((r) => r.id), next: null };
@@ -624,12 +638,6 @@ function likeClauses(terms: Term[], prefix: string): Clause[] {
 
 // ——— exchange filters ———
 
-/** The text of an exchange the search looks in, packed or not (the view behind exchanges_fts, migration 0020). */
-function exchangeText(prefix: string): string {
-  const c = (name: string) => `${prefix}${name}`;
-  return `callout_exchange_text(${['packed', 'url', 'request_headers', 'request_body', 'response_headers', 'response_body'].map(c).join(', ')})`;
-}
-
 /** SQLite's LIKE folds the case of ASCII letters only: so does the check of a candidate's text. */
 function asciiFold(s: string): string {
   return s.replace(/[A-Z]+/g, (m) => m.toLowerCase());
@@ -648,8 +656,20 @@ function trigramQuery(words: string[]): string {
   return [...grams].map((g) => `"${g.replace(/"/g, '""')}"`).join(' AND ');
 }
 
-function textClauses(terms: string[], prefix: string): Clause[] {
-  return terms.map((t) => ({ sql: `${exchangeText(prefix)} LIKE ? ESCAPE '\\'`, params: [likePattern(t)] }));
+/** The columns an exchange's search text is read from, packed or not. */
+const TEXT_COLUMNS = 'packed, url, request_headers, request_body, response_headers, response_body';
+type TextRow = Row & Partial<PackedParts> & { packed: Buffer | null };
+
+/**
+ * Whether a row's text holds every word, as `LIKE '%word%'` would say (a substring, ASCII case
+ * folded), reading its text once. The dictionaries were read at the start of the query's snapshot.
+ */
+function textMatcher(db: Database, terms: string[]): (row: TextRow) => boolean {
+  const words = terms.map(asciiFold);
+  return (row) => {
+    const text = asciiFold(searchText(unpackRow(db, row, false) as PackedParts));
+    return words.every((w) => text.includes(w));
+  };
 }
 
 function exchangeRange(range: Range, prefix: string, noIndex = false): Clause[] {

@@ -111,7 +111,7 @@ export interface Store {
    * Packs the exchanges stored before the upgrade that made them small (migration 0020,
    * exchange-packing.ts), a batch at a time on `clock`; then the pages freed whole go back to the disk.
    */
-  startPacking(clock: Clock): PackingJob;
+  startPacking(clock: Clock, log?: (error: unknown) => void): PackingJob;
   /**
    * Set when the database file was damaged at open: it was moved aside (never deleted) and this
    * store started empty. The UI tells the user where the old file is.
@@ -167,7 +167,7 @@ export function openStore(dir: string = dataDirectory(), options: OpenDatabaseOp
       packing: () => packingProgress(db),
       compactAdvised: () => compactAdvised(db),
     },
-    startPacking: (on) => startPacking(db, on, () => shrink(db)),
+    startPacking: (on, log) => startPacking(db, on, () => shrink(db), log),
     recovered,
     close: () => db.close(),
   };

@@ -37,7 +37,7 @@ export function withStore<T>(home: string, use: (store: Store) => T): T {
 export function exchangeRows(store: Store, where = '1 = 1', ...params: unknown[]): Record<string, unknown>[] {
   const rows = store.db.prepare(`SELECT * FROM exchanges WHERE ${where} ORDER BY id`).all(...params) as Record<string, unknown>[];
   return rows.map((row) => {
-    const { packed: _packed, ...columns } = unpackRow(store.db, row as Record<string, unknown> & { packed?: Buffer | null });
+    const { packed: _packed, dict_id: _dict, ...columns } = unpackRow(store.db, row as Record<string, unknown> & { packed?: Buffer | null });
     return columns;
   });
 }

@@ -20,13 +20,26 @@ export const migration0020: Migration = {
   up(db) {
     db.exec(`
       ALTER TABLE exchanges ADD COLUMN packed BLOB;
+      ALTER TABLE exchanges ADD COLUMN dict_id INTEGER;
 
       CREATE TABLE exchange_dicts (
-        id             INTEGER PRIMARY KEY,
+        id             INTEGER PRIMARY KEY AUTOINCREMENT,
         after_exchange INTEGER NOT NULL,
         kind           TEXT    NOT NULL CHECK (kind IN ('seed', 'trained')),
+        crc            INTEGER NOT NULL,
+        rows           INTEGER NOT NULL DEFAULT 0,
         data           BLOB    NOT NULL
       );
+      CREATE TRIGGER exchanges_dict_after_insert AFTER INSERT ON exchanges WHEN new.dict_id IS NOT NULL BEGIN
+        UPDATE exchange_dicts SET rows = rows + 1 WHERE id = new.dict_id;
+      END;
+      CREATE TRIGGER exchanges_dict_after_update AFTER UPDATE OF dict_id ON exchanges BEGIN
+        UPDATE exchange_dicts SET rows = rows - 1 WHERE id = old.dict_id;
+        UPDATE exchange_dicts SET rows = rows + 1 WHERE id = new.dict_id;
+      END;
+      CREATE TRIGGER exchanges_dict_after_delete AFTER DELETE ON exchanges WHEN old.dict_id IS NOT NULL BEGIN
+        UPDATE exchange_dicts SET rows = rows - 1 WHERE id = old.dict_id;
+      END;
 
       DROP VIEW exchanges_search_text;
       CREATE VIEW exchanges_search_text (id, text) AS

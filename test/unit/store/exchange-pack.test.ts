@@ -5,7 +5,7 @@ import { openDatabase, type Database } from '../../../main/store/database';
 import { TRAIN_AFTER } from '../../../main/store/exchange-pack';
 import { ExchangeRepository } from '../../../main/store/exchange-repository';
 import { HistoryRepository } from '../../../main/store/history-repository';
-import { applyRetention } from '../../../main/store/retention';
+import { applyRetention, vacuum } from '../../../main/store/retention';
 import { tempHome } from '../../helpers/temp-home';
 import { scanDirectory } from '../../helpers/key-scan';
 import { dirname } from 'node:path';
@@ -136,5 +136,54 @@ describe('packed exchanges', () => {
     db.pragma('wal_checkpoint(TRUNCATE)');
     expect(readFileSync(path).includes(Buffer.from(key))).toBe(false);
     expect(scanDirectory(dirname(path), key)).toEqual([{ file: `${path} (exchange 1, unpacked)`, found: expect.arrayContaining(['plain']) }]);
+  });
+
+  it('a dictionary made in a transaction that rolled back is not used: every row stays readable by every connection', () => {
+    const path = file();
+    const db = open(path);
+    const repo = new ExchangeRepository(db);
+    // A foreign key that does not hold rolls the insert back, with the dictionary it made.
+    expect(() => repo.insert(poll(1), { messageId: 999 })).toThrow(/FOREIGN KEY/);
+    const ids = Array.from({ length: TRAIN_AFTER + 2 }, (_, i) => repo.insert(poll(i + 2)));
+    // The rolled-back dictionary's id is given again (the table's sequence rolled back too), to another dictionary.
+    expect(dictionaries(db)).toEqual([
+      { id: 1, kind: 'seed', after: 0 },
+      { id: 2, kind: 'trained', after: TRAIN_AFTER },
+    ]);
+    const other = new ExchangeRepository(open(path));
+    for (const id of [ids[0]!, ids.at(-1)!]) expect(other.get(id)).toEqual(repo.get(id));
+    expect(other.get(ids[0]!)).toMatchObject(poll(2));
+    expect(new HistoryRepository(db).listExchanges({ search: `SBXMX01MCD${3_000_002}` }).rows.map((e) => e.id)).toEqual([ids[0]]);
+  });
+
+  it('retention deletes the dictionaries no stored exchange needs, and with them the pieces of exchanges they held', () => {
+    const path = file();
+    const db = open(path);
+    const repo = new ExchangeRepository(db);
+    for (let i = 1; i <= TRAIN_AFTER + 1; i++) repo.insert(poll(i));
+    expect(dictionaries(db)).toHaveLength(2);
+    const rowsOf = () => db.prepare('SELECT id, rows FROM exchange_dicts ORDER BY id').all();
+    expect(rowsOf()).toEqual([
+      { id: 1, rows: TRAIN_AFTER },
+      { id: 2, rows: 1 },
+    ]);
+    // The oldest go: the seed's rows with them, so the seed goes; the newest stays for the next exchange.
+    applyRetention(db, { exchangeDays: null, exchangeMaxBytes: 1_000 }, Date.UTC(2027, 0, 1));
+    expect(rowsOf()).toEqual([{ id: 2, rows: 1 }]);
+    // Everything goes: so do the dictionaries, and compacting leaves none of their words in the file.
+    applyRetention(db, { exchangeDays: null, exchangeMaxBytes: 0 }, Date.UTC(2027, 0, 1));
+    expect(rowsOf()).toEqual([]);
+    vacuum(db);
+    db.pragma('wal_checkpoint(TRUNCATE)');
+    expect(readFileSync(path).includes(Buffer.from('SBXMX01MCD3000150'))).toBe(false);
+    // A new exchange starts again from the built-in dictionary, with an id never used before.
+    repo.insert(poll(1));
+    expect(dictionaries(db)).toEqual([{ id: 3, kind: 'seed', after: 0 }]);
+  });
+
+  it('a word holding a NUL is looked for on the text, not handed to the index', () => {
+    const db = open(file());
+    const id = new ExchangeRepository(db).insert({ ...poll(1), responseBody: 'l\u0000h' });
+    expect(new HistoryRepository(db).listExchanges({ search: 'l\u0000h' }).rows.map((e) => e.id)).toEqual([id]);
   });
 });

@@ -47,7 +47,7 @@ async function everything(db: Database) {
 function columnsAsStored(db: Database) {
   const rows = db.prepare('SELECT * FROM exchanges ORDER BY id').all() as (Record<string, unknown> & { packed?: Buffer | null })[];
   return rows.map((row) => {
-    const { packed: _packed, ...columns } = unpackRow(db, row);
+    const { packed: _packed, dict_id: _dict, ...columns } = unpackRow(db, row);
     return columns;
   });
 }
