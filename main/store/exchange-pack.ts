@@ -1,22 +1,22 @@
 import { constants, crc32, deflateRawSync, inflateRawSync } from 'node:zlib';
-import type { Statement } from 'better-sqlite3';
-import type { Database } from 'better-sqlite3';
+import type { Database, Statement } from 'better-sqlite3';
 
 // How an exchange's text is kept small (issue 27, migration 0020). An exchange's URL, headers, bodies,
 // status text, error message, timings and capture record are kept together in `exchanges.packed`:
-// one byte of format (1), the id of a dictionary (a varint), then the parts as a JSON array, deflated
-// with that dictionary. Exchanges repeat one another (the same header sets, the same reply shapes,
-// the same smsid in a call's send and polls), so a dictionary made of the store's own recent
-// exchanges takes a status poll of ~850 bytes to ~60.
+// one byte of format (1), the id of a dictionary (a varint), its CRC-32 (4 bytes), then the parts as
+// a JSON array, deflated with that dictionary. Exchanges repeat one another (the same header sets,
+// the same reply shapes, the same smsid in a call's send and polls), so a dictionary made of the
+// store's own recent exchanges takes a status poll of ~630 bytes to ~60.
 //
 // Dictionaries live in the store (`exchange_dicts`) and are never changed: a row names the one it
-// was packed with, so the file reads back on its own. The first is SEED below; once
-// TRAIN_AFTER exchanges exist, one is made from the newest of them, and again every RETRAIN_EVERY.
+// was packed with (and `exchanges.dict_id` too, which counts its rows), so the file reads back on its
+// own. The first is SEED below; once TRAIN_AFTER exchanges exist, one is made from the newest of
+// them, and again every RETRAIN_EVERY. Retention deletes a dictionary no row needs any more.
 //
 // The columns the parts came from are kept (url, request_headers and timings as '', the others
 // NULL): a row is packed or it is not, and both read back the same (unpackRow). SQL reads a packed
 // exchange's text through `callout_exchange_text` (registered on every connection by openDatabase),
-// which the search index's triggers, its view and the inspector's text filter use.
+// which the search index's triggers and its view use; the search checks the text in JS (textMatcher).
 
 /** The columns kept in `packed`, in the order of its JSON array. */
 export const PACKED_COLUMNS = [
@@ -193,11 +193,6 @@ function compress(text: Buffer, d: Dictionary): Buffer {
   return Buffer.concat([Buffer.from([FORMAT, ...writeVarint(d.id)]), crc, body]);
 }
 
-/** The id of the dictionary a packed row was made with. */
-export function packedDictionary(packed: Uint8Array): number {
-  return readVarint(packed, 1)[0];
-}
-
 /** The parts back from `packed`. Reads a dictionary it has not seen (made by another process) when allowed. */
 export function unpack(db: Database, packed: Uint8Array, mayRead = true): PackedParts {
   if (packed[0] !== FORMAT) throw new Error(`callout: a packed exchange of an unknown format (${packed[0]})`);
@@ -273,10 +268,7 @@ function train(db: Database, newestExchange: number): Buffer | null {
   return joined.subarray(Math.max(0, joined.length - DICTIONARY_BYTES));
 }
 
-/**
- * Packs an exchange's parts for storing (inside the caller's write transaction). A batch packs with
- * the dictionary `packer` chose once for all of its rows.
- */
+/** Packs an exchange's parts for storing (inside the caller's write transaction). */
 export function pack(db: Database, parts: PackedParts): Packed {
   const d = dictionaryFor(db);
   return { packed: compress(encode(parts), d), dictId: d.id };
