@@ -169,3 +169,64 @@ export interface VacuumResult {
   bytesAfter: number;
   ms: number;
 }
+
+/** Why an archive file cannot be opened (archive-failed's kinds that a listed file can have). */
+export type ArchiveProblem = 'unreadable' | 'too-new' | 'old' | 'not-archive' | 'not-found';
+
+/** What archiving the months before `before` would move out of the live store. */
+export interface ArchivePlan {
+  /** The first month kept in the live store ("2026-03"). */
+  before: string;
+  /** Its first instant (the user's wall clock). */
+  cutoff: number;
+  exchanges: number;
+  /** Bytes of their headers and bodies. */
+  bytes: number;
+  /** The first and last month holding one of them (null when none). */
+  from: string | null;
+  to: string | null;
+}
+
+/** An archive file in the data directory's archives folder. */
+export interface ArchiveInfo {
+  name: string;
+  /** The file's size on disk. */
+  bytes: number;
+  from: string | null;
+  to: string | null;
+  exchanges: number | null;
+  createdAt: number | null;
+  /** Set when Callout cannot open it (the rest is null). */
+  problem: ArchiveProblem | null;
+}
+
+export interface ArchiveProgress {
+  name: string;
+  /** Copying to the archive, then removing from the live store what the archive now holds. */
+  phase: 'copying' | 'removing';
+  done: number;
+  total: number;
+}
+
+export interface ArchiveResult {
+  name: string;
+  exchanges: number;
+  /** Bytes of their headers and bodies. */
+  bytes: number;
+  /** Removed from the live store (fewer when retention deleted some meanwhile). */
+  removed: number;
+  from: string;
+  to: string;
+  /** The archive file on disk. */
+  archiveBytes: number;
+  /** The live store's file (with its WAL) before and after. */
+  storeBytesBefore: number;
+  storeBytesAfter: number;
+}
+
+/** The archive running now (this process), the last one finished, and why the last one failed. */
+export interface ArchiveState {
+  running: ArchiveProgress | null;
+  last: ArchiveResult | null;
+  error: { code: string; params: Record<string, unknown> } | null;
+}

@@ -58,4 +58,6 @@ export interface ExchangeRecord extends Exchange {
   providerCode: number | null;
   /** Set on an exchange the capture proxy recorded (a backend's request): how it came, and its checks. */
   capture?: CaptureInfo | null;
+  /** Set on an exchange read from an archive file (its name): actions on it read it from there. */
+  archive?: string;
 }

@@ -43,6 +43,7 @@ function slices(services: Services) {
     history: services.history,
     exchange,
     retention: services.retention,
+    archives: services.archives,
     recovered: () => services.recovered,
     profiles,
     clipboard: services.clipboard,

@@ -29,6 +29,8 @@ import {
   type HistoryRepository,
   type RecoveredDatabase,
   type Store,
+  type ArchiveShelf,
+  type Archiver,
   type PackingJob,
   type StoreRetention,
   type TemplateRepository,
@@ -123,6 +125,8 @@ export interface Services {
   retention: StoreRetention;
   /** Packing the exchanges stored before the upgrade to small exchanges (its progress: retention.packing()). */
   packing: PackingJob;
+  /** Archive files of old months: reading them (shelf) and making them (archiver). */
+  archives: { shelf: ArchiveShelf; archiver: Archiver };
   /** A sent message's detail, and the recent numbers and template values. */
   sent: SentMessages;
   /** Set when the database was damaged at start: it was moved aside (never deleted) and this store started empty. */
@@ -360,6 +364,8 @@ export async function createServices(options: ServicesOptions = {}): Promise<Ser
     paging.start();
     if ((options.receipts ?? 'all') === 'all') await receipts.startAll(store.profiles.list());
 
+    const archiver = store.archiver(clock, options.log);
+
     const version = options.version ?? '0.1.0';
     const services: Services = {
       home,
@@ -383,6 +389,7 @@ export async function createServices(options: ServicesOptions = {}): Promise<Ser
       dialSettings: store.dialSettings,
       retention: store.retention,
       packing: packing ?? { done: Promise.resolve(), stop: () => undefined },
+      archives: { shelf: store.archives, archiver },
       sent: new SentMessages({ messages: store.messages, templates: store.templates, exchanges: store.exchanges, incidents: store.incidents }),
       recovered: store.recovered,
       log: options.log ?? (() => undefined),
@@ -426,6 +433,8 @@ export async function createServices(options: ServicesOptions = {}): Promise<Ser
       }),
       async close() {
         packing?.stop();
+        archiver.stop();
+        await archiver.finished();
         await dialer.close();
         await paging.close();
         await queue.close();

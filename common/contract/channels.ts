@@ -49,6 +49,9 @@ export const CHANNEL_NAMES = [
   'store.previewRetention',
   'store.applyRetention',
   'store.vacuum',
+  'store.previewArchive',
+  'store.archive',
+  'store.archives',
   // workbench: the raw client, collections, environments, runs
   'raw.send',
   'raw.preview',

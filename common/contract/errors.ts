@@ -86,6 +86,13 @@ export interface ErrorParams {
   'contact-ambiguous': { query: string; count: number; names: string };
   'history-invalid': { kind: HistoryProblem; max?: number };
   'retention-invalid': { field: string; min: number };
+  /** Archiving old months, or opening an archive, could not be done (archive.ts). */
+  'archive-failed': {
+    kind:
+      'month' | 'empty' | 'busy' | 'running-elsewhere' | 'stopped' | 'check' | 'name-taken' | 'not-found' | 'unreadable' | 'too-new' | 'old' | 'not-archive';
+    month?: string;
+    name?: string;
+  };
   /** The profile's dialect says its provider has no status query: its calls are followed by receipts. */
   'no-status-query': { dialect: string };
   /** A dialect (a file, or one made in the teach flow) is not valid: the problems are in `issues`. */

@@ -2,7 +2,18 @@
 import { z } from 'zod';
 import { VERDICTS } from '../capture';
 import { CALL_STATES, OUTCOMES } from '../domain/status';
-import type { ExchangePage, HistoryPage, Overview, RetentionPreview, RetentionResult, RetentionSettings, VacuumResult } from '../history-types';
+import type {
+  ArchiveInfo,
+  ArchivePlan,
+  ArchiveState,
+  ExchangePage,
+  HistoryPage,
+  Overview,
+  RetentionPreview,
+  RetentionResult,
+  RetentionSettings,
+  VacuumResult,
+} from '../history-types';
 import { id, lang, messageId, none, op, utcOffsetMinutes } from './define';
 import { OPERATIONS, type ExchangeRecord } from '../records';
 import { CODE_TARGETS } from './workbench';
@@ -18,7 +29,14 @@ export interface StoreStatus {
   /** Packing finished and left space inside the file that compacting it once gives back. */
   compactAdvised: boolean;
   recovered: { movedTo: string; reason: string; kind?: 'database' | 'wal' } | null;
+  /** Archiving old months: the one running (in this process), the last one done, and why the last one failed. */
+  archive: ArchiveState;
 }
+
+/** An archive file in the data directory's archives folder, by name (never a path). */
+export const archiveName = z.string().min(1).max(120);
+/** A month on the user's wall clock, "2026-03". */
+const month = z.string().regex(/^\d{4}-(0[1-9]|1[0-2])$/, 'archive-month');
 
 const retentionSettings = z
   .object({
@@ -67,6 +85,8 @@ export const exchangeQuery = z
     limit: z.number().int().min(1).max(1000).optional(),
     cursor: z.string().max(1000).nullable().optional(),
     order: z.enum(['newest', 'oldest']).optional(),
+    /** Read from this archive (read-only) instead of the live store. */
+    archive: archiveName.optional(),
   })
   .strict();
 
@@ -93,18 +113,29 @@ export const historyOps = {
   ),
 
   'exchanges.list': op<ExchangePage>()(exchangeQuery),
-  'exchanges.get': op<ExchangeRecord>()(z.object({ id: messageId }).strict()),
+  'exchanges.get': op<ExchangeRecord>()(z.object({ id: messageId, archive: archiveName.optional() }).strict()),
   /** The exchange's request as cURL (or Node fetch, Python requests, Go: `target`), redacted (the key shows as [REDACTED]). */
-  'exchanges.curl': op<{ command: string }>()(z.object({ id: messageId, target: z.enum(CODE_TARGETS).default('curl') }).strict()),
+  'exchanges.curl': op<{ command: string }>()(
+    z.object({ id: messageId, target: z.enum(CODE_TARGETS).default('curl'), archive: archiveName.optional() }).strict(),
+  ),
   /**
    * Puts the request as cURL (or code, `target`) WITH the real key on the clipboard, from main: the
    * key never comes back to the renderer. Needs an explicit confirmation.
    */
   'exchanges.copyCurlWithKey': op<{ copied: true }>()(
-    z.object({ id: messageId, target: z.enum(CODE_TARGETS).default('curl'), confirm: z.literal(true, { error: 'confirm-required' }) }).strict(),
+    z
+      .object({
+        id: messageId,
+        target: z.enum(CODE_TARGETS).default('curl'),
+        confirm: z.literal(true, { error: 'confirm-required' }),
+        archive: archiveName.optional(),
+      })
+      .strict(),
   ),
   /** Selected exchanges as a HAR 1.2 file (redacted: no API Key). */
-  'exchanges.exportHar': op<{ json: string; entries: number }>()(z.object({ ids: z.array(messageId).min(1).max(10_000) }).strict()),
+  'exchanges.exportHar': op<{ json: string; entries: number }>()(
+    z.object({ ids: z.array(messageId).min(1).max(10_000), archive: archiveName.optional() }).strict(),
+  ),
 
   'store.status': op<StoreStatus>()(none),
   'store.setRetention': op<RetentionSettings>()(retentionSettings),
@@ -112,4 +143,15 @@ export const historyOps = {
   'store.previewRetention': op<RetentionPreview>()(retentionSettings),
   'store.applyRetention': op<RetentionResult>()(none),
   'store.vacuum': op<VacuumResult>()(none),
+  /** What archiving the months before `before` would move out of the live store; nothing is moved. */
+  'store.previewArchive': op<ArchivePlan>()(z.object({ before: month, utcOffsetMinutes }).strict()),
+  /**
+   * Starts moving the exchanges of the months before `before` to a new archive file (read-only,
+   * searchable); its progress and result are in store.status. Messages stay in the live store.
+   */
+  'store.archive': op<{ name: string; exchanges: number }>()(
+    z.object({ before: month, utcOffsetMinutes, confirm: z.literal(true, { error: 'confirm-required' }) }).strict(),
+  ),
+  /** The archive files, and the folder that holds them. */
+  'store.archives': op<{ folder: string; archives: ArchiveInfo[] }>()(none),
 };

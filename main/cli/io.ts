@@ -90,6 +90,7 @@ export const EXIT_FOR_ERROR: Record<ErrorCode, ExitCode> = {
   'contact-ambiguous': EXIT.usage,
   'history-invalid': EXIT.usage,
   'retention-invalid': EXIT.usage,
+  'archive-failed': EXIT.usage,
   'no-status-query': EXIT.usage,
   'dialect-invalid': EXIT.usage,
   'listen-failed': EXIT.usage,

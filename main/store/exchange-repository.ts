@@ -157,6 +157,19 @@ export class ExchangeRepository {
   }
 
   /**
+   * Archiving (archive.ts): deletes these exchanges, each only while its id still has that start
+   * time (the row the archive holds); how many went.
+   */
+  deleteArchived(rows: ReadonlyArray<readonly [id: number, startedAt: number]>): number {
+    return this.deleting(() => {
+      const del = this.db.prepare('DELETE FROM exchanges WHERE id = ? AND started_at = ?');
+      let n = 0;
+      for (const [id, at] of rows) n += del.run(id, at).changes;
+      return n;
+    });
+  }
+
+  /**
    * A deletion, in one snapshot with the dictionaries it reads (the search index's trigger reads each
    * row's text); then the dictionaries no row needs any more go, and with them the pieces of
    * exchanges they were made from (all of them when no exchange is left; else every one but the newest,

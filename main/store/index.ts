@@ -30,6 +30,8 @@ import {
   type VacuumResult,
 } from './retention';
 import { systemClock, type Clock } from '../clock';
+import { ArchiveShelf, Archiver, archiveFolder, planArchive } from './archive';
+import type { ArchivePlan } from '../../common/history-types';
 import { compactAdvised, packingProgress, startPacking, type PackingJob, type PackingProgress } from './exchange-packing';
 
 // The store's public face: what the rest of main may import (a lint rule keeps the files above private).
@@ -50,6 +52,7 @@ export type { PagingConfigRepository } from './paging-config-repository';
 export type { SettingsRepository } from './settings-repository';
 export { ownerAlive, processOwner } from './process-owner';
 export type { PackingJob, PackingProgress } from './exchange-packing';
+export type { ArchiveShelf, Archiver } from './archive';
 
 /** Below this much free space an I/O error at open is taken for a full disk. */
 const LOW_SPACE_BYTES = 256 * 1024;
@@ -85,6 +88,8 @@ export interface StoreRetention {
   packing(): PackingProgress | null;
   /** Packing is done and left space inside the file that only compacting (vacuum) gives back. */
   compactAdvised(): boolean;
+  /** What archiving the months before `before` ("2026-03", on that wall clock) would move; nothing moves. */
+  previewArchive(before: string, utcOffsetMinutes: number): ArchivePlan;
 }
 
 export interface Store {
@@ -112,6 +117,10 @@ export interface Store {
    * exchange-packing.ts), a batch at a time on `clock`; then the pages freed whole go back to the disk.
    */
   startPacking(clock: Clock, log?: (error: unknown) => void): PackingJob;
+  /** The archive files of old months (archive.ts), opened read-only as they are asked for. */
+  archives: ArchiveShelf;
+  /** Moves old months to archive files, one at a time, a batch at a time on `clock`. */
+  archiver(clock: Clock, log?: (error: unknown) => void): Archiver;
   /**
    * Set when the database file was damaged at open: it was moved aside (never deleted) and this
    * store started empty. The UI tells the user where the old file is.
@@ -138,6 +147,7 @@ export function openStore(dir: string = dataDirectory(), options: OpenDatabaseOp
   const now = () => clock.now();
   const profiles = new ProfileRepository(db, now);
   const settings = new SettingsRepository(db);
+  const archives = new ArchiveShelf(archiveFolder(dir));
   return {
     dir,
     db,
@@ -166,9 +176,15 @@ export function openStore(dir: string = dataDirectory(), options: OpenDatabaseOp
       vacuum: () => vacuum(db),
       packing: () => packingProgress(db),
       compactAdvised: () => compactAdvised(db),
+      previewArchive: (before, off) => planArchive(db, before, off),
     },
     startPacking: (on, log) => startPacking(db, on, () => shrink(db), log),
+    archives,
+    archiver: (on, log) => new Archiver({ db, folder: archives.folder, clock: on, log, written: (name) => archives.forget(name) }),
     recovered,
-    close: () => db.close(),
+    close: () => {
+      archives.close();
+      db.close();
+    },
   };
 }

@@ -1,0 +1,253 @@
+// Archiving old months (issue 27): the exchanges of the months before a chosen one move to a file in
+// the archives folder that Callout opens read-only and searches; every byte reads the same from
+// there; the live store keeps the messages and loses the exchanges only once the archive is whole
+// on the disk. One archive runs at a time across processes; one stopped half-way loses nothing.
+import { afterEach, describe, expect, it } from 'vitest';
+import { copyFileSync, existsSync, readdirSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { join } from 'node:path';
+import { ManualClock } from '../../../main/clock';
+import { createHandlers, type Handlers } from '../../../main/handlers';
+import { SessionSecretStore } from '../../../main/secrets';
+import { createServices, type Services } from '../../../main/services';
+import { openStore } from '../../../main/store';
+import { ARCHIVE_BATCH, ARCHIVE_PAUSE_MS } from '../../../main/store/archive';
+import { setSetting } from '../../../main/store/settings-repository';
+import type { Exchange, ExchangeRecord } from '../../../common/records';
+import { tempHome } from '../../helpers/temp-home';
+
+const cleanups: Array<() => Promise<void> | void> = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+const BEIJING = 480;
+const DAY = 86_400_000;
+/** 2026-06-01 00:00 in Beijing. */
+const JUNE = Date.UTC(2026, 5, 1) - BEIJING * 60_000;
+
+function exchange(startedAt: number, n: number): Exchange {
+  return {
+    operation: n % 3 === 0 ? 'status' : 'send',
+    method: 'POST',
+    url: `http://127.0.0.1/voice/${n % 3 === 0 ? 'status' : 'vm'}`,
+    requestHeaders: [['Content-Type', 'application/json; charset=utf-8']],
+    requestBody: JSON.stringify({ password: '[REDACTED]', mobile: '13800138000', content: `第${n}次通知 ticket-${n}` }),
+    status: 200,
+    statusText: 'OK',
+    responseHeaders: [['Content-Type', 'application/json']],
+    responseBody: `{"code":2,"msg":"提交成功","smsid":"sid-${n}"}`,
+    error: null,
+    startedAt,
+    timings: { dnsMs: null, connectMs: 1, tlsMs: null, firstByteMs: 2, totalMs: 3 },
+  };
+}
+
+/**
+ * A data directory with one message a day from June to mid-November (Beijing time), each with its
+ * send or status exchange; the first exchange of every month also names the next day's message.
+ */
+function seeded(days = 168): { dir: string; perMonth: Map<string, number> } {
+  const home = tempHome();
+  cleanups.push(home.cleanup);
+  const store = openStore(home.dir);
+  const perMonth = new Map<string, number>();
+  store.db.transaction(() => {
+    const ids: number[] = [];
+    for (let d = 0; d < days; d++) {
+      const m = store.messages.insertPending({ profile: 'p', baseUrl: 'http://x', apiId: 'id', mobile: '13800138000', content: `第${d}天`, units: 1 });
+      store.db.prepare('UPDATE messages SET created_at = ? WHERE id = ?').run(JUNE + d * DAY + 3_600_000, m.id);
+      ids.push(m.id);
+    }
+    for (let d = 0; d < days; d++) {
+      const at = JUNE + d * DAY + 3_600_000;
+      const month = new Date(at + BEIJING * 60_000).toISOString().slice(0, 7);
+      const first = !perMonth.has(month);
+      perMonth.set(month, (perMonth.get(month) ?? 0) + 1);
+      store.exchanges.insert(exchange(at, d), { messageIds: first && d + 1 < days ? [ids[d]!, ids[d + 1]!] : [ids[d]!] });
+    }
+  })();
+  store.close();
+  return { dir: home.dir, perMonth };
+}
+
+async function open(home: string, clock: ManualClock): Promise<{ services: Services; h: Handlers }> {
+  const services = await createServices({
+    home,
+    clock,
+    sandbox: false,
+    receipts: 'on-demand',
+    packExchanges: false,
+    secrets: { store: new SessionSecretStore(), status: { kind: 'session', keychainAvailable: false, reason: 'test' } },
+  });
+  cleanups.push(() => services.close());
+  return { services, h: createHandlers(services) };
+}
+
+/** Every exchange of the live store, oldest first, as the list gives them. */
+async function everyExchange(h: Handlers, archive?: string): Promise<ExchangeRecord[]> {
+  const out: ExchangeRecord[] = [];
+  let cursor: string | null = null;
+  do {
+    const page = await h['exchanges.list']({ limit: 1000, order: 'oldest', cursor, ...(archive ? { archive } : {}) });
+    out.push(...page.rows);
+    cursor = page.nextCursor;
+  } while (cursor);
+  return out;
+}
+
+/** Moves the clock on until the archive running ends. */
+async function finish(s: Services, clock: ManualClock): Promise<void> {
+  for (let i = 0; i < 10_000 && s.archives.archiver.state().running; i++) await clock.advance(ARCHIVE_PAUSE_MS);
+  await s.archives.archiver.finished();
+}
+
+const strip = ({ archive: _archive, ...e }: ExchangeRecord) => e;
+
+describe('archiving old months', () => {
+  it('moves the months before the chosen one to a read-only archive that lists, searches and exports the same bytes', async () => {
+    const { dir, perMonth } = seeded();
+    const clock = new ManualClock(Date.UTC(2026, 10, 27));
+    const { services, h } = await open(dir, clock);
+    const before = await everyExchange(h);
+    const old = before.filter((e) => e.startedAt < Date.UTC(2026, 8, 1) - BEIJING * 60_000);
+    const movedCount = perMonth.get('2026-06')! + perMonth.get('2026-07')! + perMonth.get('2026-08')!;
+    expect(old).toHaveLength(movedCount);
+    const messagesBefore = (await h['history.page']({ filter: {}, withTotal: true })).total;
+
+    const plan = await h['store.previewArchive']({ before: '2026-09', utcOffsetMinutes: BEIJING });
+    expect(plan).toMatchObject({ before: '2026-09', exchanges: movedCount, from: '2026-06', to: '2026-08' });
+    expect(plan.bytes).toBeGreaterThan(movedCount * 100);
+
+    const started = await h['store.archive']({ before: '2026-09', utcOffsetMinutes: BEIJING, confirm: true });
+    expect(started).toEqual({ name: 'callout-exchanges-2026-06-to-2026-08.sqlite', exchanges: movedCount });
+    expect((await h['store.status'](undefined)).archive.running).toMatchObject({ name: started.name, phase: 'copying', done: 0, total: movedCount });
+    // A second archive waits for the first.
+    await expect(h['store.archive']({ before: '2026-10', utcOffsetMinutes: BEIJING, confirm: true })).rejects.toMatchObject({
+      code: 'archive-failed',
+      params: { kind: 'busy' },
+    });
+    await finish(services, clock);
+
+    const status = await h['store.status'](undefined);
+    expect(status.archive.running).toBeNull();
+    expect(status.archive.error).toBeNull();
+    expect(status.archive.last).toMatchObject({ name: started.name, exchanges: movedCount, removed: movedCount, from: '2026-06', to: '2026-08' });
+    expect(status.usage.exchanges).toBe(before.length - movedCount);
+
+    // The live store keeps every message and the newer exchanges; the archive holds the old ones, byte for byte.
+    expect((await h['history.page']({ filter: {}, withTotal: true })).total).toBe(messagesBefore);
+    expect(await everyExchange(h)).toEqual(before.slice(movedCount));
+    const archived = await everyExchange(h, started.name);
+    expect(archived.map(strip)).toEqual(old);
+    expect(archived.every((e) => e.archive === started.name)).toBe(true);
+
+    const { archives, folder } = await h['store.archives'](undefined);
+    expect(folder).toBe(join(dir, 'archives'));
+    expect(archives).toEqual([
+      expect.objectContaining({ name: started.name, from: '2026-06', to: '2026-08', exchanges: movedCount, problem: null, createdAt: expect.any(Number) }),
+    ]);
+    expect(readdirSync(folder)).toEqual([started.name]);
+
+    // Searched as the live store is: a word in a body, a message's exchanges (linked ones too), a filter.
+    const found = await h['exchanges.list']({ archive: started.name, search: 'ticket-40 ' });
+    expect(found.rows.map((e) => e.id)).toEqual([old.find((e) => e.requestBody?.includes('ticket-40"'))!.id]);
+    const linked = old.find((e) => e.messageId !== null && old.indexOf(e) === 0)!;
+    const second = (await h['exchanges.list']({ archive: started.name, messageId: linked.messageId! + 1 })).rows;
+    expect(second.map((e) => e.id)).toContain(linked.id);
+    const statuses = (await h['exchanges.list']({ archive: started.name, operation: 'status', limit: 1000 })).rows;
+    expect(statuses.length).toBe(old.filter((e) => e.operation === 'status').length);
+    expect((await h['exchanges.list']({ search: 'ticket-40 ' })).rows).toEqual([]);
+
+    // One exchange read, as cURL and as HAR from the archive: the same as from the live store before.
+    const one = old[5]!;
+    expect(strip(await h['exchanges.get']({ id: one.id, archive: started.name }))).toEqual(one);
+    const curl = (await h['exchanges.curl']({ id: one.id, target: 'curl', archive: started.name })).command;
+    expect(curl).toContain(`ticket-5`);
+    const har = JSON.parse((await h['exchanges.exportHar']({ ids: [one.id, old[6]!.id], archive: started.name })).json);
+    expect(har.log.entries).toHaveLength(2);
+    expect(har.log.entries[0].request.postData.text).toBe(one.requestBody);
+    // The exchange is gone from the live store: asking it there says so.
+    await expect(h['exchanges.get']({ id: one.id })).rejects.toMatchObject({ code: 'not-found' });
+  });
+
+  it('refuses what it cannot do, in words: nothing before the month, a month that is not one, a name not in the folder, a file that is not an archive', async () => {
+    const { dir } = seeded(10);
+    const clock = new ManualClock(Date.UTC(2026, 10, 27));
+    const { h } = await open(dir, clock);
+    await expect(h['store.archive']({ before: '2026-06', utcOffsetMinutes: BEIJING, confirm: true })).rejects.toMatchObject({
+      code: 'archive-failed',
+      params: { kind: 'empty', month: '2026-06' },
+    });
+    await expect(h['store.previewArchive']({ before: '2026-13', utcOffsetMinutes: BEIJING })).rejects.toMatchObject({
+      code: 'archive-failed',
+      params: { kind: 'month', month: '2026-13' },
+    });
+    await expect(h['exchanges.list']({ archive: '../callout.db' })).rejects.toMatchObject({ code: 'archive-failed', params: { kind: 'not-found' } });
+    await expect(h['exchanges.list']({ archive: 'callout-exchanges-2020-01.sqlite' })).rejects.toMatchObject({
+      code: 'archive-failed',
+      params: { kind: 'not-found', name: 'callout-exchanges-2020-01.sqlite' },
+    });
+    // A copy of the live store, and a file of junk, put in the folder by hand: listed with what is wrong.
+    const folder = join(dir, 'archives');
+    (await import('node:fs')).mkdirSync(folder, { recursive: true });
+    copyFileSync(join(dir, 'callout.db'), join(folder, 'callout-exchanges-2020-01.sqlite'));
+    writeFileSync(join(folder, 'callout-exchanges-2020-02.sqlite'), 'not a database at all, just words '.repeat(200));
+    const { archives } = await h['store.archives'](undefined);
+    expect(archives.map((a) => [a.name, a.problem])).toEqual([
+      ['callout-exchanges-2020-01.sqlite', 'not-archive'],
+      ['callout-exchanges-2020-02.sqlite', 'unreadable'],
+    ]);
+    await expect(h['exchanges.list']({ archive: 'callout-exchanges-2020-02.sqlite' })).rejects.toMatchObject({
+      code: 'archive-failed',
+      params: { kind: 'unreadable' },
+    });
+  });
+
+  it('stopped while copying, leaves the live store whole and no archive; the next one starts over and goes to the end', async () => {
+    const { dir, perMonth } = seeded(168);
+    const clock = new ManualClock(Date.UTC(2026, 10, 27));
+    let { services, h } = await open(dir, clock);
+    const before = await everyExchange(h);
+    // One batch copies them all: the app is closed after it, before the archive is renamed into place.
+    expect(before.length).toBeLessThan(ARCHIVE_BATCH);
+    const { name } = await h['store.archive']({ before: '2026-11', utcOffsetMinutes: BEIJING, confirm: true });
+    await clock.advance(ARCHIVE_PAUSE_MS);
+    expect((await h['store.status'](undefined)).archive.running).toMatchObject({ phase: 'copying', done: before.length - perMonth.get('2026-11')! });
+    await services.close();
+    cleanups.pop();
+    expect(existsSync(join(dir, 'archives', name))).toBe(false);
+    expect(readdirSync(join(dir, 'archives'))).toEqual([]);
+    ({ services, h } = await open(dir, clock));
+    expect(await everyExchange(h)).toEqual(before);
+    // The claim of the closed app does not stop the next archive.
+    await h['store.archive']({ before: '2026-11', utcOffsetMinutes: BEIJING, confirm: true });
+    await finish(services, clock);
+    expect((await h['store.status'](undefined)).archive.last).toMatchObject({ name, removed: (await everyExchange(h, name)).length });
+    expect([...(await everyExchange(h, name)), ...(await everyExchange(h))].map(strip)).toEqual(before);
+  });
+
+  it('waits for another process archiving the same store, and takes over the claim of one that died', async () => {
+    const { dir } = seeded(40);
+    const clock = new ManualClock(Date.UTC(2026, 10, 27));
+    const { services, h } = await open(dir, clock);
+    const store = openStore(dir);
+    cleanups.push(() => store.close());
+    // The parent process (alive) holds the claim.
+    const { processOwner } = await import('../../../main/store/process-owner');
+    setSetting(store.db, 'exchanges.archiving', processOwner(process.ppid));
+    await expect(h['store.archive']({ before: '2026-07', utcOffsetMinutes: BEIJING, confirm: true })).rejects.toMatchObject({
+      code: 'archive-failed',
+      params: { kind: 'running-elsewhere' },
+    });
+    // A process that is gone (pid 2^22 - 1 is above Linux's pid_max default) no longer holds it; its partial file goes.
+    setSetting(store.db, 'exchanges.archiving', `${hostname()}:4194303`);
+    const folder = join(dir, 'archives');
+    (await import('node:fs')).mkdirSync(folder, { recursive: true });
+    writeFileSync(join(folder, 'callout-exchanges-2026-06.sqlite.partial-4194303'), 'half an archive');
+    const { name } = await h['store.archive']({ before: '2026-07', utcOffsetMinutes: BEIJING, confirm: true });
+    await finish(services, clock);
+    expect((await h['store.status'](undefined)).archive.error).toBeNull();
+    expect(readdirSync(folder)).toEqual([name]);
+  });
+});
