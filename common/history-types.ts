@@ -123,6 +123,8 @@ export interface ExchangeQuery {
    */
   search?: string;
   limit?: number;
+  /** Read from this archive file (its name in the archives folder) instead of the live store. */
+  archive?: string;
   cursor?: string | null;
   order?: HistoryOrder;
 }

@@ -28,7 +28,7 @@ export type Handlers = { [C in Channel]: (input: ParsedInputOf<C>) => Promise<Ou
 
 function slices(services: Services) {
   const { profiles, calls, clock, dialSettings, exchanges, templates } = services;
-  const exchange = exchangeLookup(services.history);
+  const exchange = exchangeLookup(services.history, services.archives.shelf);
   const changes = new ProfileChanges({
     profiles,
     syncReceipts: (id, opts) => services.receipts.sync(id, opts),

@@ -23,3 +23,6 @@ export type SigningMode = (typeof SIGNING_MODES)[number];
 
 /** The key used to sign in the workbench: a profile's (stays in main) or one typed for this case. */
 export const signatureKey = z.union([z.object({ profileId: id }).strict(), z.object({ adHoc: z.string().min(1, 'key-required').max(256) }).strict()]);
+
+/** An archive file in the data directory's archives folder, by name (never a path). */
+export const archiveName = z.string().min(1).max(120);

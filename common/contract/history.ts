@@ -14,7 +14,7 @@ import type {
   RetentionSettings,
   VacuumResult,
 } from '../history-types';
-import { id, lang, messageId, none, op, utcOffsetMinutes } from './define';
+import { archiveName, id, lang, messageId, none, op, utcOffsetMinutes } from './define';
 import { OPERATIONS, type ExchangeRecord } from '../records';
 import { CODE_TARGETS } from './workbench';
 
@@ -33,8 +33,6 @@ export interface StoreStatus {
   archive: ArchiveState;
 }
 
-/** An archive file in the data directory's archives folder, by name (never a path). */
-export const archiveName = z.string().min(1).max(120);
 /** A month on the user's wall clock, "2026-03". */
 const month = z.string().regex(/^\d{4}-(0[1-9]|1[0-2])$/, 'archive-month');
 

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import type { ExchangeRecord, Header } from '../records';
 import type { IpcError } from './errors';
 import type { FailureView } from './send';
-import { event, id, messageId, none, op } from './define';
+import { archiveName, event, id, messageId, none, op } from './define';
 import { EVENT_CHANNELS } from './channels';
 
 /** An HTTP token (RFC 9110): what a method or a header name may be made of. */
@@ -276,7 +276,7 @@ export const workbenchOps = {
   /** A request from a pasted cURL command or raw HTTP request, relative to the profile's base URL. */
   'raw.import': op<RawImport>()(z.object({ profileId: id, text: z.string().max(1024 * 1024, 'text-too-long') }).strict()),
   /** An exchange as a raw-client request, to send it again (or change it first). */
-  'raw.fromExchange': op<{ request: RawRequest; profileId: string | null }>()(z.object({ id: messageId }).strict()),
+  'raw.fromExchange': op<{ request: RawRequest; profileId: string | null }>()(z.object({ id: messageId, archive: archiveName.optional() }).strict()),
   /** The request as code (key redacted). */
   'raw.code': op<{ code: string }>()(z.object({ ...scope, request: rawRequest, target: z.enum(CODE_TARGETS) }).strict()),
   /** The request as code WITH the key, written by main to the clipboard; only "copied" comes back. */

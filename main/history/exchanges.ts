@@ -1,14 +1,18 @@
 import type { ExchangeRecord } from '../../common/records';
 import { fail } from '../errors';
-import type { HistoryRepository } from '../store';
+import type { ArchiveShelf, HistoryRepository } from '../store';
 
-/** The exchanges several features read by id (history, teaching a dialect, the workbench): a missing one is not-found. */
-export type ExchangeLookup = (id: number) => ExchangeRecord;
+/**
+ * The exchanges several features read by id (history, teaching a dialect, the workbench): from the
+ * live store, or read-only from an archive file (`archive`, its name; the record says where it came
+ * from). A missing one is not-found.
+ */
+export type ExchangeLookup = (id: number, archive?: string) => ExchangeRecord;
 
-export function exchangeLookup(history: Pick<HistoryRepository, 'exchange'>): ExchangeLookup {
-  return (id) => {
-    const e = history.exchange(id);
+export function exchangeLookup(history: Pick<HistoryRepository, 'exchange'>, archives: Pick<ArchiveShelf, 'get'>): ExchangeLookup {
+  return (id, archive) => {
+    const e = archive === undefined ? history.exchange(id) : archives.get(archive).exchanges.get(id);
     if (!e) throw fail('not-found', { kind: 'exchange', id });
-    return e;
+    return archive === undefined ? e : { ...e, archive };
   };
 }

@@ -1,7 +1,6 @@
 // The history slice of the handler table: messages and exchanges as they were, their exports, and
 // how long the store keeps them.
 import type { historyOps } from '../../common/contract/history';
-import type { ExchangeRecord } from '../../common/records';
 import type { Clock } from '../clock';
 import { fail } from '../errors';
 import { toCurl, toHar } from '../export';
@@ -24,14 +23,7 @@ export interface HistoryOpsDeps extends HistoryCsvDeps {
 }
 
 export function historyOpsOf(d: HistoryOpsDeps): Ops<typeof historyOps> {
-  const { history, retention, archives } = d;
-  // An exchange from the live store, or (read-only) from an archive file, marked with its name.
-  const exchange = (id: number, archive?: string): ExchangeRecord => {
-    if (archive === undefined) return d.exchange(id);
-    const e = archives.shelf.get(archive).exchanges.get(id);
-    if (!e) throw fail('not-found', { kind: 'exchange', id });
-    return { ...e, archive };
-  };
+  const { history, exchange, retention, archives } = d;
   return {
     'history.page': async ({ filter, ...page }) => history.page(filter, page),
     'history.overview': async (input) => history.overview(input),

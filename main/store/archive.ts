@@ -298,10 +298,15 @@ export class Archiver {
     return { name, exchanges: plan.exchanges };
   }
 
-  private async pause(): Promise<void> {
+  /** The pause between two batches; false when Callout is closing. */
+  private async rest(): Promise<boolean> {
     const { signal } = this.stopping;
     await this.d.clock.sleep(ARCHIVE_PAUSE_MS, signal).catch(() => undefined);
-    if (signal.aborted || !this.d.db.open) throw fail('archive-failed', { kind: 'stopped' });
+    return !signal.aborted && this.d.db.open;
+  }
+
+  private async pause(): Promise<void> {
+    if (!(await this.rest())) throw fail('archive-failed', { kind: 'stopped' });
   }
 
   private async run(name: string, plan: ArchivePlan, utcOffsetMinutes: number): Promise<void> {
@@ -418,6 +423,10 @@ export class Archiver {
     } finally {
       reader.close();
     }
+    // The index's markers of the rows removed are merged away a step at a time; then the pages go back.
+    // Closing stops it: the next deletion's merges go on with it.
+    for (let i = 0; i < 100_000 && exchanges.mergeSearchIndex(); i++) if (!(await this.rest())) break;
+    if (!db.open) return;
     shrink(db);
     this.last = {
       name,

@@ -170,6 +170,18 @@ export class ExchangeRepository {
   }
 
   /**
+   * One step of merging the search index's segments (about 500 pages of work): a deletion leaves a
+   * marker per row in the index until its segment is merged, so after a large one the index grows
+   * before it shrinks. True while there is more to merge.
+   */
+  mergeSearchIndex(): boolean {
+    const changes = () => (this.db.prepare('SELECT total_changes() AS n').get() as { n: number }).n;
+    const before = changes();
+    this.db.prepare("INSERT INTO exchanges_fts (exchanges_fts, rank) VALUES ('merge', -500)").run();
+    return changes() - before > 1;
+  }
+
+  /**
    * A deletion, in one snapshot with the dictionaries it reads (the search index's trigger reads each
    * row's text); then the dictionaries no row needs any more go, and with them the pieces of
    * exchanges they were made from (all of them when no exchange is left; else every one but the newest,

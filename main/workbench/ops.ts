@@ -25,7 +25,7 @@ export function workbenchOpsOf(d: { workbench: WorkbenchService; saved: Saved; e
     'raw.send': async ({ request, assertions, ...scope }) => workbench.send(request, scope, assertions),
     'raw.preview': async ({ request, ...scope }) => workbench.preview(request, scope),
     'raw.import': async ({ profileId, text }) => workbench.importText(text, profileId),
-    'raw.fromExchange': async ({ id }) => workbench.fromExchange(exchange(id)),
+    'raw.fromExchange': async ({ id, archive }) => workbench.fromExchange(exchange(id, archive)),
     'raw.code': async ({ request, target, ...scope }) => ({ code: await workbench.code(request, scope, target) }),
     'raw.copyCodeWithKey': async ({ request, target, confirm: _confirm, ...scope }) => {
       await workbench.copyCodeWithKey(request, scope, target);

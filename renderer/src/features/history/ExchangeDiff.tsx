@@ -100,9 +100,9 @@ function Compare({ left, right }: { left: ExchangeRecord; right: ExchangeRecord 
   );
 }
 
-export function ExchangeDiffDrawer({ ids, onClose }: { ids: [number, number] | null; onClose: () => void }) {
+export function ExchangeDiffDrawer({ ids, archive, onClose }: { ids: [number, number] | null; archive?: string; onClose: () => void }) {
   const { t } = useTranslation();
-  const [a, b] = useExchangePair(ids);
+  const [a, b] = useExchangePair(ids, archive);
   return (
     <Drawer
       open={ids !== null}

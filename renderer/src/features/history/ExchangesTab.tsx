@@ -4,7 +4,7 @@
 // to the capture proxy's exchanges (with their verdicts); select several for a HAR file or two to
 // compare side by side; open one in the inspector. The capture proxy's switch is in the toolbar.
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { Button, Checkbox, DatePicker, Empty, Input, Segmented, Select, Spin, Tag, Typography } from 'antd';
+import { Alert, Button, Checkbox, DatePicker, Empty, Input, Segmented, Select, Spin, Tag, Typography } from 'antd';
 import { DiffOutlined, ReloadOutlined } from '@ant-design/icons';
 import type { Dayjs } from 'dayjs';
 import { useVirtualizer } from '@tanstack/react-virtual';
@@ -12,12 +12,13 @@ import { useTranslation } from 'react-i18next';
 import type { ExchangeQuery, StatusFilter } from '../../../../common/history-types';
 import { OPERATIONS, type ExchangeRecord, type Operation } from '../../../../common/records';
 import { describeError } from '../../app/api';
-import { useExchangeList } from './data';
+import { useArchives, useExchangeList } from './data';
+import type { ArchiveInfo } from '../../../../common/history-types';
 import { currentLanguage } from '../../i18n';
 import { ExportHarButton, pathOf, statusText } from './exchange-actions';
 import { statusColor } from './ExchangeList';
 import { TimeCell } from './MessageList';
-import { formatTime } from './history-model';
+import { formatTime, monthRange } from './history-model';
 import { ExchangeDiffDrawer } from './ExchangeDiff';
 import { InspectorDrawer } from './Inspector';
 import { VerdictTag } from './CaptureChecks';
@@ -65,9 +66,21 @@ function toQuery(f: Filters): ExchangeQuery {
 type Source = 'all' | 'captured' | 'problems';
 const SOURCE_QUERY: Record<Source, ExchangeQuery> = { all: {}, captured: { captured: true }, problems: { captured: true, verdicts: ['fail', 'warn'] } };
 
-export function ExchangesTab({ lookups, active }: { lookups: Lookups; active: boolean }) {
+export function ExchangesTab({
+  lookups,
+  active,
+  archive,
+  onArchive,
+}: {
+  lookups: Lookups;
+  active: boolean;
+  /** The archive file read (read-only), or null for the live store. */
+  archive: ArchiveInfo | null;
+  onArchive: (archive: ArchiveInfo | null) => void;
+}) {
   const { t, i18n } = useTranslation();
   const lang = currentLanguage(i18n.language);
+  const range = (from: string, to: string) => t('history.store.archive.range', { from, to });
   const [filters, setFilters] = useState<Filters>(NO_FILTERS);
   const [searchText, setSearchText] = useState('');
   const [source, setSource] = useState<Source>('all');
@@ -75,7 +88,9 @@ export function ExchangesTab({ lookups, active }: { lookups: Lookups; active: bo
   const [inspected, setInspected] = useState<ExchangeRecord | null>(null);
   const [comparing, setComparing] = useState<[number, number] | null>(null);
   const scrollRef = useRef<HTMLDivElement>(null);
-  const filter = useMemo(() => ({ ...toQuery(filters), ...SOURCE_QUERY[source] }), [filters, source]);
+  const filter = useMemo(() => ({ ...toQuery(filters), ...SOURCE_QUERY[source], ...(archive ? { archive: archive.name } : {}) }), [filters, source, archive]);
+  const archives = useArchives(active);
+  const readable = (archives.data?.archives ?? []).filter((a) => a.problem === null);
   const set = (patch: Partial<Filters>) => setFilters((f) => ({ ...f, ...patch }));
   const filtered = JSON.stringify(filters) !== JSON.stringify(NO_FILTERS) || source !== 'all';
   const list = useExchangeList(filter, PAGE);
@@ -115,7 +130,35 @@ export function ExchangesTab({ lookups, active }: { lookups: Lookups; active: bo
 
   return (
     <div className="history-tab" data-testid="exchanges-tab">
+      {archive ? (
+        <Alert
+          type="info"
+          showIcon
+          className="history-archive-banner"
+          data-testid="archive-banner"
+          title={t('history.exchanges.archiveBanner', { name: archive.name, months: monthRange(lang, archive.from, archive.to, range) })}
+          action={
+            <Button size="small" onClick={() => onArchive(null)} data-testid="archive-close">
+              {t('history.exchanges.backToLive')}
+            </Button>
+          }
+        />
+      ) : null}
       <div className="history-toolbar">
+        {readable.length || archive ? (
+          <Select<string>
+            value={archive?.name ?? ''}
+            onChange={(name) => onArchive(readable.find((a) => a.name === name) ?? null)}
+            options={[
+              { value: '', label: t('history.exchanges.live') },
+              ...readable.map((a) => ({ value: a.name, label: monthRange(lang, a.from, a.to, range), title: a.name })),
+            ]}
+            aria-label={t('history.exchanges.where')}
+            popupMatchSelectWidth={false}
+            style={{ width: 170 }}
+            data-testid="exchanges-archive"
+          />
+        ) : null}
         <Input.Search
           value={searchText}
           onChange={(e) => setSearchText(e.target.value)}
@@ -216,7 +259,7 @@ export function ExchangesTab({ lookups, active }: { lookups: Lookups; active: bo
         >
           {t('history.exchanges.compare')}
         </Button>
-        <ExportHarButton ids={[...selected]} />
+        <ExportHarButton ids={[...selected]} {...(archive ? { archive: archive.name } : {})} />
       </div>
       <div className="history-list" role="grid" aria-label={t('history.exchanges.label')} data-testid="exchanges-list">
         <div className="history-body" ref={scrollRef}>
@@ -322,7 +365,7 @@ export function ExchangesTab({ lookups, active }: { lookups: Lookups; active: bo
         </div>
       </div>
       <InspectorDrawer exchange={active ? inspected : null} onClose={() => setInspected(null)} />
-      <ExchangeDiffDrawer ids={active ? comparing : null} onClose={() => setComparing(null)} />
+      <ExchangeDiffDrawer ids={active ? comparing : null} {...(archive ? { archive: archive.name } : {})} onClose={() => setComparing(null)} />
     </div>
   );
 }

@@ -12,6 +12,7 @@ import { OverviewTab } from './OverviewTab';
 import { RunsTab } from './RunsTab';
 import { StoreDrawer } from './StoreDrawer';
 import { useLookups } from './use-lookups';
+import type { ArchiveInfo } from '../../../../common/history-types';
 import './history.css';
 
 type TabKey = 'messages' | 'exchanges' | 'overview' | 'runs';
@@ -50,6 +51,8 @@ export function HistoryScreen() {
   const lookups = useLookups();
   const [tab, setTab] = useState<TabKey>('messages');
   const [storeOpen, setStoreOpen] = useState(false);
+  // The archive file the Exchanges tab reads (read-only), or null for the live store.
+  const [archive, setArchive] = useState<ArchiveInfo | null>(null);
   const ref = useRef<HTMLElement>(null);
   const height = useFillHeight(ref);
 
@@ -83,13 +86,21 @@ export function HistoryScreen() {
             key: 'exchanges',
             icon: <SwapOutlined />,
             label: t('history.tabs.exchanges'),
-            children: <ExchangesTab lookups={lookups} active={tab === 'exchanges'} />,
+            children: <ExchangesTab lookups={lookups} active={tab === 'exchanges'} archive={archive} onArchive={setArchive} />,
           },
           { key: 'overview', icon: <BarChartOutlined />, label: t('history.tabs.overview'), children: <OverviewTab lookups={lookups} /> },
           { key: 'runs', icon: <ExperimentOutlined />, label: t('history.tabs.runs'), children: <RunsTab lookups={lookups} /> },
         ]}
       />
-      <StoreDrawer open={storeOpen} onClose={() => setStoreOpen(false)} />
+      <StoreDrawer
+        open={storeOpen}
+        onClose={() => setStoreOpen(false)}
+        onOpenArchive={(a) => {
+          setArchive(a);
+          setTab('exchanges');
+          setStoreOpen(false);
+        }}
+      />
     </section>
   );
 }

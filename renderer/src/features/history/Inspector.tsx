@@ -166,12 +166,17 @@ export function ExchangeInspector({ exchange: e, actions = true }: ExchangeInspe
             {statusText(t, e)}
           </Tag>
           <Typography.Text type="secondary">{formatTime(lang, e.startedAt, true)}</Typography.Text>
+          {e.archive ? (
+            <Tag color="purple" data-testid="inspector-archive">
+              {t('history.exchanges.fromArchive', { name: e.archive })}
+            </Tag>
+          ) : null}
         </Space>
         {actions ? (
           <Space wrap size={8}>
             <MapReplyButton exchange={e} />
             <CopyCurlButtons exchange={e} />
-            <ExportHarButton ids={[e.id]} />
+            <ExportHarButton ids={[e.id]} {...(e.archive ? { archive: e.archive } : {})} />
             <ReplayButton exchange={e} />
           </Space>
         ) : null}

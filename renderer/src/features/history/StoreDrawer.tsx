@@ -8,7 +8,8 @@ import { useTranslation } from 'react-i18next';
 import { describeError, type IpcError } from '../../app/api';
 import { useRetentionPreview, useStore } from './data';
 import { RetentionPreviewView } from './RetentionPreview';
-import type { RetentionSettings } from '../../../../common/history-types';
+import type { ArchiveInfo, RetentionSettings } from '../../../../common/history-types';
+import { ArchiveSection } from './ArchiveSection';
 import { currentLanguage } from '../../i18n';
 import { DatabaseNotice } from './DatabaseNotice';
 import { formatBytes, formatCount } from './history-model';
@@ -16,12 +17,12 @@ import { useFeedback } from '../../app/feedback';
 
 const MB = 1024 * 1024;
 
-export function StoreDrawer({ open, onClose }: { open: boolean; onClose: () => void }) {
+export function StoreDrawer({ open, onClose, onOpenArchive }: { open: boolean; onClose: () => void; onOpenArchive: (archive: ArchiveInfo) => void }) {
   const { t, i18n } = useTranslation();
   const lang = currentLanguage(i18n.language);
   const { message } = useFeedback();
   const failed = (e: IpcError) => void message.error(describeError(t, e));
-  const { status: statusQuery, save, apply, vacuum } = useStore(open, failed, () => void message.success(t('history.store.saved')));
+  const { status: statusQuery, save, apply, vacuum, archive } = useStore(open, failed, () => void message.success(t('history.store.saved')));
   const { data: status, error } = statusQuery;
   const [keepDays, setKeepDays] = useState(false);
   const [days, setDays] = useState<number | null>(90);
@@ -189,6 +190,7 @@ export function StoreDrawer({ open, onClose }: { open: boolean; onClose: () => v
                 />
               ) : null}
             </Space>
+            <ArchiveSection status={status} start={archive} onOpen={onOpenArchive} />
             <Typography.Title level={5}>{t('history.store.vacuumTitle')}</Typography.Title>
             <Typography.Paragraph type="secondary">{t('history.store.vacuumHelp')}</Typography.Paragraph>
             <Space orientation="vertical" size={12} style={{ width: '100%' }}>

@@ -19,7 +19,12 @@ export const storeKeys = {
   all: ['store'] as const,
   status: ['store', 'status'] as const,
   preview: (settings: RetentionSettings) => ['store', 'preview', settings] as const,
+  archives: ['store', 'archives'] as const,
+  archivePlan: (before: string, utcOffsetMinutes: number) => ['store', 'archivePlan', before, utcOffsetMinutes] as const,
 };
+
+/** `archive` when set: the exchange is read from that archive file. */
+const from = (archive: string | undefined) => (archive === undefined ? {} : { archive });
 
 /** Calls and failures per day (the last figures stay while another range or profile loads). */
 export function useOverview(input: InputOf<'history.overview'>) {
@@ -27,11 +32,11 @@ export function useOverview(input: InputOf<'history.overview'>) {
 }
 
 /** Two exchanges, to compare them. */
-export function useExchangePair(ids: [number, number] | null) {
+export function useExchangePair(ids: [number, number] | null, archive?: string) {
   return useQueries({
     queries: (ids ?? [0, 0]).map((id) => ({
-      queryKey: exchangeKeys.detail(id),
-      queryFn: () => ask((api) => api.exchanges.get({ id })),
+      queryKey: exchangeKeys.detail(id, archive),
+      queryFn: () => ask((api) => api.exchanges.get({ id, ...from(archive) })),
       enabled: ids !== null,
     })),
   });
@@ -62,7 +67,8 @@ export function useStore(open: boolean, failed: (e: IpcError) => void, saved: ()
     enabled: open,
     // While older exchanges are being packed, their progress is read again every few seconds (each
     // read sums the exchanges' sizes from an index: about a second at ten million).
-    refetchInterval: (query) => (query.state.data?.packing ? 3000 : false),
+    // An archive being made says how far it is every second.
+    refetchInterval: (query) => (query.state.data?.archive.running ? 1000 : query.state.data?.packing ? 3000 : false),
   });
   // The usage and any preview change with what is stored.
   const reload = () => client.invalidateQueries({ queryKey: storeKeys.all });
@@ -76,7 +82,27 @@ export function useStore(open: boolean, failed: (e: IpcError) => void, saved: ()
   });
   const apply = useMutation({ mutationFn: () => ask((api) => api.store.applyRetention()), onSuccess: reload, onError: failed });
   const vacuum = useMutation({ mutationFn: () => ask((api) => api.store.vacuum()), onError: failed });
-  return { status, save, apply, vacuum };
+  const archive = useMutation({
+    mutationFn: (input: { before: string; utcOffsetMinutes: number }) => ask((api) => api.store.archive({ ...input, confirm: true })),
+    onSuccess: reload,
+    onError: failed,
+  });
+  return { status, save, apply, vacuum, archive };
+}
+
+/** The archive files (read again when an archive ends). */
+export function useArchives(enabled: boolean) {
+  return useQuery({ queryKey: storeKeys.archives, queryFn: () => ask((api) => api.store.archives()), enabled });
+}
+
+/** What archiving the months before `before` would move; the last answer stays while the next loads. */
+export function useArchivePlan(enabled: boolean, before: string, utcOffsetMinutes: number) {
+  return useQuery({
+    queryKey: storeKeys.archivePlan(before, utcOffsetMinutes),
+    queryFn: () => ask((api) => api.store.previewArchive({ before, utcOffsetMinutes })),
+    enabled,
+    placeholderData: keepPreviousData,
+  });
 }
 
 /** What retention settings (as typed, not yet saved) would delete now and leave; the last answer stays while the next loads. */
@@ -106,26 +132,27 @@ export function useExchangeList(filter: ExchangeQuery, limit: number) {
 }
 
 /** An exchange's request, to open in the raw client. */
-export function useReplayRequest(id: number, done: (r: OutputOf<'raw.fromExchange'>) => void, failed: (e: IpcError) => void) {
-  return useMutation({ mutationFn: () => ask((api) => api.raw.fromExchange({ id })), onSuccess: done, onError: failed });
+export function useReplayRequest(id: number, archive: string | undefined, done: (r: OutputOf<'raw.fromExchange'>) => void, failed: (e: IpcError) => void) {
+  return useMutation({ mutationFn: () => ask((api) => api.raw.fromExchange({ id, ...from(archive) })), onSuccess: done, onError: failed });
 }
 
 /** Exchanges as a HAR file. */
-export function useExportHar(ids: number[], done: (har: OutputOf<'exchanges.exportHar'>) => void, failed: (e: IpcError) => void) {
-  return useMutation({ mutationFn: () => ask((api) => api.exchanges.exportHar({ ids })), onSuccess: done, onError: failed });
+export function useExportHar(ids: number[], archive: string | undefined, done: (har: OutputOf<'exchanges.exportHar'>) => void, failed: (e: IpcError) => void) {
+  return useMutation({ mutationFn: () => ask((api) => api.exchanges.exportHar({ ids, ...from(archive) })), onSuccess: done, onError: failed });
 }
 
 /** An exchange as code (redacted), and the same with the real key put on the clipboard by main (the key never comes here). */
 export function useCopyExchange(
   id: number,
+  archive: string | undefined,
   target: CodeTarget,
   copied: (curl: OutputOf<'exchanges.curl'>) => void,
   keyCopied: () => void,
   failed: (e: IpcError) => void,
 ) {
-  const copy = useMutation({ mutationFn: () => ask((api) => api.exchanges.curl({ id, target })), onSuccess: copied, onError: failed });
+  const copy = useMutation({ mutationFn: () => ask((api) => api.exchanges.curl({ id, target, ...from(archive) })), onSuccess: copied, onError: failed });
   const copyKey = useMutation({
-    mutationFn: () => ask((api) => api.exchanges.copyCurlWithKey({ id, target, confirm: true })),
+    mutationFn: () => ask((api) => api.exchanges.copyCurlWithKey({ id, target, confirm: true, ...from(archive) })),
     onSuccess: keyCopied,
     onError: failed,
   });

@@ -29,6 +29,7 @@ export function ReplayButton({ exchange }: { exchange: ExchangeRecord }) {
   const { message } = useFeedback();
   const replay = useReplayRequest(
     exchange.id,
+    exchange.archive,
     (r) => openInWorkbench({ request: r.request, ...(r.profileId ? { profileId: r.profileId } : {}), environmentId: null }),
     (e) => void message.error(describeError(t, e)),
   );
@@ -57,11 +58,12 @@ export function pathOf(url: string): string {
   }
 }
 
-export function ExportHarButton({ ids, size }: { ids: number[]; size?: 'small' | 'middle' }) {
+export function ExportHarButton({ ids, size, archive }: { ids: number[]; size?: 'small' | 'middle'; archive?: string }) {
   const { t } = useTranslation();
   const { message } = useFeedback();
   const exporting = useExportHar(
     ids,
+    archive,
     (har) => {
       downloadText(`callout-exchanges-${fileStamp()}.har`, har.json, 'application/json');
       void message.success(t('history.har.done', { count: har.entries }));
@@ -90,6 +92,7 @@ export function CopyCurlButtons({ exchange }: { exchange: ExchangeRecord }) {
   // Main puts the command with the key on the clipboard itself: the key never comes to this window.
   const { copy, copyKey } = useCopyExchange(
     exchange.id,
+    exchange.archive,
     target,
     async (curl) => {
       if ((await copyText(curl.command)) !== 'failed') void message.success(t('history.curl.copied'));

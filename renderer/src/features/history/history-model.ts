@@ -135,3 +135,15 @@ export function laterSendWords(t: TFunction, lang: Language, later: MessageRecor
   const result = later.outcome === 'accepted' ? stateLabel(t, later.state) : outcomeLabel(t, later.outcome);
   return t('history.later.said', { time, result });
 }
+
+/** "2026-03" as the user reads it: "Mar 2026", "2026年3月". */
+export function monthLabel(lang: Language, month: string | null): string {
+  if (!month) return '—';
+  const [y, m] = month.split('-').map(Number) as [number, number];
+  return new Intl.DateTimeFormat(lang, { year: 'numeric', month: 'short', timeZone: 'UTC' }).format(Date.UTC(y, m - 1, 1));
+}
+
+/** The months an archive holds, as the user reads them: "Jul 2026", or "Jun 2026 – Jul 2026". */
+export function monthRange(lang: Language, from: string | null, to: string | null, join: (from: string, to: string) => string): string {
+  return from === to ? monthLabel(lang, from) : join(monthLabel(lang, from), monthLabel(lang, to));
+}

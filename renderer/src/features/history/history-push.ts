@@ -27,7 +27,7 @@ export const exchangeKeys = {
   all: ['exchanges'] as const,
   lists: () => [...exchangeKeys.all, 'list'] as const,
   list: (filter: ExchangeQuery) => [...exchangeKeys.lists(), filter] as const,
-  detail: (id: number) => [...exchangeKeys.all, 'detail', id] as const,
+  detail: (id: number, archive?: string) => [...exchangeKeys.all, 'detail', id, archive ?? null] as const,
 };
 export const captureKeys = { status: ['capture', 'status'] as const };
 
