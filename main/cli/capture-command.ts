@@ -155,8 +155,15 @@ export function registerCaptureCommand(program: Command, ctx: CommandContext): v
     .description(t('cli:help.exchanges'))
     .option('--captured', t('cli:help.captured'))
     .addOption(new Option('--limit <n>', t('cli:help.limit')).argParser(parse.int('--limit', 1, 1000)).default(20))
-    .action(async (opts: { captured?: boolean; limit: number }) => {
-      const page = await session.call('exchanges.list', { ...(opts.captured ? { captured: true } : {}), limit: opts.limit });
+    .option('--search <words>', t('cli:help.exchangesSearch'))
+    .option('--archive <name>', t('cli:help.exchangesArchive'))
+    .action(async (opts: { captured?: boolean; limit: number; search?: string; archive?: string }) => {
+      const page = await session.call('exchanges.list', {
+        ...(opts.captured ? { captured: true } : {}),
+        ...(opts.search ? { search: opts.search } : {}),
+        ...(opts.archive ? { archive: opts.archive } : {}),
+        limit: opts.limit,
+      });
       emit(page.rows.map(exchangeJson), () => (page.rows.length ? page.rows.map((e) => exchangeLines(words, e)).join('\n') : t('cli:exchanges.none')));
     });
 }

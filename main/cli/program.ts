@@ -11,6 +11,7 @@ import { writeCrashLog } from './crash-log';
 import { safeHuman, safeJson } from './terminal-text';
 import { CliFailure, DEFAULT_WAIT_TIMEOUT_MS, EXIT, failureFromIpc, usage, type CliIo } from './io';
 import { durationText, failureOfView, parsers, providerRejection, type CommandContext } from './context';
+import { registerArchiveCommand } from './archive-command';
 import { registerBulkCommand } from './bulk-command';
 import { registerCaptureCommand } from './capture-command';
 import { registerDialCommand } from './dial-command';
@@ -412,6 +413,7 @@ export async function runCli(argv: readonly string[], rawIo: CliIo): Promise<num
     });
 
   registerBulkCommand(program, ctx);
+  registerArchiveCommand(program, ctx);
   registerDialCommand(program, ctx);
   registerProfileCommand(program, ctx);
   registerRunCommand(program, ctx);

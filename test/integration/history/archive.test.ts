@@ -15,6 +15,7 @@ import { ARCHIVE_BATCH, ARCHIVE_PAUSE_MS } from '../../../main/store/archive';
 import { setSetting } from '../../../main/store/settings-repository';
 import type { Exchange, ExchangeRecord } from '../../../common/records';
 import { tempHome } from '../../helpers/temp-home';
+import { cli } from '../cli/run-cli';
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
@@ -249,5 +250,40 @@ describe('archiving old months', () => {
     await finish(services, clock);
     expect((await h['store.status'](undefined)).archive.error).toBeNull();
     expect(readdirSync(folder)).toEqual([name]);
+  });
+});
+
+describe('callout archive', () => {
+  it('says what would move, archives it to the end, lists the file, and `callout exchanges --archive` searches it', async () => {
+    const { dir } = seeded(120);
+    const env = { CALLOUT_HOME: dir, LANG: 'en_US.UTF-8', TZ: 'UTC' };
+    const dry = await cli(['archive', 'create', '--before', '2026-08', '--dry-run', '--json'], env);
+    expect(dry.code).toBe(0);
+    const plan = dry.json as { exchanges: number; from: string; to: string };
+    expect(plan).toMatchObject({ before: '2026-08', to: '2026-07' });
+    expect(plan.exchanges).toBeGreaterThan(55);
+    const human = await cli(['archive', 'create', '--before', '2026-08', '--dry-run'], env);
+    expect(human.stdout).toContain(`Would move ${plan.exchanges} exchanges`);
+    expect((await cli(['archive', 'list'], env)).stdout).toContain('No archives yet.');
+
+    const made = await cli(['archive', 'create', '--before', '2026-08', '--json'], env);
+    expect(made.code).toBe(0);
+    const last = made.json as { name: string; exchanges: number; removed: number };
+    expect(last).toMatchObject({ exchanges: plan.exchanges, removed: plan.exchanges });
+    const listed = (await cli(['archive', 'list', '--json'], env)).json as { folder: string; archives: Array<{ name: string; exchanges: number }> };
+    expect(listed).toEqual({ folder: join(dir, 'archives'), archives: [expect.objectContaining({ name: last.name, exchanges: plan.exchanges })] });
+
+    const found = await cli(['exchanges', '--archive', last.name, '--search', 'ticket-3"', '--json'], env);
+    expect(found.code).toBe(0);
+    expect((found.json as Array<{ url: string }>).length).toBe(1);
+    expect((await cli(['exchanges', '--search', 'ticket-3"', '--json'], env)).json).toEqual([]);
+
+    // Nothing left before that month; a month that is not one; an archive that is not there: said, exit 2.
+    const again = await cli(['archive', 'create', '--before', '2026-08'], env);
+    expect([again.code, again.stderr]).toEqual([2, expect.stringContaining('No exchanges were stored before 2026-08')]);
+    const bad = await cli(['archive', 'create', '--before', '2026-13'], { ...env, LANG: 'zh_CN.UTF-8' });
+    expect([bad.code, bad.stderr]).toEqual([2, expect.stringContaining('请按“年-月”填写月份')]);
+    const missing = await cli(['exchanges', '--archive', 'callout-exchanges-1999-01.sqlite'], env);
+    expect([missing.code, missing.stderr]).toEqual([2, expect.stringContaining('There is no archive named “callout-exchanges-1999-01.sqlite”')]);
   });
 });

@@ -31,7 +31,6 @@ type ArchiveMutation = {
 export function ArchiveSection({ status, start, onOpen }: { status: StoreStatus; start: ArchiveMutation; onOpen: (archive: ArchiveInfo) => void }) {
   const { t, i18n } = useTranslation();
   const lang = currentLanguage(i18n.language);
-  const range = (from: string, to: string) => t('history.store.archive.range', { from, to });
   const { modal } = useFeedback();
   const months = useMemo(() => recentMonths(new Date()), []);
   // Keeps the current month and the three before it, unless another is picked.
@@ -87,7 +86,7 @@ export function ArchiveSection({ status, start, onOpen }: { status: StoreStatus;
                   count: p.exchanges,
                   n: formatCount(lang, p.exchanges),
                   bytes: formatBytes(p.bytes),
-                  months: monthRange(lang, p.from, p.to, range),
+                  months: monthRange(lang, p.from, p.to),
                 })
               : t('history.store.archive.planNone', { month: monthLabel(lang, p.before) })}
           </Typography.Text>
@@ -108,8 +107,8 @@ export function ArchiveSection({ status, start, onOpen }: { status: StoreStatus;
             data-testid="archive-running"
             title={
               running.phase === 'copying'
-                ? t('history.store.archive.copying', { name: running.name, done: formatCount(lang, running.done), total: formatCount(lang, running.total) })
-                : t('history.store.archive.removing', { done: formatCount(lang, running.done), total: formatCount(lang, running.total) })
+                ? t('archive.copying', { ns: 'msg', name: running.name, done: formatCount(lang, running.done), total: formatCount(lang, running.total) })
+                : t('archive.removing', { ns: 'msg', done: formatCount(lang, running.done), total: formatCount(lang, running.total) })
             }
             description={
               <>
@@ -132,11 +131,11 @@ export function ArchiveSection({ status, start, onOpen }: { status: StoreStatus;
             title={t('history.store.archive.done', {
               count: last.exchanges,
               n: formatCount(lang, last.exchanges),
-              months: monthRange(lang, last.from, last.to, range),
+              months: monthRange(lang, last.from, last.to),
               name: last.name,
               size: formatBytes(last.archiveBytes),
             })}
-            description={t('history.store.archive.storeFile', { before: formatBytes(last.storeBytesBefore), after: formatBytes(last.storeBytesAfter) })}
+            description={t('archive.storeFile', { ns: 'msg', before: formatBytes(last.storeBytesBefore), after: formatBytes(last.storeBytesAfter) })}
           />
         ) : null}
         {!running && status.archive.error ? (
@@ -184,7 +183,7 @@ export function ArchiveSection({ status, start, onOpen }: { status: StoreStatus;
                           </Typography.Text>
                         ) : (
                           <Space size={4} wrap>
-                            <Tag>{monthRange(lang, a.from, a.to, range)}</Tag>
+                            <Tag>{monthRange(lang, a.from, a.to)}</Tag>
                             <span>
                               {t('history.store.archive.count', {
                                 count: a.exchanges ?? 0,
@@ -200,7 +199,7 @@ export function ArchiveSection({ status, start, onOpen }: { status: StoreStatus;
                 )}
               />
             ) : (
-              <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('history.store.archive.none')} />
+              <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('archive.none', { ns: 'msg' })} />
             )}
             <Typography.Text type="secondary" copyable={{ text: archives.data.folder }} data-testid="archive-folder">
               {t('history.store.archive.folder', { folder: archives.data.folder })}

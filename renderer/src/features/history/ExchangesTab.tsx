@@ -80,7 +80,6 @@ export function ExchangesTab({
 }) {
   const { t, i18n } = useTranslation();
   const lang = currentLanguage(i18n.language);
-  const range = (from: string, to: string) => t('history.store.archive.range', { from, to });
   const [filters, setFilters] = useState<Filters>(NO_FILTERS);
   const [searchText, setSearchText] = useState('');
   const [source, setSource] = useState<Source>('all');
@@ -136,7 +135,7 @@ export function ExchangesTab({
           showIcon
           className="history-archive-banner"
           data-testid="archive-banner"
-          title={t('history.exchanges.archiveBanner', { name: archive.name, months: monthRange(lang, archive.from, archive.to, range) })}
+          title={t('history.exchanges.archiveBanner', { name: archive.name, months: monthRange(lang, archive.from, archive.to) })}
           action={
             <Button size="small" onClick={() => onArchive(null)} data-testid="archive-close">
               {t('history.exchanges.backToLive')}
@@ -151,7 +150,7 @@ export function ExchangesTab({
             onChange={(name) => onArchive(readable.find((a) => a.name === name) ?? null)}
             options={[
               { value: '', label: t('history.exchanges.live') },
-              ...readable.map((a) => ({ value: a.name, label: monthRange(lang, a.from, a.to, range), title: a.name })),
+              ...readable.map((a) => ({ value: a.name, label: monthRange(lang, a.from, a.to), title: a.name })),
             ]}
             aria-label={t('history.exchanges.where')}
             popupMatchSelectWidth={false}

@@ -84,19 +84,7 @@ export function formatDuration(t: TFunction, seconds: number | null): string {
   return t('history.duration.minutes', { m: Math.floor(s / 60), s: s % 60 });
 }
 
-/** Bytes with binary units; the unit symbols are the same in both languages. */
-export function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  const units = ['KB', 'MB', 'GB', 'TB'];
-  let value = bytes / 1024;
-  let i = 0;
-  while (value >= 1024 && i < units.length - 1) {
-    value /= 1024;
-    i += 1;
-  }
-  return `${value >= 100 ? value.toFixed(0) : value.toFixed(1)} ${units[i]}`;
-}
-
+export { formatBytes } from '../../../../common/domain/bytes';
 export { formatCount } from '../../i18n/numbers';
 
 /** Minutes east of UTC, as main wants them for days and CSV times. */
@@ -144,6 +132,6 @@ export function monthLabel(lang: Language, month: string | null): string {
 }
 
 /** The months an archive holds, as the user reads them: "Jul 2026", or "Jun 2026 – Jul 2026". */
-export function monthRange(lang: Language, from: string | null, to: string | null, join: (from: string, to: string) => string): string {
-  return from === to ? monthLabel(lang, from) : join(monthLabel(lang, from), monthLabel(lang, to));
+export function monthRange(lang: Language, from: string | null, to: string | null): string {
+  return from === to ? monthLabel(lang, from) : `${monthLabel(lang, from)} – ${monthLabel(lang, to)}`;
 }
