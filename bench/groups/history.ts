@@ -15,7 +15,9 @@ import { migrate, openDatabase } from '../../main/store/database';
 import { STATE_TEXT, TALKING_LABEL } from '../../main/sandbox/voice-service';
 import { openDatabaseSafely } from '../../main/store/integrity';
 import { packBatch } from '../../main/store/exchange-packing';
-import { vacuum } from '../../main/store/retention';
+import { fileBytes, vacuum } from '../../main/store/retention';
+import { ArchiveShelf, Archiver, monthOf } from '../../main/store/archive';
+import { systemClock } from '../../main/clock';
 import { HistoryRepository, type ExchangeQuery, type HistoryFilter } from '../../main/store/history-repository';
 import type { CallState, Outcome } from '../../common/domain/status';
 
@@ -551,6 +553,57 @@ function evictor(file: string, db: BetterSqlite3.Database): (() => void) | null 
 }
 
 /**
+ * Archiving the oldest quarter of the history (issue 27), on a copy of the store: how long it takes
+ * (copy, check, removal and the index's merge, with the job's pauses), what the archive and the live
+ * file weigh after, and exchange search in the archive (warm).
+ */
+async function measureArchive(source: BetterSqlite3.Database, cut: number, search: (i: number) => ExchangeQuery): Promise<Record<string, number>> {
+  const dir = join(tmpdir(), `callout-bench-archive-${process.pid}`);
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  try {
+    const file = join(dir, 'callout.db');
+    source.exec(`VACUUM INTO '${file.replace(/'/g, "''")}'`);
+    const db = openDatabase(file);
+    try {
+      const liveBefore = fileBytes(db);
+      const archiver = new Archiver({ db, folder: join(dir, 'archives'), clock: systemClock });
+      const t = performance.now();
+      const { name, exchanges } = archiver.start(monthOf(cut, 480), 480);
+      await archiver.finished();
+      const sec = round((performance.now() - t) / 1000, 1);
+      const state = archiver.state();
+      if (state.error || !state.last) throw new Error(`bench: the archive failed (${state.error?.code ?? 'no result'})`);
+      const shelf = new ArchiveShelf(join(dir, 'archives'));
+      try {
+        const history = shelf.get(name).history;
+        for (let i = 0; i < 10; i++) history.listExchanges({ ...search(i), limit: 100 });
+        const ms: number[] = [];
+        for (let i = 0; i < 60; i++) {
+          const q = search(i);
+          ms.push(timed(() => history.listExchanges({ ...q, limit: 100 })));
+        }
+        return {
+          archiveExchanges: exchanges,
+          archiveSec: sec,
+          archiveExchangesPerSec: Math.round(exchanges / Math.max(sec, 0.001)),
+          archiveMB: round(state.last.archiveBytes / 1e6, 1),
+          archiveLiveMBBefore: round(liveBefore / 1e6, 1),
+          archiveLiveMBAfter: round(fileBytes(db) / 1e6, 1),
+          archiveSearchWarmP95Ms: round(p95(ms)),
+        };
+      } finally {
+        shelf.close();
+      }
+    } finally {
+      db.close();
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/**
  * History as real calls leave it (issue 27): each message with the events and exchanges a bulk run
  * stores, at `messages` (default a million), the page and search queries warm and with a cold cache
  * (the file evicted before each one), and the bytes a message takes on disk.
@@ -614,7 +667,9 @@ export async function historyReal(opts: { quick: boolean; messages?: number }): 
     const evict = evictor(prepared.file, db);
     const cold = evict ? measure(opts.quick ? 20 : 100, evict) : null;
     const bytes = statSync(prepared.file).size;
+    const archived = await measureArchive(db, HISTORY_START + Math.floor(span / 4), (i) => exchangeSearch(i));
     return {
+      ...archived,
       ...(prepared.unpackedBytes ? { realBytesPerMessageUnpacked: Math.round(prepared.unpackedBytes / messages) } : {}),
       ...(prepared.packSec !== undefined ? { realPackSec: prepared.packSec, realCompactSec: prepared.compactSec! } : {}),
       realMessages: messages,

@@ -161,12 +161,14 @@ export class ExchangeRepository {
    * time (the row the archive holds); how many went.
    */
   deleteArchived(rows: ReadonlyArray<readonly [id: number, startedAt: number]>): number {
-    return this.deleting(() => {
-      const del = this.db.prepare('DELETE FROM exchanges WHERE id = ? AND started_at = ?');
-      let n = 0;
-      for (const [id, at] of rows) n += del.run(id, at).changes;
-      return n;
-    });
+    // One statement for the batch: the search index flushes what it holds at each statement that
+    // writes to it (a statement per row took 15 times as long).
+    return this.deleting(
+      () =>
+        this.db
+          .prepare('DELETE FROM exchanges WHERE (id, started_at) IN (SELECT value ->> 0, value ->> 1 FROM json_each(?))')
+          .run(JSON.stringify(rows)).changes,
+    );
   }
 
   /**
