@@ -173,7 +173,7 @@ export interface VacuumResult {
 }
 
 /** Why an archive file cannot be opened (archive-failed's kinds that a listed file can have). */
-export type ArchiveProblem = 'unreadable' | 'too-new' | 'old' | 'not-archive' | 'not-found';
+export type ArchiveProblem = 'unreadable' | 'too-new' | 'not-archive' | 'not-found';
 
 /** What archiving the months before `before` would move out of the live store. */
 export interface ArchivePlan {

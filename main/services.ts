@@ -365,6 +365,8 @@ export async function createServices(options: ServicesOptions = {}): Promise<Ser
     if ((options.receipts ?? 'all') === 'all') await receipts.startAll(store.profiles.list());
 
     const archiver = store.archiver(clock, options.log);
+    // A removal of archived exchanges that a closed or killed process left unfinished goes on (the app's background work).
+    if (options.packExchanges !== false) archiver.resume();
 
     const version = options.version ?? '0.1.0';
     const services: Services = {

@@ -89,7 +89,19 @@ export interface ErrorParams {
   /** Archiving old months, or opening an archive, could not be done (archive.ts). */
   'archive-failed': {
     kind:
-      'month' | 'empty' | 'busy' | 'running-elsewhere' | 'stopped' | 'check' | 'name-taken' | 'not-found' | 'unreadable' | 'too-new' | 'old' | 'not-archive';
+      | 'month'
+      | 'empty'
+      | 'busy'
+      | 'running-elsewhere'
+      | 'stopped'
+      | 'stopped-removing'
+      | 'unwritable'
+      | 'check'
+      | 'name-taken'
+      | 'not-found'
+      | 'unreadable'
+      | 'too-new'
+      | 'not-archive';
     month?: string;
     name?: string;
   };

@@ -39,10 +39,12 @@ export function registerArchiveCommand(program: Command, ctx: CommandContext): v
     .requiredOption('--before <month>', t('cli:help.archiveBefore'))
     .option('--dry-run', t('cli:help.archiveDryRun'))
     .action(async (opts: { before: string; dryRun?: boolean }) => {
-      const utcOffsetMinutes = -session.clock.date().getTimezoneOffset();
+      // The wall clock's offset at the start of that month (summer time may differ from today's).
+      const [y, m] = opts.before.split('-').map(Number) as [number, number];
+      const utcOffsetMinutes = Number.isFinite(y) && Number.isFinite(m) ? -new Date(y, m - 1, 1).getTimezoneOffset() : 0;
       const plan = await session.call('store.previewArchive', { before: opts.before, utcOffsetMinutes });
       if (opts.dryRun) return emit(plan, () => planText(plan));
-      const started = await session.call('store.archive', { before: opts.before, utcOffsetMinutes, confirm: true });
+      await session.call('store.archive', { before: opts.before, utcOffsetMinutes, confirm: true });
       const progress = progressLine(ctx);
       for (;;) {
         const running = (await session.call('store.status', undefined)).archive.running;
@@ -52,7 +54,7 @@ export function registerArchiveCommand(program: Command, ctx: CommandContext): v
       }
       progress.end();
       const { last, error } = (await session.call('store.status', undefined)).archive;
-      if (error || !last || last.name !== started.name) throw failureFromIpc((error ?? { code: 'internal', params: {} }) as never);
+      if (error || !last) throw failureFromIpc((error ?? { code: 'internal', params: {} }) as never);
       emit(last, () =>
         [
           t('cli:archive.done', { count: last.exchanges, months: months(last.from, last.to), name: last.name, size: formatBytes(last.archiveBytes) }),

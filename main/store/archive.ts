@@ -1,6 +1,19 @@
 import BetterSqlite3 from 'better-sqlite3';
 import type { Database } from 'better-sqlite3';
-import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import {
+  closeSync,
+  copyFileSync,
+  existsSync,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import type { ArchiveInfo, ArchivePlan, ArchiveProgress, ArchiveResult, ArchiveState } from '../../common/history-types';
 import type { Clock } from '../clock';
@@ -90,10 +103,10 @@ function pidAlive(pid: number): boolean {
   }
 }
 
-/** Partial files left by an archive whose process is gone. */
+/** Partial files (and their journals) left by an archive whose process is gone. */
 function removeStalePartials(folder: string): void {
   for (const f of readdirSync(folder)) {
-    const m = /\.partial-(\d+)$/.exec(f);
+    const m = /\.partial-(\d+)(?:-journal|-wal|-shm)?$/.exec(f);
     if (m && !pidAlive(Number(m[1]))) rmSync(join(folder, f), { force: true });
   }
 }
@@ -124,26 +137,77 @@ interface ArchiveMeta {
   createdAt: number;
 }
 
-/** Opens an archive read-only, after checking it is one this version reads. */
-function openArchiveFile(path: string, name: string): { db: Database; meta: ArchiveMeta } {
-  let db: Database;
+/** Where an archive written at an older schema is read from: a copy brought up to date, kept beside it. */
+export const UPGRADED_FOLDER = '.upgraded';
+
+/** The file's identity: a file replaced by another (even with the same time) is opened again. */
+function identity(path: string): string {
+  const st = statSync(path);
+  return `${st.dev}:${st.ino}:${st.size}:${st.mtimeMs}`;
+}
+
+function openReadOnly(path: string, name: string): Database {
   try {
-    db = new BetterSqlite3(path, { readonly: true, fileMustExist: true });
+    const db = new BetterSqlite3(path, { readonly: true, fileMustExist: true });
+    db.pragma('busy_timeout = 5000');
+    registerExchangeFunctions(db);
+    return db;
   } catch {
     throw fail('archive-failed', { kind: existsSync(path) ? 'unreadable' : 'not-found', name });
   }
+}
+
+/**
+ * An archive written at an older schema is never changed: a copy of it is brought up to this
+ * version's schema by the same migrations as the live store (once, kept in `.upgraded/` while the
+ * archive stays the same file), and read from there.
+ */
+function upgradedCopy(folder: string, path: string, name: string, id: string): string {
+  const dir = join(folder, UPGRADED_FOLDER);
+  const copy = join(dir, name);
+  const stamp = join(dir, `${name}.source`);
   try {
-    db.pragma('busy_timeout = 5000');
-    registerExchangeFunctions(db);
+    if (existsSync(copy) && existsSync(stamp) && readFileSync(stamp, 'utf8') === id) return copy;
+    mkdirSync(dir, { recursive: true });
+    const partial = `${copy}.partial-${process.pid}`;
+    rmSync(partial, { force: true });
+    copyFileSync(path, partial);
+    const db = openDatabase(partial);
+    db.pragma('journal_mode = DELETE');
+    db.close();
+    renameSync(partial, copy);
+    writeFileSync(stamp, id);
+    return copy;
+  } catch (error) {
+    if ((error as { code?: unknown }).code === 'database-too-new') throw fail('archive-failed', { kind: 'too-new', name });
+    throw fail('archive-failed', { kind: 'unreadable', name });
+  }
+}
+
+/** Opens an archive read-only (an older one through its upgraded copy), after checking it is one. */
+function openArchiveFile(folder: string, name: string): { db: Database; meta: ArchiveMeta; id: string } {
+  const path = join(folder, name);
+  let id: string;
+  try {
+    id = identity(path);
+  } catch {
+    throw fail('archive-failed', { kind: 'not-found', name });
+  }
+  let db = openReadOnly(path, name);
+  try {
     const version = schemaVersion(db);
     const latest = MIGRATIONS.at(-1)!.version;
     if (version > latest) throw fail('archive-failed', { kind: 'too-new', name });
-    if (version < latest) throw fail('archive-failed', { kind: 'old', name });
+    if (getSetting(db, META_KEY) === null) throw fail('archive-failed', { kind: 'not-archive', name });
+    if (version < latest) {
+      db.close();
+      db = openReadOnly(upgradedCopy(folder, path, name, id), name);
+    }
     const raw = getSetting(db, META_KEY);
     if (raw === null) throw fail('archive-failed', { kind: 'not-archive', name });
-    return { db, meta: JSON.parse(raw) as ArchiveMeta };
+    return { db, meta: JSON.parse(raw) as ArchiveMeta, id };
   } catch (error) {
-    db.close();
+    if (db.open) db.close();
     if ((error as { code?: unknown }).code === 'archive-failed') throw error;
     throw fail('archive-failed', { kind: 'unreadable', name });
   }
@@ -154,37 +218,37 @@ interface OpenArchive {
   meta: ArchiveMeta;
   history: HistoryRepository;
   exchanges: ExchangeRepository;
-  mtimeMs: number;
+  id: string;
 }
 
 /**
- * The archives in the folder, and each one opened read-only on first use (kept open; opened again
- * when the file was replaced). Names only: a file outside the folder is never opened.
+ * The archives in the folder. One is opened read-only when it is read, and kept open while it is
+ * the same file (a file replaced is opened again); listing opens each just long enough to read
+ * what it holds. Names only: a file outside the folder is never opened.
  */
 export class ArchiveShelf {
   private readonly open = new Map<string, OpenArchive>();
 
   constructor(readonly folder: string) {}
 
-  private path(name: string): string {
+  private check(name: string): void {
     if (!NAME.test(name)) throw fail('archive-failed', { kind: 'not-found', name });
-    return join(this.folder, name);
   }
 
   get(name: string): OpenArchive {
-    const path = this.path(name);
-    let mtimeMs: number;
+    this.check(name);
+    let id: string;
     try {
-      mtimeMs = statSync(path).mtimeMs;
+      id = identity(join(this.folder, name));
     } catch {
       this.forget(name);
       throw fail('archive-failed', { kind: 'not-found', name });
     }
     const had = this.open.get(name);
-    if (had && had.mtimeMs === mtimeMs) return had;
+    if (had && had.id === id) return had;
     this.forget(name);
-    const { db, meta } = openArchiveFile(path, name);
-    const opened = { db, meta, history: new HistoryRepository(db), exchanges: new ExchangeRepository(db), mtimeMs };
+    const { db, meta } = openArchiveFile(this.folder, name);
+    const opened = { db, meta, history: new HistoryRepository(db), exchanges: new ExchangeRepository(db), id };
     this.open.set(name, opened);
     return opened;
   }
@@ -199,13 +263,24 @@ export class ArchiveShelf {
     }
     const out: ArchiveInfo[] = [];
     for (const name of files.sort()) {
-      const bytes = statSync(join(this.folder, name)).size;
       try {
-        const { meta } = this.get(name);
-        out.push({ name, bytes, from: meta.from, to: meta.to, exchanges: meta.exchanges, createdAt: meta.createdAt, problem: null });
-      } catch (error) {
-        const kind = (toIpcError(error).params as { kind?: string } | undefined)?.kind ?? 'unreadable';
-        out.push({ name, bytes, from: null, to: null, exchanges: null, createdAt: null, problem: kind as ArchiveInfo['problem'] });
+        const bytes = statSync(join(this.folder, name)).size;
+        try {
+          const had = this.open.get(name);
+          let meta: ArchiveMeta;
+          if (had && had.id === identity(join(this.folder, name))) meta = had.meta;
+          else {
+            const opened = openArchiveFile(this.folder, name);
+            opened.db.close();
+            meta = opened.meta;
+          }
+          out.push({ name, bytes, from: meta.from, to: meta.to, exchanges: meta.exchanges, createdAt: meta.createdAt, problem: null });
+        } catch (error) {
+          const kind = (toIpcError(error).params as { kind?: string } | undefined)?.kind ?? 'unreadable';
+          out.push({ name, bytes, from: null, to: null, exchanges: null, createdAt: null, problem: kind as ArchiveInfo['problem'] });
+        }
+      } catch {
+        // Gone between the listing and its size: not listed.
       }
     }
     return out;
@@ -231,6 +306,36 @@ export interface ArchiverDeps {
   written?: (name: string) => void;
 }
 
+/**
+ * The claim of the archive under way, in `settings` (every process sees it): whose it is, and which
+ * archive it removes once that one is whole (`removing`), so that a removal cut short (the app
+ * closed, the process killed) is finished by the next process that archives or starts the app.
+ */
+interface Claim {
+  owner: string;
+  name: string | null;
+  phase: 'copying' | 'removing';
+}
+
+function readClaim(db: Database): Claim | null {
+  const raw = getSetting(db, CLAIM_KEY);
+  if (raw === null) return null;
+  try {
+    const c = JSON.parse(raw) as Claim;
+    return typeof c.owner === 'string' ? c : { owner: raw, name: null, phase: 'copying' };
+  } catch {
+    // A claim written as the bare owner.
+    return { owner: raw, name: null, phase: 'copying' };
+  }
+}
+
+const writeClaim = (db: Database, c: Claim) => db.prepare('INSERT OR REPLACE INTO settings (key, value) VALUES (?, ?)').run(CLAIM_KEY, JSON.stringify(c));
+
+function isBusy(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED'));
+}
+
 /** Runs one archive at a time, in the background, and says how far it is. */
 export class Archiver {
   private running: ArchiveProgress | null = null;
@@ -238,6 +343,7 @@ export class Archiver {
   private error: ReturnType<typeof toIpcError> | null = null;
   private done: Promise<void> = Promise.resolve();
   private stopping = new AbortController();
+  private readonly owner = processOwner();
 
   constructor(private readonly d: ArchiverDeps) {}
 
@@ -256,45 +362,130 @@ export class Archiver {
   }
 
   /**
-   * Starts moving the exchanges of the months before `before` to a new archive; returns its name
-   * and how many exchanges it takes. Throws archive-failed (empty, busy, running-elsewhere, month).
+   * Takes the claim (refused while a running process holds it); returns the removal a process that
+   * is gone left unfinished, if any.
    */
-  start(before: string, utcOffsetMinutes: number): { name: string; exchanges: number } {
-    if (this.running) throw fail('archive-failed', { kind: 'busy' });
-    const { db, folder } = this.d;
-    const plan = planArchive(db, before, utcOffsetMinutes);
-    if (plan.exchanges === 0 || plan.from === null || plan.to === null) throw fail('archive-failed', { kind: 'empty', month: before });
-    // The claim, kept where every process sees it.
-    const owner = processOwner();
-    db.transaction(() => {
-      const held = getSetting(db, CLAIM_KEY);
-      if (held !== null && held !== owner && ownerAlive(held)) throw fail('archive-failed', { kind: 'running-elsewhere' });
-      db.prepare('INSERT OR REPLACE INTO settings (key, value) VALUES (?, ?)').run(CLAIM_KEY, owner);
-    }).immediate();
+  private claim(): string | null {
+    const { db } = this.d;
+    return db
+      .transaction(() => {
+        const held = readClaim(db);
+        if (held && held.owner !== this.owner && ownerAlive(held.owner)) throw fail('archive-failed', { kind: 'running-elsewhere' });
+        writeClaim(db, { owner: this.owner, name: null, phase: 'copying' });
+        return held?.phase === 'removing' && held.name && existsSync(join(this.d.folder, held.name)) ? held.name : null;
+      })
+      .immediate();
+  }
+
+  /** Gives the claim up, unless it names a removal left unfinished (then the next archive, or the app's next start, finishes it). */
+  private release(): void {
     try {
-      mkdirSync(folder, { recursive: true });
-      removeStalePartials(folder);
+      const { db } = this.d;
+      const held = db.open ? readClaim(db) : null;
+      if (held?.owner === this.owner && held.phase !== 'removing') deleteSetting(db, CLAIM_KEY);
     } catch (error) {
-      deleteSetting(db, CLAIM_KEY);
-      throw error;
+      this.d.log?.(error);
     }
-    const name = freeName(folder, plan.from, plan.to);
-    this.running = { name, phase: 'copying', done: 0, total: plan.exchanges };
+  }
+
+  private begin(work: () => Promise<void>): void {
     this.error = null;
     this.stopping = new AbortController();
-    this.done = this.run(name, plan, utcOffsetMinutes)
+    this.done = work()
       .catch((error: unknown) => {
         this.error = toIpcError(error);
         this.d.log?.(error);
       })
       .finally(() => {
         this.running = null;
-        try {
-          if (db.open) deleteSetting(db, CLAIM_KEY);
-        } catch (error) {
-          this.d.log?.(error);
-        }
+        this.release();
       });
+  }
+
+  /**
+   * Finishes the removal a process that is gone left unfinished (called when the app starts): the
+   * exchanges its archive holds that are still in the live store go. Nothing to do: nothing runs.
+   */
+  resume(): void {
+    if (this.running) return;
+    const held = readClaim(this.d.db);
+    if (!held || held.phase !== 'removing' || !held.name || (held.owner !== this.owner && ownerAlive(held.owner))) return;
+    let left: string | null;
+    try {
+      left = this.claim();
+    } catch (error) {
+      this.d.log?.(error);
+      return;
+    }
+    if (!left) return this.release();
+    const name = left;
+    this.running = { name, phase: 'removing', done: 0, total: 0 };
+    this.begin(async () => {
+      await this.pause();
+      await this.finishLeft(name);
+    });
+  }
+
+  /** Finishes the removal of an archive a process that is gone left unfinished; says so as the last archive. */
+  private async finishLeft(name: string): Promise<void> {
+    const storeBytesBefore = fileBytes(this.d.db);
+    const removed = await this.remove(name);
+    const final = join(this.d.folder, name);
+    const reader = openReadOnly(final, name);
+    try {
+      const meta = JSON.parse(getSetting(reader, META_KEY) ?? '{}') as Partial<ArchiveMeta>;
+      this.last = {
+        name,
+        exchanges: meta.exchanges ?? 0,
+        bytes: meta.bytes ?? 0,
+        removed,
+        from: meta.from ?? '',
+        to: meta.to ?? '',
+        archiveBytes: statSync(final).size,
+        storeBytesBefore,
+        storeBytesAfter: fileBytes(this.d.db),
+      };
+    } finally {
+      reader.close();
+    }
+  }
+
+  /**
+   * Starts moving the exchanges of the months before `before` to a new archive; returns its name
+   * and how many exchanges it takes. `utcOffsetMinutes`: the wall clock's offset at the start of
+   * that month (its first instant is the cut). Throws archive-failed (empty, busy,
+   * running-elsewhere, month). A removal left unfinished by a process that is gone is finished first.
+   */
+  start(before: string, utcOffsetMinutes: number): { name: string; exchanges: number } {
+    if (this.running) throw fail('archive-failed', { kind: 'busy' });
+    const { db, folder } = this.d;
+    const plan = planArchive(db, before, utcOffsetMinutes);
+    if (plan.exchanges === 0 || plan.from === null || plan.to === null) throw fail('archive-failed', { kind: 'empty', month: before });
+    const left = this.claim();
+    let name: string;
+    try {
+      mkdirSync(folder, { recursive: true });
+      removeStalePartials(folder);
+      name = left ?? freeName(folder, plan.from, plan.to);
+    } catch (error) {
+      this.release();
+      if ((error as { code?: unknown }).code === 'archive-failed') throw error;
+      throw fail('archive-failed', { kind: 'unwritable', name: folder });
+    }
+    this.running = { name, phase: left ? 'removing' : 'copying', done: 0, total: plan.exchanges };
+    this.begin(async () => {
+      // The first batch after a pause: the request that started it is answered at once.
+      await this.pause();
+      if (!left) return this.run(name, plan, utcOffsetMinutes);
+      // The archive a process that is gone left half removed is finished first (its exchanges are
+      // in it already); what is left before the month then goes to a new one.
+      await this.finishLeft(left);
+      const rest = planArchive(db, before, utcOffsetMinutes);
+      if (rest.exchanges === 0 || rest.from === null || rest.to === null) return;
+      const next = freeName(folder, rest.from, rest.to);
+      this.running = { name: next, phase: 'copying', done: 0, total: rest.exchanges };
+      await this.run(next, rest, utcOffsetMinutes);
+    });
     return { name, exchanges: plan.exchanges };
   }
 
@@ -305,8 +496,8 @@ export class Archiver {
     return !signal.aborted && this.d.db.open;
   }
 
-  private async pause(): Promise<void> {
-    if (!(await this.rest())) throw fail('archive-failed', { kind: 'stopped' });
+  private async pause(kind: 'stopped' | 'stopped-removing' = 'stopped', name?: string): Promise<void> {
+    if (!(await this.rest())) throw fail('archive-failed', { kind, ...(name ? { name } : {}) });
   }
 
   private async run(name: string, plan: ArchivePlan, utcOffsetMinutes: number): Promise<void> {
@@ -314,15 +505,14 @@ export class Archiver {
     const progress = this.running!;
     const final = join(folder, name);
     const partial = `${final}.partial-${process.pid}`;
-    // The first batch after a pause: the request that started it is answered at once.
-    await this.pause();
     const storeBytesBefore = fileBytes(db);
-    // The archive's schema is the live store's: the same migrations, then no WAL (read-only opens need none).
-    openDatabase(partial).close();
-    const copier = new BetterSqlite3(db.name);
     let copied = { n: 0, bytes: 0 };
     let meta!: ArchiveMeta;
+    let copier: Database | null = null;
     try {
+      // The archive's schema is the live store's: the same migrations, then no WAL (read-only opens need none).
+      openDatabase(partial).close();
+      copier = new BetterSqlite3(db.name);
       copier.pragma('busy_timeout = 5000');
       // An archive holds exchanges without their messages (those stay in the live store).
       copier.pragma('foreign_keys = OFF');
@@ -360,7 +550,7 @@ export class Archiver {
           // A dictionary made since the first batch (rows are packed while this runs); the search
           // index's trigger reads each row's text with the live store's dictionaries (the same ids).
           newDicts.run();
-          refreshDictionaries(copier);
+          refreshDictionaries(copier!);
           copyRows.run(plan.cutoff, ...at, last.started_at, last.id);
           copyLinks.run(...at, last.started_at, last.id);
           return { rows: rows.length, bytes: rows.reduce((s, r) => s + (r.size_bytes ?? 0), 0), last: [last.started_at, last.id] as [number, number] };
@@ -377,7 +567,15 @@ export class Archiver {
       if (!copied.n) throw fail('archive-failed', { kind: 'empty', month: plan.before });
       const check = copier.prepare('SELECT count(*) AS n, coalesce(sum(size_bytes), 0) AS bytes FROM arch.exchanges').get() as { n: number; bytes: number };
       const quick = copier.pragma('arch.quick_check', { simple: true });
-      if (check.n !== copied.n || check.bytes !== copied.bytes || quick !== 'ok') throw fail('archive-failed', { kind: 'check' });
+      // Every packed row's dictionary is in the archive (else it could not be read from there).
+      const orphans = (
+        copier
+          .prepare(
+            'SELECT count(*) AS n FROM arch.exchanges e WHERE e.dict_id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM arch.exchange_dicts d WHERE d.id = e.dict_id)',
+          )
+          .get() as { n: number }
+      ).n;
+      if (check.n !== copied.n || check.bytes !== copied.bytes || quick !== 'ok' || orphans > 0) throw fail('archive-failed', { kind: 'check' });
       const archived = copier.prepare('SELECT min(started_at) AS first, max(started_at) AS last FROM arch.exchanges').get() as { first: number; last: number };
       meta = {
         from: monthOf(archived.first, utcOffsetMinutes),
@@ -388,46 +586,26 @@ export class Archiver {
         createdAt: clock.now(),
       };
       copier.transaction(() => {
-        copier.exec('DELETE FROM arch.exchange_dicts WHERE rows <= 0');
-        copier.prepare('INSERT OR REPLACE INTO arch.settings (key, value) VALUES (?, ?)').run(META_KEY, JSON.stringify(meta));
+        copier!.exec('DELETE FROM arch.exchange_dicts WHERE rows <= 0');
+        copier!.prepare('INSERT OR REPLACE INTO arch.settings (key, value) VALUES (?, ?)').run(META_KEY, JSON.stringify(meta));
       })();
       copier.exec('DETACH DATABASE arch');
-    } catch (error) {
       copier.close();
+      copier = null;
+      // Whole on the disk before a single live row goes; the claim says which archive to finish removing.
+      syncFile(partial);
+      db.transaction(() => {
+        renameSync(partial, final);
+        writeClaim(db, { owner: this.owner, name, phase: 'removing' });
+      }).immediate();
+      syncFolder(folder);
+    } catch (error) {
+      copier?.close();
       rmSync(partial, { force: true });
       throw error;
     }
-    copier.close();
-    // Whole on the disk before a single live row goes.
-    syncFile(partial);
-    renameSync(partial, final);
-    syncFolder(folder);
     this.d.written?.(name);
-
-    progress.phase = 'removing';
-    progress.done = 0;
-    const reader = new BetterSqlite3(final, { readonly: true, fileMustExist: true });
-    const exchanges = new ExchangeRepository(db);
-    let removed = 0;
-    try {
-      const ids = reader.prepare(`SELECT id, started_at FROM exchanges WHERE id > ? ORDER BY id LIMIT ${ARCHIVE_BATCH}`);
-      let after = Number.MIN_SAFE_INTEGER;
-      for (;;) {
-        const rows = ids.all(after) as Array<{ id: number; started_at: number }>;
-        if (!rows.length) break;
-        removed += exchanges.deleteArchived(rows.map((r) => [r.id, r.started_at]));
-        after = rows.at(-1)!.id;
-        progress.done += rows.length;
-        await this.pause();
-      }
-    } finally {
-      reader.close();
-    }
-    // The index's markers of the rows removed are merged away a step at a time; then the pages go back.
-    // Closing stops it: the next deletion's merges go on with it.
-    for (let i = 0; i < 100_000 && exchanges.mergeSearchIndex(); i++) if (!(await this.rest())) break;
-    if (!db.open) return;
-    shrink(db);
+    const removed = await this.remove(name);
     this.last = {
       name,
       exchanges: copied.n,
@@ -439,5 +617,51 @@ export class Archiver {
       storeBytesBefore,
       storeBytesAfter: fileBytes(db),
     };
+  }
+
+  /**
+   * Removes from the live store the exchanges the archive `name` holds (each only where its id and
+   * time still match), a batch at a time; waits out another process's write lock; then merges the
+   * search index and gives the pages back. How many went.
+   */
+  private async remove(name: string): Promise<number> {
+    const { db, folder } = this.d;
+    const progress = this.running!;
+    progress.phase = 'removing';
+    progress.done = 0;
+    const reader = new BetterSqlite3(join(folder, name), { readonly: true, fileMustExist: true });
+    const exchanges = new ExchangeRepository(db);
+    let removed = 0;
+    try {
+      progress.total = (reader.prepare('SELECT count(*) AS n FROM exchanges').get() as { n: number }).n;
+      const ids = reader.prepare(`SELECT id, started_at FROM exchanges WHERE id > ? ORDER BY id LIMIT ${ARCHIVE_BATCH}`);
+      let after = Number.MIN_SAFE_INTEGER;
+      for (;;) {
+        const rows = ids.all(after) as Array<{ id: number; started_at: number }>;
+        if (!rows.length) break;
+        for (;;) {
+          try {
+            removed += exchanges.deleteArchived(rows.map((r) => [r.id, r.started_at]));
+            break;
+          } catch (error) {
+            if (!isBusy(error)) throw error;
+            // Another process holds the store's write lock: wait, then try this batch again.
+            for (let i = 0; i < 100; i++) await this.pause('stopped-removing', name);
+          }
+        }
+        after = rows.at(-1)!.id;
+        progress.done += rows.length;
+        await this.pause('stopped-removing', name);
+      }
+    } finally {
+      reader.close();
+    }
+    // Done: no process needs to finish it.
+    db.transaction(() => writeClaim(db, { owner: this.owner, name: null, phase: 'copying' })).immediate();
+    // The index's markers of the rows removed are merged away a step at a time; then the pages go back.
+    // Closing stops it: the next deletion's merges go on with it.
+    for (let i = 0; i < 100_000 && exchanges.mergeSearchIndex(); i++) if (!(await this.rest())) break;
+    if (db.open) shrink(db);
+    return removed;
   }
 }

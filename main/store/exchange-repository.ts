@@ -165,9 +165,8 @@ export class ExchangeRepository {
     // writes to it (a statement per row took 15 times as long).
     return this.deleting(
       () =>
-        this.db
-          .prepare('DELETE FROM exchanges WHERE (id, started_at) IN (SELECT value ->> 0, value ->> 1 FROM json_each(?))')
-          .run(JSON.stringify(rows)).changes,
+        this.db.prepare('DELETE FROM exchanges WHERE (id, started_at) IN (SELECT value ->> 0, value ->> 1 FROM json_each(?))').run(JSON.stringify(rows))
+          .changes,
     );
   }
 

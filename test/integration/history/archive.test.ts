@@ -3,7 +3,7 @@
 // there; the live store keeps the messages and loses the exchanges only once the archive is whole
 // on the disk. One archive runs at a time across processes; one stopped half-way loses nothing.
 import { afterEach, describe, expect, it } from 'vitest';
-import { copyFileSync, existsSync, readdirSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { ManualClock } from '../../../main/clock';
@@ -13,6 +13,9 @@ import { createServices, type Services } from '../../../main/services';
 import { openStore } from '../../../main/store';
 import { ARCHIVE_BATCH, ARCHIVE_PAUSE_MS } from '../../../main/store/archive';
 import { setSetting } from '../../../main/store/settings-repository';
+import { MIGRATIONS } from '../../../main/store/migrations';
+import type { Migration } from '../../../main/store/migrations/types';
+import type { Database } from '../../../main/store/database';
 import type { Exchange, ExchangeRecord } from '../../../common/records';
 import { tempHome } from '../../helpers/temp-home';
 import { cli } from '../cli/run-cli';
@@ -48,7 +51,7 @@ function exchange(startedAt: number, n: number): Exchange {
  * A data directory with one message a day from June to mid-November (Beijing time), each with its
  * send or status exchange; the first exchange of every month also names the next day's message.
  */
-function seeded(days = 168): { dir: string; perMonth: Map<string, number> } {
+function seeded(days = 168, perDay = 1): { dir: string; perMonth: Map<string, number> } {
   const home = tempHome();
   cleanups.push(home.cleanup);
   const store = openStore(home.dir);
@@ -64,21 +67,24 @@ function seeded(days = 168): { dir: string; perMonth: Map<string, number> } {
       const at = JUNE + d * DAY + 3_600_000;
       const month = new Date(at + BEIJING * 60_000).toISOString().slice(0, 7);
       const first = !perMonth.has(month);
-      perMonth.set(month, (perMonth.get(month) ?? 0) + 1);
+      perMonth.set(month, (perMonth.get(month) ?? 0) + perDay);
       store.exchanges.insert(exchange(at, d), { messageIds: first && d + 1 < days ? [ids[d]!, ids[d + 1]!] : [ids[d]!] });
+      // More status polls of the day's call, when asked for.
+      for (let k = 1; k < perDay; k++) store.exchanges.insert(exchange(at + k * 1000, days + d * perDay + k), { messageId: ids[d]! });
     }
   })();
   store.close();
   return { dir: home.dir, perMonth };
 }
 
-async function open(home: string, clock: ManualClock): Promise<{ services: Services; h: Handlers }> {
+/** The app's services on `home`; `background`: with its background work (packing, finishing an archive's removal), as the app runs. */
+async function open(home: string, clock: ManualClock, background = false): Promise<{ services: Services; h: Handlers }> {
   const services = await createServices({
     home,
     clock,
     sandbox: false,
     receipts: 'on-demand',
-    packExchanges: false,
+    packExchanges: background,
     secrets: { store: new SessionSecretStore(), status: { kind: 'session', keychainAvailable: false, reason: 'test' } },
   });
   cleanups.push(() => services.close());
@@ -250,6 +256,84 @@ describe('archiving old months', () => {
     await finish(services, clock);
     expect((await h['store.status'](undefined)).archive.error).toBeNull();
     expect(readdirSync(folder)).toEqual([name]);
+  });
+});
+
+describe('an archive cut short, and one from an older version', () => {
+  /** Archives the months before November, and closes the app after one batch of the removal. */
+  async function closedWhileRemoving(dir: string, clock: ManualClock) {
+    const { services, h } = await open(dir, clock);
+    const before = await everyExchange(h);
+    const { name } = await h['store.archive']({ before: '2026-11', utcOffsetMinutes: BEIJING, confirm: true });
+    const removing = () => services.archives.archiver.state().running;
+    for (let i = 0; i < 10_000 && !(removing()?.phase === 'removing' && removing()!.done > 0); i++) await clock.advance(ARCHIVE_PAUSE_MS);
+    // Some removed, not all.
+    expect(removing()).toMatchObject({ phase: 'removing', done: ARCHIVE_BATCH });
+    expect(removing()!.total).toBeGreaterThan(ARCHIVE_BATCH);
+    await services.close();
+    cleanups.pop();
+    return { before, name };
+  }
+
+  /** Exchanges found both in the live store and in an archive (the same id and time). */
+  const inBoth = (live: ExchangeRecord[], archived: ExchangeRecord[]) =>
+    live.filter((e) => archived.some((a) => a.id === e.id && a.startedAt === e.startedAt)).length;
+
+  it('closed while removing: the archive is whole, and the next start of the app finishes the removal', async () => {
+    const { dir } = seeded(120, 20);
+    const clock = new ManualClock(Date.UTC(2026, 10, 27));
+    const { before, name } = await closedWhileRemoving(dir, clock);
+    // Between the two: the archive holds everything it took, the live store still some of it.
+    const { services, h } = await open(dir, clock, true);
+    expect(services.archives.archiver.state().running).toMatchObject({ name, phase: 'removing' });
+    await finish(services, clock);
+    const live = await everyExchange(h);
+    const archived = await everyExchange(h, name);
+    expect(inBoth(live, archived)).toBe(0);
+    expect([...archived, ...live].map(strip)).toEqual(before);
+    expect((await h['store.status'](undefined)).archive).toMatchObject({ error: null, last: { name, exchanges: archived.length } });
+    expect(readdirSync(join(dir, 'archives'))).toEqual([name]);
+  });
+
+  it('closed while removing: archiving again first finishes that removal, and no exchange lands in two archives', async () => {
+    const { dir } = seeded(120, 20);
+    const clock = new ManualClock(Date.UTC(2026, 10, 27));
+    const { before, name } = await closedWhileRemoving(dir, clock);
+    // A command (no background work) asks for the same months again.
+    const { services, h } = await open(dir, clock);
+    expect(services.archives.archiver.state().running).toBeNull();
+    await h['store.archive']({ before: '2026-11', utcOffsetMinutes: BEIJING, confirm: true });
+    await finish(services, clock);
+    const archived = await everyExchange(h, name);
+    const live = await everyExchange(h);
+    expect(inBoth(live, archived)).toBe(0);
+    expect([...archived, ...live].map(strip)).toEqual(before);
+    expect(readdirSync(join(dir, 'archives'))).toEqual([name]);
+    expect((await h['store.status'](undefined)).archive.last).toMatchObject({ name, exchanges: archived.length });
+  });
+
+  it('an archive written before a later schema change is read through an upgraded copy, and the archive itself is left as it was', async () => {
+    const { dir } = seeded(100);
+    const clock = new ManualClock(Date.UTC(2026, 10, 27));
+    const { services, h } = await open(dir, clock);
+    const { name } = await h['store.archive']({ before: '2026-08', utcOffsetMinutes: BEIJING, confirm: true });
+    await finish(services, clock);
+    const archived = await everyExchange(h, name);
+    const file = join(dir, 'archives', name);
+    const bytes = readFileSync(file);
+    services.archives.shelf.forget(name);
+    // The next version adds a migration (any change to the schema).
+    const migrations = MIGRATIONS as Migration[];
+    migrations.push({ version: MIGRATIONS.at(-1)!.version + 1, name: 'next', up: (db: Database) => void db.exec('CREATE TABLE next_version (x)') });
+    try {
+      expect((await h['store.archives'](undefined)).archives).toEqual([expect.objectContaining({ name, problem: null, exchanges: archived.length })]);
+      expect(await everyExchange(h, name)).toEqual(archived);
+      expect(readFileSync(file).equals(bytes)).toBe(true);
+      expect(readdirSync(join(dir, 'archives', '.upgraded'))).toEqual([name, `${name}.source`]);
+    } finally {
+      migrations.pop();
+      services.archives.shelf.close();
+    }
   });
 });
 

@@ -11,7 +11,7 @@ import { describeError, type IpcError } from '../../app/api';
 import { useFeedback } from '../../app/feedback';
 import { currentLanguage } from '../../i18n';
 import { useArchivePlan, useArchives } from './data';
-import { formatBytes, formatCount, monthLabel, monthRange, utcOffsetMinutes } from './history-model';
+import { formatBytes, formatCount, monthLabel, monthRange } from './history-model';
 
 /** The current month and the 35 before it, newest first ("2026-11", "2026-10", …). */
 function recentMonths(now: Date): string[] {
@@ -35,7 +35,11 @@ export function ArchiveSection({ status, start, onOpen }: { status: StoreStatus;
   const months = useMemo(() => recentMonths(new Date()), []);
   // Keeps the current month and the three before it, unless another is picked.
   const [before, setBefore] = useState(months[3]!);
-  const offset = utcOffsetMinutes();
+  // The wall clock's offset at the start of that month (summer time may differ from today's).
+  const offset = useMemo(() => {
+    const [y, m] = before.split('-').map(Number) as [number, number];
+    return -new Date(y, m - 1, 1).getTimezoneOffset();
+  }, [before]);
   const running = status.archive.running;
   const plan = useArchivePlan(true, before, offset);
   const archives = useArchives(true);

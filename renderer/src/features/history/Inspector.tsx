@@ -174,7 +174,8 @@ export function ExchangeInspector({ exchange: e, actions = true }: ExchangeInspe
         </Space>
         {actions ? (
           <Space wrap size={8}>
-            <MapReplyButton exchange={e} />
+            {/* Teaching reads the live store's exchange by id: not offered on an archived one. */}
+            {e.archive ? null : <MapReplyButton exchange={e} />}
             <CopyCurlButtons exchange={e} />
             <ExportHarButton ids={[e.id]} {...(e.archive ? { archive: e.archive } : {})} />
             <ReplayButton exchange={e} />
