@@ -36,8 +36,10 @@ import { deleteSetting, getSetting } from './settings-repository';
 // counted, checked (quick_check), synced to the disk and renamed into place; only then are they
 // deleted from the live store, a batch at a time, each row only where its id and time still match
 // the archived copy. A process killed while copying leaves a partial file (removed by the next
-// archive) and the live store untouched; killed while deleting, it leaves rows in both places.
-// One archive runs at a time across processes: the claim is a row in `settings`, naming its process.
+// archive) and the live store untouched. One archive runs at a time across processes: the claim is
+// a row in `settings`, naming its process and, once the archive is whole, the archive it removes;
+// a removal cut short is finished by the app's next start or the next archive (`Claim`).
+// An archive of an older schema is read through a copy brought up to date (`upgradedCopy`).
 
 export const ARCHIVE_FOLDER = 'archives';
 const CLAIM_KEY = 'exchanges.archiving';
