@@ -10,7 +10,9 @@ import type { ArchiveInfo } from '../../../../common/history-types';
 import { describeError, type IpcError } from '../../app/api';
 import { useFeedback } from '../../app/feedback';
 import { currentLanguage } from '../../i18n';
+import { useQueryClient } from '@tanstack/react-query';
 import { useArchivePlan, useArchives } from './data';
+import { exchangeKeys } from './history-push';
 import { formatBytes, formatCount, monthLabel, monthRange } from './history-model';
 
 /** The current month and the 35 before it, newest first ("2026-11", "2026-10", …). */
@@ -46,12 +48,16 @@ export function ArchiveSection({ status, start, onOpen }: { status: StoreStatus;
   const { refetch: refetchArchives } = archives;
   const { refetch: refetchPlan } = plan;
   const last = status.archive.last;
-  // An archive that ended is listed, and the plan read again.
+  const client = useQueryClient();
+  // An archive that ended is listed, and the plan read again; the exchange lists loaded before it
+  // (the live store's no longer holds what moved) are read again.
+  const ended = last ? `${last.name}:${last.removed}` : null;
   useEffect(() => {
     if (running) return;
     void refetchArchives();
     void refetchPlan();
-  }, [running, last?.name, refetchArchives, refetchPlan]);
+    if (ended) void client.invalidateQueries({ queryKey: exchangeKeys.all });
+  }, [running, ended, refetchArchives, refetchPlan, client]);
 
   const p = plan.data;
   const confirm = () => {
