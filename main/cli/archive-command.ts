@@ -5,6 +5,7 @@
 import type { Command } from 'commander';
 import type { ArchiveInfo, ArchivePlan } from '../../common/history-types';
 import { formatBytes } from '../../common/domain/bytes';
+import { monthStartOffsetMinutes } from '../../common/domain/months';
 import type { CommandContext } from './context';
 import { failureFromIpc } from './io';
 import { progressLine } from './bulk-command';
@@ -39,9 +40,7 @@ export function registerArchiveCommand(program: Command, ctx: CommandContext): v
     .requiredOption('--before <month>', t('cli:help.archiveBefore'))
     .option('--dry-run', t('cli:help.archiveDryRun'))
     .action(async (opts: { before: string; dryRun?: boolean }) => {
-      // The wall clock's offset at the start of that month (summer time may differ from today's).
-      const [y, m] = opts.before.split('-').map(Number) as [number, number];
-      const utcOffsetMinutes = Number.isFinite(y) && Number.isFinite(m) ? -new Date(y, m - 1, 1).getTimezoneOffset() : 0;
+      const utcOffsetMinutes = monthStartOffsetMinutes(opts.before);
       const plan = await session.call('store.previewArchive', { before: opts.before, utcOffsetMinutes });
       if (opts.dryRun) return emit(plan, () => planText(plan));
       await session.call('store.archive', { before: opts.before, utcOffsetMinutes, confirm: true });

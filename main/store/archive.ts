@@ -631,7 +631,7 @@ export class Archiver {
     const progress = this.running!;
     progress.phase = 'removing';
     progress.done = 0;
-    const reader = new BetterSqlite3(join(folder, name), { readonly: true, fileMustExist: true });
+    const reader = openReadOnly(join(folder, name), name);
     const exchanges = new ExchangeRepository(db);
     let removed = 0;
     try {

@@ -14,6 +14,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useArchivePlan, useArchives } from './data';
 import { exchangeKeys } from './history-push';
 import { formatBytes, formatCount, monthLabel, monthRange } from './history-model';
+import { monthStartOffsetMinutes } from '../../../../common/domain/months';
 
 /** The current month and the 35 before it, newest first ("2026-11", "2026-10", …). */
 function recentMonths(now: Date): string[] {
@@ -37,11 +38,7 @@ export function ArchiveSection({ status, start, onOpen }: { status: StoreStatus;
   const months = useMemo(() => recentMonths(new Date()), []);
   // Keeps the current month and the three before it, unless another is picked.
   const [before, setBefore] = useState(months[3]!);
-  // The wall clock's offset at the start of that month (summer time may differ from today's).
-  const offset = useMemo(() => {
-    const [y, m] = before.split('-').map(Number) as [number, number];
-    return -new Date(y, m - 1, 1).getTimezoneOffset();
-  }, [before]);
+  const offset = monthStartOffsetMinutes(before);
   const running = status.archive.running;
   const plan = useArchivePlan(true, before, offset);
   const archives = useArchives(true);

@@ -1,0 +1,9 @@
+/**
+ * The wall clock's offset from UTC (minutes east) at the first instant of a month ("2026-03") on
+ * this machine: where an archive's month starts, in summer time or not, whatever today's offset is.
+ * 0 for a text that is not a month (main refuses it in words).
+ */
+export function monthStartOffsetMinutes(month: string): number {
+  const m = /^(\d{4})-(\d{2})$/.exec(month);
+  return m ? -new Date(Number(m[1]), Number(m[2]) - 1, 1).getTimezoneOffset() : 0;
+}
