@@ -6,7 +6,8 @@ import type { ErrorCode } from './contract/errors';
 import type { IssueKind, StopReason, TransportErrorKind } from './vocabulary';
 
 /** Why a batch stopped, in full: the stored pause reason, or a finer cause of it. */
-export type StopKind = StopReason | 'cancelled' | 'internal' | 'queued' | 'signature';
+/** `keychain`: the profile's key could not be read from the system keychain (a finer cause of 'profile'). */
+export type StopKind = StopReason | 'cancelled' | 'internal' | 'queued' | 'signature' | 'keychain';
 
 /** Each reason code with its parameters. */
 export interface ReasonParams {

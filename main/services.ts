@@ -154,10 +154,17 @@ export interface Services {
   close(): Promise<void>;
 }
 
-/** A secret store that opens the OS keychain on first use. */
+/**
+ * How long the CLI waits for the keychain to answer its first question. Longer than the app's
+ * start-up wait (DEFAULT_PROBE_TIMEOUT_MS): nothing else waits on it, a person at a terminal may be
+ * answering an unlock prompt, and a slow keychain must not turn into "no key".
+ */
+export const LAZY_KEYCHAIN_PROBE_TIMEOUT_MS = 20_000;
+
+/** A secret store that opens the OS keychain on first use (the CLI's). */
 function lazyKeychain(): { store: SecretStore; status: () => Promise<SecretStoreStatus> } {
   let opened: Promise<{ store: SecretStore; status: SecretStoreStatus }> | null = null;
-  const open = () => (opened ??= openSecretStore());
+  const open = () => (opened ??= openSecretStore({ probeTimeoutMs: LAZY_KEYCHAIN_PROBE_TIMEOUT_MS }));
   const store: SecretStore = {
     get kind() {
       return 'keychain' as const;
@@ -212,7 +219,12 @@ export async function createServices(options: ServicesOptions = {}): Promise<Ser
       emit('storageProblem', storageProblem);
     };
 
-    const profiles = new ProfileService(store.profiles, secrets, () => sandbox?.baseUrl ?? null, clock);
+    // A key the keychain holds but cannot give (locked, not answering) is said as that, not as "no key".
+    const keychainProblem = async () => {
+      const status = await secretStatus();
+      return status.kind !== 'keychain' && status.reasonCode && status.reasonCode !== 'forced' ? status.reasonCode : null;
+    };
+    const profiles = new ProfileService(store.profiles, secrets, () => sandbox?.baseUrl ?? null, clock, keychainProblem);
     let receipts: ReceiptListeners | null = null;
     // One governor per profile, for batches and quick dial; a call waiting for its redial lends its line
     // (unless the profile is set not to, or a refusal kept with the profile stopped it).

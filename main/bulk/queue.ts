@@ -560,7 +560,7 @@ export class BulkQueue {
       } else if (local?.kind === 'profile') {
         repo.returnToQueue(item.id, { code: null, errorKind: 'profile', reason: reason('refused', { error: local.code }) });
         requeued();
-        this.stop(batchId, runner, 'paused', 'profile', stopped('profile', { error: local.code }));
+        this.stop(batchId, runner, 'paused', 'profile', stopped(local.code === 'keychain-unavailable' ? 'keychain' : 'profile', { error: local.code }));
       } else {
         this.o.log?.(thrown);
         repo.recordOutcome(item.id, 'unknown', { messageId: null, code: null, errorKind: 'internal', reason: reason('internal', {}) });

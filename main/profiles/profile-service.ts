@@ -1,4 +1,4 @@
-import type { KeyCheck, ProfileInput, ProfileSaveResult, ProfileView } from '../../common/contract';
+import type { KeychainReason, KeyCheck, ProfileInput, ProfileSaveResult, ProfileView } from '../../common/contract';
 import { profileInput } from '../../common/contract';
 import { keyMayGoTo, originOf, sameOrigin } from '../../common/domain/key-origin';
 import { requireValidApiKey, validateApiKey } from '../secrets/api-key';
@@ -57,7 +57,19 @@ export class ProfileService {
     private readonly secrets: SecretStore,
     private readonly sandboxBaseUrl: () => string | null,
     private readonly clock: Clock = systemClock,
+    /**
+     * Why the system keychain is not in use (null when it is, or when a person chose session-only
+     * storage): a key it holds cannot be read, so a missing key is said as that, not as "no key".
+     */
+    private readonly keychainProblem: () => Promise<KeychainReason | null> = async () => null,
   ) {}
+
+  /** The error for a profile whose key cannot be had: the keychain's problem if it has one, else "no key". */
+  private async missingKey(name: string): Promise<never> {
+    const problem = await this.keychainProblem();
+    if (problem) throw fail('keychain-unavailable', { kind: problem });
+    throw fail('no-key', { profile: name });
+  }
 
   /** Makes sure the built-in Sandbox profile exists (first start). */
   ensureSandboxProfile(): ProfileRecord {
@@ -313,7 +325,7 @@ export class ProfileService {
   async checkKey(id: string): Promise<{ apiKey: string; apiId: string; variant: SignatureVariant | null; dialect: Dialect }> {
     const r = this.record(id);
     const apiKey = this.ephemeral.get(id)?.apiKey ?? (await this.secrets.get(secretAccount(id)));
-    if (!apiKey) throw fail('no-key', { profile: r.name });
+    if (!apiKey) return this.missingKey(r.name);
     return { apiKey, apiId: r.apiId, variant: r.signing === 'off' ? null : r.signing, dialect: r.dialect };
   }
 
@@ -334,7 +346,7 @@ export class ProfileService {
   async endpoint(id: string): Promise<ProviderEndpoint> {
     const r = this.record(id);
     const apiKey = this.ephemeral.get(id)?.apiKey ?? (await this.secrets.get(secretAccount(id)));
-    if (!apiKey) throw fail('no-key', { profile: r.name });
+    if (!apiKey) return this.missingKey(r.name);
     const baseUrl = r.builtin ? this.sandboxBaseUrl() : r.baseUrl;
     if (!baseUrl) throw fail('not-found', { kind: 'sandbox' });
     if (!r.builtin) {

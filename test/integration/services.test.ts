@@ -93,6 +93,33 @@ describe('services on first start', () => {
     await expect(call('profiles.save', { name: 'ops', baseUrl: 'https://api.example.com', apiId: 'y' })).rejects.toMatchObject({ code: 'invalid-input' });
   });
 
+  it('say that the keychain did not answer, not that a profile has no key, when its key cannot be read', async () => {
+    const home = tempHome();
+    const services = await createServices({
+      home: home.dir,
+      // The keychain did not answer its probe in time: keys it holds are out of reach.
+      secrets: { store: new SessionSecretStore(), status: { kind: 'session', keychainAvailable: false, reason: 'test', reasonCode: 'timeout' } },
+      sandbox: { timeScale: 0.002 },
+    });
+    opened.push({ services, cleanup: home.cleanup });
+    const call = async (channel: string, input?: unknown) => {
+      const r = await dispatch(createHandlers(services), channel, input);
+      if (!r.ok) throw Object.assign(new Error(r.error.code), { code: r.error.code, params: r.error.params });
+      return r.value as never;
+    };
+    const p = (await call('profiles.save', { name: 'Real', baseUrl: services.sandbox!.baseUrl, apiId: 'sandbox-demo' })) as { id: string };
+    await expect(call('balance.query', { profileId: p.id })).rejects.toMatchObject({ code: 'keychain-unavailable', params: { kind: 'timeout' } });
+    // A batch on that profile pauses and says why in the user's words; nothing was sent.
+    const content = '您的验证码是1234，5分钟内有效。';
+    const row = { row: 2, mobile: '13800138001', content, length: content.length, units: 1, valid: true, issues: [], duplicateOf: null, sameMobileAs: null };
+    const batch = services.queue.create({ profileId: p.id, templateId: 'otp', name: 'list.csv', duplicates: 'none', rows: [row] });
+    services.queue.start(batch.id);
+    const stopped = await services.queue.whenStopped(batch.id);
+    expect(stopped).toMatchObject({ status: 'paused', pausedReason: 'profile', queued: 1, accepted: 0 });
+    expect(stopped.statusReason).toMatchObject({ code: 'stop', params: { kind: 'keychain' } });
+    expect(services.sandbox!.requests().filter((r) => r.op === 'send')).toHaveLength(0);
+  });
+
   it('keep the Sandbox key across restarts of the services', async () => {
     const home = tempHome();
     const store = new SessionSecretStore();

@@ -66,7 +66,7 @@ describe.skipIf(skip)('--profile with the key in the real keychain', () => {
     const file = join(home.dir, 'list.csv');
     writeFileSync(file, 'mobile,code\n13800138001,1111\n13800138002,2222\n');
     const r = await cli(['--json', '--profile', 'Prod', 'bulk', file, '--template', 'otp', '--no-wait'], env);
-    expect(r.code).toBe(0);
+    expect(r.code, r.stderr + r.stdout).toBe(0);
     expect(r.json).toMatchObject({ status: 'done', sent: 2, accepted: 2, unknown: 0, rejected: 0 });
   });
   it("capture --profile Sandbox prints the Sandbox's demo account for the backend (never a real profile's key)", async () => {
@@ -81,16 +81,17 @@ describe.skipIf(skip)('--profile with the key in the real keychain', () => {
       let stop!: () => void;
       const until = new Promise<void>((r) => (stop = r));
       let out = '';
+      let err = '';
       let up!: () => void;
       const listening = new Promise<void>((r) => (up = r));
       const exit = runCli(['--profile', 'Sandbox', 'capture', '--target', sandbox.baseUrl], {
         stdout: (x) => ((out += x), out.includes('Ctrl-C') && up()),
-        stderr: () => undefined,
+        stderr: (x) => (err += x),
         env: { ...env, LANG: lang },
         stderrIsTTY: false,
         until,
       });
-      await Promise.race([listening, exit.then((c) => Promise.reject(new Error(`capture exited ${c}`)))]);
+      await Promise.race([listening, exit.then((c) => Promise.reject(new Error(`capture exited ${c}: ${err}${out}`)))]);
       stop();
       expect(await exit).toBe(0);
       expect(out).toContain(words);
