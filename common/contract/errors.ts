@@ -95,6 +95,8 @@ export interface ErrorParams {
       | 'running-elsewhere'
       | 'stopped'
       | 'stopped-removing'
+      | 'disk-full'
+      | 'disk-full-removing'
       | 'unwritable'
       | 'check'
       | 'name-taken'

@@ -17,7 +17,7 @@ import {
 import { join } from 'node:path';
 import type { ArchiveInfo, ArchivePlan, ArchiveProgress, ArchiveResult, ArchiveState } from '../../common/history-types';
 import type { Clock } from '../clock';
-import { fail, toIpcError } from '../errors';
+import { fail, isDiskFull, toIpcError } from '../errors';
 import { openDatabase, schemaVersion } from './database';
 import { refreshDictionaries, registerExchangeFunctions } from './exchange-pack';
 import { ExchangeRepository } from './exchange-repository';
@@ -603,8 +603,10 @@ export class Archiver {
       syncFolder(folder);
     } catch (error) {
       copier?.close();
-      rmSync(partial, { force: true });
-      throw error;
+      // With its journal: a connection that could not finish (a full disk) leaves its -wal and -shm.
+      for (const f of [partial, `${partial}-wal`, `${partial}-shm`, `${partial}-journal`]) rmSync(f, { force: true });
+      // Nothing was removed from the live store yet: the disk's being full is what a person must know.
+      throw isDiskFull(error) ? fail('archive-failed', { kind: 'disk-full', name: folder }) : error;
     }
     this.d.written?.(name);
     const removed = await this.remove(name);
@@ -646,6 +648,8 @@ export class Archiver {
             removed += exchanges.deleteArchived(rows.map((r) => [r.id, r.started_at]));
             break;
           } catch (error) {
+            // The archive is whole and the claim names it: the next archive or start finishes this.
+            if (isDiskFull(error)) throw fail('archive-failed', { kind: 'disk-full-removing', name });
             if (!isBusy(error)) throw error;
             // Another process holds the store's write lock: wait, then try this batch again.
             for (let i = 0; i < 100; i++) await this.pause('stopped-removing', name);
