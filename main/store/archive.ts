@@ -20,7 +20,7 @@ import type { Clock } from '../clock';
 import { fail, isDiskFull, toIpcError } from '../errors';
 import { openDatabase, schemaVersion } from './database';
 import { refreshDictionaries, registerExchangeFunctions } from './exchange-pack';
-import { ExchangeRepository } from './exchange-repository';
+import { EXCHANGE_ID_FLOOR_KEY, ExchangeRepository } from './exchange-repository';
 import { HistoryRepository } from './history-repository';
 import { MIGRATIONS } from './migrations';
 import { ownerAlive, processOwner } from './process-owner';
@@ -599,6 +599,11 @@ export class Archiver {
       db.transaction(() => {
         renameSync(partial, final);
         writeClaim(db, { owner: this.owner, name, phase: 'removing' });
+        // The ids the archive keeps are never given again in the live store.
+        db.prepare(
+          `INSERT INTO settings (key, value) SELECT ?, max(coalesce(max(id), 0) + 1, coalesce((SELECT CAST(value AS INTEGER) FROM settings WHERE key = ?), 0))
+           FROM exchanges WHERE started_at < ? ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
+        ).run(EXCHANGE_ID_FLOOR_KEY, EXCHANGE_ID_FLOOR_KEY, plan.cutoff);
       }).immediate();
       syncFolder(folder);
     } catch (error) {

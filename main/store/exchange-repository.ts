@@ -53,6 +53,13 @@ function toRecord(db: Database, row: ExchangeRow): ExchangeRecord {
   };
 }
 
+/**
+ * The setting below which no new exchange id is given: archived exchanges keep their ids, so once the
+ * newest exchanges were archived the live store must not give theirs again (the table is not
+ * AUTOINCREMENT). Set by the archiver (archive.ts) before it removes anything.
+ */
+export const EXCHANGE_ID_FLOOR_KEY = 'exchanges.idFloor';
+
 /** Stores exchanges exactly as captured. They arrive redacted: the transport redacts before anything else sees them. */
 export class ExchangeRepository {
   private insertStmt: Statement | null = null;
@@ -63,10 +70,11 @@ export class ExchangeRepository {
   /** Prepared on first use (reading works on any schema version a migration test opens). */
   private get insertStatement(): Statement {
     this.insertStmt ??= this.db.prepare(`
-      INSERT INTO exchanges (message_id, operation, profile, method, url, request_headers, request_body, status, status_text,
+      INSERT INTO exchanges (id, message_id, operation, profile, method, url, request_headers, request_body, status, status_text,
         response_headers, response_body, error_kind, error_message, error_ms, started_at, timings, provider_code, capture, capture_verdict,
         packed, dict_id, size_bytes)
-      VALUES (@messageId, @operation, @profile, @method, @url, @request_headers, @request_body, @status, @status_text,
+      VALUES ((SELECT max(coalesce(max(id), 0) + 1, coalesce((SELECT CAST(value AS INTEGER) FROM settings WHERE key = '${EXCHANGE_ID_FLOOR_KEY}'), 0)) FROM exchanges),
+        @messageId, @operation, @profile, @method, @url, @request_headers, @request_body, @status, @status_text,
         @response_headers, @response_body, @errorKind, @error_message, @errorMs, @startedAt, @timings, @providerCode, @capture, @captureVerdict,
         @packed, @dictId, @sizeBytes)`);
     return this.insertStmt;

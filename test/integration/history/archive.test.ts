@@ -15,7 +15,7 @@ import type { Migration } from '../../../main/store/migrations/types';
 import type { Database } from '../../../main/store/database';
 import type { ExchangeRecord } from '../../../common/records';
 import { cli } from '../cli/run-cli';
-import { BEIJING, cleanups, everyExchange, finish, open, seeded, strip } from './archive-helpers';
+import { BEIJING, cleanups, everyExchange, exchange, finish, open, seeded, strip } from './archive-helpers';
 
 afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
@@ -142,6 +142,23 @@ describe('archiving old months', () => {
     await finish(services, clock);
     expect((await h['store.status'](undefined)).archive.last).toMatchObject({ name, removed: (await everyExchange(h, name)).length });
     expect([...(await everyExchange(h, name)), ...(await everyExchange(h))].map(strip)).toEqual(before);
+  });
+
+  it('never gives an archived exchange’s id again, even once every exchange was archived', async () => {
+    const { dir } = seeded(40);
+    const clock = new ManualClock(Date.UTC(2026, 10, 27));
+    const { services, h } = await open(dir, clock);
+    const before = await everyExchange(h);
+    const { name } = await h['store.archive']({ before: '2026-11', utcOffsetMinutes: BEIJING, confirm: true });
+    await finish(services, clock);
+    expect(await everyExchange(h)).toEqual([]);
+    const newest = Math.max(...before.map((e) => e.id));
+    const store = openStore(dir);
+    cleanups.push(() => store.close());
+    const id = store.exchanges.insert(exchange(clock.now(), 1));
+    expect(id).toBe(newest + 1);
+    expect((await h['exchanges.get']({ id })).startedAt).toBe(clock.now());
+    expect((await h['exchanges.get']({ id: newest, archive: name })).id).toBe(newest);
   });
 
   it('waits for another process archiving the same store, and takes over the claim of one that died', async () => {
