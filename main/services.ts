@@ -404,7 +404,13 @@ export async function createServices(options: ServicesOptions = {}): Promise<Ser
       retention: store.retention,
       packing: packing ?? { done: Promise.resolve(), stop: () => undefined },
       archives: { shelf: store.archives, archiver },
-      sent: new SentMessages({ messages: store.messages, templates: store.templates, exchanges: store.exchanges, incidents: store.incidents }),
+      sent: new SentMessages({
+        messages: store.messages,
+        templates: store.templates,
+        exchanges: store.exchanges,
+        incidents: store.incidents,
+        archives: store.archives,
+      }),
       recovered: store.recovered,
       log: options.log ?? (() => undefined),
       sandboxControl(profileId) {

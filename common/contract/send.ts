@@ -81,6 +81,11 @@ export interface MessageDetail {
   later: MessageRecord | null;
   events: MessageEventRecord[];
   exchanges: ExchangeRecord[];
+  /**
+   * Its exchanges that were moved to archives of old months (read-only there), per archive file,
+   * oldest first; each record names its archive. Empty when none were archived.
+   */
+  archived: Array<{ archive: string; exchanges: ExchangeRecord[] }>;
   /** The paging incident this call was placed for (History links to it), or null. */
   incident: { id: number; title: string } | null;
 }

@@ -1,15 +1,17 @@
 // What the Send screen reads back about messages already sent: the numbers and values used last,
-// and one message with its later send, its events and its exchanges.
+// and one message with its later send, its events and its exchanges (those archived too).
 import type { MessageDetail, RecentsView } from '../../common/contract';
 import { matchTemplate } from '../../common/domain/templates';
 import { fail } from '../errors';
-import type { ExchangeRepository, IncidentRepository, MessageRepository, TemplateRepository } from '../store';
+import type { ArchiveShelf, ExchangeRepository, IncidentRepository, MessageRepository, TemplateRepository } from '../store';
 
 export interface SentMessagesDeps {
   messages: Pick<MessageRepository, 'latestPerTemplate' | 'recentMobiles' | 'get' | 'laterSend' | 'events'>;
   templates: Pick<TemplateRepository, 'get'>;
   exchanges: Pick<ExchangeRepository, 'forMessage'>;
   incidents: Pick<IncidentRepository, 'incidentOfMessage' | 'get'>;
+  /** Where exchanges of old months were archived to (none: no archives read). */
+  archives?: Pick<ArchiveShelf, 'forMessage'>;
 }
 
 export class SentMessages {
@@ -36,6 +38,7 @@ export class SentMessages {
       later: this.d.messages.laterSend(m) ?? null,
       events: this.d.messages.events(id),
       exchanges: this.d.exchanges.forMessage(id),
+      archived: this.d.archives?.forMessage(id) ?? [],
       incident: incident ? { id: incident.id, title: incident.title } : null,
     };
   }

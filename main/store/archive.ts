@@ -16,6 +16,7 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import type { ArchiveInfo, ArchivePlan, ArchiveProgress, ArchiveResult, ArchiveState } from '../../common/history-types';
+import type { ExchangeRecord } from '../../common/records';
 import type { Clock } from '../clock';
 import { fail, isDiskFull, toIpcError } from '../errors';
 import { openDatabase, schemaVersion } from './database';
@@ -283,6 +284,29 @@ export class ArchiveShelf {
         }
       } catch {
         // Gone between the listing and its size: not listed.
+      }
+    }
+    return out;
+  }
+
+  /**
+   * A message's exchanges kept in archives, per archive (names in order), each record naming its
+   * archive. An archive that cannot be read is passed over (the Storage list says why).
+   */
+  forMessage(messageId: number): Array<{ archive: string; exchanges: ExchangeRecord[] }> {
+    let files: string[];
+    try {
+      files = readdirSync(this.folder).filter((f) => NAME.test(f));
+    } catch {
+      return [];
+    }
+    const out: Array<{ archive: string; exchanges: ExchangeRecord[] }> = [];
+    for (const name of files.sort()) {
+      try {
+        const found = this.get(name).exchanges.forMessage(messageId);
+        if (found.length) out.push({ archive: name, exchanges: found.map((e) => ({ ...e, archive: name })) });
+      } catch {
+        // Unreadable or gone: not this message's concern.
       }
     }
     return out;

@@ -2,7 +2,8 @@
 // Archive old months. The person picks the first month to keep, sees what would move, archives it
 // (confirmed) while a bar says how far it is, finds the archive listed, opens it in the Exchanges tab
 // (read-only: a banner says so), finds an old exchange there by a word of its body, inspects it, and
-// goes back to the live store, which no longer holds it but still holds every message.
+// goes back to the live store, which no longer holds it but still holds every message; an old
+// message lists its exchanges under the archive they moved to.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { formatBytes, formatCount, monthLabel, monthRange } from '../../renderer/src/features/history/history-model';
@@ -174,6 +175,30 @@ describe.each([
         await banner.waitFor({ state: 'detached' });
         await expect.poll(() => page.getByTestId('exchange-row').count(), { timeout: 10_000 }).toBe(0);
         expect((await handlers['history.page']({ filter: {}, withTotal: true })).total).toBe(messages);
+
+        // An old message still shows its exchanges, under the archive they moved to; one opens in the inspector.
+        await page.getByRole('tab', { name: t('history.tabs.messages') }).click();
+        const search = page.locator('input[data-testid="history-search"], [data-testid="history-search"] input').first();
+        await search.fill('第150天');
+        await search.press('Enter');
+        await expect.poll(() => page.getByTestId('history-row').count(), { timeout: 10_000 }).toBe(1);
+        await page
+          .getByTestId('history-row')
+          .first()
+          .click({ position: { x: 60, y: 20 } });
+        const group = page.getByTestId('message-panel').getByTestId('message-archived-exchanges');
+        await group.waitFor({ timeout: 10_000 });
+        expect(await group.getAttribute('data-archive')).toBe(last.name);
+        const groupText = await group.innerText();
+        expect(groupText).toContain(t('history.detail.archivedExchanges', { count: PER_DAY }));
+        expect(groupText).toContain(t('history.detail.archivedIn', { name: last.name }));
+        expect(await page.getByTestId('message-panel').innerText()).not.toContain(t('history.exchanges.none'));
+        await settled(page);
+        await app.screenshot(`history-archive-message-${suffix}`);
+        await group.getByTestId('exchange-open').first().click();
+        const tag = page.getByTestId('inspector-archive');
+        await tag.waitFor({ timeout: 10_000 });
+        expect(await tag.innerText()).toBe(t('history.exchanges.fromArchive', { name: last.name }));
       } finally {
         await app.close();
         home.cleanup();

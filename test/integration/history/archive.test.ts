@@ -86,6 +86,13 @@ describe('archiving old months', () => {
     expect(har.log.entries[0].request.postData.text).toBe(one.requestBody);
     // The exchange is gone from the live store: asking it there says so.
     await expect(h['exchanges.get']({ id: one.id })).rejects.toMatchObject({ code: 'not-found' });
+
+    // A message keeps its exchanges in sight: those archived are listed with their archive's name.
+    const detail = await h['messages.get']({ id: one.messageId! });
+    expect(detail.exchanges).toEqual([]);
+    expect(detail.archived).toEqual([{ archive: started.name, exchanges: archived.filter((e) => e.messageId === one.messageId) }]);
+    const newer = before[before.length - 1]!;
+    expect(await h['messages.get']({ id: newer.messageId! })).toMatchObject({ exchanges: [newer], archived: [] });
   });
 
   it('refuses what it cannot do, in words: nothing before the month, a month that is not one, a name not in the folder, a file that is not an archive', async () => {

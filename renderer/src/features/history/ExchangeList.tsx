@@ -1,5 +1,6 @@
-// A short list of exchanges (those of one message): each with a check box for the HAR export,
-// its operation, request line, status and total time; opening one shows it in the inspector.
+// A short list of exchanges (those of one message, in the live store or in one archive): each with a
+// check box for the HAR export, its operation, request line, status and total time; opening one
+// shows it in the inspector.
 import { Button, Checkbox, Empty, Tag, Typography } from 'antd';
 import { RightOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
@@ -13,6 +14,8 @@ export interface ExchangeListProps {
   selected: ReadonlySet<number>;
   onSelectedChange: (ids: Set<number>) => void;
   onOpen: (exchange: ExchangeRecord) => void;
+  /** The archive file these exchanges are read from (read-only), if not the live store. */
+  archive?: string;
 }
 
 export function statusColor(e: ExchangeRecord): string {
@@ -22,7 +25,7 @@ export function statusColor(e: ExchangeRecord): string {
   return 'green';
 }
 
-export function ExchangeList({ exchanges, selected, onSelectedChange, onOpen }: ExchangeListProps) {
+export function ExchangeList({ exchanges, selected, onSelectedChange, onOpen, archive }: ExchangeListProps) {
   const { t, i18n } = useTranslation();
   const lang = currentLanguage(i18n.language);
   if (!exchanges.length) return <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('history.exchanges.none')} />;
@@ -43,7 +46,7 @@ export function ExchangeList({ exchanges, selected, onSelectedChange, onOpen }: 
         >
           {t('history.exchanges.selectAll')}
         </Checkbox>
-        <ExportHarButton ids={exchanges.filter((e) => selected.has(e.id)).map((e) => e.id)} size="small" />
+        <ExportHarButton ids={exchanges.filter((e) => selected.has(e.id)).map((e) => e.id)} size="small" archive={archive} />
       </div>
       <ul className="history-exchange-list">
         {exchanges.map((e) => (

@@ -59,9 +59,14 @@ export function MessagePanel({ id, open, onClose, lookups, onOpenExchange, onSho
   // Loaded again whenever main pushes a change to this message (live-updates.ts).
   const { data: detail, isLoading: loading, error, refetch } = useQuery({ ...messageQuery(id ?? 0), enabled: open && id !== null });
   const [selected, setSelected] = useState<Set<number>>(new Set());
+  // Per archive file: the exchanges of this message read from it that are ticked for HAR.
+  const [archivedSelected, setArchivedSelected] = useState<Record<string, Set<number>>>({});
   const [teaching, setTeaching] = useState<number | null>(null);
   const m = detail?.message ?? null;
-  useEffect(() => setSelected(new Set()), [id]);
+  useEffect(() => {
+    setSelected(new Set());
+    setArchivedSelected({});
+  }, [id]);
 
   const refresh = useRefreshStatus(
     (e) => void message.error(describeError(t, e)),
@@ -252,10 +257,31 @@ export function MessagePanel({ id, open, onClose, lookups, onOpenExchange, onSho
               : []),
           ]}
         />
-        <Typography.Title level={5} style={{ marginTop: 20 }}>
-          {t('history.detail.exchanges', { count: detail.exchanges.length })}
-        </Typography.Title>
-        <ExchangeList exchanges={detail.exchanges} selected={selected} onSelectedChange={setSelected} onOpen={onOpenExchange} />
+        {detail.exchanges.length > 0 || detail.archived.length === 0 ? (
+          <>
+            <Typography.Title level={5} style={{ marginTop: 20 }}>
+              {t('history.detail.exchanges', { count: detail.exchanges.length })}
+            </Typography.Title>
+            <ExchangeList exchanges={detail.exchanges} selected={selected} onSelectedChange={setSelected} onOpen={onOpenExchange} />
+          </>
+        ) : null}
+        {detail.archived.map((a) => (
+          <div key={a.archive} data-testid="message-archived-exchanges" data-archive={a.archive}>
+            <Typography.Title level={5} style={{ marginTop: 20, marginBottom: 4 }}>
+              {t('history.detail.archivedExchanges', { count: a.exchanges.length })}
+            </Typography.Title>
+            <Typography.Paragraph type="secondary" style={{ marginBottom: 8 }}>
+              {t('history.detail.archivedIn', { name: a.archive })}
+            </Typography.Paragraph>
+            <ExchangeList
+              archive={a.archive}
+              exchanges={a.exchanges}
+              selected={archivedSelected[a.archive] ?? new Set()}
+              onSelectedChange={(ids) => setArchivedSelected((all) => ({ ...all, [a.archive]: ids }))}
+              onOpen={onOpenExchange}
+            />
+          </div>
+        ))}
       </div>
     );
   }
