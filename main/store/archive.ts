@@ -623,11 +623,11 @@ export class Archiver {
       db.transaction(() => {
         renameSync(partial, final);
         writeClaim(db, { owner: this.owner, name, phase: 'removing' });
-        // The ids the archive keeps are never given again in the live store.
+        // The ids the archive keeps are never given again in the live store: none below the next one now.
         db.prepare(
           `INSERT INTO settings (key, value) SELECT ?, max(coalesce(max(id), 0) + 1, coalesce((SELECT CAST(value AS INTEGER) FROM settings WHERE key = ?), 0))
-           FROM exchanges WHERE started_at < ? ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
-        ).run(EXCHANGE_ID_FLOOR_KEY, EXCHANGE_ID_FLOOR_KEY, plan.cutoff);
+           FROM exchanges WHERE true ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
+        ).run(EXCHANGE_ID_FLOOR_KEY, EXCHANGE_ID_FLOOR_KEY);
       }).immediate();
       syncFolder(folder);
     } catch (error) {
