@@ -5,5 +5,8 @@
  */
 export function monthStartOffsetMinutes(month: string): number {
   const m = /^(\d{4})-(\d{2})$/.exec(month);
-  return m ? -new Date(Number(m[1]), Number(m[2]) - 1, 1).getTimezoneOffset() : 0;
+  if (!m) return 0;
+  // Before standard time zones a place kept its local mean time (Manila in 1800: 16 hours off, the
+  // date line moved since): within the ±14 hours any offset is taken to be.
+  return Math.max(-840, Math.min(840, -new Date(Number(m[1]), Number(m[2]) - 1, 1).getTimezoneOffset()));
 }

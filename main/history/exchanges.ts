@@ -9,9 +9,9 @@ import type { ArchiveShelf, HistoryRepository } from '../store';
  */
 export type ExchangeLookup = (id: number, archive?: string) => ExchangeRecord;
 
-export function exchangeLookup(history: Pick<HistoryRepository, 'exchange'>, archives: Pick<ArchiveShelf, 'get'>): ExchangeLookup {
+export function exchangeLookup(history: Pick<HistoryRepository, 'exchange'>, archives: Pick<ArchiveShelf, 'read'>): ExchangeLookup {
   return (id, archive) => {
-    const e = archive === undefined ? history.exchange(id) : archives.get(archive).exchanges.get(id);
+    const e = archive === undefined ? history.exchange(id) : archives.read(archive, (a) => a.exchanges.get(id));
     if (!e) throw fail('not-found', { kind: 'exchange', id });
     return archive === undefined ? e : { ...e, archive };
   };

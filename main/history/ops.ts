@@ -31,7 +31,7 @@ export function historyOpsOf(d: HistoryOpsDeps): Ops<typeof historyOps> {
 
     'exchanges.list': async ({ archive, ...query }) => {
       if (archive === undefined) return history.listExchanges(query);
-      const page = archives.shelf.get(archive).history.listExchanges(query);
+      const page = archives.shelf.read(archive, (a) => a.history.listExchanges(query));
       return { ...page, rows: page.rows.map((e) => ({ ...e, archive })) };
     },
     'exchanges.get': async ({ id, archive }) => exchange(id, archive),

@@ -11,15 +11,17 @@ import {
   readFileSync,
   renameSync,
   rmSync,
+  lstatSync,
   statSync,
   writeFileSync,
 } from 'node:fs';
 import { join } from 'node:path';
+import { z } from 'zod';
 import type { ArchiveInfo, ArchivePlan, ArchiveProgress, ArchiveResult, ArchiveState } from '../../common/history-types';
 import type { ExchangeRecord } from '../../common/records';
 import type { Clock } from '../clock';
-import { fail, isDiskFull, toIpcError } from '../errors';
-import { openDatabase, schemaVersion } from './database';
+import { CalloutError, fail, isDiskFull, toIpcError } from '../errors';
+import { migrate, openDatabase, schemaVersion } from './database';
 import { refreshDictionaries, registerExchangeFunctions } from './exchange-pack';
 import { EXCHANGE_ID_FLOOR_KEY, ExchangeRepository } from './exchange-repository';
 import { HistoryRepository } from './history-repository';
@@ -68,13 +70,23 @@ export function monthOf(at: number, utcOffsetMinutes: number): string {
   return new Date(at + utcOffsetMinutes * 60_000).toISOString().slice(0, 7);
 }
 
-/** What archiving the months before `before` would move: read from the (started_at, id, size) index only. */
-export function planArchive(db: Database, before: string, utcOffsetMinutes: number): ArchivePlan {
+/**
+ * Exchanges that stay in the live store whatever their month: those a saved request's run result
+ * opens (run_results.exchange_id; the run keeps them, and deleting them would cut that link).
+ */
+const KEPT_WITH_A_RUN = 'EXISTS (SELECT 1 FROM run_results r WHERE r.exchange_id = e.id)';
+
+/**
+ * What archiving the months before `before` would move: read from the (started_at, id, size) index
+ * (and the run results' index). A month not begun by `now` is refused: the current month is in use.
+ */
+export function planArchive(db: Database, before: string, utcOffsetMinutes: number, now?: number): ArchivePlan {
   const cutoff = monthStart(before, utcOffsetMinutes);
+  if (now !== undefined && cutoff > now) throw fail('archive-failed', { kind: 'future', month: before });
   const r = db
     .prepare(
       `SELECT count(*) AS n, coalesce(sum(size_bytes), 0) AS bytes, min(started_at) AS first, max(started_at) AS last
-       FROM exchanges INDEXED BY exchanges_time_size WHERE started_at < ?`,
+       FROM exchanges e INDEXED BY exchanges_time_size WHERE started_at < ? AND NOT ${KEPT_WITH_A_RUN}`,
     )
     .get(cutoff) as { n: number; bytes: number; first: number | null; last: number | null };
   return {
@@ -106,10 +118,13 @@ function pidAlive(pid: number): boolean {
   }
 }
 
+/** An archive's partial file (or its journal) while it is written: `<name>.partial-<pid>`. */
+const PARTIAL = /^callout-exchanges-\d{4}-\d{2}(?:-to-\d{4}-\d{2})?(?:-\d+)?\.sqlite\.partial-(\d+)(?:-journal|-wal|-shm)?$/;
+
 /** Partial files (and their journals) left by an archive whose process is gone. */
 function removeStalePartials(folder: string): void {
   for (const f of readdirSync(folder)) {
-    const m = /\.partial-(\d+)(?:-journal|-wal|-shm)?$/.exec(f);
+    const m = PARTIAL.exec(f);
     if (m && !pidAlive(Number(m[1]))) rmSync(join(folder, f), { force: true });
   }
 }
@@ -138,6 +153,58 @@ interface ArchiveMeta {
   exchanges: number;
   bytes: number;
   createdAt: number;
+}
+
+const count = z.number().int().nonnegative();
+/** What an archive says about itself, checked: the file may have been made or changed by anyone. */
+const archiveMeta = z.object({
+  from: z.string().regex(MONTH),
+  to: z.string().regex(MONTH),
+  before: z.string().regex(MONTH),
+  exchanges: count,
+  bytes: count,
+  createdAt: count,
+});
+
+/** Removes a partial file and its journals. */
+function removePartial(path: string): void {
+  for (const f of [path, `${path}-wal`, `${path}-shm`, `${path}-journal`]) rmSync(f, { force: true });
+}
+
+/**
+ * The schema (type, name, SQL of every table, index, view and trigger) a store has at `version`, as
+ * the migrations make it: an archive must have exactly that one. A file made elsewhere could hold a
+ * view or a trigger where Callout reads a table (a query that never ends).
+ */
+const schemas = new Map<number, Set<string>>();
+function schemaOf(db: Database): string[] {
+  return (
+    db.prepare("SELECT type, name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite\\_%' ESCAPE '\\'").all() as Array<{
+      type: string;
+      name: string;
+      sql: string | null;
+    }>
+  ).map((r) => `${r.type}\u0000${r.name}\u0000${r.sql ?? ''}`);
+}
+function expectedSchema(version: number): Set<string> {
+  let known = schemas.get(version);
+  if (!known) {
+    const db = new BetterSqlite3(':memory:');
+    try {
+      registerExchangeFunctions(db);
+      migrate(db, ':memory:', MIGRATIONS, version);
+      known = new Set(schemaOf(db));
+    } finally {
+      db.close();
+    }
+    schemas.set(version, known);
+  }
+  return known;
+}
+function hasSchemaOf(db: Database, version: number): boolean {
+  const expected = expectedSchema(version);
+  const actual = schemaOf(db);
+  return actual.length === expected.size && actual.every((x) => expected.has(x));
 }
 
 /** Where an archive written at an older schema is read from: a copy brought up to date, kept beside it. */
@@ -169,11 +236,12 @@ function upgradedCopy(folder: string, path: string, name: string, id: string): s
   const dir = join(folder, UPGRADED_FOLDER);
   const copy = join(dir, name);
   const stamp = join(dir, `${name}.source`);
+  let partial: string | null = null;
   try {
     if (existsSync(copy) && existsSync(stamp) && readFileSync(stamp, 'utf8') === id) return copy;
     mkdirSync(dir, { recursive: true });
-    const partial = `${copy}.partial-${process.pid}`;
-    rmSync(partial, { force: true });
+    partial = `${copy}.partial-${process.pid}`;
+    removePartial(partial);
     copyFileSync(path, partial);
     const db = openDatabase(partial);
     db.pragma('journal_mode = DELETE');
@@ -182,6 +250,7 @@ function upgradedCopy(folder: string, path: string, name: string, id: string): s
     writeFileSync(stamp, id);
     return copy;
   } catch (error) {
+    if (partial) removePartial(partial);
     if ((error as { code?: unknown }).code === 'database-too-new') throw fail('archive-failed', { kind: 'too-new', name });
     throw fail('archive-failed', { kind: 'unreadable', name });
   }
@@ -201,14 +270,19 @@ function openArchiveFile(folder: string, name: string): { db: Database; meta: Ar
     const version = schemaVersion(db);
     const latest = MIGRATIONS.at(-1)!.version;
     if (version > latest) throw fail('archive-failed', { kind: 'too-new', name });
+    // Exactly the tables and indexes Callout made at that version (nothing else is read, or run).
+    if (version < 1 || !hasSchemaOf(db, version)) throw fail('archive-failed', { kind: 'unreadable', name });
     if (getSetting(db, META_KEY) === null) throw fail('archive-failed', { kind: 'not-archive', name });
     if (version < latest) {
+      // A file longer than its pages (a sparse one, say) is not copied to be read.
+      const pages = (db.pragma('page_count', { simple: true }) as number) * (db.pragma('page_size', { simple: true }) as number);
+      if (statSync(path).size > pages + 65_536) throw fail('archive-failed', { kind: 'unreadable', name });
       db.close();
       db = openReadOnly(upgradedCopy(folder, path, name, id), name);
     }
-    const raw = getSetting(db, META_KEY);
-    if (raw === null) throw fail('archive-failed', { kind: 'not-archive', name });
-    return { db, meta: JSON.parse(raw) as ArchiveMeta, id };
+    const meta = archiveMeta.safeParse(JSON.parse(getSetting(db, META_KEY) ?? 'null'));
+    if (!meta.success) throw fail('archive-failed', { kind: 'unreadable', name });
+    return { db, meta: meta.data, id };
   } catch (error) {
     if (db.open) db.close();
     if ((error as { code?: unknown }).code === 'archive-failed') throw error;
@@ -290,6 +364,20 @@ export class ArchiveShelf {
   }
 
   /**
+   * Reads from the archive `name`: a failure of the file itself (a row it cannot give back, made
+   * or changed elsewhere) is said as the archive being unreadable.
+   */
+  read<T>(name: string, fn: (archive: OpenArchive) => T): T {
+    const archive = this.get(name);
+    try {
+      return fn(archive);
+    } catch (error) {
+      if (error instanceof CalloutError) throw error;
+      throw fail('archive-failed', { kind: 'unreadable', name });
+    }
+  }
+
+  /**
    * A message's exchanges kept in archives, per archive (names in order), each record naming its
    * archive. An archive that cannot be read is passed over (the Storage list says why).
    */
@@ -303,7 +391,7 @@ export class ArchiveShelf {
     const out: Array<{ archive: string; exchanges: ExchangeRecord[] }> = [];
     for (const name of files.sort()) {
       try {
-        const found = this.get(name).exchanges.forMessage(messageId);
+        const found = this.read(name, (a) => a.exchanges.forMessage(messageId));
         if (found.length) out.push({ archive: name, exchanges: found.map((e) => ({ ...e, archive: name })) });
       } catch {
         // Unreadable or gone: not this message's concern.
@@ -341,6 +429,17 @@ interface Claim {
   owner: string;
   name: string | null;
   phase: 'copying' | 'removing';
+  /** While removing: the archive file's identity (fileKey) when it was renamed into place. */
+  file?: string;
+}
+
+/**
+ * What the claim names an archive file by: its device, inode, size and time (an archive never changes
+ * once in place; an inode freed is soon given again). Anything but a plain file (a link) is never it.
+ */
+function fileKey(path: string): string {
+  const st = lstatSync(path);
+  return st.isFile() ? `${st.dev}:${st.ino}:${st.size}:${st.mtimeMs}` : 'not a file';
 }
 
 function readClaim(db: Database): Claim | null {
@@ -356,6 +455,21 @@ function readClaim(db: Database): Claim | null {
 }
 
 const writeClaim = (db: Database, c: Claim) => db.prepare('INSERT OR REPLACE INTO settings (key, value) VALUES (?, ?)').run(CLAIM_KEY, JSON.stringify(c));
+
+/** Errors of a folder or file Callout may not write (permissions, a read-only disk). */
+function isUnwritable(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && (['EACCES', 'EPERM', 'EROFS', 'SQLITE_CANTOPEN', 'SQLITE_PERM'].includes(code) || code.startsWith('SQLITE_READONLY'));
+}
+
+/** Tries at taking the store's write lock to put the archive in place, each after a pause (a second). */
+const RENAME_ATTEMPTS = 12;
+
+/** A removal to finish: the archive's name, and its file's identity when it was put in place. */
+interface Left {
+  name: string;
+  file: string | null;
+}
 
 function isBusy(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
@@ -391,14 +505,14 @@ export class Archiver {
    * Takes the claim (refused while a running process holds it); returns the removal a process that
    * is gone left unfinished, if any.
    */
-  private claim(): string | null {
+  private claim(): Left | null {
     const { db } = this.d;
     return db
       .transaction(() => {
         const held = readClaim(db);
         if (held && held.owner !== this.owner && ownerAlive(held.owner)) throw fail('archive-failed', { kind: 'running-elsewhere' });
         writeClaim(db, { owner: this.owner, name: null, phase: 'copying' });
-        return held?.phase === 'removing' && held.name && existsSync(join(this.d.folder, held.name)) ? held.name : null;
+        return held?.phase === 'removing' && held.name && existsSync(join(this.d.folder, held.name)) ? { name: held.name, file: held.file ?? null } : null;
       })
       .immediate();
   }
@@ -436,7 +550,7 @@ export class Archiver {
     if (this.running) return;
     const held = readClaim(this.d.db);
     if (!held || held.phase !== 'removing' || !held.name || (held.owner !== this.owner && ownerAlive(held.owner))) return;
-    let left: string | null;
+    let left: Left | null;
     try {
       left = this.claim();
     } catch (error) {
@@ -444,18 +558,18 @@ export class Archiver {
       return;
     }
     if (!left) return this.release();
-    const name = left;
-    this.running = { name, phase: 'removing', done: 0, total: 0 };
+    const unfinished = left;
+    this.running = { name: unfinished.name, phase: 'removing', done: 0, total: 0 };
     this.begin(async () => {
       await this.pause();
-      await this.finishLeft(name);
+      await this.finishLeft(unfinished);
     });
   }
 
   /** Finishes the removal of an archive a process that is gone left unfinished; says so as the last archive. */
-  private async finishLeft(name: string): Promise<void> {
+  private async finishLeft({ name, file }: Left): Promise<void> {
     const storeBytesBefore = fileBytes(this.d.db);
-    const removed = await this.remove(name);
+    const removed = await this.remove(name, file);
     const final = join(this.d.folder, name);
     const reader = openReadOnly(final, name);
     try {
@@ -485,14 +599,14 @@ export class Archiver {
   start(before: string, utcOffsetMinutes: number): { name: string; exchanges: number } {
     if (this.running) throw fail('archive-failed', { kind: 'busy' });
     const { db, folder } = this.d;
-    const plan = planArchive(db, before, utcOffsetMinutes);
+    const plan = planArchive(db, before, utcOffsetMinutes, this.d.clock.now());
     if (plan.exchanges === 0 || plan.from === null || plan.to === null) throw fail('archive-failed', { kind: 'empty', month: before });
     const left = this.claim();
     let name: string;
     try {
       mkdirSync(folder, { recursive: true });
       removeStalePartials(folder);
-      name = left ?? freeName(folder, plan.from, plan.to);
+      name = left?.name ?? freeName(folder, plan.from, plan.to);
     } catch (error) {
       this.release();
       if ((error as { code?: unknown }).code === 'archive-failed') throw error;
@@ -535,6 +649,9 @@ export class Archiver {
     let copied = { n: 0, bytes: 0 };
     let meta!: ArchiveMeta;
     let copier: Database | null = null;
+    let renamed = false;
+    let claimed = false;
+    let file: string | null = null;
     try {
       // The archive's schema is the live store's: the same migrations, then no WAL (read-only opens need none).
       openDatabase(partial).close();
@@ -551,13 +668,14 @@ export class Archiver {
       copier.exec(
         'DELETE FROM arch.exchange_dicts; INSERT INTO arch.exchange_dicts (id, after_exchange, kind, crc, rows, data) SELECT id, after_exchange, kind, crc, 0, data FROM main.exchange_dicts',
       );
+      const kept = KEPT_WITH_A_RUN.replace('FROM run_results', 'FROM main.run_results');
       const batch = copier.prepare(
-        `SELECT started_at, id, size_bytes FROM main.exchanges INDEXED BY exchanges_time_size
-         WHERE started_at < ? AND (started_at, id) > (?, ?) ORDER BY started_at, id LIMIT ${ARCHIVE_BATCH}`,
+        `SELECT started_at, id, size_bytes FROM main.exchanges e INDEXED BY exchanges_time_size
+         WHERE started_at < ? AND (started_at, id) > (?, ?) AND NOT ${kept} ORDER BY started_at, id LIMIT ${ARCHIVE_BATCH}`,
       );
       const copyRows = copier.prepare(
-        `INSERT INTO arch.exchanges (${columns}) SELECT ${columns} FROM main.exchanges
-         WHERE started_at < ? AND (started_at, id) > (?, ?) AND (started_at, id) <= (?, ?)`,
+        `INSERT INTO arch.exchanges (${columns}) SELECT ${columns} FROM main.exchanges e
+         WHERE started_at < ? AND (started_at, id) > (?, ?) AND (started_at, id) <= (?, ?) AND NOT ${kept}`,
       );
       const copyLinks = copier.prepare(
         `INSERT OR IGNORE INTO arch.exchange_messages (message_id, started_at, exchange_id)
@@ -620,25 +738,43 @@ export class Archiver {
       copier = null;
       // Whole on the disk before a single live row goes; the claim says which archive to finish removing.
       syncFile(partial);
-      db.transaction(() => {
-        renameSync(partial, final);
-        writeClaim(db, { owner: this.owner, name, phase: 'removing' });
+      const renameAndClaim = db.transaction(() => {
+        if (existsSync(partial)) renameSync(partial, final);
+        renamed = true;
+        file = fileKey(final);
+        writeClaim(db, { owner: this.owner, name, phase: 'removing', file });
         // The ids the archive keeps are never given again in the live store: none below the next one now.
         db.prepare(
           `INSERT INTO settings (key, value) SELECT ?, max(coalesce(max(id), 0) + 1, coalesce((SELECT CAST(value AS INTEGER) FROM settings WHERE key = ?), 0))
            FROM exchanges WHERE true ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
         ).run(EXCHANGE_ID_FLOOR_KEY, EXCHANGE_ID_FLOOR_KEY);
-      }).immediate();
+      });
+      // Another process holding the store's write lock is waited out, as the removal does.
+      for (let attempt = 1; ; attempt++) {
+        try {
+          renameAndClaim.immediate();
+          break;
+        } catch (error) {
+          if (!isBusy(error)) throw error;
+          if (attempt >= RENAME_ATTEMPTS) throw fail('archive-failed', { kind: 'store-busy' });
+          for (let i = 0; i < 100; i++) await this.pause();
+        }
+      }
+      claimed = true;
       syncFolder(folder);
     } catch (error) {
       copier?.close();
       // With its journal: a connection that could not finish (a full disk) leaves its -wal and -shm.
-      for (const f of [partial, `${partial}-wal`, `${partial}-shm`, `${partial}-journal`]) rmSync(f, { force: true });
-      // Nothing was removed from the live store yet: the disk's being full is what a person must know.
-      throw isDiskFull(error) ? fail('archive-failed', { kind: 'disk-full', name: folder }) : error;
+      removePartial(partial);
+      // Renamed, but the claim was not written: the live store keeps every exchange, so the archive goes.
+      if (renamed && !claimed) rmSync(final, { force: true });
+      // Nothing was removed from the live store yet: what a person must know is why, in words.
+      if (isDiskFull(error)) throw fail('archive-failed', { kind: 'disk-full', name: folder });
+      if (isUnwritable(error)) throw fail('archive-failed', { kind: 'unwritable', name: folder });
+      throw error;
     }
     this.d.written?.(name);
-    const removed = await this.remove(name);
+    const removed = await this.remove(name, file);
     this.last = {
       name,
       exchanges: copied.n,
@@ -657,11 +793,23 @@ export class Archiver {
    * time still match), a batch at a time; waits out another process's write lock; then merges the
    * search index and gives the pages back. How many went.
    */
-  private async remove(name: string): Promise<number> {
+  private async remove(name: string, file: string | null): Promise<number> {
     const { db, folder } = this.d;
     const progress = this.running!;
     progress.phase = 'removing';
     progress.done = 0;
+    // Only the file renamed into place: one put there since (a copy of the live store, a link to it)
+    // would take every exchange it matches. The claim goes: nothing more is removed for it.
+    let same: boolean;
+    try {
+      same = file !== null && fileKey(join(folder, name)) === file;
+    } catch {
+      same = false;
+    }
+    if (!same) {
+      db.transaction(() => writeClaim(db, { owner: this.owner, name: null, phase: 'copying' })).immediate();
+      throw fail('archive-failed', { kind: 'changed', name });
+    }
     const reader = openReadOnly(join(folder, name), name);
     const exchanges = new ExchangeRepository(db);
     let removed = 0;

@@ -193,6 +193,12 @@ function compress(text: Buffer, d: Dictionary): Buffer {
   return Buffer.concat([Buffer.from([FORMAT, ...writeVarint(d.id)]), crc, body]);
 }
 
+/**
+ * The most bytes a packed row may unpack to: far above what Callout keeps of an exchange (1 MB of a
+ * reply), so that a row of a file made elsewhere (an archive) cannot take the machine's memory.
+ */
+export const MAX_UNPACKED_BYTES = 32 * 1024 * 1024;
+
 /** The parts back from `packed`. Reads a dictionary it has not seen (made by another process) when allowed. */
 export function unpack(db: Database, packed: Uint8Array, mayRead = true): PackedParts {
   if (packed[0] !== FORMAT) throw new Error(`callout: a packed exchange of an unknown format (${packed[0]})`);
@@ -202,7 +208,9 @@ export function unpack(db: Database, packed: Uint8Array, mayRead = true): Packed
   if (dicts.byId.get(id)?.crc !== crc && mayRead) dicts.refresh(db);
   const d = dicts.byId.get(id);
   if (!d || d.crc !== crc) throw new Error(`callout: exchange dictionary ${id} is not in this store`);
-  const values = JSON.parse(inflateRawSync(packed.subarray(at + 4), { dictionary: d.data }).toString('utf8')) as (string | null)[];
+  const values = JSON.parse(inflateRawSync(packed.subarray(at + 4), { dictionary: d.data, maxOutputLength: MAX_UNPACKED_BYTES }).toString('utf8')) as (
+    string | null
+  )[];
   return Object.fromEntries(PACKED_COLUMNS.map((c, i) => [c, values[i] ?? null])) as PackedParts;
 }
 

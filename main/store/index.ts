@@ -176,7 +176,7 @@ export function openStore(dir: string = dataDirectory(), options: OpenDatabaseOp
       vacuum: () => vacuum(db),
       packing: () => packingProgress(db),
       compactAdvised: () => compactAdvised(db),
-      previewArchive: (before, off) => planArchive(db, before, off),
+      previewArchive: (before, off) => planArchive(db, before, off, clock.now()),
     },
     startPacking: (on, log) => startPacking(db, on, () => shrink(db), log),
     archives,

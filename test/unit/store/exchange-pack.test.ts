@@ -2,7 +2,8 @@ import { describe, expect, it, onTestFinished } from 'vitest';
 import { join } from 'node:path';
 import type { Exchange } from '../../../common/records';
 import { openDatabase, type Database } from '../../../main/store/database';
-import { TRAIN_AFTER } from '../../../main/store/exchange-pack';
+import { MAX_UNPACKED_BYTES, TRAIN_AFTER, unpack } from '../../../main/store/exchange-pack';
+import { deflateRawSync } from 'node:zlib';
 import { ExchangeRepository } from '../../../main/store/exchange-repository';
 import { HistoryRepository } from '../../../main/store/history-repository';
 import { applyRetention, vacuum } from '../../../main/store/retention';
@@ -185,5 +186,20 @@ describe('packed exchanges', () => {
     const db = open(file());
     const id = new ExchangeRepository(db).insert({ ...poll(1), responseBody: 'l\u0000h' });
     expect(new HistoryRepository(db).listExchanges({ search: 'l\u0000h' }).rows.map((e) => e.id)).toEqual([id]);
+  });
+});
+
+describe('a packed row made elsewhere', () => {
+  it('that would unpack to more than Callout ever keeps is refused, not inflated', () => {
+    const db = open(file());
+    const id = new ExchangeRepository(db).insert(poll(1));
+    const row = db.prepare('SELECT packed, dict_id AS dict FROM exchanges WHERE id = ?').get(id) as { packed: Buffer; dict: number };
+    const dictionary = (db.prepare('SELECT data FROM exchange_dicts WHERE id = ?').get(row.dict) as { data: Buffer }).data;
+    // The row's own header (format, dictionary id in one byte, checksum), then zeros a little over the limit.
+    const header = row.packed.subarray(0, 6);
+    const bomb = Buffer.concat([header, deflateRawSync(Buffer.alloc(MAX_UNPACKED_BYTES + 1), { dictionary })]);
+    expect(bomb.length).toBeLessThan(64 * 1024);
+    expect(unpack(db, row.packed).url).toBe(poll(1).url);
+    expect(() => unpack(db, bomb)).toThrow(RangeError);
   });
 });
