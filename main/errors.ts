@@ -50,6 +50,18 @@ export function isDiskFull(error: unknown): boolean {
   return code === 'SQLITE_FULL' || code === 'ENOSPC' || code === 'EDQUOT' || code === 'disk-full';
 }
 
+/** Another connection holds the database's lock (SQLITE_BUSY, SQLITE_LOCKED and their kinds): try again later. */
+export function isBusy(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED'));
+}
+
+/** A folder or file Callout may not write in (permissions, a read-only disk). */
+export function isUnwritable(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && (['EACCES', 'EPERM', 'EROFS', 'SQLITE_CANTOPEN', 'SQLITE_PERM'].includes(code) || code.startsWith('SQLITE_READONLY'));
+}
+
 /** A write that failed because of where the data lives (full, read-only, I/O error, locked), not because of what was written. */
 export function isStorageError(error: unknown): boolean {
   if (isDiskFull(error)) return true;

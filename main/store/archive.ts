@@ -20,13 +20,13 @@ import { z } from 'zod';
 import type { ArchiveInfo, ArchivePlan, ArchiveProgress, ArchiveResult, ArchiveState } from '../../common/history-types';
 import type { ExchangeRecord } from '../../common/records';
 import type { Clock } from '../clock';
-import { CalloutError, fail, isDiskFull, toIpcError } from '../errors';
+import { CalloutError, fail, isBusy, isDiskFull, isUnwritable, toIpcError } from '../errors';
 import { migrate, openDatabase, schemaVersion } from './database';
 import { refreshDictionaries, registerExchangeFunctions } from './exchange-pack';
 import { EXCHANGE_ID_FLOOR_KEY, ExchangeRepository } from './exchange-repository';
 import { HistoryRepository } from './history-repository';
 import { MIGRATIONS } from './migrations';
-import { ownerAlive, processOwner } from './process-owner';
+import { ownerAlive, pidAlive, processOwner } from './process-owner';
 import { fileBytes, shrink } from './retention';
 import { deleteSetting, getSetting } from './settings-repository';
 
@@ -109,17 +109,8 @@ function freeName(folder: string, from: string, to: string): string {
   throw fail('archive-failed', { kind: 'name-taken', name: `${base}.sqlite` });
 }
 
-function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 /** An archive's partial file (or its journal) while it is written: `<name>.partial-<pid>`. */
-const PARTIAL = /^callout-exchanges-\d{4}-\d{2}(?:-to-\d{4}-\d{2})?(?:-\d+)?\.sqlite\.partial-(\d+)(?:-journal|-wal|-shm)?$/;
+const PARTIAL = new RegExp(`${NAME.source.slice(0, -1)}\\.partial-(\\d+)(?:-journal|-wal|-shm)?$`);
 
 /** Partial files (and their journals) left by an archive whose process is gone. */
 function removeStalePartials(folder: string): void {
@@ -146,15 +137,6 @@ function syncFolder(path: string): void {
   }
 }
 
-interface ArchiveMeta {
-  from: string;
-  to: string;
-  before: string;
-  exchanges: number;
-  bytes: number;
-  createdAt: number;
-}
-
 const count = z.number().int().nonnegative();
 /** What an archive says about itself, checked: the file may have been made or changed by anyone. */
 const archiveMeta = z.object({
@@ -165,6 +147,17 @@ const archiveMeta = z.object({
   bytes: count,
   createdAt: count,
 });
+type ArchiveMeta = z.infer<typeof archiveMeta>;
+
+/** The archive's description, or null when it has none of the right shape. */
+function readMeta(db: Database): ArchiveMeta | null {
+  try {
+    const meta = archiveMeta.safeParse(JSON.parse(getSetting(db, META_KEY) ?? 'null'));
+    return meta.success ? meta.data : null;
+  } catch {
+    return null;
+  }
+}
 
 /** Removes a partial file and its journals. */
 function removePartial(path: string): void {
@@ -280,9 +273,9 @@ function openArchiveFile(folder: string, name: string): { db: Database; meta: Ar
       db.close();
       db = openReadOnly(upgradedCopy(folder, path, name, id), name);
     }
-    const meta = archiveMeta.safeParse(JSON.parse(getSetting(db, META_KEY) ?? 'null'));
-    if (!meta.success) throw fail('archive-failed', { kind: 'unreadable', name });
-    return { db, meta: meta.data, id };
+    const meta = readMeta(db);
+    if (!meta) throw fail('archive-failed', { kind: 'unreadable', name });
+    return { db, meta, id };
   } catch (error) {
     if (db.open) db.close();
     if ((error as { code?: unknown }).code === 'archive-failed') throw error;
@@ -330,16 +323,21 @@ export class ArchiveShelf {
     return opened;
   }
 
-  /** Every archive in the folder, oldest months first; one that cannot be read says why. */
-  list(): ArchiveInfo[] {
-    let files: string[];
+  /** The names of the archives in the folder, in order (oldest months first); none without a folder. */
+  private names(): string[] {
     try {
-      files = readdirSync(this.folder).filter((f) => NAME.test(f));
+      return readdirSync(this.folder)
+        .filter((f) => NAME.test(f))
+        .sort();
     } catch {
       return [];
     }
+  }
+
+  /** Every archive in the folder, oldest months first; one that cannot be read says why. */
+  list(): ArchiveInfo[] {
     const out: ArchiveInfo[] = [];
-    for (const name of files.sort()) {
+    for (const name of this.names()) {
       try {
         const bytes = statSync(join(this.folder, name)).size;
         try {
@@ -382,14 +380,8 @@ export class ArchiveShelf {
    * archive. An archive that cannot be read is passed over (the Storage list says why).
    */
   forMessage(messageId: number): Array<{ archive: string; exchanges: ExchangeRecord[] }> {
-    let files: string[];
-    try {
-      files = readdirSync(this.folder).filter((f) => NAME.test(f));
-    } catch {
-      return [];
-    }
     const out: Array<{ archive: string; exchanges: ExchangeRecord[] }> = [];
-    for (const name of files.sort()) {
+    for (const name of this.names()) {
       try {
         const found = this.read(name, (a) => a.exchanges.forMessage(messageId));
         if (found.length) out.push({ archive: name, exchanges: found.map((e) => ({ ...e, archive: name })) });
@@ -438,8 +430,7 @@ interface Claim {
  * once in place; an inode freed is soon given again). Anything but a plain file (a link) is never it.
  */
 function fileKey(path: string): string {
-  const st = lstatSync(path);
-  return st.isFile() ? `${st.dev}:${st.ino}:${st.size}:${st.mtimeMs}` : 'not a file';
+  return lstatSync(path).isFile() ? identity(path) : 'not a file';
 }
 
 function readClaim(db: Database): Claim | null {
@@ -456,12 +447,6 @@ function readClaim(db: Database): Claim | null {
 
 const writeClaim = (db: Database, c: Claim) => db.prepare('INSERT OR REPLACE INTO settings (key, value) VALUES (?, ?)').run(CLAIM_KEY, JSON.stringify(c));
 
-/** Errors of a folder or file Callout may not write (permissions, a read-only disk). */
-function isUnwritable(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === 'string' && (['EACCES', 'EPERM', 'EROFS', 'SQLITE_CANTOPEN', 'SQLITE_PERM'].includes(code) || code.startsWith('SQLITE_READONLY'));
-}
-
 /** Tries at taking the store's write lock to put the archive in place, each after a pause (a second). */
 const RENAME_ATTEMPTS = 12;
 
@@ -469,11 +454,6 @@ const RENAME_ATTEMPTS = 12;
 interface Left {
   name: string;
   file: string | null;
-}
-
-function isBusy(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === 'string' && (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED'));
 }
 
 /** Runs one archive at a time, in the background, and says how far it is. */
@@ -573,14 +553,14 @@ export class Archiver {
     const final = join(this.d.folder, name);
     const reader = openReadOnly(final, name);
     try {
-      const meta = JSON.parse(getSetting(reader, META_KEY) ?? '{}') as Partial<ArchiveMeta>;
+      const meta = readMeta(reader);
       this.last = {
         name,
-        exchanges: meta.exchanges ?? 0,
-        bytes: meta.bytes ?? 0,
+        exchanges: meta?.exchanges ?? 0,
+        bytes: meta?.bytes ?? 0,
         removed,
-        from: meta.from ?? '',
-        to: meta.to ?? '',
+        from: meta?.from ?? '',
+        to: meta?.to ?? '',
         archiveBytes: statSync(final).size,
         storeBytesBefore,
         storeBytesAfter: fileBytes(this.d.db),

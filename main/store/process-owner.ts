@@ -34,6 +34,16 @@ export function processOwner(pid: number = process.pid): string {
   return mark ? `${hostname()}:${pid}:${mark}` : `${hostname()}:${pid}`;
 }
 
+/** True when a process with that pid runs on this machine (one of another user's too). */
+export function pidAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
 /** True when the process that wrote `owner` may still be running (another machine's is not ours to judge). */
 export function ownerAlive(owner: string | null): boolean {
   if (!owner) return false;
@@ -42,11 +52,7 @@ export function ownerAlive(owner: string | null): boolean {
   const pid = Number(pidText);
   if (!Number.isInteger(pid) || pid <= 0) return false;
   if (pid === process.pid) return !mark || mark === startMark(pid);
-  try {
-    process.kill(pid, 0);
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
+  if (!pidAlive(pid)) return false;
   // A process with that pid runs: the same one only if it started when the owner's did.
   if (!mark) return true;
   const now = startMark(pid);
