@@ -24,8 +24,11 @@ export interface StoreStatus {
   usage: { bytes: number; exchanges: number };
   /** The database file (with its WAL) on disk, in bytes: exchanges are stored packed, so far less than `usage.bytes`. */
   fileBytes: number;
-  /** Exchanges stored before an upgrade made them small, packed so far, of all of them; null when none are left. */
-  packing: { done: number; total: number } | null;
+  /**
+   * Exchanges stored before an upgrade made them small: `packing` them (so far, of all of them),
+   * then `indexing` them for search a call at a time; null when none are left.
+   */
+  packing: { step: 'packing' | 'indexing'; done: number; total: number } | null;
   /** Packing finished and left space inside the file that compacting it once gives back. */
   compactAdvised: boolean;
   recovered: { movedTo: string; reason: string; kind?: 'database' | 'wal' } | null;

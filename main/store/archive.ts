@@ -23,6 +23,7 @@ import type { Clock } from '../clock';
 import { CalloutError, fail, isBusy, isDiskFull, isUnwritable, toIpcError } from '../errors';
 import { migrate, openDatabase, schemaVersion } from './database';
 import { refreshDictionaries, registerExchangeFunctions } from './exchange-pack';
+import { indexAlone, indexMessages } from './exchange-words';
 import { EXCHANGE_ID_FLOOR_KEY, ExchangeRepository } from './exchange-repository';
 import { HistoryRepository } from './history-repository';
 import { MIGRATIONS } from './migrations';
@@ -634,7 +635,14 @@ export class Archiver {
     let file: string | null = null;
     try {
       // The archive's schema is the live store's: the same migrations, then no WAL (read-only opens need none).
-      openDatabase(partial).close();
+      // Its word index's triggers are off while rows are copied (each would remake a call's entry for
+      // every exchange of it): the entries are made once every row is in, and the triggers put back as they were.
+      const made = openDatabase(partial);
+      const wordTriggers = made
+        .prepare("SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'exchanges' AND name LIKE 'exchange^_words^_%' ESCAPE '^'")
+        .all() as Array<{ name: string; sql: string }>;
+      for (const t of wordTriggers) made.exec(`DROP TRIGGER ${t.name}`);
+      made.close();
       copier = new BetterSqlite3(db.name);
       copier.pragma('busy_timeout = 5000');
       // An archive holds exchanges without their messages (those stay in the live store).
@@ -689,6 +697,19 @@ export class Archiver {
       }
       progress.total = copied.n;
       if (!copied.n) throw fail('archive-failed', { kind: 'empty', month: plan.before });
+      // The word index: a call's exchanges in one entry, a batch of calls at a time.
+      let message = 0;
+      for (let r; (r = copier.transaction(() => indexMessages(copier!, 'arch', message, ARCHIVE_BATCH))()); message = r.last) await this.pause();
+      let alone: [number, number] = [Number.MIN_SAFE_INTEGER, 0];
+      for (let r; (r = copier.transaction(() => indexAlone(copier!, 'arch', alone, ARCHIVE_BATCH))()); alone = r.last) await this.pause();
+      copier.exec('DETACH DATABASE arch');
+      const restore = new BetterSqlite3(partial);
+      try {
+        for (const t of wordTriggers) restore.exec(t.sql);
+      } finally {
+        restore.close();
+      }
+      copier.prepare('ATTACH DATABASE ? AS arch').run(partial);
       const check = copier.prepare('SELECT count(*) AS n, coalesce(sum(size_bytes), 0) AS bytes FROM arch.exchanges').get() as { n: number; bytes: number };
       const quick = copier.pragma('arch.quick_check', { simple: true });
       // Every packed row's dictionary is in the archive (else it could not be read from there).

@@ -1,6 +1,8 @@
 import type { Database } from 'better-sqlite3';
 import type { Clock, TimerHandle } from '../clock';
 import { packer, PACKED_COLUMNS, PACKED_PLACEHOLDERS, refreshDictionaries, type PackedParts } from './exchange-pack';
+import { indexAlone, indexMessages } from './exchange-words';
+import { DROP_OLD_INDEX } from './migrations/0021-call-words';
 import { deleteSetting, getSetting, setSetting } from './settings-repository';
 
 // The packing job: packs the exchanges stored before migration 0020, a batch per write transaction,
@@ -8,8 +10,14 @@ import { deleteSetting, getSetting, setSetting } from './settings-repository';
 // the same transaction as the batch, so a job stopped anywhere (the app closed, the process killed)
 // goes on from the last batch written, and two processes on one store never pack a row twice.
 // Until a row is packed it reads back as it was stored; packed, it reads back the same.
+//
+// Then, the same way, the indexing job makes the word index's entries of the exchanges stored before
+// migration 0021 (a message's exchanges together, exchange-words.ts), messages in id order and then
+// the exchanges no message owns, keeping its place under 'exchanges.indexing'. Search reads the old
+// index until the last batch, which drops it.
 
 const KEY = 'exchanges.packing';
+const INDEXING_KEY = 'exchanges.indexing';
 /**
  * Set when the last batch is packed: packing shrinks rows in place, and SQLite does not give the
  * pages back until the file is rebuilt, so Storage advises compacting once (vacuum clears it).
@@ -30,8 +38,19 @@ interface PackingState {
   done: number;
 }
 
+interface IndexingState {
+  /** Messages up to this id have their entry. */
+  message: number;
+  /** Then the exchanges no message owns, up to this (started_at, id). */
+  alone: [number, number];
+  total: number;
+  done: number;
+}
+
 export interface PackingProgress {
-  /** Exchanges packed so far, of `total` stored before the upgrade. */
+  /** `packing` the rows, then `indexing` them for search anew (migration 0021). */
+  step: 'packing' | 'indexing';
+  /** Exchanges done so far in this step, of `total` stored before the upgrade. */
   done: number;
   total: number;
 }
@@ -47,10 +66,25 @@ function readState(db: Database): PackingState | null {
   }
 }
 
-/** How far the packing job is, or null when there is nothing (left) to pack. */
+function readIndexing(db: Database): IndexingState | null {
+  const raw = getSetting(db, INDEXING_KEY);
+  if (raw === null) return null;
+  try {
+    const s = JSON.parse(raw) as IndexingState;
+    const ok = Number.isSafeInteger(s.message) && Array.isArray(s.alone) && s.alone.length === 2 && s.alone.every((x) => Number.isSafeInteger(x));
+    // A place that cannot be read starts again from the beginning: an entry made twice is the same.
+    return ok ? s : { message: 0, alone: [Number.MIN_SAFE_INTEGER, 0], total: Number(s.total) || 0, done: 0 };
+  } catch {
+    return { message: 0, alone: [Number.MIN_SAFE_INTEGER, 0], total: 0, done: 0 };
+  }
+}
+
+/** How far the packing job is, or null when there is nothing (left) to pack or index. */
 export function packingProgress(db: Database): PackingProgress | null {
   const s = readState(db);
-  return s && { done: Math.min(s.done, s.total), total: s.total };
+  if (s) return { step: 'packing', done: Math.min(s.done, s.total), total: s.total };
+  const i = readIndexing(db);
+  return i && { step: 'indexing', done: Math.min(i.done, i.total), total: Math.max(i.total, i.done) };
 }
 
 /** Whether a compaction would give back the space packing freed (see COMPACT_ADVISED_KEY). */
@@ -58,12 +92,15 @@ export function compactAdvised(db: Database): boolean {
   return getSetting(db, COMPACT_ADVISED_KEY) !== null;
 }
 
-/** Packs the next `limit` rows in one transaction; the progress after it, or null when all are packed. */
+/**
+ * Packs the next `limit` rows in one transaction, or (all packed) makes the word index's entries of
+ * about `limit` more; the progress after it, or null when all are packed and indexed.
+ */
 export function packBatch(db: Database, limit = PACK_BATCH): PackingProgress | null {
   return db
     .transaction(() => {
       const s = readState(db);
-      if (!s) return null;
+      if (!s) return indexBatch(db, limit);
       refreshDictionaries(db);
       const rows = db
         .prepare(`SELECT id, ${PACKED_COLUMNS.join(', ')} FROM exchanges WHERE id > ? AND id <= ? AND packed IS NULL ORDER BY id LIMIT ?`)
@@ -78,13 +115,36 @@ export function packBatch(db: Database, limit = PACK_BATCH): PackingProgress | n
       if (rows.length < limit) {
         deleteSetting(db, KEY);
         setSetting(db, COMPACT_ADVISED_KEY, '1');
-        return null;
+        return packingProgress(db);
       }
       const next = { ...s, after: rows.at(-1)!.id, done: s.done + rows.length };
       setSetting(db, KEY, JSON.stringify(next));
-      return { done: Math.min(next.done, next.total), total: next.total };
+      return { step: 'packing' as const, done: Math.min(next.done, next.total), total: next.total };
     })
     .immediate();
+}
+
+/** One batch of the indexing job, inside packBatch's transaction. */
+function indexBatch(db: Database, limit: number): PackingProgress | null {
+  const s = readIndexing(db);
+  if (!s) return null;
+  refreshDictionaries(db);
+  let next: IndexingState | null = null;
+  const messages = s.alone[0] === Number.MIN_SAFE_INTEGER ? indexMessages(db, 'main', s.message, limit) : null;
+  if (messages) next = { ...s, message: messages.last, done: s.done + messages.exchanges };
+  else {
+    const alone = indexAlone(db, 'main', s.alone, limit);
+    if (alone) next = { ...s, alone: alone.last, done: s.done + alone.exchanges };
+  }
+  if (!next) {
+    // Every entry is made: the old index goes, and with it most of the file's pages (given back by compacting).
+    db.exec(DROP_OLD_INDEX);
+    deleteSetting(db, INDEXING_KEY);
+    setSetting(db, COMPACT_ADVISED_KEY, '1');
+    return null;
+  }
+  setSetting(db, INDEXING_KEY, JSON.stringify(next));
+  return { step: 'indexing', done: Math.min(next.done, next.total), total: Math.max(next.total, next.done) };
 }
 
 export interface PackingJob {

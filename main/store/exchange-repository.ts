@@ -180,13 +180,16 @@ export class ExchangeRepository {
 
   /**
    * One step of merging the search index's segments (about 500 pages of work): a deletion leaves a
-   * marker per row in the index until its segment is merged, so after a large one the index grows
+   * marker per entry in the index until its segment is merged, so after a large one the index grows
    * before it shrinks. True while there is more to merge.
    */
   mergeSearchIndex(): boolean {
     const changes = () => (this.db.prepare('SELECT total_changes() AS n').get() as { n: number }).n;
+    // The word index of calls (migration 0021); before it, of each exchange (0012).
+    const exists = (name: string) => this.db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(name) !== undefined;
+    const index = exists('exchange_words') ? 'exchange_words' : 'exchanges_fts';
     const before = changes();
-    this.db.prepare("INSERT INTO exchanges_fts (exchanges_fts, rank) VALUES ('merge', -500)").run();
+    this.db.prepare(`INSERT INTO ${index} (${index}, rank) VALUES ('merge', -500)`).run();
     return changes() - before > 1;
   }
 

@@ -343,10 +343,13 @@ export class HistoryRepository {
     if (indexed.length) {
       // The index is asked for each trigram of the words on its own: a single token is answered from
       // the index alone, where a phrase (or LIKE) makes it read each candidate's text (detail=none).
-      // That gives every exchange holding all the trigrams, a superset of those holding the words.
+      // That gives every entry holding all the trigrams: a call's exchanges together (migration 0021),
+      // or, until the indexing job is done, each exchange on its own (migration 0012).
       const match = trigramQuery(indexed);
+      const perCall = this.wordsByCall();
+      const index = perCall ? 'exchange_words' : 'exchanges_fts';
       const found = (
-        this.stmt(`SELECT count(*) AS n FROM (SELECT 1 FROM exchanges_fts WHERE exchanges_fts MATCH ? LIMIT ${this.rareMatches})`).get(match) as {
+        this.stmt(`SELECT count(*) AS n FROM (SELECT 1 FROM ${index} WHERE ${index} MATCH ? LIMIT ${this.rareMatches})`).get(match) as {
           n: number;
         }
       ).n;
@@ -355,13 +358,28 @@ export class HistoryRepository {
         const residual = [...dims.map((d) => d.clause('e.', true)), ...exchangeRange(range, 'e.', true)];
         if (cursor) residual.push({ sql: `(+e.started_at, +e.id) ${desc ? '<' : '>'} (?, ?)`, params: cursor });
         const dir = desc ? 'DESC' : 'ASC';
-        // The candidates in page order (ids and times only); each one's text is read (unpacked) and
-        // checked for every word only until the page is full.
-        const candidates = this.stmt(
-          `SELECT e.id, e.started_at AS created_at FROM exchanges e
-           WHERE e.id IN (SELECT rowid FROM exchanges_fts WHERE exchanges_fts MATCH ?)${residual.map((c) => ` AND ${c.sql}`).join('')}
-           ORDER BY e.started_at ${dir}, e.id ${dir}`,
-        ).all(match, ...residual.flatMap((c) => c.params)) as Row[];
+        const where = residual.map((c) => ` AND ${c.sql}`).join('');
+        const params = residual.flatMap((c) => c.params);
+        // The candidates in page order (ids and times only): the exchanges of each entry found (a
+        // message's, or one alone; an exchange of a long call may be in both, hence UNION); each
+        // one's text is read (unpacked) and checked for every word only until the page is full.
+        const candidates = (
+          perCall
+            ? this.stmt(
+                `SELECT id, created_at FROM (
+                   SELECT e.id, e.started_at AS created_at FROM exchanges e
+                   WHERE e.message_id IN (SELECT rowid FROM exchange_words WHERE exchange_words MATCH ? AND rowid > 0)${where}
+                   UNION
+                   SELECT e.id, e.started_at AS created_at FROM exchanges e
+                   WHERE e.id IN (SELECT -rowid FROM exchange_words WHERE exchange_words MATCH ? AND rowid < 0)${where})
+                 ORDER BY created_at ${dir}, id ${dir}`,
+              ).all(match, ...params, match, ...params)
+            : this.stmt(
+                `SELECT e.id, e.started_at AS created_at FROM exchanges e
+                 WHERE e.id IN (SELECT rowid FROM exchanges_fts WHERE exchanges_fts MATCH ?)${where}
+                 ORDER BY e.started_at ${dir}, e.id ${dir}`,
+              ).all(match, ...params)
+        ) as Row[];
         const textOf = this.stmt(`SELECT id, started_at AS created_at, ${TEXT_COLUMNS} FROM exchanges WHERE id = ?`);
         const matches = textMatcher(this.db, terms);
         const rows: Row[] = [];
@@ -381,6 +399,14 @@ export class HistoryRepository {
     };
     if (result.searchedTo !== undefined) page.searchedTo = result.searchedTo;
     return page;
+  }
+
+  /**
+   * Whether the words are indexed a call at a time (migration 0021): so once the indexing job has
+   * dropped the index of each exchange on its own, which a store upgraded from before keeps until then.
+   */
+  private wordsByCall(): boolean {
+    return this.stmt("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'exchanges_fts'").get() === undefined;
   }
 
   private walkExchanges(

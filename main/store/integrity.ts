@@ -40,6 +40,9 @@ export const PROBED_TABLES: ReadonlySet<string> = new Set([
   'exchanges_fts_data',
   'exchanges_fts_idx',
   'exchanges_fts_docsize',
+  'exchange_words_data',
+  'exchange_words_idx',
+  'exchange_words_docsize',
   'batch_items',
 ]);
 

@@ -1,14 +1,15 @@
 // End to end (Chromium through `callout ui`): a store written by the version before exchanges were
 // packed (migration 0020). History → Storage says how far packing them is, in both languages at
-// 1024×700, while another process packs them a batch at a time (as the app's job does); the
-// exchanges read the same in the inspector's list meanwhile, and the notice goes once all are packed.
+// 1024×700, while another process packs them a batch at a time (as the app's job does), then indexes
+// them for search a call at a time (migration 0021); the exchanges read and are found the same in the
+// inspector's list meanwhile, and the notice goes once all are done.
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { formatBytes, formatCount } from '../../renderer/src/features/history/history-model';
 import { openDatabase } from '../../main/store/database';
 import { systemClock } from '../../main/clock';
-import { PACK_BATCH, packBatch, startPacking } from '../../main/store/exchange-packing';
+import { PACK_BATCH, packBatch, packingProgress, startPacking } from '../../main/store/exchange-packing';
 import { tempHome } from '../helpers/temp-home';
 import { seedV19 } from '../helpers/v19-store';
 import { launchChromium, startApp } from './bridge';
@@ -64,7 +65,17 @@ describe.each([
         await app.screenshot(`history-store-packing-${suffix}`);
         expect(await app.handlers['exchanges.list']({ search: 'SBXMX01MCD3000007' })).toEqual(inspectorBefore);
 
-        // The rest as the app's job packs them.
+        // Packed, the exchanges are indexed for search a call at a time (migration 0021): the notice says so.
+        while (packingProgress(other)?.step === 'packing') packBatch(other);
+        const indexed = packBatch(other);
+        expect(indexed?.step).toBe('indexing');
+        const indexing = t('history.store.packing.indexing', { done: formatCount(lang, indexed!.done), total: formatCount(lang, TOTAL) });
+        await expect.poll(() => notice.innerText(), { timeout: 10_000 }).toContain(indexing);
+        expect(await app.handlers['exchanges.list']({ search: 'SBXMX01MCD3000007' })).toEqual(inspectorBefore);
+        await settled(page);
+        await app.screenshot(`history-store-indexing-${suffix}`);
+
+        // The rest as the app's job does it.
         await startPacking(other, systemClock).done;
         await expect.poll(() => notice.count(), { timeout: 10_000 }).toBe(0);
         const status = await app.handlers['store.status'](undefined);

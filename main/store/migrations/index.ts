@@ -19,6 +19,7 @@ import { migration0017 } from './0017-paging';
 import { migration0018 } from './0018-resolution-calls';
 import { migration0019 } from './0019-dial-claims';
 import { migration0020 } from './0020-packed-exchanges';
+import { migration0021 } from './0021-call-words';
 
 export type { Migration } from './types';
 
@@ -44,4 +45,5 @@ export const MIGRATIONS: readonly Migration[] = [
   migration0018,
   migration0019,
   migration0020,
+  migration0021,
 ];

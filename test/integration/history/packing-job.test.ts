@@ -1,5 +1,5 @@
-// An upgraded store's exchanges are packed in the background by the app, on its clock: History →
-// Storage says how far it is; closed mid-way, the next start goes on from there; every exchange
+// An upgraded store's exchanges are packed, then indexed for search a call at a time, in the
+// background by the app, on its clock: History → Storage says how far it is; closed mid-way, the next start goes on from there; every exchange
 // reads the same throughout; a short-lived command (the CLI) leaves the work to the app.
 import { afterEach, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
@@ -40,7 +40,8 @@ async function open(home: string, clock: ManualClock, packExchanges?: boolean): 
   return services;
 }
 
-const status = (s: Services) => createHandlers(s)['store.status'](undefined);
+const handlers = (s: Services) => createHandlers(s);
+const status = (s: Services) => handlers(s)['store.status'](undefined);
 const everyExchange = (s: Services) => Array.from({ length: 4 * 300 + 5 }, (_, i) => s.exchanges.get(i + 1));
 
 describe('packing the exchanges of an upgraded store', () => {
@@ -49,23 +50,35 @@ describe('packing the exchanges of an upgraded store', () => {
     const total = 4 * 300 + 5;
     const clock = new ManualClock();
     let app = await open(home, clock);
-    expect((await status(app)).packing).toEqual({ done: 0, total });
+    expect((await status(app)).packing).toEqual({ step: 'packing', done: 0, total });
     const before = everyExchange(app);
     expect(before.every((e) => e !== undefined)).toBe(true);
     const bytesBefore = (await status(app)).usage.bytes;
 
     await clock.advance(0);
-    expect((await status(app)).packing).toEqual({ done: PACK_BATCH, total });
+    expect((await status(app)).packing).toEqual({ step: 'packing', done: PACK_BATCH, total });
     // Every exchange reads the same while the job is under way.
     expect(everyExchange(app)).toEqual(before);
     // The app is closed after the first batch: the next start goes on from there.
     await app.close();
     app = await open(home, clock);
-    expect((await status(app)).packing).toEqual({ done: PACK_BATCH, total });
+    expect((await status(app)).packing).toEqual({ step: 'packing', done: PACK_BATCH, total });
     await clock.advance(0);
-    expect((await status(app)).packing).toEqual({ done: 2 * PACK_BATCH, total });
+    expect((await status(app)).packing).toEqual({ step: 'packing', done: 2 * PACK_BATCH, total });
+    // The last batch of packing; then the calls' words are indexed for search (migration 0021), a batch at a time too.
     await clock.advance(PACK_PAUSE_MS);
+    expect((await status(app)).packing).toEqual({ step: 'indexing', done: 0, total });
+    const found = async () => (await handlers(app)['exchanges.list']({ search: 'SBXMX01MCD3000007', order: 'oldest' })).rows.map((e) => e.id);
+    const searched = await found();
+    expect(searched).toHaveLength(4);
+    await clock.advance(PACK_PAUSE_MS);
+    const indexing = (await status(app)).packing!;
+    expect(indexing).toMatchObject({ step: 'indexing', total });
+    expect(indexing.done).toBeGreaterThanOrEqual(PACK_BATCH);
+    expect(await found()).toEqual(searched);
+    for (let i = 0; i < 10 && (await status(app)).packing; i++) await clock.advance(PACK_PAUSE_MS);
     await app.packing.done;
+    expect(await found()).toEqual(searched);
     const after = await status(app);
     expect(after.packing).toBeNull();
     expect(everyExchange(app)).toEqual(before);
@@ -78,6 +91,6 @@ describe('packing the exchanges of an upgraded store', () => {
     const clock = new ManualClock();
     const cli = await open(home, clock, false);
     await clock.advance(60_000);
-    expect((await status(cli)).packing).toEqual({ done: 0, total: 45 });
+    expect((await status(cli)).packing).toEqual({ step: 'packing', done: 0, total: 45 });
   });
 });

@@ -102,7 +102,7 @@ export function StoreDrawer({ open, onClose, onOpenArchive }: { open: boolean; o
                       data-testid="store-packing-progress"
                     />
                     <div>
-                      {t('history.store.packing.progress', {
+                      {t(status.packing.step === 'indexing' ? 'history.store.packing.indexing' : 'history.store.packing.progress', {
                         done: formatCount(lang, status.packing.done),
                         total: formatCount(lang, status.packing.total),
                       })}

@@ -1,47 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import type { Database } from 'better-sqlite3';
-import type { ExchangeRecord } from '../../../../common/records';
-import { toCurl, toHar } from '../../../../main/export';
 import { MIGRATIONS } from '../../../../main/store/migrations';
 import { ExchangeRepository } from '../../../../main/store/exchange-repository';
 import { HistoryRepository } from '../../../../main/store/history-repository';
 import { compactAdvised, packBatch, packingProgress } from '../../../../main/store/exchange-packing';
 import { unpackRow } from '../../../../main/store/exchange-pack';
-import { exchangeUsage, applyRetention, fileBytes, vacuum } from '../../../../main/store/retention';
+import { applyRetention, fileBytes, vacuum } from '../../../../main/store/retention';
 import { openAt, tempDbFile } from './temp-db';
 import { seedV19, T0 } from '../../../helpers/v19-store';
+import { everything } from '../../../helpers/exchange-views';
 
 // A store written by the schema before this migration, with every kind of exchange a tester sees:
 // each must read back byte for byte, before the packing job, halfway (the app closed mid-way), and after.
-
-/** Everything a tester can read of the exchanges: the inspector (each by id and by message), search, HAR, cURL, sizes. */
-async function everything(db: Database) {
-  const exchanges = new ExchangeRepository(db);
-  const history = new HistoryRepository(db);
-  const ids = (db.prepare('SELECT id FROM exchanges ORDER BY id').all() as { id: number }[]).map((r) => r.id);
-  const records = ids.map((id) => exchanges.get(id)!);
-  const search = (words: string, more: object = {}) => history.listExchanges({ search: words, order: 'oldest', limit: 200, ...more }).rows.map((e) => e.id);
-  return {
-    records,
-    byMessage: [1, 2, 7].map((m) => exchanges.forMessage(m).map((e) => e.id)),
-    searches: [
-      search('SBXMX01MCD3000007'),
-      search('needle-4411'),
-      search('模板未审核'),
-      search('已接听 SBXMX01MCD30000'),
-      search('客户12，'),
-      search('😀'),
-      search('zh'),
-      search('calling', { operations: ['status'], statuses: [200] }),
-      search('ok', { messageId: 2 }),
-    ],
-    captured: history.listExchanges({ captured: true }).rows.map((e) => e.id),
-    har: JSON.stringify(toHar(records as ExchangeRecord[], { name: 'Callout', version: 'test' })),
-    curl: await Promise.all(records.map((e) => toCurl(e))),
-    sizes: db.prepare('SELECT id, size_bytes FROM exchanges ORDER BY id').all(),
-    usage: exchangeUsage(db),
-  };
-}
 
 /** Each row's columns as schema 19 kept them (a packed row's unpacked), by id. */
 function columnsAsStored(db: Database) {
@@ -78,17 +48,17 @@ describe('migration 0020: packed exchanges', () => {
     expect(before.searches[1]).toHaveLength(1);
     expect(before.searches[3]).toHaveLength(30);
     expect(before.searches[8]).toHaveLength(1);
-    expect(packingProgress(db)).toEqual({ done: 0, total: rows });
+    expect(packingProgress(db)).toEqual({ step: 'packing', done: 0, total: rows });
 
     // The packing job, a batch at a time; the app is closed after two batches and opened again.
-    expect(packBatch(db, 40)).toEqual({ done: 40, total: rows });
-    expect(packBatch(db, 40)).toEqual({ done: 80, total: rows });
+    expect(packBatch(db, 40)).toEqual({ step: 'packing', done: 40, total: rows });
+    expect(packBatch(db, 40)).toEqual({ step: 'packing', done: 80, total: rows });
     expect(packedRows(db)).toBe(80);
     expect(await everything(db)).toEqual(before);
     db.close();
     db = openAt(file, 20);
-    expect(packingProgress(db)).toEqual({ done: 80, total: rows });
-    expect(packBatch(db, 40)).toEqual({ done: 120, total: rows });
+    expect(packingProgress(db)).toEqual({ step: 'packing', done: 80, total: rows });
+    expect(packBatch(db, 40)).toEqual({ step: 'packing', done: 120, total: rows });
     expect(compactAdvised(db)).toBe(false);
     expect(packBatch(db, 40)).toBeNull();
     expect(packingProgress(db)).toBeNull();

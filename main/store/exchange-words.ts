@@ -1,0 +1,62 @@
+import type { Database } from 'better-sqlite3';
+
+// The entries of the word index (migration 0021), made a batch at a time for exchanges stored
+// without them: those stored before the migration (the indexing job, exchange-packing.ts), and
+// those an archive copies (archive.ts, whose triggers are off while it copies). An entry holds the
+// text of all of a message's exchanges (its rowid is the message's id), or of one exchange no
+// message owns (its rowid is minus the exchange's id). Making an entry replaces the one there:
+// making it twice gives the same index.
+
+const TEXT = 'callout_exchange_text(packed, url, request_headers, request_body, response_headers, response_body)';
+
+/** The words of the table it names ('main' or an attached one). */
+function tables(schema: string): { exchanges: string; words: string } {
+  return { exchanges: `${schema}.exchanges`, words: `${schema}.exchange_words` };
+}
+
+/**
+ * Makes the entries of the messages after `after` (by id) until about `limit` exchanges are in
+ * them; the last message done and how many exchanges, or null when no message is left.
+ */
+export function indexMessages(db: Database, schema: string, after: number, limit: number): { last: number; exchanges: number } | null {
+  const t = tables(schema);
+  let last = after;
+  let exchanges = 0;
+  for (const r of db
+    .prepare(`SELECT message_id AS id, count(*) AS n FROM ${t.exchanges} WHERE message_id > ? GROUP BY message_id ORDER BY message_id LIMIT ?`)
+    .iterate(after, limit) as Iterable<{ id: number; n: number }>) {
+    last = r.id;
+    exchanges += r.n;
+    if (exchanges >= limit) break;
+  }
+  if (last === after) return null;
+  // One statement each (the index writes what it holds at the end of every statement that changes it).
+  db.prepare(`DELETE FROM ${t.words} WHERE rowid > ? AND rowid <= ?`).run(after, last);
+  db.prepare(
+    `INSERT INTO ${t.words} (rowid, text) SELECT message_id, group_concat(${TEXT}, char(10)) FROM ${t.exchanges}
+     WHERE message_id > ? AND message_id <= ? GROUP BY message_id`,
+  ).run(after, last);
+  return { last, exchanges };
+}
+
+/**
+ * Makes the entries of up to `limit` exchanges no message owns, after (started_at, id) `after` in
+ * that order; the last one done and how many, or null when none is left.
+ */
+export function indexAlone(
+  db: Database,
+  schema: string,
+  after: readonly [number, number],
+  limit: number,
+): { last: [number, number]; exchanges: number } | null {
+  const t = tables(schema);
+  const rows = db
+    .prepare(`SELECT id, started_at FROM ${t.exchanges} WHERE message_id IS NULL AND (started_at, id) > (?, ?) ORDER BY started_at, id LIMIT ?`)
+    .all(after[0], after[1], limit) as Array<{ id: number; started_at: number }>;
+  if (!rows.length) return null;
+  const ids = JSON.stringify(rows.map((r) => r.id));
+  db.prepare(`DELETE FROM ${t.words} WHERE rowid IN (SELECT -value FROM json_each(?))`).run(ids);
+  db.prepare(`INSERT INTO ${t.words} (rowid, text) SELECT -id, ${TEXT} FROM ${t.exchanges} WHERE id IN (SELECT value FROM json_each(?))`).run(ids);
+  const last = rows.at(-1)!;
+  return { last: [last.started_at, last.id], exchanges: rows.length };
+}
