@@ -185,12 +185,16 @@ export class ExchangeRepository {
    */
   mergeSearchIndex(): boolean {
     const changes = () => (this.db.prepare('SELECT total_changes() AS n').get() as { n: number }).n;
-    // The word index of calls (migration 0021); before it, of each exchange (0012).
+    // The word index of calls (migration 0021), and the index of each exchange (0012) while the indexing job keeps it.
     const exists = (name: string) => this.db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(name) !== undefined;
-    const index = exists('exchange_words') ? 'exchange_words' : 'exchanges_fts';
-    const before = changes();
-    this.db.prepare(`INSERT INTO ${index} (${index}, rank) VALUES ('merge', -500)`).run();
-    return changes() - before > 1;
+    let more = false;
+    for (const index of ['exchange_words', 'exchanges_fts']) {
+      if (!exists(index)) continue;
+      const before = changes();
+      this.db.prepare(`INSERT INTO ${index} (${index}, rank) VALUES ('merge', -500)`).run();
+      if (changes() - before > 1) more = true;
+    }
+    return more;
   }
 
   /**

@@ -314,9 +314,11 @@ export class HistoryRepository {
    * - one index walk per value of the most selective filter (message, operation, profile, exact
    *   status or "no reply", provider code), merged in time order; the other filters (status
    *   classes such as 4xx included) are checked on the rows walked, at most SCAN_WINDOW per page;
-   * - words of 3+ characters are looked up in the trigram index of each exchange's text (URL,
-   *   headers, bodies: migration 0012); when they match fewer than RARE_MATCHES exchanges, the page
-   *   is read from those; otherwise (and for 1–2 character words) the walk checks the text.
+   * - words of 3+ characters are looked up in the trigram index of the exchanges' text (URL,
+   *   headers, bodies), an entry a call (migration 0021; an exchange, 0012, until the indexing job is
+   *   done); when they match fewer than RARE_MATCHES entries, the page is read from their exchanges,
+   *   checking at most RARE_MATCHES texts (a page short of that says how far it looked, as a walk
+   *   does); otherwise (and for 1–2 character words) the walk checks the text.
    */
   listExchanges(q: ExchangeQuery = {}): ExchangePage {
     // One snapshot: the dictionaries read first are those of every packed row the statements read (exchange-pack.ts).
@@ -383,13 +385,18 @@ export class HistoryRepository {
         const textOf = this.stmt(`SELECT id, started_at AS created_at, ${TEXT_COLUMNS} FROM exchanges WHERE id = ?`);
         const matches = textMatcher(this.db, terms);
         const rows: Row[] = [];
-        for (const c of candidates) {
+        // At most RARE_MATCHES texts a page (an entry is a whole call: the words may be in few of its
+        // exchanges, or in none together); past that the page holds what was found, and says how far it looked.
+        const reads = Math.min(candidates.length, this.rareMatches);
+        for (let i = 0; i < reads && rows.length <= limit; i++) {
+          const c = candidates[i]!;
           const row = textOf.get(c.id) as TextRow | undefined;
-          if (!row || !matches(row)) continue;
-          rows.push({ id: c.id, created_at: c.created_at });
-          if (rows.length > limit) break;
+          if (row && matches(row)) rows.push({ id: c.id, created_at: c.created_at });
         }
-        result = finish(rows, limit);
+        if (rows.length <= limit && reads < candidates.length) {
+          const edge = candidates[reads - 1]!;
+          result = { ids: rows.map((r) => r.id), next: encodeCursor(edge.created_at, edge.id), searchedTo: edge.created_at };
+        } else result = finish(rows, limit);
       }
     }
     result ??= this.walkExchanges(dims, range, terms, cursor, order, limit);

@@ -13,13 +13,14 @@ import type { Migration } from './types';
  *
  * Kept in step by triggers: an exchange stored replaces its message's entry with one made from all
  * of that message's exchanges (a call gets one every few seconds at most), while the message has at
- * most CALL_ENTRY_MAX of them; past that (a call followed for minutes on end), each further one gets
- * an entry of its own (rowid minus its id), so storing one never reads more than that many. An
+ * most CALL_ENTRY_MAX of them (about three minutes of a call asked about every 8 s); past that, each
+ * further one gets an entry of its own (rowid minus its id), so storing one never reads more than
+ * that many. An
  * exchange deleted takes its own entry, and its message's once none of the message's exchanges is
  * left (until then what it held stays in the entry: search reads each candidate's own text, so an
  * entry that holds more than its exchanges finds nothing more). An exchange whose message changes
  * (none does today: messages are never deleted, whose foreign key would set it to null) moves to
- * the entry of its new owner.
+ * the entry of its new owner; both entries are remade from all their exchanges, without that bound.
  *
  * Search finds the entries holding every trigram of the words, then checks the text of their
  * exchanges (history-repository.ts). The old index stays, and is kept in step, until the indexing
@@ -28,7 +29,7 @@ import type { Migration } from './types';
  * batch drops it. A store without exchanges drops it here.
  */
 /** The most exchanges a message's entry is remade from when one is stored; a message's later ones get an entry each. */
-export const CALL_ENTRY_MAX = 32;
+export const CALL_ENTRY_MAX = 24;
 
 export const migration0021: Migration = {
   version: 21,

@@ -183,6 +183,54 @@ describe('migration 0021: the words of a call, indexed once', () => {
     checked(db);
   });
 
+  it('words a call holds only in different exchanges: a page reads at most RARE_MATCHES texts, says how far it looked, and paging on finds exactly what is there', () => {
+    const db = openAt(tempDbFile(), 21);
+    const message = db.prepare(
+      "INSERT INTO messages (id, profile, base_url, api_id, mobile, content, units, created_at, updated_at) VALUES (?, 'p', 'http://x', 'a', '13900000001', 'x', 1, 0, 0)",
+    );
+    const exchanges = new ExchangeRepository(db);
+    const store = (messageId: number, body: string, at: number) =>
+      exchanges.insert(
+        {
+          operation: 'status',
+          method: 'POST',
+          url: 'http://127.0.0.1:33515/voice/status',
+          requestHeaders: [],
+          requestBody: body,
+          status: 200,
+          statusText: 'OK',
+          responseHeaders: [],
+          responseBody: '{"code":2}',
+          error: null,
+          startedAt: at,
+          timings: { dnsMs: null, connectMs: null, tlsMs: null, firstByteMs: 1, totalMs: 2 },
+        },
+        { messageId },
+      );
+    // 40 calls whose send holds one word and whose polls hold the other; the oldest call's last poll holds both.
+    let both = 0;
+    for (let m = 1; m <= 40; m++) {
+      message.run(m);
+      store(m, '{"w":"alphaword"}', T0 + m * 60_000);
+      for (let k = 1; k <= 3; k++) {
+        const id = store(m, `{"w":"betaword${m === 1 && k === 3 ? ' alphaword' : ''}"}`, T0 + m * 60_000 + k * 8_000);
+        if (m === 1 && k === 3) both = id;
+      }
+    }
+    const history = new HistoryRepository(db, { rareMatches: 50 });
+    const pages: Array<{ rows: number[]; searchedTo?: number }> = [];
+    let cursor: string | undefined;
+    do {
+      const page = history.listExchanges({ search: 'alphaword betaword', limit: 10, ...(cursor ? { cursor } : {}) });
+      pages.push({ rows: page.rows.map((e) => e.id), ...(page.searchedTo !== undefined ? { searchedTo: page.searchedTo } : {}) });
+      cursor = page.nextCursor ?? undefined;
+    } while (cursor && pages.length < 10);
+    // 160 candidates, 50 read a page: the first pages are empty but say how far back they looked.
+    expect(pages.length).toBe(4);
+    expect(pages[0]).toEqual({ rows: [], searchedTo: T0 + 28 * 60_000 + 16_000 });
+    expect(pages.flatMap((p) => p.rows)).toEqual([both]);
+  });
+
   it('takes far fewer bytes than an entry an exchange', () => {
     const file = tempDbFile();
     const v19 = openAt(file, 19);
