@@ -69,7 +69,8 @@ describe.each(LOCALES)('Sandbox screen ($suffix)', ({ locale, lang, suffix, name
     await page.getByTestId('confirm-body').waitFor();
     await settled(page);
     await page.getByTestId('confirm-send').click();
-    await expect.poll(() => cardAttr('data-message-id'), { timeout: 20_000 }).not.toBe(before);
+    // The new call's card (while the card is being replaced it may be absent: no id at all).
+    await expect.poll(async () => ((id) => id !== null && id !== before)(await cardAttr('data-message-id')), { timeout: 20_000 }).toBe(true);
     await expect.poll(() => cardAttr('data-phase'), { timeout: 20_000 }).not.toBe('sending');
     return cardAttr('data-outcome');
   };

@@ -86,7 +86,8 @@ describe.each(LOCALES)('Send screen ($suffix)', ({ locale, lang, suffix, markers
     await confirmBody().waitFor();
     await settled(page);
     await page.getByTestId('confirm-send').click();
-    await expect.poll(() => cardAttr('data-message-id'), { timeout: 20_000 }).not.toBe(before);
+    // The new call's card (while the card is being replaced it may be absent: no id at all).
+    await expect.poll(async () => ((id) => id !== null && id !== before)(await cardAttr('data-message-id')), { timeout: 20_000 }).toBe(true);
     await expect.poll(() => cardAttr('data-phase'), { timeout: 20_000 }).not.toBe('sending');
     return Number(await cardAttr('data-message-id'));
   };

@@ -46,8 +46,10 @@ describe.each(LOCALES)('the call card never leaves a call silently unread ($suff
     await page.getByTestId('confirm-body').waitFor();
     await settled(page);
     await page.getByTestId('confirm-send').click();
-    await expect.poll(() => cardAttr('data-message-id'), { timeout: 20_000 }).not.toBe(before);
-    return Number(await cardAttr('data-message-id'));
+    // The new call's card (while the card is being replaced it may be absent: no id at all).
+    let id: string | null = null;
+    await expect.poll(async () => (id = await cardAttr('data-message-id')) !== null && id !== before, { timeout: 20_000 }).toBe(true);
+    return Number(id);
   };
 
   beforeAll(async () => {
