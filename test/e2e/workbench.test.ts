@@ -196,7 +196,18 @@ describe.each(LOCALES)("the tester's workbench ($suffix)", ({ locale, lang, suff
       // Its variable, in the collection's own editor.
       await page.getByTestId('wb-collection-menu').first().click();
       await page.getByText(t('workbench.collections.editMenu')).click();
-      await page.getByTestId('wb-add-var').click();
+      // The editor may be drawn again once the collection has loaded, losing a click made before: click
+      // until a row is there (an extra empty row is not saved).
+      for (let i = 0; ; i++) {
+        await page.getByTestId('wb-add-var').click();
+        const shown = await page
+          .getByTestId('wb-var-name')
+          .first()
+          .waitFor({ timeout: 3_000 })
+          .then(() => true)
+          .catch(() => false);
+        if (shown || i >= 5) break;
+      }
       await field('wb-var-name').fill('expected');
       await field('wb-var-value').fill('2');
       await page.getByTestId('wb-collection-ok').click();
