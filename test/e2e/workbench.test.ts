@@ -139,7 +139,12 @@ describe.each(LOCALES)("the tester's workbench ($suffix)", ({ locale, lang, suff
       await field('wb-import-text').fill(
         `curl '${base}/voice/balance' -H 'X-From-Curl: yes' -H 'Content-Type: application/json' --data-raw '{"account":"sandbox-demo","password":"[REDACTED]","note":"pasted"}'`,
       );
-      await page.getByTestId('wb-import-read').click();
+      // Under load a click just as the dialog opens can be lost (CI saw it): "Read" is clicked again while the dialog stays.
+      const read = page.getByTestId('wb-import-read');
+      for (let i = 0; i < 5 && (await read.isVisible()); i++) {
+        await read.click({ timeout: 2_000 }).catch(() => undefined);
+        await read.waitFor({ state: 'hidden', timeout: 3_000 }).catch(() => undefined);
+      }
       await expect.poll(() => field('wb-path').inputValue(), { timeout: 10_000 }).toBe('/voice/balance');
       expect(await field('wb-method').inputValue()).toBe('POST');
       await page.getByTestId('wb-tab-body').click();
