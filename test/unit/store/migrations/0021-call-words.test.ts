@@ -20,6 +20,27 @@ const entries = (db: Database) => (db.prepare('SELECT count(*) AS n FROM exchang
 const checked = (db: Database) =>
   expect(() => db.prepare("INSERT INTO exchange_words (exchange_words, rank) VALUES ('integrity-check', 0)").run()).not.toThrow();
 
+/** A status poll of message `messageId`, stored as the follower stores one. */
+function storePoll(db: Database, messageId: number, requestBody: string, responseBody: string, startedAt: number): number {
+  return new ExchangeRepository(db).insert(
+    {
+      operation: 'status',
+      method: 'POST',
+      url: 'http://127.0.0.1:33515/voice/status',
+      requestHeaders: [],
+      requestBody,
+      status: 200,
+      statusText: 'OK',
+      responseHeaders: [],
+      responseBody,
+      error: null,
+      startedAt,
+      timings: { dnsMs: null, connectMs: null, tlsMs: null, firstByteMs: 1, totalMs: 2 },
+    },
+    { messageId },
+  );
+}
+
 describe('migration 0021: the words of a call, indexed once', () => {
   it('is the twenty-first migration', () => {
     expect(MIGRATIONS[20]).toMatchObject({ version: 21, name: 'call-words' });
@@ -59,25 +80,7 @@ describe('migration 0021: the words of a call, indexed once', () => {
     db = openAt(file, 21);
     expect(packingProgress(db)).toEqual(second);
     // An exchange stored meanwhile (a status poll of call 5, already indexed, and one of call 50, not yet) is found at once.
-    const exchanges = new ExchangeRepository(db);
-    const poll = (messageId: number, word: string, at: number) =>
-      exchanges.insert(
-        {
-          operation: 'status',
-          method: 'POST',
-          url: 'http://127.0.0.1:33515/voice/status',
-          requestHeaders: [['Content-Type', 'application/json']],
-          requestBody: `{"smsid":"${word}"}`,
-          status: 200,
-          statusText: 'OK',
-          responseHeaders: [],
-          responseBody: '{"code":2,"state":"busy"}',
-          error: null,
-          startedAt: at,
-          timings: { dnsMs: null, connectMs: null, tlsMs: null, firstByteMs: 1, totalMs: 2 },
-        },
-        { messageId },
-      );
+    const poll = (messageId: number, word: string, at: number) => storePoll(db, messageId, `{"smsid":"${word}"}`, '{"code":2,"state":"busy"}', at);
     const history = new HistoryRepository(db);
     const found = (words: string) => history.listExchanges({ search: words, order: 'oldest' }).rows.map((e) => e.id);
     const early = poll(5, 'LATE-POLL-5', T0 + 20_000_000);
@@ -140,26 +143,7 @@ describe('migration 0021: the words of a call, indexed once', () => {
     const exchanges = new ExchangeRepository(db);
     const ids: number[] = [];
     const n = CALL_ENTRY_MAX + 8;
-    for (let i = 1; i <= n; i++)
-      ids.push(
-        exchanges.insert(
-          {
-            operation: 'status',
-            method: 'POST',
-            url: 'http://127.0.0.1:33515/voice/status',
-            requestHeaders: [],
-            requestBody: `{"smsid":"LONG-1","poll":"P${1000 + i}"}`,
-            status: 200,
-            statusText: 'OK',
-            responseHeaders: [],
-            responseBody: '{"code":2,"state":"calling"}',
-            error: null,
-            startedAt: T0 + i * 8_000,
-            timings: { dnsMs: null, connectMs: null, tlsMs: null, firstByteMs: 1, totalMs: 2 },
-          },
-          { messageId: 1 },
-        ),
-      );
+    for (let i = 1; i <= n; i++) ids.push(storePoll(db, 1, `{"smsid":"LONG-1","poll":"P${1000 + i}"}`, '{"code":2,"state":"calling"}', T0 + i * 8_000));
     // One entry for the call (its first CALL_ENTRY_MAX exchanges), one for each exchange after them.
     const rowids = (db.prepare('SELECT rowid FROM exchange_words ORDER BY rowid').all() as { rowid: number }[]).map((r) => r.rowid);
     expect(rowids).toEqual([
@@ -188,25 +172,7 @@ describe('migration 0021: the words of a call, indexed once', () => {
     const message = db.prepare(
       "INSERT INTO messages (id, profile, base_url, api_id, mobile, content, units, created_at, updated_at) VALUES (?, 'p', 'http://x', 'a', '13900000001', 'x', 1, 0, 0)",
     );
-    const exchanges = new ExchangeRepository(db);
-    const store = (messageId: number, body: string, at: number) =>
-      exchanges.insert(
-        {
-          operation: 'status',
-          method: 'POST',
-          url: 'http://127.0.0.1:33515/voice/status',
-          requestHeaders: [],
-          requestBody: body,
-          status: 200,
-          statusText: 'OK',
-          responseHeaders: [],
-          responseBody: '{"code":2}',
-          error: null,
-          startedAt: at,
-          timings: { dnsMs: null, connectMs: null, tlsMs: null, firstByteMs: 1, totalMs: 2 },
-        },
-        { messageId },
-      );
+    const store = (messageId: number, body: string, at: number) => storePoll(db, messageId, body, '{"code":2}', at);
     // 40 calls whose send holds one word and whose polls hold the other; the oldest call's last poll holds both.
     let both = 0;
     for (let m = 1; m <= 40; m++) {
