@@ -7,7 +7,8 @@ import type { Database } from 'better-sqlite3';
 // message owns (its rowid is minus the exchange's id). Making an entry replaces the one there:
 // making it twice gives the same index.
 
-const TEXT = 'callout_exchange_text(packed, url, request_headers, request_body, response_headers, response_body)';
+/** An exchange's text as the index holds it (SQL over a row of `exchanges`). */
+export const EXCHANGE_TEXT = 'callout_exchange_text(packed, url, request_headers, request_body, response_headers, response_body)';
 
 /** The words of the table it names ('main' or an attached one). */
 function tables(schema: string): { exchanges: string; words: string } {
@@ -33,7 +34,7 @@ export function indexMessages(db: Database, schema: string, after: number, limit
   // One statement each (the index writes what it holds at the end of every statement that changes it).
   db.prepare(`DELETE FROM ${t.words} WHERE rowid > ? AND rowid <= ?`).run(after, last);
   db.prepare(
-    `INSERT INTO ${t.words} (rowid, text) SELECT message_id, group_concat(${TEXT}, char(10)) FROM ${t.exchanges}
+    `INSERT INTO ${t.words} (rowid, text) SELECT message_id, group_concat(${EXCHANGE_TEXT}, char(10)) FROM ${t.exchanges}
      WHERE message_id > ? AND message_id <= ? GROUP BY message_id`,
   ).run(after, last);
   return { last, exchanges };
@@ -56,7 +57,7 @@ export function indexAlone(
   if (!rows.length) return null;
   const ids = JSON.stringify(rows.map((r) => r.id));
   db.prepare(`DELETE FROM ${t.words} WHERE rowid IN (SELECT -value FROM json_each(?))`).run(ids);
-  db.prepare(`INSERT INTO ${t.words} (rowid, text) SELECT -id, ${TEXT} FROM ${t.exchanges} WHERE id IN (SELECT value FROM json_each(?))`).run(ids);
+  db.prepare(`INSERT INTO ${t.words} (rowid, text) SELECT -id, ${EXCHANGE_TEXT} FROM ${t.exchanges} WHERE id IN (SELECT value FROM json_each(?))`).run(ids);
   const last = rows.at(-1)!;
   return { last: [last.started_at, last.id], exchanges: rows.length };
 }
