@@ -420,7 +420,9 @@ export function prepareHistoryStore(rows = HISTORY_ROWS, shape: HistoryShape = '
   const partial = join(dir, 'partial.db');
   const t0 = performance.now();
   const v4 = openDatabase(partial, { targetVersion: 4 });
-  v4.pragma('journal_mode = OFF');
+  // A rollback journal, not the WAL the store opens with: new pages are written once, not twice
+  // (better-sqlite3's defensive mode refuses journal_mode = OFF).
+  v4.pragma('journal_mode = DELETE');
   v4.pragma('synchronous = OFF');
   v4.pragma('cache_size = -262144');
   generateHistory(v4, rows, undefined, shape);
@@ -465,7 +467,7 @@ export function prepareHistoryStore(rows = HISTORY_ROWS, shape: HistoryShape = '
 function growHistory(sourceFile: string, partial: string, copies: number): void {
   const db = openDatabase(partial);
   try {
-    db.pragma('journal_mode = OFF');
+    db.pragma('journal_mode = DELETE'); // as for the generated store (above)
     db.pragma('synchronous = OFF');
     db.pragma('foreign_keys = OFF');
     db.pragma('cache_size = -1048576');
@@ -533,7 +535,6 @@ function growHistory(sourceFile: string, partial: string, copies: number): void 
     for (let r; (r = db.transaction(() => indexAlone(db, 'main', alone, 1_000))()); alone = r.last);
     for (const t of wordTriggers) db.exec(t.sql);
     db.exec('DETACH DATABASE src');
-    db.pragma('journal_mode = DELETE');
     db.pragma('journal_mode = WAL');
   } finally {
     db.close();
