@@ -6,10 +6,20 @@ import { consoleGroup } from './groups/console';
 import { core } from './groups/core';
 import { dialects } from './groups/dialects';
 import { history, historyReal } from './groups/history';
+import { historyScreen } from './groups/history-screen';
 import { intake } from './groups/intake';
 
 type Group = (opts: { quick: boolean; messages?: number }) => Promise<Record<string, number>>;
-const GROUPS: Record<string, Group> = { core, history, 'history-real': historyReal, bulk, dialects, console: consoleGroup, intake };
+const GROUPS: Record<string, Group> = {
+  core,
+  history,
+  'history-real': historyReal,
+  'history-screen': historyScreen,
+  bulk,
+  dialects,
+  console: consoleGroup,
+  intake,
+};
 
 async function main(): Promise<number> {
   const args = process.argv.slice(2);
@@ -17,7 +27,7 @@ async function main(): Promise<number> {
   const quick = args.includes('--quick');
   const onlyAt = args.indexOf('--only');
   const only = onlyAt >= 0 ? args[onlyAt + 1] : undefined;
-  // --messages N: the size of the real-shaped history (history-real), e.g. 10000000.
+  // --messages N: the size of the real-shaped history (history-real, history-screen), e.g. 10000000.
   const messagesAt = args.indexOf('--messages');
   const messages = messagesAt >= 0 ? Number(args[messagesAt + 1]) : undefined;
   if (messages !== undefined && !(Number.isInteger(messages) && messages >= 1000)) {

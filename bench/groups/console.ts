@@ -40,7 +40,7 @@ function newest(dir: string): number {
 }
 
 /** The console is measured as built: build it first when the build is missing or older than its sources. */
-function ensureBuilt(): void {
+export function ensureBuilt(): void {
   const index = join(RENDERER_DIR, 'index.html');
   const sources = Math.max(newest(join(ROOT, 'renderer')), newest(join(ROOT, 'common')));
   if (existsSync(index) && statSync(index).mtimeMs >= sources) return;

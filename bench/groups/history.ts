@@ -661,14 +661,18 @@ export async function history(): Promise<Record<string, number>> {
  * False when that is not possible here (then no cold figures).
  */
 function evictor(file: string, db: BetterSqlite3.Database): (() => void) | null {
-  const script =
-    'import os,sys\nfor p in sys.argv[1:]:\n  try:\n    fd=os.open(p,os.O_RDONLY)\n  except OSError:\n    continue\n  os.posix_fadvise(fd,0,0,os.POSIX_FADV_DONTNEED)\n  os.close(fd)\n';
-  const run = () => spawnSync('python3', ['-c', script, file, `${file}-wal`], { stdio: 'ignore' }).status === 0;
-  if (!run()) return null;
+  if (!dropFromPageCache(file)) return null;
   return () => {
     db.pragma('shrink_memory');
-    run();
+    dropFromPageCache(file);
   };
+}
+
+/** Drops a store's file (and its WAL) from the operating system's page cache; false when that is not possible here. */
+export function dropFromPageCache(file: string): boolean {
+  const script =
+    'import os,sys\nfor p in sys.argv[1:]:\n  try:\n    fd=os.open(p,os.O_RDONLY)\n  except OSError:\n    continue\n  os.posix_fadvise(fd,0,0,os.POSIX_FADV_DONTNEED)\n  os.close(fd)\n';
+  return spawnSync('python3', ['-c', script, file, `${file}-wal`], { stdio: 'ignore' }).status === 0;
 }
 
 /**
