@@ -102,15 +102,6 @@ export async function startApp(options: AppOptions = {}): Promise<AppUnderTest> 
   const context = await browser.newContext({ locale: options.locale ?? 'en-US', viewport: { width: 1280, height: 800 }, deviceScaleFactor: 1 });
   // The browser console's note is for a person's first visit (the key is CONSOLE_BANNER_DISMISSED_KEY).
   if (!options.consoleNote) await context.addInitScript({ content: "try { localStorage.setItem('callout.console.banner.dismissed', '1'); } catch {}" });
-  // A dialog appears at once, not zooming in over 0.3 s from where the click was: a test clicks in it
-  // as soon as it is there, where a person waits to see it. Under load a click while it still moved
-  // (and its button with it) went to whatever was under the pointer then, and was lost (CI saw
-  // three: a maintenance window's Save, cURL import's "Read it", a collection's "Add variable").
-  // The dialogs' own code (rc-motion) runs the same: their animation still starts and ends.
-  await context.addInitScript({
-    content:
-      "addEventListener('DOMContentLoaded', () => { const s = document.createElement('style'); s.textContent = '.ant-modal, .ant-modal-mask { animation-duration: 1ms !important; }'; document.head.append(s); });",
-  });
   if (options.onboarding === false) {
     // The key is the onboarding feature's ONBOARDING_DISMISSED_KEY.
     await context.addInitScript({ content: "try { localStorage.setItem('callout.onboarding.dismissed', '1'); } catch {}" });
