@@ -391,8 +391,11 @@ describe.each(LOCALES)('On call ($suffix)', ({ locale, lang, suffix }) => {
       if (lang === 'zh-CN') expect(await bodyText(page)).toMatch(CJK);
       await snap('maintenance');
 
-      // Edited, then deleted.
+      // Edited, then deleted. (Save is clicked once the dialog has stopped zooming in: a click while
+      // it moved was lost under load.)
       await row.first().getByRole('button').first().click();
+      await page.getByTestId('window-form').waitFor();
+      await settled(page);
       await page.getByTestId('window-name').fill(name + ' 2');
       await page.getByTestId('window-save').click();
       await page.getByTestId('window-form').waitFor({ state: 'detached' });

@@ -168,6 +168,8 @@ describe.each(LOCALES)("the tester's workbench ($suffix)", ({ locale, lang, suff
       // A command that cannot be read is said so, in words.
       await page.getByTestId('wb-import').click();
       await field('wb-import-text').fill("curl 'http://unterminated");
+      // Once the dialog has stopped zooming in (a click while it moved was lost under load).
+      await settled(page);
       await page.getByTestId('wb-import-read').click();
       await page.getByTestId('wb-import-error').waitFor();
       expect(await page.getByTestId('wb-import-error').innerText()).not.toMatch(RAW_KEY);
