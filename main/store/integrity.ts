@@ -34,6 +34,7 @@ export const PROBED_TABLES: ReadonlySet<string> = new Set([
   'exchanges',
   'exchange_messages',
   'message_stats',
+  'exchange_hours',
   'messages_fts_data',
   'messages_fts_idx',
   'messages_fts_docsize',

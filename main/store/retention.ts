@@ -51,13 +51,27 @@ export function setRetentionSettings(db: Database, s: RetentionSettings): Retent
   return valid;
 }
 
-/** Bytes of headers and bodies of all exchanges, and how many there are (one index read). */
+/** Bytes of headers and bodies of all exchanges, and how many there are (the hours' sums, migration 0022). */
 export function exchangeUsage(db: Database): { bytes: number; exchanges: number } {
-  const r = db.prepare('SELECT coalesce(sum(size_bytes), 0) AS bytes, count(*) AS n FROM exchanges INDEXED BY exchanges_time_size').get() as {
-    bytes: number;
-    n: number;
-  };
+  const r = db.prepare('SELECT coalesce(sum(bytes), 0) AS bytes, coalesce(sum(n), 0) AS n FROM exchange_hours').get() as { bytes: number; n: number };
   return { bytes: r.bytes, exchanges: r.n };
+}
+
+const HOUR_MS = 3_600_000;
+
+/** How many exchanges started before `cutoff`, and their bytes: the whole hours' sums, and the index for the part of the last hour. */
+function exchangesBefore(db: Database, cutoff: number): { exchanges: number; bytes: number } {
+  const hour = Math.floor(cutoff / HOUR_MS);
+  const whole = db.prepare('SELECT coalesce(sum(n), 0) AS exchanges, coalesce(sum(bytes), 0) AS bytes FROM exchange_hours WHERE hour < ?').get(hour) as {
+    exchanges: number;
+    bytes: number;
+  };
+  const part = db
+    .prepare(
+      'SELECT count(*) AS exchanges, coalesce(sum(size_bytes), 0) AS bytes FROM exchanges INDEXED BY exchanges_time_size WHERE started_at >= ? AND started_at < ?',
+    )
+    .get(hour * HOUR_MS, cutoff) as { exchanges: number; bytes: number };
+  return { exchanges: whole.exchanges + part.exchanges, bytes: whole.bytes + part.bytes };
 }
 
 /**
@@ -69,12 +83,7 @@ export function exchangeUsage(db: Database): { bytes: number; exchanges: number 
 export function planRetention(db: Database, settings: RetentionSettings, now: number): RetentionPlan {
   const s = validateRetention(settings);
   const ageCutoff = s.exchangeDays === null ? null : now - s.exchangeDays * DAY_MS;
-  const byAge =
-    ageCutoff === null
-      ? { exchanges: 0, bytes: 0 }
-      : (db
-          .prepare('SELECT count(*) AS exchanges, coalesce(sum(size_bytes), 0) AS bytes FROM exchanges INDEXED BY exchanges_time_size WHERE started_at < ?')
-          .get(ageCutoff) as { exchanges: number; bytes: number });
+  const byAge = ageCutoff === null ? { exchanges: 0, bytes: 0 } : exchangesBefore(db, ageCutoff);
   const usage = exchangeUsage(db);
   const bySize = { exchanges: 0, bytes: 0 };
   let sizeCut: RetentionPlan['sizeCut'] = null;

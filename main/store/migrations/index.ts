@@ -20,6 +20,7 @@ import { migration0018 } from './0018-resolution-calls';
 import { migration0019 } from './0019-dial-claims';
 import { migration0020 } from './0020-packed-exchanges';
 import { migration0021 } from './0021-call-words';
+import { migration0022 } from './0022-exchange-hours';
 
 export type { Migration } from './types';
 
@@ -46,4 +47,5 @@ export const MIGRATIONS: readonly Migration[] = [
   migration0019,
   migration0020,
   migration0021,
+  migration0022,
 ];

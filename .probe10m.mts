@@ -1,0 +1,24 @@
+import { mkdtempSync, symlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import { tmpdir } from 'node:os';
+import { createServices } from './main/services.ts';
+import { createHandlers } from './main/handlers.ts';
+import { SessionSecretStore } from './main/secrets/index.ts';
+const home = mkdtempSync(join(tmpdir(), 'probe10m-'));
+symlinkSync(process.argv[2], join(home, 'callout.db'));
+let t = performance.now();
+const lap = (what: string) => { const n = performance.now(); console.log(what, Math.round(n - t), 'ms'); t = n; };
+const services = await createServices({ home, sandbox: false, receipts: 'on-demand', packExchanges: false,
+  secrets: { store: new SessionSecretStore(), status: { kind: 'session', keychainAvailable: false, reason: 'test' } } } as any);
+lap('createServices');
+const h = createHandlers(services) as any;
+await h['history.page']({ filter: {}, limit: 100 }); lap('history.page (first, with total?)');
+await h['history.page']({ filter: {}, limit: 100, withTotal: true }).catch((e: any) => console.log(e.message)); lap('history.page withTotal');
+const r = services.retention as any;
+r.settings(); lap('retention.settings');
+r.usage(); lap('retention.usage');
+r.fileBytes(); lap('fileBytes');
+r.packing(); lap('packing');
+r.compactAdvised(); lap('compactAdvised');
+await h['history.overview']({ from: Date.UTC(2025, 10, 1), to: Date.UTC(2026, 10, 1), utcOffsetMinutes: 480, bucket: 'day' }).catch((e: any) => console.log('overview', e.message)); lap('history.overview');
+await services.close(); process.exit(0);
