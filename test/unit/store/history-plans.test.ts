@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import type { Database } from 'better-sqlite3';
 import { openDatabase } from '../../../main/store/database';
 import { HistoryRepository, type HistoryFilter, type HistoryTuning } from '../../../main/store/history-repository';
+import { MessageRepository } from '../../../main/store/message-repository';
 import { applyRetention } from '../../../main/store/retention';
 import { packBatch } from '../../../main/store/exchange-packing';
 import { generateHistory, HISTORY_END } from '../../../bench/groups/history';
@@ -130,6 +131,21 @@ for (const analyzed of [false, true]) {
         }
       });
     }
+
+    it('the calls still going on, looked for at every start, are read from the index of open calls, not by walking every accepted call', () => {
+      const r = recording(db);
+      const messages = new MessageRepository(r.db);
+      r.calls.length = 0;
+      messages.claimOrphanedOpen();
+      messages.openMessages();
+      messages.openMessages('sandbox');
+      const open = r.calls.filter((c) => /ended_at IS NULL/.test(c.sql) && c.sql.trim().startsWith('SELECT'));
+      expect(open).toHaveLength(3);
+      for (const c of open) {
+        expect(plan(c)).toMatch(/SEARCH messages USING INDEX messages_open/);
+        expect(plan(c)).not.toMatch(/messages_outcome_time|messages_created/);
+      }
+    });
 
     it('no filter: the newest page walks the time index', () => {
       const p = plansOf((repo) => repo.page({}));
