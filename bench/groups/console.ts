@@ -22,7 +22,7 @@ import { launchChromium, RENDERER_DIR, ROOT, startApp } from '../../test/e2e/bri
 
 const RUNS = 5;
 
-const median = (xs: number[]) => {
+export const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
   const m = Math.floor(s.length / 2);
   return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;

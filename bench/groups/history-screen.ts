@@ -13,16 +13,10 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { DATABASE_FILE } from '../../main/store/paths';
 import { launchChromium, startApp } from '../../test/e2e/bridge';
-import { ensureBuilt } from './console';
+import { ensureBuilt, median } from './console';
 import { dropFromPageCache, HISTORY_ROWS, prepareHistoryStore } from './history';
 
 const RUNS = 5;
-
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = Math.floor(s.length / 2);
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-};
 
 interface Marks {
   click?: number;
