@@ -95,6 +95,9 @@ export type PendingClaim = { claimed: MessageRecord; busy?: undefined } | { clai
  * time order, SQLite walked (outcome, created_at) over every accepted call instead, 7 s at ten
  * million messages (and minutes with a cold cache) each time Callout started.
  */
+/** How many of the newest messages `recentMobiles` reads back for the numbers called last. */
+export const RECENT_WINDOW = 2000;
+
 const OPEN_CALLS = "messages INDEXED BY messages_open WHERE ended_at IS NULL AND outcome = 'accepted' AND smsid IS NOT NULL";
 
 export class MessageRepository {
@@ -305,11 +308,19 @@ export class MessageRepository {
     return this.require(id);
   }
 
-  /** Numbers called most recently, newest first, distinct. */
+  /**
+   * Numbers called most recently, newest first, distinct: read from the newest messages back (by
+   * `messages_created`), at most RECENT_WINDOW of them. Grouping every message by number took seconds
+   * on a store of years (the Send screen asks at every visit); a number last called before the newest
+   * RECENT_WINDOW calls is not "recent".
+   */
   recentMobiles(limit = 10): string[] {
-    return (this.db.prepare('SELECT mobile FROM messages GROUP BY mobile ORDER BY max(created_at) DESC LIMIT ?').all(limit) as { mobile: string }[]).map(
-      (r) => r.mobile,
-    );
+    const out = new Set<string>();
+    for (const r of this.db.prepare('SELECT mobile FROM messages ORDER BY created_at DESC LIMIT ?').iterate(RECENT_WINDOW) as Iterable<{ mobile: string }>) {
+      out.add(r.mobile);
+      if (out.size >= limit) break;
+    }
+    return [...out];
   }
 
   /** Numbers called (not refused) since `since`, with each text, the last time (for the bulk check before a list is called again). */
@@ -319,12 +330,25 @@ export class MessageRepository {
       .all(since) as { mobile: string; content: string; at: number }[];
   }
 
-  /** The text of the latest message sent from each template, with its number and time. */
+  /**
+   * The text of the latest message sent from each template, with its number and time. The templates
+   * are found by skipping through `messages_template` (one seek each) and each one's latest is that
+   * index's last entry: a lookup per template, not per message (the correlated max() was quadratic,
+   * minutes at ten million messages, and the Send screen asks at every visit).
+   */
   latestPerTemplate(): { templateId: string; content: string; mobile: string; createdAt: number }[] {
     return this.db
       .prepare(
-        `SELECT template_id AS templateId, content, mobile, created_at AS createdAt FROM messages m
-         WHERE template_id IS NOT NULL AND id = (SELECT max(id) FROM messages WHERE template_id = m.template_id)`,
+        `WITH RECURSIVE t(template_id) AS (
+           SELECT min(template_id) FROM messages WHERE template_id IS NOT NULL
+           UNION ALL
+           SELECT (SELECT min(template_id) FROM messages WHERE template_id IS NOT NULL AND template_id > t.template_id)
+           FROM t WHERE t.template_id IS NOT NULL
+         )
+         SELECT m.template_id AS templateId, m.content, m.mobile, m.created_at AS createdAt
+         FROM t JOIN messages m ON m.id = (
+           SELECT id FROM messages WHERE template_id = t.template_id ORDER BY created_at DESC, id DESC LIMIT 1
+         )`,
       )
       .all() as { templateId: string; content: string; mobile: string; createdAt: number }[];
   }

@@ -147,6 +147,25 @@ for (const analyzed of [false, true]) {
       }
     });
 
+    it("the Send screen's recents read one index entry per template and the newest calls, never every message", () => {
+      const r = recording(db);
+      const messages = new MessageRepository(r.db);
+      r.calls.length = 0;
+      expect(messages.latestPerTemplate().length).toBeGreaterThan(1);
+      expect(messages.recentMobiles()).toHaveLength(10);
+      expect(r.calls).toHaveLength(2);
+      const [latest, mobiles] = r.calls.map(plan);
+      expect(latest).toMatch(/SEARCH messages USING COVERING INDEX messages_template \(template_id>\?\)/);
+      expect(latest).toMatch(/SEARCH messages USING COVERING INDEX messages_template \(template_id=\?\)/);
+      expect(latest).toMatch(/SEARCH m USING INTEGER PRIMARY KEY/);
+      expect(mobiles).toMatch(/SCAN messages USING INDEX messages_created/);
+      for (const p of [latest, mobiles]) {
+        expect(p).not.toMatch(FULL_SCAN);
+        expect(p).not.toMatch(SORT);
+        expect(p).not.toMatch(/GROUP BY/);
+      }
+    });
+
     it('no filter: the newest page walks the time index', () => {
       const p = plansOf((repo) => repo.page({}));
       expect(p.page).toMatch(/SCAN messages USING (COVERING )?INDEX messages_created/);

@@ -1,14 +1,16 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
+import { ManualClock } from '../../../main/clock';
 import { openStore, type Store } from '../../../main/store';
+import { RECENT_WINDOW } from '../../../main/store/message-repository';
 import { processOwner } from '../../../main/store/process-owner';
 import { tempHome } from '../../helpers/temp-home';
 
 const cleanups: Array<() => void> = [];
 afterEach(() => cleanups.splice(0).forEach((c) => c()));
-function store(): Store {
+function store(clock?: ManualClock): Store {
   const h = tempHome();
-  const s = openStore(h.dir);
+  const s = openStore(h.dir, { clock });
   cleanups.push(() => {
     s.close();
     h.cleanup();
@@ -102,6 +104,40 @@ describe('message repository', () => {
     expect(s.db.prepare('SELECT owner FROM messages WHERE id = ?').get(orphan)).toEqual({ owner: processOwner() });
     expect(s.db.prepare('SELECT owner FROM messages WHERE id = ?').get(other)).toEqual({ owner: processOwner(process.ppid) });
     expect(s.messages.openMessages().map((m) => m.id)).toEqual([placed.id, orphan, legacy, other]);
+  });
+});
+
+describe("what the Send screen reads back", () => {
+  it('gives each template its latest send (by time) and the last numbers called, newest first, once each', () => {
+    const clock = new ManualClock();
+    const s = store(clock);
+    const send = (mobile: string, content: string, templateId?: string) => {
+      s.messages.insertPending({ ...base, mobile, content, templateId });
+      clock.set(clock.now() + 1000);
+    };
+    send('13800000001', 'otp 1', 'otp');
+    send('13800000002', 'alarm 1', 'alarm');
+    send('13800000003', 'free text');
+    send('13800000001', 'otp 2', 'otp');
+    send('13800000004', 'alarm 2', 'alarm');
+    // A template whose latest send has the same moment as an earlier one: the later row wins.
+    s.messages.insertPending({ ...base, mobile: '13800000005', content: 'notice 1', templateId: 'notice' });
+    s.messages.insertPending({ ...base, mobile: '13800000006', content: 'notice 2', templateId: 'notice' });
+    const latest = Object.fromEntries(s.messages.latestPerTemplate().map((r) => [r.templateId, [r.content, r.mobile]]));
+    expect(latest).toEqual({ otp: ['otp 2', '13800000001'], alarm: ['alarm 2', '13800000004'], notice: ['notice 2', '13800000006'] });
+    expect(s.messages.recentMobiles(4)).toEqual(['13800000006', '13800000005', '13800000004', '13800000001']);
+    expect(s.messages.recentMobiles()).toEqual(['13800000006', '13800000005', '13800000004', '13800000001', '13800000003', '13800000002']);
+  });
+
+  it('reads the numbers from the newest calls only: one called just before the newest window is no longer recent', () => {
+    const clock = new ManualClock();
+    const s = store(clock);
+    s.messages.insertPending({ ...base, mobile: '13900000000' });
+    for (let i = 0; i < RECENT_WINDOW; i++) {
+      clock.set(clock.now() + 10);
+      s.messages.insertPending({ ...base, mobile: i % 2 ? '13800000001' : '13800000002' });
+    }
+    expect(s.messages.recentMobiles()).toEqual(['13800000001', '13800000002']);
   });
 });
 
