@@ -28,7 +28,7 @@ import { EXCHANGE_ID_FLOOR_KEY, ExchangeRepository } from './exchange-repository
 import { HistoryRepository } from './history-repository';
 import { MIGRATIONS } from './migrations';
 import { ownerAlive, pidAlive, processOwner } from './process-owner';
-import { fileBytes, shrink } from './retention';
+import { exchangesBefore, fileBytes, shrink } from './retention';
 import { deleteSetting, getSetting } from './settings-repository';
 
 // Archives of old months (issue 27): the exchanges of the months before a chosen one are moved to a
@@ -84,12 +84,25 @@ const KEPT_WITH_A_RUN = 'EXISTS (SELECT 1 FROM run_results r WHERE r.exchange_id
 export function planArchive(db: Database, before: string, utcOffsetMinutes: number, now?: number): ArchivePlan {
   const cutoff = monthStart(before, utcOffsetMinutes);
   if (now !== undefined && cutoff > now) throw fail('archive-failed', { kind: 'future', month: before });
-  const r = db
+  // Every exchange before the cut from the hours' sums (and the index for a part hour), less those a
+  // run keeps (few); the first and last months from the ends of the time index. Counting row by row
+  // took 99 s at ten million calls with a cold cache, on main's thread, as the Storage drawer opened.
+  const all = exchangesBefore(db, cutoff);
+  const kept = db
     .prepare(
-      `SELECT count(*) AS n, coalesce(sum(size_bytes), 0) AS bytes, min(started_at) AS first, max(started_at) AS last
-       FROM exchanges e INDEXED BY exchanges_time_size WHERE started_at < ? AND NOT ${KEPT_WITH_A_RUN}`,
+      `SELECT count(*) AS n, coalesce(sum(size_bytes), 0) AS bytes FROM exchanges
+       WHERE id IN (SELECT exchange_id FROM run_results WHERE exchange_id IS NOT NULL) AND started_at < ?`,
     )
-    .get(cutoff) as { n: number; bytes: number; first: number | null; last: number | null };
+    .get(cutoff) as { n: number; bytes: number };
+  const end = (order: 'ASC' | 'DESC') =>
+    (
+      db
+        .prepare(
+          `SELECT started_at FROM exchanges e INDEXED BY exchanges_time_size WHERE started_at < ? AND NOT ${KEPT_WITH_A_RUN} ORDER BY started_at ${order}, id ${order} LIMIT 1`,
+        )
+        .get(cutoff) as { started_at: number } | undefined
+    )?.started_at ?? null;
+  const r = { n: all.exchanges - kept.n, bytes: all.bytes - kept.bytes, first: end('ASC'), last: end('DESC') };
   return {
     before,
     cutoff,

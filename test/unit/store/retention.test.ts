@@ -2,7 +2,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import BetterSqlite3 from 'better-sqlite3';
 import { join } from 'node:path';
 import { openStore, type Store } from '../../../main/store';
-import { applyRetention, vacuum } from '../../../main/store/retention';
+import { applyRetention, planRetention, vacuum } from '../../../main/store/retention';
+import { monthOf, monthStart, planArchive } from '../../../main/store/archive';
 import { getSetting, setSetting } from '../../../main/store/settings-repository';
 import { CalloutError } from '../../../main/errors';
 import type { Exchange } from '../../../common/records';
@@ -178,5 +179,97 @@ describe('exchange retention', () => {
     const second = applyRetention(s.db, { exchangeDays: null, exchangeMaxBytes: 0 }, NOW);
     expect(second.fileBytesAfter).toBeLessThan(second.fileBytesBefore / 2);
     expect(s.history.count({})).toEqual({ count: 400, capped: false });
+  });
+});
+
+describe("the hours' sums give what a walk over every exchange gives", () => {
+  /** Exchanges at random moments of three days, several to an hour, of random sizes; a few kept by a run. */
+  function crowded(s: Store, seed: number): void {
+    let x = seed;
+    const rnd = () => ((x = (x * 1103515245 + 12345) % 2147483648) / 2147483648);
+    s.db.transaction(() => {
+      for (let i = 0; i < 240; i++) {
+        const at = NOW - 3 * DAY + Math.floor(rnd() * 3 * DAY);
+        // Some exchanges share a moment (and differ by id only).
+        s.exchanges.insert(exchange(i % 17 === 0 ? NOW - 2 * DAY : at, noise(1 + Math.floor(rnd() * 300), i)));
+      }
+      s.db.prepare("INSERT INTO runs (id, collection_name, profile, started_at) VALUES (1, 'c', 'p', ?)").run(NOW);
+      const ids = (s.db.prepare('SELECT id FROM exchanges ORDER BY random() LIMIT 9').all() as { id: number }[]).map((r) => r.id);
+      ids.forEach((id, i) => s.db.prepare("INSERT INTO run_results (run_id, position, name, exchange_id, outcome) VALUES (1, ?, 'r', ?, 'passed')").run(i, id));
+    })();
+  }
+
+  function rows(s: Store): { id: number; at: number; size: number; kept: boolean }[] {
+    return (
+      s.db
+        .prepare(
+          'SELECT id, started_at AS at, coalesce(size_bytes, 0) AS size, EXISTS (SELECT 1 FROM run_results r WHERE r.exchange_id = e.id) AS kept FROM exchanges e ORDER BY started_at, id',
+        )
+        .all() as { id: number; at: number; size: number; kept: number }[]
+    ).map((r) => ({ ...r, kept: r.kept === 1 }));
+  }
+
+  it('retention: what an age cut inside an hour and a size cap take, to the exchange where the cap stops', () => {
+    for (const seed of [1, 2, 3]) {
+      const s = store();
+      crowded(s, seed);
+      const all = rows(s);
+      const total = all.reduce((a, r) => a + r.size, 0);
+      for (const now of [NOW - 1234567, NOW - 7 * 3_600_000 - 1, NOW]) {
+        for (const days of [null, 1, 2]) {
+          for (const share of [null, 0, 0.1, 0.37, 0.8, 1.2]) {
+            const cap = share === null ? null : Math.round(total * share);
+            const cutoff = days === null ? null : now - days * DAY;
+            const old = all.filter((r) => cutoff !== null && r.at < cutoff);
+            const rest = all.filter((r) => cutoff === null || r.at >= cutoff);
+            let excess = total - old.reduce((a, r) => a + r.size, 0) - (cap ?? Infinity);
+            const taken: typeof all = [];
+            for (const r of rest) {
+              if (excess <= 0) break;
+              taken.push(r);
+              excess -= r.size;
+            }
+            const sum = (list: typeof all) => ({ exchanges: list.length, bytes: list.reduce((a, r) => a + r.size, 0) });
+            const plan = planRetention(s.db, { exchangeDays: days, exchangeMaxBytes: cap }, now);
+            const what = JSON.stringify({ seed, now, days, cap });
+            expect(plan.byAge, what).toEqual(sum(old));
+            expect(plan.bySize, what).toEqual(sum(taken));
+            expect(plan.sizeCut, what).toEqual(taken.length ? { startedAt: taken.at(-1)!.at, id: taken.at(-1)!.id } : null);
+            expect(plan.remaining, what).toEqual({ exchanges: all.length - old.length - taken.length, bytes: total - sum(old).bytes - sum(taken).bytes });
+          }
+        }
+      }
+    }
+  });
+
+  it('archive: what the months before a cut would move (those a run keeps stay), and their first and last months', () => {
+    const s = store();
+    crowded(s, 7);
+    const all = rows(s);
+    for (const offset of [0, 480, 345, -210]) {
+      for (const before of ['2026-11', '2026-12']) {
+        const moved = all.filter((r) => r.at < monthStart(before, offset) && !r.kept);
+        expect(planArchive(s.db, before, offset), `${before} ${offset}`).toMatchObject({
+          exchanges: moved.length,
+          bytes: moved.reduce((a, r) => a + r.size, 0),
+          from: moved.length ? monthOf(moved[0]!.at, offset) : null,
+          to: moved.length ? monthOf(moved.at(-1)!.at, offset) : null,
+        });
+      }
+    }
+    // Cuts at moments inside an hour: the month's start is on the wall clock, so move the clock instead.
+    for (const cut of [NOW - DAY - 1789, NOW - 2 * DAY, NOW - 2 * DAY + 1]) {
+      const offset = -Math.round((cut - Date.UTC(2026, 10, 1)) / 60_000);
+      const exact = Date.UTC(2026, 10, 1) - offset * 60_000;
+      const moved = all.filter((r) => r.at < exact && !r.kept);
+      expect(moved.length).toBeGreaterThan(0);
+      expect(planArchive(s.db, '2026-11', offset)).toMatchObject({
+        cutoff: exact,
+        exchanges: moved.length,
+        bytes: moved.reduce((a, r) => a + r.size, 0),
+        from: monthOf(moved[0]!.at, offset),
+        to: monthOf(moved.at(-1)!.at, offset),
+      });
+    }
   });
 });
