@@ -45,9 +45,14 @@ void Promise.all([
   );
   // Quick dial (Ctrl+K from any screen) must answer at once: its screen and the palette's data are
   // fetched once the first screen has its data and has been shown (when the browser is idle), with
-  // the toasts' and confirmations' code (a first toast or confirmation is then shown at once).
+  // the toasts' and confirmations' code (a first toast or confirmation is then shown at once), and
+  // the History screen's code.
   afterFirstScreen(() => {
     void SCREENS.find((s) => s.key === 'dial')
+      ?.preload()
+      .catch(() => undefined);
+    // History is where people go next (what happened to a call): its code is ready before the click.
+    void SCREENS.find((s) => s.key === 'history')
       ?.preload()
       .catch(() => undefined);
     prefetchDialData(queryClient);

@@ -2,17 +2,28 @@
 // antd's inline Menu draws one (role menu and menuitem, the same look: app.css), written out here
 // because antd's Menu, with rc-menu, its overflow and motion code, was about 45 KB of the first
 // screen for nine fixed items. Keyboard: Tab reaches the current screen's item; the arrows, Home
-// and End move between items; Enter or Space opens one.
+// and End move between items; Enter or Space opens one. The pointer on an item (or the focus) starts
+// loading its screen's chunk; opening one also asks main for what the screen shows first (its
+// `intent`), so the request runs while the chunk loads.
 import { useRef, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { navigate, type ScreenKey } from './navigation';
-import { SCREENS } from './screens';
+import { SCREENS, type Screen } from './screens';
+
+function open(s: Screen, current: ScreenKey): void {
+  if (s.key !== current) s.intent?.();
+  navigate(s.key);
+}
+
+function warm(s: Screen): void {
+  void s.preload().catch(() => undefined);
+}
 
 export function NavMenu({ current }: { current: ScreenKey }) {
   const { t } = useTranslation();
   const items = useRef<(HTMLLIElement | null)[]>([]);
 
-  const onKeyDown = (e: KeyboardEvent<HTMLLIElement>, index: number, key: ScreenKey) => {
+  const onKeyDown = (e: KeyboardEvent<HTMLLIElement>, index: number, s: Screen) => {
     const last = SCREENS.length - 1;
     const move: Record<string, number> = { ArrowDown: index === last ? 0 : index + 1, ArrowUp: index === 0 ? last : index - 1, Home: 0, End: last };
     if (e.key in move) {
@@ -20,7 +31,7 @@ export function NavMenu({ current }: { current: ScreenKey }) {
       items.current[move[e.key]!]?.focus();
     } else if (e.key === 'Enter' || e.key === ' ') {
       e.preventDefault();
-      navigate(key);
+      open(s, current);
     }
   };
 
@@ -38,8 +49,10 @@ export function NavMenu({ current }: { current: ScreenKey }) {
             tabIndex={selected ? 0 : -1}
             aria-current={selected ? 'page' : undefined}
             className={selected ? 'callout-nav-item is-selected' : 'callout-nav-item'}
-            onClick={() => navigate(s.key)}
-            onKeyDown={(e) => onKeyDown(e, i, s.key)}
+            onClick={() => open(s, current)}
+            onPointerEnter={() => warm(s)}
+            onFocus={() => warm(s)}
+            onKeyDown={(e) => onKeyDown(e, i, s)}
           >
             {s.icon}
             <span className="callout-nav-title">{t(`nav.${s.key}`)}</span>

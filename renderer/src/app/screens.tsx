@@ -18,6 +18,7 @@ import {
 } from '@ant-design/icons';
 import type { ScreenKey } from './navigation';
 import { DIAL_ICON } from '../features/dial/shortcut';
+import { startHistoryFirstPage } from '../features/history/first-page';
 import { loadTexts, type Feature } from '../i18n';
 
 export interface Screen {
@@ -26,22 +27,30 @@ export interface Screen {
   Component: ComponentType;
   /** Starts loading the screen's chunk (idempotent): before it is shown, so that it appears at once. */
   preload: () => Promise<unknown>;
+  /** Asks main for what the screen shows first, as a person heads for it (the click), while its chunk loads. */
+  intent?: () => void;
 }
 
-function screen(key: ScreenKey, icon: ReactNode, texts: readonly Feature[], load: () => Promise<ComponentType>): Screen {
+function screen(key: ScreenKey, icon: ReactNode, texts: readonly Feature[], load: () => Promise<ComponentType>, intent?: () => void): Screen {
   let loading: Promise<{ default: ComponentType }> | null = null;
   const preload = () => {
     loading ??= Promise.all([load(), loadTexts(texts)]).then(([Component]) => ({ default: Component }));
     loading.catch(() => (loading = null));
     return loading;
   };
-  return { key, icon, Component: lazy(preload), preload };
+  return { key, icon, Component: lazy(preload), preload, intent };
 }
 
 export const SCREENS: readonly Screen[] = [
   screen('send', <PhoneOutlined />, ['send'], () => import('../features/send/SendScreen').then((m) => m.SendScreen)),
   screen('templates', <FileTextOutlined />, ['templates'], () => import('../features/templates/TemplatesScreen').then((m) => m.TemplatesScreen)),
-  screen('history', <HistoryOutlined />, ['history', 'dialects', 'workbench'], () => import('../features/history/HistoryScreen').then((m) => m.HistoryScreen)),
+  screen(
+    'history',
+    <HistoryOutlined />,
+    ['history', 'dialects', 'workbench'],
+    () => import('../features/history/HistoryScreen').then((m) => m.HistoryScreen),
+    startHistoryFirstPage,
+  ),
   screen('bulk', <TeamOutlined />, ['bulk', 'sandbox'], () => import('../features/bulk/BulkScreen').then((m) => m.BulkScreen)),
   screen('dial', DIAL_ICON, ['dial'], () => import('../features/dial/DialScreen').then((m) => m.DialScreen)),
   screen('oncall', <AlertOutlined />, ['oncall'], () => import('../features/oncall/OnCallScreen').then((m) => m.OnCallScreen)),

@@ -5,6 +5,7 @@ import type { InfiniteData, QueryClient } from '@tanstack/react-query';
 import type { ExchangeQuery, HistoryFilter, HistoryOrder, HistoryPage } from '../../../../common/history-types';
 import type { MessageRecord } from '../../../../common/records';
 import type { LiveUpdates } from '../../app/query';
+import { dropFirstPage } from './head-start';
 import { matchesFilter } from './history-filter';
 
 /** A page, with how long main took to give it (ms). */
@@ -91,6 +92,7 @@ export function historyPatcher(client: QueryClient): (message: MessageRecord) =>
     }
   };
   return (message) => {
+    dropFirstPage();
     pending.set(message.id, message);
     if (!frame) frame = window.requestAnimationFrame(flush);
   };

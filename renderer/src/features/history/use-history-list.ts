@@ -8,10 +8,9 @@ import type { HistoryFilter, HistoryOrder } from '../../../../common/history-typ
 import type { MessageRecord } from '../../../../common/records';
 import type { IpcError } from '../../app/api';
 import { ask } from '../../app/query';
+import { FIRST_PAGE, takeFirstPage } from './head-start';
 import { listKey, totalKey, type Page } from './history-push';
 
-/** The first page is small, to be on screen at once; the next ones are bigger. */
-export const FIRST_PAGE = 100;
 export const NEXT_PAGE = 500;
 /** Short search pages continued without asking, before offering "keep searching". */
 const AUTO_CONTINUE = 4;
@@ -46,6 +45,9 @@ export function useHistoryList(filter: HistoryFilter, order: HistoryOrder): Hist
   const list = useInfiniteQuery({
     queryKey: listKey(filter, order),
     queryFn: async ({ pageParam }): Promise<Page> => {
+      // The first page may have been asked for already, as the person headed for the screen.
+      const head = pageParam === null ? takeFirstPage(filter, order) : null;
+      if (head) return head.page;
       const started = performance.now();
       const page = await ask((api) => api.history.page({ filter, order, limit: pageParam === null ? FIRST_PAGE : NEXT_PAGE, cursor: pageParam }));
       return { ...page, ms: Math.round(performance.now() - started) };

@@ -1,0 +1,47 @@
+// The History screen's first page, asked for as soon as a person heads for the screen (the pointer
+// on its navigation item, the click, Enter), not once the screen's code has loaded and drawn: main
+// reads the page while the chunk loads, and the list takes the answer when it mounts. A module of the
+// first chunk, without the screen's list hook: only what the request needs (the caller gives the way
+// to ask main).
+import type { InputOf } from '../../../../common/contract';
+import type { HistoryFilter, HistoryOrder, HistoryPage } from '../../../../common/history-types';
+
+/** The first page is small, to be on screen at once; the next ones are bigger. */
+export const FIRST_PAGE = 100;
+/** A head start older than this is not used (the list asks again): the screen was not opened after all. */
+export const HEAD_START_MS = 3000;
+
+interface HeadStart {
+  at: number;
+  /** The page, and how long main took to give it (ms). */
+  page: Promise<HistoryPage & { ms: number }>;
+}
+
+let pending: HeadStart | null = null;
+
+/** The list the screen opens on: every message, newest first (MessagesTab's initial filter and order). */
+const opensOn = (filter: HistoryFilter, order: HistoryOrder) => order === 'newest' && Object.keys(filter).length === 0;
+
+/** Asks main (by `page`) for the first page of the list the screen opens on, unless a fresh head start is under way. */
+export function startFirstPage(page: (input: InputOf<'history.page'>) => Promise<HistoryPage>, clock: () => number = () => performance.now()): void {
+  const now = clock();
+  if (pending && now - pending.at < HEAD_START_MS) return;
+  const asked = page({ filter: {}, order: 'newest', limit: FIRST_PAGE, cursor: null }).then((p) => ({ ...p, ms: Math.round(clock() - now) }));
+  // An error reaches the list that takes it (and shows it): never unhandled here.
+  asked.catch(() => undefined);
+  pending = { at: now, page: asked };
+}
+
+/**
+ * The head start for this list, once, or null: another filter or order, none started, or one too old.
+ */
+export function takeFirstPage(filter: HistoryFilter, order: HistoryOrder, now: number = performance.now()): HeadStart | null {
+  const h = pending;
+  pending = null;
+  return h && opensOn(filter, order) && now - h.at < HEAD_START_MS ? h : null;
+}
+
+/** Forgets a head start: a message main pushed may be newer than the page it read (the list is not there yet to take it). */
+export function dropFirstPage(): void {
+  pending = null;
+}
