@@ -308,6 +308,14 @@ describe('history overview', () => {
         expect(d.units).toBe(inDay.filter((m) => m.state === 'answered').reduce((n, m) => n + (m.billedUnits ?? 0), 0));
       }
       expect(o.totals.total).toBe(all.length);
+      // One profile's days, the same way.
+      const profile = all[0]!.profile;
+      const one = s.history.overview({ from: T0 - 86_400_000, to: T0 + 3 * 86_400_000, utcOffsetMinutes: offset, profileId: profile });
+      for (const d of one.days) {
+        const inDay = all.filter((m) => m.profile === profile && m.createdAt >= d.start && m.createdAt < d.start + 86_400_000);
+        expect(d.total, `${offset} ${d.day} ${profile}`).toBe(inDay.length);
+        expect(d.units).toBe(inDay.filter((m) => m.state === 'answered').reduce((n, m) => n + (m.billedUnits ?? 0), 0));
+      }
     }
   });
 
