@@ -107,7 +107,7 @@ describe('message repository', () => {
   });
 });
 
-describe("what the Send screen reads back", () => {
+describe('what the Send screen reads back', () => {
   it('gives each template its latest send (by time) and the last numbers called, newest first, once each', () => {
     const clock = new ManualClock();
     const s = store(clock);

@@ -186,7 +186,7 @@ describe("the hours' sums give what a walk over every exchange gives", () => {
   /** Exchanges at random moments of three days, several to an hour, of random sizes; a few kept by a run. */
   function crowded(s: Store, seed: number): void {
     let x = seed;
-    const rnd = () => ((x = (x * 1103515245 + 12345) % 2147483648) / 2147483648);
+    const rnd = () => (x = (x * 1103515245 + 12345) % 2147483648) / 2147483648;
     s.db.transaction(() => {
       for (let i = 0; i < 240; i++) {
         const at = NOW - 3 * DAY + Math.floor(rnd() * 3 * DAY);
