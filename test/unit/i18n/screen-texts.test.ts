@@ -11,7 +11,7 @@ const screensFile = join(SRC, 'app/screens.tsx');
 /** screen key, the features whose texts it loads, and its component's module. */
 function screens(): { key: string; texts: string[]; module: string }[] {
   const text = readFileSync(screensFile, 'utf8');
-  const re = /screen\('(\w+)',[^[]*\[([^\]]*)\],\s*\(\)\s*=>\s*import\('([^']+)'\)/g;
+  const re = /screen\(\s*'(\w+)',[^[]*\[([^\]]*)\],\s*\(\)\s*=>\s*import\('([^']+)'\)/g;
   return Array.from(text.matchAll(re), (m) => ({
     key: m[1]!,
     texts: Array.from(m[2]!.matchAll(/'(\w+)'/g), (x) => x[1]!),
