@@ -1,6 +1,6 @@
 // The History screen's first page asked for as a person opens the screen (renderer/src/features/history/head-start.ts).
 import { beforeEach, describe, expect, it } from 'vitest';
-import { dropFirstPage, FIRST_PAGE, HEAD_START_MS, startFirstPage, takeFirstPage } from '../../../renderer/src/features/history/head-start';
+import { dropFirstPage, FIRST_PAGE, firstPage, HEAD_START_MS, startFirstPage, takeFirstPage } from '../../../renderer/src/features/history/head-start';
 
 const asked: unknown[] = [];
 /** main's side: the page asked for, as the n-th request. */
@@ -42,5 +42,20 @@ describe('the first page of History, asked for at the click', () => {
     expect(asked).toHaveLength(1);
     startAt(HEAD_START_MS + 1);
     expect(asked).toHaveLength(2);
+  });
+
+  it('gives the list its page: the head start when it has one, else (or when the head start failed) a page asked for then', async () => {
+    const now = { rows: [], nextCursor: 'asked at mount', ms: 5 };
+    const mount = async () => now;
+    startAt(0);
+    expect(await firstPage({}, 'newest', mount, 10)).toEqual({ rows: [], nextCursor: '1', ms: 0 });
+    expect(await firstPage({}, 'newest', mount, 20)).toBe(now);
+    startFirstPage(
+      async () => Promise.reject(new Error('main busy')),
+      () => 0,
+    );
+    expect(await firstPage({}, 'newest', mount, 10)).toBe(now);
+    startAt(0);
+    expect(await firstPage({ search: '13800' }, 'newest', mount, 10)).toBe(now);
   });
 });

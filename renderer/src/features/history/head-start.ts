@@ -27,7 +27,7 @@ export function startFirstPage(page: (input: InputOf<'history.page'>) => Promise
   const now = clock();
   if (pending && now - pending.at < HEAD_START_MS) return;
   const asked = page({ filter: {}, order: 'newest', limit: FIRST_PAGE, cursor: null }).then((p) => ({ ...p, ms: Math.round(clock() - now) }));
-  // An error reaches the list that takes it (and shows it): never unhandled here.
+  // An error is handled by the list that takes it (it asks again): never unhandled here.
   asked.catch(() => undefined);
   pending = { at: now, page: asked };
 }
@@ -39,6 +39,27 @@ export function takeFirstPage(filter: HistoryFilter, order: HistoryOrder, now: n
   const h = pending;
   pending = null;
   return h && opensOn(filter, order) && now - h.at < HEAD_START_MS ? h : null;
+}
+
+/**
+ * The first page of this list: the head start's answer when there is one for it, else (or when the
+ * head start failed: main may have been busy at the click) the page asked for now by `ask`.
+ */
+export async function firstPage(
+  filter: HistoryFilter,
+  order: HistoryOrder,
+  ask: () => Promise<HistoryPage & { ms: number }>,
+  now: number = performance.now(),
+): Promise<HistoryPage & { ms: number }> {
+  const head = takeFirstPage(filter, order, now);
+  if (head) {
+    try {
+      return await head.page;
+    } catch {
+      // Asked again below, as without a head start.
+    }
+  }
+  return ask();
 }
 
 /** Forgets a head start: a message main pushed may be newer than the page it read (the list is not there yet to take it). */

@@ -8,7 +8,7 @@ import type { HistoryFilter, HistoryOrder } from '../../../../common/history-typ
 import type { MessageRecord } from '../../../../common/records';
 import type { IpcError } from '../../app/api';
 import { ask } from '../../app/query';
-import { FIRST_PAGE, takeFirstPage } from './head-start';
+import { FIRST_PAGE, firstPage } from './head-start';
 import { listKey, totalKey, type Page } from './history-push';
 
 export const NEXT_PAGE = 500;
@@ -45,12 +45,13 @@ export function useHistoryList(filter: HistoryFilter, order: HistoryOrder): Hist
   const list = useInfiniteQuery({
     queryKey: listKey(filter, order),
     queryFn: async ({ pageParam }): Promise<Page> => {
+      const fetchPage = async (): Promise<Page> => {
+        const started = performance.now();
+        const page = await ask((api) => api.history.page({ filter, order, limit: pageParam === null ? FIRST_PAGE : NEXT_PAGE, cursor: pageParam }));
+        return { ...page, ms: Math.round(performance.now() - started) };
+      };
       // The first page may have been asked for already, as the person headed for the screen.
-      const head = pageParam === null ? takeFirstPage(filter, order) : null;
-      if (head) return head.page;
-      const started = performance.now();
-      const page = await ask((api) => api.history.page({ filter, order, limit: pageParam === null ? FIRST_PAGE : NEXT_PAGE, cursor: pageParam }));
-      return { ...page, ms: Math.round(performance.now() - started) };
+      return pageParam === null ? firstPage(filter, order, fetchPage) : fetchPage();
     },
     initialPageParam: null as string | null,
     getNextPageParam: (last) => last.nextCursor,
