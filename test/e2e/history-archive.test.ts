@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { formatBytes, formatCount, monthLabel, monthRange } from '../../renderer/src/features/history/history-model';
 import { openStore } from '../../main/store';
+import { monthStart } from '../../main/store/archive';
 import type { Exchange } from '../../common/records';
 import { tempHome } from '../helpers/temp-home';
 import { launchChromium, startApp } from './bridge';
@@ -50,8 +51,9 @@ function exchange(startedAt: number, n: number): Exchange {
   };
 }
 
-/** A message a day for the last 150 days, each with its send and PER_DAY - 1 status checks. */
-function seed(dir: string): void {
+/** A message a day for the last 150 days, each with its send and PER_DAY - 1 status checks; the times of the exchanges. */
+function seed(dir: string): number[] {
+  const times: number[] = [];
   const store = openStore(dir);
   const now = Date.now();
   let n = 0;
@@ -68,12 +70,16 @@ function seed(dir: string): void {
           units: 1,
         });
         store.db.prepare('UPDATE messages SET created_at = ?, updated_at = ? WHERE id = ?').run(at, at, m.id);
-        for (let i = 0; i < PER_DAY; i++) store.exchanges.insert(exchange(at + i * 1000, ++n), { messageId: m.id });
+        for (let i = 0; i < PER_DAY; i++) {
+          times.push(at + i * 1000);
+          store.exchanges.insert(exchange(at + i * 1000, ++n), { messageId: m.id });
+        }
       }
     })();
   } finally {
     store.close();
   }
+  return times;
 }
 
 describe.each([
@@ -85,7 +91,7 @@ describe.each([
     async () => {
       const t = translator(lang);
       const home = tempHome('callout-e2e-archive-');
-      seed(home.dir);
+      const times = seed(home.dir);
       const app = await startApp({ locale, browser, home: home.dir, onboarding: false, packExchanges: false });
       try {
         const { page, handlers } = app;
@@ -93,7 +99,10 @@ describe.each([
         const before = monthBack(3);
         const offset = -new Date().getTimezoneOffset();
         const plan = await handlers['store.previewArchive']({ before, utcOffsetMinutes: offset });
-        expect(plan.exchanges).toBeGreaterThan(PER_DAY * 30);
+        // Every exchange before the month picked: a month or more of days (how many depends on today's date).
+        const moved = times.filter((at) => at < monthStart(before, offset)).length;
+        expect(moved).toBeGreaterThanOrEqual(PER_DAY * 28);
+        expect(plan.exchanges).toBe(moved);
         const live = (await handlers['store.status'](undefined)).usage.exchanges;
         const messages = (await handlers['history.page']({ filter: {}, withTotal: true })).total;
 
