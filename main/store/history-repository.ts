@@ -255,9 +255,8 @@ export class HistoryRepository {
 
   /**
    * Calls per local day by outcome, and units billed for answered calls, for a chart, from the
-   * hourly counts of `message_stats` (a year in a few ms). With an offset that is not whole hours
-   * (e.g. +05:30) each day's boundary cuts an hour: those hours' messages are counted from the
-   * created_at index (one hour a day).
+   * hourly counts of `message_stats` (a year in a few ms), and for an offset that is not whole hours
+   * (e.g. +05:30) the hour each day's boundary cuts from its messages.
    */
   overview(req: OverviewRequest): Overview {
     const off = Math.round(req.utcOffsetMinutes) * 60_000;
@@ -271,24 +270,24 @@ export class HistoryRepository {
     const start = firstDay * DAY_MS - off;
     const end = (lastDay + 1) * DAY_MS - off;
     const profile = req.profileId ?? null;
-    let rows: Array<{ day: number; outcome: Outcome; state: CallState; n: number; units: number }>;
-    if (off % HOUR_MS === 0) {
-      rows = this.stmt(
-        `SELECT (hour + CAST(? AS INTEGER)) / 24 AS day, outcome, state, sum(n) AS n, sum(units) AS units
-         FROM message_stats WHERE hour >= ? AND hour < ?${profile === null ? '' : ' AND profile = ?'}
-         GROUP BY day, outcome, state`,
-      ).all(off / HOUR_MS, start / HOUR_MS, end / HOUR_MS, ...(profile === null ? [] : [profile])) as typeof rows;
-    } else {
-      // Each hour wholly inside one local day from the hourly counts; the hour a day's boundary cuts
-      // (one a day, the offset not being whole hours) counted from its messages by the created_at
-      // index. Counting every message of the range took seconds for a year of a large store.
-      const byProfile = profile === null ? '' : ' AND profile = ?';
-      rows = this.stmt(
-        `SELECT (hour * ${HOUR_MS} + CAST(? AS INTEGER)) / ${DAY_MS} AS day, outcome, state, sum(n) AS n, sum(units) AS units
-         FROM message_stats WHERE hour >= ? AND hour < ?${byProfile}
-           AND (hour * ${HOUR_MS} + CAST(? AS INTEGER)) / ${DAY_MS} = ((hour + 1) * ${HOUR_MS} - 1 + CAST(? AS INTEGER)) / ${DAY_MS}
-         GROUP BY day, outcome, state`,
-      ).all(off, Math.floor(start / HOUR_MS), Math.ceil(end / HOUR_MS), ...(profile === null ? [] : [profile]), off, off) as typeof rows;
+    const byProfile = profile === null ? [] : [profile];
+    // Each hour wholly inside one local day from the hourly counts. An offset that is not whole hours
+    // (+05:30) makes each day's boundary cut an hour: those hours (one a day) are counted from their
+    // messages by the created_at index. Counting every message of the range took seconds for a year
+    // of a large store.
+    const rows = this.stmt(
+      `SELECT (hour * ${HOUR_MS} + CAST(? AS INTEGER)) / ${DAY_MS} AS day, outcome, state, sum(n) AS n, sum(units) AS units
+       FROM message_stats WHERE hour >= ? AND hour < ?${profile === null ? '' : ' AND profile = ?'}
+         AND (hour * ${HOUR_MS} + CAST(? AS INTEGER)) / ${DAY_MS} = ((hour + 1) * ${HOUR_MS} - 1 + CAST(? AS INTEGER)) / ${DAY_MS}
+       GROUP BY day, outcome, state`,
+    ).all(off, Math.floor(start / HOUR_MS), Math.ceil(end / HOUR_MS), ...byProfile, off, off) as Array<{
+      day: number;
+      outcome: Outcome;
+      state: CallState;
+      n: number;
+      units: number;
+    }>;
+    if (off % HOUR_MS !== 0) {
       const cut = this.stmt(
         `SELECT (created_at + CAST(? AS INTEGER)) / ${DAY_MS} AS day, outcome, state, count(*) AS n, coalesce(sum(billed_units), 0) AS units
          FROM messages WHERE created_at >= ? AND created_at < ?${profile === null ? '' : ' AND +profile = ?'}
@@ -298,7 +297,7 @@ export class HistoryRepository {
         const hour = Math.floor(boundary / HOUR_MS) * HOUR_MS;
         const from = Math.max(hour, start);
         const to = Math.min(hour + HOUR_MS, end);
-        if (from < to) rows.push(...(cut.all(off, from, to, ...(profile === null ? [] : [profile])) as typeof rows));
+        if (from < to) rows.push(...(cut.all(off, from, to, ...byProfile) as typeof rows));
       }
     }
     const empty = (): OverviewCounts => ({ answered: 0, noAnswer: 0, busy: 0, otherFailures: 0, unknown: 0, rejected: 0, inProgress: 0, total: 0, units: 0 });

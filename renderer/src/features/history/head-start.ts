@@ -1,10 +1,13 @@
-// The History screen's first page, asked for as soon as a person heads for the screen (the pointer
-// on its navigation item, the click, Enter), not once the screen's code has loaded and drawn: main
+// The History screen's first page, asked for as soon as a person opens the screen (the click on its
+// navigation item, or Enter), not once the screen's code has loaded and drawn: main
 // reads the page while the chunk loads, and the list takes the answer when it mounts. A module of the
 // first chunk, without the screen's list hook: only what the request needs (the caller gives the way
 // to ask main).
 import type { InputOf } from '../../../../common/contract';
 import type { HistoryFilter, HistoryOrder, HistoryPage } from '../../../../common/history-types';
+
+/** A page, with how long main took to give it (ms). */
+export type Page = HistoryPage & { ms: number };
 
 /** The first page is small, to be on screen at once; the next ones are bigger. */
 export const FIRST_PAGE = 100;
@@ -13,8 +16,7 @@ export const HEAD_START_MS = 3000;
 
 interface HeadStart {
   at: number;
-  /** The page, and how long main took to give it (ms). */
-  page: Promise<HistoryPage & { ms: number }>;
+  page: Promise<Page>;
 }
 
 let pending: HeadStart | null = null;
@@ -45,12 +47,7 @@ export function takeFirstPage(filter: HistoryFilter, order: HistoryOrder, now: n
  * The first page of this list: the head start's answer when there is one for it, else (or when the
  * head start failed: main may have been busy at the click) the page asked for now by `ask`.
  */
-export async function firstPage(
-  filter: HistoryFilter,
-  order: HistoryOrder,
-  ask: () => Promise<HistoryPage & { ms: number }>,
-  now: number = performance.now(),
-): Promise<HistoryPage & { ms: number }> {
+export async function firstPage(filter: HistoryFilter, order: HistoryOrder, ask: () => Promise<Page>, now: number = performance.now()): Promise<Page> {
   const head = takeFirstPage(filter, order, now);
   if (head) {
     try {

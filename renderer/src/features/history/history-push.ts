@@ -5,11 +5,10 @@ import type { InfiniteData, QueryClient } from '@tanstack/react-query';
 import type { ExchangeQuery, HistoryFilter, HistoryOrder, HistoryPage } from '../../../../common/history-types';
 import type { MessageRecord } from '../../../../common/records';
 import type { LiveUpdates } from '../../app/query';
-import { dropFirstPage } from './head-start';
+import { dropFirstPage, type Page } from './head-start';
 import { matchesFilter } from './history-filter';
 
-/** A page, with how long main took to give it (ms). */
-export type Page = HistoryPage & { ms: number };
+export type { Page };
 type Pages = InfiniteData<Page, string | null>;
 
 /** The keys of the History screen's message lists. */
