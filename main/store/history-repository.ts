@@ -6,6 +6,7 @@ import { fail } from '../errors';
 import { ExchangeRepository } from './exchange-repository';
 import { refreshDictionaries, searchText, unpackRow, type PackedParts } from './exchange-pack';
 import { MessageRepository } from './message-repository';
+import { pageInTimeOrder, startId, type Candidate, type TimeBlock, type TimeBounds, type TimeRow } from './time-blocks';
 import type {
   HistoryFilter,
   HistoryOrder,
@@ -43,19 +44,24 @@ export type {
  * - Filters without text: one index walk per value of the most selective filter (state, outcome,
  *   profile or template; (filter, created_at) indexes, see migration 0005), merged by SQLite
  *   (MERGE UNION ALL) in time order; the other filters are checked on the rows walked.
- * - Text and number search: the FTS5 trigram index finds any substring of 3+ characters. When the
- *   words match fewer than {@link RARE_MATCHES} messages, the page is read from those matches
- *   (sorted by time: at most that many rows). When they match more, walking the time index and
- *   keeping the rows that contain the words finds a page sooner. Words of 1–2 characters cannot use
- *   a trigram index: they are checked on the rows walked the same way.
+ * - Text and number search: the FTS5 trigram index finds any substring of 3+ characters. Its
+ *   matches are read in id order from the page's end, and the read stops when the page is whole:
+ *   when no message left can sort before the page's last row (the time bounds of each block of ids,
+ *   migration 0023, or the time index between the page's ends, `time-blocks.ts`). Ids rise with
+ *   time, so about a page's rows are read, however many match. Words alone are read that way;
+ *   with other filters, when the words match {@link RARE_MATCHES} messages or more, walking the
+ *   time index (or a filter's) and keeping the rows that contain the words finds a page sooner.
+ *   Words of 1–2 characters cannot use a trigram index: they are checked on the rows walked.
  * - A walk that checks rows (search, or filters on two or more columns) reads at most
  *   {@link SCAN_WINDOW} rows per page. A page can then hold fewer rows than asked while
  *   `nextCursor` is still set: `searchedTo` says how far back (or forward) it looked, and the next
  *   page goes on from there. This bounds every page's time, whatever the filter.
  */
 
-/** Below this many full-text matches, a search page is read from the matches themselves. */
+/** With other filters, below this many full-text matches a search page is read from the matches themselves. */
 export const RARE_MATCHES = 3000;
+/** Most messages the time index is read for to tell a search page is whole (`settled`). */
+const SETTLE_WINDOW = 2000;
 /** Most rows a page walks when it has to check rows (see the class comment). */
 export const SCAN_WINDOW = 10_000;
 export const DEFAULT_PAGE_SIZE = 100;
@@ -521,6 +527,11 @@ export class HistoryRepository {
     if (indexed.length) {
       const match = indexed.map((t) => (t.mobileOnly ? `mobile : ${ftsPhrase(t.text)}` : ftsPhrase(t.text))).join(' AND ');
       const short = terms.filter((t) => codePoints(t.text) < 3);
+      // Words alone: the matches read in id order give the page however many there are (about a
+      // page's rows read, `pageFromMatches`), so they are not counted first.
+      if (values.size === 0 && short.length === 0 && range.from === undefined && range.to === undefined) {
+        return { kind: 'matches', match, values, range, likes: short };
+      }
       const found = (
         this.stmt(`SELECT count(*) AS n FROM (SELECT 1 FROM messages_fts WHERE messages_fts MATCH ? LIMIT ${this.rareMatches})`).get(match) as { n: number }
       ).n;
@@ -549,18 +560,43 @@ export class HistoryRepository {
     ).n;
   }
 
-  /** Read the page from the full-text matches (fewer than RARE_MATCHES), sorted by time. */
+  /**
+   * Read the page from the full-text matches (fewer than RARE_MATCHES) in time order: read from the
+   * page's end of their ids, stopping once the blocks' time bounds show no match left can enter the
+   * page (`time-blocks.ts`), not every match read and sorted.
+   */
   private pageFromMatches(plan: MatchPlan, cursor: [number, number] | null, order: HistoryOrder, limit: number): PageResult {
     const desc = order === 'newest';
-    const where = [...residualClauses(plan.values, null, 'm.'), ...rangeClauses(plan.range, 'm.', true), ...likeClauses(plan.likes, 'm.')];
-    if (cursor) where.push({ sql: `(+m.created_at, +m.id) ${desc ? '<' : '>'} (?, ?)`, params: cursor });
+    const blocks = this.stmt('SELECT block, min_at AS min, max_at AS max FROM message_time_blocks ORDER BY block').all() as TimeBlock[];
+    const bounds = { from: plan.range.from, to: plan.range.to, cursor };
+    const start = startId(blocks, desc, bounds);
+    if (start === 'none') return { ids: [], next: null };
+    const where = [...residualClauses(plan.values, null, 'm.'), ...likeClauses(plan.likes, 'm.')];
+    const ok = where.length ? where.map((c) => `(${c.sql})`).join(' AND ') : '1';
     const dir = desc ? 'DESC' : 'ASC';
-    const rows = this.stmt(
-      `SELECT m.id, m.created_at FROM messages m
-       WHERE m.id IN (SELECT rowid FROM messages_fts WHERE messages_fts MATCH ?)${where.map((c) => ` AND ${c.sql}`).join('')}
-       ORDER BY m.created_at ${dir}, m.id ${dir} LIMIT ?`,
-    ).all(plan.match, ...where.flatMap((c) => c.params), limit + 1) as Row[];
-    return finish(rows, limit);
+    const candidates = this.stmt(
+      `SELECT m.id, m.created_at, coalesce(${ok}, 0) AS ok FROM messages_fts CROSS JOIN messages m ON m.id = messages_fts.rowid
+       WHERE messages_fts MATCH ?${start === null ? '' : ` AND messages_fts.rowid ${desc ? '<=' : '>='} ?`}
+       ORDER BY messages_fts.rowid ${dir}`,
+    ).iterate(...where.flatMap((c) => c.params), plan.match, ...(start === null ? [] : [start])) as Iterable<Candidate>;
+    return finish(
+      pageInTimeOrder(blocks, desc, bounds, candidates, limit + 1, (last, at) => this.settled(desc, bounds, last, at)),
+      limit,
+    );
+  }
+
+  /**
+   * For `pageInTimeOrder`: whether every message between the cursor (or the start) and the page's
+   * last row was already read (its id at or before `at` in the reading order), from the time
+   * index, when they are at most {@link SETTLE_WINDOW}.
+   */
+  private settled(desc: boolean, bounds: TimeBounds, last: TimeRow, at: number): boolean {
+    const where: Clause[] = [{ sql: `(created_at, id) ${desc ? '>' : '<'} (?, ?)`, params: [last.created_at, last.id] }];
+    if (bounds.cursor) where.push({ sql: `(created_at, id) ${desc ? '<' : '>'} (?, ?)`, params: bounds.cursor });
+    const r = this.stmt(
+      `SELECT count(*) AS n, ${desc ? 'min' : 'max'}(id) AS edge FROM (SELECT id FROM messages WHERE ${where.map((c) => c.sql).join(' AND ')} LIMIT ${SETTLE_WINDOW})`,
+    ).get(...where.flatMap((c) => c.params)) as { n: number; edge: number | null };
+    return r.n < SETTLE_WINDOW && (r.edge === null || (desc ? r.edge >= at : r.edge <= at));
   }
 
   /** Walk the driving index in time order, checking the other filters on each row, within SCAN_WINDOW rows. */
@@ -603,12 +639,12 @@ export class HistoryRepository {
   private countPlan(plan: Plan): HistoryCount {
     if (plan.kind === 'matches') {
       const where = [...residualClauses(plan.values, null, 'm.'), ...rangeClauses(plan.range, 'm.', true), ...likeClauses(plan.likes, 'm.')];
-      const n = (
-        this.stmt(
-          `SELECT count(*) AS n FROM (SELECT 1 FROM messages m
-           WHERE m.id IN (SELECT rowid FROM messages_fts WHERE messages_fts MATCH ?)${where.map((c) => ` AND ${c.sql}`).join('')} LIMIT ${this.searchCountCap + 1})`,
-        ).get(plan.match, ...where.flatMap((c) => c.params)) as { n: number }
-      ).n;
+      // Nothing to check on the messages themselves: the index's matches are the count (no row read each).
+      const sql = where.length
+        ? `SELECT count(*) AS n FROM (SELECT 1 FROM messages m
+           WHERE m.id IN (SELECT rowid FROM messages_fts WHERE messages_fts MATCH ?)${where.map((c) => ` AND ${c.sql}`).join('')} LIMIT ${this.searchCountCap + 1})`
+        : `SELECT count(*) AS n FROM (SELECT 1 FROM messages_fts WHERE messages_fts MATCH ? LIMIT ${this.searchCountCap + 1})`;
+      const n = (this.stmt(sql).get(plan.match, ...where.flatMap((c) => c.params)) as { n: number }).n;
       return n > this.searchCountCap ? { count: this.searchCountCap, capped: true } : { count: n, capped: false };
     }
     if (plan.likes.length === 0) {

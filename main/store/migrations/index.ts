@@ -21,6 +21,7 @@ import { migration0019 } from './0019-dial-claims';
 import { migration0020 } from './0020-packed-exchanges';
 import { migration0021 } from './0021-call-words';
 import { migration0022 } from './0022-exchange-hours';
+import { migration0023 } from './0023-message-time-blocks';
 
 export type { Migration } from './types';
 
@@ -48,4 +49,5 @@ export const MIGRATIONS: readonly Migration[] = [
   migration0020,
   migration0021,
   migration0022,
+  migration0023,
 ];

@@ -76,7 +76,9 @@ function plansOf(run: (repo: HistoryRepository) => unknown, tuning: HistoryTunin
   r.calls.length = 0; // statements the constructor prepared are not part of the call
   run(repo);
   const calls = r.calls.filter((c) => !/^SELECT \* FROM (messages|exchanges) WHERE id = \?$/.test(c.sql.trim()));
-  const page = calls.find((c) => /ORDER BY (m\.)?created_at|ORDER BY started_at/.test(c.sql) && /LIMIT \?/.test(c.sql));
+  const page = calls.find(
+    (c) => (/ORDER BY (m\.)?created_at|ORDER BY started_at/.test(c.sql) && /LIMIT \?/.test(c.sql)) || /ORDER BY messages_fts\.rowid/.test(c.sql),
+  );
   return { all: calls.map(plan).join('\n---\n'), page: page ? plan(page) : '' };
 }
 
@@ -173,10 +175,12 @@ for (const analyzed of [false, true]) {
       expect(p.all).not.toMatch(SORT);
     });
 
-    it('search by part of a number reads the full-text index, then the matching rows by id', () => {
+    it('search by part of a number reads the full-text index in id order, then the matching rows by id', () => {
       const p = plansOf((repo) => repo.page({ search: '3800' }));
       expect(p.page).toMatch(/SCAN messages_fts VIRTUAL TABLE/);
       expect(p.page).toMatch(/SEARCH m USING INTEGER PRIMARY KEY \(rowid=\?\)/);
+      // In the index's own order (read until the page is whole), not every match sorted by time.
+      expect(p.page).not.toMatch(SORT);
       expect(p.all).not.toMatch(FULL_SCAN);
       const mobileOnly = plansOf((repo) => repo.page({ mobile: '13800', states: ['answered'] }));
       expect(mobileOnly.page).toMatch(/SCAN messages_fts VIRTUAL TABLE/);
@@ -187,11 +191,22 @@ for (const analyzed of [false, true]) {
       const p = plansOf((repo) => repo.page({ search: '牙科复诊', states: ['answered'], from: HISTORY_END - 200 * DAY }));
       expect(p.page).toMatch(/SCAN messages_fts VIRTUAL TABLE/);
       expect(p.page).toMatch(/SEARCH m USING INTEGER PRIMARY KEY/);
+      expect(p.page).not.toMatch(SORT);
       expect(p.all).not.toMatch(FULL_SCAN);
     });
 
-    it('search by a common or a 1–2 character word walks the time index in a bounded window', () => {
-      for (const filter of [{ search: '验证码' }, { search: '王' }, { search: '取件码', states: ['answered' as const] }]) {
+    it('search by a common word alone reads its matches in id order, and tells the page is whole from the time index', () => {
+      const p = plansOf((repo) => repo.page({ search: '验证码' }), { rareMatches: 10 });
+      expect(p.page).toMatch(/SCAN messages_fts VIRTUAL TABLE/);
+      expect(p.page).not.toMatch(SORT);
+      // The messages between the page's last row and the start: a range of the time index, no row read.
+      expect(p.all).toMatch(/SEARCH messages USING COVERING INDEX messages_created \(created_at>\?\)/);
+      expect(p.all).not.toMatch(FULL_SCAN);
+      expect(p.all).not.toMatch(SORT);
+    });
+
+    it('search by a common word with filters, or a 1–2 character word, walks the time index in a bounded window', () => {
+      for (const filter of [{ search: '王' }, { search: '取件码', states: ['answered' as const] }, { search: '验证码', from: HISTORY_END - 30 * DAY }]) {
         const p = plansOf((repo) => repo.page(filter), { rareMatches: 10 });
         expect(p.all, JSON.stringify(filter)).toMatch(
           /SEARCH messages USING (COVERING )?INDEX messages_(created|state_time)|SCAN messages USING (COVERING )?INDEX messages_created/,

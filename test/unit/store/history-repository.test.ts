@@ -54,19 +54,28 @@ const RESULTS: Array<[Outcome, CallState]> = [
   ['accepted', 'calling'],
 ];
 
-/** Writes `n` messages with many equal times (ties are broken by id). */
-function seed(db: Database, n: number, seedValue = 1): void {
+/**
+ * Writes `n` messages with many equal times (ties are broken by id). `sparse`: ids far apart (over
+ * many of the time blocks of migration 0023), times rising with them in steps but for a stretch
+ * stored by a clock set back 12 hours.
+ */
+function seed(db: Database, n: number, seedValue = 1, sparse = false): void {
   const r = random(seedValue);
   const insert = db.prepare(
-    `INSERT INTO messages (profile, base_url, api_id, mobile, content, template_id, units, outcome, state, billed_units, created_at, updated_at)
-     VALUES (?, 'http://x', 'id', ?, ?, ?, 1, ?, ?, ?, ?, ?)`,
+    `INSERT INTO messages (id, profile, base_url, api_id, mobile, content, template_id, units, outcome, state, billed_units, created_at, updated_at)
+     VALUES (?, ?, 'http://x', 'id', ?, ?, ?, 1, ?, ?, ?, ?, ?)`,
   );
+  const last = (db.prepare('SELECT coalesce(max(id), 0) AS id FROM messages').get() as { id: number }).id;
   db.transaction(() => {
     for (let i = 0; i < n; i++) {
       const t = Math.floor(r() * TEXTS.length);
       const [outcome, state] = RESULTS[Math.floor(r() * RESULTS.length)]!;
-      const at = T0 + Math.floor(r() * 60) * 30 * MINUTE; // 60 distinct times over 30 hours
+      const id = sparse ? last + (i + 1) * 400 + Math.floor(r() * 300) : null;
+      const at = sparse
+        ? T0 + Math.floor(i / 10) * 30 * MINUTE - (i > n / 2 && i < n / 2 + 40 ? 12 * 60 * MINUTE : 0)
+        : T0 + Math.floor(r() * 60) * 30 * MINUTE; // 60 distinct times over 30 hours
       insert.run(
+        id,
         ['p-main', 'p-backup', 'p-sandbox'][Math.floor(r() * 3)],
         MOBILES[Math.floor(r() * MOBILES.length)],
         TEXTS[t]!(NAMES[Math.floor(r() * NAMES.length)]!, r),
@@ -173,6 +182,21 @@ describe('history pages', () => {
       if (tuning.scanWindow) expect(shortPages).toBeGreaterThan(0);
     });
   }
+
+  it('search pages stay exact over many blocks of ids, a clock set back among them (read in id order, migration 0023)', () => {
+    const s = store();
+    seed(s.db, 600, 3, true);
+    const blocks = s.db.prepare('SELECT count(*) AS n FROM message_time_blocks').get() as { n: number };
+    expect(blocks.n).toBeGreaterThan(10);
+    const repo = new HistoryRepository(s.db);
+    const all = (s.db.prepare('SELECT id FROM messages').all() as { id: number }[]).map((r) => s.messages.get(r.id)!);
+    for (const f of FILTERS.filter((x) => x.search !== undefined || x.mobile !== undefined)) {
+      for (const order of ['newest', 'oldest'] as const) {
+        expect(allPages(repo, f, order, 23).ids, `${JSON.stringify(f)} ${order}`).toEqual(reference(all, f, order));
+      }
+      expect(repo.count(f), JSON.stringify(f)).toEqual({ count: reference(all, f, 'newest').length, capped: false });
+    }
+  });
 
   it('start with the newest 100 by default, and give the total when asked', () => {
     const s = store();
