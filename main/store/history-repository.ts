@@ -60,8 +60,10 @@ export type {
 
 /** With other filters, below this many full-text matches a search page is read from the matches themselves. */
 export const RARE_MATCHES = 3000;
-/** Most messages the time index is read for to tell a search page is whole (`settled`). */
+/** Most messages the time index is read for to tell a search page is whole (`unread`)… */
 const SETTLE_WINDOW = 2000;
+/** …and most of them the read has not reached, each then looked up (a clock set wrong stored them). */
+const SETTLE_UNREAD = 100;
 /** Most rows a page walks when it has to check rows (see the class comment). */
 export const SCAN_WINDOW = 10_000;
 export const DEFAULT_PAGE_SIZE = 100;
@@ -530,14 +532,18 @@ export class HistoryRepository {
       // Words alone: the matches read in id order give the page however many there are (about a
       // page's rows read, `pageFromMatches`), so they are not counted first.
       if (values.size === 0 && short.length === 0 && range.from === undefined && range.to === undefined) {
-        return { kind: 'matches', match, values, range, likes: short };
+        return { kind: 'matches', match, values, range, likes: short, terms };
       }
       const found = (
         this.stmt(`SELECT count(*) AS n FROM (SELECT 1 FROM messages_fts WHERE messages_fts MATCH ? LIMIT ${this.rareMatches})`).get(match) as { n: number }
       ).n;
-      if (found < this.rareMatches) return { kind: 'matches', match, values, range, likes: short };
+      if (found < this.rareMatches) return { kind: 'matches', match, values, range, likes: short, terms };
     }
-    // Walk an index in time order: the most selective filter column drives.
+    return this.walkPlan(values, range, terms);
+  }
+
+  /** Walk an index in time order: the most selective filter column drives. */
+  private walkPlan(values: Map<Dimension, string[]>, range: Range, terms: Term[]): WalkPlan {
     let drive: Dimension | null = null;
     if (values.size === 1) drive = [...values.keys()][0]!;
     else if (values.size > 1) {
@@ -579,30 +585,48 @@ export class HistoryRepository {
     if (start === 'none') return { ids: [], next: null };
     const where = [...residualClauses(plan.values, null, 'm.'), ...likeClauses(plan.likes, 'm.')];
     const ok = where.length ? where.map((c) => `(${c.sql})`).join(' AND ') : '1';
+    const okParams = where.flatMap((c) => c.params);
     const dir = desc ? 'DESC' : 'ASC';
-    const candidates = this.stmt(
-      `SELECT m.id, m.created_at, coalesce(${ok}, 0) AS ok FROM messages_fts CROSS JOIN messages m ON m.id = messages_fts.rowid
-       WHERE messages_fts MATCH ?${start === null ? '' : ` AND messages_fts.rowid ${desc ? '<=' : '>='} ?`}
-       ORDER BY messages_fts.rowid ${dir}`,
-    ).iterate(...where.flatMap((c) => c.params), plan.match, ...(start === null ? [] : [start])) as Iterable<Candidate>;
-    return finish(
-      pageInTimeOrder(blocks, desc, bounds, candidates, limit + 1, (last, at) => this.settled(desc, bounds, last, at)),
-      limit,
-    );
+    const select = `SELECT m.id, m.created_at, coalesce(${ok}, 0) AS ok FROM messages_fts CROSS JOIN messages m ON m.id = messages_fts.rowid WHERE messages_fts MATCH ?`;
+    // Read in batches (each from where the last ended: the index seeks there), so that no statement
+    // is open while the time index and the index's single matches are asked (`settled`).
+    const batch = this.stmt(`${select} AND messages_fts.rowid ${desc ? '<=' : '>='} CAST(? AS INTEGER) ORDER BY messages_fts.rowid ${dir} LIMIT ?`);
+    const candidates = (function* () {
+      let from = start ?? (desc ? Number.MAX_SAFE_INTEGER : Number.MIN_SAFE_INTEGER);
+      for (let size = 128; ; size = Math.min(size * 2, 2048)) {
+        const rows = batch.all(...okParams, plan.match, from, size) as Candidate[];
+        yield* rows;
+        if (rows.length < size) return;
+        from = rows.at(-1)!.id + (desc ? -1 : 1);
+      }
+    })();
+    // The messages the time index names that the read has not reached: each looked up in the index.
+    // (FTS5 ignores `rowid = ?` for a value bound as a JS number, a REAL: the cast makes it an integer.)
+    const one = this.stmt(`${select} AND messages_fts.rowid = CAST(? AS INTEGER)`);
+    const settled = (last: TimeRow, at: number): Candidate[] | null => {
+      const unread = this.unread(desc, bounds, last, at);
+      return unread && unread.flatMap((id) => one.all(...okParams, plan.match, id) as Candidate[]);
+    };
+    const page = pageInTimeOrder(blocks, desc, bounds, candidates, limit + 1, settled, this.scanWindow);
+    // Not told whole within the window (times far out of id order): walked as a common word's page is.
+    if (!page) return this.pageFromWalk(this.walkPlan(plan.values, plan.range, plan.terms), cursor, order, limit);
+    return finish(page, limit);
   }
 
   /**
-   * For `pageInTimeOrder`: whether every message between the cursor (or the start) and the page's
-   * last row was already read (its id at or before `at` in the reading order), from the time
-   * index, when they are at most {@link SETTLE_WINDOW}.
+   * For `pageInTimeOrder`: the messages between the cursor (or the start) and the page's last row
+   * that the read has not reached (an id past `at`), from the time index; `null` when more than
+   * {@link SETTLE_WINDOW} are between, or more than {@link SETTLE_UNREAD} not reached.
    */
-  private settled(desc: boolean, bounds: TimeBounds, last: TimeRow, at: number): boolean {
+  private unread(desc: boolean, bounds: TimeBounds, last: TimeRow, at: number): number[] | null {
     const where: Clause[] = [{ sql: `(created_at, id) ${desc ? '>' : '<'} (?, ?)`, params: [last.created_at, last.id] }];
     if (bounds.cursor) where.push({ sql: `(created_at, id) ${desc ? '<' : '>'} (?, ?)`, params: bounds.cursor });
-    const r = this.stmt(
-      `SELECT count(*) AS n, ${desc ? 'min' : 'max'}(id) AS edge FROM (SELECT id FROM messages WHERE ${where.map((c) => c.sql).join(' AND ')} LIMIT ${SETTLE_WINDOW})`,
-    ).get(...where.flatMap((c) => c.params)) as { n: number; edge: number | null };
-    return r.n < SETTLE_WINDOW && (r.edge === null || (desc ? r.edge >= at : r.edge <= at));
+    const ids = (
+      this.stmt(`SELECT id FROM messages WHERE ${where.map((c) => c.sql).join(' AND ')} LIMIT ${SETTLE_WINDOW}`).all(...where.flatMap((c) => c.params)) as Row[]
+    ).map((r) => r.id);
+    if (ids.length >= SETTLE_WINDOW) return null;
+    const unread = ids.filter((id) => (desc ? id < at : id > at));
+    return unread.length > SETTLE_UNREAD ? null : unread;
   }
 
   /** Walk the driving index in time order, checking the other filters on each row, within SCAN_WINDOW rows. */
@@ -681,6 +705,8 @@ interface MatchPlan {
   values: Map<Dimension, string[]>;
   range: Range;
   likes: Term[];
+  /** Every word (a walk checks them all). */
+  terms: Term[];
 }
 interface WalkPlan {
   kind: 'walk';

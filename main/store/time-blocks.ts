@@ -5,7 +5,8 @@
  * from the page's end of the ids, the best `need` kept, and the read stops once no message left
  * can enter the page: the bounds of each block of ids (migration 0023, `message_time_blocks`) say
  * how new (or old) the rest can be. Ids rise with time in practice, so about a page's rows are read;
- * where they do not (a clock set back), the bounds are wider and more is read, never a wrong page.
+ * where they do not (a clock set back), the bounds are wider and more is read, never a wrong page,
+ * and the time index names the few messages stored out of order (`Settled`).
  */
 
 /** A block holds the ids sharing `id >> TIME_BLOCK_BITS`. */
@@ -61,17 +62,20 @@ export function startId(blocks: readonly TimeBlock[], desc: boolean, b: TimeBoun
 }
 
 /**
- * Whether every message that sorts before `last` in the page's order (and after the cursor) has an
- * id at or before `at` in the reading order (≥ `at` newest first, ≤ `at` oldest first): then no
- * candidate left can enter the page. `false` when that cannot be told cheaply.
+ * The messages that sort before `last` in the page's order (and after the cursor) but were not read
+ * yet (an id past `at` in the reading order: < `at` newest first, > `at` oldest first), as
+ * candidates (`ok` when they match the search and the filters): once they are taken, no candidate
+ * left can enter the page. `null` when that cannot be told cheaply (too many messages between).
  */
-export type Settled = (last: TimeRow, at: number) => boolean;
+export type Settled = (last: TimeRow, at: number) => Candidate[] | null;
 
 /**
  * The first `need` rows in (created_at, id) order (descending when `desc`) among `candidates`,
  * which come in id order from the page's end (descending ids when `desc`). Stops reading as soon as
- * the blocks' bounds show no candidate left can enter; and, asked once when the page first holds
- * `need` rows, `settled` can tell so sooner (a common word: its page is among the newest messages).
+ * the blocks' bounds show no candidate left can enter; and, asked when the page first holds
+ * `need` rows (then after twice the reads, and so on), `settled` can tell so sooner (a common word: its page is among the newest messages;
+ * a message stored by a clock set wrong is named and taken). `null` when `cap` candidates were read
+ * and the page could not be told whole: the caller reads it another way.
  */
 export function pageInTimeOrder(
   blocks: readonly TimeBlock[],
@@ -80,7 +84,8 @@ export function pageInTimeOrder(
   candidates: Iterable<Candidate>,
   need: number,
   settled?: Settled,
-): TimeRow[] {
+  cap = Infinity,
+): TimeRow[] | null {
   // Of the blocks at or past each one, in reading order: the newest (desc) or oldest (asc) time.
   const reach = new Map<number, number>();
   let edge = desc ? -Infinity : Infinity;
@@ -95,22 +100,12 @@ export function pageInTimeOrder(
       : x.created_at < y.created_at || (x.created_at === y.created_at && x.id < y.id);
   const cursor = b.cursor ? { created_at: b.cursor[0], id: b.cursor[1] } : null;
   const kept: TimeRow[] = [];
-  let asked = false;
-  for (const c of candidates) {
-    const r = reach.get(blockOf(c.id));
-    // A block without bounds (none should be): nothing is known, read on.
-    if (r !== undefined) {
-      // Past the range: nothing left is in it.
-      if (desc ? b.from !== undefined && r < b.from : b.to !== undefined && r >= b.to) break;
-      // The page is full and nothing left sorts before its last row (an equal time has a lower id, desc, or higher, asc).
-      const last = kept[need - 1];
-      if (last && (desc ? r <= last.created_at : r >= last.created_at)) break;
-    }
-    if (!c.ok) continue;
-    if (b.from !== undefined && c.created_at < b.from) continue;
-    if (b.to !== undefined && c.created_at >= b.to) continue;
-    if (cursor && !before(cursor, c)) continue;
-    if (kept.length === need && !before(c, kept[need - 1]!)) continue;
+  const take = (c: Candidate) => {
+    if (!c.ok) return;
+    if (b.from !== undefined && c.created_at < b.from) return;
+    if (b.to !== undefined && c.created_at >= b.to) return;
+    if (cursor && !before(cursor, c)) return;
+    if (kept.length === need && !before(c, kept[need - 1]!)) return;
     let i = Math.min(kept.length, need - 1);
     if (kept.length < need) kept.push(c);
     while (i > 0 && before(c, kept[i - 1]!)) {
@@ -118,9 +113,29 @@ export function pageInTimeOrder(
       i--;
     }
     kept[i] = { id: c.id, created_at: c.created_at };
-    if (settled && kept.length === need && !asked) {
-      asked = true;
-      if (settled(kept[need - 1]!, c.id)) break;
+  };
+  let ask = 0;
+  let read = 0;
+  for (const c of candidates) {
+    const r = reach.get(blockOf(c.id));
+    // The rule relies on every message's block having bounds (migration 0023 fills them, its triggers keep them).
+    if (r !== undefined) {
+      // Past the range: nothing left is in it.
+      if (desc ? b.from !== undefined && r < b.from : b.to !== undefined && r >= b.to) return kept;
+      // The page is full and nothing left sorts before its last row (an equal time has a lower id, desc, or higher, asc).
+      const last = kept[need - 1];
+      if (last && (desc ? r <= last.created_at : r >= last.created_at)) return kept;
+    }
+    if (++read > cap) return null;
+    take(c);
+    // Asked when the page first holds its rows, then again each time as many were read again.
+    if (settled && kept.length === need && read >= ask) {
+      const rest = settled(kept[need - 1]!, c.id);
+      if (rest) {
+        rest.forEach(take);
+        return kept;
+      }
+      ask = read * 2;
     }
   }
   return kept;

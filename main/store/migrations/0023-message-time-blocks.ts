@@ -34,15 +34,15 @@ export const migration0023: Migration = {
     `);
     // From the time index (its entries are (created_at, id): 14 bytes a message, where a row is
     // over 200): ten million messages in 11 s with a cold cache, against 88 s reading the table.
-    const lo: number[] = [];
-    const hi: number[] = [];
+    const bounds = new Map<number, [number, number]>();
     const entries = db.prepare('SELECT id, created_at FROM messages INDEXED BY messages_created').raw();
     for (const [id, at] of entries.iterate() as Iterable<[number, number]>) {
-      const b = blockOf(id);
-      if (!(lo[b]! <= at)) lo[b] = at;
-      if (!(hi[b]! >= at)) hi[b] = at;
+      const b = bounds.get(blockOf(id));
+      if (!b) bounds.set(blockOf(id), [at, at]);
+      else if (at < b[0]) b[0] = at;
+      else if (at > b[1]) b[1] = at;
     }
     const put = db.prepare('INSERT INTO message_time_blocks (block, min_at, max_at) VALUES (?, ?, ?)');
-    lo.forEach((at, b) => put.run(b, at, hi[b]!));
+    for (const [block, [lo, hi]] of bounds) put.run(block, lo, hi);
   },
 };

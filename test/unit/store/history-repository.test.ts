@@ -198,6 +198,31 @@ describe('history pages', () => {
     }
   });
 
+  it('search pages stay exact when one message was stored by a clock set years ahead, and one years behind', () => {
+    const s = store();
+    seed(s.db, 600, 5, true);
+    const [first, last] = [
+      s.db.prepare('SELECT min(id) AS id FROM messages').get() as { id: number },
+      s.db.prepare('SELECT max(id) AS id FROM messages').get() as { id: number },
+    ];
+    const YEAR = 365 * 24 * 60 * MINUTE;
+    const insert = s.db.prepare(
+      `INSERT INTO messages (id, profile, base_url, api_id, mobile, content, units, outcome, state, created_at, updated_at)
+       VALUES (?, 'p-main', 'http://x', 'id', '13800138000', '您的验证码是001300，5分钟内有效。', 1, 'accepted', 'answered', ?, ?)`,
+    );
+    insert.run(first.id + 1, T0 + 3 * YEAR, T0 + 3 * YEAR); // an old id, a time years ahead: first newest first
+    insert.run(last.id + 1, T0 - 3 * YEAR, T0 - 3 * YEAR); // the newest id, years behind: first oldest first
+    const repo = new HistoryRepository(s.db);
+    const all = (s.db.prepare('SELECT id FROM messages').all() as { id: number }[]).map((r) => s.messages.get(r.id)!);
+    for (const f of [{ search: '0013' }, { search: '验证码' }, { mobile: '138' }, { search: '验证码', states: ['answered' as const] }]) {
+      for (const order of ['newest', 'oldest'] as const) {
+        const expected = reference(all, f, order);
+        expect(expected[0], `${JSON.stringify(f)} ${order}`).toBe(order === 'newest' ? first.id + 1 : last.id + 1);
+        expect(allPages(repo, f, order, 23).ids, `${JSON.stringify(f)} ${order}`).toEqual(expected);
+      }
+    }
+  });
+
   it('start with the newest 100 by default, and give the total when asked', () => {
     const s = store();
     seed(s.db, 250);

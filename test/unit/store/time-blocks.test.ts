@@ -21,7 +21,7 @@ function random(seed: number): () => number {
 }
 
 const BLOCK = 2 ** TIME_BLOCK_BITS;
-type Shape = 'rising' | 'ties' | 'clock set back' | 'shuffled';
+type Shape = 'rising' | 'ties' | 'clock set back' | 'shuffled' | 'one clock far off';
 
 /** Matches spread over 30 blocks of ids, their times as each shape has them. */
 function matches(r: () => number, shape: Shape): Candidate[] {
@@ -33,6 +33,8 @@ function matches(r: () => number, shape: Shape): Candidate[] {
     if (shape === 'ties') at = 1_000_000 + Math.floor(id / 5000) * 10; // many equal times
     if (shape === 'clock set back' && i > 700 && i < 760) at -= 3 * BLOCK * 10; // a clock set back three blocks' worth
     if (shape === 'shuffled') at = 1_000_000 + Math.floor(r() * 30 * BLOCK * 10);
+    if (shape === 'one clock far off' && i === 5) at += 1e9; // an old message stored by a clock set years ahead
+    if (shape === 'one clock far off' && i === 1490) at -= 1e9; // a new one by a clock set years behind
     return { id, created_at: at, ok: r() < 0.8 };
   });
 }
@@ -78,22 +80,30 @@ function read(rows: Candidate[], desc: boolean, start: number | null): { it: Ite
 }
 
 /**
- * `settled` as the repository answers it from the time index: every message between the cursor and
- * `last` has an id at or before `at` in the reading order; told only when they are at most `window`.
+ * `settled` as the repository answers it from the time index: the messages between the cursor and
+ * `last` not read yet (an id past `at`); told only when at most `window` are between and `unread` not read.
  */
-function settledBy(messages: Candidate[], desc: boolean, b: TimeBounds, window: number): Settled {
+function settledBy(messages: Candidate[], desc: boolean, b: TimeBounds, window: number, unread = 100): Settled {
   const sorts = (x: { created_at: number; id: number }, y: { created_at: number; id: number }) =>
     desc
       ? x.created_at > y.created_at || (x.created_at === y.created_at && x.id > y.id)
       : x.created_at < y.created_at || (x.created_at === y.created_at && x.id < y.id);
   return (last, at) => {
     const between = messages.filter((m) => sorts(m, last) && (!b.cursor || sorts({ created_at: b.cursor[0], id: b.cursor[1] }, m)));
-    return between.length < window && between.every((m) => (desc ? m.id >= at : m.id <= at));
+    const rest = between.filter((m) => (desc ? m.id < at : m.id > at));
+    return between.length < window && rest.length <= unread ? rest : null;
   };
 }
 
+/** A page the read could tell whole (not `null`). */
+function inOrder(...args: Parameters<typeof pageInTimeOrder>) {
+  const page = pageInTimeOrder(...args);
+  expect(page).not.toBeNull();
+  return page!;
+}
+
 describe('a page in time order from matches read in id order', () => {
-  for (const shape of ['rising', 'ties', 'clock set back', 'shuffled'] as const) {
+  for (const shape of ['rising', 'ties', 'clock set back', 'shuffled', 'one clock far off'] as const) {
     it(`gives exactly the page a sort of every match gives — ${shape}`, () => {
       const r = random(shape.length * 7919);
       const rows = matches(r, shape);
@@ -117,11 +127,11 @@ describe('a page in time order from matches read in id order', () => {
           expect(expected, JSON.stringify(b)).toEqual([]);
           continue;
         }
-        const got = pageInTimeOrder(blocks, desc, b, read(rows, desc, start).it, need).map((x) => x.id);
+        const got = inOrder(blocks, desc, b, read(rows, desc, start).it, need).map((x) => x.id);
         expect(got, `${shape} ${desc ? 'newest' : 'oldest'} ${need} ${JSON.stringify(b)}`).toEqual(expected);
         // Told sooner by the time index (a window that sometimes cannot tell): the same page.
         const settled = settledBy(rows, desc, b, trial % 3 === 0 ? 50 : Infinity);
-        const sooner = pageInTimeOrder(blocks, desc, b, read(rows, desc, start).it, need, settled).map((x) => x.id);
+        const sooner = inOrder(blocks, desc, b, read(rows, desc, start).it, need, settled).map((x) => x.id);
         expect(sooner, `${shape} ${desc ? 'newest' : 'oldest'} ${need} ${JSON.stringify(b)}, settled`).toEqual(expected);
       }
     });
@@ -134,7 +144,7 @@ describe('a page in time order from matches read in id order', () => {
     const perBlock = Math.max(...blocks.map((b) => rows.filter((x) => blockOf(x.id) === b.block).length));
     for (const desc of [true, false]) {
       const reader = read(rows, desc, null);
-      const page = pageInTimeOrder(blocks, desc, {}, reader.it, 101);
+      const page = inOrder(blocks, desc, {}, reader.it, 101);
       expect(page).toHaveLength(101);
       // The page's rows (and the ones failing the other filters among them), then the rest of one block at most.
       expect(reader.count()).toBeLessThanOrEqual(Math.ceil(101 / 0.7) + perBlock);
@@ -143,7 +153,7 @@ describe('a page in time order from matches read in id order', () => {
     // Told by the time index once the page holds its rows: no more than the page's rows read.
     for (const desc of [true, false]) {
       const reader = read(rows, desc, null);
-      const page = pageInTimeOrder(blocks, desc, {}, reader.it, 101, settledBy(rows, desc, {}, 2000));
+      const page = inOrder(blocks, desc, {}, reader.it, 101, settledBy(rows, desc, {}, 2000));
       expect(page.map((x) => x.id)).toEqual(reference(rows, desc, {}, 101));
       // Exactly the matches up to the page's last row.
       let ok = 0;
@@ -155,7 +165,7 @@ describe('a page in time order from matches read in id order', () => {
     const start = startId(blocks, true, { cursor: [c.created_at, c.id] });
     expect(start).toBe((blockOf(c.id) + 1) * BLOCK - 1);
     const later = read(rows, true, start as number);
-    const page = pageInTimeOrder(blocks, true, { cursor: [c.created_at, c.id] }, later.it, 101);
+    const page = inOrder(blocks, true, { cursor: [c.created_at, c.id] }, later.it, 101);
     expect(page.map((x) => x.id)).toEqual(reference(rows, true, { cursor: [c.created_at, c.id] }, 101));
     expect(later.count()).toBeLessThanOrEqual(Math.ceil(101 / 0.7) + 2 * perBlock);
   });
@@ -169,10 +179,41 @@ describe('a page in time order from matches read in id order', () => {
       { id: 3 * BLOCK + 1, created_at: 10_049, ok: true },
     ];
     const blocks = blocksOf(rows, random(1), false);
-    const newest = pageInTimeOrder(blocks, true, {}, read(rows, true, null).it, 5).map((x) => x.created_at);
+    const newest = inOrder(blocks, true, {}, read(rows, true, null).it, 5).map((x) => x.created_at);
     expect(newest).toEqual([10_090, 10_080, 10_070, 10_060, 10_051]);
-    const oldest = pageInTimeOrder(blocks, false, {}, read(rows, false, null).it, 8).map((x) => x.created_at);
+    const oldest = inOrder(blocks, false, {}, read(rows, false, null).it, 8).map((x) => x.created_at);
     expect(oldest).toEqual([5_000, 10_000, 10_010, 10_020, 10_030, 10_040, 10_049, 10_050]);
+  });
+
+  it('a message stored by a clock set years off is named by the time index and taken: still about a page read', () => {
+    const r = random(13);
+    const rows = matches(r, 'one clock far off');
+    const blocks = blocksOf(rows, r, false);
+    for (const desc of [true, false]) {
+      // The blocks' bounds cannot stop the read (one block's time is years off)…
+      expect(inOrder(blocks, desc, {}, read(rows, desc, null).it, 101).length).toBe(101);
+      const unbounded = read(rows, desc, null);
+      inOrder(blocks, desc, {}, unbounded.it, 101);
+      expect(unbounded.count()).toBe(rows.length);
+      // …the time index can: the page holds the message set off (first newest first, last oldest first).
+      const reader = read(rows, desc, null);
+      const page = inOrder(blocks, desc, {}, reader.it, 101, settledBy(rows, desc, {}, 2000));
+      expect(page.map((x) => x.id)).toEqual(reference(rows, desc, {}, 101));
+      expect(page.map((x) => x.id)).toContain(rows[desc ? 5 : 1490]!.id);
+      // The message set behind is read with the first rows (its page's last row then): asked again after twice the reads.
+      expect(reader.count()).toBeLessThan(2 * 160);
+    }
+  });
+
+  it('gives up after `cap` matches read when neither the bounds nor the time index can tell', () => {
+    const r = random(17);
+    const rows = matches(r, 'one clock far off');
+    const blocks = blocksOf(rows, r, false);
+    const reader = read(rows, true, null);
+    expect(pageInTimeOrder(blocks, true, {}, reader.it, 101, () => null, 500)).toBeNull();
+    expect(reader.count()).toBe(501);
+    // Told whole within the cap: the page.
+    expect(pageInTimeOrder(blocks, true, {}, read(rows, true, null).it, 101, settledBy(rows, true, {}, 2000), 500)).toHaveLength(101);
   });
 
   it('stops at the range: nothing before `from` (newest first) is read past its block', () => {
@@ -181,7 +222,7 @@ describe('a page in time order from matches read in id order', () => {
     const blocks = blocksOf(rows, r, false);
     const from = rows[1400]!.created_at;
     const reader = read(rows, true, null);
-    const page = pageInTimeOrder(blocks, true, { from }, reader.it, 500);
+    const page = inOrder(blocks, true, { from }, reader.it, 500);
     expect(page.map((x) => x.id)).toEqual(reference(rows, true, { from }, 500));
     expect(reader.count()).toBeLessThan(300);
   });
