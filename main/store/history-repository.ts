@@ -567,9 +567,9 @@ export class HistoryRepository {
   }
 
   /**
-   * Read the page from the full-text matches (fewer than RARE_MATCHES) in time order: read from the
-   * page's end of their ids, stopping once the blocks' time bounds show no match left can enter the
-   * page (`time-blocks.ts`), not every match read and sorted.
+   * Read the page from the full-text matches (words alone, or fewer than RARE_MATCHES with other
+   * filters) in time order: from the page's end of their ids, stopping once no match left can
+   * enter the page (`time-blocks.ts`), not every match read and sorted.
    */
   private pageFromMatches(plan: MatchPlan, cursor: [number, number] | null, order: HistoryOrder, limit: number): PageResult {
     // One read of the store for the bounds, the matches and the time index: a message another

@@ -72,10 +72,11 @@ export type Settled = (last: TimeRow, at: number) => Candidate[] | null;
 /**
  * The first `need` rows in (created_at, id) order (descending when `desc`) among `candidates`,
  * which come in id order from the page's end (descending ids when `desc`). Stops reading as soon as
- * the blocks' bounds show no candidate left can enter; and, asked when the page first holds
- * `need` rows (then after twice the reads, and so on), `settled` can tell so sooner (a common word: its page is among the newest messages;
- * a message stored by a clock set wrong is named and taken). `null` when `cap` candidates were read
- * and the page could not be told whole: the caller reads it another way.
+ * the blocks' bounds show no candidate left can enter. `settled`, asked when the page first holds
+ * `need` rows (then after twice the reads, and so on), can tell so sooner: a common word's page is
+ * among the newest messages, and a message stored by a clock set wrong is named and taken. `null`
+ * when `cap` candidates were read and the page could not be told whole: the caller reads it
+ * another way.
  */
 export function pageInTimeOrder(
   blocks: readonly TimeBlock[],
