@@ -9,6 +9,7 @@ import { applyRetention } from '../../../main/store/retention';
 import { CALL_STATES, type CallState, type Outcome } from '../../../common/domain/status';
 import type { Exchange, MessageRecord } from '../../../common/records';
 import { tempHome } from '../../helpers/temp-home';
+import { random } from '../../helpers/random';
 
 const cleanups: Array<() => void> = [];
 afterEach(() => cleanups.splice(0).forEach((c) => c()));
@@ -20,16 +21,6 @@ function store(): Store {
     h.cleanup();
   });
   return s;
-}
-
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), a | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const T0 = Date.UTC(2026, 2, 1);

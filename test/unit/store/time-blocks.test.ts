@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { random } from '../../helpers/random';
 import {
   blockOf,
   pageInTimeOrder,
@@ -9,16 +10,6 @@ import {
   type TimeBlock,
   type TimeBounds,
 } from '../../../main/store/time-blocks';
-
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), a | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const BLOCK = 2 ** TIME_BLOCK_BITS;
 type Shape = 'rising' | 'ties' | 'clock set back' | 'shuffled' | 'one clock far off';
