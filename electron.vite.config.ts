@@ -13,6 +13,8 @@ export default defineConfig({
           cli: resolve(__dirname, 'main/cli/index.ts'),
           // Spreadsheets are read in a worker thread (main/bulk/import-runner.ts finds it beside these).
           'import-worker': resolve(__dirname, 'main/bulk/import-worker.ts'),
+          // An older store is upgraded in a worker thread (main/store/upgrade.ts finds it beside these).
+          'upgrade-worker': resolve(__dirname, 'main/store/upgrade-worker.ts'),
         },
       },
     },

@@ -8,6 +8,7 @@ import { translator } from './i18n';
 import { createHandlers } from './handlers';
 import { registerIpcHandlers, trustedSender, type IpcMainLike } from './ipc';
 import { createServices, type Locale, type Services } from './services';
+import type { UpgradeProgress } from './store';
 
 export interface NotificationCtorLike {
   new (options: { title: string; body: string; silent?: boolean }): { show(): void; on(event: 'click', listener: () => void): unknown };
@@ -57,6 +58,8 @@ export interface AppServicesOptions {
   log: (message: string) => void;
   /** Where "copy as cURL with the key" writes (Electron's clipboard). */
   clipboard?: { writeText(text: string): void };
+  /** Told while a store written by an earlier version is upgraded (the app's upgrade window). */
+  onUpgrade?: (p: UpgradeProgress) => void;
   /** Test seam: defaults to the real services. */
   create?: typeof createServices;
 }
@@ -83,6 +86,7 @@ export async function startAppServices(o: AppServicesOptions): Promise<AppServic
   const services = await (o.create ?? createServices)({
     home: o.dataDir,
     version: o.version,
+    onUpgrade: o.onUpgrade,
     log: logError,
     // The app runs escalations: pending steps resume at start (the claim keeps `callout page serve` from paging them too).
     paging: { escalate: true },

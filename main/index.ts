@@ -10,6 +10,9 @@ import { installAppMenu, type MenuModuleLike } from './app-menu';
 import { dataDirectory } from './store';
 import { startAppServices, type AppServices, type AppServicesOptions } from './app-services';
 import { createMainWindow, resolveRendererTarget, type BrowserWindowCtor, type ScreenLike } from './window';
+import { openUpgradeWindow, type UpgradeWindow } from './upgrade-window';
+import type { UpgradeProgress } from './store';
+import type { Lang } from '../common/domain/i18n-text';
 
 /** Chromium's session data (caches, storage) inside the data directory. */
 export const SESSION_DATA_FOLDER = 'chromium';
@@ -38,7 +41,9 @@ export interface StartOptions {
    * Starts the services and registers IPC once the app is ready. The real entry passes
    * startAppServices; the shell's unit tests leave it out.
    */
-  services?: (o: Pick<AppServicesOptions, 'dataDir' | 'isAppUrl' | 'window' | 'log'>) => Promise<AppServices>;
+  services?: (o: Pick<AppServicesOptions, 'dataDir' | 'isAppUrl' | 'window' | 'log' | 'onUpgrade'>) => Promise<AppServices>;
+  /** The language of the upgrade window (shown before the console, which chooses its own): the OS's, asked once ready. */
+  lang?: () => Lang;
 }
 
 export interface StartedApp {
@@ -125,9 +130,18 @@ export function startApp(electron: ElectronModules, options: StartOptions): Star
     if (renderer.kind === 'app') serveAppScheme(electron.protocol, renderer.dir);
     installAppMenu(electron.Menu, { platform: options.platform, isDev });
 
-    // Services and IPC before the window: the renderer may call as soon as it loads.
+    // Services and IPC before the window: the renderer may call as soon as it loads. A store written
+    // by an earlier version is upgraded first, in a worker: a small window says how far it is.
+    let upgrading: UpgradeWindow | undefined;
     if (options.services) {
-      const running = await options.services({ dataDir, isAppUrl, window: () => mainWindow, log });
+      const onUpgrade = (p: UpgradeProgress) => {
+        upgrading ??= openUpgradeWindow(electron.BrowserWindow, options.lang?.() ?? 'en', log);
+        upgrading.show(p);
+      };
+      const running = await options.services({ dataDir, isAppUrl, window: () => mainWindow, log, onUpgrade }).catch((error: unknown) => {
+        upgrading?.close();
+        throw error;
+      });
       let closing = false;
       electronApp.on('will-quit', (event) => {
         if (closing) return;
@@ -137,7 +151,10 @@ export function startApp(electron: ElectronModules, options: StartOptions): Star
       });
     }
 
-    return openMainWindow();
+    const win = openMainWindow();
+    // Closed once the console's window exists: never no window at all (which quits the app).
+    upgrading?.close();
+    return win;
   })();
 
   ready.catch((error: unknown) => {
@@ -158,6 +175,7 @@ if (process.versions.electron) {
       platform: process.platform,
       mainDir: __dirname,
       services: (o) => startAppServices({ ...o, ipcMain, Notification, globalShortcut, clipboard, version: app.getVersion() }),
+      lang: () => (/^zh/i.test(app.getLocale()) ? 'zh-CN' : 'en'),
     },
   );
 }

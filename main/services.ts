@@ -21,8 +21,11 @@ import { openSecretStore, type SecretStoreStatus } from './secrets';
 import type { SecretStore } from './secrets/secret-store';
 import { CachedSecretStore } from './secrets/cached-store';
 import {
+  databasePath,
   dataDirectory,
   KeptAnswers,
+  upgradeStore,
+  type UpgradeProgress,
   openStore,
   type DialSettingsRepository,
   type ExchangeRepository,
@@ -89,6 +92,12 @@ export interface ServicesOptions {
   testOnlyWrapStore?: (store: Store) => void;
   /** Pack exchanges stored before migration 0020 in the background (default true; false: a short-lived command). */
   packExchanges?: boolean;
+  /**
+   * Told as a store written by an earlier version is upgraded, before anything else opens it (in a
+   * worker thread: store/upgrade.ts); the app shows a window, the CLI a line. Nothing for a store
+   * that is up to date.
+   */
+  onUpgrade?: (p: UpgradeProgress) => void;
 }
 
 type Listener = (channel: string, payload: unknown) => void;
@@ -180,6 +189,8 @@ function lazyKeychain(): { store: SecretStore; status: () => Promise<SecretStore
 export async function createServices(options: ServicesOptions = {}): Promise<Services> {
   const home = options.home ?? dataDirectory();
   const clock = options.clock ?? systemClock;
+  // An older store is upgraded in a worker first, main's event loop free to show how far it is.
+  await upgradeStore(databasePath(home), { onProgress: options.onUpgrade, log: (m) => options.log?.(new Error(m)) });
   const store = openStore(home, { clock });
   options.testOnlyWrapStore?.(store);
   let sandbox: Sandbox | null = null;

@@ -2,12 +2,11 @@
 // rows, a slice per message; progress is reported as the worker goes; a cancel ends the worker at
 // once. The worker's heap is capped (IMPORT_MEMORY.workerHeapMb): a file that gets past the limits
 // and still needs more memory stops the worker, never the app.
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { IpcError } from '../../common/contract/errors';
 import { IMPORT_LIMITS, IMPORT_MEMORY } from '../../common/domain/import-limits';
 import { CalloutError, fail } from '../errors';
+import { workerEntry, type WorkerEntry } from '../worker-entry';
 import type { ImportLimits, ReadProgress } from './import-bounded';
 import type { Sheet } from './import';
 
@@ -26,21 +25,11 @@ export type WorkerReply =
   | { type: 'done' }
   | { type: 'error'; error: IpcError };
 
-/**
- * How to start the worker: its built file beside this module (out/main), or — running from the
- * TypeScript source (tests, bench) — a small bootstrap that registers tsx in the worker first.
- */
-function workerEntry(): { code: string | URL; eval: boolean } {
-  const here = import.meta.url;
-  if (here.endsWith('.ts')) {
-    const source = fileURLToPath(new URL('./import-worker.ts', here));
-    return { code: `require('tsx/cjs/api').register(); require(${JSON.stringify(source)});`, eval: true };
-  }
-  for (const candidate of ['./import-worker.js', '../import-worker.js']) {
-    const url = new URL(candidate, here);
-    if (existsSync(fileURLToPath(url))) return { code: url, eval: false };
-  }
-  throw fail('import-failed', { kind: 'reader-failed', detail: 'the import worker is missing from this build' });
+/** The import worker's entry (worker-entry.ts); a build without it is a reader failure. */
+function importWorkerEntry(): WorkerEntry {
+  const entry = workerEntry(import.meta.url, 'import-worker');
+  if (!entry) throw fail('import-failed', { kind: 'reader-failed', detail: 'the import worker is missing from this build' });
+  return entry;
 }
 
 export interface ReadInWorkerOptions {
@@ -54,7 +43,7 @@ export interface ReadInWorkerOptions {
 /** Reads `bytes` (a CSV or an XLSX named `name`) in a worker, within the import limits. */
 export function readInWorker(name: string, bytes: Uint8Array, o: ReadInWorkerOptions = {}): Promise<Sheet> {
   if (o.signal?.aborted) return Promise.reject(fail('import-cancelled'));
-  const entry = workerEntry();
+  const entry = importWorkerEntry();
   const heapMb = o.heapMb ?? IMPORT_MEMORY.workerHeapMb;
   const worker = new Worker(entry.code, { eval: entry.eval, resourceLimits: { maxOldGenerationSizeMb: heapMb, maxYoungGenerationSizeMb: 32 } });
   return new Promise<Sheet>((resolve, reject) => {

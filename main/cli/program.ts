@@ -20,6 +20,7 @@ import { registerProfileCommand } from './profile-command';
 import { registerRunCommand } from './run-command';
 import { runSandboxCommand } from './sandbox-command';
 import { runUiCommand } from './ui-command';
+import { upgradeReport } from './upgrade-report';
 import { CliSession, envSigningKey, type ProviderFlags } from './session';
 import { fillFromVars } from './template-vars';
 import { cliLanguage, cliWords, type CliWords } from './text';
@@ -40,6 +41,8 @@ export async function runCli(argv: readonly string[], rawIo: CliIo): Promise<num
   const { t } = words;
   const parse = parsers(words);
   const session = new CliSession(io.env, io.clock);
+  // A store from an earlier version is upgraded before the first command opens it: said on stderr.
+  session.upgrade = upgradeReport({ stderr: io.stderr, live: io.stderrIsTTY && !json, lang: words.lang, clock: session.clock });
   /** In --json, the value with the database's recovery, when there was one (see withRecovery). */
   const jsonOf = (value: unknown) => JSON.stringify(withRecovery(value, session.recovered));
 

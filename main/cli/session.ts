@@ -18,6 +18,7 @@ import { dataDirectory, type RecoveredDatabase } from '../store';
 import { DEFAULT_CONNECT_TIMEOUT_MS, DEFAULT_TOTAL_TIMEOUT_MS, type ReplyFormat } from '../voice/client';
 import { failureFromIpc, usage } from './io';
 import { systemClock, type Clock } from '../clock';
+import { reportingUpgrade, type UpgradeReport } from './upgrade-report';
 
 /** The id of the in-memory profile built from --base-url/--api-id and CALLOUT_API_KEY. */
 export const CLI_PROFILE_ID = 'cli';
@@ -91,23 +92,36 @@ export class CliSession {
   /** Where a serving process says what went wrong in the background (stderr). */
   log?: (error: unknown) => void;
 
+  /** Told while a store written by an earlier version is upgraded, before the first command opens it (upgrade-report.ts). */
+  upgrade?: UpgradeReport;
+
   private open(): Promise<Opened> {
     this.opened ??= (async () => {
-      const services = await createServices(
-        this.serving
-          ? { home: dataDirectory(this.env), clock: this.clock, secrets: { lazy: true }, paging: { escalate: true }, log: this.log }
-          : {
-              home: dataDirectory(this.env),
-              clock: this.clock,
-              secrets: { lazy: true },
-              sandbox: false,
-              // A receipt listener starts when a profile that follows by receipts places a call (another Callout may already listen).
-              receipts: 'on-demand',
-              // The CLI follows the calls it places itself (not every open call of the app), at least as long as it waits for one.
-              follow: { maxAgeMs: Math.max(30 * 60_000, this.waitMs), resume: false },
-              // Packing the exchanges of an upgraded store is left to the app and to serving processes.
-              packExchanges: false,
-            },
+      const services = await reportingUpgrade(this.upgrade, () =>
+        createServices(
+          this.serving
+            ? {
+                home: dataDirectory(this.env),
+                clock: this.clock,
+                secrets: { lazy: true },
+                paging: { escalate: true },
+                log: this.log,
+                onUpgrade: (p) => this.upgrade?.progress(p),
+              }
+            : {
+                home: dataDirectory(this.env),
+                onUpgrade: (p) => this.upgrade?.progress(p),
+                clock: this.clock,
+                secrets: { lazy: true },
+                sandbox: false,
+                // A receipt listener starts when a profile that follows by receipts places a call (another Callout may already listen).
+                receipts: 'on-demand',
+                // The CLI follows the calls it places itself (not every open call of the app), at least as long as it waits for one.
+                follow: { maxAgeMs: Math.max(30 * 60_000, this.waitMs), resume: false },
+                // Packing the exchanges of an upgraded store is left to the app and to serving processes.
+                packExchanges: false,
+              },
+        ),
       );
       const local = createLocalHandlers(services);
       this.recovered = await local['app.recovered']();

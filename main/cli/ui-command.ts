@@ -12,6 +12,8 @@ import { isLoopback, isWildcard } from '../ui/access';
 import { startConsoleServer, type ConsoleServer } from '../ui/server';
 import { LINK_LIFETIME_MS, SESSION_IDLE_MS } from '../ui/access';
 import { usage, type CliIo } from './io';
+import { reportingUpgrade, upgradeReport } from './upgrade-report';
+import { systemClock } from '../clock';
 import type { CliWords } from './text';
 
 export interface UiCommandOptions {
@@ -79,12 +81,16 @@ export async function runUiCommand(opts: UiCommandOptions, io: CliIo, json: bool
   if (!rendererDir || !existsSync(join(rendererDir, ENTRY_DOCUMENT))) throw usage('uiNotBuilt');
   const home = dataDirectory(io.env);
 
-  const services = await (deps.create ?? createServices)({
-    home,
-    // Like the app, the browser console runs escalations.
-    paging: { escalate: true },
-    log: (error) => io.stderr(`callout ui: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`),
-  });
+  const upgrade = upgradeReport({ stderr: io.stderr, live: io.stderrIsTTY && !json, lang: words.lang, clock: io.clock ?? systemClock });
+  const services = await reportingUpgrade(upgrade, () =>
+    (deps.create ?? createServices)({
+      home,
+      onUpgrade: (p) => upgrade.progress(p),
+      // Like the app, the browser console runs escalations.
+      paging: { escalate: true },
+      log: (error) => io.stderr(`callout ui: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`),
+    }),
+  );
   let server: ConsoleServer;
   try {
     server = await (deps.start ?? startConsoleServer)({

@@ -3,6 +3,7 @@ import type { Database } from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { MIGRATIONS, type Migration } from './migrations';
+import { markFillsDue, runFills, unfinishedFills } from './migrations/fill';
 import { fail } from '../errors';
 import { registerExchangeFunctions } from './exchange-pack';
 
@@ -12,30 +13,74 @@ export interface OpenDatabaseOptions {
   migrations?: readonly Migration[];
   /** Stop at this schema version (migration tests). */
   targetVersion?: number;
+  /** Told as an upgrade goes (nothing when the store is up to date). */
+  onUpgrade?: (p: UpgradeProgress) => void;
+  /** SQLite's wait for another connection's lock, in ms (default 5000). */
+  busyTimeoutMs?: number;
 }
 
 export function schemaVersion(db: Database): number {
   return db.pragma('user_version', { simple: true }) as number;
 }
 
+/** What an upgrade says as it goes (openDatabase's `onUpgrade`; the app's and the CLI's progress). */
+export interface UpgradeProgress {
+  /** 'step': a migration is running; 'waiting': another process holds the store (upgrading it too). */
+  kind: 'step' | 'waiting';
+  /** The schema version the store had, and the one it is brought to. */
+  from: number;
+  to: number;
+  /** Which of the steps this upgrade has (1-based), of how many. */
+  step: number;
+  steps: number;
+  /** The migration: its version and name. */
+  version: number;
+  name: string;
+  /** How much of this step is done (0..1), once it says; null before. */
+  share: number | null;
+}
+
 /**
- * Brings the schema up to date, one transaction per migration. A database from a newer
- * version is refused and left exactly as it was.
+ * Brings the schema up to date, one transaction per migration, each followed by its fills (a batch
+ * per transaction, fill.ts); fills left unfinished by a store closed mid-way are finished first. A
+ * database from a newer version is refused and left exactly as it was.
  */
-export function migrate(db: Database, file: string, migrations: readonly Migration[] = MIGRATIONS, target?: number): void {
+export function migrate(
+  db: Database,
+  file: string,
+  migrations: readonly Migration[] = MIGRATIONS,
+  target?: number,
+  onProgress?: (p: UpgradeProgress) => void,
+): void {
   const latest = migrations.at(-1)?.version ?? 0;
   const current = schemaVersion(db);
   if (current > latest) throw fail('database-too-new', { version: current, supported: latest });
   const goal = target ?? latest;
-  for (const m of migrations) {
-    if (m.version <= current || m.version > goal) continue;
+  const leftover = new Set(unfinishedFills(db));
+  const resumed = migrations.filter((m) => m.version <= current && leftover.has(m.version));
+  const due = migrations.filter((m) => m.version > current && m.version <= goal);
+  const steps = resumed.length + due.length;
+  let step = 0;
+  const say = (m: Migration, share: number | null) =>
+    onProgress?.({ kind: 'step', from: current, to: Math.max(goal, current), step, steps, version: m.version, name: m.name, share });
+  const fill = (m: Migration) => runFills(db, m, (done, total) => say(m, total > 0 ? Math.min(1, done / total) : null));
+  for (const m of resumed) {
+    step++;
+    say(m, null);
+    fill(m);
+  }
+  for (const m of due) {
+    step++;
+    say(m, null);
     // IMMEDIATE, and the version read again inside: two processes opening one new data directory
     // together (two `callout send` at once) run each migration once; the second finds it done.
     db.transaction(() => {
       if (schemaVersion(db) >= m.version) return;
-      m.up(db);
+      m.up(db, (done, total) => say(m, total > 0 ? Math.min(1, done / total) : null));
+      markFillsDue(db, m);
       db.pragma(`user_version = ${m.version}`);
     }).immediate();
+    fill(m);
   }
 }
 
@@ -44,7 +89,7 @@ export function openDatabase(file: string, options: OpenDatabaseOptions = {}): D
   const db = new BetterSqlite3(file);
   try {
     // First, so that switching to WAL and migrating wait for another process opening the same file.
-    db.pragma('busy_timeout = 5000');
+    db.pragma(`busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? 5000))}`);
     // A new file keeps pointer maps, so pages freed by retention go back to the disk at once
     // (retention.ts shrink); an older file gets them when it is next compacted. No effect once tables exist.
     if (schemaVersion(db) === 0) db.pragma('auto_vacuum = INCREMENTAL');
@@ -54,7 +99,7 @@ export function openDatabase(file: string, options: OpenDatabaseOptions = {}): D
     db.pragma('synchronous = FULL');
     // Packed exchanges' text in SQL (migration 0020): the search index's triggers and view call it.
     registerExchangeFunctions(db);
-    migrate(db, file, options.migrations ?? MIGRATIONS, options.targetVersion);
+    migrate(db, file, options.migrations ?? MIGRATIONS, options.targetVersion, options.onUpgrade);
   } catch (error) {
     db.close();
     throw error;

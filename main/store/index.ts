@@ -36,6 +36,8 @@ import { compactAdvised, packingProgress, startPacking, type PackingJob, type Pa
 
 // The store's public face: what the rest of main may import (a lint rule keeps the files above private).
 export { dataDirectory, databasePath } from './paths';
+export { pendingUpgrade, upgradeStore } from './upgrade';
+export type { UpgradeProgress } from './database';
 export { KeptAnswers } from './kept-answers';
 export type { RecoveredDatabase } from './integrity';
 export type { ExchangeRepository } from './exchange-repository';

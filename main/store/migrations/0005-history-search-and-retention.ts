@@ -7,7 +7,8 @@ import type { Migration } from './types';
  * - `messages_fts`: full-text index over each message's number and text. Chinese has no spaces,
  *   so it uses FTS5's `trigram` tokenizer: any substring of 3 or more characters is found through
  *   the index, digits of a number included. External content (nothing stored twice), kept in sync
- *   by triggers, backfilled here from the existing rows.
+ *   by triggers, backfilled from the existing rows by this migration's fills (a batch of ids per
+ *   transaction, resumable: fill.ts; until issue 27 one 'rebuild' in the migration's transaction).
  * - Indexes for the history pages. Every page is "filter, newest (or oldest) first by
  *   (created_at, id)", so each index is (filter column, created_at) + the implicit rowid and gives
  *   the keyset order without a sort: state, outcome, profile; (template_id, created_at) exists
@@ -32,7 +33,6 @@ export const migration0005: Migration = {
         content = 'messages', content_rowid = 'id',
         tokenize = 'trigram'
       );
-      INSERT INTO messages_fts (messages_fts) VALUES ('rebuild');
 
       CREATE TRIGGER messages_fts_after_insert AFTER INSERT ON messages BEGIN
         INSERT INTO messages_fts (rowid, mobile, content) VALUES (new.id, new.mobile, new.content);
@@ -84,9 +84,6 @@ export const migration0005: Migration = {
       END;
 
       ALTER TABLE exchanges ADD COLUMN size_bytes INTEGER;
-      UPDATE exchanges SET size_bytes =
-        octet_length(request_headers) + coalesce(octet_length(request_body), 0)
-        + coalesce(octet_length(response_headers), 0) + coalesce(octet_length(response_body), 0);
       CREATE TRIGGER exchanges_size_after_insert AFTER INSERT ON exchanges BEGIN
         UPDATE exchanges SET size_bytes =
           octet_length(new.request_headers) + coalesce(octet_length(new.request_body), 0)
@@ -105,4 +102,24 @@ export const migration0005: Migration = {
       ) WITHOUT ROWID;
     `);
   },
+  // The rows stored before: their search entries and sizes, a batch at a time (resumable).
+  fills: [
+    {
+      table: 'messages',
+      batch: (db, lo, hi) =>
+        db.prepare('INSERT INTO messages_fts (rowid, mobile, content) SELECT id, mobile, content FROM messages WHERE id > ? AND id <= ?').run(lo, hi),
+    },
+    {
+      table: 'exchanges',
+      batch: (db, lo, hi) =>
+        db
+          .prepare(
+            `UPDATE exchanges SET size_bytes =
+               octet_length(request_headers) + coalesce(octet_length(request_body), 0)
+               + coalesce(octet_length(response_headers), 0) + coalesce(octet_length(response_body), 0)
+             WHERE id > ? AND id <= ?`,
+          )
+          .run(lo, hi),
+    },
+  ],
 };

@@ -6,7 +6,9 @@ import type { Migration } from './types';
  * URL, headers and bodies. Each structure serves a query of history-repository.ts `listExchanges`.
  *
  * - `exchanges.provider_code`: the result code in the reply, read by the one function Callout reads
- *   replies with (voice/replies.ts), set by ExchangeRepository on insert and backfilled here.
+ *   replies with (voice/replies.ts), set by ExchangeRepository on insert and backfilled by this migration's fill (with the search
+ *   index's entries: a batch of ids per transaction, resumable, fill.ts; until issue 27 one UPDATE
+ *   and one 'rebuild' in the migration's transaction).
  * - (status, started_at), (provider_code, started_at), (profile, started_at): one index walk per
  *   value in time order, as the message filters do (0005).
  * - `exchanges_fts`: a trigram index over one text per exchange (URL, both halves' headers and
@@ -20,10 +22,8 @@ export const migration0012: Migration = {
   version: 12,
   name: 'exchange-search',
   up(db) {
-    db.function('callout_reply_code', { deterministic: true }, (body: unknown) => bodyReplyCode(typeof body === 'string' ? body : null));
     db.exec(`
       ALTER TABLE exchanges ADD COLUMN provider_code INTEGER;
-      UPDATE exchanges SET provider_code = callout_reply_code(response_body) WHERE response_body IS NOT NULL;
 
       CREATE INDEX exchanges_status_time ON exchanges (status, started_at);
       CREATE INDEX exchanges_code_time ON exchanges (provider_code, started_at);
@@ -39,7 +39,6 @@ export const migration0012: Migration = {
         content = 'exchanges_search_text', content_rowid = 'id',
         tokenize = 'trigram', detail = none
       );
-      INSERT INTO exchanges_fts (exchanges_fts) VALUES ('rebuild');
 
       CREATE TRIGGER exchanges_fts_after_insert AFTER INSERT ON exchanges BEGIN
         INSERT INTO exchanges_fts (rowid, text) VALUES (new.id,
@@ -53,4 +52,15 @@ export const migration0012: Migration = {
       END;
     `);
   },
+  // The exchanges stored before: their codes and search entries, a batch at a time (resumable).
+  fills: [
+    {
+      table: 'exchanges',
+      batch(db, lo, hi) {
+        db.function('callout_reply_code', { deterministic: true }, (body: unknown) => bodyReplyCode(typeof body === 'string' ? body : null));
+        db.prepare('UPDATE exchanges SET provider_code = callout_reply_code(response_body) WHERE response_body IS NOT NULL AND id > ? AND id <= ?').run(lo, hi);
+        db.prepare('INSERT INTO exchanges_fts (rowid, text) SELECT id, text FROM exchanges_search_text WHERE id > ? AND id <= ?').run(lo, hi);
+      },
+    },
+  ],
 };

@@ -15,7 +15,7 @@ import { TIME_BLOCK_BITS, blockOf } from '../time-blocks';
 export const migration0023: Migration = {
   version: 23,
   name: 'message-time-blocks',
-  up(db) {
+  up(db, progress) {
     db.exec(`
       CREATE TABLE message_time_blocks (
         block  INTEGER PRIMARY KEY,
@@ -35,8 +35,12 @@ export const migration0023: Migration = {
     // From the time index (its entries are (created_at, id): 14 bytes a message, where a row is
     // over 200): ten million messages in 11 s with a cold cache, against 88 s reading the table.
     const bounds = new Map<number, [number, number]>();
+    // Read in time order: the time read says how far (11 s at ten million calls, cold).
+    const ends = db.prepare('SELECT min(created_at) AS lo, max(created_at) AS hi FROM messages').get() as { lo: number | null; hi: number | null };
     const entries = db.prepare('SELECT id, created_at FROM messages INDEXED BY messages_created').raw();
+    let read = 0;
     for (const [id, at] of entries.iterate() as Iterable<[number, number]>) {
+      if (++read % 65_536 === 0 && ends.lo !== null && ends.hi !== null) progress(at - ends.lo, Math.max(1, ends.hi - ends.lo));
       const b = bounds.get(blockOf(id));
       if (!b) bounds.set(blockOf(id), [at, at]);
       else if (at < b[0]) b[0] = at;

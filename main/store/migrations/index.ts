@@ -23,7 +23,7 @@ import { migration0021 } from './0021-call-words';
 import { migration0022 } from './0022-exchange-hours';
 import { migration0023 } from './0023-message-time-blocks';
 
-export type { Migration } from './types';
+export type { Migration, MigrationFill, MigrationProgress } from './types';
 
 /** Every migration, in order. Append only: never edit one that has shipped. */
 export const MIGRATIONS: readonly Migration[] = [

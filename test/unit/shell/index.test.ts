@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createFakeElectron, FakeBrowserWindow, type FakeElectron } from '../../fixtures/fake-electron';
+import type { UpgradeProgress } from '../../../main/store/database';
 
 // main/index.ts imports the real module names; inside Electron it starts itself. Here the
 // module is replaced and process.versions.electron is unset, so importing it does nothing
@@ -111,6 +112,61 @@ describe('startApp', () => {
   it('a second instance before the window exists is harmless', () => {
     start();
     expect(() => fake.app.emit('second-instance', {}, [], '/', {})).not.toThrow();
+  });
+
+  it('an older store: a small window says the upgrade as it goes, in the OS language, and closes once the console window exists', async () => {
+    const steps: UpgradeProgress[] = [
+      { kind: 'step', from: 4, to: 23, step: 8, steps: 19, version: 12, name: 'exchange-search', share: null },
+      { kind: 'step', from: 4, to: 23, step: 8, steps: 19, version: 12, name: 'exchange-search', share: 0.42 },
+    ];
+    let finishUpgrade: () => void = () => undefined;
+    const upgraded = new Promise<void>((resolve) => (finishUpgrade = resolve));
+    const started = startApp(fake.modules, {
+      env: { CALLOUT_HOME: home },
+      platform: 'linux',
+      mainDir: MAIN_DIR,
+      log,
+      lang: () => 'zh-CN',
+      services: async ({ onUpgrade }) => {
+        for (const p of steps) onUpgrade?.(p);
+        await upgraded;
+        return { services: {} as never, close: async () => undefined };
+      },
+    });
+    await fake.app.becomeReady();
+    await vi.waitFor(() => expect(FakeBrowserWindow.instances).toHaveLength(1));
+    const splash = FakeBrowserWindow.instances[0]!;
+    expect(splash.loadedUrl).toMatch(/^data:text\/html;charset=utf-8,/);
+    expect(decodeURIComponent(splash.loadedUrl!.slice(splash.loadedUrl!.indexOf(',') + 1))).toContain('lang="zh-CN"');
+    expect(splash.options.webPreferences).toMatchObject({ sandbox: true, contextIsolation: true, nodeIntegration: false });
+    expect(splash.options.webPreferences?.preload).toBeUndefined();
+    // Shown once its page is ready, with the latest step in Chinese.
+    splash.emit('ready-to-show');
+    expect(splash.visible).toBe(true);
+    expect(splash.webContents.executed.at(-1)).toContain('第 8 步，共 19 步：为报文建立搜索索引');
+    expect(splash.webContents.executed.at(-1)).toContain('"percent":"42%"');
+    expect(FakeBrowserWindow.instances).toHaveLength(1); // the console's window waits for the store
+
+    finishUpgrade();
+    const win = await started.ready;
+    expect(FakeBrowserWindow.instances).toHaveLength(2);
+    expect(win).toBe(FakeBrowserWindow.instances[1]);
+    expect(splash.calls).toContain('close');
+    expect(win?.isDestroyed()).toBe(false);
+  });
+
+  it('an up-to-date store opens no upgrade window', async () => {
+    const started = startApp(fake.modules, {
+      env: { CALLOUT_HOME: home },
+      platform: 'linux',
+      mainDir: MAIN_DIR,
+      log,
+      services: async () => ({ services: {} as never, close: async () => undefined }),
+    });
+    await fake.app.becomeReady();
+    await started.ready;
+    expect(FakeBrowserWindow.instances).toHaveLength(1);
+    expect(FakeBrowserWindow.instances[0]?.loadedUrl).toBe('app://callout/index.html');
   });
 
   it('quits when all windows are closed, except on macOS', async () => {

@@ -1,0 +1,157 @@
+// Upgrading a store written by an earlier version (issue 27): the steps said as they go, the long
+// parts resumable after the process is killed mid-way, the upgrade run in a worker thread (main's
+// event loop free), and another process that holds the store waited for.
+import BetterSqlite3 from 'better-sqlite3';
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { openDatabase, schemaVersion, type UpgradeProgress } from '../../../main/store/database';
+import { MIGRATIONS } from '../../../main/store/migrations';
+import { FILL_BATCH, unfinishedFills } from '../../../main/store/migrations/fill';
+import { pendingUpgrade, upgradeStore } from '../../../main/store/upgrade';
+import { tempHome } from '../../helpers/temp-home';
+import { writeOldStore } from '../../helpers/old-store';
+
+const ROOT = join(__dirname, '..', '..', '..');
+const LATEST = MIGRATIONS.at(-1)!.version;
+const cleanups: Array<() => void> = [];
+afterEach(() => cleanups.splice(0).forEach((c) => c()));
+
+/** A store at schema 4 with `messages` calls, in a folder removed after the test. */
+function oldStore(messages: number): string {
+  const home = tempHome('callout-upgrade-');
+  cleanups.push(home.cleanup);
+  return writeOldStore(join(home.dir, 'callout.db'), messages);
+}
+
+/** What a search and the sums must read after any upgrade: every row indexed, nothing twice. */
+function expectWhole(file: string, messages: number): void {
+  const db = new BetterSqlite3(file, { readonly: true });
+  try {
+    expect(schemaVersion(db)).toBe(LATEST);
+    expect(unfinishedFills(db)).toEqual([]);
+    // Every message found by part of its number, and each once.
+    const found = (like: string) => db.prepare('SELECT count(*) FROM messages_fts WHERE mobile LIKE ?').pluck().get(like) as number;
+    expect(found('%138%')).toBe(messages);
+    expect(found(`%${String(messages).padStart(8, '0')}`)).toBe(1);
+    expect(db.prepare('SELECT count(*) FROM exchanges WHERE size_bytes IS NULL').pluck().get()).toBe(0);
+    expect(db.prepare("SELECT count(*) FROM exchanges WHERE operation = 'send' AND provider_code = 2").pluck().get()).toBe(messages);
+    expect(db.prepare('SELECT sum(n) FROM exchange_hours').pluck().get()).toBe(2 * messages);
+  } finally {
+    db.close();
+  }
+  // FTS5's own check: the index holds exactly what its content says (no row missing, none twice).
+  const rw = new BetterSqlite3(file);
+  try {
+    rw.prepare("INSERT INTO messages_fts (messages_fts) VALUES ('integrity-check')").run();
+  } finally {
+    rw.close();
+  }
+}
+
+describe('upgrading a store written by an earlier version', () => {
+  it('says each step in order, and how far the long ones are, then the store is whole', () => {
+    const messages = FILL_BATCH * 2 + 100; // three batches of messages, five of exchanges
+    const file = oldStore(messages);
+    expect(pendingUpgrade(file)).toEqual({ from: 4, to: LATEST });
+    const said: UpgradeProgress[] = [];
+    openDatabase(file, { onUpgrade: (p) => said.push(p) }).close();
+
+    expect(new Set(said.map((p) => p.kind))).toEqual(new Set(['step']));
+    expect(said.every((p) => p.from === 4 && p.to === LATEST && p.steps === LATEST - 4)).toBe(true);
+    // Steps 1..N, each once and in order, each its migration.
+    const steps = [...new Map(said.map((p) => [p.step, p.version])).entries()];
+    expect(steps).toEqual(MIGRATIONS.filter((m) => m.version > 4).map((m, i) => [i + 1, m.version]));
+    // The search index of the messages (0005) and of the exchanges (0012) said how far, rising to the end.
+    for (const version of [5, 12, 22]) {
+      const shares = said.filter((p) => p.version === version && p.share !== null).map((p) => p.share!);
+      expect(shares.length, `migration ${version}`).toBeGreaterThan(1);
+      expect(shares).toEqual([...shares].sort((a, b) => a - b));
+      expect(shares.at(-1)).toBe(1);
+    }
+    expect(pendingUpgrade(file)).toBeNull();
+    expectWhole(file, messages);
+  });
+
+  it('killed in the middle of the search index, goes on from its last batch at the next open', async () => {
+    const messages = FILL_BATCH * 3 + 7;
+    const file = oldStore(messages);
+    // A process that upgrades and is killed (SIGKILL) once the exchanges' index is half made.
+    const script = `
+      const { openDatabase } = require(${JSON.stringify(join(ROOT, 'main/store/database.ts'))});
+      openDatabase(process.env.DB_FILE, { onUpgrade: (p) => { if (p.version === 12 && p.share !== null && p.share >= 0.5) process.kill(process.pid, 'SIGKILL'); } });`;
+    const child = spawn(process.execPath, ['--import', 'tsx', '-e', script], { cwd: ROOT, env: { PATH: process.env.PATH, DB_FILE: file }, stdio: 'ignore' });
+    const signal = await new Promise((resolve) => child.once('exit', (_code, s) => resolve(s)));
+    expect(signal).toBe('SIGKILL');
+
+    // The store says where it stopped: schema 12, its fill unfinished.
+    const half = new BetterSqlite3(file, { readonly: true });
+    expect(schemaVersion(half)).toBe(12);
+    expect(unfinishedFills(half)).toEqual([12]);
+    const indexed = half.prepare('SELECT count(*) FROM exchanges WHERE provider_code IS NOT NULL').pluck().get() as number;
+    half.close();
+    expect(indexed).toBeGreaterThan(0);
+    expect(indexed).toBeLessThan(2 * messages);
+    expect(pendingUpgrade(file)).toEqual({ from: 12, to: LATEST });
+
+    // The next open finishes that fill first (from where it stopped, not from zero), then goes on.
+    const said: UpgradeProgress[] = [];
+    openDatabase(file, { onUpgrade: (p) => said.push(p) }).close();
+    expect(said[0]).toMatchObject({ kind: 'step', from: 12, step: 1, steps: 1 + LATEST - 12, version: 12 });
+    const firstShare = said.find((p) => p.version === 12 && p.share !== null)!.share!;
+    expect(firstShare).toBeGreaterThan(0.5);
+    expectWhole(file, messages);
+    const db = openDatabase(file);
+    db.prepare("INSERT INTO exchanges_fts (exchanges_fts) VALUES ('integrity-check')").run();
+    expect(db.prepare("SELECT count(*) FROM exchanges_fts WHERE text LIKE '%answered%'").pluck().get()).toBe(messages);
+    db.close();
+  }, 60_000);
+
+  it('runs in a worker thread, its steps told to main as they go', async () => {
+    const file = oldStore(500);
+    const said: UpgradeProgress[] = [];
+    let ticks = 0;
+    const timer = setInterval(() => ticks++, 1);
+    const result = await upgradeStore(file, { onProgress: (p) => said.push(p) }).finally(() => clearInterval(timer));
+    expect(result).toBe('upgraded');
+    expect(said.at(-1)).toMatchObject({ step: LATEST - 4, steps: LATEST - 4, version: LATEST });
+    expect(ticks).toBeGreaterThan(0); // main's event loop ran meanwhile
+    expectWhole(file, 500);
+    // Up to date now, and a store not made yet: nothing to do, no worker.
+    await expect(upgradeStore(file)).resolves.toBe('current');
+    await expect(upgradeStore(join(file, '..', 'missing.db'))).resolves.toBe('current');
+  }, 60_000);
+
+  it('waits while another process holds the store, says so, and upgrades once it lets go', async () => {
+    const file = oldStore(50);
+    const other = new BetterSqlite3(file);
+    other.exec('BEGIN IMMEDIATE');
+    const said: UpgradeProgress[] = [];
+    let release: () => void = () => undefined;
+    const waited = new Promise<void>((resolve) => (release = resolve));
+    const upgrading = upgradeStore(file, {
+      busyTimeoutMs: 20,
+      onProgress: (p) => {
+        said.push(p);
+        if (p.kind === 'waiting') release();
+      },
+    });
+    await waited;
+    expect(said.find((p) => p.kind === 'waiting')).toMatchObject({ from: 4, to: LATEST });
+    other.exec('COMMIT');
+    other.close();
+    await expect(upgrading).resolves.toBe('upgraded');
+    expect(said.at(-1)).toMatchObject({ kind: 'step', version: LATEST });
+    expectWhole(file, 50);
+  }, 60_000);
+
+  it('leaves a store it cannot upgrade to the caller: one from a newer version is not touched', async () => {
+    const file = oldStore(1);
+    openDatabase(file).close();
+    const raw = new BetterSqlite3(file);
+    raw.pragma(`user_version = ${LATEST + 1}`);
+    raw.close();
+    expect(pendingUpgrade(file)).toBeNull();
+    await expect(upgradeStore(file)).resolves.toBe('current');
+  });
+});
