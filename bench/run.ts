@@ -8,6 +8,7 @@ import { dialects } from './groups/dialects';
 import { history, historyReal } from './groups/history';
 import { historyScreen } from './groups/history-screen';
 import { intake } from './groups/intake';
+import { upgrade } from './groups/upgrade';
 
 type Group = (opts: { quick: boolean; messages?: number }) => Promise<Record<string, number>>;
 const GROUPS: Record<string, Group> = {
@@ -19,6 +20,7 @@ const GROUPS: Record<string, Group> = {
   dialects,
   console: consoleGroup,
   intake,
+  upgrade,
 };
 
 async function main(): Promise<number> {
@@ -27,7 +29,7 @@ async function main(): Promise<number> {
   const quick = args.includes('--quick');
   const onlyAt = args.indexOf('--only');
   const only = onlyAt >= 0 ? args[onlyAt + 1] : undefined;
-  // --messages N: the size of the real-shaped history (history-real, history-screen), e.g. 10000000.
+  // --messages N: the size of the real-shaped history (history-real, history-screen, upgrade), e.g. 10000000.
   const messagesAt = args.indexOf('--messages');
   const messages = messagesAt >= 0 ? Number(args[messagesAt + 1]) : undefined;
   if (messages !== undefined && !(Number.isInteger(messages) && messages >= 1000)) {

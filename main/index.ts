@@ -88,6 +88,8 @@ export function startApp(electron: ElectronModules, options: StartOptions): Star
 
   let mainWindow: BrowserWindowInstance | undefined;
   let opened = false; // the first window is opened by the ready sequence below
+  // While an older store is upgraded, before the first window: the upgrade window (upgrade-window.ts).
+  let upgrading: UpgradeWindow | undefined;
 
   const openMainWindow = (): BrowserWindowInstance => {
     const win = createMainWindow({
@@ -109,7 +111,10 @@ export function startApp(electron: ElectronModules, options: StartOptions): Star
   // A second launch brings the existing window forward instead of starting another app.
   electronApp.on('second-instance', () => {
     const win = mainWindow;
-    if (!win || win.isDestroyed()) return;
+    if (!win || win.isDestroyed()) {
+      upgrading?.focus();
+      return;
+    }
     if (win.isMinimized()) win.restore();
     if (!win.isVisible()) win.show();
     win.focus();
@@ -122,6 +127,7 @@ export function startApp(electron: ElectronModules, options: StartOptions): Star
   // macOS: clicking the dock icon with no window open opens one again.
   electronApp.on('activate', () => {
     if (opened && mainWindow === undefined) openMainWindow();
+    else if (!opened) upgrading?.focus();
   });
 
   const ready = (async (): Promise<BrowserWindowInstance | undefined> => {
@@ -132,14 +138,14 @@ export function startApp(electron: ElectronModules, options: StartOptions): Star
 
     // Services and IPC before the window: the renderer may call as soon as it loads. A store written
     // by an earlier version is upgraded first, in a worker: a small window says how far it is.
-    let upgrading: UpgradeWindow | undefined;
     if (options.services) {
       const onUpgrade = (p: UpgradeProgress) => {
-        upgrading ??= openUpgradeWindow(electron.BrowserWindow, options.lang?.() ?? 'en', log);
+        upgrading ??= openUpgradeWindow(electron.BrowserWindow, options.lang?.() ?? 'en', log, () => electronApp.quit());
         upgrading.show(p);
       };
       const running = await options.services({ dataDir, isAppUrl, window: () => mainWindow, log, onUpgrade }).catch((error: unknown) => {
         upgrading?.close();
+        upgrading = undefined;
         throw error;
       });
       let closing = false;
@@ -154,6 +160,7 @@ export function startApp(electron: ElectronModules, options: StartOptions): Star
     const win = openMainWindow();
     // Closed once the console's window exists: never no window at all (which quits the app).
     upgrading?.close();
+    upgrading = undefined;
     return win;
   })();
 

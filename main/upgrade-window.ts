@@ -67,6 +67,9 @@ export function upgradePage(lang: Lang): string {
 
 export interface UpgradeWindow {
   show(p: UpgradeProgress): void;
+  /** Brings it forward (a second launch, the dock icon). */
+  focus(): void;
+  /** Closes it (the console's window is open). */
   close(): void;
 }
 
@@ -75,6 +78,8 @@ export function openUpgradeWindow(
   BrowserWindow: new (options: BrowserWindowConstructorOptions) => BrowserWindow,
   lang: Lang,
   log: (message: string) => void,
+  /** The person closed it before the upgrade ended: the app quits (on every platform, macOS too). */
+  closedByUser: () => void,
 ): UpgradeWindow {
   const win = new BrowserWindow({
     width: 480,
@@ -92,6 +97,10 @@ export function openUpgradeWindow(
     if (!loaded || !latest || win.isDestroyed()) return;
     win.webContents.executeJavaScript(`window.showUpgrade(${JSON.stringify(latest)})`).catch((error: unknown) => log(`the upgrade window: ${String(error)}`));
   };
+  let closing = false;
+  win.on('closed', () => {
+    if (!closing) closedByUser();
+  });
   win.once('ready-to-show', () => {
     loaded = true;
     paint();
@@ -105,7 +114,14 @@ export function openUpgradeWindow(
       latest = upgradeTexts(p, lang);
       paint();
     },
+    focus() {
+      if (win.isDestroyed()) return;
+      if (win.isMinimized()) win.restore();
+      win.show();
+      win.focus();
+    },
     close() {
+      closing = true;
       if (!win.isDestroyed()) win.close();
     },
   };

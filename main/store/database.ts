@@ -3,7 +3,7 @@ import type { Database } from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { MIGRATIONS, type Migration } from './migrations';
-import { markFillsDue, runFills, unfinishedFills } from './migrations/fill';
+import { commitVersion, runFills, storedVersion } from './migrations/fill';
 import { fail } from '../errors';
 import { registerExchangeFunctions } from './exchange-pack';
 
@@ -19,8 +19,9 @@ export interface OpenDatabaseOptions {
   busyTimeoutMs?: number;
 }
 
+/** The schema version of a store (a migration whose fills are unfinished counts: fill.ts). */
 export function schemaVersion(db: Database): number {
-  return db.pragma('user_version', { simple: true }) as number;
+  return storedVersion(db).version;
 }
 
 /** What an upgrade says as it goes (openDatabase's `onUpgrade`; the app's and the CLI's progress). */
@@ -53,11 +54,11 @@ export function migrate(
   onProgress?: (p: UpgradeProgress) => void,
 ): void {
   const latest = migrations.at(-1)?.version ?? 0;
-  const current = schemaVersion(db);
+  const { version: current, filling } = storedVersion(db);
   if (current > latest) throw fail('database-too-new', { version: current, supported: latest });
   const goal = target ?? latest;
-  const leftover = new Set(unfinishedFills(db));
-  const resumed = migrations.filter((m) => m.version <= current && leftover.has(m.version));
+  // A store closed while a migration's fills ran: that migration's fills first (fill.ts).
+  const resumed = filling ? migrations.filter((m) => m.version === current) : [];
   const due = migrations.filter((m) => m.version > current && m.version <= goal);
   const steps = resumed.length + due.length;
   let step = 0;
@@ -73,12 +74,12 @@ export function migrate(
     step++;
     say(m, null);
     // IMMEDIATE, and the version read again inside: two processes opening one new data directory
-    // together (two `callout send` at once) run each migration once; the second finds it done.
+    // together (two `callout send` at once) run each migration once; the second finds it done (and
+    // joins its fills, a batch at a time, below).
     db.transaction(() => {
       if (schemaVersion(db) >= m.version) return;
       m.up(db, (done, total) => say(m, total > 0 ? Math.min(1, done / total) : null));
-      markFillsDue(db, m);
-      db.pragma(`user_version = ${m.version}`);
+      commitVersion(db, m);
     }).immediate();
     fill(m);
   }

@@ -206,6 +206,16 @@ function probe(file: string, options: OpenDatabaseOptions & IntegrityOptions): s
 }
 
 /**
+ * Whether openDatabaseSafely would find the file damaged before opening it (a WAL that would lose
+ * committed rows, a damage marker, a failed check): the upgrade worker leaves such a file alone, so
+ * that nothing writes to it before it is set aside as found (store/upgrade.ts).
+ */
+export function damagedBeforeOpen(file: string, options: OpenDatabaseOptions & IntegrityOptions = {}): boolean {
+  if (!existsSync(file) || statSync(file).size === 0) return false;
+  return checkWal(file) !== null || readMarker(file) !== null || probe(file, options) !== null;
+}
+
+/**
  * Opens the database as openDatabase does, after checking it (checkIntegrity, on a read-only
  * connection first). A file that is not a database, fails the check, or was marked damaged is never
  * deleted or repaired in place: it is moved aside (see moveAside) with its WAL and a fresh database

@@ -12,7 +12,8 @@ import { existsSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import type { UpgradeProgress } from './database';
 import { MIGRATIONS, type Migration } from './migrations';
-import { unfinishedFills } from './migrations/fill';
+import { storedVersion } from './migrations/fill';
+import { damagedBeforeOpen } from './integrity';
 import { workerEntry } from '../worker-entry';
 
 export type { UpgradeProgress } from './database';
@@ -29,18 +30,20 @@ export type UpgradeReply = { type: 'progress'; progress: UpgradeProgress } | { t
 /**
  * Whether the store at `file` needs upgrading: its schema version is older than this build's, or an
  * upgrade was left unfinished. Null for a missing file (a new store is made in an instant), one at
- * this version, one from a newer version, and one that cannot be read (openStore says why).
+ * this version, one from a newer version, and one that cannot be read or is damaged (openStore
+ * says why, and sets a damaged one aside as found).
  */
 export function pendingUpgrade(file: string, migrations: readonly Migration[] = MIGRATIONS): { from: number; to: number } | null {
   if (!existsSync(file)) return null;
+  // A damaged file is openStore's: set aside exactly as found, never written to first.
+  if (damagedBeforeOpen(file)) return null;
   let db: BetterSqlite3.Database | null = null;
   try {
     db = new BetterSqlite3(file, { readonly: true, fileMustExist: true });
-    const from = db.pragma('user_version', { simple: true }) as number;
+    const { version: from, filling } = storedVersion(db);
     const to = migrations.at(-1)?.version ?? 0;
     if (from > to) return null;
-    if (from < to || unfinishedFills(db).length > 0) return { from, to };
-    return null;
+    return from < to || filling ? { from, to } : null;
   } catch {
     return null;
   } finally {

@@ -518,8 +518,10 @@ describe.each(LOCALES)('Bulk send ($suffix)', ({ locale, lang, suffix, markers, 
       await page.getByTestId('stop-check-balance').click();
       await page.getByTestId('stop-balance').waitFor();
       // Sends answer slowly from now on, so that rows are still waiting when the person cancels
-      // (the most recent matching fault wins: the first send gets the 500, the rest the delay).
-      app.services.sandbox!.setFault({ kind: 'delay', delayMs: 1500, op: 'send' });
+      // (the most recent matching fault wins: the first send gets the 500, the rest the delay). The
+      // first wave of sends takes 8 s (under the 15 s request timeout): with 1.5 s, a machine busy
+      // with other work once finished the whole batch before the cancel was clicked.
+      app.services.sandbox!.setFault({ kind: 'delay', delayMs: 8000, op: 'send' });
       app.services.sandbox!.setFault({ kind: 'http500', op: 'send', times: 1 });
       await page.getByTestId('batch-resume').click();
       await expect.poll(status, { timeout: 10_000 }).toBe('running');
@@ -528,7 +530,7 @@ describe.each(LOCALES)('Bulk send ($suffix)', ({ locale, lang, suffix, markers, 
       await cancel.waitFor();
       await cancel.getByRole('button', { name: t('bulk.confirmCancel.ok') }).click();
       await expect.poll(status, { timeout: 10_000 }).toBe('cancelled');
-      await expect.poll(async () => (await progress()).inFlight, { timeout: 10_000 }).toBe(0);
+      await expect.poll(async () => (await progress()).inFlight, { timeout: 30_000 }).toBe(0);
       app.services.sandbox!.clearFaults();
       const p = await progress();
       expect(p.cancelled).toBeGreaterThan(0);

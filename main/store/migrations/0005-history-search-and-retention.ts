@@ -106,20 +106,20 @@ export const migration0005: Migration = {
   fills: [
     {
       table: 'messages',
-      batch: (db, lo, hi) =>
-        db.prepare('INSERT INTO messages_fts (rowid, mobile, content) SELECT id, mobile, content FROM messages WHERE id > ? AND id <= ?').run(lo, hi),
+      batch: (db, from, to) =>
+        db.prepare('INSERT INTO messages_fts (rowid, mobile, content) SELECT id, mobile, content FROM messages WHERE id >= ? AND id <= ?').run(from, to),
     },
     {
       table: 'exchanges',
-      batch: (db, lo, hi) =>
+      batch: (db, from, to) =>
         db
           .prepare(
             `UPDATE exchanges SET size_bytes =
                octet_length(request_headers) + coalesce(octet_length(request_body), 0)
                + coalesce(octet_length(response_headers), 0) + coalesce(octet_length(response_body), 0)
-             WHERE id > ? AND id <= ?`,
+             WHERE id >= ? AND id <= ?`,
           )
-          .run(lo, hi),
+          .run(from, to),
     },
   ],
 };

@@ -56,10 +56,13 @@ export const migration0012: Migration = {
   fills: [
     {
       table: 'exchanges',
-      batch(db, lo, hi) {
+      batch(db, from, to) {
         db.function('callout_reply_code', { deterministic: true }, (body: unknown) => bodyReplyCode(typeof body === 'string' ? body : null));
-        db.prepare('UPDATE exchanges SET provider_code = callout_reply_code(response_body) WHERE response_body IS NOT NULL AND id > ? AND id <= ?').run(lo, hi);
-        db.prepare('INSERT INTO exchanges_fts (rowid, text) SELECT id, text FROM exchanges_search_text WHERE id > ? AND id <= ?').run(lo, hi);
+        db.prepare('UPDATE exchanges SET provider_code = callout_reply_code(response_body) WHERE response_body IS NOT NULL AND id >= ? AND id <= ?').run(
+          from,
+          to,
+        );
+        db.prepare('INSERT INTO exchanges_fts (rowid, text) SELECT id, text FROM exchanges_search_text WHERE id >= ? AND id <= ?').run(from, to);
       },
     },
   ],

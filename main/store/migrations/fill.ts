@@ -1,37 +1,50 @@
-// The resumable part of a migration (MigrationFill in types.ts): a batch of ids per transaction, its
-// place kept in `settings` under 'upgrade.fill.<version>'. The place is written in the migration's
-// own transaction (with its schema and version) and taken away with the last batch: a store closed
-// mid-way finds it at its next open and goes on from there.
+// The resumable part of a migration (MigrationFill in types.ts): a batch of ids per transaction.
+//
+// While a migration's fills are unfinished the store's user_version is FILLING + its version: every
+// earlier build of Callout refuses such a store as one from a newer version and leaves it alone (an
+// older build would otherwise run the later migrations over a half-made index, for good), and this
+// one knows to finish the fills first. The place is kept in `settings` under
+// 'upgrade.fill.<version>', written in the migration's own transaction (with its schema); the last
+// batch takes it away and sets the plain version, in one transaction. Ids are read and bound as
+// 64-bit integers (BigInt): any id SQLite can hold is reached.
 import type { Database } from 'better-sqlite3';
 import type { Migration, MigrationProgress } from './types';
 
 /** Rows a fill's transaction covers: a few tenths of a second of indexing each. */
 export const FILL_BATCH = 4096;
 
+/** Added to the user_version of a store whose migration's fills are unfinished. */
+export const FILLING = 1 << 20;
+
 interface FillPlace {
   /** Which of the migration's fills. */
   part: number;
-  /** The ids of this part run from `start` (exclusive) to `through`; done up to `after`. Null until its first batch. */
-  start: number | null;
-  after: number | null;
-  through: number | null;
+  /** This part's ids run from `start` to `through` (inclusive); the next batch starts at `next`. Null until its first batch. */
+  start: string | null;
+  next: string | null;
+  through: string | null;
 }
 
 const placeKey = (version: number) => `upgrade.fill.${version}`;
 
-/** Called inside the migration's transaction: its fills are due. */
-export function markFillsDue(db: Database, m: Migration): void {
-  if (!m.fills?.length) return;
-  const place: FillPlace = { part: 0, start: null, after: null, through: null };
-  db.prepare('INSERT OR REPLACE INTO settings (key, value) VALUES (?, ?)').run(placeKey(m.version), JSON.stringify(place));
+/** The schema version a store is at, and whether that migration's fills are still to finish. */
+export function storedVersion(db: Database): { version: number; filling: boolean } {
+  const raw = db.pragma('user_version', { simple: true }) as number;
+  return raw >= FILLING ? { version: raw - FILLING, filling: true } : { version: raw, filling: false };
 }
 
-/** The versions whose fills were left unfinished (a store closed while it was upgraded). */
-export function unfinishedFills(db: Database): number[] {
-  const hasSettings = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'settings'").get();
-  if (!hasSettings) return [];
-  const rows = db.prepare("SELECT key FROM settings WHERE key LIKE 'upgrade.fill.%'").all() as Array<{ key: string }>;
-  return rows.map((r) => Number(r.key.slice('upgrade.fill.'.length))).filter((v) => Number.isInteger(v) && v > 0);
+/**
+ * Called inside migration `m`'s transaction, in place of setting its version: with fills, the store
+ * is marked as filling and the place is written; without, its version is set.
+ */
+export function commitVersion(db: Database, m: Migration): void {
+  if (!m.fills?.length) {
+    db.pragma(`user_version = ${m.version}`);
+    return;
+  }
+  const place: FillPlace = { part: 0, start: null, next: null, through: null };
+  db.prepare('INSERT OR REPLACE INTO settings (key, value) VALUES (?, ?)').run(placeKey(m.version), JSON.stringify(place));
+  db.pragma(`user_version = ${FILLING + m.version}`);
 }
 
 /**
@@ -41,36 +54,42 @@ export function unfinishedFills(db: Database): number[] {
 export function fillBatch(db: Database, m: Migration, batch = FILL_BATCH): number | null {
   return db
     .transaction((): number | null => {
+      const now = storedVersion(db);
+      if (!now.filling || now.version !== m.version) return null;
       const key = placeKey(m.version);
-      const row = db.prepare('SELECT value FROM settings WHERE key = ?').get(key) as { value: string } | undefined;
-      if (!row) return null;
       const fills = m.fills ?? [];
-      const place = JSON.parse(row.value) as FillPlace;
+      const row = db.prepare('SELECT value FROM settings WHERE key = ?').get(key) as { value: string } | undefined;
+      const place: FillPlace = row ? (JSON.parse(row.value) as FillPlace) : { part: fills.length, start: null, next: null, through: null };
       const fill = fills[place.part];
       if (!fill) {
         db.prepare('DELETE FROM settings WHERE key = ?').run(key);
+        db.pragma(`user_version = ${m.version}`);
         return null;
       }
-      const next = (p: FillPlace) => db.prepare('UPDATE settings SET value = ? WHERE key = ?').run(JSON.stringify(p), key);
+      const save = (p: FillPlace) => db.prepare('UPDATE settings SET value = ? WHERE key = ?').run(JSON.stringify(p), key);
+      const nextPart: FillPlace = { part: place.part + 1, start: null, next: null, through: null };
+      const big = (sql: string) => db.prepare(sql).safeIntegers(true);
       if (place.through === null) {
-        const ends = db.prepare(`SELECT min(id) AS lo, max(id) AS hi FROM ${fill.table}`).get() as { lo: number | null; hi: number | null };
+        const ends = big(`SELECT min(id) AS lo, max(id) AS hi FROM ${fill.table}`).get() as { lo: bigint | null; hi: bigint | null };
         if (ends.lo === null || ends.hi === null) {
-          next({ part: place.part + 1, start: null, after: null, through: null });
+          save(nextPart);
           return (place.part + 1) / fills.length;
         }
-        place.start = place.after = ends.lo - 1;
-        place.through = ends.hi;
+        place.start = place.next = String(ends.lo);
+        place.through = String(ends.hi);
       }
-      const after = place.after!;
-      const end = db
-        .prepare(`SELECT id FROM ${fill.table} WHERE id > ? ORDER BY id LIMIT 1 OFFSET ?`)
+      const from = BigInt(place.next!);
+      const through = BigInt(place.through);
+      const start = BigInt(place.start!);
+      const end = big(`SELECT id FROM ${fill.table} WHERE id >= ? ORDER BY id LIMIT 1 OFFSET ?`)
         .pluck()
-        .get(after, batch - 1) as number | undefined;
-      const hi = end === undefined ? place.through : Math.min(end, place.through);
-      fill.batch(db, after, hi);
-      const partDone = hi >= place.through;
-      next(partDone ? { part: place.part + 1, start: null, after: null, through: null } : { ...place, after: hi });
-      const within = partDone ? 1 : (hi - place.start!) / Math.max(1, place.through - place.start!);
+        .get(from, batch - 1) as bigint | undefined;
+      const to = end === undefined || end > through ? through : end;
+      fill.batch(db, from, to);
+      const after = to < through ? (big(`SELECT min(id) FROM ${fill.table} WHERE id > ?`).pluck().get(to) as bigint | null) : null;
+      const partDone = after === null || after > through;
+      save(partDone ? nextPart : { ...place, next: String(after) });
+      const within = partDone ? 1 : Number(to - start) / Math.max(1, Number(through - start));
       return (place.part + within) / fills.length;
     })
     .immediate();
@@ -78,6 +97,5 @@ export function fillBatch(db: Database, m: Migration, batch = FILL_BATCH): numbe
 
 /** Runs `m`'s fills to their end, saying how far they are. */
 export function runFills(db: Database, m: Migration, progress: MigrationProgress, batch = FILL_BATCH): void {
-  if (!m.fills?.length) return;
   for (let share = fillBatch(db, m, batch); share !== null; share = fillBatch(db, m, batch)) progress(Math.round(share * 1000), 1000);
 }

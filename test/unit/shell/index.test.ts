@@ -153,6 +153,32 @@ describe('startApp', () => {
     expect(win).toBe(FakeBrowserWindow.instances[1]);
     expect(splash.calls).toContain('close');
     expect(win?.isDestroyed()).toBe(false);
+    expect(fake.app.calls).not.toContain('quit'); // closed by the app, not by the person
+  });
+
+  it('the upgrade window: a second launch brings it forward; closing it quits the app, on macOS too', async () => {
+    const started = startApp(fake.modules, {
+      env: { CALLOUT_HOME: home },
+      platform: 'darwin',
+      mainDir: MAIN_DIR,
+      log,
+      services: async ({ onUpgrade }) => {
+        onUpgrade?.({ kind: 'step', from: 4, to: 23, step: 1, steps: 19, version: 5, name: 'history-search-and-retention', share: 0.1 });
+        return new Promise(() => undefined); // the upgrade goes on
+      },
+    });
+    await fake.app.becomeReady();
+    await vi.waitFor(() => expect(FakeBrowserWindow.instances).toHaveLength(1));
+    const splash = FakeBrowserWindow.instances[0]!;
+    splash.minimize();
+    fake.app.emit('second-instance', {}, ['callout'], '/', {});
+    expect(splash.calls).toEqual(expect.arrayContaining(['restore', 'focus']));
+    fake.app.emit('activate');
+    expect(FakeBrowserWindow.instances).toHaveLength(1); // no console window before the store is ready
+    expect(fake.app.calls).not.toContain('quit');
+    splash.close();
+    expect(fake.app.calls).toContain('quit');
+    expect(started.mainWindow()).toBeUndefined();
   });
 
   it('an up-to-date store opens no upgrade window', async () => {

@@ -5,9 +5,11 @@ import BetterSqlite3 from 'better-sqlite3';
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openDatabase, schemaVersion, type UpgradeProgress } from '../../../main/store/database';
+import { openDatabase, type UpgradeProgress } from '../../../main/store/database';
 import { MIGRATIONS } from '../../../main/store/migrations';
-import { FILL_BATCH, unfinishedFills } from '../../../main/store/migrations/fill';
+import { FILL_BATCH, FILLING, storedVersion } from '../../../main/store/migrations/fill';
+import { markDamaged } from '../../../main/store/integrity';
+import { readFileSync } from 'node:fs';
 import { pendingUpgrade, upgradeStore } from '../../../main/store/upgrade';
 import { tempHome } from '../../helpers/temp-home';
 import { writeOldStore } from '../../helpers/old-store';
@@ -28,8 +30,8 @@ function oldStore(messages: number): string {
 function expectWhole(file: string, messages: number): void {
   const db = new BetterSqlite3(file, { readonly: true });
   try {
-    expect(schemaVersion(db)).toBe(LATEST);
-    expect(unfinishedFills(db)).toEqual([]);
+    expect(storedVersion(db)).toEqual({ version: LATEST, filling: false });
+    expect(db.prepare("SELECT count(*) FROM settings WHERE key LIKE 'upgrade.fill.%'").pluck().get()).toBe(0);
     // Every message found by part of its number, and each once.
     const found = (like: string) => db.prepare('SELECT count(*) FROM messages_fts WHERE mobile LIKE ?').pluck().get(like) as number;
     expect(found('%138%')).toBe(messages);
@@ -40,10 +42,12 @@ function expectWhole(file: string, messages: number): void {
   } finally {
     db.close();
   }
-  // FTS5's own check: the index holds exactly what its content says (no row missing, none twice).
-  const rw = new BetterSqlite3(file);
+  // FTS5's own check against the content (rank 1): the index holds exactly what the messages say,
+  // no row missing, none twice.
+  const rw = openDatabase(file);
   try {
-    rw.prepare("INSERT INTO messages_fts (messages_fts) VALUES ('integrity-check')").run();
+    rw.prepare("INSERT INTO messages_fts (messages_fts, rank) VALUES ('integrity-check', 1)").run();
+    rw.prepare("INSERT INTO exchanges_fts (exchanges_fts, rank) VALUES ('integrity-check', 1)").run();
   } finally {
     rw.close();
   }
@@ -84,10 +88,12 @@ describe('upgrading a store written by an earlier version', () => {
     const signal = await new Promise((resolve) => child.once('exit', (_code, s) => resolve(s)));
     expect(signal).toBe('SIGKILL');
 
-    // The store says where it stopped: schema 12, its fill unfinished.
+    // The store says where it stopped: schema 12, its fill unfinished; every earlier build of
+    // Callout reads a version above its own latest there, and refuses the store as a newer one's.
     const half = new BetterSqlite3(file, { readonly: true });
-    expect(schemaVersion(half)).toBe(12);
-    expect(unfinishedFills(half)).toEqual([12]);
+    expect(storedVersion(half)).toEqual({ version: 12, filling: true });
+    expect(half.pragma('user_version', { simple: true })).toBe(FILLING + 12);
+    expect(FILLING + 12).toBeGreaterThan(LATEST);
     const indexed = half.prepare('SELECT count(*) FROM exchanges WHERE provider_code IS NOT NULL').pluck().get() as number;
     half.close();
     expect(indexed).toBeGreaterThan(0);
@@ -102,7 +108,6 @@ describe('upgrading a store written by an earlier version', () => {
     expect(firstShare).toBeGreaterThan(0.5);
     expectWhole(file, messages);
     const db = openDatabase(file);
-    db.prepare("INSERT INTO exchanges_fts (exchanges_fts) VALUES ('integrity-check')").run();
     expect(db.prepare("SELECT count(*) FROM exchanges_fts WHERE text LIKE '%answered%'").pluck().get()).toBe(messages);
     db.close();
   }, 60_000);
@@ -144,6 +149,36 @@ describe('upgrading a store written by an earlier version', () => {
     expect(said.at(-1)).toMatchObject({ kind: 'step', version: LATEST });
     expectWhole(file, 50);
   }, 60_000);
+
+  it('reaches every id SQLite can hold, sparse and negative ones too', () => {
+    const file = oldStore(0);
+    const db = openDatabase(file, { targetVersion: 4 });
+    const ids = [-(2n ** 63n), -5n, 7n, 2n ** 53n + 1n, 2n ** 53n + 2n, 2n ** 62n, 2n ** 63n - 1n];
+    const insert = db.prepare(
+      `INSERT INTO messages (id, profile, base_url, api_id, mobile, content, units, outcome, state, billed_units, created_at, updated_at)
+       VALUES (?, 'p', 'http://x', 'id', ?, 'x', 1, 'accepted', 'answered', 1, ?, ?)`,
+    );
+    ids.forEach((id, i) => insert.run(id, `1390000000${i}`, i + 1, i + 1));
+    db.close();
+    openDatabase(file).close();
+    const after = openDatabase(file);
+    try {
+      after.prepare("INSERT INTO messages_fts (messages_fts, rank) VALUES ('integrity-check', 1)").run();
+      const found = after.prepare("SELECT rowid FROM messages_fts WHERE mobile LIKE '%13900000%' ORDER BY rowid").safeIntegers(true).pluck().all();
+      expect(found).toEqual(ids);
+    } finally {
+      after.close();
+    }
+  });
+
+  it('leaves a store marked damaged to openStore, as found: the worker writes nothing to it', async () => {
+    const file = oldStore(20);
+    markDamaged(file, 'a test');
+    const before = readFileSync(file);
+    expect(pendingUpgrade(file)).toBeNull();
+    await expect(upgradeStore(file)).resolves.toBe('current');
+    expect(readFileSync(file).equals(before)).toBe(true);
+  });
 
   it('leaves a store it cannot upgrade to the caller: one from a newer version is not touched', async () => {
     const file = oldStore(1);
