@@ -64,7 +64,8 @@ export function migrate(
   let step = 0;
   const say = (m: Migration, share: number | null) =>
     onProgress?.({ kind: 'step', from: current, to: Math.max(goal, current), step, steps, version: m.version, name: m.name, share });
-  const fill = (m: Migration) => runFills(db, m, (done, total) => say(m, total > 0 ? Math.min(1, done / total) : null));
+  const sayShare = (m: Migration) => (done: number, total: number) => say(m, total > 0 ? Math.min(1, done / total) : null);
+  const fill = (m: Migration) => runFills(db, m, sayShare(m));
   for (const m of resumed) {
     step++;
     say(m, null);
@@ -78,7 +79,7 @@ export function migrate(
     // joins its fills, a batch at a time, below).
     db.transaction(() => {
       if (schemaVersion(db) >= m.version) return;
-      m.up(db, (done, total) => say(m, total > 0 ? Math.min(1, done / total) : null));
+      m.up(db, sayShare(m));
       commitVersion(db, m);
     }).immediate();
     fill(m);

@@ -35,20 +35,21 @@ export type UpgradeReply = { type: 'progress'; progress: UpgradeProgress } | { t
  */
 export function pendingUpgrade(file: string, migrations: readonly Migration[] = MIGRATIONS): { from: number; to: number } | null {
   if (!existsSync(file)) return null;
-  // A damaged file is openStore's: set aside exactly as found, never written to first.
-  if (damagedBeforeOpen(file)) return null;
+  let pending: { from: number; to: number } | null = null;
   let db: BetterSqlite3.Database | null = null;
   try {
     db = new BetterSqlite3(file, { readonly: true, fileMustExist: true });
     const { version: from, filling } = storedVersion(db);
     const to = migrations.at(-1)?.version ?? 0;
-    if (from > to) return null;
-    return from < to || filling ? { from, to } : null;
+    if (from < to || (from === to && filling)) pending = { from, to };
   } catch {
     return null;
   } finally {
     db?.close();
   }
+  // A damaged file is openStore's: set aside exactly as found, never written to first. Checked only
+  // when there is an upgrade to do (a store at this version is checked by openStore alone).
+  return pending && !damagedBeforeOpen(file) ? pending : null;
 }
 
 export interface UpgradeOptions {
