@@ -2,8 +2,8 @@
 // unit tests drive it with a fake module; the bottom of the file hands it the real ones.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { app, BrowserWindow, clipboard, globalShortcut, ipcMain, Menu, Notification, protocol, screen, session, shell } from 'electron';
-import type { App, BrowserWindow as BrowserWindowInstance } from 'electron';
+import { app, BrowserWindow, clipboard, dialog, globalShortcut, ipcMain, Menu, Notification, protocol, screen, session, shell } from 'electron';
+import type { App, BrowserWindow as BrowserWindowInstance, Dialog } from 'electron';
 import { registerAppScheme, serveAppScheme, type ProtocolLike } from './app-protocol';
 import { appUrlMatcher, DEFAULT_EXTERNAL_HOSTS, hardenApp, type SessionModuleLike, type ShellLike } from './app-security';
 import { installAppMenu, type MenuModuleLike } from './app-menu';
@@ -13,6 +13,9 @@ import { createMainWindow, resolveRendererTarget, type BrowserWindowCtor, type S
 import { openUpgradeWindow, type UpgradeWindow } from './upgrade-window';
 import type { UpgradeProgress } from './store';
 import type { Lang } from '../common/domain/i18n-text';
+import { errorArgs } from '../common/messages';
+import { toIpcError } from './errors';
+import { translator } from './i18n';
 
 /** Chromium's session data (caches, storage) inside the data directory. */
 export const SESSION_DATA_FOLDER = 'chromium';
@@ -27,6 +30,8 @@ export interface ElectronModules {
   screen: ScreenLike;
   session: SessionModuleLike;
   shell: ShellLike;
+  /** A start that fails is said in a message box before the app quits (never a silent exit). */
+  dialog: Pick<Dialog, 'showErrorBox'>;
 }
 
 export interface StartOptions {
@@ -166,17 +171,31 @@ export function startApp(electron: ElectronModules, options: StartOptions): Star
 
   ready.catch((error: unknown) => {
     log(`start-up failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    electron.dialog.showErrorBox(...startupFailure(error, options.lang?.() ?? 'en'));
     electronApp.quit();
   });
 
   return { primary: true, dataDir, ready, mainWindow: () => mainWindow };
 }
 
+/**
+ * What a failed start says (a message box's title and text), in the OS language: the error's own
+ * words (a full disk, a store from a newer version), or, for one Callout has no words for, its first
+ * line after the catalog's "something went wrong" (never a stack).
+ */
+export function startupFailure(error: unknown, lang: Lang): [title: string, text: string] {
+  const t = translator(lang);
+  const ipc = toIpcError(error);
+  const said = t(...errorArgs(ipc));
+  const detail = ipc.code === 'internal' && error instanceof Error ? error.message.split('\n')[0]!.slice(0, 300) : '';
+  return [t('startup.failedTitle'), detail ? `${said}\n\n${detail}` : said];
+}
+
 // Only inside Electron: importing this module from a test (with `electron` mocked) has no
 // side effects.
 if (process.versions.electron) {
   startApp(
-    { app, BrowserWindow, Menu, protocol, screen, session, shell },
+    { app, BrowserWindow, Menu, protocol, screen, session, shell, dialog },
     {
       env: process.env,
       platform: process.platform,

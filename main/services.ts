@@ -41,7 +41,7 @@ import {
 import { SentMessages } from './send/sent-messages';
 import { ReceiptListeners } from './receipts/receipt-listeners';
 import { CaptureService } from './capture/capture-service';
-import { fail, isDiskFull, isStorageError } from './errors';
+import { fail, isCalloutError, isDiskFull, isStorageError } from './errors';
 import { WorkbenchService } from './workbench/workbench-service';
 import { systemClock, type Clock } from './clock';
 import { PagingService } from './paging/paging-service';
@@ -190,8 +190,15 @@ export async function createServices(options: ServicesOptions = {}): Promise<Ser
   const home = options.home ?? dataDirectory();
   const clock = options.clock ?? systemClock;
   // An older store is upgraded in a worker first, main's event loop free to show how far it is.
-  await upgradeStore(databasePath(home), { onProgress: options.onUpgrade, log: (m) => options.log?.(new Error(m)) });
-  const store = openStore(home, { clock });
+  const upgrade = await upgradeStore(databasePath(home), { onProgress: options.onUpgrade, log: (m) => options.log?.(new Error(m)) });
+  let store: Store;
+  try {
+    store = openStore(home, { clock });
+  } catch (error) {
+    // The upgrade stopped for want of room (what it did is kept: it goes on at the next start).
+    if (upgrade === 'failed' && isCalloutError(error, 'disk-full')) throw fail('disk-full', { dir: home, kind: 'upgrade' });
+    throw error;
+  }
   options.testOnlyWrapStore?.(store);
   let sandbox: Sandbox | null = null;
   try {

@@ -1,14 +1,15 @@
 // A real small disk for full-disk tests: a tmpfs of a few MB mounted on a temporary folder (needs
-// root, as on our machines and CI). `fill()` takes every free byte with a filler file; `free()`
+// root, as on our machines and CI). `fill()` takes every free byte (or all but some) with a filler file; `free()`
 // gives them back. When mounting is refused the test says so and skips (the reason is returned).
 import { execFileSync } from 'node:child_process';
-import { closeSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, rmSync, statSync, truncateSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 export interface SmallDisk {
   dir: string;
-  fill(): void;
+  /** Takes every free byte, or all but about `leaveBytes` of them. */
+  fill(leaveBytes?: number): void;
   free(): void;
   unmount(): void;
 }
@@ -24,7 +25,7 @@ export function mountSmallDisk(sizeMb = 3): SmallDisk | { refused: string } {
   const filler = join(dir, 'filler');
   return {
     dir,
-    fill() {
+    fill(leaveBytes = 0) {
       const fd = openSync(filler, 'a');
       const chunk = Buffer.alloc(16 * 1024, 0x61);
       try {
@@ -43,6 +44,7 @@ export function mountSmallDisk(sizeMb = 3): SmallDisk | { refused: string } {
       } finally {
         closeSync(small);
       }
+      if (leaveBytes > 0) truncateSync(filler, Math.max(0, statSync(filler).size - leaveBytes));
     },
     free() {
       rmSync(filler, { force: true });

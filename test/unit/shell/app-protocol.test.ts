@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { APP_ENTRY_URL, APP_SCHEME_PRIVILEGES, appSchemeResponse, isAppPageUrl, registerAppScheme, serveAppScheme } from '../../../main/app-protocol';
 import { createFakeElectron, FakeBrowserWindow, type FakeElectron } from '../../fixtures/fake-electron';
 
-vi.mock('electron', () => ({ app: {}, BrowserWindow: class {}, Menu: {}, protocol: {}, screen: {}, session: {}, shell: {} }));
+vi.mock('electron', () => ({ app: {}, BrowserWindow: class {}, Menu: {}, protocol: {}, screen: {}, session: {}, shell: {}, dialog: {} }));
 const { startApp } = await import('../../../main/index');
 
 const POLICY = "default-src 'self'; script-src 'self'; object-src 'none'";

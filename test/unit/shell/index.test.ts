@@ -8,7 +8,7 @@ import type { UpgradeProgress } from '../../../main/store/database';
 // main/index.ts imports the real module names; inside Electron it starts itself. Here the
 // module is replaced and process.versions.electron is unset, so importing it does nothing
 // and the test drives startApp with the fakes.
-vi.mock('electron', () => ({ app: {}, BrowserWindow: class {}, Menu: {}, protocol: {}, screen: {}, session: {}, shell: {} }));
+vi.mock('electron', () => ({ app: {}, BrowserWindow: class {}, Menu: {}, protocol: {}, screen: {}, session: {}, shell: {}, dialog: {} }));
 
 const { startApp } = await import('../../../main/index');
 
@@ -179,6 +179,53 @@ describe('startApp', () => {
     splash.close();
     expect(fake.app.calls).toContain('quit');
     expect(started.mainWindow()).toBeUndefined();
+  });
+
+  it('a start that fails says why in a message box, in the OS language, then quits', async () => {
+    const { fail } = await import('../../../main/errors');
+    const started = startApp(fake.modules, {
+      env: { CALLOUT_HOME: home },
+      platform: 'linux',
+      mainDir: MAIN_DIR,
+      log,
+      lang: () => 'zh-CN',
+      services: async ({ onUpgrade }) => {
+        onUpgrade?.({ kind: 'step', from: 4, to: 23, step: 1, steps: 19, version: 5, name: 'history-search-and-retention', share: 0.3 });
+        throw fail('disk-full', { dir: home, kind: 'upgrade' });
+      },
+    });
+    await fake.app.becomeReady();
+    await expect(started.ready).rejects.toThrow();
+    await vi.waitFor(() => expect(fake.app.calls).toContain('quit'));
+    expect(fake.dialog.errorBoxes).toEqual([
+      {
+        title: 'Callout 无法启动',
+        content:
+          '存放 Callout 数据的磁盘已满：数据无法升级到此版本的 Callout。没有丢失任何内容：请释放一些磁盘空间后再次启动 Callout，升级会从停下的地方继续。',
+      },
+    ]);
+    expect(FakeBrowserWindow.instances[0]!.calls).toContain('close'); // the upgrade window went first
+    expect(started.mainWindow()).toBeUndefined();
+  });
+
+  it('a failure Callout has no words for: the catalog\'s "something went wrong" and its first line, in English', async () => {
+    const started = startApp(fake.modules, {
+      env: { CALLOUT_HOME: home },
+      platform: 'linux',
+      mainDir: MAIN_DIR,
+      log,
+      lang: () => 'en',
+      services: async () => {
+        throw new Error('SQLITE_CANTOPEN: unable to open database file\n    at Database (stack)');
+      },
+    });
+    await fake.app.becomeReady();
+    await expect(started.ready).rejects.toThrow();
+    await vi.waitFor(() => expect(fake.dialog.errorBoxes).toHaveLength(1));
+    expect(fake.dialog.errorBoxes[0]).toEqual({
+      title: 'Callout could not start',
+      content: 'Something went wrong inside Callout. Please try again; the details are in the log.\n\nSQLITE_CANTOPEN: unable to open database file',
+    });
   });
 
   it('an up-to-date store opens no upgrade window', async () => {
