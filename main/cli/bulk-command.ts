@@ -9,7 +9,7 @@ import { maskMobile } from '../../common/domain/mobile';
 import { CliFailure, EXIT, failureFromIpc, usage } from './io';
 import type { CommandContext } from './context';
 import type { CliWords } from './text';
-import { CLEAR_LINE } from './terminal-text';
+import { liveLine } from './terminal-text';
 import { readInput, STDIN } from './input';
 
 /**
@@ -17,23 +17,8 @@ import { readInput, STDIN } from './input';
  * stderr is piped or a file (whatever stdout is), or with --json.
  */
 export function progressLine(ctx: CommandContext): { update(text: string): void; end(): void } {
-  const live = ctx.io.stderrIsTTY && !ctx.json();
-  let shown = false;
-  let last = 0;
-  return {
-    update(text) {
-      if (!live) return;
-      const now = ctx.session.clock.now();
-      if (now - last < 100) return;
-      last = now;
-      ctx.io.stderr(`${CLEAR_LINE}${text}`);
-      shown = true;
-    },
-    end() {
-      if (live && shown) ctx.io.stderr('\n');
-      shown = false;
-    },
-  };
+  const line = liveLine({ write: ctx.io.stderr, live: ctx.io.stderrIsTTY && !ctx.json(), clock: ctx.session.clock });
+  return { update: (text) => line.show(text), end: () => line.end('keep') };
 }
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];

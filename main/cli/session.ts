@@ -98,21 +98,14 @@ export class CliSession {
   private open(): Promise<Opened> {
     this.opened ??= (async () => {
       const services = await reportingUpgrade(this.upgrade, () =>
-        createServices(
-          this.serving
-            ? {
-                home: dataDirectory(this.env),
-                clock: this.clock,
-                secrets: { lazy: true },
-                paging: { escalate: true },
-                log: this.log,
-                onUpgrade: (p) => this.upgrade?.progress(p),
-              }
+        createServices({
+          home: dataDirectory(this.env),
+          clock: this.clock,
+          secrets: { lazy: true },
+          onUpgrade: (p) => this.upgrade?.progress(p),
+          ...(this.serving
+            ? { paging: { escalate: true }, log: this.log }
             : {
-                home: dataDirectory(this.env),
-                onUpgrade: (p) => this.upgrade?.progress(p),
-                clock: this.clock,
-                secrets: { lazy: true },
                 sandbox: false,
                 // A receipt listener starts when a profile that follows by receipts places a call (another Callout may already listen).
                 receipts: 'on-demand',
@@ -120,8 +113,8 @@ export class CliSession {
                 follow: { maxAgeMs: Math.max(30 * 60_000, this.waitMs), resume: false },
                 // Packing the exchanges of an upgraded store is left to the app and to serving processes.
                 packExchanges: false,
-              },
-        ),
+              }),
+        }),
       );
       const local = createLocalHandlers(services);
       this.recovered = await local['app.recovered']();

@@ -5,6 +5,8 @@
 // one function, applied to every interpolated value (newlines included) and, as a safety net, to
 // all human output (newlines and tabs kept) and to JSON output.
 
+import type { Clock } from '../clock';
+
 /* eslint-disable no-control-regex -- matching control characters is this module's job */
 /** C0 controls except tab and line feed, DEL, C1 controls, and the invisible direction marks and overrides. */
 const UNSAFE_KEEP_LINES = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
@@ -49,4 +51,31 @@ export const CLEAR_LINE = '\r\u001b[2K';
 export function safeHuman(text: string): string {
   if (text.startsWith(CLEAR_LINE)) return CLEAR_LINE + escapeControls(text.slice(CLEAR_LINE.length), { keepLines: true });
   return escapeControls(text, { keepLines: true });
+}
+
+/**
+ * A line on standard error rewritten in place as work goes on, on a terminal only (on a pipe or in a
+ * file nothing is written), at most every `everyMs` unless forced. `end` leaves it (a newline after
+ * it) or clears it.
+ */
+export function liveLine(o: { write: (s: string) => void; live: boolean; clock: Clock; everyMs?: number }): {
+  show(text: string, force?: boolean): void;
+  end(how: 'keep' | 'clear'): void;
+} {
+  let shown = false;
+  let last = -Infinity;
+  return {
+    show(text, force = false) {
+      if (!o.live) return;
+      const now = o.clock.now();
+      if (!force && now - last < (o.everyMs ?? 100)) return;
+      last = now;
+      o.write(`${CLEAR_LINE}${text}`);
+      shown = true;
+    },
+    end(how) {
+      if (shown) o.write(how === 'keep' ? '\n' : CLEAR_LINE);
+      shown = false;
+    },
+  };
 }

@@ -6,7 +6,7 @@ import type { UpgradeProgress } from '../store';
 import { upgradeLine } from '../upgrade-text';
 import { translator } from '../i18n';
 import type { Lang } from '../../common/domain/i18n-text';
-import { CLEAR_LINE } from './terminal-text';
+import { liveLine } from './terminal-text';
 
 export interface UpgradeReport {
   progress(p: UpgradeProgress): void;
@@ -16,29 +16,24 @@ export interface UpgradeReport {
 
 export function upgradeReport(o: { stderr: (s: string) => void; live: boolean; lang: Lang; clock: Clock }): UpgradeReport {
   const t = translator(o.lang);
+  const line = liveLine({ write: o.stderr, live: o.live, clock: o.clock });
   let started: number | null = null;
   let to = 0;
-  let last = 0;
-  let shown = false;
   return {
     progress(p) {
-      const now = o.clock.now();
       to = p.to;
       if (started === null) {
-        started = now;
+        started = o.clock.now();
         o.stderr(`callout: ${t('upgrade.start', { from: p.from, to: p.to })}\n`);
       }
-      if (!o.live || (now - last < 100 && p.kind === 'step' && p.share !== null)) return;
-      last = now;
-      o.stderr(`${CLEAR_LINE}${upgradeLine(p, o.lang)}`);
-      shown = true;
+      // A new step or a wait is shown at once; a step's share at most every 100 ms.
+      line.show(upgradeLine(p, o.lang), p.kind !== 'step' || p.share === null);
     },
     end(ok) {
       if (started === null) return;
-      if (shown) o.stderr(CLEAR_LINE);
+      line.end('clear');
       if (ok) o.stderr(`callout: ${t('upgrade.done', { to, seconds: Math.round((o.clock.now() - started) / 100) / 10 })}\n`);
       started = null;
-      shown = false;
     },
   };
 }
