@@ -6,6 +6,7 @@ import { fail } from '../errors';
 import { ExchangeRepository } from './exchange-repository';
 import { refreshDictionaries, searchText, unpackRow, type PackedParts } from './exchange-pack';
 import { MessageRepository } from './message-repository';
+import { SPARSE, sparseCondition } from './migrations/0024-sparse-exchange-indexes';
 import { pageInTimeOrder, startId, type Candidate, type TimeBlock, type TimeBounds, type TimeRow } from './time-blocks';
 import type {
   HistoryFilter,
@@ -797,6 +798,12 @@ function exchangeRange(range: Range, prefix: string, noIndex = false): Clause[] 
 }
 
 /** One filter of the exchange list: its check on a row, and (when it can drive a walk) one index range per value. */
+/** A column whose index holds every value but `common` (migration 0024). */
+interface Sparse {
+  column: string;
+  common: string | number;
+}
+
 interface ExchangeDimension {
   key: 'message' | 'operation' | 'profile' | 'status' | 'code' | 'captured';
   clause(prefix: string, noIndex: boolean): Clause;
@@ -808,13 +815,21 @@ interface ExchangeDimension {
 function exchangeDimensions(q: ExchangeQuery): ExchangeDimension[] {
   const out: ExchangeDimension[] = [];
   const col = (name: string, prefix: string, noIndex: boolean) => `${noIndex ? '+' : ''}${prefix}${name}`;
-  const list = <T extends string | number>(key: ExchangeDimension['key'], column: string, values: readonly T[]) => {
+  const list = <T extends string | number>(key: ExchangeDimension['key'], column: string, values: readonly T[], sparse?: Sparse) => {
     const v = [...new Set(values)];
     if (!v.length) return;
+    // A sparse index (migration 0024) holds the rows of every value but the common one: a walk by it
+    // names its condition (SQLite uses a partial index only then); the common value is never walked
+    // by it, but checked on the rows of another walk (nearly every row has it).
+    const rare = sparse !== undefined && !v.some((x) => x === sparse.common);
+    const also = (c: string) => (rare ? ` AND ${sparseCondition(sparse, c)}` : '');
     out.push({
       key,
-      clause: (prefix, noIndex) => ({ sql: `${col(column, prefix, noIndex)} IN (${v.map(() => '?').join(', ')})`, params: [...v] }),
-      arms: v.map((x) => ({ sql: `${column} = ?`, params: [x] })),
+      clause: (prefix, noIndex) => {
+        const c = col(column, prefix, noIndex);
+        return { sql: `(${c} IN (${v.map(() => '?').join(', ')})${also(c)})`, params: [...v] };
+      },
+      arms: sparse && !rare ? null : v.map((x) => ({ sql: `${column} = ?${also(column)}`, params: [x] })),
     });
   };
   if (q.messageId !== undefined) {
@@ -830,9 +845,9 @@ function exchangeDimensions(q: ExchangeQuery): ExchangeDimension[] {
       messageId: id,
     });
   }
-  list('operation', 'operation', [...(q.operation ? [q.operation] : []), ...(q.operations ?? [])]);
+  list('operation', 'operation', [...(q.operation ? [q.operation] : []), ...(q.operations ?? [])], SPARSE.operation);
   list('profile', 'profile', q.profiles ?? []);
-  list('code', 'provider_code', q.providerCodes ?? []);
+  list('code', 'provider_code', q.providerCodes ?? [], SPARSE.provider_code);
   if (q.captured || q.verdicts?.length) {
     // The capture proxy's exchanges (of some verdicts): the partial index exchanges_captured (started_at) holds exactly them.
     const verdicts = [...new Set(q.verdicts ?? [])];
@@ -853,14 +868,23 @@ function exchangeDimensions(q: ExchangeQuery): ExchangeDimension[] {
         : typeof s === 'number'
           ? { sql: `${c} = ?`, params: [s] }
           : { sql: `(${c} >= ? AND ${c} < ?)`, params: [Number(s[0]) * 100, Number(s[0]) * 100 + 100] };
+    // Exact statuses (and "no reply") are one range each of the sparse index (migration 0024); a
+    // class (4xx), or 200 (nearly every row), is checked on the rows walked.
+    const rare = statuses.every((s) => (typeof s === 'number' && s !== SPARSE.status.common) || s === 'none');
+    const also = (c: string) => (rare ? ` AND ${sparseCondition(SPARSE.status, c)}` : '');
     out.push({
       key: 'status',
       clause: (prefix, noIndex) => {
-        const parts = statuses.map((s) => part(s, col('status', prefix, noIndex)));
-        return { sql: `(${parts.map((p) => p.sql).join(' OR ')})`, params: parts.flatMap((p) => p.params) };
+        const c = col('status', prefix, noIndex);
+        const parts = statuses.map((s) => part(s, c));
+        return { sql: `((${parts.map((p) => p.sql).join(' OR ')})${also(c)})`, params: parts.flatMap((p) => p.params) };
       },
-      // Exact statuses (and "no reply") are one index range each; a class (4xx) is checked on the rows walked.
-      arms: statuses.every((s) => typeof s === 'number' || s === 'none') ? statuses.map((s) => part(s, 'status')) : null,
+      arms: rare
+        ? statuses.map((s) => {
+            const p = part(s, 'status');
+            return { sql: `${p.sql}${also('status')}`, params: p.params };
+          })
+        : null,
     });
   }
   return out;

@@ -22,6 +22,7 @@ import { migration0020 } from './0020-packed-exchanges';
 import { migration0021 } from './0021-call-words';
 import { migration0022 } from './0022-exchange-hours';
 import { migration0023 } from './0023-message-time-blocks';
+import { migration0024 } from './0024-sparse-exchange-indexes';
 
 export type { Migration, MigrationFill, MigrationProgress } from './types';
 
@@ -50,4 +51,5 @@ export const MIGRATIONS: readonly Migration[] = [
   migration0021,
   migration0022,
   migration0023,
+  migration0024,
 ];
