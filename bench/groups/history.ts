@@ -24,7 +24,7 @@ import { HistoryRepository, type ExchangeQuery, type HistoryFilter } from '../..
 import type { CallState, Outcome } from '../../common/domain/status';
 
 /** Bump when the generated data changes shape. */
-const GENERATOR_VERSION = 'history-gen-5';
+const GENERATOR_VERSION = 'history-gen-6';
 export const HISTORY_ROWS = 1_000_000;
 const DAY = 86_400_000;
 /** The generated history ends here (fixed, so reruns and figures are comparable). */
@@ -127,10 +127,14 @@ export const TEMPLATES: readonly GeneratedTemplate[] = [
   { id: '', weight: 8, content: (r) => `${personName(r)}您好，您的快递已到${pick(r, ['东门', '南门', '3号楼', '物业前台'])}驿站，取件码${digits(r, 4)}。` },
 ];
 
-const PROFILES = [
-  { id: 'prod-main', weight: 70 },
-  { id: 'prod-backup', weight: 25 },
-  { id: 'sandbox', weight: 5 },
+/**
+ * The profiles the calls go through, ids as Callout makes them (a UUID; the Sandbox's is its name),
+ * each with the provider account (API ID) it signs in as.
+ */
+export const PROFILES = [
+  { id: '3f1c9a52-6a0e-4c8e-9d2b-7b5e2f1a9c41', account: 'prod-main-api', weight: 70 },
+  { id: 'b7e04d19-2c5f-4b8a-a1e6-0d9f3c7a5e28', account: 'prod-backup-api', weight: 25 },
+  { id: 'sandbox', account: 'sandbox-api', weight: 5 },
 ];
 
 /** (state, outcome) and their shares, roughly what a voice-notification account sees. */
@@ -236,7 +240,7 @@ export function generateHistory(db: BetterSqlite3.Database, rows: number, seed =
       const id = i + 1;
       const at = times[i]!;
       const t = template(r);
-      const p = profile(r).id;
+      const { id: p, account } = profile(r);
       const res = result(r);
       const mobile = r() < 0.7 ? pick(r, regulars) : pick(r, PREFIXES) + digits(r, 8);
       const content = t.content(r);
@@ -249,7 +253,7 @@ export function generateHistory(db: BetterSqlite3.Database, rows: number, seed =
       insertMessage.run(
         id,
         p,
-        `${p}-api`,
+        account,
         mobile,
         content,
         t.id || null,
@@ -281,7 +285,7 @@ export function generateHistory(db: BetterSqlite3.Database, rows: number, seed =
         insertEvent.run(id, ended ?? at, res.outcome === 'accepted' ? 'state' : res.outcome, res.state, null);
       }
       const wait = 40 + r() * 200;
-      const requestBody = JSON.stringify({ account: `${p}-api`, password: '[REDACTED]', mobile, content, format: 'json' });
+      const requestBody = JSON.stringify({ account, password: '[REDACTED]', mobile, content, format: 'json' });
       const responseBody =
         res.outcome === 'unknown'
           ? null
@@ -314,7 +318,7 @@ export function generateHistory(db: BetterSqlite3.Database, rows: number, seed =
       if (real && accepted && ended !== null) {
         // The follower's looks until it sees the end (every status reply is kept), one every
         // POLL_INTERVAL_MS, the last one after the end with the provider's final record.
-        const body = JSON.stringify({ account: `${p}-api`, password: '[REDACTED]', smsid, format: 'json' });
+        const body = JSON.stringify({ account, password: '[REDACTED]', smsid, format: 'json' });
         const headers = headersFor(Buffer.byteLength(body));
         const iso = (t: number) => new Date(t).toISOString();
         const answeredAt = at + 8000;

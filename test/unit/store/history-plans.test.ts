@@ -9,7 +9,7 @@ import { HistoryRepository, type HistoryFilter, type HistoryTuning } from '../..
 import { MessageRepository } from '../../../main/store/message-repository';
 import { applyRetention } from '../../../main/store/retention';
 import { packBatch } from '../../../main/store/exchange-packing';
-import { generateHistory, HISTORY_END } from '../../../bench/groups/history';
+import { generateHistory, HISTORY_END, PROFILES } from '../../../bench/groups/history';
 import { tempHome } from '../../helpers/temp-home';
 
 const DAY = 86_400_000;
@@ -104,7 +104,7 @@ function pageQueries(): Array<[string, HistoryFilter, RegExp]> {
     ['template', { templates: ['tpl-alarm'] }, /SEARCH messages USING (COVERING )?INDEX messages_template \(template_id=\?/],
     [
       'state + profile',
-      { states: ['unknown'], profiles: ['prod-main'], from: to - 365 * DAY, to },
+      { states: ['unknown'], profiles: [PROFILES[0]!.id], from: to - 365 * DAY, to },
       /SEARCH messages USING INDEX messages_(state|profile)_time/,
     ],
   ];
