@@ -171,8 +171,13 @@ export function startApp(electron: ElectronModules, options: StartOptions): Star
 
   ready.catch((error: unknown) => {
     log(`start-up failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-    electron.dialog.showErrorBox(...startupFailure(error, options.lang?.() ?? 'en'));
-    electronApp.quit();
+    try {
+      electron.dialog.showErrorBox(...startupFailure(error, options.lang?.() ?? 'en'));
+    } catch (shown) {
+      log(`the start-up failure could not be shown: ${shown instanceof Error ? shown.message : String(shown)}`);
+    } finally {
+      electronApp.quit();
+    }
   });
 
   return { primary: true, dataDir, ready, mainWindow: () => mainWindow };
@@ -180,15 +185,17 @@ export function startApp(electron: ElectronModules, options: StartOptions): Star
 
 /**
  * What a failed start says (a message box's title and text), in the OS language: the error's own
- * words (a full disk, a store from a newer version), or, for one Callout has no words for, its first
- * line after the catalog's "something went wrong" (never a stack).
+ * words (a full disk, a store from a newer version); for one Callout has no words for, the catalog's
+ * "something went wrong" and the error's code or name (never its message, which may quote what it
+ * read, nor a stack).
  */
 export function startupFailure(error: unknown, lang: Lang): [title: string, text: string] {
   const t = translator(lang);
   const ipc = toIpcError(error);
   const said = t(...errorArgs(ipc));
-  const detail = ipc.code === 'internal' && error instanceof Error ? error.message.split('\n')[0]!.slice(0, 300) : '';
-  return [t('startup.failedTitle'), detail ? `${said}\n\n${detail}` : said];
+  const code = (error as { code?: unknown } | null)?.code;
+  const name = typeof code === 'string' && /^[A-Z][A-Z0-9_]{1,40}$/.test(code) ? code : error instanceof Error ? error.name : '';
+  return [t('startup.failedTitle'), ipc.code === 'internal' && name ? `${said} (${name})` : said];
 }
 
 // Only inside Electron: importing this module from a test (with `electron` mocked) has no

@@ -195,8 +195,8 @@ export async function createServices(options: ServicesOptions = {}): Promise<Ser
   try {
     store = openStore(home, { clock });
   } catch (error) {
-    // The upgrade stopped for want of room (what it did is kept: it goes on at the next start).
-    if (upgrade === 'failed' && isCalloutError(error, 'disk-full')) throw fail('disk-full', { dir: home, kind: 'upgrade' });
+    // No room to open the store, or to upgrade it (what the upgrade did is kept: it goes on at the next start).
+    if (isCalloutError(error, 'disk-full')) throw fail('disk-full', { dir: home, kind: upgrade === 'failed' ? 'upgrade' : 'open' });
     throw error;
   }
   options.testOnlyWrapStore?.(store);

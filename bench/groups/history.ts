@@ -622,8 +622,10 @@ export async function history(): Promise<Record<string, number>> {
       if (i % 3 === 1) return { search: `V${(1 + Math.floor(r() * rows)).toString(36).toUpperCase().padStart(8, '0')}` };
       return { search: pick(r, ['内容未审核', 'timeout', '提交成功']) };
     };
+    // Its own random numbers: the other queries stay the ones earlier runs measured.
+    const rf = seededRandom(12);
     const exchangeFilter = (i: number): ExchangeQuery => {
-      const to = HISTORY_START + Math.floor(r() * span);
+      const to = HISTORY_START + Math.floor(rf() * span);
       if (i % 3 === 0) return { providerCodes: [pick(r, [402, 403, 404])] };
       if (i % 3 === 1) return { statuses: ['none'] };
       return { operations: ['send'], statuses: [200], from: to - 30 * DAY, to };
@@ -774,10 +776,12 @@ export async function historyReal(opts: { quick: boolean; messages?: number }): 
       i % 2 === 0 ? { search: pick(r, mobiles).slice(2, 9) } : { search: pick(r, ['内容未审核', '用户忙', '提交成功']) };
     // Exchanges filtered (no words): uncommon values (a refusal's code, no reply, the sends), walked by
     // their sparse indexes (migration 0024), and the common ones (status polls, 200, code 2), walked by time.
+    // Its own random numbers: the other queries stay the ones earlier runs measured.
+    const rf = seededRandom(12);
     const exchangeFilter = (i: number): ExchangeQuery => {
-      const to = HISTORY_START + Math.floor(r() * span);
+      const to = HISTORY_START + Math.floor(rf() * span);
       const filters: ExchangeQuery[] = [
-        { providerCodes: [pick(r, [402, 403, 404])] },
+        { providerCodes: [pick(rf, [402, 403, 404])] },
         { statuses: ['none'] },
         { operation: 'send', from: to - 30 * DAY, to },
         { operation: 'status' },

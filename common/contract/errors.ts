@@ -61,8 +61,11 @@ export interface ErrorParams {
   'send-in-flight': Record<string, never>;
   /** The result of an earlier send of this text to this number is not stored yet (a full disk): sending it again could call twice. */
   'result-not-stored': { id: number; smsid: string | null };
-  /** The disk holding the data directory is full: nothing more can be stored (kind 'upgrade': the store could not be upgraded to this version at start). */
-  'disk-full': { dir?: string; kind?: 'upgrade' };
+  /**
+   * The disk holding the data directory is full: nothing more can be stored. At start: kind 'open',
+   * the store could not be opened; 'upgrade', it could not be upgraded to this version.
+   */
+  'disk-full': { dir?: string; kind?: 'open' | 'upgrade' };
   'still-in-progress': { id: number };
   'builtin-profile': { kind: 'remove' | 'set-key' | 'delete-key' };
   'database-too-new': { version: number; supported: number };

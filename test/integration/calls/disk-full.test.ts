@@ -124,7 +124,9 @@ describe.skipIf(refused !== null)('a full disk after the provider answered (3 MB
     const full = await cli(['send', '--to', '13900000013', '--content', TEXT], env);
     expect(full.code).toBe(2);
     expect(full.stderr.trim().split('\n')).toHaveLength(1);
-    expect(full.stderr).toMatch(/^callout: The disk holding Callout's data is full: nothing can be stored, so nothing was sent/);
+    expect(full.stderr).toMatch(
+      /^callout: The disk holding Callout's data is full: Callout could not open its data, so nothing was done and nothing was sent\./,
+    );
     expect(server.sends()).toHaveLength(2);
     // The answer that invocation could not write outlived it: kept in a file — in the OS temp folder,
     // since the data directory is full — never with the key.

@@ -208,7 +208,7 @@ describe('startApp', () => {
     expect(started.mainWindow()).toBeUndefined();
   });
 
-  it('a failure Callout has no words for: the catalog\'s "something went wrong" and its first line, in English', async () => {
+  it('a failure Callout has no words for: the catalog\'s "something went wrong" and its code, never its message', async () => {
     const started = startApp(fake.modules, {
       env: { CALLOUT_HOME: home },
       platform: 'linux',
@@ -216,7 +216,7 @@ describe('startApp', () => {
       log,
       lang: () => 'en',
       services: async () => {
-        throw new Error('SQLITE_CANTOPEN: unable to open database file\n    at Database (stack)');
+        throw Object.assign(new Error('unable to open database file "sk_live_abcdef0123"\n    at Database (stack)'), { code: 'SQLITE_CANTOPEN' });
       },
     });
     await fake.app.becomeReady();
@@ -224,8 +224,28 @@ describe('startApp', () => {
     await vi.waitFor(() => expect(fake.dialog.errorBoxes).toHaveLength(1));
     expect(fake.dialog.errorBoxes[0]).toEqual({
       title: 'Callout could not start',
-      content: 'Something went wrong inside Callout. Please try again; the details are in the log.\n\nSQLITE_CANTOPEN: unable to open database file',
+      content: 'Something went wrong inside Callout. Please try again; the details are in the log. (SQLITE_CANTOPEN)',
     });
+    expect(fake.app.calls).toContain('quit');
+  });
+
+  it('a box that cannot be shown still quits', async () => {
+    fake.dialog.showErrorBox = () => {
+      throw new Error('no display');
+    };
+    const started = startApp(fake.modules, {
+      env: { CALLOUT_HOME: home },
+      platform: 'darwin',
+      mainDir: MAIN_DIR,
+      log,
+      services: async () => {
+        throw new Error('boom');
+      },
+    });
+    await fake.app.becomeReady();
+    await expect(started.ready).rejects.toThrow();
+    await vi.waitFor(() => expect(fake.app.calls).toContain('quit'));
+    expect(log).toHaveBeenCalledWith('the start-up failure could not be shown: no display');
   });
 
   it('an up-to-date store opens no upgrade window', async () => {
