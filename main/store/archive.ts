@@ -686,6 +686,8 @@ export class Archiver {
       const newDicts = copier.prepare(
         'INSERT OR IGNORE INTO arch.exchange_dicts (id, after_exchange, kind, crc, rows, data) SELECT id, after_exchange, kind, crc, 0, data FROM main.exchange_dicts',
       );
+      // The profiles' keys the rows may name (migration 0025), as the live store has them.
+      const profileKeys = copier.prepare('INSERT OR IGNORE INTO arch.profile_keys (key, profile) SELECT key, profile FROM main.profile_keys');
       let at: [number, number] = [Number.MIN_SAFE_INTEGER, 0];
       for (;;) {
         const step = copier.transaction(() => {
@@ -695,6 +697,7 @@ export class Archiver {
           // A dictionary made since the first batch (rows are packed while this runs); the search
           // index's trigger reads each row's text with the live store's dictionaries (the same ids).
           newDicts.run();
+          profileKeys.run();
           refreshDictionaries(copier!);
           copyRows.run(plan.cutoff, ...at, last.started_at, last.id);
           copyLinks.run(...at, last.started_at, last.id);

@@ -3,6 +3,7 @@ import type { CaptureInfo } from '../../common/capture';
 import type { Exchange, ExchangeRecord } from '../../common/records';
 import { bodyReplyCode } from '../voice/replies';
 import { pack, PACKED_PLACEHOLDERS, refreshDictionaries, unpackRow, type PackedParts } from './exchange-pack';
+import { profileOfStored, storedForms, storedProfile } from './profile-keys';
 
 interface ExchangeRow {
   id: number;
@@ -33,7 +34,7 @@ function toRecord(db: Database, row: ExchangeRow): ExchangeRecord {
   return {
     id: r.id,
     messageId: r.message_id,
-    profile: r.profile,
+    profile: profileOfStored(db, r.profile),
     operation: r.operation,
     method: r.method,
     url: r.url,
@@ -105,7 +106,7 @@ export class ExchangeRepository {
     const info = this.insertStatement.run({
       ...PACKED_PLACEHOLDERS,
       messageId: first,
-      profile: link.profile ?? null,
+      profile: storedProfile(this.db, link.profile ?? null),
       operation: e.operation,
       method: e.method,
       status: e.status,
@@ -142,10 +143,11 @@ export class ExchangeRepository {
   /** The newest exchanges of a profile of these operations (the teach preview reads them again with a candidate dialect). */
   recentForProfile(profile: string, operations: readonly Exchange['operation'][], limit: number): ExchangeRecord[] {
     const marks = operations.map(() => '?').join(', ');
+    const forms = storedForms(this.db, [profile]);
     return (
       this.db
-        .prepare(`SELECT * FROM exchanges WHERE profile = ? AND operation IN (${marks}) ORDER BY id DESC LIMIT ?`)
-        .all(profile, ...operations, limit) as ExchangeRow[]
+        .prepare(`SELECT * FROM exchanges WHERE profile IN (${forms.map(() => '?').join(', ')}) AND operation IN (${marks}) ORDER BY id DESC LIMIT ?`)
+        .all(...forms, ...operations, limit) as ExchangeRow[]
     ).map((r) => toRecord(this.db, r));
   }
 

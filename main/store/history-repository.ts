@@ -6,6 +6,7 @@ import { fail } from '../errors';
 import { ExchangeRepository } from './exchange-repository';
 import { refreshDictionaries, searchText, unpackRow, type PackedParts } from './exchange-pack';
 import { MessageRepository } from './message-repository';
+import { storedForms } from './profile-keys';
 import { SPARSE, sparseCondition } from './migrations/0024-sparse-exchange-indexes';
 import { pageInTimeOrder, startId, type Candidate, type TimeBlock, type TimeBounds, type TimeRow } from './time-blocks';
 import type {
@@ -359,7 +360,8 @@ export class HistoryRepository {
     for (const x of [q.from, q.to]) {
       if (x !== undefined && !Number.isFinite(x)) throw fail('history-invalid', { kind: 'dates' });
     }
-    const dims = exchangeDimensions(q);
+    // Rows keep a profile by its id or by its key (migration 0025): both are asked for.
+    const dims = exchangeDimensions(q.profiles ? { ...q, profiles: storedForms(this.db, q.profiles) } : q);
     const terms = (q.search ?? '').trim().split(/\s+/).filter(Boolean).slice(0, 8);
     const range: Range = { from: q.from, to: q.to };
     // The trigram index answers a plain LIKE only (an ESCAPE clause makes FTS5 scan every row): words

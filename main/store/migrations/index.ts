@@ -23,6 +23,7 @@ import { migration0021 } from './0021-call-words';
 import { migration0022 } from './0022-exchange-hours';
 import { migration0023 } from './0023-message-time-blocks';
 import { migration0024 } from './0024-sparse-exchange-indexes';
+import { migration0025 } from './0025-profile-keys';
 
 export type { Migration, MigrationFill, MigrationProgress } from './types';
 
@@ -52,4 +53,5 @@ export const MIGRATIONS: readonly Migration[] = [
   migration0022,
   migration0023,
   migration0024,
+  migration0025,
 ];

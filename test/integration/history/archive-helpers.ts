@@ -15,6 +15,9 @@ export const cleanups: Array<() => Promise<void> | void> = [];
 
 export const BEIJING = 480;
 export const DAY = 86_400_000;
+/** Profile ids as Callout makes them. */
+export const PROFILE_A = '6c1e2f0a-8b3d-4e5f-9a7b-1c2d3e4f5a6b';
+export const PROFILE_B = 'd4c3b2a1-0f9e-4d8c-8b7a-6f5e4d3c2b1a';
 /** 2026-06-01 00:00 in Beijing. */
 export const JUNE = Date.UTC(2026, 5, 1) - BEIJING * 60_000;
 
@@ -58,9 +61,11 @@ export function seeded(days = 168, perDay = 1, at?: string): { dir: string; perM
       const month = new Date(at + BEIJING * 60_000).toISOString().slice(0, 7);
       const first = !perMonth.has(month);
       perMonth.set(month, (perMonth.get(month) ?? 0) + perDay);
-      store.exchanges.insert(exchange(at, d), { messageIds: first && d + 1 < days ? [ids[d]!, ids[d + 1]!] : [ids[d]!] });
+      // Through a profile most days (kept by its key, migration 0025: an archive must read it back).
+      const profile = d % 5 === 4 ? null : d % 2 ? PROFILE_B : PROFILE_A;
+      store.exchanges.insert(exchange(at, d), { messageIds: first && d + 1 < days ? [ids[d]!, ids[d + 1]!] : [ids[d]!], profile });
       // More status polls of the day's call, when asked for.
-      for (let k = 1; k < perDay; k++) store.exchanges.insert(exchange(at + k * 1000, days + d * perDay + k), { messageId: ids[d]! });
+      for (let k = 1; k < perDay; k++) store.exchanges.insert(exchange(at + k * 1000, days + d * perDay + k), { messageId: ids[d]!, profile });
     }
   })();
   store.close();

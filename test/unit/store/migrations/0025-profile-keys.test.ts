@@ -1,0 +1,97 @@
+import { describe, expect, it } from 'vitest';
+import type { Exchange } from '../../../../common/exchange';
+import { ExchangeRepository } from '../../../../main/store/exchange-repository';
+import { HistoryRepository } from '../../../../main/store/history-repository';
+import { openAt, tempDbFile } from './temp-db';
+
+// Exchanges keep their profile by a short key: rows stored before keep the id, rows stored after a
+// key of a few bytes, and both read back, filter and teach as the profile's id.
+
+const T0 = Date.UTC(2026, 10, 1);
+const A = '3f1c9a52-6a0e-4c8e-9d2b-7b5e2f1a9c41';
+const B = 'b7e04d19-2c5f-4b8a-a1e6-0d9f3c7a5e28';
+
+function exchange(i: number, operation: Exchange['operation'] = i % 4 ? 'status' : 'send'): Exchange {
+  return {
+    operation,
+    method: 'POST',
+    url: `http://127.0.0.1/voice/${operation}`,
+    requestHeaders: [['Content-Type', 'application/json']],
+    requestBody: `{"n":${i}}`,
+    status: 200,
+    statusText: 'OK',
+    responseHeaders: [['Content-Type', 'application/json']],
+    responseBody: `{"code":2,"n":${i}}`,
+    error: null,
+    startedAt: T0 + i * 1000,
+    timings: { dnsMs: null, connectMs: 1, tlsMs: null, firstByteMs: 3, totalMs: 4 },
+  };
+}
+
+const profileOf = (i: number) => (i % 7 === 6 ? null : i % 2 ? B : A);
+
+describe('migration 0025: profile keys', () => {
+  it('rows before and after read back with the profile id; filters and the teach preview find both', () => {
+    const file = tempDbFile();
+    const v24 = openAt(file, 24);
+    const before = new ExchangeRepository(v24);
+    for (let i = 0; i < 40; i++) before.insert(exchange(i), { profile: profileOf(i) });
+    const stored = v24.prepare('SELECT * FROM exchanges ORDER BY id').all();
+    v24.close();
+
+    const db = openAt(file, 25);
+    expect(db.prepare('SELECT * FROM exchanges ORDER BY id').all()).toEqual(stored); // nothing rewritten
+    const after = new ExchangeRepository(db);
+    for (let i = 40; i < 80; i++) after.insert(exchange(i), { profile: profileOf(i) });
+
+    // What a row keeps: the id before, a short key after (a few bytes, where the id took 36).
+    const kept = db.prepare('SELECT id, profile FROM exchanges ORDER BY id').all() as Array<{ id: number; profile: string | null }>;
+    expect(kept.slice(0, 40).map((r) => r.profile)).toEqual(Array.from({ length: 40 }, (_, i) => profileOf(i)));
+    for (const r of kept.slice(40)) expect(r.profile === null || r.profile.length <= 4, String(r.profile)).toBe(true);
+    expect(db.prepare('SELECT profile FROM profile_keys ORDER BY key').all()).toEqual([{ profile: A }, { profile: B }]);
+
+    // Every row reads back with its profile's id.
+    for (let i = 0; i < 80; i++) expect(after.get(i + 1)?.profile, `exchange ${i + 1}`).toBe(profileOf(i));
+
+    // A filter by profile: the rows of both kinds, newest first, page after page.
+    const history = new HistoryRepository(db);
+    for (const profiles of [[A], [B], [A, B]]) {
+      const ids: number[] = [];
+      let cursor: string | undefined;
+      do {
+        const page = history.listExchanges({ profiles, limit: 9, ...(cursor ? { cursor } : {}) });
+        ids.push(...page.rows.map((r) => r.id));
+        expect(page.rows.every((r) => r.profile !== null && profiles.includes(r.profile))).toBe(true);
+        cursor = page.nextCursor ?? undefined;
+      } while (cursor);
+      const expected = Array.from({ length: 80 }, (_, i) => i)
+        .filter((i) => profiles.includes(profileOf(i) as string))
+        .map((i) => i + 1)
+        .reverse();
+      expect(ids, profiles.join()).toEqual(expected);
+    }
+    // With another filter and a date range, too.
+    const sendsOfA = (from: number, to: number) =>
+      Array.from({ length: 80 }, (_, i) => i)
+        .filter((i) => i % 4 === 0 && profileOf(i) === A && T0 + i * 1000 >= from && T0 + i * 1000 < to)
+        .map((i) => i + 1)
+        .reverse();
+    expect(history.listExchanges({ profiles: [A], operation: 'send', from: T0 + 20_000, to: T0 + 60_000, limit: 100 }).rows.map((r) => r.id)).toEqual(
+      sendsOfA(T0 + 20_000, T0 + 60_000),
+    );
+
+    // The teach preview: the newest of a profile's operations, from both kinds of rows.
+    expect(after.recentForProfile(A, ['send'], 100).map((r) => r.id)).toEqual(sendsOfA(T0, T0 + 80_000));
+    expect(after.recentForProfile(A, ['send'], 100).length).toBeGreaterThan(10);
+    // A profile never used, and one that has no key yet, find nothing.
+    expect(history.listExchanges({ profiles: ['never-used'] }).rows).toEqual([]);
+  });
+
+  it('a store that has not reached 25 stores and reads the id as before', () => {
+    const db = openAt(tempDbFile(), 24);
+    const repo = new ExchangeRepository(db);
+    const id = repo.insert(exchange(1), { profile: A });
+    expect(db.prepare('SELECT profile FROM exchanges WHERE id = ?').get(id)).toEqual({ profile: A });
+    expect(repo.get(id)?.profile).toBe(A);
+  });
+});
