@@ -16,7 +16,7 @@ export interface UpgradeTexts {
   note: string;
 }
 
-const KNOWN = new Set(['history-search-and-retention', 'exchange-search', 'exchange-hours', 'message-time-blocks', 'sparse-exchange-indexes']);
+const KNOWN = new Set(['history-search-and-retention', 'exchange-search', 'exchange-hours', 'message-time-blocks', 'sparse-exchange-indexes', 'profile-keys']);
 
 function what(p: UpgradeProgress, lang: Lang): string {
   return translator(lang)(`upgrade.what.${KNOWN.has(p.name) ? p.name : 'other'}`);

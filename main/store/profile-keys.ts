@@ -1,17 +1,27 @@
-import type { Database } from 'better-sqlite3';
+import type { Database, Statement } from 'better-sqlite3';
 
 // What an exchange row keeps of its profile (migration 0025): ' #' and the profile's key in
 // `profile_keys`, where the id (a UUID) took 36 bytes in the row and again in the profile index.
-// Rows stored before, and stores older than the table (a migration test's), keep the id itself; both
-// read back as the id. No profile id begins with a space (ids are trimmed), so the two never meet.
+// Stores older than the table (a migration test's) keep the id itself, as may a row written by an
+// older Callout to the same store meanwhile; both read back as the id. No profile id begins with a
+// space (ids are trimmed), so the two never meet.
 
 const PREFIX = ' #';
 
 interface Keys {
-  /** Whether the store has the table. */
+  /** Whether the store has the table (remembered once it does: a store being upgraded gets it later). */
   has: boolean;
-  /** Keys read outside a transaction (so committed: a key is never changed or given again). */
+  /** Each key's profile, as read. */
   ids: Map<string, string>;
+  /**
+   * Keys this connection gave: never remembered, since the transaction that gave one may still be
+   * rolled back (and the key then given to another profile).
+   */
+  given: Set<string>;
+  all?: Statement;
+  insert?: Statement;
+  key?: Statement;
+  used?: Statement;
 }
 
 const perStore = new WeakMap<Database, Keys>();
@@ -20,8 +30,7 @@ function keysOf(db: Database): Keys {
   let k = perStore.get(db);
   if (!k) {
     const has = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'profile_keys'").get() !== undefined;
-    // Not remembered until the table exists: a store being upgraded gets it later.
-    k = { has, ids: new Map() };
+    k = { has, ids: new Map(), given: new Set() };
     if (has) perStore.set(db, k);
   }
   return k;
@@ -29,30 +38,54 @@ function keysOf(db: Database): Keys {
 
 /** What a new exchange row keeps for `profile` (inside the caller's write transaction). */
 export function storedProfile(db: Database, profile: string | null): string | null {
-  if (profile === null || !keysOf(db).has) return profile;
-  db.prepare('INSERT INTO profile_keys (profile) VALUES (?) ON CONFLICT (profile) DO NOTHING').run(profile);
-  const { key } = db.prepare('SELECT key FROM profile_keys WHERE profile = ?').get(profile) as { key: number };
-  return `${PREFIX}${key}`;
+  const k = keysOf(db);
+  if (profile === null || !k.has) return profile;
+  k.insert ??= db.prepare('INSERT INTO profile_keys (profile) VALUES (?) ON CONFLICT (profile) DO NOTHING');
+  k.key ??= db.prepare('SELECT key FROM profile_keys WHERE profile = ?');
+  const made = k.insert.run(profile).changes > 0;
+  const stored = `${PREFIX}${(k.key.get(profile) as { key: number }).key}`;
+  if (made) {
+    k.given.add(stored);
+    k.ids.delete(stored);
+  }
+  return stored;
 }
 
 /** The profile id a row's `profile` names (itself, or through its key). */
 export function profileOfStored(db: Database, stored: string | null): string | null {
   if (stored === null || !stored.startsWith(PREFIX)) return stored;
   const k = keysOf(db);
-  const known = k.ids.get(stored);
-  if (known !== undefined) return known;
   if (!k.has) return stored;
-  const row = db.prepare('SELECT profile FROM profile_keys WHERE key = ?').get(Number(stored.slice(PREFIX.length))) as { profile: string } | undefined;
-  if (!row) return stored;
-  if (!db.inTransaction) k.ids.set(stored, row.profile);
-  return row.profile;
+  let id = k.ids.get(stored);
+  if (id === undefined) {
+    // The table is small (a row a profile): read whole, each time a key is not known yet.
+    k.all ??= db.prepare('SELECT key, profile FROM profile_keys');
+    let found: string | undefined;
+    for (const r of k.all.all() as Array<{ key: number; profile: string }>) {
+      const s = `${PREFIX}${r.key}`;
+      if (s === stored) found = r.profile;
+      if (!k.given.has(s)) k.ids.set(s, r.profile);
+    }
+    id = found;
+  }
+  return id ?? stored;
 }
 
-/** Every form rows may keep of these profiles: each id, and its key where it has one. */
+/**
+ * The forms rows keep of these profiles: each one's key where it has one, and its id where rows
+ * stored before the keys still keep it (one index probe each), so that a filter walks no more
+ * ranges than it must.
+ */
 export function storedForms(db: Database, profiles: readonly string[]): string[] {
-  if (!profiles.length || !keysOf(db).has) return [...profiles];
-  const keyed = db.prepare('SELECT key FROM profile_keys WHERE profile IN (SELECT value FROM json_each(?))').all(JSON.stringify(profiles)) as Array<{
-    key: number;
-  }>;
-  return [...profiles, ...keyed.map((r) => `${PREFIX}${r.key}`)];
+  const k = keysOf(db);
+  if (!profiles.length || !k.has) return [...profiles];
+  k.key ??= db.prepare('SELECT key FROM profile_keys WHERE profile = ?');
+  k.used ??= db.prepare('SELECT 1 FROM exchanges WHERE profile = ? LIMIT 1');
+  const forms: string[] = [];
+  for (const p of profiles) {
+    const key = k.key.get(p) as { key: number } | undefined;
+    if (key) forms.push(`${PREFIX}${key.key}`);
+    if (!key || k.used.get(p) !== undefined) forms.push(p);
+  }
+  return forms;
 }

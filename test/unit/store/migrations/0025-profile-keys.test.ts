@@ -31,7 +31,7 @@ function exchange(i: number, operation: Exchange['operation'] = i % 4 ? 'status'
 const profileOf = (i: number) => (i % 7 === 6 ? null : i % 2 ? B : A);
 
 describe('migration 0025: profile keys', () => {
-  it('rows before and after read back with the profile id; filters and the teach preview find both', () => {
+  it('rows stored before are given keys; all read back with the profile id, and filters and the teach preview find them', () => {
     const file = tempDbFile();
     const v24 = openAt(file, 24);
     const before = new ExchangeRepository(v24);
@@ -40,14 +40,15 @@ describe('migration 0025: profile keys', () => {
     v24.close();
 
     const db = openAt(file, 25);
-    expect(db.prepare('SELECT * FROM exchanges ORDER BY id').all()).toEqual(stored); // nothing rewritten
+    // The rows stored before are given their keys; nothing else of them changes.
+    const without = (rows: unknown[]) => rows.map((r) => ({ ...(r as object), profile: undefined }));
+    expect(without(db.prepare('SELECT * FROM exchanges ORDER BY id').all())).toEqual(without(stored));
     const after = new ExchangeRepository(db);
     for (let i = 40; i < 80; i++) after.insert(exchange(i), { profile: profileOf(i) });
 
-    // What a row keeps: the id before, a short key after (a few bytes, where the id took 36).
+    // What a row keeps: a short key (a few bytes, where the id took 36), before and after.
     const kept = db.prepare('SELECT id, profile FROM exchanges ORDER BY id').all() as Array<{ id: number; profile: string | null }>;
-    expect(kept.slice(0, 40).map((r) => r.profile)).toEqual(Array.from({ length: 40 }, (_, i) => profileOf(i)));
-    for (const r of kept.slice(40)) expect(r.profile === null || r.profile.length <= 4, String(r.profile)).toBe(true);
+    kept.forEach((r, i) => expect(r.profile === null ? null : r.profile.length <= 4, `${r.id}: ${r.profile}`).toBe(profileOf(i) === null ? null : true));
     expect(db.prepare('SELECT profile FROM profile_keys ORDER BY key').all()).toEqual([{ profile: A }, { profile: B }]);
 
     // Every row reads back with its profile's id.
@@ -85,6 +86,35 @@ describe('migration 0025: profile keys', () => {
     expect(after.recentForProfile(A, ['send'], 100).length).toBeGreaterThan(10);
     // A profile never used, and one that has no key yet, find nothing.
     expect(history.listExchanges({ profiles: ['never-used'] }).rows).toEqual([]);
+  });
+
+  it('a filter by many profiles walks one range each (their keys), and finds rows older than the walk window', () => {
+    const db = openAt(tempDbFile(), 25);
+    const repo = new ExchangeRepository(db);
+    const many = Array.from({ length: 12 }, (_, n) => `${n.toString(16).padStart(8, '0')}-0000-4000-8000-000000000000`);
+    db.transaction(() => {
+      for (let i = 0; i < 36; i++) repo.insert(exchange(i), { profile: many[i % many.length]! });
+      // Newer calls of another profile, more than the walk's window.
+      for (let i = 36; i < 336; i++) repo.insert(exchange(i), { profile: 'other' });
+    })();
+    const history = new HistoryRepository(db, { scanWindow: 100 });
+    const page = history.listExchanges({ profiles: many, limit: 100 });
+    expect(page.rows.map((r) => r.id)).toEqual(Array.from({ length: 36 }, (_, i) => 36 - i));
+    expect(page.nextCursor).toBeNull();
+    expect(new Set(page.rows.map((r) => r.profile))).toEqual(new Set(many));
+  });
+
+  it('a row that keeps the id (written by an older Callout meanwhile) is still found and read back', () => {
+    const db = openAt(tempDbFile(), 25);
+    const repo = new ExchangeRepository(db);
+    repo.insert(exchange(0), { profile: A });
+    const raw = repo.insert(exchange(1), { profile: A });
+    db.prepare('UPDATE exchanges SET profile = ? WHERE id = ?').run(A, raw);
+    expect(repo.get(raw)?.profile).toBe(A);
+    expect(new HistoryRepository(db).listExchanges({ profiles: [A] }).rows.map((r) => [r.id, r.profile])).toEqual([
+      [2, A],
+      [1, A],
+    ]);
   });
 
   it('a store that has not reached 25 stores and reads the id as before', () => {
