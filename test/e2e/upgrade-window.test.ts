@@ -69,6 +69,15 @@ describe.each(['en', 'zh-CN'] as const)('the upgrade window (%s)', (lang) => {
       expect(await bar.getAttribute('aria-valuenow')).toBeNull();
       expect(await page.locator('#track').getAttribute('class')).toContain('unknown');
 
+      // The longest step names, at the end of the upgrade: whole, inside the window.
+      for (const name of ['sparse-exchange-indexes', 'profile-keys']) {
+        const last = { ...step, step: 21, steps: 21, to: 25, version: 25, name, share: 0.5 };
+        await show(page, lang, last);
+        expect(await page.locator('#step').innerText()).toBe(upgradeTexts(last, lang).step);
+        await fits(page);
+      }
+      await page.screenshot({ path: join(SCREENS_DIR, `upgrade-window-last-step-${lang}.png`) });
+
       // Another process upgrading the same store: said as waiting.
       await show(page, lang, { ...step, kind: 'waiting' });
       expect(await page.locator('#step').innerText()).toBe(upgradeTexts({ ...step, kind: 'waiting' }, lang).step);
