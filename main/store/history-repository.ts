@@ -799,13 +799,13 @@ function exchangeRange(range: Range, prefix: string, noIndex = false): Clause[] 
   return out;
 }
 
-/** One filter of the exchange list: its check on a row, and (when it can drive a walk) one index range per value. */
 /** A column whose index holds every value but `common` (migration 0024). */
 interface Sparse {
   column: string;
   common: string | number;
 }
 
+/** One filter of the exchange list: its check on a row, and (when it can drive a walk) one index range per value. */
 interface ExchangeDimension {
   key: 'message' | 'operation' | 'profile' | 'status' | 'code' | 'captured';
   clause(prefix: string, noIndex: boolean): Clause;

@@ -14,8 +14,9 @@ interface Keys {
   /** Each key's profile, as read. */
   ids: Map<string, string>;
   /**
-   * Keys this connection gave: never remembered, since the transaction that gave one may still be
-   * rolled back (and the key then given to another profile).
+   * Keys this connection gave and has not read back outside a transaction since: not remembered
+   * until then, since the transaction that gave one may still be rolled back (and the key then
+   * given to another profile).
    */
   given: Set<string>;
   all?: Statement;
@@ -64,6 +65,8 @@ export function profileOfStored(db: Database, stored: string | null): string | n
     for (const r of k.all.all() as Array<{ key: number; profile: string }>) {
       const s = `${PREFIX}${r.key}`;
       if (s === stored) found = r.profile;
+      // Outside a transaction what is read is committed.
+      if (!db.inTransaction) k.given.delete(s);
       if (!k.given.has(s)) k.ids.set(s, r.profile);
     }
     id = found;

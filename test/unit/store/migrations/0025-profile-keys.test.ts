@@ -117,6 +117,26 @@ describe('migration 0025: profile keys', () => {
     ]);
   });
 
+  it('a key given in a transaction that is rolled back, then given to another profile, reads as the other', () => {
+    const file = tempDbFile();
+    const db = openAt(file, 25);
+    const other = openAt(file, 25);
+    const repo = new ExchangeRepository(db);
+    repo.insert(exchange(0), { profile: A });
+    expect(() =>
+      db.transaction(() => {
+        const id = repo.insert(exchange(1), { profile: B });
+        expect(repo.get(id)?.profile).toBe(B); // read back inside the transaction that gave the key
+        throw new Error('rolled back');
+      })(),
+    ).toThrow('rolled back');
+    // Another connection (another Callout) gives the same key to another profile.
+    const elsewhere = new ExchangeRepository(other).insert(exchange(2), { profile: 'c-profile' });
+    expect(other.prepare('SELECT profile FROM exchanges WHERE id = ?').get(elsewhere)).toEqual({ profile: ' #2' });
+    expect(repo.get(elsewhere)?.profile).toBe('c-profile');
+    expect(repo.get(1)?.profile).toBe(A);
+  });
+
   it('a store that has not reached 25 stores and reads the id as before', () => {
     const db = openAt(tempDbFile(), 24);
     const repo = new ExchangeRepository(db);
