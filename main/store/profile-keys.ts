@@ -11,8 +11,9 @@ const PREFIX = ' #';
 interface Keys {
   /** Whether the store has the table (remembered once it does: a store being upgraded gets it later). */
   has: boolean;
-  /** Each key's profile, as read. */
+  /** Each key's profile, as read (committed), and the other way round. */
   ids: Map<string, string>;
+  keys: Map<string, string>;
   /**
    * Keys this connection gave and has not read back outside a transaction since: not remembered
    * until then, since the transaction that gave one may still be rolled back (and the key then
@@ -31,7 +32,7 @@ function keysOf(db: Database): Keys {
   let k = perStore.get(db);
   if (!k) {
     const has = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'profile_keys'").get() !== undefined;
-    k = { has, ids: new Map(), given: new Set() };
+    k = { has, ids: new Map(), keys: new Map(), given: new Set() };
     if (has) perStore.set(db, k);
   }
   return k;
@@ -41,6 +42,9 @@ function keysOf(db: Database): Keys {
 export function storedProfile(db: Database, profile: string | null): string | null {
   const k = keysOf(db);
   if (profile === null || !k.has) return profile;
+  // A committed key is never changed: once it is known, a profile's exchanges need no statement.
+  const known = k.keys.get(profile);
+  if (known !== undefined) return known;
   k.insert ??= db.prepare('INSERT INTO profile_keys (profile) VALUES (?) ON CONFLICT (profile) DO NOTHING');
   k.key ??= db.prepare('SELECT key FROM profile_keys WHERE profile = ?');
   const made = k.insert.run(profile).changes > 0;
@@ -48,7 +52,7 @@ export function storedProfile(db: Database, profile: string | null): string | nu
   if (made) {
     k.given.add(stored);
     k.ids.delete(stored);
-  }
+  } else if (!k.given.has(stored)) k.keys.set(profile, stored); // there before: committed (another connection's uncommitted keys are not seen)
   return stored;
 }
 
@@ -67,7 +71,10 @@ export function profileOfStored(db: Database, stored: string | null): string | n
       if (s === stored) found = r.profile;
       // Outside a transaction what is read is committed.
       if (!db.inTransaction) k.given.delete(s);
-      if (!k.given.has(s)) k.ids.set(s, r.profile);
+      if (!k.given.has(s)) {
+        k.ids.set(s, r.profile);
+        k.keys.set(r.profile, s);
+      }
     }
     id = found;
   }

@@ -11,6 +11,7 @@ import type { UpgradeProgress } from '../../../main/store/database';
 vi.mock('electron', () => ({ app: {}, BrowserWindow: class {}, Menu: {}, protocol: {}, screen: {}, session: {}, shell: {}, dialog: {} }));
 
 const { startApp } = await import('../../../main/index');
+type StartOptions = import('../../../main/index').StartOptions;
 
 const MAIN_DIR = resolve('/opt/callout/out/main');
 
@@ -30,6 +31,11 @@ afterEach(() => {
 
 function start(platform: NodeJS.Platform = 'linux', env: NodeJS.ProcessEnv = { CALLOUT_HOME: home }) {
   return startApp(fake.modules, { env, platform, mainDir: MAIN_DIR, log });
+}
+
+/** startApp on the test's data directory with these options (services, the OS language...). */
+function startWith(o: Omit<StartOptions, 'env' | 'mainDir' | 'log'>) {
+  return startApp(fake.modules, { env: { CALLOUT_HOME: home }, mainDir: MAIN_DIR, log, ...o });
 }
 
 describe('startApp', () => {
@@ -121,11 +127,8 @@ describe('startApp', () => {
     ];
     let finishUpgrade: () => void = () => undefined;
     const upgraded = new Promise<void>((resolve) => (finishUpgrade = resolve));
-    const started = startApp(fake.modules, {
-      env: { CALLOUT_HOME: home },
+    const started = startWith({
       platform: 'linux',
-      mainDir: MAIN_DIR,
-      log,
       lang: () => 'zh-CN',
       services: async ({ onUpgrade }) => {
         for (const p of steps) onUpgrade?.(p);
@@ -157,11 +160,8 @@ describe('startApp', () => {
   });
 
   it('the upgrade window: a second launch brings it forward; closing it quits the app, on macOS too', async () => {
-    const started = startApp(fake.modules, {
-      env: { CALLOUT_HOME: home },
+    const started = startWith({
       platform: 'darwin',
-      mainDir: MAIN_DIR,
-      log,
       services: async ({ onUpgrade }) => {
         onUpgrade?.({ kind: 'step', from: 4, to: 23, step: 1, steps: 19, version: 5, name: 'history-search-and-retention', share: 0.1 });
         return new Promise(() => undefined); // the upgrade goes on
@@ -183,11 +183,8 @@ describe('startApp', () => {
 
   it('a start that fails says why in a message box, in the OS language, then quits', async () => {
     const { fail } = await import('../../../main/errors');
-    const started = startApp(fake.modules, {
-      env: { CALLOUT_HOME: home },
+    const started = startWith({
       platform: 'linux',
-      mainDir: MAIN_DIR,
-      log,
       lang: () => 'zh-CN',
       services: async ({ onUpgrade }) => {
         onUpgrade?.({ kind: 'step', from: 4, to: 23, step: 1, steps: 19, version: 5, name: 'history-search-and-retention', share: 0.3 });
@@ -209,11 +206,8 @@ describe('startApp', () => {
   });
 
   it('a failure Callout has no words for: the catalog\'s "something went wrong" and its code, never its message', async () => {
-    const started = startApp(fake.modules, {
-      env: { CALLOUT_HOME: home },
+    const started = startWith({
       platform: 'linux',
-      mainDir: MAIN_DIR,
-      log,
       lang: () => 'en',
       services: async () => {
         throw Object.assign(new Error('unable to open database file "sk_live_abcdef0123"\n    at Database (stack)'), { code: 'SQLITE_CANTOPEN' });
@@ -233,11 +227,8 @@ describe('startApp', () => {
     fake.dialog.showErrorBox = () => {
       throw new Error('no display');
     };
-    const started = startApp(fake.modules, {
-      env: { CALLOUT_HOME: home },
+    const started = startWith({
       platform: 'darwin',
-      mainDir: MAIN_DIR,
-      log,
       services: async () => {
         throw new Error('boom');
       },
@@ -249,11 +240,8 @@ describe('startApp', () => {
   });
 
   it('an up-to-date store opens no upgrade window', async () => {
-    const started = startApp(fake.modules, {
-      env: { CALLOUT_HOME: home },
+    const started = startWith({
       platform: 'linux',
-      mainDir: MAIN_DIR,
-      log,
       services: async () => ({ services: {} as never, close: async () => undefined }),
     });
     await fake.app.becomeReady();

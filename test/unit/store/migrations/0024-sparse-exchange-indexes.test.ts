@@ -4,7 +4,7 @@ import type { Exchange } from '../../../../common/exchange';
 import type { ExchangeQuery, StatusFilter } from '../../../../common/history-types';
 import { ExchangeRepository } from '../../../../main/store/exchange-repository';
 import { HistoryRepository } from '../../../../main/store/history-repository';
-import { openAt, tempDbFile } from './temp-db';
+import { numberedExchange, openAt, tempDbFile } from './temp-db';
 
 // The exchanges' operation, status and code indexes hold only the rows people filter for (not the
 // status polls answered 200 with code 2 that are nearly all of a store): a store at 23 keeps every
@@ -15,25 +15,13 @@ const T0 = Date.UTC(2026, 10, 1);
 const OPERATIONS = ['send', 'status', 'status', 'status', 'status', 'status', 'status', 'receipt', 'balance'] as const;
 
 function exchange(i: number): Exchange {
-  const operation = OPERATIONS[i % OPERATIONS.length]!;
   // Mostly 200 with code 2; now and then a refusal (403), a server error (500) or no reply at all.
   const kind = i % 17 === 0 ? 'timeout' : i % 13 === 0 ? 'error' : i % 11 === 0 ? 'refused' : 'ok';
-  const status = kind === 'timeout' ? null : kind === 'error' ? 500 : 200;
-  const code = kind === 'refused' ? 403 : 2;
-  return {
-    operation,
-    method: 'POST',
-    url: `http://127.0.0.1/voice/${operation}`,
-    requestHeaders: [['Content-Type', 'application/json']],
-    requestBody: `{"n":${i}}`,
-    status,
-    statusText: status === null ? null : status === 200 ? 'OK' : 'Internal Server Error',
-    responseHeaders: status === null ? null : [['Content-Type', 'application/json']],
-    responseBody: status === null ? null : `{"code":${code},"n":${i}}`,
-    error: status === null ? { kind: 'timeout', message: 'No complete reply within 15000 ms' } : null,
-    startedAt: T0 + i * 1000,
-    timings: { dnsMs: null, connectMs: 1, tlsMs: null, firstByteMs: 3, totalMs: 4 },
-  };
+  return numberedExchange(i, T0, {
+    operation: OPERATIONS[i % OPERATIONS.length]!,
+    status: kind === 'timeout' ? null : kind === 'error' ? 500 : 200,
+    code: kind === 'refused' ? 403 : 2,
+  });
 }
 
 const FILTERS: ExchangeQuery[] = [

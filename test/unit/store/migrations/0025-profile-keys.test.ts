@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Exchange } from '../../../../common/exchange';
 import { ExchangeRepository } from '../../../../main/store/exchange-repository';
 import { HistoryRepository } from '../../../../main/store/history-repository';
-import { openAt, tempDbFile } from './temp-db';
+import { numberedExchange, openAt, tempDbFile } from './temp-db';
 
 // Exchanges keep their profile by a short key: rows stored before keep the id, rows stored after a
 // key of a few bytes, and both read back, filter and teach as the profile's id.
@@ -11,22 +11,7 @@ const T0 = Date.UTC(2026, 10, 1);
 const A = '3f1c9a52-6a0e-4c8e-9d2b-7b5e2f1a9c41';
 const B = 'b7e04d19-2c5f-4b8a-a1e6-0d9f3c7a5e28';
 
-function exchange(i: number, operation: Exchange['operation'] = i % 4 ? 'status' : 'send'): Exchange {
-  return {
-    operation,
-    method: 'POST',
-    url: `http://127.0.0.1/voice/${operation}`,
-    requestHeaders: [['Content-Type', 'application/json']],
-    requestBody: `{"n":${i}}`,
-    status: 200,
-    statusText: 'OK',
-    responseHeaders: [['Content-Type', 'application/json']],
-    responseBody: `{"code":2,"n":${i}}`,
-    error: null,
-    startedAt: T0 + i * 1000,
-    timings: { dnsMs: null, connectMs: 1, tlsMs: null, firstByteMs: 3, totalMs: 4 },
-  };
-}
+const exchange = (i: number, operation: Exchange['operation'] = i % 4 ? 'status' : 'send'): Exchange => numberedExchange(i, T0, { operation });
 
 const profileOf = (i: number) => (i % 7 === 6 ? null : i % 2 ? B : A);
 
@@ -135,6 +120,9 @@ describe('migration 0025: profile keys', () => {
     expect(other.prepare('SELECT profile FROM exchanges WHERE id = ?').get(elsewhere)).toEqual({ profile: ' #2' });
     expect(repo.get(elsewhere)?.profile).toBe('c-profile');
     expect(repo.get(1)?.profile).toBe(A);
+    // B stored again: a key of its own, not the one its rolled-back store was given.
+    expect(repo.get(repo.insert(exchange(3), { profile: B }))?.profile).toBe(B);
+    expect(repo.get(repo.insert(exchange(4), { profile: A }))?.profile).toBe(A);
   });
 
   it('a store that has not reached 25 stores and reads the id as before', () => {

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import type { Database } from 'better-sqlite3';
 import { openDatabase, schemaVersion } from '../../../../main/store/database';
 import { tempHome } from '../../../helpers/temp-home';
+import type { Exchange } from '../../../../common/exchange';
 
 const opened = new Map<string, Database[]>();
 
@@ -50,4 +51,26 @@ export function queryPlan(db: Database, sql: string, ...params: unknown[]): stri
 /** The column names of a table. */
 export function columns(db: Database, table: string): string[] {
   return (db.prepare(`PRAGMA table_info(${table})`).all() as { name: string }[]).map((c) => c.name);
+}
+
+/**
+ * The i-th of a run of exchanges a second apart from `t0`, answered 200 with code 2 unless told
+ * otherwise (`status` null: no reply at all, a timeout).
+ */
+export function numberedExchange(i: number, t0: number, o: { operation: Exchange['operation']; status?: number | null; code?: number }): Exchange {
+  const status = o.status === undefined ? 200 : o.status;
+  return {
+    operation: o.operation,
+    method: 'POST',
+    url: `http://127.0.0.1/voice/${o.operation}`,
+    requestHeaders: [['Content-Type', 'application/json']],
+    requestBody: `{"n":${i}}`,
+    status,
+    statusText: status === null ? null : status === 200 ? 'OK' : 'Internal Server Error',
+    responseHeaders: status === null ? null : [['Content-Type', 'application/json']],
+    responseBody: status === null ? null : `{"code":${o.code ?? 2},"n":${i}}`,
+    error: status === null ? { kind: 'timeout', message: 'No complete reply within 15000 ms' } : null,
+    startedAt: t0 + i * 1000,
+    timings: { dnsMs: null, connectMs: 1, tlsMs: null, firstByteMs: 3, totalMs: 4 },
+  };
 }
