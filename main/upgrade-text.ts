@@ -16,7 +16,15 @@ export interface UpgradeTexts {
   note: string;
 }
 
-const KNOWN = new Set(['history-search-and-retention', 'exchange-search', 'exchange-hours', 'message-time-blocks', 'sparse-exchange-indexes', 'profile-keys']);
+const KNOWN = new Set([
+  'history-search-and-retention',
+  'exchange-search',
+  'exchange-hours',
+  'message-time-blocks',
+  'sparse-exchange-indexes',
+  'profile-keys',
+  'poll-bases',
+]);
 
 function what(p: UpgradeProgress, lang: Lang): string {
   return translator(lang)(`upgrade.what.${KNOWN.has(p.name) ? p.name : 'other'}`);

@@ -686,6 +686,12 @@ export class Archiver {
       const newDicts = copier.prepare(
         'INSERT OR IGNORE INTO arch.exchange_dicts (id, after_exchange, kind, crc, rows, data) SELECT id, after_exchange, kind, crc, 0, data FROM main.exchange_dicts',
       );
+      // The bases the rows' polls are packed against (migration 0026), each message's once.
+      const copyBases = copier.prepare(
+        `INSERT OR IGNORE INTO arch.exchange_bases (message_id, dict_id, packed)
+         SELECT b.message_id, b.dict_id, b.packed FROM main.exchange_bases b
+         WHERE b.message_id IN (SELECT message_id FROM arch.exchanges WHERE (started_at, id) > (?, ?) AND (started_at, id) <= (?, ?))`,
+      );
       // The profiles' keys the rows may name (migration 0025), as the live store has them.
       const profileKeys = copier.prepare('INSERT OR IGNORE INTO arch.profile_keys (key, profile) SELECT key, profile FROM main.profile_keys');
       let at: [number, number] = [Number.MIN_SAFE_INTEGER, 0];
@@ -701,6 +707,7 @@ export class Archiver {
           refreshDictionaries(copier!);
           copyRows.run(plan.cutoff, ...at, last.started_at, last.id);
           copyLinks.run(...at, last.started_at, last.id);
+          copyBases.run(...at, last.started_at, last.id);
           return { rows: rows.length, bytes: rows.reduce((s, r) => s + (r.size_bytes ?? 0), 0), last: [last.started_at, last.id] as [number, number] };
         });
         const r = step();
@@ -728,11 +735,12 @@ export class Archiver {
       copier.prepare('ATTACH DATABASE ? AS arch').run(partial);
       const check = copier.prepare('SELECT count(*) AS n, coalesce(sum(size_bytes), 0) AS bytes FROM arch.exchanges').get() as { n: number; bytes: number };
       const quick = copier.pragma('arch.quick_check', { simple: true });
-      // Every packed row's dictionary is in the archive (else it could not be read from there).
+      // Every packed row's and base's dictionary is in the archive (else it could not be read from there).
       const orphans = (
         copier
           .prepare(
-            'SELECT count(*) AS n FROM arch.exchanges e WHERE e.dict_id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM arch.exchange_dicts d WHERE d.id = e.dict_id)',
+            `SELECT (SELECT count(*) FROM arch.exchanges e WHERE e.dict_id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM arch.exchange_dicts d WHERE d.id = e.dict_id))
+                  + (SELECT count(*) FROM arch.exchange_bases b WHERE NOT EXISTS (SELECT 1 FROM arch.exchange_dicts d WHERE d.id = b.dict_id)) AS n`,
           )
           .get() as { n: number }
       ).n;

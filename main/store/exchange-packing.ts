@@ -103,14 +103,18 @@ export function packBatch(db: Database, limit = PACK_BATCH): PackingProgress | n
       if (!s) return indexBatch(db, limit);
       refreshDictionaries(db);
       const rows = db
-        .prepare(`SELECT id, ${PACKED_COLUMNS.join(', ')} FROM exchanges WHERE id > ? AND id <= ? AND packed IS NULL ORDER BY id LIMIT ?`)
-        .all(s.after, s.through, limit) as (PackedParts & { id: number })[];
+        .prepare(
+          `SELECT id, message_id, operation, ${PACKED_COLUMNS.join(', ')} FROM exchanges WHERE id > ? AND id <= ? AND packed IS NULL ORDER BY id LIMIT ?`,
+        )
+        .all(s.after, s.through, limit) as (PackedParts & { id: number; message_id: number | null; operation: string })[];
       const set = PACKED_COLUMNS.map((c) => `${c} = @${c}`).join(', ');
       const update = db.prepare(`UPDATE exchanges SET packed = @packed, dict_id = @dictId, ${set} WHERE id = @id`);
       const pack = packer(db);
       for (const row of rows) {
         const parts = Object.fromEntries(PACKED_COLUMNS.map((c) => [c, row[c]])) as PackedParts;
-        update.run({ ...PACKED_PLACEHOLDERS, id: row.id, ...pack(parts) });
+        // A status poll of a message against the message's base (migration 0026).
+        const poll = row.operation === 'status' && row.message_id !== null ? { messageId: row.message_id } : null;
+        update.run({ ...PACKED_PLACEHOLDERS, id: row.id, ...pack(parts, poll) });
       }
       if (rows.length < limit) {
         deleteSetting(db, KEY);

@@ -2,7 +2,7 @@ import type { Database, Statement } from 'better-sqlite3';
 import type { CaptureInfo } from '../../common/capture';
 import type { Exchange, ExchangeRecord } from '../../common/records';
 import { bodyReplyCode } from '../voice/replies';
-import { pack, PACKED_PLACEHOLDERS, refreshDictionaries, unpackRow, type PackedParts } from './exchange-pack';
+import { pack, PACKED_PLACEHOLDERS, packPoll, readyBase, refreshDictionaries, unpackRow, type PackedParts } from './exchange-pack';
 import { profileOfStored, storedForms, storedProfile } from './profile-keys';
 
 interface ExchangeRow {
@@ -103,6 +103,10 @@ export class ExchangeRepository {
       capture: link.capture ? JSON.stringify(link.capture) : null,
     };
     const bytes = (v: string | null) => (v === null ? 0 : Buffer.byteLength(v, 'utf8'));
+    // A status poll of a message is packed against the message's first (exchange-pack.ts, migration
+    // 0026); the insert's trigger reads the message's other exchanges' text, so their base is read first.
+    const packed = e.operation === 'status' && first !== null ? packPoll(this.db, parts, first) : pack(this.db, parts);
+    if (first !== null && e.operation !== 'status') readyBase(this.db, first);
     const info = this.insertStatement.run({
       ...PACKED_PLACEHOLDERS,
       messageId: first,
@@ -115,7 +119,7 @@ export class ExchangeRepository {
       startedAt: e.startedAt,
       providerCode: bodyReplyCode(e.responseBody),
       captureVerdict: link.capture?.verdict ?? null,
-      ...pack(this.db, parts),
+      ...packed,
       // What retention counts: the bytes of the headers and bodies as captured (migration 0005).
       sizeBytes: bytes(parts.request_headers) + bytes(parts.request_body) + bytes(parts.response_headers) + bytes(parts.response_body),
     });

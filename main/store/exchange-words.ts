@@ -1,4 +1,5 @@
 import type { Database } from 'better-sqlite3';
+import { withBases } from './exchange-pack';
 
 // The entries of the word index (migration 0021), made a batch at a time for exchanges stored
 // without them: those stored before the migration (the indexing job, exchange-packing.ts), and
@@ -9,6 +10,11 @@ import type { Database } from 'better-sqlite3';
 
 /** An exchange's text as the index holds it (SQL over a row of `exchanges`). */
 export const EXCHANGE_TEXT = 'callout_exchange_text(packed, url, request_headers, request_body, response_headers, response_body)';
+
+/** Whether `schema`'s store keeps its polls' bases (migration 0026). */
+function hasBases(db: Database, schema: string): boolean {
+  return db.prepare(`SELECT 1 FROM ${schema}.sqlite_master WHERE type = 'table' AND name = 'exchange_bases'`).get() !== undefined;
+}
 
 /** The words of the table it names ('main' or an attached one). */
 function tables(schema: string): { exchanges: string; words: string } {
@@ -33,10 +39,16 @@ export function indexMessages(db: Database, schema: string, after: number, limit
   if (last === after) return null;
   // One statement each (the index writes what it holds at the end of every statement that changes it).
   db.prepare(`DELETE FROM ${t.words} WHERE rowid > ? AND rowid <= ?`).run(after, last);
-  db.prepare(
-    `INSERT INTO ${t.words} (rowid, text) SELECT message_id, group_concat(${EXCHANGE_TEXT}, char(10)) FROM ${t.exchanges}
-     WHERE message_id > ? AND message_id <= ? GROUP BY message_id`,
-  ).run(after, last);
+  // The messages' polls are packed against their bases (migration 0026), given to the text's SQL function first.
+  const insert = () =>
+    db
+      .prepare(
+        `INSERT INTO ${t.words} (rowid, text) SELECT message_id, group_concat(${EXCHANGE_TEXT}, char(10)) FROM ${t.exchanges}
+         WHERE message_id > ? AND message_id <= ? GROUP BY message_id`,
+      )
+      .run(after, last);
+  if (hasBases(db, schema)) withBases(db, schema, after, last, insert);
+  else insert();
   return { last, exchanges };
 }
 

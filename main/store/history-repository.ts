@@ -408,7 +408,7 @@ export class HistoryRepository {
                  ORDER BY e.started_at ${dir}, e.id ${dir}`,
               ).all(match, ...params)
         ) as Row[];
-        const textOf = this.stmt(`SELECT id, started_at AS created_at, ${TEXT_COLUMNS} FROM exchanges WHERE id = ?`);
+        const textOf = this.stmt(`SELECT t.id, t.started_at AS created_at, ${this.textColumns('t')} FROM exchanges t WHERE t.id = ?`);
         const matches = textMatcher(this.db, terms);
         const rows: Row[] = [];
         // At most RARE_MATCHES texts a page (an entry is a whole call: the words may be in few of its
@@ -440,6 +440,18 @@ export class HistoryRepository {
    */
   private wordsByCall(): boolean {
     return this.stmt("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'exchanges_fts'").get() === undefined;
+  }
+
+  /**
+   * The columns a row's search text is read from, `alias` the row's table: with its message's base
+   * (migration 0026), read in the same statement (the text is read while the statement runs).
+   */
+  private textColumns(alias: string): string {
+    const bases = this.stmt("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'exchange_bases'").get() !== undefined;
+    const cols = TEXT_COLUMNS.split(', ')
+      .map((c) => `${alias}.${c}`)
+      .join(', ');
+    return bases ? `${cols}, (SELECT b.packed FROM exchange_bases b WHERE b.message_id = ${alias}.message_id) AS base_packed` : cols;
   }
 
   private walkExchanges(
@@ -493,8 +505,8 @@ export class HistoryRepository {
     }
     const all = walk('*');
     // The words are checked on each row's text, read (unpacked) once for all of them, until the page is full.
-    const textColumns = terms.length ? `, ${TEXT_COLUMNS}` : '';
-    const walked = `SELECT id, started_at AS created_at${textColumns} FROM (${all.sql} ORDER BY started_at ${dir}, id ${dir} LIMIT ${this.scanWindow})${
+    const textColumns = terms.length ? `, ${this.textColumns('w')}` : '';
+    const walked = `SELECT id, started_at AS created_at${textColumns} FROM (${all.sql} ORDER BY started_at ${dir}, id ${dir} LIMIT ${this.scanWindow}) w${
       residual.length ? ` WHERE ${residual.map((c) => c.sql).join(' AND ')}` : ''
     }`;
     const params = [...all.params, ...residual.flatMap((c) => c.params)];
@@ -777,7 +789,7 @@ function trigramQuery(words: string[]): string {
 
 /** The columns an exchange's search text is read from, packed or not. */
 const TEXT_COLUMNS = 'packed, url, request_headers, request_body, response_headers, response_body';
-type TextRow = Row & Partial<PackedParts> & { packed: Buffer | null };
+type TextRow = Row & Partial<PackedParts> & { packed: Buffer | null; base_packed?: Buffer | null };
 
 /**
  * Whether a row's text holds every word, as `LIKE '%word%'` would say (a substring, ASCII case

@@ -24,6 +24,7 @@ import { migration0022 } from './0022-exchange-hours';
 import { migration0023 } from './0023-message-time-blocks';
 import { migration0024 } from './0024-sparse-exchange-indexes';
 import { migration0025 } from './0025-profile-keys';
+import { migration0026 } from './0026-poll-bases';
 
 export type { Migration, MigrationFill, MigrationProgress } from './types';
 
@@ -54,4 +55,5 @@ export const MIGRATIONS: readonly Migration[] = [
   migration0023,
   migration0024,
   migration0025,
+  migration0026,
 ];
