@@ -219,8 +219,9 @@ function compress(text: Buffer, d: Dictionary): Buffer {
   return Buffer.concat([Buffer.from([FORMAT, ...writeVarint(d.id)]), crcBytes(d.crc), body]);
 }
 
-function compressBased(text: Buffer, d: Dictionary, messageId: number, base: Base): Buffer {
-  const body = deflateRawSync(text, { dictionary: basedDictionary(d, base.text), level: constants.Z_DEFAULT_COMPRESSION });
+function compressBased(db: Database, text: Buffer, d: Dictionary, messageId: number, base: Base): Buffer {
+  const dictionary = basesOf(db).dictionary(d, messageId, base.crc, () => base.text);
+  const body = deflateRawSync(text, { dictionary, level: constants.Z_DEFAULT_COMPRESSION });
   return Buffer.concat([Buffer.from([FORMAT_BASED, ...writeVarint(d.id)]), crcBytes(d.crc), Buffer.from(writeVarint(messageId)), crcBytes(base.crc), body]);
 }
 
@@ -243,7 +244,20 @@ interface Base {
  */
 class Bases {
   private readonly recent = new Map<string, Buffer>();
+  /** The dictionaries made of a store dictionary and a base, lately used (a page reads a call's polls one after another). */
+  private readonly joined = new Map<string, Buffer>();
+  readonly reads = new Map<string, Statement>();
   scoped: Map<string, Buffer> | null = null;
+
+  dictionary(d: Dictionary, messageId: number, crc: number, text: () => Buffer): Buffer {
+    const key = `${d.id}:${d.crc}:${messageId}:${crc}`;
+    let joined = this.joined.get(key);
+    if (joined) return joined;
+    joined = basedDictionary(d, text());
+    this.joined.set(key, joined);
+    if (this.joined.size > 256) this.joined.delete(this.joined.keys().next().value!);
+    return joined;
+  }
 
   get(messageId: number, crc: number): Buffer | undefined {
     const key = `${messageId}:${crc}`;
@@ -299,7 +313,10 @@ function inflatePlain(db: Database, packed: Uint8Array, mayRead: boolean): Buffe
 
 /** The `exchange_bases` row of a message, read in the connection's snapshot (null when it has none). */
 function readBase(db: Database, messageId: number, schema = 'main'): Base | null {
-  const row = db.prepare(`SELECT packed FROM ${schema}.exchange_bases WHERE message_id = ?`).get(messageId) as { packed: Buffer } | undefined;
+  const reads = basesOf(db).reads;
+  let read = reads.get(schema);
+  if (!read) reads.set(schema, (read = db.prepare(`SELECT packed FROM ${schema}.exchange_bases WHERE message_id = ?`)));
+  const row = read.get(messageId) as { packed: Buffer } | undefined;
   if (!row) return null;
   const text = inflatePlain(db, row.packed, true);
   const base = { text, crc: crc32(text) };
@@ -328,7 +345,8 @@ function baseText(db: Database, based: NonNullable<Header['based']>, mayRead: bo
  */
 export function unpack(db: Database, packed: Uint8Array, mayRead = true, basePacked?: Uint8Array | null): PackedParts {
   const h = readHeader(db, packed, mayRead);
-  const dictionary = h.based ? basedDictionary(h.dict, baseText(db, h.based, mayRead, basePacked)) : h.dict.data;
+  const based = h.based;
+  const dictionary = based ? basesOf(db).dictionary(h.dict, based.messageId, based.crc, () => baseText(db, based, mayRead, basePacked)) : h.dict.data;
   const values = JSON.parse(inflateRawSync(packed.subarray(h.body), { dictionary, maxOutputLength: MAX_UNPACKED_BYTES }).toString('utf8')) as (string | null)[];
   return Object.fromEntries(PACKED_COLUMNS.map((c, i) => [c, values[i] ?? null])) as PackedParts;
 }
@@ -463,7 +481,7 @@ function pollPacker(db: Database, d: Dictionary): (parts: PackedParts, messageId
       base = { text, crc: crc32(text) };
       basesOf(db).remember(messageId, base);
     }
-    return { packed: compressBased(text, d, messageId, base), dictId: d.id };
+    return { packed: compressBased(db, text, d, messageId, base), dictId: d.id };
   };
 }
 
@@ -495,7 +513,7 @@ export function rebasePolls(db: Database, messageId: number, rows: ReadonlyArray
       base = { text, crc: crc32(text) };
       basesOf(db).remember(messageId, base);
     }
-    out.set(row.id, compressBased(text, h.dict, messageId, base));
+    out.set(row.id, compressBased(db, text, h.dict, messageId, base));
   }
   return out;
 }
