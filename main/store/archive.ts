@@ -700,8 +700,8 @@ export class Archiver {
           const rows = batch.all(plan.cutoff, ...at) as Array<{ started_at: number; id: number; size_bytes: number | null }>;
           if (!rows.length) return null;
           const last = rows.at(-1)!;
-          // A dictionary made since the first batch (rows are packed while this runs); the search
-          // index's trigger reads each row's text with the live store's dictionaries (the same ids).
+          // A dictionary made since the first batch (rows are packed while this runs), with the same
+          // ids as the live store's (the word index is made after the copy, from the archive's rows).
           newDicts.run();
           profileKeys.run();
           refreshDictionaries(copier!);

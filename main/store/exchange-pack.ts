@@ -370,12 +370,27 @@ export function unpackRow<T extends Partial<PackedParts> & { packed?: Uint8Array
  * `to` of `schema`'s store given to the SQL function (read first: it cannot read them itself).
  */
 export function withBases<T>(db: Database, schema: string, from: number, to: number, fn: () => T): T {
+  const rows = db.prepare(`SELECT message_id, packed FROM ${schema}.exchange_bases WHERE message_id > ? AND message_id <= ?`).all(from, to);
+  return withBaseRows(db, rows as BaseRow[], fn);
+}
+
+/** `withBases` for the messages named (a deletion's batch: their rows' text is read by the old index's trigger). */
+export function withBasesOf<T>(db: Database, messageIds: readonly number[], fn: () => T): T {
+  if (!keepsBases(db)) return fn();
+  const rows = db
+    .prepare('SELECT message_id, packed FROM exchange_bases WHERE message_id IN (SELECT value FROM json_each(?))')
+    .all(JSON.stringify([...new Set(messageIds)]));
+  return withBaseRows(db, rows as BaseRow[], fn);
+}
+
+interface BaseRow {
+  message_id: number;
+  packed: Buffer;
+}
+
+function withBaseRows<T>(db: Database, rows: readonly BaseRow[], fn: () => T): T {
   const b = basesOf(db);
   const scoped = new Map<string, Buffer>();
-  const rows = db.prepare(`SELECT message_id, packed FROM ${schema}.exchange_bases WHERE message_id > ? AND message_id <= ?`).all(from, to) as Array<{
-    message_id: number;
-    packed: Buffer;
-  }>;
   for (const r of rows) {
     const text = inflatePlain(db, r.packed, true);
     scoped.set(`${r.message_id}:${crc32(text)}`, text);
@@ -540,22 +555,27 @@ export const PACKED_PLACEHOLDERS: PackedParts = {
 /**
  * `callout_exchange_text(packed, url, request_headers, request_body, response_headers, response_body)`:
  * an exchange's search text in SQL, packed or not. It cannot read the database (SQLite is busy
- * running the statement), so its caller refreshes the dictionaries first (refreshDictionaries).
+ * running the statement), so its caller refreshes the dictionaries first (refreshDictionaries), and
+ * gives a based row's base (`withBases`, or the seventh argument: the base as stored, which SQL that
+ * reads rows of any message passes, migration 0026).
  */
 export function registerExchangeFunctions(db: Database): void {
-  db.function(
-    'callout_exchange_text',
-    { deterministic: true },
-    (packed: unknown, url: unknown, requestHeaders: unknown, requestBody: unknown, responseHeaders: unknown, responseBody: unknown) => {
-      if (packed instanceof Uint8Array && packed.length) return searchText(unpack(db, packed, false));
-      const s = (v: unknown) => (typeof v === 'string' ? v : null);
-      return searchText({
-        url: s(url) ?? '',
-        request_headers: s(requestHeaders) ?? '',
-        request_body: s(requestBody),
-        response_headers: s(responseHeaders),
-        response_body: s(responseBody),
-      });
-    },
+  const text = (packed: unknown, columns: unknown[], base: unknown): string => {
+    if (packed instanceof Uint8Array && packed.length) return searchText(unpack(db, packed, false, base instanceof Uint8Array ? base : null));
+    const s = (v: unknown) => (typeof v === 'string' ? v : null);
+    const [url, requestHeaders, requestBody, responseHeaders, responseBody] = columns;
+    return searchText({
+      url: s(url) ?? '',
+      request_headers: s(requestHeaders) ?? '',
+      request_body: s(requestBody),
+      response_headers: s(responseHeaders),
+      response_body: s(responseBody),
+    });
+  };
+  db.function('callout_exchange_text', { deterministic: true }, (packed: unknown, a: unknown, b: unknown, c: unknown, d: unknown, e: unknown) =>
+    text(packed, [a, b, c, d, e], null),
+  );
+  db.function('callout_exchange_text', { deterministic: true }, (packed: unknown, a: unknown, b: unknown, c: unknown, d: unknown, e: unknown, base: unknown) =>
+    text(packed, [a, b, c, d, e], base),
   );
 }

@@ -35,6 +35,7 @@ export const PROBED_TABLES: ReadonlySet<string> = new Set([
   'exchange_messages',
   'message_stats',
   'exchange_hours',
+  'exchange_bases',
   'messages_fts_data',
   'messages_fts_idx',
   'messages_fts_docsize',

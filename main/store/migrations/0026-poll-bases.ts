@@ -32,6 +32,27 @@ export const migration0026: Migration = {
           AND NOT EXISTS (SELECT 1 FROM exchanges WHERE message_id = old.message_id);
       END;
     `);
+    // A store upgraded from before migration 0021 keeps its index of each exchange until the
+    // indexing job ends. Its triggers and its content (a view) read each row's text: a poll's with
+    // its base, passed from the row's message (the delete's before the row, and its base, go).
+    const oldIndex = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'exchanges_fts'").get() !== undefined;
+    if (oldIndex) {
+      const text = (row: string) =>
+        `callout_exchange_text(${row}.packed, ${row}.url, ${row}.request_headers, ${row}.request_body, ${row}.response_headers, ${row}.response_body,
+          (SELECT b.packed FROM exchange_bases b WHERE b.message_id = ${row}.message_id))`;
+      db.exec(`
+        DROP VIEW exchanges_search_text;
+        CREATE VIEW exchanges_search_text (id, text) AS SELECT id, ${text('exchanges')} FROM exchanges;
+        DROP TRIGGER exchanges_fts_after_insert;
+        CREATE TRIGGER exchanges_fts_after_insert AFTER INSERT ON exchanges BEGIN
+          INSERT INTO exchanges_fts (rowid, text) VALUES (new.id, ${text('new')});
+        END;
+        DROP TRIGGER exchanges_fts_after_delete;
+        CREATE TRIGGER exchanges_fts_after_delete BEFORE DELETE ON exchanges BEGIN
+          INSERT INTO exchanges_fts (exchanges_fts, rowid, text) VALUES ('delete', old.id, ${text('old')});
+        END;
+      `);
+    }
   },
   fills: [
     {

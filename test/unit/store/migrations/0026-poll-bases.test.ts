@@ -7,6 +7,8 @@ import { ExchangeRepository } from '../../../../main/store/exchange-repository';
 import { HistoryRepository } from '../../../../main/store/history-repository';
 import { applyRetention } from '../../../../main/store/retention';
 import { openDatabase } from '../../../../main/store/database';
+import { packBatch } from '../../../../main/store/exchange-packing';
+import { seedV19, T0 as V19_T0 } from '../../../helpers/v19-store';
 import { openAt, tempDbFile } from './temp-db';
 
 // A call's status polls are packed against the first of them (its base, kept once): the polls stored
@@ -243,5 +245,49 @@ describe('migration 0026: poll bases', () => {
     // Everything goes: so do the bases, and the dictionaries but the newest.
     applyRetention(db, { exchangeDays: 1, exchangeMaxBytes: null }, T0 + 400 * 86_400_000);
     expect(db.prepare('SELECT count(*) AS n FROM exchange_bases').get()).toEqual({ n: 0 });
+  });
+
+  it('a store upgraded from before the words of a call were indexed once deletes its based polls, the old index kept or not', async () => {
+    const file = tempDbFile();
+    const v19 = openAt(file, 19);
+    seedV19(v19, 60);
+    v19.close();
+    const db = openAt(file, 26);
+    // Packed (the polls against their bases) but not yet indexed: the index of each exchange is still there.
+    for (let p; (p = packBatch(db)) && p.step === 'packing';);
+    const has = (d: Database, name: string) => d.prepare('SELECT 1 FROM sqlite_master WHERE name = ?').get(name) !== undefined;
+    expect(has(db, 'exchanges_fts')).toBe(true);
+    expect(pollBytes(db).based).toBeGreaterThan(100);
+    const ids = (db.prepare('SELECT id FROM exchanges ORDER BY started_at, id').all() as { id: number }[]).map((r) => r.id);
+    db.close();
+
+    // The app started again (no base in memory): retention by age takes the older half, by size all but 50.
+    const fresh = openDatabase(file);
+    try {
+      const repo = new ExchangeRepository(fresh);
+      const middle = (fresh.prepare('SELECT started_at FROM exchanges WHERE id = ?').get(ids[Math.floor(ids.length / 2)]) as { started_at: number }).started_at;
+      expect(repo.deleteStartedBefore(middle)).toBeGreaterThan(100);
+      const [cutAt, cutId] = (() => {
+        const r = fresh.prepare('SELECT started_at, id FROM exchanges ORDER BY started_at DESC, id DESC LIMIT 1 OFFSET 50').get() as {
+          started_at: number;
+          id: number;
+        };
+        return [r.started_at, r.id];
+      })();
+      repo.deleteThrough(cutAt, cutId);
+      const left = fresh.prepare('SELECT id FROM exchanges').all() as { id: number }[];
+      expect(left).toHaveLength(50);
+      // The old index holds exactly the rows left (its entries were deleted with their rows), and they read back.
+      expect(fresh.prepare("INSERT INTO exchanges_fts (exchanges_fts, rank) VALUES ('integrity-check', 1)").run()).toBeTruthy();
+      expect(fresh.pragma('integrity_check', { simple: true })).toBe('ok');
+      for (const { id } of left) expect(repo.get(id)?.id).toBe(id);
+      // Indexed by the job, the old index goes; deleting goes on as one statement.
+      while (packBatch(fresh) !== null);
+      expect(has(fresh, 'exchanges_fts')).toBe(false);
+      expect(repo.deleteStartedBefore(V19_T0 + 400 * 86_400_000)).toBe(50);
+      expect(fresh.prepare('SELECT count(*) AS n FROM exchange_bases').get()).toEqual({ n: 0 });
+    } finally {
+      fresh.close();
+    }
   });
 });
