@@ -21,9 +21,9 @@ import type { Database, Statement } from 'better-sqlite3';
 // A call's status polls repeat one another far more than they repeat the store: the same smsid,
 // times and reply, a field or two changed (migration 0026). So a poll of a message is packed in
 // format 2: the same, with the message's id and the CRC-32 of its *base* after the dictionary's,
-// deflated with the dictionary's newest 8 KB followed by the base. The base is the text of the message's first
-// poll, kept packed (format 1) in `exchange_bases` while any exchange of the message is kept. A
-// poll then takes about 35 bytes instead of 90.
+// deflated with the dictionary's newest 8 KB followed by the base. The base is the text of the
+// message's first poll, kept packed (format 1) in `exchange_bases` while any exchange of the
+// message is kept. A poll then takes about 35 bytes instead of 90.
 
 /** The columns kept in `packed`, in the order of its JSON array. */
 export const PACKED_COLUMNS = [
@@ -371,15 +371,6 @@ export function unpackRow<T extends Partial<PackedParts> & { packed?: Uint8Array
  */
 export function withBases<T>(db: Database, schema: string, from: number, to: number, fn: () => T): T {
   const rows = db.prepare(`SELECT message_id, packed FROM ${schema}.exchange_bases WHERE message_id > ? AND message_id <= ?`).all(from, to);
-  return withBaseRows(db, rows as BaseRow[], fn);
-}
-
-/** `withBases` for the messages named (a deletion's batch: their rows' text is read by the old index's trigger). */
-export function withBasesOf<T>(db: Database, messageIds: readonly number[], fn: () => T): T {
-  if (!keepsBases(db)) return fn();
-  const rows = db
-    .prepare('SELECT message_id, packed FROM exchange_bases WHERE message_id IN (SELECT value FROM json_each(?))')
-    .all(JSON.stringify([...new Set(messageIds)]));
   return withBaseRows(db, rows as BaseRow[], fn);
 }
 
