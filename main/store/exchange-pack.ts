@@ -246,8 +246,15 @@ class Bases {
   private readonly recent = new Map<string, Buffer>();
   /** The dictionaries made of a store dictionary and a base, lately used (a page reads a call's polls one after another). */
   private readonly joined = new Map<string, Buffer>();
-  readonly reads = new Map<string, Statement>();
+  private readonly statements = new Map<string, Statement>();
   scoped: Map<string, Buffer> | null = null;
+
+  /** A statement of the bases', prepared once a connection (a poll is packed or read at every insert and page). */
+  statement(db: Database, sql: string): Statement {
+    let s = this.statements.get(sql);
+    if (!s) this.statements.set(sql, (s = db.prepare(sql)));
+    return s;
+  }
 
   dictionary(d: Dictionary, messageId: number, crc: number, text: () => Buffer): Buffer {
     const key = `${d.id}:${d.crc}:${messageId}:${crc}`;
@@ -313,10 +320,7 @@ function inflatePlain(db: Database, packed: Uint8Array, mayRead: boolean): Buffe
 
 /** The `exchange_bases` row of a message, read in the connection's snapshot (null when it has none). */
 function readBase(db: Database, messageId: number, schema = 'main'): Base | null {
-  const reads = basesOf(db).reads;
-  let read = reads.get(schema);
-  if (!read) reads.set(schema, (read = db.prepare(`SELECT packed FROM ${schema}.exchange_bases WHERE message_id = ?`)));
-  const row = read.get(messageId) as { packed: Buffer } | undefined;
+  const row = basesOf(db).statement(db, `SELECT packed FROM ${schema}.exchange_bases WHERE message_id = ?`).get(messageId) as { packed: Buffer } | undefined;
   if (!row) return null;
   const text = inflatePlain(db, row.packed, true);
   const base = { text, crc: crc32(text) };
@@ -370,6 +374,7 @@ export function unpackRow<T extends Partial<PackedParts> & { packed?: Uint8Array
  * `to` of `schema`'s store given to the SQL function (read first: it cannot read them itself).
  */
 export function withBases<T>(db: Database, schema: string, from: number, to: number, fn: () => T): T {
+  if (!keepsBases(db, schema)) return fn();
   const rows = db.prepare(`SELECT message_id, packed FROM ${schema}.exchange_bases WHERE message_id > ? AND message_id <= ?`).all(from, to);
   return withBaseRows(db, rows as BaseRow[], fn);
 }
@@ -395,14 +400,19 @@ function withBaseRows<T>(db: Database, rows: readonly BaseRow[], fn: () => T): T
   }
 }
 
-/** Whether the store keeps bases (migration 0026): a store at an older schema packs polls on their own. */
-function keepsBases(db: Database): boolean {
-  if (withBaseTable.has(db)) return true;
-  const has = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'exchange_bases'").get() !== undefined;
-  if (has) withBaseTable.add(db);
+/**
+ * Whether `schema`'s store keeps bases (migration 0026): a store at an older schema packs polls on
+ * their own. Once the live store has the table it keeps it (remembered for the connection).
+ */
+export function keepsBases(db: Database, schema = 'main'): boolean {
+  if (schema === 'main' && withBaseTable.has(db)) return true;
+  const has = db.prepare(`SELECT 1 FROM ${schema}.sqlite_master WHERE type = 'table' AND name = 'exchange_bases'`).get() !== undefined;
+  if (has && schema === 'main') withBaseTable.add(db);
   return has;
 }
 const withBaseTable = new WeakSet<Database>();
+
+const INSERT_BASE = 'INSERT INTO exchange_bases (message_id, dict_id, packed) VALUES (?, ?, ?)';
 
 /** The text the search looks in: URL, request headers and body, response headers and body, one per line. */
 export function searchText(p: Pick<PackedParts, 'url' | 'request_headers' | 'request_body' | 'response_headers' | 'response_body'>): string {
@@ -478,7 +488,7 @@ export function readyBase(db: Database, messageId: number): void {
 
 function pollPacker(db: Database, d: Dictionary): (parts: PackedParts, messageId: number) => Packed {
   if (!keepsBases(db)) return (parts) => ({ packed: compress(encode(parts), d), dictId: d.id });
-  const insertBase = db.prepare('INSERT INTO exchange_bases (message_id, dict_id, packed) VALUES (?, ?, ?)');
+  const insertBase = basesOf(db).statement(db, INSERT_BASE);
   return (parts, messageId) => {
     const text = encode(parts);
     let base = readBase(db, messageId);
@@ -515,7 +525,7 @@ export function rebasePolls(db: Database, messageId: number, rows: ReadonlyArray
     const text = inflateRawSync(row.packed.subarray(h.body), { dictionary: h.dict.data, maxOutputLength: MAX_UNPACKED_BYTES });
     if (!base) {
       // The first poll's own blob is the base's: the same text, packed with the same dictionary.
-      db.prepare('INSERT INTO exchange_bases (message_id, dict_id, packed) VALUES (?, ?, ?)').run(messageId, h.dict.id, row.packed);
+      basesOf(db).statement(db, INSERT_BASE).run(messageId, h.dict.id, row.packed);
       base = { text, crc: crc32(text) };
       basesOf(db).remember(messageId, base);
     }

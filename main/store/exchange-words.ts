@@ -11,11 +11,6 @@ import { withBases } from './exchange-pack';
 /** An exchange's text as the index holds it (SQL over a row of `exchanges`). */
 export const EXCHANGE_TEXT = 'callout_exchange_text(packed, url, request_headers, request_body, response_headers, response_body)';
 
-/** Whether `schema`'s store keeps its polls' bases (migration 0026). */
-function hasBases(db: Database, schema: string): boolean {
-  return db.prepare(`SELECT 1 FROM ${schema}.sqlite_master WHERE type = 'table' AND name = 'exchange_bases'`).get() !== undefined;
-}
-
 /** The words of the table it names ('main' or an attached one). */
 function tables(schema: string): { exchanges: string; words: string } {
   return { exchanges: `${schema}.exchanges`, words: `${schema}.exchange_words` };
@@ -40,15 +35,14 @@ export function indexMessages(db: Database, schema: string, after: number, limit
   // One statement each (the index writes what it holds at the end of every statement that changes it).
   db.prepare(`DELETE FROM ${t.words} WHERE rowid > ? AND rowid <= ?`).run(after, last);
   // The messages' polls are packed against their bases (migration 0026), given to the text's SQL function first.
-  const insert = () =>
+  withBases(db, schema, after, last, () =>
     db
       .prepare(
         `INSERT INTO ${t.words} (rowid, text) SELECT message_id, group_concat(${EXCHANGE_TEXT}, char(10)) FROM ${t.exchanges}
          WHERE message_id > ? AND message_id <= ? GROUP BY message_id`,
       )
-      .run(after, last);
-  if (hasBases(db, schema)) withBases(db, schema, after, last, insert);
-  else insert();
+      .run(after, last),
+  );
   return { last, exchanges };
 }
 

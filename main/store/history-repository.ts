@@ -4,7 +4,7 @@ import type { ExchangeRecord, MessageRecord } from '../../common/records';
 import { mobileDigits } from '../../common/domain/mobile';
 import { fail } from '../errors';
 import { ExchangeRepository } from './exchange-repository';
-import { refreshDictionaries, searchText, unpackRow, type PackedParts } from './exchange-pack';
+import { keepsBases, refreshDictionaries, searchText, unpackRow, type PackedParts } from './exchange-pack';
 import { MessageRepository } from './message-repository';
 import { storedForms } from './profile-keys';
 import { SPARSE, sparseCondition } from './migrations/0024-sparse-exchange-indexes';
@@ -447,7 +447,7 @@ export class HistoryRepository {
    * (migration 0026), read in the same statement (the text is read while the statement runs).
    */
   private textColumns(alias: string): string {
-    const bases = this.stmt("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'exchange_bases'").get() !== undefined;
+    const bases = keepsBases(this.db);
     const cols = TEXT_COLUMNS.split(', ')
       .map((c) => `${alias}.${c}`)
       .join(', ');

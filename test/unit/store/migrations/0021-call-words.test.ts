@@ -5,8 +5,8 @@ import { CALL_ENTRY_MAX } from '../../../../main/store/migrations/0021-call-word
 import { ExchangeRepository } from '../../../../main/store/exchange-repository';
 import { HistoryRepository } from '../../../../main/store/history-repository';
 import { compactAdvised, packBatch, packingProgress } from '../../../../main/store/exchange-packing';
-import { openAt, tempDbFile } from './temp-db';
-import { seedV19, T0 } from '../../../helpers/v19-store';
+import { openAt, storeWrittenBy19, tempDbFile } from './temp-db';
+import { T0 } from '../../../helpers/v19-store';
 import { everything } from '../../../helpers/exchange-views';
 
 // A store written by the schema before this migration (its exchanges packed, each in the old index on
@@ -47,10 +47,7 @@ describe('migration 0021: the words of a call, indexed once', () => {
   });
 
   it('upgrades a store written by schema 20: search finds the same exchanges before indexing, after an interrupted job, and after', async () => {
-    const file = tempDbFile();
-    const v19 = openAt(file, 19);
-    seedV19(v19, 60);
-    v19.close();
+    const file = storeWrittenBy19(60);
     const v20 = openAt(file, 20);
     while (packBatch(v20) !== null);
     const before = await everything(v20);
@@ -112,10 +109,7 @@ describe('migration 0021: the words of a call, indexed once', () => {
   });
 
   it('an entry is a call: kept while one of its exchanges is, and gone with the last', () => {
-    const file = tempDbFile();
-    const v19 = openAt(file, 19);
-    seedV19(v19, 200);
-    v19.close();
+    const file = storeWrittenBy19(200);
     const db = openAt(file, 21);
     while (packBatch(db) !== null);
     checked(db);
@@ -198,10 +192,7 @@ describe('migration 0021: the words of a call, indexed once', () => {
   });
 
   it('takes far fewer bytes than an entry an exchange', () => {
-    const file = tempDbFile();
-    const v19 = openAt(file, 19);
-    seedV19(v19, 300);
-    v19.close();
+    const file = storeWrittenBy19(300);
     const db = openAt(file, 21);
     while (packingProgress(db)?.step === 'packing') packBatch(db);
     db.exec("INSERT INTO exchanges_fts (exchanges_fts) VALUES ('optimize')");

@@ -4,8 +4,8 @@ import { MIGRATIONS } from '../../../../main/store/migrations';
 import { ExchangeRepository } from '../../../../main/store/exchange-repository';
 import { packBatch } from '../../../../main/store/exchange-packing';
 import { applyRetention, exchangeUsage, planRetention } from '../../../../main/store/retention';
-import { openAt, tempDbFile } from './temp-db';
-import { seedV19, T0 } from '../../../helpers/v19-store';
+import { openAt, storeWrittenBy19, tempDbFile } from './temp-db';
+import { T0 } from '../../../helpers/v19-store';
 import { everything } from '../../../helpers/exchange-views';
 
 // Storage's figures from the hours' sums: always what summing every exchange gives, through upgrade,
@@ -43,10 +43,7 @@ describe('migration 0022: how many exchanges and bytes each hour holds', () => {
   });
 
   it('upgrades a store written by schema 21: the same figures, and every byte as readable as before', async () => {
-    const file = tempDbFile();
-    const v19 = openAt(file, 19);
-    seedV19(v19, 40);
-    v19.close();
+    const file = storeWrittenBy19(40);
     const v21 = openAt(file, 21);
     while (packBatch(v21) !== null);
     const before = await everything(v21);

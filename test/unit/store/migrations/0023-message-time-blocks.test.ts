@@ -3,8 +3,8 @@ import type { Database } from 'better-sqlite3';
 import { MIGRATIONS } from '../../../../main/store/migrations';
 import { HistoryRepository } from '../../../../main/store/history-repository';
 import { TIME_BLOCK_BITS } from '../../../../main/store/time-blocks';
-import { openAt, tempDbFile } from './temp-db';
-import { seedV19, T0 } from '../../../helpers/v19-store';
+import { openAt, storeWrittenBy19, tempDbFile } from './temp-db';
+import { T0 } from '../../../helpers/v19-store';
 import { everything } from '../../../helpers/exchange-views';
 
 // The time bounds of each block of message ids: every message's time inside its block's bounds,
@@ -45,10 +45,7 @@ describe('migration 0023: the time bounds of each block of message ids', () => {
   });
 
   it('upgrades a store written by schema 22: bounds for every block, the same pages, every byte readable', async () => {
-    const file = tempDbFile();
-    const v19 = openAt(file, 19);
-    seedV19(v19, 30);
-    v19.close();
+    const file = storeWrittenBy19(30);
     const v22 = openAt(file, 22);
     // Messages far apart in ids (five blocks), one stored by a clock set back a day.
     for (let i = 0; i < 50; i++) message(v22, 10 * BLOCK + i * 1500, T0 + i * MINUTE, `1380013${String(8000 + i).padStart(4, '0')}`);

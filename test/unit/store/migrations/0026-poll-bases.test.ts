@@ -8,8 +8,8 @@ import { HistoryRepository } from '../../../../main/store/history-repository';
 import { applyRetention } from '../../../../main/store/retention';
 import { openDatabase } from '../../../../main/store/database';
 import { packBatch } from '../../../../main/store/exchange-packing';
-import { seedV19, T0 as V19_T0 } from '../../../helpers/v19-store';
-import { openAt, tempDbFile } from './temp-db';
+import { T0 as V19_T0 } from '../../../helpers/v19-store';
+import { openAt, storeWrittenBy19, tempDbFile } from './temp-db';
 
 // A call's status polls are packed against the first of them (its base, kept once): the polls stored
 // before are packed again, and every byte of every exchange reads back the same — the inspector, HAR,
@@ -248,10 +248,7 @@ describe('migration 0026: poll bases', () => {
   });
 
   it('a store upgraded from before the words of a call were indexed once deletes its based polls, the old index kept or not', async () => {
-    const file = tempDbFile();
-    const v19 = openAt(file, 19);
-    seedV19(v19, 60);
-    v19.close();
+    const file = storeWrittenBy19(60);
     const db = openAt(file, 26);
     // Packed (the polls against their bases) but not yet indexed: the index of each exchange is still there.
     for (let p; (p = packBatch(db)) && p.step === 'packing';);

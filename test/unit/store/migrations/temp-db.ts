@@ -6,6 +6,7 @@ import type { Database } from 'better-sqlite3';
 import { openDatabase, schemaVersion } from '../../../../main/store/database';
 import { tempHome } from '../../../helpers/temp-home';
 import type { Exchange } from '../../../../common/exchange';
+import { seedV19 } from '../../../helpers/v19-store';
 
 const opened = new Map<string, Database[]>();
 
@@ -41,6 +42,15 @@ export function upgradeTo(version: number, seed: (db: Database) => void): Databa
   seed(before);
   before.close();
   return openAt(file, version);
+}
+
+/** A database file as schema 19 wrote it, with `calls` calls (test/helpers/v19-store.ts), closed. */
+export function storeWrittenBy19(calls: number): string {
+  const file = tempDbFile();
+  const v19 = openAt(file, 19);
+  seedV19(v19, calls);
+  v19.close();
+  return file;
 }
 
 /** The lines of `EXPLAIN QUERY PLAN` for a query, joined: what SQLite will do to answer it. */
