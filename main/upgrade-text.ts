@@ -24,6 +24,7 @@ const KNOWN = new Set([
   'sparse-exchange-indexes',
   'profile-keys',
   'poll-bases',
+  'word-stops',
 ]);
 
 function what(p: UpgradeProgress, lang: Lang): string {

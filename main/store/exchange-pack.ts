@@ -1,5 +1,6 @@
 import { constants, crc32, deflateRawSync, inflateRawSync } from 'node:zlib';
 import type { Database, Statement } from 'better-sqlite3';
+import { indexWords } from './words';
 
 // How an exchange's text is kept small (issue 27, migration 0020). An exchange's URL, headers, bodies,
 // status text, error message, timings and capture record are kept together in `exchanges.packed`:
@@ -370,12 +371,12 @@ export function unpackRow<T extends Partial<PackedParts> & { packed?: Uint8Array
 }
 
 /**
- * Runs `fn` (a statement that reads rows' text in SQL) with the bases of the messages `from` < id ≤
- * `to` of `schema`'s store given to the SQL function (read first: it cannot read them itself).
+ * Runs `fn` (a statement that reads rows' text in SQL) with the bases of the messages `first` ≤ id ≤
+ * `last` of `schema`'s store given to the SQL function (read first: it cannot read them itself).
  */
-export function withBases<T>(db: Database, schema: string, from: number, to: number, fn: () => T): T {
+export function withBases<T>(db: Database, schema: string, first: number | bigint, last: number | bigint, fn: () => T): T {
   if (!keepsBases(db, schema)) return fn();
-  const rows = db.prepare(`SELECT message_id, packed FROM ${schema}.exchange_bases WHERE message_id > ? AND message_id <= ?`).all(from, to);
+  const rows = db.prepare(`SELECT message_id, packed FROM ${schema}.exchange_bases WHERE message_id BETWEEN ? AND ?`).all(first, last);
   return withBaseRows(db, rows as BaseRow[], fn);
 }
 
@@ -558,7 +559,8 @@ export const PACKED_PLACEHOLDERS: PackedParts = {
  * an exchange's search text in SQL, packed or not. It cannot read the database (SQLite is busy
  * running the statement), so its caller refreshes the dictionaries first (refreshDictionaries), and
  * gives a based row's base (`withBases`, or the seventh argument: the base as stored, which SQL that
- * reads rows of any message passes, migration 0026).
+ * reads rows of any message passes, migration 0026). Also `callout_words(text)`, what the word
+ * index holds of a text (migration 0027).
  */
 export function registerExchangeFunctions(db: Database): void {
   const text = (packed: unknown, columns: unknown[], base: unknown): string => {
@@ -579,4 +581,6 @@ export function registerExchangeFunctions(db: Database): void {
   db.function('callout_exchange_text', { deterministic: true }, (packed: unknown, a: unknown, b: unknown, c: unknown, d: unknown, e: unknown, base: unknown) =>
     text(packed, [a, b, c, d, e], base),
   );
+  // What the word index holds of a text (migration 0027, words.ts).
+  db.function('callout_words', { deterministic: true }, (t: unknown) => (typeof t === 'string' ? indexWords(t) : ''));
 }

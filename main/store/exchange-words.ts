@@ -3,13 +3,29 @@ import { withBases } from './exchange-pack';
 
 // The entries of the word index (migration 0021), made a batch at a time for exchanges stored
 // without them: those stored before the migration (the indexing job, exchange-packing.ts), and
-// those an archive copies (archive.ts, whose triggers are off while it copies). An entry holds the
-// text of all of a message's exchanges (its rowid is the message's id), or of one exchange no
+// those an archive copies (archive.ts, whose triggers are off while it copies), and the upgrade that
+// makes the index again (migration 0027). An entry holds the words (words.ts: the uncommon
+// trigrams) of all of a message's exchanges (its rowid is the message's id), or of one exchange no
 // message owns (its rowid is minus the exchange's id). Making an entry replaces the one there:
 // making it twice gives the same index.
 
-/** An exchange's text as the index holds it (SQL over a row of `exchanges`). */
+/** An exchange's text (SQL over a row of `exchanges`). */
 export const EXCHANGE_TEXT = 'callout_exchange_text(packed, url, request_headers, request_body, response_headers, response_body)';
+
+/** What the index holds of a row of `exchanges` (migration 0027: its uncommon trigrams, words.ts). */
+export const EXCHANGE_WORDS = `callout_words(${EXCHANGE_TEXT})`;
+
+/** What the index holds of a message's exchanges (SQL over a group of rows of `exchanges` by message). */
+export const CALL_WORDS = `callout_words(group_concat(${EXCHANGE_TEXT}, char(10)))`;
+
+/**
+ * What `schema`'s word index holds: tokens of a call's uncommon trigrams (migration 0027), or, in a
+ * store at an older schema (0021–0026), its text for SQLite's trigram tokenizer.
+ */
+export function wordsForm(db: Database, schema = 'main'): 'tokens' | 'text' {
+  const sql = db.prepare(`SELECT sql FROM ${schema}.sqlite_master WHERE type = 'table' AND name = 'exchange_words'`).pluck().get() as string | undefined;
+  return sql !== undefined && /tokenize\s*=\s*'ascii'/.test(sql) ? 'tokens' : 'text';
+}
 
 /** The words of the table it names ('main' or an attached one). */
 function tables(schema: string): { exchanges: string; words: string } {
@@ -32,18 +48,22 @@ export function indexMessages(db: Database, schema: string, after: number, limit
     if (exchanges >= limit) break;
   }
   if (last === after) return null;
-  // One statement each (the index writes what it holds at the end of every statement that changes it).
-  db.prepare(`DELETE FROM ${t.words} WHERE rowid > ? AND rowid <= ?`).run(after, last);
-  // The messages' polls are packed against their bases (migration 0026), given to the text's SQL function first.
-  withBases(db, schema, after, last, () =>
-    db
-      .prepare(
-        `INSERT INTO ${t.words} (rowid, text) SELECT message_id, group_concat(${EXCHANGE_TEXT}, char(10)) FROM ${t.exchanges}
-         WHERE message_id > ? AND message_id <= ? GROUP BY message_id`,
-      )
-      .run(after, last),
-  );
+  indexMessageRange(db, schema, after + 1, last);
   return { last, exchanges };
+}
+
+/** Makes the entries of the messages `first` ≤ id ≤ `last` (64-bit ids may be given as they are). */
+export function indexMessageRange(db: Database, schema: string, first: number | bigint, last: number | bigint): void {
+  const t = tables(schema);
+  const words = wordsForm(db, schema) === 'tokens' ? CALL_WORDS : `group_concat(${EXCHANGE_TEXT}, char(10))`;
+  // One statement each (the index writes what it holds at the end of every statement that changes it).
+  db.prepare(`DELETE FROM ${t.words} WHERE rowid BETWEEN ? AND ?`).run(first, last);
+  // The messages' polls are packed against their bases (migration 0026), given to the text's SQL function first.
+  withBases(db, schema, first, last, () =>
+    db
+      .prepare(`INSERT INTO ${t.words} (rowid, text) SELECT message_id, ${words} FROM ${t.exchanges} WHERE message_id BETWEEN ? AND ? GROUP BY message_id`)
+      .run(first, last),
+  );
 }
 
 /**
@@ -63,7 +83,8 @@ export function indexAlone(
   if (!rows.length) return null;
   const ids = JSON.stringify(rows.map((r) => r.id));
   db.prepare(`DELETE FROM ${t.words} WHERE rowid IN (SELECT -value FROM json_each(?))`).run(ids);
-  db.prepare(`INSERT INTO ${t.words} (rowid, text) SELECT -id, ${EXCHANGE_TEXT} FROM ${t.exchanges} WHERE id IN (SELECT value FROM json_each(?))`).run(ids);
+  const words = wordsForm(db, schema) === 'tokens' ? EXCHANGE_WORDS : EXCHANGE_TEXT;
+  db.prepare(`INSERT INTO ${t.words} (rowid, text) SELECT -id, ${words} FROM ${t.exchanges} WHERE id IN (SELECT value FROM json_each(?))`).run(ids);
   const last = rows.at(-1)!;
   return { last: [last.started_at, last.id], exchanges: rows.length };
 }

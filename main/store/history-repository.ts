@@ -5,6 +5,8 @@ import { mobileDigits } from '../../common/domain/mobile';
 import { fail } from '../errors';
 import { ExchangeRepository } from './exchange-repository';
 import { keepsBases, refreshDictionaries, searchText, unpackRow, type PackedParts } from './exchange-pack';
+import { asciiFold, wordsQuery } from './words';
+import { wordsForm } from './exchange-words';
 import { MessageRepository } from './message-repository';
 import { storedForms } from './profile-keys';
 import { SPARSE, sparseCondition } from './migrations/0024-sparse-exchange-indexes';
@@ -368,13 +370,17 @@ export class HistoryRepository {
     // holding a LIKE wildcard (% or _) or a backslash are checked on the text, as short words are.
     const indexed = terms.filter((t) => codePoints(t) >= 3 && !/[\\%_\0]/.test(t));
     let result: PageResult | null = null;
-    if (indexed.length) {
+    // The index of calls (migration 0021) holds their uncommon trigrams (0027, words.ts); until the
+    // indexing job is done, a store upgraded from before 0021 has every trigram of each exchange on its own (0012).
+    const words = indexed.length ? this.wordIndex() : null;
+    const perCall = words !== null && words !== 'exchanges';
+    const match = !indexed.length ? null : words === 'tokens' ? wordsQuery(indexed) : trigramQuery(indexed);
+    if (match !== null) {
       // The index is asked for each trigram of the words on its own: a single token is answered from
       // the index alone, where a phrase (or LIKE) makes it read each candidate's text (detail=none).
       // That gives every entry holding all the trigrams: a call's exchanges together (migration 0021),
-      // or, until the indexing job is done, each exchange on its own (migration 0012).
-      const match = trigramQuery(indexed);
-      const perCall = this.wordsByCall();
+      // or, until the indexing job is done, each exchange on its own (migration 0012). Words made of
+      // common trigrams only are not asked for: the walk checks them (as words too common to narrow).
       const index = perCall ? 'exchange_words' : 'exchanges_fts';
       const found = (
         this.stmt(`SELECT count(*) AS n FROM (SELECT 1 FROM ${index} WHERE ${index} MATCH ? LIMIT ${this.rareMatches})`).get(match) as {
@@ -435,11 +441,13 @@ export class HistoryRepository {
   }
 
   /**
-   * Whether the words are indexed a call at a time (migration 0021): so once the indexing job has
-   * dropped the index of each exchange on its own, which a store upgraded from before keeps until then.
+   * How the words are indexed: a call at a time (migration 0021), as its uncommon trigrams' tokens
+   * (0027) or, in a store at an older schema, as text for the trigram tokenizer; or each exchange on
+   * its own, which a store upgraded from before 0021 keeps until the indexing job has dropped that index.
    */
-  private wordsByCall(): boolean {
-    return this.stmt("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'exchanges_fts'").get() === undefined;
+  private wordIndex(): 'tokens' | 'text' | 'exchanges' {
+    if (this.stmt("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'exchanges_fts'").get() !== undefined) return 'exchanges';
+    return wordsForm(this.db);
   }
 
   /**
@@ -769,14 +777,11 @@ function likeClauses(terms: Term[], prefix: string): Clause[] {
 
 // ——— exchange filters ———
 
-/** SQLite's LIKE folds the case of ASCII letters only: so does the check of a candidate's text. */
-function asciiFold(s: string): string {
-  return s.replace(/[A-Z]+/g, (m) => m.toLowerCase());
-}
-
 /**
  * An FTS5 query of every distinct trigram of the words (each one token of the trigram tokenizer),
- * all required: at most 64 of them, which still finds every exchange holding the words.
+ * all required: at most 64 of them, which still finds every exchange holding the words. For an
+ * index of SQLite's trigram tokenizer: the one of each exchange that a store upgraded from before
+ * migration 0021 keeps until the indexing job is done, or that of calls at schemas 21–26.
  */
 function trigramQuery(words: string[]): string {
   const grams = new Set<string>();

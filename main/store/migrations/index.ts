@@ -25,6 +25,7 @@ import { migration0023 } from './0023-message-time-blocks';
 import { migration0024 } from './0024-sparse-exchange-indexes';
 import { migration0025 } from './0025-profile-keys';
 import { migration0026 } from './0026-poll-bases';
+import { migration0027 } from './0027-word-stops';
 
 export type { Migration, MigrationFill, MigrationProgress } from './types';
 
@@ -56,4 +57,5 @@ export const MIGRATIONS: readonly Migration[] = [
   migration0024,
   migration0025,
   migration0026,
+  migration0027,
 ];
