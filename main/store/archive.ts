@@ -245,7 +245,9 @@ function upgradedCopy(folder: string, path: string, name: string, id: string): s
   const stamp = join(dir, `${name}.source`);
   let partial: string | null = null;
   try {
-    if (existsSync(copy) && existsSync(stamp) && readFileSync(stamp, 'utf8') === id) return copy;
+    // The copy is of this file, brought to this version's schema (a later version upgrades it again).
+    const made = `${id}@${MIGRATIONS.at(-1)!.version}`;
+    if (existsSync(copy) && existsSync(stamp) && readFileSync(stamp, 'utf8') === made) return copy;
     mkdirSync(dir, { recursive: true });
     partial = `${copy}.partial-${process.pid}`;
     removePartial(partial);
@@ -254,7 +256,7 @@ function upgradedCopy(folder: string, path: string, name: string, id: string): s
     db.pragma('journal_mode = DELETE');
     db.close();
     renameSync(partial, copy);
-    writeFileSync(stamp, id);
+    writeFileSync(stamp, made);
     return copy;
   } catch (error) {
     if (partial) removePartial(partial);

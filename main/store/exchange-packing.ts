@@ -66,6 +66,23 @@ function readState(db: Database): PackingState | null {
   }
 }
 
+/**
+ * When the indexing job is still to end (a store upgraded from before migration 0021), starts it
+ * again from the first message: the index it was making has been made anew, empty (migration 0027).
+ * True when it was.
+ */
+export function restartIndexing(db: Database): boolean {
+  const s = readIndexing(db);
+  if (!s) return false;
+  setSetting(db, INDEXING_KEY, JSON.stringify({ ...s, message: 0, alone: [Number.MIN_SAFE_INTEGER, 0], done: 0 }));
+  return true;
+}
+
+/** Whether the indexing job is still to end: it makes every entry of the word index itself. */
+export function indexingPending(db: Database): boolean {
+  return getSetting(db, INDEXING_KEY) !== null;
+}
+
 function readIndexing(db: Database): IndexingState | null {
   const raw = getSetting(db, INDEXING_KEY);
   if (raw === null) return null;

@@ -19,13 +19,30 @@ export const EXCHANGE_WORDS = `callout_words(${EXCHANGE_TEXT})`;
 export const CALL_WORDS = `callout_words(group_concat(${EXCHANGE_TEXT}, char(10)))`;
 
 /**
+ * CALL_WORDS over rows of `exchanges` aliased `e`, each read with its message's base passed to the
+ * text's function in the same statement (migration 0026): for rows of any messages, whose bases
+ * were not given first (`withBases` gives those of a range of message ids).
+ */
+export const CALL_WORDS_BASED = `callout_words(group_concat(callout_exchange_text(e.packed, e.url, e.request_headers, e.request_body, e.response_headers, e.response_body,
+  (SELECT b.packed FROM exchange_bases b WHERE b.message_id = e.message_id)), char(10)))`;
+
+/**
  * What `schema`'s word index holds: tokens of a call's uncommon trigrams (migration 0027), or, in a
  * store at an older schema (0021–0026), its text for SQLite's trigram tokenizer.
  */
 export function wordsForm(db: Database, schema = 'main'): 'tokens' | 'text' {
+  // The latest form stays once a store has it (remembered for the connection); an older one may be upgraded.
+  let known = tokenSchemas.get(db);
+  if (known?.has(schema)) return 'tokens';
   const sql = db.prepare(`SELECT sql FROM ${schema}.sqlite_master WHERE type = 'table' AND name = 'exchange_words'`).pluck().get() as string | undefined;
-  return sql !== undefined && /tokenize\s*=\s*'ascii'/.test(sql) ? 'tokens' : 'text';
+  if (sql === undefined || !/tokenize\s*=\s*'ascii'/.test(sql)) return 'text';
+  if (!known) tokenSchemas.set(db, (known = new Set()));
+  // The archive's copier attaches one file after another as 'arch': only the live store is remembered.
+  if (schema === 'main') known.add(schema);
+  return 'tokens';
 }
+
+const tokenSchemas = new WeakMap<Database, Set<string>>();
 
 /** The words of the table it names ('main' or an attached one). */
 function tables(schema: string): { exchanges: string; words: string } {

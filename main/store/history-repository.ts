@@ -341,9 +341,9 @@ export class HistoryRepository {
    * - one index walk per value of the most selective filter (message, operation, profile, exact
    *   status or "no reply", provider code), merged in time order; the other filters (status
    *   classes such as 4xx included) are checked on the rows walked, at most SCAN_WINDOW per page;
-   * - words of 3+ characters are looked up in the trigram index of the exchanges' text (URL,
-   *   headers, bodies), an entry a call (migration 0021; an exchange, 0012, until the indexing job is
-   *   done); when they match fewer than RARE_MATCHES entries, the page is read from their exchanges,
+   * - words of 3+ characters are looked up in the word index of the exchanges' text (URL, headers,
+   *   bodies: their trigrams but those every call holds, 0027), an entry a call (migration 0021; an
+   *   exchange, 0012, until the indexing job is done); when they match fewer than RARE_MATCHES entries, the page is read from their exchanges,
    *   checking at most RARE_MATCHES texts (a page short of that says how far it looked, as a walk
    *   does); otherwise (and for 1–2 character words) the walk checks the text.
    */
@@ -366,14 +366,15 @@ export class HistoryRepository {
     const dims = exchangeDimensions(q.profiles ? { ...q, profiles: storedForms(this.db, q.profiles) } : q);
     const terms = (q.search ?? '').trim().split(/\s+/).filter(Boolean).slice(0, 8);
     const range: Range = { from: q.from, to: q.to };
-    // The trigram index answers a plain LIKE only (an ESCAPE clause makes FTS5 scan every row): words
-    // holding a LIKE wildcard (% or _) or a backslash are checked on the text, as short words are.
-    const indexed = terms.filter((t) => codePoints(t) >= 3 && !/[\\%_\0]/.test(t));
     let result: PageResult | null = null;
-    // The index of calls (migration 0021) holds their uncommon trigrams (0027, words.ts); until the
-    // indexing job is done, a store upgraded from before 0021 has every trigram of each exchange on its own (0012).
-    const words = indexed.length ? this.wordIndex() : null;
+    // The index of calls (migration 0021) holds their uncommon trigrams as tokens (0027, words.ts);
+    // in a store at an older schema it is SQLite's trigram index, as is the index of each exchange a
+    // store upgraded from before 0021 keeps until the indexing job is done (0012).
+    const words = terms.some((t) => codePoints(t) >= 3) ? this.wordIndex() : null;
     const perCall = words !== null && words !== 'exchanges';
+    // The trigram index answers a plain LIKE only (an ESCAPE clause makes FTS5 scan every row): there,
+    // words holding a LIKE wildcard (% or _) or a backslash are checked on the text, as short words are.
+    const indexed = terms.filter((t) => codePoints(t) >= 3 && (words === 'tokens' || !/[\\%_\0]/.test(t)));
     const match = !indexed.length ? null : words === 'tokens' ? wordsQuery(indexed) : trigramQuery(indexed);
     if (match !== null) {
       // The index is asked for each trigram of the words on its own: a single token is answered from

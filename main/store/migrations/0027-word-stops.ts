@@ -1,5 +1,6 @@
 import { refreshDictionaries } from '../exchange-pack';
-import { CALL_WORDS, EXCHANGE_WORDS, indexMessageRange } from '../exchange-words';
+import { indexingPending, restartIndexing } from '../exchange-packing';
+import { CALL_WORDS, CALL_WORDS_BASED, EXCHANGE_WORDS } from '../exchange-words';
 import { CALL_ENTRY_MAX } from './0021-call-words';
 import type { Migration } from './types';
 
@@ -16,10 +17,10 @@ import type { Migration } from './types';
  * before (history-repository.ts); words made only of common trigrams are checked on the exchanges
  * walked, as words too common for the index were. What a search finds is the same.
  *
- * The index is made again from the exchanges already stored: the entries of the messages, a batch
- * at a time, then those of the exchanges no message owns (the fills below: resumable). A store
- * upgraded from before migration 0021 that still keeps its index of each exchange goes on using it
- * until the indexing job is done, as before; the job makes entries the new way (exchange-words.ts).
+ * The index is made again from the exchanges already stored, a batch of exchanges at a time (the fill
+ * below: resumable). A store upgraded from before migration 0021 that still keeps its index of each
+ * exchange goes on using it until the indexing job is done, as before: the job, started again from
+ * the first message, makes the entries the new way (exchange-words.ts), and the fill leaves them to it.
  */
 export const migration0027: Migration = {
   version: 27,
@@ -57,19 +58,28 @@ export const migration0027: Migration = {
         INSERT INTO exchange_words (rowid, text) SELECT -new.id, ${EXCHANGE_WORDS} FROM exchanges WHERE id = new.id AND new.message_id IS NULL;
       END;
     `);
+    // The indexing job of a store upgraded from before 0021 had made some entries the old way: it
+    // makes them all again, the new way (until it ends, search reads the old index of each exchange).
+    restartIndexing(db);
   },
   fills: [
     {
-      table: 'messages',
-      batch(db, from, to) {
-        refreshDictionaries(db);
-        indexMessageRange(db, 'main', from, to);
-      },
-    },
-    {
+      // By the exchanges' ids, not the messages': an archive keeps its exchanges without their
+      // messages (archive.ts), and an archive at an older schema is read through a copy upgraded by
+      // these migrations. A batch remakes the entry of each message one of its exchanges belongs to
+      // (from all of that message's exchanges: a call across two batches is made twice, the same),
+      // and makes one for each exchange no message owns.
       table: 'exchanges',
       batch(db, from, to) {
+        // A store upgraded from before migration 0021 makes its entries in the indexing job (started again by `up`).
+        if (indexingPending(db)) return;
         refreshDictionaries(db);
+        const ofBatch = 'SELECT message_id FROM exchanges WHERE id BETWEEN ? AND ? AND message_id IS NOT NULL';
+        // One statement each (the index writes what it holds at the end of every statement that changes it).
+        db.prepare(`DELETE FROM exchange_words WHERE rowid IN (${ofBatch})`).run(from, to);
+        db.prepare(
+          `INSERT INTO exchange_words (rowid, text) SELECT e.message_id, ${CALL_WORDS_BASED} FROM exchanges e WHERE e.message_id IN (${ofBatch}) GROUP BY e.message_id`,
+        ).run(from, to);
         // Those no message owns (a balance query, a capture); a long call's later exchanges are in its message's entry.
         db.prepare(`INSERT INTO exchange_words (rowid, text) SELECT -id, ${EXCHANGE_WORDS} FROM exchanges WHERE id BETWEEN ? AND ? AND message_id IS NULL`).run(
           from,
