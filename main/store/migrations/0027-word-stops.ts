@@ -6,16 +6,16 @@ import type { Migration } from './types';
 
 /**
  * The word index leaves out what every call holds (issue 27: bytes a call). The index of a call's
- * trigrams (migration 0021) took about 500 bytes a call, 70% of it for some 350 trigrams that
- * nearly every call holds: the provider's field names, headers, URL and fixed replies. They tell
- * no call from another, and each still cost a byte or more a call. Now the index holds a call's
- * other trigrams only (words.ts: COMMON_GRAMS), each as one token of hexadecimal digits (the
- * `ascii` tokenizer: SQLite's trigram tokenizer cannot be told to leave some out). It takes about
- * 170 bytes a call.
+ * trigrams (migration 0021) took about 515 bytes a call, a third of it for the 177 trigrams every
+ * call holds: the provider's JSON keys, headers and URL. They tell no call from another, and each
+ * still cost a byte or more a call. Now the index holds a call's other trigrams only (words.ts:
+ * COMMON_GRAMS), each as one token of hexadecimal digits (the `ascii` tokenizer: SQLite's trigram
+ * tokenizer cannot be told to leave some out). It takes about 340 bytes a call.
  *
  * Search asks the index for the words' uncommon trigrams, and checks each candidate's text as
- * before (history-repository.ts); words made only of common trigrams are checked on the exchanges
- * walked, as words too common for the index were. What a search finds is the same.
+ * before (history-repository.ts); words made only of common trigrams are in every call, and are
+ * checked on the exchanges walked, as words too common for the index were. What a search finds is
+ * the same.
  *
  * The index is made again from the exchanges already stored, a batch of exchanges at a time (the fill
  * below: resumable). A store upgraded from before migration 0021 that still keeps its index of each
