@@ -70,7 +70,7 @@ export function indexMessages(db: Database, schema: string, after: number, limit
 }
 
 /** Makes the entries of the messages `first` ≤ id ≤ `last` (64-bit ids may be given as they are). */
-export function indexMessageRange(db: Database, schema: string, first: number | bigint, last: number | bigint): void {
+function indexMessageRange(db: Database, schema: string, first: number | bigint, last: number | bigint): void {
   const t = tables(schema);
   const words = wordsForm(db, schema) === 'tokens' ? CALL_WORDS : `group_concat(${EXCHANGE_TEXT}, char(10))`;
   // One statement each (the index writes what it holds at the end of every statement that changes it).

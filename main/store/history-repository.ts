@@ -343,9 +343,10 @@ export class HistoryRepository {
    *   classes such as 4xx included) are checked on the rows walked, at most SCAN_WINDOW per page;
    * - words of 3+ characters are looked up in the word index of the exchanges' text (URL, headers,
    *   bodies: their trigrams but those every call holds, 0027), an entry a call (migration 0021; an
-   *   exchange, 0012, until the indexing job is done); when they match fewer than RARE_MATCHES entries, the page is read from their exchanges,
-   *   checking at most RARE_MATCHES texts (a page short of that says how far it looked, as a walk
-   *   does); otherwise (and for 1–2 character words) the walk checks the text.
+   *   exchange, 0012, until the indexing job is done); when they match fewer than RARE_MATCHES
+   *   entries, the page is read from their exchanges, checking at most RARE_MATCHES texts (a page
+   *   short of that says how far it looked, as a walk does); otherwise (and for 1–2 character
+   *   words, or words made only of trigrams every call holds) the walk checks the text.
    */
   listExchanges(q: ExchangeQuery = {}): ExchangePage {
     // One snapshot: the dictionaries read first are those of every packed row the statements read (exchange-pack.ts).

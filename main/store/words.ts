@@ -5,9 +5,9 @@
 // as the search's own check does), each once, as a token of hexadecimal digits, but not the
 // trigrams every call holds (COMMON_GRAMS): the field names, headers and URL of the provider's
 // protocol. They pick out nothing, and each cost a byte or more a call. A search asks the index for
-// its words' other trigrams; a word made only of common ones (`Content-Type`, `account`) is in
-// every call, and is checked on the text of the exchanges walked, as a word of one or two
-// characters is. Either way every exchange holding the words is found: the index only narrows the
+// its words' other trigrams; a word made only of common ones (`Content-Type`, `account`) is nearly
+// always in every call too, and is checked on the text of the exchanges walked, as a word of one
+// or two characters is. Either way every exchange holding the words is found: the index only narrows the
 // candidates.
 
 /**
