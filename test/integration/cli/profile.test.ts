@@ -119,6 +119,7 @@ describe('callout profile', () => {
       store.close();
     }
     const shown = await cli(['profile', 'show', 'Lent'], env);
+    expect(shown.code, shown.stderr).toBe(0);
     expect(shown.stdout).toContain(
       'Lines: 1 line (20 calls at once) · not lent since 09:41:07, when the provider refused a call that started on a lent line (to lend again: --lend-lines on)',
     );
@@ -130,7 +131,10 @@ describe('callout profile', () => {
       code: 0,
       json: { lendLines: true, lendingStoppedAt: null },
     });
-    expect((await cli(['profile', 'show', 'Lent'], env)).stdout).toContain('· lent while calls wait for a redial');
+    // (A run of CI once printed nothing here: a failure now says how the command ended.)
+    const lent = await cli(['profile', 'show', 'Lent'], env);
+    expect(lent.code, lent.stderr).toBe(0);
+    expect(lent.stdout).toContain('· lent while calls wait for a redial');
     const again = openStore(home.dir);
     try {
       expect(again.dialSettings.lendingRefusedAt(id)).toBeNull();
