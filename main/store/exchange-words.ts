@@ -31,18 +31,16 @@ export const CALL_WORDS_BASED = `callout_words(group_concat(callout_exchange_tex
  * store at an older schema (0021–0026), its text for SQLite's trigram tokenizer.
  */
 export function wordsForm(db: Database, schema = 'main'): 'tokens' | 'text' {
-  // The latest form stays once a store has it (remembered for the connection); an older one may be upgraded.
-  let known = tokenSchemas.get(db);
-  if (known?.has(schema)) return 'tokens';
+  // The latest form stays once the live store has it (remembered for the connection); an older one
+  // may be upgraded, and the archive's copier attaches one file after another as 'arch'.
+  if (schema === 'main' && tokenStores.has(db)) return 'tokens';
   const sql = db.prepare(`SELECT sql FROM ${schema}.sqlite_master WHERE type = 'table' AND name = 'exchange_words'`).pluck().get() as string | undefined;
   if (sql === undefined || !/tokenize\s*=\s*'ascii'/.test(sql)) return 'text';
-  if (!known) tokenSchemas.set(db, (known = new Set()));
-  // The archive's copier attaches one file after another as 'arch': only the live store is remembered.
-  if (schema === 'main') known.add(schema);
+  if (schema === 'main') tokenStores.add(db);
   return 'tokens';
 }
 
-const tokenSchemas = new WeakMap<Database, Set<string>>();
+const tokenStores = new WeakSet<Database>();
 
 /** The words of the table it names ('main' or an attached one). */
 function tables(schema: string): { exchanges: string; words: string } {

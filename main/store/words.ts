@@ -7,8 +7,8 @@
 // protocol. They pick out nothing, and each cost a byte or more a call. A search asks the index for
 // its words' other trigrams; a word made only of common ones (`Content-Type`, `account`) is nearly
 // always in every call too, and is checked on the text of the exchanges walked, as a word of one
-// or two characters is. Either way every exchange holding the words is found: the index only narrows the
-// candidates.
+// or two characters is. Either way every exchange holding the words is found: the index only
+// narrows the candidates.
 
 /**
  * The trigrams that 99% or more of the calls hold in a store of 50,000 calls shaped as the Sandbox's
