@@ -19,6 +19,7 @@ export {
   PROBE_ACCOUNT,
   DEFAULT_PROBE_TIMEOUT_MS,
   DEFAULT_OPERATION_TIMEOUT_MS,
+  KEYCHAIN_RETRY_DELAY_MS,
   type KeychainModule,
   type KeychainStoreOptions,
 } from './keychain-store';

@@ -17,6 +17,14 @@
 //   called "available".
 // - A keychain that shows an unlock prompt waits for the user: the probe is bounded by
 //   probeTimeoutMs (3 s by default) and every later call by operationTimeoutMs.
+// - GNOME Keyring (42 in Debian 12, still in 50) has a race: it admits a new D-Bus connection as a
+//   client in an idle callback that the connection's first call can beat. @napi-rs/keyring opens a
+//   connection for every call, whose first message is OpenSession. Losing the race fails the call
+//   ("… is not implemented on interface …") or aborts the daemon, which its service manager starts
+//   again, locked (upstream gnome-keyring #190). Callout makes one keychain call at a time in a
+//   process, so it never races itself, and asks again, after KEYCHAIN_RETRY_DELAY_MS, when a call
+//   failed that way: every call here is a read, a replace or a delete, so asking twice is safe. A
+//   daemon that came back locked then gets the "locked" message, not a puzzling one.
 import { randomBytes } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { requireValidApiKey } from './api-key';
@@ -185,17 +193,46 @@ function withTimeout<T>(promise: Promise<T>, ms: number, onTimeout: () => Error,
   });
 }
 
+/** How long to wait before asking again after a call failed in passing (see the notes at the top). */
+export const KEYCHAIN_RETRY_DELAY_MS = 1_000;
+/** How many times a call is asked again. */
+const KEYCHAIN_RETRIES = 2;
+
+/** The keychain's service went away under the call, or answered before it had admitted the connection. */
+function failedInPassing(error: unknown): boolean {
+  return /disconnected from (the )?message bus without replying|is not implemented on interface/i.test(errorText(error));
+}
+
+/** The operation, asked again up to KEYCHAIN_RETRIES times while it fails in passing. */
+async function withRetries<T>(operation: () => Promise<T>, clock: Clock): Promise<T> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await Promise.resolve().then(operation);
+    } catch (error) {
+      if (attempt >= KEYCHAIN_RETRIES || !failedInPassing(error)) throw error;
+      await clock.sleep(KEYCHAIN_RETRY_DELAY_MS);
+    }
+  }
+}
+
+/** The keychain work of this process, one piece at a time: each waits for the one before to settle. */
+let keychainQueue: Promise<unknown> = Promise.resolve();
+
+function oneAtATime<T>(work: () => Promise<T>): Promise<T> {
+  const run = keychainQueue.then(work, work);
+  keychainQueue = run.catch(() => undefined);
+  return run;
+}
+
 /** Writes, reads back and deletes a throwaway entry (see the notes at the top). */
-async function writeProbe(keychain: KeychainModule, service: string): Promise<void> {
+async function writeProbe(keychain: KeychainModule, service: string, clock: Clock): Promise<void> {
   const token = randomBytes(16).toString('hex');
-  await keychain.setPassword(service, PROBE_ACCOUNT, token);
+  await withRetries(() => keychain.setPassword(service, PROBE_ACCOUNT, token), clock);
   try {
-    const back = await keychain.getPassword(service, PROBE_ACCOUNT);
+    const back = await withRetries(() => keychain.getPassword(service, PROBE_ACCOUNT), clock);
     if (back !== token) throw new Error('the keychain did not return the entry just stored');
   } finally {
-    await Promise.resolve()
-      .then(() => keychain.deletePassword(service, PROBE_ACCOUNT))
-      .catch(() => false);
+    await withRetries(() => keychain.deletePassword(service, PROBE_ACCOUNT), clock).catch(() => false);
   }
 }
 
@@ -234,13 +271,9 @@ export class KeychainSecretStore implements SecretStore {
       `The system keychain did not answer within ${seconds(probeTimeoutMs)} (it may be locked or not running). ${keychainUnavailableHint()}`,
       { reasonCode: 'timeout', detail: `probe of service "${service}" timed out after ${probeTimeoutMs} ms` },
     );
+    const clock = options.clock ?? systemClock;
     try {
-      await withTimeout(
-        Promise.resolve().then(() => writeProbe(keychain, service)),
-        probeTimeoutMs,
-        () => timedOut,
-        options.clock,
-      );
+      await oneAtATime(() => withTimeout(writeProbe(keychain, service, clock), probeTimeoutMs, () => timedOut, clock));
     } catch (error) {
       if (error === timedOut) throw error;
       const detail = firstLine(errorText(error));
@@ -252,13 +285,7 @@ export class KeychainSecretStore implements SecretStore {
         detail: `probe of service "${service}": ${detail}`,
       });
     }
-    return new KeychainSecretStore(
-      keychain,
-      options.keytarLayout ?? keytarLayout,
-      service,
-      options.operationTimeoutMs ?? DEFAULT_OPERATION_TIMEOUT_MS,
-      options.clock ?? systemClock,
-    );
+    return new KeychainSecretStore(keychain, options.keytarLayout ?? keytarLayout, service, options.operationTimeoutMs ?? DEFAULT_OPERATION_TIMEOUT_MS, clock);
   }
 
   /** The key; one that keytar stored is moved to the library's own layout on first read. */
@@ -305,7 +332,7 @@ export class KeychainSecretStore implements SecretStore {
       `The system keychain did not answer within ${seconds(this.#operationTimeoutMs)} when asked to ${what}.`,
     );
     try {
-      return await withTimeout(Promise.resolve().then(operation), this.#operationTimeoutMs, () => timedOut, this.#clock);
+      return await oneAtATime(() => withTimeout(withRetries(operation, this.#clock), this.#operationTimeoutMs, () => timedOut, this.#clock));
     } catch (error) {
       if (error === timedOut) throw error;
       const detail = firstLine(errorText(error));

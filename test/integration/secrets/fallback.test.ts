@@ -8,6 +8,7 @@ import { ManualClock } from '../../../main/clock';
 import {
   FORCED_SESSION_REASON,
   KEYCHAIN_SERVICE,
+  KEYCHAIN_RETRY_DELAY_MS,
   KEYCHAIN_SERVICE_ENV,
   KeychainSecretStore,
   PROBE_ACCOUNT,
@@ -19,6 +20,7 @@ import {
   resolveKeychainService,
   type SecretStoreStatus,
 } from '../../../main/secrets';
+import { drive } from '../../helpers/manual-clock';
 import { fakeKeychainModules } from './helpers';
 
 const fakes = fakeKeychainModules(PROBE_ACCOUNT);
@@ -217,5 +219,50 @@ describe('error messages never contain the secret', () => {
     expect(error).toMatchObject({ code: 'keychain-failed' });
     expect((error as SecretStoreError).message).toMatch(/did not answer within 0\.1 s when asked to save the API Key/);
     for (const text of everyRendering(error)) expect(text).not.toContain(SECRET);
+  });
+});
+
+describe('a keychain daemon that aborts (GNOME Keyring #190)', () => {
+  it('asks again after a pause when the daemon left without replying or had not admitted the call, and the key is saved', async () => {
+    const fake = fakes.path('aborts-once');
+    const clock = new ManualClock();
+    const store = await KeychainSecretStore.open({ modulePath: fake, clock });
+    let settled = false;
+    const saving = store.set('p1', SECRET).finally(() => (settled = true));
+    // Nothing is asked again at once: the bus needs a moment to start the daemon again.
+    await clock.advance(KEYCHAIN_RETRY_DELAY_MS - 1);
+    expect(settled).toBe(false);
+    await drive(clock, saving);
+    expect(await drive(clock, store.get('p1'))).toBe(SECRET);
+    const state = fakes.state(fake);
+    expect(state.calls.filter((c) => c.account === 'p1').map((c) => c.op)).toEqual(['set', 'set', 'set', 'get']);
+  });
+
+  it('says the keychain is locked when the daemon came back locked', async () => {
+    const fake = fakes.path('aborts-relocked');
+    const clock = new ManualClock();
+    const store = await KeychainSecretStore.open({ modulePath: fake, clock });
+    const error = await drive(
+      clock,
+      store.set('p1', SECRET).catch((e: unknown) => e),
+    );
+    expect(error).toMatchObject({ code: 'keychain-failed' });
+    expect((error as SecretStoreError).message).toBe('The system keychain is locked, so Callout could not save the API Key. Unlock it and try again.');
+    // Asked twice (the abort, then the locked answer), not three times: a locked keychain is not asked again.
+    expect(fakes.state(fake).calls.filter((c) => c.account === 'p1').length).toBe(2);
+    for (const text of everyRendering(error)) expect(text).not.toContain(SECRET);
+  });
+
+  it('never has two keychain calls under way at once in a process, even across stores', async () => {
+    const fake = fakes.path('counting');
+    const [a, b] = await Promise.all([
+      KeychainSecretStore.open({ modulePath: fake, service: 'Svc-A' }),
+      KeychainSecretStore.open({ modulePath: fake, service: 'Svc-B' }),
+    ]);
+    await Promise.all([a.set('p1', 'key-a-0001'), b.set('p1', 'key-b-0001'), a.set('p2', 'key-a-0002')]);
+    expect(await Promise.all([a.get('p1'), b.get('p1'), a.get('p2'), b.has('p2')])).toEqual(['key-a-0001', 'key-b-0001', 'key-a-0002', false]);
+    const state = fakes.state(fake);
+    expect(state.calls.length).toBeGreaterThan(10);
+    expect(state.most).toBe(1);
   });
 });

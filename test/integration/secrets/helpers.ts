@@ -44,6 +44,8 @@ export const NO_KEYCHAIN_HINT =
 export interface FakeKeychainState {
   entries: Map<string, string>;
   calls: Array<{ op: string; service: string; account: string }>;
+  /** The most calls under way at once ('counting' only). */
+  most: number;
 }
 
 /**
@@ -58,13 +60,34 @@ export interface FakeKeychainState {
  * - sync-throw: the probe works, later calls throw synchronously (like keytar's raw binding
  *   given bad arguments).
  * - not-keytar: exports something else.
+ * - aborts-once: the probe works; the next call fails as GNOME Keyring's abort makes it fail (the
+ *   daemon left the bus without replying), and the next as its admission race does (a method "not
+ *   implemented"); then every call works, as when the bus has started the daemon again.
+ * - aborts-relocked: the probe works; the next call fails as the abort makes it fail, then every call
+ *   fails as a locked keychain does (the daemon came back locked).
+ * - counting: works, every call taking 20 ms; `__state.most` is the most calls ever under way at once.
  */
-export type FakeBehaviour = 'healthy' | 'hanging' | 'slow-probe' | 'locked' | 'echoing' | 'hang-after-probe' | 'sync-throw' | 'not-keytar';
+export type FakeBehaviour =
+  | 'healthy'
+  | 'hanging'
+  | 'slow-probe'
+  | 'locked'
+  | 'echoing'
+  | 'hang-after-probe'
+  | 'sync-throw'
+  | 'not-keytar'
+  | 'aborts-once'
+  | 'aborts-relocked'
+  | 'counting';
 
 const FAKE_SOURCE = (behaviour: FakeBehaviour, probeAccount: string): string => `'use strict';
 const behaviour = ${JSON.stringify(behaviour)};
 const PROBE = ${JSON.stringify(probeAccount)};
-const state = { entries: new Map(), calls: [] };
+const state = { entries: new Map(), calls: [], most: 0 };
+let failures = 0;
+let underWay = 0;
+const ABORTED = 'Platform failure: DBus error: Message recipient disconnected from message bus without replying';
+const NOT_ADMITTED = 'Platform failure: DBus error: Method OpenSession is not implemented on interface org.freedesktop.Secret.Service';
 const key = (s, a) => s + '\\u0000' + a;
 const never = () => new Promise(() => {});
 // Real time: a slow native keychain, faked; a native module answers on its own time, outside main's Clock.
@@ -89,6 +112,16 @@ function wrap(op, fn) {
       case 'sync-throw':
         if (isProbe) break;
         throw new TypeError('Password is required. (raw binding said ' + password + ')');
+      case 'aborts-once':
+        if (isProbe || failures >= 2) break;
+        return Promise.reject(new Error(++failures === 1 ? ABORTED : NOT_ADMITTED));
+      case 'aborts-relocked':
+        if (isProbe) break;
+        if (++failures === 1) return Promise.reject(new Error(ABORTED));
+        return Promise.reject(new Error('Platform failure: Cannot ' + op + ': the collection is locked'));
+      case 'counting':
+        state.most = Math.max(state.most, ++underWay);
+        return new Promise((resolve) => setTimeout(() => { underWay--; resolve(fn(service, account, password)); }, 20));
     }
     return Promise.resolve(fn(service, account, password));
   };
@@ -135,6 +168,15 @@ export function fakeKeychainModules(probeAccount: string): FakeModules {
   };
 }
 
+type SecretServiceCall = (path: string, iface: string, member: string, signature: string, body: unknown[]) => Promise<unknown[]>;
+
+/** A first call that needs no client, so that GNOME Keyring has admitted the connection (as keytar-layout.ts does). */
+async function admitted(call: SecretServiceCall): Promise<void> {
+  await call('/org/freedesktop/secrets', 'org.freedesktop.DBus.Properties', 'Get', 'ss', ['org.freedesktop.Secret.Service', 'Collections']).catch(
+    () => undefined,
+  );
+}
+
 /**
  * Writes an entry the way keytar 7 (libsecret) did on Linux, straight through the Secret Service's
  * D-Bus API: in the default collection, attributes { service, account, xdg:schema:
@@ -147,6 +189,7 @@ export async function storeAsKeytarDid(service: string, account: string, key: st
   const call = async (path: string, iface: string, member: string, signature: string, body: unknown[]) =>
     (await bus.call(new dbus.Message({ destination: 'org.freedesktop.secrets', path, interface: iface, member, signature, body })))?.body ?? [];
   try {
+    await admitted(call);
     const [, session] = (await call('/org/freedesktop/secrets', 'org.freedesktop.Secret.Service', 'OpenSession', 'sv', [
       'plain',
       new dbus.Variant('s', ''),
@@ -166,18 +209,14 @@ export async function storeAsKeytarDid(service: string, account: string, key: st
 export async function keytarEntries(service: string, account: string): Promise<number> {
   const dbus = createRequire(import.meta.url)('@jellybrick/dbus-next') as typeof import('@jellybrick/dbus-next');
   const bus = dbus.sessionBus();
+  const call: SecretServiceCall = async (path, iface, member, signature, body) =>
+    (await bus.call(new dbus.Message({ destination: 'org.freedesktop.secrets', path, interface: iface, member, signature, body })))?.body ?? [];
   try {
-    const reply = await bus.call(
-      new dbus.Message({
-        destination: 'org.freedesktop.secrets',
-        path: '/org/freedesktop/secrets',
-        interface: 'org.freedesktop.Secret.Service',
-        member: 'SearchItems',
-        signature: 'a{ss}',
-        body: [{ service, account }],
-      }),
-    );
-    const [unlocked, locked] = (reply?.body ?? [[], []]) as [string[], string[]];
+    await admitted(call);
+    const [unlocked, locked] = (await call('/org/freedesktop/secrets', 'org.freedesktop.Secret.Service', 'SearchItems', 'a{ss}', [{ service, account }])) as [
+      string[],
+      string[],
+    ];
     return unlocked.length + locked.length;
   } finally {
     bus.disconnect();
