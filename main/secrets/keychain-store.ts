@@ -21,10 +21,13 @@
 //   client in an idle callback that the connection's first call can beat. @napi-rs/keyring opens a
 //   connection for every call, whose first message is OpenSession. Losing the race fails the call
 //   ("… is not implemented on interface …") or aborts the daemon, which its service manager starts
-//   again, locked (upstream gnome-keyring #190). Callout makes one keychain call at a time in a
-//   process, so it never races itself, and asks again, after KEYCHAIN_RETRY_DELAY_MS, when a call
-//   failed that way: every call here is a read, a replace or a delete, so asking twice is safe. A
-//   daemon that came back locked then gets the "locked" message, not a puzzling one.
+//   again, locked (upstream gnome-keyring #190). Callout cannot remove the race, only meet it less
+//   and recover: it makes one keychain call at a time in a process (its own calls never pile up on
+//   the daemon; other processes still may), and asks again, after KEYCHAIN_RETRY_DELAY_MS, when a
+//   call failed that way. Every call here is a read, a replace or a delete, so asking again is safe
+//   (a delete that had done its work before the daemon died answers "nothing there" the second
+//   time). A daemon that came back locked then gets the "locked" message, not a puzzling one. A call's
+//   time limit counts its wait in the queue, and a call whose caller gave up asks nothing more.
 import { randomBytes } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { requireValidApiKey } from './api-key';
@@ -203,14 +206,17 @@ function failedInPassing(error: unknown): boolean {
   return /disconnected from (the )?message bus without replying|is not implemented on interface/i.test(errorText(error));
 }
 
-/** The operation, asked again up to KEYCHAIN_RETRIES times while it fails in passing. */
-async function withRetries<T>(operation: () => Promise<T>, clock: Clock): Promise<T> {
+/**
+ * The operation, asked again up to KEYCHAIN_RETRIES times while it fails in passing; never again
+ * once its caller has given up (`signal`), so a late retry cannot undo a later call's work.
+ */
+async function withRetries<T>(operation: () => Promise<T>, clock: Clock, signal: AbortSignal): Promise<T> {
   for (let attempt = 0; ; attempt++) {
     try {
       return await Promise.resolve().then(operation);
     } catch (error) {
-      if (attempt >= KEYCHAIN_RETRIES || !failedInPassing(error)) throw error;
-      await clock.sleep(KEYCHAIN_RETRY_DELAY_MS);
+      if (attempt >= KEYCHAIN_RETRIES || !failedInPassing(error) || signal.aborted) throw error;
+      await clock.sleep(KEYCHAIN_RETRY_DELAY_MS, signal);
     }
   }
 }
@@ -218,21 +224,41 @@ async function withRetries<T>(operation: () => Promise<T>, clock: Clock): Promis
 /** The keychain work of this process, one piece at a time: each waits for the one before to settle. */
 let keychainQueue: Promise<unknown> = Promise.resolve();
 
-function oneAtATime<T>(work: () => Promise<T>): Promise<T> {
-  const run = keychainQueue.then(work, work);
+/**
+ * Runs work when the keychain work queued before it has settled, within ms of being asked (the wait
+ * in the queue counts). A caller whose time ran out gets onTimeout() at once and gives up: its work
+ * does not start if it has not, asks nothing again if it has, and no longer holds the queue.
+ */
+function keychainTurn<T>(work: (signal: AbortSignal) => Promise<T>, ms: number, onTimeout: () => Error, clock: Clock): Promise<T> {
+  const gaveUp = new AbortController();
+  const start = () => {
+    if (gaveUp.signal.aborted) throw gaveUp.signal.reason;
+    return work(gaveUp.signal);
+  };
+  const run = withTimeout(
+    keychainQueue.then(start, start),
+    ms,
+    () => {
+      const error = onTimeout();
+      gaveUp.abort(error);
+      return error;
+    },
+    clock,
+  );
   keychainQueue = run.catch(() => undefined);
   return run;
 }
 
 /** Writes, reads back and deletes a throwaway entry (see the notes at the top). */
-async function writeProbe(keychain: KeychainModule, service: string, clock: Clock): Promise<void> {
+async function writeProbe(keychain: KeychainModule, service: string, clock: Clock, signal: AbortSignal): Promise<void> {
   const token = randomBytes(16).toString('hex');
-  await withRetries(() => keychain.setPassword(service, PROBE_ACCOUNT, token), clock);
+  await withRetries(() => keychain.setPassword(service, PROBE_ACCOUNT, token), clock, signal);
   try {
-    const back = await withRetries(() => keychain.getPassword(service, PROBE_ACCOUNT), clock);
+    const back = await withRetries(() => keychain.getPassword(service, PROBE_ACCOUNT), clock, signal);
     if (back !== token) throw new Error('the keychain did not return the entry just stored');
   } finally {
-    await withRetries(() => keychain.deletePassword(service, PROBE_ACCOUNT), clock).catch(() => false);
+    // The throwaway entry goes even when the probe's time has run out (then asked once, not again).
+    await withRetries(() => keychain.deletePassword(service, PROBE_ACCOUNT), clock, signal).catch(() => false);
   }
 }
 
@@ -273,7 +299,12 @@ export class KeychainSecretStore implements SecretStore {
     );
     const clock = options.clock ?? systemClock;
     try {
-      await oneAtATime(() => withTimeout(writeProbe(keychain, service, clock), probeTimeoutMs, () => timedOut, clock));
+      await keychainTurn(
+        (signal) => writeProbe(keychain, service, clock, signal),
+        probeTimeoutMs,
+        () => timedOut,
+        clock,
+      );
     } catch (error) {
       if (error === timedOut) throw error;
       const detail = firstLine(errorText(error));
@@ -332,7 +363,12 @@ export class KeychainSecretStore implements SecretStore {
       `The system keychain did not answer within ${seconds(this.#operationTimeoutMs)} when asked to ${what}.`,
     );
     try {
-      return await oneAtATime(() => withTimeout(withRetries(operation, this.#clock), this.#operationTimeoutMs, () => timedOut, this.#clock));
+      return await keychainTurn(
+        (signal) => withRetries(operation, this.#clock, signal),
+        this.#operationTimeoutMs,
+        () => timedOut,
+        this.#clock,
+      );
     } catch (error) {
       if (error === timedOut) throw error;
       const detail = firstLine(errorText(error));

@@ -90,7 +90,7 @@ export function secretServiceKeytarLayout(env: NodeJS.ProcessEnv = process.env):
       // GNOME Keyring (42 to 50 at least) admits a new connection as a client in an idle callback
       // that a method call can beat: a connection whose first call is SearchItems or OpenSession
       // then gets an error, or aborts the daemon (which comes back locked). An answered property
-      // read first makes sure the connection is admitted before anything that needs it.
+      // read first has the connection admitted, in practice, before anything that needs it.
       await call(SERVICE_PATH, 'org.freedesktop.DBus.Properties', 'Get', 'ss', [SERVICE_IFACE, 'Collections']).catch(() => undefined);
       return await use(call, dbus);
     } finally {

@@ -253,6 +253,33 @@ describe('a keychain daemon that aborts (GNOME Keyring #190)', () => {
     for (const text of everyRendering(error)) expect(text).not.toContain(SECRET);
   });
 
+  it('does not ask again after a failure of another kind', async () => {
+    const fake = fakes.path('echoing');
+    const clock = new ManualClock();
+    const store = await KeychainSecretStore.open({ modulePath: fake, clock });
+    await expect(store.set('p1', SECRET)).rejects.toMatchObject({ code: 'keychain-failed' });
+    expect(fakes.state(fake).calls.filter((c) => c.account === 'p1').length).toBe(1);
+  });
+
+  it("counts the wait in the queue in a call's time limit; a call whose caller gave up never starts, and a hung call holds no one after its time", async () => {
+    const fake = fakes.path('hang-once');
+    const clock = new ManualClock();
+    const patient = await KeychainSecretStore.open({ modulePath: fake, service: 'Svc-A', operationTimeoutMs: 1_000, clock });
+    const hasty = await KeychainSecretStore.open({ modulePath: fake, service: 'Svc-B', operationTimeoutMs: 100, clock });
+    const hung = patient.set('p1', SECRET).catch((e: unknown) => e);
+    const waiting = hasty.get('p2').catch((e: unknown) => e);
+    // The read waits behind the hung save, and fails at its own 100 ms, not after the save's second.
+    await clock.advance(100);
+    expect(await waiting).toMatchObject({ code: 'keychain-failed', message: expect.stringMatching(/did not answer within 0\.1 s when asked to read/) });
+    await clock.advance(900);
+    expect(await hung).toMatchObject({ code: 'keychain-failed', message: expect.stringMatching(/did not answer within 1 s when asked to save/) });
+    // The read whose caller gave up was never asked of the keychain.
+    expect(fakes.state(fake).calls.filter((c) => c.account === 'p2')).toEqual([]);
+    // The next call does not wait for the hung one.
+    await hasty.set('p3', 'key-after-the-hang');
+    expect(await hasty.get('p3')).toBe('key-after-the-hang');
+  });
+
   it('never has two keychain calls under way at once in a process, even across stores', async () => {
     const fake = fakes.path('counting');
     const [a, b] = await Promise.all([

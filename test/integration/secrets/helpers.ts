@@ -66,6 +66,8 @@ export interface FakeKeychainState {
  * - aborts-relocked: the probe works; the next call fails as the abort makes it fail, then every call
  *   fails as a locked keychain does (the daemon came back locked).
  * - counting: works, every call taking 20 ms; `__state.most` is the most calls ever under way at once.
+ * - hang-once: the probe works; the next call never settles (an unlock prompt nobody answers); every
+ *   later call works.
  */
 export type FakeBehaviour =
   | 'healthy'
@@ -78,7 +80,8 @@ export type FakeBehaviour =
   | 'not-keytar'
   | 'aborts-once'
   | 'aborts-relocked'
-  | 'counting';
+  | 'counting'
+  | 'hang-once';
 
 const FAKE_SOURCE = (behaviour: FakeBehaviour, probeAccount: string): string => `'use strict';
 const behaviour = ${JSON.stringify(behaviour)};
@@ -119,6 +122,10 @@ function wrap(op, fn) {
         if (isProbe) break;
         if (++failures === 1) return Promise.reject(new Error(ABORTED));
         return Promise.reject(new Error('Platform failure: Cannot ' + op + ': the collection is locked'));
+      case 'hang-once':
+        if (isProbe || failures >= 1) break;
+        failures++;
+        return never();
       case 'counting':
         state.most = Math.max(state.most, ++underWay);
         return new Promise((resolve) => setTimeout(() => { underWay--; resolve(fn(service, account, password)); }, 20));
