@@ -201,9 +201,12 @@ export const KEYCHAIN_RETRY_DELAY_MS = 1_000;
 /** How many times a call is asked again. */
 const KEYCHAIN_RETRIES = 2;
 
-/** The keychain's service went away under the call, or answered before it had admitted the connection. */
+/**
+ * The keychain's service went away under the call, answered before it had admitted the connection,
+ * or no longer knew the session the call had opened (it was started again in between).
+ */
 function failedInPassing(error: unknown): boolean {
-  return /disconnected from (the )?message bus without replying|is not implemented on interface/i.test(errorText(error));
+  return /disconnected from (the )?message bus without replying|is not implemented on interface|the session does not exist/i.test(errorText(error));
 }
 
 /**

@@ -61,8 +61,9 @@ export interface FakeKeychainState {
  *   given bad arguments).
  * - not-keytar: exports something else.
  * - aborts-once: the probe works; the next call fails as GNOME Keyring's abort makes it fail (the
- *   daemon left the bus without replying), and the next as its admission race does (a method "not
- *   implemented"); then every call works, as when the bus has started the daemon again.
+ *   daemon left the bus without replying), the next as its admission race does (a method "not
+ *   implemented"), the fourth as a call on a session the restarted daemon never opened; every other
+ *   call works, as when the bus has started the daemon again.
  * - aborts-relocked: the probe works; the next call fails as the abort makes it fail, then every call
  *   fails as a locked keychain does (the daemon came back locked).
  * - counting: works, every call taking 20 ms; `__state.most` is the most calls ever under way at once.
@@ -91,6 +92,7 @@ let failures = 0;
 let underWay = 0;
 const ABORTED = 'Platform failure: DBus error: Message recipient disconnected from message bus without replying';
 const NOT_ADMITTED = 'Platform failure: DBus error: Method OpenSession is not implemented on interface org.freedesktop.Secret.Service';
+const NO_SESSION = 'Platform failure: DBus error: The session does not exist';
 const key = (s, a) => s + '\\u0000' + a;
 const never = () => new Promise(() => {});
 // Real time: a slow native keychain, faked; a native module answers on its own time, outside main's Clock.
@@ -115,9 +117,12 @@ function wrap(op, fn) {
       case 'sync-throw':
         if (isProbe) break;
         throw new TypeError('Password is required. (raw binding said ' + password + ')');
-      case 'aborts-once':
-        if (isProbe || failures >= 2) break;
-        return Promise.reject(new Error(++failures === 1 ? ABORTED : NOT_ADMITTED));
+      case 'aborts-once': {
+        if (isProbe) break;
+        const failure = [ABORTED, NOT_ADMITTED, null, NO_SESSION][failures++];
+        if (failure) return Promise.reject(new Error(failure));
+        break;
+      }
       case 'aborts-relocked':
         if (isProbe) break;
         if (++failures === 1) return Promise.reject(new Error(ABORTED));
