@@ -25,6 +25,7 @@ const KNOWN = new Set([
   'profile-keys',
   'poll-bases',
   'word-stops',
+  'lean-exchange-indexes',
 ]);
 
 function what(p: UpgradeProgress, lang: Lang): string {

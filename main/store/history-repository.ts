@@ -494,9 +494,10 @@ export class HistoryRepository {
         params: where.flatMap((c) => c.params),
       };
     };
-    // A message's exchanges: its own (exchanges_message_time) merged with the posts linked to it, in
-    // time order from the link table's key (message_id, started_at, exchange_id). With other filters
-    // the linked posts' rows are read by id and sorted: a message is named by a few posts at most.
+    // A message's exchanges: its own (exchanges_message, sorted: ten or so a call, migration 0028)
+    // merged with the posts linked to it, in time order from the link table's key (message_id,
+    // started_at, exchange_id). With other filters the linked posts' rows are read by id and sorted:
+    // a message is named by a few posts at most.
     const linked = (messageId: number, columns: string): Clause => {
       const where = [{ sql: 'message_id = ?', params: [messageId] }, ...exchangeRange(range, ''), ...after('exchange_id')];
       const sql = `SELECT ${columns === '*' ? 'exchange_id' : 'exchange_id AS id, started_at AS created_at'} FROM exchange_messages WHERE ${where.map((c) => c.sql).join(' AND ')}`;

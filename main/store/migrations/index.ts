@@ -26,6 +26,7 @@ import { migration0024 } from './0024-sparse-exchange-indexes';
 import { migration0025 } from './0025-profile-keys';
 import { migration0026 } from './0026-poll-bases';
 import { migration0027 } from './0027-word-stops';
+import { migration0028 } from './0028-lean-exchange-indexes';
 
 export type { Migration, MigrationFill, MigrationProgress } from './types';
 
@@ -58,4 +59,5 @@ export const MIGRATIONS: readonly Migration[] = [
   migration0025,
   migration0026,
   migration0027,
+  migration0028,
 ];
