@@ -26,6 +26,7 @@ const KNOWN = new Set([
   'poll-bases',
   'word-stops',
   'lean-exchange-indexes',
+  'message-profile-keys',
 ]);
 
 function what(p: UpgradeProgress, lang: Lang): string {

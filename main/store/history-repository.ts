@@ -282,14 +282,16 @@ export class HistoryRepository {
     const start = firstDay * DAY_MS - off;
     const end = (lastDay + 1) * DAY_MS - off;
     const profile = req.profileId ?? null;
-    const byProfile = profile === null ? [] : [profile];
+    // The counts and rows keep the profile by its key (migration 0029), or by its id where an upgrade has not reached them.
+    const byProfile = profile === null ? [] : storedForms(this.db, [profile], 'messages');
+    const marks = byProfile.map(() => '?').join(', ');
     // Each hour wholly inside one local day from the hourly counts. An offset that is not whole hours
     // (+05:30) makes each day's boundary cut an hour: those hours (one a day) are counted from their
     // messages by the created_at index. Counting every message of the range took seconds for a year
     // of a large store.
     const rows = this.stmt(
       `SELECT (hour * ${HOUR_MS} + CAST(? AS INTEGER)) / ${DAY_MS} AS day, outcome, state, sum(n) AS n, sum(units) AS units
-       FROM message_stats WHERE hour >= ? AND hour < ?${profile === null ? '' : ' AND profile = ?'}
+       FROM message_stats WHERE hour >= ? AND hour < ?${profile === null ? '' : ` AND profile IN (${marks})`}
          AND (hour * ${HOUR_MS} + CAST(? AS INTEGER)) / ${DAY_MS} = ((hour + 1) * ${HOUR_MS} - 1 + CAST(? AS INTEGER)) / ${DAY_MS}
        GROUP BY day, outcome, state`,
     ).all(off, Math.floor(start / HOUR_MS), Math.ceil(end / HOUR_MS), ...byProfile, off, off) as Array<{
@@ -302,7 +304,7 @@ export class HistoryRepository {
     if (off % HOUR_MS !== 0) {
       const cut = this.stmt(
         `SELECT (created_at + CAST(? AS INTEGER)) / ${DAY_MS} AS day, outcome, state, count(*) AS n, coalesce(sum(billed_units), 0) AS units
-         FROM messages WHERE created_at >= ? AND created_at < ?${profile === null ? '' : ' AND +profile = ?'}
+         FROM messages WHERE created_at >= ? AND created_at < ?${profile === null ? '' : ` AND +profile IN (${marks})`}
          GROUP BY day, outcome, state`,
       );
       for (let boundary = start; boundary <= end; boundary += DAY_MS) {
@@ -547,7 +549,8 @@ export class HistoryRepository {
     const values = new Map<Dimension, string[]>();
     for (const d of DIMENSIONS) {
       const v = uniq(f[d.key] as string[] | undefined);
-      if (v.length) values.set(d, v);
+      // Messages keep a profile by its key (migration 0029): a filter walks each form rows keep.
+      if (v.length) values.set(d, d.key === 'profiles' ? storedForms(this.db, v, 'messages') : v);
     }
     const terms = termsOf(f);
     const range = { from: f.from, to: f.to };

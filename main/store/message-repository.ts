@@ -5,6 +5,7 @@ import { textLength } from '../../common/domain/units';
 import { reason as makeReason, type Reason } from '../../common/reasons';
 import { ownerAlive, processOwner } from './process-owner';
 import { systemClock } from '../clock';
+import { profileOfStored, storedForms, storedProfile } from './profile-keys';
 
 interface MessageRow {
   id: number;
@@ -46,10 +47,11 @@ export function parseReason(json: string | null): Reason | null {
 
 const reasonJson = (r: Reason | null | undefined): string | null => (r ? JSON.stringify(r) : null);
 
-function toRecord(r: MessageRow): MessageRecord {
+/** A row as the app sees it: its profile by id (a row keeps its key, migration 0029). */
+function toRecord(db: Database, r: MessageRow): MessageRecord {
   return {
     id: r.id,
-    profile: r.profile,
+    profile: profileOfStored(db, r.profile) ?? r.profile,
     baseUrl: r.base_url,
     apiId: r.api_id,
     mobile: r.mobile,
@@ -121,6 +123,15 @@ export class MessageRepository {
   }
 
   /**
+   * `profile IN (?, …)`, one mark for each form rows keep of the profile (storedForms: its key, and
+   * its id while an upgrade has not given every row the key), and those forms.
+   */
+  private ofProfile(profile: string): { sql: string; params: string[] } {
+    const params = storedForms(this.db, [profile], 'messages');
+    return { sql: `profile IN (${params.map(() => '?').join(', ')})`, params };
+  }
+
+  /**
    * Runs `fn` in one transaction (a savepoint inside another): what it writes to the store's tables
    * is all kept, or none of it. The write lock is taken first, so a write by another process in
    * between fails it only after the store's busy wait.
@@ -139,6 +150,7 @@ export class MessageRepository {
       .transaction(() => {
         const info = this.insertStmt.run({
           ...m,
+          profile: storedProfile(this.db, m.profile, 'messages'),
           templateId: m.templateId ?? null,
           resendOf: m.resendOf ?? null,
           batchItemId: m.batchItemId ?? null,
@@ -166,13 +178,14 @@ export class MessageRepository {
     const me = processOwner();
     return this.db
       .transaction((): PendingClaim => {
+        const of = this.ofProfile(m.profile);
         const rows = this.db
           .prepare(
-            `SELECT * FROM messages WHERE mobile = ? AND outcome = 'pending' AND content = ? AND profile = ? AND base_url = ? AND owner IS NOT ? ORDER BY id`,
+            `SELECT * FROM messages WHERE mobile = ? AND outcome = 'pending' AND content = ? AND ${of.sql} AND base_url = ? AND owner IS NOT ? ORDER BY id`,
           )
-          .all(m.mobile, m.content, m.profile, m.baseUrl, me) as MessageRow[];
+          .all(m.mobile, m.content, ...of.params, m.baseUrl, me) as MessageRow[];
         const busy = rows.find((r) => ownerAlive(r.owner ?? null));
-        if (busy) return { busy: toRecord(busy) };
+        if (busy) return { busy: toRecord(this.db, busy) };
         return { claimed: this.insertPending(m) };
       })
       .immediate();
@@ -284,12 +297,13 @@ export class MessageRepository {
 
   /** A profile's accepted calls that could not be followed: the send reply gave no message ID (it may, read again). */
   unfollowed(profile: string): MessageRecord[] {
+    const of = this.ofProfile(profile);
     const rows = this.db
       .prepare(
-        `SELECT * FROM messages WHERE profile = ? AND outcome = 'accepted' AND smsid IS NULL AND json_extract(reason, '$.code') = 'no-message-id' ORDER BY created_at`,
+        `SELECT * FROM messages WHERE ${of.sql} AND outcome = 'accepted' AND smsid IS NULL AND json_extract(reason, '$.code') = 'no-message-id' ORDER BY created_at`,
       )
-      .all(profile) as MessageRow[];
-    return rows.map(toRecord);
+      .all(...of.params) as MessageRow[];
+    return rows.map((r) => toRecord(this.db, r));
   }
 
   /**
@@ -358,7 +372,7 @@ export class MessageRepository {
     const row = this.db
       .prepare('SELECT * FROM messages WHERE mobile = ? AND created_at >= ? AND id > ? AND content = ? ORDER BY created_at DESC, id DESC LIMIT 1')
       .get(m.mobile, m.createdAt, m.id, m.content) as MessageRow | undefined;
-    return row && toRecord(row);
+    return row && toRecord(this.db, row);
   }
 
   addEvent(id: number, kind: MessageEventRecord['kind'], state: CallState | null, detail: string | null, why: Reason | null = null): void {
@@ -367,7 +381,7 @@ export class MessageRepository {
 
   get(id: number): MessageRecord | undefined {
     const row = this.getStmt.get(id) as MessageRow | undefined;
-    return row && toRecord(row);
+    return row && toRecord(this.db, row);
   }
 
   require(id: number): MessageRecord {
@@ -378,12 +392,13 @@ export class MessageRepository {
 
   /** The latest message with this provider ID (of this profile, when one is named). */
   findBySmsid(smsid: string, profile?: string): MessageRecord | undefined {
+    const of = profile === undefined ? null : this.ofProfile(profile);
     const row = (
-      profile === undefined
+      of === null
         ? this.db.prepare('SELECT * FROM messages WHERE smsid = ? ORDER BY id DESC LIMIT 1').get(smsid)
-        : this.db.prepare('SELECT * FROM messages WHERE smsid = ? AND profile = ? ORDER BY id DESC LIMIT 1').get(smsid, profile)
+        : this.db.prepare(`SELECT * FROM messages WHERE smsid = ? AND ${of.sql} ORDER BY id DESC LIMIT 1`).get(smsid, ...of.params)
     ) as MessageRow | undefined;
-    return row && toRecord(row);
+    return row && toRecord(this.db, row);
   }
 
   events(messageId: number): MessageEventRecord[] {
@@ -399,9 +414,10 @@ export class MessageRepository {
    * first (messages_profile_time) and stops at `limit`.
    */
   recentDurations(profile: string, limit = 50): { length: number; duration: number }[] {
+    const of = this.ofProfile(profile);
     const rows = this.db
-      .prepare("SELECT content, duration FROM messages WHERE profile = ? AND state = 'answered' AND duration > 0 ORDER BY created_at DESC LIMIT ?")
-      .all(profile, limit) as { content: string; duration: number }[];
+      .prepare(`SELECT content, duration FROM messages WHERE ${of.sql} AND state = 'answered' AND duration > 0 ORDER BY created_at DESC LIMIT ?`)
+      .all(...of.params, limit) as { content: string; duration: number }[];
     return rows.map((r) => ({ length: textLength(r.content), duration: r.duration }));
   }
 
@@ -430,9 +446,10 @@ export class MessageRepository {
   /** Accepted messages whose call has not reached a final state (of one profile, when named): whoever follows them. */
   openMessages(profile?: string): MessageRecord[] {
     const sql = `SELECT * FROM ${OPEN_CALLS}`;
+    const of = profile === undefined ? null : this.ofProfile(profile);
     const rows =
-      profile === undefined ? this.db.prepare(`${sql} ORDER BY created_at`).all() : this.db.prepare(`${sql} AND profile = ? ORDER BY created_at`).all(profile);
-    return (rows as MessageRow[]).map(toRecord);
+      of === null ? this.db.prepare(`${sql} ORDER BY created_at`).all() : this.db.prepare(`${sql} AND ${of.sql} ORDER BY created_at`).all(...of.params);
+    return (rows as MessageRow[]).map((r) => toRecord(this.db, r));
   }
 
   /**

@@ -1,10 +1,11 @@
 import type { Database, Statement } from 'better-sqlite3';
+import { storedVersion } from './migrations/fill';
 
-// What an exchange row keeps of its profile (migration 0025): ' #' and the profile's key in
-// `profile_keys`, where the id (a UUID) took 36 bytes in the row and again in the profile index.
-// Stores older than the table (a migration test's) keep the id itself, as may a row written by an
-// older Callout to the same store meanwhile; both read back as the id. No profile id begins with a
-// space (ids are trimmed), so the two never meet.
+// What an exchange row (migration 0025) and a message row (0029) keep of its profile: ' #' and the
+// profile's key in `profile_keys`, where the id (a UUID) took 36 bytes in the row and again in the
+// profile index. Stores older than the table (a migration test's) keep the id itself, as do the
+// rows an upgrade has not reached yet; both read back as the id. No profile id begins with a space
+// (ids are trimmed), so the two never meet.
 
 const PREFIX = ' #';
 
@@ -23,8 +24,15 @@ interface Keys {
   all?: Statement;
   insert?: Statement;
   key?: Statement;
-  used?: Statement;
+  /** Whether a table's rows still keep a profile by its id (an upgrade not done yet), per table. */
+  used: Partial<Record<KeyedTable, Statement>>;
 }
+
+/** The tables whose rows name their profile by its key. */
+export type KeyedTable = 'exchanges' | 'messages';
+
+/** The schema from which a table's new rows are given keys (its migration). */
+const KEYED_FROM: Record<KeyedTable, number> = { exchanges: 25, messages: 29 };
 
 const perStore = new WeakMap<Database, Keys>();
 
@@ -32,16 +40,27 @@ function keysOf(db: Database): Keys {
   let k = perStore.get(db);
   if (!k) {
     const has = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'profile_keys'").get() !== undefined;
-    k = { has, ids: new Map(), keys: new Map(), given: new Set() };
+    k = { has, ids: new Map(), keys: new Map(), given: new Set(), used: {} };
     if (has) perStore.set(db, k);
   }
   return k;
 }
 
-/** What a new exchange row keeps for `profile` (inside the caller's write transaction). */
-export function storedProfile(db: Database, profile: string | null): string | null {
+/** Whether `table`'s new rows are given keys in this store (remembered once they are). */
+function keyed(db: Database, table: KeyedTable): boolean {
+  let tables = keyedTables.get(db);
+  if (tables?.has(table)) return true;
+  if (storedVersion(db).version < KEYED_FROM[table]) return false;
+  if (!tables) keyedTables.set(db, (tables = new Set()));
+  tables.add(table);
+  return true;
+}
+const keyedTables = new WeakMap<Database, Set<KeyedTable>>();
+
+/** What a new row of `table` keeps for `profile` (inside the caller's write transaction). */
+export function storedProfile<P extends string | null>(db: Database, profile: P, table: KeyedTable = 'exchanges'): P | string {
   const k = keysOf(db);
-  if (profile === null || !k.has) return profile;
+  if (profile === null || !k.has || !keyed(db, table)) return profile;
   // A committed key is never changed: once it is known, a profile's exchanges need no statement.
   const known = k.keys.get(profile);
   if (known !== undefined) return known;
@@ -86,16 +105,16 @@ export function profileOfStored(db: Database, stored: string | null): string | n
  * stored before the keys still keep it (one index probe each), so that a filter walks no more
  * ranges than it must.
  */
-export function storedForms(db: Database, profiles: readonly string[]): string[] {
+export function storedForms(db: Database, profiles: readonly string[], table: KeyedTable = 'exchanges'): string[] {
   const k = keysOf(db);
   if (!profiles.length || !k.has) return [...profiles];
   k.key ??= db.prepare('SELECT key FROM profile_keys WHERE profile = ?');
-  k.used ??= db.prepare('SELECT 1 FROM exchanges WHERE profile = ? LIMIT 1');
+  const used = (k.used[table] ??= db.prepare(`SELECT 1 FROM ${table} WHERE profile = ? LIMIT 1`));
   const forms: string[] = [];
   for (const p of profiles) {
     const key = k.key.get(p) as { key: number } | undefined;
     if (key) forms.push(`${PREFIX}${key.key}`);
-    if (!key || k.used.get(p) !== undefined) forms.push(p);
+    if (!key || used.get(p) !== undefined) forms.push(p);
   }
   return forms;
 }

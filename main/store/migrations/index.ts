@@ -27,6 +27,7 @@ import { migration0025 } from './0025-profile-keys';
 import { migration0026 } from './0026-poll-bases';
 import { migration0027 } from './0027-word-stops';
 import { migration0028 } from './0028-lean-exchange-indexes';
+import { migration0029 } from './0029-message-profile-keys';
 
 export type { Migration, MigrationFill, MigrationProgress } from './types';
 
@@ -60,4 +61,5 @@ export const MIGRATIONS: readonly Migration[] = [
   migration0026,
   migration0027,
   migration0028,
+  migration0029,
 ];
