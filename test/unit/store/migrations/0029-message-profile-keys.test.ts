@@ -41,7 +41,7 @@ function seed(db: Database, from: number, to: number): void {
     repo.markAccepted(m.id, { code: 2, msg: '提交成功', smsid: `V${String(i).padStart(8, '0')}`, count: 1 });
     if (i % 7 === 3) continue; // still open: followed at the next start
     if (i % 11 === 5) {
-      repo.endTracking(m.id, reason('tracking-profile', { error: 'gone' }));
+      repo.endTracking(m.id, reason('tracking-profile', { error: 'not-found' }));
       continue;
     }
     repo.updateState(m.id, i % 2 ? 'answered' : 'busy', { duration: i % 2 ? 20 + i : 0, final: true });
