@@ -362,13 +362,17 @@ export function generateHistory(db: BetterSqlite3.Database, rows: number, seed =
   return times.length;
 }
 
-/** A hash of the schema the migrations build: a change regenerates the cached store. */
+/**
+ * A hash of the schema the migrations build and of its version: a change regenerates the cached
+ * store (a migration that changes rows but no table, such as 0029, changes the version only).
+ */
 function schemaKey(): string {
   const db = new BetterSqlite3(':memory:');
   try {
     migrate(db, ':memory:');
     const sql = (db.prepare('SELECT type, name, sql FROM sqlite_master ORDER BY type, name').all() as unknown[]).map((x) => JSON.stringify(x)).join('\n');
-    return createHash('sha256').update(`${GENERATOR_VERSION}\n${HISTORY_ROWS}\n${sql}`).digest('hex').slice(0, 16);
+    const version = db.pragma('user_version', { simple: true }) as number;
+    return createHash('sha256').update(`${GENERATOR_VERSION}\n${HISTORY_ROWS}\n${version}\n${sql}`).digest('hex').slice(0, 16);
   } finally {
     db.close();
   }
