@@ -15,8 +15,9 @@ import { migrate, openDatabase } from '../../main/store/database';
 import { STATE_TEXT, TALKING_LABEL } from '../../main/sandbox/voice-service';
 import { openDatabaseSafely } from '../../main/store/integrity';
 import { packBatch, packingProgress } from '../../main/store/exchange-packing';
-import { refreshDictionaries } from '../../main/store/exchange-pack';
-import { EXCHANGE_TEXT, indexAlone } from '../../main/store/exchange-words';
+import { refreshDictionaries, withBases } from '../../main/store/exchange-pack';
+import { EXCHANGE_TEXT, indexAlone, wordsForm } from '../../main/store/exchange-words';
+import { indexWords } from '../../main/store/words';
 import { fileBytes, vacuum } from '../../main/store/retention';
 import { ArchiveShelf, Archiver, monthOf } from '../../main/store/archive';
 import { systemClock } from '../../main/clock';
@@ -472,7 +473,7 @@ export function prepareHistoryStore(rows = HISTORY_ROWS, shape: HistoryShape = '
  * made as the indexing job makes them (one a call, its exchanges' texts), a call's text read once
  * for all its copies; the index's triggers are off meanwhile and put back as they were after.
  */
-function growHistory(sourceFile: string, partial: string, copies: number): void {
+export function growHistory(sourceFile: string, partial: string, copies: number): void {
   const db = openDatabase(partial);
   try {
     db.pragma('journal_mode = DELETE'); // as for the generated store (above)
@@ -483,6 +484,8 @@ function growHistory(sourceFile: string, partial: string, copies: number): void 
     const most = (table: string) => (db.prepare(`SELECT coalesce(max(id), 0) AS n FROM src.${table}`).get() as { n: number }).n;
     const step = { messages: most('messages'), events: most('message_events'), exchanges: most('exchanges') };
     db.exec('INSERT INTO exchange_dicts (id, after_exchange, kind, crc, rows, data) SELECT id, after_exchange, kind, crc, 0, data FROM src.exchange_dicts');
+    // The rows name their profile by its key (migrations 0025, 0029): the same keys.
+    db.exec('INSERT INTO profile_keys (key, profile) SELECT key, profile FROM src.profile_keys');
     refreshDictionaries(db);
     const wordTriggers = db
       .prepare("SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'exchanges' AND name LIKE 'exchange^_words^_%' ESCAPE '^'")
@@ -522,6 +525,9 @@ function growHistory(sourceFile: string, partial: string, copies: number): void 
           `INSERT INTO exchanges (${exchanges.join(', ')}) SELECT ${select(exchanges, exchangeValue, 'e')}
            FROM src.exchanges e LEFT JOIN src.messages m ON m.id = e.message_id ORDER BY e.id`,
         );
+        // Each copy's bases (migration 0026), counted in its bytes. A copied poll's blob names its
+        // source message, whose base the first copy keeps (the same ids): it reads back the same.
+        db.exec(`INSERT INTO exchange_bases (message_id, dict_id, packed) SELECT message_id + ${plus('messages')}, dict_id, packed FROM src.exchange_bases`);
       })();
       process.stderr.write(`bench: grown ${k + 1} of ${copies} copies\n`);
     }
@@ -531,15 +537,21 @@ function growHistory(sourceFile: string, partial: string, copies: number): void 
        WHERE message_id > ? AND message_id <= ? GROUP BY message_id`,
     );
     const entry = db.prepare('INSERT INTO exchange_words (rowid, text) VALUES (?, ?)');
+    // What the index holds of a text: its uncommon trigrams' tokens (migration 0027), or the text.
+    const held = wordsForm(db) === 'tokens' ? indexWords : (text: string) => text;
     const batch = 5_000;
     for (let after = 0; after < step.messages; after += batch) {
       db.transaction(() => {
-        const rows = texts.all(after, after + batch) as Array<{ id: number; text: string }>;
-        for (let k = 0; k < copies; k++) for (const r of rows) entry.run(r.id + k * step.messages, r.text);
+        // The polls' bases given to the text's SQL function first (it cannot read them itself).
+        const rows = withBases(db, 'src', after + 1, after + batch, () => texts.all(after, after + batch)) as Array<{ id: number; text: string }>;
+        for (const r of rows) {
+          const text = held(r.text);
+          for (let k = 0; k < copies; k++) entry.run(r.id + k * step.messages, text);
+        }
       })();
       if ((after / batch) % 20 === 0) process.stderr.write(`bench: word index ${after} of ${step.messages} calls\n`);
     }
-    let alone: [number, number] = [Number.MIN_SAFE_INTEGER, 0];
+    let alone = 0;
     for (let r; (r = db.transaction(() => indexAlone(db, 'main', alone, 1_000))()); alone = r.last);
     for (const t of wordTriggers) db.exec(t.sql);
     db.exec('DETACH DATABASE src');

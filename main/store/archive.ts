@@ -725,7 +725,7 @@ export class Archiver {
       // The word index: a call's exchanges in one entry, a batch of calls at a time.
       let message = 0;
       for (let r; (r = copier.transaction(() => indexMessages(copier!, 'arch', message, ARCHIVE_BATCH))()); message = r.last) await this.pause();
-      let alone: [number, number] = [Number.MIN_SAFE_INTEGER, 0];
+      let alone = 0;
       for (let r; (r = copier.transaction(() => indexAlone(copier!, 'arch', alone, ARCHIVE_BATCH))()); alone = r.last) await this.pause();
       copier.exec('DETACH DATABASE arch');
       const restore = new BetterSqlite3(partial);

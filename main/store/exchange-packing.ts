@@ -38,10 +38,17 @@ interface PackingState {
   done: number;
 }
 
+/** The indexing job's `alone` walks the exchanges no message owns in id order (migration 0028). */
+const ALONE_BY_ID = -1;
+
 interface IndexingState {
   /** Messages up to this id have their entry. */
   message: number;
-  /** Then the exchanges no message owns, up to this (started_at, id). */
+  /**
+   * Then the exchanges no message owns: [ALONE_BY_ID, the last id done]. [Number.MIN_SAFE_INTEGER, 0]
+   * while the messages are still being done; a (started_at, id) an earlier build walked in time
+   * order starts the walk again (making an entry again is harmless).
+   */
   alone: [number, number];
   total: number;
   done: number;
@@ -154,8 +161,8 @@ function indexBatch(db: Database, limit: number): PackingProgress | null {
   const messages = s.alone[0] === Number.MIN_SAFE_INTEGER ? indexMessages(db, 'main', s.message, limit) : null;
   if (messages) next = { ...s, message: messages.last, done: s.done + messages.exchanges };
   else {
-    const alone = indexAlone(db, 'main', s.alone, limit);
-    if (alone) next = { ...s, alone: alone.last, done: s.done + alone.exchanges };
+    const alone = indexAlone(db, 'main', s.alone[0] === ALONE_BY_ID ? s.alone[1] : 0, limit);
+    if (alone) next = { ...s, alone: [ALONE_BY_ID, alone.last], done: s.done + alone.exchanges };
   }
   if (!next) {
     // Every entry is made: the old index goes, and with it most of the file's pages (given back by compacting).

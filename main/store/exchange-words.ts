@@ -82,24 +82,17 @@ function indexMessageRange(db: Database, schema: string, first: number | bigint,
 }
 
 /**
- * Makes the entries of up to `limit` exchanges no message owns, after (started_at, id) `after` in
- * that order; the last one done and how many, or null when none is left.
+ * Makes the entries of up to `limit` exchanges no message owns, with ids above `afterId`, in id
+ * order (the message index, migration 0028, holds them as one range of ids: a walk in time order
+ * sorted them all at every batch); the last id done and how many, or null when none is left.
  */
-export function indexAlone(
-  db: Database,
-  schema: string,
-  after: readonly [number, number],
-  limit: number,
-): { last: [number, number]; exchanges: number } | null {
+export function indexAlone(db: Database, schema: string, afterId: number, limit: number): { last: number; exchanges: number } | null {
   const t = tables(schema);
-  const rows = db
-    .prepare(`SELECT id, started_at FROM ${t.exchanges} WHERE message_id IS NULL AND (started_at, id) > (?, ?) ORDER BY started_at, id LIMIT ?`)
-    .all(after[0], after[1], limit) as Array<{ id: number; started_at: number }>;
+  const rows = db.prepare(`SELECT id FROM ${t.exchanges} WHERE message_id IS NULL AND id > ? ORDER BY id LIMIT ?`).all(afterId, limit) as Array<{ id: number }>;
   if (!rows.length) return null;
   const ids = JSON.stringify(rows.map((r) => r.id));
   db.prepare(`DELETE FROM ${t.words} WHERE rowid IN (SELECT -value FROM json_each(?))`).run(ids);
   const words = wordsForm(db, schema) === 'tokens' ? EXCHANGE_WORDS : EXCHANGE_TEXT;
   db.prepare(`INSERT INTO ${t.words} (rowid, text) SELECT -id, ${words} FROM ${t.exchanges} WHERE id IN (SELECT value FROM json_each(?))`).run(ids);
-  const last = rows.at(-1)!;
-  return { last: [last.started_at, last.id], exchanges: rows.length };
+  return { last: rows.at(-1)!.id, exchanges: rows.length };
 }

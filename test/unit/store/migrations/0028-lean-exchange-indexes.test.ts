@@ -4,8 +4,10 @@ import type { ExchangeQuery } from '../../../../common/history-types';
 import { ExchangeRepository } from '../../../../main/store/exchange-repository';
 import { HistoryRepository } from '../../../../main/store/history-repository';
 import { planRetention } from '../../../../main/store/retention';
+import { indexAlone } from '../../../../main/store/exchange-words';
 import { MESSAGES, T0, another, callExchange, searched, seed, seen } from './sandbox-calls';
-import { openAt, tempDbFile } from './temp-db';
+import { openAt, storeWrittenBy19, tempDbFile } from './temp-db';
+import { packBatch, packingProgress } from '../../../../main/store/exchange-packing';
 
 // The time index no longer repeats the id SQLite adds to every entry, and a message's exchanges are
 // found by their message alone: a store written at 27 keeps every byte, every list gives the same
@@ -108,5 +110,65 @@ describe('migration 0028: lean exchange indexes', () => {
     const bytes28 = indexBytes(db, 'exchanges_time_size') + indexBytes(db, 'exchanges_message');
     expect(bytes28).toBeLessThan(bytes27 * 0.85);
     db.close();
+  });
+
+  it('the exchanges no message owns are indexed in id order from the message index: a range, never a sort of them all', () => {
+    const db = openAt(tempDbFile(), 28);
+    seed(db, 0, MESSAGES);
+    const repo = new ExchangeRepository(db);
+    for (let i = 0; i < 30; i++) repo.insert({ ...callExchange(i % MESSAGES, 1), startedAt: T0 + (30 - i) * 1_000 }, { profile: 'p' });
+    const lone = (db.prepare('SELECT id FROM exchanges WHERE message_id IS NULL ORDER BY id').all() as { id: number }[]).map((r) => r.id);
+    const statements: string[] = [];
+    const spy = new Proxy(db, {
+      get(t, k) {
+        if (k === 'prepare')
+          return (sql: string) => {
+            statements.push(sql);
+            return t.prepare(sql);
+          };
+        const v = Reflect.get(t, k, t) as unknown;
+        return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(t) : v;
+      },
+    });
+    db.exec('DELETE FROM exchange_words WHERE rowid < 0');
+    const done: number[] = [];
+    for (let after = 0, r; (r = db.transaction(() => indexAlone(spy, 'main', after, 7))()); after = r.last) done.push(r.last);
+    // Every one of them, in batches of 7, each an entry of its own again.
+    expect(done.at(-1)).toBe(lone.at(-1));
+    expect(done).toHaveLength(Math.ceil(lone.length / 7));
+    expect((db.prepare('SELECT count(*) AS n FROM exchange_words WHERE rowid < 0').get() as { n: number }).n).toBe(lone.length);
+    const walk = statements.find((q) => /message_id IS NULL/.test(q))!;
+    const plan = (db.prepare(`EXPLAIN QUERY PLAN ${walk}`).all(0, 7) as { detail: string }[]).map((r) => r.detail).join('\n');
+    expect(plan).toMatch(/SEARCH (main\.)?exchanges USING COVERING INDEX exchanges_message \(message_id=\? AND rowid>\?\)/);
+    expect(plan).not.toMatch(/TEMP B-TREE/);
+  });
+
+  it('an indexing job an earlier build left walking the exchanges no message owns in time order starts that walk again, and misses none', () => {
+    const file = storeWrittenBy19(40);
+    const v27 = openAt(file, 27);
+    const lone = v27.prepare('SELECT id, started_at FROM exchanges WHERE message_id IS NULL ORDER BY started_at, id').all() as {
+      id: number;
+      started_at: number;
+    }[];
+    expect(lone.length).toBeGreaterThan(3);
+    // The job at 27, past the messages and part of the way through them in time order.
+    while (
+      (JSON.parse((v27.prepare("SELECT value FROM settings WHERE key = 'exchanges.indexing'").get() as { value: string }).value) as { alone: number[] })
+        .alone[0] === Number.MIN_SAFE_INTEGER
+    )
+      packBatch(v27, 50);
+    const mid = lone[Math.floor(lone.length / 2)]!;
+    const state = JSON.parse((v27.prepare("SELECT value FROM settings WHERE key = 'exchanges.indexing'").get() as { value: string }).value) as object;
+    v27.prepare("UPDATE settings SET value = ? WHERE key = 'exchanges.indexing'").run(JSON.stringify({ ...state, alone: [mid.started_at, mid.id] }));
+    v27.prepare('DELETE FROM exchange_words WHERE rowid < 0').run();
+    v27.close();
+
+    const db = openAt(file, 28);
+    while (packBatch(db) !== null);
+    expect(packingProgress(db)).toBeNull();
+    // Every exchange no message owns has its entry again, those before the old place too.
+    expect((db.prepare('SELECT -rowid AS id FROM exchange_words WHERE rowid < 0 ORDER BY 1').all() as { id: number }[]).map((r) => r.id)).toEqual(
+      lone.map((r) => r.id).sort((a, b) => a - b),
+    );
   });
 });
