@@ -11,6 +11,7 @@ import { SANDBOX_API_ID } from '../../../main/profiles/profile-service';
 import { SessionSecretStore } from '../../../main/secrets';
 import { createServices } from '../../../main/services';
 import { MessageRepository } from '../../../main/store/message-repository';
+import { recording } from '../../helpers/recording-db';
 import { FASTEST_SCALE, ScaledClock } from '../../helpers/scaled-clock';
 import { closeStored, storedIn } from '../../helpers/stored';
 import { tempHome } from '../../helpers/temp-home';
@@ -137,30 +138,9 @@ describe('the follow-up schedule, end to end', () => {
     const read = messages.recentDurations('sandbox', 10);
     expect(new Set(read.map((r) => `${r.length}:${r.duration}`))).toEqual(new Set(['70:20', '140:30', '210:40']));
     // The plan of the statement recentDurations runs (with the forms the rows keep of the profile, migration 0029).
-    const asked: Array<{ sql: string; params: unknown[] }> = [];
-    const spy = new Proxy(stored.db, {
-      get(t, k) {
-        if (k === 'prepare')
-          return (sql: string) => {
-            const stmt = t.prepare(sql);
-            return new Proxy(stmt, {
-              get(st, m) {
-                const v = Reflect.get(st, m, st) as unknown;
-                if (m === 'all')
-                  return (...params: unknown[]) => {
-                    asked.push({ sql, params });
-                    return (v as (...a: unknown[]) => unknown).apply(st, params);
-                  };
-                return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(st) : v;
-              },
-            });
-          };
-        const v = Reflect.get(t, k, t) as unknown;
-        return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(t) : v;
-      },
-    });
-    new MessageRepository(spy).recentDurations('sandbox', 50);
-    const run = asked.find((a) => /duration > 0/.test(a.sql))!;
+    const r = recording(stored.db);
+    new MessageRepository(r.db).recentDurations('sandbox', 50);
+    const run = r.calls.find((c) => /duration > 0/.test(c.sql))!;
     const plan = stored.db.prepare(`EXPLAIN QUERY PLAN ${run.sql}`).all(...run.params) as { detail: string }[];
     expect(plan.map((p) => p.detail).join('\n')).toMatch(/USING INDEX messages_profile_time/);
     expect(plan.map((p) => p.detail).join('\n')).not.toMatch(/TEMP B-TREE/);

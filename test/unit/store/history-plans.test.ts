@@ -11,6 +11,7 @@ import { applyRetention } from '../../../main/store/retention';
 import { packBatch } from '../../../main/store/exchange-packing';
 import { generateHistory, HISTORY_END, PROFILES } from '../../../bench/groups/history';
 import { tempHome } from '../../helpers/temp-home';
+import { recording, type Call } from '../../helpers/recording-db';
 
 const DAY = 86_400_000;
 let home: ReturnType<typeof tempHome>;
@@ -30,40 +31,6 @@ afterAll(() => {
   db.close();
   home.cleanup();
 });
-
-interface Call {
-  sql: string;
-  params: unknown[];
-}
-
-/** The database as the repository sees it, recording every statement it runs. */
-function recording(target: Database): { db: Database; calls: Call[] } {
-  const calls: Call[] = [];
-  const wrap = (sql: string) => {
-    const stmt = target.prepare(sql);
-    return new Proxy(stmt, {
-      get(t, p) {
-        const v = Reflect.get(t, p, t) as unknown;
-        if (typeof v !== 'function') return v;
-        if (p === 'all' || p === 'get' || p === 'iterate' || p === 'run') {
-          return (...args: unknown[]) => {
-            calls.push({ sql, params: args });
-            return (v as (...a: unknown[]) => unknown).apply(t, args);
-          };
-        }
-        return (v as (...a: unknown[]) => unknown).bind(t);
-      },
-    });
-  };
-  const proxy = new Proxy(target, {
-    get(t, p) {
-      if (p === 'prepare') return wrap;
-      const v = Reflect.get(t, p, t) as unknown;
-      return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(t) : v;
-    },
-  });
-  return { db: proxy, calls };
-}
 
 function plan(call: Call): string {
   return (db.prepare(`EXPLAIN QUERY PLAN ${call.sql}`).all(...call.params) as { detail: string }[]).map((r) => r.detail).join('\n');

@@ -7,6 +7,7 @@ import { planRetention } from '../../../../main/store/retention';
 import { indexAlone } from '../../../../main/store/exchange-words';
 import { MESSAGES, T0, another, callExchange, searched, seed, seen } from './sandbox-calls';
 import { openAt, storeWrittenBy19, tempDbFile } from './temp-db';
+import { recording } from '../../../helpers/recording-db';
 import { packBatch, packingProgress } from '../../../../main/store/exchange-packing';
 
 // The time index no longer repeats the id SQLite adds to every entry, and a message's exchanges are
@@ -118,27 +119,16 @@ describe('migration 0028: lean exchange indexes', () => {
     const repo = new ExchangeRepository(db);
     for (let i = 0; i < 30; i++) repo.insert({ ...callExchange(i % MESSAGES, 1), startedAt: T0 + (30 - i) * 1_000 }, { profile: 'p' });
     const lone = (db.prepare('SELECT id FROM exchanges WHERE message_id IS NULL ORDER BY id').all() as { id: number }[]).map((r) => r.id);
-    const statements: string[] = [];
-    const spy = new Proxy(db, {
-      get(t, k) {
-        if (k === 'prepare')
-          return (sql: string) => {
-            statements.push(sql);
-            return t.prepare(sql);
-          };
-        const v = Reflect.get(t, k, t) as unknown;
-        return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(t) : v;
-      },
-    });
+    const rec = recording(db);
     db.exec('DELETE FROM exchange_words WHERE rowid < 0');
     const done: number[] = [];
-    for (let after = 0, r; (r = db.transaction(() => indexAlone(spy, 'main', after, 7))()); after = r.last) done.push(r.last);
+    for (let after = 0, r; (r = db.transaction(() => indexAlone(rec.db, 'main', after, 7))()); after = r.last) done.push(r.last);
     // Every one of them, in batches of 7, each an entry of its own again.
     expect(done.at(-1)).toBe(lone.at(-1));
     expect(done).toHaveLength(Math.ceil(lone.length / 7));
     expect((db.prepare('SELECT count(*) AS n FROM exchange_words WHERE rowid < 0').get() as { n: number }).n).toBe(lone.length);
-    const walk = statements.find((q) => /message_id IS NULL/.test(q))!;
-    const plan = (db.prepare(`EXPLAIN QUERY PLAN ${walk}`).all(0, 7) as { detail: string }[]).map((r) => r.detail).join('\n');
+    const walk = rec.calls.find((c) => /message_id IS NULL/.test(c.sql))!;
+    const plan = (db.prepare(`EXPLAIN QUERY PLAN ${walk.sql}`).all(...walk.params) as { detail: string }[]).map((r) => r.detail).join('\n');
     expect(plan).toMatch(/SEARCH (main\.)?exchanges USING COVERING INDEX exchanges_message \(message_id=\? AND rowid>\?\)/);
     expect(plan).not.toMatch(/TEMP B-TREE/);
   });
