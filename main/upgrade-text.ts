@@ -27,6 +27,7 @@ const KNOWN = new Set([
   'word-stops',
   'lean-exchange-indexes',
   'message-profile-keys',
+  'lean-message-search',
 ]);
 
 function what(p: UpgradeProgress, lang: Lang): string {

@@ -48,7 +48,8 @@ export type {
  * - Filters without text: one index walk per value of the most selective filter (state, outcome,
  *   profile or template; (filter, created_at) indexes, see migration 0005), merged by SQLite
  *   (MERGE UNION ALL) in time order; the other filters are checked on the rows walked.
- * - Text and number search: the FTS5 trigram index finds any substring of 3+ characters. Its
+ * - Text and number search: the FTS5 trigram index names the messages holding every trigram of
+ *   the words (3+ characters), each then checked against the words (migration 0030). Its
  *   matches are read in id order from the page's end, and the read stops when the page is whole:
  *   when no message left can sort before the page's last row (the time bounds of each block of ids,
  *   migration 0023, or the time index between the page's ends, `time-blocks.ts`). Ids rise with
@@ -152,7 +153,6 @@ function termsOf(f: HistoryFilter): Term[] {
 }
 
 const codePoints = (s: string) => [...s].length;
-const ftsPhrase = (s: string) => `"${s.replace(/"/g, '""')}"`;
 const likePattern = (s: string) => `%${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 // ——— SQL building ———
@@ -556,17 +556,21 @@ export class HistoryRepository {
     const range = { from: f.from, to: f.to };
     const indexed = terms.filter((t) => codePoints(t.text) >= 3);
     if (indexed.length) {
-      const match = indexed.map((t) => (t.mobileOnly ? `mobile : ${ftsPhrase(t.text)}` : ftsPhrase(t.text))).join(' AND ');
+      // The index names the messages that hold each of the words' trigrams (migration 0030), not
+      // where: each one it names is checked against the words themselves, but for a word of one
+      // trigram anywhere in the message, which the index tells alone (a count reads no row for it).
+      const match = trigramQuery(indexed.map((t) => t.text));
       const short = terms.filter((t) => codePoints(t.text) < 3);
+      const checked = terms.filter((t) => codePoints(t.text) !== 3 || t.mobileOnly);
       // Words alone: the matches read in id order give the page however many there are (about a
       // page's rows read, `pageFromMatches`), so they are not counted first.
       if (values.size === 0 && short.length === 0 && range.from === undefined && range.to === undefined) {
-        return { kind: 'matches', match, values, range, likes: short, terms };
+        return { kind: 'matches', match, values, range, likes: checked, terms };
       }
       const found = (
         this.stmt(`SELECT count(*) AS n FROM (SELECT 1 FROM messages_fts WHERE messages_fts MATCH ? LIMIT ${this.rareMatches})`).get(match) as { n: number }
       ).n;
-      if (found < this.rareMatches) return { kind: 'matches', match, values, range, likes: short, terms };
+      if (found < this.rareMatches) return { kind: 'matches', match, values, range, likes: checked, terms };
     }
     return this.walkPlan(values, range, terms);
   }
@@ -785,9 +789,10 @@ function likeClauses(terms: Term[], prefix: string): Clause[] {
 
 /**
  * An FTS5 query of every distinct trigram of the words (each one token of the trigram tokenizer),
- * all required: at most 64 of them, which still finds every exchange holding the words. For an
- * index of SQLite's trigram tokenizer: the one of each exchange that a store upgraded from before
- * migration 0021 keeps until the indexing job is done, or that of calls at schemas 21–26.
+ * all required: at most 64 of them, which still finds every row holding the words. For an index of
+ * SQLite's trigram tokenizer: the messages' (migration 0030), and the one of each exchange that a
+ * store upgraded from before migration 0021 keeps until the indexing job is done, or that of calls
+ * at schemas 21–26.
  */
 function trigramQuery(words: string[]): string {
   const grams = new Set<string>();

@@ -70,8 +70,16 @@ describe.each(['en', 'zh-CN'] as const)('the upgrade window (%s)', (lang) => {
       expect(await page.locator('#track').getAttribute('class')).toContain('unknown');
 
       // The longest step names, at the end of the upgrade: whole, inside the window.
-      for (const name of ['sparse-exchange-indexes', 'profile-keys', 'poll-bases', 'word-stops', 'lean-exchange-indexes', 'message-profile-keys']) {
-        const last = { ...step, step: 25, steps: 25, to: 29, version: 29, name, share: 0.5 };
+      for (const name of [
+        'sparse-exchange-indexes',
+        'profile-keys',
+        'poll-bases',
+        'word-stops',
+        'lean-exchange-indexes',
+        'message-profile-keys',
+        'lean-message-search',
+      ]) {
+        const last = { ...step, step: 26, steps: 26, to: 30, version: 30, name, share: 0.5 };
         await show(page, lang, last);
         expect(await page.locator('#step').innerText()).toBe(upgradeTexts(last, lang).step);
         await fits(page);

@@ -28,6 +28,7 @@ import { migration0026 } from './0026-poll-bases';
 import { migration0027 } from './0027-word-stops';
 import { migration0028 } from './0028-lean-exchange-indexes';
 import { migration0029 } from './0029-message-profile-keys';
+import { migration0030 } from './0030-lean-message-search';
 
 export type { Migration, MigrationFill, MigrationProgress } from './types';
 
@@ -62,4 +63,5 @@ export const MIGRATIONS: readonly Migration[] = [
   migration0027,
   migration0028,
   migration0029,
+  migration0030,
 ];
