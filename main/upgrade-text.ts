@@ -28,6 +28,7 @@ const KNOWN = new Set([
   'lean-exchange-indexes',
   'message-profile-keys',
   'lean-message-search',
+  'implied-created-events',
 ]);
 
 function what(p: UpgradeProgress, lang: Lang): string {

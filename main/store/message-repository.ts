@@ -157,9 +157,8 @@ export class MessageRepository {
           owner: processOwner(),
           at,
         });
-        const newId = Number(info.lastInsertRowid);
-        this.eventStmt.run(newId, at, 'created', 'pending', null, null);
-        return newId;
+        // Its first event (`created`) is the row itself (migration 0031: `events` makes it).
+        return Number(info.lastInsertRowid);
       })
       .immediate();
     return this.require(id);
@@ -401,11 +400,23 @@ export class MessageRepository {
     return row && toRecord(this.db, row);
   }
 
+  /**
+   * A message's events in time order, from its `created` (made from the row since migration 0031,
+   * id 0; a store's older one that says more is read as stored).
+   */
   events(messageId: number): MessageEventRecord[] {
-    const rows = this.db
-      .prepare('SELECT id, message_id AS messageId, at, kind, state, detail, reason FROM message_events WHERE message_id = ? ORDER BY at, id')
-      .all(messageId) as (Omit<MessageEventRecord, 'reason'> & { reason: string | null })[];
-    return rows.map((r) => ({ ...r, reason: parseReason(r.reason) }));
+    return this.db.transaction(() => {
+      const created = this.db.prepare('SELECT created_at AS at FROM messages WHERE id = ?').get(messageId) as { at: number } | undefined;
+      const rows = this.db
+        .prepare('SELECT id, message_id AS messageId, at, kind, state, detail, reason FROM message_events WHERE message_id = ? ORDER BY at, id')
+        .all(messageId) as (Omit<MessageEventRecord, 'reason'> & { reason: string | null })[];
+      const events: MessageEventRecord[] = rows.map((r) => ({ ...r, reason: parseReason(r.reason) }));
+      if (!created || events.some((e) => e.kind === 'created')) return events;
+      const first: MessageEventRecord = { id: 0, messageId, at: created.at, kind: 'created', state: 'pending', detail: null, reason: null };
+      const after = events.findIndex((e) => e.at >= created.at);
+      events.splice(after === -1 ? events.length : after, 0, first);
+      return events;
+    })();
   }
 
   /**

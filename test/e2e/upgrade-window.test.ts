@@ -78,8 +78,9 @@ describe.each(['en', 'zh-CN'] as const)('the upgrade window (%s)', (lang) => {
         'lean-exchange-indexes',
         'message-profile-keys',
         'lean-message-search',
+        'implied-created-events',
       ]) {
-        const last = { ...step, step: 26, steps: 26, to: 30, version: 30, name, share: 0.5 };
+        const last = { ...step, step: 27, steps: 27, to: 31, version: 31, name, share: 0.5 };
         await show(page, lang, last);
         expect(await page.locator('#step').innerText()).toBe(upgradeTexts(last, lang).step);
         await fits(page);

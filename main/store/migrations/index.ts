@@ -29,6 +29,7 @@ import { migration0027 } from './0027-word-stops';
 import { migration0028 } from './0028-lean-exchange-indexes';
 import { migration0029 } from './0029-message-profile-keys';
 import { migration0030 } from './0030-lean-message-search';
+import { migration0031 } from './0031-implied-created-events';
 
 export type { Migration, MigrationFill, MigrationProgress } from './types';
 
@@ -64,4 +65,5 @@ export const MIGRATIONS: readonly Migration[] = [
   migration0028,
   migration0029,
   migration0030,
+  migration0031,
 ];
