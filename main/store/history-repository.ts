@@ -205,6 +205,10 @@ export class HistoryRepository {
     this.scanWindow = tuning.scanWindow ?? SCAN_WINDOW;
     this.countCap = tuning.countCap ?? COUNT_CAP;
     this.searchCountCap = tuning.searchCountCap ?? SEARCH_COUNT_CAP;
+    // Whether a text holds a word whatever the case of its letters (see `likeClauses`).
+    db.function('callout_holds_folded', { deterministic: true }, (text: unknown, word: unknown) =>
+      typeof text === 'string' && typeof word === 'string' && text.toLowerCase().includes(word) ? 1 : 0,
+    );
     for (const [k, v] of Object.entries(tuning)) {
       if (v !== undefined && (!Number.isSafeInteger(v) || v < 1)) throw new RangeError(`HistoryRepository: ${k} must be a positive integer.`);
     }
@@ -559,17 +563,30 @@ export class HistoryRepository {
       // The index names the messages that hold each of the words' trigrams (migration 0030), not
       // where: each one it names is checked against the words themselves, but for a word of one
       // trigram anywhere in the message, which the index tells alone (a count reads no row for it).
-      const match = trigramQuery(indexed.map((t) => t.text));
+      // (A word of one trigram past the query's 64 is checked too.)
+      const grams = trigramsOf(indexed.map((t) => t.text));
+      const match = ftsAll(grams);
       const short = terms.filter((t) => codePoints(t.text) < 3);
-      const checked = terms.filter((t) => codePoints(t.text) !== 3 || t.mobileOnly);
+      const checked = terms.filter((t) => codePoints(t.text) !== 3 || t.mobileOnly || !grams.has(t.text));
       // Words alone: the matches read in id order give the page however many there are (about a
       // page's rows read, `pageFromMatches`), so they are not counted first.
       if (values.size === 0 && short.length === 0 && range.from === undefined && range.to === undefined) {
         return { kind: 'matches', match, values, range, likes: checked, terms };
       }
-      const found = (
+      let found = (
         this.stmt(`SELECT count(*) AS n FROM (SELECT 1 FROM messages_fts WHERE messages_fts MATCH ? LIMIT ${this.rareMatches})`).get(match) as { n: number }
       ).n;
+      // A word that repeats a trigram ("0000", "哈哈哈哈") is in far fewer messages than hold its
+      // trigrams: its matches are counted on the rows themselves (at most RARE_MATCHES read).
+      if (found >= this.rareMatches && indexed.some((t) => trigramsOf([t.text]).size < codePoints(t.text) - 2)) {
+        const likes = likeClauses(checked, 'm.');
+        found = (
+          this.stmt(
+            `SELECT count(*) AS n FROM (SELECT 1 FROM messages_fts CROSS JOIN messages m ON m.id = messages_fts.rowid
+             WHERE messages_fts MATCH ?${likes.map((c) => ` AND ${c.sql}`).join('')} LIMIT ${this.rareMatches})`,
+          ).get(match, ...likes.flatMap((c) => c.params)) as { n: number }
+        ).n;
+      }
       if (found < this.rareMatches) return { kind: 'matches', match, values, range, likes: checked, terms };
     }
     return this.walkPlan(values, range, terms);
@@ -703,9 +720,10 @@ export class HistoryRepository {
     if (plan.kind === 'matches') {
       const where = [...residualClauses(plan.values, null, 'm.'), ...rangeClauses(plan.range, 'm.', true), ...likeClauses(plan.likes, 'm.')];
       // Nothing to check on the messages themselves: the index's matches are the count (no row read each).
+      // Each match read with its row, the rows checked as read, until the cap (not every match listed first).
       const sql = where.length
-        ? `SELECT count(*) AS n FROM (SELECT 1 FROM messages m
-           WHERE m.id IN (SELECT rowid FROM messages_fts WHERE messages_fts MATCH ?)${where.map((c) => ` AND ${c.sql}`).join('')} LIMIT ${this.searchCountCap + 1})`
+        ? `SELECT count(*) AS n FROM (SELECT 1 FROM messages_fts CROSS JOIN messages m ON m.id = messages_fts.rowid
+           WHERE messages_fts MATCH ?${where.map((c) => ` AND ${c.sql}`).join('')} LIMIT ${this.searchCountCap + 1})`
         : `SELECT count(*) AS n FROM (SELECT 1 FROM messages_fts WHERE messages_fts MATCH ? LIMIT ${this.searchCountCap + 1})`;
       const n = (this.stmt(sql).get(plan.match, ...where.flatMap((c) => c.params)) as { n: number }).n;
       return n > this.searchCountCap ? { count: this.searchCountCap, capped: true } : { count: n, capped: false };
@@ -777,13 +795,25 @@ function rangeClauses(range: Range, prefix: string, noIndex = false): Clause[] {
   return out;
 }
 
+/**
+ * Each word checked on a message's number (and text): a substring, its letters' case folded as the
+ * search index folds them. LIKE folds ASCII letters only; a word with other cased letters ("Привет",
+ * full-width "ＡＢＣ") is checked by `callout_holds_folded` (registered in the constructor).
+ */
 function likeClauses(terms: Term[], prefix: string): Clause[] {
-  return terms.map((t) =>
-    t.mobileOnly
+  return terms.map((t) => {
+    if (!t.mobileOnly && hasOtherCase(t.text)) {
+      const word = t.text.toLowerCase();
+      return { sql: `(callout_holds_folded(${prefix}mobile, ?) OR callout_holds_folded(${prefix}content, ?))`, params: [word, word] };
+    }
+    return t.mobileOnly
       ? { sql: `${prefix}mobile LIKE ? ESCAPE '\\'`, params: [likePattern(t.text)] }
-      : { sql: `(${prefix}mobile LIKE ? ESCAPE '\\' OR ${prefix}content LIKE ? ESCAPE '\\')`, params: [likePattern(t.text), likePattern(t.text)] },
-  );
+      : { sql: `(${prefix}mobile LIKE ? ESCAPE '\\' OR ${prefix}content LIKE ? ESCAPE '\\')`, params: [likePattern(t.text), likePattern(t.text)] };
+  });
 }
+
+/** Whether a word has a cased letter that is not ASCII. */
+const hasOtherCase = (word: string) => [...word].some((c) => c > '\x7f' && c.toLowerCase() !== c.toUpperCase());
 
 // ——— exchange filters ———
 
@@ -795,13 +825,21 @@ function likeClauses(terms: Term[], prefix: string): Clause[] {
  * at schemas 21–26.
  */
 function trigramQuery(words: string[]): string {
+  return ftsAll(trigramsOf(words));
+}
+
+/** The distinct trigrams of the words, at most 64 (those of the first words). */
+function trigramsOf(words: string[]): Set<string> {
   const grams = new Set<string>();
   for (const w of words) {
     const chars = [...w];
     for (let i = 0; i + 3 <= chars.length && grams.size < 64; i++) grams.add(chars.slice(i, i + 3).join(''));
   }
-  return [...grams].map((g) => `"${g.replace(/"/g, '""')}"`).join(' AND ');
+  return grams;
 }
+
+/** An FTS5 query that requires every one of the tokens. */
+const ftsAll = (tokens: Set<string>) => [...tokens].map((g) => `"${g.replace(/"/g, '""')}"`).join(' AND ');
 
 /** The columns an exchange's search text is read from, packed or not. */
 const TEXT_COLUMNS = 'packed, url, request_headers, request_body, response_headers, response_body';

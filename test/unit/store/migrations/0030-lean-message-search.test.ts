@@ -22,7 +22,15 @@ const TEXTS = [
   'alert cleared: db-primary up',
   '机房断电，请立即处理。',
   '电断机房：演练。',
+  'ПРИВЕТ мир, ＡＢＣＤ',
+  'привет мир, ａｂｃｄ',
+  '工单 912 已关闭', // a number filter's digits in a text
+  '编号 000 与 000', // a word's one trigram held twice apart: not "0000"
 ];
+
+/** A sentence of 70 different characters: its trigrams are more than a query asks for (64). */
+const LONG = Array.from({ length: 70 }, (_, i) => String.fromCodePoint(0x4e00 + 7 * i)).join('');
+TEXTS.push(`${LONG} xyz`, LONG);
 
 function seed(db: Database, from: number, to: number): void {
   let now = T0;
@@ -55,10 +63,12 @@ const FILTERS: HistoryFilter[] = [
   { mobile: '912' },
   { search: '12345', from: T0 + 10 * MINUTE, to: T0 + 40 * MINUTE },
   { search: '1234', states: ['pending'] },
+  { search: 'привет' }, // letters not ASCII: their case folded as the index folds it
+  { search: 'ＡＢＣＤ' },
+  { search: '0000' },
+  { search: `${LONG} xyz` }, // "xyz" past the query's 64 trigrams: checked on the rows
   { search: 'nothing-like-this' },
 ];
-
-const asciiFold = (s: string) => s.replace(/[A-Z]/g, (c) => c.toLowerCase());
 
 /** What the filter should find, told from the rows themselves: newest first. */
 function expected(db: Database, f: HistoryFilter): number[] {
@@ -71,7 +81,7 @@ function expected(db: Database, f: HistoryFilter): number[] {
   }>;
   const words = f.search ? (/^[\d\s]+$/.test(f.search) && f.search.replace(/\s/g, '').length >= 7 ? [f.search.replace(/\s/g, '')] : f.search.split(/\s+/)) : [];
   return rows
-    .filter((r) => words.every((w) => asciiFold(r.mobile).includes(asciiFold(w)) || asciiFold(r.content).includes(asciiFold(w))))
+    .filter((r) => words.every((w) => r.mobile.toLowerCase().includes(w.toLowerCase()) || r.content.toLowerCase().includes(w.toLowerCase())))
     .filter((r) => f.mobile === undefined || r.mobile.includes(f.mobile))
     .filter((r) => (f.from === undefined || r.created_at >= f.from) && (f.to === undefined || r.created_at < f.to))
     .filter((r) => f.states === undefined || f.states.includes(r.state as never))
@@ -105,7 +115,7 @@ describe('migration 0030: the messages’ search index keeps which messages hold
   it('is made again from the stored messages: every search finds the same, only what holds its words', () => {
     const file = tempDbFile();
     const v29 = openAt(file, 29);
-    seed(v29, 0, 56);
+    seed(v29, 0, 80);
     const before = found(v29);
     const truth = FILTERS.map((f) => expected(v29, f));
     // The searches find something, and some words' trigrams stand apart in messages that do not hold them.
@@ -136,5 +146,26 @@ describe('migration 0030: the messages’ search index keeps which messages hold
     const history = new HistoryRepository(db);
     expect(history.page({ search: '99887' }).rows.map((r) => r.id)).toEqual([3]);
     expect(history.page({ search: '12345' }).rows.map((r) => r.id)).not.toContain(8);
+  });
+  it('a word that repeats a trigram, with other filters, is read from its matches when they are few', () => {
+    const db = openAt(tempDbFile(), 30);
+    const repo = new MessageRepository(db, () => T0);
+    for (let i = 0; i < 40; i++) {
+      repo.insertPending({
+        profile: PROFILE,
+        baseUrl: 'https://api.example.com',
+        apiId: 'C1',
+        mobile: `1391234${String(i + 100).padStart(4, '0')}`,
+        content: [2, 5, 7].includes(i) ? '单号 0000 已到' : i % 2 ? '其他' : '编号 000 与 000',
+        units: 1,
+      });
+    }
+    // 23 messages hold "000", three of them "0000". Below `rareMatches` matches, the page is read
+    // from them (not by walking the newest rows, a window of 30 here, where none is).
+    const history = new HistoryRepository(db, { rareMatches: 4, scanWindow: 30 });
+    const page = history.page({ search: '0000', states: ['pending'] }, { limit: 50 });
+    expect(page.rows.map((r) => r.id)).toEqual([8, 6, 3]);
+    expect(page.nextCursor).toBeNull();
+    expect(page.searchedTo).toBeUndefined();
   });
 });

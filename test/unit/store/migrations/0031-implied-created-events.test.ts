@@ -63,6 +63,8 @@ describe('migration 0031: a message’s first event is its row', () => {
     seed(v30, 30);
     // One that says more than the row (a detail): kept, and read as it was.
     v30.prepare("UPDATE message_events SET detail = 'imported' WHERE message_id = 7 AND kind = 'created'").run();
+    // And one at another time than the row's.
+    v30.prepare("UPDATE message_events SET at = at + 5 WHERE message_id = 9 AND kind = 'created'").run();
     const before = eventsOf(v30);
     expect(before.every((list) => list.filter((e) => e.kind === 'created').length === 1 && list[0]!.kind === 'created')).toBe(true);
     expect(stored(v30, 'created')).toBe(30);
@@ -70,11 +72,12 @@ describe('migration 0031: a message’s first event is its row', () => {
     v30.close();
 
     const db = openAt(file, 31);
-    expect(stored(db, 'created')).toBe(1);
-    expect((db.prepare('SELECT count(*) AS n FROM message_events').get() as { n: number }).n).toBe(total - 29);
+    expect(stored(db, 'created')).toBe(2);
+    expect((db.prepare('SELECT count(*) AS n FROM message_events').get() as { n: number }).n).toBe(total - 28);
     const after = eventsOf(db);
     expect(seen(after)).toEqual(seen(before));
     expect(after[6]![0]).toMatchObject({ kind: 'created', detail: 'imported' });
+    expect(after[8]![0]).toMatchObject({ kind: 'created', at: T0 + 8 * 60 * SECOND + 5 });
     // Each event's key is still its own within the message.
     expect(after.every((list) => new Set(list.map((e) => e.id)).size === list.length)).toBe(true);
   });
