@@ -22,7 +22,7 @@ const TRIGGERS = `
  * it asks for a word's trigrams (history-repository.ts), and checks each message found against the
  * word itself (LIKE, as a search walked without the index always has), so a word's trigrams held
  * apart in one message do not make it a match. Now the index is `detail = none` (the messages that
- * hold each trigram) without the lengths (`columnsize = 0`): about 45 bytes a call. What a search
+ * hold each trigram) without the lengths (`columnsize = 0`): about 48 bytes a call. What a search
  * finds is the same; a word of three characters, one trigram, is still told by the index alone.
  *
  * The index is made again from the messages already stored, a batch of messages at a time (the fill
