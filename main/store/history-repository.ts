@@ -719,8 +719,9 @@ export class HistoryRepository {
   private countPlan(plan: Plan): HistoryCount {
     if (plan.kind === 'matches') {
       const where = [...residualClauses(plan.values, null, 'm.'), ...rangeClauses(plan.range, 'm.', true), ...likeClauses(plan.likes, 'm.')];
-      // Nothing to check on the messages themselves: the index's matches are the count (no row read each).
-      // Each match read with its row, the rows checked as read, until the cap (not every match listed first).
+      // With something to check on the rows (filters, words the index does not tell alone), each
+      // match is read with its row and checked as read, until the cap (not every match listed
+      // first); with nothing, the index's matches are the count (no row read each).
       const sql = where.length
         ? `SELECT count(*) AS n FROM (SELECT 1 FROM messages_fts CROSS JOIN messages m ON m.id = messages_fts.rowid
            WHERE messages_fts MATCH ?${where.map((c) => ` AND ${c.sql}`).join('')} LIMIT ${this.searchCountCap + 1})`
