@@ -207,7 +207,7 @@ export class HistoryRepository {
     this.searchCountCap = tuning.searchCountCap ?? SEARCH_COUNT_CAP;
     // Whether a text holds a word whatever the case of its letters (see `likeClauses`).
     db.function('callout_holds_folded', { deterministic: true }, (text: unknown, word: unknown) =>
-      typeof text === 'string' && typeof word === 'string' && text.toLowerCase().includes(word) ? 1 : 0,
+      typeof text === 'string' && typeof word === 'string' && foldCase(text).includes(word) ? 1 : 0,
     );
     for (const [k, v] of Object.entries(tuning)) {
       if (v !== undefined && (!Number.isSafeInteger(v) || v < 1)) throw new RangeError(`HistoryRepository: ${k} must be a positive integer.`);
@@ -576,16 +576,22 @@ export class HistoryRepository {
       let found = (
         this.stmt(`SELECT count(*) AS n FROM (SELECT 1 FROM messages_fts WHERE messages_fts MATCH ? LIMIT ${this.rareMatches})`).get(match) as { n: number }
       ).n;
-      // A word that repeats a trigram ("0000", "哈哈哈哈") is in far fewer messages than hold its
-      // trigrams: its matches are counted on the rows themselves (at most RARE_MATCHES read).
+      // A word that repeats a trigram ("0000", "哈哈哈哈"), or past the query's 64, is in far fewer
+      // messages than hold its trigrams: when those are fewer than a walk's window (the page then
+      // reads them all), its matches are counted on the rows themselves, fewer than a window read.
       if (found >= this.rareMatches && indexed.some((t) => trigramsOf([t.text]).size < codePoints(t.text) - 2)) {
-        const likes = likeClauses(checked, 'm.');
-        found = (
-          this.stmt(
-            `SELECT count(*) AS n FROM (SELECT 1 FROM messages_fts CROSS JOIN messages m ON m.id = messages_fts.rowid
-             WHERE messages_fts MATCH ?${likes.map((c) => ` AND ${c.sql}`).join('')} LIMIT ${this.rareMatches})`,
-          ).get(match, ...likes.flatMap((c) => c.params)) as { n: number }
+        const candidates = (
+          this.stmt(`SELECT count(*) AS n FROM (SELECT 1 FROM messages_fts WHERE messages_fts MATCH ? LIMIT ${this.scanWindow})`).get(match) as { n: number }
         ).n;
+        if (candidates < this.scanWindow) {
+          const likes = likeClauses(checked, 'm.');
+          found = (
+            this.stmt(
+              `SELECT count(*) AS n FROM (SELECT 1 FROM messages_fts CROSS JOIN messages m ON m.id = messages_fts.rowid
+               WHERE messages_fts MATCH ?${likes.map((c) => ` AND ${c.sql}`).join('')} LIMIT ${this.rareMatches})`,
+            ).get(match, ...likes.flatMap((c) => c.params)) as { n: number }
+          ).n;
+        }
       }
       if (found < this.rareMatches) return { kind: 'matches', match, values, range, likes: checked, terms };
     }
@@ -798,14 +804,17 @@ function rangeClauses(range: Range, prefix: string, noIndex = false): Clause[] {
 
 /**
  * Each word checked on a message's number (and text): a substring, its letters' case folded as the
- * search index folds them. LIKE folds ASCII letters only; a word with other cased letters ("Привет",
- * full-width "ＡＢＣ") is checked by `callout_holds_folded` (registered in the constructor).
+ * search index folds them. LIKE folds ASCII letters only; in the text, a word with other cased
+ * letters ("Привет", "ΠΡΟΣ", full-width "ＡＢＣ") is checked by `callout_holds_folded` (registered in
+ * the constructor: `foldCase`). A number holds digits only.
  */
 function likeClauses(terms: Term[], prefix: string): Clause[] {
   return terms.map((t) => {
     if (!t.mobileOnly && hasOtherCase(t.text)) {
-      const word = t.text.toLowerCase();
-      return { sql: `(callout_holds_folded(${prefix}mobile, ?) OR callout_holds_folded(${prefix}content, ?))`, params: [word, word] };
+      return {
+        sql: `(${prefix}mobile LIKE ? ESCAPE '\\' OR callout_holds_folded(${prefix}content, ?))`,
+        params: [likePattern(t.text), foldCase(t.text)],
+      };
     }
     return t.mobileOnly
       ? { sql: `${prefix}mobile LIKE ? ESCAPE '\\'`, params: [likePattern(t.text)] }
@@ -815,6 +824,32 @@ function likeClauses(terms: Term[], prefix: string): Clause[] {
 
 /** Whether a word has a cased letter that is not ASCII. */
 const hasOtherCase = (word: string) => [...word].some((c) => c > '\x7f' && c.toLowerCase() !== c.toUpperCase());
+
+const foldedLetters = new Map<string, string>();
+
+/**
+ * A text with each letter's case folded on its own, as FTS5's trigram tokenizer folds it: σ, ς and Σ
+ * alike, µ (micro) as μ. Not `toLowerCase()`, whose Σ at a word's end becomes ς (so "ΠΡΟΣ" would
+ * not be in "ΠΡΟΣΦΟΡΑ"); a letter whose one case is two characters (İ, ß) stays as it is.
+ */
+function foldCase(text: string): string {
+  let out = '';
+  for (const c of text) {
+    if (c < '\x80') {
+      out += c >= 'A' && c <= 'Z' ? String.fromCharCode(c.charCodeAt(0) + 32) : c;
+      continue;
+    }
+    let f = foldedLetters.get(c);
+    if (f === undefined) {
+      const upper = c.toUpperCase();
+      const lower = ([...upper].length === 1 ? upper : c).toLowerCase();
+      f = [...lower].length === 1 ? lower : c;
+      foldedLetters.set(c, f);
+    }
+    out += f;
+  }
+  return out;
+}
 
 // ——— exchange filters ———
 

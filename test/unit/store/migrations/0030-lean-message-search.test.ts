@@ -3,6 +3,7 @@ import type { Database } from 'better-sqlite3';
 import type { HistoryFilter } from '../../../../common/history-types';
 import { HistoryRepository } from '../../../../main/store/history-repository';
 import { MessageRepository } from '../../../../main/store/message-repository';
+import { recording } from '../../../helpers/recording-db';
 import { openAt, tempDbFile } from './temp-db';
 
 // The messages' search index keeps which messages hold each trigram, not where: a store's index is
@@ -167,5 +168,33 @@ describe('migration 0030: the messages’ search index keeps which messages hold
     expect(page.rows.map((r) => r.id)).toEqual([8, 6, 3]);
     expect(page.nextCursor).toBeNull();
     expect(page.searchedTo).toBeUndefined();
+
+    // More messages hold its trigram than a walk's window: no row of them is read to count its
+    // matches (the page would stop at the window anyway); the rows are walked.
+    const { db: watched, calls } = recording(db);
+    const walked = new HistoryRepository(watched, { rareMatches: 4, scanWindow: 20 }).page({ search: '0000', states: ['pending'] }, { limit: 50 });
+    expect(calls.some((c) => /CROSS JOIN messages m/.test(c.sql))).toBe(false);
+    expect(walked.searchedTo).toBeDefined();
+  });
+
+  it('letters are found whatever their case, as the index folds them, on every plan', () => {
+    const db = openAt(tempDbFile(), 30);
+    let now = T0;
+    const repo = new MessageRepository(db, () => now);
+    const texts = ['ΠΡΟΣΦΟΡΑ 50%', 'προς όλους', 'δόση 5 µg/ml', 'ΚΑΛΗΣΠΕΡΑ', 'Привет'];
+    for (const [i, content] of texts.entries()) {
+      now = T0 + i * MINUTE;
+      repo.insertPending({ profile: PROFILE, baseUrl: 'https://api.example.com', apiId: 'C1', mobile: `1380013000${i}`, content, units: 1 });
+    }
+    // Read from the index, and walked (the matches not rare: a filter and `rareMatches` of 1).
+    for (const history of [new HistoryRepository(db), new HistoryRepository(db, { rareMatches: 1 })]) {
+      const ids = (search: string) => history.page({ search, states: ['pending'] }).rows.map((r) => r.id);
+      expect(ids('ΠΡΟΣ')).toEqual([2, 1]); // Σ at a word's end, and ς, are σ
+      expect(ids('προσ')).toEqual([2, 1]);
+      expect(ids('μg/ml')).toEqual([3]); // the micro sign is μ
+      expect(ids('ΛΗΣ')).toEqual([4]);
+      expect(ids('привет')).toEqual([5]);
+      expect(history.count({ search: 'ΠΡΟΣ' }).count).toBe(2);
+    }
   });
 });
