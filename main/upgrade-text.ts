@@ -16,7 +16,8 @@ export interface UpgradeTexts {
   note: string;
 }
 
-const KNOWN = new Set([
+/** The steps an upgrade names in words (the others are said as updating tables). */
+export const NAMED_STEPS = [
   'history-search-and-retention',
   'exchange-search',
   'exchange-hours',
@@ -29,7 +30,8 @@ const KNOWN = new Set([
   'message-profile-keys',
   'lean-message-search',
   'implied-created-events',
-]);
+] as const;
+const KNOWN = new Set<string>(NAMED_STEPS);
 
 function what(p: UpgradeProgress, lang: Lang): string {
   return translator(lang)(`upgrade.what.${KNOWN.has(p.name) ? p.name : 'other'}`);

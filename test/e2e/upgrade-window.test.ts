@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import type { UpgradeProgress } from '../../main/store/database';
 import { upgradePage } from '../../main/upgrade-window';
-import { upgradeTexts } from '../../main/upgrade-text';
+import { NAMED_STEPS, upgradeTexts } from '../../main/upgrade-text';
 import { launchChromium, SCREENS_DIR } from './bridge';
 
 let browser: Browser;
@@ -69,17 +69,8 @@ describe.each(['en', 'zh-CN'] as const)('the upgrade window (%s)', (lang) => {
       expect(await bar.getAttribute('aria-valuenow')).toBeNull();
       expect(await page.locator('#track').getAttribute('class')).toContain('unknown');
 
-      // The longest step names, at the end of the upgrade: whole, inside the window.
-      for (const name of [
-        'sparse-exchange-indexes',
-        'profile-keys',
-        'poll-bases',
-        'word-stops',
-        'lean-exchange-indexes',
-        'message-profile-keys',
-        'lean-message-search',
-        'implied-created-events',
-      ]) {
+      // Every step's name, the longest among them, at the end of the upgrade: whole, inside the window.
+      for (const name of NAMED_STEPS) {
         const last = { ...step, step: 27, steps: 27, to: 31, version: 31, name, share: 0.5 };
         await show(page, lang, last);
         expect(await page.locator('#step').innerText()).toBe(upgradeTexts(last, lang).step);

@@ -1,18 +1,5 @@
+import { MESSAGES_FTS_TRIGGERS } from './0005-history-search-and-retention';
 import type { Migration } from './types';
-
-/** The search index's triggers (as migration 0005's): the index follows each message's number and text. */
-const TRIGGERS = `
-  CREATE TRIGGER messages_fts_after_insert AFTER INSERT ON messages BEGIN
-    INSERT INTO messages_fts (rowid, mobile, content) VALUES (new.id, new.mobile, new.content);
-  END;
-  CREATE TRIGGER messages_fts_after_delete AFTER DELETE ON messages BEGIN
-    INSERT INTO messages_fts (messages_fts, rowid, mobile, content) VALUES ('delete', old.id, old.mobile, old.content);
-  END;
-  CREATE TRIGGER messages_fts_after_update AFTER UPDATE OF id, mobile, content ON messages BEGIN
-    INSERT INTO messages_fts (messages_fts, rowid, mobile, content) VALUES ('delete', old.id, old.mobile, old.content);
-    INSERT INTO messages_fts (rowid, mobile, content) VALUES (new.id, new.mobile, new.content);
-  END;
-`;
 
 /**
  * The messages' search index keeps which messages hold each trigram, not where (issue 27: bytes a
@@ -20,7 +7,7 @@ const TRIGGERS = `
  * each message, and each message's length in a table of its own: about 174 bytes a call of 2,745 at
  * 50,000 real-shaped calls, for a number and a text of some 35 characters. Search uses neither:
  * it asks for a word's trigrams (history-repository.ts), and checks each message found against the
- * word itself (LIKE, as a search walked without the index always has), so a word's trigrams held
+ * word itself (as a search walked without the index always has), so a word's trigrams held
  * apart in one message do not make it a match. Now the index is `detail = none` (the messages that
  * hold each trigram) without the lengths (`columnsize = 0`): about 48 bytes a call. What a search
  * finds is the same; a word of three characters, one trigram, is still told by the index alone.
@@ -43,7 +30,7 @@ export const migration0030: Migration = {
         content = 'messages', content_rowid = 'id',
         tokenize = 'trigram', detail = none, columnsize = 0
       );
-      ${TRIGGERS}
+      ${MESSAGES_FTS_TRIGGERS}
     `);
   },
   fills: [
